@@ -1,0 +1,8 @@
+"""Allow ``python -m pubfetch``."""
+
+import sys
+
+from pubfetch.cli.main import main
+
+if __name__ == "__main__":
+    sys.exit(main())

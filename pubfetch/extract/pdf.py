@@ -1,0 +1,492 @@
+"""PDF extraction: full text, info-dictionary and XMP Dublin Core metadata (pdfminer.six).
+
+PubFetcher's PDF source (spec section 5) gives the fulltext from the extracted text, the title, keywords (split on
+``[,;|]``) and subject (used as the abstract) from the document information dictionary, and title, subjects and
+description from the XMP Dublin Core schema. Like every parser in ``pubfetch.extract`` this one never raises on bad
+content: a body that is not a PDF, a broken or truncated file, a password-protected file, an oversized file or a file
+that makes pdfminer.six spin are all reported as a classified :class:`PdfContent` (``error_kind``) instead.
+
+pdfminer.six is pure Python and can loop for a very long time (or forever) on hostile files, and a thread cannot be
+stopped from the outside, so :func:`extract_pdf` runs the extraction in a separate process that is killed when it
+overruns its time limit. :func:`extract_pdf_in_process` is the same extraction without that protection, for callers
+that already isolate it (and for the worker itself).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import multiprocessing
+import pickle
+import re
+import threading
+import time
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from io import BytesIO, StringIO
+from typing import Any, Literal
+
+from lxml import etree
+from pdfminer.converter import TextConverter
+from pdfminer.layout import LAParams
+from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
+from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdfparser import PDFParser
+from pdfminer.pdftypes import PDFStream, resolve1
+from pdfminer.psparser import PSLiteral
+from pdfminer.utils import decode_text
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_PAGES",
+    "DEFAULT_TIME_LIMIT",
+    "ErrorKind",
+    "PdfContent",
+    "extract_pdf",
+    "extract_pdf_in_process",
+    "looks_like_pdf",
+]
+
+log = logging.getLogger(__name__)
+
+ErrorKind = Literal["not_pdf", "broken", "encrypted", "timeout", "too_large"]
+
+DEFAULT_MAX_PAGES = 200
+"""Pages whose text is extracted; long documents (theses, supplements) cost time and add little to a fulltext."""
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds a worker may take (start-up included) before it is killed."""
+DEFAULT_MAX_BYTES = 100 * 1024 * 1024
+"""Bodies larger than this are not parsed at all: pdfminer.six holds the whole file and its objects in memory."""
+
+_SNIFF_BYTES = 1024
+_BOMS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
+_LEADING_JUNK = b" \t\r\n\f\v\x00"
+
+_RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+_DC = "http://purl.org/dc/elements/1.1/"
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+_KEYWORD_SPLIT = re.compile(r"[,;|]")
+_BLOCK_TAG = re.compile(
+    r"</?(?:p|br|div|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|blockquote)\b[^<>]*>", re.IGNORECASE
+)
+_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>", re.DOTALL)
+_LANG_ESCAPE = re.compile("\x1b[^\x1b]*\x1b")
+# The Unicode "presentation forms" (ligatures such as U+FB01 "fi") that PDFBox's text stripper, PubFetcher's extractor,
+# decomposes; left alone they break word search in the fulltext.
+_PRESENTATION_FORMS = re.compile("[\ufb00-\ufdff\ufe70-\ufefe]+")
+_TRAILING_SPACE = re.compile(r"[ \t\u00a0]+\n")
+_MANY_NEWLINES = re.compile(r"\n{3,}")
+
+
+@dataclass
+class PdfContent:
+    """What one PDF gave; every field is empty when it was not found.
+
+    ``error``/``error_kind`` describe the first problem met. The content fields still hold whatever was extracted before
+    or despite it (a PDF with one unreadable page still has the text of the others), so callers should use non-empty
+    content whatever ``error_kind`` says.
+    """
+
+    text: str = ""
+    title: str = ""
+    keywords: list[str] = field(default_factory=list)
+    subject: str = ""
+    """The info dictionary's Subject; PubFetcher uses it as the abstract."""
+    xmp_title: str = ""
+    xmp_subjects: list[str] = field(default_factory=list)
+    xmp_description: str = ""
+    pages: int = 0
+    """Pages in the document; the text covers at most ``max_pages`` of them."""
+    error: str | None = None
+    error_kind: ErrorKind | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing went wrong."""
+        return self.error_kind is None
+
+
+def _failure(kind: ErrorKind, message: str) -> PdfContent:
+    return PdfContent(error=message, error_kind=kind)
+
+
+def looks_like_pdf(data: bytes) -> bool:
+    """Whether ``data`` starts with ``%PDF`` after optional BOM/whitespace within its first 1024 bytes.
+
+    Checked before any parsing so that HTML error and challenge pages served as ``application/pdf`` (a common way for
+    publishers to refuse robots) are classified as such without starting a worker or feeding HTML to pdfminer.six.
+    """
+    head = bytes(data[:_SNIFF_BYTES])
+    while True:
+        stripped = head.lstrip(_LEADING_JUNK)
+        for bom in _BOMS:
+            stripped = stripped.removeprefix(bom)
+        if stripped == head:
+            break
+        head = stripped
+    return head.startswith(b"%PDF")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Value cleaning
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _strip_html(value: str) -> str:
+    """Remove markup and entities and collapse whitespace: the spec has PDF sources strip HTML from values.
+
+    A regular expression rather than an HTML parser so that plain text such as ``a < b`` survives intact.
+    """
+    if "<" in value:
+        value = _BLOCK_TAG.sub(" ", value)
+        value = _TAG.sub("", value)
+    if "&" in value:
+        value = html.unescape(value)
+    return " ".join(value.split())
+
+
+def _decode_pdf_string(raw: bytes) -> str:
+    """Decode a PDF text string: UTF-16BE with BOM (the standard), PDFDocEncoding, and the UTF-8 (PDF 2.0) and
+    little-endian UTF-16 BOMs that some producers write."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        text = raw[3:].decode("utf-8", "replace")
+    elif raw.startswith(b"\xff\xfe"):
+        text = raw[2:].decode("utf-16-le", "ignore")
+    else:
+        text = decode_text(raw)
+    # UTF-16 strings may embed language tags between ESC characters (PDF 32000 7.9.2.2).
+    return _LANG_ESCAPE.sub("", text).replace("\x00", "")
+
+
+def _info_text(value: Any) -> str:
+    """The cleaned text of an info-dictionary value, whatever PDF object it turned out to be."""
+    try:
+        value = resolve1(value)
+    except Exception as exc:  # noqa: BLE001 - a dangling or broken reference is just a missing value
+        log.debug("unresolvable info value: %s", exc)
+        return ""
+    if isinstance(value, bytes):
+        text = _decode_pdf_string(value)
+    elif isinstance(value, str):
+        text = value
+    elif isinstance(value, PSLiteral):
+        name = value.name
+        text = name.decode("latin-1") if isinstance(name, bytes) else str(name)
+    else:
+        return ""
+    return _strip_html(text)
+
+
+def _unique(values: Iterable[str]) -> list[str]:
+    """Trimmed, non-empty, first occurrence kept: PubFetcher's keyword list rules."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for value in values:
+        value = value.strip()
+        if value and value not in seen:
+            seen.add(value)
+            out.append(value)
+    return out
+
+
+def split_keywords(value: str) -> list[str]:
+    """Split an info-dictionary Keywords string on ``[,;|]`` (HTML already stripped, so entities cannot split)."""
+    return _unique(_KEYWORD_SPLIT.split(value))
+
+
+def _normalise_text(raw: str) -> str:
+    """Minimal clean-up of pdfminer.six text that keeps its paragraph breaks.
+
+    Page breaks (form feeds) become blank lines, ligatures are decomposed, trailing spaces dropped and runs of blank
+    lines shortened to one; line breaks inside paragraphs are kept, as PubFetcher's fulltext keeps them.
+    """
+    text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n\n").replace("\x00", "")
+    text = _PRESENTATION_FORMS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
+    text = _TRAILING_SPACE.sub("\n", text)
+    text = _MANY_NEWLINES.sub("\n\n", text)
+    return text.strip()
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Info dictionary and XMP
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _read_info(result: PdfContent, infos: list[Any]) -> None:
+    """Fill title, keywords and subject; with incremental updates the newest dictionary comes first and wins."""
+    values: dict[str, str] = {}
+    for info in infos:
+        try:
+            info = resolve1(info)
+            if not isinstance(info, dict):
+                continue
+            for key in ("Title", "Keywords", "Subject"):
+                if not values.get(key) and key in info:
+                    values[key] = _info_text(info[key])
+        except Exception as exc:  # noqa: BLE001
+            log.debug("unreadable info dictionary: %s", exc)
+    result.title = values.get("Title", "")
+    result.subject = values.get("Subject", "")
+    result.keywords = split_keywords(values.get("Keywords", ""))
+
+
+def _xml_text(element: etree._Element) -> str:
+    """Text of an XMP element; entity references (never resolved) contribute nothing."""
+    parts = [element.text or ""]
+    for child in element:
+        if isinstance(child.tag, str):
+            parts.append(_xml_text(child))
+        parts.append(child.tail or "")
+    return _strip_html("".join(parts))
+
+
+def _rdf_items(prop: etree._Element) -> list[etree._Element]:
+    return list(prop.iterfind(f"{{{_RDF}}}*/{{{_RDF}}}li"))
+
+
+def _lang_alt(prop: etree._Element) -> str:
+    """An XMP language alternative (``rdf:Alt``): the x-default entry, else the first non-empty one.
+
+    A bare text value is accepted as well, since not every producer follows the schema.
+    """
+    items = _rdf_items(prop)
+    if not items:
+        return _xml_text(prop)
+    for item in items:
+        if item.get(_XML_LANG, "").lower() == "x-default":
+            text = _xml_text(item)
+            if text:
+                return text
+    for item in items:
+        text = _xml_text(item)
+        if text:
+            return text
+    return ""
+
+
+def _first_lang_alt(root: etree._Element, name: str) -> str:
+    """The first non-empty language alternative of a Dublin Core property over all ``rdf:Description`` blocks."""
+    for prop in root.iter(f"{{{_DC}}}{name}"):
+        value = _lang_alt(prop)
+        if value:
+            return value
+    return ""
+
+
+def parse_xmp(raw: bytes) -> tuple[str, list[str], str]:
+    """Dublin Core title, subjects and description of an XMP packet; empty values when it cannot be read.
+
+    lxml parses it with entity resolution, DTD loading and network access off, so a hostile packet cannot read local
+    files or reach the network; ``recover`` keeps what can be read from slightly malformed packets.
+    """
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, recover=True, remove_pis=True
+    )
+    data = raw.lstrip(_LEADING_JUNK)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:].lstrip(_LEADING_JUNK)
+    try:
+        root = etree.fromstring(data, parser)
+    except (etree.XMLSyntaxError, ValueError) as exc:
+        log.debug("unreadable XMP metadata: %s", exc)
+        return "", [], ""
+    if root is None:
+        return "", [], ""
+    subjects: list[str] = []
+    for prop in root.iter(f"{{{_DC}}}subject"):
+        items = _rdf_items(prop) or [prop]  # a bare text value from a producer ignoring the schema
+        subjects.extend(_xml_text(item) for item in items)
+    return _first_lang_alt(root, "title"), _unique(subjects), _first_lang_alt(root, "description")
+
+
+def _read_xmp(result: PdfContent, doc: PDFDocument) -> None:
+    try:
+        stream = resolve1(doc.catalog.get("Metadata"))
+        if not isinstance(stream, PDFStream):
+            return
+        raw = stream.get_data()
+    except Exception as exc:  # noqa: BLE001
+        log.debug("unreadable XMP metadata stream: %s", exc)
+        return
+    if raw:
+        result.xmp_title, result.xmp_subjects, result.xmp_description = parse_xmp(raw)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Extraction
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _read_text(result: PdfContent, doc: PDFDocument, max_pages: int) -> None:
+    """What pdfminer.high_level.extract_text does (default LAParams, form feed after each page), but on the document
+    already opened for the metadata, and page by page so that one unreadable page does not lose the others."""
+    resources = PDFResourceManager(caching=True)
+    output = StringIO()
+    device = TextConverter(resources, output, laparams=LAParams())
+    interpreter = PDFPageInterpreter(resources, device)
+    pages = 0
+    try:
+        for page in PDFPage.create_pages(doc):
+            pages += 1
+            if 0 < max_pages < pages:
+                continue  # still counted
+            try:
+                interpreter.process_page(page)
+            except MemoryError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                log.debug("page %d unreadable: %s", pages, exc)
+                if result.error_kind is None:
+                    result.error, result.error_kind = f"page {pages}: {type(exc).__name__}: {exc}", "broken"
+    except MemoryError:
+        result.error, result.error_kind = "out of memory while extracting text", "too_large"
+    except Exception as exc:  # noqa: BLE001
+        log.debug("page tree unreadable after %d pages: %s", pages, exc)
+        if result.error_kind is None:
+            result.error, result.error_kind = f"page tree: {type(exc).__name__}: {exc}", "broken"
+    finally:
+        device.close()
+    result.pages = pages
+    result.text = _normalise_text(output.getvalue())
+
+
+def extract_pdf_in_process(data: bytes, max_pages: int = DEFAULT_MAX_PAGES) -> PdfContent:
+    """Extract text and metadata from ``data`` in the calling process, without a time limit.
+
+    ``max_pages`` <= 0 means no page limit. Encrypted files are opened with the empty user password (most "protected"
+    journal PDFs only restrict printing or copying). Never raises on bad content.
+    """
+    if not looks_like_pdf(data):
+        return _failure("not_pdf", "body does not start with %PDF")
+    try:
+        doc = PDFDocument(PDFParser(BytesIO(data)), password="")
+    except PDFPasswordIncorrect:
+        return _failure("encrypted", "PDF is encrypted with a non-empty password")
+    except PDFEncryptionError as exc:
+        return _failure("encrypted", f"unsupported PDF encryption: {exc}")
+    except MemoryError:
+        return _failure("too_large", "out of memory while opening the PDF")
+    except Exception as exc:  # noqa: BLE001 - pdfminer.six signals broken files with many exception types
+        return _failure("broken", f"{type(exc).__name__}: {exc}")
+    result = PdfContent()
+    try:
+        _read_info(result, doc.info)
+        _read_xmp(result, doc)
+        _read_text(result, doc, max_pages)
+    except MemoryError:
+        result.error, result.error_kind = "out of memory while extracting", "too_large"
+    except Exception as exc:  # noqa: BLE001 - belt and braces: the readers catch their own failures
+        result.error, result.error_kind = f"{type(exc).__name__}: {exc}", "broken"
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Worker process
+# ---------------------------------------------------------------------------------------------------------------------
+
+Worker = Callable[[bytes, int], PdfContent]
+
+_context_lock = threading.Lock()
+_context: multiprocessing.context.BaseContext | None = None
+
+
+def _mp_context() -> multiprocessing.context.BaseContext:
+    """A fork-free start method: forking a threaded parent (the fetcher runs hosts concurrently) can deadlock.
+
+    With forkserver the server imports this module (and so pdfminer.six and lxml) once; each worker is then a cheap
+    fork of it. Where forkserver does not exist (Windows) spawn is used, at the cost of a fresh interpreter per file.
+    """
+    global _context
+    with _context_lock:
+        if _context is None:
+            if "forkserver" in multiprocessing.get_all_start_methods():
+                ctx = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload([__name__])  # only takes effect if the server is not running yet
+            else:
+                ctx = multiprocessing.get_context("spawn")
+            _context = ctx
+        return _context
+
+
+def _worker_main(conn: Any, worker: Worker, data: bytes, max_pages: int) -> None:
+    """Run in the child: extract, send the result back, never let an exception escape (it would only be printed)."""
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)  # hostile files make it warn per object
+    try:
+        result = worker(data, max_pages)
+    except MemoryError:
+        result = _failure("too_large", "out of memory in the PDF worker")
+    except BaseException as exc:  # noqa: BLE001
+        result = _failure("broken", f"{type(exc).__name__}: {exc}")
+    try:
+        try:
+            conn.send(result)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # an injected worker's odd result
+            conn.send(_failure("broken", f"PDF worker result not sendable: {type(exc).__name__}: {exc}"))
+    except OSError as exc:
+        log.debug("PDF worker result not delivered, parent gone: %s", exc)
+    finally:
+        conn.close()
+
+
+def _run_in_worker(worker: Worker, data: bytes, max_pages: int, time_limit: float) -> PdfContent:
+    ctx = _mp_context()
+    reader, writer = ctx.Pipe(duplex=False)
+    process = ctx.Process(  # type: ignore[attr-defined]
+        target=_worker_main, args=(writer, worker, data, max_pages), name="pubfetch-pdf", daemon=True
+    )
+    deadline = time.monotonic() + time_limit
+    try:
+        process.start()
+        writer.close()  # else the parent's copy keeps the pipe open and a dead worker is never noticed
+        if not reader.poll(max(0.0, deadline - time.monotonic())):
+            log.warning("PDF extraction exceeded %.1f s; worker %s killed", time_limit, process.pid)
+            return _failure("timeout", f"PDF extraction exceeded the time limit of {time_limit:g} s")
+        try:
+            result = reader.recv()
+        except EOFError:
+            process.join(timeout=5)
+            return _failure("broken", f"PDF worker died without a result (exit code {process.exitcode})")
+        if not isinstance(result, PdfContent):
+            return _failure("broken", f"PDF worker returned {type(result).__name__}")
+        return result
+    finally:
+        writer.close()
+        reader.close()
+        if process.pid is not None:
+            if process.is_alive():
+                process.kill()
+            process.join(timeout=5)
+
+
+def extract_pdf(
+    data: bytes,
+    max_pages: int = DEFAULT_MAX_PAGES,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    worker: Worker = extract_pdf_in_process,
+) -> PdfContent:
+    """Extract text and metadata from ``data`` in a worker process that is killed after ``time_limit`` seconds.
+
+    Non-PDF bodies (``not_pdf``) and bodies over ``max_bytes`` (``too_large``, 0 for no limit) are classified without
+    starting a worker. ``worker`` replaces the extraction (tests use slow or crashing ones); it runs in another process,
+    so it must be a picklable module-level function. As with any multiprocessing use, a script calling this must guard
+    its entry point with ``if __name__ == "__main__":``. Never raises on bad content.
+    """
+    if not looks_like_pdf(data):
+        return _failure("not_pdf", "body does not start with %PDF")
+    if max_bytes > 0 and len(data) > max_bytes:
+        return _failure("too_large", f"PDF of {len(data)} bytes exceeds the limit of {max_bytes} bytes")
+    if multiprocessing.current_process().daemon:
+        # Daemonic processes (multiprocessing.Pool workers) may not have children: extract here, unprotected.
+        log.warning("PDF extraction without time limit: daemonic processes cannot start workers")
+        try:
+            return worker(data, max_pages)
+        except MemoryError:
+            return _failure("too_large", "out of memory in PDF extraction")
+        except Exception as exc:  # noqa: BLE001
+            return _failure("broken", f"{type(exc).__name__}: {exc}")
+    return _run_in_worker(worker, bytes(data), max_pages, time_limit)

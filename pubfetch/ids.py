@@ -1,0 +1,367 @@
+"""Publication identifiers: PMID, PMCID and DOI.
+
+Validation follows PubFetcher exactly (so databases and ID files move between the two), while the error messages name the
+mistakes users really make in ID tables (bio.tools registry issues 281, 331, 332): a PMCID without "PMC", a PMID in the
+PMCID column, a DOI with spaces, a landing-page URL where an ID was expected.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from enum import Enum
+from urllib.parse import unquote, urlsplit
+
+PMID_RE = re.compile(r"^[1-9][0-9]*$")
+PMCID_RE = re.compile(r"^PMC[1-9][0-9]*$")
+DOI_PREFIXES = ("http://doi.org/", "https://doi.org/", "http://dx.doi.org/", "https://dx.doi.org/", "doi:")
+
+PMID_LINK = "https://www.ncbi.nlm.nih.gov/pubmed/?term="
+PMCID_LINK = "https://www.ncbi.nlm.nih.gov/pmc/articles/"
+DOI_LINK = "https://doi.org/"
+
+# Java's \p{Print} under UNICODE_CHARACTER_CLASS: everything but line/paragraph separators, controls, surrogates, unassigned.
+_NOT_PRINTABLE_CATEGORIES = frozenset({"Zl", "Zp", "Cc", "Cs", "Cn"})
+# PubFetcher's text extraction: the label, any separators/controls, optional colons, then the ID.
+_SEP = r"[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\x00-\x1f\x7f-\x9f]*"
+_PMID_IN_TEXT = re.compile(r"(?i)pmid" + _SEP + ":*" + _SEP + r"([1-9][0-9]*)")
+_PMCID_IN_TEXT = re.compile(r"(?i)pmcid" + _SEP + ":*" + _SEP + r"(pmc[1-9][0-9]*)")
+_DOI_IN_TEXT = re.compile(r"(?i)doi" + _SEP + ":*" + _SEP + r"(10\.[^\s/]+/\S+)")
+_TRAILING_PUNCTUATION = ".,;:)]}>\"'"
+
+
+class IdKind(Enum):
+    """The three identifier kinds, in PubFetcher's order of preference for the primary ID."""
+
+    PMID = "pmid"
+    PMCID = "pmcid"
+    DOI = "doi"
+
+
+class InvalidId(ValueError):
+    """An identifier that cannot be used, with a message that says what is wrong with it."""
+
+
+def _is_printable(ch: str) -> bool:
+    return unicodedata.category(ch) not in _NOT_PRINTABLE_CATEGORIES
+
+
+def is_pmid(s: str | None) -> bool:
+    return bool(s) and PMID_RE.match(s) is not None
+
+
+def is_pmcid(s: str | None) -> bool:
+    return bool(s) and PMCID_RE.match(s) is not None
+
+
+def _strip_doi_prefix(s: str) -> str:
+    for prefix in DOI_PREFIXES:
+        if s.startswith(prefix):
+            return s[len(prefix):]
+    return s
+
+
+def is_doi(s: str | None) -> bool:
+    """PubFetcher's DOI test: an optional resolver prefix, ``10.``, a registrant, ``/`` and a suffix, all printable."""
+    if not s:
+        return False
+    rest = _strip_doi_prefix(s)
+    if not rest.startswith("10."):
+        return False
+    slash = rest.rfind("/")
+    if slash < 4:  # at least one registrant character between "10." and a slash
+        return False
+    return all(_is_printable(ch) for ch in rest)
+
+
+def normalise_doi(doi: str) -> str:
+    """Strip the resolver prefix and upper-case ASCII letters only (DOIs are case-insensitive in ASCII)."""
+    rest = _strip_doi_prefix(doi)
+    return "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in rest)
+
+
+def doi_registrant(doi: str) -> str:
+    """The text between ``10.`` and the next ``/``: the publisher's registrant code."""
+    rest = normalise_doi(doi)
+    if not rest.startswith("10."):
+        return ""
+    slash = rest.find("/", 3)
+    return rest[3:slash] if slash >= 0 else ""
+
+
+def extract_pmcid_number(pmcid: str) -> str:
+    """The digits of a PMCID (what NCBI's efetch wants for ``db=pmc``)."""
+    return pmcid[3:] if is_pmcid(pmcid) else ""
+
+
+def pmid_url(pmid: str) -> str:
+    return PMID_LINK + pmid if pmid else ""
+
+
+def pmcid_url(pmcid: str) -> str:
+    return PMCID_LINK + pmcid + "/" if pmcid else ""
+
+
+def doi_url(doi: str) -> str:
+    return DOI_LINK + doi if doi else ""
+
+
+# --- validation with helpful messages -------------------------------------------------------------------------------
+
+
+def check_pmid(s: str) -> str:
+    """Return the trimmed PMID or raise InvalidId naming the likely mistake."""
+    v = s.strip()
+    if is_pmid(v):
+        return v
+    if is_pmcid(v.upper().replace(" ", "")):
+        raise InvalidId(f"invalid PMID '{v}': looks like a PMCID (give it in the PMCID column)")
+    if is_doi(v):
+        raise InvalidId(f"invalid PMID '{v}': looks like a DOI (give it in the DOI column)")
+    if v.startswith("0") and v.strip("0").isdigit():
+        raise InvalidId(f"invalid PMID '{v}': a PMID has no leading zeros")
+    if v.lower().startswith(("http://", "https://")):
+        return _id_from_url_or_raise(v, IdKind.PMID)
+    raise InvalidId(f"invalid PMID '{v}': a PMID is a positive whole number such as 31114920")
+
+
+def check_pmcid(s: str) -> str:
+    v = s.strip()
+    if is_pmcid(v):
+        return v
+    if is_pmid(v):
+        raise InvalidId(f"invalid PMCID '{v}': PMCID must start with PMC; '{v}' looks like a PMID (did you mean PMC{v}?)")
+    if is_pmcid(v.upper()):
+        raise InvalidId(f"invalid PMCID '{v}': PMC must be upper-case (PMC{v[3:]})")
+    if is_doi(v):
+        raise InvalidId(f"invalid PMCID '{v}': looks like a DOI (give it in the DOI column)")
+    if v.lower().startswith(("http://", "https://")):
+        return _id_from_url_or_raise(v, IdKind.PMCID)
+    raise InvalidId(f"invalid PMCID '{v}': a PMCID is PMC followed by digits, such as PMC6198355")
+
+
+def check_doi(s: str) -> str:
+    """Return the normalised DOI or raise; PubFetcher's scrapers also refuse DOIs containing spaces."""
+    v = s.strip()
+    if is_doi(v) and " " not in v:
+        return normalise_doi(v)
+    if is_doi(v):
+        raise InvalidId(f"invalid DOI '{v}': a DOI cannot contain spaces")
+    if is_pmid(v):
+        raise InvalidId(f"invalid DOI '{v}': looks like a PMID (give it in the PMID column)")
+    if is_pmcid(v):
+        raise InvalidId(f"invalid DOI '{v}': looks like a PMCID (give it in the PMCID column)")
+    if v.lower().startswith(("http://", "https://")):
+        return _id_from_url_or_raise(v, IdKind.DOI)
+    raise InvalidId(f"invalid DOI '{v}': a DOI is 10.<registrant>/<suffix>, such as 10.1093/nar/gkz369")
+
+
+def _id_from_url_or_raise(url: str, kind: IdKind) -> str:
+    ids = ids_from_url(url)
+    value = getattr(ids, kind.value) if ids is not None else ""
+    if value:
+        return value
+    raise InvalidId(
+        f"invalid {kind.name} '{url}': this URL is not a PubMed, PMC, Europe PMC or doi.org link to a {kind.name}"
+    )
+
+
+# --- extraction -------------------------------------------------------------------------------------------------------
+
+
+def _clean_doi_tail(doi: str) -> str:
+    while doi and doi[-1] in _TRAILING_PUNCTUATION:
+        doi = doi[:-1]
+    return doi
+
+
+def extract_pmids(text: str) -> list[str]:
+    """PMIDs labelled ``PMID: n`` in free text, in order, without repeats."""
+    return list(dict.fromkeys(m.group(1) for m in _PMID_IN_TEXT.finditer(text)))
+
+
+def extract_pmcids(text: str) -> list[str]:
+    return list(dict.fromkeys(m.group(1).upper() for m in _PMCID_IN_TEXT.finditer(text)))
+
+
+def extract_dois(text: str) -> list[str]:
+    out = (normalise_doi(_clean_doi_tail(m.group(1))) for m in _DOI_IN_TEXT.finditer(text))
+    return list(dict.fromkeys(d for d in out if is_doi(d)))
+
+
+_DIGITS = re.compile(r"^[1-9][0-9]*$")
+
+
+def ids_from_url(url: str) -> PublicationIds | None:
+    """The ID a well-known link stands for: doi.org, PubMed, PMC and Europe PMC article links; None for other URLs."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https"):
+        return None
+    host = (parts.hostname or "").lower()
+    if host.startswith("www."):
+        host = host[4:]
+    path = unquote(parts.path)
+    segments = [s for s in path.split("/") if s]
+    if host in ("doi.org", "dx.doi.org"):
+        doi = path.lstrip("/")
+        if parts.query:
+            doi += "?" + parts.query
+        return PublicationIds(doi=doi) if is_doi(doi) and " " not in doi else None
+    if host == "pubmed.ncbi.nlm.nih.gov" and segments and _DIGITS.match(segments[0]):
+        return PublicationIds(pmid=segments[0])
+    if host == "ncbi.nlm.nih.gov" and segments and segments[0] == "pubmed":
+        if len(segments) > 1 and _DIGITS.match(segments[1]):
+            return PublicationIds(pmid=segments[1])
+        term = re.search(r"(?:^|&)term=([1-9][0-9]*)(?:&|$)", parts.query)
+        return PublicationIds(pmid=term.group(1)) if term else None
+    if host in ("ncbi.nlm.nih.gov", "pmc.ncbi.nlm.nih.gov", "europepmc.org"):
+        for seg in segments:
+            if PMCID_RE.match(seg.upper()):
+                return PublicationIds(pmcid=seg.upper())
+    if host == "europepmc.org" and len(segments) >= 3 and segments[0] in ("article", "abstract", "api"):
+        source, ident = segments[1].upper(), segments[2]
+        if source == "MED" and _DIGITS.match(ident):
+            return PublicationIds(pmid=ident)
+        if source == "PMC":
+            ident = ident.upper() if ident.upper().startswith("PMC") else "PMC" + ident
+            return PublicationIds(pmcid=ident) if is_pmcid(ident) else None
+    return None
+
+
+def classify(s: str) -> PublicationIds:
+    """Turn one string (a PMID, PMCID, DOI or a link to one) into PublicationIds, or raise InvalidId saying why not."""
+    v = s.strip()
+    if not v:
+        raise InvalidId("empty publication ID")
+    if is_pmid(v):
+        return PublicationIds(pmid=v)
+    if is_pmcid(v):
+        return PublicationIds(pmcid=v)
+    if v.lower().startswith(("http://", "https://")):
+        ids = ids_from_url(v)
+        if ids is None:
+            raise InvalidId(f"'{v}' is a URL but not a PubMed, PMC, Europe PMC or doi.org link to a publication")
+        return ids
+    if is_doi(v):
+        return PublicationIds(doi=check_doi(v))
+    if is_pmcid(v.upper()):
+        raise InvalidId(f"invalid publication ID '{v}': PMC must be upper-case (PMC{v[3:]})")
+    if v.startswith("0") and v.isdigit():
+        raise InvalidId(f"invalid publication ID '{v}': a PMID has no leading zeros")
+    raise InvalidId(f"unknown publication ID '{v}': expected a PMID (31114920), a PMCID (PMC6198355) or a DOI (10.1093/nar/gkz369)")
+
+
+# --- PublicationIds ---------------------------------------------------------------------------------------------------
+
+
+def _doi_sort_key(doi: str) -> tuple[tuple[int, ...], str]:
+    reg = doi_registrant(doi)
+    nums = tuple(int(p) if p.isdigit() else -1 for p in reg.split(".")) if reg else ()
+    return nums, doi
+
+
+@dataclass(frozen=True, eq=False, order=False)
+class PublicationIds:
+    """The IDs of one publication with the URLs they were found at; equal when the three IDs are equal.
+
+    Immutable so it can key dictionaries (the database's ID map, the batch's index), as in PubFetcher.
+    """
+
+    pmid: str = ""
+    pmcid: str = ""
+    doi: str = ""
+    pmid_url: str = ""
+    pmcid_url: str = ""
+    doi_url: str = ""
+    _key: tuple[str, str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        pmid = (self.pmid or "").strip()
+        pmcid = (self.pmcid or "").strip()
+        doi = (self.doi or "").strip()
+        if doi and is_doi(doi):
+            doi = normalise_doi(doi)
+        object.__setattr__(self, "pmid", pmid)
+        object.__setattr__(self, "pmcid", pmcid)
+        object.__setattr__(self, "doi", doi)
+        object.__setattr__(self, "pmid_url", (self.pmid_url or "").strip() if pmid else "")
+        object.__setattr__(self, "pmcid_url", (self.pmcid_url or "").strip() if pmcid else "")
+        object.__setattr__(self, "doi_url", (self.doi_url or "").strip() if doi else "")
+        object.__setattr__(self, "_key", (pmid, pmcid, doi))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PublicationIds) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def sort_key(self) -> tuple:
+        """PubFetcher's order: entries with a PMID last, numerically; then PMCID only; then DOI only; then none."""
+        if self.pmid:
+            return (3, int(self.pmid) if self.pmid.isdigit() else 0, self.pmid)
+        if self.pmcid:
+            num = self.pmcid[3:]
+            return (2, int(num) if num.isdigit() else 0, self.pmcid)
+        if self.doi:
+            return (1, *_doi_sort_key(self.doi))
+        return (0,)
+
+    def __lt__(self, other: PublicationIds) -> bool:
+        return self.sort_key() < other.sort_key()
+
+    def __le__(self, other: PublicationIds) -> bool:
+        return self.sort_key() <= other.sort_key()
+
+    def __gt__(self, other: PublicationIds) -> bool:
+        return self.sort_key() > other.sort_key()
+
+    def __ge__(self, other: PublicationIds) -> bool:
+        return self.sort_key() >= other.sort_key()
+
+    @property
+    def ids(self) -> tuple[str, str, str]:
+        return self._key
+
+    def is_empty(self) -> bool:
+        return not (self.pmid or self.pmcid or self.doi)
+
+    def primary(self) -> str:
+        """The ID an entry is stored under: PMID if present, else PMCID, else DOI."""
+        return self.pmid or self.pmcid or self.doi
+
+    def non_empty(self) -> list[str]:
+        return [i for i in self._key if i]
+
+    def to_dict(self, urls: bool = True) -> dict[str, str]:
+        d = {"pmid": self.pmid, "pmcid": self.pmcid, "doi": self.doi}
+        if urls:
+            d.update(pmidUrl=self.pmid_url, pmcidUrl=self.pmcid_url, doiUrl=self.doi_url)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> PublicationIds:
+        return cls(
+            pmid=d.get("pmid", "") or "",
+            pmcid=d.get("pmcid", "") or "",
+            doi=d.get("doi", "") or "",
+            pmid_url=d.get("pmidUrl", "") or "",
+            pmcid_url=d.get("pmcidUrl", "") or "",
+            doi_url=d.get("doiUrl", "") or "",
+        )
+
+    def __str__(self) -> str:
+        return "[" + ", ".join(self._key) + "]"
+
+
+def check_publication_ids(pmid: str, pmcid: str, doi: str) -> PublicationIds:
+    """Validate one ID-table row: every non-empty field must be a valid ID of its column; at least one must be given."""
+    p = check_pmid(pmid) if pmid.strip() else ""
+    c = check_pmcid(pmcid) if pmcid.strip() else ""
+    d = check_doi(doi) if doi.strip() else ""
+    if not (p or c or d):
+        raise InvalidId("no publication ID given (all of PMID, PMCID and DOI are empty)")
+    return PublicationIds(pmid=p, pmcid=c, doi=d)

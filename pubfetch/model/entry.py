@@ -1,0 +1,95 @@
+"""Fetch state shared by publications, webpages and docs: when to fetch again, and the retry bookkeeping.
+
+The rules are PubFetcher's (spec section 4) so that a database shared by both tools is refetched the same way; the clock is
+injected so every condition can be tested without waiting for real cooldowns.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from pubfetch.model.timefmt import Clock, instant_human, now_ms
+
+if TYPE_CHECKING:
+    from pubfetch.params import FetcherArgs
+
+log = logging.getLogger(__name__)
+
+_MINUTE_MS = 60_000
+
+
+class Finality(Protocol):
+    def is_empty(self) -> bool: ...
+
+    def is_final(self, args: FetcherArgs) -> bool: ...
+
+
+def _elapsed(now: int, since: int, cooldown_minutes: float) -> bool:
+    return cooldown_minutes >= 0 and now >= since + cooldown_minutes * _MINUTE_MS
+
+
+@dataclass
+class FetchState:
+    """fetchTime (epoch ms, 0 = never fetched), retryCounter and fetchException of one database entry."""
+
+    fetch_time: int = 0
+    retry_counter: int = 0
+    fetch_exception: bool = False
+
+    @property
+    def fetch_time_human(self) -> str:
+        return instant_human(self.fetch_time)
+
+    def _cooldown_reason(self, entry: Finality, args: FetcherArgs, now: int) -> str | None:
+        """Which of PubFetcher's conditions 1-4 holds (first fetch or a cooldown has passed), if any."""
+        if self.fetch_time == 0:
+            return "first fetch"
+        empty = entry.is_empty()
+        if empty and _elapsed(now, self.fetch_time, args.empty_cooldown):
+            return f"empty for more than {args.empty_cooldown} min"
+        if not empty and not entry.is_final(args) and _elapsed(now, self.fetch_time, args.non_final_cooldown):
+            return f"non-final for more than {args.non_final_cooldown} min"
+        if self.fetch_exception and _elapsed(now, self.fetch_time, args.fetch_exception_cooldown):
+            return f"fetch exception more than {args.fetch_exception_cooldown} min ago"
+        return None
+
+    def _retry_allowed(self, entry: Finality, args: FetcherArgs) -> bool:
+        incomplete = entry.is_empty() or not entry.is_final(args) or self.fetch_exception
+        return incomplete and (self.retry_counter < args.retry_limit or args.retry_limit < 0)
+
+    def can_fetch(self, entry: Finality, args: FetcherArgs, clock: Clock = now_ms) -> bool:
+        now = clock()
+        reason = self._cooldown_reason(entry, args, now)
+        if reason is None and self._retry_allowed(entry, args):
+            reason = f"retry count {self.retry_counter} below limit {args.retry_limit}"
+        if reason:
+            log.debug("can fetch: %s", reason)
+            return True
+        log.debug("can not fetch: fetched %s, retry count %d", self.fetch_time_human, self.retry_counter)
+        return False
+
+    def update_counters(self, entry: Finality, args: FetcherArgs, clock: Clock = now_ms) -> bool:
+        """Record a fetch attempt: a fresh fetch restarts the retry count, a retry within the cooldown increments it."""
+        now = clock()
+        if self._cooldown_reason(entry, args, now) is not None:
+            self.fetch_time = now
+            self.retry_counter = 0
+            return True
+        if self._retry_allowed(entry, args):
+            self.retry_counter += 1
+            return True
+        return False
+
+    def to_json(self) -> dict:
+        return {
+            "fetchTime": self.fetch_time,
+            "fetchTimeHuman": self.fetch_time_human,
+            "retryCounter": self.retry_counter,
+            "fetchException": self.fetch_exception,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> FetchState:
+        return cls(int(d.get("fetchTime", 0)), int(d.get("retryCounter", 0)), bool(d.get("fetchException", False)))

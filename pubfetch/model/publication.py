@@ -1,0 +1,341 @@
+"""A publication: ten parts with provenance, bibliographic data, and the merge rules that decide what may overwrite what.
+
+Resources never assign parts directly; they offer content through the ``set_*`` methods, which accept it only when the
+part is not final yet and the offer is better (a better type, or among final types, longer content). This is what lets
+any number of sources be merged in any batch order and give the same publication as PubFetcher.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pubfetch import ids as idmod
+from pubfetch.ids import PublicationIds
+from pubfetch.model.entry import FetchState
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.parts import Author, CorrespAuthor, ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
+from pubfetch.model.timefmt import Clock, date_human, date_to_ms, instant_human, now_ms
+from pubfetch.textutil import strip_html
+
+if TYPE_CHECKING:
+    from pubfetch.params import FetcherArgs
+
+log = logging.getLogger(__name__)
+
+_VERSIONED = re.compile(r"^[._-][0-9]+$")
+_F1000_DOI = re.compile(r"^10.12688/F1000RESEARCH\..+$")
+_ZENODO = re.compile(r"^https?://(www\.)?zenodo\.org/.+$")
+
+BIBLIO_FIELDS = ("volume", "issue", "pages", "issn", "eissn", "publisher")
+
+
+def default_args() -> FetcherArgs:
+    from pubfetch.params import FetcherArgs
+
+    return FetcherArgs()
+
+
+def _same_work(old: str, new: str, url: str) -> bool:
+    """IDs that differ only by a version suffix, two F1000 DOIs, or IDs read on zenodo keep the old ID (PubFetcher)."""
+    return (
+        (old.startswith(new) and bool(_VERSIONED.match(old[len(new):])))
+        or (new.startswith(old) and bool(_VERSIONED.match(new[len(old):])))
+        or (bool(_F1000_DOI.match(old)) and bool(_F1000_DOI.match(new)))
+        or bool(_ZENODO.match(url or ""))
+    )
+
+
+@dataclass
+class Publication:
+    pmid: StringPart = field(default_factory=lambda: StringPart(PartName.pmid))
+    pmcid: StringPart = field(default_factory=lambda: StringPart(PartName.pmcid))
+    doi: StringPart = field(default_factory=lambda: StringPart(PartName.doi))
+    title: StringPart = field(default_factory=lambda: StringPart(PartName.title))
+    keywords: ListPart = field(default_factory=lambda: ListPart(PartName.keywords))
+    mesh: ListPart = field(default_factory=lambda: ListPart(PartName.mesh))
+    efo: ListPart = field(default_factory=lambda: ListPart(PartName.efo))
+    go: ListPart = field(default_factory=lambda: ListPart(PartName.go))
+    abstract: StringPart = field(default_factory=lambda: StringPart(PartName.theAbstract))
+    fulltext: StringPart = field(default_factory=lambda: StringPart(PartName.fulltext))
+    state: FetchState = field(default_factory=FetchState)
+    oa: bool = False
+    preprint: bool = False
+    journal_title: str = ""
+    pub_date: int = -1
+    citations_count: int = -1
+    citations_timestamp: int = -1
+    corresp_author: list[CorrespAuthor] = field(default_factory=list)
+    visited_sites: list[VisitedSite] = field(default_factory=list)
+    authors: list[Author] = field(default_factory=list)
+    volume: str = ""
+    issue: str = ""
+    pages: str = ""
+    issn: str = ""
+    eissn: str = ""
+    publisher: str = ""
+    pub_types: list[str] = field(default_factory=list)
+    clock: Clock = field(default=now_ms, repr=False, compare=False)
+
+    # --- parts ---------------------------------------------------------------------------------------------------------
+
+    def part(self, name: PartName) -> StringPart | ListPart:
+        return getattr(self, name.value)
+
+    def parts(self, names: Iterable[PartName] | None = None) -> list[StringPart | ListPart]:
+        return [self.part(n) for n in (names if names is not None else PartName)]
+
+    @property
+    def ids(self) -> PublicationIds:
+        return PublicationIds(self.pmid.content, self.pmcid.content, self.doi.content,
+                              self.pmid.url, self.pmcid.url, self.doi.url)
+
+    def id_count(self) -> int:
+        return sum(1 for p in (self.pmid, self.pmcid, self.doi) if p.content)
+
+    def reset(self) -> None:
+        """Empty every content part but keep the IDs: used when an ID changed and the publication is fetched anew."""
+        for name in (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
+                     PartName.fulltext):
+            setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
+
+    # --- finality ------------------------------------------------------------------------------------------------------
+
+    def _content_parts(self) -> tuple:
+        return (self.title, self.keywords, self.mesh, self.efo, self.go, self.abstract, self.fulltext)
+
+    def is_empty(self) -> bool:
+        return all(p.is_empty() for p in self._content_parts())
+
+    def is_usable(self, args: FetcherArgs) -> bool:
+        return any(p.is_usable(args) for p in self._content_parts())
+
+    def is_final(self, args: FetcherArgs) -> bool:
+        return self.title.is_final(args) and self.abstract.is_final(args) and self.fulltext.is_final(args)
+
+    def is_totally_final(self, args: FetcherArgs) -> bool:
+        return all(p.is_final(args) for p in self.parts())
+
+    def status(self, args: FetcherArgs) -> str:
+        if self.is_empty() and not self.is_usable(args):
+            return "empty"
+        if not self.is_usable(args):
+            return "non-usable"
+        if not self.is_final(args):
+            return "non-final"
+        return "final" if not self.is_totally_final(args) else "totally final"
+
+    def lowest_type(self) -> PartType:
+        """The worst type among title, keywords, abstract and full text: a link is worth following only if better."""
+        lowest = self.title.type
+        for p in (self.keywords, self.abstract, self.fulltext):
+            if lowest.is_better_than(p.type):
+                lowest = p.type
+        return lowest
+
+    # --- merge rules ---------------------------------------------------------------------------------------------------
+
+    def _set_id(self, part: StringPart, content: str | None, type_: PartType, url: str, args: FetcherArgs,
+                valid: Any) -> bool:
+        if content is None or not content.strip():
+            return False
+        content = content.strip()
+        if not valid(content):
+            log.warning("ignoring invalid %s '%s' from %s", part.name.value, content, url)
+            return False
+        if part.content and part.content != content:
+            log.warning("old %s %s differs from new %s from %s (%s)", part.name.value, part.content, content, url,
+                        type_.value)
+            if _same_work(part.content, content, url):
+                content = part.content
+        if not part.is_final(args) and type_.is_better_than(part.type):
+            part.set(content, type_, url, self.clock)
+            return True
+        return False
+
+    def set_pmid(self, pmid: str | None, type_: PartType, url: str, args: FetcherArgs) -> bool:
+        return self._set_id(self.pmid, pmid, type_, url, args, idmod.is_pmid)
+
+    def set_pmcid(self, pmcid: str | None, type_: PartType, url: str, args: FetcherArgs) -> bool:
+        return self._set_id(self.pmcid, pmcid, type_, url, args, idmod.is_pmcid)
+
+    def set_doi(self, doi: str | None, type_: PartType, url: str, args: FetcherArgs) -> bool:
+        norm = idmod.normalise_doi(doi.strip()) if doi else doi
+        if norm and " " in norm:
+            log.warning("ignoring DOI with a space '%s' from %s", norm, url)
+            return False
+        return self._set_id(self.doi, norm, type_, url, args, idmod.is_doi)
+
+    def set_ids(self, ids: PublicationIds, type_: PartType, url: str, args: FetcherArgs) -> None:
+        self.set_pmid(ids.pmid, type_, ids.pmid_url or url, args)
+        self.set_pmcid(ids.pmcid, type_, ids.pmcid_url or url, args)
+        self.set_doi(ids.doi, type_, ids.doi_url or url, args)
+
+    def _accepts(self, part: StringPart | ListPart, size: int, type_: PartType, args: FetcherArgs) -> bool:
+        return (not part.is_final(args) and size > 0
+                and ((type_.is_final and part.size < size) or type_.is_better_than(part.type)))
+
+    def _set_string(self, part: StringPart, content: str | None, type_: PartType, url: str, args: FetcherArgs,
+                    clean: bool) -> bool:
+        if content is None:
+            return False
+        content = strip_html(content) if clean else content.strip()
+        if self._accepts(part, len(content), type_, args):
+            part.set(content, type_, url, self.clock)
+            return True
+        return False
+
+    def _set_list(self, part: ListPart, items: list, type_: PartType, url: str, args: FetcherArgs) -> bool:
+        if self._accepts(part, len(items), type_, args):
+            part.set(items, type_, url, self.clock)
+            return True
+        return False
+
+    def set_title(self, title: str | None, type_: PartType, url: str, args: FetcherArgs, clean: bool = False) -> bool:
+        return self._set_string(self.title, title, type_, url, args, clean)
+
+    def set_abstract(self, text: str | None, type_: PartType, url: str, args: FetcherArgs, clean: bool = False) -> bool:
+        return self._set_string(self.abstract, text, type_, url, args, clean)
+
+    def set_fulltext(self, text: str | None, type_: PartType, url: str, args: FetcherArgs) -> bool:
+        return self._set_string(self.fulltext, text, type_, url, args, False)
+
+    def set_keywords(self, keywords: Iterable[str | None], type_: PartType, url: str, args: FetcherArgs,
+                     clean: bool = False) -> bool:
+        cleaned = ((strip_html(k) if clean else k.strip()) for k in keywords if k is not None)
+        return self._set_list(self.keywords, list(dict.fromkeys(k for k in cleaned if k)), type_, url, args)
+
+    def set_mesh(self, terms: Iterable[MeshTerm | None], type_: PartType, url: str, args: FetcherArgs) -> bool:
+        return self._set_list(self.mesh, [t for t in terms if t is not None and t.term], type_, url, args)
+
+    def set_efo(self, terms: Iterable[MinedTerm | None], type_: PartType, url: str, args: FetcherArgs) -> bool:
+        return self._set_list(self.efo, [t for t in terms if t is not None and t.term], type_, url, args)
+
+    def set_go(self, terms: Iterable[MinedTerm | None], type_: PartType, url: str, args: FetcherArgs) -> bool:
+        return self._set_list(self.go, [t for t in terms if t is not None and t.term], type_, url, args)
+
+    # --- set-once fields -----------------------------------------------------------------------------------------------
+
+    def set_journal_title(self, title: str | None) -> None:
+        if not self.journal_title and title:
+            self.journal_title = title.strip()
+
+    def set_pub_date(self, iso_date: str | None) -> bool:
+        """Set once from ``YYYY-MM-DD``; other forms are logged and ignored, as in PubFetcher."""
+        if self.pub_date >= 0 or not iso_date:
+            return False
+        ms = date_to_ms(iso_date)
+        if ms is None:
+            log.warning("could not set publication date from '%s'", iso_date)
+            return False
+        self.pub_date = ms
+        return True
+
+    def set_citations_count(self, count: str | int | None) -> bool:
+        try:
+            n = int(str(count).strip())
+        except (TypeError, ValueError):
+            log.warning("illegal citations count '%s'", count)
+            return False
+        if n < 0:
+            log.warning("citations count is negative: %d", n)
+            return False
+        self.citations_count = n
+        self.citations_timestamp = self.clock()
+        return True
+
+    def set_corresp_author(self, authors: list[CorrespAuthor], force: bool = False) -> None:
+        """Set once; an XML source (JATS, PubMed) may replace what a weaker source set (``force``)."""
+        authors = [a for a in authors if not a.is_empty()]
+        if authors and (force or not self.corresp_author):
+            self.corresp_author = authors
+
+    def set_authors(self, authors: list[Author]) -> None:
+        if authors and not self.authors:
+            self.authors = list(authors)
+
+    def set_biblio(self, **values: str | None) -> None:
+        """Set once each of volume, issue, pages, issn, eissn, publisher."""
+        for key, value in values.items():
+            if key not in BIBLIO_FIELDS:
+                raise ValueError(f"unknown bibliographic field {key}")
+            if value and not getattr(self, key):
+                setattr(self, key, value.strip())
+
+    def set_pub_types(self, types: Iterable[str]) -> None:
+        if not self.pub_types:
+            self.pub_types = list(dict.fromkeys(t.strip() for t in types if t and t.strip()))
+
+    def add_visited_site(self, site: VisitedSite) -> None:
+        if site not in self.visited_sites:
+            self.visited_sites.append(site)
+
+    # --- JSON ----------------------------------------------------------------------------------------------------------
+
+    def to_json(self, args: FetcherArgs | None = None, computed: bool = True) -> dict[str, Any]:
+        """PubFetcher's JSON of a publication; ``computed=False`` leaves out what follows from the parameters (stored form)."""
+        if computed and args is None:
+            args = default_args()
+        d: dict[str, Any] = self.state.to_json()
+        d.update(
+            oa=self.oa,
+            preprint=self.preprint,
+            journalTitle=self.journal_title,
+            pubDate=self.pub_date,
+            pubDateHuman=date_human(self.pub_date),
+            citationsCount=self.citations_count,
+            citationsTimestamp=self.citations_timestamp,
+            citationsTimestampHuman=instant_human(self.citations_timestamp),
+            correspAuthor=[a.to_json() for a in self.corresp_author],
+            visitedSites=[s.to_json() for s in self.visited_sites],
+            authors=[a.to_json() for a in self.authors],
+            volume=self.volume,
+            issue=self.issue,
+            pages=self.pages,
+            issn=self.issn,
+            eissn=self.eissn,
+            publisher=self.publisher,
+            pubTypes=list(self.pub_types),
+        )
+        if computed:
+            assert args is not None
+            d.update(empty=self.is_empty(), usable=self.is_usable(args), final=self.is_final(args),
+                     totallyFinal=self.is_totally_final(args))
+        for name in PartName:
+            d[name.value] = self.part(name).to_json(args, computed)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], clock: Clock = now_ms) -> Publication:
+        pub = cls(clock=clock)
+        pub.state = FetchState.from_json(d)
+        pub.oa = bool(d.get("oa", False))
+        pub.preprint = bool(d.get("preprint", False))
+        pub.journal_title = d.get("journalTitle", "") or ""
+        pub.pub_date = int(d.get("pubDate", -1))
+        pub.citations_count = int(d.get("citationsCount", -1))
+        pub.citations_timestamp = int(d.get("citationsTimestamp", -1))
+        pub.corresp_author = [CorrespAuthor.from_json(a) for a in d.get("correspAuthor", []) or []]
+        pub.visited_sites = [VisitedSite.from_json(s) for s in d.get("visitedSites", []) or []]
+        pub.authors = [Author.from_json(a) for a in d.get("authors", []) or []]
+        for key in BIBLIO_FIELDS:
+            setattr(pub, key, d.get(key, "") or "")
+        pub.pub_types = list(d.get("pubTypes", []) or [])
+        for name in PartName:
+            if name.value in d and isinstance(d[name.value], dict):
+                pub.part(name).load_json(d[name.value])
+        return pub
+
+    def plain_json(self, names: Iterable[PartName] | None = None) -> dict[str, Any]:
+        """The ``--plain`` form: part contents only."""
+        out: dict[str, Any] = {}
+        for name in names if names is not None else PartName:
+            p = self.part(name)
+            out[name.value] = p.content if isinstance(p, StringPart) else p.items_json()
+        return out
+
+    def __str__(self) -> str:
+        return str(self.ids)

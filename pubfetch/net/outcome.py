@@ -1,0 +1,175 @@
+"""The classified result of one fetch, and PubFetcher's rule for when a failure sets ``fetchException``.
+
+Every call of the HTTP client ends in exactly one :class:`FetchResult`; nothing raises to the caller. The kind tells
+the caller what happened, :func:`sets_fetch_exception` tells it whether the database entry should be retried after
+``fetchExceptionCooldown`` (PubFetcher's ``fetchException``).
+
+Mapping of PubFetcher's exception handling (Fetcher.getDoc / fetchPdf) onto kinds:
+
+=====================================  ====================  ==========================================================
+PubFetcher                             kind                  fetchException
+=====================================  ====================  ==========================================================
+HttpStatusException 503                SERVER_BUSY           always (429 is treated the same way here)
+HttpStatusException other              NOT_FOUND/HTTP_ERROR  publications only, and not for ``https://doi.org/10.`` or
+                                                             URLs ending in .pdf/.ps/.gz
+ConnectException, NoRouteToHost        CONNECTION            always
+SocketTimeoutException (after retry)   TIMEOUT               always
+SSLHandshake/SSLProtocolException      SSL                   no: the caller retries with the browser
+MalformedURLException                  BAD_URL / BAD_SCHEME  no (ftp is tried as a PDF first)
+UnsupportedMimeTypeException           UNSUPPORTED_TYPE      no
+IOException (reset, too many           IO_ERROR, DNS,        no: only logged
+redirects, unknown host)               TOO_MANY_REDIRECTS,
+                                       REDIRECT_LOOP
+any other Exception                    OTHER                 always
+=====================================  ====================  ==========================================================
+
+Kinds new in pubfetch (TOO_LARGE, FORBIDDEN_ADDRESS) are permanent: retrying cannot change them.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from pubfetch.net.sniff import media_type
+
+
+class OutcomeKind(enum.Enum):
+    """How a fetch ended."""
+
+    OK = "ok"
+    NOT_FOUND = "not_found"  # 404, 410
+    HTTP_ERROR = "http_error"  # any other status >= 400 (but 503 and 429)
+    SERVER_BUSY = "server_busy"  # 503 or 429, still after the allowed retries
+    TIMEOUT = "timeout"  # connect/read timeout (after the retry) or the exchange deadline
+    CONNECTION = "connection"  # connection refused, no route, proxy unreachable
+    DNS = "dns"  # the host name does not resolve
+    SSL = "ssl"  # TLS handshake or certificate failure
+    IO_ERROR = "io_error"  # connection reset, truncated or undecodable body
+    TOO_LARGE = "too_large"  # body over max_bytes, or a decompression bomb
+    REDIRECT_LOOP = "redirect_loop"
+    TOO_MANY_REDIRECTS = "too_many_redirects"
+    BAD_URL = "bad_url"  # malformed URL, no host
+    BAD_SCHEME = "bad_scheme"  # not http(s) (ftp only for PDFs)
+    FORBIDDEN_ADDRESS = "forbidden_address"  # loopback/private/link-local/metadata target from an untrusted source
+    UNSUPPORTED_TYPE = "unsupported_type"  # images, audio, video, other binaries; PDFs when not accepted
+    OTHER = "other"  # an unexpected exception
+
+    @property
+    def transient(self) -> bool:
+        """Whether this failure is worth retrying later whatever was being fetched (it sets fetchException)."""
+        return self in _TRANSIENT
+
+    @property
+    def is_http_status(self) -> bool:
+        """Whether the server answered with an error status (NOT_FOUND, HTTP_ERROR, SERVER_BUSY)."""
+        return self in (OutcomeKind.NOT_FOUND, OutcomeKind.HTTP_ERROR, OutcomeKind.SERVER_BUSY)
+
+
+_TRANSIENT: Final = frozenset({OutcomeKind.SERVER_BUSY, OutcomeKind.TIMEOUT, OutcomeKind.CONNECTION, OutcomeKind.OTHER})
+
+#: PubFetcher's EXCEPTION_EXCEPTION: failing URLs that never set fetchException of a publication.
+_NO_EXCEPTION_URL: Final = re.compile(r"(?i)^https://doi\.org/10\.|\.pdf$|\.ps$|\.gz$")
+
+
+@dataclass
+class FetchResult:
+    """The outcome of one ``get``/``post``/``resolve_redirect`` call.
+
+    Attributes:
+        url: the URL asked for (with query parameters applied).
+        final_url: the last URL requested: where the body came from or where the failure happened.
+        kind: how it ended.
+        status: HTTP status of the last response (``None`` if none was received).
+        content_type: the Content-Type header of the last response, as sent.
+        headers: headers of the last response (case-insensitive mapping).
+        body: body bytes (content-decoded); empty on failure or when not read.
+        text: the body decoded to ``str`` for textual responses (``None`` for PDFs and binaries).
+        encoding: codec used for ``text``, and ``encoding_source``: bom/header/document/detected/default.
+        is_pdf: the body is a PDF (by ``%PDF`` magic, or by a PDF Content-Type on a body that is not markup).
+        location: absolute Location of the last response (what ``resolve_redirect`` is for).
+        redirects: the URLs that redirected, in order (``final_url`` not included).
+        retry_after: seconds the server asked to wait (last 503/429).
+        attempts: requests sent for the last hop (retries included).
+        message: why it failed, for logs.
+    """
+
+    url: str
+    final_url: str
+    kind: OutcomeKind
+    status: int | None = None
+    content_type: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    text: str | None = None
+    encoding: str | None = None
+    encoding_source: str | None = None
+    is_pdf: bool = False
+    location: str | None = None
+    redirects: tuple[str, ...] = ()
+    retry_after: float | None = None
+    attempts: int = 0
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the fetch succeeded."""
+        return self.kind is OutcomeKind.OK
+
+    @property
+    def transient(self) -> bool:
+        """Whether the failure is a passing condition regardless of context (see :attr:`OutcomeKind.transient`)."""
+        return self.kind.transient
+
+    @property
+    def permanent(self) -> bool:
+        """Failed, and not transient (HTTP errors may still set fetchException for publications)."""
+        return not self.ok and not self.transient
+
+    @property
+    def media_type(self) -> str:
+        """The Content-Type without parameters, lower-cased (``""`` if none)."""
+        return media_type(self.content_type)
+
+    def sets_fetch_exception(self, *, publication: bool) -> bool:
+        """Shortcut for :func:`sets_fetch_exception`."""
+        return sets_fetch_exception(self, publication=publication)
+
+    def __repr__(self) -> str:  # bodies can be 50 MB: keep them out of logs
+        return (
+            f"FetchResult(kind={self.kind.name}, status={self.status}, url={self.url!r}, final_url={self.final_url!r}, "
+            f"content_type={self.content_type!r}, body={len(self.body)} bytes, is_pdf={self.is_pdf}, "
+            f"message={self.message!r})"
+        )
+
+
+def sets_fetch_exception(result: FetchResult, *, publication: bool) -> bool:
+    """PubFetcher's rule: does this outcome set ``fetchException`` of the entry being fetched?
+
+    Args:
+        result: the outcome.
+        publication: ``True`` when fetching for a publication, ``False`` for a webpage or doc.
+
+    503 (and 429) always do; other HTTP error statuses only for publications and only when the failing URL is not a
+    ``https://doi.org/10.`` URL nor ends in ``.pdf``, ``.ps`` or ``.gz`` (those fail for lasting reasons: unregistered
+    DOIs, dead file links). Connection failures, timeouts and unexpected errors always do; the rest never does.
+    """
+    kind = result.kind
+    if kind.transient:
+        return True
+    if kind in (OutcomeKind.NOT_FOUND, OutcomeKind.HTTP_ERROR):
+        return publication and not _NO_EXCEPTION_URL.search(result.final_url or result.url)
+    return False
+
+
+def kind_for_status(status: int) -> OutcomeKind:
+    """Kind of a final response with this status (redirects are handled before)."""
+    if status < 400:
+        return OutcomeKind.OK
+    if status in (404, 410):
+        return OutcomeKind.NOT_FOUND
+    if status in (429, 503):
+        return OutcomeKind.SERVER_BUSY
+    return OutcomeKind.HTTP_ERROR

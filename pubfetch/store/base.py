@@ -1,0 +1,99 @@
+"""The storage interface: what the fetcher and the CLI need from a database, independent of the engine behind it.
+
+SQLite is the embedded default; another backend (PostgreSQL, say) implements this class and nothing else changes.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+
+from pubfetch.ids import PublicationIds
+from pubfetch.model import Publication, Webpage
+
+
+class StoreError(Exception):
+    """A database that cannot be created, opened or used; the message is meant for the user as is."""
+
+
+class Store(ABC):
+    """Publications (keyed by any of their IDs), webpages and docs (keyed by start URL)."""
+
+    # publications
+    @abstractmethod
+    def put_publication(self, pub: Publication) -> None:
+        """Store a publication under its primary ID, merging ID maps and dropping entries it supersedes."""
+
+    @abstractmethod
+    def get_publication(self, ids: PublicationIds | str) -> Publication | None:
+        """The stored publication for any one of the given IDs (PMID first, then PMCID, then DOI)."""
+
+    @abstractmethod
+    def remove_publication(self, ids: PublicationIds | str) -> bool: ...
+
+    @abstractmethod
+    def contains_publication(self, ids: PublicationIds) -> bool:
+        """True only if ALL non-empty IDs are known (a row whose DOI is new still needs fetching)."""
+
+    @abstractmethod
+    def publication_ids(self) -> Iterator[PublicationIds]:
+        """IDs (with URLs) of every stored publication, in primary-ID insertion order."""
+
+    @abstractmethod
+    def publications_size(self) -> int: ...
+
+    @abstractmethod
+    def publications_map(self) -> Iterator[tuple[str, str]]:
+        """(any ID, primary ID) pairs."""
+
+    @abstractmethod
+    def publications_map_reverse(self) -> Iterator[tuple[str, PublicationIds]]:
+        """(primary ID, all IDs with URLs) pairs."""
+
+    # webpages and docs share one shape; ``kind`` is "webpages" or "docs"
+    @abstractmethod
+    def put_page(self, kind: str, page: Webpage) -> None: ...
+
+    @abstractmethod
+    def get_page(self, kind: str, url: str) -> Webpage | None: ...
+
+    @abstractmethod
+    def remove_page(self, kind: str, url: str) -> bool: ...
+
+    @abstractmethod
+    def contains_page(self, kind: str, url: str) -> bool: ...
+
+    @abstractmethod
+    def page_urls(self, kind: str) -> Iterator[str]: ...
+
+    @abstractmethod
+    def pages_size(self, kind: str) -> int: ...
+
+    # lifecycle
+    @abstractmethod
+    def commit(self) -> None: ...
+
+    @abstractmethod
+    def compact(self) -> None: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # convenience wrappers named as in PubFetcher
+    def put_webpage(self, page: Webpage) -> None:
+        self.put_page("webpages", page)
+
+    def get_webpage(self, url: str) -> Webpage | None:
+        return self.get_page("webpages", url)
+
+    def put_doc(self, page: Webpage) -> None:
+        self.put_page("docs", page)
+
+    def get_doc(self, url: str) -> Webpage | None:
+        return self.get_page("docs", url)

@@ -1,0 +1,150 @@
+"""Identifiers: PubFetcher's validation, normalisation, extraction, and the messages for real user mistakes."""
+
+import pytest
+
+from pubfetch import ids
+from pubfetch.ids import InvalidId, PublicationIds
+
+
+@pytest.mark.parametrize("s,ok", [("1", True), ("31114920", True), ("0", False), ("0123", False), ("12a", False),
+                                  ("", False), (" 123", False)])
+def test_is_pmid(s, ok):
+    assert ids.is_pmid(s) is ok
+
+
+@pytest.mark.parametrize("s,ok", [("PMC6198355", True), ("PMC0", False), ("pmc123", False), ("123", False),
+                                  ("PMC", False), ("PMC12 ", False)])
+def test_is_pmcid(s, ok):
+    assert ids.is_pmcid(s) is ok
+
+
+@pytest.mark.parametrize("s,ok", [
+    ("10.1093/nar/gkz369", True),
+    ("https://doi.org/10.1093/nar/gkz369", True),
+    ("http://dx.doi.org/10.1093/nar/gkz369", True),
+    ("doi:10.1093/nar/gkz369", True),
+    ("10.1093/", True),
+    ("10./x", False),
+    ("11.1093/nar", False),
+    ("10.1093", False),
+    ("DOI:10.1093/nar/gkz369", False),
+    ("10.1000/a\u2028b", False),
+    ("10.1000/ünïcode", True),
+])
+def test_is_doi(s, ok):
+    assert ids.is_doi(s) is ok
+
+
+def test_normalise_doi_strips_first_prefix_and_uppercases_ascii_only():
+    assert ids.normalise_doi("https://doi.org/10.1093/nar/gkz369") == "10.1093/NAR/GKZ369"
+    assert ids.normalise_doi("doi:10.1000/abcé") == "10.1000/ABCé"
+    assert ids.normalise_doi("10.1000/x") == "10.1000/X"
+
+
+def test_doi_registrant():
+    assert ids.doi_registrant("10.1093/nar/gkz369") == "1093"
+    assert ids.doi_registrant("https://doi.org/10.12688/f1000research.1") == "12688"
+    assert ids.doi_registrant("nonsense") == ""
+
+
+def test_extract_from_text():
+    text = "See PMID: 31114920, pmcid:pmc6198355 and DOI:\u00a010.1093/nar/gkz369. Also PMID 123."
+    assert ids.extract_pmids(text) == ["31114920", "123"]
+    assert ids.extract_pmcids(text) == ["PMC6198355"]
+    assert ids.extract_dois(text) == ["10.1093/NAR/GKZ369"]
+
+
+@pytest.mark.parametrize("url,expected", [
+    ("https://doi.org/10.1093/nar/gkz369", ("", "", "10.1093/NAR/GKZ369")),
+    ("http://dx.doi.org/10.1371/journal.pone.0311879", ("", "", "10.1371/JOURNAL.PONE.0311879")),
+    ("https://pubmed.ncbi.nlm.nih.gov/31114920/", ("31114920", "", "")),
+    ("https://www.ncbi.nlm.nih.gov/pubmed/?term=31114920", ("31114920", "", "")),
+    ("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6198355/", ("", "PMC6198355", "")),
+    ("https://pmc.ncbi.nlm.nih.gov/articles/PMC6198355/", ("", "PMC6198355", "")),
+    ("https://europepmc.org/article/MED/31114920", ("31114920", "", "")),
+    ("https://europepmc.org/article/PMC/PMC6198355", ("", "PMC6198355", "")),
+    ("https://europepmc.org/article/PMC/6198355", ("", "PMC6198355", "")),
+])
+def test_ids_from_url(url, expected):
+    assert ids.ids_from_url(url).ids == expected
+
+
+def test_ids_from_other_url_is_none():
+    assert ids.ids_from_url("https://academic.oup.com/nar/article/47/W1/W20/5494766") is None
+
+
+def test_classify():
+    assert ids.classify(" 31114920 ").ids == ("31114920", "", "")
+    assert ids.classify("PMC6198355").ids == ("", "PMC6198355", "")
+    assert ids.classify("10.1093/nar/gkz369").ids == ("", "", "10.1093/NAR/GKZ369")
+    assert ids.classify("https://doi.org/10.1093/nar/gkz369").doi == "10.1093/NAR/GKZ369"
+    assert ids.classify("https://pubmed.ncbi.nlm.nih.gov/31114920/").pmid == "31114920"
+
+
+@pytest.mark.parametrize("s,message", [
+    ("", "empty publication ID"),
+    ("https://example.org/paper", "is a URL but not a PubMed, PMC, Europe PMC or doi.org link"),
+    ("pmc123", "PMC must be upper-case (PMC123)"),
+    ("0123", "a PMID has no leading zeros"),
+    ("10.1093/nar gkz369", "a DOI cannot contain spaces"),
+    ("hello", "unknown publication ID 'hello'"),
+])
+def test_classify_errors(s, message):
+    with pytest.raises(InvalidId, match=message.replace("(", r"\(").replace(")", r"\)")):
+        ids.classify(s)
+
+
+def test_pmcid_column_with_digits_says_both_mistakes():
+    with pytest.raises(InvalidId) as e:
+        ids.check_pmcid("1234567")
+    assert "PMCID must start with PMC" in str(e.value)
+    assert "looks like a PMID" in str(e.value)
+
+
+def test_column_mistakes():
+    with pytest.raises(InvalidId, match="looks like a PMCID"):
+        ids.check_pmid("PMC123")
+    with pytest.raises(InvalidId, match="looks like a DOI"):
+        ids.check_pmid("10.1093/nar/gkz369")
+    with pytest.raises(InvalidId, match="looks like a PMID"):
+        ids.check_doi("31114920")
+    with pytest.raises(InvalidId, match="cannot contain spaces"):
+        ids.check_doi("10.1093/nar gkz369")
+    with pytest.raises(InvalidId, match="not a PubMed, PMC, Europe PMC or doi.org link to a DOI"):
+        ids.check_doi("https://academic.oup.com/nar/article/47")
+    assert ids.check_doi("https://doi.org/10.1/x") == "10.1/X"
+    assert ids.check_pmid("https://pubmed.ncbi.nlm.nih.gov/31114920/") == "31114920"
+
+
+def test_check_publication_ids_row():
+    row = ids.check_publication_ids("31114920", "", "10.1093/nar/gkz369")
+    assert row.ids == ("31114920", "", "10.1093/NAR/GKZ369")
+    with pytest.raises(InvalidId, match="no publication ID given"):
+        ids.check_publication_ids(" ", "", "")
+
+
+def test_publication_ids_trim_normalise_drop_urls_and_equality():
+    a = PublicationIds(" 1 ", "", "10.1/ab", pmid_url="u1", pmcid_url="dropped", doi_url="u3")
+    assert a.ids == ("1", "", "10.1/AB")
+    assert a.pmcid_url == ""
+    assert a.pmid_url == "u1"
+    b = PublicationIds("1", "", "10.1/AB")
+    assert a == b and hash(a) == hash(b)
+    assert a != PublicationIds("1", "PMC2", "10.1/AB")
+    assert a.primary() == "1"
+    assert PublicationIds(doi="10.1/x").primary() == "10.1/X"
+
+
+def test_publication_ids_sort_order():
+    items = [
+        PublicationIds(pmid="100"),
+        PublicationIds(doi="10.1093/B"),
+        PublicationIds(pmid="9"),
+        PublicationIds(pmcid="PMC10"),
+        PublicationIds(doi="10.200/A"),
+        PublicationIds(pmcid="PMC9"),
+        PublicationIds(doi="10.1093/A"),
+        PublicationIds(),
+    ]
+    ordered = [i.primary() for i in sorted(items)]
+    assert ordered == ["", "10.200/A", "10.1093/A", "10.1093/B", "PMC9", "PMC10", "9", "100"]

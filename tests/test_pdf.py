@@ -1,0 +1,462 @@
+"""Tests for pubfetch.extract.pdf: hand-built PDFs for each feature, and the real PDFs of ../shared/corpus."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import struct
+import time
+from pathlib import Path
+
+import pytest
+
+from pubfetch.extract import pdf
+from pubfetch.extract.pdf import PdfContent, extract_pdf, extract_pdf_in_process, looks_like_pdf, parse_xmp
+
+# ---------------------------------------------------------------------------------------------------------------------
+# A tiny PDF writer: enough to give pdfminer.six text pages, an Info dictionary, an XMP stream and RC4 encryption.
+# ---------------------------------------------------------------------------------------------------------------------
+
+_PAD = bytes.fromhex("28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A")
+_FILE_ID = bytes.fromhex("0123456789ABCDEF0123456789ABCDEF")
+_PERMISSIONS = -44
+
+
+def _rc4(key: bytes, data: bytes) -> bytes:
+    state = list(range(256))
+    j = 0
+    for i in range(256):
+        j = (j + state[i] + key[i % len(key)]) % 256
+        state[i], state[j] = state[j], state[i]
+    out = bytearray()
+    i = j = 0
+    for byte in data:
+        i = (i + 1) % 256
+        j = (j + state[i]) % 256
+        state[i], state[j] = state[j], state[i]
+        out.append(byte ^ state[(state[i] + state[j]) % 256])
+    return bytes(out)
+
+
+def _padded(password: bytes) -> bytes:
+    return (password + _PAD)[:32]
+
+
+def _rc4_40_security(user_password: bytes) -> tuple[bytes, bytes, bytes]:
+    """Standard security handler V1/R2 (PDF 1.7 algorithms 3.2-3.4), owner password = user password: (O, U, key)."""
+    owner_key = hashlib.md5(_padded(user_password)).digest()[:5]  # the PDF format mandates MD5
+    owner_entry = _rc4(owner_key, _padded(user_password))
+    digest = hashlib.md5(_padded(user_password) + owner_entry + struct.pack("<i", _PERMISSIONS) + _FILE_ID).digest()
+    key = digest[:5]
+    return owner_entry, _rc4(key, _PAD), key
+
+
+def build_pdf(
+    objects: list[tuple[str, list[bytes], bytes | None]],
+    *,
+    root: int,
+    info: int | None = None,
+    user_password: bytes | None = None,
+) -> bytes:
+    """Serialise numbered objects (1..n) with an xref table.
+
+    Each object is (dictionary template, strings, stream data): ``{0}``, ``{1}``... in the template are replaced by the
+    strings written as hex strings, so that they can be encrypted per object like the stream data.
+    """
+    key = None
+    encrypt_ref = None
+    objects = list(objects)
+    if user_password is not None:
+        owner_entry, user_entry, key = _rc4_40_security(user_password)
+        objects.append(
+            (
+                (
+                    f"<< /Filter /Standard /V 1 /R 2 /Length 40 /P {_PERMISSIONS} "
+                    f"/O <{owner_entry.hex()}> /U <{user_entry.hex()}> >>"
+                ),
+                [],
+                None,
+            )
+        )
+        encrypt_ref = len(objects)
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, (template, strings, stream) in enumerate(objects, start=1):
+        object_key = None
+        if key is not None and number != encrypt_ref:
+            object_key = hashlib.md5(key + number.to_bytes(3, "little") + b"\x00\x00").digest()[:10]
+
+        def crypt(data: bytes, object_key: bytes | None = object_key) -> bytes:
+            return _rc4(object_key, data) if object_key else data
+
+        body = template.format(*(f"<{crypt(s).hex()}>" for s in strings)).encode("latin-1")
+        if stream is not None:
+            data = crypt(stream)
+            body = body.removesuffix(b">>") + f" /Length {len(data)} >>\nstream\n".encode() + data + b"\nendstream"
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    trailer = f"<< /Size {len(objects) + 1} /Root {root} 0 R /ID [<{_FILE_ID.hex()}> <{_FILE_ID.hex()}>]"
+    if info:
+        trailer += f" /Info {info} 0 R"
+    if encrypt_ref:
+        trailer += f" /Encrypt {encrypt_ref} 0 R"
+    out += f"trailer\n{trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def make_pdf(
+    pages: list[str],
+    *,
+    info: dict[str, bytes] | None = None,
+    xmp: bytes | None = None,
+    user_password: bytes | None = None,
+) -> bytes:
+    """A PDF with one line of Helvetica text per page, and optionally an Info dictionary and an XMP stream."""
+    first_page = 4
+    kids = " ".join(f"{first_page + 2 * i} 0 R" for i in range(len(pages)))
+    catalog = "<< /Type /Catalog /Pages 2 0 R"
+    objects: list[tuple[str, list[bytes], bytes | None]] = [
+        ("", [], None),  # catalog, filled in below
+        (f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>", [], None),
+        ("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", [], None),
+    ]
+    for i, text in enumerate(pages):
+        content = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
+        page = (
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+            f"/Contents {first_page + 2 * i + 1} 0 R >>"
+        )
+        objects += [(page, [], None), ("<< >>", [], content)]
+    info_ref = None
+    if info:
+        keys = list(info)
+        objects.append(
+            ("<< " + " ".join(f"/{k} {{{n}}}" for n, k in enumerate(keys)) + " >>", list(info.values()), None)
+        )
+        info_ref = len(objects)
+    if xmp is not None:
+        objects.append(("<< /Type /Metadata /Subtype /XML >>", [], xmp))
+        catalog += f" /Metadata {len(objects)} 0 R"
+    objects[0] = (catalog + " >>", [], None)
+    return build_pdf(objects, root=1, info=info_ref, user_password=user_password)
+
+
+XMP = b"""<?xpacket begin="\xef\xbb\xbf" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
+   <pdf:Producer>hand-written</pdf:Producer>
+  </rdf:Description>
+  <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
+   <dc:title><rdf:Alt>
+    <rdf:li xml:lang="de">Ein Titel</rdf:li>
+    <rdf:li xml:lang="x-default">An XMP title with <i>markup</i></rdf:li>
+   </rdf:Alt></dc:title>
+   <dc:subject><rdf:Bag>
+    <rdf:li>Genomics</rdf:li><rdf:li> Proteomics </rdf:li><rdf:li>Genomics</rdf:li><rdf:li> </rdf:li>
+   </rdf:Bag></dc:subject>
+   <dc:description><rdf:Alt>
+    <rdf:li xml:lang="x-default">&lt;p&gt;An &lt;b&gt;abstract&lt;/b&gt; &amp;amp; more&lt;/p&gt;</rdf:li>
+   </rdf:Alt></dc:description>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>"""
+
+INFO = {
+    "Title": b"\xfe\xff" + "Ünïcode title – UTF-16".encode("utf-16-be"),
+    "Keywords": b"a, b; c|d; a, ,b",
+    "Subject": b"<p>An <i>abstract</i> &amp; more \x84 PDFDocEncoding</p>",
+    "Author": b"Someone",
+}
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Workers injected into extract_pdf; module level so that the worker process can unpickle them.
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def slow_worker(data: bytes, max_pages: int) -> PdfContent:
+    """Record the worker's pid in the file named after the PDF header, then spin far beyond any time limit."""
+    Path(data.split(b"\n", 1)[1].decode()).write_text(str(os.getpid()))
+    time.sleep(600)
+    return PdfContent(text="never")
+
+
+def crashing_worker(data: bytes, max_pages: int) -> PdfContent:
+    os._exit(7)
+
+
+def raising_worker(data: bytes, max_pages: int) -> PdfContent:
+    raise RuntimeError("worker bug")
+
+
+def _process_gone(pid: int, wait: float = 10.0) -> bool:
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Hand-built PDFs
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_info_dictionary() -> None:
+    result = extract_pdf_in_process(make_pdf(["Hello from the only page"], info=INFO))
+    assert result.error_kind is None and result.error is None
+    assert result.title == "Ünïcode title – UTF-16"
+    assert result.keywords == ["a", "b", "c", "d"]
+    assert result.subject == "An abstract & more — PDFDocEncoding"
+    assert result.text == "Hello from the only page"
+    assert result.pages == 1
+    assert (result.xmp_title, result.xmp_subjects, result.xmp_description) == ("", [], "")
+
+
+def test_xmp_dublin_core() -> None:
+    result = extract_pdf_in_process(make_pdf(["XMP page"], xmp=XMP))
+    assert result.error_kind is None
+    assert result.xmp_title == "An XMP title with markup"
+    assert result.xmp_subjects == ["Genomics", "Proteomics"]
+    assert result.xmp_description == "An abstract & more"
+    assert (result.title, result.keywords, result.subject) == ("", [], "")
+
+
+def test_xmp_entities_are_not_resolved(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET")
+    packet = (
+        f'<!DOCTYPE x [<!ENTITY leak SYSTEM "file://{secret}">]>'
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        '<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        '<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Title &leak;</rdf:li></rdf:Alt></dc:title>'
+        "<dc:subject><rdf:Bag><rdf:li>&leak;</rdf:li></rdf:Bag></dc:subject>"
+        "</rdf:Description></rdf:RDF></x:xmpmeta>"
+    ).encode()
+    title, subjects, description = parse_xmp(packet)
+    assert title == "Title"
+    assert subjects == []
+    assert description == ""
+
+
+def test_xmp_garbage_gives_nothing() -> None:
+    assert parse_xmp(b"\x00\x01 not xml <<<") == ("", [], "")
+    result = extract_pdf_in_process(make_pdf(["Still has text"], xmp=b"<x:xmpmeta><broken"))
+    assert result.text == "Still has text"
+    assert result.xmp_title == ""
+
+
+def test_encrypted_with_empty_user_password_is_read() -> None:
+    data = make_pdf(["Secret page text"], info=INFO, xmp=XMP, user_password=b"")
+    assert b"Secret page text" not in data  # really encrypted
+    result = extract_pdf_in_process(data)
+    assert result.error_kind is None
+    assert result.text == "Secret page text"
+    assert result.title == "Ünïcode title – UTF-16"
+    assert result.keywords == ["a", "b", "c", "d"]
+    assert result.xmp_title == "An XMP title with markup"
+
+
+def test_encrypted_with_password_is_classified() -> None:
+    result = extract_pdf_in_process(make_pdf(["Secret"], info=INFO, user_password=b"open sesame"))
+    assert result.error_kind == "encrypted"
+    assert result.error
+    assert result.text == "" and result.title == ""
+
+
+def test_page_limit() -> None:
+    data = make_pdf(["Alpha page one", "Bravo page two", "Charlie page three"])
+    full = extract_pdf_in_process(data)
+    assert full.text == "Alpha page one\n\nBravo page two\n\nCharlie page three"
+    assert full.pages == 3
+    limited = extract_pdf_in_process(data, max_pages=1)
+    assert limited.text == "Alpha page one"
+    assert limited.pages == 3
+    assert limited.error_kind is None
+    unlimited = extract_pdf_in_process(data, max_pages=0)
+    assert unlimited.text == full.text
+
+
+def test_truncated_pdf_is_broken() -> None:
+    data = make_pdf(["Alpha page one", "Bravo page two"], info=INFO)
+    result = extract_pdf_in_process(data[: len(data) // 2])
+    assert result.error_kind == "broken"
+    assert result.error
+
+
+def test_garbage_after_header_is_broken() -> None:
+    data = b"%PDF-1.7\n" + random.Random(1).randbytes(4000)
+    assert extract_pdf_in_process(data).error_kind == "broken"
+
+
+def test_random_bytes_are_not_pdf() -> None:
+    data = random.Random(2).randbytes(5000)
+    assert not data.lstrip().startswith(b"%PDF")
+    result = extract_pdf_in_process(data)
+    assert result.error_kind == "not_pdf"
+    assert extract_pdf(data).error_kind == "not_pdf"
+
+
+def test_sniffing() -> None:
+    assert looks_like_pdf(b"%PDF-1.4\n")
+    assert looks_like_pdf(b"\xef\xbb\xbf \r\n%PDF-1.4")
+    assert looks_like_pdf(b"\n" * 1000 + b"%PDF-1.4")
+    assert not looks_like_pdf(b"\n" * 1021 + b"%PDF-1.4")
+    assert not looks_like_pdf(b"<html>%PDF-1.4</html>")
+    assert not looks_like_pdf(b"")
+
+
+def test_mutated_pdfs_never_raise() -> None:
+    """Bit flips anywhere in a small PDF give a classified result, never an exception."""
+    original = make_pdf(["Alpha page one", "Bravo page two"], info=INFO, xmp=XMP)
+    rng = random.Random(3)
+    for _ in range(60):
+        data = bytearray(original)
+        for _ in range(rng.randint(1, 20)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        result = extract_pdf_in_process(bytes(data))
+        assert isinstance(result, PdfContent)
+        assert result.error_kind in (None, "not_pdf", "broken", "encrypted")
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The worker process
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_worker_returns_extraction() -> None:
+    data = make_pdf(["Alpha page one", "Bravo page two"], info=INFO, xmp=XMP)
+    assert extract_pdf(data) == extract_pdf_in_process(data)
+    assert extract_pdf(data, max_pages=1).text == "Alpha page one"
+
+
+def test_timeout_kills_worker(tmp_path: Path) -> None:
+    pid_file = tmp_path / "worker.pid"
+    result = extract_pdf(b"%PDF-1.4\n" + str(pid_file).encode(), time_limit=3.0, worker=slow_worker)
+    assert result.error_kind == "timeout"
+    assert result.error == "PDF extraction exceeded the time limit of 3 s"
+    pid = int(pid_file.read_text())  # the slow worker really ran
+    assert pid != os.getpid()
+    assert _process_gone(pid), f"worker {pid} still alive after the timeout"
+    # the next extraction works as usual
+    assert extract_pdf(make_pdf(["After the kill"])).text == "After the kill"
+
+
+def test_crashing_worker_is_broken() -> None:
+    result = extract_pdf(b"%PDF-1.4\n", worker=crashing_worker)
+    assert result.error_kind == "broken"
+    assert result.error == "PDF worker died without a result (exit code 7)"
+
+
+def test_raising_worker_is_broken() -> None:
+    result = extract_pdf(b"%PDF-1.4\n", worker=raising_worker)
+    assert result.error_kind == "broken"
+    assert result.error == "RuntimeError: worker bug"
+
+
+def test_too_large_without_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_worker(*args: object) -> PdfContent:
+        raise AssertionError("a worker was started")
+
+    monkeypatch.setattr(pdf, "_run_in_worker", no_worker)
+    result = extract_pdf(make_pdf(["x"]), max_bytes=100)
+    assert result.error_kind == "too_large"
+    assert extract_pdf(b"<!DOCTYPE html><html></html>").error_kind == "not_pdf"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Real PDFs from ../shared/corpus (read from there, never copied)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def corpus_pdf(corpus_dir: Path) -> dict[str, bytes]:
+    folder = corpus_dir / "files" / "pdf"
+    if not folder.is_dir():
+        pytest.skip(f"corpus PDFs not found at {folder}")
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+@pytest.fixture(scope="module")
+def extracted(corpus_pdf: dict[str, bytes]) -> dict[str, PdfContent]:
+    """Each real PDF extracted once, through the worker process as the fetcher does."""
+    return {name: extract_pdf(data) for name, data in corpus_pdf.items() if name.endswith(".pdf")}
+
+
+def test_corpus_plos_one(extracted: dict[str, PdfContent]) -> None:
+    result = extracted["journal.pone.0107412.pdf"]
+    assert result.error_kind is None
+    assert result.pages == 10
+    assert result.title == "pone.0107412 1..10"  # the Info Title really is the typesetter's job name
+    assert result.xmp_title == "pone.0107412 1..10"
+    assert (result.keywords, result.subject, result.xmp_subjects, result.xmp_description) == ([], "", [], "")
+    assert result.text.startswith(
+        "Great Spotted Cuckoo Fledglings Often Receive Feedings\nfrom Other Magpie Adults than Their Foster Parents:\n"
+        "Which Magpies Accept to Feed Foreign Cuckoo\nFledglings?\n"
+    )
+    assert "Natural selection penalizes individuals that provide costly parental care to non-relatives." in result.text
+    assert "\f" not in result.text
+
+
+def test_corpus_peerj(extracted: dict[str, PdfContent]) -> None:
+    result = extracted["peerj.1120.pdf"]
+    assert result.error_kind is None
+    assert result.pages == 18
+    assert (
+        result.title == "Suffering and mental health among older people living in nursing homes---a mixed-methods study"
+    )
+    assert result.subject == "doi:10.7717/peerj.1120"
+    assert result.keywords == []  # the Info Keywords is an empty string
+    assert (result.xmp_title, result.xmp_subjects, result.xmp_description) == ("", [], "")
+    assert "\nKeywords Suffering, Mental health, Mix-methods, Nursing homes\n" in result.text
+    assert "Results. The individual descriptions reveal suffering caused by painful experiences" in result.text
+    assert result.text.endswith("Drageset et al. (2015), PeerJ, DOI 10.7717/peerj.1120\n\n18/18")
+
+
+def test_corpus_nature_communications(extracted: dict[str, PdfContent]) -> None:
+    result = extracted["s41467-023-44678-x.pdf"]
+    title = (
+        "A uniform data processing pipeline enables harmonized nanoparticle protein corona analysis across proteomics "
+        "core facilities"
+    )
+    assert result.error_kind is None
+    assert result.pages == 9
+    assert result.title == title
+    assert result.xmp_title == title
+    assert result.subject == "Nature Communications, doi:10.1038/s41467-023-44678-x"
+    assert result.xmp_description == "Nature Communications, doi:10.1038/s41467-023-44678-x"
+    assert result.keywords == []
+    assert result.xmp_subjects == []  # an empty rdf:Bag
+    # the "fi" ligatures (U+FB01) are decomposed
+    assert "dynamically on nanoparticles in biological fluids and is crucial for predicting" in result.text
+    assert "\ufb01" not in result.text
+
+
+def test_corpus_page_limit(corpus_pdf: dict[str, bytes]) -> None:
+    result = extract_pdf(corpus_pdf["peerj.1120.pdf"], max_pages=1)
+    assert result.pages == 18
+    assert "Keywords Suffering, Mental health, Mix-methods, Nursing homes" in result.text
+    assert "Zigmond AS, Snaith RP" not in result.text  # from the last page
+    assert result.text.endswith("OPEN ACCESS")
+
+
+def test_corpus_challenge_page_is_not_pdf(corpus_pdf: dict[str, bytes]) -> None:
+    data = corpus_pdf["pnas.2307803120.challenge-page.pdf"]
+    assert data.startswith(b"<!DOCTYPE html>")
+    for result in (extract_pdf(data), extract_pdf_in_process(data)):
+        assert result.error_kind == "not_pdf"
+        assert result.text == ""
+
+
+def test_corpus_truncated_is_broken(corpus_pdf: dict[str, bytes]) -> None:
+    data = corpus_pdf["peerj.1120.pdf"]
+    assert extract_pdf(data[: len(data) // 2]).error_kind == "broken"
