@@ -202,8 +202,7 @@ def ids_from_url(url: str) -> PublicationIds | None:
     if parts.scheme.lower() not in ("http", "https"):
         return None
     host = (parts.hostname or "").lower()
-    if host.startswith("www."):
-        host = host[4:]
+    host = host.removeprefix("www.")
     path = unquote(parts.path)
     segments = [s for s in path.split("/") if s]
     if host in ("doi.org", "dx.doi.org"):

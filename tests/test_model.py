@@ -4,8 +4,17 @@ import dataclasses
 
 import pytest
 
-from pubfetch.model import (CorrespAuthor, FetchState, MeshTerm, MinedTerm, PartName, PartType, Publication,
-                            VisitedSite, Webpage)
+from pubfetch.model import (
+    CorrespAuthor,
+    FetchState,
+    MeshTerm,
+    MinedTerm,
+    PartName,
+    PartType,
+    Publication,
+    VisitedSite,
+    Webpage,
+)
 from pubfetch.params import FetcherArgs
 
 ARGS = FetcherArgs()

@@ -44,9 +44,12 @@ __all__ = [
     "DEFAULT_TIME_LIMIT",
     "ErrorKind",
     "PdfContent",
+    "Worker",
     "extract_pdf",
     "extract_pdf_in_process",
     "looks_like_pdf",
+    "parse_xmp",
+    "split_keywords",
 ]
 
 log = logging.getLogger(__name__)

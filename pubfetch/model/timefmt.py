@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
-from typing import Callable
 
 Clock = Callable[[], int]
 """A source of "now" in epoch milliseconds; injected so cooldown rules can be tested without waiting."""

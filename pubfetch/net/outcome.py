@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -94,6 +95,7 @@ class FetchResult:
         retry_after: seconds the server asked to wait (last 503/429).
         attempts: requests sent for the last hop (retries included).
         message: why it failed, for logs.
+        fetch_exception: :func:`sets_fetch_exception` for the ``publication`` flag the call was made with.
     """
 
     url: str
@@ -101,7 +103,7 @@ class FetchResult:
     kind: OutcomeKind
     status: int | None = None
     content_type: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
     body: bytes = b""
     text: str | None = None
     encoding: str | None = None
@@ -112,6 +114,7 @@ class FetchResult:
     retry_after: float | None = None
     attempts: int = 0
     message: str = ""
+    fetch_exception: bool = False
 
     @property
     def ok(self) -> bool:

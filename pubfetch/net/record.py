@@ -56,5 +56,5 @@ def call_hook(hook: Callable[[ExchangeRecord], None] | None, record: ExchangeRec
         return
     try:
         hook(record)
-    except Exception:  # noqa: BLE001 - deliberate: the hook is foreign code
+    except Exception:
         logger.exception("response hook failed for %s", record.url)

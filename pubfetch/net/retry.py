@@ -12,7 +12,7 @@ import email.utils
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import tenacity
 
@@ -56,8 +56,8 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
     except (TypeError, ValueError, IndexError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    now = now or datetime.now(timezone.utc)
+        when = when.replace(tzinfo=UTC)
+    now = now or datetime.now(UTC)
     return max(0.0, (when - now).total_seconds())
 
 
@@ -79,7 +79,11 @@ class _Budget:
         if isinstance(exc, ServerBusy):
             self.busy += 1
             if exc.retry_after is not None and exc.retry_after > self.config.retry_after_cap_s:
-                logger.warning("%s: Retry-After %.0f s is over the cap, not retrying now", state.args, exc.retry_after)
+                logger.warning(
+                    "Retry-After %.0f s is over the cap of %.0f s, not retrying now",
+                    exc.retry_after,
+                    self.config.retry_after_cap_s,
+                )
                 return True
             return self.busy > self.config.busy_retries
         self.timeouts += 1

@@ -28,7 +28,7 @@ def host_key(url_or_host: str) -> str:
     host = hostname(text if "//" in text else "//" + text)
     if not host:
         return url_or_host
-    return host[4:] if host.startswith("www.") else host
+    return host.removeprefix("www.")
 
 
 def scheme(url: str) -> str:

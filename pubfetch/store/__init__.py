@@ -1,1 +1,60 @@
-"""store."""
+"""Databases of fetched publications, webpages and docs (spec section 10).
+
+Callers use three functions and the :class:`Store` interface; which engine sits behind a database is decided here, from
+the form of its name, so another backend can be added without touching them:
+
+- a plain path or ``sqlite:///path`` (``sqlite:////abs/path`` for an absolute one, as in SQLAlchemy): SQLite;
+- ``postgresql://...``: reserved for a PostgreSQL backend.
+"""
+
+from __future__ import annotations
+
+import os
+
+from pubfetch.store.base import Store, StoreError
+from pubfetch.store.sqlite import SqliteStore
+
+__all__ = ["SqliteStore", "Store", "StoreError", "init_db", "init_store", "open_db", "open_store"]
+
+_SQLITE_PREFIX = "sqlite:///"
+_POSTGRES_PREFIXES = ("postgresql://", "postgres://", "postgresql+")
+
+
+def init_db(path: str | os.PathLike[str]) -> SqliteStore:
+    """Create a new SQLite database; refuses an existing file."""
+    return SqliteStore.init(path)
+
+
+def open_db(path: str | os.PathLike[str], readonly: bool = False) -> SqliteStore:
+    """Open an existing SQLite database, upgrading an older schema (unless ``readonly``)."""
+    return SqliteStore.open(path, readonly=readonly)
+
+
+def _sqlite_path(target: str) -> str | None:
+    """The file path of a SQLite target, or None if the target names another backend."""
+    if target.startswith(_POSTGRES_PREFIXES):
+        return None
+    if target.startswith(_SQLITE_PREFIX):
+        path = target[len(_SQLITE_PREFIX):]
+        if not path:
+            raise StoreError(f"database URL '{target}' names no file")
+        return path
+    if target.startswith("sqlite:"):
+        raise StoreError(f"database URL '{target}' is not of the form sqlite:///path")
+    return target
+
+
+def open_store(target: str | os.PathLike[str], readonly: bool = False) -> Store:
+    """Open a database named by a path or URL."""
+    path = _sqlite_path(os.fspath(target))
+    if path is None:
+        raise StoreError("PostgreSQL backend not available yet")
+    return open_db(path, readonly=readonly)
+
+
+def init_store(target: str | os.PathLike[str]) -> Store:
+    """Create a database named by a path or URL."""
+    path = _sqlite_path(os.fspath(target))
+    if path is None:
+        raise StoreError("PostgreSQL backend not available yet")
+    return init_db(path)

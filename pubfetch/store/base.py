@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from typing import Self
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
@@ -21,18 +22,22 @@ class Store(ABC):
 
     # publications
     @abstractmethod
-    def put_publication(self, pub: Publication) -> None:
-        """Store a publication under its primary ID, merging ID maps and dropping entries it supersedes."""
+    def put_publication(self, pub: Publication) -> bool:
+        """Store a publication under its primary ID, merging ID maps and dropping entries it supersedes.
+
+        False (and nothing stored) for a publication without IDs. The put is atomic: all of it or none of it survives.
+        """
 
     @abstractmethod
     def get_publication(self, ids: PublicationIds | str) -> Publication | None:
         """The stored publication for any one of the given IDs (PMID first, then PMCID, then DOI)."""
 
     @abstractmethod
-    def remove_publication(self, ids: PublicationIds | str) -> bool: ...
+    def remove_publication(self, ids: PublicationIds | Publication | str) -> bool:
+        """Remove the entry of each given ID with all its ID mappings; True if anything was removed."""
 
     @abstractmethod
-    def contains_publication(self, ids: PublicationIds) -> bool:
+    def contains_publication(self, ids: PublicationIds | str) -> bool:
         """True only if ALL non-empty IDs are known (a row whose DOI is new still needs fetching)."""
 
     @abstractmethod
@@ -52,7 +57,8 @@ class Store(ABC):
 
     # webpages and docs share one shape; ``kind`` is "webpages" or "docs"
     @abstractmethod
-    def put_page(self, kind: str, page: Webpage) -> None: ...
+    def put_page(self, kind: str, page: Webpage) -> bool:
+        """Store under the start URL, replacing what was there; False for a page without a start URL."""
 
     @abstractmethod
     def get_page(self, kind: str, url: str) -> Webpage | None: ...
@@ -71,29 +77,55 @@ class Store(ABC):
 
     # lifecycle
     @abstractmethod
-    def commit(self) -> None: ...
+    def commit(self) -> None:
+        """Make everything put so far durable (puts are already atomic one by one)."""
 
     @abstractmethod
-    def compact(self) -> None: ...
+    def compact(self) -> None:
+        """Give back the space of removed and overwritten entries."""
 
     @abstractmethod
     def close(self) -> None: ...
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     # convenience wrappers named as in PubFetcher
-    def put_webpage(self, page: Webpage) -> None:
-        self.put_page("webpages", page)
+    def put_webpage(self, page: Webpage) -> bool:
+        return self.put_page("webpages", page)
 
     def get_webpage(self, url: str) -> Webpage | None:
         return self.get_page("webpages", url)
 
-    def put_doc(self, page: Webpage) -> None:
-        self.put_page("docs", page)
+    def put_doc(self, page: Webpage) -> bool:
+        return self.put_page("docs", page)
 
     def get_doc(self, url: str) -> Webpage | None:
         return self.get_page("docs", url)
+
+    def remove_webpage(self, url: str) -> bool:
+        return self.remove_page("webpages", url)
+
+    def remove_doc(self, url: str) -> bool:
+        return self.remove_page("docs", url)
+
+    def contains_webpage(self, url: str) -> bool:
+        return self.contains_page("webpages", url)
+
+    def contains_doc(self, url: str) -> bool:
+        return self.contains_page("docs", url)
+
+    def webpage_urls(self) -> Iterator[str]:
+        return self.page_urls("webpages")
+
+    def doc_urls(self) -> Iterator[str]:
+        return self.page_urls("docs")
+
+    def webpages_size(self) -> int:
+        return self.pages_size("webpages")
+
+    def docs_size(self) -> int:
+        return self.pages_size("docs")

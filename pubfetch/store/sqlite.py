@@ -292,7 +292,8 @@ class SqliteStore(Store):
             log.error("not putting publication with no IDs to database")
             return False
         doc = _dumps(pub.to_json(computed=False))  # serialise before taking the write lock
-        pmid, pmcid, doi = pub.pmid.content, pub.pmcid.content, pub.doi.content
+        # keys as lookups normalise them; a DOI set by the fetcher is normalised already, one loaded from elsewhere may not be
+        pmid, pmcid, doi = (_lookup_key(p.content) for p in (pub.pmid, pub.pmcid, pub.doi))
         new = (pmid, pmcid, doi)
         with self._write() as conn:
             pmid_primary = None

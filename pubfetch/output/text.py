@@ -1,0 +1,169 @@
+"""Plain-text forms of publications and webpages, in PubFetcher's layout (``toString``, ``toStringPlain``).
+
+The layout is kept line for line so that scripts written against PubFetcher's text output (grep for ``TITLE:``, cut
+the ID lines) keep working. pubfetch adds only lines for what it stores beyond PubFetcher: PREPRINT (as in PubFetcher's
+development branch) always, and the bibliographic extras (authors, volume, ...) when they are known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pubfetch.model.entry import FetchState
+from pubfetch.model.part_type import PartName
+from pubfetch.model.parts import Author, CorrespAuthor, ListPart, StringPart, VisitedSite
+from pubfetch.model.publication import Publication
+from pubfetch.model.timefmt import date_human, instant_human
+from pubfetch.model.webpage import Webpage
+from pubfetch.output.common import PART_LABELS, in_order, is_id_only, type_label
+
+SEPARATOR = " " + "-" * 77
+"""The line between two entries of text output (PubFetcher prints it with a blank line on either side)."""
+
+
+def _bool(b: bool) -> str:
+    return "true" if b else "false"
+
+
+def ids_text(pmid: str, pmcid: str, doi: str, tab: bool = False) -> str:
+    """IDs as PubFetcher joins them: ``pmid, pmcid, doi`` skipping empty ones, or always three tab-separated columns."""
+    if tab:
+        return f"{pmid}\t{pmcid}\t{doi}"
+    return ", ".join(i for i in (pmid, pmcid, doi) if i)
+
+
+def ids_with_urls_text(pmid: str, pmcid: str, doi: str, pmid_url: str, pmcid_url: str, doi_url: str) -> str:
+    """``[ids] (urls)``: the non-plain ID listing, saying where each ID was found."""
+    urls = [u for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i]
+    return f"[{ids_text(pmid, pmcid, doi)}] ({', '.join(urls)})"
+
+
+def corresp_text(authors: Sequence[CorrespAuthor]) -> str:
+    return "; ".join(
+        ", ".join(v for v in (a.name, a.orcid, a.email, a.phone, a.uri) if v) for a in authors
+    )
+
+
+def authors_text(authors: Sequence[Author]) -> str:
+    def one(a: Author) -> str:
+        name = a.name or " ".join(p for p in (a.given, a.family) if p)
+        return ", ".join(v for v in (name, a.orcid) if v)
+
+    return "; ".join(one(a) for a in authors)
+
+
+def extras(pub: Publication) -> list[tuple[str, str]]:
+    """pubfetch's bibliographic fields beyond PubFetcher, as (label, value) pairs, only those that are known."""
+    pairs = [
+        ("Authors", authors_text(pub.authors)),
+        ("Volume", pub.volume),
+        ("Issue", pub.issue),
+        ("Pages", pub.pages),
+        ("ISSN", pub.issn),
+        ("eISSN", pub.eissn),
+        ("Publisher", pub.publisher),
+        ("Publication types", "; ".join(pub.pub_types)),
+    ]
+    return [(k, v) for k, v in pairs if v]
+
+
+def part_text(part: StringPart | ListPart) -> str:
+    """One part with its provenance (PubFetcher's ``PublicationPart.toString``)."""
+    return (
+        f"{PART_LABELS[part.name].upper()}: {part.plain()}\n"
+        f"    type: {type_label(part.type)}\n"
+        f"    url: {part.url}\n"
+        f"    timestamp: {part.timestamp_human} ({part.timestamp})\n"
+        f"    size: {part.size}"
+    )
+
+
+def state_text(state: FetchState) -> str:
+    return (
+        f"FETCH TIME: {state.fetch_time_human} ({state.fetch_time})\n"
+        f"RETRY COUNTER: {state.retry_counter}\n"
+        f"FETCH EXCEPTION: {_bool(state.fetch_exception)}"
+    )
+
+
+def visited_text(site: VisitedSite) -> str:
+    return (
+        f"{site.url}\n"
+        f"    type: {site.type.value}\n"
+        f"    from: {site.from_url}\n"
+        f"    timestamp: {instant_human(site.timestamp)} ({site.timestamp})"
+    )
+
+
+def publication_text(pub: Publication) -> str:
+    """The whole publication with every part's provenance and the fetch metadata."""
+    p = pub
+    lines = [
+        part_text(p.pmid), "\n", part_text(p.pmcid), "\n", part_text(p.doi), "\n\n",
+        part_text(p.title), "\n\n",
+        part_text(p.keywords), "\n", part_text(p.mesh), "\n", part_text(p.efo), "\n", part_text(p.go), "\n\n",
+        part_text(p.abstract), "\n\n",
+        part_text(p.fulltext), "\n\n",
+        state_text(p.state), "\n\n",
+        f"OPEN ACCESS: {_bool(p.oa)}\n",
+        f"PREPRINT: {_bool(p.preprint)}\n",
+        f"JOURNAL TITLE: {p.journal_title}\n",
+        f"PUB. DATE: {date_human(p.pub_date)} ({p.pub_date})\n",
+        f"CITATIONS: {p.citations_count} ({instant_human(p.citations_timestamp)} ({p.citations_timestamp}))\n",
+        f"CORRESP. AUTHOR: {corresp_text(p.corresp_author)}\n",
+    ]
+    lines += [f"{label.upper()}: {value}\n" for label, value in extras(p)]
+    lines.append("\nVISITED SITES:")
+    lines += ["\n" + visited_text(s) for s in p.visited_sites]
+    return "".join(lines)
+
+
+def publication_plain_text(pub: Publication) -> str:
+    """Contents only, no provenance: what ``-grep`` searches and ``--plain`` prints."""
+    p = pub
+    return (
+        f"[{ids_text(p.pmid.content, p.pmcid.content, p.doi.content)}]\n\n"
+        f"{p.title.plain()}\n\n"
+        f"{p.keywords.plain()}\n{p.mesh.plain()}\n{p.efo.plain()}\n{p.go.plain()}\n\n"
+        f"{p.abstract.plain()}\n\n"
+        f"{p.fulltext.plain()}"
+    )
+
+
+def publication_parts_text(pub: Publication, parts: Sequence[PartName], plain: bool = False) -> str:
+    """Only the ``--out-part`` parts, in the fixed part order, separated by blank lines.
+
+    Plain and only IDs gives one ``pmid<TAB>pmcid<TAB>doi`` line (unselected IDs left empty), the form that
+    ``-pub-file`` reads back.
+    """
+    chosen = in_order(parts)
+    if not plain:
+        return "\n\n".join(part_text(pub.part(n)) for n in chosen)
+    ids = [pub.part(n).plain() if n in chosen else "" for n in (PartName.pmid, PartName.pmcid, PartName.doi)]
+    if is_id_only(chosen):
+        return ids_text(*ids, tab=True)
+    pieces = [ids_text(*ids)] if any(n.is_id for n in chosen) else []
+    pieces += [pub.part(n).plain() for n in chosen if not n.is_id]
+    return "\n\n".join(pieces)
+
+
+def webpage_text(page: Webpage) -> str:
+    w = page
+    return (
+        f"{state_text(w.state)}\n\n"
+        f"START URL: {w.start_url}\n"
+        f"FINAL URL: {w.final_url}\n"
+        f"CONTENT TYPE: {w.content_type}\n"
+        f"STATUS CODE: {w.status_code}\n"
+        f"CONTENT TIME: {instant_human(w.content_time)} ({w.content_time})\n\n"
+        f"LICENSE: {w.license}\n"
+        f"LANGUAGE: {w.language}\n\n"
+        f"TITLE LENGTH: {len(w.title)}\n"
+        f"CONTENT LENGTH: {len(w.content)}\n\n"
+        f"TITLE: {w.title}\n\n"
+        f"CONTENT: {w.content}"
+    )
+
+
+def webpage_plain_text(page: Webpage) -> str:
+    return f"{page.start_url}\n\n{page.title}\n\n{page.content}"
