@@ -1,0 +1,164 @@
+"""A loopback HTTP server for tests: routes are plain functions, every request is recorded.
+
+Tests must never leave 127.0.0.1, so everything the fetcher talks to in the suite is one of these. A route maps a path
+(exact, or a prefix ending in "*") to a handler returning a :class:`Reply`; unknown paths get 404. Handlers run in the
+server's threads, so a test can block, sleep or reset the connection to simulate a bad server.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+
+@dataclass
+class Request:
+    """One request the server received."""
+
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+    body: bytes
+    started: float = 0.0
+    finished: float = 0.0
+
+    @property
+    def form(self) -> dict[str, list[str]]:
+        """The body parsed as application/x-www-form-urlencoded."""
+        return parse_qs(self.body.decode("utf-8", "replace"), keep_blank_values=True)
+
+    def param(self, name: str) -> str | None:
+        """A query or form parameter (query first)."""
+        values = self.query.get(name) or self.form.get(name)
+        return values[0] if values else None
+
+
+@dataclass
+class Reply:
+    """What to answer. ``reset`` closes the connection without an answer; ``delay`` sleeps before answering;
+    ``chunks`` streams the body in pieces with ``chunk_delay`` between them."""
+
+    status: int = 200
+    body: bytes | str = b""
+    content_type: str | None = "text/html; charset=utf-8"
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    reset: bool = False
+    chunks: list[bytes] | None = None
+    chunk_delay: float = 0.0
+
+
+Handler = Callable[[Request], Reply]
+
+
+class LoopbackServer:
+    """A threaded HTTP server on 127.0.0.1 with a free port. Use as a context manager."""
+
+    def __init__(self, routes: dict[str, Handler | Reply] | None = None) -> None:
+        self.routes: dict[str, Handler | Reply] = dict(routes or {})
+        self.requests: list[Request] = []
+        self._lock = threading.Lock()
+        self.active = 0
+        self.max_active = 0
+        server = self
+
+        class _Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:  # keep test output clean
+                pass
+
+            def _serve(self) -> None:
+                split = urlsplit(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                req = Request(self.command, split.path, parse_qs(split.query, keep_blank_values=True),
+                              {k: v for k, v in self.headers.items()}, body, time.monotonic())
+                with server._lock:
+                    server.requests.append(req)
+                    server.active += 1
+                    server.max_active = max(server.max_active, server.active)
+                try:
+                    reply = server._reply(req)
+                    if reply.delay:
+                        time.sleep(reply.delay)
+                    if reply.reset:
+                        self.close_connection = True
+                        self.connection.close()
+                        return
+                    self._send(reply)
+                finally:
+                    req.finished = time.monotonic()
+                    with server._lock:
+                        server.active -= 1
+
+            def _send(self, reply: Reply) -> None:
+                payload = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
+                self.send_response(reply.status)
+                if reply.content_type is not None:
+                    self.send_header("Content-Type", reply.content_type)
+                for k, v in reply.headers.items():
+                    self.send_header(k, v)
+                if reply.chunks is None:
+                    if "Content-Length" not in reply.headers:
+                        self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    if self.command != "HEAD":
+                        self.wfile.write(payload)
+                    return
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                for chunk in reply.chunks:
+                    try:
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                    except OSError:
+                        return
+                    if reply.chunk_delay:
+                        time.sleep(reply.chunk_delay)
+
+            do_GET = do_POST = do_HEAD = _serve
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base(self) -> str:
+        """``http://127.0.0.1:<port>`` (no trailing slash)."""
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def url(self, path: str) -> str:
+        return self.base + (path if path.startswith("/") else "/" + path)
+
+    def route(self, path: str, handler: Handler | Reply) -> None:
+        self.routes[path] = handler
+
+    def _reply(self, req: Request) -> Reply:
+        target = self.routes.get(req.path)
+        if target is None:
+            prefixes = [p for p in self.routes if p.endswith("*") and req.path.startswith(p[:-1])]
+            if prefixes:
+                target = self.routes[max(prefixes, key=len)]
+        if target is None:
+            return Reply(404, "not found", "text/plain")
+        return target(req) if callable(target) else target
+
+    def count(self, path_prefix: str = "") -> int:
+        """Requests received whose path starts with ``path_prefix``."""
+        with self._lock:
+            return sum(1 for r in self.requests if r.path.startswith(path_prefix))
+
+    def __enter__(self) -> LoopbackServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
