@@ -1,7 +1,57 @@
 """pubfetch: fetch publication content from Europe PMC, PubMed, PMC, publisher pages and Unpaywall.
 
-A Python reimplementation of the Java PubFetcher that walks batches of publications through the resources.
+A Python reimplementation of the Java PubFetcher that walks batches of publications through the resources::
+
+    import pubfetch
+    pub = pubfetch.fetch("10.1093/nar/gkz369")
+    for pub in pubfetch.fetch_many(open("pmids.txt").read().split(), db="pubs.db"):
+        print(pub.title.content)
+
+The names below are imported on first use, so ``import pubfetch`` stays cheap for tools that only need the IDs.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+
+_LAZY = {
+    "fetch": "pubfetch.fetcher",
+    "fetch_many": "pubfetch.fetcher",
+    "BatchSummary": "pubfetch.fetcher",
+    "fetch_webpage": "pubfetch.webfetch",
+    "fetch_doc": "pubfetch.webfetch",
+    "FetchConfig": "pubfetch.config",
+    "FetcherArgs": "pubfetch.params",
+    "Publication": "pubfetch.model.publication",
+    "Webpage": "pubfetch.model.webpage",
+    "PublicationIds": "pubfetch.ids",
+    "open_store": "pubfetch.store",
+    "init_store": "pubfetch.store",
+    "to_dataframe": "pubfetch.tables",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pubfetch.config import FetchConfig
+    from pubfetch.fetcher import BatchSummary, fetch, fetch_many
+    from pubfetch.ids import PublicationIds
+    from pubfetch.model.publication import Publication
+    from pubfetch.model.webpage import Webpage
+    from pubfetch.params import FetcherArgs
+    from pubfetch.store import init_store, open_store
+    from pubfetch.tables import to_dataframe
+    from pubfetch.webfetch import fetch_doc, fetch_webpage
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pubfetch' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _VERSIONED = re.compile(r"^[._-][0-9]+$")
-_F1000_DOI = re.compile(r"^10.12688/F1000RESEARCH\..+$")
+F1000_DOI = re.compile(r"^10.12688/F1000RESEARCH\..+$")
 _ZENODO = re.compile(r"^https?://(www\.)?zenodo\.org/.+$")
 
 BIBLIO_FIELDS = ("volume", "issue", "pages", "issn", "eissn", "publisher")
@@ -44,7 +44,7 @@ def _same_work(old: str, new: str, url: str) -> bool:
     return (
         (old.startswith(new) and bool(_VERSIONED.match(old[len(new):])))
         or (new.startswith(old) and bool(_VERSIONED.match(new[len(old):])))
-        or (bool(_F1000_DOI.match(old)) and bool(_F1000_DOI.match(new)))
+        or (bool(F1000_DOI.match(old)) and bool(F1000_DOI.match(new)))
         or bool(_ZENODO.match(url or ""))
     )
 

@@ -1,0 +1,120 @@
+"""Everything a fetch run is configured with, gathered in one object built from code, environment or CLI.
+
+PubFetcher spreads this over FetcherArgs, FetcherPrivateArgs and constants in Fetcher.java. Here the PubFetcher
+parameters stay in :class:`~pubfetch.params.FetcherArgs` (they are stored in JSON output and drive finality); the rest
+(service credentials, endpoints, HTTP knobs, batching) lives in :class:`FetchConfig`, so that a pipeline can set it from
+``PUBFETCH_*`` / ``NCBI_API_KEY`` environment variables without touching the parameters of the entries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pubfetch.model.part_type import PartName
+from pubfetch.net.config import HttpConfig
+from pubfetch.net.endpoints import Endpoints
+from pubfetch.params import FetcherArgs
+
+#: IDs per Europe PMC search request (the service pages at most 1000 results; a query of a few hundred IDs stays short).
+EUROPEPMC_BATCH = 200
+#: IDs per E-utilities efetch request (NCBI accepts thousands; 200 is where Biopython switches to POST).
+EFETCH_BATCH = 200
+#: Article IDs per annotations API request (~150 keeps the URL short; the issue asks for <= 1 request per 100 IDs).
+ANNOTATIONS_BATCH = 100
+
+
+@dataclass(frozen=True)
+class FetchConfig:
+    """How to reach the services and how hard to push them.
+
+    Attributes:
+        args: PubFetcher's fetching parameters (finality thresholds, cooldowns, timeout, emails, user agent).
+        endpoints: base URLs of the services (tests and mirrors override them).
+        ncbi_api_key, ncbi_tool, ncbi_email: sent to E-utilities (``api_key`` raises NCBI's limit from 3 to 10 req/s).
+        threads: worker threads for per-publication requests (DOI pages, Unpaywall, links, full texts).
+        batch_size: publications walked through the chain together; 1 reproduces PubFetcher's one-at-a-time fetching.
+        parts: when given, only these parts are fetched (``--fetch-part``); IDs are always kept.
+        allow_private_addresses: let links taken from pages point at loopback/private addresses (tests, intranets).
+        per_host_connections: concurrent connections to one host.
+        chromium: path of a Chromium binary for JavaScript pages (else Playwright's own or a system one).
+        javascript: allow JavaScript rendering at all (off: pages that need it are fetched plainly).
+        europepmc_batch, efetch_batch, annotations_batch: IDs per request to each batched service.
+        max_links: links tried per publication after the resources (PubFetcher: 10).
+    """
+
+    args: FetcherArgs = field(default_factory=FetcherArgs)
+    endpoints: Endpoints = field(default_factory=Endpoints)
+    ncbi_api_key: str = ""
+    ncbi_tool: str = "pubfetch"
+    ncbi_email: str = ""
+    threads: int = 8
+    batch_size: int = 200
+    parts: frozenset[PartName] | None = None
+    allow_private_addresses: bool = False
+    per_host_connections: int = 1
+    chromium: str | None = None
+    javascript: bool = True
+    europepmc_batch: int = EUROPEPMC_BATCH
+    efetch_batch: int = EFETCH_BATCH
+    annotations_batch: int = ANNOTATIONS_BATCH
+    max_links: int = 10
+    http_overrides: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("threads", "batch_size", "europepmc_batch", "efetch_batch", "annotations_batch"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.max_links < 0:
+            raise ValueError(f"max_links must be >= 0, got {self.max_links}")
+
+    def http_config(self) -> HttpConfig:
+        """The HTTP client settings these fetch settings imply."""
+        values: dict[str, object] = {
+            "timeout_ms": self.args.timeout,
+            "user_agent": self.args.user_agent,
+            "quick": self.args.quick,
+            "allow_private_addresses": self.allow_private_addresses,
+            "per_host_connections": self.per_host_connections,
+        }
+        values.update(self.http_overrides)
+        return HttpConfig(**values)  # type: ignore[arg-type]
+
+    def replace(self, **changes: object) -> FetchConfig:
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> FetchConfig:
+        """Defaults, then environment variables, then keyword arguments.
+
+        Variables: ``NCBI_API_KEY`` (or ``PUBFETCH_NCBI_API_KEY``), ``PUBFETCH_NCBI_EMAIL``, ``PUBFETCH_NCBI_TOOL``,
+        ``PUBFETCH_EUROPEPMC_EMAIL``, ``PUBFETCH_UNPAYWALL_EMAIL``, ``PUBFETCH_THREADS``, ``PUBFETCH_CHROMIUM``, and the
+        endpoint variables of :class:`~pubfetch.net.endpoints.Endpoints`.
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {"endpoints": Endpoints.from_env(env)}
+        key = env.get("PUBFETCH_NCBI_API_KEY") or env.get("NCBI_API_KEY")
+        if key:
+            values["ncbi_api_key"] = key.strip()
+        for var, name in (("PUBFETCH_NCBI_EMAIL", "ncbi_email"), ("PUBFETCH_NCBI_TOOL", "ncbi_tool"),
+                          ("PUBFETCH_CHROMIUM", "chromium")):
+            if env.get(var):
+                values[name] = env[var].strip()
+        if env.get("PUBFETCH_THREADS"):
+            try:
+                values["threads"] = int(env["PUBFETCH_THREADS"])
+            except ValueError:
+                raise ValueError(f"PUBFETCH_THREADS must be an integer, got {env['PUBFETCH_THREADS']!r}") from None
+        args = overrides.pop("args", None) or FetcherArgs()
+        emails = {}
+        if env.get("PUBFETCH_EUROPEPMC_EMAIL"):
+            emails["europepmc_email"] = env["PUBFETCH_EUROPEPMC_EMAIL"].strip()
+        if env.get("PUBFETCH_UNPAYWALL_EMAIL"):
+            emails["oadoi_email"] = env["PUBFETCH_UNPAYWALL_EMAIL"].strip()
+        if emails:
+            args = dataclasses.replace(args, **emails)  # type: ignore[arg-type]
+        values["args"] = args
+        values.update(overrides)
+        return cls(**values)  # type: ignore[arg-type]

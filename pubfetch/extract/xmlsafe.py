@@ -1,0 +1,56 @@
+"""Parsing XML from the web without letting it reach anything: no entities resolved, no DTD or network access.
+
+Every XML parser of pubfetch goes through here, so an external entity (``<!ENTITY x SYSTEM "file:///etc/passwd">``) or
+an entity-expansion bomb in a response is inert everywhere, and malformed XML is one exception type callers handle.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+
+class XmlError(ValueError):
+    """The document is not well-formed XML (or is empty)."""
+
+
+def _parser(recover: bool = False) -> etree.XMLParser:
+    # a new parser per call: lxml parsers are not thread-safe
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+                           huge_tree=False, remove_comments=True, remove_pis=True, recover=recover)
+
+
+def parse_xml(data: bytes | str, recover: bool = False) -> etree._Element:
+    """The root element of a document; raises :class:`XmlError` with lxml's reason when it is not XML.
+
+    ``recover`` lets lxml salvage what it can of a truncated document (used only where a partial answer beats none).
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+        # an encoding declaration in a str document contradicts the bytes we now hand over
+        if data.lstrip().startswith(b"<?xml"):
+            end = data.find(b"?>")
+            data = data[end + 2:] if end >= 0 else data
+    if not data or not data.strip():
+        raise XmlError("empty document")
+    try:
+        root = etree.fromstring(data, _parser(recover))
+    except etree.XMLSyntaxError as e:
+        raise XmlError(f"not well-formed XML: {e}") from e
+    if root is None:
+        raise XmlError("no root element")
+    return root
+
+
+def local_name(el: etree._Element) -> str:
+    """Tag without namespace (``{ns}title`` -> ``title``); comments and PIs give ""."""
+    tag = el.tag
+    if not isinstance(tag, str):
+        return ""
+    return tag.rsplit("}", 1)[-1]
+
+
+def text_of(el: etree._Element | None) -> str:
+    """All text inside an element, whitespace runs collapsed."""
+    if el is None:
+        return ""
+    return " ".join("".join(el.itertext()).split())

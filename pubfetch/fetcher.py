@@ -1,0 +1,201 @@
+"""The library's front door: fetch publications (one, or a stream of many), webpages and docs, with or without a database.
+
+PubFetcher's getPublication consults the database, fetches when can_fetch allows, and stores. The same here, but
+``fetch_many`` does it for a stream of IDs in batches: IDs are read lazily, each batch is walked through the resource
+chain together, written to the database in one transaction, and yielded; memory stays flat for any number of IDs and a
+killed run re-run with the same arguments skips what is already complete.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from itertools import islice
+
+from pubfetch import ids as idmod
+from pubfetch.chain import fetch_publications
+from pubfetch.config import FetchConfig
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.publication import Publication
+from pubfetch.params import FetcherArgs
+from pubfetch.resources.base import Context
+from pubfetch.store import Store, open_store
+
+log = logging.getLogger(__name__)
+
+IdsLike = str | idmod.PublicationIds
+DbLike = str | os.PathLike[str] | Store | None
+Progress = Callable[[int, Publication], None]
+
+
+@dataclass
+class BatchSummary:
+    """How a run ended: counts of entries by outcome (what the CLI's summary line and exit status report)."""
+
+    total: int = 0
+    fetched: int = 0
+    skipped: int = 0
+    final: int = 0
+    not_final: int = 0
+    fetch_exception: int = 0
+    empty: int = 0
+
+    def count(self, pub: Publication, args: FetcherArgs, fetched: bool) -> None:
+        self.total += 1
+        if fetched:
+            self.fetched += 1
+        else:
+            self.skipped += 1
+        if pub.is_final(args):
+            self.final += 1
+        else:
+            self.not_final += 1
+        if pub.state.fetch_exception:
+            self.fetch_exception += 1
+        if pub.is_empty():
+            self.empty += 1
+
+
+def to_ids(value: IdsLike) -> idmod.PublicationIds:
+    """A PMID, PMCID, DOI (or a URL of one) or PublicationIds, as PublicationIds; ValueError names what is wrong."""
+    if isinstance(value, idmod.PublicationIds):
+        return value
+    text = str(value).strip()
+    kind = idmod.classify(text)
+    if kind is None:
+        from_url = idmod.ids_from_url(text)
+        if from_url is not None:
+            return from_url
+        raise ValueError(f"'{text}' is not a PMID, PMCID or DOI")
+    return idmod.PublicationIds(**{kind: idmod.normalise_doi(text) if kind == "doi" else text})
+
+
+def init_publication(ids: idmod.PublicationIds, args: FetcherArgs) -> Publication:
+    """A new publication holding the given IDs as ``external`` parts (PubFetcher's initPublication)."""
+    pub = Publication()
+    pub.set_pmid(ids.pmid, PartType.external, ids.pmid_url, args)
+    pub.set_pmcid(ids.pmcid, PartType.external, ids.pmcid_url, args)
+    pub.set_doi(ids.doi, PartType.external, ids.doi_url, args)
+    if pub.id_count() < 1:
+        raise ValueError(f"no valid ID in {ids}")
+    return pub
+
+
+def _config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterable[PartName | str] | None,
+            **kwargs: object) -> FetchConfig:
+    cfg = config or FetchConfig.from_env()
+    changes: dict[str, object] = {k: v for k, v in kwargs.items() if v is not None}
+    if args is not None:
+        changes["args"] = args
+    if parts is not None:
+        changes["parts"] = frozenset(p if isinstance(p, PartName) else PartName.parse(p) for p in parts)
+    return cfg.replace(**changes) if changes else cfg
+
+
+def _open(stack: ExitStack, db: DbLike) -> Store | None:
+    if db is None or isinstance(db, Store):
+        return db
+    store = open_store(db)
+    stack.callback(store.close)
+    return store
+
+
+def fetch_many(
+    ids: Iterable[IdsLike],
+    db: DbLike = None,
+    parts: Iterable[PartName | str] | None = None,
+    args: FetcherArgs | None = None,
+    *,
+    config: FetchConfig | None = None,
+    context: Context | None = None,
+    progress: Progress | None = None,
+    summary: BatchSummary | None = None,
+    retry_exceptions: bool = True,
+    **options: object,
+) -> Iterator[Publication]:
+    """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch).
+
+    Args:
+        ids: PMIDs, PMCIDs, DOIs (or their URLs), or PublicationIds; read lazily.
+        db: a database path/URL or open Store: entries are read from it, fetched only when can_fetch allows, and
+            written back after each batch. Without a database every publication is fetched.
+        parts: fetch only these parts (PubFetcher's --fetch-part).
+        args: PubFetcher's fetching parameters.
+        config: everything else (endpoints, credentials, threads, batch size); default from the environment.
+        progress: called with (number done, publication) after each one.
+        summary: filled in as publications complete.
+        retry_exceptions: fetch entries that ended with fetchException once more at the end (PubFetcher's final retry).
+        options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ...).
+    """
+    cfg = _config(config, args, parts, **options)
+    with ExitStack() as stack:
+        store = _open(stack, db)
+        ctx = context or stack.enter_context(Context(cfg))
+        done = 0
+        retry: list[Publication] = []
+
+        def finish(pub: Publication, fetched: bool) -> Publication:
+            nonlocal done
+            done += 1
+            if summary is not None:
+                summary.count(pub, ctx.args, fetched)
+            if progress is not None:
+                progress(done, pub)
+            return pub
+
+        iterator = iter(ids)
+        while True:
+            batch = list(islice(iterator, cfg.batch_size))
+            if not batch:
+                break
+            loaded = [_load(store, to_ids(i), ctx.args) for i in batch]
+            for pub, fetched in _fetch_batch(ctx, store, loaded):
+                if fetched and pub.state.fetch_exception and retry_exceptions:
+                    retry.append(pub)
+                else:
+                    yield finish(pub, fetched)
+        if retry:
+            log.info("retrying %d publications that ended with a fetch exception", len(retry))
+            for start in range(0, len(retry), cfg.batch_size):
+                for pub, fetched in _fetch_batch(ctx, store, retry[start:start + cfg.batch_size]):
+                    yield finish(pub, fetched)
+
+
+def _load(store: Store | None, ids: idmod.PublicationIds, args: FetcherArgs) -> Publication:
+    pub = store.get_publication(ids) if store is not None else None
+    return pub if pub is not None else init_publication(ids, args)
+
+
+def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication]) -> list[tuple[Publication, bool]]:
+    """Fetch the publications can_fetch allows, store them, return (publication, fetched) in input order."""
+    args = ctx.args
+    entries: list[tuple[Publication, bool]] = []
+    to_fetch: list[Publication] = []
+    for pub in batch:
+        fetched = pub.state.can_fetch(pub, args)
+        if fetched:
+            pub.state.update_counters(pub, args)
+            to_fetch.append(pub)
+        entries.append((pub, fetched))
+    if to_fetch:
+        fetch_publications(ctx, to_fetch)
+        if store is not None:
+            for pub in to_fetch:
+                store.put_publication(pub)
+            store.commit()
+    return entries
+
+
+def fetch(
+    id_or_ids: IdsLike,
+    db: DbLike = None,
+    parts: Iterable[PartName | str] | None = None,
+    args: FetcherArgs | None = None,
+    **options: object,
+) -> Publication:
+    """Fetch one publication (from the database when it holds a complete enough entry): ``fetch("10.1093/nar/gkz369")``."""
+    pubs = list(fetch_many([id_or_ids], db=db, parts=parts, args=args, **options))
+    return pubs[0]

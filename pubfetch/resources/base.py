@@ -1,0 +1,174 @@
+"""What every resource shares: the run context, the per-publication run state, and the finality tests of the chain.
+
+A resource module knows one service: which publications of a batch it can still help, how to ask for all of them in as
+few requests as the service allows, and which part types the answers are worth. The chain (``pubfetch.chain``) only
+decides the order. The flags of :class:`PubRun` are PubFetcher's FetcherPublicationState: they make each resource ask
+for a publication at most once per ID kind within one fetch, whatever the batch around it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from pubfetch.config import FetchConfig
+from pubfetch.ids import PublicationIds
+from pubfetch.model.part_type import PartName
+from pubfetch.model.publication import Publication
+from pubfetch.net.client import HttpClient
+from pubfetch.net.outcome import FetchResult
+from pubfetch.params import FetcherArgs
+from pubfetch.resources.links import Links
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+CONTENT_PARTS = (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
+                 PartName.fulltext)
+ID_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi)
+
+
+@dataclass
+class PubRun:
+    """One publication being fetched, with the flags that stop a resource from asking twice."""
+
+    pub: Publication
+    links: Links = field(default_factory=Links)
+    flags: set[str] = field(default_factory=set)
+    id_count: int = 0
+    goon: bool = True
+    start_ids: PublicationIds | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+    def set(self, *flags: str) -> None:
+        self.flags.update(flags)
+
+    def fail(self, result: FetchResult) -> None:
+        """Record a failed request: transient failures make the entry retryable later (fetchException)."""
+        if result.fetch_exception:
+            self.pub.state.fetch_exception = True
+
+
+class Context:
+    """The shared machinery of one fetch run: client, parameters, rules, renderer, PDF extractor, workers.
+
+    Built once per run (or per library call) and shared by every thread; resources reach everything through it so
+    that tests can replace a piece (a client pointing at a loopback server, a fake renderer).
+    """
+
+    def __init__(
+        self,
+        config: FetchConfig | None = None,
+        client: HttpClient | None = None,
+        rules: object | None = None,
+        renderer: object | None = None,
+    ) -> None:
+        self.config = config or FetchConfig()
+        self.client = client or HttpClient(self.config.http_config())
+        self._rules = rules
+        self._renderer = renderer
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def args(self) -> FetcherArgs:
+        return self.config.args
+
+    @property
+    def endpoints(self):
+        return self.config.endpoints
+
+    @property
+    def parts(self) -> frozenset[PartName] | None:
+        return self.config.parts
+
+    @property
+    def rules(self):
+        """Scraping rules, loaded on first use (shipped files plus the user's from journalsYaml/webpagesYaml)."""
+        with self._lock:
+            if self._rules is None:
+                from pubfetch.rules import ScrapingRules
+
+                self._rules = ScrapingRules.load(
+                    user_journals=self.args.journals_yaml or None, user_webpages=self.args.webpages_yaml or None
+                )
+            return self._rules
+
+    @property
+    def renderer(self):
+        """The JavaScript renderer, started on first use; ``None`` when JavaScript is switched off."""
+        if not self.config.javascript:
+            return None
+        with self._lock:
+            if self._renderer is None:
+                from pubfetch.net.browser import BrowserRenderer
+
+                self._renderer = BrowserRenderer(
+                    user_agent=self.args.user_agent,
+                    timeout_ms=max(self.args.timeout * 8, 30000),
+                    executable=self.config.chromium,
+                    allow_private_addresses=self.config.allow_private_addresses,
+                )
+            return self._renderer
+
+    def wants(self, name: PartName) -> bool:
+        """Whether a part is asked for (``--fetch-part`` / ``--not-fetch-part``)."""
+        return self.parts is None or name in self.parts
+
+    def is_final(self, pub: Publication, names: Iterable[PartName], oa: bool = False) -> bool:
+        """PubFetcher's isFinal: every asked-for part among ``names`` is final (and with ``oa``, the publication is
+        open access when full text is asked for, since only then can more full text come)."""
+        for name in names:
+            if self.wants(name) and not pub.part(name).is_final(self.args):
+                return False
+        return not (oa and not pub.oa and self.wants(PartName.fulltext))
+
+    def id_only(self) -> bool:
+        """Only IDs are asked for (PubFetcher's idOnly)."""
+        if self.parts is None:
+            return False
+        if any(p in self.parts for p in CONTENT_PARTS):
+            return False
+        return any(p in self.parts for p in ID_PARTS)
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """Run ``fn`` over items on the worker threads (in order of the results); inline for one item."""
+        if len(items) <= 1 or self.config.threads <= 1:
+            return [fn(item) for item in items]
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.config.threads, thread_name_prefix="pubfetch")
+            pool = self._pool
+        return list(pool.map(fn, items))
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+            renderer, self._renderer = self._renderer, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+        close = getattr(renderer, "close", None)
+        if close is not None:
+            close()
+        self.client.close()
+
+    def __enter__(self) -> Context:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """Consecutive slices of at most ``size`` items."""
+    for start in range(0, len(items), size):
+        yield items[start:start + size]

@@ -1,0 +1,210 @@
+"""Europe PMC: the search API for a whole batch at once, and fullTextXML per open-access PMCID.
+
+PubFetcher asks ``ext_id:<PMID> src:med`` for one publication; here one request ORs the IDs of a whole batch
+(``(EXT_ID:1 OR EXT_ID:2) AND SRC:MED``, ``PMCID:PMC1 OR ...``, ``DOI:"10.x/y" OR ...``), pages through the answer
+with cursorMark, and hands each publication the records that a one-ID query would have returned, so the merge is the
+same as fetching them one at a time. A query too long for a URL is POSTed to searchPOST.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+
+from pubfetch import ids as idmod
+from pubfetch.extract.europepmc import parse_search_json
+from pubfetch.extract.jats import parse_jats
+from pubfetch.extract.records import ArticleRecord, apply_record
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.publication import F1000_DOI
+from pubfetch.net.outcome import FetchResult
+from pubfetch.resources.base import Context, PubRun, chunks
+
+log = logging.getLogger(__name__)
+
+ALL_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartName.keywords, PartName.mesh,
+             PartName.efo, PartName.go, PartName.theAbstract, PartName.fulltext)
+FULLTEXT_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartName.keywords,
+                  PartName.theAbstract, PartName.fulltext)
+#: Longest query sent in a GET URL; longer ones are POSTed to searchPOST (URLs beyond ~2 kB get refused by proxies).
+MAX_GET_QUERY = 1500
+PAGE_SIZE = 1000
+_SOURCE_RANK = {"MED": 0, "PMC": 1, "PPR": 2}
+_SEARCH_TYPES = {name: PartType.europepmc for name in (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
+                                                       PartName.keywords, PartName.mesh, PartName.theAbstract)}
+
+
+def _query_kind(run: PubRun) -> tuple[str, str] | None:
+    """Which ID the next search for this publication uses (PMID, then PMCID, then DOI), marking it used."""
+    pub = run.pub
+    if pub.pmid.content and not run.has("epmc_pmid"):
+        run.set("epmc_pmid")
+        return "pmid", pub.pmid.content
+    if pub.pmcid.content and not run.has("epmc_pmcid"):
+        run.set("epmc_pmcid")
+        return "pmcid", pub.pmcid.content
+    if pub.doi.content and not run.has("epmc_doi"):
+        run.set("epmc_doi")
+        return "doi", pub.doi.content
+    return None
+
+
+def build_query(kind: str, values: Sequence[str]) -> str:
+    """One query asking for every ID of a kind."""
+    if kind == "pmid":
+        return "(" + " OR ".join(f"EXT_ID:{v}" for v in values) + ") AND SRC:MED"
+    if kind == "pmcid":
+        return " OR ".join(f"PMCID:{v}" for v in values)
+    return " OR ".join('DOI:"' + v.replace('"', '\\"') + '"' for v in values)
+
+
+def _matches(kind: str, value: str, record: ArticleRecord) -> bool:
+    if kind == "pmid":
+        return record.pmid == value and str(record.flags.get("source", "MED")).upper() == "MED"
+    if kind == "pmcid":
+        return record.pmcid.upper() == value.upper()
+    return bool(record.doi) and idmod.normalise_doi(record.doi).lower() == value.lower()
+
+
+def _contradicts(run: PubRun, record: ArticleRecord) -> bool:
+    pub = run.pub
+    if pub.pmid.content and record.pmid and record.pmid != pub.pmid.content:
+        return True
+    if pub.pmcid.content and record.pmcid and record.pmcid != pub.pmcid.content:
+        return True
+    if pub.doi.content and record.doi:
+        doi = idmod.normalise_doi(record.doi)
+        if doi != pub.doi.content:
+            return not (F1000_DOI.match(doi) and F1000_DOI.match(pub.doi.content))
+    return False
+
+
+def choose_record(run: PubRun, records: Sequence[ArticleRecord]) -> ArticleRecord | None:
+    """PubFetcher's choice among results: the only one, else the best source (MED > PMC > PPR) not contradicting."""
+    if len(records) == 1:
+        return records[0]
+    best: ArticleRecord | None = None
+    best_rank = 99
+    for record in records:
+        if _contradicts(run, record):
+            log.error("Europe PMC result %s/%s/%s contradicts %s", record.pmid, record.pmcid, record.doi,
+                      run.pub.ids)
+            continue
+        rank = _SOURCE_RANK.get(str(record.flags.get("source", "")).upper(), 3)
+        if best is None or rank < best_rank:
+            best, best_rank = record, rank
+    return best
+
+
+def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult | None, str]:
+    """All records of a query (every page), the failed result if any, and the URL of the first page."""
+    base = ctx.endpoints.europepmc
+    params = {"query": query, "resultType": "core", "format": "json", "pageSize": str(PAGE_SIZE),
+              "cursorMark": "*", "synonym": "FALSE"}
+    if ctx.args.europepmc_email:
+        params["email"] = ctx.args.europepmc_email
+    records: list[ArticleRecord] = []
+    first_url = ""
+    while True:
+        if len(query) > MAX_GET_QUERY:
+            result = ctx.client.post(base + "searchPOST", dict(params), publication=True,
+                                     headers={"Accept": "application/json"})
+        else:
+            result = ctx.client.get(base + "search", params=params, publication=True,
+                                    headers={"Accept": "application/json"})
+        url = result.url
+        first_url = first_url or url
+        if not result.ok:
+            return records, result, first_url
+        try:
+            page = parse_search_json(result.text or "")
+        except ValueError as e:
+            log.warning("unreadable Europe PMC answer for %s: %s", url, e)
+            result.fetch_exception = True
+            return records, result, first_url
+        records.extend(page.records)
+        cursor = page.next_cursor_mark
+        if not page.records or not cursor or cursor == params["cursorMark"] or len(records) >= page.hit_count:
+            return records, None, first_url
+        params = {**params, "cursorMark": cursor}
+
+
+def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
+    """One pass of PubFetcher's fetchEuropepmc over a batch (the chain makes three: PMID, PMCID, DOI)."""
+    groups: dict[str, list[tuple[PubRun, str]]] = defaultdict(list)
+    for run in runs:
+        if run.has("europepmc") or ctx.is_final(run.pub, ALL_PARTS, oa=True) or run.pub.id_count() < 1:
+            continue
+        kind = _query_kind(run)
+        if kind is not None:
+            groups[kind[0]].append((run, kind[1]))
+    for kind, members in groups.items():
+        for chunk in chunks(members, ctx.config.europepmc_batch):
+            values = list(dict.fromkeys(value for _, value in chunk))
+            records, failed, url = search(ctx, build_query(kind, values))
+            if failed is not None:
+                for run, _ in chunk:
+                    run.fail(failed)
+                continue
+            for run, value in chunk:
+                record = choose_record(run, [r for r in records if _matches(kind, value, r)])
+                if record is None:
+                    log.info("no Europe PMC result for %s %s", kind, value)
+                    continue
+                _apply_search_record(ctx, run, record, url)
+
+
+def _apply_search_record(ctx: Context, run: PubRun, record: ArticleRecord, url: str) -> None:
+    run.set("europepmc")
+    pub = run.pub
+    apply_record(pub, record, _SEARCH_TYPES, url, ctx.args, parts=ctx.parts)
+    flags = record.flags
+    if record.oa:
+        run.set("epmc_has_fulltext_xml")
+    if flags.get("inEPMC"):
+        run.set("epmc_has_fulltext_html")
+    if flags.get("hasPDF"):
+        run.set("epmc_has_pdf")
+    if flags.get("hasTextMinedTerms"):
+        run.set("epmc_has_mined")
+
+
+def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
+    """fullTextXML for open-access publications with a PMCID, one request each, on the worker threads."""
+    todo = []
+    for run in runs:
+        if run.has("epmc_fulltext_pmcid") or not run.has("epmc_has_fulltext_xml"):
+            continue
+        if ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
+            continue
+        run.set("epmc_fulltext_pmcid")
+        todo.append(run)
+    ctx.map(lambda run: _fulltext_one(ctx, run), todo)
+
+
+def _fulltext_one(ctx: Context, run: PubRun) -> None:
+    url = f"{ctx.endpoints.europepmc}{run.pub.pmcid.content}/fullTextXML"
+    result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"})
+    if not result.ok:
+        run.fail(result)
+        return
+    if apply_jats(ctx, run, result.body, PartType.europepmc_xml, result.final_url):
+        run.set("epmc_fulltext_xml")
+
+
+def apply_jats(ctx: Context, run: PubRun, body: bytes, type_: PartType, url: str,
+               record: ArticleRecord | None = None) -> bool:
+    """Merge a JATS article (from fullTextXML or PMC efetch) into a publication; False when there was none."""
+    if record is None:
+        try:
+            records = parse_jats(body)
+        except ValueError as e:
+            log.warning("unreadable JATS from %s: %s", url, e)
+            return False
+        if not records:
+            log.error("no article found in %s", url)
+            return False
+        record = records[0]
+    apply_record(run.pub, record, type_, url, ctx.args, parts=ctx.parts, force_corresp=True)
+    return True

@@ -1,0 +1,134 @@
+"""The queue of links a publication's pages pointed to, best part type first (PubFetcher's Links).
+
+Links come from scraping rules, meta tags, Unpaywall and Europe PMC; after the resources, the chain visits them in
+order of their part type while they can still improve something. Links into Europe PMC and PMC are not visited (those
+services are asked through their APIs) but the PMCID or PMID in their URL is taken.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from pubfetch import ids as idmod
+from pubfetch.model.part_type import PartType
+from pubfetch.model.publication import Publication
+from pubfetch.params import FetcherArgs
+
+log = logging.getLogger(__name__)
+
+_PMCID = r"PMC[1-9][0-9]{0,14}"
+_PMID = r"[1-9][0-9]{0,14}"
+#: host -> (PMCID pattern, PMID pattern) over the upper-cased URL.
+_ID_HOSTS = {
+    "europepmc.org": (re.compile(rf"EUROPEPMC\.ORG/ARTICLES/({_PMCID})"),
+                      re.compile(rf"EUROPEPMC\.ORG/ABSTRACT/MED/({_PMID})")),
+    "ncbi.nlm.nih.gov": (re.compile(rf"NCBI\.NLM\.NIH\.GOV/PMC/ARTICLES/({_PMCID})"),
+                         re.compile(rf"NCBI\.NLM\.NIH\.GOV/PMC/ARTICLES/PMID/({_PMID})")),
+    "www.ncbi.nlm.nih.gov": (re.compile(rf"NCBI\.NLM\.NIH\.GOV/PMC/ARTICLES/({_PMCID})"),
+                             re.compile(rf"NCBI\.NLM\.NIH\.GOV/PMC/ARTICLES/PMID/({_PMID})")),
+    "pubmedcentralcanada.ca": (re.compile(rf"PUBMEDCENTRALCANADA\.CA/PMCC/ARTICLES/({_PMCID})"),
+                               re.compile(rf"PUBMEDCENTRALCANADA\.CA/PMCC/ARTICLES/PMID/({_PMID})")),
+}
+
+
+@dataclass(frozen=True)
+class QueuedLink:
+    """A link to visit; equal when the URL is equal."""
+
+    url: str
+    type: PartType
+    from_url: str
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, QueuedLink) and self.url == other.url
+
+    def __hash__(self) -> int:
+        return hash(self.url)
+
+
+class Links:
+    """Links sorted by part type (stable among equals), each URL tried at most once."""
+
+    def __init__(self) -> None:
+        self._links: list[QueuedLink] = []
+        self._tried: set[str] = set()
+
+    def __len__(self) -> int:
+        return len(self._links)
+
+    def __iter__(self):
+        return iter(list(self._links))
+
+    def pop(self) -> QueuedLink | None:
+        """The best link not tried yet (marked tried), or ``None``."""
+        while self._links:
+            link = self._links.pop(0)
+            if link.url not in self._tried:
+                self._tried.add(link.url)
+                return link
+        return None
+
+    def add_tried(self, url: str) -> None:
+        """Mark a URL as visited (the page a resource itself fetched), so that no link leads back to it."""
+        self._tried.add(url)
+
+    def add(self, url: str, type_: PartType, from_url: str, pub: Publication | None, args: FetcherArgs,
+            pmc_pdf: bool = False) -> bool:
+        """Queue a link unless it is useless; return whether it was queued.
+
+        DOI links are dropped (the DOI resource handles DOIs). Europe PMC / PMC links give their IDs to the
+        publication and are dropped, unless they are PDFs and ``pmc_pdf`` says PDFs of those sites are wanted.
+        A URL already queued keeps the better of the two types.
+        """
+        url = (url or "").strip()
+        try:
+            split = urlsplit(url)
+        except ValueError:
+            log.warning("can't add malformed link %s found in %s of type %s", url, from_url, type_.value)
+            return False
+        if split.scheme.lower() not in ("http", "https", "ftp") or not split.hostname:
+            log.warning("can't add malformed link %s found in %s of type %s", url, from_url, type_.value)
+            return False
+        if idmod.is_doi(url):
+            return False
+        host = split.hostname.lower()
+        patterns = _ID_HOSTS.get(host)
+        if patterns is not None:
+            if pub is not None:
+                _extract_ids(patterns, url, pub, type_, from_url, args)
+            if not type_.is_pdf or not pmc_pdf:
+                return False
+        if url in self._tried:
+            return False
+        link = QueuedLink(url, type_, from_url)
+        for i, existing in enumerate(self._links):
+            if existing.url == url:
+                if not type_.is_better_than(existing.type):
+                    return False
+                del self._links[i]
+                break
+        for i, existing in enumerate(self._links):
+            if type_.is_better_than(existing.type):
+                self._links.insert(i, link)
+                break
+        else:
+            self._links.append(link)
+        log.info("add link %s found in %s of type %s", url, from_url, type_.value)
+        return True
+
+
+def _extract_ids(patterns: tuple[re.Pattern[str], re.Pattern[str]], url: str, pub: Publication, type_: PartType,
+                 from_url: str, args: FetcherArgs) -> None:
+    upper = url.upper()
+    pmcid_re, pmid_re = patterns
+    if pub.pmcid.type is not PartType.external and type_.is_better_than(pub.pmcid.type):
+        m = pmcid_re.search(upper)
+        if m and pub.set_pmcid(m.group(1), type_, from_url, args):
+            log.info("extracted PMCID %s from %s found in %s", m.group(1), url, from_url)
+    if pub.pmid.type is not PartType.external and type_.is_better_than(pub.pmid.type):
+        m = pmid_re.search(upper)
+        if m and pub.set_pmid(m.group(1), type_, from_url, args):
+            log.info("extracted PMID %s from %s found in %s", m.group(1), url, from_url)

@@ -1,0 +1,85 @@
+"""EFO and GO terms text-mined by Europe PMC, from the annotations API, many articles per request.
+
+As in PubFetcher, a publication is asked by PMCID first and, if that gave nothing, by PMID; both only when the search
+result said the article has text-mined terms. The annotations API takes a list of ``PMC:<id>`` / ``MED:<id>`` article
+IDs, so one request serves up to ``annotations_batch`` publications.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from pubfetch.extract.annotations import parse_annotations
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.parts import MinedTerm
+from pubfetch.resources.base import Context, PubRun, chunks
+
+log = logging.getLogger(__name__)
+
+#: part -> (annotation type of the API, flag prefix)
+KINDS = {
+    PartName.efo: ("Experimental Methods", "efo"),
+    PartName.go: ("Gene Ontology", "go"),
+}
+
+
+def _article_id(run: PubRun, prefix: str) -> str | None:
+    """PMC:<PMCID> first, MED:<PMID> second, each once per fetch."""
+    pub = run.pub
+    if pub.pmcid.content and not run.has(f"{prefix}_pmcid"):
+        run.set(f"{prefix}_pmcid")
+        return f"PMC:{pub.pmcid.content}"
+    if pub.pmid.content and not run.has(f"{prefix}_pmid"):
+        run.set(f"{prefix}_pmid")
+        return f"MED:{pub.pmid.content}"
+    return None
+
+
+def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
+    """One pass of PubFetcher's fetchEuropepmcMinedTerms(Efo|Go) over a batch (the chain makes two)."""
+    api_type, prefix = KINDS[part]
+    todo: list[tuple[PubRun, str]] = []
+    for run in runs:
+        if run.has(prefix) or not run.has("epmc_has_mined") or ctx.is_final(run.pub, (part,)):
+            continue
+        article = _article_id(run, prefix)
+        if article is not None:
+            todo.append((run, article))
+    for chunk in chunks(todo, ctx.config.annotations_batch):
+        articles = list(dict.fromkeys(article for _, article in chunk))
+        params = {"articleIds": ",".join(articles), "type": api_type, "format": "JSON"}
+        url = ctx.endpoints.europepmc_annotations + "annotationsByArticleIds"
+        result = ctx.client.get(url, params=params, publication=True, headers={"Accept": "application/json"})
+        if not result.ok:
+            for run, _ in chunk:
+                run.fail(result)
+            continue
+        try:
+            by_article = parse_annotations(result.body)
+        except ValueError as e:
+            log.warning("unreadable annotations from %s: %s", result.url, e)
+            continue
+        for run, article in chunk:
+            terms: list[MinedTerm] = _terms_for(by_article, article, api_type)
+            if not terms:
+                log.info("no %s terms for %s", prefix.upper(), article)
+                continue
+            run.set(prefix)
+            single = f"{url}?articleIds={article.replace(':', '%3A')}&type={api_type.replace(' ', '%20')}&format=JSON"
+            setter = run.pub.set_efo if part is PartName.efo else run.pub.set_go
+            if ctx.wants(part):
+                setter(terms, PartType.europepmc, single, ctx.args)
+
+
+def _terms_for(by_article: dict, article: str, api_type: str) -> list[MinedTerm]:
+    """The terms of one article and annotation type, whatever case the service used for the source prefix."""
+    source, _, ident = article.partition(":")
+    for key in (article, f"{source.upper()}:{ident}", ident):
+        entry = by_article.get(key)
+        if entry is None:
+            continue
+        if isinstance(entry, dict):
+            return list(entry.get(api_type, []))
+        return list(entry)
+    return []

@@ -1,0 +1,142 @@
+"""NCBI E-utilities efetch for PubMed and PMC, with ID lists; and the PubMed web page for what the XML lacks.
+
+PubFetcher sends one efetch per publication. efetch takes comma-separated ID lists, so a batch costs one request per
+``efetch_batch`` IDs; lists are POSTed (as Biopython does from 200 IDs on) so that no URL grows too long. ``tool``,
+``email`` and ``api_key`` are sent as NCBI asks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from pubfetch import ids as idmod
+from pubfetch.extract.jats import parse_jats
+from pubfetch.extract.pubmed import parse_pubmed_xml
+from pubfetch.extract.pubmed_html import parse_pubmed_html
+from pubfetch.extract.records import ArticleRecord, apply_record
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.net.outcome import FetchResult
+from pubfetch.resources.base import Context, PubRun, chunks
+from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
+
+log = logging.getLogger(__name__)
+
+PUBMED_XML_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartName.mesh, PartName.theAbstract)
+#: Lists at least this long are POSTed.
+POST_FROM = 50
+
+
+def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
+    """One efetch request for a list of IDs of a database."""
+    params = {"db": db, "retmode": "xml", "id": ",".join(ids)}
+    if ctx.config.ncbi_tool:
+        params["tool"] = ctx.config.ncbi_tool
+    if ctx.config.ncbi_email:
+        params["email"] = ctx.config.ncbi_email
+    if ctx.config.ncbi_api_key:
+        params["api_key"] = ctx.config.ncbi_api_key
+    url = ctx.endpoints.eutils + "efetch.fcgi"
+    headers = {"Accept": "application/xml"}
+    if len(ids) >= POST_FROM:
+        return ctx.client.post(url, params, publication=True, headers=headers)
+    return ctx.client.get(url, params=params, publication=True, headers=headers)
+
+
+def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
+             parse: Callable[[bytes], list[ArticleRecord]], key: Callable[[ArticleRecord], str],
+             apply: Callable[[PubRun, ArticleRecord, str], None]) -> None:
+    for chunk in chunks(todo, ctx.config.efetch_batch):
+        ids = list(dict.fromkeys(value for _, value in chunk))
+        result = efetch(ctx, db, ids)
+        if not result.ok:
+            for run, _ in chunk:
+                run.fail(result)
+            continue
+        try:
+            records = parse(result.body)
+        except ValueError as e:
+            log.warning("unreadable efetch answer from %s: %s", result.url, e)
+            continue
+        by_id: dict[str, ArticleRecord] = {}
+        for record in records:
+            by_id.setdefault(key(record), record)
+        url = result.url
+        for run, value in chunk:
+            record = by_id.get(value)
+            if record is None:
+                log.error("no article found for %s in %s", value, url)
+                continue
+            apply(run, record, url)
+
+
+def fetch_pubmed_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
+    """PubMed XML for publications with a PMID whose IDs, title, MeSH or abstract are not final."""
+    todo = []
+    for run in runs:
+        if run.has("pubmed_xml_pmid") or ctx.is_final(run.pub, PUBMED_XML_PARTS) or not run.pub.pmid.content:
+            continue
+        run.set("pubmed_xml_pmid")
+        todo.append((run, run.pub.pmid.content))
+
+    def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
+        run.set("pubmed_xml")
+        apply_record(run.pub, record, PartType.pubmed_xml, _pubmed_url(ctx, record.pmid), ctx.args, parts=ctx.parts,
+                     force_corresp=True)
+
+    _batched(ctx, "pubmed", todo, parse_pubmed_xml, lambda r: r.pmid, apply)
+
+
+def _pubmed_url(ctx: Context, pmid: str) -> str:
+    """The URL recorded on parts: the one-ID efetch URL, as PubFetcher records it, whatever batch fetched it."""
+    return f"{ctx.endpoints.eutils}efetch.fcgi?retmode=xml&db=pubmed&id={pmid}"
+
+
+def fetch_pubmed_html(ctx: Context, runs: Sequence[PubRun]) -> None:
+    """The PubMed page, only while title or abstract are not final (and the XML did not already give the rest)."""
+    todo = []
+    for run in runs:
+        if run.has("pubmed_html_pmid") or not run.pub.pmid.content:
+            continue
+        if ctx.is_final(run.pub, (PartName.title, PartName.theAbstract)) and (
+            ctx.is_final(run.pub, (PartName.pmid, PartName.pmcid, PartName.doi, PartName.mesh))
+            or run.has("pubmed_xml")
+        ):
+            continue
+        run.set("pubmed_html_pmid")
+        todo.append(run)
+    ctx.map(lambda run: _pubmed_html_one(ctx, run), todo)
+
+
+def _pubmed_html_one(ctx: Context, run: PubRun) -> None:
+    url = f"{ctx.endpoints.pubmed}{run.pub.pmid.content}/"
+    result = ctx.client.get(url, publication=True)
+    if not result.ok:
+        run.fail(result)
+        return
+    try:
+        record = parse_pubmed_html(result.text or "", result.final_url)
+    except ValueError as e:
+        log.warning("unreadable PubMed page %s: %s", url, e)
+        return
+    if record is None or record.is_empty():
+        log.error("no article found in %s", result.final_url)
+        return
+    apply_record(run.pub, record, PartType.pubmed_html, result.final_url, ctx.args, parts=ctx.parts)
+
+
+def fetch_pmc_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
+    """PMC XML (JATS) for publications with a PMCID whose IDs, title, keywords, abstract or full text are not final."""
+    todo = []
+    for run in runs:
+        if run.has("pmc_xml_pmcid") or ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
+            continue
+        run.set("pmc_xml_pmcid")
+        todo.append((run, idmod.extract_pmcid_number(run.pub.pmcid.content)))
+
+    def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
+        single = f"{ctx.endpoints.eutils}efetch.fcgi?retmode=xml&db=pmc&id={idmod.extract_pmcid_number(record.pmcid)}"
+        if apply_jats(ctx, run, b"", PartType.pmc_xml, single, record=record):
+            run.set("pmc_xml")
+
+    _batched(ctx, "pmc", todo, parse_jats, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply)

@@ -1,0 +1,202 @@
+"""Publisher pages and PDFs: the DOI page, the pages links lead to, and what their rules and meta tags say.
+
+This is PubFetcher's fetchSite/fetchPdf: resolve a DOI without following the redirect, fetch the target (with
+JavaScript when a rule asks for it, and again with JavaScript after a TLS failure), follow Elsevier's linkinghub to
+ScienceDirect, apply the journal's scraping rule or else take the page title and its cleaned body, read the meta tags,
+queue the links found, and remember the page as visited. A body that turns out to be a PDF is read as one.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from urllib.parse import quote, urlsplit
+
+from pubfetch.extract.clean import clean_html, page_title
+from pubfetch.extract.meta import parse_meta
+from pubfetch.extract.pdf import extract_pdf
+from pubfetch.extract.records import ArticleRecord, Link, apply_record
+from pubfetch.extract.scrape import scrape_journal
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.parts import VisitedSite
+from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.resources.base import Context, PubRun
+
+log = logging.getLogger(__name__)
+
+SITE_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartName.keywords, PartName.theAbstract,
+              PartName.fulltext)
+SITE_PARTS_NO_KEYWORDS = tuple(p for p in SITE_PARTS if p is not PartName.keywords)
+ELSEVIER_REDIRECT = re.compile(r"^https?://linkinghub\.elsevier\.com/retrieve/pii/(.+)$")
+SCIENCEDIRECT_LINK = "https://www.sciencedirect.com/science/article/pii/"
+SCIENCEDIRECT = re.compile(r"^https?://(www\.)?sciencedirect\.com/.+$")
+BIORXIV = re.compile(r"^https?://(www\.)?biorxiv\.org/.+$")
+
+#: meta-tag source of a link -> (type of an HTML link, type of a PDF link)
+_LINK_TYPES = {
+    "citation": (PartType.link_citation, PartType.pdf_citation),
+    "eprints": (PartType.link_eprints, PartType.pdf_eprints),
+    "bepress": (PartType.link_citation, PartType.pdf_bepress),
+    "meta": (PartType.link_meta, PartType.pdf_meta),
+}
+_META_FIELDS = {"pmid": PartName.pmid, "pmcid": PartName.pmcid, "doi": PartName.doi, "title": PartName.title,
+                "keywords": PartName.keywords, "abstract": PartName.theAbstract}
+
+
+def fetch_doi(ctx: Context, run: PubRun) -> None:
+    """The publisher's page of the DOI (PubFetcher's fetchDoi)."""
+    if run.has("doi") or ctx.is_final(run.pub, SITE_PARTS) or not run.pub.doi.content:
+        return
+    run.set("doi")
+    doi = run.pub.doi.content
+    resolver = ctx.endpoints.doi + quote(doi, safe="/:;()<>@[]!$&'*+,=~")
+    resolved = ctx.client.resolve_redirect(resolver)
+    if not resolved.location:
+        if not resolved.ok or resolved.status is None:
+            run.fail(resolved)
+        log.error("DOI %s did not redirect (%s)", doi, resolved.kind.name if not resolved.ok else resolved.status)
+        return
+    fetch_site(ctx, run, resolved.location, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+
+
+def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str, *, meta: bool,
+               keywords: bool) -> None:
+    """Fetch a page for a publication and merge what it says."""
+    pub = run.pub
+    if ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS):
+        return
+    if pub.fulltext.is_final(ctx.args) or not ctx.wants(PartName.fulltext):
+        host = (urlsplit(url).hostname or "").lower()
+        if any((urlsplit(site.url).hostname or "").lower() == host for site in pub.visited_sites):
+            return
+    javascript = _javascript(ctx, url)
+    if BIORXIV.match(url) and any(
+        ctx.wants(name) and not pub.part(name).is_final(ctx.args)
+        for name in (PartName.doi, PartName.title, PartName.theAbstract)
+    ):
+        javascript = True
+    result = get_page(ctx, run, url, type_, from_url, javascript)
+    if result is not None and ELSEVIER_REDIRECT.match(result.final_url):
+        pii = ELSEVIER_REDIRECT.match(result.final_url).group(1)  # type: ignore[union-attr]
+        result = get_page(ctx, run, SCIENCEDIRECT_LINK + pii, type_, from_url, False)
+    if result is None:
+        return
+    html = result.text or ""
+    final_url = result.final_url
+    rule = ctx.rules.journal_rule(final_url)
+    if rule is not None:
+        record = scrape_journal(html, final_url, rule)
+        types = {name: type_ for name in SITE_PARTS}
+        if not keywords:
+            types.pop(PartName.keywords)
+        apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts)
+        for link in record.links:
+            run.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
+    else:
+        log.warning("no scraping rules for %s", final_url)
+        if ctx.wants(PartName.title):
+            pub.set_title(page_title(html), PartType.webpage, final_url, ctx.args)
+        if ctx.wants(PartName.fulltext):
+            pub.set_fulltext(clean_html(html, final_url, publication=True), PartType.webpage, final_url, ctx.args)
+    if meta:
+        apply_meta(ctx, run, parse_meta(html, final_url), type_, final_url, keywords)
+    pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
+
+
+def _javascript(ctx: Context, url: str) -> bool:
+    try:
+        return bool(ctx.rules.javascript(url))
+    except Exception as e:  # noqa: BLE001 - a broken rule must not stop the fetch
+        log.warning("javascript rule lookup failed for %s: %s", url, e)
+        return False
+
+
+def get_page(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str,
+             javascript: bool) -> FetchResult | None:
+    """An HTML page for a publication, or ``None`` (failure recorded, or the body was a PDF and was read as one)."""
+    result = _fetch(ctx, url, javascript)
+    if result.kind is OutcomeKind.SSL and not javascript:
+        log.info("TLS failure for %s, trying with JavaScript", url)
+        retry = _fetch(ctx, url, True)
+        if retry.ok:
+            result = retry
+    if result.ok and result.is_pdf:
+        apply_pdf(ctx, run, result, type_.to_pdf(), from_url)
+        return None
+    if not result.ok:
+        if result.is_pdf and result.kind is OutcomeKind.UNSUPPORTED_TYPE:
+            return None
+        run.fail(result)
+        return None
+    return result
+
+
+def _fetch(ctx: Context, url: str, javascript: bool) -> FetchResult:
+    renderer = ctx.renderer if javascript else None
+    if renderer is not None:
+        rule = ctx.rules.journal_rule(url)
+        wait_until = getattr(rule, "wait_until", None) if rule is not None else None
+        result = renderer.render(url, wait_until=wait_until)
+        if result.ok or result.kind is not OutcomeKind.OTHER:
+            result.fetch_exception = result.sets_fetch_exception(publication=True)
+            return result
+        log.warning("JavaScript fetch of %s failed (%s); fetching without", url, result.message)
+    return ctx.client.get(url, publication=True, untrusted=True)
+
+
+def apply_meta(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType, url: str, keywords: bool) -> None:
+    """Merge meta tags: each field's type is the worse of its tag family's type and the page's type."""
+    pub = run.pub
+    field_types: dict = record.flags.get("types", {}) if isinstance(record.flags.get("types"), dict) else {}
+    types = {}
+    for field_name, part in _META_FIELDS.items():
+        tag_type = field_types.get(field_name)
+        if tag_type is None:
+            continue
+        if part is PartName.keywords and not keywords:
+            continue
+        types[part] = PartType.worse(PartType(tag_type), type_)
+    # bibliographic extras are taken by apply_record only when nothing better set them (set-once)
+    apply_record(pub, record, types, url, ctx.args, parts=ctx.parts)
+    for link in record.links:
+        add_meta_link(ctx, run, link, type_, url)
+
+
+def add_meta_link(ctx: Context, run: PubRun, link: Link, type_: PartType, url: str) -> None:
+    family = (link.source or "meta").split("_", 1)[0].split(".", 1)[0].lower()
+    html_type, pdf_type = _LINK_TYPES.get(family, _LINK_TYPES["meta"])
+    link_type = PartType.worse(pdf_type if link.kind == "pdf" else html_type, type_)
+    run.links.add(link.url, link_type, url, run.pub, ctx.args)
+
+
+def fetch_pdf(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str) -> None:
+    """A PDF link (PubFetcher's fetchPdf): skipped once the full text is final."""
+    if run.pub.fulltext.is_final(ctx.args):
+        return
+    result = ctx.client.get(url, publication=True, untrusted=True)
+    if not result.ok:
+        run.fail(result)
+        return
+    if not result.is_pdf:
+        log.warning("not a PDF: %s (%s)", result.final_url, result.content_type)
+        return
+    apply_pdf(ctx, run, result, type_, from_url)
+
+
+def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str) -> None:
+    """Merge a PDF: text as full text, info/XMP title, keywords and subject/description as abstract."""
+    pub = run.pub
+    if pub.fulltext.is_final(ctx.args):
+        return
+    content = extract_pdf(result.body)
+    if content.error:
+        log.warning("PDF %s: %s", result.final_url, content.error)
+    record = ArticleRecord(
+        title=content.title or content.xmp_title,
+        keywords=content.keywords or content.xmp_subjects,
+        abstract=content.subject or content.xmp_description,
+        fulltext=content.text,
+    )
+    apply_record(pub, record, type_, result.final_url, ctx.args, parts=ctx.parts, ids=False)
+    if content.text or content.title:
+        pub.add_visited_site(VisitedSite(result.final_url, type_, from_url, pub.clock()))
