@@ -1,0 +1,198 @@
+"""Rate limits shared by every thread and every pubfetch process on the machine, kept in a small SQLite file.
+
+Pipelines run many pubfetch processes at once; a limiter inside one process lets each of them use the whole NCBI
+allowance and they get HTTP 429 together. Here each service has a schedule row in a SQLite file (WAL, busy timeout):
+taking a permit is one short ``BEGIN IMMEDIATE`` transaction that reads the service's "theoretical arrival time",
+books the next slot (GCRA, the algorithm of token buckets without a refill thread) and commits; the caller then sleeps
+until its slot. A 429 or 503 with Retry-After pushes the schedule back for everybody. Daily quotas (Unpaywall: 100,000
+calls a day) are counted in the same file and a warning is logged at 90 %; beyond the quota requests are refused.
+SQLite is already a dependency, has no server to run, and its locking is exactly the cross-process mutex needed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class Limit:
+    """``rate`` requests per second with bursts of ``burst``; ``daily`` calls per UTC day (0: no quota)."""
+
+    rate: float
+    burst: int = 1
+    daily: int = 0
+
+    def __post_init__(self) -> None:
+        if self.rate <= 0:
+            raise ValueError(f"rate must be > 0, got {self.rate}")
+        if self.burst < 1:
+            raise ValueError(f"burst must be >= 1, got {self.burst}")
+        if self.daily < 0:
+            raise ValueError(f"daily quota must be >= 0, got {self.daily}")
+
+
+class QuotaExceeded(Exception):
+    """The service's daily quota is used up; fetching it again today would break its terms."""
+
+
+def default_limits(ncbi_api_key: bool = False) -> dict[str, Limit]:
+    """The services' documented limits (NCBI: 3/s, 10/s with an API key; Unpaywall: 100,000 a day)."""
+    return {
+        "ncbi": Limit(10.0 if ncbi_api_key else 3.0),
+        "europepmc": Limit(10.0),
+        "europepmc_annotations": Limit(10.0),
+        "unpaywall": Limit(10.0, daily=100_000),
+        "doi": Limit(20.0, burst=4),
+        "host": Limit(4.0, burst=2),
+    }
+
+
+def default_path() -> Path:
+    """``$PUBFETCH_RATE_DB``, else ``$XDG_CACHE_HOME/pubfetch/rate-limits.sqlite`` (``~/.cache`` by default)."""
+    configured = os.environ.get("PUBFETCH_RATE_DB")
+    if configured:
+        return Path(configured)
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "pubfetch" / "rate-limits.sqlite"
+
+
+@dataclass
+class SharedRateLimiter:
+    """Cross-process limiter. ``acquire(key)`` blocks until a request to that service may go out.
+
+    Args:
+        path: the SQLite file shared by the processes (created when missing).
+        limits: per service key; a key without its own limit uses ``limits["host"]`` (per publisher host).
+        clock, sleep: wall clock and sleep (tests replace them).
+    """
+
+    path: Path = field(default_factory=default_path)
+    limits: Mapping[str, Limit] = field(default_factory=default_limits)
+    clock: Callable[[], float] = time.time
+    sleep: Callable[[float], None] = time.sleep
+    _local: threading.local = field(default_factory=threading.local, repr=False)
+    _warned: set[str] = field(default_factory=set, repr=False)
+
+    def __post_init__(self) -> None:
+        self.path = Path(self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._conn() as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS schedule (key TEXT PRIMARY KEY, tat REAL NOT NULL)")
+            conn.execute("CREATE TABLE IF NOT EXISTS quota (key TEXT NOT NULL, day TEXT NOT NULL, "
+                         "calls INTEGER NOT NULL, PRIMARY KEY (key, day))")
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    def limit_of(self, key: str) -> Limit:
+        return self.limits.get(key) or self.limits.get("host") or Limit(4.0)
+
+    def reserve(self, key: str) -> float:
+        """Book the next slot of a service; return the wall-clock time it starts (may be now)."""
+        limit = self.limit_of(key)
+        interval = 1.0 / limit.rate
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            now = self.clock()
+            row = conn.execute("SELECT tat FROM schedule WHERE key = ?", (key,)).fetchone()
+            tat = row[0] if row else now
+            start = max(now, tat - (limit.burst - 1) * interval)
+            new_tat = max(tat, now) + interval
+            conn.execute("INSERT INTO schedule (key, tat) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET tat = ?",
+                         (key, new_tat, new_tat))
+            if limit.daily:
+                self._count(conn, key, limit, now)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return start
+
+    def _count(self, conn: sqlite3.Connection, key: str, limit: Limit, now: float) -> None:
+        day = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
+        row = conn.execute("SELECT calls FROM quota WHERE key = ? AND day = ?", (key, day)).fetchone()
+        calls = row[0] if row else 0
+        if calls >= limit.daily:
+            raise QuotaExceeded(f"daily quota of {limit.daily} calls to {key} used up for {day} (UTC)")
+        conn.execute("INSERT INTO quota (key, day, calls) VALUES (?, ?, 1) "
+                     "ON CONFLICT (key, day) DO UPDATE SET calls = calls + 1", (key, day))
+        if calls + 1 >= 0.9 * limit.daily and key not in self._warned:
+            self._warned.add(key)
+            log.warning("%d of the %d daily calls to %s used today", calls + 1, limit.daily, key)
+
+    def acquire(self, key: str) -> float:
+        """Block until the next request to a service may go; return the seconds waited."""
+        start = self.reserve(key)
+        wait = start - self.clock()
+        if wait > 0:
+            self.sleep(wait)
+            return wait
+        return 0.0
+
+    def penalize(self, key: str, seconds: float) -> None:
+        """A server asked everybody to wait (429/503 with Retry-After): no slot of this service before then."""
+        if seconds <= 0:
+            return
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            until = self.clock() + seconds
+            conn.execute("INSERT INTO schedule (key, tat) VALUES (?, ?) "
+                         "ON CONFLICT (key) DO UPDATE SET tat = MAX(tat, excluded.tat)", (key, until))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        log.info("%s asked to wait %.1f s; every process holds back", key, seconds)
+
+    def calls_today(self, key: str) -> int:
+        day = datetime.fromtimestamp(self.clock(), UTC).strftime("%Y-%m-%d")
+        row = self._conn().execute("SELECT calls FROM quota WHERE key = ? AND day = ?", (key, day)).fetchone()
+        return row[0] if row else 0
+
+
+@dataclass(frozen=True)
+class ServiceMap:
+    """Which service key a URL belongs to: configured endpoint prefixes first, else ``host:<host>``."""
+
+    prefixes: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def for_endpoints(cls, endpoints: object) -> ServiceMap:
+        pairs = [
+            (getattr(endpoints, "eutils"), "ncbi"),
+            (getattr(endpoints, "europepmc_annotations"), "europepmc_annotations"),
+            (getattr(endpoints, "europepmc"), "europepmc"),
+            (getattr(endpoints, "unpaywall"), "unpaywall"),
+            (getattr(endpoints, "doi"), "doi"),
+            (getattr(endpoints, "pubmed"), "ncbi"),
+        ]
+        pairs.sort(key=lambda p: -len(p[0]))
+        return cls(tuple(pairs))
+
+    def key(self, url: str) -> str:
+        for prefix, key in self.prefixes:
+            if url.startswith(prefix):
+                return key
+        from pubfetch.net.urls import host_key
+
+        return "host:" + host_key(url)

@@ -1,0 +1,218 @@
+"""Webpages and docs (tool homepages, documentation): fetch, scrape or clean, and keep the better of old and new.
+
+PubFetcher's getWebpage: the start URL's rule says whether to use JavaScript; a page fetched plainly whose text is
+shorter than ``webpageMinLengthJavascript`` (or that has a ``<noscript>``) is fetched again with JavaScript unless the
+final URL's rule says otherwise; the final URL's rule gives title, content, license and language selectors
+(``title: ''`` forces an empty title, ``content: ''`` discards the content), and a page without rules gets its
+``<title>`` and automatically cleaned body. A PDF is read as one. A fresh fetch replaces the stored entry only when it
+is not worse (:meth:`Webpage.should_replace`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from itertools import islice
+
+from bs4 import BeautifulSoup
+
+from pubfetch.config import FetchConfig
+from pubfetch.extract.clean import clean_html, page_title
+from pubfetch.extract.pdf import extract_pdf
+from pubfetch.extract.scrape import scrape_webpage, select_first_text, select_text
+from pubfetch.model.webpage import Webpage
+from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.params import FetcherArgs
+from pubfetch.resources.base import Context
+from pubfetch.store import Store, open_store
+
+log = logging.getLogger(__name__)
+
+DbLike = str | os.PathLike[str] | Store | None
+
+
+@dataclass(frozen=True)
+class Selectors:
+    """Explicit selectors (PubFetcher's -fetch-webpage-selector) instead of the rules."""
+
+    title: str | None = None
+    content: str | None = None
+    javascript: bool | None = None
+
+
+def _get(ctx: Context, url: str, javascript: bool) -> FetchResult:
+    renderer = ctx.renderer if javascript else None
+    if renderer is not None:
+        rule = ctx.rules.webpage_rule(url)
+        result = renderer.render(url, wait_until=getattr(rule, "wait_until", None) if rule is not None else None)
+        result.fetch_exception = result.sets_fetch_exception(publication=False)
+        return result
+    return ctx.client.get(url, publication=False)
+
+
+def _fill_http(page: Webpage, result: FetchResult) -> None:
+    page.final_url = result.final_url or page.start_url
+    page.content_type = result.content_type or ""
+    page.status_code = result.status or 0
+    if result.fetch_exception:
+        page.state.fetch_exception = True
+
+
+def _text_length(html: str) -> tuple[int, bool]:
+    soup = BeautifulSoup(html, "lxml")
+    noscript = soup.find("noscript") is not None
+    body = soup.body or soup
+    return len(" ".join(body.get_text(" ").split())), noscript
+
+
+def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None = None,
+                       clock: Callable[[], int] | None = None) -> Webpage:
+    """A freshly fetched Webpage for a URL (state not touched: the caller merges it with the stored one)."""
+    args = ctx.args
+    use_rules = selectors is None
+    page = Webpage(start_url=start_url)
+    javascript: bool | None = None
+    if use_rules:
+        start_rule = ctx.rules.webpage_rule(start_url)
+        if start_rule is not None and getattr(start_rule, "javascript", None) is not None:
+            javascript = bool(start_rule.javascript)
+    else:
+        javascript = selectors.javascript
+    result = _get(ctx, start_url, bool(javascript))
+    if result.kind is OutcomeKind.SSL and not javascript and ctx.renderer is not None:
+        log.info("TLS failure for %s, trying with JavaScript", start_url)
+        retry = _get(ctx, start_url, True)
+        if retry.ok:
+            result = retry
+    _fill_http(page, result)
+    if not result.ok:
+        log.warning("fetching %s failed: %s %s", start_url, result.kind.name, result.message)
+        return page
+    if result.is_pdf:
+        content = extract_pdf(result.body)
+        page.title = content.title or content.xmp_title
+        page.content = content.text
+        page.content_time = _now(clock)
+        return page
+    html = result.text or ""
+    if javascript is None and ctx.renderer is not None:
+        final_rule = ctx.rules.webpage_rule(page.final_url) if use_rules else None
+        may_render = not use_rules or final_rule is None or bool(getattr(final_rule, "javascript", False))
+        if may_render:
+            length, noscript = _text_length(html)
+            if length < args.webpage_min_length_javascript or noscript:
+                log.info("refetching %s with JavaScript (%s)", start_url,
+                         f"length {length} < {args.webpage_min_length_javascript}" if
+                         length < args.webpage_min_length_javascript else "page has noscript")
+                rendered = _get(ctx, start_url, True)
+                if rendered.ok and not rendered.is_pdf:
+                    page = Webpage(start_url=start_url)
+                    _fill_http(page, rendered)
+                    html = rendered.text or ""
+                else:
+                    log.warning("discarding failed JavaScript fetch of %s (%s)", start_url, rendered.message)
+    _scrape_into(ctx, page, html, selectors)
+    page.content_time = _now(clock)
+    return page
+
+
+def _now(clock: Callable[[], int] | None) -> int:
+    from pubfetch.model.timefmt import now_ms
+
+    return (clock or now_ms)()
+
+
+def _scrape_into(ctx: Context, page: Webpage, html: str, selectors: Selectors | None) -> None:
+    url = page.final_url
+    if selectors is not None:
+        if selectors.title:
+            page.title = select_first_text(html, url, selectors.title)
+        page.content = select_text(html, url, selectors.content) if selectors.content else clean_html(html, url)
+        return
+    rule = ctx.rules.webpage_rule(url)
+    if rule is None:
+        log.warning("no scraping rules for webpage %s", url)
+        page.title = page_title(html)
+        page.content = clean_html(html, url)
+        return
+    scraped = scrape_webpage(html, url, rule)
+    page.title = scraped.title if scraped.title is not None else page_title(html)
+    if scraped.content is not None:
+        page.content = scraped.content
+    elif getattr(rule, "content", None) != "":
+        page.content = clean_html(html, url)
+    page.license = scraped.license or ""
+    page.language = scraped.language or ""
+
+
+def get_webpage(ctx: Context, old: Webpage | None, url: str, selectors: Selectors | None = None) -> tuple[Webpage, bool]:
+    """PubFetcher's getWebpage: (entry to keep, whether it was fetched). The stored entry is kept when can_fetch
+    says no, and also when the fresh fetch is worse than it (its fetch state still records the attempt)."""
+    args = ctx.args
+    entry = old or Webpage(start_url=url)
+    if not entry.state.can_fetch(entry, args):
+        return entry, False
+    entry.state.update_counters(entry, args)
+    entry.state.fetch_exception = False
+    fresh = fetch_page_content(ctx, url, selectors)
+    exception = fresh.state.fetch_exception
+    fresh.state = entry.state
+    fresh.state.fetch_exception = exception
+    if old is None or fresh.should_replace(old, args):
+        return fresh, True
+    old.state = fresh.state
+    log.warning("keeping the stored %s: the new fetch is worse (%s)", url, fresh.status(args))
+    return old, True
+
+
+def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, args: FetcherArgs | None = None,
+                *, config: FetchConfig | None = None, context: Context | None = None,
+                progress: Callable[[int, Webpage], None] | None = None, **options: object) -> Iterator[Webpage]:
+    """Fetch webpages or docs for a stream of URLs, consulting and updating a database when given."""
+    if kind not in ("webpages", "docs"):
+        raise ValueError(f"kind must be 'webpages' or 'docs', got {kind!r}")
+    cfg = config or FetchConfig.from_env()
+    changes = {k: v for k, v in options.items() if v is not None}
+    if args is not None:
+        changes["args"] = args
+    if changes:
+        cfg = cfg.replace(**changes)
+    with ExitStack() as stack:
+        store: Store | None
+        if db is None or isinstance(db, Store):
+            store = db
+        else:
+            store = open_store(db)
+            stack.callback(store.close)
+        ctx = context or stack.enter_context(Context(cfg))
+        done = 0
+        iterator = iter(urls)
+        while True:
+            batch = list(islice(iterator, cfg.batch_size))
+            if not batch:
+                return
+            olds = [store.get_page(kind, url) if store is not None else None for url in batch]
+            results = ctx.map(lambda pair: get_webpage(ctx, pair[0], pair[1]), list(zip(olds, batch, strict=True)))
+            if store is not None:
+                for page, fetched in results:
+                    if fetched:
+                        store.put_page(kind, page)
+                store.commit()
+            for page, _ in results:
+                done += 1
+                if progress is not None:
+                    progress(done, page)
+                yield page
+
+
+def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, **options: object) -> Webpage:
+    """Fetch one webpage (a tool's homepage, say), through the database when given."""
+    return next(iter(fetch_pages([url], "webpages", db, args, **options)))
+
+
+def fetch_doc(url: str, db: DbLike = None, args: FetcherArgs | None = None, **options: object) -> Webpage:
+    """Fetch one documentation page, kept in the database's docs table."""
+    return next(iter(fetch_pages([url], "docs", db, args, **options)))

@@ -1,0 +1,167 @@
+"""Replays ../shared/corpus from a loopback server that acts as an HTTP proxy for every real service.
+
+The fetcher is configured with ``http://`` endpoints of the real hosts and a proxy pointing here, so the URLs it sees
+(and matches scraping rules against) are the real ones while every byte comes from 127.0.0.1. Batched requests are
+answered the way the services answer them: a Europe PMC query ORing many IDs gets every recorded record matching one
+of them, an efetch ID list gets a set of the recorded articles, an annotations request the recorded articles asked for.
+Each answer is built from recorded bodies only; nothing is invented.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from lxml import etree
+
+from loopback import Reply, Request
+
+_EXT_ID = re.compile(r"EXT_ID:(\d+)", re.I)
+_PMCID = re.compile(r"PMCID:(PMC\d+)", re.I)
+_DOI = re.compile(r'DOI:"([^"]+)"', re.I)
+_XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+
+
+def _host_path(url: str) -> str:
+    split = urlsplit(url)
+    host = (split.hostname or "").lower()
+    if host.startswith("www."):
+        host = host[4:]
+    return host + split.path + ("?" + split.query if split.query else "")
+
+
+class CorpusReplay:
+    """A request handler over the corpus manifest; ``counts`` tells how often each service was asked."""
+
+    def __init__(self, corpus_dir: Path) -> None:
+        self.dir = corpus_dir
+        self.entries = [json.loads(line) for line in (corpus_dir / "manifest.jsonl").read_text().splitlines()
+                        if line.strip()]
+        self.counts: Counter[str] = Counter()
+        self.search_records: list[dict] = []
+        seen: set[tuple[str, str]] = set()
+        for e in self.by_resource("europepmc_search"):
+            if "format=json" not in e["url"] or "resultType=core" not in e["url"]:
+                continue
+            for rec in json.loads(self.body(e)).get("resultList", {}).get("result", []):
+                key = (rec.get("source", ""), rec.get("id", ""))
+                if key not in seen:
+                    seen.add(key)
+                    self.search_records.append(rec)
+        self.annotations: dict[str, dict] = {}
+        for e in self.by_resource("europepmc_annotations"):
+            for article in json.loads(self.body(e)):
+                self.annotations[f"{article['source']}:{article['extId']}"] = article
+                if article.get("pmcid"):
+                    self.annotations[f"PMC:{article['pmcid']}"] = article
+        self.pubmed_articles: dict[str, bytes] = {}
+        self.pmc_articles: dict[str, bytes] = {}
+        for e in self.by_resource("pubmed_efetch"):
+            root = etree.fromstring(self.body(e), _XML_PARSER)
+            for art in root:
+                pmid = art.findtext(".//PMID")
+                if pmid:
+                    self.pubmed_articles[pmid] = etree.tostring(art)
+        for e in self.by_resource("pmc_efetch"):
+            root = etree.fromstring(self.body(e), _XML_PARSER)
+            for art in root.iter("article"):
+                pmc = art.findtext(".//article-id[@pub-id-type='pmc']") or art.findtext(
+                    ".//article-id[@pub-id-type='pmcid']")
+                if pmc:
+                    self.pmc_articles[pmc.removeprefix("PMC")] = etree.tostring(art)
+        self.pages: dict[str, dict] = {}
+        for resource in ("publisher_page", "pdf", "unpaywall", "europepmc_fulltext", "doi_redirect"):
+            for e in self.by_resource(resource):
+                self.pages[_host_path(e["url"])] = e
+
+    def by_resource(self, resource: str) -> list[dict]:
+        return [e for e in self.entries if e["resource"] == resource]
+
+    def body(self, entry: dict) -> bytes:
+        return (self.dir / entry["body"]).read_bytes() if entry.get("body") else b""
+
+    # ------------------------------------------------------------------ the handler
+
+    def __call__(self, req: Request) -> Reply:
+        host = req.headers.get("Host", "").split(":")[0].lower().removeprefix("www.")
+        path = req.path
+        if host == "ebi.ac.uk" and path.startswith("/europepmc/webservices/rest/search"):
+            self.counts["europepmc_search"] += 1
+            return self._search(req)
+        if host == "ebi.ac.uk" and path.startswith("/europepmc/annotations_api/annotationsByArticleIds"):
+            self.counts["europepmc_annotations"] += 1
+            return self._annotations(req)
+        if host == "eutils.ncbi.nlm.nih.gov" and path.endswith("/efetch.fcgi"):
+            self.counts["efetch_" + (req.param("db") or "")] += 1
+            return self._efetch(req)
+        if host == "doi.org":
+            self.counts["doi"] += 1
+        elif host == "ebi.ac.uk" and path.endswith("/fullTextXML"):
+            self.counts["europepmc_fulltext"] += 1
+        elif host == "api.unpaywall.org":
+            self.counts["unpaywall"] += 1
+        else:
+            self.counts["other"] += 1
+        query = "&".join(f"{k}={v}" for k, vs in req.query.items() for v in vs if k != "email")
+        key = host + path + ("?" + query if query else "")
+        entry = self.pages.get(key) or self.pages.get(host + unquote(path))
+        if entry is None and host in ("doi.org", "api.unpaywall.org"):  # DOIs are case-insensitive
+            wanted = (host + unquote(path)).lower()
+            entry = next((e for k, e in self.pages.items() if k.split("?")[0].lower() == wanted), None)
+        if entry is None:
+            return Reply(404, "not recorded", "text/plain")
+        headers = {k: v for k, v in entry.get("headers", {}).items() if k.lower() not in ("content-type",)}
+        if "Location" in headers:
+            headers["Location"] = headers["Location"].replace("https://", "http://", 1)
+        content_type = entry.get("headers", {}).get("Content-Type")
+        return Reply(entry["status"], self.body(entry), content_type, headers)
+
+    def _search(self, req: Request) -> Reply:
+        query = req.param("query") or ""
+        pmids = set(_EXT_ID.findall(query))
+        pmcids = {p.upper() for p in _PMCID.findall(query)}
+        dois = {d.lower() for d in _DOI.findall(query)}
+        src_med = "SRC:MED" in query.upper()
+        found = []
+        for rec in self.search_records:
+            if rec.get("pmid") in pmids and (not src_med or rec.get("source") == "MED"):
+                found.append(rec)
+            elif rec.get("pmcid", "").upper() in pmcids:
+                found.append(rec)
+            elif rec.get("doi", "").lower() in dois:
+                found.append(rec)
+        body = {"version": "6.9", "hitCount": len(found), "nextCursorMark": "AoE_end",
+                "request": {"queryString": query}, "resultList": {"result": found}}
+        return Reply(200, json.dumps(body), "application/json;charset=UTF-8")
+
+    def _annotations(self, req: Request) -> Reply:
+        wanted = (req.param("articleIds") or "").split(",")
+        types = set(t for t in (req.param("type") or "").split(",") if t)
+        out = []
+        for article_id in wanted:
+            article = self.annotations.get(article_id.strip())
+            if article is None:
+                continue
+            anns = [a for a in article["annotations"] if not types or a.get("type") in types]
+            out.append({**article, "annotations": anns})
+        return Reply(200, json.dumps(out), "application/json;charset=UTF-8")
+
+    def _efetch(self, req: Request) -> Reply:
+        db = req.param("db")
+        ids = [i.strip().removeprefix("PMC") for i in (req.param("id") or "").split(",") if i.strip()]
+        if db == "pubmed":
+            arts = [self.pubmed_articles[i] for i in ids if i in self.pubmed_articles]
+            body = b"<?xml version=\"1.0\" ?>\n<PubmedArticleSet>\n" + b"\n".join(arts) + b"\n</PubmedArticleSet>\n"
+        elif db == "pmc":
+            arts = [self.pmc_articles[i] for i in ids if i in self.pmc_articles]
+            body = b"<?xml version=\"1.0\" ?>\n<pmc-articleset>" + b"\n".join(arts) + b"</pmc-articleset>\n"
+        else:
+            return Reply(400, "unknown db", "text/plain")
+        return Reply(200, body, "text/xml; charset=UTF-8")
+
+
+def query_of(url: str) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(url).query)

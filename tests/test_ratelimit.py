@@ -1,0 +1,135 @@
+"""The shared rate limiter: GCRA spacing, bursts, Retry-After penalties, daily quotas, and sharing across processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from pubfetch.net.endpoints import Endpoints
+from pubfetch.net.ratelimit import Limit, QuotaExceeded, ServiceMap, SharedRateLimiter, default_limits
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def limiter(tmp_path, limits, fake: FakeTime) -> SharedRateLimiter:
+    return SharedRateLimiter(tmp_path / "rl.sqlite", limits, clock=fake.clock, sleep=fake.sleep)
+
+
+def test_requests_are_spaced_by_the_rate(tmp_path):
+    fake = FakeTime()
+    rl = limiter(tmp_path, {"ncbi": Limit(3.0)}, fake)
+    start = fake.now
+    waits = [rl.acquire("ncbi") for _ in range(7)]
+    assert waits[0] == 0.0
+    assert fake.now - start == pytest.approx(2.0)  # 7 requests at 3/s: the 7th goes out 6/3 s after the first
+    assert all(w == pytest.approx(1 / 3) for w in waits[1:])
+
+
+def test_burst_lets_the_first_requests_through_at_once(tmp_path):
+    fake = FakeTime()
+    rl = limiter(tmp_path, {"doi": Limit(2.0, burst=3)}, fake)
+    assert [rl.acquire("doi") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert rl.acquire("doi") == pytest.approx(0.5)
+
+
+def test_services_do_not_wait_for_each_other(tmp_path):
+    fake = FakeTime()
+    rl = limiter(tmp_path, {"ncbi": Limit(1.0), "europepmc": Limit(1.0)}, fake)
+    assert rl.acquire("ncbi") == 0.0
+    assert rl.acquire("europepmc") == 0.0
+    assert rl.acquire("ncbi") == pytest.approx(1.0)
+
+
+def test_unknown_keys_use_the_per_host_limit(tmp_path):
+    fake = FakeTime()
+    rl = limiter(tmp_path, {"host": Limit(2.0)}, fake)
+    rl.acquire("host:example.org")
+    assert rl.acquire("host:example.org") == pytest.approx(0.5)
+    assert rl.acquire("host:other.org") == 0.0
+
+
+def test_retry_after_holds_back_the_service(tmp_path):
+    fake = FakeTime()
+    rl = limiter(tmp_path, {"ncbi": Limit(3.0)}, fake)
+    rl.acquire("ncbi")
+    rl.penalize("ncbi", 5.0)
+    assert rl.acquire("ncbi") == pytest.approx(5.0)
+
+
+def test_daily_quota_is_counted_and_enforced(tmp_path, caplog):
+    fake = FakeTime()
+    rl = limiter(tmp_path, {"unpaywall": Limit(100.0, daily=10)}, fake)
+    for _ in range(10):
+        rl.acquire("unpaywall")
+    assert rl.calls_today("unpaywall") == 10
+    assert "9 of the 10 daily calls to unpaywall used today" in caplog.text
+    with pytest.raises(QuotaExceeded, match="daily quota of 10 calls to unpaywall used up"):
+        rl.acquire("unpaywall")
+    fake.now += 86_400  # the next UTC day
+    assert rl.acquire("unpaywall") >= 0.0
+
+
+def test_limits_are_validated():
+    with pytest.raises(ValueError, match="rate must be > 0"):
+        Limit(0)
+    with pytest.raises(ValueError, match="burst must be >= 1"):
+        Limit(1, burst=0)
+
+
+def test_ncbi_limit_follows_the_api_key():
+    assert default_limits(False)["ncbi"].rate == 3.0
+    assert default_limits(True)["ncbi"].rate == 10.0
+    assert default_limits()["unpaywall"].daily == 100_000
+
+
+def test_service_map_uses_configured_endpoints():
+    endpoints = Endpoints(eutils="http://127.0.0.1:9/eutils/", europepmc="http://127.0.0.1:9/rest/")
+    services = ServiceMap.for_endpoints(endpoints)
+    assert services.key("http://127.0.0.1:9/eutils/efetch.fcgi?db=pubmed") == "ncbi"
+    assert services.key("http://127.0.0.1:9/rest/search?query=x") == "europepmc"
+    assert services.key("https://www.ebi.ac.uk/europepmc/annotations_api/annotationsByArticleIds") == (
+        "europepmc_annotations")
+    assert services.key("https://doi.org/10.1/x") == "doi"
+    assert services.key("https://www.Example.org/a") == "host:example.org"
+
+
+def test_two_processes_share_one_schedule(tmp_path):
+    """Two processes taking 6 permits each at 4/s: 12 permits spaced 0.25 s apart in total, not per process."""
+    db = tmp_path / "shared.sqlite"
+    script = textwrap.dedent(f"""
+        import time
+        from pubfetch.net.ratelimit import Limit, SharedRateLimiter
+        rl = SharedRateLimiter({str(db)!r}, {{"ncbi": Limit(4.0)}})
+        for _ in range(6):
+            rl.acquire("ncbi")
+            print(time.time(), flush=True)
+    """)
+    SharedRateLimiter(db, {"ncbi": Limit(4.0)})  # create the file before both start
+    procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=60)[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    stamps = sorted(float(line) for out in outs for line in out.split())
+    assert len(stamps) == 12
+    gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+    assert min(gaps) > 0.2  # never two requests closer than the limit allows (0.25 s, minus scheduling jitter)
+    assert stamps[-1] - stamps[0] == pytest.approx(11 * 0.25, abs=0.5)
+
+
+def test_wall_clock_is_the_default_clock(tmp_path):
+    rl = SharedRateLimiter(tmp_path / "rl.sqlite", {"x": Limit(1000.0)})
+    before = time.time()
+    rl.acquire("x")
+    assert time.time() - before < 1.0
