@@ -15,21 +15,19 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from loopback import Reply, Request
 from lxml import etree
 
-from loopback import Reply, Request
-
-_EXT_ID = re.compile(r"EXT_ID:(\d+)", re.I)
-_PMCID = re.compile(r"PMCID:(PMC\d+)", re.I)
-_DOI = re.compile(r'DOI:"([^"]+)"', re.I)
+_EXT_ID = re.compile(r"EXT_ID:(\d+)", re.IGNORECASE)
+_PMCID = re.compile(r"PMCID:(PMC\d+)", re.IGNORECASE)
+_DOI = re.compile(r'DOI:"([^"]+)"', re.IGNORECASE)
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
 def _host_path(url: str) -> str:
     split = urlsplit(url)
     host = (split.hostname or "").lower()
-    if host.startswith("www."):
-        host = host[4:]
+    host = host.removeprefix("www.")
     return host + split.path + ("?" + split.query if split.query else "")
 
 
@@ -127,11 +125,7 @@ class CorpusReplay:
         src_med = "SRC:MED" in query.upper()
         found = []
         for rec in self.search_records:
-            if rec.get("pmid") in pmids and (not src_med or rec.get("source") == "MED"):
-                found.append(rec)
-            elif rec.get("pmcid", "").upper() in pmcids:
-                found.append(rec)
-            elif rec.get("doi", "").lower() in dois:
+            if rec.get("pmid") in pmids and (not src_med or rec.get("source") == "MED") or rec.get("pmcid", "").upper() in pmcids or rec.get("doi", "").lower() in dois:
                 found.append(rec)
         body = {"version": "6.9", "hitCount": len(found), "nextCursorMark": "AoE_end",
                 "request": {"queryString": query}, "resultList": {"result": found}}
@@ -139,7 +133,7 @@ class CorpusReplay:
 
     def _annotations(self, req: Request) -> Reply:
         wanted = (req.param("articleIds") or "").split(",")
-        types = set(t for t in (req.param("type") or "").split(",") if t)
+        types = {t for t in (req.param("type") or "").split(",") if t}
         out = []
         for article_id in wanted:
             article = self.annotations.get(article_id.strip())

@@ -1,9 +1,19 @@
-"""Automatic cleaning of HTML pages and their formatting as plain text (PubFetcher's CleanWebpage).
+"""Automatic cleaning of HTML pages and their formatting as plain text (PubFetcher's CleanWebpage, spec section 9).
 
 When no scraping rule knows a page, PubFetcher keeps its "main content": it deletes navigation, footers, search and
 login boxes, social links, ``<noscript>`` nags and (for publications) reference lists, then writes the remaining body
 as text with blank lines between paragraphs and the page's meta description in front. This module reproduces that
-with BeautifulSoup trees; it is pure (str/bytes in, values out) and never raises on bad markup.
+with BeautifulSoup trees (parsed by lxml); it is pure (str/bytes in, values out) and never raises on bad markup.
+
+Public API (everything else is internal):
+
+* :func:`clean_html` -- the cleaned page text (meta description, blank line, cleaned body); :func:`webpage_text`
+  -- (title, that text) for a Webpage.
+* :func:`parse_html`, :func:`clean_document` (remove in place), :func:`find_removals` (what would be removed),
+  :func:`format_text` (an element as multi-line text), :func:`element_text` / :func:`selector_text` (jsoup's
+  one-line ``text()``, for scraping-rule selections), :func:`meta_description`, :func:`page_title`.
+* the keyword tests :func:`tokenize`, :func:`is_always_token`, :func:`is_maybe_token`, :func:`is_publication_token`,
+  :func:`is_main`, and the keyword/tag tables (``MENU_WORDS``, ``WITH_WORDS``, ``MAYBE_WORDS``, ...).
 
 Details kept from the Java code (jsoup 1.15) because they change the output:
 
@@ -12,11 +22,23 @@ Details kept from the Java code (jsoup 1.15) because they change the output:
   two tokens ("nav" matches MENU on its own). Keyword matching is ASCII case-insensitive, like Java's ``(?i)``.
 * the "main" test looks at the WHOLE id/class attribute: ``^[^\\p{L}]*(main|...)[^\\p{L}]*$``, so ``id="main"`` or
   ``id="maincontent"`` is main but ``id="main-content"`` is not (the letters of "content" are outside the word).
-* whitespace handling, block and margin tags follow jsoup's ``Element.text()`` as adapted by CleanWebpage.
+* "maybe" removals (sidebar, tabs, search, social, pagination, ...) only happen when no main content is around: the
+  element and its ancestors are not main (for them an id/class of just title/heading and <h1>/<h2> count too) and
+  no descendant is main (without that title test).
+* whitespace handling, block and margin tags follow jsoup's ``Element.text()`` as adapted by CleanWebpage; text inside
+  <iframe>, <noembed>, <noframes> and <xmp> is text (jsoup only treats <script>/<style> content as data).
 
-Deliberate differences: the output lines have no trailing spaces and never more than one blank line in a row (jsoup
-can leave both), and the description selector covers every name/property variant PubFetcher meant to match (its
-Java selector string lacks two ", " separators and so silently misses e.g. ``property="og:description"``).
+Deliberate differences:
+
+* the output lines have no trailing spaces and never more than one blank line in a row (jsoup can leave both, the
+  latter only from <pre> content);
+* the description selector covers every name/property variant PubFetcher meant to match (its Java selector string
+  lacks two ", " separators and so silently misses e.g. ``property="og:description"``);
+* publication mode removes tokens that START or END with ref|refs|reflist|reference|references|related, as the spec
+  says and the Java code means; the Java regex ``(^a|b|..)|(a|b|..$)`` binds its anchors to one word only and so in
+  fact removes every token merely CONTAINING "ref" or "related" (e.g. "preferences").
+* a page that lxml gives no <body> (only head elements) yields its description alone and no warning (jsoup always
+  creates a body).
 
 All tree walks are iterative, so 100,000-deep nesting costs time linear in its size and no recursion.
 """
@@ -33,6 +55,13 @@ from bs4 import BeautifulSoup
 from bs4.element import CData, NavigableString, PreformattedString, Script, Stylesheet, Tag
 
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "BLOCK_TAGS", "DESCRIPTION_NAMES", "MAIN_WORDS", "MARGIN_TAGS", "MAYBE_WORDS", "MENU_WORDS", "PUBLICATION_WORDS",
+    "TITLE_WORDS", "WITH_WORDS", "clean_document", "clean_html", "element_text", "find_removals", "format_text",
+    "is_always_token", "is_main", "is_maybe_token", "is_publication_token", "meta_description", "page_title",
+    "parse_html", "selector_text", "tokenize", "webpage_text",
+]  # fmt: skip
 
 MENU_WORDS = ("nav", "navigation", "menu", "navbar", "navigationbar", "menubar", "breadcrumb", "breadcrumbs")
 WITH_WORDS = ("top", "bottom", "left", "right", "side", "sub", "main", "site", "page", "tool", "my")
@@ -95,7 +124,7 @@ _FORMAT_AS_INLINE = _INLINE_TAGS | frozenset((
     "ins", "del", "s",
 ))  # fmt: skip
 _PRESERVE_WS_TAGS = frozenset(("pre", "plaintext", "textarea"))  # jsoup also lists title but CleanWebpage skips it
-_DATA_TAGS = frozenset(("script", "style", "iframe", "noembed", "noframes", "xmp"))  # jsoup keeps these as data
+_DATA_TAGS = frozenset(("script", "style"))  # jsoup's DataNode parents (iframe/xmp/noembed text IS text there)
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 DESCRIPTION_NAMES = frozenset(
@@ -352,19 +381,18 @@ def _extract_all(removals: list[Tag]) -> None:
                     child.extract()
 
 
-def parse_html(html: str | bytes | None) -> BeautifulSoup:
-    """Parse with lxml (the project's HTML parser) and never raise: bad input gives an empty document."""
+def parse_html(html: str | bytes) -> BeautifulSoup:
+    """Parse a page with lxml (the project's HTML parser). Markup problems never raise -- a fetched page is whatever
+    the server sent -- but a value that is not str/bytes is a caller bug and raises TypeError."""
+    if not isinstance(html, (str, bytes)):
+        raise TypeError(f"HTML must be str or bytes, not {type(html).__name__}")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore")  # e.g. MarkupResemblesLocatorWarning for a page that is just a URL
         try:
-            return BeautifulSoup(html or "", "lxml")
-        except Exception:  # parsers must not raise on content
+            return BeautifulSoup(html, "lxml")
+        except Exception:  # lxml gave up on the markup: the lenient pure-Python parser still yields a tree
             log.warning("lxml could not parse the HTML, falling back to html.parser", exc_info=True)
-            try:
-                return BeautifulSoup(html or "", "html.parser")
-            except Exception:
-                log.warning("HTML could not be parsed at all", exc_info=True)
-                return BeautifulSoup("", "html.parser")
+            return BeautifulSoup(html, "html.parser")
 
 
 def clean_document(soup_or_html: BeautifulSoup | Tag | str | bytes, publication: bool = False) -> BeautifulSoup | Tag:
@@ -376,7 +404,6 @@ def clean_document(soup_or_html: BeautifulSoup | Tag | str | bytes, publication:
     root = soup_or_html if isinstance(soup_or_html, Tag) else parse_html(soup_or_html)
     target = root.body if isinstance(root, BeautifulSoup) else root
     if target is None:
-        log.warning("HTML document is missing a body, nothing cleaned")
         return root
     _extract_all(find_removals(target, publication))
     return root
@@ -554,27 +581,33 @@ def page_title(soup: BeautifulSoup | Tag) -> str:
     return element_text(title) if isinstance(title, Tag) else ""
 
 
-def cleaned_text(soup_or_html: BeautifulSoup | str | bytes, publication: bool = False) -> str:
-    """PubFetcher's cleanedBody: the meta description and a blank line, then the cleaned, formatted body.
+def clean_html(html: str | bytes | BeautifulSoup, base_url: str = "", publication: bool = False) -> str:
+    """The text PubFetcher stores for a page that no scraping rule knows (its ``cleanedBody``): the longest meta
+    description, a blank line, then the body with menus, footers and the like removed, formatted as plain text.
 
-    A BeautifulSoup argument is cleaned in place.
+    ``html`` is the page as text, as bytes (the encoding is then sniffed from BOM and ``<meta charset>``), or an
+    already parsed BeautifulSoup, which is cleaned IN PLACE (parse once, read meta tags first, then clean).
+    ``base_url`` only names the page in log messages. ``publication=True`` also removes reference lists, citation
+    links and "related articles" boxes, for pages fetched as a publication's full text rather than as a web page.
+    Returns "" for a page without description and body text. Raises TypeError for anything but str/bytes/soup.
     """
-    soup = soup_or_html if isinstance(soup_or_html, BeautifulSoup) else parse_html(soup_or_html)
-    try:
-        description = meta_description(soup)
-        clean_document(soup, publication)
-        body = format_text(soup.body) if soup.body is not None else ""
-    except Exception:  # a page that breaks the cleaner still yields what we have
-        log.warning("cleaning the HTML document failed", exc_info=True)
-        return ""
+    soup = html if isinstance(html, BeautifulSoup) else parse_html(html)
+    description = meta_description(soup)
+    if soup.body is None:
+        log.debug("page %s has no <body>, only its description is kept", base_url or "(no URL)")
+        return description
+    clean_document(soup, publication)
+    body = format_text(soup.body)
+    if not body:
+        log.debug("page %s has no text left after cleaning", base_url or "(no URL)")
     if description and body:
         return f"{description}\n\n{body}"
     return description or body
 
 
-def webpage_text(html: str | bytes | None, publication: bool = False) -> tuple[str, str]:
-    """(title, text) of a page without scraping rules: the <title>, and the cleaned text with the meta
-    description in front."""
+def webpage_text(html: str | bytes, base_url: str = "", publication: bool = False) -> tuple[str, str]:
+    """(title, text) of a page without scraping rules, as PubFetcher fills a Webpage: the first ``<title>`` (taken
+    before cleaning) and :func:`clean_html`'s text."""
     soup = parse_html(html)
     title = page_title(soup)
-    return title, cleaned_text(soup, publication)
+    return title, clean_html(soup, base_url, publication)

@@ -9,6 +9,7 @@ whose decoded size outgrows its wire size by more than a ratio no real page reac
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Final
 
 import requests
@@ -47,6 +48,25 @@ def wire_bytes(response: requests.Response) -> int | None:
         return None
 
 
+def iter_decoded(response: requests.Response, chunk_size: int = CHUNK_SIZE) -> Iterator[bytes]:
+    """Content-decoded body pieces, each handed over as soon as ONE socket read produced it.
+
+    ``iter_content`` fills every chunk completely before returning it, so a server sending a byte now and then would
+    keep it (and any deadline check between chunks) waiting for a whole chunk. urllib3's ``read1`` returns after a
+    single read; it exists from urllib3 2.3, and older versions fall back to ``iter_content``.
+    """
+    raw = response.raw
+    read1 = getattr(raw, "read1", None)
+    if read1 is None:
+        yield from response.iter_content(chunk_size)
+        return
+    while True:
+        chunk = read1(chunk_size, decode_content=True)
+        if not chunk:
+            return
+        yield chunk
+
+
 def read_capped(
     response: requests.Response,
     max_bytes: int,
@@ -73,9 +93,7 @@ def read_capped(
         raise BodyTooLarge(f"Content-Length {length} exceeds the cap of {max_bytes} bytes")
     chunks: list[bytes] = []
     total = 0
-    for chunk in response.iter_content(CHUNK_SIZE):
-        if not chunk:
-            continue
+    for chunk in iter_decoded(response):
         total += len(chunk)
         if total > max_bytes:
             raise BodyTooLarge(f"body exceeds the cap of {max_bytes} bytes")

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Final
+from typing import Final, Self
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -185,7 +185,7 @@ class HttpClient:
             session.close()
         self._local = threading.local()
 
-    def __enter__(self) -> HttpClient:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -231,7 +231,8 @@ class HttpClient:
                 hop = busy.payload if isinstance(busy.payload, _Hop) else _Hop(current, busy.status, {})
                 return self._error(request, current, OutcomeKind.SERVER_BUSY, str(busy), hop=hop)
             except ExchangeFailed as failed:
-                return self._error(request, current, failed.kind, failed.message)
+                hop = failed.payload if isinstance(failed.payload, _Hop) else None
+                return self._error(request, current, failed.kind, failed.message, hop=hop, attempts=failed.attempts)
 
             if hop.location is None or not request.follow:
                 return self._final(request, hop)
@@ -244,11 +245,11 @@ class HttpClient:
                 )
             if visits[without_fragment(target)] >= MAX_VISITS_PER_URL:
                 return self._error(request, current, OutcomeKind.REDIRECT_LOOP, f"redirect loop at {target}", hop=hop)
+            request.redirects.append(current)
             refused = self._refuse_url(request, target, first=False)
             if refused is not None:
                 return refused
             logger.info("redirect %d %s -> %s", hop.status, current, target)
-            request.redirects.append(current)
             if hop.status in (301, 302, 303) and request.method == "POST":
                 # what browsers and requests do: the body is not re-sent, the method becomes GET
                 request.method, request.data = "GET", None
@@ -291,6 +292,11 @@ class HttpClient:
         except ServerBusy as busy:
             if isinstance(busy.payload, _Hop):
                 busy.payload.attempts = attempts
+            raise
+        except ExchangeFailed as failed:
+            failed.attempts = attempts
+            if isinstance(failed.payload, _Hop):
+                failed.payload.attempts = attempts
             raise
         hop.attempts = attempts
         return hop
@@ -374,15 +380,20 @@ class HttpClient:
                 )
             except bodies.BodyTooLarge as e:
                 record(b"", True)
-                raise ExchangeFailed(OutcomeKind.TOO_LARGE, str(e)) from e
+                raise ExchangeFailed(OutcomeKind.TOO_LARGE, str(e), payload=hop) from e
             except bodies.DeadlineExceeded as e:
-                raise ExchangeFailed(OutcomeKind.TIMEOUT, str(e)) from e
+                # not retried: a server that drips once drips again, and each try may take the whole deadline
+                record(b"", True)
+                raise ExchangeFailed(OutcomeKind.TIMEOUT, str(e), payload=hop) from e
             record(hop.body, False)
             return hop
         except (ServerBusy, ExchangeFailed):
             raise
         except Exception as e:
-            raise classify_exception(e) from e
+            failed = classify_exception(e)
+            failed.payload = hop  # the status and headers were received; the body was not
+            hop.body = b""
+            raise failed from e
 
     # ------------------------------------------------------------------ ftp
 

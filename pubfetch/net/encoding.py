@@ -3,7 +3,8 @@
 Order: a byte-order mark (it describes the bytes themselves, so browsers let it override the header), then the charset
 of the Content-Type header, then what the document declares in its first bytes (``<meta charset>``,
 ``<meta http-equiv="Content-Type">`` or the XML declaration), then detection: strict UTF-8 first (cheap and nearly
-never wrong when it succeeds), then charset_normalizer or chardet when installed, else UTF-8 with replacement.
+never wrong when it succeeds), then windows-1252 unless charset_normalizer (or chardet) finds another encoding a better
+fit.
 
 Labels are mapped as browsers map them (WHATWG Encoding): ISO-8859-1, Latin-1 and US-ASCII mean windows-1252, because
 pages labelled so routinely contain windows-1252 quotes and dashes, which latin-1 would turn into control characters.
@@ -98,35 +99,81 @@ def charset_from_document(body: bytes) -> str | None:
 
 
 def detect_charset(body: bytes) -> tuple[str, str]:
-    """Guess the encoding of an undeclared body; returns ``(codec, "detected" | "default")``."""
+    """Guess the encoding of an undeclared body; returns ``(codec, "detected" | "default")``.
+
+    Strict UTF-8 first. Otherwise windows-1252, the browsers' fallback for Western pages, unless the statistical
+    detector finds it a worse fit than its own best guess: a detector alone confuses Western code pages with each
+    other (it reads a Latin-1 "naïve" as windows-1250 "naďve", equally "clean" to it) and calls short samples UTF-16.
+    """
+    wide = _utf16_by_nuls(body[:_SNIFF_BYTES])
+    if wide:
+        return wide, "detected"
     try:
         body.decode("utf-8")
         return "utf-8", "detected"
     except UnicodeDecodeError:
         pass
     sample = body[:_DETECT_BYTES]
-    guess = _statistical_guess(sample)
+    western = _decodes(sample, "cp1252")
+    guess = _statistical_guess(sample, prefer_western=western)
     if guess:
         return guess, "detected"
-    return "utf-8", "default"
+    return ("cp1252" if western else "utf-8"), "default"
 
 
-def _statistical_guess(sample: bytes) -> str | None:
-    """charset_normalizer (requests' own dependency) or chardet, whichever is installed."""
+def _utf16_by_nuls(head: bytes) -> str | None:
+    """UTF-16 without a BOM, recognised by its NUL bytes: markup is mostly ASCII, whose UTF-16 code units have one
+    NUL byte, always on the same side. (Valid UTF-8 too, so this must come before the UTF-8 check.)"""
+    pairs = len(head) // 2
+    if pairs < 8:
+        return None
+    even = sum(1 for i in range(0, 2 * pairs, 2) if head[i] == 0)
+    odd = sum(1 for i in range(1, 2 * pairs, 2) if head[i] == 0)
+    if odd >= pairs * 0.4 and even <= pairs * 0.05:
+        return "utf-16-le"
+    if even >= pairs * 0.4 and odd <= pairs * 0.05:
+        return "utf-16-be"
+    return None
+
+
+def _decodes(data: bytes, codec: str) -> bool:
+    try:
+        data.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _wide(name: str | None) -> bool:
+    return bool(name) and str(name).replace("_", "-").startswith(("utf-16", "utf-32"))
+
+
+def _statistical_guess(sample: bytes, *, prefer_western: bool) -> str | None:
+    """charset_normalizer (requests' own dependency) or chardet, whichever is installed.
+
+    UTF-16/32 guesses are dropped for a sample without NUL bytes: markup in those encodings is full of them.
+    With ``prefer_western``, windows-1252 wins when it looks no messier than the best guess.
+    """
+    no_nul = b"\x00" not in sample
     try:
         import charset_normalizer
     except ImportError:
         charset_normalizer = None  # type: ignore[assignment]
     if charset_normalizer is not None:
-        best = charset_normalizer.from_bytes(sample).best()
-        if best is not None:
-            return normalise_charset(best.encoding)
-        return None
+        matches = [m for m in charset_normalizer.from_bytes(sample) if not (no_nul and _wide(m.encoding))]
+        best = matches[0] if matches else None
+        if prefer_western:
+            western = charset_normalizer.from_bytes(sample, cp_isolation=["cp1252"]).best()
+            if western is not None and (best is None or western.chaos <= best.chaos):
+                return "cp1252"
+        return normalise_charset(best.encoding) if best is not None else None
     try:
         import chardet
     except ImportError:
         return None
     found = chardet.detect(sample).get("encoding")
+    if no_nul and _wide(found):
+        return None
     return normalise_charset(found)
 
 

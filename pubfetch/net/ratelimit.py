@@ -179,12 +179,12 @@ class ServiceMap:
     @classmethod
     def for_endpoints(cls, endpoints: object) -> ServiceMap:
         pairs = [
-            (getattr(endpoints, "eutils"), "ncbi"),
-            (getattr(endpoints, "europepmc_annotations"), "europepmc_annotations"),
-            (getattr(endpoints, "europepmc"), "europepmc"),
-            (getattr(endpoints, "unpaywall"), "unpaywall"),
-            (getattr(endpoints, "doi"), "doi"),
-            (getattr(endpoints, "pubmed"), "ncbi"),
+            (endpoints.eutils, "ncbi"),
+            (endpoints.europepmc_annotations, "europepmc_annotations"),
+            (endpoints.europepmc, "europepmc"),
+            (endpoints.unpaywall, "unpaywall"),
+            (endpoints.doi, "doi"),
+            (endpoints.pubmed, "ncbi"),
         ]
         pairs.sort(key=lambda p: -len(p[0]))
         return cls(tuple(pairs))

@@ -25,11 +25,15 @@ logger = logging.getLogger(__name__)
 class ExchangeFailed(Exception):
     """A request failed in a way the client classifies (raised inside the retried function, caught by the client)."""
 
-    def __init__(self, kind: OutcomeKind, message: str, *, retryable: bool = False) -> None:
+    def __init__(self, kind: OutcomeKind, message: str, *, retryable: bool = False, payload: object = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.retryable = retryable
+        #: what was received before the failure (the client's response summary), if anything
+        self.payload = payload
+        #: requests sent for this hop, retries included (set by the client once retrying gave up)
+        self.attempts = 0
 
 
 class ServerBusy(Exception):
@@ -62,7 +66,11 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
 
 
 class _Budget:
-    """Counts failures per cause for one request; stop and wait callbacks share it."""
+    """Counts failures per cause for one request and decides whether to try again.
+
+    Everything is decided in the retry predicate, which tenacity calls exactly once per failed attempt; tenacity
+    computes the wait BEFORE it asks the stop condition, so counting in ``stop`` would make the backoff lag by one.
+    """
 
     def __init__(self, config: HttpConfig) -> None:
         self.config = config
@@ -71,12 +79,6 @@ class _Budget:
 
     def retryable(self, exc: BaseException) -> bool:
         if isinstance(exc, ServerBusy):
-            return True
-        return isinstance(exc, ExchangeFailed) and exc.retryable and exc.kind is OutcomeKind.TIMEOUT
-
-    def stop(self, state: tenacity.RetryCallState) -> bool:
-        exc = state.outcome.exception() if state.outcome else None
-        if isinstance(exc, ServerBusy):
             self.busy += 1
             if exc.retry_after is not None and exc.retry_after > self.config.retry_after_cap_s:
                 logger.warning(
@@ -84,10 +86,12 @@ class _Budget:
                     exc.retry_after,
                     self.config.retry_after_cap_s,
                 )
-                return True
-            return self.busy > self.config.busy_retries
-        self.timeouts += 1
-        return self.timeouts > self.config.effective_timeout_retries
+                return False
+            return self.busy <= self.config.busy_retries
+        if isinstance(exc, ExchangeFailed) and exc.retryable and exc.kind is OutcomeKind.TIMEOUT:
+            self.timeouts += 1
+            return self.timeouts <= self.config.effective_timeout_retries
+        return False
 
     def wait(self, state: tenacity.RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
@@ -110,7 +114,7 @@ def build_retrying(config: HttpConfig, sleep: Callable[[float], None] = time.sle
     budget = _Budget(config)
     return tenacity.Retrying(
         retry=tenacity.retry_if_exception(budget.retryable),
-        stop=budget.stop,
+        stop=tenacity.stop_never,  # the retry predicate holds the budget
         wait=budget.wait,
         sleep=sleep,
         reraise=True,

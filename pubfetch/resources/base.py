@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Self, TypeVar
 
 from pubfetch.config import FetchConfig
 from pubfetch.ids import PublicationIds
@@ -161,7 +161,7 @@ class Context:
             close()
         self.client.close()
 
-    def __enter__(self) -> Context:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
