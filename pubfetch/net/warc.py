@@ -1,0 +1,90 @@
+"""Recording every HTTP exchange of a run into a WARC file (``--warc FILE``), so a fetch can be audited or replayed.
+
+warcio writes standard WARC 1.0 records that every archive tool (pywb, the LOCKSS metadata layer of pubfetch) reads.
+Each exchange becomes a request record and a response record bound by WARC-Concurrent-To. The client hands over bodies
+already content-decoded, so Content-Encoding and Transfer-Encoding are dropped and Content-Length is set to what is
+stored; a body that was not read in full is marked with WARC-Truncated. An NCBI ``api_key`` never reaches the file.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import threading
+from pathlib import Path
+from typing import BinaryIO, Self
+from urllib.parse import urlsplit
+
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from pubfetch import __version__
+from pubfetch.net.record import ExchangeRecord
+
+log = logging.getLogger(__name__)
+
+_DROPPED = {"content-encoding", "transfer-encoding", "content-length"}
+_SECRET_PARAM = re.compile(r"(?i)([?&]api_key=)[^&#]*")
+
+
+def redact(url: str) -> str:
+    """The URL without secrets (the value of ``api_key``)."""
+    return _SECRET_PARAM.sub(r"\1REDACTED", url)
+
+
+class WarcRecorder:
+    """A response hook writing a (gzipped) WARC file; thread-safe. Use as ``HttpConfig(response_hook=recorder)``."""
+
+    def __init__(self, path: str | Path, *, gzip: bool | None = None) -> None:
+        self.path = Path(path)
+        use_gzip = self.path.suffix == ".gz" if gzip is None else gzip
+        self._file: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed by close()
+        self._writer = WARCWriter(self._file, gzip=use_gzip)
+        self._lock = threading.Lock()
+        self.records = 0
+        info = self._writer.create_warcinfo_record(self.path.name, {"software": f"pubfetch/{__version__}",
+                                                                    "format": "WARC File Format 1.0"})
+        with self._lock:
+            self._writer.write_record(info)
+
+    def __call__(self, exchange: ExchangeRecord) -> None:
+        url = redact(exchange.url)
+        date = exchange.started.strftime("%Y-%m-%dT%H:%M:%SZ")
+        headers = [(k, v) for k, v in exchange.response_headers if k.lower() not in _DROPPED]
+        headers.append(("Content-Length", str(len(exchange.body))))
+        http_headers = StatusAndHeaders(f"{exchange.status} {exchange.reason}".strip(), headers,
+                                        protocol=exchange.http_version)
+        warc_headers = {"WARC-Date": date}
+        if exchange.peer:
+            warc_headers["WARC-IP-Address"] = exchange.peer.rsplit(":", 1)[0]
+        if exchange.truncated:
+            warc_headers["WARC-Truncated"] = "length"
+        response = self._writer.create_warc_record(url, "response", payload=io.BytesIO(exchange.body),
+                                                   http_headers=http_headers, warc_headers_dict=warc_headers)
+        split = urlsplit(url)
+        target = (split.path or "/") + (f"?{split.query}" if split.query else "")
+        request_headers = [(k, redact(v) if k.lower() == "referer" else v) for k, v in exchange.request_headers]
+        request = self._writer.create_warc_record(
+            url, "request", payload=io.BytesIO(exchange.request_body or b""),
+            http_headers=StatusAndHeaders(f"{exchange.method} {target} {exchange.http_version}", request_headers,
+                                          is_http_request=True),
+            warc_headers_dict={"WARC-Date": date,
+                               "WARC-Concurrent-To": response.rec_headers.get_header("WARC-Record-ID")},
+        )
+        with self._lock:
+            self._writer.write_record(response)
+            self._writer.write_record(request)
+            self._file.flush()
+            self.records += 1
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._file.closed:
+                self._file.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
