@@ -1,0 +1,45 @@
+"""Publications as table rows and DataFrames."""
+
+from __future__ import annotations
+
+import pytest
+
+from pubfetch.model.part_type import PartType
+from pubfetch.model.parts import MeshTerm
+from pubfetch.model.publication import Publication
+from pubfetch.params import FetcherArgs
+from pubfetch.tables import COLUMNS, row, to_dataframe
+
+
+def sample() -> Publication:
+    args = FetcherArgs()
+    pub = Publication(clock=lambda: 1_600_000_000_000)
+    pub.set_pmid("31114920", PartType.external, "", args)
+    pub.set_doi("10.1093/nar/gkz369", PartType.europepmc, "u", args)
+    pub.set_title("EDAM: an ontology", PartType.europepmc, "u", args)
+    pub.set_keywords(["ontology", "bioinformatics"], PartType.europepmc, "u", args)
+    pub.set_mesh([MeshTerm("Software", True, "D012984"), MeshTerm("Humans", False, "D006801")], PartType.pubmed_xml,
+                 "u", args)
+    pub.set_pub_date("2019-07-02")
+    pub.journal_title = "Nucleic Acids Research"
+    pub.oa = True
+    return pub
+
+
+def test_row_flattens_parts_and_facts():
+    r = row(sample())
+    assert list(r) == list(COLUMNS)
+    assert r["pmid"] == "31114920" and r["pmcid"] == "" and r["doi"] == "10.1093/NAR/GKZ369"
+    assert r["keywords"] == "ontology; bioinformatics"
+    assert r["mesh"] == "Software; Humans"
+    assert r["pub_date"] == "2019-07-02"
+    assert r["oa"] is True and r["citations_count"] is None
+    assert r["status"] == "non-final"
+
+
+def test_dataframe_has_one_row_per_publication():
+    pandas = pytest.importorskip("pandas", reason="pandas is the optional [tables] extra")
+    frame = to_dataframe([sample(), sample()])
+    assert isinstance(frame, pandas.DataFrame)
+    assert frame.shape == (2, len(COLUMNS))
+    assert frame.loc[0, "title"] == "EDAM: an ontology"
