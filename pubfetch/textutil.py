@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-_TAG = re.compile(r"<[^>]*>")
+_TAG = re.compile(r"<[^<>]*>")
 _SPACE = re.compile(r"\s+")
 
 

@@ -26,6 +26,8 @@ class Request:
     body: bytes
     started: float = 0.0
     finished: float = 0.0
+    #: The request target as sent: a path, or an absolute URL when the server is used as a proxy.
+    target: str = ""
 
     @property
     def form(self) -> dict[str, list[str]]:
@@ -78,7 +80,7 @@ class LoopbackServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
                 req = Request(self.command, split.path, parse_qs(split.query, keep_blank_values=True),
-                              {k: v for k, v in self.headers.items()}, body, time.monotonic())
+                              {k: v for k, v in self.headers.items()}, body, time.monotonic(), target=self.path)
                 with server._lock:
                     server.requests.append(req)
                     server.active += 1
@@ -127,7 +129,7 @@ class LoopbackServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def base(self) -> str:

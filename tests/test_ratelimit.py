@@ -134,3 +134,24 @@ def test_wall_clock_is_the_default_clock(tmp_path):
     before = time.time()
     rl.acquire("x")
     assert time.time() - before < 1.0
+
+
+def test_client_waits_for_the_shared_limit_and_honours_retry_after(tmp_path):
+    from loopback import LoopbackServer, Reply
+
+    from pubfetch.net.client import HttpClient
+    from pubfetch.net.config import HttpConfig
+
+    fake = FakeTime()
+    rl = limiter(tmp_path, {"host": Limit(2.0)}, fake)
+    answers = iter([Reply(429, "slow down", "text/plain", {"Retry-After": "7"}), Reply(200, "ok", "text/plain")])
+    with LoopbackServer({"/a": Reply(200, "a", "text/plain"), "/busy": lambda req: next(answers)}) as server:
+        client = HttpClient(HttpConfig(allow_private_addresses=True, rate_limiter=rl), sleep=lambda s: None)
+        start = fake.now
+        assert client.get(server.url("/a")).ok
+        assert client.get(server.url("/a")).ok
+        assert fake.now - start == pytest.approx(0.5)  # the second request waited for its slot
+        result = client.get(server.url("/busy"))
+        assert result.ok and result.attempts == 2
+        # the 429 asked for 7 s: the retry (and every other process) waited for it
+        assert fake.now - start == pytest.approx(0.5 + 0.5 + 7.0, abs=0.01)

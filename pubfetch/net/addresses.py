@@ -45,17 +45,17 @@ def forbidden_ip_reason(ip: IPAddress) -> str | None:
     if ip in METADATA_ADDRESSES:
         return "cloud metadata address"
     checks = (
-        ("loopback", ip.is_loopback),
-        ("unspecified", ip.is_unspecified),
-        ("link-local", ip.is_link_local),
-        ("multicast", ip.is_multicast),
-        ("private", ip.is_private),
-        ("reserved", ip.is_reserved),
-        ("shared address space", isinstance(ip, ipaddress.IPv4Address) and ip in _SHARED),
+        ("loopback address", ip.is_loopback),
+        ("unspecified address", ip.is_unspecified),
+        ("link-local address", ip.is_link_local),
+        ("multicast address", ip.is_multicast),
+        ("private address", ip.is_private),
+        ("reserved address", ip.is_reserved),
+        ("shared (carrier-grade NAT) address", isinstance(ip, ipaddress.IPv4Address) and ip in _SHARED),
     )
     for reason, hit in checks:
         if hit:
-            return f"{reason} address"
+            return reason
     return None
 
 

@@ -40,7 +40,16 @@ from pubfetch.net.record import ExchangeRecord, call_hook
 from pubfetch.net.retry import ExchangeFailed, ServerBusy, build_retrying, parse_retry_after
 from pubfetch.net.slots import HostSlots
 from pubfetch.net.sniff import has_pdf_magic, is_pdf, is_pdf_media, is_skipped_media, is_textual_media, media_type
-from pubfetch.net.urls import HTTP_SCHEMES, hostname, origin, resolve_location, scheme, without_fragment
+from pubfetch.net.urls import (
+    HTTP_SCHEMES,
+    header_text,
+    host_key,
+    hostname,
+    origin,
+    resolve_location,
+    scheme,
+    without_fragment,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -307,6 +316,7 @@ class HttpClient:
         timeout = cfg.timeout_s
         deadline_s = cfg.total_timeout_s
         with self.slots.hold(url):
+            self._wait_for_rate(url)
             started = datetime.now(UTC)
             t0 = time.monotonic()
             deadline = t0 + deadline_s if deadline_s is not None else None
@@ -343,20 +353,29 @@ class HttpClient:
         headers = CaseInsensitiveDict(response.headers)
         location_header = headers.get("Location")
         hop = _Hop(url, status, headers)
+        # now, while urllib3 still holds the socket: once the body is read the connection goes back to the pool
+        peer = _peer(response.raw) if cfg.response_hook is not None else None
 
         def record(body: bytes, truncated: bool) -> None:
             if cfg.response_hook is not None:
-                call_hook(cfg.response_hook, _record(request, response, body, truncated, started, t0))
+                call_hook(cfg.response_hook, _record(request, response, body, truncated, started, t0, peer))
 
         try:
             if status in REDIRECT_STATUSES and location_header:
-                hop.location = resolve_location(url, location_header)
                 hop.body, truncated = bodies.read_some(response, SMALL_BODY)
                 record(hop.body, truncated)
+                if not request.read_body:
+                    hop.body = b""
+                location = header_text(location_header)
+                try:
+                    hop.location = resolve_location(url, location)
+                except ValueError as e:
+                    raise ExchangeFailed(OutcomeKind.BAD_URL, f"malformed Location {location!r}: {e}", payload=hop) from e
                 return hop
             if status in BUSY_STATUSES:
                 hop.body, truncated = bodies.read_some(response, SMALL_BODY)
                 hop.retry_after = parse_retry_after(headers.get("Retry-After"))
+                self._penalize(url, hop.retry_after)
                 record(hop.body, truncated)
                 raise ServerBusy(status, hop.retry_after, hop)
             mtype = media_type(headers.get("Content-Type"))
@@ -502,6 +521,30 @@ class HttpClient:
             result.body = hop.body
         return result
 
+    # ------------------------------------------------------------------ shared rate limits
+
+    def _rate_key(self, url: str) -> str:
+        key = self.config.rate_key
+        return key(url) if key is not None else "host:" + host_key(url)
+
+    def _wait_for_rate(self, url: str) -> None:
+        """Take a permit of the URL's service from the shared limiter (every thread and process waits its turn)."""
+        limiter = self.config.rate_limiter
+        if limiter is None:
+            return
+        try:
+            waited = limiter.acquire(self._rate_key(url))
+        except Exception as e:
+            raise ExchangeFailed(OutcomeKind.SERVER_BUSY, f"rate limit: {e}") from e
+        if waited > 0.5:
+            logger.debug("waited %.2f s for the rate limit of %s", waited, self._rate_key(url))
+
+    def _penalize(self, url: str, retry_after: float | None) -> None:
+        """A 429/503 with Retry-After slows down every process using the same limiter, not only this thread."""
+        limiter = self.config.rate_limiter
+        if limiter is not None and retry_after:
+            limiter.penalize(self._rate_key(url), min(retry_after, self.config.retry_after_cap_s))
+
     # ------------------------------------------------------------------ plumbing
 
     def _headers(self, url: str, referer: str | None, extra: Mapping[str, str] | None) -> dict[str, str]:
@@ -518,7 +561,7 @@ class HttpClient:
     def _session(self) -> requests.Session:
         session: requests.Session | None = getattr(self._local, "session", None)
         if session is None:
-            session = requests.Session()
+            session = _ManualRedirectSession()
             session.trust_env = True  # proxies and CA bundles from the environment
             adapter = HTTPAdapter(pool_connections=32, pool_maxsize=4, max_retries=0)
             session.mount("http://", adapter)
@@ -529,6 +572,17 @@ class HttpClient:
         return session
 
 
+class _ManualRedirectSession(requests.Session):
+    """A session that never looks at Location: the client follows redirects itself.
+
+    Even with ``allow_redirects=False`` requests prepares the next request of a redirect (``response.next``), and a
+    malformed or non-UTF-8 Location then raises out of ``request()`` before the client can classify the response.
+    """
+
+    def get_redirect_target(self, resp: requests.Response) -> str | None:
+        return None
+
+
 def _with_params(url: str, params: Mapping[str, str]) -> str:
     """Append query parameters the way requests encodes them."""
     prepared = requests.Request("GET", url, params=dict(params)).prepare()
@@ -536,7 +590,13 @@ def _with_params(url: str, params: Mapping[str, str]) -> str:
 
 
 def _record(
-    request: _Request, response: requests.Response, body: bytes, truncated: bool, started: datetime, t0: float
+    request: _Request,
+    response: requests.Response,
+    body: bytes,
+    truncated: bool,
+    started: datetime,
+    t0: float,
+    peer: str | None,
 ) -> ExchangeRecord:
     """The hook's view of an exchange (built only when a hook is installed)."""
     sent = response.request
@@ -557,7 +617,7 @@ def _record(
         truncated=truncated,
         started=started,
         elapsed_s=time.monotonic() - t0,
-        peer=_peer(raw),
+        peer=peer,
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pubfetch.net.record import ExchangeRecord
@@ -53,6 +53,10 @@ class HttpConfig:
         response_hook: called with an :class:`~pubfetch.net.record.ExchangeRecord` for every HTTP response received
             (redirects and retried responses too), e.g. by a WARC writer. Exceptions it raises are logged and ignored.
         extra_headers: headers sent with every request (after the defaults, before per-call headers).
+        rate_limiter: a :class:`~pubfetch.net.ratelimit.SharedRateLimiter` every request waits on (shared by all
+            threads and processes using the same file); ``None``: no rate limiting beyond the per-host slots.
+        rate_key: maps a URL to the limiter's service key (e.g. a
+            :class:`~pubfetch.net.ratelimit.ServiceMap`); default: ``host:<normalised host>``.
     """
 
     timeout_ms: int = DEFAULT_TIMEOUT_MS
@@ -75,6 +79,8 @@ class HttpConfig:
     ca_bundle: str | None = None
     response_hook: Callable[[ExchangeRecord], None] | None = None
     extra_headers: Mapping[str, str] = field(default_factory=dict)
+    rate_limiter: Any = None
+    rate_key: Callable[[str], str] | None = None
 
     def __post_init__(self) -> None:
         if self.timeout_ms < 0:

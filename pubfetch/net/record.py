@@ -32,7 +32,8 @@ class ExchangeRecord:
         truncated: ``body`` is not the whole body (cap reached, or not read in full on purpose).
         started: when the request was sent (UTC).
         elapsed_s: seconds from sending to the end of reading.
-        peer: the address actually connected to (``"ip:port"``), when known; through a proxy it is the proxy's.
+        peer: the address actually connected to (``"ip:port"``), when known (urllib3 releases the connection of a
+            response without a body before it can be asked); through a proxy it is the proxy's.
     """
 
     method: str

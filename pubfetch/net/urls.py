@@ -55,3 +55,12 @@ def without_fragment(url: str) -> str:
 def resolve_location(base: str, location: str) -> str:
     """Absolute URL of a Location header relative to the URL that sent it (RFC 9110 allows relative references)."""
     return urljoin(base, location.strip())
+
+
+def header_text(value: str) -> str:
+    """A header value as the server meant it: http.client decodes header bytes as Latin-1, but servers send non-ASCII
+    URLs in Location as UTF-8 (requests undoes this the same way); values that are not UTF-8 stay as they are."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value

@@ -13,9 +13,9 @@ import re
 from urllib.parse import quote, urlsplit
 
 from pubfetch.extract.clean import clean_html, page_title
-from pubfetch.extract.meta import parse_meta
+from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
 from pubfetch.extract.pdf import extract_pdf
-from pubfetch.extract.records import ArticleRecord, Link, apply_record
+from pubfetch.extract.records import ArticleRecord, apply_record
 from pubfetch.extract.scrape import scrape_journal
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
@@ -31,17 +31,6 @@ ELSEVIER_REDIRECT = re.compile(r"^https?://linkinghub\.elsevier\.com/retrieve/pi
 SCIENCEDIRECT_LINK = "https://www.sciencedirect.com/science/article/pii/"
 SCIENCEDIRECT = re.compile(r"^https?://(www\.)?sciencedirect\.com/.+$")
 BIORXIV = re.compile(r"^https?://(www\.)?biorxiv\.org/.+$")
-
-#: meta-tag source of a link -> (type of an HTML link, type of a PDF link)
-_LINK_TYPES = {
-    "citation": (PartType.link_citation, PartType.pdf_citation),
-    "eprints": (PartType.link_eprints, PartType.pdf_eprints),
-    "bepress": (PartType.link_citation, PartType.pdf_bepress),
-    "meta": (PartType.link_meta, PartType.pdf_meta),
-}
-_META_FIELDS = {"pmid": PartName.pmid, "pmcid": PartName.pmcid, "doi": PartName.doi, "title": PartName.title,
-                "keywords": PartName.keywords, "abstract": PartName.theAbstract}
-
 
 def fetch_doi(ctx: Context, run: PubRun) -> None:
     """The publisher's page of the DOI (PubFetcher's fetchDoi)."""
@@ -146,27 +135,9 @@ def _fetch(ctx: Context, url: str, javascript: bool) -> FetchResult:
 
 def apply_meta(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType, url: str, keywords: bool) -> None:
     """Merge meta tags: each field's type is the worse of its tag family's type and the page's type."""
-    pub = run.pub
-    field_types: dict = record.flags.get("types", {}) if isinstance(record.flags.get("types"), dict) else {}
-    types = {}
-    for field_name, part in _META_FIELDS.items():
-        tag_type = field_types.get(field_name)
-        if tag_type is None:
-            continue
-        if part is PartName.keywords and not keywords:
-            continue
-        types[part] = PartType.worse(PartType(tag_type), type_)
-    # bibliographic extras are taken by apply_record only when nothing better set them (set-once)
-    apply_record(pub, record, types, url, ctx.args, parts=ctx.parts)
+    apply_record(run.pub, record, meta_part_types(record, type_, keywords), url, ctx.args, parts=ctx.parts)
     for link in record.links:
-        add_meta_link(ctx, run, link, type_, url)
-
-
-def add_meta_link(ctx: Context, run: PubRun, link: Link, type_: PartType, url: str) -> None:
-    family = (link.source or "meta").split("_", 1)[0].split(".", 1)[0].lower()
-    html_type, pdf_type = _LINK_TYPES.get(family, _LINK_TYPES["meta"])
-    link_type = PartType.worse(pdf_type if link.kind == "pdf" else html_type, type_)
-    run.links.add(link.url, link_type, url, run.pub, ctx.args)
+        run.links.add(link.url, link_part_type(link, type_), url, run.pub, ctx.args)
 
 
 def fetch_pdf(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str) -> None:

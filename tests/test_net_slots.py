@@ -1,0 +1,135 @@
+"""Per-host connection slots: one open request per host at any moment, different hosts in parallel."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from loopback import Reply
+from netsupport import FastServer as LoopbackServer
+from netsupport import make_client
+
+from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.slots import HostSlots
+from pubfetch.net.urls import host_key
+
+
+def test_eight_threads_two_hosts_one_request_per_host_at_a_time() -> None:
+    """Host A is reached as 127.0.0.1, host B as localhost (slot keys ignore ports, so names tell them apart)."""
+    reply = Reply(200, "<html><title>slow</title></html>", delay=0.15)
+    with LoopbackServer({"/p/*": reply}) as a, LoopbackServer({"/p/*": reply}) as b:
+        b_base = b.base.replace("127.0.0.1", "localhost")
+        urls = [f"{a.base}/p/{i}" if i % 2 == 0 else f"{b_base}/p/{i}" for i in range(8)]
+        client = make_client()
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(client.get, urls))
+        client.close()
+        assert [r.kind for r in results] == [OutcomeKind.OK] * 8
+        assert [r.final_url for r in results] == urls
+        assert (a.count("/p/"), b.count("/p/")) == (4, 4)
+        assert (a.max_active, b.max_active) == (1, 1)
+        # both hosts were served at the same time: some request on A overlaps some request on B
+        overlaps = [(ra, rb) for ra in a.requests for rb in b.requests
+                    if ra.started < rb.finished and rb.started < ra.finished]
+        assert overlaps
+        assert client.slots.active_hosts() == 0  # idle hosts are forgotten
+
+
+def test_more_slots_per_host_allow_parallel_requests() -> None:
+    reply = Reply(200, "ok", "text/plain", delay=0.15)
+    with LoopbackServer({"/p/*": reply}) as server:
+        client = make_client(host_connections={"127.0.0.1": 4})
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            results = list(pool.map(client.get, [server.url(f"/p/{i}") for i in range(4)]))
+        assert [r.kind for r in results] == [OutcomeKind.OK] * 4
+        assert server.max_active > 1
+
+
+def test_slot_is_released_after_failures() -> None:
+    routes = {"/reset": Reply(reset=True), "/big": Reply(200, b"x" * 100, "text/plain"), "/ok": Reply(200, "ok")}
+    with LoopbackServer(routes) as server:
+        client = make_client(max_bytes=10)
+        assert client.get(server.url("/reset")).kind is OutcomeKind.IO_ERROR
+        assert client.get(server.url("/big")).kind is OutcomeKind.TOO_LARGE
+        assert client.get(server.url("/ok")).kind is OutcomeKind.OK
+        assert client.slots.active_hosts() == 0
+
+
+# ---------------------------------------------------------------------------------------------------- HostSlots
+
+
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [("https://www.Example.org/a", "example.org"), ("http://EXAMPLE.org:8080/", "example.org"),
+     ("example.org", "example.org"), ("WWW.ncbi.nlm.nih.gov", "ncbi.nlm.nih.gov"), ("http://[::1]:80/", "::1"),
+     ("wwwexample.org", "wwwexample.org"), ("not a url at all", "not a url at all")],
+)
+def test_host_key(url: str, key: str) -> None:
+    assert host_key(url) == key
+
+
+def _hold_in_thread(slots: HostSlots, url: str, entered: threading.Event, release: threading.Event) -> threading.Thread:
+    def run() -> None:
+        with slots.hold(url):
+            entered.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_www_and_case_share_one_slot() -> None:
+    slots = HostSlots(1)
+    entered, release = threading.Event(), threading.Event()
+    holder = _hold_in_thread(slots, "https://www.Example.org/a", entered, release)
+    assert entered.wait(5)
+    second_entered, second_release = threading.Event(), threading.Event()
+    waiter = _hold_in_thread(slots, "http://example.org/b", second_entered, second_release)
+    assert not second_entered.wait(0.1)  # queued behind the first
+    release.set()
+    assert second_entered.wait(5)
+    second_release.set()
+    holder.join(5)
+    waiter.join(5)
+    assert slots.active_hosts() == 0
+
+
+def test_different_hosts_do_not_wait_for_each_other() -> None:
+    slots = HostSlots(1)
+    entered, release = threading.Event(), threading.Event()
+    holder = _hold_in_thread(slots, "https://a.example/", entered, release)
+    assert entered.wait(5)
+    other_entered, other_release = threading.Event(), threading.Event()
+    other = _hold_in_thread(slots, "https://b.example/", other_entered, other_release)
+    assert other_entered.wait(5)  # while a.example is still held
+    assert slots.active_hosts() == 2
+    release.set()
+    other_release.set()
+    holder.join(5)
+    other.join(5)
+    assert slots.active_hosts() == 0
+
+
+def test_unlimited_hosts_take_no_slot() -> None:
+    slots = HostSlots(1, unlimited={"doi.org", "www.dx.doi.org"})
+    assert slots.size("doi.org") is None and slots.size("dx.doi.org") is None
+    with slots.hold("https://doi.org/10.1/a"), slots.hold("https://doi.org/10.1/b"):
+        assert slots.active_hosts() == 0
+
+
+def test_overrides_and_validation() -> None:
+    slots = HostSlots(2, overrides={"www.EBI.ac.uk": 4})
+    assert (slots.size("ebi.ac.uk"), slots.size("example.org")) == (4, 2)
+    with pytest.raises(ValueError, match="per_host must be >= 1"):
+        HostSlots(0)
+
+
+def test_slot_released_when_the_block_raises() -> None:
+    slots = HostSlots(1)
+    with pytest.raises(RuntimeError), slots.hold("https://example.org/"):
+        raise RuntimeError("boom")
+    assert slots.active_hosts() == 0
+    with slots.hold("https://example.org/"):  # would block forever if the slot leaked
+        pass
