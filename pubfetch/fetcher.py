@@ -60,17 +60,11 @@ class BatchSummary:
 
 
 def to_ids(value: IdsLike) -> idmod.PublicationIds:
-    """A PMID, PMCID, DOI (or a URL of one) or PublicationIds, as PublicationIds; ValueError names what is wrong."""
+    """A PMID, PMCID, DOI (or a link to one) or PublicationIds, as PublicationIds; InvalidId (a ValueError) says why
+    a string is none of them."""
     if isinstance(value, idmod.PublicationIds):
         return value
-    text = str(value).strip()
-    kind = idmod.classify(text)
-    if kind is None:
-        from_url = idmod.ids_from_url(text)
-        if from_url is not None:
-            return from_url
-        raise ValueError(f"'{text}' is not a PMID, PMCID or DOI")
-    return idmod.PublicationIds(**{kind: idmod.normalise_doi(text) if kind == "doi" else text})
+    return idmod.classify(str(value))
 
 
 def init_publication(ids: idmod.PublicationIds, args: FetcherArgs) -> Publication:

@@ -559,11 +559,19 @@ def selector_text(elements: Tag | Iterable[Tag] | None) -> str:
 # ------------------------------------------------------------------------------------------------------ documents
 
 
-def meta_description(soup: BeautifulSoup | Tag) -> str:
+def _tree(html: str | bytes | Tag) -> Tag:
+    """A parsed tree for functions that also take page text: a Tag (or BeautifulSoup) as is, str/bytes parsed."""
+    return html if isinstance(html, Tag) else parse_html(html)
+
+
+def meta_description(html: str | bytes | Tag) -> str:
     """The longest description among <meta name|property = description, og:description, twitter:description,
-    dc.description, ...> (names compared case-insensitively), whitespace-normalised; "" if none."""
+    dc.description, ...> (names compared case-insensitively), whitespace-normalised; "" if none.
+
+    Takes the page (str/bytes, parsed here) or a parsed tree; PubFetcher puts this text in front of a cleaned page.
+    """
     best = ""
-    for meta in soup.find_all("meta"):
+    for meta in _tree(html).find_all("meta"):
         names = (_attr(meta, "name"), _attr(meta, "property"))
         if not any(n.strip(_JAVA_TRIM).lower() in DESCRIPTION_NAMES for n in names):
             continue
@@ -575,9 +583,12 @@ def meta_description(soup: BeautifulSoup | Tag) -> str:
     return best
 
 
-def page_title(soup: BeautifulSoup | Tag) -> str:
-    """The text of the first <title>, whitespace collapsed and trimmed; "" when there is none."""
-    title = soup.find("title")
+def page_title(html: str | bytes | Tag) -> str:
+    """The text of the page's first <title>, whitespace collapsed and trimmed; "" when there is none.
+
+    Takes the page (str/bytes, parsed here) or a parsed tree (read before cleaning, which leaves <head> alone anyway).
+    """
+    title = _tree(html).find("title")
     return element_text(title) if isinstance(title, Tag) else ""
 
 

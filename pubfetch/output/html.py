@@ -78,7 +78,7 @@ def ids_html(pmid: str, pmcid: str, doi: str, tab: bool = False) -> str:
 
 
 def ids_with_urls_html(pmid: str, pmcid: str, doi: str, pmid_url: str, pmcid_url: str, doi_url: str) -> str:
-    urls = [link_html(u) for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i]
+    urls = [link_html(u) for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i and u]
     return f"{ids_html(pmid, pmcid, doi)} ({', '.join(urls)})"
 
 

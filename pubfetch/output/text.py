@@ -33,8 +33,8 @@ def ids_text(pmid: str, pmcid: str, doi: str, tab: bool = False) -> str:
 
 
 def ids_with_urls_text(pmid: str, pmcid: str, doi: str, pmid_url: str, pmcid_url: str, doi_url: str) -> str:
-    """``[ids] (urls)``: the non-plain ID listing, saying where each ID was found."""
-    urls = [u for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i]
+    """``[ids] (urls)``: the non-plain ID listing, saying where each ID was found (IDs without a URL add nothing)."""
+    urls = [u for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i and u]
     return f"[{ids_text(pmid, pmcid, doi)}] ({', '.join(urls)})"
 
 

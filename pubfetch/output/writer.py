@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Self, TextIO
 
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
@@ -84,7 +84,7 @@ class EntryWriter:
 
     # --- context manager -------------------------------------------------------------------------------------------
 
-    def __enter__(self) -> EntryWriter:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
+from urllib.parse import urlencode
 
 from pubfetch import ids as idmod
-from pubfetch.extract.europepmc import parse_search_json
+from pubfetch.extract.europepmc import parse_search_json, pick_result
 from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.records import ArticleRecord, apply_record
 from pubfetch.model.part_type import PartName, PartType
-from pubfetch.model.publication import F1000_DOI
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.base import Context, PubRun, chunks
 
@@ -30,7 +30,6 @@ FULLTEXT_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, P
 #: Longest query sent in a GET URL; longer ones are POSTed to searchPOST (URLs beyond ~2 kB get refused by proxies).
 MAX_GET_QUERY = 1500
 PAGE_SIZE = 1000
-_SOURCE_RANK = {"MED": 0, "PMC": 1, "PPR": 2}
 _SEARCH_TYPES = {name: PartType.europepmc for name in (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
                                                        PartName.keywords, PartName.mesh, PartName.theAbstract)}
 
@@ -65,36 +64,6 @@ def _matches(kind: str, value: str, record: ArticleRecord) -> bool:
     if kind == "pmcid":
         return record.pmcid.upper() == value.upper()
     return bool(record.doi) and idmod.normalise_doi(record.doi).lower() == value.lower()
-
-
-def _contradicts(run: PubRun, record: ArticleRecord) -> bool:
-    pub = run.pub
-    if pub.pmid.content and record.pmid and record.pmid != pub.pmid.content:
-        return True
-    if pub.pmcid.content and record.pmcid and record.pmcid != pub.pmcid.content:
-        return True
-    if pub.doi.content and record.doi:
-        doi = idmod.normalise_doi(record.doi)
-        if doi != pub.doi.content:
-            return not (F1000_DOI.match(doi) and F1000_DOI.match(pub.doi.content))
-    return False
-
-
-def choose_record(run: PubRun, records: Sequence[ArticleRecord]) -> ArticleRecord | None:
-    """PubFetcher's choice among results: the only one, else the best source (MED > PMC > PPR) not contradicting."""
-    if len(records) == 1:
-        return records[0]
-    best: ArticleRecord | None = None
-    best_rank = 99
-    for record in records:
-        if _contradicts(run, record):
-            log.error("Europe PMC result %s/%s/%s contradicts %s", record.pmid, record.pmcid, record.doi,
-                      run.pub.ids)
-            continue
-        rank = _SOURCE_RANK.get(str(record.flags.get("source", "")).upper(), 3)
-        if best is None or rank < best_rank:
-            best, best_rank = record, rank
-    return best
 
 
 def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult | None, str]:
@@ -142,17 +111,26 @@ def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
     for kind, members in groups.items():
         for chunk in chunks(members, ctx.config.europepmc_batch):
             values = list(dict.fromkeys(value for _, value in chunk))
-            records, failed, url = search(ctx, build_query(kind, values))
+            records, failed, _ = search(ctx, build_query(kind, values))
             if failed is not None:
                 for run, _ in chunk:
                     run.fail(failed)
                 continue
             for run, value in chunk:
-                record = choose_record(run, [r for r in records if _matches(kind, value, r)])
+                pub = run.pub
+                record = pick_result([r for r in records if _matches(kind, value, r)], pub.pmid.content,
+                                     pub.pmcid.content, pub.doi.content)
                 if record is None:
                     log.info("no Europe PMC result for %s %s", kind, value)
                     continue
-                _apply_search_record(ctx, run, record, url)
+                _apply_search_record(ctx, run, record, single_query_url(ctx, kind, value))
+
+
+def single_query_url(ctx: Context, kind: str, value: str) -> str:
+    """The URL recorded on the parts: the one-ID query that gives this record, whatever batch fetched it, so that
+    a batch and one-at-a-time fetching store the same publication and the URL reproduces the record."""
+    return ctx.endpoints.europepmc + "search?" + urlencode(
+        {"query": build_query(kind, [value]), "resultType": "core", "format": "json"})
 
 
 def _apply_search_record(ctx: Context, run: PubRun, record: ArticleRecord, url: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from pubfetch.extract.annotations import parse_annotations
+from pubfetch.extract.annotations import by_id, parse_annotations
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import MinedTerm
 from pubfetch.resources.base import Context, PubRun, chunks
@@ -56,12 +56,13 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
                 run.fail(result)
             continue
         try:
-            by_article = parse_annotations(result.body)
+            by_article = by_id(parse_annotations(result.body))
         except ValueError as e:
             log.warning("unreadable annotations from %s: %s", result.url, e)
             continue
         for run, article in chunk:
-            terms: list[MinedTerm] = _terms_for(by_article, article, api_type)
+            record = by_article.get(article.partition(":")[2])
+            terms: list[MinedTerm] = list(getattr(record, prefix)) if record is not None else []
             if not terms:
                 log.info("no %s terms for %s", prefix.upper(), article)
                 continue
@@ -70,16 +71,3 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
             setter = run.pub.set_efo if part is PartName.efo else run.pub.set_go
             if ctx.wants(part):
                 setter(terms, PartType.europepmc, single, ctx.args)
-
-
-def _terms_for(by_article: dict, article: str, api_type: str) -> list[MinedTerm]:
-    """The terms of one article and annotation type, whatever case the service used for the source prefix."""
-    source, _, ident = article.partition(":")
-    for key in (article, f"{source.upper()}:{ident}", ident):
-        entry = by_article.get(key)
-        if entry is None:
-            continue
-        if isinstance(entry, dict):
-            return list(entry.get(api_type, []))
-        return list(entry)
-    return []

@@ -1,0 +1,86 @@
+"""Where the pipeline's output goes: stdout or the ``-txt-*`` files, in the format of ``--format`` and ``--plain``.
+
+The shapes are PubFetcher's: ``-out`` and ``-out-ids`` leave out the kinds that have nothing to show, while a
+``-txt-*`` file always gets its kind (an empty JSON array rather than a missing key), so a script can rely on it.
+With ``--format jsonl`` there is no wrapper at all; when ``-out`` writes more than one kind of entry (IDs of more
+than one kind were given), each line starts with ``"kind"`` so the stream can be split again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import TextIO
+
+from pubfetch.cli.errors import InputError
+from pubfetch.cli.parser import ParsedArgs
+from pubfetch.ids import PublicationIds
+from pubfetch.model import Publication, Webpage
+from pubfetch.output.common import Format
+from pubfetch.output.summary import write_ids, write_top_hosts
+from pubfetch.output.writer import write_entries
+from pubfetch.params import FetcherArgs
+
+
+def write_file(path: str, write: Callable[[TextIO], None]) -> None:
+    """Write an output file (parent directories created, as PubFetcher does); problems are the user's to fix."""
+    parent = os.path.dirname(path)
+    try:
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            write(f)
+    except OSError as e:
+        raise InputError(f"cannot write output file '{path}': {e.strerror or e}") from None
+
+
+class Emitter:
+    """The output modifiers of one run, applied to every output operation."""
+
+    def __init__(self, out: TextIO, args: ParsedArgs, fetcher_args: FetcherArgs, argv: Sequence[str]) -> None:
+        self.out = out
+        self.fmt: Format = args.get("format", Format.text)
+        self.plain = args.flag("plain")
+        self.parts = args.get("out-part")
+        self.fetcher_args = fetcher_args
+        self.argv = list(argv)
+
+    # --- entries ------------------------------------------------------------------------------------------------------
+
+    def entries(self, publications: list[Publication], webpages: list[Webpage], docs: list[Webpage],
+                tag_kind: bool) -> None:
+        """``-out``: kinds without entries are left out."""
+        write_entries(self.out, publications or None, webpages or None, docs or None, fmt=self.fmt,
+                      args=self.fetcher_args, plain=self.plain, parts=self.parts, argv=self.argv,
+                      tag_kind=tag_kind and self.fmt is Format.jsonl)
+
+    def entries_file(self, path: str, kind: str, entries: list) -> None:
+        """``-txt-pub``/``-txt-web``/``-txt-doc``: the file gets its kind even when there are no entries."""
+        lists: dict[str, list | None] = {"publications": None, "webpages": None, "docs": None}
+        lists[kind] = entries
+        write_file(path, lambda f: write_entries(
+            f, lists["publications"], lists["webpages"], lists["docs"], fmt=self.fmt, args=self.fetcher_args,
+            plain=self.plain, parts=self.parts, argv=self.argv, omit_empty=False))
+
+    # --- IDs ------------------------------------------------------------------------------------------------------------
+
+    def ids(self, publication_ids: list[PublicationIds], webpage_urls: list[str], doc_urls: list[str]) -> None:
+        write_ids(self.out, publication_ids, webpage_urls, doc_urls, fmt=self.fmt, plain=self.plain, argv=self.argv)
+
+    def ids_file(self, path: str, kind: str, items: list) -> None:
+        lists: dict[str, list | None] = {"publications": None, "webpages": None, "docs": None}
+        lists[kind] = items
+        write_file(path, lambda f: write_ids(f, lists["publications"], lists["webpages"], lists["docs"], fmt=self.fmt,
+                                             plain=self.plain, argv=self.argv, omit_empty=False))
+
+    # --- top hosts ------------------------------------------------------------------------------------------------------
+
+    def top_hosts(self, hosts: Mapping[str, Mapping[str, int]]) -> None:
+        write_top_hosts(self.out, hosts["publications"], hosts["webpages"], hosts["docs"], fmt=self.fmt,
+                        argv=self.argv)
+
+    def top_hosts_file(self, path: str, kind: str, hosts: Mapping[str, int]) -> None:
+        maps: dict[str, Mapping[str, int] | None] = {"publications": None, "webpages": None, "docs": None}
+        maps[kind] = hosts
+        write_file(path, lambda f: write_top_hosts(f, maps["publications"], maps["webpages"], maps["docs"],
+                                                   fmt=self.fmt, argv=self.argv, omit_empty=False))

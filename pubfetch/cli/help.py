@@ -1,0 +1,59 @@
+"""The ``--help`` text, generated from the option table so it always lists exactly the options the parser accepts."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pubfetch
+from pubfetch.cli.options import GROUPS
+from pubfetch.cli.spec import Option
+
+WIDTH = 120
+COLUMN = 36
+
+USAGE = "usage: pubfetch [-OPERATION [ARG ...] ...] [--MODIFIER [ARG ...] ...]"
+
+INTRO = (
+    f"pubfetch {pubfetch.__version__}: fetch publications (title, keywords, MeSH, EFO/GO terms, abstract, full text), "
+    "webpages and docs, keep them in a database, filter them and output them as text, HTML or JSON "
+    "(a Python PubFetcher).\n\n"
+    "Single-dash options are operations, double-dash options modify them. One-off operations run first, in the "
+    "order listed; then the pipeline runs its steps in the fixed order of the numbered groups below (add IDs, "
+    "filter IDs, ..., output), whatever the order of the options on the command line. Errors print one line on "
+    "stderr and exit with status 2."
+)
+
+EXAMPLES = """Examples:
+  pubfetch -db-init pubs.db
+  pubfetch -pub-file ids.txt -db-fetch-end pubs.db
+  pubfetch -pub-db pubs.db -db pubs.db -usable -out --format json
+  pubfetch -pub 31114920 PMC6198355 -db pubs.db -out --out-part title abstract --plain
+  pubfetch -pub-json exported.json -put pubs.db"""
+
+
+def _left(opt: Option) -> str:
+    names = ", ".join(opt.names)
+    if opt.arity == 0:
+        return names
+    if opt.arity == "+":
+        return f"{names} {opt.metavar} ..." if not opt.metavar.endswith("]") else f"{names} {opt.metavar}"
+    return f"{names} {opt.metavar}"
+
+
+def _entry(opt: Option) -> str:
+    left = "  " + _left(opt)
+    wrapper = textwrap.TextWrapper(width=WIDTH, subsequent_indent=" " * COLUMN, break_on_hyphens=False)
+    if len(left) < COLUMN - 1:
+        return wrapper.fill(left.ljust(COLUMN) + opt.help)
+    return left + "\n" + wrapper.fill(" " * COLUMN + opt.help)
+
+
+def format_help() -> str:
+    parts = [USAGE, "", textwrap.fill(INTRO.split("\n\n")[0], WIDTH), "", textwrap.fill(INTRO.split("\n\n")[1], WIDTH)]
+    for group in GROUPS:
+        parts += ["", f"{group.title}:"]
+        if group.note:
+            parts.append(textwrap.fill(group.note, WIDTH, initial_indent="  ", subsequent_indent="  "))
+        parts += [_entry(o) for o in group.options]
+    parts += ["", EXAMPLES]
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,71 @@
+"""Logging for one command-line run: warnings and errors on stderr, everything (with debug messages) in ``--log FILE``.
+
+The console shows only what a user must act on (skipped IDs, missing entries, failures) so that stdout stays clean
+for pipes and stderr stays short; ``--verbose`` adds the informational step-by-step messages PubFetcher prints.
+The log file gets timestamps and the logger names, as PubFetcher's does, and is appended to so that repeated runs of
+a long job keep one history.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pubfetch
+from pubfetch.cli.errors import InputError
+
+LOGGER = "pubfetch"
+
+
+class _ConsoleFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return f"pubfetch: {record.levelname.lower()}: {record.getMessage()}"
+
+
+@dataclass
+class LogSetup:
+    """The handlers added for this run, removed again by :meth:`close` (main() may be called many times in tests)."""
+
+    handlers: list[logging.Handler] = field(default_factory=list)
+    old_level: int = logging.NOTSET
+    old_propagate: bool = True
+
+    def close(self) -> None:
+        logger = logging.getLogger(LOGGER)
+        for h in self.handlers:
+            logger.removeHandler(h)
+            h.close()
+        logger.setLevel(self.old_level)
+        logger.propagate = self.old_propagate
+
+
+def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSetup:
+    """Attach a stderr handler and, with ``--log``, an appending file handler to the ``pubfetch`` logger."""
+    logger = logging.getLogger(LOGGER)
+    setup = LogSetup(old_level=logger.level, old_propagate=logger.propagate)
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(logging.INFO if verbose else logging.WARNING)
+    console.setFormatter(_ConsoleFormatter())
+    setup.handlers.append(console)
+    if log_file is not None:
+        try:
+            parent = os.path.dirname(log_file)
+            if parent:
+                os.makedirs(parent, exist_ok=True)
+            file_handler = logging.FileHandler(log_file, mode="a", encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"cannot open log file '{log_file}': {e.strerror or e}") from None
+        file_handler.setLevel(logging.DEBUG)
+        file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+        setup.handlers.append(file_handler)
+    for h in setup.handlers:
+        logger.addHandler(h)
+    logger.setLevel(logging.DEBUG if log_file is not None else console.level)
+    logger.propagate = False
+    log = logging.getLogger(__name__)
+    log.debug("pubfetch %s", " ".join(argv))
+    log.info("This is pubfetch %s", pubfetch.__version__)
+    return setup

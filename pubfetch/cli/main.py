@@ -1,0 +1,111 @@
+"""The ``pubfetch`` command: parse, run the one-off operations, the pipeline and the test operations, report.
+
+Exit status: 0 on success; 2 when the user can fix the problem (unknown option, missing argument, unreadable file,
+bad regex or time, invalid ID with ``--strict``, a database that cannot be opened, an operation not available), with
+one line on stderr and never a traceback; 1 for an internal error (its traceback goes to the ``--log`` file);
+130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+import pubfetch
+from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, UsageError
+from pubfetch.cli.help import USAGE, format_help
+from pubfetch.cli.logsetup import configure
+from pubfetch.cli.network import run_fetch_step
+from pubfetch.cli.oneoff import run_oneoff
+from pubfetch.cli.options import TESTS
+from pubfetch.cli.parser import ParsedArgs, parse_args
+from pubfetch.cli.pipeline import Pipeline
+from pubfetch.output.common import Format
+from pubfetch.output.writer import EntryWriter
+from pubfetch.store import StoreError
+
+log = logging.getLogger("pubfetch.cli")
+
+EXIT_INTERRUPTED = 130
+
+
+def _say(message: str) -> None:
+    print(f"pubfetch: error: {message}", file=sys.stderr)
+
+
+def run_tests(args: ParsedArgs, out: TextIO, argv: Sequence[str]) -> None:
+    """The test operations (``-print-*``): fetch from one resource alone and print the result."""
+    for opt in TESTS.options:
+        if opt.dest not in args:
+            continue
+        kind = "webpages" if opt.dest == "print-webpage" else "publications"
+        result = run_fetch_step(kind, [args.get(opt.dest)], opt.dest, None, args.fetcher_args())  # type: ignore[arg-type]
+        with EntryWriter(out, args.get("format", Format.text), args=args.fetcher_args(), plain=args.flag("plain"),
+                         argv=argv, kinds=(kind[:-1],)) as writer:  # type: ignore[arg-type]
+            writer.write_all(result.entries, kind[:-1])  # type: ignore[arg-type]
+
+
+def run(args: ParsedArgs, argv: Sequence[str], out: TextIO) -> None:
+    """Everything the options ask for, in PubFetcher's order: one-off operations, the pipeline, test operations."""
+    run_oneoff(args, out, list(argv))
+    if args.has_role("pipeline"):
+        Pipeline(args, argv, out).run()
+    run_tests(args, out, argv)
+
+
+def _quiet_broken_pipe() -> None:
+    """After the reader of stdout went away (``pubfetch ... | head``), stop Python complaining at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words:
+        print(USAGE, file=sys.stderr)
+        _say("no operation given; see pubfetch --help")
+        return EXIT_USAGE
+    if "-h" in words or "--help" in words:
+        sys.stdout.write(format_help())
+        return EXIT_OK
+    if "--version" in words:
+        print(f"pubfetch {pubfetch.__version__}")
+        return EXIT_OK
+    try:
+        args = parse_args(words)
+        if not args.has_role("oneoff", "pipeline", "test"):
+            raise UsageError("no operation given (operations are the single-dash options); see pubfetch --help")
+        setup = configure(args.get("log"), args.flag("verbose"), words)
+    except CliError as e:
+        _say(str(e))
+        return e.exit_status
+    try:
+        run(args, words, sys.stdout)
+        sys.stdout.flush()
+    except CliError as e:
+        log.error("%s", e)
+        return e.exit_status
+    except StoreError as e:
+        log.error("%s", e)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        log.error("interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as e:
+        log.debug("internal error", exc_info=True)
+        log.error("internal error: %s: %s (please report it; run with --log FILE to record the details)",
+                  type(e).__name__, e)
+        return EXIT_INTERNAL
+    finally:
+        setup.close()
+    return EXIT_OK

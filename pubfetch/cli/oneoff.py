@@ -1,0 +1,171 @@
+"""One-off operations: database maintenance, ID checks and conversions, HTML escaping, and the page operations that
+go to the network. They run before the pipeline, in PubFetcher's order, and print their answers on stdout exactly as
+PubFetcher does (``true``/``false``, bare values, ``pmid<TAB>pmcid<TAB>doi``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TextIO
+from urllib.parse import urlsplit
+
+from pubfetch import ids as idmod
+from pubfetch.cli.errors import InputError, Unavailable
+from pubfetch.cli.network import run_fetch_step
+from pubfetch.cli.parser import ParsedArgs
+from pubfetch.ids import InvalidId, PublicationIds
+from pubfetch.output import html as h
+from pubfetch.output.common import Format
+from pubfetch.output.text import ids_text, ids_with_urls_text
+from pubfetch.output.writer import EntryWriter
+from pubfetch.store import init_store, open_store
+
+log = logging.getLogger(__name__)
+
+URL_SCHEMES = ("http", "https", "ftp")
+
+
+def check_url(url: str) -> str:
+    """A webpage or doc URL as PubFetcher accepts it: absolute, with a scheme and a host; surrounding space removed."""
+    u = url.strip()
+    try:
+        parts = urlsplit(u)
+        host = parts.hostname
+    except ValueError as e:
+        raise InvalidId(f"malformed URL '{url}': {e}") from None
+    if not parts.scheme:
+        raise InvalidId(f"malformed URL '{url}': no scheme (expected an absolute URL such as https://example.org/)")
+    if parts.scheme.lower() not in URL_SCHEMES:
+        raise InvalidId(f"malformed URL '{url}': unsupported scheme '{parts.scheme}' (expected http, https or ftp)")
+    if not host:
+        raise InvalidId(f"malformed URL '{url}': no host")
+    if any(c.isspace() for c in u):
+        raise InvalidId(f"malformed URL '{url}': contains white space")
+    return u
+
+
+def doi_registrant_as_given(s: str) -> str:
+    """PubFetcher's ``extractDoiRegistrant``: the registrant as written (not upper-cased), empty for an invalid DOI."""
+    if not idmod.is_doi(s):
+        return ""
+    begin = s.find("10.")
+    end = s.find("/", begin + 3)
+    return s[begin + 3:end] if begin >= 0 and end >= 0 else ""
+
+
+def _tab(ids: PublicationIds) -> str:
+    return ids_text(*ids.ids, tab=True)
+
+
+def _bool(b: bool) -> str:
+    return "true" if b else "false"
+
+
+# --- database ----------------------------------------------------------------------------------------------------
+
+
+def _database(args: ParsedArgs, out: TextIO) -> None:
+    if "db-init" in args:
+        path = args.get("db-init")
+        log.info("Init database: %s", path)
+        init_store(path).close()
+    for dest, action in (("db-commit", "commit"), ("db-compact", "compact")):
+        if dest in args:
+            log.info("%s database: %s", action.capitalize(), args.get(dest))
+            with open_store(args.get(dest)) as db:
+                getattr(db, action)()
+    for dest, size in (("db-publications-size", "publications_size"), ("db-webpages-size", "webpages_size"),
+                       ("db-docs-size", "docs_size")):
+        if dest in args:
+            with open_store(args.get(dest), readonly=True) as db:
+                out.write(f"{getattr(db, size)()}\n")
+    if "db-publications-map" in args:
+        with open_store(args.get("db-publications-map"), readonly=True) as db:
+            out.writelines(f"{any_id} -> {primary}\n" for any_id, primary in db.publications_map())
+    if "db-publications-map-reverse" in args:
+        with open_store(args.get("db-publications-map-reverse"), readonly=True) as db:
+            for primary, ids in db.publications_map_reverse():
+                urls = (ids.pmid_url, ids.pmcid_url, ids.doi_url)
+                out.write(f"{primary} -> {ids_with_urls_text(*ids.ids, *urls)}\n")
+
+
+# --- network page operations ---------------------------------------------------------------------------------------
+
+
+def _pages(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
+    fetcher_args = args.fetcher_args()
+    for mode in ("fetch-document", "fetch-document-javascript"):
+        if mode in args:
+            result = run_fetch_step("docs", [args.get(mode)], mode, None, fetcher_args)  # type: ignore[arg-type]
+            out.write(f"{result.text or ''}\n")
+    if "post-document" in args:
+        url, *pairs = args.get("post-document")
+        result = run_fetch_step("docs", [url], "post-document", None, fetcher_args, extra=pairs)
+        out.write(f"{result.text or ''}\n")
+    if "fetch-webpage-selector" in args:
+        url, title, content, javascript = args.get("fetch-webpage-selector")
+        result = run_fetch_step("webpages", [url], "fetch-webpage-selector", None, fetcher_args,
+                                extra=(title, content, javascript))
+        with EntryWriter(out, args.get("format", Format.text), args=fetcher_args, plain=args.flag("plain"),
+                         argv=argv, kinds=("webpage",)) as writer:
+            writer.write_all(result.entries, "webpage")
+
+
+def _scrape(args: ParsedArgs) -> None:
+    for dest in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript"):
+        if dest in args:
+            raise Unavailable(f"-{dest}", "the scraping rules")
+
+
+# --- IDs and miscellaneous -----------------------------------------------------------------------------------------
+
+
+def _ids(args: ParsedArgs, out: TextIO) -> None:
+    answers = (
+        ("is-pmid", lambda s: _bool(idmod.is_pmid(s))),
+        ("is-pmcid", lambda s: _bool(idmod.is_pmcid(s))),
+        ("extract-pmcid", idmod.extract_pmcid_number),
+        ("is-doi", lambda s: _bool(idmod.is_doi(s))),
+        ("normalise-doi", lambda s: idmod.normalise_doi(s) if s else ""),
+        ("extract-doi-registrant", doi_registrant_as_given),
+    )
+    for dest, answer in answers:
+        if dest in args:
+            out.write(answer(args.get(dest)) + "\n")
+    if "find-ids" in args:
+        found = args.get("find-ids")
+        rows = ([PublicationIds(pmid=p) for p in idmod.extract_pmids(found)]
+                + [PublicationIds(pmcid=p) for p in idmod.extract_pmcids(found)]
+                + [PublicationIds(doi=d) for d in idmod.extract_dois(found)])
+        out.writelines(_tab(r) + "\n" for r in rows)
+    if "url-ids" in args:
+        url = args.get("url-ids")
+        found_ids = idmod.ids_from_url(url)
+        if found_ids is None:
+            raise InputError(f"'{url}' is not a PubMed, PMC, Europe PMC or doi.org link to a publication")
+        out.write(_tab(found_ids) + "\n")
+
+
+def _misc(args: ParsedArgs, out: TextIO) -> None:
+    if "escape-html" in args:
+        out.write(h.escape_html(args.get("escape-html")) + "\n")
+    if "escape-html-attribute" in args:
+        out.write(h.escape_html_attribute(args.get("escape-html-attribute")) + "\n")
+    try:
+        if "check-publication-id" in args:
+            out.write(_tab(idmod.classify(args.get("check-publication-id"))) + "\n")
+        if "check-publication-ids" in args:
+            out.write(_tab(idmod.check_publication_ids(*args.get("check-publication-ids"))) + "\n")
+        if "check-url" in args:
+            out.write(check_url(args.get("check-url")) + "\n")
+    except InvalidId as e:
+        raise InputError(str(e)) from None
+
+
+def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
+    """Run the one-off operations given, in PubFetcher's order (database, pages, scrape rules, IDs, miscellaneous)."""
+    _database(args, out)
+    _pages(args, out, argv)
+    _scrape(args)
+    _ids(args, out)
+    _misc(args, out)

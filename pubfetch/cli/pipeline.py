@@ -1,0 +1,353 @@
+"""PubFetcher's pipeline, always run in this order whatever the order of the options on the command line:
+
+1. add IDs (command line, ID files, databases, JSON files)     6. filter content
+2. filter IDs                                                  7. sort content, top hosts, limit content
+3. sort, limit, and remove IDs from a database                 8. update citations count, put, remove
+4. output IDs                                                  9. output content, counts, top hosts, part table
+5. get content (JSON files, -db, then the network steps)
+
+Each step works on all three kinds (publications, webpages, docs). Network steps go through
+:func:`pubfetch.cli.network.run_fetch_step`; everything else is done here, offline.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from typing import Any, TextIO
+
+from pubfetch.cli.emit import Emitter
+from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
+from pubfetch.cli.idsource import (
+    IdSets,
+    pub_ids_from_args,
+    pub_ids_from_db,
+    read_pub_file,
+    read_url_file,
+    urls_from_args,
+    urls_from_db,
+)
+from pubfetch.cli.jsonsource import read_json_entries
+from pubfetch.cli.network import Entry, EntryKind, run_fetch_step
+from pubfetch.cli.parser import ParsedArgs
+from pubfetch.ids import PublicationIds
+from pubfetch.model import PartName, Publication, Webpage
+from pubfetch.output.summary import format_counts, part_table, top_hosts
+from pubfetch.store import Store, open_store
+
+log = logging.getLogger(__name__)
+
+KINDS: tuple[EntryKind, ...] = ("publications", "webpages", "docs")
+_WHAT = {"publications": "publication", "webpages": "webpage", "docs": "doc"}
+_FETCH_STEPS = ("fetch", "fetch-put", "db-fetch", "db-fetch-end")
+
+
+class Pipeline:
+    """One run of the pipeline over the options given."""
+
+    def __init__(self, args: ParsedArgs, argv: Sequence[str], out: TextIO) -> None:
+        self.args = args
+        self.fa = args.fetcher_args()
+        self.strict = args.flag("strict")
+        self.emit = Emitter(out, args, self.fa, argv)
+        self.out = out
+        self.ids = IdSets()
+        self.json_publications: dict[str, Publication] = {}
+        self.json_pages: dict[str, dict[str, Webpage]] = {"webpages": {}, "docs": {}}
+        self.given: dict[str, bool] = dict.fromkeys(KINDS, False)
+        self.content: dict[str, list[Any]] = {k: [] for k in KINDS}
+        self.filters: list[Filter] = content_filters(args, self.fa)
+        self.hosts: dict[str, dict[str, int]] | None = None
+
+    def run(self) -> None:
+        self.add_ids()
+        self.filter_ids()
+        self.sort_limit_remove_ids()
+        self.output_ids()
+        self.get_content()
+        if not self.args.flag("pre-filter"):
+            for kind in KINDS:
+                self.content[kind] = apply(self.filters, self.content[kind], kind, kind)
+        self.sort_content()
+        self.top_hosts()
+        self.limit_content()
+        self.update_put_remove()
+        self.output()
+
+    # --- 1. add IDs ------------------------------------------------------------------------------------------------
+
+    def add_ids(self) -> None:
+        a, ids = self.args, self.ids
+        if "pub" in a:
+            ids.add("publications", pub_ids_from_args(a.get("pub"), self.strict), "the command line")
+        for kind, option in (("webpages", "web"), ("docs", "doc")):
+            if option in a:
+                ids.add(kind, urls_from_args(f"-{option}", a.get(option), self.strict), "the command line")
+        for path in a.get("pub-file", []):
+            ids.add("publications", read_pub_file(path, self.strict), f"file {path}")
+        for kind, option in (("webpages", "web-file"), ("docs", "doc-file")):
+            for path in a.get(option, []):
+                ids.add(kind, read_url_file(path, _WHAT[kind], self.strict), f"file {path}")
+        for path in a.get("pub-db", []):
+            ids.add("publications", pub_ids_from_db(path), f"database {path}")
+        for kind, option in (("webpages", "web-db"), ("docs", "doc-db")):
+            for path in a.get(option, []):
+                ids.add(kind, urls_from_db(path, kind), f"database {path}")
+        self._add_json()
+        for kind in KINDS:
+            self.given[kind] = bool(getattr(ids, kind))
+
+    def _add_json(self) -> None:
+        for path in self.args.get("pub-json", []):
+            pubs = read_json_entries(path, "publications", self.strict)
+            for pub in pubs:
+                for any_id in pub.ids.non_empty():
+                    self.json_publications.setdefault(any_id, pub)
+            self.ids.add("publications", [p.ids for p in pubs], f"JSON file {path}")
+        for kind, option in (("webpages", "web-json"), ("docs", "doc-json")):
+            for path in self.args.get(option, []):
+                pages = read_json_entries(path, kind, self.strict)
+                for page in pages:
+                    self.json_pages[kind].setdefault(page.start_url, page)  # type: ignore[union-attr]
+                self.ids.add(kind, [p.start_url for p in pages], f"JSON file {path}")  # type: ignore[union-attr]
+
+    # --- 2. filter IDs ---------------------------------------------------------------------------------------------
+
+    def filter_ids(self) -> None:
+        with ExitStack() as stack:
+            filters = id_filters(self.args, stack)
+            if not filters:
+                return
+            for kind in KINDS:
+                items = apply(filters, list(getattr(self.ids, kind)), kind, f"{_WHAT[kind]} IDs")
+                self.ids.replace(kind, items)
+
+    # --- 3. sort, limit, remove IDs ------------------------------------------------------------------------------------
+
+    def sort_limit_remove_ids(self) -> None:
+        a = self.args
+        for flag, reverse in (("asc-ids", False), ("desc-ids", True)):
+            if a.flag(flag):
+                self.ids.replace("publications", sorted(self.ids.publications, key=PublicationIds.sort_key,
+                                                        reverse=reverse))
+                for kind in ("webpages", "docs"):
+                    self.ids.replace(kind, sorted(getattr(self.ids, kind), reverse=reverse))
+        for option, take in (("head-ids", _head), ("tail-ids", _tail)):
+            n = a.get(option)
+            if n is not None:
+                for kind in KINDS:
+                    self.ids.replace(kind, take(list(getattr(self.ids, kind)), n))
+        path = a.get("remove-ids")
+        if path is not None and any(getattr(self.ids, k) for k in KINDS):
+            with open_store(path) as db:
+                _remove_all(db, "publications", list(self.ids.publications), path, db.remove_publication)
+                for kind in ("webpages", "docs"):
+                    _remove_all(db, kind, list(getattr(self.ids, kind)), path,
+                                lambda url, kind=kind, db=db: db.remove_page(kind, url))
+
+    # --- 4. output IDs ---------------------------------------------------------------------------------------------
+
+    def output_ids(self) -> None:
+        a, ids = self.args, self.ids
+        if a.flag("out-ids"):
+            self.emit.ids(list(ids.publications), list(ids.webpages), list(ids.docs))
+        for kind, option in zip(KINDS, ("txt-ids-pub", "txt-ids-web", "txt-ids-doc"), strict=True):
+            if option in a:
+                self.emit.ids_file(a.get(option), kind, list(getattr(ids, kind)))
+        if a.flag("count-ids"):
+            self.out.write(format_counts(*self._counts([len(getattr(ids, k)) for k in KINDS]), what="ids"))
+
+    def _counts(self, numbers: list[int]) -> list[int | None]:
+        """Counts of the kinds whose IDs were given; PubFetcher prints no line for the others."""
+        return [n if self.given[k] else None for k, n in zip(KINDS, numbers, strict=True)]
+
+    # --- 5. get content ---------------------------------------------------------------------------------------------
+
+    def _remaining(self, kind: str) -> int:
+        """How many more entries of ``kind`` may be got (``--limit``; PubFetcher's "limit - got so far")."""
+        limit = self.args.get("limit", 0)
+        return len(getattr(self.ids, kind)) if limit <= 0 else limit - len(self.content[kind])
+
+    def _keep(self, kind: str) -> Callable[[Entry], bool] | None:
+        if not self.args.flag("pre-filter"):
+            return None
+        return lambda entry: accepts(self.filters, entry, kind)
+
+    def _collect(self, kind: str, source: str, lookup: Callable[[Any], Entry | None]) -> None:
+        """Get entries of ``kind`` for the IDs, in ID order, up to the limit, through the pre-filter."""
+        room = self._remaining(kind)
+        ids = getattr(self.ids, kind)
+        if not ids or room <= 0:
+            return
+        keep = self._keep(kind)
+        got: list[Entry] = []
+        missing = 0
+        for key in ids:
+            entry = lookup(key)
+            if entry is None:
+                missing += 1
+                continue
+            if keep is None or keep(entry):
+                got.append(entry)
+                if len(got) >= room:
+                    break
+        self.content[kind].extend(got)
+        log.log(logging.WARNING if missing and source.startswith("database") else logging.INFO,
+                "Got %d %ss from %s%s", len(got), _WHAT[kind], source, f", {missing} not found" if missing else "")
+
+    def _json_publication(self, ids: PublicationIds) -> Publication | None:
+        for any_id in ids.non_empty():
+            pub = self.json_publications.get(any_id)
+            if pub is not None:
+                return pub
+        return None
+
+    def get_content(self) -> None:
+        a = self.args
+        if self.json_publications:
+            self._collect("publications", "JSON files", self._json_publication)
+        for kind in ("webpages", "docs"):
+            if self.json_pages[kind]:
+                self._collect(kind, "JSON files", self.json_pages[kind].get)
+        path = a.get("db")
+        if path is not None and any(getattr(self.ids, k) for k in KINDS):
+            with open_store(path, readonly=True) as db:
+                self._collect("publications", f"database {path}", db.get_publication)
+                self._collect("webpages", f"database {path}", db.get_webpage)
+                self._collect("docs", f"database {path}", db.get_doc)
+        for step in _FETCH_STEPS:
+            if step in a:
+                self._fetch(step)
+
+    def _fetch_parts(self) -> frozenset[PartName] | None:
+        if "fetch-part" in self.args:
+            return frozenset(self.args.get("fetch-part"))
+        if "not-fetch-part" in self.args:
+            return frozenset(PartName) - frozenset(self.args.get("not-fetch-part"))
+        return None
+
+    def _fetch(self, step: str) -> None:
+        a = self.args
+        kinds = [k for k in KINDS if getattr(self.ids, k) and self._remaining(k) > 0]
+        if not kinds:
+            return
+        with ExitStack() as stack:
+            store = None if step == "fetch" else stack.enter_context(open_store(a.get(step)))
+            for kind in kinds:
+                result = run_fetch_step(kind, list(getattr(self.ids, kind)), step, store, self.fa,  # type: ignore[arg-type]
+                                        threads=a.get("threads", 8), limit=self._remaining(kind),
+                                        progress=a.flag("progress"),
+                                        parts=self._fetch_parts() if kind == "publications" else None,
+                                        keep=self._keep(kind))
+                if step != "db-fetch-end":
+                    self.content[kind].extend(result.entries)
+
+    # --- 7. sort, top hosts, limit ----------------------------------------------------------------------------------
+
+    def sort_content(self) -> None:
+        keys: dict[str, Callable[[Any], Any]] = {
+            "publications": lambda p: p.ids.sort_key(),
+            "webpages": lambda w: w.start_url,
+            "docs": lambda w: w.start_url,
+        }
+        for flag, by_time, reverse in (("asc", False, False), ("desc", False, True), ("asc-time", True, False),
+                                       ("desc-time", True, True)):
+            if self.args.flag(flag):
+                for kind in KINDS:
+                    key = (lambda e: e.state.fetch_time) if by_time else keys[kind]
+                    self.content[kind].sort(key=key, reverse=reverse)
+
+    def top_hosts(self) -> None:
+        a = self.args
+        wanted = a.flag("out-top-hosts") or a.flag("count-top-hosts") or any(
+            o in a for o in ("txt-top-hosts-pub", "txt-top-hosts-web", "txt-top-hosts-doc"))
+        if wanted:
+            self.hosts = {k: top_hosts(self.content[k]) for k in KINDS}
+
+    def limit_content(self) -> None:
+        for option, take in (("head", _head), ("tail", _tail)):
+            n = self.args.get(option)
+            if n is None:
+                continue
+            for kind in KINDS:
+                self.content[kind] = take(self.content[kind], n)
+                if self.hosts is not None:
+                    self.hosts[kind] = dict(take(list(self.hosts[kind].items()), n))
+
+    # --- 8. update, put, remove --------------------------------------------------------------------------------------
+
+    def update_put_remove(self) -> None:
+        a, content = self.args, self.content
+        if "update-citations-count" in a and content["publications"]:
+            with open_store(a.get("update-citations-count")) as db:
+                run_fetch_step("publications", content["publications"], "update-citations-count", db, self.fa,
+                               progress=a.flag("progress"))
+        if "put" in a and any(content[k] for k in KINDS):
+            with open_store(a.get("put")) as db:
+                _put_all(db, "publications", content["publications"], db.put_publication)
+                for kind in ("webpages", "docs"):
+                    _put_all(db, kind, content[kind], lambda page, kind=kind, db=db: db.put_page(kind, page))
+        if "remove" in a and any(content[k] for k in KINDS):
+            path = a.get("remove")
+            with open_store(path) as db:
+                _remove_all(db, "publications", content["publications"], path, db.remove_publication)
+                for kind in ("webpages", "docs"):
+                    _remove_all(db, kind, [p.start_url for p in content[kind]], path,
+                                lambda url, kind=kind, db=db: db.remove_page(kind, url))
+
+    # --- 9. output ---------------------------------------------------------------------------------------------------
+
+    def output(self) -> None:
+        a, c = self.args, self.content
+        if a.flag("out"):
+            self.emit.entries(c["publications"], c["webpages"], c["docs"], tag_kind=sum(self.given.values()) > 1)
+        for kind, option in zip(KINDS, ("txt-pub", "txt-web", "txt-doc"), strict=True):
+            if option in a:
+                self.emit.entries_file(a.get(option), kind, c[kind])
+        if a.flag("count"):
+            self.out.write(format_counts(*self._counts([len(c[k]) for k in KINDS])))
+        if self.hosts is not None:
+            if a.flag("out-top-hosts"):
+                self.emit.top_hosts(self.hosts)
+            for kind, option in zip(KINDS, ("txt-top-hosts-pub", "txt-top-hosts-web", "txt-top-hosts-doc"),
+                                    strict=True):
+                if option in a:
+                    self.emit.top_hosts_file(a.get(option), kind, self.hosts[kind])
+            if a.flag("count-top-hosts"):
+                self.out.write(format_counts(*self._counts([len(self.hosts[k]) for k in KINDS]), what="top_hosts"))
+        if a.flag("part-table"):
+            self.out.write(part_table(c["publications"]))
+
+
+def _head(items: list, n: int) -> list:
+    return items[:n]
+
+
+def _tail(items: list, n: int) -> list:
+    return items[len(items) - n:] if n < len(items) else items
+
+
+def _put_all(db: Store, kind: str, entries: list, put: Callable[[Any], bool]) -> None:
+    if not entries:
+        return
+    failed = sum(1 for e in entries if not put(e))
+    db.commit()
+    if failed:
+        log.warning("Failed to put %d %ss into database %s", failed, _WHAT[kind], getattr(db, "path", ""))
+    log.info("Put %d %ss", len(entries) - failed, _WHAT[kind])
+
+
+def _remove_all(db: Store, kind: str, keys: list, path: str, remove: Callable[[Any], bool]) -> None:
+    if not keys:
+        return
+    failed = 0
+    for key in keys:
+        if not remove(key):
+            failed += 1
+            log.info("Could not remove %s %s from database %s (not there)", _WHAT[kind], key, path)
+    db.commit()
+    if failed:
+        log.warning("Could not remove %d of %d %ss from database %s (not there)", failed, len(keys), _WHAT[kind],
+                    path)
+    log.info("Removed %d %ss from database %s", len(keys) - failed, _WHAT[kind], path)

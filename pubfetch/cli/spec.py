@@ -1,0 +1,144 @@
+"""How one command-line option is described, and the converters that turn its text arguments into values.
+
+PubFetcher's options are single-dash words (``-pub-file``) that take zero, a fixed number, or a variable number of
+arguments, which no standard parser models well; a table of :class:`Option` records read by a small parser (parser.py)
+keeps every option's name, arity, converter, group and help text in one place, and the help output is generated
+from the same table, so the two can never disagree.
+
+Converters get the option name so that every error message says which option was wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pubfetch.cli.errors import UsageError
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.timefmt import parse_instant
+from pubfetch.output.common import Format
+
+Converter = Callable[[str, str], Any]
+"""``convert(text, option_name) -> value``; raises :class:`UsageError` naming the option."""
+
+Arity = int | Literal["+"]
+"""0 for a flag, n for exactly n arguments, "+" for one or more (up to the next option)."""
+
+Role = Literal["general", "fetcher", "oneoff", "pipeline", "modifier", "test"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: its names, where its value is stored, how many arguments it takes and how they are converted."""
+
+    names: tuple[str, ...]
+    help: str
+    arity: Arity = 0
+    metavar: str = ""
+    convert: Converter | None = None
+    role: Role = "pipeline"
+    network: bool = False
+    """Needs the network fetcher: dispatched through :func:`pubfetch.cli.network.run_fetch_step`."""
+    dest: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.dest:
+            object.__setattr__(self, "dest", self.names[-1].lstrip("-"))
+
+    @property
+    def name(self) -> str:
+        """The name used in messages: the long one for options that have a short alias (``--log``)."""
+        return self.names[-1]
+
+    @property
+    def is_list(self) -> bool:
+        return self.arity == "+"
+
+
+@dataclass(frozen=True)
+class Group:
+    """A heading of ``--help`` and the options listed under it."""
+
+    title: str
+    options: tuple[Option, ...]
+    note: str = ""
+
+
+# --- converters ----------------------------------------------------------------------------------------------------
+
+
+def text(value: str, option: str) -> str:
+    return value
+
+
+def count(value: str, option: str) -> int:
+    """A whole number >= 0 (PubFetcher's "positive integer" allows 0)."""
+    v = value.strip()
+    if not re.fullmatch(r"\+?[0-9]+", v):
+        raise UsageError(f"option {option}: invalid value '{value}': expected a whole number >= 0")
+    return int(v)
+
+
+def positive(value: str, option: str) -> int:
+    n = count(value, option)
+    if n < 1:
+        raise UsageError(f"option {option}: invalid value '{value}': expected a whole number >= 1")
+    return n
+
+
+def integer(value: str, option: str) -> int:
+    v = value.strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", v):
+        raise UsageError(f"option {option}: invalid value '{value}': expected a whole number")
+    return int(v)
+
+
+def regex(value: str, option: str) -> re.Pattern[str]:
+    """A regular expression, matched anywhere in the text (PubFetcher's ``find()``)."""
+    try:
+        return re.compile(value)
+    except re.error as e:
+        raise UsageError(f"option {option}: invalid regular expression '{value}': {e}") from None
+
+
+def instant(value: str, option: str) -> int:
+    """An ISO-8601 instant (``2024-01-31T12:00:00Z``; a bare date means its midnight UTC) in epoch milliseconds."""
+    try:
+        return parse_instant(value)
+    except ValueError as e:
+        raise UsageError(f"option {option}: {e}") from None
+
+
+def part_name(value: str, option: str) -> PartName:
+    try:
+        return PartName.parse(value)
+    except ValueError as e:
+        raise UsageError(f"option {option}: {e}") from None
+
+
+def part_type(value: str, option: str) -> PartType:
+    try:
+        return PartType(value)
+    except ValueError:
+        known = ", ".join(t.value for t in PartType)
+        raise UsageError(f"option {option}: unknown publication part type '{value}': expected one of {known}") from None
+
+
+def output_format(value: str, option: str) -> Format:
+    try:
+        return Format(value)
+    except ValueError:
+        known = ", ".join(f.value for f in Format)
+        raise UsageError(f"option {option}: unknown format '{value}': expected one of {known}") from None
+
+
+def optional_bool(value: str, option: str) -> bool | None:
+    """``true``, ``false`` or empty (meaning "decide automatically")."""
+    v = value.strip().lower()
+    if v == "":
+        return None
+    if v in ("true", "false"):
+        return v == "true"
+    raise UsageError(f"option {option}: invalid value '{value}': expected true, false or an empty string")

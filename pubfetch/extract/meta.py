@@ -1,0 +1,568 @@
+"""Bibliographic ``<meta>`` tags of article pages: HighWire ``citation_*``, EPrints, bepress, Dublin Core, Open Graph,
+Twitter and generic tags (PubFetcher's HtmlMeta), plus the raw tag list the LOCKSS-style metadata layer cooks.
+
+Two entry points share one scanner:
+
+* :func:`meta_tags` -- every ``<meta name=.. content=..>`` as ``(name lower-cased, value)``, values cleaned the LOCKSS
+  way: tags stripped, entities decoded, whitespace collapsed (``"l&lt;g&gt;a&amp;z"`` -> ``"l<g>a&z"``). Tags are
+  stripped from the value as written in the page, before entities are decoded, which is why the page is scanned
+  here rather than through a DOM parser (a DOM hands out attribute values already decoded).
+* :func:`parse_meta` -- one :class:`ArticleRecord` of what the tags say about the article.
+
+How PubFetcher reads the tags (kept here):
+
+* a name matches in ``name=`` or ``property=``, case-insensitively and trimmed, with ``.`` and ``:`` interchangeable
+  between its parts (``DC.title``, ``dc:title``, ``og:title``, ``og.title``);
+* formats are tried best first (citation, eprints, bepress, dc, og, twitter, meta), and within a format the FIRST tag
+  in document order gives the title, ALL tags give keywords (split at ``,;|``) and the abstract (joined by blank lines),
+  and the first valid ID is taken; a format whose tags are empty leaves the field to the next format;
+* site exceptions: on nature.com the Dublin Core, Open Graph, Twitter and generic descriptions are teasers, not
+  abstracts; on sciencemag.org the Dublin Core and Open Graph ones; on onlinelibrary.wiley.com the Open Graph one;
+  biomedcentral.com puts subject areas, not keywords, in ``dc.subject``; CiteSeerX's generic keywords are junk;
+  f1000research.com repeats keywords in single-keyword tags, so only tags holding ``|`` count; bioRxiv's
+  ``citation_*_url`` links lead to pages that need JavaScript, and the "highwire2" scraping site's ``citation_pdf_url``
+  is a landing page, so those links are dropped.
+
+Part types: which type each field's value is worth depends on the format it came from; the record carries it in
+``record.flags["types"]`` (field name -> part type name) and each :class:`Link` names its tag in ``source``
+(:data:`LINK_TYPES` maps tags to link part types). :func:`meta_part_types` and :func:`link_part_type` turn these into
+the :class:`PartType` values a resource passes to ``apply_record`` -- never better than the page's own type, as in
+PubFetcher ("a meta tag read on a link page is no better than the link itself").
+"""
+
+from __future__ import annotations
+
+import html as htmlmod
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from urllib.parse import urljoin, urlsplit
+
+from bs4.dammit import UnicodeDammit
+
+from pubfetch import ids as idmod
+from pubfetch.extract.errors import ParseError
+from pubfetch.extract.pubmed import normalise_orcid
+from pubfetch.extract.records import ArticleRecord, Link
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.parts import Author, CorrespAuthor
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "ABSTRACT_SOURCES", "ID_SOURCES", "KEYWORD_SOURCES", "LINK_SOURCES", "LINK_TYPES", "TITLE_SOURCES", "MetaTag",
+    "clean_value", "link_part_type", "meta_date", "meta_part_types", "meta_tags", "parse_meta", "plain_text", "scan_meta",
+]  # fmt: skip
+
+# ------------------------------------------------------------------------------------------------ source tables
+
+#: field -> formats best first, each with its part type name and the tag names it reads (canonical: lower case, "."
+#: between parts). These are PubFetcher's HtmlMeta selectors.
+ID_SOURCES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "pmid": (("citation", ("citation_pmid",)), ("eprints", ("eprints.pubmed_id",))),
+    "pmcid": (("citation", ("citation_pmcid",)),),
+    "doi": (
+        ("citation", ("citation_doi",)),
+        ("bepress", ("bepress_citation_doi",)),
+        ("dc", ("dc.doi", "dc.identifier", "dc.identifier.doi")),
+        ("meta", ("doi",)),
+    ),
+}
+TITLE_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("citation", ("citation_title",)),
+    ("eprints", ("eprints.title",)),
+    ("bepress", ("bepress_citation_title",)),
+    ("dc", ("dc.title",)),
+    ("og", ("og.title",)),
+    ("twitter", ("twitter.title",)),
+    ("meta", ("title",)),
+)
+KEYWORD_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("citation", ("citation_keywords", "citation_keyword")),
+    ("eprints", ("eprints.keywords",)),
+    ("dc", ("dc.subject",)),
+    ("meta", ("keywords",)),
+)
+ABSTRACT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("citation", ("citation_abstract",)),
+    ("eprints", ("eprints.abstract",)),
+    ("dc", ("dc.description", "dc.description.abstract")),
+    ("og", ("og.description",)),
+    ("twitter", ("twitter.description",)),
+    ("meta", ("meta.description", "description", "abstract")),
+)
+#: (part type name, "html" | "pdf", tag names), in PubFetcher's order of adding links.
+LINK_SOURCES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("link_citation", "html", ("citation_fulltext_html_url", "citation_full_html_url")),
+    ("pdf_citation", "pdf", ("citation_pdf_url",)),
+    ("link_eprints", "html", ("eprints.document_url",)),
+    ("pdf_bepress", "pdf", ("bepress_citation_pdf_url",)),
+    ("link_meta", "html", ("fulltext_html",)),
+    ("pdf_meta", "pdf", ("fulltext_pdf",)),
+)
+#: Link.source (canonical tag name) -> part type name of the link.
+LINK_TYPES: dict[str, str] = {name: type_ for type_, _, names in LINK_SOURCES for name in names}
+
+# Bibliographic fields beyond PubFetcher (for the LOCKSS layer), best source first.
+_JOURNAL = ("citation_journal_title", "bepress_citation_journal_title", "eprints.publication", "prism.publicationname")
+_DATE = ("citation_publication_date", "citation_date", "citation_online_date", "bepress_citation_publication_date",
+         "bepress_citation_date", "eprints.date", "prism.publicationdate", "dc.date.issued", "dc.date",
+         "article.published_time")
+_VOLUME = ("citation_volume", "bepress_citation_volume", "eprints.volume", "prism.volume")
+_ISSUE = ("citation_issue", "bepress_citation_issue", "eprints.number", "prism.number")
+_FIRST_PAGE = ("citation_firstpage", "bepress_citation_firstpage", "prism.startingpage")
+_LAST_PAGE = ("citation_lastpage", "bepress_citation_lastpage", "prism.endingpage")
+_ISSN = ("citation_issn", "bepress_citation_issn", "eprints.issn", "prism.issn", "dc.source.issn")
+_EISSN = ("citation_eissn", "prism.eissn")
+_PUBLISHER = ("citation_publisher", "bepress_citation_publisher", "eprints.publisher", "dc.publisher")
+_LANGUAGE = ("citation_language", "dc.language")
+_ARTICLE_TYPE = ("citation_article_type",)
+
+# Site exceptions (PubFetcher's patterns, matched against the page's final URL).
+_BIOMEDCENTRAL = re.compile(r"^https?://[a-zA-Z0-9.-]*biomedcentral\.com/.+$")
+_CITESEERX = re.compile(r"^https?://(www\.)?citeseerx\..+$")
+_F1000 = re.compile(r"^https?://(www\.)?f1000research\.com/.+$")
+_NATURE = re.compile(r"^https?://(www\.)?nature\.com/.+$")
+_WILEY = re.compile(r"^https?://[a-zA-Z0-9.-]*onlinelibrary\.wiley\.com/.+$")
+_SCIENCEMAG = re.compile(r"^https?://[a-zA-Z0-9.-]*sciencemag\.org/.+$")
+_BIORXIV = re.compile(r"^https?://(www\.)?biorxiv\.org/.+$")
+
+_SEPARATOR = re.compile(r"[,;|]")
+_TAG = re.compile(r"<[^<>]*>")  # [^<>] keeps a run of "<" without ">" linear
+_SPACE = re.compile(r"\s+")
+
+# ------------------------------------------------------------------------------------------------------ scanning
+
+
+@dataclass(frozen=True)
+class MetaTag:
+    """One ``<meta>`` element: its ``name`` and ``property`` (lower-cased, trimmed; "" when absent) and its cleaned
+    ``content``."""
+
+    name: str
+    prop: str
+    content: str
+
+    def names(self) -> tuple[str, ...]:
+        """Canonical names the tag answers to (``.`` for ``:``), as PubFetcher's name-or-property selectors see it."""
+        return tuple(dict.fromkeys(k.replace(":", ".") for k in (self.name, self.prop) if k))
+
+
+_RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "noembed", "noframes", "template")
+_SKIP = re.compile(r"<!--|<(" + "|".join(_RAW_TEXT) + r")(?=[\s/>])|<meta(?=[\s/>])", re.IGNORECASE)
+_CLOSE = {name: re.compile(r"</" + name + r"[\s/>]", re.IGNORECASE) for name in _RAW_TEXT}
+_WS = " \t\n\r\f"
+
+
+def _decode(html: str | bytes | bytearray) -> str:
+    if isinstance(html, str):
+        return html
+    data = bytes(html)
+    text = UnicodeDammit(data, is_html=True).unicode_markup
+    return text if text is not None else data.decode("utf-8", errors="replace")
+
+
+def _attributes(text: str, pos: int) -> tuple[dict[str, str], int]:
+    """Raw attributes of a start tag from just after its name; returns them and the index after ``>``.
+
+    Follows the HTML tokenizer: names end at whitespace, ``/``, ``>`` or ``=``; values are double-, single- or
+    unquoted; the first of repeated attributes wins. Linear in the tag's length.
+    """
+    attrs: dict[str, str] = {}
+    n = len(text)
+    while pos < n:
+        while pos < n and (text[pos] in _WS or text[pos] == "/"):
+            pos += 1
+        if pos >= n:
+            break
+        if text[pos] == ">":
+            return attrs, pos + 1
+        start = pos
+        pos += 1  # the first character may be "=" (it is then part of the name)
+        while pos < n and text[pos] not in _WS and text[pos] not in "/>=":
+            pos += 1
+        name = text[start:pos].lower()
+        while pos < n and text[pos] in _WS:
+            pos += 1
+        value = ""
+        if pos < n and text[pos] == "=":
+            pos += 1
+            while pos < n and text[pos] in _WS:
+                pos += 1
+            if pos < n and text[pos] in "\"'":
+                end = text.find(text[pos], pos + 1)
+                if end < 0:  # unterminated value: the tag never ends
+                    return attrs, n
+                value = text[pos + 1 : end]
+                pos = end + 1
+            else:
+                start = pos
+                while pos < n and text[pos] not in _WS and text[pos] != ">":
+                    pos += 1
+                value = text[start:pos]
+        attrs.setdefault(name, value)
+    return attrs, n
+
+
+def clean_value(raw: str) -> str:
+    """A meta value as LOCKSS reads it: tags stripped (as written), entities decoded, whitespace runs to one space."""
+    if "<" in raw:
+        raw = _TAG.sub("", raw)
+    if "&" in raw:
+        raw = htmlmod.unescape(raw)
+    return _SPACE.sub(" ", raw).strip()
+
+
+_BLOCK_TAG = re.compile(r"<\s*/?\s*(?:p|br|div|li|ul|ol|h[1-6]|tr|td|th|table|section|blockquote)\b[^<>]*>",
+                        re.IGNORECASE)
+
+
+def plain_text(value: str) -> str:
+    """A cleaned meta value as text, the way PubFetcher stores meta-tag titles, keywords and abstracts: markup that
+    was entity-escaped in the page (``&lt;i&gt;dark&lt;/i&gt;``, ``&lt;p&gt;..``) is removed -- block tags become a
+    space, inline tags nothing -- and entities escaped twice are decoded."""
+    if "<" not in value and "&" not in value:
+        return value
+    value = _TAG.sub("", _BLOCK_TAG.sub(" ", value))
+    return _SPACE.sub(" ", htmlmod.unescape(value)).strip()
+
+
+def scan_meta(html: str | bytes | bytearray | None) -> list[MetaTag]:
+    """Every ``<meta>`` element of a page in document order (outside comments and raw-text elements such as
+    ``<script>``), with a ``name`` or ``property``; never raises on content."""
+    if html is None:
+        return []
+    text = _decode(html)
+    tags: list[MetaTag] = []
+    pos = 0
+    while (match := _SKIP.search(text, pos)) is not None:
+        token = match.group(0)
+        if token == "<!--":
+            end = text.find("-->", match.end())
+            pos = len(text) if end < 0 else end + 3
+        elif match.group(1):
+            _, after = _attributes(text, match.end())
+            close = _CLOSE[match.group(1).lower()].search(text, after)
+            pos = len(text) if close is None else close.end()
+        else:
+            attrs, pos = _attributes(text, match.end())
+            name = attrs.get("name", "").strip().lower()
+            prop = attrs.get("property", "").strip().lower()
+            if (name or prop) and "content" in attrs:
+                tags.append(MetaTag(name, prop, clean_value(attrs["content"])))
+    return tags
+
+
+def meta_tags(html: str | bytes | bytearray | None, include_property: bool = False) -> list[tuple[str, str]]:
+    """``(name lower-cased, cleaned content)`` of every ``<meta name=.. content=..>``, in document order.
+
+    LOCKSS reads ``name=`` only; ``include_property`` also lists tags known only by ``property=`` (Open Graph) under
+    that property.
+    """
+    out = []
+    for tag in scan_meta(html):
+        if tag.name:
+            out.append((tag.name, tag.content))
+        elif include_property and tag.prop:
+            out.append((tag.prop, tag.content))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------- helpers
+
+
+class _Index:
+    """Tags by canonical name, each list in document order (a tag with both name and property is under both)."""
+
+    def __init__(self, tags: Iterable[MetaTag]) -> None:
+        self.by_key: dict[str, list[tuple[int, str]]] = {}
+        for position, tag in enumerate(tags):
+            for key in tag.names():
+                self.by_key.setdefault(key, []).append((position, tag.content))
+
+    def all(self, names: Iterable[str]) -> list[str]:
+        """Contents of every tag with one of the names, in document order (each tag once)."""
+        found: dict[int, str] = {}
+        for name in names:
+            for position, content in self.by_key.get(name, ()):
+                found[position] = content
+        return [found[p] for p in sorted(found)]
+
+    def first(self, names: Iterable[str]) -> str | None:
+        """Content of the first tag in document order with one of the names (None when there is none)."""
+        values = self.all(names)
+        return values[0] if values else None
+
+    def first_value(self, names: Iterable[str]) -> str:
+        """The first non-empty content among the names, tried in the given order."""
+        for name in names:
+            for _, content in self.by_key.get(name, ()):
+                if content:
+                    return content
+        return ""
+
+
+def _skip_keywords(type_: str, url: str) -> bool:
+    return (type_ == "dc" and bool(_BIOMEDCENTRAL.match(url))) or (type_ == "meta" and bool(_CITESEERX.match(url)))
+
+
+def _skip_abstract(type_: str, url: str) -> bool:
+    if _NATURE.match(url):
+        return type_ in ("dc", "og", "twitter", "meta")
+    if _SCIENCEMAG.match(url):
+        return type_ in ("dc", "og")
+    if _WILEY.match(url):
+        return type_ == "og"
+    return False
+
+
+def _skip_link(type_: str, url: str, site: str | None) -> bool:
+    if type_ in ("link_citation", "pdf_citation") and _BIORXIV.match(url):
+        return True
+    return type_ == "pdf_citation" and site == "highwire2"
+
+
+def _valid_id(kind: str, value: str) -> str:
+    value = value.strip()
+    if kind == "pmid":
+        return value if idmod.is_pmid(value) else ""
+    if kind == "pmcid":
+        return value if idmod.is_pmcid(value) else ""
+    if not idmod.is_doi(value) or " " in value:
+        return ""
+    for prefix in idmod.DOI_PREFIXES:
+        if value.startswith(prefix):
+            return value[len(prefix):]
+    return value
+
+
+_MONTH_NAMES = {m: i for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+_YMD = re.compile(r"^([0-9]{4})(?:[-/.]([0-9]{1,2})(?:[-/.]([0-9]{1,2}))?)?(?:[T ].*)?$")
+_MDY = re.compile(r"^([A-Za-z]{3,})\.?\s+([0-9]{1,2}),?\s+([0-9]{4})$")
+_DMY = re.compile(r"^([0-9]{1,2})\s+([A-Za-z]{3,})\.?,?\s+([0-9]{4})$")
+_MY = re.compile(r"^([A-Za-z]{3,})\.?,?\s+([0-9]{4})$")
+
+
+def _iso(year: int, month: int, day: int) -> str:
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return ""
+
+
+def meta_date(value: str) -> tuple[str, str]:
+    """(``YYYY-MM-DD`` when the value names a whole day else "", most precise ISO prefix known) of a meta date.
+
+    Accepts ``2018-02-13``, ``2020/09/10``, ``2018-02-13T10:00:00Z``, ``Apr 22, 2019``, ``22 April 2019``,
+    ``2019-04``, ``2019``; other forms (``10/09/2020`` is ambiguous) give ("", "").
+    """
+    value = value.strip()
+    if match := _YMD.match(value):
+        year, month, day = match.group(1), match.group(2), match.group(3)
+        if month is None:
+            return "", year
+        if not 1 <= int(month) <= 12:
+            return "", year
+        if day is None:
+            return "", f"{year}-{int(month):02d}"
+        full = _iso(int(year), int(month), int(day))
+        return full, full or f"{year}-{int(month):02d}"
+    for pattern, order in ((_MDY, "mdy"), (_DMY, "dmy")):
+        if match := pattern.match(value):
+            parts = dict(zip(order, match.groups(), strict=True))
+            month_number = _MONTH_NAMES.get(parts["m"][:3].lower())
+            if month_number is None:
+                return "", ""
+            full = _iso(int(parts["y"]), month_number, int(parts["d"]))
+            return full, full or f"{parts['y']}-{month_number:02d}"
+    if match := _MY.match(value):
+        month_number = _MONTH_NAMES.get(match.group(1)[:3].lower())
+        return ("", f"{match.group(2)}-{month_number:02d}") if month_number else ("", "")
+    return "", ""
+
+
+def _person(value: str) -> Author:
+    """An author from a meta value: "Family, Given" is split; other forms keep the whole name only."""
+    value = plain_text(value)
+    if "," in value:
+        family, given = (p.strip() for p in value.split(",", 1))
+        if family and given:
+            return Author(name=f"{given} {family}", given=given, family=family)
+    return Author(name=value)
+
+
+def _authors(tags: list[MetaTag], index: _Index) -> tuple[list[Author], list[CorrespAuthor]]:
+    """Authors with their ORCID, institutions and e-mail (HighWire lists these right after each citation_author)."""
+    authors: list[Author] = []
+    emails: dict[int, str] = {}
+    for tag in tags:
+        keys = tag.names()
+        if "citation_author" in keys or "bepress_citation_author" in keys:
+            if tag.content:
+                authors.append(_person(tag.content))
+        elif not authors or not tag.content:
+            continue
+        elif "citation_author_institution" in keys or "bepress_citation_author_institution" in keys:
+            institution = plain_text(tag.content)
+            if institution and institution not in authors[-1].affiliations:
+                authors[-1].affiliations.append(institution)
+        elif "citation_author_orcid" in keys:
+            authors[-1].orcid = authors[-1].orcid or normalise_orcid(tag.content)
+        elif "citation_author_email" in keys:
+            emails.setdefault(len(authors) - 1, tag.content.removeprefix("mailto:"))
+    if not authors:
+        for name in index.all(("citation_authors",)):
+            authors += [_person(n.strip()) for n in name.split(";") if n.strip()]
+    for names in (("eprints.creators_name",), ("dc.creator", "dc.creator.personalname"), ("dc.contributor",)):
+        if authors:
+            break
+        authors = [_person(n) for n in index.all(names) if n]
+    corresp = [CorrespAuthor(name=authors[i].name, orcid=authors[i].orcid, email=email)
+               for i, email in sorted(emails.items())]
+    return authors, corresp
+
+
+# ------------------------------------------------------------------------------------------------------ parsing
+
+
+def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None = None) -> ArticleRecord:
+    """What a page's meta tags say about its article.
+
+    Args:
+        url: the page's final URL: relative links are resolved against it and the site exceptions match it.
+        site: the scraping-rule site that matched the page, if any ("highwire2" drops ``citation_pdf_url``).
+
+    A page without bibliographic tags gives an empty record. Raises :class:`ParseError` only when ``html`` is not a
+    string or bytes at all.
+    """
+    if html is not None and not isinstance(html, (str, bytes, bytearray)):
+        raise ParseError(f"meta tags need an HTML string or bytes, not {type(html).__name__}")
+    url = url or ""
+    tags = scan_meta(html)
+    index = _Index(tags)
+    record = ArticleRecord()
+    types: dict[str, str] = {}
+
+    for kind, sources in ID_SOURCES.items():
+        for type_, names in sources:
+            value = next((v for v in (_valid_id(kind, c) for c in index.all(names)) if v), "")
+            if value:
+                setattr(record, kind, value)
+                types[kind] = type_
+                break
+
+    for type_, names in TITLE_SOURCES:
+        title = plain_text(index.first(names) or "")
+        if title:
+            record.title, types["title"] = title, type_
+            break
+
+    for type_, names in KEYWORD_SOURCES:
+        if _skip_keywords(type_, url):
+            continue
+        contents = index.all(names)
+        if _F1000.match(url):
+            contents = [c for c in contents if "|" in c]
+        keywords = [k.strip() for c in contents for k in _SEPARATOR.split(plain_text(c))]
+        keywords = list(dict.fromkeys(k for k in keywords if k))
+        if keywords:
+            record.keywords, types["keywords"] = keywords, type_
+            break
+
+    for type_, names in ABSTRACT_SOURCES:
+        if _skip_abstract(type_, url):
+            continue
+        abstract = "\n\n".join(t for t in (plain_text(c) for c in index.all(names)) if t)
+        if abstract:
+            record.abstract, types["abstract"] = abstract, type_
+            break
+
+    seen: set[str] = set()
+    for type_, kind, names in LINK_SOURCES:
+        if _skip_link(type_, url, site):
+            continue
+        for name in names:
+            for _, content in index.by_key.get(name, ()):
+                link = _absolute(url, content)
+                if link and link not in seen:
+                    seen.add(link)
+                    record.links.append(Link(link, kind, name))
+
+    record.journal_title = plain_text(index.first_value(_JOURNAL))
+    raw_date = index.first_value(_DATE)
+    record.pub_date, partial = meta_date(raw_date) if raw_date else ("", "")
+    record.volume = index.first_value(_VOLUME)
+    record.issue = index.first_value(_ISSUE)
+    first, last = index.first_value(_FIRST_PAGE), index.first_value(_LAST_PAGE)
+    record.pages = f"{first}-{last}" if first and last and first != last else first or index.first_value(
+        ("eprints.pagerange",))
+    record.issn = index.first_value(_ISSN)
+    record.eissn = index.first_value(_EISSN)
+    if record.eissn == record.issn:
+        record.eissn = ""
+    record.publisher = plain_text(index.first_value(_PUBLISHER))
+    record.pub_types = list(dict.fromkeys(t for t in index.all(_ARTICLE_TYPE) if t))
+    record.authors, record.corresp_author = _authors(tags, index)
+    record.flags["types"] = types
+    record.flags["source"] = "meta"
+    if raw_date:
+        record.flags.update(date=raw_date, date_partial=partial)
+    language = index.first_value(_LANGUAGE)
+    if language:
+        record.flags["language"] = language
+    return record
+
+
+def _absolute(base: str, value: str) -> str:
+    """PubFetcher's ``abs:content``: the value resolved against the page URL, kept only if it is a web or FTP URL."""
+    value = value.strip()
+    if not value:
+        return ""
+    try:
+        link = urljoin(base, value) if base else value
+        scheme = urlsplit(link).scheme.lower()
+    except ValueError:
+        return ""
+    return link if scheme in ("http", "https", "ftp") else ""
+
+
+# ------------------------------------------------------------------------------------------------- part types
+
+
+def _typed(name: str, resource_type: PartType | None) -> PartType:
+    type_ = PartType(name)
+    return type_ if resource_type is None else PartType.worse(type_, resource_type)
+
+
+_FIELD_PARTS = {"pmid": PartName.pmid, "pmcid": PartName.pmcid, "doi": PartName.doi, "title": PartName.title,
+                "keywords": PartName.keywords, "abstract": PartName.theAbstract}
+
+
+def meta_part_types(record: ArticleRecord, resource_type: PartType | None = None,
+                    keywords: bool = True) -> dict[PartName, PartType]:
+    """The part type of each field :func:`parse_meta` filled, for ``apply_record``.
+
+    Each type is the worse of the format's type (citation, eprints, bepress, dc, og, twitter, meta) and the page's
+    ``resource_type`` (doi, link, link_oadoi, ...), as PubFetcher's chooseType; ``keywords=False`` leaves keywords out
+    (PubFetcher takes meta keywords only where the resource asks for them).
+    """
+    types = record.flags.get("types")
+    if not isinstance(types, dict):
+        return {}
+    out: dict[PartName, PartType] = {}
+    for field, name in types.items():
+        part = _FIELD_PARTS.get(field)
+        if part is None or (part is PartName.keywords and not keywords):
+            continue
+        out[part] = _typed(name, resource_type)
+    return out
+
+
+def link_part_type(link: Link, resource_type: PartType | None = None) -> PartType:
+    """The part type of a link found by :func:`parse_meta` (``link_citation``, ``pdf_citation``, ...), no better
+    than the page it was found on; a link from another source is ``link_meta``/``pdf_meta`` by its kind."""
+    name = LINK_TYPES.get(link.source) or ("pdf_meta" if link.kind == "pdf" else "link_meta")
+    return _typed(name, resource_type)

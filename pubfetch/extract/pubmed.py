@@ -1,0 +1,395 @@
+"""PubMed E-utilities efetch XML (``db=pubmed``): one :class:`ArticleRecord` per ``PubmedArticle`` or ``PubmedBookArticle``.
+
+pubfetch asks efetch for a whole batch of PMIDs in one POST, so the answer is a ``PubmedArticleSet`` holding many
+articles, and every value is read relative to its own article (PubFetcher's selectors ran over the whole document of
+a one-PMID answer, which would mix articles here). What is taken follows PubFetcher's PubMed XML resource:
+
+* IDs from the article's own ``PubmedData/ArticleIdList`` (``pubmed``, ``pmc``, ``doi``), never from the reference
+  list, whose ``ArticleIdList`` entries belong to cited papers; ``ELocationID[@EIdType=doi]`` when no ArticleId DOI;
+  a bare number as ``pmc`` ID gets its ``PMC`` prefix. Invalid IDs are logged and skipped.
+* title ``ArticleTitle`` (``VernacularTitle`` when the English title is missing or a "[Not Available]" placeholder).
+* keywords ``KeywordList/Keyword``; MeSH ``MeshHeading/DescriptorName`` with ``MajorTopicYN`` and ``UI`` -- qualifiers
+  are ignored and the major-topic flag is the descriptor's own, exactly as PubFetcher does.
+* abstract: the ``AbstractText`` sections of ``Abstract``, one paragraph each, joined by blank lines; a section with a
+  ``Label`` is written ``"LABEL: text"`` (see :func:`format_abstract`). PubFetcher also swept in ``OtherAbstract``
+  texts (other languages, plain-language summaries) because it selected every ``AbstractText`` of the document; here an
+  ``OtherAbstract`` in English is used only when there is no ``Abstract``.
+* publication date from ``ArticleDate`` the PubFetcher way (missing month or day become ``01``); with no
+  ArticleDate, from the journal issue's ``PubDate`` but only when year, month and day are all given.
+* corresponding authors: the authors whose affiliation holds an e-mail address (PubMed's only marker of them).
+
+Beyond PubFetcher (for the LOCKSS metadata layer): all authors with ORCID and affiliations, ISSN print/electronic,
+volume, issue, pages, publication types, publication status, partial journal dates, and book records.
+``record.flags``: ``source`` ("pubmed"), ``journal_date``/``article_date`` (partial ISO dates), ``publication_status``,
+``citation_status``, ``journal_abbreviation``; book records add ``book``, ``book_title`` and ``isbn``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import logging
+import re
+from datetime import date
+
+from lxml import etree
+
+from pubfetch import ids as idmod
+from pubfetch.extract.errors import ParseError, ServiceError, load_xml
+from pubfetch.extract.records import ArticleRecord
+from pubfetch.extract.xmlsafe import local_name, text_of
+from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
+
+log = logging.getLogger(__name__)
+
+__all__ = ["ParseError", "format_abstract", "normalise_orcid", "parse_pubmed_xml", "pubmed_date"]
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
+# bounded repeats: a long run of address characters without a valid address cannot make the search quadratic
+_EMAIL = re.compile(r"[a-zA-Z0-9+._-]{1,64}@[a-zA-Z0-9.-]{1,253}\.[a-zA-Z]{2,24}\b")
+_ORCID = re.compile(r"([0-9]{4})-?([0-9]{4})-?([0-9]{4})-?([0-9]{3}[0-9Xx])")
+_MEDLINE_DATE = re.compile(r"^\s*([0-9]{4})(?:\s+([A-Za-z]{3})[a-z]*(?:\s+([0-9]{1,2}))?)?\s*$")
+_YEAR = re.compile(r"([0-9]{4})")
+_NOT_AVAILABLE = re.compile(r"^\[?\s*not available\s*\]?\.?$", re.IGNORECASE)
+
+
+def _child(el: etree._Element | None, *path: str) -> etree._Element | None:
+    """The first element down a path of child tag names (None when any step is missing)."""
+    for name in path:
+        if el is None:
+            return None
+        el = el.find(name)
+    return el
+
+
+def _text(el: etree._Element | None, *path: str) -> str:
+    return text_of(_child(el, *path))
+
+
+def _children(el: etree._Element | None, *path: str) -> list[etree._Element]:
+    """All elements at the end of a path of child tag names."""
+    if el is None or not path:
+        return []
+    return el.findall("/".join(path))
+
+
+# ------------------------------------------------------------------------------------------------------------ dates
+
+
+def _month_number(month: str) -> int | None:
+    """A PubMed month: a number ("8", "08") or an English abbreviation ("Aug", also "August")."""
+    month = month.strip()
+    if month.isdigit():
+        value = int(month)
+        return value if 1 <= value <= 12 else None
+    return _MONTHS.get(month[:3].lower())
+
+
+def _iso(year: int, month: int, day: int) -> str:
+    """YYYY-MM-DD for a real calendar day, else ""."""
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return ""
+
+
+def pubmed_date(el: etree._Element | None, pad: bool = False) -> tuple[str, str]:
+    """(complete date, partial date) of a PubMed date element (``ArticleDate``, ``PubDate``, ``PubMedPubDate``).
+
+    The complete date is ``YYYY-MM-DD`` or "". With ``pad`` (PubFetcher's ArticleDate rule) a missing month gives
+    ``-01-01`` and a missing day ``-01``; without it only a date with year, month and day is complete. The partial
+    date is the most precise ISO prefix known (``1975``, ``2010-06``, ``2012-08-30``), for bibliographic metadata
+    that is happy with a year; ``MedlineDate`` ("1998 Dec-1999 Jan", "2000 Spring") gives its first year.
+    """
+    if el is None:
+        return "", ""
+    year_text = _text(el, "Year")
+    month_text = _text(el, "Month")
+    day_text = _text(el, "Day")
+    if not year_text:
+        medline = _text(el, "MedlineDate")
+        match = _MEDLINE_DATE.match(medline)
+        if match:
+            year_text, month_text, day_text = match.group(1), match.group(2) or "", match.group(3) or ""
+        else:
+            year = _YEAR.search(medline)
+            return "", year.group(1) if year else ""
+    if not (year_text.isdigit() and len(year_text) == 4):
+        return "", ""
+    year = int(year_text)
+    month = _month_number(month_text) if month_text else None
+    day = int(day_text) if day_text.isdigit() and month is not None else None
+    if month_text and month is None:  # a season ("Spring") or garbage: only the year is known
+        return "", year_text
+    partial = year_text
+    if month is not None:
+        partial = f"{year_text}-{month:02d}"
+        if day is not None and _iso(year, month, day):
+            partial = _iso(year, month, day)
+    if month is not None and day is not None:
+        return _iso(year, month, day), partial
+    if pad:
+        return _iso(year, month or 1, day or 1), partial
+    return "", partial
+
+
+# ---------------------------------------------------------------------------------------------------------- content
+
+
+def format_abstract(sections: list[tuple[str, str]]) -> str:
+    """Structured abstract text: one paragraph per section, ``"LABEL: text"`` when labelled, blank lines between."""
+    paragraphs = []
+    for label, text in sections:
+        if not text:
+            continue
+        paragraphs.append(f"{label}: {text}" if label else text)
+    return "\n\n".join(paragraphs)
+
+
+def _abstract(container: etree._Element | None) -> str:
+    """The Abstract (or an English OtherAbstract) under an Article/BookDocument element."""
+    if container is None:
+        return ""
+    abstract = container.find("Abstract")
+    if abstract is None:
+        for other in container.findall("OtherAbstract"):
+            if (other.get("Language") or "eng").lower() == "eng":
+                abstract = other
+                break
+    if abstract is None:
+        return ""
+    sections = [((part.get("Label") or "").strip(), text_of(part)) for part in abstract.findall("AbstractText")]
+    return format_abstract(sections)
+
+
+def _title(container: etree._Element | None) -> str:
+    title = _text(container, "ArticleTitle")
+    if not title or _NOT_AVAILABLE.match(title):
+        vernacular = _text(container, "VernacularTitle")
+        if vernacular:
+            return vernacular
+    return title
+
+
+def normalise_orcid(value: str) -> str:
+    """An ORCID as ``https://orcid.org/XXXX-XXXX-XXXX-XXXX`` (PubMed gives bare IDs or http(s) URLs); "" if none."""
+    match = _ORCID.search(value or "")
+    if not match:
+        return ""
+    return "https://orcid.org/" + "-".join(match.groups()).upper()
+
+
+def _authors(container: etree._Element | None) -> tuple[list[Author], list[CorrespAuthor]]:
+    """All authors of the (non-editor) author lists, and those whose affiliation carries an e-mail address."""
+    authors: list[Author] = []
+    corresp: list[CorrespAuthor] = []
+    if container is None:
+        return authors, corresp
+    for author_list in container.findall("AuthorList"):
+        if (author_list.get("Type") or "authors").lower() != "authors":
+            continue
+        for author in author_list.findall("Author"):
+            family = _text(author, "LastName")
+            given = _text(author, "ForeName") or _text(author, "FirstName") or _text(author, "Initials")
+            suffix = _text(author, "Suffix")
+            name = " ".join(p for p in (given, family, suffix) if p) or _text(author, "CollectiveName")
+            if not name:
+                continue
+            orcid = ""
+            for identifier in author.findall("Identifier"):
+                if (identifier.get("Source") or "").upper() == "ORCID":
+                    orcid = normalise_orcid(text_of(identifier))
+                    if orcid:
+                        break
+            affiliations = [text_of(a) for a in author.findall("AffiliationInfo/Affiliation")]
+            affiliations += [text_of(a) for a in author.findall("Affiliation")]  # pre-2013 records
+            affiliations = [a for a in dict.fromkeys(affiliations) if a]
+            authors.append(Author(name=name, given=given, family=family, orcid=orcid, affiliations=affiliations))
+            email = next((m.group() for a in affiliations if "@" in a for m in _EMAIL.finditer(a)), "")
+            if email:
+                corresp.append(CorrespAuthor(name=name, orcid=orcid, email=email))
+    return authors, corresp
+
+
+def _mesh(citation: etree._Element | None) -> list[MeshTerm]:
+    terms = []
+    for descriptor in _children(citation, "MeshHeadingList", "MeshHeading", "DescriptorName"):
+        term = text_of(descriptor)
+        if not term:
+            log.warning("PubMed DescriptorName without text (UI %s)", descriptor.get("UI"))
+            continue
+        major = (descriptor.get("MajorTopicYN") or "").strip().upper() == "Y"
+        terms.append(MeshTerm(term, major, (descriptor.get("UI") or "").strip()))
+    return terms
+
+
+def _keywords(container: etree._Element | None) -> list[str]:
+    words = (text_of(k) for k in _children(container, "KeywordList", "Keyword"))
+    return list(dict.fromkeys(w for w in words if w))
+
+
+def _pub_types(container: etree._Element | None) -> list[str]:
+    # journal articles list them in PublicationTypeList, book documents directly
+    elements = _children(container, "PublicationTypeList", "PublicationType") + _children(container, "PublicationType")
+    types = (text_of(t) for t in elements)
+    return list(dict.fromkeys(t for t in types if t))
+
+
+# -------------------------------------------------------------------------------------------------------------- IDs
+
+
+def _set_ids(record: ArticleRecord, id_lists: list[etree._Element], fallback_pmid: str) -> None:
+    """PMID, PMCID and DOI from the article's own ArticleIdLists (first valid value of each kind wins)."""
+    for article_id in (i for id_list in id_lists for i in id_list.findall("ArticleId")):
+        kind = (article_id.get("IdType") or "").strip().lower()
+        value = text_of(article_id)
+        if kind == "pubmed" and not record.pmid:
+            if idmod.is_pmid(value):
+                record.pmid = value
+            else:
+                log.warning("invalid PMID '%s' in PubMed XML", value)
+        elif kind == "pmc" and not record.pmcid:
+            pmcid = value.upper() if value.upper().startswith("PMC") else "PMC" + value
+            if idmod.is_pmcid(pmcid):
+                record.pmcid = pmcid
+            else:
+                log.warning("invalid PMCID '%s' in PubMed XML", value)
+        elif kind == "doi" and not record.doi:
+            if idmod.is_doi(value) and " " not in value:
+                record.doi = value
+            else:
+                log.warning("invalid DOI '%s' in PubMed XML", value)
+    if not record.pmid and idmod.is_pmid(fallback_pmid):
+        record.pmid = fallback_pmid
+
+
+def _elocation_doi(container: etree._Element | None) -> str:
+    for location in _children(container, "ELocationID"):
+        if (location.get("EIdType") or "").lower() != "doi" or (location.get("ValidYN") or "Y").upper() == "N":
+            continue
+        value = text_of(location)
+        if idmod.is_doi(value) and " " not in value:
+            return value
+    return ""
+
+
+# --------------------------------------------------------------------------------------------------------- articles
+
+
+def _pages(article: etree._Element) -> str:
+    pages = _text(article, "Pagination", "MedlinePgn")
+    if pages:
+        return pages
+    start, end = _text(article, "Pagination", "StartPage"), _text(article, "Pagination", "EndPage")
+    return f"{start}-{end}" if start and end else start
+
+
+def _journal_article(element: etree._Element) -> ArticleRecord:
+    citation = element.find("MedlineCitation")
+    article = _child(citation, "Article")
+    record = ArticleRecord()
+    _set_ids(record, _children(element, "PubmedData", "ArticleIdList"), _text(citation, "PMID"))
+    if not record.doi:
+        record.doi = _elocation_doi(article)
+    if article is None:
+        log.warning("PubmedArticle %s has no Article element", record.pmid or "?")
+        return record
+    record.title = _title(article)
+    record.abstract = _abstract(article)
+    record.keywords = _keywords(citation)
+    record.mesh = _mesh(citation)
+    journal = article.find("Journal")
+    record.journal_title = _text(journal, "Title")
+    for issn in _children(journal, "ISSN"):
+        kind = (issn.get("IssnType") or "").lower()
+        if kind == "electronic" and not record.eissn:
+            record.eissn = text_of(issn)
+        elif kind != "electronic" and not record.issn:
+            record.issn = text_of(issn)
+    record.volume = _text(journal, "JournalIssue", "Volume")
+    record.issue = _text(journal, "JournalIssue", "Issue")
+    record.pages = _pages(article)
+    article_date = next((d for d in article.findall("ArticleDate")
+                         if (d.get("DateType") or "Electronic").lower() == "electronic"), None)
+    article_complete, article_partial = pubmed_date(article_date, pad=True)
+    journal_complete, journal_partial = pubmed_date(_child(journal, "JournalIssue", "PubDate"))
+    record.pub_date = article_complete or journal_complete
+    record.authors, record.corresp_author = _authors(article)
+    record.pub_types = _pub_types(article)
+    record.preprint = any(t.lower() == "preprint" for t in record.pub_types)
+    record.flags.update(source="pubmed", journal_date=journal_partial, article_date=article_partial)
+    abbreviation = _text(journal, "ISOAbbreviation") or _text(citation, "MedlineJournalInfo", "MedlineTA")
+    if abbreviation:
+        record.flags["journal_abbreviation"] = abbreviation
+    status = _text(element, "PubmedData", "PublicationStatus")
+    if status:
+        record.flags["publication_status"] = status
+    if citation is not None and citation.get("Status"):
+        record.flags["citation_status"] = citation.get("Status")
+    return record
+
+
+def _book_article(element: etree._Element) -> ArticleRecord:
+    document = element.find("BookDocument")
+    book = _child(document, "Book")
+    record = ArticleRecord()
+    _set_ids(record, _children(document, "ArticleIdList") + _children(element, "PubmedBookData", "ArticleIdList"),
+             _text(document, "PMID"))
+    if not record.doi:
+        record.doi = _elocation_doi(document)
+    book_title = _text(book, "BookTitle")
+    record.title = _title(document) or book_title
+    record.abstract = _abstract(document)
+    record.keywords = _keywords(document)
+    authors, corresp = _authors(document)
+    if not authors:  # a whole-book record lists its authors (or editors) under Book
+        authors, corresp = _authors(book)
+    record.authors, record.corresp_author = authors, corresp
+    record.publisher = _text(book, "Publisher", "PublisherName")
+    record.pub_types = _pub_types(document)
+    record.preprint = any(t.lower() == "preprint" for t in record.pub_types)
+    complete, partial = pubmed_date(_child(book, "PubDate"))
+    record.pub_date = complete
+    for isbn in _children(book, "Isbn"):
+        record.flags.setdefault("isbn", text_of(isbn))
+    record.flags.update(source="pubmed", book=True, book_title=book_title, journal_date=partial)
+    status = _text(element, "PubmedBookData", "PublicationStatus")
+    if status:
+        record.flags["publication_status"] = status
+    return record
+
+
+def _service_error(root: etree._Element) -> str | None:
+    """The message of an efetch error answer (``<eFetchResult><ERROR>..``, ``<ERROR>..``), None otherwise."""
+    if local_name(root).upper() == "ERROR":
+        return text_of(root) or "unknown error"
+    for child in root:
+        if local_name(child).upper() == "ERROR":
+            return text_of(child) or "unknown error"
+    return None
+
+
+def parse_pubmed_xml(data: bytes | str) -> list[ArticleRecord]:
+    """All articles of an efetch ``PubmedArticleSet``, in document order; ``[]`` for an empty set.
+
+    Raises :class:`~pubfetch.extract.errors.ParseError` (a ValueError) for a document that is not XML, not a PubMed
+    article set, or an efetch error answer (:class:`~pubfetch.extract.errors.ServiceError`).
+    """
+    root = load_xml(data, "PubMed efetch answer")
+    message = _service_error(root)
+    if message is not None:
+        raise ServiceError(f"PubMed efetch error: {message}")
+    name = local_name(root)
+    if name in ("PubmedArticle", "PubmedBookArticle"):
+        elements = [root]
+    elif name == "PubmedArticleSet":
+        elements = [el for el in root if local_name(el) in ("PubmedArticle", "PubmedBookArticle")]
+    else:
+        raise ParseError(f"not a PubMed efetch answer: root element is <{name or '?'}>, expected <PubmedArticleSet>")
+    records = []
+    for element in elements:
+        record = _journal_article(element) if local_name(element) == "PubmedArticle" else _book_article(element)
+        if record.is_empty():
+            log.warning("PubMed XML article without IDs or content skipped")
+            continue
+        records.append(record)
+    return records

@@ -1,0 +1,407 @@
+"""Tests for pubfetch.net.browser: JavaScript rendering in headless Chromium against loopback pages.
+
+Browser tests skip (with the reason) when no Chromium is found; discovery, the unavailable-browser path and URL refusals
+run everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import lxml.html
+import pytest
+from loopback import LoopbackServer, Reply, Request
+
+from pubfetch.net import browser
+from pubfetch.net.browser import UNAVAILABLE_MESSAGE, BrowserRenderer, BrowserUnavailable, find_chromium
+from pubfetch.net.client import HttpClient
+from pubfetch.net.config import HttpConfig
+from pubfetch.net.outcome import OutcomeKind
+
+PAGES = Path(__file__).parent / "pages" / "js"
+LIMIT_MS = 4000
+GRACE_MS = 1000
+UA = "pubfetch-test-browser/1.0"
+
+ARTICLE_TITLE = "A JavaScript-rendered article page for testing"
+ARTICLE_TEXT = (
+    "A JavaScript-rendered article page for testing "
+    "Ada Example, Bo Sample "
+    "Background: many publisher sites ship an empty shell and fill it from a JSON state object. "
+    "Results: without a browser only the shell is seen; with one the abstract appears. "
+    "Conclusions: JavaScript rendering is needed for such pages."
+)
+
+
+def visible_text(html: str) -> str:
+    """Text a reader would see in the body: scripts, styles and noscript dropped, whitespace collapsed."""
+    doc = lxml.html.fromstring(html)
+    for el in doc.xpath("//script|//style|//noscript"):
+        el.drop_tree()
+    body = doc.find("body")
+    return " ".join(" ".join((body if body is not None else doc).itertext()).split())
+
+
+def _chromium_or_skip() -> str:
+    path = find_chromium()
+    if path is None:
+        pytest.skip(f"no Chromium found for the browser tests ({UNAVAILABLE_MESSAGE})")
+    return path
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Loopback pages
+# ---------------------------------------------------------------------------------------------------------------------
+
+_release = threading.Event()  # lets handlers that hang on purpose go at the end of the module
+
+
+def _slow_script(req: Request) -> Reply:
+    _release.wait(30)
+    return Reply(200, "window.slowDone = true;", "text/javascript")
+
+
+_WAIT_PAGE = """<!DOCTYPE html><html><head><title>wait</title></head><body><p>early text</p>
+<script>setTimeout(function () {
+  var d = document.createElement("div"); d.id = "late"; d.textContent = "late text";
+  document.body.appendChild(d);
+}, 1500);</script></body></html>"""
+
+_BIG_PAGE = """<!DOCTYPE html><html><body><div id="x"></div>
+<script>document.getElementById("x").textContent = new Array(20001).join("ab");</script></body></html>"""
+
+
+def _routes() -> dict[str, Reply | object]:
+    return {
+        "/article": Reply(200, (PAGES / "article.html").read_bytes()),
+        "/wait": Reply(200, _WAIT_PAGE),
+        "/hang": Reply(200, '<html><body><p>loading</p><script src="/slow.js"></script></body></html>'),
+        "/slow.js": _slow_script,
+        "/busy": Reply(200, "<html><body><p>busy</p><script>setTimeout(function () { while (true) {} }, 200);"
+                            "</script></body></html>"),
+        "/gone": Reply(404, "<html><body><h1>Not Found</h1></body></html>"),
+        "/busy503": Reply(503, "<html><body>try later</body></html>"),
+        "/doc.pdf": Reply(200, b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", "application/pdf"),
+        "/data.xml": Reply(200, "<?xml version='1.0'?><article><title>x</title></article>", "application/xml"),
+        "/jsredirect": Reply(200, "<html><body><script>location.replace('/article');</script></body></html>"),
+        "/moved": Reply(302, "", headers={"Location": "/article"}),
+        "/big": Reply(200, _BIG_PAGE),
+        "/img": Reply(200, '<html><body><img src="/pixel.png"><p>with image</p></body></html>'),
+        "/pixel.png": Reply(200, b"\x89PNG\r\n\x1a\n", "image/png"),
+    }
+
+
+@pytest.fixture(scope="module")
+def server():
+    with LoopbackServer(_routes()) as srv:
+        yield srv
+        _release.set()
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    _chromium_or_skip()
+    r = BrowserRenderer(user_agent=UA, timeout_ms=LIMIT_MS, allow_private_addresses=True, kill_grace_ms=GRACE_MS)
+    yield r
+    r.close()
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Without a browser
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_importing_does_not_load_playwright():
+    code = "import sys, pubfetch.net.client, pubfetch.net.browser; print(sorted(m for m in sys.modules if 'playwright' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.stdout.strip() == "[]"
+
+
+def _fake_executable(path: Path) -> Path:
+    path.write_text("#!/bin/sh\nexit 1\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_find_chromium_order(tmp_path, monkeypatch):
+    monkeypatch.delenv(browser.ENV_VAR, raising=False)
+    configured = _fake_executable(tmp_path / "my-chrome")
+    bundled = _fake_executable(tmp_path / "bundled-chrome")
+    system = _fake_executable(tmp_path / "system-chromium")
+    monkeypatch.setattr(browser, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"), str(system)))
+    monkeypatch.setattr(browser, "_bundled_chromium", lambda: str(bundled))
+    assert find_chromium(str(configured)) == str(configured)
+    assert find_chromium("/nonexistent/chrome") == str(bundled)  # a bogus configured path falls back
+    assert find_chromium(str(tmp_path / "not-executable.txt")) == str(bundled)
+    monkeypatch.setattr(browser, "_bundled_chromium", lambda: str(tmp_path / "ms-playwright" / "chrome"))
+    assert find_chromium("/nonexistent/chrome") == str(system)  # Playwright's browser not downloaded
+    monkeypatch.setenv(browser.ENV_VAR, str(configured))
+    assert find_chromium() == str(configured)
+    monkeypatch.setattr(browser, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"),))
+    monkeypatch.delenv(browser.ENV_VAR)
+    assert find_chromium("/nonexistent/chrome") is None
+
+
+def test_find_chromium_bogus_path_falls_back_to_a_real_browser(monkeypatch):
+    monkeypatch.delenv(browser.ENV_VAR, raising=False)
+    real = _chromium_or_skip()
+    assert find_chromium("/nonexistent/chromium-binary") == real
+    assert os.access(real, os.X_OK)
+
+
+def test_no_browser_gives_a_classified_failure_with_the_install_hint(server, monkeypatch):
+    monkeypatch.setattr(browser, "_choose", lambda configured, bundled: None)
+    with BrowserRenderer(timeout_ms=LIMIT_MS, allow_private_addresses=True) as r:
+        result = r.render(server.url("/article"), publication=True)
+        assert result.kind is OutcomeKind.OTHER
+        assert result.message == UNAVAILABLE_MESSAGE
+        assert result.fetch_exception is True
+        assert result.text is None
+        with pytest.raises(BrowserUnavailable) as info:
+            r.ensure_browser()
+        assert str(info.value) == UNAVAILABLE_MESSAGE
+        assert "apt-get install chromium" in str(info.value) and "PUBFETCH_CHROMIUM=/path" in str(info.value)
+    assert server.count("/article") == 0
+
+
+def test_untrusted_and_malformed_urls_are_refused_before_the_browser(server):
+    with BrowserRenderer(timeout_ms=LIMIT_MS) as r:  # private addresses not allowed
+        result = r.render(server.url("/article"))
+        assert result.kind is OutcomeKind.FORBIDDEN_ADDRESS
+        assert result.message == "127.0.0.1 is a loopback address"
+        assert r.render("http://169.254.169.254/latest/meta-data/").message == \
+            "169.254.169.254 is a cloud metadata address"
+        assert r.render("file:///etc/passwd").kind is OutcomeKind.BAD_SCHEME
+        assert r.render("javascript:alert(1)").kind is OutcomeKind.BAD_SCHEME
+        assert r.render("not a url").kind is OutcomeKind.BAD_URL
+        assert r.render("http:///nohost").kind is OutcomeKind.BAD_URL
+        assert r.executable is None  # no browser was started for any of them
+    assert server.count("/article") == 0
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="timeout_ms"):
+        BrowserRenderer(timeout_ms=0)
+    with pytest.raises(ValueError, match="max_bytes"):
+        BrowserRenderer(max_bytes=0)
+    r = BrowserRenderer()
+    r.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        r.render("https://example.org/")
+    with pytest.raises(TypeError):
+        BrowserRenderer().render(b"https://example.org/")  # type: ignore[arg-type]
+
+
+def test_shared_renderer_is_one_per_setting():
+    from pubfetch.config import FetchConfig
+    from pubfetch.params import FetcherArgs
+
+    a = browser.shared_renderer(FetchConfig())
+    try:
+        assert browser.shared_renderer(FetchConfig()) is a
+        assert a.timeout_ms == 120_000  # 8 x PubFetcher's default 15 s timeout
+        b = browser.shared_renderer(FetchConfig(args=FetcherArgs(timeout=5000)))
+        assert b is not a and b.timeout_ms == 40_000
+        b.close()
+        c = browser.shared_renderer(FetchConfig(args=FetcherArgs(timeout=5000)))
+        assert c is not b and not c.closed
+        c.close()
+    finally:
+        a.close()
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# With a browser
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def test_javascript_text_needs_the_browser(server, renderer):
+    plain = HttpClient(HttpConfig(allow_private_addresses=True)).get(server.url("/article"))
+    assert plain.ok
+    assert visible_text(plain.text) == ""  # only the shell and the noscript warning
+    assert "Ada Example" in plain.text  # the data is there, as JSON
+
+    result = renderer.render(server.url("/article"))
+    assert result.kind is OutcomeKind.OK
+    assert result.status == 200
+    assert result.content_type == "text/html; charset=utf-8"
+    assert result.final_url == server.url("/article")
+    assert visible_text(result.text) == ARTICLE_TEXT
+    doc = lxml.html.fromstring(result.text)
+    assert doc.findtext(".//title") == ARTICLE_TITLE
+    assert doc.xpath("//meta[@name='citation_doi']/@content") == ["10.1234/jsdemo.2024.0042"]
+    assert result.body == result.text.encode("utf-8")
+    assert result.encoding == "utf-8"
+    assert result.fetch_exception is False
+
+    request = [r for r in server.requests if r.path == "/article"][-1]
+    assert request.headers["User-Agent"] == UA
+    assert request.headers["Referer"] == server.base + "/"  # PubFetcher's Referer: the site's origin
+
+
+def test_wait_until_selector_waits_for_late_content(server, renderer):
+    quick = renderer.render(server.url("/wait"))
+    assert quick.ok
+    assert visible_text(quick.text) == "early text"  # the network went quiet before the timer fired
+
+    started = time.monotonic()
+    waited = renderer.render(server.url("/wait"), wait_until="#late")
+    assert waited.ok
+    assert visible_text(waited.text) == "early text late text"
+    assert time.monotonic() - started < LIMIT_MS / 1000
+
+
+def test_wait_until_that_never_appears_returns_the_page_as_it_is(server, renderer):
+    started = time.monotonic()
+    result = renderer.render(server.url("/article"), wait_until="div.never-there")
+    elapsed = time.monotonic() - started
+    assert result.ok
+    assert visible_text(result.text) == ARTICLE_TEXT
+    assert (LIMIT_MS - browser.READ_RESERVE_MS) / 1000 - 0.5 < elapsed < LIMIT_MS / 1000 + 1
+
+
+def test_page_that_never_finishes_loading_is_a_timeout(server, renderer):
+    started = time.monotonic()
+    result = renderer.render(server.url("/hang"), publication=True)
+    elapsed = time.monotonic() - started
+    assert result.kind is OutcomeKind.TIMEOUT
+    assert result.status == 200  # the document came; a script it needs never did
+    assert result.text is None
+    assert result.fetch_exception is True
+    assert LIMIT_MS / 1000 - 0.5 < elapsed < LIMIT_MS / 1000 + 3
+    assert renderer.render(server.url("/article")).ok  # the browser is still fine
+
+
+def test_script_stuck_in_a_loop_gets_the_browser_killed_and_restarted(server, renderer):
+    started = time.monotonic()
+    result = renderer.render(server.url("/busy"))
+    elapsed = time.monotonic() - started
+    assert result.kind is OutcomeKind.TIMEOUT
+    assert "browser killed" in result.message
+    assert result.status == 200
+    assert (LIMIT_MS + GRACE_MS) / 1000 - 0.5 < elapsed < (LIMIT_MS + GRACE_MS) / 1000 + 3
+    after = renderer.render(server.url("/article"))
+    assert after.ok and visible_text(after.text) == ARTICLE_TEXT
+
+
+def test_http_errors_are_classified_like_plain_http(server, renderer):
+    gone = renderer.render(server.url("/gone"), publication=True)
+    assert gone.kind is OutcomeKind.NOT_FOUND
+    assert gone.status == 404
+    assert gone.message == "HTTP 404"
+    assert gone.fetch_exception is True  # a publication page, not doi.org nor a PDF
+    assert renderer.render(server.url("/gone")).fetch_exception is False  # a webpage
+    busy = renderer.render(server.url("/busy503"))
+    assert busy.kind is OutcomeKind.SERVER_BUSY
+    assert busy.status == 503 and busy.fetch_exception is True
+
+
+def test_non_html_documents_are_left_to_plain_fetching(server, renderer):
+    pdf = renderer.render(server.url("/doc.pdf"))
+    assert pdf.kind is OutcomeKind.UNSUPPORTED_TYPE
+    assert pdf.is_pdf is True
+    assert pdf.content_type == "application/pdf"
+    xml = renderer.render(server.url("/data.xml"))
+    assert xml.kind is OutcomeKind.UNSUPPORTED_TYPE
+    assert xml.is_pdf is False
+    assert xml.message == "application/xml is not an HTML page"
+
+
+def test_redirects_by_http_and_by_script(server, renderer):
+    moved = renderer.render(server.url("/moved"))
+    assert moved.ok
+    assert moved.final_url == server.url("/article")
+    assert moved.redirects == (server.url("/moved"),)
+    assert visible_text(moved.text) == ARTICLE_TEXT
+    scripted = renderer.render(server.url("/jsredirect"))
+    assert scripted.ok
+    assert scripted.final_url == server.url("/article")
+    assert visible_text(scripted.text) == ARTICLE_TEXT
+
+
+def test_images_are_not_downloaded(server, renderer):
+    before = server.count("/pixel.png")
+    result = renderer.render(server.url("/img"))
+    assert result.ok and visible_text(result.text) == "with image"
+    assert server.count("/pixel.png") == before
+
+
+def test_callers_on_many_threads_share_the_browser(server, renderer):
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(renderer.render(server.url("/article"))))
+               for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert [r.kind for r in results] == [OutcomeKind.OK] * 3
+    assert all(visible_text(r.text) == ARTICLE_TEXT for r in results)
+
+
+def test_size_cap_private_addresses_from_a_page_and_close(server, monkeypatch):
+    _chromium_or_skip()
+
+    def forbid_localhost(host: str) -> str | None:  # 127.0.0.1 stands for a public site, localhost for an internal one
+        return "loopback address" if host == "localhost" else None
+
+    monkeypatch.setattr(browser.addresses, "forbidden_host_reason", forbid_localhost)
+    internal = server.url("/article").replace("127.0.0.1", "localhost")
+    server.route("/to-internal", Reply(302, "", headers={"Location": internal}))
+    server.route("/fetches-internal", Reply(200, "<html><body><p>outside</p><script>"
+                                                 f"fetch('{internal}?probe=1').catch(function () {{}});"
+                                                 "</script></body></html>"))
+    r = BrowserRenderer(timeout_ms=LIMIT_MS, max_bytes=20_000, settle_ms=500)
+    try:
+        redirected = r.render(server.url("/to-internal"))
+        assert redirected.kind is OutcomeKind.FORBIDDEN_ADDRESS
+        assert redirected.message == f"redirected to {internal}: localhost is a loopback address"
+        assert redirected.text is None
+
+        probing = r.render(server.url("/fetches-internal"))
+        assert probing.ok and visible_text(probing.text) == "outside"
+        assert not any(req.query.get("probe") for req in server.requests)  # the script's request was refused
+
+        big = r.render(server.url("/big"))
+        assert big.kind is OutcomeKind.TOO_LARGE
+        # <html><head></head><body>, the div with 40000 characters, a newline, the script, </body></html>
+        assert big.message == "rendered page over 20000 bytes (40146 characters)"
+        assert r.render(server.url("/wait")).ok  # small pages still pass
+        marker = r._worker._marker  # the marker finds the browser's processes
+        assert browser._marked_pids(marker)
+    finally:
+        r.close()
+    deadline = time.monotonic() + 5
+    while browser._marked_pids(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert browser._marked_pids(marker) == []  # close() stopped the browser
+    r.close()  # twice is fine
+    with pytest.raises(RuntimeError, match="closed"):
+        r.render(server.url("/wait"))
+
+
+def test_worker_that_cannot_be_freed_is_replaced(server, monkeypatch):
+    """Where the browser's processes cannot be found (no /proc), a stuck worker is abandoned for a new one."""
+    _chromium_or_skip()
+    find_pids = browser._marked_pids
+    monkeypatch.setattr(browser, "_marked_pids", lambda marker: [])
+    with BrowserRenderer(timeout_ms=3000, allow_private_addresses=True, kill_grace_ms=300) as r:
+        r.ensure_browser()
+        started = time.monotonic()
+        stuck = r.render(server.url("/busy"))
+        elapsed = time.monotonic() - started
+        monkeypatch.setattr(browser, "_marked_pids", find_pids)
+        assert len(r._retired) == 1
+        old = r._retired[0]
+        old.kill_browser()  # free the abandoned worker now: its browser spins in the script's loop
+        assert old.join(10)
+        assert stuck.kind is OutcomeKind.TIMEOUT
+        assert stuck.message == "page did not finish within 3 s (browser worker abandoned)"
+        assert 3.3 - 0.3 < elapsed < 3.3 + 2
+        after = r.render(server.url("/article"))
+        assert after.ok and visible_text(after.text) == ARTICLE_TEXT

@@ -1,0 +1,346 @@
+"""The command line: --help, the one-off ID and miscellaneous operations, and error handling (one line, exit 2)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pubfetch.cli.errors import Unavailable
+from pubfetch.cli.main import main
+from pubfetch.cli.network import FETCH_MODES, FetchStepResult, run_fetch_step
+from pubfetch.cli.options import BY_NAME, GROUPS
+from pubfetch.model import PartType
+from pubfetch.params import FetcherArgs
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run a command that must fail with exit status 2 and exactly one line on stderr; return that line."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (code, out, err)
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert "Traceback" not in err
+    return err.rstrip("\n")
+
+
+# --- help ------------------------------------------------------------------------------------------------------------
+
+
+def test_help_lists_the_groups_in_pipeline_order(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--help")
+    assert code == 0 and err == ""
+    titles = ["General:", "Fetching parameters:", "Fetching private parameters:", "One-off: database:",
+              "One-off: print a web page (network):", "One-off: scrape rules:", "One-off: publication IDs:",
+              "One-off: miscellaneous:", "Pipeline 1: add IDs:", "Pipeline 2: filter IDs:",
+              "Pipeline 3: sort, limit and remove IDs:", "Pipeline 4: output IDs:", "Pipeline 5: get content:",
+              "Get content modifiers:", "Pipeline 6: filter content:", "Filter publications:",
+              "Filter publication parts:", "Filter webpages and docs:", "Pipeline 7: sort and limit content:",
+              "Pipeline 8: update, put and remove:", "Pipeline 9: output:", "Output modifiers:",
+              "Test operations (network):"]
+    lines = out.splitlines()
+    positions = [lines.index(t) for t in titles]
+    assert positions == sorted(positions)
+    assert [g.title + ":" for g in GROUPS] == titles
+
+
+def test_help_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "-h")
+    listed = {word.rstrip(",") for line in out.splitlines() if line.startswith("  -") for word in line.split()
+              if word.startswith("-")}
+    assert set(BY_NAME) <= listed
+    assert "  -pub-file FILE ...                Add publication IDs from text files of 'pmid<TAB>pmcid<TAB>doi' " \
+           "lines (a line" in out
+    assert "  --format FORMAT                   text (default), html, json, or jsonl: one JSON entry per line for " \
+           "pipelines" in out
+
+
+def test_help_wins_over_other_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "-pubb", "--help")
+    assert code == 0 and out.startswith("usage: pubfetch ")
+
+
+def test_option_names_are_pubfetchers(capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("-db-init", "-db-commit", "-db-compact", "-db-publications-size", "-db-webpages-size", "-db-docs-size",
+                 "-db-publications-map", "-db-publications-map-reverse", "-fetch-document",
+                 "-fetch-document-javascript", "-post-document", "-fetch-webpage-selector", "-scrape-site",
+                 "-scrape-selector", "-scrape-javascript", "-scrape-webpage", "-is-pmid", "-is-pmcid",
+                 "-extract-pmcid", "-is-doi", "-normalise-doi", "-extract-doi-registrant", "-escape-html",
+                 "-escape-html-attribute", "-check-publication-id", "-check-publication-ids", "-check-url",
+                 "-pub", "-web", "-doc", "-pub-file", "-web-file", "-doc-file", "-pub-db", "-web-db", "-doc-db",
+                 "-has-pmid", "-not-has-pmid", "-pmid", "-not-pmid", "-pmid-url", "-doi-registrant", "-url",
+                 "-url-host", "-in-db", "-not-in-db", "-asc-ids", "-desc-ids", "-head-ids", "-tail-ids",
+                 "-remove-ids", "-out-ids", "-txt-ids-pub", "-txt-ids-web", "-txt-ids-doc", "-count-ids", "-db",
+                 "-fetch", "-fetch-put", "-db-fetch", "-db-fetch-end", "--fetch-part", "--not-fetch-part",
+                 "--pre-filter", "--limit", "--threads", "-fetch-time-more", "-retry-counter", "-fetch-exception",
+                 "-empty", "-usable", "-final", "-grep", "-not-grep", "-totally-final", "-oa", "-preprint",
+                 "-journal-title", "-pub-date-more", "-citations-count", "-corresp-author-name", "-visited",
+                 "-part-empty", "-part-usable", "-part-final", "-part-content", "-part-content-part", "-part-size",
+                 "-part-type", "-part-url", "-part-time-more", "-broken", "-start-url", "-final-url",
+                 "-content-type", "-status-code", "-title", "-content", "-license", "-language", "-has-scrape",
+                 "-asc", "-desc", "-asc-time", "-desc-time", "-head", "-tail", "-update-citations-count", "-put",
+                 "-remove", "-out", "-txt-pub", "-txt-web", "-txt-doc", "-count", "-out-top-hosts",
+                 "-txt-top-hosts-pub", "-txt-top-hosts-web", "-txt-top-hosts-doc", "-count-top-hosts",
+                 "-part-table", "--plain", "--format", "--out-part", "-print-europepmc-xml", "-print-pmc-xml",
+                 "-print-pubmed-xml", "-print-europepmc", "-print-europepmc-mined", "-print-oadoi", "-print-site",
+                 "-print-webpage", "-l", "--log", "--emptyCooldown", "--timeout", "--userAgent", "--quick"):
+        assert name in BY_NAME, name
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "--version") == (0, "pubfetch 0.1.0\n", "")
+
+
+# --- publication ID operations -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("argv", "answer"), [
+    (["-is-doi", "10.1093/nar/gkz369"], "true"),
+    (["-is-doi", "https://doi.org/10.1093/nar/gkz369"], "true"),
+    (["-is-doi", "10.1093"], "false"),
+    (["-is-doi", "nar/gkz369"], "false"),
+    (["-is-pmid", "31114920"], "true"),
+    (["-is-pmid", "031114920"], "false"),
+    (["-is-pmid", "PMC6198355"], "false"),
+    (["-is-pmcid", "PMC6198355"], "true"),
+    (["-is-pmcid", "pmc6198355"], "false"),
+    (["-is-pmcid", "6198355"], "false"),
+    (["-extract-pmcid", "PMC6198355"], "6198355"),
+    (["-extract-pmcid", "6198355"], ""),
+    (["-normalise-doi", "https://doi.org/10.1093/nar/gkz369"], "10.1093/NAR/GKZ369"),
+    (["-normalise-doi", "doi:10.1000/abc-\u00e9"], "10.1000/ABC-\u00e9"),
+    (["-normalise-doi", "not a doi"], "NOT A DOI"),
+    (["-extract-doi-registrant", "10.1093/nar/gkz369"], "1093"),
+    (["-extract-doi-registrant", "doi:10.12688/f1000research.1"], "12688"),
+    (["-extract-doi-registrant", "10.1093"], ""),
+])
+def test_id_operations_print_pubfetchers_answers(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                 answer: str) -> None:
+    assert run(capsys, *argv) == (0, answer + "\n", "")
+
+
+def test_one_off_operations_run_in_pubfetchers_order(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "-extract-doi-registrant", "10.1093/nar/gkz369", "-is-doi", "x", "-is-pmid", "1",
+                       "-escape-html", "<b>")
+    assert (code, out) == (0, "true\nfalse\n1093\n&lt;b&gt;\n")
+
+
+def test_find_ids_and_url_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "-find-ids", "See PMID: 31114920, PMCID:PMC6198355 and doi:10.1093/nar/gkz369.")
+    assert (code, out) == (0, "31114920\t\t\n\tPMC6198355\t\n\t\t10.1093/NAR/GKZ369\n")
+    assert run(capsys, "-url-ids", "https://pubmed.ncbi.nlm.nih.gov/31114920/") == (0, "31114920\t\t\n", "")
+    assert run(capsys, "-url-ids", "https://europepmc.org/article/PMC/PMC6198355")[1] == "\tPMC6198355\t\n"
+    assert error(capsys, "-url-ids", "https://example.org/x") == (
+        "pubfetch: error: 'https://example.org/x' is not a PubMed, PMC, Europe PMC or doi.org link to a publication")
+
+
+# --- miscellaneous operations -----------------------------------------------------------------------------------------
+
+
+def test_escape_html(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "-escape-html", '<a href="x">Q&A</a>')[1] == '&lt;a href="x"&gt;Q&amp;A&lt;/a&gt;\n'
+    assert run(capsys, "-escape-html-attribute", 'a b"<\u00e9')[1] == "a&#32;b&#34;&#60;\u00e9\n"
+
+
+def test_check_publication_id(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "-check-publication-id", "31114920")[1] == "31114920\t\t\n"
+    assert run(capsys, "-check-publication-id", "PMC6198355")[1] == "\tPMC6198355\t\n"
+    assert run(capsys, "-check-publication-id", "doi:10.1093/nar/gkz369")[1] == "\t\t10.1093/NAR/GKZ369\n"
+    assert error(capsys, "-check-publication-id", "PMC123x") == (
+        "pubfetch: error: unknown publication ID 'PMC123x': expected a PMID (31114920), a PMCID (PMC6198355) or a "
+        "DOI (10.1093/nar/gkz369)")
+
+
+def test_check_publication_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "-check-publication-ids", "31114920", "", "10.1093/nar/gkz369")[1] == (
+        "31114920\t\t10.1093/NAR/GKZ369\n")
+    assert error(capsys, "-check-publication-ids", "31114920", "6198355", "") == (
+        "pubfetch: error: invalid PMCID '6198355': PMCID must start with PMC; '6198355' looks like a PMID "
+        "(did you mean PMC6198355?)")
+    assert error(capsys, "-check-publication-ids", "", "", "") == (
+        "pubfetch: error: no publication ID given (all of PMID, PMCID and DOI are empty)")
+
+
+def test_check_url(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "-check-url", "https://bio.tools/pubfetcher")[1] == "https://bio.tools/pubfetcher\n"
+    assert run(capsys, "-check-url", " ftp://ftp.ebi.ac.uk/pub/ ")[1] == "ftp://ftp.ebi.ac.uk/pub/\n"
+    assert error(capsys, "-check-url", "bio.tools/pubfetcher") == (
+        "pubfetch: error: malformed URL 'bio.tools/pubfetcher': no scheme (expected an absolute URL such as "
+        "https://example.org/)")
+    assert error(capsys, "-check-url", "mailto:someone@example.org") == (
+        "pubfetch: error: malformed URL 'mailto:someone@example.org': unsupported scheme 'mailto' (expected http, "
+        "https or ftp)")
+
+
+# --- errors ------------------------------------------------------------------------------------------------------------
+
+
+def test_unknown_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-pubb", "1") == (
+        "pubfetch: error: unknown option '-pubb' (did you mean -pub?); see pubfetch --help")
+    assert error(capsys, "--formatt=json", "-out") == (
+        "pubfetch: error: unknown option '--formatt=json' (did you mean --format?); see pubfetch --help")
+    assert error(capsys, "-zzz") == "pubfetch: error: unknown option '-zzz'; see pubfetch --help"
+
+
+def test_unknown_option_inside_a_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-pub", "1", "-outt") == (
+        "pubfetch: error: unknown option '-outt' (did you mean -out?); see pubfetch --help")
+
+
+def test_stray_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-out", "31114920") == (
+        "pubfetch: error: unexpected argument '31114920': it follows no option that takes it; see pubfetch --help")
+
+
+def test_missing_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-pub", "1", "-db") == "pubfetch: error: option -db needs an argument (DATABASE)"
+    assert error(capsys, "-db", "-out") == (
+        "pubfetch: error: option -db needs an argument (DATABASE) but is followed by option -out")
+    assert error(capsys, "-pub", "-out") == "pubfetch: error: option -pub needs at least one argument (ID ...)"
+    assert error(capsys, "-check-publication-ids", "1", "PMC1") == (
+        "pubfetch: error: option -check-publication-ids needs 3 arguments (PMID PMCID DOI), got 2")
+
+
+def test_bad_values(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-pub", "1", "-pmid", "(") == (
+        "pubfetch: error: option -pmid: invalid regular expression '(': missing ), unterminated subpattern at "
+        "position 0")
+    assert error(capsys, "-pub", "1", "-fetch-time-more", "yesterday") == (
+        "pubfetch: error: option -fetch-time-more: invalid time 'yesterday': expected an ISO-8601 instant such as "
+        "2024-01-31T12:00:00Z")
+    assert error(capsys, "-pub", "1", "-head", "-3") == (
+        "pubfetch: error: option -head: invalid value '-3': expected a whole number >= 0")
+    assert error(capsys, "-pub", "1", "--threads", "0") == (
+        "pubfetch: error: option --threads: invalid value '0': expected a whole number >= 1")
+    assert error(capsys, "-pub", "1", "-out", "--format", "xml") == (
+        "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl")
+    assert error(capsys, "-pub", "1", "-out", "--out-part", "abstrct") == (
+        "pubfetch: error: option --out-part: unknown publication part 'abstrct': expected one of pmid, pmcid, doi, "
+        "title, keywords, mesh, efo, go, abstract, fulltext")
+    types = ", ".join(t.value for t in PartType)
+    assert error(capsys, "-pub", "1", "-part-type", "doi", "-part-type-part", "title", "-part-type", "pdf") == (
+        f"pubfetch: error: option -part-type: unknown publication part type 'pdf': expected one of {types}")
+
+
+def test_bad_fetching_parameter(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-pub", "1", "-out", "--timeout", "-5") == (
+        "pubfetch: error: option --timeout: invalid value '-5' for parameter timeout: expected a value of at least "
+        "0 milliseconds")
+    assert error(capsys, "-pub", "1", "-out", "--emptyCooldown", "30s").startswith(
+        "pubfetch: error: option --emptyCooldown: invalid value '30s' for parameter emptyCooldown: expected ")
+    assert error(capsys, "-pub", "1", "-out", "--retryLimit", "2", "--retryLimit", "3") == (
+        "pubfetch: error: option --retryLimit given more than once")
+
+
+def test_conflicting_and_incomplete_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-pub", "1", "-part-content", "x") == (
+        "pubfetch: error: option -part-content needs -part-content-part (the publication parts to test)")
+    assert error(capsys, "-pub", "1", "-not-part-size-part", "title") == (
+        "pubfetch: error: option -not-part-size-part needs -not-part-size (the test to apply to the parts)")
+    assert error(capsys, "-pub", "1", "--fetch-part", "title", "--not-fetch-part", "abstract") == (
+        "pubfetch: error: options --fetch-part and --not-fetch-part can't be used together")
+    assert error(capsys, "-pub", "1", "-db", "a.db", "-db", "b.db") == "pubfetch: error: option -db given more than once"
+    assert error(capsys, "-out", "--plain=yes") == "pubfetch: error: option --plain takes no argument (given '--plain=yes')"
+
+
+def test_no_operation(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys)
+    assert (code, out) == (2, "")
+    assert err == ("usage: pubfetch [-OPERATION [ARG ...] ...] [--MODIFIER [ARG ...] ...]\n"
+                   "pubfetch: error: no operation given; see pubfetch --help\n")
+    assert error(capsys, "--plain", "--format", "json") == (
+        "pubfetch: error: no operation given (operations are the single-dash options); see pubfetch --help")
+
+
+def test_network_operations_are_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-fetch-document", "https://example.org/") == (
+        "pubfetch: error: operation -fetch-document needs the network fetcher, which is not available in this version")
+    assert error(capsys, "-pub", "31114920", "-fetch", "-out") == (
+        "pubfetch: error: operation -fetch needs the network fetcher, which is not available in this version")
+    assert error(capsys, "-print-pubmed-xml", "31114920") == (
+        "pubfetch: error: operation -print-pubmed-xml needs the network fetcher, which is not available in this "
+        "version")
+    assert error(capsys, "-scrape-site", "https://example.org/") == (
+        "pubfetch: error: operation -scrape-site needs the scraping rules, which is not available in this version")
+
+
+def test_network_steps_without_ids_do_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """As in PubFetcher, a content step with no IDs to work on is skipped (so nothing asks for the network)."""
+    assert run(capsys, "-fetch", "-count") == (0, "", "")
+
+
+def test_run_fetch_step_contract() -> None:
+    assert "fetch" in FETCH_MODES and "db-fetch-end" in FETCH_MODES and "print-oadoi" in FETCH_MODES
+    with pytest.raises(Unavailable) as e:
+        run_fetch_step("publications", [], "db-fetch", None, FetcherArgs(), threads=2, limit=5, progress=True)
+    assert str(e.value) == "operation -db-fetch needs the network fetcher, which is not available in this version"
+    with pytest.raises(ValueError, match="unknown fetch mode 'fetch-all'"):
+        run_fetch_step("publications", [], "fetch-all", None, FetcherArgs())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown entry kind 'pubs'"):
+        run_fetch_step("pubs", [], "fetch", None, FetcherArgs())  # type: ignore[arg-type]
+    assert FetchStepResult().entries == [] and FetchStepResult().text is None
+
+
+# --- logging -----------------------------------------------------------------------------------------------------------
+
+
+def test_log_file_gets_debug_lines_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    log_file = tmp_path / "logs" / "run.log"
+    code, out, err = run(capsys, "-l", str(log_file), "-pub", "31114920", "xyz", "-out-ids", "--plain")
+    assert (code, out) == (0, "31114920\t\t\n")
+    assert err == ("pubfetch: warning: -pub: unknown publication ID 'xyz': expected a PMID (31114920), a PMCID "
+                   "(PMC6198355) or a DOI (10.1093/nar/gkz369)\n"
+                   "pubfetch: warning: -pub: 1 of 2 publication IDs invalid, 1 skipped\n")
+    text = log_file.read_text(encoding="utf-8")
+    assert f"DEBUG   pubfetch.cli.logsetup: pubfetch -l {log_file} -pub 31114920 xyz -out-ids --plain" in text
+    assert "INFO    pubfetch.cli.logsetup: This is pubfetch 0.1.0" in text
+    assert "WARNING pubfetch.cli.idsource: -pub: 1 of 2 publication IDs invalid, 1 skipped" in text
+    run(capsys, "--log", str(log_file), "-is-pmid", "1")
+    assert log_file.read_text(encoding="utf-8").startswith(text), "the log is appended to"
+
+
+def test_verbose_shows_info(capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, err = run(capsys, "--verbose", "-pub", "31114920", "-count-ids")
+    assert "pubfetch: info: This is pubfetch 0.1.0\n" in err
+    assert "pubfetch: info: Got 1 new distinct publication IDs from the command line\n" in err
+
+
+def test_unwritable_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("")
+    assert error(capsys, "-l", str(tmp_path / "f" / "x.log"), "-is-pmid", "1").startswith(
+        f"pubfetch: error: cannot open log file '{tmp_path / 'f' / 'x.log'}': ")
+
+
+# --- through a real process ------------------------------------------------------------------------------------------
+
+
+def _subprocess(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "pubfetch", *argv], check=False, capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=60)
+
+
+def test_module_entry_point_answers() -> None:
+    done = _subprocess("-is-doi", "10.1093/nar/gkz369", "-normalise-doi", "doi:10.1093/nar/gkz369")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "true\n10.1093/NAR/GKZ369\n", "")
+
+
+def test_module_entry_point_help_and_errors() -> None:
+    done = _subprocess("--help")
+    assert done.returncode == 0 and "Pipeline 1: add IDs:" in done.stdout and "Output modifiers:" in done.stdout
+    done = _subprocess("-pub", "1", "-pmid", "[")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == ("pubfetch: error: option -pmid: invalid regular expression '[': unterminated character set "
+                           "at position 0\n")

@@ -1,0 +1,361 @@
+"""The offline pipeline end to end: a database made with -db-init, filled from PubFetcher JSON fixtures, read back with
+-pub-db/-db and written with every output operation and format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pubfetch.cli.main import main
+from pubfetch.model import Publication, Webpage
+from pubfetch.output.writer import format_entries
+from pubfetch.store import open_db
+
+FIXTURE = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
+PMID1, PMCID1, DOI1 = "39466770", "PMC11516011", "10.1371/JOURNAL.PONE.0311879"
+DOI2 = "10.1007/S00068-014-0450-3"
+PMID3 = "26037986"
+WEB1, WEB2 = "https://github.com/edamontology/pubfetcher", "http://example.org/gone"
+DOC1 = "https://pubfetcher.readthedocs.io/en/latest/cli.html"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def ok(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> str:
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, ""), err
+    return out
+
+
+@pytest.fixture(scope="module")
+def fixture_doc() -> dict:
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A database holding the fixture's 3 publications, 2 webpages and 1 doc, put with the CLI."""
+    path = tmp_path / "pubs.db"
+    assert ok(capsys, "-db-init", path, "-pub-json", FIXTURE, "-web-json", FIXTURE, "-doc-json", FIXTURE,
+              "-put", path) == ""
+    return path
+
+
+def everything(db: Path) -> list[str | Path]:
+    return ["-pub-db", db, "-web-db", db, "-doc-db", db, "-db", db]
+
+
+# --- database one-off operations ------------------------------------------------------------------------------------
+
+
+def test_db_init_makes_an_empty_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "new.db"
+    assert ok(capsys, "-db-init", path) == ""
+    assert ok(capsys, "-db-publications-size", path, "-db-webpages-size", path, "-db-docs-size", path) == "0\n0\n0\n"
+    code, out, err = run(capsys, "-db-init", path)
+    assert (code, out) == (2, "")
+    assert err == f"pubfetch: error: database file '{path}' already exists; remove it or use another name\n"
+
+
+def test_db_sizes_and_maps(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert ok(capsys, "-db-publications-size", db, "-db-webpages-size", db, "-db-docs-size", db) == "3\n2\n1\n"
+    assert ok(capsys, "-db-publications-map", db) == (
+        f"{PMID1} -> {PMID1}\n{PMCID1} -> {PMID1}\n{DOI1} -> {PMID1}\n{DOI2} -> {DOI2}\n{PMID3} -> {PMID3}\n")
+    epmc = ("https://www.ebi.ac.uk/europepmc/webservices/rest/search?resulttype=core&format=xml&query="
+            "ext_id:39466770%20src:med")
+    assert ok(capsys, "-db-publications-map-reverse", db) == (
+        f"{PMID1} -> [{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n"
+        f"{DOI2} -> [{DOI2}] (pubfetch 0.1.0)\n"
+        f"{PMID3} -> [{PMID3}] (pubfetch 0.1.0)\n")
+
+
+def test_db_commit_and_compact(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert ok(capsys, "-db-commit", db, "-db-compact", db) == ""
+    assert ok(capsys, "-db-publications-size", db) == "3\n"
+
+
+def test_missing_database_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.db"
+    code, out, err = run(capsys, "-pub-db", missing, "-out-ids")
+    assert (code, out) == (2, "")
+    assert err == f"pubfetch: error: database file '{missing}' does not exist (create it with -db-init)\n"
+
+
+# --- reading back exactly --------------------------------------------------------------------------------------------
+
+
+def test_json_output_reproduces_the_stored_entries(db: Path, fixture_doc: dict,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads(ok(capsys, *everything(db), "-out", "--format", "json"))
+    assert doc["version"] == {"name": "pubfetch", "url": "https://pypi.org/project/pubfetch/", "version": "0.1.0"}
+    assert doc["argv"] == [*map(str, everything(db)), "-out", "--format", "json"]
+    for kind in ("publications", "webpages", "docs"):
+        assert doc[kind] == fixture_doc[kind], kind
+
+
+def test_text_and_html_output_reproduce_the_stored_entries(db: Path, fixture_doc: dict,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    pubs = [Publication.from_json(p) for p in fixture_doc["publications"]]
+    webs = [Webpage.from_json(w) for w in fixture_doc["webpages"]]
+    docs = [Webpage.from_json(d) for d in fixture_doc["docs"]]
+    for fmt in ("text", "html"):
+        for plain in ([], ["--plain"]):
+            out = ok(capsys, *everything(db), "-out", "--format", fmt, *plain)
+            assert out == format_entries(pubs, webs, docs, fmt=fmt, plain=bool(plain)), (fmt, plain)
+
+
+def test_text_output_of_one_entry(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = ok(capsys, "-web", WEB2, "-db", db, "-out")
+    assert out == (
+        "FETCH TIME: 2024-10-26T07:34:31.300Z (1729928071300)\n"
+        "RETRY COUNTER: 3\n"
+        "FETCH EXCEPTION: false\n\n"
+        "START URL: http://example.org/gone\n"
+        "FINAL URL: https://www.example.org/gone\n"
+        "CONTENT TYPE: text/html\n"
+        "STATUS CODE: 404\n"
+        "CONTENT TIME: 2024-10-26T07:34:31.200Z (1729928071200)\n\n"
+        "LICENSE: \n"
+        "LANGUAGE: \n\n"
+        "TITLE LENGTH: 0\n"
+        "CONTENT LENGTH: 0\n\n"
+        "TITLE: \n\n"
+        "CONTENT: \n")
+    text = ok(capsys, "-pub", DOI2, "-db", db, "-out")
+    assert ("TITLE: A short title from meta tags\n"
+            "    type: HighWire\n"
+            "    url: https://link.springer.com/article/10.1007/s00068-014-0450-3\n"
+            "    timestamp: 2024-10-25T07:34:32Z (1729841672000)\n"
+            "    size: 28\n") in text
+    assert text.endswith(
+        "VISITED SITES:\n"
+        "https://link.springer.com/article/10.1007/s00068-014-0450-3\n"
+        "    type: doi\n"
+        "    from: https://doi.org/10.1007/s00068-014-0450-3\n"
+        "    timestamp: 2024-10-25T07:34:31.500Z (1729841671500)\n"
+        "https://link.springer.com/content/pdf/10.1007/s00068-014-0450-3.pdf\n"
+        "    type: pdf_doi\n"
+        "    from: https://link.springer.com/article/10.1007/s00068-014-0450-3\n"
+        "    timestamp: 2024-10-25T07:34:31.600Z (1729841671600)\n")
+
+
+def test_text_entries_are_separated_by_a_dashed_line(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = ok(capsys, "-pub", PMID3, DOI2, "-db", db, "-out", "--plain", "--out-part", "title", "abstract")
+    assert out == ("\n\n\n"
+                   "\n -----------------------------------------------------------------------------\n\n"
+                   "A short title from meta tags\n\nA short description from og:description.\n")
+
+
+def test_html_output_is_escaped(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = ok(capsys, "-pub", PMID1, "-db", db, "-out", "--format", "html")
+    assert "<angle brackets>" not in out and "<5%" not in out
+    assert "<h3>Title</h3>\n<p>Ranking publication sources by provenance: a test record with &lt;angle brackets&gt; " \
+           "&amp; ampersands</p>\n" in out
+    assert "markup-like text such as &lt;5% &amp; &gt;95%." in out
+    assert '<div><span>URL:</span> <span><a href="https&#58;&#47;&#47;www&#46;ebi&#46;ac&#46;uk&#47;europepmc' in out
+    assert ('<a href="https&#58;&#47;&#47;www&#46;ncbi&#46;nlm&#46;nih&#46;gov&#47;mesh&#47;&#63;term&#61;'
+            '&#37;22D057225&#37;22">Data Mining*</a>; ') in out
+    assert out.startswith("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n")
+    assert out.endswith("</ul>\n</body>\n</html>\n")
+
+
+def test_plain_json_and_parts(db: Path, fixture_doc: dict, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads(ok(capsys, "-pub", PMID1, "-web", WEB1, "-db", db, "-out", "--format", "json", "--plain"))
+    full = fixture_doc["publications"][0]
+    assert list(doc) == ["version", "argv", "publications", "webpages"]
+    assert doc["publications"] == [{
+        "pmid": PMID1, "pmcid": PMCID1, "doi": DOI1, "title": full["title"]["content"],
+        "keywords": ["literature mining", "provenance", "Europe PMC"],
+        "mesh": full["mesh"]["list"], "efo": full["efo"]["list"], "go": full["go"]["list"],
+        "abstract": full["abstract"]["content"], "fulltext": full["fulltext"]["content"]}]
+    assert doc["webpages"] == [{"startUrl": WEB1, "title": fixture_doc["webpages"][0]["title"],
+                                "content": fixture_doc["webpages"][0]["content"]}]
+    parts = json.loads(ok(capsys, "-pub", PMID1, "-db", db, "-out", "--format", "json", "--out-part", "abstract",
+                          "pmid"))
+    assert parts["publications"] == [{"pmid": full["pmid"], "abstract": full["abstract"]}]
+
+
+def test_plain_id_parts_give_the_pub_file_form(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = ok(capsys, "-pub-db", db, "-db", db, "-out", "--plain", "--out-part", "doi", "pmid")
+    assert out == f"{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n"
+
+
+def test_jsonl_round_trip(db: Path, fixture_doc: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = ok(capsys, *everything(db), "-out", "--format", "jsonl")
+    lines = out.splitlines()
+    assert len(lines) == 6
+    assert [json.loads(line)["kind"] for line in lines] == ["publication"] * 3 + ["webpage"] * 2 + ["doc"]
+    stream = tmp_path / "entries.jsonl"
+    stream.write_text(out, encoding="utf-8")
+    doc = json.loads(ok(capsys, "-pub-json", stream, "-web-json", stream, "-doc-json", stream, "-out", "--format",
+                        "json"))
+    for kind in ("publications", "webpages", "docs"):
+        assert doc[kind] == fixture_doc[kind], kind
+    single = ok(capsys, "-pub-db", db, "-db", db, "-out", "--format", "jsonl")
+    assert "kind" not in json.loads(single.splitlines()[0]), "one kind of IDs given: no kind tag"
+
+
+def test_json_round_trip_through_a_new_database(db: Path, fixture_doc: dict, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    exported = tmp_path / "export" / "pubs.json"
+    ok(capsys, "-pub-db", db, "-db", db, "-txt-pub", exported, "--format", "json")
+    copy = tmp_path / "copy.db"
+    ok(capsys, "-db-init", copy, "-pub-json", exported, "-put", copy)
+    doc = json.loads(ok(capsys, "-pub-db", copy, "-db", copy, "-out", "--format", "json"))
+    assert doc["publications"] == fixture_doc["publications"]
+    with open_db(copy, readonly=True) as store:
+        assert [i.ids for i in store.publication_ids()] == [(PMID1, PMCID1, DOI1), ("", "", DOI2), (PMID3, "", "")]
+
+
+def test_plain_json_is_read_as_external_content(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plain = tmp_path / "plain.json"
+    ok(capsys, "-pub", DOI2, "-db", db, "-txt-pub", plain, "--format", "json", "--plain")
+    doc = json.loads(ok(capsys, "-pub-json", plain, "-out", "--format", "json"))
+    (pub,) = doc["publications"]
+    assert pub["doi"]["content"] == DOI2 and pub["doi"]["type"] == "external"
+    assert pub["title"] == {"content": "A short title from meta tags", "type": "external", "url": "", "timestamp": 0,
+                            "timestampHuman": "1970-01-01T00:00:00Z", "size": 28, "empty": False, "usable": True,
+                            "final": False}
+    assert pub["pmid"]["type"] == "na" and pub["fetchTime"] == 0
+
+
+# --- IDs -------------------------------------------------------------------------------------------------------------
+
+
+def test_out_ids_formats(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert ok(capsys, "-pub-db", db, "-doc-db", db, "-out-ids", "--plain") == (
+        f"{PMID1}\t{PMCID1}\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n{DOC1}\n")
+    epmc = ("https://www.ebi.ac.uk/europepmc/webservices/rest/search?resulttype=core&format=xml&query="
+            "ext_id:39466770%20src:med")
+    assert ok(capsys, "-pub-db", db, "-out-ids") == (
+        f"[{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n[{DOI2}] (pubfetch 0.1.0)\n[{PMID3}] (pubfetch 0.1.0)\n")
+    doc = json.loads(ok(capsys, "-pub", "31114920", "-web-db", db, "-out-ids", "--format", "json", "--plain"))
+    assert doc["publicationIds"] == [{"pmid": "31114920", "pmcid": "", "doi": ""}]
+    assert doc["webpageUrls"] == [WEB1, WEB2]
+    assert "docUrls" not in doc
+    lines = ok(capsys, "-pub", "31114920", "-out-ids", "--format", "jsonl").splitlines()
+    assert [json.loads(line) for line in lines] == [
+        {"pmid": "31114920", "pmcid": "", "doi": "", "pmidUrl": "pubfetch 0.1.0", "pmcidUrl": "", "doiUrl": ""}]
+
+
+def test_txt_ids_files_and_counts(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ids_file = tmp_path / "out" / "ids.txt"
+    docs_file = tmp_path / "out" / "docs.json"
+    out = ok(capsys, "-pub-db", db, "-web", WEB1, "-txt-ids-pub", ids_file, "-txt-ids-doc", docs_file, "--plain",
+             "-count-ids")
+    assert out == "Publication IDs : 3\nWebpage URLs    : 1\n"
+    assert ids_file.read_text(encoding="utf-8") == f"{PMID1}\t{PMCID1}\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n"
+    assert docs_file.read_text(encoding="utf-8") == ""
+    json_file = tmp_path / "docs.json"
+    ok(capsys, "-pub", "1", "-txt-ids-doc", json_file, "--format", "json")
+    assert json.loads(json_file.read_text(encoding="utf-8"))["docUrls"] == []
+    assert ok(capsys, "-pub-file", ids_file, "-count-ids") == "Publication IDs : 3\n"
+
+
+def test_ids_sort_and_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    ids = ["10.1093/nar/gkz369", "PMC6198355", "31114920", "9999", "10.12688/f1000research.1", "PMC17"]
+    assert ok(capsys, "-pub", *ids, "-asc-ids", "-out-ids", "--plain") == (
+        "\t\t10.1093/NAR/GKZ369\n\t\t10.12688/F1000RESEARCH.1\n\tPMC17\t\n\tPMC6198355\t\n9999\t\t\n31114920\t\t\n")
+    assert ok(capsys, "-pub", *ids, "-desc-ids", "-head-ids", "2", "-out-ids", "--plain") == (
+        "31114920\t\t\n9999\t\t\n")
+    assert ok(capsys, "-pub", *ids, "-tail-ids", "2", "-out-ids", "--plain") == (
+        "\t\t10.12688/F1000RESEARCH.1\n\tPMC17\t\n")
+    assert ok(capsys, "-web", "https://b.org/", "https://a.org/", "https://b.org/", "-asc-ids", "-out-ids") == (
+        "https://a.org/\nhttps://b.org/\n")
+
+
+def test_pipeline_order_does_not_depend_on_argument_order(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    forward = ok(capsys, "-pub-db", db, "-db", db, "-desc", "-head", "2", "-out", "--plain", "--out-part", "pmid",
+                 "doi", "-count")
+    backward = ok(capsys, "-count", "--out-part", "pmid", "doi", "--plain", "-out", "-head", "2", "-desc", "-db", db,
+                  "-pub-db", db)
+    assert forward == backward == f"{PMID1}\t\t{DOI1}\n{PMID3}\t\t\nPublications : 2\n"
+
+
+def test_remove_ids(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert ok(capsys, "-pub", PMCID1, "-web", WEB2, "-remove-ids", db) == ""
+    assert ok(capsys, "-db-publications-size", db, "-db-webpages-size", db) == "2\n1\n"
+    assert ok(capsys, "-db-publications-map", db) == f"{DOI2} -> {DOI2}\n{PMID3} -> {PMID3}\n"
+    code, _, err = run(capsys, "-pub", "31114920", "-remove-ids", db)
+    assert code == 0
+    assert err == f"pubfetch: warning: Could not remove 1 of 1 publications from database {db} (not there)\n"
+
+
+# --- content ---------------------------------------------------------------------------------------------------------
+
+
+def test_db_reports_entries_not_found(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "-pub", PMID1, "31114920", "-db", db, "-count")
+    assert (code, out) == (0, "Publications : 1\n")
+    assert err == f"pubfetch: warning: Got 1 publications from database {db}, 1 not found\n"
+
+
+def test_content_sort_limit_and_counts(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def ids(*extra: str) -> str:
+        return ok(capsys, "-pub-db", db, "-db", db, *extra, "-out", "--plain", "--out-part", "pmid", "doi")
+
+    assert ids() == f"{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n"
+    assert ids("-asc") == f"\t\t{DOI2}\n{PMID3}\t\t\n{PMID1}\t\t{DOI1}\n"
+    assert ids("-desc") == f"{PMID1}\t\t{DOI1}\n{PMID3}\t\t\n\t\t{DOI2}\n"
+    assert ids("-asc-time") == f"\t\t{DOI2}\n{PMID3}\t\t\n{PMID1}\t\t{DOI1}\n"
+    assert ids("-desc-time", "-tail", "1") == f"\t\t{DOI2}\n"
+    assert ids("--limit", "2") == f"{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n"
+    counts = ok(capsys, *everything(db), "--limit", "1", "-count")
+    assert counts == "Publications : 1\nWebpages     : 1\nDocs         : 1\n"
+    web = ok(capsys, "-web-db", db, "-db", db, "-desc", "-out", "--plain", "--format", "json")
+    assert [w["startUrl"] for w in json.loads(web)["webpages"]] == [WEB1, WEB2], "http:// sorts before https://"
+    web = ok(capsys, "-web-db", db, "-db", db, "-desc-time", "-out", "--plain", "--format", "json")
+    assert [w["startUrl"] for w in json.loads(web)["webpages"]] == [WEB2, WEB1]
+    web = ok(capsys, "-web-db", db, "-db", db, "-asc", "-out", "--plain", "--format", "json")
+    assert [w["startUrl"] for w in json.loads(web)["webpages"]] == [WEB2, WEB1]
+
+
+def test_put_and_remove_content(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "other.db"
+    ok(capsys, "-db-init", other, *everything(db), "-usable", "-put", other)
+    assert ok(capsys, "-db-publications-size", other, "-db-webpages-size", other, "-db-docs-size", other) == (
+        "2\n1\n1\n")
+    ok(capsys, "-pub-db", other, "-db", other, "-oa", "-remove", other)
+    assert ok(capsys, "-db-publications-map", other) == f"{DOI2} -> {DOI2}\n"
+
+
+def test_top_hosts_and_part_table(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = ok(capsys, *everything(db), "-out-top-hosts", "-count-top-hosts")
+    assert out == ("link.springer.com\t2\njournals.plos.org\t1\n"
+                   "github.com\t1\nexample.org\t1\n"
+                   "pubfetcher.readthedocs.io\t1\n"
+                   "Publications top hosts : 2\nWebpages top hosts     : 2\nDocs top hosts         : 1\n")
+    assert ok(capsys, *everything(db), "-out-top-hosts", "-head", "1") == (
+        "link.springer.com\t2\ngithub.com\t1\npubfetcher.readthedocs.io\t1\n")
+    hosts_file = tmp_path / "hosts.json"
+    ok(capsys, "-pub-db", db, "-db", db, "-txt-top-hosts-web", hosts_file, "--format", "json")
+    assert json.loads(hosts_file.read_text(encoding="utf-8"))["webpageTopHosts"] == []
+    table = ok(capsys, "-pub-db", db, "-db", db, "-part-table").splitlines()
+    assert table[0] == "type,pmid,pmcid,doi,title,keywords,mesh,efo,go,theAbstract,fulltext,total"
+    assert table[1] == "europepmc,1,1,1,1,1,0,1,1,1,0,8"
+    assert "external,1,0,1,0,0,0,0,0,0,0,2" in table
+    assert table[-1] == "na,1,2,1,1,2,2,2,2,1,1,15"
+    assert len(table) == 34
+
+
+def test_txt_outputs_write_their_kind_even_when_empty(db: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    pubs, webs = tmp_path / "p.json", tmp_path / "w.json"
+    ok(capsys, "-pub", PMID1, "-db", db, "-txt-pub", pubs, "-txt-web", webs, "--format", "json")
+    assert [p["pmid"]["content"] for p in json.loads(pubs.read_text(encoding="utf-8"))["publications"]] == [PMID1]
+    assert json.loads(webs.read_text(encoding="utf-8"))["webpages"] == []
+    code, out, err = run(capsys, "-pub", "31114920", "-db", db, "-out", "--format", "json")
+    assert code == 0 and list(json.loads(out)) == ["version", "argv"]
+    assert err == f"pubfetch: warning: Got 0 publications from database {db}, 1 not found\n"
+
+
+def test_html_plain_id_table(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = ok(capsys, "-pub", PMID3, "-db", db, "-out", "--format", "html", "--plain", "--out-part", "pmid")
+    assert '<table border="1">\n<tr><td><a href="https&#58;&#47;&#47;www&#46;ncbi&#46;nlm&#46;nih&#46;gov&#47;pubmed' \
+           '&#47;&#63;term&#61;26037986">26037986</a></td><td></td><td></td></tr>\n</table>\n' in out

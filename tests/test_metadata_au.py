@@ -1,0 +1,374 @@
+"""Tests for pubfetch.metadata.au: plugin parameters (spec lockss.md section 7, through AuConfig) and AU ids (section 9)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pubfetch.metadata.au import (
+    AuConfig,
+    AuIdError,
+    au_id,
+    au_key,
+    decode_prop_key,
+    derived_descriptors,
+    encode_prop_key,
+    parse_au_id,
+    plugin_id_from_key,
+    plugin_key,
+    resolve_descriptor,
+)
+from pubfetch.params import BUILTIN_DESCRIPTORS, InvalidParamValue, ParamDescr, ParamType, UnknownParameter
+
+T = ParamType
+
+
+def value_of(param_type: ParamType, text: str) -> object:
+    """Parse ``text`` as the value of a parameter of ``param_type`` in an AU configuration."""
+    return AuConfig.parse({"p": text}, [ParamDescr("p", param_type)])["p"]
+
+
+def refused(param_type: ParamType, text: str) -> None:
+    with pytest.raises(InvalidParamValue, match="for parameter p"):
+        value_of(param_type, text)
+
+
+# --- section 7: the twelve types, one test per fact ----------------------------------------------------------------
+
+
+def test_type_codes_1_to_12() -> None:
+    assert [(t.lockss_name, int(t)) for t in ParamType] == [
+        ("String", 1), ("Int", 2), ("Url", 3), ("Year", 4), ("Boolean", 5), ("PosInt", 6), ("Range", 7),
+        ("NumRange", 8), ("Set", 9), ("UserPasswd", 10), ("Long", 11), ("TimeInterval", 12)]
+
+
+def test_string_non_empty() -> None:
+    assert value_of(T.STRING, "foo") == "foo"
+    refused(T.STRING, "")
+
+
+def test_int_minus_00432_is_minus_432() -> None:
+    assert value_of(T.INT, "-00432") == -432
+
+
+def test_int_123456789000_is_invalid_32_bit() -> None:
+    refused(T.INT, "123456789000")
+
+
+def test_url_with_leading_space_valid() -> None:
+    assert value_of(T.URL, " http://example.com/path") == "http://example.com/path"
+
+
+def test_url_abc_invalid() -> None:
+    refused(T.URL, "abc")
+
+
+@pytest.mark.parametrize("text", ["2004", "0"])
+def test_year_four_digits_or_zero(text: str) -> None:
+    assert value_of(T.YEAR, text) == int(text)
+
+
+@pytest.mark.parametrize("text", ["999", "10000", "-123", "123X"])
+def test_year_invalid(text: str) -> None:
+    refused(T.YEAR, text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("true", True), ("YES", True), ("On", True), ("1", True), ("false", False), ("No", False), ("OFF", False),
+    ("0", False)])
+def test_boolean_words_ignoring_case(text: str, expected: bool) -> None:
+    assert value_of(T.BOOLEAN, text) is expected
+
+
+def test_boolean_123_invalid() -> None:
+    refused(T.BOOLEAN, "123")
+
+
+def test_pos_int_minus_444_invalid() -> None:
+    assert value_of(T.POS_INT, "0") == 0
+    refused(T.POS_INT, "-444")
+
+
+def test_range_split_trimmed_min_le_max() -> None:
+    assert value_of(T.RANGE, " abc - xyz ") == ("abc", "xyz")
+    refused(T.RANGE, "xyz-abc")
+
+
+def test_range_single_bar_is_bar_bar() -> None:
+    assert value_of(T.RANGE, "bar") == ("bar", "bar")
+
+
+@pytest.mark.parametrize("text", ["foo-", "-foo"])
+def test_range_empty_end_invalid(text: str) -> None:
+    refused(T.RANGE, text)
+
+
+def test_num_range_1_022_is_1_22() -> None:
+    assert value_of(T.NUM_RANGE, "1-022") == (1, 22)
+
+
+def test_num_range_4_is_4_4() -> None:
+    assert value_of(T.NUM_RANGE, "4") == (4, 4)
+
+
+def test_num_range_non_numeric_falls_back_to_strings() -> None:
+    assert value_of(T.NUM_RANGE, "foo-foo") == ("foo", "foo")
+
+
+@pytest.mark.parametrize("text", ["a-42", "12-", "-12"])
+def test_num_range_invalid(text: str) -> None:
+    refused(T.NUM_RANGE, text)
+
+
+def test_set_twelve_elements_with_ranges() -> None:
+    assert value_of(T.SET, " 1, 1b, {2-6} , 6A,6B ,{7000-7002}") == [
+        "1", "1b", "2", "3", "4", "5", "6", "6A", "6B", "7000", "7001", "7002"]
+
+
+def test_set_minus_2_macro_kept_literally() -> None:
+    assert value_of(T.SET, "{-2}") == ["{-2}"]
+
+
+def test_set_capped_at_10000_elements() -> None:
+    assert len(value_of(T.SET, "{1-20000}")) == 10000  # type: ignore[arg-type]
+
+
+def test_user_passwd_split_at_first_colon() -> None:
+    assert value_of(T.USER_PASSWD, "foo:bar:colon") == ("foo", "bar:colon")
+
+
+@pytest.mark.parametrize("text", ["foo", "foo:", ":foo"])
+def test_user_passwd_invalid(text: str) -> None:
+    refused(T.USER_PASSWD, text)
+
+
+def test_long_64_bit() -> None:
+    assert value_of(T.LONG, "123456789000") == 123456789000
+    refused(T.LONG, str(2**63))
+
+
+@pytest.mark.parametrize(("text", "millis"), [
+    ("5m", 300000), ("-444", -444), ("10", 10), ("10ms", 10), ("2s", 2000), ("1H", 3600000), ("1d", 86400000),
+    ("1w", 604800000), ("1y", 365 * 86400000)])
+def test_time_interval(text: str, millis: int) -> None:
+    assert value_of(T.TIME_INTERVAL, text) == millis
+
+
+@pytest.mark.parametrize("text", ["abc", ""])
+def test_time_interval_invalid(text: str) -> None:
+    refused(T.TIME_INTERVAL, text)
+
+
+def test_descriptor_attribute_defaults() -> None:
+    descr = ParamDescr("k", T.STRING)
+    assert (descr.key, descr.type, descr.display_name, descr.description, descr.size) == ("k", T.STRING, "k", "", 0)
+    assert descr.definitional is True and descr.default_only is False and descr.derived is False
+
+
+DEFINITIONAL = ["base_url", "base_url2", "year", "volume", "volume_name", "issue_range", "num_issue_range", "issue_set",
+                "journal_dir", "journal_abbr", "journal_id", "journal_issn", "publisher_name", "oai_request_url",
+                "oai_spec"]
+NON_DEFINITIONAL = ["user_pass", "pub_down", "pub_never", "au_closed", "crawl_proxy", "nc_interval",
+                    "crawl_test_substance_threshold"]
+
+
+def test_builtin_descriptors_definitional_and_not() -> None:
+    assert [k for k, d in BUILTIN_DESCRIPTORS.items() if d.definitional] == DEFINITIONAL
+    assert [k for k, d in BUILTIN_DESCRIPTORS.items() if not d.definitional] == NON_DEFINITIONAL
+    assert resolve_descriptor("volume").type is T.POS_INT
+
+
+CANONICAL = [
+    # key, type code, display name, size, definitional, default only (the seed page's canonical forms)
+    ("base_url", 3, "Base URL", 40, True, False), ("base_url2", 3, "Second Base URL", 40, True, False),
+    ("year", 4, "Year", 4, True, False), ("volume", 6, "Volume No.", 8, True, False),
+    ("volume_name", 1, "Volume Name", 20, True, False), ("issue_range", 7, "Issue Range", 20, True, False),
+    ("num_issue_range", 8, "Numeric Issue Range", 20, True, False), ("issue_set", 9, "Issue Set", 20, True, False),
+    ("journal_dir", 1, "Journal Directory", 40, True, False), ("journal_abbr", 1, "Journal Abbreviation", 10, True, False),
+    ("journal_id", 1, "Journal Identifier", 40, True, False), ("journal_issn", 1, "Journal ISSN", 20, True, False),
+    ("publisher_name", 1, "Publisher Name", 40, True, False), ("oai_request_url", 3, "OAI Request URL", 40, True, False),
+    ("oai_spec", 1, "OAI Spec", 40, True, False), ("user_pass", 10, "Username:Password", 30, False, False),
+    ("pub_down", 5, "Pub Down", 4, False, True), ("pub_never", 5, "Pub Never", 4, False, True),
+    ("au_closed", 5, "AU Closed", 4, False, True), ("crawl_proxy", 1, "Crawl Proxy", 40, False, True),
+    ("nc_interval", 12, "Crawl Interval", 10, False, True),
+    ("crawl_test_substance_threshold", 1, "Crawl Test Substance Threshold", 20, False, True),
+]
+
+
+@pytest.mark.parametrize(("key", "code", "display", "size", "definitional", "default_only"), CANONICAL,
+                         ids=[c[0] for c in CANONICAL])
+def test_builtin_descriptor_canonical_forms(key: str, code: int, display: str, size: int, definitional: bool,
+                                            default_only: bool) -> None:
+    d = resolve_descriptor(key)
+    assert (int(d.type), d.display_name, d.size, d.definitional, d.default_only) == (
+        code, display, size, definitional, default_only)
+
+
+def test_builtin_descriptor_canonical_form_base_url() -> None:
+    d = resolve_descriptor("base_url")
+    assert (d.type, d.display_name, d.description, d.size) == (
+        T.URL, "Base URL", "Usually of the form http://<journal-name>.com/", 40)
+
+
+def test_unknown_builtin_name_refused() -> None:
+    with pytest.raises(UnknownParameter, match="not a built-in parameter"):
+        resolve_descriptor("no_such_param")
+
+
+# --- derived parameters --------------------------------------------------------------------------------------------
+
+
+def test_derived_url_host_and_path() -> None:
+    config = AuConfig.parse({"base_url": "https://www.publisher.com/jabc/"}, ["base_url"])
+    assert config["base_url_host"] == "www.publisher.com"
+    assert config["base_url_path"] == "/jabc/"
+    assert config.type_of("base_url_host") is T.STRING and config.descriptor("base_url_path").derived
+
+
+def test_derived_short_year_is_an_int() -> None:
+    assert AuConfig.parse({"year": "1998"}, ["year"])["au_short_year"] == 98
+    assert AuConfig.parse({"year": "2002"}, ["year"])["au_short_year"] == 2
+    assert AuConfig.parse({"year": "2002"}, ["year"]).type_of("au_short_year") is T.INT
+
+
+def test_derived_for_any_url_or_year_param() -> None:
+    descr = [ParamDescr("oai_url", T.URL), ParamDescr("start", T.YEAR)]
+    config = AuConfig.parse({"oai_url": "http://H.example:81/oai?verb=x", "start": "2010"}, descr)
+    assert config["oai_url_host"] == "H.example" and config["oai_url_path"] == "/oai"
+    assert config["au_short_start"] == 10
+    assert [d.key for d in derived_descriptors(descr[0])] == ["oai_url_host", "oai_url_path"]
+    assert derived_descriptors(ParamDescr("v", T.POS_INT)) == []
+
+
+def test_derived_descriptors_exist_without_values() -> None:
+    config = AuConfig.parse({}, ["base_url", "year"])
+    assert config.type_of("base_url_host") is T.STRING and "base_url_host" not in config
+
+
+def test_plugin_parameter_named_like_derived_wins() -> None:
+    config = AuConfig.parse({"year": "2002", "au_short_year": "x2"}, ["year", ParamDescr("au_short_year", T.STRING)])
+    assert config["au_short_year"] == "x2"
+
+
+# --- AuConfig parsing ----------------------------------------------------------------------------------------------
+
+
+def test_config_values_typed_raw_kept() -> None:
+    config = AuConfig.parse({"base_url": " http://foo/", "volume": "7", "issue_set": "1, 2"},
+                            ["base_url", "volume", "issue_set"])
+    assert config["base_url"] == "http://foo/" and config["volume"] == 7 and config["issue_set"] == ["1", "2"]
+    assert config.raw["base_url"] == " http://foo/"
+
+
+def test_config_undeclared_builtin_is_typed() -> None:
+    config = AuConfig.parse({"base_url": "http://foo/", "pub_down": "true"}, ["base_url"])
+    assert config["pub_down"] is True
+    assert config.definitional_values() == {"base_url": "http://foo/"}
+
+
+def test_config_unknown_key_kept_as_extra_or_refused() -> None:
+    config = AuConfig.parse({"base_url": "http://foo/", "color": "blue"}, ["base_url"])
+    assert config.extras == {"color": "blue"} and config.type_of("color") is None and "color" not in config
+    with pytest.raises(UnknownParameter, match="color"):
+        AuConfig.parse({"color": "blue"}, ["base_url"], unknown="error")
+
+
+def test_config_bad_value_names_parameter() -> None:
+    with pytest.raises(InvalidParamValue, match="for parameter volume"):
+        AuConfig.parse({"volume": "-1"}, ["volume"])
+
+
+def test_config_missing_values_allowed() -> None:
+    config = AuConfig.parse({}, ["base_url"])
+    assert config.get("base_url") is None
+
+
+def test_config_duplicate_conflicting_descriptors_refused() -> None:
+    with pytest.raises(ValueError, match="described twice"):
+        AuConfig.parse({}, [ParamDescr("x", T.STRING), ParamDescr("x", T.INT)])
+
+
+# --- section 9: AU ids -----------------------------------------------------------------------------------------------
+
+
+def test_au_key_encoding_and_sorting() -> None:
+    values = {"key&1": "val=1", "key2": "val 2", "key.3": "val:3", "key4": "val.4"}
+    assert au_key(values) == "key%261~val%3D1&key%2E3~val%3A3&key2~val+2&key4~val%2E4"
+    assert au_id("org.lockss.plugin.Blah", values).endswith("&key%261~val%3D1&key%2E3~val%3A3&key2~val+2&key4~val%2E4")
+
+
+def test_au_id_plugin_dots_become_bars() -> None:
+    assert au_id("org.lockss.plugin.Blah", {"a": "b"}) == "org|lockss|plugin|Blah&a~b"
+    assert plugin_key("org.lockss.plugin.Blah") == "org|lockss|plugin|Blah"
+    assert plugin_id_from_key("org|lockss|plugin|Blah") == "org.lockss.plugin.Blah"
+
+
+def test_encode_keeps_alnum_dash_underscore_star() -> None:
+    assert encode_prop_key("aZ09-_*") == "aZ09-_*"
+
+
+def test_encode_space_plus_other_percent_upper_utf8() -> None:
+    assert encode_prop_key("a b") == "a+b"
+    assert encode_prop_key(".") == "%2E"
+    assert encode_prop_key("~+/:") == "%7E%2B%2F%3A"
+    assert encode_prop_key("é") == "%C3%A9"
+
+
+def test_au_id_only_definitional_params() -> None:
+    descriptors = ["base_url", "year", "pub_down", "user_pass"]
+    values = {"base_url": "http://www.example.com/", "year": "2004", "pub_down": "true", "user_pass": "u:p"}
+    assert au_id("org.lockss.plugin.FooPlugin", values, descriptors) == (
+        "org|lockss|plugin|FooPlugin&base_url~http%3A%2F%2Fwww%2Eexample%2Ecom%2F&year~2004")
+    config = AuConfig.parse(values, descriptors)
+    assert config.au_id("org.lockss.plugin.FooPlugin") == au_id("org.lockss.plugin.FooPlugin", values, descriptors)
+
+
+def test_au_id_missing_definitional_param_is_an_error() -> None:
+    with pytest.raises(AuIdError, match="missing definitional parameter.*year"):
+        au_id("org.lockss.plugin.FooPlugin", {"base_url": "http://x/"}, ["base_url", "year"])
+    with pytest.raises(AuIdError, match="year"):
+        AuConfig.parse({"base_url": "http://x/"}, ["base_url", "year"]).au_id("p.P")
+
+
+def test_au_id_uses_configured_text() -> None:
+    config = AuConfig.parse({"volume": "007"}, ["volume"])
+    assert config["volume"] == 7 and config.au_key() == "volume~007"
+
+
+def test_au_id_round_trip() -> None:
+    values = {"base_url": "http://www.example.com/a b", "volume_name": "23A", "key&1": "é"}
+    plugin, decoded = parse_au_id(au_id("org.lockss.plugin.Blah", values))
+    assert plugin == "org.lockss.plugin.Blah" and decoded == values
+    assert decode_prop_key("val+2%2E") == "val 2."
+
+
+def test_au_id_without_params() -> None:
+    assert au_id("a.B", {}) == "a|B&"
+    assert parse_au_id("a|B&") == ("a.B", {})
+
+
+@pytest.mark.parametrize("bad", ["noampersand", "&a~b", "a|B&a", "a|B&a~%G1", "a|B&a~%C3", "a|B&a~1&a~2"])
+def test_parse_au_id_refuses_malformed(bad: str) -> None:
+    with pytest.raises(AuIdError):
+        parse_au_id(bad)
+
+
+def test_au_key_values_must_be_text() -> None:
+    with pytest.raises(TypeError):
+        au_key({"volume": 7})  # type: ignore[dict-item]
+
+
+# --- properties ------------------------------------------------------------------------------------------------------
+
+
+@given(st.text())
+def test_prop_key_encoding_round_trips_and_is_safe(text: str) -> None:
+    encoded = encode_prop_key(text)
+    assert set(encoded) <= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_*+%")
+    assert decode_prop_key(encoded) == text
+
+
+@given(st.dictionaries(st.text(min_size=1), st.text(), max_size=5))
+def test_au_id_round_trips(values: dict[str, str]) -> None:
+    assert parse_au_id(au_id("org.example.Plugin", values)) == ("org.example.Plugin", values)
