@@ -20,7 +20,7 @@ from itertools import islice
 from bs4 import BeautifulSoup
 
 from pubfetch.config import FetchConfig
-from pubfetch.extract.clean import clean_html, page_title
+from pubfetch.extract.clean import clean_html
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_webpage, select_first_text, select_text
 from pubfetch.model.webpage import Webpage
@@ -48,8 +48,9 @@ def _get(ctx: Context, url: str, javascript: bool) -> FetchResult:
     if renderer is not None:
         rule = ctx.rules.webpage_rule(url)
         result = renderer.render(url, wait_until=getattr(rule, "wait_until", None) if rule is not None else None)
-        result.fetch_exception = result.sets_fetch_exception(publication=False)
-        return result
+        if result.ok or result.kind not in (OutcomeKind.OTHER, OutcomeKind.UNSUPPORTED_TYPE):
+            return result
+        log.info("JavaScript fetch of %s gave %s; fetching without", url, result.kind.name)
     return ctx.client.get(url, publication=False)
 
 
@@ -135,17 +136,11 @@ def _scrape_into(ctx: Context, page: Webpage, html: str, selectors: Selectors | 
     rule = ctx.rules.webpage_rule(url)
     if rule is None:
         log.warning("no scraping rules for webpage %s", url)
-        page.title = page_title(html)
-        page.content = clean_html(html, url)
-        return
     scraped = scrape_webpage(html, url, rule)
-    page.title = scraped.title if scraped.title is not None else page_title(html)
-    if scraped.content is not None:
-        page.content = scraped.content
-    elif getattr(rule, "content", None) != "":
-        page.content = clean_html(html, url)
-    page.license = scraped.license or ""
-    page.language = scraped.language or ""
+    page.title = scraped.title
+    page.content = scraped.content
+    page.license = scraped.license
+    page.language = scraped.language
 
 
 def get_webpage(ctx: Context, old: Webpage | None, url: str, selectors: Selectors | None = None) -> tuple[Webpage, bool]:

@@ -63,7 +63,7 @@ _release = threading.Event()  # lets handlers that hang on purpose go at the end
 
 def _slow_script(req: Request) -> Reply:
     _release.wait(30)
-    return Reply(200, "window.slowDone = true;", "text/javascript")
+    return Reply(reset=True)  # the browser hung up long ago
 
 
 _WAIT_PAGE = """<!DOCTYPE html><html><head><title>wait</title></head><body><p>early text</p>
@@ -87,6 +87,8 @@ def _routes() -> dict[str, Reply | object]:
         "/gone": Reply(404, "<html><body><h1>Not Found</h1></body></html>"),
         "/busy503": Reply(503, "<html><body>try later</body></html>"),
         "/doc.pdf": Reply(200, b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", "application/pdf"),
+        "/download": Reply(200, b"%PDF-1.4\n%%EOF\n", "application/octet-stream",
+                           headers={"Content-Disposition": 'attachment; filename="paper.pdf"'}),
         "/data.xml": Reply(200, "<?xml version='1.0'?><article><title>x</title></article>", "application/xml"),
         "/jsredirect": Reply(200, "<html><body><script>location.replace('/article');</script></body></html>"),
         "/moved": Reply(302, "", headers={"Location": "/article"}),
@@ -307,6 +309,10 @@ def test_non_html_documents_are_left_to_plain_fetching(server, renderer):
     assert pdf.kind is OutcomeKind.UNSUPPORTED_TYPE
     assert pdf.is_pdf is True
     assert pdf.content_type == "application/pdf"
+    download = renderer.render(server.url("/download"))
+    assert download.kind is OutcomeKind.UNSUPPORTED_TYPE
+    assert download.message == "a download (application/octet-stream), not a page"
+    assert download.is_pdf is True  # by the file name it is offered under
     xml = renderer.render(server.url("/data.xml"))
     assert xml.kind is OutcomeKind.UNSUPPORTED_TYPE
     assert xml.is_pdf is False

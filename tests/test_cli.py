@@ -344,3 +344,4 @@ def test_module_entry_point_help_and_errors() -> None:
     assert done.stdout == ""
     assert done.stderr == ("pubfetch: error: option -pmid: invalid regular expression '[': unterminated character set "
                            "at position 0\n")
+

@@ -359,3 +359,99 @@ def test_html_plain_id_table(db: Path, capsys: pytest.CaptureFixture[str]) -> No
     out = ok(capsys, "-pub", PMID3, "-db", db, "-out", "--format", "html", "--plain", "--out-part", "pmid")
     assert '<table border="1">\n<tr><td><a href="https&#58;&#47;&#47;www&#46;ncbi&#46;nlm&#46;nih&#46;gov&#47;pubmed' \
            '&#47;&#63;term&#61;26037986">26037986</a></td><td></td><td></td></tr>\n</table>\n' in out
+
+
+# --- the network door ---------------------------------------------------------------------------------------------------
+
+
+class FakeFetcher:
+    """Stands in for run_fetch_step: records each call and returns canned entries."""
+
+    def __init__(self, result: dict[str, list] | None = None, text: str | None = None) -> None:
+        self.calls: list[dict] = []
+        self.result = result or {}
+        self.text = text
+
+    def __call__(self, kind, ids, mode, store, fetcher_args, **options):  # type: ignore[no-untyped-def]
+        from pubfetch.cli.network import FetchStepResult
+
+        self.calls.append({"kind": kind, "ids": list(ids), "mode": mode, "store": store, "args": fetcher_args,
+                           **options})
+        entries = self.result.get(kind, [])
+        keep = options.get("keep")
+        return FetchStepResult([e for e in entries if keep is None or keep(e)], self.text)
+
+
+def test_network_steps_go_through_run_fetch_step(db: Path, fixture_doc: dict, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from pubfetch.cli import pipeline
+    from pubfetch.ids import PublicationIds
+    from pubfetch.model import PartName
+    from pubfetch.store import Store
+
+    fetched = [Publication.from_json(p) for p in fixture_doc["publications"]]
+    fake = FakeFetcher({"publications": fetched})
+    monkeypatch.setattr(pipeline, "run_fetch_step", fake)
+    out = ok(capsys, "-pub", "31114920", PMID1, "-web", WEB1, "-db-fetch", db, "--threads", "3", "--limit", "2",
+             "--progress", "--not-fetch-part", "fulltext", "efo", "go", "--timeout", "20s", "-usable", "--pre-filter",
+             "-count")
+    assert out == "Publications : 2\nWebpages     : 0\n"
+    (pubs_call, web_call) = fake.calls
+    assert pubs_call["kind"] == "publications" and pubs_call["mode"] == "db-fetch"
+    assert pubs_call["ids"] == [PublicationIds("31114920"), PublicationIds(PMID1)]
+    assert isinstance(pubs_call["store"], Store) and pubs_call["args"].timeout == 20000
+    assert (pubs_call["threads"], pubs_call["limit"], pubs_call["progress"]) == (3, 2, True)
+    assert pubs_call["parts"] == frozenset(PartName) - {PartName.fulltext, PartName.efo, PartName.go}
+    assert pubs_call["keep"] is not None
+    assert web_call["kind"] == "webpages" and web_call["ids"] == [WEB1] and web_call["parts"] is None
+
+
+def test_fetch_steps_run_in_order_with_limits(db: Path, fixture_doc: dict, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from pubfetch.cli import pipeline
+
+    fake = FakeFetcher({"publications": [Publication.from_json(fixture_doc["publications"][2])]})
+    monkeypatch.setattr(pipeline, "run_fetch_step", fake)
+    argv = ["-db-fetch-end", db, "-fetch-put", db, "-fetch", "-db", db, "-pub", PMID1, PMID3, "31114920", "-count"]
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (0, "Publications : 4\n"), "2 from -db, 1 from -fetch, 1 from -fetch-put, 0 from -db-fetch-end"
+    assert err == f"pubfetch: warning: Got 2 publications from database {db}, 1 not found\n"
+    assert [(c["mode"], c["limit"], c["store"] is None) for c in fake.calls] == [
+        ("fetch", 3, True), ("fetch-put", 3, False), ("db-fetch-end", 3, False)]
+    fake.calls.clear()
+    assert run(capsys, *argv, "--limit", "3")[1] == "Publications : 3\n"
+    assert [(c["mode"], c["limit"]) for c in fake.calls] == [("fetch", 1)]
+
+
+def test_update_citations_count_is_a_network_step(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "-pub-db", db, "-db", db, "-update-citations-count", db)
+    assert (code, out) == (2, "")
+    assert err == ("pubfetch: error: operation -update-citations-count needs the network fetcher, which is not "
+                   "available in this version\n")
+
+
+def test_one_off_fetch_operations_go_through_run_fetch_step(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from pubfetch.cli import main as main_module
+    from pubfetch.cli import oneoff
+
+    fake = FakeFetcher({"webpages": [Webpage(start_url="https://a.org/", title="A", content="<b>")]},
+                       text="<html>raw</html>")
+    monkeypatch.setattr(oneoff, "run_fetch_step", fake)
+    monkeypatch.setattr(main_module, "run_fetch_step", fake)
+    out = ok(capsys, "-fetch-document", "https://a.org/", "-post-document", "https://a.org/form", "q", "x y",
+             "-fetch-webpage-selector", "https://a.org/", "h1", "", "false", "--format", "html", "--plain",
+             "-print-webpage", "https://a.org/")
+    assert out == ("<html>raw</html>\n<html>raw</html>\n"
+                   + format_entries(None, fake.result["webpages"], None, fmt="html", plain=True) * 2)
+    modes = [(c["mode"], c["kind"], c["ids"], c.get("extra", ())) for c in fake.calls]
+    assert modes == [("fetch-document", "docs", ["https://a.org/"], ()),
+                     ("post-document", "docs", ["https://a.org/form"], ["q", "x y"]),
+                     ("fetch-webpage-selector", "webpages", ["https://a.org/"], ("h1", "", "false")),
+                     ("print-webpage", "webpages", ["https://a.org/"], ())]
+    assert run(capsys, "-post-document", "https://a.org/", "q")[2] == (
+        "pubfetch: error: option -post-document needs a URL followed by NAME VALUE pairs; the last NAME has no "
+        "VALUE\n")
+    assert run(capsys, "-fetch-webpage-selector", "https://a.org/", "h1", "", "maybe")[2] == (
+        "pubfetch: error: option -fetch-webpage-selector: invalid value 'maybe': expected true, false or an empty "
+        "string\n")

@@ -518,3 +518,17 @@ def test_json_round_trip_property(puts: list[tuple[int, str]], raws: list[tuple[
     assert all(am.get_invalid(f) is None for f in _FIELDS if f.is_multi)
     back = ArticleMetadata.from_json(json.loads(json.dumps(am.to_json())))
     assert back.to_json() == am.to_json()
+
+
+def test_records_pickle_with_fields_and_errors() -> None:
+    import pickle
+
+    am = ArticleMetadata()
+    am.put_raw("k", "v")
+    am.put(mf.FIELD_ISSN, "bad")
+    am.put(mf.FIELD_PUBLISHER, "")
+    am.put(mf.FIELD_KEYWORDS.with_splitter(split_at(",")), "a,b")
+    am.put(mf.FIELD_END_PAGE.with_extractor(mf.group_extractor(r"(\d+)", 1)), "p12")
+    back = pickle.loads(pickle.dumps(am))
+    assert back == am and back.get(mf.FIELD_END_PAGE) == "12"
+    assert back.get_invalid(mf.FIELD_ISSN).error.field == mf.FIELD_ISSN

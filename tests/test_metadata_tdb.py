@@ -435,3 +435,8 @@ def test_load_error_names_the_file(tmp_path: Path) -> None:
 def test_parse_tdb_needs_text() -> None:
     with pytest.raises(TypeError):
         parse_tdb(b"{ }")  # type: ignore[arg-type]
+
+
+def test_byte_order_mark_ignored() -> None:
+    tdb = parse_tdb("\ufeff{ publisher < name = P >\n plugin = a.P\n implicit < name >\n { title < name = T >\n au < A > } }")
+    assert tdb.aus[0].name == "A"

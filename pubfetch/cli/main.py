@@ -72,14 +72,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE, file=sys.stderr)
         _say("no operation given; see pubfetch --help")
         return EXIT_USAGE
-    if "-h" in words or "--help" in words:
+    asks_help = "-h" in words or "--help" in words
+    try:
+        args = parse_args(words)
+    except CliError as e:
+        if asks_help:  # help is shown even when the rest of the command line is wrong
+            sys.stdout.write(format_help())
+            return EXIT_OK
+        _say(str(e))
+        return e.exit_status
+    if args.flag("help"):
         sys.stdout.write(format_help())
         return EXIT_OK
-    if "--version" in words:
+    if args.flag("version"):
         print(f"pubfetch {pubfetch.__version__}")
         return EXIT_OK
     try:
-        args = parse_args(words)
         if not args.has_role("oneoff", "pipeline", "test"):
             raise UsageError("no operation given (operations are the single-dash options); see pubfetch --help")
         setup = configure(args.get("log"), args.flag("verbose"), words)

@@ -3,7 +3,8 @@
 When no scraping rule knows a page, PubFetcher keeps its "main content": it deletes navigation, footers, search and
 login boxes, social links, ``<noscript>`` nags and (for publications) reference lists, then writes the remaining body
 as text with blank lines between paragraphs and the page's meta description in front. This module reproduces that
-with BeautifulSoup trees (parsed by lxml); it is pure (str/bytes in, values out) and never raises on bad markup.
+with BeautifulSoup trees (parsed by lxml). It never raises on bad markup (only on arguments of the wrong type) and
+changes nothing but a parsed tree handed to :func:`clean_html` or :func:`clean_document`, which are cleaned in place.
 
 Public API (everything else is internal):
 
@@ -18,8 +19,9 @@ Public API (everything else is internal):
 Details kept from the Java code (jsoup 1.15) because they change the output:
 
 * id, class, role and aria-label are split into tokens (whitespace normalised, camelCase, letter/digit boundaries,
-  ``[ _-]+``); every keyword test is on ONE token, so "navbar" is one token that matches MENU+MAYBE while "nav-bar" is
-  two tokens ("nav" matches MENU on its own). Keyword matching is ASCII case-insensitive, like Java's ``(?i)``.
+  ``[ _-]+``); every keyword test is on ONE whole token: "topNav", "nav-tabs" and "subnavigation" hold an always-removed
+  token, "navy" or "menus" only a maybe-removed one (menu-word prefix), "searchbox" none. Keyword matching is ASCII
+  case-insensitive, like Java's ``(?i)``.
 * the "main" test looks at the WHOLE id/class attribute: ``^[^\\p{L}]*(main|...)[^\\p{L}]*$``, so ``id="main"`` or
   ``id="maincontent"`` is main but ``id="main-content"`` is not (the letters of "content" are outside the word).
 * "maybe" removals (sidebar, tabs, search, social, pagination, ...) only happen when no main content is around: the

@@ -19,7 +19,8 @@ Public API (everything here is immutable and safe to share between threads):
   list[str]]``, an extractor ``Callable[[str], str | None]``. Factories: ``split_at(separator, delimiter1=None,
   delimiter2=None)``, ``group_extractor(pattern, group)``, ``html_text_extractor()``; ready-made validators:
   ``validate_doi``, ``validate_issn``, ``validate_eissn``, ``validate_isbn``, ``validate_eisbn``, ``validate_author``,
-  ``non_empty(what)``; predicates ``sanitize_doi``, ``is_issn``, ``is_isbn``, ``is_author``.
+  ``non_empty(what)`` (the classes ``NonEmpty`` and ``PrefixedIdValidator`` behind them are picklable, so records
+  holding fields can cross process boundaries); predicates ``sanitize_doi``, ``is_issn``, ``is_isbn``, ``is_author``.
 * Built-in fields ``FIELD_*`` (``FIELD_DOI``, ``FIELD_ISSN``, ``FIELD_AUTHOR``, ...) with their ``KEY_*`` strings, Dublin
   Core fields ``DC_FIELD_*`` / ``DC_KEY_*``, the registry ``BUILTIN_FIELDS`` (key -> field) and ``find_field(key)``;
   value constants ``PUBLICATION_TYPE_*`` and ``ARTICLE_TYPE_*``.
@@ -306,24 +307,28 @@ def is_author(value: str | None) -> bool:
     return any(c.isalpha() for c in value) and not any(c in _LINE_TERMINATORS for c in value)
 
 
-def _prefixed_validator(prefix: str, check: Callable[[str | None], bool], label: str) -> Validator:
-    def validate(value: str) -> str:
+@dataclass(frozen=True)
+class PrefixedIdValidator:
+    """Strips a leading ``prefix`` (any case) and checks the form of the identifier; the stripped value is returned
+    unchanged (no reformatting). A class rather than a closure so that fields (and records) can be pickled."""
+
+    prefix: str
+    label: str
+    check: Callable[[str | None], bool]
+
+    def __call__(self, value: str) -> str:
         if not isinstance(value, str):
-            raise ValidationError(f"Illegal {label}: {value}")
-        stripped = _remove_start_ignore_case(value, prefix)
-        if not check(stripped):
-            raise ValidationError(f"Illegal {label}: {value}")
+            raise ValidationError(f"Illegal {self.label}: {value}")
+        stripped = _remove_start_ignore_case(value, self.prefix)
+        if not self.check(stripped):
+            raise ValidationError(f"Illegal {self.label}: {value}")
         return stripped
 
-    validate.__name__ = f"validate_{label.lower()}"
-    validate.__doc__ = f"Strip a leading {prefix!r} (any case) and check the form of the {label}; returned unchanged."
-    return validate
 
-
-validate_issn = _prefixed_validator("issn:", is_issn, "ISSN")
-validate_eissn = _prefixed_validator("eissn:", is_issn, "EISSN")
-validate_isbn = _prefixed_validator("isbn:", is_isbn, "ISBN")
-validate_eisbn = _prefixed_validator("eisbn:", is_isbn, "EISBN")
+validate_issn = PrefixedIdValidator("issn:", "ISSN", is_issn)
+validate_eissn = PrefixedIdValidator("eissn:", "EISSN", is_issn)
+validate_isbn = PrefixedIdValidator("isbn:", "ISBN", is_isbn)
+validate_eisbn = PrefixedIdValidator("eisbn:", "EISBN", is_isbn)
 
 
 def validate_author(value: str) -> str:
@@ -333,16 +338,21 @@ def validate_author(value: str) -> str:
     return value
 
 
-def non_empty(what: str) -> Validator:
-    """A validator refusing None and "" with LOCKSS' message ``Illegal <what>: empty string``."""
+@dataclass(frozen=True)
+class NonEmpty:
+    """Refuses None and "" with LOCKSS' message ``Illegal <what>: empty string``."""
 
-    def validate(value: str) -> str:
+    what: str
+
+    def __call__(self, value: str) -> str:
         if value is None or value == "":
-            raise ValidationError(f"Illegal {what}: empty string")
+            raise ValidationError(f"Illegal {self.what}: empty string")
         return value
 
-    validate.__name__ = f"non_empty_{what.replace(' ', '_')}"
-    return validate
+
+def non_empty(what: str) -> NonEmpty:
+    """A validator refusing None and "" (see :class:`NonEmpty`)."""
+    return NonEmpty(what)
 
 
 # --- built-in fields -----------------------------------------------------------------------------------------------

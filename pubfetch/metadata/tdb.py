@@ -400,6 +400,7 @@ class Tdb:
 _KEY = re.compile(r"[A-Za-z0-9_./]+(?:\[[A-Za-z0-9_./]+\])?")
 _KEYWORD = re.compile(r"(publisher|title|au|implicit)(?=[ \t<]|\r?\n|$)")
 _UNQUOTED_ESCAPABLE = frozenset(";> \\")
+_PLAIN_RUN = re.compile(r"[^\n;>\\]+")
 
 
 @dataclass
@@ -413,7 +414,7 @@ class _Scope:
 
 class _Parser:
     def __init__(self, text: str, source: str) -> None:
-        self.text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
         self.source = source
         self.pos = 0
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
@@ -482,28 +483,33 @@ class _Parser:
         if self.peek() == '"':
             return self.read_quoted()
         start = self.pos
-        chars: list[str] = []
-        last_kept = 0  # length of chars up to the last non-blank or escaped character
+        chunks: list[str] = []
+        length = kept = 0  # characters read so far; length up to the last non-blank or escaped character
         while self.pos < len(self.text):
-            char = self.text[self.pos]
-            if char == "\n" or char in ";>":
-                break
-            if char == "\\":
-                following = self.text[self.pos + 1:self.pos + 2]
-                if (following and following in _UNQUOTED_ESCAPABLE) or (following == '"' and self.pos == start):
-                    chars.append(following)
-                    last_kept = len(chars)
-                    self.pos += 2
-                    continue
-                raise self.error(f"invalid escape '\\{following}' in unquoted value "
-                                 "(only \\; \\> \\space \\\\ and a leading \\\" are allowed)")
-            chars.append(char)
-            if not char.isspace():
-                last_kept = len(chars)
-            self.pos += 1
+            plain = _PLAIN_RUN.match(self.text, self.pos)
+            if plain:
+                chunk = plain.group(0)
+                chunks.append(chunk)
+                length += len(chunk)
+                trailing = len(chunk) - len(chunk.rstrip())
+                if trailing < len(chunk):
+                    kept = length - trailing
+                self.pos = plain.end()
+                continue
+            if self.text[self.pos] != "\\":
+                break  # end of line, ';' or '>'
+            following = self.text[self.pos + 1:self.pos + 2]
+            if (following and following in _UNQUOTED_ESCAPABLE) or (following == '"' and self.pos == start):
+                chunks.append(following)
+                length += 1
+                kept = length
+                self.pos += 2
+                continue
+            raise self.error(f"invalid escape '\\{following}' in unquoted value "
+                             "(only \\; \\> \\space \\\\ and a leading \\\" are allowed)")
         if not in_angle and self.peek() in (";", ">"):
             raise self.error(f"unexpected {self.peek()!r} in value (write \\{self.peek()} for a literal one)")
-        return "".join(chars[:last_kept])
+        return "".join(chunks)[:kept]
 
     def read_quoted(self) -> str:
         open_pos = self.pos
@@ -708,7 +714,7 @@ def parse_tdb(text: str, source: str = "<string>") -> Tdb:
 
 
 def load_tdb(path: str | PathLike[str]) -> Tdb:
-    """Read and parse one ``.tdb`` file (UTF-8)."""
+    """Read and parse one ``.tdb`` file (UTF-8, a byte order mark is ignored)."""
     file = Path(path)
     return parse_tdb(file.read_text(encoding="utf-8"), str(file))
 

@@ -638,9 +638,13 @@ class _Worker:
                 message = _first_line(e)
                 if kind is OutcomeKind.FORBIDDEN_ADDRESS:
                     message = watch.blocked.get(url, message)
-                elif kind is OutcomeKind.UNSUPPORTED_TYPE:
-                    message = "a download, not a page"
-                return _outcome(url, kind, message, response=watch.main)
+                result = _outcome(url, kind, message, response=watch.main)
+                if kind is OutcomeKind.UNSUPPORTED_TYPE:
+                    result.message = f"a download ({result.media_type or 'unknown type'}), not a page"
+                    disposition = (result.headers.get("content-disposition") or "").lower()
+                    result.is_pdf = (is_pdf_media(result.media_type) or ".pdf" in disposition
+                                     or url.lower().endswith(".pdf"))
+                return result
         finally:
             try:
                 context.close()

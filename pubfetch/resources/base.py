@@ -110,11 +110,11 @@ class Context:
             return None
         with self._lock:
             if self._renderer is None:
-                from pubfetch.net.browser import BrowserRenderer
+                from pubfetch.net.browser import BrowserRenderer, page_timeout_ms
 
                 self._renderer = BrowserRenderer(
                     user_agent=self.args.user_agent,
-                    timeout_ms=max(self.args.timeout * 8, 30000),
+                    timeout_ms=page_timeout_ms(self.args.timeout),
                     executable=self.config.chromium,
                     allow_private_addresses=self.config.allow_private_addresses,
                 )

@@ -12,11 +12,10 @@ import logging
 import re
 from urllib.parse import quote, urlsplit
 
-from pubfetch.extract.clean import clean_html, page_title
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.records import ArticleRecord, apply_record
-from pubfetch.extract.scrape import scrape_journal
+from pubfetch.extract.scrape import scrape_journal, scrape_journal_without_rule
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
 from pubfetch.net.outcome import FetchResult, OutcomeKind
@@ -83,12 +82,12 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
             run.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
     else:
         log.warning("no scraping rules for %s", final_url)
-        if ctx.wants(PartName.title):
-            pub.set_title(page_title(html), PartType.webpage, final_url, ctx.args)
-        if ctx.wants(PartName.fulltext):
-            pub.set_fulltext(clean_html(html, final_url, publication=True), PartType.webpage, final_url, ctx.args)
+        record = scrape_journal_without_rule(html, final_url)
+        apply_record(pub, record, {PartName.title: PartType.webpage, PartName.fulltext: PartType.webpage}, final_url,
+                     ctx.args, parts=ctx.parts, ids=False)
     if meta:
-        apply_meta(ctx, run, parse_meta(html, final_url), type_, final_url, keywords)
+        apply_meta(ctx, run, parse_meta(html, final_url, site=rule.site if rule is not None else None), type_,
+                   final_url, keywords)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
 
 
@@ -125,11 +124,11 @@ def _fetch(ctx: Context, url: str, javascript: bool) -> FetchResult:
     if renderer is not None:
         rule = ctx.rules.journal_rule(url)
         wait_until = getattr(rule, "wait_until", None) if rule is not None else None
-        result = renderer.render(url, wait_until=wait_until)
-        if result.ok or result.kind is not OutcomeKind.OTHER:
-            result.fetch_exception = result.sets_fetch_exception(publication=True)
+        result = renderer.render(url, wait_until=wait_until, publication=True)
+        if result.ok or result.kind not in (OutcomeKind.OTHER, OutcomeKind.UNSUPPORTED_TYPE):
             return result
-        log.warning("JavaScript fetch of %s failed (%s); fetching without", url, result.message)
+        # no browser, or a PDF/download the browser would only display: fetch it plainly
+        log.info("JavaScript fetch of %s gave %s; fetching without", url, result.kind.name)
     return ctx.client.get(url, publication=True, untrusted=True)
 
 

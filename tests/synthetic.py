@@ -1,0 +1,295 @@
+"""Synthetic Europe PMC, annotations, E-utilities, doi.org and Unpaywall services for N publications, on 127.0.0.1.
+
+Used by the chain tests (request counting, failures) and by the benchmarks (latency, rate limits). The documents have
+the shapes of the real services' answers (core JSON search results, JATS, PubmedArticleSet, annotation lists), and every
+request is counted per service. Optional latency per request and per-service rate limits (HTTP 429 with Retry-After
+when a service is asked more often than its limit) make it a stand-in for the real services under load.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from loopback import LoopbackServer, Reply, Request
+
+PMID_BASE = 30_000_000
+PMC_BASE = 9_000_000
+WORDS = ("protein", "sequence", "alignment", "genome", "expression", "pathway", "ontology", "variant", "cell",
+         "network", "structure", "annotation", "tool", "database", "workflow", "model")
+_EXT_ID = re.compile(r"EXT_ID:(\d+)", re.I)
+_PMCID = re.compile(r"PMCID:(PMC\d+)", re.I)
+_DOI = re.compile(r'DOI:"([^"]+)"', re.I)
+
+
+def _words(i: int, n: int) -> str:
+    return " ".join(WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(n))
+
+
+@dataclass
+class Article:
+    index: int
+
+    @property
+    def pmid(self) -> str:
+        return str(PMID_BASE + self.index)
+
+    @property
+    def oa(self) -> bool:
+        return self.index % 2 == 0
+
+    @property
+    def pmcid(self) -> str:
+        return f"PMC{PMC_BASE + self.index}" if self.oa else ""
+
+    @property
+    def doi(self) -> str:
+        return f"10.5555/synth.{self.index}"
+
+    @property
+    def title(self) -> str:
+        return f"Synthetic study {self.index} of {_words(self.index, 4)}"
+
+    @property
+    def abstract(self) -> str:
+        return " ".join(f"Sentence {k} about {_words(self.index + k, 6)}." for k in range(8))
+
+    @property
+    def keywords(self) -> list[str]:
+        return [WORDS[(self.index + k) % len(WORDS)] for k in range(3)]
+
+    @property
+    def mesh(self) -> list[tuple[str, str, bool]]:
+        return [("Humans", "D006801", False), ("Software", "D012984", True), ("Computational Biology", "D019295", False)]
+
+    def body_paragraphs(self) -> list[str]:
+        return [f"Paragraph {k}: " + " ".join(f"{_words(self.index + k + j, 8)}." for j in range(6)) for k in range(8)]
+
+
+@dataclass
+class ServiceLimit:
+    rate: float
+    window: deque = field(default_factory=deque)
+
+
+class SyntheticServices:
+    """The services for publications 0..n-1. ``failing`` names services answering 503; ``latency`` delays answers."""
+
+    def __init__(self, n: int, *, latency: float = 0.0, limits: dict[str, float] | None = None) -> None:
+        self.n = n
+        self.latency = latency
+        self.failing: set[str] = set()
+        self.counts: Counter[str] = Counter()
+        self.too_many: Counter[str] = Counter()
+        self.ids_asked: dict[str, Counter[str]] = {}
+        self._limits = {k: ServiceLimit(v) for k, v in (limits or {}).items()}
+        self._lock = threading.Lock()
+        self.server = LoopbackServer({"/*": self.handle})
+
+    def __enter__(self) -> SyntheticServices:
+        self.server.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.__exit__(*exc)
+
+    @property
+    def base(self) -> str:
+        return self.server.base
+
+    def endpoints(self):  # noqa: ANN201 - pubfetch.net.endpoints.Endpoints
+        from pubfetch.net.endpoints import Endpoints
+
+        b = self.base
+        return Endpoints(europepmc=f"{b}/epmc/rest/", europepmc_annotations=f"{b}/epmc/annotations/",
+                         eutils=f"{b}/eutils/", pubmed=f"{b}/pubmed/", doi=f"{b}/doi/", unpaywall=f"{b}/unpaywall/")
+
+    def article(self, pmid: str = "", pmcid: str = "", doi: str = "") -> Article | None:
+        if pmid.isdigit() and 0 <= int(pmid) - PMID_BASE < self.n:
+            return Article(int(pmid) - PMID_BASE)
+        if pmcid.upper().startswith("PMC") and pmcid[3:].isdigit():
+            i = int(pmcid[3:]) - PMC_BASE
+            if 0 <= i < self.n and i % 2 == 0:
+                return Article(i)
+        m = re.fullmatch(r"10\.5555/synth\.(\d+)", doi, re.I)
+        if m and int(m.group(1)) < self.n:
+            return Article(int(m.group(1)))
+        return None
+
+    def pmids(self, count: int | None = None) -> list[str]:
+        return [Article(i).pmid for i in range(self.n if count is None else count)]
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _service(self, path: str) -> str:
+        if path.startswith("/epmc/rest/search"):
+            return "europepmc_search"
+        if path.startswith("/epmc/rest/") and path.endswith("/fullTextXML"):
+            return "europepmc_fulltext"
+        if path.startswith("/epmc/annotations/"):
+            return "annotations"
+        if path.startswith("/eutils/"):
+            return "ncbi"
+        if path.startswith("/doi/"):
+            return "doi"
+        if path.startswith("/unpaywall/"):
+            return "unpaywall"
+        return "other"
+
+    def _over_limit(self, service: str) -> bool:
+        limit = self._limits.get(service)
+        if limit is None:
+            return False
+        now = time.monotonic()
+        with self._lock:
+            while limit.window and now - limit.window[0] >= 1.0:
+                limit.window.popleft()
+            if len(limit.window) >= limit.rate:
+                return True
+            limit.window.append(now)
+            return False
+
+    def handle(self, req: Request) -> Reply:
+        service = self._service(req.path)
+        with self._lock:
+            self.counts[service] += 1
+        if self.latency:
+            time.sleep(self.latency)
+        if self._over_limit(service):
+            with self._lock:
+                self.too_many[service] += 1
+            return Reply(429, "Too Many Requests", "text/plain", {"Retry-After": "1"})
+        if service in self.failing:
+            return Reply(503, "Service Unavailable", "text/html")
+        handler = {
+            "europepmc_search": self._search,
+            "europepmc_fulltext": self._fulltext,
+            "annotations": self._annotations,
+            "ncbi": self._efetch,
+        }.get(service)
+        if handler is None:
+            return Reply(404, "not found", "text/plain")
+        return handler(req)
+
+    def _note(self, service: str, ids: list[str]) -> None:
+        with self._lock:
+            self.ids_asked.setdefault(service, Counter()).update(ids)
+
+    # ------------------------------------------------------------------ Europe PMC
+
+    def search_record(self, a: Article) -> dict:
+        rec = {
+            "id": a.pmid, "source": "MED", "pmid": a.pmid, "doi": a.doi, "title": a.title,
+            "authorString": "Doe J, Roe R.", "pubYear": "2020", "abstractText": a.abstract,
+            "journalInfo": {"issue": "3", "volume": "12", "journal": {"title": "Journal of Synthetic Biology",
+                                                                      "issn": "1234-5678"}},
+            "pageInfo": "100-110", "keywordList": {"keyword": a.keywords},
+            "meshHeadingList": {"meshHeading": [{"majorTopic_YN": "Y" if major else "N", "descriptorName": term}
+                                                for term, _, major in a.mesh]},
+            "isOpenAccess": "Y" if a.oa else "N", "inEPMC": "Y" if a.oa else "N", "inPMC": "Y" if a.oa else "N",
+            "hasPDF": "N", "hasTextMinedTerms": "Y" if a.oa else "N", "citedByCount": a.index % 17,
+            "firstPublicationDate": f"2020-{1 + a.index % 12:02d}-{1 + a.index % 28:02d}",
+            "pubTypeList": {"pubType": ["research-article", "Journal Article"]},
+        }
+        if a.oa:
+            rec["pmcid"] = a.pmcid
+        return rec
+
+    def _search(self, req: Request) -> Reply:
+        query = req.param("query") or ""
+        found = []
+        for pmid in _EXT_ID.findall(query):
+            if (a := self.article(pmid=pmid)) is not None:
+                found.append(a)
+        for pmcid in _PMCID.findall(query):
+            if (a := self.article(pmcid=pmcid)) is not None:
+                found.append(a)
+        for doi in _DOI.findall(query):
+            if (a := self.article(doi=doi)) is not None:
+                found.append(a)
+        self._note("europepmc_search", [a.pmid for a in found])
+        body = {"version": "6.9", "hitCount": len(found), "nextCursorMark": "AoIIP4AAACgyMDAw",
+                "request": {"queryString": query, "resultType": "core"},
+                "resultList": {"result": [self.search_record(a) for a in found]}}
+        return Reply(200, json.dumps(body), "application/json;charset=UTF-8")
+
+    def jats(self, a: Article) -> str:
+        kwds = "".join(f"<kwd>{escape(k)}</kwd>" for k in a.keywords)
+        paras = "".join(f"<p>{escape(p)}</p>" for p in a.body_paragraphs())
+        return (f'<article article-type="research-article"><front><journal-meta><journal-title-group>'
+                f"<journal-title>Journal of Synthetic Biology</journal-title></journal-title-group></journal-meta>"
+                f'<article-meta><article-id pub-id-type="pmid">{a.pmid}</article-id>'
+                f'<article-id pub-id-type="pmc">{a.pmcid[3:]}</article-id>'
+                f'<article-id pub-id-type="doi">{a.doi}</article-id>'
+                f"<title-group><article-title>{escape(a.title)}</article-title></title-group>"
+                f"<abstract><p>{escape(a.abstract)}</p></abstract><kwd-group>{kwds}</kwd-group></article-meta>"
+                f'</front><body><sec><title>Introduction</title>{paras}</sec></body><back><ref-list><ref id="r1">'
+                f"<mixed-citation>A reference.</mixed-citation></ref></ref-list></back></article>")
+
+    def _fulltext(self, req: Request) -> Reply:
+        pmcid = req.path.split("/")[-2]
+        a = self.article(pmcid=pmcid)
+        self._note("europepmc_fulltext", [pmcid])
+        if a is None:
+            return Reply(404, "<error>not found</error>", "application/xml")
+        return Reply(200, '<?xml version="1.0" encoding="UTF-8"?>\n' + self.jats(a), "application/xml")
+
+    def _annotations(self, req: Request) -> Reply:
+        wanted = [x for x in (req.param("articleIds") or "").split(",") if x]
+        kind = req.param("type") or ""
+        self._note("annotations:" + kind, wanted)
+        out = []
+        for article_id in wanted:
+            source, _, ext = article_id.partition(":")
+            a = self.article(pmcid=ext) if source == "PMC" else self.article(pmid=ext)
+            if a is None or not a.oa:
+                continue
+            if kind == "Gene Ontology":
+                tags = [("cell", "http://purl.obolibrary.org/obo/GO_0005623"),
+                        ("signal transduction", "http://purl.obolibrary.org/obo/GO_0007165")]
+            else:
+                tags = [("sequencing", "http://www.ebi.ac.uk/efo/EFO_0004170")]
+            anns = [{"exact": name, "type": kind, "tags": [{"name": name, "uri": uri}], "frequency": 1 + k}
+                    for k, (name, uri) in enumerate(tags)]
+            out.append({"source": source, "extId": ext if source == "MED" else a.pmid, "pmcid": a.pmcid,
+                        "annotations": anns})
+        return Reply(200, json.dumps(out), "application/json;charset=UTF-8")
+
+    # ------------------------------------------------------------------ E-utilities
+
+    def pubmed_xml(self, a: Article) -> str:
+        mesh = "".join(f'<MeshHeading><DescriptorName UI="{ui}" MajorTopicYN="{"Y" if major else "N"}">{t}'
+                       f"</DescriptorName></MeshHeading>" for t, ui, major in a.mesh)
+        ids = f'<ArticleId IdType="pubmed">{a.pmid}</ArticleId><ArticleId IdType="doi">{a.doi}</ArticleId>'
+        if a.oa:
+            ids += f'<ArticleId IdType="pmc">{a.pmcid}</ArticleId>'
+        return (f'<PubmedArticle><MedlineCitation Status="MEDLINE" Owner="NLM"><PMID Version="1">{a.pmid}</PMID>'
+                f'<Article PubModel="Print"><Journal><ISSN IssnType="Print">1234-5678</ISSN><JournalIssue>'
+                f"<Volume>12</Volume><Issue>3</Issue><PubDate><Year>2020</Year><Month>Mar</Month></PubDate>"
+                f"</JournalIssue><Title>Journal of Synthetic Biology</Title></Journal>"
+                f"<ArticleTitle>{escape(a.title)}</ArticleTitle><Abstract><AbstractText>{escape(a.abstract)}"
+                f'</AbstractText></Abstract><AuthorList><Author ValidYN="Y"><LastName>Doe</LastName>'
+                f"<ForeName>Jane</ForeName></Author></AuthorList></Article>"
+                f"<MeshHeadingList>{mesh}</MeshHeadingList></MedlineCitation>"
+                f"<PubmedData><ArticleIdList>{ids}</ArticleIdList></PubmedData></PubmedArticle>")
+
+    def _efetch(self, req: Request) -> Reply:
+        db = req.param("db")
+        ids = [i for i in (req.param("id") or "").split(",") if i]
+        self._note(f"efetch_{db}", ids)
+        with self._lock:
+            self.counts[f"efetch_{db}"] += 1
+        if db == "pubmed":
+            arts = [self.pubmed_xml(a) for i in ids if (a := self.article(pmid=i)) is not None]
+            body = '<?xml version="1.0" ?>\n<PubmedArticleSet>' + "".join(arts) + "</PubmedArticleSet>"
+        elif db == "pmc":
+            arts = [self.jats(a) for i in ids if (a := self.article(pmcid="PMC" + i.removeprefix("PMC"))) is not None]
+            body = '<?xml version="1.0" ?>\n<pmc-articleset>' + "".join(arts) + "</pmc-articleset>"
+        else:
+            return Reply(400, "unknown db", "text/plain")
+        return Reply(200, body, "text/xml; charset=UTF-8")
