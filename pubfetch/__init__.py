@@ -32,7 +32,22 @@ _LAZY = {
     "to_dataframe": "pubfetch.tables",
 }
 
-__all__ = ["__version__", *_LAZY]
+__all__ = [  # noqa: RUF022 - grouped as in _LAZY
+    "__version__",
+    "fetch",
+    "fetch_many",
+    "BatchSummary",
+    "fetch_webpage",
+    "fetch_doc",
+    "FetchConfig",
+    "FetcherArgs",
+    "Publication",
+    "Webpage",
+    "PublicationIds",
+    "open_store",
+    "init_store",
+    "to_dataframe",
+]
 
 if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.config import FetchConfig

@@ -161,7 +161,7 @@ class ContentSource(ABC):
     def __len__(self) -> int:
         return len(self.urls())
 
-    def close(self) -> None:  # noqa: B027 - most sources hold nothing open
+    def close(self) -> None:
         """Release resources; the default does nothing."""
 
     def __enter__(self) -> Self:
@@ -202,7 +202,7 @@ class MemorySource(ContentSource):
             body = bytes(body)
             if content_type is None:
                 content_type = guess_content_type(url, body[:1024])
-            loader = lambda body=body: body  # noqa: E731
+            loader = lambda body=body: body
         cu = CachedUrl(url, content_type, loader, status=status, source_name=self.name)
         self._entries[url] = cu
         return cu
@@ -416,7 +416,7 @@ def _warc_date_ms(value: str | None) -> int | None:
     if not value:
         return None
     try:
-        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+        return int(datetime.fromisoformat(value).timestamp() * 1000)
     except ValueError:
         try:
             return int(parsedate_to_datetime(value).timestamp() * 1000)

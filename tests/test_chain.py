@@ -1,0 +1,139 @@
+"""The batched chain against counting synthetic services: requests per batch, equality with one-at-a-time fetching,
+failures of one service, re-runs after cooldowns, part selection and the database round trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from pubfetch.config import FetchConfig
+from pubfetch.fetcher import BatchSummary, fetch, fetch_many
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.publication import Publication
+from pubfetch.resources.base import Context
+from pubfetch.store import init_db
+from synthetic import Article, SyntheticServices
+
+
+def config(services: SyntheticServices, **changes) -> FetchConfig:
+    values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "javascript": False, "threads": 4,
+              "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}}
+    values.update(changes)
+    return FetchConfig(**values)
+
+
+def run(services, ids, db=None, **changes) -> list[Publication]:
+    cfg = config(services, **changes)
+    with Context(cfg) as ctx:
+        return list(fetch_many(ids, db=db, config=cfg, context=ctx))
+
+
+def comparable(pub: Publication) -> dict:
+    d = pub.to_json()
+    for key in [k for k in d if "ime" in k or k.startswith("citationsTimestamp")]:
+        d.pop(key)
+    for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext"):
+        d[part] = {k: v for k, v in d[part].items() if not k.startswith("timestamp")}
+    d["visitedSites"] = [{k: v for k, v in s.items() if not k.startswith("timestamp")} for s in d["visitedSites"]]
+    return d
+
+
+def test_two_hundred_pmids_cost_a_handful_of_requests_and_equal_one_at_a_time():
+    with SyntheticServices(200) as services:
+        pmids = services.pmids()
+        batched = run(services, pmids, batch_size=200)
+        batch_counts = services.counts.copy()
+        services.counts.clear()
+        single = run(services, pmids[:20], batch_size=1)
+        single_counts = services.counts.copy()
+    assert batch_counts["europepmc_search"] == 1
+    assert batch_counts["efetch_pubmed"] == 1
+    assert batch_counts["annotations"] == 2  # one per type (EFO, GO) for the 100 open-access articles
+    assert batch_counts["europepmc_fulltext"] == 100  # one per open-access PMCID
+    assert batch_counts["efetch_pmc"] == 0  # the full texts from Europe PMC are final already
+    # one at a time: the per-ID number of each
+    assert single_counts["europepmc_search"] == 20
+    assert single_counts["efetch_pubmed"] == 20
+    assert single_counts["annotations"] == 2 * 10
+    assert single_counts["europepmc_fulltext"] == 10
+    assert [comparable(p) for p in batched[:20]] == [comparable(p) for p in single]
+
+
+def test_content_of_a_fetched_publication():
+    with SyntheticServices(2) as services:
+        oa, closed = run(services, services.pmids())
+    a = Article(0)
+    assert oa.pmid.content == a.pmid and oa.pmcid.content == a.pmcid and oa.doi.content == a.doi.upper()
+    assert oa.title.content == a.title and oa.title.type is PartType.europepmc
+    assert oa.keywords.items == a.keywords
+    assert [m.term for m in oa.mesh.items] == ["Humans", "Software", "Computational Biology"]
+    assert oa.fulltext.type is PartType.europepmc_xml
+    assert oa.fulltext.content.startswith(a.title + "\n\n" + a.abstract + "\n\n")
+    assert [(t.term, t.count) for t in oa.go.items] == [("signal transduction", 2), ("cell", 1)]
+    assert [(t.term, t.uri) for t in oa.efo.items] == [("sequencing", "http://www.ebi.ac.uk/efo/EFO_0004170")]
+    assert oa.oa and oa.journal_title == "Journal of Synthetic Biology"
+    assert oa.is_final(FetchConfig().args)
+    # the closed-access one has no full text source: IDs, title, abstract, MeSH, and a fetch that is not final
+    assert closed.pmcid.content == "" and not closed.oa
+    assert closed.fulltext.is_empty() and not closed.is_final(FetchConfig().args)
+    assert closed.mesh.items[1].unique_id == "D012984" and closed.mesh.type is PartType.pubmed_xml
+    assert not closed.state.fetch_exception  # doi.org 404 and Unpaywall 404 are lasting answers
+
+
+def test_one_service_down_leaves_entries_retryable_and_a_rerun_completes_them(tmp_path):
+    db_path = tmp_path / "pubs.db"
+    init_db(db_path).close()
+    with SyntheticServices(4) as services:
+        services.failing.add("europepmc_search")
+        first = run(services, services.pmids(), db=str(db_path))
+        assert all(p.state.fetch_exception for p in first)
+        # filled from PubMed meanwhile
+        assert all(p.title.type is PartType.pubmed_xml for p in first)
+        assert first[0].pmcid.content == Article(0).pmcid  # PubMed knows the PMCID; PMC gave the full text
+        services.failing.clear()
+        services.counts.clear()
+        # within the fetchException cooldown, the final retry rules allow one more attempt per entry (retryLimit)
+        second = run(services, services.pmids(), db=str(db_path))
+        assert services.counts["europepmc_search"] == 1
+        assert not any(p.state.fetch_exception for p in second)
+        assert all(p.title.type is PartType.europepmc for p in second)
+        assert all(p.state.retry_counter == 1 for p in second)
+
+
+def test_final_entries_are_not_fetched_again(tmp_path):
+    db_path = tmp_path / "pubs.db"
+    init_db(db_path).close()
+    with SyntheticServices(2) as services:
+        run(services, [Article(0).pmid], db=str(db_path))
+        services.counts.clear()
+        summary = BatchSummary()
+        cfg = config(services)
+        [again] = list(fetch_many([Article(0).pmid], db=str(db_path), config=cfg, summary=summary))
+        assert sum(services.counts.values()) == 0
+        assert summary.skipped == 1 and summary.final == 1
+        assert again.title.content == Article(0).title
+
+
+def test_fetch_part_limits_what_is_fetched():
+    with SyntheticServices(2) as services:
+        [pub] = run(services, [Article(0).pmid], parts=frozenset({PartName.title, PartName.theAbstract}))
+        assert pub.title.content and pub.abstract.content
+        assert pub.keywords.is_empty() and pub.mesh.is_empty() and pub.fulltext.is_empty()
+        assert services.counts["europepmc_fulltext"] == 0 and services.counts["annotations"] == 0
+
+
+def test_fetch_by_pmcid_and_doi_find_the_same_publication():
+    with SyntheticServices(2) as services:
+        by_pmid, by_pmcid, by_doi = (run(services, [x])[0] for x in (Article(0).pmid, Article(0).pmcid,
+                                                                        Article(0).doi))
+    assert by_pmid.ids == by_pmcid.ids == by_doi.ids
+
+
+def test_library_fetch_with_options():
+    with SyntheticServices(1) as services:
+        pub = fetch(Article(0).pmid, config=config(services))
+    assert pub.title.content == Article(0).title
+
+
+def test_bad_id_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown publication ID 'nonsense'"):
+        fetch("nonsense", config=FetchConfig())
