@@ -256,7 +256,7 @@ class SyntheticServices:
                 tags = [("sequencing", "http://www.ebi.ac.uk/efo/EFO_0004170")]
             anns = [{"exact": name, "type": kind, "tags": [{"name": name, "uri": uri}], "frequency": 1 + k}
                     for k, (name, uri) in enumerate(tags)]
-            out.append({"source": source, "extId": ext if source == "MED" else a.pmid, "pmcid": a.pmcid,
+            out.append({"source": source, "extId": ext, "pmcid": a.pmcid,
                         "annotations": anns})
         return Reply(200, json.dumps(out), "application/json;charset=UTF-8")
 
