@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.errors import Unavailable
 from pubfetch.cli.main import main
 from pubfetch.cli.network import FETCH_MODES, FetchStepResult, run_fetch_step
 from pubfetch.cli.options import BY_NAME, GROUPS
@@ -263,18 +262,6 @@ def test_no_operation(capsys: pytest.CaptureFixture[str]) -> None:
         "pubfetch: error: no operation given (operations are the single-dash options); see pubfetch --help")
 
 
-def test_network_operations_are_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
-    assert error(capsys, "-fetch-document", "https://example.org/") == (
-        "pubfetch: error: operation -fetch-document needs the network fetcher, which is not available in this version")
-    assert error(capsys, "-pub", "31114920", "-fetch", "-out") == (
-        "pubfetch: error: operation -fetch needs the network fetcher, which is not available in this version")
-    assert error(capsys, "-print-pubmed-xml", "31114920") == (
-        "pubfetch: error: operation -print-pubmed-xml needs the network fetcher, which is not available in this "
-        "version")
-    assert error(capsys, "-scrape-site", "https://example.org/") == (
-        "pubfetch: error: operation -scrape-site needs the scraping rules, which is not available in this version")
-
-
 def test_network_steps_without_ids_do_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     """As in PubFetcher, a content step with no IDs to work on is skipped (so nothing asks for the network)."""
     assert run(capsys, "-fetch", "-count") == (0, "", "")
@@ -282,9 +269,6 @@ def test_network_steps_without_ids_do_nothing(capsys: pytest.CaptureFixture[str]
 
 def test_run_fetch_step_contract() -> None:
     assert "fetch" in FETCH_MODES and "db-fetch-end" in FETCH_MODES and "print-oadoi" in FETCH_MODES
-    with pytest.raises(Unavailable) as e:
-        run_fetch_step("publications", [], "db-fetch", None, FetcherArgs(), threads=2, limit=5, progress=True)
-    assert str(e.value) == "operation -db-fetch needs the network fetcher, which is not available in this version"
     with pytest.raises(ValueError, match="unknown fetch mode 'fetch-all'"):
         run_fetch_step("publications", [], "fetch-all", None, FetcherArgs())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown entry kind 'pubs'"):

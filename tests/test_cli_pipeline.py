@@ -423,13 +423,6 @@ def test_fetch_steps_run_in_order_with_limits(db: Path, fixture_doc: dict, monke
     assert [(c["mode"], c["limit"]) for c in fake.calls] == [("fetch", 1)]
 
 
-def test_update_citations_count_is_a_network_step(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "-pub-db", db, "-db", db, "-update-citations-count", db)
-    assert (code, out) == (2, "")
-    assert err == ("pubfetch: error: operation -update-citations-count needs the network fetcher, which is not "
-                   "available in this version\n")
-
-
 def test_one_off_fetch_operations_go_through_run_fetch_step(monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     from pubfetch.cli import main as main_module

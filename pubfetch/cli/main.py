@@ -48,12 +48,20 @@ def run_tests(args: ParsedArgs, out: TextIO, argv: Sequence[str]) -> None:
             writer.write_all(result.entries, kind[:-1])  # type: ignore[arg-type]
 
 
-def run(args: ParsedArgs, argv: Sequence[str], out: TextIO) -> None:
-    """Everything the options ask for, in PubFetcher's order: one-off operations, the pipeline, test operations."""
-    run_oneoff(args, out, list(argv))
-    if args.has_role("pipeline"):
-        Pipeline(args, argv, out).run()
-    run_tests(args, out, argv)
+def run(args: ParsedArgs, argv: Sequence[str], out: TextIO) -> int:
+    """Everything the options ask for, in PubFetcher's order: one-off operations, the pipeline, test operations.
+
+    Returns 0, or 1 when some fetched entry is not final (with a summary line on stderr)."""
+    from pubfetch.cli import fetching
+
+    with fetching.session(fetching.fetch_config(args.values), warc=args.get("warc"), rate_db=args.get("rate-db"),
+                          rate_limits=not args.flag("no-rate-limit"), quiet=args.flag("quiet")) as sess:
+        run_oneoff(args, out, list(argv))
+        if args.has_role("pipeline"):
+            Pipeline(args, argv, out).run()
+        run_tests(args, out, argv)
+        out.flush()
+        return sess.exit_status()
 
 
 def _quiet_broken_pipe() -> None:
@@ -95,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(str(e))
         return e.exit_status
     try:
-        run(args, words, sys.stdout)
+        status = run(args, words, sys.stdout)
         sys.stdout.flush()
     except CliError as e:
         log.error("%s", e)
@@ -116,4 +124,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
     finally:
         setup.close()
-    return EXIT_OK
+    return status

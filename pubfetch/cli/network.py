@@ -5,8 +5,8 @@ The pipeline steps (``-fetch``, ``-fetch-put``, ``-db-fetch``, ``-db-fetch-end``
 one-off page operations (``-fetch-document``, ``-post-document``, ``-fetch-webpage-selector``, ...) and the test
 operations (``-print-europepmc-xml``, ...) are all calls of this function with a different ``mode``.
 
-Until the fetcher exists, the function refuses every mode with a :class:`~pubfetch.cli.errors.Unavailable` error,
-which the CLI prints as one line and exit status 2.
+The work is done in :mod:`pubfetch.cli.fetching`, within the run's network session (one HTTP client, rate limiter,
+scraping rules, browser and WARC recorder for the whole command).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from pubfetch.cli.errors import Unavailable
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.params import FetcherArgs
@@ -89,4 +88,7 @@ def run_fetch_step(
         raise ValueError(f"unknown fetch mode '{mode}': expected one of {', '.join(FETCH_MODES)}")
     if kind not in get_args(EntryKind):
         raise ValueError(f"unknown entry kind '{kind}': expected publications, webpages or docs")
-    raise Unavailable(f"-{mode}", "the network fetcher")
+    from pubfetch.cli import fetching
+
+    return fetching.run(kind, ids, mode, store, fetcher_args, threads=threads, limit=limit, progress=progress,
+                        parts=parts, keep=keep, extra=extra)

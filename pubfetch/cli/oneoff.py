@@ -10,7 +10,7 @@ from typing import TextIO
 from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
-from pubfetch.cli.errors import InputError, Unavailable
+from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli.network import run_fetch_step
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.ids import InvalidId, PublicationIds
@@ -111,10 +111,33 @@ def _pages(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
             writer.write_all(result.entries, "webpage")
 
 
-def _scrape(args: ParsedArgs) -> None:
-    for dest in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript"):
-        if dest in args:
-            raise Unavailable(f"-{dest}", "the scraping rules")
+def _scrape(args: ParsedArgs, out: TextIO) -> None:
+    """PubFetcher's rule look-ups: which site a URL is, a site's selector, a webpage's rule, whether to use JavaScript."""
+    if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
+        return
+    from pubfetch.rules import RuleError, ScrapingRules
+
+    fa = args.fetcher_args()
+    try:
+        rules = ScrapingRules.load(fa.journals_yaml or None, fa.webpages_yaml or None)
+    except (RuleError, OSError) as e:
+        raise UsageError(str(e)) from None
+    if "scrape-site" in args:
+        out.write(f"{rules.site(args.get('scrape-site')) or ''}\n")
+    if "scrape-selector" in args:
+        url, key = args.get("scrape-selector")
+        rule = rules.journal_rule(url)
+        selector = rule.selector(key) if rule is not None else None
+        out.write(f"{selector.text if selector is not None else ''}\n")
+    if "scrape-webpage" in args:
+        rule = rules.webpage_rule(args.get("scrape-webpage"))
+        if rule is not None:
+            for key in ("title", "content", "javascript", "license", "language", "wait_until"):
+                value = getattr(rule, key, None)
+                if value is not None:
+                    out.write(f"{key}: {getattr(value, 'text', value)}\n")
+    if "scrape-javascript" in args:
+        out.write(f"{str(rules.javascript(args.get('scrape-javascript'))).lower()}\n")
 
 
 # --- IDs and miscellaneous -----------------------------------------------------------------------------------------
@@ -166,6 +189,6 @@ def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
     """Run the one-off operations given, in PubFetcher's order (database, pages, scrape rules, IDs, miscellaneous)."""
     _database(args, out)
     _pages(args, out, argv)
-    _scrape(args)
+    _scrape(args, out)
     _ids(args, out)
     _misc(args, out)

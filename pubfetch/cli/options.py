@@ -235,7 +235,20 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     one("--limit", "N", "Get at most N entries of each kind (0: no limit)", spec.count, "modifier"),
     one("--threads", "N", "Entries fetched at the same time by -db-fetch and -db-fetch-end (default 8)",
         spec.positive, "modifier"),
-    flag("--progress", "Show fetching progress on stderr (pubfetch)", "modifier"),
+    flag("--progress", "Show fetching progress on stderr even when it is not a terminal (pubfetch)", "modifier"),
+    flag("--quiet", "No progress display (pubfetch)", "modifier"),
+    one("--batch-size", "N", "Publications walked through the resources together (default 200; 1 fetches them one "
+        "at a time as PubFetcher does) (pubfetch)", spec.positive, "modifier"),
+    one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped) (pubfetch)",
+        role="modifier"),
+    flag("--allow-private-addresses", "Let links and redirects taken from pages point at loopback, private and "
+         "link-local addresses (intranets, tests) (pubfetch)", "modifier"),
+    flag("--no-javascript", "Never render pages with JavaScript (pubfetch)", "modifier"),
+    one("--chromium", "PATH", "Chromium binary for JavaScript pages (default: Playwright's, else a system one) "
+        "(pubfetch)", role="modifier"),
+    one("--rate-db", "FILE", "SQLite file of the rate limits shared by all pubfetch processes (default "
+        "~/.cache/pubfetch/rate-limits.sqlite) (pubfetch)", role="modifier"),
+    flag("--no-rate-limit", "Do not take permits from the shared rate limits (pubfetch)", "modifier"),
 ))
 
 

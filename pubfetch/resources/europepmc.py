@@ -18,6 +18,7 @@ from pubfetch.extract.europepmc import parse_search_json, pick_result
 from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.records import ArticleRecord, apply_record
 from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.publication import Publication
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.base import Context, PubRun, chunks
 
@@ -186,3 +187,33 @@ def apply_jats(ctx: Context, run: PubRun, body: bytes, type_: PartType, url: str
         record = records[0]
     apply_record(run.pub, record, type_, url, ctx.args, parts=ctx.parts, force_corresp=True)
     return True
+
+
+def update_citations(ctx: Context, pubs: Sequence[Publication]) -> int:
+    """Refresh the citation counts of publications from Europe PMC (PubFetcher's -update-citations-count), batched
+    like the search: PMID, then PMCID, then DOI queries, each publication answered once. Returns how many changed."""
+    runs = [PubRun(pub) for pub in pubs if pub.id_count() > 0]
+    updated = 0
+    for _ in range(3):
+        groups: dict[str, list[tuple[PubRun, str]]] = defaultdict(list)
+        for run in runs:
+            if run.has("europepmc"):
+                continue
+            kind = _query_kind(run)
+            if kind is not None:
+                groups[kind[0]].append((run, kind[1]))
+        for kind, members in groups.items():
+            for chunk in chunks(members, ctx.config.europepmc_batch):
+                records, failed, _ = search(ctx, build_query(kind, list(dict.fromkeys(v for _, v in chunk))))
+                if failed is not None:
+                    log.warning("citation counts not updated: %s", failed.message)
+                    continue
+                for run, value in chunk:
+                    pub = run.pub
+                    record = pick_result([r for r in records if _matches(kind, value, r)], pub.pmid.content,
+                                         pub.pmcid.content, pub.doi.content)
+                    if record is not None and record.citations_count is not None:
+                        run.set("europepmc")
+                        if pub.set_citations_count(record.citations_count):
+                            updated += 1
+    return updated

@@ -1,0 +1,101 @@
+"""The fetching operations of the command line, against loopback servers only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from loopback import LoopbackServer, Reply
+from pubfetch.cli.main import main
+from synthetic import Article, SyntheticServices
+
+TOOL_PAGE = ("<html><head><title>SeqTool: fast alignment</title><meta name='description' content='A tool to align "
+             "sequences.'></head><body><nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav><main><h1>SeqTool</h1>"
+             "<p>SeqTool aligns protein and nucleotide sequences quickly, with a command line and a Python library. "
+             "It is used in annotation pipelines of several genome projects.</p></main>"
+             "<footer>Copyright 2024 SeqLab</footer></body></html>")
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
+    return tmp_path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_web_file_db_fetch_fills_the_database_and_a_second_run_fetches_nothing(env, capsys):
+    routes = {"/tool": Reply(200, TOOL_PAGE), "/gone": Reply(404, "no such page", "text/plain")}
+    with LoopbackServer(routes) as site:
+        urls = env / "urls.txt"
+        urls.write_text(f"{site.url('/tool')}\n{site.url('/gone')}\n")
+        db = env / "pages.db"
+        assert run(capsys, "-db-init", db)[0] == 0
+        code, out, err = run(capsys, "-web-file", urls, "-db-fetch", db, "--allow-private-addresses",
+                             "--no-javascript", "--quiet")
+        assert code == 1  # the 404 page is broken, so not everything is final
+        assert "1 webpages/docs not final" in err
+        assert site.count("/tool") == 1 and site.count("/gone") == 1
+        code, out, err = run(capsys, "-web-file", urls, "-db-fetch", db, "--allow-private-addresses",
+                             "--no-javascript", "--quiet")
+        assert site.count("/tool") == 1  # final and within the cooldowns: not fetched again
+        code, out, err = run(capsys, "-web-db", db, "-db", db, "-out", "--format", "json")
+    doc = json.loads(out)
+    pages = {p["startUrl"]: p for p in doc["webpages"]}
+    tool = pages[site.url("/tool")]
+    assert tool["title"] == "SeqTool: fast alignment"
+    assert tool["content"].startswith("A tool to align sequences.\n\nSeqTool\n\nSeqTool aligns protein")
+    assert "Home" not in tool["content"] and "Copyright" not in tool["content"]
+    assert (tool["statusCode"], tool["final"], tool["broken"]) == (200, True, False)
+    assert list(tool)[:6] == ["fetchTime", "fetchTimeHuman", "retryCounter", "fetchException", "startUrl", "finalUrl"]
+    gone = pages[site.url("/gone")]
+    assert (gone["statusCode"], gone["broken"], gone["content"]) == (404, True, "")
+
+
+def test_pub_file_db_fetch_then_output_shows_parts_with_types(env, capsys, monkeypatch):
+    with SyntheticServices(3) as services:
+        for name, value in vars(services.endpoints()).items():
+            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        ids = env / "ids.tsv"
+        ids.write_text("# pmid\\tpmcid\\tdoi\n" + "".join(f"{p}\t\t\n" for p in services.pmids()) + "not-an-id\n")
+        db = env / "pubs.db"
+        run(capsys, "-db-init", db)
+        code, out, err = run(capsys, "-pub-file", ids, "-db-fetch", db, "--allow-private-addresses", "--quiet")
+        assert code == 1, err  # the closed-access publication has no full text
+        assert "1 of 3 publications not final" in err
+        assert "ids.tsv:5" in err  # the bad line is reported with its place, and skipped
+        assert services.counts["europepmc_search"] == 1
+        code, out, err = run(capsys, "-pub-db", db, "-db", db, "-out", "--format", "json")
+    pubs = json.loads(out)["publications"]
+    first = next(p for p in pubs if p["pmid"]["content"] == Article(0).pmid)
+    assert first["title"]["content"] == Article(0).title
+    assert first["title"]["type"] == "europepmc" and first["title"]["url"].startswith(services.base)
+    assert first["fulltext"]["type"] == "europepmc_xml" and first["final"] is True
+    assert first["title"]["timestampHuman"].endswith("Z")
+
+
+def test_fetch_document_and_print_operations(env, capsys, monkeypatch):
+    with LoopbackServer({"/doc": Reply(200, "<p>plain document</p>")}) as site:
+        code, out, err = run(capsys, "-fetch-document", site.url("/doc"))
+        assert (code, out) == (0, "<p>plain document</p>\n")
+    with SyntheticServices(1) as services:
+        for name, value in vars(services.endpoints()).items():
+            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        code, out, err = run(capsys, "-print-pubmed-xml", Article(0).pmid, "--format", "json", "--plain")
+        assert code == 0, err
+        assert services.counts["europepmc_search"] == 0 and services.counts["efetch_pubmed"] == 1
+        pub = json.loads(out)["publications"][0]
+        assert pub["title"] == Article(0).title and pub["mesh"][1]["term"] == "Software"
+
+
+def test_scrape_rule_lookups(capsys):
+    assert run(capsys, "-scrape-site", "https://journals.plos.org/plosone/article?id=10.1371/journal.pone.1")[1] == (
+        "plos\n")
+    code, out, err = run(capsys, "-scrape-javascript", "https://example.org/")
+    assert (code, out) == (0, "false\n")
