@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Self
 from urllib.parse import parse_qs, urlsplit
 
 
@@ -157,7 +158,7 @@ class LoopbackServer:
         with self._lock:
             return sum(1 for r in self.requests if r.path.startswith(path_prefix))
 
-    def __enter__(self) -> LoopbackServer:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 

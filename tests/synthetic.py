@@ -14,6 +14,7 @@ import threading
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import Self
 from xml.sax.saxutils import escape
 
 from loopback import LoopbackServer, Reply, Request
@@ -22,9 +23,9 @@ PMID_BASE = 30_000_000
 PMC_BASE = 9_000_000
 WORDS = ("protein", "sequence", "alignment", "genome", "expression", "pathway", "ontology", "variant", "cell",
          "network", "structure", "annotation", "tool", "database", "workflow", "model")
-_EXT_ID = re.compile(r"EXT_ID:(\d+)", re.I)
-_PMCID = re.compile(r"PMCID:(PMC\d+)", re.I)
-_DOI = re.compile(r'DOI:"([^"]+)"', re.I)
+_EXT_ID = re.compile(r"EXT_ID:(\d+)", re.IGNORECASE)
+_PMCID = re.compile(r"PMCID:(PMC\d+)", re.IGNORECASE)
+_DOI = re.compile(r'DOI:"([^"]+)"', re.IGNORECASE)
 
 
 def _words(i: int, n: int) -> str:
@@ -91,7 +92,7 @@ class SyntheticServices:
         self._lock = threading.Lock()
         self.server = LoopbackServer({"/*": self.handle})
 
-    def __enter__(self) -> SyntheticServices:
+    def __enter__(self) -> Self:
         self.server.__enter__()
         return self
 
@@ -102,7 +103,7 @@ class SyntheticServices:
     def base(self) -> str:
         return self.server.base
 
-    def endpoints(self):  # noqa: ANN201 - pubfetch.net.endpoints.Endpoints
+    def endpoints(self):
         from pubfetch.net.endpoints import Endpoints
 
         b = self.base
@@ -116,7 +117,7 @@ class SyntheticServices:
             i = int(pmcid[3:]) - PMC_BASE
             if 0 <= i < self.n and i % 2 == 0:
                 return Article(i)
-        m = re.fullmatch(r"10\.5555/synth\.(\d+)", doi, re.I)
+        m = re.fullmatch(r"10\.5555/synth\.(\d+)", doi, re.IGNORECASE)
         if m and int(m.group(1)) < self.n:
             return Article(int(m.group(1)))
         return None

@@ -4,6 +4,7 @@ failures of one service, re-runs after cooldowns, part selection and the databas
 from __future__ import annotations
 
 import pytest
+from synthetic import Article, SyntheticServices
 
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch, fetch_many
@@ -11,7 +12,6 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
-from synthetic import Article, SyntheticServices
 
 
 def config(services: SyntheticServices, **changes) -> FetchConfig:

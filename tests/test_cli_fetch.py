@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-
 from loopback import LoopbackServer, Reply
-from pubfetch.cli.main import main
 from synthetic import Article, SyntheticServices
+
+from pubfetch.cli.main import main
 
 TOOL_PAGE = ("<html><head><title>SeqTool: fast alignment</title><meta name='description' content='A tool to align "
              "sequences.'></head><body><nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav><main><h1>SeqTool</h1>"
@@ -97,5 +97,5 @@ def test_fetch_document_and_print_operations(env, capsys, monkeypatch):
 def test_scrape_rule_lookups(capsys):
     assert run(capsys, "-scrape-site", "https://journals.plos.org/plosone/article?id=10.1371/journal.pone.1")[1] == (
         "plos\n")
-    code, out, err = run(capsys, "-scrape-javascript", "https://example.org/")
+    code, out, _err = run(capsys, "-scrape-javascript", "https://example.org/")
     assert (code, out) == (0, "false\n")
