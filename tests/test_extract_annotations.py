@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import mutated
 
 from pubfetch.extract.annotations import (
     Mention,
@@ -118,15 +119,8 @@ def test_bad_xml(data: bytes) -> None:
     assert isinstance(info.value, (XmlError, ParseError))
 
 
-@st.composite
-def _mutated(draw: st.DrawFn) -> bytes:
-    doc = bytearray(draw(st.sampled_from([_json_doc(), (DOCS / "annotations.xml").read_bytes()])))
-    if draw(st.booleans()):
-        del doc[draw(st.integers(0, len(doc))):]
-    for _ in range(draw(st.integers(0, 8))):
-        if doc:
-            doc[draw(st.integers(0, len(doc) - 1))] = draw(st.integers(0, 255))
-    return bytes(doc)
+def _mutated() -> st.SearchStrategy[bytes]:
+    return mutated(lambda: [_json_doc(), (DOCS / "annotations.xml").read_bytes()])
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import mutated
 
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jats import element_text, match_email, parse_jats
@@ -244,16 +245,8 @@ def test_corpus_ids_match_manifest(corpus_dir: Path, corpus_manifest: list[dict]
 # ------------------------------------------------------------------------------------------ property test
 
 
-@st.composite
-def _mutated(draw: st.DrawFn) -> bytes:
-    doc = bytearray(draw(st.sampled_from(
-        [(DOCS / "jats_article.xml").read_bytes(), (DOCS / "pmc_articleset.xml").read_bytes()])))
-    if draw(st.booleans()):
-        del doc[draw(st.integers(0, len(doc))):]
-    for _ in range(draw(st.integers(0, 8))):
-        if doc:
-            doc[draw(st.integers(0, len(doc) - 1))] = draw(st.integers(0, 255))
-    return bytes(doc)
+def _mutated() -> st.SearchStrategy[bytes]:
+    return mutated(lambda: [(DOCS / "jats_article.xml").read_bytes(), (DOCS / "pmc_articleset.xml").read_bytes()])
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

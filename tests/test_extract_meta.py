@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import MUTATIONS, mutate
 
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.meta import (
@@ -329,24 +330,8 @@ def test_non_text_input_raises() -> None:
 # -------------------------------------------------------------------------------------------------- properties
 
 
-def _mutate(data: bytes, cuts: list[tuple[int, int, int]]) -> bytes:
-    out = bytearray(data)
-    for kind, pos, value in cuts:
-        if not out:
-            break
-        pos %= len(out)
-        if kind == 0:
-            del out[pos:]
-        elif kind == 1:
-            out[pos] ^= value or 1
-        elif kind == 2:
-            del out[pos]
-        else:
-            out.insert(pos, value)
-    return bytes(out)
 
 
-MUTATIONS = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=4)
 
 
 def _check(data: bytes, url: str) -> None:
@@ -363,7 +348,7 @@ def _check(data: bytes, url: str) -> None:
 @given(which=st.booleans(), cuts=MUTATIONS)
 def test_mutated_hand_written_pages(which: bool, cuts: list[tuple[int, int, int]]) -> None:
     path, url = (HIGHWIRE, HIGHWIRE_URL) if which else (EPRINTS, EPRINTS_URL)
-    _check(_mutate(path.read_bytes(), cuts), url)
+    _check(mutate(path.read_bytes(), cuts), url)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -371,7 +356,7 @@ def test_mutated_hand_written_pages(which: bool, cuts: list[tuple[int, int, int]
 def test_mutated_recorded_pages(corpus_dir: Path, index: int, cuts: list[tuple[int, int, int]]) -> None:
     files = sorted((corpus_dir / "files" / "publisher_page").glob("*.html"))
     path = files[index % len(files)]
-    _check(_mutate(path.read_bytes(), cuts), "https://example.org/" + path.name)
+    _check(mutate(path.read_bytes(), cuts), "https://example.org/" + path.name)
 
 
 @settings(max_examples=200, deadline=None)

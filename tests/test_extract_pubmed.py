@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import MUTATIONS, mutate
 
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.pubmed import format_abstract, normalise_orcid, parse_pubmed_xml
@@ -245,25 +246,8 @@ def test_external_entities_are_not_resolved(tmp_path: Path) -> None:
 # -------------------------------------------------------------------------------------------------- properties
 
 
-def _mutate(data: bytes, cuts: list[tuple[int, int, int]]) -> bytes:
-    """Apply (kind, position, byte) mutations: 0 truncates, 1 flips a byte, 2 deletes one, 3 inserts one."""
-    out = bytearray(data)
-    for kind, pos, value in cuts:
-        if not out:
-            break
-        pos %= len(out)
-        if kind == 0:
-            del out[pos:]
-        elif kind == 1:
-            out[pos] ^= value or 1
-        elif kind == 2:
-            del out[pos]
-        else:
-            out.insert(pos, value)
-    return bytes(out)
 
 
-MUTATIONS = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=4)
 
 
 def _check(data: bytes) -> None:
@@ -278,7 +262,7 @@ def _check(data: bytes) -> None:
 @settings(max_examples=150, deadline=None)
 @given(cuts=MUTATIONS)
 def test_mutated_hand_written_set_only_raises_value_error(cuts: list[tuple[int, int, int]]) -> None:
-    _check(_mutate(MIXED.read_bytes(), cuts))
+    _check(mutate(MIXED.read_bytes(), cuts))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -286,4 +270,4 @@ def test_mutated_hand_written_set_only_raises_value_error(cuts: list[tuple[int, 
 def test_mutated_recorded_answers_only_raise_value_error(corpus_dir: Path, index: int,
                                                          cuts: list[tuple[int, int, int]]) -> None:
     files = sorted((corpus_dir / "files" / "pubmed_efetch").glob("*.xml"))
-    _check(_mutate(files[index % len(files)].read_bytes(), cuts))
+    _check(mutate(files[index % len(files)].read_bytes(), cuts))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from mutations import MUTATIONS, mutate
 
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.pubmed_html import parse_cit, parse_pubmed_html
@@ -90,28 +90,13 @@ def test_citation_line(cit: str, expected: tuple[str, str, str, str]) -> None:
     assert parse_cit(cit) == expected
 
 
-def _mutate(data: bytes, cuts: list[tuple[int, int, int]]) -> bytes:
-    out = bytearray(data)
-    for kind, pos, value in cuts:
-        if not out:
-            break
-        pos %= len(out)
-        if kind == 0:
-            del out[pos:]
-        elif kind == 1:
-            out[pos] ^= value or 1
-        elif kind == 2:
-            del out[pos]
-        else:
-            out.insert(pos, value)
-    return bytes(out)
 
 
 @settings(max_examples=150, deadline=None)
-@given(cuts=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=4))
+@given(cuts=MUTATIONS)
 def test_mutated_page_only_raises_value_error(cuts: list[tuple[int, int, int]]) -> None:
     try:
-        record = parse_pubmed_html(_mutate(PAGE.read_bytes(), cuts))
+        record = parse_pubmed_html(mutate(PAGE.read_bytes(), cuts))
     except ValueError:
         return
     assert isinstance(record, ArticleRecord)
