@@ -52,7 +52,7 @@ WEBPAGES = [
      ("seqkit-lite\n\nseqkit-lite reads FASTA and FASTQ files, plain or gzipped, and prints statistics, subsequences and "
      "reverse complements.\n\nInstallation\n\npip install seqkit-lite\n\nPython 3.9 or newer\nno other dependencies\n\n"
      "A small toolkit for FASTA and FASTQ files"),
-     "MIT license", "Python"),
+     "MIT license", "Python, Shell"),  # every language the page lists, joined as PubFetcher does
     ("gitlab_project.html", "https://gitlab.com/ezlab/busco-lite",
      "Busco lite",
      ("Assess genome assembly completeness with single-copy orthologs.\n\nUsage\n\nRun busco-lite on a genome assembly "

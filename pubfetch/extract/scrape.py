@@ -276,7 +276,7 @@ def scrape_webpage(html: Html, url: str, rule: WebpageRule | None) -> WebpageCon
         return result
     result.title = page_title(soup) if rule.title is None else first_text(soup, rule.title)
     result.license = first_text(soup, rule.license)
-    result.language = first_text(soup, rule.language)
+    result.language = ", ".join(t for t in all_texts(soup, rule.language) if t)  # PubFetcher joins every match
     result.content = clean_html(soup, url) if rule.content is None else joined_text(soup, rule.content)
     return result
 

@@ -1,0 +1,84 @@
+"""Webpages and docs through the library: rules, automatic cleaning, JavaScript re-fetch, PDFs, the overwrite rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from loopback import LoopbackServer, Reply
+from pubfetch.config import FetchConfig
+from pubfetch.model.webpage import Webpage
+from pubfetch.net.browser import find_chromium
+from pubfetch.params import FetcherArgs
+from pubfetch.resources.base import Context
+from pubfetch.store import init_db
+from pubfetch.webfetch import fetch_pages, fetch_webpage, get_webpage
+
+JS_PAGE = (Path(__file__).parent / "pages" / "js" / "article.html").read_text()
+LONG = "Sequence alignment tool documentation. " * 10
+
+
+def context(javascript: bool = False, **args: object) -> Context:
+    return Context(FetchConfig(args=FetcherArgs(**args), allow_private_addresses=True, javascript=javascript,
+                               threads=2))
+
+
+def test_user_webpage_rule_gives_title_content_license_language(tmp_path):
+    rules = tmp_path / "webpages.yaml"
+    rules.write_text('"^http://127\\\\.0\\\\.0\\\\.1:[0-9]+/tool":\n  title: "h1.name"\n  content: "div.readme"\n'
+                     '  license: "span.license"\n  language: "li.lang"\n')
+    page = ("<html><head><title>ignored</title></head><body><h1 class='name'>AlignIt</h1><div class='readme'>"
+            f"<p>{LONG}</p></div><span class='license'>MIT</span><ul><li class='lang'>Python</li>"
+            "<li class='lang'>C</li></ul><nav>menu</nav></body></html>")
+    with LoopbackServer({"/tool": Reply(200, page)}) as site, context(webpages_yaml=str(rules)) as ctx:
+        [result] = list(fetch_pages([site.url("/tool")], context=ctx, config=ctx.config))
+    assert result.title == "AlignIt"
+    assert result.content == LONG.strip()
+    assert (result.license, result.language) == ("MIT", "Python, C")
+    assert result.is_final(FetcherArgs())
+
+
+def test_pdf_webpage_is_read_as_pdf(corpus_dir):
+    pdf = (corpus_dir / "files" / "pdf" / "peerj.1120.pdf").read_bytes()
+    with LoopbackServer({"/paper": Reply(200, pdf, "application/octet-stream")}) as site, context() as ctx:
+        [page] = list(fetch_pages([site.url("/paper")], context=ctx, config=ctx.config))
+    assert page.status_code == 200 and page.content_type == "application/octet-stream"
+    assert len(page.content) > 10_000
+
+
+def test_a_worse_fetch_does_not_replace_a_good_page():
+    with LoopbackServer({"/tool": Reply(503, "down", "text/plain")}) as site, context(non_final_cooldown=0) as ctx:
+        # a short (non-final) page fetched long ago: the non-final cooldown allows a fetch
+        old = Webpage(start_url=site.url("/tool"), final_url=site.url("/tool"), status_code=200, title="AlignIt",
+                      content="Aligns sequences.")
+        old.state.fetch_time = 1
+        kept, fetched = get_webpage(ctx, old, site.url("/tool"))
+    assert fetched and kept is old
+    assert kept.content == "Aligns sequences." and kept.status_code == 200
+    assert kept.state.fetch_exception and kept.state.fetch_time > 1  # the failed attempt is recorded
+
+
+def test_second_fetch_within_cooldown_is_skipped(tmp_path):
+    db = tmp_path / "pages.db"
+    init_db(db).close()
+    page = f"<html><head><title>Doc</title></head><body><main><p>{LONG}</p></main></body></html>"
+    with LoopbackServer({"/doc": Reply(200, page)}) as site:
+        cfg = FetchConfig(allow_private_addresses=True, javascript=False)
+        first = fetch_webpage(site.url("/doc"), db=str(db), config=cfg)
+        second = fetch_webpage(site.url("/doc"), db=str(db), config=cfg)
+        assert site.count("/doc") == 1
+    assert first.title == second.title == "Doc"
+    assert second.state.fetch_time == first.state.fetch_time
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="no Chromium found: apt-get install chromium")
+def test_short_page_is_fetched_again_with_javascript():
+    with LoopbackServer({"/article": Reply(200, JS_PAGE)}) as site:
+        with context(javascript=False) as ctx:
+            [plain] = list(fetch_pages([site.url("/article")], context=ctx, config=ctx.config))
+        with context(javascript=True) as ctx:
+            [rendered] = list(fetch_pages([site.url("/article")], context=ctx, config=ctx.config))
+    assert "Results: without a browser only the shell is seen" not in plain.content
+    assert rendered.title == "A JavaScript-rendered article page for testing"
+    assert "Results: without a browser only the shell is seen; with one the abstract appears." in rendered.content
