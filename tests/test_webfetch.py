@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from loopback import LoopbackServer, Reply
+
 from pubfetch.config import FetchConfig
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.browser import find_chromium

@@ -204,7 +204,7 @@ RECORD_COOK_MAP = CookMap((
     ("pub_date", mf.FIELD_DATE),
     ("volume", mf.FIELD_VOLUME),
     ("issue", mf.FIELD_ISSUE),
-    ("pages", mf.FIELD_START_PAGE.with_extractor(_PAGES_START), mf.FIELD_END_PAGE.with_extractor(_PAGES_END)),
+    ("pages", (mf.FIELD_START_PAGE.with_extractor(_PAGES_START), mf.FIELD_END_PAGE.with_extractor(_PAGES_END))),
     ("issn", mf.FIELD_ISSN),
     ("eissn", mf.FIELD_EISSN),
     ("keywords", mf.FIELD_KEYWORDS),

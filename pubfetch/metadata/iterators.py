@@ -376,7 +376,8 @@ class Aspect:
 class BuildableSubTreeArticleIterator(SubTreeArticleIterator):
     """The iterator a :class:`SubTreeArticleIteratorBuilder` makes (aspect logic in :meth:`create_article_files`)."""
 
-    def __init__(self, au: ArchivalUnit, spec: Spec | None, aspects: Sequence[Aspect], roles_for_full_text: Sequence[str],
+    def __init__(self, au: ArchivalUnit, spec: Spec | None, aspects: Sequence[Aspect],
+                 roles_for_full_text: Sequence[str],
                  roles_from_other_roles: dict[str, list[str]], *, functor: ParamFunctor = DEFAULT_FUNCTOR) -> None:
         self.aspects = list(aspects)
         self.roles_for_full_text = list(roles_for_full_text)

@@ -265,13 +265,15 @@ def load_plugin(plugin: str | os.PathLike[str]) -> Plugin:
     """Load and check a plugin file; a bare name without a path separator or ``.yaml`` that is not an existing file
     is looked up among the shipped plugins."""
     path = Path(plugin)
-    if not path.exists() and isinstance(plugin, str) and path.suffix == "" and os.sep not in plugin and "/" not in plugin:
+    bare_name = isinstance(plugin, str) and path.suffix == "" and os.sep not in plugin and "/" not in plugin
+    if not path.exists() and bare_name:
         path = shipped_plugin_path(plugin)
     source = str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise PluginError(source, "", f"plugin file not found (shipped plugins: {', '.join(shipped_plugins())})") from None
+        shipped = ", ".join(shipped_plugins())
+        raise PluginError(source, "", f"plugin file not found (shipped plugins: {shipped})") from None
     except (OSError, UnicodeDecodeError) as e:
         raise PluginError(source, "", f"cannot read the plugin file: {e}") from None
     try:
@@ -336,7 +338,8 @@ class _Loader:
             raise self.error(key, f"expected true or false, not {_kind(value)}")
         return value
 
-    def strings(self, value: Any, key: str, *, single_ok: bool = True, allow_empty_list: bool = False) -> tuple[str, ...]:
+    def strings(self, value: Any, key: str, *, single_ok: bool = True,
+                allow_empty_list: bool = False) -> tuple[str, ...]:
         if isinstance(value, str) and single_ok:
             value = [value]
         if not isinstance(value, list) or (not value and not allow_empty_list):

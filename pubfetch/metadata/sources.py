@@ -202,7 +202,7 @@ class MemorySource(ContentSource):
             body = bytes(body)
             if content_type is None:
                 content_type = guess_content_type(url, body[:1024])
-            loader = lambda body=body: body
+            loader = _constant(body)
         cu = CachedUrl(url, content_type, loader, status=status, source_name=self.name)
         self._entries[url] = cu
         return cu
@@ -214,12 +214,20 @@ class MemorySource(ContentSource):
         return self._entries.get(url)
 
 
+def _constant(body: bytes) -> Callable[[], bytes]:
+    def load() -> bytes:
+        return body
+
+    return load
+
+
 # --- content types -------------------------------------------------------------------------------------------------
 
-_EXTRA_TYPES = {".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml", ".pdf": "application/pdf",
-                ".xml": "application/xml", ".nxml": "application/xml", ".txt": "text/plain", ".json": "application/json",
-                ".epub": "application/epub+zip", ".ris": "application/x-research-info-systems",
-                ".bib": "application/x-bibtex"}
+_EXTRA_TYPES = {
+    ".html": "text/html", ".htm": "text/html", ".xhtml": "application/xhtml+xml", ".pdf": "application/pdf",
+    ".xml": "application/xml", ".nxml": "application/xml", ".txt": "text/plain", ".json": "application/json",
+    ".epub": "application/epub+zip", ".ris": "application/x-research-info-systems", ".bib": "application/x-bibtex",
+}
 
 
 def _sniff(head: bytes) -> str | None:
