@@ -86,15 +86,74 @@ class FetchConfig:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> FetchConfig:
-        """Defaults, then environment variables, then keyword arguments.
+    def from_file(cls, path: str | os.PathLike[str]) -> dict[str, object]:
+        """The settings of a YAML config file, checked: FetchConfig fields (``threads``, ``ncbi_api_key``, ...), an
+        ``endpoints`` mapping, and a ``fetching`` mapping of PubFetcher's parameters (``emptyCooldown: 12h``)."""
+        import yaml
+
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = yaml.safe_load(f) or {}
+        except OSError as e:
+            raise ValueError(f"cannot read config file {path}: {e.strerror}") from None
+        except yaml.YAMLError as e:
+            raise ValueError(f"config file {path} is not valid YAML: {e}") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"config file {path} must be a mapping of settings")  # noqa: TRY004 - user input
+        fields = {f.name for f in dataclasses.fields(cls)} - {"args", "endpoints", "parts", "http_overrides"}
+        values: dict[str, object] = {}
+        for key, value in data.items():
+            if key == "fetching":
+                if not isinstance(value, dict):
+                    raise ValueError(f"config file {path}: 'fetching' must be a mapping of PubFetcher parameters")
+                try:
+                    values["args"] = FetcherArgs.from_mapping(value)
+                except ValueError as e:
+                    raise ValueError(f"config file {path}: {e}") from None
+            elif key == "endpoints":
+                if not isinstance(value, dict):
+                    raise ValueError(f"config file {path}: 'endpoints' must be a mapping of service to URL")
+                try:
+                    values["endpoints"] = Endpoints(**{str(k): str(v) for k, v in value.items()})
+                except (TypeError, ValueError) as e:
+                    raise ValueError(f"config file {path}: endpoints: {e}") from None
+            elif key in fields:
+                values[key] = value
+            else:
+                raise ValueError(f"config file {path}: unknown setting '{key}' (known: fetching, endpoints, "
+                                 f"{', '.join(sorted(fields))})")
+        return values
+
+    @classmethod
+    def default_file(cls, environ: Mapping[str, str] | None = None) -> str | None:
+        """``$PUBFETCH_CONFIG``, else ``$XDG_CONFIG_HOME/pubfetch/config.yaml`` (``~/.config``) when it exists."""
+        env = os.environ if environ is None else environ
+        if env.get("PUBFETCH_CONFIG"):
+            return env["PUBFETCH_CONFIG"]
+        base = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        path = os.path.join(base, "pubfetch", "config.yaml")
+        return path if os.path.exists(path) else None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, *, config_file: str | os.PathLike[str] | None = None,
+                 **overrides: object) -> FetchConfig:
+        """Defaults, then the config file (``config_file``, else :meth:`default_file`), then environment variables,
+        then keyword arguments.
 
         Variables: ``NCBI_API_KEY`` (or ``PUBFETCH_NCBI_API_KEY``), ``PUBFETCH_NCBI_EMAIL``, ``PUBFETCH_NCBI_TOOL``,
         ``PUBFETCH_EUROPEPMC_EMAIL``, ``PUBFETCH_UNPAYWALL_EMAIL``, ``PUBFETCH_THREADS``, ``PUBFETCH_CHROMIUM``, and the
         endpoint variables of :class:`~pubfetch.net.endpoints.Endpoints`.
         """
         env = os.environ if environ is None else environ
-        values: dict[str, object] = {"endpoints": Endpoints.from_env(env)}
+        path = config_file if config_file is not None else cls.default_file(env)
+        from_file = cls.from_file(path) if path else {}
+        file_endpoints = from_file.pop("endpoints", None)
+        base_endpoints = dataclasses.asdict(file_endpoints) if isinstance(file_endpoints, Endpoints) else {}
+        values: dict[str, object] = dict(from_file)
+        for name in (f.name for f in dataclasses.fields(Endpoints)):
+            if env.get(Endpoints.env_var(name), "").strip():
+                base_endpoints[name] = env[Endpoints.env_var(name)].strip()
+        values["endpoints"] = Endpoints(**base_endpoints)
         key = env.get("PUBFETCH_NCBI_API_KEY") or env.get("NCBI_API_KEY")
         if key:
             values["ncbi_api_key"] = key.strip()
@@ -107,7 +166,7 @@ class FetchConfig:
                 values["threads"] = int(env["PUBFETCH_THREADS"])
             except ValueError:
                 raise ValueError(f"PUBFETCH_THREADS must be an integer, got {env['PUBFETCH_THREADS']!r}") from None
-        args = overrides.pop("args", None) or FetcherArgs()
+        args = values.pop("args", None) or FetcherArgs()
         emails = {}
         if env.get("PUBFETCH_EUROPEPMC_EMAIL"):
             emails["europepmc_email"] = env["PUBFETCH_EUROPEPMC_EMAIL"].strip()
@@ -115,6 +174,6 @@ class FetchConfig:
             emails["oadoi_email"] = env["PUBFETCH_UNPAYWALL_EMAIL"].strip()
         if emails:
             args = dataclasses.replace(args, **emails)  # type: ignore[arg-type]
-        values["args"] = args
+        values["args"] = args  # explicit args in overrides win below
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

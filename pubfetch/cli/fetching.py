@@ -38,12 +38,18 @@ class Session:
     rate_db: str | None = None
     rate_limits: bool = True
     quiet: bool = False
+    #: the fetching parameters given on the command line; they override the config file and environment
+    given: dict | None = None
     summary: BatchSummary = field(default_factory=BatchSummary)
     pages_not_final: int = 0
     _context: Context | None = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def context(self, args: FetcherArgs, threads: int, parts: frozenset[PartName] | None) -> Context:
+        if self.given is not None:
+            import dataclasses
+
+            args = dataclasses.replace(self.config.args, **self.given)
         config = self.config.replace(args=args, threads=threads, parts=parts)
         if self._context is None:
             overrides = dict(config.http_overrides)
@@ -274,7 +280,8 @@ def _print_resource(ctx: Context, mode: str, target: str) -> Publication:
 
 
 def fetch_config(values: dict) -> FetchConfig:
-    """The FetchConfig of the command-line modifiers (environment variables fill what is not given)."""
+    """The FetchConfig of the command-line modifiers over the config file (``--config``, ``$PUBFETCH_CONFIG`` or
+    ``~/.config/pubfetch/config.yaml``) and the environment."""
     overrides: dict[str, object] = {}
     if values.get("batch-size"):
         overrides["batch_size"] = values["batch-size"]
@@ -285,6 +292,6 @@ def fetch_config(values: dict) -> FetchConfig:
     if values.get("chromium"):
         overrides["chromium"] = values["chromium"]
     try:
-        return FetchConfig.from_env(**overrides)
+        return FetchConfig.from_env(config_file=values.get("config"), **overrides)
     except ValueError as e:
         raise UsageError(str(e)) from None

@@ -55,7 +55,8 @@ def run(args: ParsedArgs, argv: Sequence[str], out: TextIO) -> int:
     from pubfetch.cli import fetching
 
     with fetching.session(fetching.fetch_config(args.values), warc=args.get("warc"), rate_db=args.get("rate-db"),
-                          rate_limits=not args.flag("no-rate-limit"), quiet=args.flag("quiet")) as sess:
+                          rate_limits=not args.flag("no-rate-limit"), quiet=args.flag("quiet"),
+                          given=dict(args.fetcher)) as sess:
         run_oneoff(args, out, list(argv))
         if args.has_role("pipeline"):
             Pipeline(args, argv, out).run()

@@ -249,6 +249,8 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     one("--rate-db", "FILE", "SQLite file of the rate limits shared by all pubfetch processes (default "
         "~/.cache/pubfetch/rate-limits.sqlite) (pubfetch)", role="modifier"),
     flag("--no-rate-limit", "Do not take permits from the shared rate limits (pubfetch)", "modifier"),
+    one("--config", "FILE", "YAML config file (default $PUBFETCH_CONFIG or ~/.config/pubfetch/config.yaml) (pubfetch)",
+        role="modifier"),
 ))
 
 
