@@ -60,8 +60,8 @@ def test_help_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(BY_NAME) <= listed
     assert "  -pub-file FILE ...                Add publication IDs from text files of 'pmid<TAB>pmcid<TAB>doi' " \
            "lines (a line" in out
-    assert "  --format FORMAT                   text (default), html, json, or jsonl: one JSON entry per line for " \
-           "pipelines" in out
+    assert "  --format FORMAT                   text (default), html, json, jsonl (one JSON entry per line for " \
+           "pipelines), metadata" in out
 
 
 def test_help_wins_over_other_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -223,7 +223,8 @@ def test_bad_values(capsys: pytest.CaptureFixture[str]) -> None:
     assert error(capsys, "-pub", "1", "--threads", "0") == (
         "pubfetch: error: option --threads: invalid value '0': expected a whole number >= 1")
     assert error(capsys, "-pub", "1", "-out", "--format", "xml") == (
-        "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl")
+        "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl, metadata, "
+        "metadata-jsonl")
     assert error(capsys, "-pub", "1", "-out", "--out-part", "abstrct") == (
         "pubfetch: error: option --out-part: unknown publication part 'abstrct': expected one of pmid, pmcid, doi, "
         "title, keywords, mesh, efo, go, abstract, fulltext")

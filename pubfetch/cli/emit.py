@@ -52,7 +52,7 @@ class Emitter:
         """``-out``: kinds without entries are left out."""
         write_entries(self.out, publications or None, webpages or None, docs or None, fmt=self.fmt,
                       args=self.fetcher_args, plain=self.plain, parts=self.parts, argv=self.argv,
-                      tag_kind=tag_kind and self.fmt is Format.jsonl)
+                      tag_kind=tag_kind and self.fmt.is_jsonl)
 
     def entries_file(self, path: str, kind: str, entries: list) -> None:
         """``-txt-pub``/``-txt-web``/``-txt-doc``: the file gets its kind even when there are no entries."""

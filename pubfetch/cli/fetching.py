@@ -42,6 +42,7 @@ class Session:
     given: dict | None = None
     summary: BatchSummary = field(default_factory=BatchSummary)
     pages_not_final: int = 0
+    extraction_failures: int = 0
     _context: Context | None = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
@@ -93,6 +94,10 @@ class Session:
             return 1
         if self.pages_not_final:
             print(f"pubfetch: {self.pages_not_final} webpages/docs not final", file=sys.stderr)
+            return 1
+        if self.extraction_failures:
+            print("pubfetch: some articles of the archival unit could not be extracted (see the warnings)",
+                  file=sys.stderr)
             return 1
         return 0
 

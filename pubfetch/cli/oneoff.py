@@ -111,6 +111,34 @@ def _pages(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
             writer.write_all(result.entries, "webpage")
 
 
+def _extract_au(args: ParsedArgs, out: TextIO) -> None:
+    """Records of an archival unit from a mirror or WARC (the LOCKSS metadata layer)."""
+    if "extract-au" not in args:
+        return
+    from pubfetch.cli import fetching
+    from pubfetch.metadata.cli_support import run_plugin_operation
+
+    plugin, source = args.get("extract-au")
+    params: dict[str, str] = {}
+    for pair in args.get("au-param") or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"option --au-param: '{pair}' is not KEY=VALUE")
+        params[key] = value
+    fmt = str(args.get("format", "metadata"))
+    fmt = {"metadata": "json", "json": "json", "metadata-jsonl": "jsonl", "jsonl": "jsonl"}.get(fmt, "")
+    if not fmt:
+        raise UsageError("-extract-au writes --format metadata (or json) or metadata-jsonl (or jsonl)")
+    try:
+        status = run_plugin_operation(plugin, params or None, args.get("tdb"), args.get("au"), source, out, fmt)
+    except BrokenPipeError:
+        raise
+    except (ValueError, OSError) as e:
+        raise UsageError(f"-extract-au: {e}") from None
+    if status:
+        fetching.current().extraction_failures += 1
+
+
 def _scrape(args: ParsedArgs, out: TextIO) -> None:
     """PubFetcher's rule look-ups: which site a URL is, a site's selector, a webpage's rule, whether to use JavaScript."""
     if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
@@ -190,5 +218,6 @@ def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
     _database(args, out)
     _pages(args, out, argv)
     _scrape(args, out)
+    _extract_au(args, out)
     _ids(args, out)
     _misc(args, out)

@@ -467,7 +467,8 @@ OUTPUT = Group("Pipeline 9: output", (
 
 OUTPUT_MODIFIERS = Group("Output modifiers", (
     flag("--plain", "Leave out metadata: only the content of entries, only the IDs without provenance", "modifier"),
-    one("--format", "FORMAT", "text (default), html, json, or jsonl: one JSON entry per line for pipelines",
+    one("--format", "FORMAT", "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
+        "ArticleMetadata records in the JSON document) or metadata-jsonl (one record per line)",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",
          spec.part_name, "modifier"),
@@ -491,9 +492,19 @@ TESTS = Group("Test operations (network)", tuple(
 ) + (one("-print-webpage", "URL", "Fetch the webpage at URL with the scraping rules and print it", role="test",
          network=True),))
 
+ONEOFF_METADATA = Group("One-off: metadata records (pubfetch)", (
+    fixed("-extract-au", "PLUGIN SOURCE", "Extract the ArticleMetadata records of an archival unit: PLUGIN is a plugin "
+          "file or a shipped plugin (highwire, ojs, jats_delivery), SOURCE a wget mirror directory or a WARC file; "
+          "written as --format metadata (JSON, the default here) or metadata-jsonl"),
+    many("--au-param", "KEY=VALUE", "A parameter of the archival unit (base_url=https://..., journal_id=...)",
+         role="modifier"),
+    one("--tdb", "FILE", "Take the archival unit from a LOCKSS title database (.tdb)", role="modifier"),
+    one("--au", "NAME", "The name of the archival unit in the title database", role="modifier"),
+))
+
 GROUPS: tuple[Group, ...] = (
     GENERAL, FETCHING, FETCHING_PRIVATE,
-    ONEOFF_DATABASE, ONEOFF_WEB, ONEOFF_SCRAPE, ONEOFF_IDS, ONEOFF_MISC,
+    ONEOFF_DATABASE, ONEOFF_WEB, ONEOFF_SCRAPE, ONEOFF_IDS, ONEOFF_MISC, ONEOFF_METADATA,
     ADD_IDS, FILTER_IDS, SORT_IDS, OUTPUT_IDS, GET_CONTENT, GET_CONTENT_MODIFIERS,
     FILTER_CONTENT, FILTER_PUBLICATIONS, FILTER_PARTS, FILTER_WEBPAGES,
     SORT_CONTENT, STORE, OUTPUT, OUTPUT_MODIFIERS, TESTS,

@@ -18,10 +18,9 @@ EPUB, then XML: the order LOCKSS' own plugins prefer), ``is_known_role(role)`` a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from pubfetch.metadata.sources import CachedUrl
+from pubfetch.metadata.sources import CachedUrl
 
 __all__ = [
     "ALL_ROLES",
@@ -137,8 +136,6 @@ class ArticleFiles:
 
     def get_role_cu(self, role: str) -> CachedUrl | None:
         """The cached URL attached to ``role``; None when the role is missing or holds something else."""
-        from pubfetch.metadata.sources import CachedUrl  # runtime import: sources does not import this module
-
         value = self._roles.get(role)
         return value if isinstance(value, CachedUrl) else None
 

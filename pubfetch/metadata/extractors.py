@@ -9,8 +9,9 @@ Two levels, as in LOCKSS (spec lockss.md sections 3 and 4):
   lower-cased ``name`` of every ``<meta>``), :class:`JatsXmlExtractor` (``pubfetch.extract.jats``; LOCKSS-style raw
   keys and :data:`JATS_COOK_MAP`), :class:`PubMedXmlExtractor` (``pubfetch.extract.pubmed.parse_pubmed_xml``),
   :class:`PdfMetadataExtractor` (``pubfetch.extract.pdf.extract_pdf``: info dictionary, XMP and a DOI found in the
-  first pages; LOCKSS has no generic PDF extractor) and :class:`XmlAutoExtractor` (JATS or PubMed by root element).
-  An XML document that does not parse gives one empty record (as LOCKSS' XML DOM extractor).
+  first pages; LOCKSS has no generic PDF extractor), :class:`XmlAutoExtractor` (JATS or PubMed by root element) and
+  :class:`XPathXmlExtractor` (LOCKSS' XML DOM extractor: XPath -> value type, raw keys the XPaths lower-cased). An
+  XML document that does not parse gives one empty record.
 * An :class:`ExtractorFactory` chooses the file extractor by content type (exact media type, then ``type/*``, then
   ``*``, LOCKSS' default metadata type); :func:`default_factory` is the one used without a plugin.
 * :class:`BaseArticleMetadataExtractor` runs the file extractor on the CU of one role of an
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
@@ -67,12 +69,14 @@ __all__ = [
     "PdfMetadataExtractor",
     "PubMedXmlExtractor",
     "Purpose",
+    "XPathXmlExtractor",
     "XmlAutoExtractor",
     "default_factory",
     "extractor_kinds",
     "make_extractor",
     "normalise_issn",
     "record_raw",
+    "split_pages",
 ]
 
 log = logging.getLogger(__name__)
@@ -127,8 +131,14 @@ class MetadataTarget:
 
 # --- cook maps -----------------------------------------------------------------------------------------------------
 
-_PAGES_START = mf.group_extractor(r"^\s*([^-\u2013]+?)\s*(?:[-\u2013]|$)", 1)
-_PAGES_END = mf.group_extractor(r"([^-\u2013]+)([-\u2013]\s*(.+))?", 3)
+_PAGE_RANGE = re.compile(r"\s*([^\s\-\u2013]+)\s*(?:[-\u2013]\s*([^\s\-\u2013]+))?\s*")
+
+
+def split_pages(pages: str) -> tuple[str, str]:
+    """``"123-130"`` -> ``("123", "130")``, ``"e4375"`` -> ``("e4375", "")``; ``("", "")`` for anything else."""
+    match = _PAGE_RANGE.fullmatch(pages or "")
+    return (match.group(1), match.group(2) or "") if match else ("", "")
+
 
 HIGHWIRE_COOK_MAP = CookMap((
     ("citation_doi", mf.FIELD_DOI),
@@ -204,7 +214,8 @@ RECORD_COOK_MAP = CookMap((
     ("pub_date", mf.FIELD_DATE),
     ("volume", mf.FIELD_VOLUME),
     ("issue", mf.FIELD_ISSUE),
-    ("pages", (mf.FIELD_START_PAGE.with_extractor(_PAGES_START), mf.FIELD_END_PAGE.with_extractor(_PAGES_END))),
+    ("first_page", mf.FIELD_START_PAGE),
+    ("last_page", mf.FIELD_END_PAGE),
     ("issn", mf.FIELD_ISSN),
     ("eissn", mf.FIELD_EISSN),
     ("keywords", mf.FIELD_KEYWORDS),
@@ -423,12 +434,18 @@ def _author_text(family: str, given: str, name: str) -> str:
 
 def record_raw(am: ArticleMetadata, rec: ArticleRecord) -> ArticleMetadata:
     """Store a parsed :class:`ArticleRecord` under raw keys named after its fields (``doi``, ``title``, ``author``
-    as ``Family, Given``, ``journal_title``, ``pub_date``, ``pages``, ...); empty fields are left out."""
+    as ``Family, Given``, ``journal_title``, ``pub_date``, ``pages``, ...) plus ``first_page`` and ``last_page``
+    split from ``pages``; empty fields are left out."""
     for key in ("pmid", "pmcid", "doi", "title", "abstract", "journal_title", "pub_date", "volume", "issue", "pages",
                 "issn", "eissn", "publisher"):
         value = getattr(rec, key)
         if value:
             am.put_raw(key, value)
+    first, last = split_pages(rec.pages)
+    if first:
+        am.put_raw("first_page", first)
+    if last:
+        am.put_raw("last_page", last)
     for keyword in rec.keywords:
         am.put_raw("keywords", keyword)
     for term in rec.mesh:
@@ -482,6 +499,96 @@ class XmlAutoExtractor(FileMetadataExtractor):
         return self._jats.from_root(root, cu.url)
 
 
+def _first_doi(text: str) -> str | None:
+    """The first DOI in free text, as written there (``pubfetch.ids`` finds it but upper-cases it)."""
+    dois = idmod.extract_dois(text) if text else []
+    if not dois:
+        return None
+    found = re.search(re.escape(dois[0]), text, re.IGNORECASE)
+    return found.group(0) if found else dois[0]
+
+
+XPATH_VALUE_TYPES = ("text", "node", "number", "boolean")
+
+
+def _number_text(value: float) -> str | None:
+    if math.isnan(value):
+        return None
+    return str(int(value)) if math.isfinite(value) and value.is_integer() else str(value)
+
+
+class XPathXmlExtractor(FileMetadataExtractor):
+    """LOCKSS' XML DOM extractor: ``xpaths`` maps XPath expressions (evaluated on the document root) to a value type;
+    every value is stored under the XPath lower-cased. ``text``: the text of each selected node (or the string an
+    expression gives); ``node``: each selected element serialised as XML; ``number`` and ``boolean``: the value of
+    the expression (``3``, ``2.5``, ``true``; nothing for a number that is not one). ``namespaces`` maps prefixes
+    used in the expressions to URIs. One record per document; a document that does not parse gives one empty
+    record."""
+
+    kind = "xpath"
+
+    def __init__(self, cook_map: CookMapLike | None = None, *, xpaths: Mapping[str, str] | None = None,
+                 namespaces: Mapping[str, str] | None = None) -> None:
+        super().__init__(cook_map)
+        if not xpaths:
+            raise ValueError("the xpath extractor needs xpaths: a mapping XPath -> value type")
+        self.namespaces = dict(namespaces or {})
+        self.xpaths: dict[str, tuple[str, etree.XPath]] = {}
+        for path, value_type in xpaths.items():
+            if value_type not in XPATH_VALUE_TYPES:
+                raise ValueError(f"XPath {path!r}: value type must be one of {', '.join(XPATH_VALUE_TYPES)}, "
+                                 f"not {value_type!r}")
+            try:
+                compiled = etree.XPath(path, namespaces=self.namespaces)
+            except etree.XPathSyntaxError as e:
+                raise ValueError(f"invalid XPath {path!r}: {e}") from None
+            self.xpaths[path] = (value_type, compiled)
+
+    def extract(self, target: MetadataTarget, cu: CachedUrl) -> list[ArticleMetadata]:
+        data = cu.content()
+        am = ArticleMetadata()
+        try:
+            root = load_xml(data, f"XML document {cu.url}")
+        except ValueError as e:
+            log.warning("%s: %s; emitting an empty record", cu.url, e)
+            return [am]
+        for path, (value_type, compiled) in self.xpaths.items():
+            try:
+                result = compiled(root)
+            except etree.XPathEvalError as e:
+                log.warning("%s: XPath %r failed: %s", cu.url, path, e)
+                continue
+            for value in self._values(value_type, result):
+                am.put_raw(path.lower(), value)
+        return [_cook(am, self.cook_map, cu.url)]
+
+    @staticmethod
+    def _values(value_type: str, result: Any) -> list[str]:
+        if value_type == "boolean":
+            return ["true" if bool(result) else "false"]
+        if value_type == "number":
+            if isinstance(result, list):
+                first = result[0] if result else ""
+                text = jatsmod.element_text(first) if isinstance(first, etree._Element) else str(first)
+                try:
+                    result = float(text)
+                except ValueError:
+                    return []
+            number = _number_text(float(result))
+            return [number] if number is not None else []
+        items = result if isinstance(result, list) else [result]
+        values = []
+        for item in items:
+            if isinstance(item, etree._Element):
+                text = etree.tostring(item, encoding="unicode", with_tail=False) if value_type == "node" \
+                    else jatsmod.element_text(item)
+            else:
+                text = str(item).strip()
+            if text:
+                values.append(text)
+        return values
+
+
 class PdfMetadataExtractor(FileMetadataExtractor):
     """The PDF's info dictionary (``title``, ``keywords``, ``subject``), XMP Dublin Core (``xmp.dc.title``,
     ``xmp.dc.subject``, ``xmp.dc.description``) and the first DOI in the subject, the XMP description or the text of
@@ -513,16 +620,16 @@ class PdfMetadataExtractor(FileMetadataExtractor):
         for subject in content.xmp_subjects:
             am.put_raw("xmp.dc.subject", subject)
         for text in (content.subject, content.xmp_description, content.text):
-            dois = idmod.extract_dois(text) if text else []
-            if dois:
-                am.put_raw("doi", dois[0])
+            doi = _first_doi(text)
+            if doi:
+                am.put_raw("doi", doi)
                 break
         return [_cook(am, self.cook_map, cu.url)]
 
 
 _KINDS: dict[str, type[FileMetadataExtractor]] = {
     cls.kind: cls for cls in (HtmlMetaTagExtractor, JatsXmlExtractor, PubMedXmlExtractor, PdfMetadataExtractor,
-                              XmlAutoExtractor)
+                              XmlAutoExtractor, XPathXmlExtractor)
 }
 
 
@@ -532,8 +639,8 @@ def extractor_kinds() -> list[str]:
 
 
 def make_extractor(kind: str, cook_map: CookMapLike | None = None, **options: Any) -> FileMetadataExtractor:
-    """An extractor by name (``html_meta``, ``jats``, ``pubmed``, ``pdf``, ``xml``); ``options`` go to its
-    constructor (``max_pages``, ``time_limit`` for ``pdf``)."""
+    """An extractor by name (``html_meta``, ``jats``, ``pubmed``, ``pdf``, ``xml``, ``xpath``); ``options`` go to its
+    constructor (``max_pages``, ``time_limit`` for ``pdf``; ``xpaths``, ``namespaces`` for ``xpath``)."""
     cls = _KINDS.get(kind)
     if cls is None:
         raise ValueError(f"unknown metadata extractor {kind!r}; known: {', '.join(extractor_kinds())}")

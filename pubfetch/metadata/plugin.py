@@ -38,14 +38,15 @@ Keys (only ``id`` and ``name`` are required)::
       prefer_tdb_publisher: false
     metadata_extractors:                 # file metadata extractors by MIME type (type/*, * allowed)
       text/html:
-        extractor: html_meta             # html_meta, jats, pubmed, pdf, xml
+        extractor: html_meta             # html_meta, jats, pubmed, pdf, xml, xpath
         cook_map:                        # omitted: the extractor's default; {}: raw keys only
           citation_doi: doi              # a field key,
           citation_authors: {field: author, split: ";"}     # split: sep | [sep, delim] | [sep, open, close]
           citation_date: {field: date, extract: {pattern: '(\\d{4})', group: 1}}
           citation_title: {field: article.title, html_text: true}
           citation_volume: [volume, dc.citation_volume]     # or a list of these
-        options: {}                      # extractor options (pdf: max_pages, time_limit)
+        options: {}                      # extractor options (pdf: max_pages, time_limit; xpath: xpaths
+                                         #   {XPath: text|node|number|boolean}, namespaces {prefix: URI})
 
 Without ``article_iterator`` every URL of the default article MIME type is an article; without
 ``metadata_extractors`` the default extractors are used (:func:`pubfetch.metadata.extractors.default_factory`).

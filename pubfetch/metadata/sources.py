@@ -10,7 +10,8 @@ be read raises :class:`SourceError` naming it.
   ``<file>.headers`` (an HTTP response header block, status line optional), from headers ``wget --save-headers`` put
   at the top of the file (then removed from the content), else from the file extension, else from the first bytes.
   A file named ``index.html`` stands for its directory URL (``.../dir/``, wget's naming; ``.../dir/index.html`` is
-  found too). In a file name, ``?`` starts the query and ``%2F`` in the query is ``/`` (wget escapes it).
+  found too). In a file name, ``?`` starts the query and ``%2F`` in the query is ``/`` (wget escapes it). Mirror
+  without ``--adjust-extension`` (``-E``): the suffix it adds would become part of the URLs.
 * :class:`WarcSource` -- a WARC (optionally gzipped) read with warcio's ``ArchiveIterator``: ``response`` and
   ``resource`` records by ``WARC-Target-URI``, the content type from the HTTP headers (resource records: the WARC
   ``Content-Type``), bodies read on demand by seeking to the record. When a URL was recorded several times the last

@@ -21,12 +21,23 @@ PROJECT_URL = "https://pypi.org/project/pubfetch/"
 
 
 class Format(StrEnum):
-    """Output formats: PubFetcher's three (``--format``) plus JSON Lines for pipelines."""
+    """Output formats: PubFetcher's three (``--format``), JSON Lines for pipelines, and LOCKSS-style ArticleMetadata
+    records (``metadata``: the JSON document with records in place of entries; ``metadata-jsonl``: one per line)."""
 
     text = "text"
     html = "html"
     json = "json"
     jsonl = "jsonl"
+    metadata = "metadata"
+    metadata_jsonl = "metadata-jsonl"
+
+    @property
+    def is_json(self) -> bool:
+        return self in (Format.json, Format.metadata)
+
+    @property
+    def is_jsonl(self) -> bool:
+        return self in (Format.jsonl, Format.metadata_jsonl)
 
 
 Kind = Literal["publication", "webpage", "doc"]

@@ -39,7 +39,7 @@ def _sections(values: Sequence[object | None], omit_empty: bool) -> list[tuple[K
 
 
 def _finish(out: TextIO, fmt: Format, body: list[str], doc: dict | None, html_document: bool) -> None:
-    if fmt is Format.json:
+    if fmt.is_json:
         out.write(dumps(doc) + "\n")
     elif fmt is Format.html and html_document:
         out.write(h.html_document_start() + "".join(body) + h.HTML_DOCUMENT_END)
@@ -62,9 +62,9 @@ def write_ids(out: TextIO, publication_ids: Sequence[PublicationIds] | None = No
     for kind, values in _sections((publication_ids, webpage_urls, doc_urls), omit_empty):
         if kind == "publication":
             pub_ids: Sequence[PublicationIds] = values  # type: ignore[assignment]
-            if fmt is Format.json:
+            if fmt.is_json:
                 doc["publicationIds"] = [ids_json(i, plain) for i in pub_ids]
-            elif fmt is Format.jsonl:
+            elif fmt.is_jsonl:
                 body += [dumps(ids_json(i, plain), pretty=False) + "\n" for i in pub_ids]
             elif fmt is Format.text:
                 body += [(t.ids_text(*i.ids, tab=True) if plain else t.ids_with_urls_text(
@@ -77,9 +77,9 @@ def write_ids(out: TextIO, publication_ids: Sequence[PublicationIds] | None = No
                          "</table>\n" if plain else "</ul>\n"]
         else:
             urls: Sequence[str] = values  # type: ignore[assignment]
-            if fmt is Format.json:
+            if fmt.is_json:
                 doc[f"{kind}Urls"] = list(urls)
-            elif fmt is Format.jsonl:
+            elif fmt.is_jsonl:
                 body += [dumps(u, pretty=False) + "\n" for u in urls]
             elif fmt is Format.text:
                 body += [u + "\n" for u in urls]
@@ -150,9 +150,9 @@ def write_top_hosts(out: TextIO, publications: Mapping[str, int] | None = None,
     for kind, values in _sections((publications, webpages, docs), omit_empty):
         hosts: Mapping[str, int] = values  # type: ignore[assignment]
         items = [{"count": n, "host": host} for host, n in hosts.items()]
-        if fmt is Format.json:
+        if fmt.is_json:
             doc[f"{kind}TopHosts"] = items
-        elif fmt is Format.jsonl:
+        elif fmt.is_jsonl:
             body += [dumps(i, pretty=False) + "\n" for i in items]
         elif fmt is Format.text:
             body += [f"{host}\t{n}\n" for host, n in hosts.items()]

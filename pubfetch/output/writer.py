@@ -96,8 +96,8 @@ class EntryWriter:
         kind = check_kind(kind) if kind is not None else kind_of(entry)
         if self._closed:
             raise ValueError("write to a closed EntryWriter")
-        if self.fmt is Format.jsonl:
-            obj = entry_json(kind, entry, self.args, self.plain, self.parts)
+        if self.fmt.is_jsonl:
+            obj = self._entry_obj(kind, entry)
             if self.tag_kind:
                 obj = {"kind": kind, **obj}
             self.out.write(dumps(obj, pretty=False) + "\n")
@@ -105,9 +105,9 @@ class EntryWriter:
         self._start()
         if kind != self._kind:
             self._open_kind(kind)
-        if self.fmt is Format.json:
+        if self.fmt.is_json:
             self.out.write(("\n" if self._count == 0 else ",\n") + "    "
-                           + _indent(dumps(entry_json(kind, entry, self.args, self.plain, self.parts)), "    "))
+                           + _indent(dumps(self._entry_obj(kind, entry)), "    "))
         else:
             if self._count > 0 and not (kind == "publication" and is_one_liner(self.parts, self.plain)):
                 self.out.write(("\n" + t.SEPARATOR + "\n" if self.fmt is Format.text else h.SEPARATOR) + "\n")
@@ -121,10 +121,10 @@ class EntryWriter:
     def close(self) -> None:
         if self._closed:
             return
-        if self.fmt is not Format.jsonl:
+        if not self.fmt.is_jsonl:
             self._start()
             self._close_kind()
-            if self.fmt is Format.json:
+            if self.fmt.is_json:
                 if not self.omit_empty:
                     for k in self.kinds:
                         if k not in self._done:
@@ -136,6 +136,14 @@ class EntryWriter:
 
     # --- internals -----------------------------------------------------------------------------------------------------
 
+    def _entry_obj(self, kind: Kind, entry: Publication | Webpage) -> dict:
+        if self.fmt in (Format.metadata, Format.metadata_jsonl):
+            from pubfetch.metadata.publication_record import publication_record, webpage_record
+
+            record = publication_record(entry) if isinstance(entry, Publication) else webpage_record(entry)
+            return record.to_json()
+        return entry_json(kind, entry, self.args, self.plain, self.parts)
+
     def _table(self, kind: Kind | None) -> bool:
         return self.fmt is Format.html and kind == "publication" and self.plain and is_id_only(self.parts)
 
@@ -143,7 +151,7 @@ class EntryWriter:
         if self._started:
             return
         self._started = True
-        if self.fmt is Format.json:
+        if self.fmt.is_json:
             self.out.write('{\n  "version": ' + _indent(dumps(version_info(self.version)), "  ")
                            + ',\n  "argv": ' + _indent(dumps(self.argv), "  "))
         elif self.fmt is Format.html and self.html_document:
@@ -154,7 +162,7 @@ class EntryWriter:
         if kind in self._done or (self._kind is not None and order.index(kind) < order.index(self._kind)):
             raise ValueError(f"{kind}s must be written before {self._kind}s (publications, webpages, docs)")
         self._close_kind()
-        if self.fmt is Format.json:
+        if self.fmt.is_json:
             if not self.omit_empty:
                 for k in self.kinds:
                     if k not in self._done and order.index(k) < order.index(kind):
@@ -169,7 +177,7 @@ class EntryWriter:
     def _close_kind(self) -> None:
         if self._kind is None:
             return
-        if self.fmt is Format.json:
+        if self.fmt.is_json:
             self.out.write("\n  ]" if self._count else "]")
         elif self._table(self._kind):
             self.out.write("</table>\n")
