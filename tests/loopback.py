@@ -72,6 +72,8 @@ class LoopbackServer:
 
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # headers and body go out in two writes: with Nagle on, the body waits for the delayed ACK (~40 ms)
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: object) -> None:  # keep test output clean
                 pass

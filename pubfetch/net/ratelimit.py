@@ -24,15 +24,29 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_S = 30.0
+#: Slack of the default limits: 3 req/s are spaced 0.35 s apart, so a request may arrive up to 50 ms late (or its
+#: predecessor early) without the server counting four in one second.
+JITTER_S = 0.05
 
 
 @dataclass(frozen=True)
 class Limit:
-    """``rate`` requests per second with bursts of ``burst``; ``daily`` calls per UTC day (0: no quota)."""
+    """``rate`` requests per second with bursts of ``burst``; ``daily`` calls per UTC day (0: no quota).
+
+    ``jitter`` (seconds) spreads ``rate`` requests over ``1 + jitter`` seconds instead of exactly one: requests sent
+    exactly ``1 / rate`` apart arrive at a server that counts requests per second on the edge of its limit, and a
+    little network or scheduling jitter then puts ``rate + 1`` of them into one second (HTTP 429).
+    """
 
     rate: float
     burst: int = 1
     daily: int = 0
+    jitter: float = 0.0
+
+    @property
+    def interval(self) -> float:
+        """Seconds between two permits."""
+        return (1.0 + self.jitter) / self.rate
 
     def __post_init__(self) -> None:
         if self.rate <= 0:
@@ -41,6 +55,8 @@ class Limit:
             raise ValueError(f"burst must be >= 1, got {self.burst}")
         if self.daily < 0:
             raise ValueError(f"daily quota must be >= 0, got {self.daily}")
+        if self.jitter < 0:
+            raise ValueError(f"jitter must be >= 0, got {self.jitter}")
 
 
 class QuotaExceeded(Exception):
@@ -48,14 +64,15 @@ class QuotaExceeded(Exception):
 
 
 def default_limits(ncbi_api_key: bool = False) -> dict[str, Limit]:
-    """The services' documented limits (NCBI: 3/s, 10/s with an API key; Unpaywall: 100,000 a day)."""
+    """The services' documented limits (NCBI: 3/s, 10/s with an API key; Unpaywall: 100,000 a day), each with
+    :data:`JITTER_S` of slack so that arrival jitter does not push a request over a per-second count."""
     return {
-        "ncbi": Limit(10.0 if ncbi_api_key else 3.0),
-        "europepmc": Limit(10.0),
-        "europepmc_annotations": Limit(10.0),
-        "unpaywall": Limit(10.0, daily=100_000),
-        "doi": Limit(20.0, burst=4),
-        "host": Limit(4.0, burst=2),
+        "ncbi": Limit(10.0 if ncbi_api_key else 3.0, jitter=JITTER_S),
+        "europepmc": Limit(10.0, jitter=JITTER_S),
+        "europepmc_annotations": Limit(10.0, jitter=JITTER_S),
+        "unpaywall": Limit(10.0, daily=100_000, jitter=JITTER_S),
+        "doi": Limit(20.0, burst=4, jitter=JITTER_S),
+        "host": Limit(4.0, burst=2, jitter=JITTER_S),
     }
 
 
@@ -108,7 +125,7 @@ class SharedRateLimiter:
     def reserve(self, key: str) -> float:
         """Book the next slot of a service; return the wall-clock time it starts (may be now)."""
         limit = self.limit_of(key)
-        interval = 1.0 / limit.rate
+        interval = limit.interval
         conn = self._conn()
         conn.execute("BEGIN IMMEDIATE")
         try:

@@ -20,7 +20,7 @@ from pubfetch.ids import PublicationIds
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.params import FetcherArgs
 from pubfetch.resources.links import Links
 
@@ -32,6 +32,12 @@ R = TypeVar("R")
 CONTENT_PARTS = (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
                  PartName.fulltext)
 ID_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi)
+#: Failures of a configured service (Europe PMC, annotations, E-utilities, PubMed, Unpaywall, the DOI resolver) that
+#: PubFetcher only logs but that say nothing lasting about the publication: the answer was lost on the way (reset, cut
+#: short, looping, oversized, mislabelled). Left unrecorded, a final entry would keep the hole for good.
+SERVICE_GLITCHES = frozenset({OutcomeKind.IO_ERROR, OutcomeKind.TOO_LARGE, OutcomeKind.REDIRECT_LOOP,
+                              OutcomeKind.TOO_MANY_REDIRECTS, OutcomeKind.UNSUPPORTED_TYPE, OutcomeKind.DNS,
+                              OutcomeKind.SSL})
 
 
 @dataclass
@@ -56,6 +62,17 @@ class PubRun:
         """Record a failed request: transient failures make the entry retryable later (fetchException)."""
         if result.fetch_exception:
             self.pub.state.fetch_exception = True
+
+    def fail_service(self, result: FetchResult) -> None:
+        """Record a failed request to a configured service: as :meth:`fail`, and also for an answer lost on the way
+        (:data:`SERVICE_GLITCHES`), so that the entry is retried instead of silently missing what that service gives."""
+        if result.fetch_exception or result.kind in SERVICE_GLITCHES:
+            self.pub.state.fetch_exception = True
+
+    def unreadable(self) -> None:
+        """A configured service answered with a body that is not what it serves (cut short, an error page with status
+        200): a glitch of the service, so the entry is retried later."""
+        self.pub.state.fetch_exception = True
 
 
 class Context:

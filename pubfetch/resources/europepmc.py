@@ -115,7 +115,7 @@ def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
             records, failed, _ = search(ctx, build_query(kind, values))
             if failed is not None:
                 for run, _ in chunk:
-                    run.fail(failed)
+                    run.fail_service(failed)
                 continue
             for run, value in chunk:
                 pub = run.pub
@@ -166,10 +166,12 @@ def _fulltext_one(ctx: Context, run: PubRun) -> None:
     url = f"{ctx.endpoints.europepmc}{run.pub.pmcid.content}/fullTextXML"
     result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"})
     if not result.ok:
-        run.fail(result)
+        run.fail_service(result)
         return
     if apply_jats(ctx, run, result.body, PartType.europepmc_xml, result.final_url):
         run.set("epmc_fulltext_xml")
+    else:  # the search said there is a full text, so an answer without one is a glitch
+        run.unreadable()
 
 
 def apply_jats(ctx: Context, run: PubRun, body: bytes, type_: PartType, url: str,

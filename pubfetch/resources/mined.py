@@ -53,12 +53,14 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
         result = ctx.client.get(url, params=params, publication=True, headers={"Accept": "application/json"})
         if not result.ok:
             for run, _ in chunk:
-                run.fail(result)
+                run.fail_service(result)
             continue
         try:
             by_article = by_id(parse_annotations(result.body))
         except ValueError as e:
             log.warning("unreadable annotations from %s: %s", result.url, e)
+            for run, _ in chunk:
+                run.unreadable()
             continue
         for run, article in chunk:
             record = by_article.get(article.partition(":")[2])

@@ -51,12 +51,14 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
         result = efetch(ctx, db, ids)
         if not result.ok:
             for run, _ in chunk:
-                run.fail(result)
+                run.fail_service(result)
             continue
         try:
             records = parse(result.body)
         except ValueError as e:
             log.warning("unreadable efetch answer from %s: %s", result.url, e)
+            for run, _ in chunk:
+                run.unreadable()
             continue
         by_id: dict[str, ArticleRecord] = {}
         for record in records:
@@ -112,12 +114,13 @@ def _pubmed_html_one(ctx: Context, run: PubRun) -> None:
     url = f"{ctx.endpoints.pubmed}{run.pub.pmid.content}/"
     result = ctx.client.get(url, publication=True)
     if not result.ok:
-        run.fail(result)
+        run.fail_service(result)
         return
     try:
         record = parse_pubmed_html(result.text or "", result.final_url)
     except ValueError as e:
         log.warning("unreadable PubMed page %s: %s", url, e)
+        run.unreadable()
         return
     if record is None or record.is_empty():
         log.error("no article found in %s", result.final_url)

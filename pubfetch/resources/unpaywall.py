@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.part_type import PartName, PartType
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import SERVICE_GLITCHES, Context, PubRun
 
 log = logging.getLogger(__name__)
 
@@ -39,13 +39,15 @@ def _one(ctx: Context, run: PubRun) -> None:
                             headers={"Accept": "application/json"})
     if not result.ok:
         # PubFetcher: a timeout or an unexpected failure is worth a retry, an HTTP error (unknown DOI) is not
-        if result.transient:
+        # (and an answer lost on the way says nothing about the DOI either)
+        if result.transient or result.kind in SERVICE_GLITCHES:
             pub.state.fetch_exception = True
         return
     try:
         record = parse_unpaywall(result.text or "")
     except ValueError as e:
         log.warning("unreadable Unpaywall answer for %s: %s", pub.doi.content, e)
+        run.unreadable()
         return
     if record.oa:
         pub.oa = True
