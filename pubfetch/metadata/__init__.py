@@ -17,6 +17,7 @@ everything else listed in ``__all__`` is importable from here.
 """
 
 from pubfetch.metadata import fields
+from pubfetch.metadata.article_files import ArticleFiles
 from pubfetch.metadata.article_metadata import ArticleMetadata, CookMap, InvalidValue
 from pubfetch.metadata.au import (
     AuConfig,
@@ -28,6 +29,7 @@ from pubfetch.metadata.au import (
     parse_au_id,
     plugin_key,
 )
+from pubfetch.metadata.extract_au import extract_au
 from pubfetch.metadata.fields import (
     BUILTIN_FIELDS,
     Cardinality,
@@ -40,6 +42,8 @@ from pubfetch.metadata.fields import (
     html_text_extractor,
     split_at,
 )
+from pubfetch.metadata.plugin import load_plugin
+from pubfetch.metadata.publication_record import publication_record, webpage_record
 from pubfetch.metadata.tdb import Tdb, TdbAu, TdbError, TdbPublisher, TdbTitle, load_tdb, load_tdb_files, parse_tdb
 from pubfetch.metadata.templates import (
     DEFAULT_FUNCTOR,
@@ -56,6 +60,7 @@ from pubfetch.metadata.templates import (
 __all__ = [
     "BUILTIN_FIELDS",
     "DEFAULT_FUNCTOR",
+    "ArticleFiles",
     "ArticleMetadata",
     "AuConfig",
     "AuIdError",
@@ -80,10 +85,12 @@ __all__ = [
     "decode_prop_key",
     "display_name",
     "encode_prop_key",
+    "extract_au",
     "fields",
     "find_field",
     "group_extractor",
     "html_text_extractor",
+    "load_plugin",
     "load_tdb",
     "load_tdb_files",
     "match_pattern",
@@ -91,6 +98,8 @@ __all__ = [
     "parse_tdb",
     "parse_template",
     "plugin_key",
+    "publication_record",
     "split_at",
     "url_list",
+    "webpage_record",
 ]
