@@ -85,6 +85,8 @@ class SyntheticServices:
         self.n = n
         self.latency = latency
         self.failing: set[str] = set()
+        #: path -> Reply answered before any service (publisher pages, PDFs, redirects of a test)
+        self.extra: dict[str, Reply] = {}
         self.counts: Counter[str] = Counter()
         self.too_many: Counter[str] = Counter()
         self.ids_asked: dict[str, Counter[str]] = {}
@@ -156,6 +158,10 @@ class SyntheticServices:
             return False
 
     def handle(self, req: Request) -> Reply:
+        if req.path in self.extra:
+            with self._lock:
+                self.counts["extra:" + req.path] += 1
+            return self.extra[req.path]
         service = self._service(req.path)
         with self._lock:
             self.counts[service] += 1

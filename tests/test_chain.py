@@ -4,6 +4,7 @@ failures of one service, re-runs after cooldowns, part selection and the databas
 from __future__ import annotations
 
 import pytest
+from loopback import Reply
 from synthetic import Article, SyntheticServices
 
 from pubfetch.config import FetchConfig
@@ -141,3 +142,23 @@ def test_library_fetch_with_options():
 def test_bad_id_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown publication ID 'nonsense'"):
         fetch("nonsense", config=FetchConfig())
+
+
+def test_doi_page_then_its_pdf_link_give_the_full_text(corpus_dir):
+    pdf = (corpus_dir / "files" / "pdf" / "peerj.1120.pdf").read_bytes()
+    closed = Article(1)  # closed access: no full text from Europe PMC or PMC
+    with SyntheticServices(2) as services:
+        page = (f'<html><head><title>{closed.title} | Synthetic Journal</title>'
+                f'<meta name="citation_title" content="{closed.title}">'
+                f'<meta name="citation_pdf_url" content="{services.base}/files/paper.pdf"></head>'
+                f"<body><h1>{closed.title}</h1><p>Short landing page.</p></body></html>")
+        services.extra[f"/doi/{closed.doi.upper()}"] = Reply(302, "", "text/plain",
+                                                             {"Location": f"{services.base}/article/1"})
+        services.extra["/article/1"] = Reply(200, page)
+        services.extra["/files/paper.pdf"] = Reply(200, pdf, "application/pdf")
+        [pub] = run(services, [closed.pmid])
+    assert services.counts["extra:/article/1"] == 1 and services.counts["extra:/files/paper.pdf"] == 1
+    assert pub.fulltext.type is PartType.pdf_citation
+    assert len(pub.fulltext.content) > 20_000
+    assert [s.url for s in pub.visited_sites] == [f"{services.base}/article/1", f"{services.base}/files/paper.pdf"]
+    assert pub.visited_sites[0].type is PartType.doi and pub.visited_sites[1].type is PartType.pdf_citation
