@@ -99,3 +99,21 @@ def test_scrape_rule_lookups(capsys):
         "plos\n")
     code, out, _err = run(capsys, "-scrape-javascript", "https://example.org/")
     assert (code, out) == (0, "false\n")
+
+
+def test_pub_file_into_db_fetch_end_streams_the_file(env, capsys, monkeypatch):
+    """With only -pub-file and -db-fetch-end, the file is read as it is fetched: a bad line (with --strict) stops the
+    run after the batches before it were fetched and stored, where the whole-list pipeline would fetch nothing."""
+    with SyntheticServices(6) as services:
+        for name, value in vars(services.endpoints()).items():
+            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        ids = env / "ids.txt"
+        ids.write_text("".join(f"{p}\n" for p in services.pmids(4)) + "PMC-bad\n" + f"{services.pmids()[5]}\n")
+        db = env / "pubs.db"
+        run(capsys, "-db-init", db)
+        code, out, err = run(capsys, "-pub-file", ids, "-db-fetch-end", db, "--batch-size", "2", "--strict",
+                             "--allow-private-addresses", "--quiet")
+        assert code == 2 and f"{ids}:5: " in err
+        assert services.counts["europepmc_search"] == 2  # two batches of two went through before line 5
+        code, out, err = run(capsys, "-db-publications-size", db)
+    assert out == "4\n"

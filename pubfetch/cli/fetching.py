@@ -68,7 +68,15 @@ class Session:
                 overrides["rate_limiter"] = limiter
                 overrides["rate_key"] = ServiceMap.for_endpoints(config.endpoints).key
             config = config.replace(http_overrides=overrides)
-            self._context = Context(config)
+            # read the rule files now: a bad --journalsYaml is a usage error before anything is fetched, not an
+            # internal error when the first publisher page needs the rules
+            from pubfetch.rules import RuleError, ScrapingRules
+
+            try:
+                rules = ScrapingRules.load(args.journals_yaml or None, args.webpages_yaml or None)
+            except RuleError as e:
+                raise UsageError(str(e)) from None
+            self._context = Context(config, rules=rules)
         else:
             # same client, rules and browser; the step's own parameters
             self._context.config = config.replace(http_overrides=self._context.config.http_overrides)
@@ -135,7 +143,8 @@ class Progress:
 
     def __call__(self, done: int, entry: object) -> None:
         if self.enabled:
-            print(f"\r{self.label}: {done}/{self.total}", end="", file=sys.stderr, flush=True)
+            total = f"/{self.total}" if self.total else ""
+            print(f"\r{self.label}: {done}{total}", end="", file=sys.stderr, flush=True)
 
     def finish(self) -> None:
         if self.enabled:
@@ -151,10 +160,11 @@ def run(kind: str, ids: Sequence, mode: str, store: Store | None, args: FetcherA
     ctx = sess.context(args, threads, parts)
     show = progress or sys.stderr.isatty()
     if mode in ("fetch", "fetch-put", "db-fetch", "db-fetch-end"):
+        total = len(ids) if hasattr(ids, "__len__") else 0
         if kind == "publications":
-            entries = _publications(ctx, sess, ids, mode, store, limit, keep, Progress(kind, len(ids), show))
+            entries = _publications(ctx, sess, ids, mode, store, limit, keep, Progress(kind, total, show))
         else:
-            entries = _pages(ctx, sess, kind, ids, mode, store, limit, keep, Progress(kind, len(ids), show))
+            entries = _pages(ctx, sess, kind, ids, mode, store, limit, keep, Progress(kind, total, show))
         return FetchStepResult(entries=[] if mode == "db-fetch-end" else entries)
     if mode == "update-citations-count":
         from pubfetch.resources.europepmc import update_citations

@@ -115,16 +115,20 @@ def _pub_row(fields: list[str], problems: Problems, where: str) -> PublicationId
     return None if ids.is_empty() else with_source(ids)
 
 
-def read_pub_file(path: str, strict: bool = False) -> list[PublicationIds]:
+def iter_pub_file(path: str, strict: bool = False) -> Iterator[PublicationIds]:
+    """The valid IDs of an ID file, read lazily line by line (a million-line file never sits in memory); problems are
+    reported as met and summarised when the file is exhausted."""
     problems = Problems(path, "publication ID lines", strict)
-    out: list[PublicationIds] = []
     for number, line in _lines(path, "publication ID"):
         problems.total += 1
         ids = _pub_row(line.split("\t"), problems, f"{path}:{number}")
         if ids is not None:
-            out.append(ids)
+            yield ids
     problems.summarise()
-    return out
+
+
+def read_pub_file(path: str, strict: bool = False) -> list[PublicationIds]:
+    return list(iter_pub_file(path, strict))
 
 
 def read_url_file(path: str, what: str, strict: bool = False) -> list[str]:

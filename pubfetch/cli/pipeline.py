@@ -21,6 +21,7 @@ from pubfetch.cli.emit import Emitter
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
     IdSets,
+    iter_pub_file,
     pub_ids_from_args,
     pub_ids_from_db,
     read_pub_file,
@@ -61,6 +62,9 @@ class Pipeline:
         self.hosts: dict[str, dict[str, int]] | None = None
 
     def run(self) -> None:
+        if self._streaming():
+            self._stream()
+            return
         self.add_ids()
         self.filter_ids()
         self.sort_limit_remove_ids()
@@ -74,6 +78,27 @@ class Pipeline:
         self.limit_content()
         self.update_put_remove()
         self.output()
+
+    # --- streaming: ID files straight into the database ---------------------------------------------------------------
+
+    _STREAM_OPTIONS = frozenset({"pub-file", "db-fetch-end"})
+
+    def _streaming(self) -> bool:
+        """``-pub-file FILE... -db-fetch-end DB`` and nothing else of the pipeline: no step needs the whole ID list
+        (no ID filter, sort, limit or content output), so the files are read lazily and fetched batch by batch,
+        with memory flat whatever their length. A duplicate ID is found complete in the database and not fetched
+        again. Any other pipeline option gives PubFetcher's pipeline, which holds the IDs in memory."""
+        pipeline = {o.dest for o in self.args.order if o.role == "pipeline"}
+        return bool(pipeline) and pipeline <= self._STREAM_OPTIONS and pipeline >= self._STREAM_OPTIONS
+
+    def _stream(self) -> None:
+        from itertools import chain
+
+        a = self.args
+        ids = chain.from_iterable(iter_pub_file(path, self.strict) for path in a.get("pub-file", []))
+        with open_store(a.get("db-fetch-end")) as store:
+            run_fetch_step("publications", ids, "db-fetch-end", store, self.fa,  # type: ignore[arg-type]
+                           threads=a.get("threads", 8), progress=a.flag("progress"), parts=self._fetch_parts())
 
     # --- 1. add IDs ------------------------------------------------------------------------------------------------
 
