@@ -41,7 +41,8 @@ def test_help_lists_the_groups_in_pipeline_order(capsys: pytest.CaptureFixture[s
     assert code == 0 and err == ""
     titles = ["General:", "Fetching parameters:", "Fetching private parameters:", "One-off: database:",
               "One-off: print a web page (network):", "One-off: scrape rules:", "One-off: publication IDs:",
-              "One-off: miscellaneous:", "Pipeline 1: add IDs:", "Pipeline 2: filter IDs:",
+              "One-off: miscellaneous:", "One-off: metadata records (pubfetch):", "Pipeline 1: add IDs:",
+              "Pipeline 2: filter IDs:",
               "Pipeline 3: sort, limit and remove IDs:", "Pipeline 4: output IDs:", "Pipeline 5: get content:",
               "Get content modifiers:", "Pipeline 6: filter content:", "Filter publications:",
               "Filter publication parts:", "Filter webpages and docs:", "Pipeline 7: sort and limit content:",
