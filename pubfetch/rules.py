@@ -399,7 +399,9 @@ def _documents(text: str, file: str) -> tuple[list[Node | None], Callable[[Node]
         try:
             return loader.construct_object(node, deep=True)
         except yaml.YAMLError as e:
-            raise RuleError(f"cannot read value: {e}", file=file, line=_line(node)) from e
+            # the problem alone: str(e) adds a multi-line excerpt, and the message must stay one line
+            problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+            raise RuleError(f"cannot read value: {problem}", file=file, line=_line(node)) from e
 
     return docs, construct
 

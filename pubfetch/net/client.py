@@ -42,6 +42,7 @@ from pubfetch.net.slots import HostSlots
 from pubfetch.net.sniff import has_pdf_magic, is_pdf, is_pdf_media, is_skipped_media, is_textual_media, media_type
 from pubfetch.net.urls import (
     HTTP_SCHEMES,
+    RedactingFilter,
     header_text,
     host_key,
     hostname,
@@ -52,6 +53,7 @@ from pubfetch.net.urls import (
 )
 
 logger = logging.getLogger(__name__)
+logger.addFilter(RedactingFilter())  # request URLs may carry an api_key; logs must not
 
 REDIRECT_STATUSES: Final = frozenset({301, 302, 303, 307, 308})
 BUSY_STATUSES: Final = frozenset({429, 503})

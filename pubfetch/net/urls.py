@@ -2,10 +2,30 @@
 
 from __future__ import annotations
 
+import logging
+import re
 from typing import Final
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 HTTP_SCHEMES: Final = frozenset({"http", "https"})
+#: Parameters whose values are credentials (NCBI's ``api_key``), in a URL, a form body or a log message.
+_SECRET_PARAM: Final = re.compile(r"(?i)(^|[?&;\s])(api_key=)[^&#;\s]*")
+
+
+def redact(text: str) -> str:
+    """The text (a URL, a form body, a log message) with the value of every secret parameter replaced by REDACTED."""
+    return _SECRET_PARAM.sub(r"\1\2REDACTED", text)
+
+
+class RedactingFilter(logging.Filter):
+    """A logger filter that keeps credentials out of log records (URLs of E-utilities requests carry ``api_key``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
 
 
 def hostname(url: str) -> str | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 import threading
 from pathlib import Path
 from typing import BinaryIO, Self
@@ -21,16 +20,20 @@ from warcio.warcwriter import WARCWriter
 
 from pubfetch import __version__
 from pubfetch.net.record import ExchangeRecord
+from pubfetch.net.urls import redact
+
+__all__ = ["WarcRecorder", "redact"]
 
 log = logging.getLogger(__name__)
 
 _DROPPED = {"content-encoding", "transfer-encoding", "content-length"}
-_SECRET_PARAM = re.compile(r"(?i)([?&]api_key=)[^&#]*")
 
 
-def redact(url: str) -> str:
-    """The URL without secrets (the value of ``api_key``)."""
-    return _SECRET_PARAM.sub(r"\1REDACTED", url)
+def _redact_body(body: bytes | None) -> bytes:
+    """A request body without secrets: a POSTed efetch form carries the api_key as a field."""
+    if not body or b"api_key=" not in body.lower():
+        return body or b""
+    return redact(body.decode("latin-1")).encode("latin-1")
 
 
 class WarcRecorder:
@@ -66,7 +69,7 @@ class WarcRecorder:
         target = (split.path or "/") + (f"?{split.query}" if split.query else "")
         request_headers = [(k, redact(v) if k.lower() == "referer" else v) for k, v in exchange.request_headers]
         request = self._writer.create_warc_record(
-            url, "request", payload=io.BytesIO(exchange.request_body or b""),
+            url, "request", payload=io.BytesIO(_redact_body(exchange.request_body)),
             http_headers=StatusAndHeaders(f"{exchange.method} {target} {exchange.http_version}", request_headers,
                                           is_http_request=True),
             warc_headers_dict={"WARC-Date": date,

@@ -17,10 +17,12 @@ from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.extract.records import ArticleRecord, apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.net.outcome import FetchResult
+from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context, PubRun, chunks
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
 
 log = logging.getLogger(__name__)
+log.addFilter(RedactingFilter())  # efetch URLs carry the api_key
 
 PUBMED_XML_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartName.mesh, PartName.theAbstract)
 #: Lists at least this long are POSTed.
@@ -38,7 +40,8 @@ def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
         params["api_key"] = ctx.config.ncbi_api_key
     url = ctx.endpoints.eutils + "efetch.fcgi"
     headers = {"Accept": "application/xml"}
-    if len(ids) >= POST_FROM:
+    # with an api_key, always POST: a key in a URL ends up in logs (ours, urllib3's, proxies') and server access logs
+    if len(ids) >= POST_FROM or ctx.config.ncbi_api_key:
         return ctx.client.post(url, params, publication=True, headers=headers)
     return ctx.client.get(url, params=params, publication=True, headers=headers)
 
@@ -117,7 +120,7 @@ def _pubmed_html_one(ctx: Context, run: PubRun) -> None:
         run.fail_service(result)
         return
     try:
-        record = parse_pubmed_html(result.text or "", result.final_url)
+        record = parse_pubmed_html(result.text or "")
     except ValueError as e:
         log.warning("unreadable PubMed page %s: %s", url, e)
         run.unreadable()
