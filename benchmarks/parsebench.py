@@ -1,0 +1,130 @@
+"""Parse throughput: PubMed efetch XML, JATS full text, HTML cleaning and PDF extraction, on recorded and synthetic
+documents.
+
+Each measurement runs the parser over its whole document set, again and again until ``min_seconds`` have passed, and
+counts the units it produced (records, articles, pages), so small and large documents weigh as they would in a run.
+Network and database are not involved: this is the CPU cost per document that the fetch benchmark's wall times hide.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import documents
+from services import SyntheticServices
+
+from pubfetch.extract.clean import clean_html
+from pubfetch.extract.jats import parse_jats
+from pubfetch.extract.pdf import extract_pdf, extract_pdf_in_process
+from pubfetch.extract.pubmed import parse_pubmed_xml
+
+
+@dataclass
+class Throughput:
+    """``units`` produced from ``documents`` parses (of ``distinct`` different files) of ``size`` bytes in total, in
+    ``seconds``."""
+
+    kind: str
+    source: str
+    unit: str
+    distinct: int
+    documents: int
+    size: int
+    units: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.units / self.seconds if self.seconds else 0.0
+
+    @property
+    def mb_per_s(self) -> float:
+        return self.size / self.seconds / 1e6 if self.seconds else 0.0
+
+
+def measure(kind: str, source: str, unit: str, docs: list[bytes], parse: Callable[[bytes], int],
+            min_seconds: float) -> Throughput | None:
+    """Run ``parse`` over ``docs`` (at least once, then until ``min_seconds``); ``parse`` returns the units made."""
+    if not docs:
+        return None
+    units = size = count = 0
+    started = time.perf_counter()
+    while True:
+        for doc in docs:
+            produced = parse(doc)
+            if produced <= 0:
+                raise RuntimeError(f"{kind} ({source}): a document gave nothing; the benchmark would be meaningless")
+            units += produced
+            size += len(doc)
+            count += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= min_seconds:
+            return Throughput(kind, source, unit, len(docs), count, size, units, elapsed)
+
+
+def corpus_bodies(corpus: Path | None, resources: tuple[str, ...], content_type: str = "") -> list[bytes]:
+    """Bodies of the recorded 200 answers of these resources (optionally of one content type)."""
+    if corpus is None or not (corpus / "manifest.jsonl").is_file():
+        return []
+    out = []
+    with open(corpus / "manifest.jsonl", encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            ctype = (row.get("headers") or {}).get("Content-Type", "")
+            if row["resource"] in resources and row["status"] == 200 and row.get("body") and content_type in ctype:
+                out.append((corpus / row["body"]).read_bytes())
+    return out
+
+
+def _records(doc: bytes) -> int:
+    return len(parse_pubmed_xml(doc))
+
+
+def _articles(doc: bytes) -> int:
+    return len(parse_jats(doc))
+
+
+def _page(doc: bytes) -> int:
+    return 1 if clean_html(doc, publication=True) else 0
+
+
+def _pdf_pages(doc: bytes) -> int:
+    result = extract_pdf_in_process(doc)
+    return min(result.pages, 200) if result.text else 0
+
+
+def _pdf_pages_in_worker(doc: bytes) -> int:
+    result = extract_pdf(doc)
+    return min(result.pages, 200) if result.text else 0
+
+
+def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Throughput]:
+    """Every parse measurement, corpus first, then synthetic documents."""
+    synth = SyntheticServices(2000)
+    sets = [
+        ("PubMed efetch XML", "corpus", "records", corpus_bodies(corpus, ("pubmed_efetch",)), _records),
+        ("PubMed efetch XML", "synthetic, 200 per set", "records",
+         [documents.pubmed_set(synth, k * 200, 200) for k in range(5)], _records),
+        ("JATS full text", "corpus", "articles", corpus_bodies(corpus, ("europepmc_fulltext", "pmc_efetch")),
+         _articles),
+        ("JATS full text", "synthetic", "articles", [documents.jats_article(synth, 2 * k) for k in range(200)],
+         _articles),
+        ("HTML cleaning", "corpus", "pages", corpus_bodies(corpus, ("publisher_page",)), _page),
+        ("HTML cleaning", "synthetic", "pages", [documents.publisher_page(k) for k in range(50)], _page),
+        ("PDF extraction", "corpus", "pages", corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages),
+        ("PDF extraction", "synthetic, 10 pages", "pages", [documents.text_pdf(k, 10) for k in range(5)], _pdf_pages),
+        ("PDF extraction, time-limited worker process", "corpus", "pages",
+         corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages_in_worker),
+    ]
+    results = []
+    for kind, source, unit, docs, parse in sets:
+        result = measure(kind, source, unit, docs, parse, min_seconds)
+        if result is not None:
+            results.append(result)
+    return results

@@ -1,0 +1,218 @@
+"""Regenerate the benchmark tables: ``python benchmarks/run.py`` (``--help`` for the knobs, ``--quick`` for a smoke run).
+
+Three parts, written as one markdown file (default ``benchmarks/RESULTS.md``, with the raw figures beside it in
+``results.json``):
+
+1. fetching N PMIDs with ``python -m pubfetch -pub-file ids -db-fetch-end db`` against synthetic services on loopback
+   addresses that answer after ``--latency`` and return 429 above the services' documented rates: wall time, peak RSS
+   of the child process, requests per publication by service, with batching (``--batch-size 200``) and without
+   (``--batch-size 1``) and their ratio; unbatched runs that would take longer than ``--unbatched-limit`` minutes are
+   extrapolated from the ``--unbatched-sample`` run, and the table says so;
+2. peak RSS for a long ID file (``--long-file`` lines), without latency and rate limits, so that it ends in minutes;
+3. parse throughput of PubMed efetch XML, JATS, HTML cleaning and PDF extraction on the recorded corpus
+   (``--corpus``, default ../shared/corpus) and on synthetic documents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+for path in (str(HERE), str(REPO)):  # this checkout's pubfetch, not an installed copy
+    if path in sys.path:
+        sys.path.remove(path)
+    sys.path.insert(0, path)
+
+import machine
+from fetchbench import SERVICES, FetchRun, fetch_run
+from parsebench import Throughput, parse_benchmarks
+from services import HostedServices
+
+DEFAULT_BATCH = 200
+
+
+def duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------------- measuring
+
+
+def fetch_rows(opts: argparse.Namespace, workdir: Path) -> list[dict]:
+    """For each size: the batched run, the unbatched run (measured or extrapolated), and their ratio."""
+    rows: list[dict] = []
+    sample: FetchRun | None = None
+    sizes = sorted(opts.sizes)
+    with HostedServices(max(sizes), latency=opts.latency) as hosted:
+        pmids = hosted.services.pmids()
+        for n in sizes:
+            log(f"{n} PMIDs, --batch-size {opts.batch_size}")
+            batched = fetch_run(hosted, pmids[:n], opts.batch_size, workdir)
+            log(f"  {duration(batched.wall_s)}")
+            rows.append({"n": n, "run": batched, "extrapolated": None})
+            estimate = sample.wall_s / sample.ids * n if sample is not None else None
+            if estimate is not None and estimate > opts.unbatched_limit * 60:
+                log(f"{n} PMIDs, --batch-size 1: about {duration(estimate)}, extrapolated from {sample.ids}")
+                unbatched = FetchRun(n, 1, estimate, sample.peak_rss_mb, sample.exit_status,
+                                     sample.cpu_s * n / sample.ids,
+                                     {s: round(c * n / sample.ids) for s, c in sample.requests.items()},
+                                     round(sample.too_many * n / sample.ids))
+                rows.append({"n": n, "run": unbatched, "extrapolated": sample.ids})
+            else:
+                m = min(n, opts.unbatched_sample) if estimate is None else n
+                log(f"{m} PMIDs, --batch-size 1")
+                measured = fetch_run(hosted, pmids[:m], 1, workdir)
+                log(f"  {duration(measured.wall_s)}")
+                if sample is None or measured.ids >= sample.ids:
+                    sample = measured
+                if m == n:
+                    rows.append({"n": n, "run": measured, "extrapolated": None})
+                else:
+                    unbatched = FetchRun(n, 1, measured.wall_s / m * n, measured.peak_rss_mb, measured.exit_status,
+                                         measured.cpu_s * n / m,
+                                         {s: round(c * n / m) for s, c in measured.requests.items()},
+                                         round(measured.too_many * n / m))
+                    rows.append({"n": n, "run": unbatched, "extrapolated": m})
+    return rows
+
+
+def long_file_row(opts: argparse.Namespace, workdir: Path) -> FetchRun:
+    log(f"{opts.long_file}-line ID file, no latency, no rate limits")
+    with HostedServices(opts.long_file, latency=0.0, limits={}) as hosted:
+        run = fetch_run(hosted, hosted.services.pmids(), opts.batch_size, workdir, rate_limits=False)
+    log(f"  {duration(run.wall_s)}, peak RSS {run.peak_rss_mb:.0f} MB")
+    return run
+
+
+# ---------------------------------------------------------------------------------------------------- the tables
+
+
+def machine_table(info: dict[str, str]) -> list[str]:
+    return ["| machine | |", "|---|---|", *(f"| {k} | {v} |" for k, v in info.items()), ""]
+
+
+def fetch_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
+    heads = ["PMIDs", "batching", "wall time", "publications/s", "CPU time", "peak RSS", *SERVICES.values(), "all services",
+             "429s"]
+    intro = (f"Synthetic services on loopback, {opts.latency * 1000:.0f} ms latency per request, 429 above the "
+             "documented rates (NCBI 3/s, Europe PMC 10/s, annotations 10/s, Unpaywall 10/s, doi.org 20/s); "
+             "pubfetch's default rate limits and one connection per host. Half of the synthetic publications are open "
+             "access (full text from Europe PMC), half closed (doi.org and Unpaywall asked, nothing found). Requests "
+             "are per publication.")
+    out = [intro, "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    by_n: dict[int, list[dict]] = {}
+    for row in rows:
+        by_n.setdefault(row["n"], []).append(row)
+    for n, pair in by_n.items():
+        for row in pair:
+            run: FetchRun = row["run"]
+            mode = f"`--batch-size {run.batch_size}`"
+            if row["extrapolated"]:
+                mode += f" **extrapolated** from {row['extrapolated']:,} PMIDs (x{n / row['extrapolated']:g})"
+            rss = f"{run.peak_rss_mb:.0f} MB" + (" (of the sample)" if row["extrapolated"] else "")
+            cells = [f"{n:,}", mode, duration(run.wall_s), f"{run.ids / run.wall_s:.2f}", duration(run.cpu_s), rss,
+                     *(f"{run.per_publication(s):.3f}" for s in SERVICES), f"{run.per_publication():.3f}",
+                     str(run.too_many)]
+            out.append("| " + " | ".join(cells) + " |")
+        batched = next((r["run"] for r in pair if r["run"].batch_size != 1), None)
+        single = next((r["run"] for r in pair if r["run"].batch_size == 1), None)
+        if batched and single:
+            ratio = single.wall_s / batched.wall_s
+            requests = single.total_requests / batched.total_requests if batched.total_requests else 0
+            cells = [f"{n:,}", "**unbatched / batched**", f"**x{ratio:.2f}**", "", "", "",
+                     *("" for _ in SERVICES), f"x{requests:.2f}", ""]
+            out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    return out
+
+
+def long_file_table(run: FetchRun) -> list[str]:
+    intro = ("Synthetic services without latency and without 429s, pubfetch with `--no-rate-limit` (so that the run "
+             "takes minutes, not hours); `-pub-file` with one PMID per line, `-db-fetch-end`.")
+    row = (f"| {run.ids:,} | `--batch-size {run.batch_size}` | {duration(run.wall_s)} | {run.ids / run.wall_s:.1f} | "
+           f"{duration(run.cpu_s)} | **{run.peak_rss_mb:.0f} MB** | {run.total_requests:,} | {run.exit_status} |")
+    heads = "| ID file lines | batching | wall time | publications/s | CPU time | peak RSS | requests | exit status |"
+    return [intro, "", heads, "|---|---|---|---|---|---|---|---|", row, ""]
+
+
+def parse_table(results: list[Throughput], seconds: float) -> list[str]:
+    out = [f"One thread, each document set parsed repeatedly for at least {seconds:g} s.", "",
+           "| parser | documents | throughput | input MB/s |", "|---|---|---|---|"]
+    for r in results:
+        per_pass = r.units * r.distinct // r.documents
+        out.append(f"| {r.kind} | {r.source}: {r.distinct} files, {per_pass:,} {r.unit} | **{r.rate:,.1f} {r.unit}/s**"
+                   f" | {r.mb_per_s:.2f} |")
+    out.append("")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000], help="PMIDs per fetch run")
+    parser.add_argument("--latency", type=float, default=0.1, help="seconds per answer (default 0.1)")
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="batched runs' --batch-size")
+    parser.add_argument("--unbatched-limit", type=float, default=15.0,
+                        help="minutes an unbatched run may take before it is extrapolated instead (default 15)")
+    parser.add_argument("--unbatched-sample", type=int, default=1000,
+                        help="PMIDs of the unbatched run that larger ones are extrapolated from (default 1000)")
+    parser.add_argument("--long-file", type=int, default=100_000, help="lines of the long ID file (0: skip)")
+    parser.add_argument("--parse-seconds", type=float, default=3.0, help="minimum seconds per parse measurement")
+    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus",
+                        help="recorded-response corpus (manifest.jsonl); parse benchmarks use it when present")
+    parser.add_argument("--skip", choices=["fetch", "long", "parse"], nargs="*", default=[],
+                        help="parts not to run")
+    parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md", help="markdown file to write")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: 100 PMIDs, a 2,000-line file, 0.3 s per parse measurement")
+    opts = parser.parse_args(argv)
+    if opts.quick:
+        opts.sizes, opts.long_file, opts.parse_seconds, opts.unbatched_sample = [100], 2000, 0.3, 100
+
+    info = machine.describe()
+    command = " ".join(["python benchmarks/run.py", *(sys.argv[1:] if argv is None else argv)])
+    lines: list[str] = []
+    raw: dict[str, object] = {"machine": info, "options": {k: str(v) for k, v in vars(opts).items()}}
+    with tempfile.TemporaryDirectory(prefix="pubfetch-bench-") as tmp:
+        workdir = Path(tmp)
+        if "fetch" not in opts.skip:
+            rows = fetch_rows(opts, workdir)
+            lines += ["### Fetching PMIDs", "", *fetch_table(rows, opts)]
+            raw["fetch"] = [{**asdict(r["run"]), "extrapolated_from": r["extrapolated"]} for r in rows]
+        if "long" not in opts.skip and opts.long_file:
+            run = long_file_row(opts, workdir)
+            lines += ["### A long ID file", "", *long_file_table(run)]
+            raw["long_file"] = asdict(run)
+    if "parse" not in opts.skip:
+        log("parse throughput")
+        results = parse_benchmarks(opts.corpus if opts.corpus.is_dir() else None, opts.parse_seconds)
+        lines += ["### Parse throughput", "", *parse_table(results, opts.parse_seconds)]
+        raw["parse"] = [{**asdict(r), "rate": r.rate} for r in results]
+    info["load average at end (1/5/15 min)"] = machine.load_average()
+    head = ["## Benchmarks", "", f"Regenerated by `{command}` (see benchmarks/README.md).", "", *machine_table(info)]
+    text = "\n".join(head + lines) + "\n"
+    opts.out.write_text(text, encoding="utf-8")
+    opts.out.with_name("results.json").write_text(json.dumps(raw, indent=1, default=str) + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

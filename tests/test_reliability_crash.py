@@ -1,0 +1,138 @@
+"""Crash safety of a real command-line batch: ``python -m pubfetch -pub-file F -db-fetch DB`` killed with SIGKILL at
+seeded random moments, restarted each time on the same database, then two processes fetching into one database at
+once. The database must always pass ``PRAGMA integrity_check``, reopen, hold only whole entries, never lose an entry
+committed before a kill, and end with every publication complete.
+
+The batches are small (``--batch-size 5``) and the services answer with a little latency, so that a run commits about
+sixty times and a kill can land anywhere: in a request, in parsing, or in the middle of a commit. ``--retryLimit 0``
+keeps a restart from fetching the non-final (closed-access) entries again, so each run carries on where the killed one
+stopped and the kills spread over the whole batch.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from synthetic import Article, SyntheticServices
+
+from pubfetch.model.part_type import PartType
+from pubfetch.store import init_db, open_db
+
+REPO = Path(__file__).resolve().parents[1]
+N = 300
+KILL_N = 400
+KILL_SEEDS = (11, 23, 37, 41, 53, 67, 79, 97)
+
+
+def environment(services: SyntheticServices, tmp: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    for name, value in vars(services.endpoints()).items():
+        env[f"PUBFETCH_{name.upper()}_URL"] = value
+    env["PUBFETCH_RATE_DB"] = str(tmp / "rates.sqlite")
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def start(ids: Path, db: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "pubfetch", "-pub-file", str(ids), "-db-fetch", str(db), "--allow-private-addresses",
+         "--quiet", "--no-rate-limit", "--no-javascript", "--batch-size", "5", "--threads", "4",
+         "--retryLimit", "0"],
+        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def check_database(db: Path) -> dict[str, dict]:
+    """integrity_check passes, the file reopens as a pubfetch database, and every entry is whole and consistent."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
+    store = open_db(db)
+    try:
+        entries = {}
+        for ids in store.publication_ids():
+            pub = store.get_publication(ids)
+            assert pub is not None, ids
+            # a whole entry: its IDs, and what the first resource (Europe PMC search) gives every publication
+            assert pub.pmid.content and pub.title.content and pub.abstract.content, pub.to_json()
+            entries[pub.pmid.content] = pub.to_json()
+        mapped = dict(store.publications_map())
+        assert set(mapped.values()) <= {e["pmid"]["content"] for e in entries.values()} | {
+            e["doi"]["content"] for e in entries.values()} | {e["pmcid"]["content"] for e in entries.values()}
+        assert store.publications_size() == len(entries)
+    finally:
+        store.close()
+    return entries
+
+
+def expect_complete(entries: dict[str, dict], pmids: list[str]) -> None:
+    """Every publication is there, with the full text of the open-access ones."""
+    assert sorted(entries) == sorted(pmids)
+    for pmid, e in entries.items():
+        a = Article(int(pmid) - 30_000_000)
+        assert e["title"]["content"] == a.title
+        assert e["pmcid"]["content"] == a.pmcid
+        if a.oa:
+            assert e["fulltext"]["type"] == PartType.europepmc_xml.value and e["final"] is True
+        assert e["fetchException"] is False
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_points_of_a_db_fetch_batch_then_a_rerun_completes(tmp_path: Path):
+    db = tmp_path / "kill.db"
+    init_db(db).close()
+    with SyntheticServices(KILL_N, latency=0.01) as services:
+        ids = tmp_path / "ids.txt"
+        ids.write_text("".join(p + "\n" for p in services.pmids()))
+        env = environment(services, tmp_path)
+        kills = 0
+        before: dict[str, dict] = {}
+        for seed in KILL_SEEDS:
+            proc = start(ids, db, env)
+            time.sleep(random.Random(seed).uniform(1.2, 3.6))
+            proc.send_signal(signal.SIGKILL)
+            proc.communicate(timeout=30)
+            if proc.returncode == -signal.SIGKILL:
+                kills += 1
+            after = check_database(db)
+            # entries committed before the kill are all still there, and never went backwards
+            assert set(before) <= set(after)
+            for pmid, entry in before.items():
+                if entry["final"]:
+                    assert after[pmid] == entry  # final entries are not fetched again
+            before = after
+        assert kills >= len(KILL_SEEDS) // 2  # (a fast machine may finish before the last kills)
+        assert len(before) > 0
+        proc = start(ids, db, env)
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, err  # the closed-access half has no full text: not final
+    assert f"{KILL_N // 2} of {KILL_N} publications not final" in err
+    expect_complete(check_database(db), services.pmids())
+
+
+@pytest.mark.slow
+def test_two_processes_fetching_into_one_database_lose_nothing(tmp_path: Path):
+    db = tmp_path / "shared.db"
+    init_db(db).close()
+    with SyntheticServices(N, latency=0.005) as services:
+        pmids = services.pmids()
+        first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+        first.write_text("".join(p + "\n" for p in pmids[: 2 * N // 3]))  # they overlap in the middle third
+        second.write_text("".join(p + "\n" for p in reversed(pmids[N // 3:])))
+        env = environment(services, tmp_path)
+        procs = [start(first, db, env), start(second, db, env)]
+        results = [p.communicate(timeout=180) for p in procs]
+    for proc, (_, err) in zip(procs, results, strict=True):
+        assert proc.returncode == 1, err
+        assert "locked" not in err and "internal error" not in err and "Traceback" not in err, err
+    assert f"{N // 3} of {2 * N // 3} publications not final" in results[0][1]
+    expect_complete(check_database(db), pmids)

@@ -1,0 +1,236 @@
+"""Throughput on one machine, with real ``python -m pubfetch`` processes against synthetic services on 127.0.0.1.
+
+Three promises of the batch fetcher are checked here: processes sharing one ``--rate-db`` file together stay under a
+service's limit (no 429) while still using all of it; a run killed with SIGKILL and started again finishes without
+asking any service again for what was already complete; and IDs are consumed lazily, one batch at a time, so memory
+does not grow with the length of the ID file (the benchmark in ``benchmarks/`` measures the peak RSS of a 100,000-line
+file).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from synthetic import PMC_BASE, PMID_BASE, Article, SyntheticServices
+
+from pubfetch.config import FetchConfig
+from pubfetch.fetcher import fetch_many
+from pubfetch.params import FetcherArgs
+from pubfetch.resources.base import Context
+from pubfetch.store import open_store
+
+REPO = Path(__file__).resolve().parents[1]
+NCBI_RATE = 3.0
+
+
+def service_env(services: SyntheticServices, **extra: str) -> dict[str, str]:
+    """The environment of a pubfetch process that talks to the synthetic services only."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PUBFETCH_", "NCBI_API_KEY"))}
+    for name, value in vars(services.endpoints()).items():
+        env[f"PUBFETCH_{name.upper()}_URL"] = value
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(extra)
+    return env
+
+
+def pubfetch_cmd(*args: object) -> list[str]:
+    return [sys.executable, "-m", "pubfetch", *(str(a) for a in args)]
+
+
+def write_ids(path: Path, pmids: list[str]) -> Path:
+    path.write_text("".join(p + "\n" for p in pmids), encoding="utf-8")
+    return path
+
+
+def init_db(path: Path, env: dict[str, str]) -> Path:
+    subprocess.run(pubfetch_cmd("-db-init", path), env=env, check=True, capture_output=True, timeout=60)
+    return path
+
+
+def ncbi_requests(services: SyntheticServices) -> list:
+    """Requests that pubfetch's limiter counts as NCBI: E-utilities and PubMed pages."""
+    return [r for r in services.server.requests if r.path.startswith(("/eutils/", "/pubmed/"))]
+
+
+# ---------------------------------------------------------------------------------------------- (a) shared rate limit
+
+
+def test_two_processes_share_the_ncbi_limit_without_a_429_and_use_all_of_it(tmp_path: Path) -> None:
+    # batches of two (one open-access, one closed-access article): one efetch per batch, and the other services'
+    # requests per batch stay well below their limits, so NCBI's 3 req/s is what bounds the run
+    per_process, batch = 60, 2
+    with SyntheticServices(2 * per_process, latency=0.02, limits={"ncbi": NCBI_RATE}) as services:
+        env = service_env(services)
+        rate_db = tmp_path / "rates.sqlite"
+        pmids = services.pmids()
+        runs = []
+        for k in range(2):
+            ids = write_ids(tmp_path / f"ids{k}.txt", pmids[k * per_process:(k + 1) * per_process])
+            db = init_db(tmp_path / f"pubs{k}.db", env)
+            runs.append((ids, db))
+        started = time.monotonic()
+        procs = [subprocess.Popen(pubfetch_cmd("-pub-file", ids, "-db-fetch-end", db, "--batch-size", batch,
+                                               "--rate-db", rate_db, "--allow-private-addresses", "--quiet"),
+                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for ids, db in runs]
+        outputs = [p.communicate(timeout=120) for p in procs]
+        elapsed = time.monotonic() - started
+        ncbi = ncbi_requests(services)
+        too_many = dict(services.too_many)
+    for proc, (_out, err) in zip(procs, outputs, strict=True):
+        assert proc.returncode == 1, err  # the closed-access half has no full text: not final
+        assert f"{per_process // 2} of {per_process} publications not final" in err
+    assert too_many == {}
+    assert len(ncbi) == 2 * per_process // batch  # one efetch per batch, nothing else counted as NCBI
+    # the limit allows one request per 1/3 s; the run takes about that long, not less (no 429) and not much more
+    expected = len(ncbi) / NCBI_RATE
+    assert expected * 0.75 <= elapsed <= expected * 1.25, (elapsed, expected)
+    starts = sorted(r.started for r in ncbi)
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
+    assert min(gaps) > 0.8 / NCBI_RATE, gaps  # spaced by the shared schedule, not in bursts
+    assert (starts[-1] - starts[0]) <= (len(ncbi) - 1) / NCBI_RATE * 1.15  # and the spacing is not wasted
+
+
+# ---------------------------------------------------------------------------------------------- (b) SIGKILL and resume
+
+KILL_IDS = 2000
+
+
+def article_index(token: str) -> int | None:
+    """The synthetic article an ID seen by a service belongs to (PMID, PMCID with or without "PMC", DOI, or
+    "MED:"/"PMC:" article IDs of the annotations API)."""
+    m = re.search(r"synth\.(\d+)", token, re.IGNORECASE)
+    if m:
+        return int(m.group(1))
+    m = re.search(r"(\d+)$", token)
+    if not m:
+        return None
+    number = int(m.group(1))
+    for base in (PMID_BASE, PMC_BASE):
+        if 0 <= number - base < KILL_IDS:
+            return number - base
+    return None
+
+
+def asked_per_article(services: SyntheticServices) -> dict[str, Counter[int]]:
+    """How often each service was asked about each article, over every run so far."""
+    out: dict[str, Counter[int]] = {}
+    for service, asked in services.ids_asked.items():
+        counter = out.setdefault(service, Counter())
+        for token, times in asked.items():
+            if (i := article_index(token)) is not None:
+                counter[i] += times
+    for req in services.server.requests:  # doi.org and Unpaywall are asked one DOI per request, in the path
+        service = req.path.split("/")[1]
+        if service in ("doi", "unpaywall") and (i := article_index(req.path)) is not None:
+            out.setdefault(service, Counter())[i] += 1
+    return out
+
+
+def stored_count(db: Path) -> int:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+    try:
+        return conn.execute("SELECT COUNT(*) FROM publications").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        conn.close()
+
+
+def test_sigkill_then_the_same_command_finishes_without_asking_again_for_completed_entries(tmp_path: Path) -> None:
+    args = FetcherArgs()
+    with SyntheticServices(KILL_IDS, latency=0.002) as services:
+        env = service_env(services)
+        ids = write_ids(tmp_path / "ids.txt", services.pmids())
+        db = init_db(tmp_path / "pubs.db", env)
+        command = pubfetch_cmd("-pub-file", ids, "-db-fetch", db, "--no-rate-limit", "--allow-private-addresses",
+                               "--quiet")
+        first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 90
+        while stored_count(db) < 400 and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+        assert first.returncode == -signal.SIGKILL, "the first run ended before it could be killed"
+        with open_store(db) as store:
+            before = [store.get_publication(i) for i in store.publication_ids()]
+        assert 400 <= len(before) < KILL_IDS, len(before)
+        # complete = what the re-run must skip (can_fetch says no): the final, open-access entries; closed-access ones
+        # are not final (no full text anywhere) and are retried while retryLimit allows, as PubFetcher does
+        complete = {int(p.pmid.content) - PMID_BASE for p in before if not p.state.can_fetch(p, args)}
+        assert complete and all(i % 2 == 0 for i in complete)
+        asked_before = asked_per_article(services)
+
+        second = subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=120)
+        asked = asked_per_article(services)
+
+    # the closed-access half cannot be final (no full text anywhere): exit 1 with the summary line, nothing else
+    assert second.returncode == 1, second.stderr
+    assert f"{KILL_IDS // 2} of {KILL_IDS} publications not final\n" in second.stderr
+    assert "transient" not in second.stderr
+    for service, counter in asked.items():
+        again = {i: counter[i] for i in complete if counter[i] > 1}
+        assert again == {}, f"{service} asked again for completed articles"
+        assert all(counter[i] == asked_before.get(service, Counter())[i] for i in complete), service
+    assert set(asked) >= {"europepmc_search", "europepmc_fulltext", "efetch_pubmed", "doi", "unpaywall"}
+
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
+    with open_store(db, readonly=True) as store:
+        pubs = {int(p.pmid.content) - PMID_BASE: p
+                for p in (store.get_publication(i) for i in store.publication_ids()) if p is not None}
+    assert sorted(pubs) == list(range(KILL_IDS))
+    for i, pub in pubs.items():
+        a = Article(i)
+        assert pub.title.content == a.title and pub.abstract.content == a.abstract, i
+        assert not pub.state.fetch_exception, i
+        if a.oa:
+            assert pub.is_final(args) and pub.pmcid.content == a.pmcid, i
+        else:  # as good as the services allow: everything but a full text
+            assert pub.fulltext.is_empty() and [m.term for m in pub.mesh.items][1] == "Software", i
+
+
+# ---------------------------------------------------------------------------------------------- (c) lazy ID stream
+
+
+def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
+    """An endless ID stream: fetch_many pulls only the batch it works on, so a 10^6-line file costs one batch."""
+    batch = 10
+    consumed = 0
+
+    def endless(pmids: list[str]) -> Iterator[str]:
+        nonlocal consumed
+        k = 0
+        while True:
+            consumed += 1
+            yield pmids[k % len(pmids)]
+            k += 1
+
+    with SyntheticServices(batch) as services:
+        cfg = FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
+                          batch_size=batch)
+        seen_at: list[int] = []
+        with Context(cfg) as ctx:
+            stream = fetch_many(endless(services.pmids()), config=cfg, context=ctx)
+            for pub in stream:
+                seen_at.append(consumed)
+                assert pub.title.content
+                if len(seen_at) == 3 * batch:
+                    break
+            stream.close()
+    # every publication of batch k is yielded after exactly (k + 1) * batch IDs were read, never more
+    assert seen_at == [(n // batch + 1) * batch for n in range(3 * batch)]
+    assert services.counts["europepmc_search"] == 3  # one search per batch of 10
