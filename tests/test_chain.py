@@ -162,3 +162,16 @@ def test_doi_page_then_its_pdf_link_give_the_full_text(corpus_dir):
     assert len(pub.fulltext.content) > 20_000
     assert [s.url for s in pub.visited_sites] == [f"{services.base}/article/1", f"{services.base}/files/paper.pdf"]
     assert pub.visited_sites[0].type is PartType.doi and pub.visited_sites[1].type is PartType.pdf_citation
+
+
+def test_update_citations_asks_one_search_for_the_batch(tmp_path, capsys):
+    from pubfetch.fetcher import init_publication, to_ids
+    from pubfetch.resources.europepmc import update_citations
+
+    with SyntheticServices(5) as services:
+        pubs = [init_publication(to_ids(p), FetchConfig().args) for p in services.pmids()]
+        with Context(config(services)) as ctx:
+            assert update_citations(ctx, pubs) == 5
+        assert services.counts["europepmc_search"] == 1
+        assert [p.citations_count for p in pubs] == [0, 1, 2, 3, 4]
+        assert all(p.citations_timestamp > 0 for p in pubs)

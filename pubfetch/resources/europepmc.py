@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from urllib.parse import urlencode
 
 from pubfetch import ids as idmod
@@ -100,31 +100,43 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
         params = {**params, "cursorMark": cursor}
 
 
-def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
-    """One pass of PubFetcher's fetchEuropepmc over a batch (the chain makes three: PMID, PMCID, DOI)."""
+def _search_pass(ctx: Context, runs: Sequence[PubRun],
+                 on_failure: Callable[[list[tuple[PubRun, str]], FetchResult], None],
+                 ) -> Iterator[tuple[PubRun, str, str, ArticleRecord | None]]:
+    """One pass of batched searches: for each run, the ID kind used, the ID, and the record a one-ID query would
+    have given (``None`` when there was none); runs whose request failed go to ``on_failure`` instead."""
     groups: dict[str, list[tuple[PubRun, str]]] = defaultdict(list)
     for run in runs:
-        if run.has("europepmc") or ctx.is_final(run.pub, ALL_PARTS, oa=True) or run.pub.id_count() < 1:
-            continue
         kind = _query_kind(run)
         if kind is not None:
             groups[kind[0]].append((run, kind[1]))
     for kind, members in groups.items():
         for chunk in chunks(members, ctx.config.europepmc_batch):
-            values = list(dict.fromkeys(value for _, value in chunk))
-            records, failed, _ = search(ctx, build_query(kind, values))
+            records, failed, _ = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
             if failed is not None:
-                for run, _ in chunk:
-                    run.fail_service(failed)
+                on_failure(list(chunk), failed)
                 continue
             for run, value in chunk:
                 pub = run.pub
                 record = pick_result([r for r in records if _matches(kind, value, r)], pub.pmid.content,
                                      pub.pmcid.content, pub.doi.content)
-                if record is None:
-                    log.info("no Europe PMC result for %s %s", kind, value)
-                    continue
-                _apply_search_record(ctx, run, record, single_query_url(ctx, kind, value))
+                yield run, kind, value, record
+
+
+def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
+    """One pass of PubFetcher's fetchEuropepmc over a batch (the chain makes three: PMID, PMCID, DOI)."""
+    todo = [run for run in runs
+            if not run.has("europepmc") and not ctx.is_final(run.pub, ALL_PARTS, oa=True) and run.pub.id_count() > 0]
+
+    def failed(chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
+        for run, _ in chunk:
+            run.fail_service(result)
+
+    for run, kind, value, record in _search_pass(ctx, todo, failed):
+        if record is None:
+            log.info("no Europe PMC result for %s %s", kind, value)
+            continue
+        _apply_search_record(ctx, run, record, single_query_url(ctx, kind, value))
 
 
 def single_query_url(ctx: Context, kind: str, value: str) -> str:
@@ -196,26 +208,15 @@ def update_citations(ctx: Context, pubs: Sequence[Publication]) -> int:
     like the search: PMID, then PMCID, then DOI queries, each publication answered once. Returns how many changed."""
     runs = [PubRun(pub) for pub in pubs if pub.id_count() > 0]
     updated = 0
+
+    def failed(chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
+        log.warning("citation counts of %d publications not updated: %s", len(chunk), result.message)
+
     for _ in range(3):
-        groups: dict[str, list[tuple[PubRun, str]]] = defaultdict(list)
-        for run in runs:
-            if run.has("europepmc"):
-                continue
-            kind = _query_kind(run)
-            if kind is not None:
-                groups[kind[0]].append((run, kind[1]))
-        for kind, members in groups.items():
-            for chunk in chunks(members, ctx.config.europepmc_batch):
-                records, failed, _ = search(ctx, build_query(kind, list(dict.fromkeys(v for _, v in chunk))))
-                if failed is not None:
-                    log.warning("citation counts not updated: %s", failed.message)
-                    continue
-                for run, value in chunk:
-                    pub = run.pub
-                    record = pick_result([r for r in records if _matches(kind, value, r)], pub.pmid.content,
-                                         pub.pmcid.content, pub.doi.content)
-                    if record is not None and record.citations_count is not None:
-                        run.set("europepmc")
-                        if pub.set_citations_count(record.citations_count):
-                            updated += 1
+        todo = [run for run in runs if not run.has("europepmc")]
+        for run, _kind, _value, record in _search_pass(ctx, todo, failed):
+            if record is not None and record.citations_count is not None:
+                run.set("europepmc")
+                if run.pub.set_citations_count(record.citations_count):
+                    updated += 1
     return updated
