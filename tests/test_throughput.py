@@ -95,7 +95,10 @@ def test_two_processes_share_the_ncbi_limit_without_a_429_and_use_all_of_it(tmp_
     # the limit allows one request per 1/3 s; the run takes about that long, not less (no 429) and not much more
     expected = len(ncbi) / NCBI_RATE
     assert expected * 0.75 <= elapsed <= expected * 1.25, (elapsed, expected)
-    starts = sorted(r.started for r in ncbi)
+    by_time = sorted(ncbi, key=lambda r: r.started)
+    owners = [(int(r.param("id").split(",")[0]) - PMID_BASE) // per_process for r in by_time]
+    assert set(owners[:6]) == {0, 1}  # the two processes ran at the same time, taking turns
+    starts = [r.started for r in by_time]
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert min(gaps) > 0.8 / NCBI_RATE, gaps  # spaced by the shared schedule, not in bursts
     assert (starts[-1] - starts[0]) <= (len(ncbi) - 1) / NCBI_RATE * 1.15  # and the spacing is not wasted
