@@ -8,7 +8,9 @@ than one kind were given), each line starts with ``"kind"`` so the stream can be
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
@@ -23,15 +25,27 @@ from pubfetch.params import FetcherArgs
 
 
 def write_file(path: str, write: Callable[[TextIO], None]) -> None:
-    """Write an output file (parent directories created, as PubFetcher does); problems are the user's to fix."""
+    """Write an output file atomically: into a temporary file beside it, renamed over it only when complete, so an
+    interrupted or killed run never leaves a half-written JSON or JSON Lines file for the next pipeline step (parent
+    directories are created, as PubFetcher does). Problems are the user's to fix."""
     parent = os.path.dirname(path)
+    tmp = None
     try:
         if parent:
             os.makedirs(parent, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent or ".")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
             write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        tmp = None
     except OSError as e:
         raise InputError(f"cannot write output file '{path}': {e.strerror or e}") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 class Emitter:
