@@ -2,8 +2,8 @@
 
 PubFetcher's getPublication consults the database, fetches when can_fetch allows, and stores. The same here, but
 ``fetch_many`` does it for a stream of IDs in batches: IDs are read lazily, each batch is walked through the resource
-chain together, written to the database in one transaction, and yielded; memory stays flat for any number of IDs and a
-killed run re-run with the same arguments skips what is already complete.
+chain together, written to the database (one transaction per entry) and yielded; memory stays flat for any number of
+IDs and a killed run re-run with the same arguments skips what is already complete.
 """
 
 from __future__ import annotations
