@@ -23,6 +23,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_webpage, select_first_text, select_text
+from pubfetch.model.timefmt import now_ms
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.params import FetcherArgs
@@ -121,8 +122,6 @@ def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None
 
 
 def _now(clock: Callable[[], int] | None) -> int:
-    from pubfetch.model.timefmt import now_ms
-
     return (clock or now_ms)()
 
 

@@ -50,7 +50,6 @@ class PubRun:
     id_count: int = 0
     goon: bool = True
     start_ids: PublicationIds | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def has(self, flag: str) -> bool:
         return flag in self.flags

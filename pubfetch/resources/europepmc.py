@@ -67,15 +67,14 @@ def _matches(kind: str, value: str, record: ArticleRecord) -> bool:
     return bool(record.doi) and idmod.normalise_doi(record.doi).lower() == value.lower()
 
 
-def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult | None, str]:
-    """All records of a query (every page), the failed result if any, and the URL of the first page."""
+def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult | None]:
+    """All records of a query (every page), and the failed result if any."""
     base = ctx.endpoints.europepmc
     params = {"query": query, "resultType": "core", "format": "json", "pageSize": str(PAGE_SIZE),
               "cursorMark": "*", "synonym": "FALSE"}
     if ctx.args.europepmc_email:
         params["email"] = ctx.args.europepmc_email
     records: list[ArticleRecord] = []
-    first_url = ""
     while True:
         if len(query) > MAX_GET_QUERY:
             result = ctx.client.post(base + "searchPOST", dict(params), publication=True,
@@ -83,20 +82,18 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
         else:
             result = ctx.client.get(base + "search", params=params, publication=True,
                                     headers={"Accept": "application/json"})
-        url = result.url
-        first_url = first_url or url
         if not result.ok:
-            return records, result, first_url
+            return records, result
         try:
             page = parse_search_json(result.text or "")
         except ValueError as e:
-            log.warning("unreadable Europe PMC answer for %s: %s", url, e)
+            log.warning("unreadable Europe PMC answer for %s: %s", result.url, e)
             result.fetch_exception = True
-            return records, result, first_url
+            return records, result
         records.extend(page.records)
         cursor = page.next_cursor_mark
         if not page.records or not cursor or cursor == params["cursorMark"] or len(records) >= page.hit_count:
-            return records, None, first_url
+            return records, None
         params = {**params, "cursorMark": cursor}
 
 
@@ -112,7 +109,7 @@ def _search_pass(ctx: Context, runs: Sequence[PubRun],
             groups[kind[0]].append((run, kind[1]))
     for kind, members in groups.items():
         for chunk in chunks(members, ctx.config.europepmc_batch):
-            records, failed, _ = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
+            records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
             if failed is not None:
                 on_failure(list(chunk), failed)
                 continue
