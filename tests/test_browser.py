@@ -259,6 +259,7 @@ def test_wait_until_selector_waits_for_late_content(server, renderer):
     assert time.monotonic() - started < LIMIT_MS / 1000
 
 
+@pytest.mark.timing
 def test_wait_until_that_never_appears_returns_the_page_as_it_is(server, renderer):
     started = time.monotonic()
     result = renderer.render(server.url("/article"), wait_until="div.never-there")
@@ -268,6 +269,7 @@ def test_wait_until_that_never_appears_returns_the_page_as_it_is(server, rendere
     assert (LIMIT_MS - browser.READ_RESERVE_MS) / 1000 - 0.5 < elapsed < LIMIT_MS / 1000 + 1
 
 
+@pytest.mark.timing
 def test_page_that_never_finishes_loading_is_a_timeout(server, renderer):
     started = time.monotonic()
     result = renderer.render(server.url("/hang"), publication=True)
@@ -280,6 +282,7 @@ def test_page_that_never_finishes_loading_is_a_timeout(server, renderer):
     assert renderer.render(server.url("/article")).ok  # the browser is still fine
 
 
+@pytest.mark.timing
 def test_script_stuck_in_a_loop_gets_the_browser_killed_and_restarted(server, renderer):
     started = time.monotonic()
     result = renderer.render(server.url("/busy"))
@@ -391,6 +394,7 @@ def test_size_cap_private_addresses_from_a_page_and_close(server, monkeypatch):
         r.render(server.url("/wait"))
 
 
+@pytest.mark.timing
 def test_worker_that_cannot_be_freed_is_replaced(server, monkeypatch):
     """Where the browser's processes cannot be found (no /proc), a stuck worker is abandoned for a new one."""
     _chromium_or_skip()

