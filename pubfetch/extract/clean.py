@@ -68,8 +68,8 @@ __all__ = [
 MENU_WORDS = ("nav", "navigation", "menu", "navbar", "navigationbar", "menubar", "breadcrumb", "breadcrumbs")
 WITH_WORDS = ("top", "bottom", "left", "right", "side", "sub", "main", "site", "page", "tool", "my")
 MAYBE_WORDS = (
-    "bar", "bars", "tab", "tabs", "accordion", "linklist", "links", "path", "search", "login", "social",
-    "socialmedia", "pagination", "complementary", "secondary", "aside", "related", "invisible", "hidden", "skip", "jump",
+    "bar", "bars", "tab", "tabs", "accordion", "linklist", "links", "path", "search", "login", "social", "socialmedia",
+    "pagination", "complementary", "secondary", "aside", "related", "invisible", "hidden", "skip", "jump",
 )  # fmt: skip
 PUBLICATION_WORDS = ("ref", "refs", "reflist", "reference", "references", "related")
 MAIN_WORDS = frozenset(("main", "maincontent", "maincontents", "content", "contents", "article"))
@@ -309,30 +309,30 @@ def _subtree_main(root: Tag) -> dict[int, bool]:
     return flags
 
 
+def _tokens_say_remove(tag: Tag, attrs: tuple[str, str], always: Callable[[str], bool], maybe: Callable[[str], bool],
+                       has_main: Callable[[], bool]) -> bool:
+    """An "always" token removes; a "maybe" token removes only when the element holds no main content."""
+    for attr in attrs:
+        tokens = tokenize(_attr(tag, attr))
+        if any(always(t) for t in tokens):
+            return True
+        if any(maybe(t) for t in tokens) and not has_main():
+            return True
+    return False
+
+
 def _should_remove(tag: Tag, publication: bool, has_main: Callable[[], bool]) -> bool:
     """PubFetcher's removal decision for one element; has_main is only asked when a "maybe" rule fires."""
     name = (tag.name or "").translate(_ASCII_LOWER)
     if name in _ALWAYS_TAGS:
         return True
-    for attr in ("id", "class"):
-        tokens = tokenize(_attr(tag, attr))
-        if any(is_always_token(t) for t in tokens):
-            return True
-        if any(is_maybe_token(t) for t in tokens) and not has_main():
-            return True
-    for attr in ("role", "aria-label"):
-        tokens = tokenize(_attr(tag, attr))
-        if any(t in _ALWAYS_ARIA for t in tokens):
-            return True
-        if any(t in _MAYBE_ARIA for t in tokens) and not has_main():
-            return True
+    if _tokens_say_remove(tag, ("id", "class"), is_always_token, is_maybe_token, has_main):
+        return True
+    if _tokens_say_remove(tag, ("role", "aria-label"), _ALWAYS_ARIA.__contains__, _MAYBE_ARIA.__contains__, has_main):
+        return True
     if name == "noscript" and "javascript" in element_text(tag).translate(_ASCII_LOWER):
         return True
-    if publication:
-        for attr in ("id", "class"):
-            if any(is_publication_token(t) for t in tokenize(_attr(tag, attr))):
-                return True
-    return False
+    return publication and any(is_publication_token(t) for attr in ("id", "class") for t in tokenize(_attr(tag, attr)))
 
 
 def find_removals(root: Tag, publication: bool = False) -> list[Tag]:
@@ -444,6 +444,14 @@ class _Accumulator:
     def value(self) -> str:
         return "".join(self.parts)
 
+    def add_text_node(self, node: NavigableString, strip_leading: bool) -> None:
+        """Text as jsoup appends it: CDATA and <pre> text verbatim, other text normalised, the rest not at all."""
+        kind = _text_kind(node)
+        if kind == 2 or (kind == 1 and _preserves_whitespace(node)):
+            self.add(str(node))
+        elif kind == 1:
+            self.add_normalised(str(node), strip_leading)
+
 
 def _walk(root: Tag) -> Iterator[tuple[Tag | NavigableString, bool]]:
     """Depth-first (node, closing) events like jsoup's NodeTraversor, root included, without recursion."""
@@ -453,7 +461,8 @@ def _walk(root: Tag) -> Iterator[tuple[Tag | NavigableString, bool]]:
         yield node, closing
         if not closing and isinstance(node, Tag):
             stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node.contents))
+            stack.extend((child, False) for child in reversed(node.contents)
+                         if isinstance(child, (Tag, NavigableString)))
 
 
 def _text_kind(node: NavigableString) -> int:
@@ -494,21 +503,21 @@ def format_text(element: Tag | None) -> str:
     acc = _Accumulator()
     for node, closing in _walk(element):
         if isinstance(node, Tag):
-            name = node.name
-            if not closing:
-                if acc.size and (name in BLOCK_TAGS or name == "br") and acc.last() != "\n":
-                    acc.add("\n")
-                if acc.size > 1 and name in MARGIN_TAGS and acc.second_last() != "\n":
-                    acc.add("\n")
-            elif acc.size and name in BLOCK_TAGS and acc.last() != "\n":
-                acc.add("\n\n" if name in MARGIN_TAGS else "\n")
-            continue
-        kind = _text_kind(node)
-        if kind == 2 or (kind == 1 and _preserves_whitespace(node)):
-            acc.add(str(node))
-        elif kind == 1:
-            acc.add_normalised(str(node), acc.size == 0 or acc.last() in " \n")
+            _format_tag_edge(acc, node.name, closing)
+        else:
+            acc.add_text_node(node, acc.size == 0 or acc.last() in " \n")
     return _tidy(acc.value())
+
+
+def _format_tag_edge(acc: _Accumulator, name: str, closing: bool) -> None:
+    """Line breaks of format_text at an element's start or end."""
+    if not closing:
+        if acc.size and (name in BLOCK_TAGS or name == "br") and acc.last() != "\n":
+            acc.add("\n")
+        if acc.size > 1 and name in MARGIN_TAGS and acc.second_last() != "\n":
+            acc.add("\n")
+    elif acc.size and name in BLOCK_TAGS and acc.last() != "\n":
+        acc.add("\n\n" if name in MARGIN_TAGS else "\n")
 
 
 def _spaced_after(tag: Tag) -> bool:
@@ -526,25 +535,27 @@ def element_text(element: Tag | None, headings: bool = False) -> str:
         return ""
     acc = _Accumulator()
     for node, closing in _walk(element):
-        if isinstance(node, Tag):
-            name = node.name
-            if not closing:
-                if acc.size and (name in BLOCK_TAGS or name == "br") and acc.last() != " ":
-                    acc.add(" ")
-                if headings and name in _HEADING_TAGS:
-                    acc.add_normalised(" ", acc.last() == " ")
-            else:
-                if headings and name in _HEADING_TAGS:
-                    acc.add_normalised(". ", acc.last() == " ")
-                if name in BLOCK_TAGS and acc.last() != " " and node is not element and _spaced_after(node):
-                    acc.add(" ")
-            continue
-        kind = _text_kind(node)
-        if kind == 2 or (kind == 1 and _preserves_whitespace(node)):
-            acc.add(str(node))
-        elif kind == 1:
-            acc.add_normalised(str(node), acc.last() == " ")
+        if not isinstance(node, Tag):
+            acc.add_text_node(node, acc.last() == " ")
+        elif closing:
+            _text_tag_end(acc, node, headings, node is element)
+        else:
+            _text_tag_start(acc, node.name, headings)
     return acc.value().strip(_JAVA_TRIM)
+
+
+def _text_tag_start(acc: _Accumulator, name: str, headings: bool) -> None:
+    if acc.size and (name in BLOCK_TAGS or name == "br") and acc.last() != " ":
+        acc.add(" ")
+    if headings and name in _HEADING_TAGS:
+        acc.add_normalised(" ", acc.last() == " ")
+
+
+def _text_tag_end(acc: _Accumulator, tag: Tag, headings: bool, is_root: bool) -> None:
+    if headings and tag.name in _HEADING_TAGS:
+        acc.add_normalised(". ", acc.last() == " ")
+    if tag.name in BLOCK_TAGS and acc.last() != " " and not is_root and _spaced_after(tag):
+        acc.add(" ")
 
 
 def selector_text(elements: Tag | Iterable[Tag] | None) -> str:

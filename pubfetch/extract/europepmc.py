@@ -360,17 +360,42 @@ def _split_list(text: str) -> list[str]:
 
 def result_record(r: Mapping[str, Any]) -> ArticleRecord:
     """One ``result`` of a search answer (as decoded JSON, or the equivalent mapping built from XML)."""
-    where = "Europe PMC result"
     rec = ArticleRecord()
     source = _s(_get(r, "source")).upper()
+    _record_ids(rec, r, source)
+    _record_text(rec, r)
+    _record_journal(rec, r)
+    rec.pub_date = _pub_date(r)
+    rec.citations_count = _int(_get(r, "citedByCount"))
+    rec.oa = _yes(_get(r, "isOpenAccess"))
+    rec.preprint = source == "PPR" if source else None
+    rec.authors, rec.corresp_author = _authors(r)
+    rec.pub_types = _pub_types(r)
+    rec.links, raw_links = _links(r)
+    rec.flags = _result_flags(r, source, raw_links)
+    return rec
+
+
+def _record_ids(rec: ArticleRecord, r: Mapping[str, Any], source: str) -> None:
+    """The result's own ``id`` is a PMID for MED results and a PMCID for PMC ones, when the dedicated field is empty."""
+    where = "Europe PMC result"
     rec.pmid = clean_pmid(_s(_get(r, "pmid")) or (_s(_get(r, "id")) if source == "MED" else ""), where)
     rec.pmcid = clean_pmcid(_s(_get(r, "pmcid")) or (_s(_get(r, "id")) if source == "PMC" else ""), where)
     rec.doi = clean_doi(_s(_get(r, "doi")), where)
-    rec.title = markup_text(_get(r, "title") if isinstance(_get(r, "title"), (str, etree._Element)) else "", False)
+
+
+def _record_text(rec: ArticleRecord, r: Mapping[str, Any]) -> None:
+    """Title, abstract, keywords and MeSH: title and abstract may carry inline markup (str in JSON, elements in XML)."""
+    title = _get(r, "title")
+    rec.title = markup_text(title if isinstance(title, (str, etree._Element)) else "", False)
     abstract = _get(r, "abstractText")
     rec.abstract = markup_text(abstract if isinstance(abstract, (str, etree._Element)) else "", True)
     rec.keywords = list(dict.fromkeys(k for k in (_s(k) for k in _listed(r, "keywordList", "keyword")) if k))
     rec.mesh = _mesh(r)
+
+
+def _record_journal(rec: ArticleRecord, r: Mapping[str, Any]) -> None:
+    """Journal data from ``journalInfo`` (core results), else from the flat lite-result fields."""
     journal = _path(r, "journalInfo", "journal")
     rec.journal_title = _s(_get(journal, "title")) or _s(_get(r, "journalTitle"))
     rec.volume = _s(_path(r, "journalInfo", "volume")) or _s(_get(r, "journalVolume"))
@@ -381,16 +406,18 @@ def result_record(r: Mapping[str, Any]) -> ArticleRecord:
         issns = _split_list(_s(_get(r, "journalIssn")))
         rec.issn, rec.eissn = (issns + ["", ""])[:2]
     rec.publisher = _s(_path(r, "bookOrReportDetails", "publisher"))
-    rec.pub_date = _pub_date(r)
-    rec.citations_count = _int(_get(r, "citedByCount"))
-    rec.oa = _yes(_get(r, "isOpenAccess"))
-    rec.preprint = source == "PPR" if source else None
-    rec.authors, rec.corresp_author = _authors(r)
+
+
+def _pub_types(r: Mapping[str, Any]) -> list[str]:
+    """Core results list publication types; lite results join them with ``;`` in one string."""
     pub_types = [_s(t) for t in _listed(r, "pubTypeList", "pubType")]
     if not pub_types:
         pub_types = [t.strip() for t in _s(_get(r, "pubType")).split(";")]
-    rec.pub_types = list(dict.fromkeys(t for t in pub_types if t))
-    rec.links, raw_links = _links(r)
+    return list(dict.fromkeys(t for t in pub_types if t))
+
+
+def _result_flags(r: Mapping[str, Any], source: str, raw_links: object) -> dict[str, object]:
+    """What the chain decides by later (has full-text XML, open access, dates...), kept only when the result says it."""
     flags: dict[str, object] = {}
     if source:
         flags["source"] = source
@@ -413,8 +440,7 @@ def result_record(r: Mapping[str, Any]) -> ArticleRecord:
         flags["fullTextIds"] = full_text_ids
     if _s(_get(r, "license")):
         flags["license"] = _s(_get(r, "license"))
-    rec.flags = flags
-    return rec
+    return flags
 
 
 def _error_message(d: Any) -> str:

@@ -31,6 +31,7 @@ import logging
 import re
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import date
 
 from lxml import etree
@@ -258,7 +259,9 @@ def jats_date(el: etree._Element) -> str:
 
 def pub_date(article: etree._Element) -> str:
     """The earliest electronic or print publication date; a collection (issue) date, then any date, when none."""
-    primary, collection, other = [], [], []
+    primary: list[str] = []
+    collection: list[str] = []
+    other: list[str] = []
     for el in _xpath(article, "front/article-meta/pub-date"):
         value = jats_date(el)
         if not value:
@@ -391,9 +394,9 @@ def match_email(name: str, email: str, attempt: int) -> bool:
         plain = _strip_symbols(_spaced(name.replace(".", ". ")))
         acronym = plain[:1] + "".join(plain[i + 1] for i, ch in enumerate(plain[:-1]) if ch == " ")
         return len(acronym) > 1 and acronym == local
-    for part in _name_parts(name):
-        keep = len(part) - attempt + 2
-        part = part[:keep] if keep > 0 else ""
+    for whole in _name_parts(name):
+        keep = len(whole) - attempt + 2
+        part = whole[:keep] if keep > 0 else ""
         if len(part) > 1 and part in local:
             return True
     return False
@@ -465,50 +468,73 @@ def _corresp_contribs(article: etree._Element) -> list[etree._Element]:
     return chosen
 
 
-def corresp_authors(article: etree._Element) -> list[CorrespAuthor]:
-    """PubFetcher's corresponding authors of a JATS article (see the module docstring)."""
-    contribs = _corresp_contribs(article)
-    emails: list[str] = []
-    phones: list[str] = []
-    uris: list[str] = []
+@dataclass
+class _NoteContacts:
+    """E-mails of ``author-notes/corresp`` with the phone and URI beside each (aligned lists), and which were used."""
+
+    emails: list[str] = field(default_factory=list)
+    phones: list[str] = field(default_factory=list)
+    uris: list[str] = field(default_factory=list)
+    taken: list[bool] = field(default_factory=list)
+
+    def take(self, j: int, ca: CorrespAuthor) -> None:
+        ca.email = ca.email or self.emails[j]
+        ca.phone = ca.phone or self.phones[j]
+        ca.uri = ca.uri or self.uris[j]
+        self.taken[j] = True
+
+
+def _note_contacts(article: etree._Element) -> _NoteContacts:
+    """Phones and URIs are padded or cut to the e-mails of their note, so index j describes one person."""
+    notes = _NoteContacts()
     for corresp in _xpath(article, ".//author-notes/corresp"):
         found_emails = [element_text(e) for e in _named(corresp, "email")]
         found_emails += [m.group(1).strip() for m in EMAIL.finditer(element_text(corresp, skip=("email",)))]
         found_phones = [element_text(e) for e in _named(corresp, "phone")]
         found_phones += [m.group(3).strip() for m in PHONE.finditer(element_text(corresp, skip=("email", "phone")))]
         found_uris = [element_text(e) for e in _uris(corresp)]
-        emails += found_emails
-        phones += (found_phones + [""] * len(found_emails))[:len(found_emails)]
-        uris += (found_uris + [""] * len(found_emails))[:len(found_emails)]
-    taken = [False] * len(emails)
-    found: list[CorrespAuthor] = []
-    for contrib in contribs:
-        ca = CorrespAuthor(name=_contrib_name(contrib))
-        ca.orcid = _first_text(c for c in _named(contrib, "contrib-id") if _attr(c, "contrib-id-type") == "orcid")
-        _add_contact(contrib, ca)
-        if len(contribs) == 1 and len(emails) == 1:
-            ca.email = ca.email or emails[0]
-            ca.phone = ca.phone or phones[0]
-            ca.uri = ca.uri or uris[0]
-            taken[0] = True
-        for xref in _named(contrib, "xref"):
-            if _attr(xref, "ref-type") in ("corresp", "author-notes") and xref.get("rid"):
-                rid = _ID_ESCAPE.sub("_", xref.get("rid", ""))
-                for fn in _xpath(article, ".//author-notes/fn"):
-                    if fn.get("id") == rid:
-                        _add_contact(fn, ca)
-        if not ca.is_empty():
-            found.append(ca)
+        notes.emails += found_emails
+        notes.phones += (found_phones + [""] * len(found_emails))[:len(found_emails)]
+        notes.uris += (found_uris + [""] * len(found_emails))[:len(found_emails)]
+    notes.taken = [False] * len(notes.emails)
+    return notes
+
+
+def _contrib_author(article: etree._Element, contrib: etree._Element, alone: bool,
+                    notes: _NoteContacts) -> CorrespAuthor:
+    """One chosen contributor with the contacts of its own markup and of the footnotes its xrefs point to."""
+    ca = CorrespAuthor(name=_contrib_name(contrib))
+    ca.orcid = _first_text(c for c in _named(contrib, "contrib-id") if _attr(c, "contrib-id-type") == "orcid")
+    _add_contact(contrib, ca)
+    if alone and len(notes.emails) == 1:
+        notes.take(0, ca)
+    for xref in _named(contrib, "xref"):
+        if _attr(xref, "ref-type") in ("corresp", "author-notes") and xref.get("rid"):
+            rid = _ID_ESCAPE.sub("_", xref.get("rid", ""))
+            for fn in _xpath(article, ".//author-notes/fn"):
+                if fn.get("id") == rid:
+                    _add_contact(fn, ca)
+    return ca
+
+
+def _match_note_emails(found: list[CorrespAuthor], notes: _NoteContacts) -> None:
+    """PubFetcher's matching of note e-mails to names, loosest attempt last, each e-mail given once."""
     longest = min(100, max((len(p) for ca in found for p in _name_parts(ca.name)), default=0))
     for attempt in range(longest + 1):
         for ca in found:
             if ca.email:
                 continue
-            for j, email in enumerate(emails):
-                if not taken[j] and match_email(ca.name, email, attempt):
-                    ca.email = email
-                    ca.phone = ca.phone or phones[j]
-                    ca.uri = ca.uri or uris[j]
-                    taken[j] = True
+            for j, email in enumerate(notes.emails):
+                if not notes.taken[j] and match_email(ca.name, email, attempt):
+                    notes.take(j, ca)
                     break
+
+
+def corresp_authors(article: etree._Element) -> list[CorrespAuthor]:
+    """PubFetcher's corresponding authors of a JATS article (see the module docstring)."""
+    contribs = _corresp_contribs(article)
+    notes = _note_contacts(article)
+    alone = len(contribs) == 1
+    found = [ca for ca in (_contrib_author(article, c, alone, notes) for c in contribs) if not ca.is_empty()]
+    _match_note_emails(found, notes)
     return found

@@ -104,13 +104,14 @@ def as_format(fmt: Format | str) -> Format:
     try:
         return Format(fmt)
     except ValueError:
-        raise ValueError(f"unknown output format '{fmt}': expected one of {', '.join(f.value for f in Format)}") from None
+        expected = ", ".join(f.value for f in Format)
+        raise ValueError(f"unknown output format '{fmt}': expected one of {expected}") from None
 
 
 def check_kind(kind: str) -> Kind:
     if kind not in KINDS:
         raise ValueError(f"unknown entry kind '{kind}': expected one of {', '.join(KINDS)}")
-    return kind  # type: ignore[return-value]
+    return kind
 
 
 def select_parts(parts: Iterable[PartName | str] | None) -> list[PartName] | None:

@@ -2,7 +2,8 @@
 
 Everything that comes from a fetched page is escaped: titles, abstracts and keywords are text written by third parties
 and may contain markup (PubFetcher left keywords, license and language unescaped; pubfetch escapes them too). Links are
-only made for http, https and ftp URLs, with the address escaped as an attribute, so a ``javascript:`` URL is shown as text.
+only made for http, https and ftp URLs, with the address escaped as an attribute, so a ``javascript:`` URL is shown as
+text.
 """
 
 from __future__ import annotations
@@ -174,10 +175,11 @@ def publication_parts_html(pub: Publication, parts: Sequence[PartName], plain: b
     chosen = in_order(parts)
     if not plain:
         return "\n\n".join(part_html(pub.part(n)) for n in chosen)
-    ids = [pub.part(n).plain() if n in chosen else "" for n in (PartName.pmid, PartName.pmcid, PartName.doi)]
+    id_parts = (PartName.pmid, PartName.pmcid, PartName.doi)
+    pmid, pmcid, doi = (pub.part(n).plain() if n in chosen else "" for n in id_parts)
     if is_id_only(chosen):
-        return ids_html(*ids, tab=True)
-    pieces = [ids_html(*ids)] if any(n.is_id for n in chosen) else []
+        return ids_html(pmid, pmcid, doi, tab=True)
+    pieces = [ids_html(pmid, pmcid, doi)] if any(n.is_id for n in chosen) else []
     pieces += [part_plain_html(pub.part(n)) for n in chosen if not n.is_id]
     return "\n\n".join(pieces)
 
