@@ -1,4 +1,5 @@
-"""PubMed E-utilities efetch XML (``db=pubmed``): one :class:`ArticleRecord` per ``PubmedArticle`` or ``PubmedBookArticle``.
+"""PubMed E-utilities efetch XML (``db=pubmed``): one :class:`ArticleRecord` per ``PubmedArticle`` or
+``PubmedBookArticle``.
 
 pubfetch asks efetch for a whole batch of PMIDs in one POST, so the answer is a ``PubmedArticleSet`` holding many
 articles, and every value is read relative to its own article (PubFetcher's selectors ran over the whole document of
@@ -102,27 +103,28 @@ def pubmed_date(el: etree._Element | None, pad: bool = False) -> tuple[str, str]
     """
     if el is None:
         return "", ""
-    year_text = _text(el, "Year")
-    month_text = _text(el, "Month")
-    day_text = _text(el, "Day")
+    year_text, month_text, day_text = _text(el, "Year"), _text(el, "Month"), _text(el, "Day")
     if not year_text:
         medline = _text(el, "MedlineDate")
         match = _MEDLINE_DATE.match(medline)
-        if match:
-            year_text, month_text, day_text = match.group(1), match.group(2) or "", match.group(3) or ""
-        else:
-            year = _YEAR.search(medline)
-            return "", year.group(1) if year else ""
+        if not match:
+            year_match = _YEAR.search(medline)
+            return "", year_match.group(1) if year_match else ""
+        year_text, month_text, day_text = match.group(1), match.group(2) or "", match.group(3) or ""
     if not (year_text.isdigit() and len(year_text) == 4):
         return "", ""
-    year = int(year_text)
     month = _month_number(month_text) if month_text else None
-    day = int(day_text) if day_text.isdigit() and month is not None else None
     if month_text and month is None:  # a season ("Spring") or garbage: only the year is known
         return "", year_text
-    partial = year_text
+    day = int(day_text) if day_text.isdigit() and month is not None else None
+    return _dates_from_numbers(int(year_text), month, day, pad)
+
+
+def _dates_from_numbers(year: int, month: int | None, day: int | None, pad: bool) -> tuple[str, str]:
+    """(complete, partial) once the year is known to be valid; an impossible day keeps only year and month."""
+    partial = str(year)
     if month is not None:
-        partial = f"{year_text}-{month:02d}"
+        partial = f"{year}-{month:02d}"
         if day is not None and _iso(year, month, day):
             partial = _iso(year, month, day)
     if month is not None and day is not None:
@@ -187,27 +189,32 @@ def _authors(container: etree._Element | None) -> tuple[list[Author], list[Corre
     for author_list in container.findall("AuthorList"):
         if (author_list.get("Type") or "authors").lower() != "authors":
             continue
-        for author in author_list.findall("Author"):
-            family = _text(author, "LastName")
-            given = _text(author, "ForeName") or _text(author, "FirstName") or _text(author, "Initials")
-            suffix = _text(author, "Suffix")
-            name = " ".join(p for p in (given, family, suffix) if p) or _text(author, "CollectiveName")
-            if not name:
+        for element in author_list.findall("Author"):
+            author = _author(element)
+            if author is None:
                 continue
-            orcid = ""
-            for identifier in author.findall("Identifier"):
-                if (identifier.get("Source") or "").upper() == "ORCID":
-                    orcid = normalise_orcid(text_of(identifier))
-                    if orcid:
-                        break
-            affiliations = [text_of(a) for a in author.findall("AffiliationInfo/Affiliation")]
-            affiliations += [text_of(a) for a in author.findall("Affiliation")]  # pre-2013 records
-            affiliations = [a for a in dict.fromkeys(affiliations) if a]
-            authors.append(Author(name=name, given=given, family=family, orcid=orcid, affiliations=affiliations))
-            email = next((m.group() for a in affiliations if "@" in a for m in _EMAIL.finditer(a)), "")
+            authors.append(author)
+            email = next((m.group() for a in author.affiliations if "@" in a for m in _EMAIL.finditer(a)), "")
             if email:
-                corresp.append(CorrespAuthor(name=name, orcid=orcid, email=email))
+                corresp.append(CorrespAuthor(name=author.name, orcid=author.orcid, email=email))
     return authors, corresp
+
+
+def _author(author: etree._Element) -> Author | None:
+    """One Author element; None when it names nobody (neither a person nor a collective)."""
+    family = _text(author, "LastName")
+    given = _text(author, "ForeName") or _text(author, "FirstName") or _text(author, "Initials")
+    suffix = _text(author, "Suffix")
+    name = " ".join(p for p in (given, family, suffix) if p) or _text(author, "CollectiveName")
+    if not name:
+        return None
+    orcids = (normalise_orcid(text_of(i)) for i in author.findall("Identifier")
+              if (i.get("Source") or "").upper() == "ORCID")
+    orcid = next((o for o in orcids if o), "")
+    affiliations = [text_of(a) for a in author.findall("AffiliationInfo/Affiliation")]
+    affiliations += [text_of(a) for a in author.findall("Affiliation")]  # pre-2013 records
+    affiliations = [a for a in dict.fromkeys(affiliations) if a]
+    return Author(name=name, given=given, family=family, orcid=orcid, affiliations=affiliations)
 
 
 def _mesh(citation: etree._Element | None) -> list[MeshTerm]:
