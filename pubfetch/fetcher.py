@@ -1,4 +1,5 @@
-"""The library's front door: fetch publications (one, or a stream of many), webpages and docs, with or without a database.
+"""The library's front door: fetch publications (one, or a stream of many), webpages and docs, with or without a
+database.
 
 PubFetcher's getPublication consults the database, fetches when can_fetch allows, and stores. The same here, but
 ``fetch_many`` does it for a stream of IDs in batches: IDs are read lazily, each batch is walked through the resource
@@ -190,6 +191,6 @@ def fetch(
     args: FetcherArgs | None = None,
     **options: object,
 ) -> Publication:
-    """Fetch one publication (from the database when it holds a complete enough entry): ``fetch("10.1093/nar/gkz369")``."""
+    """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``."""
     pubs = list(fetch_many([id_or_ids], db=db, parts=parts, args=args, **options))
     return pubs[0]

@@ -1,8 +1,8 @@
 """Publication identifiers: PMID, PMCID and DOI.
 
-Validation follows PubFetcher exactly (so databases and ID files move between the two), while the error messages name the
-mistakes users really make in ID tables (bio.tools registry issues 281, 331, 332): a PMCID without "PMC", a PMID in the
-PMCID column, a DOI with spaces, a landing-page URL where an ID was expected.
+Validation follows PubFetcher exactly (so databases and ID files move between the two), while the error messages name
+the mistakes users really make in ID tables (bio.tools registry issues 281, 331, 332): a PMCID without "PMC", a PMID in
+the PMCID column, a DOI with spaces, a landing-page URL where an ID was expected.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ PMID_LINK = "https://www.ncbi.nlm.nih.gov/pubmed/?term="
 PMCID_LINK = "https://www.ncbi.nlm.nih.gov/pmc/articles/"
 DOI_LINK = "https://doi.org/"
 
-# Java's \p{Print} under UNICODE_CHARACTER_CLASS: everything but line/paragraph separators, controls, surrogates, unassigned.
+# Java's \p{Print} under UNICODE_CHARACTER_CLASS: everything but line/paragraph separators, controls, surrogates,
+# unassigned.
 _NOT_PRINTABLE_CATEGORIES = frozenset({"Zl", "Zp", "Cc", "Cs", "Cn"})
 # PubFetcher's text extraction: the label, any separators/controls, optional colons, then the ID.
 _SEP = r"[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\x00-\x1f\x7f-\x9f]*"
@@ -131,7 +132,8 @@ def check_pmcid(s: str) -> str:
     if is_pmcid(v):
         return v
     if is_pmid(v):
-        raise InvalidId(f"invalid PMCID '{v}': PMCID must start with PMC; '{v}' looks like a PMID (did you mean PMC{v}?)")
+        raise InvalidId(f"invalid PMCID '{v}': PMCID must start with PMC; "
+                        f"'{v}' looks like a PMID (did you mean PMC{v}?)")
     if is_pmcid(v.upper()):
         raise InvalidId(f"invalid PMCID '{v}': PMC must be upper-case (PMC{v[3:]})")
     if is_doi(v):
@@ -251,7 +253,8 @@ def classify(s: str) -> PublicationIds:
         raise InvalidId(f"invalid publication ID '{v}': PMC must be upper-case (PMC{v[3:]})")
     if v.startswith("0") and v.isdigit():
         raise InvalidId(f"invalid publication ID '{v}': a PMID has no leading zeros")
-    raise InvalidId(f"unknown publication ID '{v}': expected a PMID (31114920), a PMCID (PMC6198355) or a DOI (10.1093/nar/gkz369)")
+    raise InvalidId(f"unknown publication ID '{v}': "
+                    "expected a PMID (31114920), a PMCID (PMC6198355) or a DOI (10.1093/nar/gkz369)")
 
 
 # --- PublicationIds ---------------------------------------------------------------------------------------------------

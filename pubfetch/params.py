@@ -1,16 +1,17 @@
 """Typed parameters: the 12 LOCKSS plugin parameter types, parameter descriptors, and PubFetcher's fetching parameters.
 
-LOCKSS describes every configurable value of a plugin with a descriptor (``ConfigParamDescr``) whose type code says how the
-text is parsed (``AuParamType``); see spec lockss.md section 7 and the seed page on plugin configuration parameters. pubfetch
-keeps the type codes, keys and parsing rules so that plugin definitions and AU records stay interchangeable with LOCKSS ones,
-and reuses the same machinery for PubFetcher's fetching parameters (pubfetcher.md section 3), so that the CLI, library users
-and UIs (EDAMmap shows id, label, default, min, max and description) all validate values in one place and get the same
-error messages.
+LOCKSS describes every configurable value of a plugin with a descriptor (``ConfigParamDescr``) whose type code says how
+the text is parsed (``AuParamType``); see spec lockss.md section 7 and the seed page on plugin configuration parameters.
+pubfetch keeps the type codes, keys and parsing rules so that plugin definitions and AU records stay interchangeable
+with LOCKSS ones, and reuses the same machinery for PubFetcher's fetching parameters (pubfetcher.md section 3), so that
+the CLI, library users and UIs (EDAMmap shows id, label, default, min, max and description) all validate values in one
+place and get the same error messages.
 
 Deliberate differences from LOCKSS, where its behaviour is clearly accidental:
 
 * Range and NumRange split at the first ``-`` and keep the rest (LOCKSS silently drops text after a second ``-``).
-* UserPasswd splits at the first ``:`` so that passwords may contain colons (spec: ``foo:bar:colon`` -> ``(foo, bar:colon)``).
+* UserPasswd splits at the first ``:`` so that passwords may contain colons (spec: ``foo:bar:colon`` -> ``(foo,
+bar:colon)``).
 * Year needs exactly four ASCII digits (LOCKSS also took ``+123`` because it only checked the length).
 * Set keeps exactly the first :data:`MAX_SET_SIZE` elements of the expansion (LOCKSS' count was off by the number of
   elements not yet added).
@@ -146,7 +147,8 @@ _TYPE_INFO: dict[ParamType, tuple[str, str, str]] = {
     ParamType.BOOLEAN: ("Boolean", "Boolean", "true, yes, on, 1, false, no, off or 0"),
     ParamType.POS_INT: ("PosInt", "Non-Negative Integer", "a non-negative 32-bit integer such as 7"),
     ParamType.RANGE: ("Range", "String Range", "a range min-max with min <= max (string order), or a single value"),
-    ParamType.NUM_RANGE: ("NumRange", "Numeric Range", "a range min-max with min <= max such as 1-22, or a single number"),
+    ParamType.NUM_RANGE: ("NumRange", "Numeric Range",
+                          "a range min-max with min <= max such as 1-22, or a single number"),
     ParamType.SET: ("Set", "Set", "a comma-separated list such as 1, 2, {3-6}"),
     ParamType.USER_PASSWD: ("UserPasswd", "User Credentials", "user:password with both parts non-empty"),
     ParamType.LONG: ("Long", "Long Integer", "a 64-bit integer"),
@@ -371,8 +373,9 @@ def parse_value(type: ParamType | int, text: str, key: str | None = None) -> Any
 
 
 def derived_values(key: str, type: ParamType | int, value: Any) -> dict[str, Any]:
-    """The derivative parameters LOCKSS defines for a parsed value: ``key_host``/``key_path`` for a Url, ``au_short_key``
-    (the year modulo 100, an int) for a Year; nothing for other types. Plugins' templates may refer to these names."""
+    """The derivative parameters LOCKSS defines for a parsed value: ``key_host``/``key_path`` for a Url,
+    ``au_short_key`` (the year modulo 100, an int) for a Year; nothing for other types. Plugins' templates may refer to
+    these names."""
     param_type = ParamType(type)
     if param_type is ParamType.URL:
         parts = urlsplit(value)
@@ -538,7 +541,8 @@ BUILTIN_DESCRIPTORS: dict[str, ParamDescr] = {
         _builtin("au_closed", _T.BOOLEAN, "AU Closed", "If true, AU is complete, no more content will be added", 4,
                  definitional=False, default_only=True),
         _builtin("crawl_proxy", _T.STRING, "Crawl Proxy",
-                 "If set to host:port, crawls of this AU will be proxied. If set to DIRECT, crawls will not be proxied, "
+                 "If set to host:port, crawls of this AU will be proxied. "
+                 "If set to DIRECT, crawls will not be proxied, "
                  "even if the LOCKSS node has been configured with a default crawl proxy.", 40,
                  definitional=False, default_only=True),
         _builtin("nc_interval", _T.TIME_INTERVAL, "Crawl Interval",
@@ -573,7 +577,8 @@ FETCHER_DESCRIPTORS: dict[str, ParamDescr] = {
     d.key: d
     for d in (
         _cooldown("emptyCooldown", "Empty cooldown", 720, "an empty publication or webpage"),
-        _cooldown("nonFinalCooldown", "Non-final cooldown", 10080, "a non-final (but non-empty) publication or webpage"),
+        _cooldown("nonFinalCooldown", "Non-final cooldown", 10080,
+                  "a non-final (but non-empty) publication or webpage"),
         _cooldown("fetchExceptionCooldown", "Fetching exception cooldown", 1440,
                   "a publication or webpage whose fetching had an exception"),
         ParamDescr("retryLimit", _T.INT, "Retry limit", default=3,
@@ -635,7 +640,8 @@ def fetcher_descriptor(name: str) -> ParamDescr:
 
 def parse_fetcher_option(name: str, text: str) -> tuple[str, Any]:
     """Parse one fetching option as given on a command line, e.g. ``("--emptyCooldown", "12h")`` -> ``("empty_cooldown",
-    720)``. Returns the :class:`FetcherArgs` attribute name and the validated value, ready for ``FetcherArgs(**...)``."""
+    720)``. Returns the :class:`FetcherArgs` attribute name and the validated value, ready for
+    ``FetcherArgs(**...)``."""
     attribute = _attribute_name(name)
     return attribute, _BY_ATTRIBUTE[attribute].parse(text)
 
@@ -692,7 +698,8 @@ class FetcherArgs:
         """Build from a mapping keyed by PubFetcher ids (``emptyCooldown``) or attribute names (``empty_cooldown``).
 
         Every value goes through its descriptor as text, so ``"12h"``, ``720`` and ``"720"`` all give 720 minutes and
-        errors name the parameter. Unknown or duplicated names raise :class:`UnknownParameter`; missing ones get defaults.
+        errors name the parameter. Unknown or duplicated names raise :class:`UnknownParameter`; missing ones get
+        defaults.
         """
         parsed: dict[str, Any] = {}
         for name, value in values.items():

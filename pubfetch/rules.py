@@ -32,6 +32,7 @@ Differences from PubFetcher, all deliberate:
 
 from __future__ import annotations
 
+import functools
 import importlib.resources
 import logging
 import re
@@ -697,12 +698,7 @@ def _builtin_text(name: str) -> str:
         return path.read_text(encoding="utf-8")
 
 
-_DEFAULT: ScrapingRules | None = None
-
-
+@functools.cache
 def default_rules() -> ScrapingRules:
     """The built-in rules, loaded once per process (user files need :meth:`ScrapingRules.load`)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = ScrapingRules.load()
-    return _DEFAULT
+    return ScrapingRules.load()

@@ -10,7 +10,8 @@ _SPACE = re.compile(r"\s+")
 
 
 def strip_html(text: str) -> str:
-    """Plain text of a value that may carry markup (meta tags, PDF info): tags dropped, entities decoded, spaces collapsed.
+    """Plain text of a value that may carry markup (meta tags, PDF info): tags dropped, entities decoded, spaces
+    collapsed.
 
     PubFetcher runs such values through jsoup's cleaner with an empty whitelist, which also escapes ``&`` to ``&amp;``;
     pubfetch keeps plain text instead, since every consumer reads these values as text.

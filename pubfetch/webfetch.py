@@ -142,7 +142,8 @@ def _scrape_into(ctx: Context, page: Webpage, html: str, selectors: Selectors | 
     page.language = scraped.language
 
 
-def get_webpage(ctx: Context, old: Webpage | None, url: str, selectors: Selectors | None = None) -> tuple[Webpage, bool]:
+def get_webpage(ctx: Context, old: Webpage | None, url: str,
+                selectors: Selectors | None = None) -> tuple[Webpage, bool]:
     """PubFetcher's getWebpage: (entry to keep, whether it was fetched). The stored entry is kept when can_fetch
     says no, and also when the fresh fetch is worse than it (its fetch state still records the attempt)."""
     args = ctx.args

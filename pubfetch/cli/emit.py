@@ -76,7 +76,7 @@ class Emitter:
             f, lists["publications"], lists["webpages"], lists["docs"], fmt=self.fmt, args=self.fetcher_args,
             plain=self.plain, parts=self.parts, argv=self.argv, omit_empty=False))
 
-    # --- IDs ------------------------------------------------------------------------------------------------------------
+    # --- IDs ----------------------------------------------------------------------------------------------------------
 
     def ids(self, publication_ids: list[PublicationIds], webpage_urls: list[str], doc_urls: list[str]) -> None:
         write_ids(self.out, publication_ids, webpage_urls, doc_urls, fmt=self.fmt, plain=self.plain, argv=self.argv)
@@ -87,7 +87,7 @@ class Emitter:
         write_file(path, lambda f: write_ids(f, lists["publications"], lists["webpages"], lists["docs"], fmt=self.fmt,
                                              plain=self.plain, argv=self.argv, omit_empty=False))
 
-    # --- top hosts ------------------------------------------------------------------------------------------------------
+    # --- top hosts ----------------------------------------------------------------------------------------------------
 
     def top_hosts(self, hosts: Mapping[str, Mapping[str, int]]) -> None:
         write_top_hosts(self.out, hosts["publications"], hosts["webpages"], hosts["docs"], fmt=self.fmt,

@@ -207,7 +207,8 @@ def _corresp_filters(b: _Builder) -> None:
 
 
 def _visited_filters(b: _Builder) -> None:
-    sites: Callable[[Publication], list] = lambda p: p.visited_sites
+    def sites(p: Publication) -> list:
+        return p.visited_sites
     b.any_item("visited", sites, lambda rx: lambda s: bool(rx.search(s.url)))
     b.any_item("visited-host", sites, lambda hs: lambda s: url_host(s.url) in hosts(hs))
     b.any_item("visited-type", sites, lambda ts: lambda s: s.type in ts)

@@ -49,7 +49,8 @@ def _entry(opt: Option) -> str:
 
 
 def format_help() -> str:
-    parts = [USAGE, "", textwrap.fill(INTRO.split("\n\n")[0], WIDTH), "", textwrap.fill(INTRO.split("\n\n")[1], WIDTH)]
+    first, second = INTRO.split("\n\n")[:2]
+    parts = [USAGE, "", textwrap.fill(first, WIDTH), "", textwrap.fill(second, WIDTH)]
     for group in GROUPS:
         parts += ["", f"{group.title}:"]
         if group.note:

@@ -65,7 +65,7 @@ def with_source(ids: PublicationIds, source: str = SOURCE) -> PublicationIds:
     return PublicationIds(ids.pmid, ids.pmcid, ids.doi, source, source, source)
 
 
-# --- reading text files -------------------------------------------------------------------------------------------------
+# --- reading text files -----------------------------------------------------------------------------------------------
 
 
 def _lines(path: str, what: str) -> Iterator[tuple[int, str]]:
@@ -73,8 +73,8 @@ def _lines(path: str, what: str) -> Iterator[tuple[int, str]]:
     number = 0
     try:
         with open(path, encoding="utf-8-sig", newline=None) as f:
-            for number, line in enumerate(f, start=1):
-                line = line.rstrip("\r\n")
+            for number, raw in enumerate(f, start=1):
+                line = raw.rstrip("\r\n")
                 if line.strip() and not line.startswith("#"):
                     yield number, line
     except UnicodeDecodeError as e:
@@ -190,12 +190,12 @@ def urls_from_db(path: str, kind: str) -> list[str]:
     return urls
 
 
-# --- ordered sets -------------------------------------------------------------------------------------------------------
+# --- ordered sets -----------------------------------------------------------------------------------------------------
 
 
 @dataclass
 class IdSets:
-    """The pipeline's IDs: ordered sets (dicts), duplicates ignored, first provenance kept (PubFetcher's LinkedHashSet)."""
+    """The pipeline's IDs: ordered sets (dicts), duplicates ignored, first provenance kept (a LinkedHashSet)."""
 
     publications: dict[PublicationIds, None] = field(default_factory=dict)
     webpages: dict[str, None] = field(default_factory=dict)

@@ -127,13 +127,12 @@ def read_json_entries(path: str, kind: str, strict: bool = False) -> list[Public
     problems = Problems(path, kind, strict)
     publications: list[Publication] = []
     pages: list[Webpage] = []
-    for where, obj in _objects(path, text, kind):
-        if not isinstance(obj, dict):
-            raise InputError(f"{where}: expected a JSON object, found {type(obj).__name__}")
-        if "kind" in obj:
-            if obj["kind"] != SINGULAR[kind]:
-                continue
-            obj = {k: v for k, v in obj.items() if k != "kind"}
+    for where, found in _objects(path, text, kind):
+        if not isinstance(found, dict):
+            raise InputError(f"{where}: expected a JSON object, found {type(found).__name__}")
+        if "kind" in found and found["kind"] != SINGULAR[kind]:
+            continue
+        obj = {k: v for k, v in found.items() if k != "kind"}
         problems.total += 1
         if kind == "publications":
             pub = _publication(where, obj)

@@ -140,7 +140,7 @@ def _extract_au(args: ParsedArgs, out: TextIO) -> None:
 
 
 def _scrape(args: ParsedArgs, out: TextIO) -> None:
-    """PubFetcher's rule look-ups: which site a URL is, a site's selector, a webpage's rule, whether to use JavaScript."""
+    """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript."""
     if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
         return
     from pubfetch.rules import RuleError, ScrapingRules

@@ -37,7 +37,7 @@ def fixed(names: str, metavar: str, help: str, role: Role = "oneoff", network: b
     return _opt(names, help, len(metavar.split()), metavar, spec.text, role, network)
 
 
-# --- fetching parameters (from the shared descriptors, so --help shows their defaults and forms) -------------------------
+# --- fetching parameters (from the shared descriptors, so --help shows their defaults and forms) ----------------------
 
 _PRIVATE = ("europepmcEmail", "oadoiEmail", "userAgent", "journalsYaml", "webpagesYaml")
 
@@ -406,7 +406,8 @@ def _web_text(name: str, what: str, empty: bool = True) -> tuple[Option, ...]:
 
 
 FILTER_WEBPAGES = Group("Filter webpages and docs", (
-    *_pair_flags("broken", "Keep broken webpages and docs (HTTP failure)", "Keep webpages and docs that are not broken"),
+    *_pair_flags("broken", "Keep broken webpages and docs (HTTP failure)",
+                 "Keep webpages and docs that are not broken"),
     *_web_text("start-url", "start URL", empty=False),
     *_list_pair("start-url-host", "HOST", "Keep webpages and docs whose start URL host is one of HOST",
                 "Keep webpages and docs whose start URL host is none of HOST"),
@@ -467,7 +468,8 @@ OUTPUT = Group("Pipeline 9: output", (
 
 OUTPUT_MODIFIERS = Group("Output modifiers", (
     flag("--plain", "Leave out metadata: only the content of entries, only the IDs without provenance", "modifier"),
-    one("--format", "FORMAT", "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
+    one("--format", "FORMAT",
+        "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
         "ArticleMetadata records in the JSON document) or metadata-jsonl (one record per line)",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",

@@ -148,7 +148,7 @@ class Pipeline:
                 items = apply(filters, list(getattr(self.ids, kind)), kind, f"{_WHAT[kind]} IDs")
                 self.ids.replace(kind, items)
 
-    # --- 3. sort, limit, remove IDs ------------------------------------------------------------------------------------
+    # --- 3. sort, limit, remove IDs -----------------------------------------------------------------------------------
 
     def sort_limit_remove_ids(self) -> None:
         a = self.args

@@ -53,7 +53,8 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "ABSTRACT_SOURCES", "ID_SOURCES", "KEYWORD_SOURCES", "LINK_SOURCES", "LINK_TYPES", "TITLE_SOURCES", "MetaTag",
-    "clean_value", "link_part_type", "meta_date", "meta_part_types", "meta_tags", "parse_meta", "plain_text", "scan_meta",
+    "clean_value", "link_part_type", "meta_date", "meta_part_types", "meta_tags", "parse_meta", "plain_text",
+    "scan_meta",
 ]  # fmt: skip
 
 # ------------------------------------------------------------------------------------------------ source tables

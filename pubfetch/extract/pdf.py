@@ -14,12 +14,12 @@ that already isolate it (and for the worker itself).
 
 from __future__ import annotations
 
+import functools
 import html
 import logging
 import multiprocessing
 import pickle
 import re
-import threading
 import time
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -187,8 +187,8 @@ def _unique(values: Iterable[str]) -> list[str]:
     """Trimmed, non-empty, first occurrence kept: PubFetcher's keyword list rules."""
     seen: set[str] = set()
     out: list[str] = []
-    for value in values:
-        value = value.strip()
+    for raw in values:
+        value = raw.strip()
         if value and value not in seen:
             seen.add(value)
             out.append(value)
@@ -221,9 +221,9 @@ def _normalise_text(raw: str) -> str:
 def _read_info(result: PdfContent, infos: list[Any]) -> None:
     """Fill title, keywords and subject; with incremental updates the newest dictionary comes first and wins."""
     values: dict[str, str] = {}
-    for info in infos:
+    for reference in infos:
         try:
-            info = resolve1(info)
+            info = resolve1(reference)
             if not isinstance(info, dict):
                 continue
             for key in ("Title", "Keywords", "Subject"):
@@ -392,26 +392,18 @@ def extract_pdf_in_process(data: bytes, max_pages: int = DEFAULT_MAX_PAGES) -> P
 
 Worker = Callable[[bytes, int], PdfContent]
 
-_context_lock = threading.Lock()
-_context: multiprocessing.context.BaseContext | None = None
-
-
+@functools.cache
 def _mp_context() -> multiprocessing.context.BaseContext:
     """A fork-free start method: forking a threaded parent (the fetcher runs hosts concurrently) can deadlock.
 
     With forkserver the server imports this module (and so pdfminer.six and lxml) once; each worker is then a cheap
     fork of it. Where forkserver does not exist (Windows) spawn is used, at the cost of a fresh interpreter per file.
     """
-    global _context
-    with _context_lock:
-        if _context is None:
-            if "forkserver" in multiprocessing.get_all_start_methods():
-                ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload([__name__])  # only takes effect if the server is not running yet
-            else:
-                ctx = multiprocessing.get_context("spawn")
-            _context = ctx
-        return _context
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])  # only takes effect if the server is not running yet
+        return ctx
+    return multiprocessing.get_context("spawn")
 
 
 def _worker_main(conn: Any, worker: Worker, data: bytes, max_pages: int) -> None:

@@ -205,7 +205,8 @@ def parse_pubmed_html(html: str | bytes | bytearray | None) -> ArticleRecord:
     record.abstract = _abstract(abstract_block)
     record.keywords = _keywords(soup)
     record.mesh = _mesh(soup)
-    journal = _select_one(heading, "#full-view-journal-trigger") or _select_one(heading, "button.journal-actions-trigger")
+    journal = (_select_one(heading, "#full-view-journal-trigger")
+               or _select_one(heading, "button.journal-actions-trigger"))
     if journal is not None:
         full = journal.get("title")
         record.journal_title = full.strip() if isinstance(full, str) and full.strip() else element_text(journal)

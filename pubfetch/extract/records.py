@@ -1,9 +1,10 @@
 """The one shape every publication parser returns, and the one place such a record is merged into a Publication.
 
 Parsers (Europe PMC, JATS, PubMed, Unpaywall, meta tags, scraping rules) are pure functions from a document to
-:class:`ArticleRecord` objects. They know nothing of part types, finality or overwrite rules; resources decide which part
-type each field is worth and call :func:`apply_record`, so the merge rules of the model apply the same way to all of them.
-The same records feed the LOCKSS-style metadata layer, which is why they carry the bibliographic fields PubFetcher drops.
+:class:`ArticleRecord` objects. They know nothing of part types, finality or overwrite rules; resources decide which
+part type each field is worth and call :func:`apply_record`, so the merge rules of the model apply the same way to all
+of them. The same records feed the LOCKSS-style metadata layer, which is why they carry the bibliographic fields
+PubFetcher drops.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Apply scraping rules to HTML: a journal rule gives an ArticleRecord, a webpage rule gives title/content/license/language.
+"""Apply scraping rules to HTML: a journal rule gives an ArticleRecord, a webpage rule gives
+title/content/license/language.
 
 Pure functions over (html, url, rule); fetching, JavaScript and part types are the caller's business. How the selected
 elements become text follows PubFetcher (spec section 8):

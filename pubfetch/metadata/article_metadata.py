@@ -1,10 +1,11 @@
 """ArticleMetadata: one metadata record, as a raw multi-map (what a file said) and a cooked map (what it means).
 
 File metadata extractors store what they find under arbitrary raw keys (``put_raw("citation_title", ...)``); a plugin's
-cook map then says which raw keys feed which :class:`~pubfetch.metadata.fields.MetadataField`, and :meth:`ArticleMetadata.
-cook` validates and stores the values in the cooked map. Keeping both lets a record be re-cooked, debugged and compared
-with the source, and keeps values that failed validation visible (as :class:`InvalidValue`) instead of silently lost.
-Semantics follow LOCKSS' ``org.lockss.extractor.ArticleMetadata`` (spec lockss.md section 2).
+cook map then says which raw keys feed which :class:`~pubfetch.metadata.fields.MetadataField`, and
+:meth:`ArticleMetadata. cook` validates and stores the values in the cooked map. Keeping both lets a record be
+re-cooked, debugged and compared with the source, and keeps values that failed validation visible (as
+:class:`InvalidValue`) instead of silently lost. Semantics follow LOCKSS' ``org.lockss.extractor.ArticleMetadata``
+(spec lockss.md section 2).
 
 Public API:
 
@@ -17,7 +18,8 @@ Public API:
   value), ``get_list(field) -> list[str]``, ``has_value``, ``has_valid_value``, ``has_invalid_value``,
   ``get_invalid(field) -> InvalidValue | None``, ``keys()`` (cooked keys, invalid ones included), ``size()``,
   ``is_empty()``.
-* ``cook(cook_map) -> list[MetadataError]``: ``cook_map`` is a :class:`CookMap`, a mapping ``raw key -> field or fields``
+* ``cook(cook_map) -> list[MetadataError]``: ``cook_map`` is a :class:`CookMap`, a mapping ``raw key -> field or
+fields``
   or an iterable of ``(raw key, field or fields)`` pairs. Cooking visits the cook map in its declared order (so among
   several raw keys feeding one Single field the first declared wins; LOCKSS iterated a hash map, making the winner
   arbitrary), then each raw value in insertion order, collects every error (with ``raw_key`` set) and never aborts.
@@ -28,12 +30,12 @@ Public API:
 * ``InvalidValue(raw_value, error)``: what a Single slot holds when its only value failed validation.
 
 Storing rules (``put``): for a Single field the value is extracted, then validated; an empty slot takes it; a slot
-holding an :class:`InvalidValue` is replaced by a valid value; ``replace`` (a forced put) replaces a valid value; the same
-value again succeeds without change; any other value fails with a :class:`~pubfetch.metadata.fields.CardinalityError`
-and the FIRST valid value stays. A value that fails validation is stored as an InvalidValue only in an empty slot (a
-later invalid value never replaces an earlier one, and an invalid forced value keeps the old one). For a Multi field
-each (split) value that validates is appended, duplicates kept; invalid ones are skipped and the first error reported;
-a Multi slot never holds an InvalidValue.
+holding an :class:`InvalidValue` is replaced by a valid value; ``replace`` (a forced put) replaces a valid value; the
+same value again succeeds without change; any other value fails with a
+:class:`~pubfetch.metadata.fields.CardinalityError` and the FIRST valid value stays. A value that fails validation is
+stored as an InvalidValue only in an empty slot (a later invalid value never replaces an earlier one, and an invalid
+forced value keeps the old one). For a Multi field each (split) value that validates is appended, duplicates kept;
+invalid ones are skipped and the first error reported; a Multi slot never holds an InvalidValue.
 
 Deliberate differences from LOCKSS: "the same value again" compares the normalised value as well as the raw one
 (LOCKSS compared only the raw value with the stored, normalised one, so storing ``doi:10.1/x`` twice failed); an

@@ -11,8 +11,9 @@ Public API:
 
 * ``AuConfig.parse(raw, descriptors=(), *, unknown="keep")`` -> :class:`AuConfig`: ``raw`` maps parameter keys to
   their text; ``descriptors`` are the plugin's :class:`~pubfetch.params.ParamDescr` objects or keys of
-  :data:`~pubfetch.params.BUILTIN_DESCRIPTORS`. Keys without a descriptor are looked up among the built-ins (``pub_down``,
-  ``crawl_proxy``, ...); other keys are kept as untyped text in ``extras`` (``unknown="keep"``) or refused with
+  :data:`~pubfetch.params.BUILTIN_DESCRIPTORS`. Keys without a descriptor are looked up among the built-ins
+  (``pub_down``, ``crawl_proxy``, ...); other keys are kept as untyped text in ``extras`` (``unknown="keep"``) or
+  refused with
   :class:`~pubfetch.params.UnknownParameter` (``unknown="error"``). A value that does not parse raises
   :class:`~pubfetch.params.InvalidParamValue` naming the key. Missing values are allowed (templates then yield nothing).
 * :class:`AuConfig`: ``values`` (typed, derived ones included), ``raw`` (text of typed parameters), ``extras``,
@@ -155,7 +156,8 @@ class AuConfig:
 
     def definitional_values(self) -> dict[str, str]:
         """The text of every definitional parameter; :class:`AuIdError` names those missing."""
-        missing = [d.key for d in self.descriptors.values() if d.definitional and not d.derived and d.key not in self.raw]
+        missing = [d.key for d in self.descriptors.values()
+                   if d.definitional and not d.derived and d.key not in self.raw]
         if missing:
             raise AuIdError(f"missing definitional parameter(s): {', '.join(missing)}")
         return {d.key: self.raw[d.key] for d in self.descriptors.values() if d.definitional and not d.derived}

@@ -21,7 +21,8 @@ Public API (everything here is immutable and safe to share between threads):
   ``validate_doi``, ``validate_issn``, ``validate_eissn``, ``validate_isbn``, ``validate_eisbn``, ``validate_author``,
   ``non_empty(what)`` (the classes ``NonEmpty`` and ``PrefixedIdValidator`` behind them are picklable, so records
   holding fields can cross process boundaries); predicates ``sanitize_doi``, ``is_issn``, ``is_isbn``, ``is_author``.
-* Built-in fields ``FIELD_*`` (``FIELD_DOI``, ``FIELD_ISSN``, ``FIELD_AUTHOR``, ...) with their ``KEY_*`` strings, Dublin
+* Built-in fields ``FIELD_*`` (``FIELD_DOI``, ``FIELD_ISSN``, ``FIELD_AUTHOR``, ...) with their ``KEY_*`` strings,
+Dublin
   Core fields ``DC_FIELD_*`` / ``DC_KEY_*``, the registry ``BUILTIN_FIELDS`` (key -> field) and ``find_field(key)``;
   value constants ``PUBLICATION_TYPE_*`` and ``ARTICLE_TYPE_*``.
 

@@ -162,8 +162,8 @@ class ContentSource(ABC):
     def __len__(self) -> int:
         return len(self.urls())
 
-    def close(self) -> None:
-        """Release resources; the default does nothing."""
+    def close(self) -> None:  # noqa: B027 - a hook with a do-nothing default, not an abstract method
+        """Release resources; sources holding none need not override it."""
 
     def __enter__(self) -> Self:
         return self

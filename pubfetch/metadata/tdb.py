@@ -26,8 +26,8 @@ The ``.tdb`` language (as written in lockss-daemon's ``tdb/`` files)::
 * ``implicit < k1 ; k2 ; ... >`` gives the keys of the positional fields of later ``au < v1 ; v2 ; ... >`` lines, which
   must have exactly that many fields.
 * Values: an unquoted value runs to the end of the line (or ``;`` / ``>`` inside ``< >``); surrounding blanks are
-  dropped; ``\\;``, ``\\>``, ``\\ ``, ``\\\\`` (and ``\\"`` first) escape. A quoted value ``"..."`` stays on one line and
-  escapes ``\\"`` and ``\\\\``. ``key =`` with nothing after it is the empty string.
+  dropped; ``\\;``, ``\\>``, ``\\ ``, ``\\\\`` (and ``\\"`` first) escape. A quoted value ``"..."`` stays on one line
+  and escapes ``\\"`` and ``\\\\``. ``key =`` with nothing after it is the empty string.
 
 Every error is a :class:`TdbError` whose message starts ``file:line:column:``.
 
@@ -473,7 +473,8 @@ class _Parser:
     def read_key(self) -> str:
         match = _KEY.match(self.text, self.pos)
         if not match:
-            raise self.error(f"expected a key ([A-Za-z0-9_./] characters, optionally [subkey]) but got {self.describe()}")
+            raise self.error("expected a key ([A-Za-z0-9_./] characters, optionally [subkey]) "
+                             f"but got {self.describe()}")
         self.pos = match.end()
         return match.group(0)
 
@@ -552,7 +553,8 @@ class _Parser:
             if self.peek() == "}":
                 raise self.error("unmatched '}'")
             if self.peek() != "{":
-                raise self.error(f"expected '{{' (a title database is a list of {{ }} scopes) but got {self.describe()}")
+                raise self.error("expected '{' (a title database is a list of { } scopes) "
+                                 f"but got {self.describe()}")
             self.block(root)
 
     def block(self, parent: _Scope) -> None:

@@ -4,9 +4,10 @@ LOCKSS plugins write start URLs, crawl rules, article-iterator roots and pattern
 format between double quotes and a comma-separated list of arguments; each argument is a parameter name or
 ``function(parameter)``. The same template is converted differently by context (spec lockss.md section 8):
 
-* URL list (:func:`url_list`): every Set and NumRange argument is expanded and the Cartesian product formatted, the FIRST
-  multi-valued argument varying fastest; a NumRange expands to at most :data:`MAX_NUM_RANGE_SIZE` numbers; a string Range
-  cannot be expanded and is a definition error.
+* URL list (:func:`url_list`): every Set and NumRange argument is expanded and the Cartesian product formatted, the
+FIRST
+  multi-valued argument varying fastest; a NumRange expands to at most :data:`MAX_NUM_RANGE_SIZE` numbers; a string
+  Range cannot be expanded and is a definition error.
 * Regexp (:func:`match_pattern`): string values are regex-quoted (every ASCII non-word character escaped, as Perl's
   quotemeta does, so the result is valid for Python's ``re``), a Set becomes ``(?:a|b|...)``, a Range ``(.*)`` and a
   NumRange ``(\\d+)`` whose bounds are kept as match arguments for a later range check; in URL context a space matches

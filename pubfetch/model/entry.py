@@ -1,7 +1,7 @@
 """Fetch state shared by publications, webpages and docs: when to fetch again, and the retry bookkeeping.
 
-The rules are PubFetcher's (spec section 4) so that a database shared by both tools is refetched the same way; the clock is
-injected so every condition can be tested without waiting for real cooldowns.
+The rules are PubFetcher's (spec section 4) so that a database shared by both tools is refetched the same way; the
+clock is injected so every condition can be tested without waiting for real cooldowns.
 """
 
 from __future__ import annotations

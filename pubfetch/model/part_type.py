@@ -6,7 +6,7 @@ from enum import Enum
 
 
 class PartName(Enum):
-    """The ten parts of a publication, in PubFetcher's order; ``value`` is the name used on the command line and in JSON."""
+    """The ten parts of a publication, in PubFetcher's order; ``value`` is the name on the command line and in JSON."""
 
     pmid = "pmid"
     pmcid = "pmcid"
@@ -36,9 +36,10 @@ class PartName(Enum):
         return self in (PartName.keywords, PartName.mesh, PartName.efo, PartName.go)
 
 
-_FINAL = {"europepmc", "europepmc_xml", "europepmc_html", "pubmed_xml", "pubmed_html", "pmc_xml", "pmc_html", "doi", "link",
-          "link_oadoi"}
-_PDF = {"pdf_europepmc", "pdf_pmc", "pdf_doi", "pdf_link", "pdf_oadoi", "pdf_citation", "pdf_eprints", "pdf_bepress", "pdf_meta"}
+_FINAL = {"europepmc", "europepmc_xml", "europepmc_html", "pubmed_xml", "pubmed_html", "pmc_xml", "pmc_html", "doi",
+          "link", "link_oadoi"}
+_PDF = {"pdf_europepmc", "pdf_pmc", "pdf_doi", "pdf_link", "pdf_oadoi", "pdf_citation", "pdf_eprints", "pdf_bepress",
+        "pdf_meta"}
 
 
 class PartType(Enum):

@@ -1,4 +1,5 @@
-"""A publication: ten parts with provenance, bibliographic data, and the merge rules that decide what may overwrite what.
+"""A publication: ten parts with provenance, bibliographic data, and the merge rules that decide what may overwrite
+what.
 
 Resources never assign parts directly; they offer content through the ``set_*`` methods, which accept it only when the
 part is not final yet and the offer is better (a better type, or among final types, longer content). This is what lets
@@ -80,7 +81,7 @@ class Publication:
     pub_types: list[str] = field(default_factory=list)
     clock: Clock = field(default=now_ms, repr=False, compare=False)
 
-    # --- parts ---------------------------------------------------------------------------------------------------------
+    # --- parts --------------------------------------------------------------------------------------------------------
 
     def part(self, name: PartName) -> StringPart | ListPart:
         return getattr(self, name.value)
@@ -102,7 +103,7 @@ class Publication:
                      PartName.fulltext):
             setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
 
-    # --- finality ------------------------------------------------------------------------------------------------------
+    # --- finality -----------------------------------------------------------------------------------------------------
 
     def _content_parts(self) -> tuple:
         return (self.title, self.keywords, self.mesh, self.efo, self.go, self.abstract, self.fulltext)
@@ -136,7 +137,7 @@ class Publication:
                 lowest = p.type
         return lowest
 
-    # --- merge rules ---------------------------------------------------------------------------------------------------
+    # --- merge rules --------------------------------------------------------------------------------------------------
 
     def _set_id(self, part: StringPart, content: str | None, type_: PartType, url: str, args: FetcherArgs,
                 valid: Any) -> bool:
@@ -217,7 +218,7 @@ class Publication:
     def set_go(self, terms: Iterable[MinedTerm | None], type_: PartType, url: str, args: FetcherArgs) -> bool:
         return self._set_list(self.go, [t for t in terms if t is not None and t.term], type_, url, args)
 
-    # --- set-once fields -----------------------------------------------------------------------------------------------
+    # --- set-once fields ----------------------------------------------------------------------------------------------
 
     def set_journal_title(self, title: str | None) -> None:
         if not self.journal_title and title:
@@ -273,10 +274,10 @@ class Publication:
         if site not in self.visited_sites:
             self.visited_sites.append(site)
 
-    # --- JSON ----------------------------------------------------------------------------------------------------------
+    # --- JSON ---------------------------------------------------------------------------------------------------------
 
     def to_json(self, args: FetcherArgs | None = None, computed: bool = True) -> dict[str, Any]:
-        """PubFetcher's JSON of a publication; ``computed=False`` leaves out what follows from the parameters (stored form)."""
+        """PubFetcher's JSON; ``computed=False`` leaves out what follows from the parameters (the stored form)."""
         if computed and args is None:
             args = default_args()
         d: dict[str, Any] = self.state.to_json()

@@ -31,7 +31,7 @@ class Webpage:
         return not self.title and not self.content
 
     def is_broken(self) -> bool:
-        """An HTTP failure; status 0 with a final URL is a page read some other way (file, JavaScript) and not broken."""
+        """An HTTP failure; status 0 with a final URL is a page read another way (file, JavaScript), not broken."""
         return (self.status_code < 200 or self.status_code >= 300) and (self.status_code != 0 or not self.final_url)
 
     def is_usable(self, args: FetcherArgs) -> bool:

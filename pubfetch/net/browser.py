@@ -51,6 +51,7 @@ from pubfetch.net.config import DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
 from pubfetch.net.sniff import is_pdf_media, media_type
 from pubfetch.net.urls import HTTP_SCHEMES, hostname, origin, scheme
+import contextlib
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright, Request, Response, Route
@@ -700,10 +701,8 @@ class _Worker:
                 logger.warning("bad wait_until selector %r for %s: %s", job.wait_until, job.url, _first_line(e))
             return
         if self.settings.settle_ms > 0:
-            try:
+            with contextlib.suppress(TimeoutError):
                 page.wait_for_load_state("networkidle", timeout=min(self.settings.settle_ms, self._remaining_ms(job)))
-            except TimeoutError:
-                pass
 
     def _read(self, page: Page, job: _Job, watch: _PageWatch, response: Response | None) -> FetchResult:
         from playwright.sync_api import Error

@@ -16,6 +16,7 @@ as thread-safe; its connection pool still keeps connections alive across that th
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -210,7 +211,8 @@ class HttpClient:
         result.fetch_exception = sets_fetch_exception(result, publication=request.publication)
         elapsed = time.monotonic() - started
         if result.ok:
-            logger.info("GOT %s (%s, %d bytes, %.2f s)", result.final_url, result.content_type, len(result.body), elapsed)
+            logger.info("GOT %s (%s, %d bytes, %.2f s)", result.final_url, result.content_type, len(result.body),
+                        elapsed)
         else:
             logger.warning(
                 "%s %s failed: %s%s (%s)%s",
@@ -372,7 +374,8 @@ class HttpClient:
                 try:
                     hop.location = resolve_location(url, location)
                 except ValueError as e:
-                    raise ExchangeFailed(OutcomeKind.BAD_URL, f"malformed Location {location!r}: {e}", payload=hop) from e
+                    raise ExchangeFailed(OutcomeKind.BAD_URL, f"malformed Location {location!r}: {e}",
+                                         payload=hop) from e
                 return hop
             if status in BUSY_STATUSES:
                 hop.body, truncated = bodies.read_some(response, SMALL_BODY)
@@ -552,10 +555,8 @@ class HttpClient:
     def _headers(self, url: str, referer: str | None, extra: Mapping[str, str] | None) -> dict[str, str]:
         headers = {"User-Agent": self.config.user_agent, "Accept": _DEFAULT_ACCEPT, "Accept-Language": "en-US,en;q=0.5"}
         headers.update(self.config.extra_headers)
-        try:
+        with contextlib.suppress(ValueError):  # a malformed URL is refused later, with a proper outcome
             headers["Referer"] = referer if referer is not None else origin(url)
-        except ValueError:
-            pass  # a malformed URL is refused later, with a proper outcome
         if extra:
             headers.update(extra)
         return headers

@@ -90,7 +90,7 @@ class EntryWriter:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- public --------------------------------------------------------------------------------------------------------
+    # --- public -------------------------------------------------------------------------------------------------------
 
     def write(self, entry: Publication | Webpage, kind: Kind | None = None) -> None:
         kind = check_kind(kind) if kind is not None else kind_of(entry)
@@ -134,7 +134,7 @@ class EntryWriter:
                 self.out.write(h.HTML_DOCUMENT_END)
         self._closed = True
 
-    # --- internals -----------------------------------------------------------------------------------------------------
+    # --- internals ----------------------------------------------------------------------------------------------------
 
     def _entry_obj(self, kind: Kind, entry: Publication | Webpage) -> dict:
         if self.fmt in (Format.metadata, Format.metadata_jsonl):

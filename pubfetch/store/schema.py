@@ -1,8 +1,8 @@
 """The SQLite schema of a pubfetch database, its version, and the steps that upgrade older files.
 
 Entries are kept as the JSON PubFetcher prints (without computed fields), so a file can be read with plain ``sqlite3``.
-Every table has an explicit ``seq INTEGER PRIMARY KEY``: listings follow insertion order, and unlike an implicit rowid an
-explicit one survives VACUUM.
+Every table has an explicit ``seq INTEGER PRIMARY KEY``: listings follow insertion order, and unlike an implicit rowid
+an explicit one survives VACUUM.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _migrate_0_to_
 
 
 def create_current(conn: sqlite3.Connection, pubfetch_version: str) -> None:
-    """A fresh database at the current version: the old layout plus every migration, so both paths give the same file."""
+    """A fresh database at the current version: the old layout plus every migration, so both paths agree."""
     create_v0(conn)
     migrate(conn, 0)
     conn.execute("INSERT INTO meta (key, value) VALUES ('created_with', ?)", (pubfetch_version,))

@@ -8,9 +8,9 @@ Why it is safe to share and to kill:
   uncommitted WAL tail that SQLite discards, never half an entry;
 - one connection per thread, because a sqlite3 connection must not be used by two threads at the same time.
 
-The ID-map rules are PubFetcher's Database.putPublication/removePublication (spec section 10), with one hardening: removing a
-publication drops every ID that maps to it, not only the IDs its stored JSON still carries, so the map never points at a
-publication that is gone.
+The ID-map rules are PubFetcher's Database.putPublication/removePublication (spec section 10), with one hardening:
+removing a publication drops every ID that maps to it, not only the IDs its stored JSON still carries, so the map never
+points at a publication that is gone.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +58,7 @@ def _check_kind(kind: str) -> str:
 
 
 class SqliteStore(Store):
-    """A pubfetch database in one SQLite file. Create with :meth:`init`, open with :meth:`open` (or the module functions)."""
+    """A pubfetch database in one SQLite file: create with :meth:`init`, open with :meth:`open`."""
 
     def __init__(self, path: str | os.PathLike[str], readonly: bool = False) -> None:
         """Use :meth:`open`; the constructor only records the settings, it does not check the file."""
@@ -69,7 +69,7 @@ class SqliteStore(Store):
         self._conns: list[sqlite3.Connection] = []
         self._closed = False
 
-    # --- creating and opening ------------------------------------------------------------------------------------------
+    # --- creating and opening -----------------------------------------------------------------------------------------
 
     @classmethod
     def init(cls, path: str | os.PathLike[str]) -> SqliteStore:
@@ -97,10 +97,8 @@ class SqliteStore(Store):
                 conn.close()
         except sqlite3.Error as e:
             for suffix in ("", "-wal", "-shm"):
-                try:
+                with suppress(OSError):
                     os.remove(p + suffix)
-                except OSError:
-                    pass
             raise StoreError(f"cannot create database file '{p}': {e}") from None
         return cls.open(p)
 
@@ -161,7 +159,7 @@ class SqliteStore(Store):
         except sqlite3.Error as e:
             raise StoreError(f"cannot upgrade database file '{self.path}': {e}") from None
 
-    # --- connections and transactions ----------------------------------------------------------------------------------
+    # --- connections and transactions ---------------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
         if self.readonly:
@@ -215,10 +213,8 @@ class SqliteStore(Store):
             yield conn
             conn.execute("COMMIT")
         except BaseException as exc:
-            try:
+            with suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
             if isinstance(exc, sqlite3.Error):
                 raise self._error(exc) from None
             raise
@@ -258,7 +254,8 @@ class SqliteStore(Store):
     def _remove_old_ids(self, conn: sqlite3.Connection, primary: str, new: tuple[str, str, str]) -> bool:
         """Drop IDs of the entry at ``primary`` that the new publication contradicts; True if the whole entry went.
 
-        An entry whose primary ID itself is contradicted (its PMID changed, say) is removed entirely: it was another paper.
+        An entry whose primary ID itself is contradicted (its PMID changed, say) is removed entirely: it was another
+        paper.
         """
         old = self._reverse(conn, primary)
         if old is None:
@@ -282,7 +279,7 @@ class SqliteStore(Store):
         log.warning("removing entry with ID %s, equivalent to %s, merged by %s", any_id, kept, pub.ids)
         self._remove_by_id(conn, any_id)
 
-    # --- publications ----------------------------------------------------------------------------------------------------
+    # --- publications -------------------------------------------------------------------------------------------------
 
     def put_publication(self, pub: Publication) -> bool:
         if pub is None:
@@ -292,7 +289,8 @@ class SqliteStore(Store):
             log.error("not putting publication with no IDs to database")
             return False
         doc = _dumps(pub.to_json(computed=False))  # serialise before taking the write lock
-        # keys as lookups normalise them; a DOI set by the fetcher is normalised already, one loaded from elsewhere may not be
+        # keys as lookups normalise them; a DOI set by the fetcher is normalised already, one loaded from elsewhere may
+        # not be
         pmid, pmcid, doi = (_lookup_key(p.content) for p in (pub.pmid, pub.pmcid, pub.doi))
         new = (pmid, pmcid, doi)
         with self._write() as conn:
@@ -444,10 +442,10 @@ class SqliteStore(Store):
     def pages_size(self, kind: str) -> int:
         return int(self._read(f"SELECT COUNT(*) FROM {_check_kind(kind)}")[0][0])
 
-    # --- lifecycle ------------------------------------------------------------------------------------------------------
+    # --- lifecycle ----------------------------------------------------------------------------------------------------
 
     def commit(self) -> None:
-        """Every put is committed when it returns; this also folds the WAL back into the main file (PubFetcher's commit)."""
+        """Every put is committed when it returns; this folds the WAL back into the main file (PubFetcher's commit)."""
         if self.readonly:
             return
         try:
@@ -501,7 +499,8 @@ def _check_file(p: str, readonly: bool) -> None:
     except OSError as e:
         raise StoreError(f"database file '{p}' cannot be read: {e.strerror}") from None
     if not header:
-        raise StoreError(f"database file '{p}' is empty, not a pubfetch database (remove it and create it with -db-init)")
+        raise StoreError(f"database file '{p}' is empty, not a pubfetch database "
+                         "(remove it and create it with -db-init)")
     if header != SQLITE_HEADER:
         raise StoreError(f"database file '{p}' is not an SQLite database (a PubFetcher MapDB file or some other kind "
                          "of file?); pubfetch databases are created with -db-init")
