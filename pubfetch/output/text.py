@@ -139,10 +139,11 @@ def publication_parts_text(pub: Publication, parts: Sequence[PartName], plain: b
     chosen = in_order(parts)
     if not plain:
         return "\n\n".join(part_text(pub.part(n)) for n in chosen)
-    ids = [pub.part(n).plain() if n in chosen else "" for n in (PartName.pmid, PartName.pmcid, PartName.doi)]
+    id_parts = (PartName.pmid, PartName.pmcid, PartName.doi)
+    pmid, pmcid, doi = (pub.part(n).plain() if n in chosen else "" for n in id_parts)
     if is_id_only(chosen):
-        return ids_text(*ids, tab=True)
-    pieces = [ids_text(*ids)] if any(n.is_id for n in chosen) else []
+        return ids_text(pmid, pmcid, doi, tab=True)
+    pieces = [ids_text(pmid, pmcid, doi)] if any(n.is_id for n in chosen) else []
     pieces += [pub.part(n).plain() for n in chosen if not n.is_id]
     return "\n\n".join(pieces)
 

@@ -92,7 +92,7 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
             return records, result
         records.extend(page.records)
         cursor = page.next_cursor_mark
-        if not page.records or not cursor or cursor == params["cursorMark"] or len(records) >= page.hit_count:
+        if not page.records or not cursor or cursor == params["cursorMark"] or len(records) >= (page.hit_count or 0):
             return records, None
         params = {**params, "cursorMark": cursor}
 
@@ -104,9 +104,9 @@ def _search_pass(ctx: Context, runs: Sequence[PubRun],
     have given (``None`` when there was none); runs whose request failed go to ``on_failure`` instead."""
     groups: dict[str, list[tuple[PubRun, str]]] = defaultdict(list)
     for run in runs:
-        kind = _query_kind(run)
-        if kind is not None:
-            groups[kind[0]].append((run, kind[1]))
+        query = _query_kind(run)
+        if query is not None:
+            groups[query[0]].append((run, query[1]))
     for kind, members in groups.items():
         for chunk in chunks(members, ctx.config.europepmc_batch):
             records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))

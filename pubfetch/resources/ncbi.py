@@ -68,11 +68,11 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
             by_id.setdefault(key(record), record)
         url = result.url
         for run, value in chunk:
-            record = by_id.get(value)
-            if record is None:
+            found = by_id.get(value)
+            if found is None:
                 log.error("no article found for %s in %s", value, url)
                 continue
-            apply(run, record, url)
+            apply(run, found, url)
 
 
 def fetch_pubmed_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
