@@ -23,7 +23,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.params import FetcherArgs
 from pubfetch.resources.base import Context
-from pubfetch.store import Store, open_store
+from pubfetch.store import Store, open_or_init_store
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def _config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterabl
 def _open(stack: ExitStack, db: DbLike) -> Store | None:
     if db is None or isinstance(db, Store):
         return db
-    store = open_store(db)
+    store = open_or_init_store(db)
     stack.callback(store.close)
     return store
 
