@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from pubfetch import ids as idmod
 from pubfetch.chain import fetch_publications
@@ -109,7 +110,7 @@ def fetch_many(
     progress: Progress | None = None,
     summary: BatchSummary | None = None,
     retry_exceptions: bool = True,
-    **options: object,
+    **options: Any,
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch).
 
@@ -189,7 +190,7 @@ def fetch(
     db: DbLike = None,
     parts: Iterable[PartName | str] | None = None,
     args: FetcherArgs | None = None,
-    **options: object,
+    **options: Any,
 ) -> Publication:
     """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``."""
     pubs = list(fetch_many([id_or_ids], db=db, parts=parts, args=args, **options))
