@@ -476,14 +476,14 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
          spec.part_name, "modifier"),
 ))
 
+# Europe PMC's and PMC's HTML pages are not offered (PubFetcher's -print-europepmc-html and -print-pmc-html): their
+# terms forbid automated download, so those operations could never work.
 TESTS = Group("Test operations (network)", tuple(
     one(f"-print-{name}", metavar, f"Fetch the publication from {what} alone and print it", role="test",
         network=True)
     for name, metavar, what in (
         ("europepmc-xml", "PMCID", "the Europe PMC full text XML"),
-        ("europepmc-html", "PMCID", "the Europe PMC HTML page"),
         ("pmc-xml", "PMCID", "the PubMed Central XML"),
-        ("pmc-html", "PMCID", "the PubMed Central HTML page"),
         ("pubmed-xml", "PMID", "the PubMed XML"),
         ("pubmed-html", "PMID", "the PubMed HTML page"),
         ("europepmc", "PMID", "the Europe PMC search"),
