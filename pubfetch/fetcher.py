@@ -24,7 +24,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
-from pubfetch.store import Store, open_store
+from pubfetch.store import Store, open_or_init_store
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ def _config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterabl
 def _open(stack: ExitStack, db: DbLike) -> Store | None:
     if db is None or isinstance(db, Store):
         return db
-    store = open_store(db)
+    store = open_or_init_store(db)
     stack.callback(store.close)
     return store
 

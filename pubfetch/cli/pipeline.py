@@ -36,7 +36,7 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
-from pubfetch.store import Store, open_store
+from pubfetch.store import Store, open_or_init_store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ class Pipeline:
 
         a = self.args
         ids = chain.from_iterable(iter_pub_file(path, self.strict) for path in a.get("pub-file", []))
-        with open_store(a.get("db-fetch-end")) as store:
+        with open_or_init_store(a.get("db-fetch-end")) as store:
             run_fetch_step("publications", ids, "db-fetch-end", store, self.fa,  # type: ignore[arg-type]
                            threads=a.get("threads", 8), progress=a.flag("progress"), parts=self._fetch_parts())
 
@@ -262,7 +262,7 @@ class Pipeline:
         if not kinds:
             return
         with ExitStack() as stack:
-            store = None if step == "fetch" else stack.enter_context(open_store(a.get(step)))
+            store = None if step == "fetch" else stack.enter_context(open_or_init_store(a.get(step)))
             for kind in kinds:
                 result = run_fetch_step(kind, list(getattr(self.ids, kind)), step, store, self.fa,  # type: ignore[arg-type]
                                         threads=a.get("threads", 8), limit=self._remaining(kind),
