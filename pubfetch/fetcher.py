@@ -23,7 +23,7 @@ from pubfetch.chain import fetch_publications
 from pubfetch.config import FetchConfig
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_or_init_store
 

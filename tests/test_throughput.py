@@ -27,7 +27,7 @@ from synthetic import PMC_BASE, PMID_BASE, Article, SyntheticServices
 
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import open_store
 

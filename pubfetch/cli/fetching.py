@@ -21,7 +21,7 @@ from pubfetch.ids import PublicationIds
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context, PubRun
 from pubfetch.store import Store
 

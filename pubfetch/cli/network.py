@@ -17,7 +17,7 @@ from typing import Literal, get_args
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.store import Store
 
 EntryKind = Literal["publications", "webpages", "docs"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pubfetch.cli import spec
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.spec import Arity, Converter, Group, Option, Role
-from pubfetch.params import FETCHER_DESCRIPTORS, InvalidParamValue, parse_fetcher_option
+from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, parse_fetcher_option
+from pubfetch.params import InvalidParamValue
 
 
 def _opt(names: str, help: str, arity: Arity = 0, metavar: str = "", convert: Converter | None = None,

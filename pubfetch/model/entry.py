@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 log = logging.getLogger(__name__)
 
