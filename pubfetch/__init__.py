@@ -20,6 +20,7 @@ _LAZY = {
     "fetch": "pubfetch.fetcher",
     "fetch_many": "pubfetch.fetcher",
     "BatchSummary": "pubfetch.fetcher",
+    "FetchError": "pubfetch.fetcher",
     "fetch_webpage": "pubfetch.webfetch",
     "fetch_doc": "pubfetch.webfetch",
     "FetchConfig": "pubfetch.config",
@@ -37,6 +38,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
     "fetch",
     "fetch_many",
     "BatchSummary",
+    "FetchError",
     "fetch_webpage",
     "fetch_doc",
     "FetchConfig",
@@ -51,7 +53,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
 
 if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.config import FetchConfig
-    from pubfetch.fetcher import BatchSummary, fetch, fetch_many
+    from pubfetch.fetcher import BatchSummary, FetchError, fetch, fetch_many
     from pubfetch.ids import PublicationIds
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage

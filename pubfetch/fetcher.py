@@ -99,6 +99,22 @@ class BatchSummary:
         return text
 
 
+class FetchError(Exception):
+    """Nothing could be fetched for a publication because of transient failures (network down, services busy or
+    timing out). ``publication`` is what there is: its IDs and its fetch state (fetchException), as stored."""
+
+    def __init__(self, publication: Publication) -> None:
+        ids = ", ".join(p.content for p in (publication.pmid, publication.pmcid, publication.doi) if p.content)
+        super().__init__(f"nothing could be fetched for {ids}: the services failed transiently (network down, busy "
+                         "or timing out); fetching again later may work")
+        self.publication = publication
+
+
+def failed_transiently(pub: Publication) -> bool:
+    """Whether a fetch gave nothing but a transient failure (what :class:`FetchError` reports)."""
+    return pub.state.fetch_exception and pub.is_empty()
+
+
 def to_ids(value: IdsLike) -> idmod.PublicationIds:
     """A PMID, PMCID, DOI (or a link to one) or PublicationIds, as PublicationIds; InvalidId (a ValueError) says why
     a string is none of them."""
@@ -148,6 +164,7 @@ def fetch_many(
     progress: Progress | None = None,
     summary: BatchSummary | None = None,
     retry_exceptions: bool = True,
+    errors: str = "skip",
     **options: Any,
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch).
@@ -162,8 +179,14 @@ def fetch_many(
         progress: called with (number done, publication) after each one.
         summary: filled in as publications complete.
         retry_exceptions: fetch entries that ended with fetchException once more at the end (PubFetcher's final retry).
+        errors: "skip" (the default, as the command line does): an invalid ID is skipped with a warning, and a
+            publication that got nothing because of transient failures is yielded as it is (``pub.problems()`` says
+            so); "raise": an invalid ID raises :class:`~pubfetch.ids.InvalidId`, such a publication
+            :class:`FetchError` (after it was stored).
         options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ...).
     """
+    if errors not in ("skip", "raise"):
+        raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
     cfg = _config(config, args, parts, **options)
     with ExitStack() as stack:
         store = _open(stack, db)
@@ -178,6 +201,8 @@ def fetch_many(
                 summary.count(pub, ctx.args, fetched)
             if progress is not None:
                 progress(done, pub)
+            if errors == "raise" and failed_transiently(pub):
+                raise FetchError(pub)
             return pub
 
         iterator = iter(ids)
@@ -185,7 +210,7 @@ def fetch_many(
             batch = list(islice(iterator, cfg.batch_size))
             if not batch:
                 break
-            loaded = [_load(store, to_ids(i), ctx.args) for i in batch]
+            loaded = [_load(store, ids, ctx.args) for ids in _valid_ids(batch, errors)]
             for pub, fetched in _fetch_batch(ctx, store, loaded):
                 if fetched and pub.state.fetch_exception and retry_exceptions:
                     retry.append(pub)
@@ -196,6 +221,16 @@ def fetch_many(
             for start in range(0, len(retry), cfg.batch_size):
                 for pub, fetched in _fetch_batch(ctx, store, retry[start:start + cfg.batch_size]):
                     yield finish(pub, fetched)
+
+
+def _valid_ids(batch: list[IdsLike], errors: str) -> Iterator[idmod.PublicationIds]:
+    for value in batch:
+        try:
+            yield to_ids(value)
+        except idmod.InvalidId as e:
+            if errors == "raise":
+                raise
+            log.warning("skipping %r: %s", str(value), e)
 
 
 def _load(store: Store | None, ids: idmod.PublicationIds, args: FetcherArgs) -> Publication:
@@ -230,6 +265,11 @@ def fetch(
     args: FetcherArgs | None = None,
     **options: Any,
 ) -> Publication:
-    """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``."""
-    pubs = list(fetch_many([id_or_ids], db=db, parts=parts, args=args, **options))
+    """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``.
+
+    Raises :class:`~pubfetch.ids.InvalidId` for an ID that is none of PMID, PMCID, DOI, and :class:`FetchError` (with
+    the publication attached) when nothing could be fetched because of transient failures. A partial result is
+    returned: ``pub.status()`` and ``pub.problems()`` say what is missing.
+    """
+    pubs = list(fetch_many([id_or_ids], db=db, parts=parts, args=args, errors="raise", **options))
     return pubs[0]

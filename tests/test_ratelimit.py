@@ -107,6 +107,7 @@ def test_service_map_uses_configured_endpoints():
     assert services.key("https://www.Example.org/a") == "host:example.org"
 
 
+@pytest.mark.timing  # wall-clock gaps: a loaded machine delays a process between its permit and its print
 def test_two_processes_share_one_schedule(tmp_path):
     """Two processes taking 6 permits each at 4/s: 12 permits spaced 0.25 s apart in total, not per process."""
     db = tmp_path / "shared.sqlite"

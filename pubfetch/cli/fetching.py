@@ -299,6 +299,10 @@ def fetch_config(values: dict) -> FetchConfig:
         overrides["javascript"] = False
     if values.get("chromium"):
         overrides["chromium"] = values["chromium"]
+    if values.get("ncbi-email"):
+        overrides["ncbi_email"] = values["ncbi-email"]
+    if values.get("ncbi-api-key"):
+        overrides["ncbi_api_key"] = values["ncbi-api-key"].strip()
     try:
         return FetchConfig.from_env(None, config_file=values.get("config"), **overrides)
     except ValueError as e:

@@ -25,6 +25,18 @@ class _ConsoleFormatter(logging.Formatter):
         return f"pubfetch: {record.levelname.lower()}: {record.getMessage()}"
 
 
+_SECRET_OPTIONS = frozenset({"--ncbi-api-key"})
+
+
+def _redacted(argv: Sequence[str]) -> list[str]:
+    """The command line with the values of secret options (the NCBI API key) replaced, for the log file."""
+    out = list(argv)
+    for i, word in enumerate(out[:-1]):
+        if word in _SECRET_OPTIONS:
+            out[i + 1] = "***"
+    return out
+
+
 @dataclass
 class LogSetup:
     """The handlers added for this run, removed again by :meth:`close` (main() may be called many times in tests)."""
@@ -66,6 +78,6 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
     logger.setLevel(logging.DEBUG if log_file is not None else console.level)
     logger.propagate = False
     log = logging.getLogger(__name__)
-    log.debug("pubfetch %s", " ".join(argv))
+    log.debug("pubfetch %s", " ".join(_redacted(argv)))
     log.info("This is pubfetch %s", pubfetch.__version__)
     return setup

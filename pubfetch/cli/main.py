@@ -96,6 +96,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.flag("version"):
         print(f"pubfetch {pubfetch.__version__}")
         return EXIT_OK
+    if "print-completion" in args:
+        from pubfetch.cli.completion import completion_script
+
+        try:
+            sys.stdout.write(completion_script(args.get("print-completion")))
+        except CliError as e:
+            _say(str(e))
+            return e.exit_status
+        return EXIT_OK
     try:
         if not args.has_role("oneoff", "pipeline", "test"):
             raise UsageError("no operation given (operations are the single-dash options); see pubfetch --help")

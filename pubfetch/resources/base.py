@@ -26,6 +26,13 @@ from pubfetch.resources.links import Links
 
 log = logging.getLogger(__name__)
 
+
+def email_address(value: str) -> str:
+    """The address if ``value`` looks like one (text on both sides of one @), else "" (PubFetcher's default "@")."""
+    value = value.strip()
+    local, at, domain = value.partition("@")
+    return value if at and local and domain and "@" not in domain and not any(c.isspace() for c in value) else ""
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -94,10 +101,19 @@ class Context:
         self._renderer = renderer
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._warned: set[str] = set()
 
     @property
     def args(self) -> FetcherArgs:
         return self.config.args
+
+    def warn_once(self, key: str, message: str) -> None:
+        """A warning about the run's settings, given once per run however many requests it concerns."""
+        with self._lock:
+            if key in self._warned:
+                return
+            self._warned.add(key)
+        log.warning(message)
 
     @property
     def endpoints(self):

@@ -18,7 +18,7 @@ from pubfetch.extract.records import ArticleRecord, apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.net.outcome import FetchResult
 from pubfetch.net.urls import RedactingFilter
-from pubfetch.resources.base import Context, PubRun, chunks
+from pubfetch.resources.base import Context, PubRun, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
 
 log = logging.getLogger(__name__)
@@ -34,8 +34,11 @@ def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
     params = {"db": db, "retmode": "xml", "id": ",".join(ids)}
     if ctx.config.ncbi_tool:
         params["tool"] = ctx.config.ncbi_tool
-    if ctx.config.ncbi_email:
-        params["email"] = ctx.config.ncbi_email
+    if email_address(ctx.config.ncbi_email):
+        params["email"] = ctx.config.ncbi_email.strip()
+    else:
+        ctx.warn_once("ncbi-email", "NCBI E-utilities are asked without an e-mail address: set PUBFETCH_NCBI_EMAIL "
+                      "or --ncbi-email")
     if ctx.config.ncbi_api_key:
         params["api_key"] = ctx.config.ncbi_api_key
     url = ctx.endpoints.eutils + "efetch.fcgi"
