@@ -53,11 +53,11 @@ def _is_printable(ch: str) -> bool:
 
 
 def is_pmid(s: str | None) -> bool:
-    return bool(s) and PMID_RE.fullmatch(s) is not None
+    return s is not None and PMID_RE.fullmatch(s) is not None
 
 
 def is_pmcid(s: str | None) -> bool:
-    return bool(s) and PMCID_RE.fullmatch(s) is not None
+    return s is not None and PMCID_RE.fullmatch(s) is not None
 
 
 def _strip_doi_prefix(s: str) -> str:
