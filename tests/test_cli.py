@@ -13,7 +13,7 @@ from pubfetch.cli.main import main
 from pubfetch.cli.network import FETCH_MODES, FetchStepResult, run_fetch_step
 from pubfetch.cli.options import BY_NAME, GROUPS
 from pubfetch.model import PartType
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pubfetch.cli import spec
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.spec import Arity, Converter, Group, Option, Role
-from pubfetch.params import FETCHER_DESCRIPTORS, InvalidParamValue, parse_fetcher_option
+from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, parse_fetcher_option
+from pubfetch.params import InvalidParamValue
 
 
 def _opt(names: str, help: str, arity: Arity = 0, metavar: str = "", convert: Converter | None = None,
@@ -477,14 +478,14 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
          spec.part_name, "modifier"),
 ))
 
+# Europe PMC's and PMC's HTML pages are not offered (PubFetcher's -print-europepmc-html and -print-pmc-html): their
+# terms forbid automated download, so those operations could never work.
 TESTS = Group("Test operations (network)", tuple(
     one(f"-print-{name}", metavar, f"Fetch the publication from {what} alone and print it", role="test",
         network=True)
     for name, metavar, what in (
         ("europepmc-xml", "PMCID", "the Europe PMC full text XML"),
-        ("europepmc-html", "PMCID", "the Europe PMC HTML page"),
         ("pmc-xml", "PMCID", "the PubMed Central XML"),
-        ("pmc-html", "PMCID", "the PubMed Central HTML page"),
         ("pubmed-xml", "PMID", "the PubMed XML"),
         ("pubmed-html", "PMID", "the PubMed HTML page"),
         ("europepmc", "PMID", "the Europe PMC search"),

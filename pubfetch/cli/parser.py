@@ -22,7 +22,8 @@ from typing import Any
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.options import BY_NAME, PART_TESTS
 from pubfetch.cli.spec import Option, Role, optional_bool, scrape_selector_key
-from pubfetch.params import FetcherArgs, InvalidParamValue, parse_fetcher_option
+from pubfetch.fetcher_args import FetcherArgs, parse_fetcher_option
+from pubfetch.params import InvalidParamValue
 
 _OPTION_LIKE = re.compile(r"^--?[A-Za-z]")
 

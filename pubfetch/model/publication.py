@@ -23,7 +23,7 @@ from pubfetch.model.timefmt import Clock, date_human, date_to_ms, instant_human,
 from pubfetch.textutil import strip_html
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ BIBLIO_FIELDS = ("volume", "issue", "pages", "issn", "eissn", "publisher")
 
 
 def default_args() -> FetcherArgs:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
     return FetcherArgs()
 
