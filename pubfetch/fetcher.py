@@ -19,7 +19,7 @@ from itertools import islice
 from typing import Any
 
 from pubfetch import ids as idmod
-from pubfetch.chain import fetch_publications
+from pubfetch.chain import fetch_publications, identity_keys
 from pubfetch.config import FetchConfig
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
@@ -193,9 +193,13 @@ def fetch_many(
         ctx = context or stack.enter_context(Context(cfg))
         done = 0
         retry: list[Publication] = []
+        seen = Identities()
 
-        def finish(pub: Publication, fetched: bool) -> Publication:
+        def finish(pub: Publication, fetched: bool) -> Publication | None:
+            """Count and report a completed publication; None when it was already yielded under another ID."""
             nonlocal done
+            if not seen.add(pub):
+                return None
             done += 1
             if summary is not None:
                 summary.count(pub, ctx.args, fetched)
@@ -214,17 +218,37 @@ def fetch_many(
             for pub, fetched in _fetch_batch(ctx, store, loaded):
                 if fetched and pub.state.fetch_exception and retry_exceptions:
                     retry.append(pub)
-                else:
-                    yield finish(pub, fetched)
+                elif (complete := finish(pub, fetched)) is not None:
+                    yield complete
         if retry:
             log.info("retrying %d publications that ended with a fetch exception", len(retry))
             for start in range(0, len(retry), cfg.batch_size):
                 for pub, fetched in _fetch_batch(ctx, store, retry[start:start + cfg.batch_size]):
-                    yield finish(pub, fetched)
+                    if (complete := finish(pub, fetched)) is not None:
+                        yield complete
+
+
+class Identities:
+    """The publications already yielded in a run, by PMID, PMCID and DOI: the same paper given again under another ID
+    (a later line of the file) is found complete in the database and must not be reported twice."""
+
+    def __init__(self) -> None:
+        self._keys: set[int] = set()
+
+    def add(self, pub: Publication) -> bool:
+        """Whether ``pub`` is new (then remembered): none of its IDs was seen."""
+        keys = [hash(k) for k in identity_keys(pub)]
+        if any(k in self._keys for k in keys):
+            return False
+        self._keys.update(keys)
+        return True
 
 
 def _valid_ids(batch: list[IdsLike], errors: str) -> Iterator[idmod.PublicationIds]:
+    """The IDs of a batch; blank lines and ``#`` comments (as read from an ID file) are passed over."""
     for value in batch:
+        if isinstance(value, str) and (not value.strip() or value.lstrip().startswith("#")):
+            continue
         try:
             yield to_ids(value)
         except idmod.InvalidId as e:
@@ -250,7 +274,15 @@ def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication]) ->
             to_fetch.append(pub)
         entries.append((pub, fetched))
     if to_fetch:
-        fetch_publications(ctx, to_fetch)
+        holders = fetch_publications(ctx, to_fetch)
+        watch = getattr(ctx.client, "watch", None)
+        if watch is not None and watch.down:
+            # nothing of this batch is stored: its entries stay as they were, no retry is counted against them
+            raise watch.error()
+        same = {id(pub) for pub, holder in zip(to_fetch, holders, strict=True) if holder is not pub}
+        if same:  # the same paper twice in the batch: fetched, stored and reported once
+            entries = [(pub, fetched) for pub, fetched in entries if id(pub) not in same]
+            to_fetch = [pub for pub in to_fetch if id(pub) not in same]
         if store is not None:
             for pub in to_fetch:
                 store.put_publication(pub)

@@ -3,6 +3,7 @@ and a problems summary for partial results."""
 
 from __future__ import annotations
 
+import io
 import logging
 import socket
 from pathlib import Path
@@ -80,3 +81,12 @@ def test_fetch_many_skips_an_invalid_id_with_a_warning_or_raises_when_asked(
         list(pubfetch.fetch_many(ids, errors="raise"))
     with pytest.raises(ValueError, match="errors must be 'skip' or 'raise'"):
         list(pubfetch.fetch_many(ids, errors="ignore"))
+
+
+def test_fetch_many_reads_the_lines_of_an_id_file(services: SyntheticServices,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    lines = io.StringIO(f"# two papers\n\n{Article(0).pmid}\n  {Article(2).pmid}  \n")
+    with caplog.at_level(logging.WARNING, logger="pubfetch"):
+        pubs = list(pubfetch.fetch_many(lines))
+    assert [p.pmid.content for p in pubs] == [Article(0).pmid, Article(2).pmid]
+    assert [r for r in caplog.records if r.name == "pubfetch.fetcher"] == []

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import pubfetch
-from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, UsageError
+from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_NETWORK, EXIT_OK, EXIT_USAGE, CliError, UsageError
 from pubfetch.cli.help import USAGE, format_help
 from pubfetch.cli.logsetup import configure
 from pubfetch.cli.network import run_fetch_step
@@ -23,6 +23,7 @@ from pubfetch.cli.oneoff import run_oneoff
 from pubfetch.cli.options import TESTS
 from pubfetch.cli.parser import ParsedArgs, parse_args
 from pubfetch.cli.pipeline import Pipeline
+from pubfetch.net.reachability import NetworkUnreachable
 from pubfetch.output.common import Format
 from pubfetch.output.writer import EntryWriter
 from pubfetch.store import StoreError
@@ -121,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as e:
         log.error("%s", e)
         return EXIT_USAGE
+    except NetworkUnreachable as e:
+        log.error("%s", e)
+        return EXIT_NETWORK
     except BrokenPipeError:
         _quiet_broken_pipe()
         return EXIT_OK

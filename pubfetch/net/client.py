@@ -37,6 +37,7 @@ from pubfetch.net.encoding import decode_body
 from pubfetch.net.errors import classify_exception
 from pubfetch.net.ftp import fetch_ftp
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
+from pubfetch.net.reachability import NetworkWatch
 from pubfetch.net.record import ExchangeRecord, call_hook
 from pubfetch.net.retry import ExchangeFailed, ServerBusy, build_retrying, parse_retry_after
 from pubfetch.net.slots import HostSlots
@@ -132,6 +133,8 @@ class HttpClient:
         self._local = threading.local()
         self._sessions: list[requests.Session] = []
         self._sessions_lock = threading.Lock()
+        #: whether the network seems down (several hosts in a row did not answer): then nothing more is sent
+        self.watch = NetworkWatch()
 
     # ------------------------------------------------------------------ public API
 
@@ -215,6 +218,9 @@ class HttpClient:
     # ------------------------------------------------------------------ the call: checks and redirects
 
     def _run(self, request: _Request) -> FetchResult:
+        if self.watch.down:
+            return FetchResult(request.url, request.url, OutcomeKind.CONNECTION,
+                               message="not sent: the network seems down")
         started = time.monotonic()
         result = self._follow(request)
         result.fetch_exception = sets_fetch_exception(result, publication=request.publication)
@@ -306,8 +312,19 @@ class HttpClient:
 
         def attempt() -> _Hop:
             nonlocal attempts
+            if self.watch.down:  # not even the retry of a request in flight when the network was found down
+                raise ExchangeFailed(OutcomeKind.CONNECTION, "not sent: the network seems down")
             attempts += 1
-            return self._exchange(request, url)
+            try:
+                hop = self._exchange(request, url)
+            except ServerBusy:
+                self.watch.answered()
+                raise
+            except ExchangeFailed as failed:
+                self.watch.failed(hostname(url), failed.kind, failed.payload is not None)
+                raise
+            self.watch.answered()
+            return hop
 
         try:
             hop = build_retrying(self.config, self._sleep)(attempt)

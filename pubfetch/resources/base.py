@@ -57,6 +57,8 @@ class PubRun:
     id_count: int = 0
     goon: bool = True
     start_ids: PublicationIds | None = None
+    #: the publication of the batch this one turned out to be (its PMID, PMCID or DOI is the same): fetched only there
+    same_as: Publication | None = None
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
