@@ -365,6 +365,24 @@ def test_article_target_skips_secondary_roles_but_not_the_full_text_order() -> N
                            "Abstract": SITE_ABSTRACT.format(95), "ArticleMetadata": SITE_ABSTRACT.format(95)}
 
 
+def test_full_text_is_chosen_after_roles_from_other_roles() -> None:
+    """LOCKSS' SubTreeArticleIteratorBuilder fills roles from other roles before it chooses the full text, so an
+    abstracts-only article (only its DOI landing page exists) gets the landing page as full text (Atypon relies on
+    that)."""
+    au = make_au({"https://x/doi/abs/10.1/a": HTML, "https://x/doi/abs/10.1/b": HTML,
+                  "https://x/doi/full/10.1/b": HTML})
+    builder = SubTreeArticleIteratorBuilder(au)
+    builder.add_aspect(r"/doi/full/(.+)$", "/doi/full/$1", afm.ROLE_FULL_TEXT_HTML)
+    builder.add_aspect(r"/doi/abs/(.+)$", "/doi/abs/$1", afm.ROLE_ABSTRACT)
+    builder.set_role_from_other_roles(afm.ROLE_FULL_TEXT_HTML_LANDING, afm.ROLE_ABSTRACT)
+    builder.set_full_text_from_roles(afm.ROLE_FULL_TEXT_HTML, afm.ROLE_FULL_TEXT_PDF, afm.ROLE_FULL_TEXT_HTML_LANDING)
+    abstract_only, full = builder.get_sub_tree_article_iterator()
+    assert abstract_only.full_text_url == "https://x/doi/abs/10.1/a"
+    assert roles(abstract_only) == {"Abstract": "https://x/doi/abs/10.1/a",
+                                    "FullTextHtmlLanding": "https://x/doi/abs/10.1/a"}
+    assert full.full_text_url == "https://x/doi/full/10.1/b"
+
+
 def test_the_first_major_aspect_that_matches_is_selected(caplog: pytest.LogCaptureFixture) -> None:
     au = make_au({"https://x/a/1": HTML, "https://x/b/2": HTML, "https://x/other": HTML})
     builder = SubTreeArticleIteratorBuilder(au)

@@ -317,11 +317,12 @@ def test_minimal_plugin_loads() -> None:
     ("params[1].type", 13, "params\\[1\\].type: unknown parameter type code 13"),
     ("params[1].size", -1, "params\\[1\\].size: expected a non-negative integer"),
     ("params[1].key", "base_url", "params\\[1\\]: parameter 'base_url' is declared twice"),
+    ("params[1].key", "reserved.wrapper", "params\\[1\\]: parameter 'reserved.wrapper' uses the reserved name space"),
     ("article_iterator.roots", ["https://x/"], "article_iterator: give roots or root_templates, not both"),
     ("article_iterator.root_templates[0]", '"%s", base', ("root_templates\\[0\\]: template argument 'base' names no "
                                                           "parameter")),
     ("article_iterator.root_templates[0]", '"%s", shout(base_url)', "Undefined function: shout"),
-    ("article_iterator.root_templates[0]", "%s, base_url", "root_templates\\[0\\]: invalid printf template"),
+    ("article_iterator.root_templates[0]", "\"%s%s\", base_url", "root_templates\\[0\\]: invalid printf template"),
     ("article_iterator.pattern", "(", "article_iterator: give pattern or pattern_template, not both"),
     ("article_iterator.pattern_flags", ["LOUD"], "article_iterator.pattern_flags\\[0\\]: unknown regexp flag 'LOUD'"),
     ("article_iterator.mime_types", ["html"], "article_iterator.mime_types\\[0\\]: not a MIME type: 'html'"),

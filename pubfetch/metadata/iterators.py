@@ -26,15 +26,16 @@ if an EARLIER aspect's replacement (Java ``Matcher.replaceFirst`` syntax: ``$1``
 names a URL with content, the URL is skipped (the article comes from the earlier aspect's URL: an article with HTML and
 PDF is emitted once). Otherwise the URL becomes the full text, the aspect's roles are set to it, and unless the target
 is ``Article``, later aspects' replacements fill their roles (first URL with content; roles already set are kept).
-Then :meth:`~SubTreeArticleIteratorBuilder.set_full_text_from_roles` resets the full text to the first present role
-(None when none is), and :meth:`~SubTreeArticleIteratorBuilder.set_role_from_other_roles` sets a role from the first
-present of other roles (overwriting; skipped for an ``Article`` target).
+Then :meth:`~SubTreeArticleIteratorBuilder.set_role_from_other_roles` sets a role from the first present of other
+roles (overwriting; skipped for an ``Article`` target), and only after that
+:meth:`~SubTreeArticleIteratorBuilder.set_full_text_from_roles` resets the full text to the first present role (None
+when none is), so a full-text role list may name a role filled from other roles, as in LOCKSS.
 
 pubfetch additions: ``mime_type`` may list several types (``text/xml`` and ``application/xml``), and an aspect may name
 the MIME types its URLs must have (so a PDF served at an extension-less URL is not taken for the HTML rendition).
 Deliberate differences from LOCKSS: later aspects also fill roles when no target is given (LOCKSS skipped them unless
-a non-Article target was set, which plugins never intended); include/exclude patterns also apply when there are no
-roots (LOCKSS ignored them then).
+a non-Article target was set, which plugins never intended). Include/exclude subtree patterns apply with and without
+roots, as in LOCKSS.
 """
 
 from __future__ import annotations
@@ -392,35 +393,52 @@ class BuildableSubTreeArticleIterator(SubTreeArticleIterator):
             match = aspect.find_cu_among_patterns(cu)
             if match is None:
                 continue
-            for higher in self.aspects[:index]:
-                higher_cu = higher.find_cu_by_replacement(match, self.au)
-                if higher_cu is not None:
-                    log.debug("%s defers to %s", cu.url, higher_cu.url)
-                    return None
+            if self._defers_to_higher_aspect(cu, match, index):
+                return None
             af = ArticleFiles(cu)
             aspect.process_roles(af, cu)
             if self._fill_secondary():
-                for lower in self.aspects[index + 1:]:
-                    lower_cu = lower.find_cu_by_replacement(match, self.au)
-                    if lower_cu is not None:
-                        lower.process_roles(af, lower_cu)
-            if self.roles_for_full_text:
-                af.set_full_text_cu(None)
-                for role in self.roles_for_full_text:
-                    found = af.get_role_cu(role)
-                    if found is not None:
-                        af.set_full_text_cu(found)
-                        break
-            if self._fill_secondary():
-                for role, others in self.roles_from_other_roles.items():
-                    for other in others:
-                        found = af.get_role_cu(other)
-                        if found is not None:
-                            af.set_role_cu(role, found)
-                            break
+                self._fill_lower_aspects(af, match, index)
+                self._fill_roles_from_other_roles(af)
+            self._choose_full_text(af)
             return af
         log.warning("%s in %s did not match any expected pattern", cu.url, self.au)
         return None
+
+    def _defers_to_higher_aspect(self, cu: CachedUrl, match: re.Match[str], index: int) -> bool:
+        """Whether an earlier aspect's rendition of the same article exists (the article is emitted from there)."""
+        for higher in self.aspects[:index]:
+            higher_cu = higher.find_cu_by_replacement(match, self.au)
+            if higher_cu is not None:
+                log.debug("%s defers to %s", cu.url, higher_cu.url)
+                return True
+        return False
+
+    def _fill_lower_aspects(self, af: ArticleFiles, match: re.Match[str], index: int) -> None:
+        for lower in self.aspects[index + 1:]:
+            lower_cu = lower.find_cu_by_replacement(match, self.au)
+            if lower_cu is not None:
+                lower.process_roles(af, lower_cu)
+
+    def _fill_roles_from_other_roles(self, af: ArticleFiles) -> None:
+        for role, others in self.roles_from_other_roles.items():
+            for other in others:
+                found = af.get_role_cu(other)
+                if found is not None:
+                    af.set_role_cu(role, found)
+                    break
+
+    def _choose_full_text(self, af: ArticleFiles) -> None:
+        """Runs after the roles from other roles are filled (LOCKSS' order), so a full-text role list may name a role
+        that only another role supplied (an abstracts-only article's landing page)."""
+        if not self.roles_for_full_text:
+            return
+        af.set_full_text_cu(None)
+        for role in self.roles_for_full_text:
+            found = af.get_role_cu(role)
+            if found is not None:
+                af.set_full_text_cu(found)
+                return
 
 
 class SubTreeArticleIteratorBuilder:
