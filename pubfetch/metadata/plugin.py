@@ -418,7 +418,7 @@ class _Loader:
         iterator = self.iterator(top["article_iterator"]) if top.get("article_iterator") is not None else None
         metadata = self.mapping(top.get("article_metadata") or {}, "article_metadata", _METADATA_KEYS)
         given_role = metadata.get("role")
-        metadata_role = None if given_role is None else self.role(given_role, "article_metadata.role")
+        metadata_role = self.role(given_role, "article_metadata.role") if given_role is not None else None
         version = top.get("version", "")
         if not isinstance(version, str | int | float) or isinstance(version, bool):
             raise self.error("version", f"expected a string or number, not {_kind(version)}")
@@ -460,8 +460,8 @@ class _Loader:
                 if "type" not in spec and name not in BUILTIN_DESCRIPTORS:
                     raise self.error(key, f"parameter {name!r} is not built in, so it needs a type")
                 base = BUILTIN_DESCRIPTORS.get(name)
-                param_type = self.param_type(spec["type"], f"{key}.type") if "type" in spec or base is None \
-                    else base.type
+                param_type = (self.param_type(spec["type"], f"{key}.type") if "type" in spec or base is None
+                              else base.type)
                 size = spec.get("size", base.size if base else 0)
                 if not isinstance(size, int) or isinstance(size, bool) or size < 0:
                     raise self.error(f"{key}.size", f"expected a non-negative integer, not {_kind(size)}")
