@@ -254,10 +254,43 @@ class SubTreeArticleIterator(Iterator[ArticleFiles]):
 # --- Java replacement strings --------------------------------------------------------------------------------------
 
 
+def _named_group(match: re.Match[str], replacement: str, i: int) -> tuple[str, int]:
+    """``${name}`` starting at ``replacement[i]`` (the ``$``): the group's text and the index after ``}``."""
+    end = replacement.find("}", i + 2)
+    if end < 0:
+        raise ValueError(f"named capturing group is missing trailing '}}' in {replacement!r}")
+    name = replacement[i + 2:end]
+    if name not in match.re.groupindex:
+        raise ValueError(f"No group with name {{{name}}} in pattern {match.re.pattern!r}")
+    return match.group(name) or "", end + 1
+
+
+def _numbered_group(match: re.Match[str], replacement: str, i: int) -> tuple[str, int]:
+    """``$n`` starting at ``replacement[i]``: Java takes further digits only while the group number stays valid."""
+    n, groups = len(replacement), match.re.groups
+    number = int(replacement[i + 1])
+    i += 2
+    while i < n and replacement[i].isdigit() and number * 10 + int(replacement[i]) <= groups:
+        number = number * 10 + int(replacement[i])
+        i += 1
+    if number > groups:
+        raise ValueError(f"No group {number} in pattern {match.re.pattern!r}")
+    return match.group(number) or "", i
+
+
+def _group_reference(match: re.Match[str], replacement: str, i: int) -> tuple[str, int]:
+    if i + 1 >= len(replacement):
+        raise ValueError(f"Illegal group reference: group index is missing in {replacement!r}")
+    if replacement[i + 1] == "{":
+        return _named_group(match, replacement, i)
+    if replacement[i + 1].isdigit():
+        return _numbered_group(match, replacement, i)
+    raise ValueError(f"Illegal group reference in replacement {replacement!r}")
+
+
 def _expand(match: re.Match[str], replacement: str) -> str:
     out: list[str] = []
     i, n = 0, len(replacement)
-    groups = match.re.groups
     while i < n:
         char = replacement[i]
         if char == "\\":
@@ -266,28 +299,8 @@ def _expand(match: re.Match[str], replacement: str) -> str:
             out.append(replacement[i + 1])
             i += 2
         elif char == "$":
-            if i + 1 >= n:
-                raise ValueError(f"Illegal group reference: group index is missing in {replacement!r}")
-            if replacement[i + 1] == "{":
-                end = replacement.find("}", i + 2)
-                if end < 0:
-                    raise ValueError(f"named capturing group is missing trailing '}}' in {replacement!r}")
-                name = replacement[i + 2:end]
-                if name not in match.re.groupindex:
-                    raise ValueError(f"No group with name {{{name}}} in pattern {match.re.pattern!r}")
-                out.append(match.group(name) or "")
-                i = end + 1
-            elif replacement[i + 1].isdigit():
-                number = int(replacement[i + 1])
-                i += 2
-                while i < n and replacement[i].isdigit() and number * 10 + int(replacement[i]) <= groups:
-                    number = number * 10 + int(replacement[i])
-                    i += 1
-                if number > groups:
-                    raise ValueError(f"No group {number} in pattern {match.re.pattern!r}")
-                out.append(match.group(number) or "")
-            else:
-                raise ValueError(f"Illegal group reference in replacement {replacement!r}")
+            text, i = _group_reference(match, replacement, i)
+            out.append(text)
         else:
             out.append(char)
             i += 1

@@ -447,35 +447,7 @@ class _Loader:
         found: dict[str, ParamDescr] = {}
         for i, item in enumerate(value):
             key = f"params[{i}]"
-            if isinstance(item, str):
-                try:
-                    descr = resolve_descriptor(item)
-                except UnknownParameter as e:
-                    raise self.error(key, str(e)) from None
-            else:
-                spec = self.mapping(item, key, _PARAM_KEYS)
-                if "key" not in spec:
-                    raise self.error(key, "a parameter descriptor needs a key")
-                name = self.string(spec["key"], f"{key}.key")
-                if "type" not in spec and name not in BUILTIN_DESCRIPTORS:
-                    raise self.error(key, f"parameter {name!r} is not built in, so it needs a type")
-                base = BUILTIN_DESCRIPTORS.get(name)
-                param_type = (self.param_type(spec["type"], f"{key}.type") if "type" in spec or base is None
-                              else base.type)
-                size = spec.get("size", base.size if base else 0)
-                if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-                    raise self.error(f"{key}.size", f"expected a non-negative integer, not {_kind(size)}")
-                descr = ParamDescr(
-                    name, param_type,
-                    self.string(spec.get("display_name", base.display_name if base else name), f"{key}.display_name"),
-                    self.string(spec.get("description", base.description if base else ""), f"{key}.description",
-                                allow_empty=True),
-                    size,
-                    definitional=self.boolean(spec.get("definitional", base.definitional if base else True),
-                                              f"{key}.definitional"),
-                    default_only=self.boolean(spec.get("default_only", base.default_only if base else False),
-                                              f"{key}.default_only"),
-                )
+            descr = self.builtin_param(item, key) if isinstance(item, str) else self.param_descr(item, key)
             if descr.key in found:
                 raise self.error(key, f"parameter {descr.key!r} is declared twice")
             if is_reserved_param(descr.key):
@@ -485,6 +457,37 @@ class _Loader:
         for descr in found.values():
             self.param_names.update(d.key for d in derived_descriptors(descr))
         return tuple(found.values())
+
+    def builtin_param(self, name: str, key: str) -> ParamDescr:
+        try:
+            return resolve_descriptor(name)
+        except UnknownParameter as e:
+            raise self.error(key, str(e)) from None
+
+    def param_descr(self, item: Any, key: str) -> ParamDescr:
+        """A parameter given as a mapping; the attributes it leaves out come from the built-in of that name."""
+        spec = self.mapping(item, key, _PARAM_KEYS)
+        if "key" not in spec:
+            raise self.error(key, "a parameter descriptor needs a key")
+        name = self.string(spec["key"], f"{key}.key")
+        base = BUILTIN_DESCRIPTORS.get(name)
+        if "type" not in spec and base is None:
+            raise self.error(key, f"parameter {name!r} is not built in, so it needs a type")
+        param_type = self.param_type(spec["type"], f"{key}.type") if base is None or "type" in spec else base.type
+        size = spec.get("size", base.size if base else 0)
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise self.error(f"{key}.size", f"expected a non-negative integer, not {_kind(size)}")
+        return ParamDescr(
+            name, param_type,
+            self.string(spec.get("display_name", base.display_name if base else name), f"{key}.display_name"),
+            self.string(spec.get("description", base.description if base else ""), f"{key}.description",
+                        allow_empty=True),
+            size,
+            definitional=self.boolean(spec.get("definitional", base.definitional if base else True),
+                                      f"{key}.definitional"),
+            default_only=self.boolean(spec.get("default_only", base.default_only if base else False),
+                                      f"{key}.default_only"),
+        )
 
     def param_type(self, value: Any, key: str) -> ParamType:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -503,15 +506,33 @@ class _Loader:
     def iterator(self, value: Any) -> IteratorDef:
         key = "article_iterator"
         spec = self.mapping(value, key, _ITERATOR_KEYS)
+        values: dict[str, Any] = {**self.iterator_roots(spec, key), **self.iterator_patterns(spec, key)}
+        if "mime_types" in spec:
+            values["mime_types"] = self.mime_types(spec["mime_types"], f"{key}.mime_types")
+        aspects = spec.get("aspects", [])
+        if not isinstance(aspects, list):
+            raise self.error(f"{key}.aspects", f"expected a list of aspects, not {_kind(aspects)}")
+        values["aspects"] = tuple(self.aspect(a, f"{key}.aspects[{i}]") for i, a in enumerate(aspects))
+        self.check_replacements(values["aspects"], f"{key}.aspects")
+        values.update(self.iterator_role_rules(spec, key))
+        if (values.get("full_text_from_roles") or values.get("role_from_other_roles")) and not values["aspects"]:
+            raise self.error(key, "full_text_from_roles and role_from_other_roles need aspects")
+        return IteratorDef(**values)
+
+    def iterator_roots(self, spec: dict[str, Any], key: str) -> dict[str, Any]:
         if "roots" in spec and "root_templates" in spec:
             raise self.error(key, "give roots or root_templates, not both")
-        values: dict[str, Any] = {}
         if "roots" in spec:
-            values["roots"] = self.strings(spec["roots"], f"{key}.roots")
+            return {"roots": self.strings(spec["roots"], f"{key}.roots")}
         if "root_templates" in spec:
-            values["root_templates"] = tuple(self.template(t, f"{key}.root_templates[{i}]")
-                                             for i, t in enumerate(self.strings(spec["root_templates"],
-                                                                                f"{key}.root_templates")))
+            templates = self.strings(spec["root_templates"], f"{key}.root_templates")
+            return {"root_templates": tuple(self.template(t, f"{key}.root_templates[{i}]")
+                                            for i, t in enumerate(templates))}
+        return {}
+
+    def iterator_patterns(self, spec: dict[str, Any], key: str) -> dict[str, Any]:
+        """The article pattern and the include/exclude subtree patterns, each given as a regexp or a template."""
+        values: dict[str, Any] = {}
         for name in ("pattern", "include_subtree_pattern", "exclude_subtree_pattern"):
             flags_key = "pattern_flags" if name == "pattern" else name.replace("_pattern", "_flags")
             flags = self.flags(spec.get(flags_key), f"{key}.{flags_key}")
@@ -522,13 +543,10 @@ class _Loader:
                 values[name] = self.regexp(spec[name], f"{key}.{name}", flags)
             if f"{name}_template" in spec:
                 values[f"{name}_template"] = self.template(spec[f"{name}_template"], f"{key}.{name}_template")
-        if "mime_types" in spec:
-            values["mime_types"] = self.mime_types(spec["mime_types"], f"{key}.mime_types")
-        aspects = spec.get("aspects", [])
-        if not isinstance(aspects, list):
-            raise self.error(f"{key}.aspects", f"expected a list of aspects, not {_kind(aspects)}")
-        values["aspects"] = tuple(self.aspect(a, f"{key}.aspects[{i}]") for i, a in enumerate(aspects))
-        self.check_replacements(values["aspects"], f"{key}.aspects")
+        return values
+
+    def iterator_role_rules(self, spec: dict[str, Any], key: str) -> dict[str, Any]:
+        values: dict[str, Any] = {}
         if "full_text_from_roles" in spec:
             values["full_text_from_roles"] = self.role_list(spec["full_text_from_roles"],
                                                             f"{key}.full_text_from_roles")
@@ -541,9 +559,7 @@ class _Loader:
                 (self.role(role, f"{key}.role_from_other_roles"),
                  self.role_list(others, f"{key}.role_from_other_roles.{role}"))
                 for role, others in mapping.items())
-        if (values.get("full_text_from_roles") or values.get("role_from_other_roles")) and not values["aspects"]:
-            raise self.error(key, "full_text_from_roles and role_from_other_roles need aspects")
-        return IteratorDef(**values)
+        return values
 
     def aspect(self, value: Any, key: str) -> AspectDef:
         spec = self.mapping(value, key, _ASPECT_KEYS)
