@@ -8,7 +8,9 @@ LOCKSS' ``SubTreeArticleIterator`` and ``SubTreeArticleIteratorBuilder`` (spec l
 
 * :class:`Spec`: ``target``, ``mime_type``, ``roots`` or ``root_templates`` (printf templates expanded as URL lists;
   not both), ``pattern`` or ``pattern_template`` (a regexp template) with ``pattern_flags``, an include-subtree or
-  exclude-subtree pattern (or template; the include pattern wins when both are given), ``visit_archive_members``.
+  exclude-subtree pattern (or template; the include pattern wins when both are given), ``visit_archive_members``
+  (zip and tar archives are opened and their members, ``<archive URL>!/<member>``, are the candidates instead of
+  the archive; see :mod:`pubfetch.metadata.archives`).
 * The MIME type articles must have is ``target.format``, else the spec's, else the plugin's default article type.
 * No roots (or templates that expand to nothing) means the whole AU. Each root stands for a directory: ``.../vol1``
   covers ``.../vol1`` and ``.../vol1/...`` but not ``.../vol10``. With an include pattern, only URLs it matches at
@@ -46,6 +48,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Self
 
+from pubfetch.metadata.archives import archive_kind, archive_members
 from pubfetch.metadata.article_files import ArticleFiles
 from pubfetch.metadata.extractors import MetadataTarget
 from pubfetch.metadata.sources import ArchivalUnit, CachedUrl
@@ -137,8 +140,6 @@ class SubTreeArticleIterator(Iterator[ArticleFiles]):
     def __init__(self, au: ArchivalUnit, spec: Spec | None = None, *, functor: ParamFunctor = DEFAULT_FUNCTOR) -> None:
         self.au = au
         self.spec = spec if spec is not None else Spec()
-        if self.spec.visit_archive_members:
-            raise NotImplementedError("visiting archive members (zip files) is not supported by pubfetch sources")
         self.functor = functor
         self.target = self.spec.target
         self.mime_types = self._mime_types()
@@ -231,18 +232,36 @@ class SubTreeArticleIterator(Iterator[ArticleFiles]):
         """An ArticleFiles with only its full-text CU set."""
         return ArticleFiles(cu)
 
+    def _candidate_cus(self, url: str) -> list[CachedUrl]:
+        """The CU of a candidate URL, or with ``visit_archive_members`` the members of a zip or tar archive instead
+        of the archive itself."""
+        cu = self.au.make_cached_url(url)
+        if cu is None or not self._changed_in_time(cu):
+            return []
+        if self.spec.visit_archive_members and cu.has_content() and archive_kind(cu) is not None:
+            return archive_members(cu)
+        return [cu]
+
+    def _visit(self, cu: CachedUrl) -> list[ArticleFiles]:
+        if not self.is_article_cu(cu):
+            return []
+        return list(self.visit_article_cu(cu))
+
     def _generate(self) -> Iterator[ArticleFiles]:
         for url in self.candidate_urls():
             try:
-                cu = self.au.make_cached_url(url)
-                if cu is None or not self._changed_in_time(cu) or not self.is_article_cu(cu):
-                    continue
-                found = list(self.visit_article_cu(cu))
+                cus = self._candidate_cus(url)
             except Exception as e:  # one bad CU must not end the iteration (as in LOCKSS)
                 log.warning("error processing %s: %s: %s; skipped", url, type(e).__name__, e)
-                log.debug("traceback of the error processing %s", url, exc_info=True)
                 continue
-            yield from found
+            for cu in cus:
+                try:
+                    found = self._visit(cu)
+                except Exception as e:
+                    log.warning("error processing %s: %s: %s; skipped", cu.url, type(e).__name__, e)
+                    log.debug("traceback of the error processing %s", cu.url, exc_info=True)
+                    continue
+                yield from found
 
     def __iter__(self) -> Self:
         return self

@@ -23,6 +23,7 @@ Keys (only ``id`` and ``name`` are required)::
       pattern_template: '"^%s", base_url' # or pattern: '...'; pattern_flags: [IGNORECASE]
       include_subtree_pattern(_template), exclude_subtree_pattern(_template), *_flags
       mime_types: [text/html, application/pdf]
+      visit_archive_members: false       # true: zip/tar members (<archive>!/<member>) instead of the archives
       aspects:                           # the builder's aspects, in priority order
         - name: html
           patterns: ['^(.+)$']           # major aspect (omit for a minor one); flags: [IGNORECASE]
@@ -149,6 +150,7 @@ class IteratorDef:
     aspects: tuple[AspectDef, ...] = ()
     full_text_from_roles: tuple[str, ...] = ()
     role_from_other_roles: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    visit_archive_members: bool = False
 
     def spec(self, target: MetadataTarget | None) -> Spec:
         return Spec(target=target, mime_type=self.mime_types, roots=self.roots, root_templates=self.root_templates,
@@ -158,7 +160,8 @@ class IteratorDef:
                     include_subtree_flags=self.include_subtree_flags,
                     exclude_subtree_pattern=self.exclude_subtree_pattern,
                     exclude_subtree_pattern_template=self.exclude_subtree_pattern_template,
-                    exclude_subtree_flags=self.exclude_subtree_flags)
+                    exclude_subtree_flags=self.exclude_subtree_flags,
+                    visit_archive_members=self.visit_archive_members)
 
 
 @dataclass(frozen=True)
@@ -296,7 +299,7 @@ _TOP_KEYS = ("id", "name", "version", "description", "params", "default_article_
 _ITERATOR_KEYS = ("roots", "root_templates", "pattern", "pattern_template", "pattern_flags", "include_subtree_pattern",
                   "include_subtree_pattern_template", "include_subtree_flags", "exclude_subtree_pattern",
                   "exclude_subtree_pattern_template", "exclude_subtree_flags", "mime_types", "aspects",
-                  "full_text_from_roles", "role_from_other_roles")
+                  "full_text_from_roles", "role_from_other_roles", "visit_archive_members")
 _ASPECT_KEYS = ("name", "patterns", "flags", "replacements", "roles", "mime_types")
 _METADATA_KEYS = ("role", "add_tdb_defaults", "check_access_url", "prefer_tdb_publisher")
 _EXTRACTOR_KEYS = ("extractor", "cook_map", "options")
@@ -509,6 +512,9 @@ class _Loader:
         values: dict[str, Any] = {**self.iterator_roots(spec, key), **self.iterator_patterns(spec, key)}
         if "mime_types" in spec:
             values["mime_types"] = self.mime_types(spec["mime_types"], f"{key}.mime_types")
+        if "visit_archive_members" in spec:
+            values["visit_archive_members"] = self.boolean(spec["visit_archive_members"],
+                                                           f"{key}.visit_archive_members")
         aspects = spec.get("aspects", [])
         if not isinstance(aspects, list):
             raise self.error(f"{key}.aspects", f"expected a list of aspects, not {_kind(aspects)}")
