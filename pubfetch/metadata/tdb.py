@@ -63,6 +63,7 @@ publication type is the ``type`` setting, else ``bookSeries`` with an ISBN and a
 from __future__ import annotations
 
 import bisect
+import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -88,6 +89,9 @@ __all__ = [
     "range_set_end",
     "range_set_start",
 ]
+
+
+log = logging.getLogger(__name__)
 
 
 class TdbError(ValueError):
@@ -536,6 +540,8 @@ class Tdb:
             self.aus.append(au)
             return True
         if existing == au:
+            log.debug("%s:%d: AU %r repeats %r (%s:%d); skipped", au.source, au.line, au.name, existing.name,
+                      existing.source, existing.line)
             return False
         raise TdbError(f"duplicate AU: {au.name!r} has the plugin and parameters of {existing.name!r} "
                        f"({existing.source}:{existing.line}) but other settings", au.source, au.line, 1)
