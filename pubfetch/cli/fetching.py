@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pubfetch.cli.errors import CliError, Unavailable, UsageError
 from pubfetch.config import FetchConfig
@@ -63,8 +64,9 @@ class Session:
             if self.rate_limits:
                 from pubfetch.net.ratelimit import ServiceMap, SharedRateLimiter, default_limits
 
-                limiter = SharedRateLimiter(**({"path": self.rate_db} if self.rate_db else {}),
-                                            limits=default_limits(bool(config.ncbi_api_key)))
+                limits = default_limits(bool(config.ncbi_api_key))
+                limiter = (SharedRateLimiter(path=Path(self.rate_db), limits=limits) if self.rate_db
+                           else SharedRateLimiter(limits=limits))
                 overrides["rate_limiter"] = limiter
                 overrides["rate_key"] = ServiceMap.for_endpoints(config.endpoints).key
             config = config.replace(http_overrides=overrides)
@@ -307,6 +309,6 @@ def fetch_config(values: dict) -> FetchConfig:
     if values.get("chromium"):
         overrides["chromium"] = values["chromium"]
     try:
-        return FetchConfig.from_env(config_file=values.get("config"), **overrides)
+        return FetchConfig.from_env(None, config_file=values.get("config"), **overrides)
     except ValueError as e:
         raise UsageError(str(e)) from None
