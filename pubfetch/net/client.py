@@ -31,12 +31,21 @@ from pubfetch.net.retry import ExchangeFailed, ServerBusy
 from pubfetch.net.slots import HostSlots
 from pubfetch.net.sniff import has_pdf_magic, is_pdf, is_pdf_media, is_textual_media, media_type
 from pubfetch.net.transport import Data, Request, Response, Transport
-from pubfetch.net.urls import RedactingFilter, origin, scheme
+from pubfetch.net.urls import RedactingFilter, hostname, origin, scheme
 
 logger = logging.getLogger(__name__)
 logger.addFilter(RedactingFilter())  # request URLs may carry an api_key; logs must not
 
 _DEFAULT_ACCEPT: Final = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+_SHORT_PATH: Final = 80
+
+
+def _short_path(url: str) -> str:
+    """The path of a URL without its query (e-mail, API key, long ID lists), cut to a readable length."""
+    path = url.split("://", 1)[-1].partition("/")[2].partition("?")[0]
+    path = "/" + path
+    return path if len(path) <= _SHORT_PATH else path[:_SHORT_PATH - 3] + "..."
+
 
 
 class HttpClient:
@@ -151,15 +160,14 @@ class HttpClient:
             logger.info("GOT %s (%s, %d bytes, %.2f s)", result.final_url, result.content_type, len(result.body),
                         elapsed)
         else:
-            logger.warning(
-                "%s %s failed: %s%s (%s)%s",
-                request.method,
-                result.url,
-                result.kind.name,
-                f" {result.status}" if result.status else "",
-                result.message,
-                " -> fetchException" if result.fetch_exception else "",
-            )
+            # one sentence on the console (host, the path that names the ID, what happened); the whole story in
+            # the log file
+            logger.warning("%s: %s %s: %s%s", hostname(result.final_url or result.url), request.method,
+                           _short_path(result.final_url or result.url), result.brief(),
+                           "; a later run retries it" if result.fetch_exception else "")
+            logger.debug("%s %s failed: %s%s (%s)%s", request.method, result.url, result.kind.name,
+                         f" {result.status}" if result.status else "", result.message,
+                         " -> fetchException" if result.fetch_exception else "")
         return result
 
     def _send(self, request: Request) -> FetchResult:
