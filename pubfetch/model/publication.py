@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_VERSIONED = re.compile(r"^[._-][0-9]+$")
-F1000_DOI = re.compile(r"^10.12688/F1000RESEARCH\..+$")
+_VERSIONED = re.compile(r"^[._-][0-9]+\Z")
+F1000_DOI = re.compile(r"^10.12688/F1000RESEARCH\..+\Z")
 _ZENODO = re.compile(r"^https?://(www\.)?zenodo\.org/.+$")
 
 BIBLIO_FIELDS = ("volume", "issue", "pages", "issn", "eissn", "publisher")
