@@ -13,6 +13,9 @@ import threading
 from typing import Final
 
 from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.retry import ExchangeFailed, ServerBusy
+from pubfetch.net.transport import Request, Response, Transport
+from pubfetch.net.urls import hostname
 
 #: Outcomes without any answer from the server.
 UNREACHABLE: Final = frozenset({OutcomeKind.TIMEOUT, OutcomeKind.CONNECTION, OutcomeKind.DNS})
@@ -73,3 +76,29 @@ class NetworkWatch:
 
 _KIND_WORDS: Final = {OutcomeKind.TIMEOUT: "timed out", OutcomeKind.CONNECTION: "could not connect",
                       OutcomeKind.DNS: "host name does not resolve"}
+
+
+class WatchLayer:
+    """The layer (inside the retries, so every attempt counts) that tells the watch what each attempt met, and sends
+    nothing more once the network is found down."""
+
+    def __init__(self, inner: Transport, watch: NetworkWatch) -> None:
+        self.inner = inner
+        self.watch = watch
+
+    def send(self, request: Request) -> Response:
+        if self.watch.down:
+            raise ExchangeFailed(OutcomeKind.CONNECTION, "not sent: the network seems down")
+        try:
+            response = self.inner.send(request)
+        except ServerBusy:
+            self.watch.answered()
+            raise
+        except ExchangeFailed as failed:
+            self.watch.failed(hostname(request.url), failed.kind, failed.payload is not None)
+            raise
+        self.watch.answered()
+        return response
+
+    def close(self) -> None:
+        self.inner.close()
