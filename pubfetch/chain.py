@@ -11,7 +11,7 @@ whose ID changed is reset (keeping its IDs) and fetched again from the start.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
@@ -123,17 +123,27 @@ def _follow_links(ctx: Context, run: PubRun) -> None:
         _grow(ctx, [run])
 
 
-def fetch_publications(ctx: Context, pubs: Sequence[Publication]) -> list[Publication]:
+def fetch_publications(ctx: Context, pubs: Sequence[Publication],
+                       on_complete: Callable[[Publication], None] | None = None) -> list[Publication]:
     """Fetch a batch of publications in place (the caller decides which ones may be fetched: can_fetch).
 
-    Returns, for each of ``pubs``, the publication holding its content: itself, or the earlier publication of the
-    batch it turned out to be (same PMID, PMCID or DOI), which alone was fetched."""
+    ``on_complete`` is called (on a worker thread) with each publication as soon as it is done, so that it can be
+    stored at once: an interrupted batch then loses only what was still in flight. Publications that gave up after
+    too many ID changes are not passed to it. Returns, for each of ``pubs``, the publication holding its content:
+    itself, or the earlier publication of the batch it turned out to be (same PMID, PMCID or DOI), which alone was
+    fetched."""
     same_as: dict[int, Publication] = {}
-    _fetch_until_stable(ctx, list(pubs), same_as)
+    _fetch_until_stable(ctx, list(pubs), same_as, on_complete)
     return [same_as.get(id(pub), pub) for pub in pubs]
 
 
-def _fetch_until_stable(ctx: Context, pending: list[Publication], same_as: dict[int, Publication]) -> None:
+def _fetch_until_stable(ctx: Context, pending: list[Publication], same_as: dict[int, Publication],
+                        on_complete: Callable[[Publication], None] | None) -> None:
+    def links_then_done(run: PubRun) -> None:
+        _follow_links(ctx, run)
+        if run.goon and on_complete is not None:
+            on_complete(run.pub)
+
     for attempt in range(MAX_RESTARTS + 1):
         runs = []
         for pub in pending:
@@ -143,7 +153,7 @@ def _fetch_until_stable(ctx: Context, pending: list[Publication], same_as: dict[
                 pub.reset()
             runs.append(PubRun(pub))
         _grow(ctx, runs)
-        ctx.map(lambda run: _follow_links(ctx, run), [run for run in runs if run.goon])
+        ctx.map(links_then_done, [run for run in runs if run.goon])
         same_as.update((id(run.pub), run.same_as) for run in runs if run.same_as is not None)
         pending = [run.pub for run in runs if not run.goon and run.same_as is None]
         if not pending:

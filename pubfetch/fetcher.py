@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -191,41 +192,57 @@ def fetch_many(
     with ExitStack() as stack:
         store = _open(stack, db)
         ctx = context or stack.enter_context(Context(cfg))
-        done = 0
-        retry: list[Publication] = []
-        seen = Identities()
-
-        def finish(pub: Publication, fetched: bool) -> Publication | None:
-            """Count and report a completed publication; None when it was already yielded under another ID."""
-            nonlocal done
-            if not seen.add(pub):
-                return None
-            done += 1
-            if summary is not None:
-                summary.count(pub, ctx.args, fetched)
-            if progress is not None:
-                progress(done, pub)
-            if errors == "raise" and failed_transiently(pub):
-                raise FetchError(pub)
-            return pub
-
+        tally = _Tally(ctx.args, summary, progress, retry_exceptions)
         iterator = iter(ids)
         while True:
             batch = list(islice(iterator, cfg.batch_size))
             if not batch:
                 break
             loaded = [_load(store, ids, ctx.args) for ids in _valid_ids(batch, errors)]
-            for pub, fetched in _fetch_batch(ctx, store, loaded):
-                if fetched and pub.state.fetch_exception and retry_exceptions:
-                    retry.append(pub)
-                elif (complete := finish(pub, fetched)) is not None:
-                    yield complete
-        if retry:
-            log.info("retrying %d publications that ended with a fetch exception", len(retry))
+            yield from _checked(_fetch_batch(ctx, store, loaded, tally), errors)
+        if tally.retry:
+            log.info("retrying %d publications that ended with a fetch exception", len(tally.retry))
+            retry, tally.retry, tally.retry_exceptions = tally.retry, [], False
             for start in range(0, len(retry), cfg.batch_size):
-                for pub, fetched in _fetch_batch(ctx, store, retry[start:start + cfg.batch_size]):
-                    if (complete := finish(pub, fetched)) is not None:
-                        yield complete
+                yield from _checked(_fetch_batch(ctx, store, retry[start:start + cfg.batch_size], tally), errors)
+
+
+class _Tally:
+    """Counts and reports publications as they complete (on worker threads): the summary, the progress callback, the
+    end-of-run retry list, and the IDs already reported (the same paper given again under another ID is not)."""
+
+    def __init__(self, args: FetcherArgs, summary: BatchSummary | None, progress: Progress | None,
+                 retry_exceptions: bool) -> None:
+        self.args = args
+        self.summary = summary
+        self.progress = progress
+        self.retry_exceptions = retry_exceptions
+        self.retry: list[Publication] = []
+        self.done = 0
+        self._seen = Identities()
+        self._lock = threading.Lock()
+
+    def complete(self, pub: Publication, fetched: bool) -> bool:
+        """Whether ``pub`` is reported now; False when it waits for the end-of-run retry or was already reported."""
+        with self._lock:
+            if fetched and pub.state.fetch_exception and self.retry_exceptions:
+                self.retry.append(pub)
+                return False
+            if not self._seen.add(pub):
+                return False
+            self.done += 1
+            if self.summary is not None:
+                self.summary.count(pub, self.args, fetched)
+            if self.progress is not None:
+                self.progress(self.done, pub)
+            return True
+
+
+def _checked(pubs: list[Publication], errors: str) -> Iterator[Publication]:
+    for pub in pubs:
+        if errors == "raise" and failed_transiently(pub):
+            raise FetchError(pub)
+        yield pub
 
 
 class Identities:
@@ -262,32 +279,43 @@ def _load(store: Store | None, ids: idmod.PublicationIds, args: FetcherArgs) -> 
     return pub if pub is not None else init_publication(ids, args)
 
 
-def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication]) -> list[tuple[Publication, bool]]:
-    """Fetch the publications can_fetch allows, store them, return (publication, fetched) in input order."""
+def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], tally: _Tally) -> list[Publication]:
+    """Fetch the publications can_fetch allows; store and report each one as soon as it is complete (so that an
+    interrupt loses only what is in flight); return the reported ones in input order."""
     args = ctx.args
-    entries: list[tuple[Publication, bool]] = []
+    reported: set[int] = set()
     to_fetch: list[Publication] = []
     for pub in batch:
-        fetched = pub.state.can_fetch(pub, args)
-        if fetched:
+        if pub.state.can_fetch(pub, args):
             pub.state.update_counters(pub, args)
             to_fetch.append(pub)
-        entries.append((pub, fetched))
-    if to_fetch:
-        holders = fetch_publications(ctx, to_fetch)
-        watch = getattr(ctx.client, "watch", None)
-        if watch is not None and watch.down:
-            # nothing of this batch is stored: its entries stay as they were, no retry is counted against them
-            raise watch.error()
-        same = {id(pub) for pub, holder in zip(to_fetch, holders, strict=True) if holder is not pub}
-        if same:  # the same paper twice in the batch: fetched, stored and reported once
-            entries = [(pub, fetched) for pub, fetched in entries if id(pub) not in same]
-            to_fetch = [pub for pub in to_fetch if id(pub) not in same]
-        if store is not None:
-            for pub in to_fetch:
+        elif tally.complete(pub, fetched=False):
+            reported.add(id(pub))
+    if not to_fetch:
+        return [pub for pub in batch if id(pub) in reported]
+    watch = getattr(ctx.client, "watch", None)
+    lock = threading.Lock()
+    completed: set[int] = set()
+
+    def done(pub: Publication) -> None:
+        if watch is not None and watch.halted:
+            return  # network down or run stopping: its last requests were not sent, it stays as it was stored
+        with lock:
+            completed.add(id(pub))
+            if store is not None:
                 store.put_publication(pub)
-            store.commit()
-    return entries
+                store.commit()
+        if tally.complete(pub, fetched=True):
+            with lock:
+                reported.add(id(pub))
+
+    holders = fetch_publications(ctx, to_fetch, done)
+    if watch is not None and watch.down:
+        raise watch.error()
+    for pub, holder in zip(to_fetch, holders, strict=True):
+        if holder is pub and id(pub) not in completed:  # gave up after its IDs kept changing
+            done(pub)
+    return [pub for pub in batch if id(pub) in reported]
 
 
 def fetch(

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pubfetch.cli.errors import CliError, Unavailable, UsageError
+from pubfetch.cli.progress import Progress
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many, init_publication, to_ids
 from pubfetch.ids import PublicationIds
@@ -128,24 +129,6 @@ def current() -> Session:
     return _session
 
 
-class Progress:
-    """A one-line counter on stderr, only when stderr is a terminal (or when asked), never with --quiet."""
-
-    def __init__(self, label: str, total: int, enabled: bool) -> None:
-        self.label = label
-        self.total = total
-        self.enabled = enabled and not current().quiet
-
-    def __call__(self, done: int, entry: object) -> None:
-        if self.enabled:
-            total = f"/{self.total}" if self.total else ""
-            print(f"\r{self.label}: {done}{total}", end="", file=sys.stderr, flush=True)
-
-    def finish(self) -> None:
-        if self.enabled:
-            print(file=sys.stderr, flush=True)
-
-
 def run(kind: str, ids: Sequence, mode: str, store: Store | None, args: FetcherArgs, *, threads: int, limit: int,
         progress: bool, parts: frozenset[PartName] | None, keep: Callable[[Entry], bool] | None,
         extra: Sequence[str]):
@@ -153,11 +136,13 @@ def run(kind: str, ids: Sequence, mode: str, store: Store | None, args: FetcherA
 
     sess = current()
     ctx = sess.context(args, threads, parts)
-    show = progress or sys.stderr.isatty()
+    show = (progress or sys.stderr.isatty()) and not sess.quiet
     if mode in ("fetch", "fetch-put", "db-fetch", "db-fetch-end"):
         total = len(ids) if hasattr(ids, "__len__") else 0
         if kind == "publications":
-            entries = _publications(ctx, sess, ids, mode, store, limit, keep, Progress(kind, total, show))
+            s = sess.summary
+            bar = Progress(kind, total, show, lambda: {"final": s.final, "partial": s.partial, "failed": s.failed})
+            entries = _publications(ctx, sess, ids, mode, store, limit, keep, bar)
         else:
             entries = _pages(ctx, sess, kind, ids, mode, store, limit, keep, Progress(kind, total, show))
         return FetchStepResult(entries=[] if mode == "db-fetch-end" else entries)

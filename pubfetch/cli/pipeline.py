@@ -33,6 +33,7 @@ from pubfetch.cli.idsource import (
 from pubfetch.cli.jsonsource import read_json_entries
 from pubfetch.cli.network import Entry, EntryKind, run_fetch_step
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
@@ -96,7 +97,9 @@ class Pipeline:
         from itertools import chain
 
         a = self.args
-        ids = chain.from_iterable(iter_pub_file(path, self.strict) for path in a.get("pub-file", []))
+        files = a.get("pub-file", [])
+        ids = CountedIds(chain.from_iterable(iter_pub_file(path, self.strict) for path in files),
+                         count_id_lines(files))
         with open_or_init_store(a.get("db-fetch-end")) as store:
             run_fetch_step("publications", ids, "db-fetch-end", store, self.fa,  # type: ignore[arg-type]
                            threads=a.get("threads", 8), progress=a.flag("progress"), parts=self._fetch_parts())

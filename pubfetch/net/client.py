@@ -155,9 +155,9 @@ class HttpClient:
     # ------------------------------------------------------------------ the call
 
     def _run(self, request: Request) -> FetchResult:
-        if self.watch.down:  # quietly: the run is about to stop with one line saying why
+        if self.watch.halted:  # quietly: the run is about to stop with one line saying why
             return FetchResult(request.url, request.url, OutcomeKind.CONNECTION,
-                               message="not sent: the network seems down")
+                               message="not sent: the network seems down or the run is stopping")
         started = time.monotonic()
         result = self._send(request)
         result.fetch_exception = sets_fetch_exception(result, publication=request.publication)

@@ -227,14 +227,14 @@ class RecordingLayer(Layer):
 def http_stack(network: Transport, config: HttpConfig, slots: HostSlots,
                sleep: Callable[[float], None] = time.sleep, watch: NetworkWatch | None = None) -> Transport:
     """The layers of the module docstring around a network transport (limiter and recorder only when configured;
-    with a ``watch``, :class:`~pubfetch.net.reachability.WatchLayer` between the retries and the slots)."""
+    with a ``watch``, :class:`~pubfetch.net.reachability.WatchLayer` just inside the slots)."""
     transport: Transport = network
     if config.response_hook is not None:
         transport = RecordingLayer(transport, config.response_hook)
     if config.rate_limiter is not None:
         transport = RateLimitLayer(transport, config.rate_limiter, config.rate_key, config.retry_after_cap_s)
-    transport = SlotLayer(transport, slots)
     if watch is not None:
         transport = WatchLayer(transport, watch)
+    transport = SlotLayer(transport, slots)
     transport = RetryLayer(transport, config, sleep)
     return RedirectLayer(transport, config)

@@ -46,6 +46,13 @@ class NetworkWatch:
         self._answered = False
         self._failures: list[tuple[str, OutcomeKind]] = []
         self.down = False
+        #: the run is stopping (interrupted, or its context closed): attempts not yet sent are not sent
+        self.stopped = False
+
+    @property
+    def halted(self) -> bool:
+        """Whether nothing more is sent: the network is down or the run is stopping."""
+        return self.down or self.stopped
 
     def answered(self) -> None:
         """A server sent a response (any status)."""
@@ -79,16 +86,17 @@ _KIND_WORDS: Final = {OutcomeKind.TIMEOUT: "timed out", OutcomeKind.CONNECTION: 
 
 
 class WatchLayer:
-    """The layer (inside the retries, so every attempt counts) that tells the watch what each attempt met, and sends
-    nothing more once the network is found down."""
+    """The layer (inside the retries and the host slot, so every attempt counts and one that waited for its slot is
+    checked when it gets it) that tells the watch what each attempt met, and sends nothing more once the network is
+    found down or the run is stopping."""
 
     def __init__(self, inner: Transport, watch: NetworkWatch) -> None:
         self.inner = inner
         self.watch = watch
 
     def send(self, request: Request) -> Response:
-        if self.watch.down:
-            raise ExchangeFailed(OutcomeKind.CONNECTION, "not sent: the network seems down")
+        if self.watch.halted:
+            raise ExchangeFailed(OutcomeKind.CONNECTION, "not sent: the network seems down or the run is stopping")
         try:
             response = self.inner.send(request)
         except ServerBusy:

@@ -226,8 +226,11 @@ class Context:
         with self._lock:
             pool, self._pool = self._pool, None
             renderer, self._renderer = self._renderer, None
+        watch = getattr(self.client, "watch", None)
         if pool is not None:
-            pool.shutdown(wait=True)
+            if watch is not None:  # after an interrupt: requests not yet sent are not sent, only those in flight end
+                watch.stopped = True
+            pool.shutdown(wait=True, cancel_futures=True)
         close = getattr(renderer, "close", None)
         if close is not None:
             close()
