@@ -79,6 +79,8 @@ class RunFlag(StrEnum):
     #: PMC XML (efetch) asked by PMCID, and answered
     PMC_XML_PMCID = "pmc_xml_pmcid"
     PMC_XML = "pmc_xml"
+    #: PubMed XML asked only for the unique IDs of MeSH terms taken from Europe PMC (which gives names only)
+    MESH_IDS = "mesh_ids"
     #: the DOI resolved to the publisher's page; Unpaywall asked
     DOI = "doi"
     OADOI = "oadoi"
