@@ -199,17 +199,21 @@ def fetch_many(
             if not batch:
                 break
             loaded = [_load(store, ids, ctx.args) for ids in _valid_ids(batch, errors)]
+            tally.batch_ids = Identities()
             yield from _checked(_fetch_batch(ctx, store, loaded, tally), errors)
         if tally.retry:
             log.info("retrying %d publications that ended with a fetch exception", len(tally.retry))
             retry, tally.retry, tally.retry_exceptions = tally.retry, [], False
             for start in range(0, len(retry), cfg.batch_size):
+                tally.batch_ids = Identities()
                 yield from _checked(_fetch_batch(ctx, store, retry[start:start + cfg.batch_size], tally), errors)
 
 
 class _Tally:
     """Counts and reports publications as they complete (on worker threads): the summary, the progress callback, the
-    end-of-run retry list, and the IDs already reported (the same paper given again under another ID is not)."""
+    end-of-run retry list, and the IDs reported in the current batch (the same paper given again under another ID in
+    the batch is not reported twice). Only the batch's IDs are remembered, so memory stays flat for any stream; the
+    same paper further apart is found complete in the database, not fetched again, and reported as skipped."""
 
     def __init__(self, args: FetcherArgs, summary: BatchSummary | None, progress: Progress | None,
                  retry_exceptions: bool) -> None:
@@ -219,7 +223,7 @@ class _Tally:
         self.retry_exceptions = retry_exceptions
         self.retry: list[Publication] = []
         self.done = 0
-        self._seen = Identities()
+        self.batch_ids = Identities()
         self._lock = threading.Lock()
 
     def complete(self, pub: Publication, fetched: bool) -> bool:
@@ -228,7 +232,7 @@ class _Tally:
             if fetched and pub.state.fetch_exception and self.retry_exceptions:
                 self.retry.append(pub)
                 return False
-            if not self._seen.add(pub):
+            if not self.batch_ids.add(pub):
                 return False
             self.done += 1
             if self.summary is not None:
@@ -246,8 +250,8 @@ def _checked(pubs: list[Publication], errors: str) -> Iterator[Publication]:
 
 
 class Identities:
-    """The publications already yielded in a run, by PMID, PMCID and DOI: the same paper given again under another ID
-    (a later line of the file) is found complete in the database and must not be reported twice."""
+    """Publications already reported, by PMID, PMCID and DOI: the same paper given again under another ID (a later
+    line of the file) is found complete in the database and must not be reported twice."""
 
     def __init__(self) -> None:
         self._keys: set[int] = set()

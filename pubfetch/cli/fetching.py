@@ -87,6 +87,11 @@ class Session:
             self._context.config = config.replace(http_overrides=self._context.config.http_overrides)
         return self._context
 
+    def host_stats(self) -> dict[str, dict[str, int]] | None:
+        """Requests, failures, 429s and 503s per host of this run's client (None when nothing was fetched)."""
+        watch = getattr(self._context.client, "watch", None) if self._context is not None else None
+        return {host: dict(counts) for host, counts in watch.hosts.items()} if watch is not None else None
+
     def close(self) -> None:
         if self._context is not None:
             self._context.close()

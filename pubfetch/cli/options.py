@@ -472,6 +472,9 @@ OUTPUT = Group("Pipeline 9: output", (
     one("-txt-top-hosts-doc", "FILE", "Write the top hosts of the docs to FILE"),
     flag("-count-top-hosts", "Print how many different hosts there are"),
     flag("-part-table", "Print a CSV table counting publications by part and part type"),
+    one("-report", "FILE", "Write an HTML report of the publications: coverage by part and source, requests per host "
+        "of this run, full text by publisher host, with plots (needs matplotlib: pip install 'pubfetch[report]') "
+        "(pubfetch)"),
 ))
 
 OUTPUT_MODIFIERS = Group("Output modifiers", (

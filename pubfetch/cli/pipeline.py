@@ -19,6 +19,7 @@ from functools import partial
 from typing import Any, Literal, TextIO
 
 from pubfetch.cli.emit import Emitter
+from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
     IdSets,
@@ -275,6 +276,18 @@ class Pipeline:
                 if step != "db-fetch-end":
                     self.content[kind].extend(result.entries)
 
+    def _report(self, path: str) -> None:
+        from pubfetch.cli import fetching
+        from pubfetch.output.report import report
+
+        try:
+            report(self.content["publications"], path, args=self.fa,
+                   host_stats=fetching.current().host_stats())
+        except ImportError as e:
+            raise UsageError(f"-report: {e}") from None
+        except OSError as e:
+            raise InputError(f"cannot write report '{path}': {e.strerror or e}") from None
+
     # --- 7. sort, top hosts, limit ----------------------------------------------------------------------------------
 
     def sort_content(self) -> None:
@@ -332,6 +345,8 @@ class Pipeline:
 
     def output(self) -> None:
         a, c = self.args, self.content
+        if "report" in a:
+            self._report(a.get("report"))
         if a.flag("out"):
             self.emit.entries(c["publications"], c["webpages"], c["docs"], tag_kind=sum(self.given.values()) > 1)
         for kind, option in zip(KINDS, ("txt-pub", "txt-web", "txt-doc"), strict=True):
