@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices
+from synthetic import Article, SyntheticServices, use_services
 
 from pubfetch.cli.main import main
 from pubfetch.store import open_store
@@ -20,14 +20,12 @@ from pubfetch.store import open_store
 ])
 def test_pmid_pmcid_and_doi_of_one_paper_are_one_publication(
         batch_size: str, summary: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
     paper, other = Article(0), Article(2)  # both open access
     ids = tmp_path / "ids.txt"
     ids.write_text(f"{paper.pmid}\n{other.pmid}\n{paper.pmcid}\n{paper.doi.lower()}\n{paper.pmid}\n")
     db = tmp_path / "pubs.db"
     with SyntheticServices(3) as services:
-        for name, value in vars(services.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        use_services(monkeypatch, tmp_path, services)
         code = main(["-pub-file", str(ids), "-db-fetch-end", str(db), "--batch-size", batch_size])
         err = capsys.readouterr().err
         fulltext_asked = services.ids_asked["europepmc_fulltext"]

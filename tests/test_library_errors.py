@@ -9,7 +9,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices
+from synthetic import Article, SyntheticServices, use_services
 
 import pubfetch
 from pubfetch.ids import InvalidId, classify
@@ -18,17 +18,14 @@ from pubfetch.store import open_store
 
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-    monkeypatch.setenv("PUBFETCH_NCBI_EMAIL", "curator@example.org")
-    monkeypatch.setenv("PUBFETCH_UNPAYWALL_EMAIL", "curator@example.org")
+    use_services(monkeypatch, tmp_path)
     return tmp_path
 
 
 @pytest.fixture
 def services(env: Path, monkeypatch: pytest.MonkeyPatch):
     with SyntheticServices(3) as s:
-        for name, value in vars(s.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        use_services(monkeypatch, env, s)
         yield s
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices
+from synthetic import Article, SyntheticServices, use_services
 
 import pubfetch
 from pubfetch.model.part_type import PartType
@@ -13,12 +13,8 @@ from pubfetch.model.part_type import PartType
 
 @pytest.fixture
 def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-    monkeypatch.setenv("PUBFETCH_NCBI_EMAIL", "curator@example.org")
-    monkeypatch.setenv("PUBFETCH_UNPAYWALL_EMAIL", "curator@example.org")
     with SyntheticServices(4) as s:
-        for name, value in vars(s.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        use_services(monkeypatch, tmp_path, s)
         yield s
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from loopback import Reply
-from synthetic import Article, SyntheticServices
+from synthetic import Article, SyntheticServices, use_services
 
 import pubfetch
 from pubfetch.cli.main import main
@@ -46,9 +46,7 @@ def stored_pmids(db: Path) -> set[str]:
 
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-    monkeypatch.setenv("PUBFETCH_NCBI_EMAIL", "curator@example.org")
-    monkeypatch.setenv("PUBFETCH_UNPAYWALL_EMAIL", "curator@example.org")
+    use_services(monkeypatch, tmp_path)
     return tmp_path
 
 
@@ -61,8 +59,7 @@ def test_each_publication_is_stored_and_reported_when_it_completes_not_when_its_
         reports.append((done, pub.pmid.content, pub.pmid.content in stored_pmids(db)))
 
     with SyntheticServices(N) as services:
-        for name, value in vars(services.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        use_services(monkeypatch, env, services)
         slow_links(services, delay=1.0)
         pubs = list(pubfetch.fetch_many([Article(i).pmid for i in range(N)], db=db, progress=progress,
                                         allow_private_addresses=True, threads=N))
@@ -106,8 +103,7 @@ def test_sigint_mid_batch_keeps_the_completed_publications(env: Path) -> None:
 def test_progress_bar_advances_with_counts_and_warnings_print_above_it(
         env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     with SyntheticServices(4) as services:
-        for name, value in vars(services.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        use_services(monkeypatch, env, services)
         services.failing = {"unpaywall"}
         ids = env / "ids.txt"
         ids.write_text("# four papers\n" + "".join(Article(i).pmid + "\n" for i in range(4)))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from chaos import ChaosServices
 from loopback import Reply, Request
-from synthetic import Article
+from synthetic import Article, use_services
 
 import pubfetch
 from pubfetch.cli.main import main
@@ -36,12 +36,8 @@ def fetched_run(tmp_path_factory: pytest.TempPathFactory):
     ids.write_text("".join(Article(i).pmid + "\n" for i in range(N)))
     db, page = tmp_path / "pubs.db", tmp_path / "report.html"
     with pytest.MonkeyPatch.context() as monkeypatch, OneGonePage(N, seed=1, rate=0.0) as services:
-        monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-        monkeypatch.setenv("PUBFETCH_NCBI_EMAIL", "curator@example.org")
-        monkeypatch.setenv("PUBFETCH_UNPAYWALL_EMAIL", "curator@example.org")
         services.heal()
-        for name, value in vars(services.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        use_services(monkeypatch, tmp_path, services)
         code = main(["-pub-file", str(ids), "-db-fetch", str(db), "--allow-private-addresses", "--no-javascript",
                      "--quiet", "-report", str(page)])
     assert code == 1
