@@ -36,11 +36,18 @@ def recorded_urls(corpus_dir: Path) -> set[str]:
 
 def test_every_rule_has_test_entries() -> None:
     assert [name for name, site in RULES.sites.items() if not site.tests] == []
+    assert [rule.regex for rule in RULES.webpage_rules if not rule.tests] == []
 
 
-def test_coverage_goal_sites() -> None:
+def test_coverage_goal_sites_and_webpage_rules() -> None:
     assert len(RULES.sites) >= 50
     assert len({test.url.split("/")[2] for _, test in SITE_ENTRIES}) >= 62  # hosts with a rule and a sample URL
+    assert len(RULES.webpage_rules) >= 50
+
+
+@pytest.mark.parametrize(("regex", "test"), WEBPAGE_ENTRIES, ids=[t.url for _, t in WEBPAGE_ENTRIES])
+def test_webpage_entry_url_gets_its_rule(regex, test) -> None:
+    assert RULES.webpage_rule(test.url).regex == regex
 
 
 @pytest.mark.parametrize(("site", "test"), SITE_ENTRIES, ids=[f"{s}:{t.url}" for s, t in SITE_ENTRIES])
