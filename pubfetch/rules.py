@@ -352,6 +352,19 @@ class JournalRule:
     recognise: Selector | None = None
     tests: tuple[RuleTest, ...] = ()
 
+    def text(self, key: str) -> str | None:
+        """The value of any journal key as the rule file gives it (a selector, a URL regex or replacement, the
+        wait_until selector), or None when the site does not give that key: PubFetcher's Scrape.getSelector."""
+        rewrite = {"fulltext": self.fulltext_rewrite, "pdf": self.pdf_rewrite}.get(key.rsplit("_", 1)[0])
+        if key.endswith("_src") and rewrite is not None:
+            return rewrite.src
+        if key.endswith("_dst") and rewrite is not None:
+            return rewrite.dst
+        if key == "wait_until":
+            return self.wait_until
+        selector = self.selectors.get(key) if key in JOURNAL_SELECTOR_KEYS else None
+        return selector.text if selector is not None else None
+
     def selector(self, key: str) -> Selector | None:
         """The selector for a key of :data:`JOURNAL_SELECTOR_KEYS`, or None when the site does not give one."""
         if key not in JOURNAL_SELECTOR_KEYS:
@@ -448,7 +461,8 @@ def _mapping(node: Node | None, what: str, file: str, rule: str | None = None) -
 def _string_key(node: Node, what: str, file: str, construct: Callable[[Node], Any], rule: str | None = None) -> str:
     value = construct(node) if isinstance(node, ScalarNode) else None
     if not isinstance(value, str):
-        raise RuleError(f"{what} must be a string, not {type(value).__name__ if value is not None else 'a ' + node.id}"
+        found = type(value).__name__ if value is not None else f"a {getattr(node, 'id', 'node')}"
+        raise RuleError(f"{what} must be a string, not {found}"
                         " (quote it)", file=file, rule=rule, line=_line(node))
     if not value.strip():
         raise RuleError(f"{what} cannot be empty", file=file, rule=rule, line=_line(node))
