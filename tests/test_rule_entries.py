@@ -8,6 +8,7 @@ platform's rule.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,18 @@ def test_scrape_site_as_a_command() -> None:
     done = subprocess.run([sys.executable, "-m", "pubfetch", "-scrape-site", url], capture_output=True, text=True,
                           timeout=60)
     assert (done.returncode, done.stdout) == (0, "atypon\n")
+
+
+def test_docs_rules_md_counts_are_true() -> None:
+    """docs/rules.md states how many rules, hosts and entries there are and how many are untested."""
+    text = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    counts = [int(n) for n in re.findall(r"\*\*([0-9]+)\*\*", text.split("## Coverage", 1)[1])[:9]]
+    web_entries = [t for _, t in WEBPAGE_ENTRIES]
+    assert counts == [
+        len(RULES.sites), len({t.url.split("/")[2].removeprefix("www.") for _, t in SITE_ENTRIES}), len(SITE_ENTRIES),
+        sum(not t.untested for _, t in SITE_ENTRIES), sum(t.untested for _, t in SITE_ENTRIES),
+        len(RULES.webpage_rules), len(web_entries), sum(not t.untested for t in web_entries),
+        sum(t.untested for t in web_entries),
+    ]
+    for name in RULES.sites:
+        assert f"| `{name}` |" in text, name
