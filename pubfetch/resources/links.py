@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
 from pubfetch.model.part_type import PartType
+from pubfetch.model.parts import link_identity
 from pubfetch.model.publication import Publication
 from pubfetch.fetcher_args import FetcherArgs
 
@@ -36,17 +37,17 @@ _ID_HOSTS = {
 
 @dataclass(frozen=True)
 class QueuedLink:
-    """A link to visit; equal when the URL is equal."""
+    """A link to visit; equal when the URLs name the same page (:func:`link_identity`, PubFetcher's Link)."""
 
     url: str
     type: PartType
     from_url: str
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, QueuedLink) and self.url == other.url
+        return isinstance(other, QueuedLink) and link_identity(self.url) == link_identity(other.url)
 
     def __hash__(self) -> int:
-        return hash(self.url)
+        return hash(link_identity(self.url))
 
 
 class Links:
@@ -66,14 +67,14 @@ class Links:
         """The best link not tried yet (marked tried), or ``None``."""
         while self._links:
             link = self._links.pop(0)
-            if link.url not in self._tried:
-                self._tried.add(link.url)
+            if link_identity(link.url) not in self._tried:
+                self._tried.add(link_identity(link.url))
                 return link
         return None
 
     def add_tried(self, url: str) -> None:
         """Mark a URL as visited (the page a resource itself fetched), so that no link leads back to it."""
-        self._tried.add(url)
+        self._tried.add(link_identity(url))
 
     def add(self, url: str, type_: PartType, from_url: str, pub: Publication | None, args: FetcherArgs,
             pmc_pdf: bool = False) -> bool:
@@ -101,11 +102,11 @@ class Links:
                 _extract_ids(patterns, url, pub, type_, from_url, args)
             if not type_.is_pdf or not pmc_pdf:
                 return False
-        if url in self._tried:
+        if link_identity(url) in self._tried:
             return False
         link = QueuedLink(url, type_, from_url)
         for i, existing in enumerate(self._links):
-            if existing.url == url:
+            if existing == link:
                 if not type_.is_better_than(existing.type):
                     return False
                 del self._links[i]
