@@ -19,7 +19,7 @@ from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.records import ArticleRecord, apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, chunks
 
 log = logging.getLogger(__name__)
@@ -159,10 +159,15 @@ def _apply_search_record(ctx: Context, run: PubRun, record: ArticleRecord, url: 
 
 
 def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
-    """fullTextXML for open-access publications with a PMCID, one request each, on the worker threads."""
+    """fullTextXML per PMCID, one request each, on the worker threads.
+
+    PubFetcher asks only when the search result said the article has XML full text. When the search gave no answer at
+    all (it failed, or found no record: an article not indexed yet), a known PMCID is asked anyway, since the endpoint
+    may still have the full text; whenever the search did answer, its word decides (PubFetcher's rule).
+    """
     todo = []
     for run in runs:
-        if run.has("epmc_fulltext_pmcid") or not run.has("epmc_has_fulltext_xml"):
+        if run.has("epmc_fulltext_pmcid") or not _may_have_fulltext_xml(run):
             continue
         if ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
             continue
@@ -171,15 +176,23 @@ def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
     ctx.map(lambda run: _fulltext_one(ctx, run), todo)
 
 
+def _may_have_fulltext_xml(run: PubRun) -> bool:
+    """The search said so (open access), or no search gave a record to say otherwise."""
+    return run.has("epmc_has_fulltext_xml") or not run.has("europepmc")
+
+
 def _fulltext_one(ctx: Context, run: PubRun) -> None:
     url = f"{ctx.endpoints.europepmc}{run.pub.pmcid.content}/fullTextXML"
+    announced = run.has("epmc_has_fulltext_xml")
     result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"})
     if not result.ok:
-        run.fail_service(result)
+        if announced or result.kind is not OutcomeKind.NOT_FOUND:
+            run.fail_service(result)
+        # else: asked without the search's word, and there is no full text: an answer, not a failure
         return
     if apply_jats(ctx, run, result.body, PartType.europepmc_xml, result.final_url):
         run.set("epmc_fulltext_xml")
-    else:  # the search said there is a full text, so an answer without one is a glitch
+    else:  # the endpoint answered with something that is not an article: a glitch of the service
         run.unreadable()
 
 
