@@ -18,7 +18,6 @@ given sizes, as documented; PubFetcher's code kept those with one of them (a cop
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import Any, TypeVar
 from pubfetch.cli.errors import Unavailable
 from pubfetch.cli.oneoff import doi_registrant_as_given
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.spec import TimedPattern
 from pubfetch.model import ListPart, MeshTerm, MinedTerm, PartName, PartType, Publication, StringPart, Webpage
 from pubfetch.output.summary import url_host
 from pubfetch.output.text import publication_plain_text, webpage_plain_text
@@ -88,10 +88,10 @@ class _Builder:
 
     def regex(self, name: str, kinds: frozenset[str], field: Callable[[Any], str]) -> None:
         for negate in (False, True):
-            rx: re.Pattern[str] | None = self.args.get(f"{'not-' if negate else ''}{name}")
+            rx: TimedPattern | None = self.args.get(f"{'not-' if negate else ''}{name}")
             if rx is not None:
                 self.add(f"{name} {'not ' if negate else ''}matching {rx.pattern}", kinds,
-                         lambda e, rx=rx, negate=negate: bool(rx.search(field(e))) != negate)
+                         lambda e, rx=rx, negate=negate: rx.search(field(e)) != negate)
 
     def empty(self, name: str, kinds: frozenset[str], field: Callable[[Any], str]) -> None:
         self.flags(f"{name}-empty", kinds, lambda e: not field(e))
@@ -136,9 +136,9 @@ def _list_text(item: object) -> str:
     return item.term if isinstance(item, MeshTerm | MinedTerm) else str(item)
 
 
-def _content_matches(rx: re.Pattern[str], part: StringPart | ListPart) -> bool:
+def _content_matches(rx: TimedPattern, part: StringPart | ListPart) -> bool:
     if isinstance(part, StringPart):
-        return bool(rx.search(part.content))
+        return rx.search(part.content)
     return any(rx.search(_list_text(i)) for i in part.items)
 
 
