@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
@@ -73,9 +74,10 @@ class Session:
             if self.rate_limits:
                 from pubfetch.net.ratelimit import ServiceMap, SharedRateLimiter, default_limits
 
+                limits = default_limits(bool(config.ncbi_api_key))
                 try:
-                    limiter = SharedRateLimiter(**({"path": self.rate_db} if self.rate_db else {}),
-                                                limits=default_limits(bool(config.ncbi_api_key)))
+                    limiter = (SharedRateLimiter(path=Path(self.rate_db), limits=limits) if self.rate_db
+                               else SharedRateLimiter(limits=limits))
                 except (sqlite3.Error, OSError) as e:
                     where = self.rate_db or "the default rate-limit file"
                     raise InputError(f"cannot use rate-limit database '{where}': {e}; give --rate-db a new file or "
@@ -326,6 +328,6 @@ def fetch_config(values: dict) -> FetchConfig:
     if values.get("chromium"):
         overrides["chromium"] = values["chromium"]
     try:
-        return FetchConfig.from_env(config_file=values.get("config"), **overrides)
+        return FetchConfig.from_env(None, config_file=values.get("config"), **overrides)
     except ValueError as e:
         raise UsageError(str(e)) from None

@@ -14,7 +14,7 @@ import os
 from pubfetch.store.base import Store, StoreError
 from pubfetch.store.sqlite import SqliteStore
 
-__all__ = ["SqliteStore", "Store", "StoreError", "init_db", "init_store", "open_db", "open_store"]
+__all__ = ["SqliteStore", "Store", "StoreError", "init_db", "init_store", "open_db", "open_or_init_store", "open_store"]
 
 _SQLITE_PREFIX = "sqlite:///"
 _POSTGRES_PREFIXES = ("postgresql://", "postgres://", "postgresql+")
@@ -58,3 +58,16 @@ def init_store(target: str | os.PathLike[str]) -> Store:
     if path is None:
         raise StoreError("PostgreSQL backend not available yet")
     return init_db(path)
+
+
+def open_or_init_store(target: str | os.PathLike[str]) -> Store:
+    """Open a database, creating it first when it does not exist yet: what fetching into a database wants, so that the
+    first run of a fetching command needs no separate ``-db-init`` and every later run carries on in the same file."""
+    path = _sqlite_path(os.fspath(target))
+    if path is not None and not os.path.lexists(path):
+        try:
+            return init_store(target)
+        except StoreError:
+            if not os.path.lexists(path):  # not a race with another process creating it: a real failure
+                raise
+    return open_store(target)
