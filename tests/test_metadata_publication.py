@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.extract.pubmed import parse_pubmed_xml
-from pubfetch.extract.records import apply_record
+from pubfetch.model.merge import apply_record
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_metadata import ArticleMetadata
 from pubfetch.metadata.cli_support import records_output
@@ -19,7 +19,7 @@ from pubfetch.metadata.publication_record import PUBLICATION_COOK_MAP, publicati
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.publication import Publication
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 ARGS = FetcherArgs()
 PAGE = "https://journal.example.org/article/17"

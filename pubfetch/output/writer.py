@@ -37,7 +37,7 @@ from pubfetch.output.jsonform import dumps, entry_json
 from pubfetch.textutil import strip_terminal_controls
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 
 def _indent(s: str, prefix: str) -> str:
