@@ -189,5 +189,5 @@ def test_connections_per_host_is_a_config_setting_and_must_be_positive(tmp_path)
     cfg = FetchConfig.from_env({}, config_file=config)
     assert cfg.per_host_connections == 3 and cfg.http_config().per_host_connections == 3
     assert FetchConfig().per_host_connections == 1, "one connection per host by default, as the seed says"
-    with pytest.raises(ValueError, match="per_host_connections must be >= 1"):
+    with pytest.raises(ValueError, match="per_host_connections must be between 1 and 1024"):
         FetchConfig(per_host_connections=0)
