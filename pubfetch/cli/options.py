@@ -498,7 +498,7 @@ TESTS = Group("Test operations (network)", tuple(
 ) + (one("-print-webpage", "URL", "Fetch the webpage at URL with the scraping rules and print it", role="test",
          network=True),))
 
-RULE_AND_RESOURCE_TESTS = Group("Test operations: rule test entries and resources (pubfetch.cli.testops)", (
+RULE_AND_RESOURCE_TESTS = Group("Test operations: rule tests and resource tests", (
     flag("-test-site", "Check every journal rule's test entries (live, or --replay DIR); print a table per rule",
          role="test", network=True),
     one("-test-site-regex", "REGEX", "As -test-site, for the sites whose name or test URL REGEX finds", role="test",
