@@ -22,3 +22,41 @@ def corpus_dir() -> Path:
 def corpus_manifest(corpus_dir: Path) -> list[dict]:
     with open(corpus_dir / "manifest.jsonl", encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+# --- the machine's PostgreSQL server (tests of the PostgreSQL store skip with one message when it is unreachable) ---
+
+POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> object:
+    """A database of this test session's own on the machine's PostgreSQL, dropped at the end; its URL."""
+    import os
+    import uuid
+
+    try:
+        import psycopg
+    except ImportError:
+        pytest.skip('PostgreSQL tests need psycopg (pip install ".[test]")')
+    try:
+        admin = psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=5)
+    except psycopg.Error as e:
+        pytest.skip(f"PostgreSQL not reachable at 127.0.0.1:5432: {str(e).strip().splitlines()[0]}")
+    name = f"pubfetch_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def pg_url(pg_database: str) -> str:
+    """The session's PostgreSQL database emptied of pubfetch's tables, ready for -db-init."""
+    import psycopg
+
+    with psycopg.connect(pg_database, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs")
+    return pg_database

@@ -96,6 +96,8 @@ ONEOFF_DATABASE = Group("One-off: database", (
     one("-db-webpages-size", "DATABASE", "Print the number of webpages in the database", role="oneoff"),
     one("-db-docs-size", "DATABASE", "Print the number of docs in the database", role="oneoff"),
     one("-db-publications-map", "DATABASE", "Print every 'ID -> primary ID' pair of the database", role="oneoff"),
+    fixed("-db-copy", "FROM TO", "Copy every entry of database FROM into the new database TO, e.g. from a SQLite file "
+          "to postgresql://host/db or back (pubfetch)"),
     one("-db-publications-map-reverse", "DATABASE",
         "Print every 'primary ID -> [PMID, PMCID, DOI] (provenance URLs)' line of the database", role="oneoff"),
 ))

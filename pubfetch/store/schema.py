@@ -50,7 +50,7 @@ CREATE TABLE docs (
 
 _INDEX_V1 = "CREATE INDEX IF NOT EXISTS publication_ids_primary ON publication_ids (primary_id);"
 
-PAGE_TABLES = ("webpages", "docs")
+
 
 
 def create_v0(conn: sqlite3.Connection) -> None:
