@@ -60,3 +60,32 @@ def pg_url(pg_database: str) -> str:
     with psycopg.connect(pg_database, autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs")
     return pg_database
+
+
+# --- the machine's Redis (DB 13, keys under a prefix of this test's own, deleted afterwards) ---
+
+REDIS_TEST_URL = "redis://127.0.0.1:6379/13"
+
+
+@pytest.fixture
+def redis_url() -> object:
+    """``redis://127.0.0.1:6379/13?prefix=<unique>:`` for pubfetch's Redis users; skips when Redis is unreachable."""
+    import uuid
+
+    try:
+        import redis
+    except ImportError:
+        pytest.skip('Redis tests need the redis driver (pip install ".[test]")')
+    client = redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=5)
+    try:
+        client.ping()
+    except redis.RedisError as e:
+        pytest.skip(f"Redis not reachable at 127.0.0.1:6379: {e}")
+    prefix = f"pubfetch-test-{uuid.uuid4().hex[:10]}:"
+    try:
+        yield f"{REDIS_TEST_URL}?prefix={prefix}"
+    finally:
+        keys = list(client.scan_iter(match=prefix + "*"))
+        if keys:
+            client.delete(*keys)
+        client.close()

@@ -61,10 +61,10 @@ class Session:
                 self._closers.append(recorder.close)
                 overrides["response_hook"] = recorder
             if self.rate_limits:
-                from pubfetch.net.ratelimit import ServiceMap, SharedRateLimiter, default_limits
+                from pubfetch.net.ratelimit import ServiceMap, default_limits
+                from pubfetch.net.ratelimit_redis import shared_limiter
 
-                limiter = SharedRateLimiter(**({"path": self.rate_db} if self.rate_db else {}),
-                                            limits=default_limits(bool(config.ncbi_api_key)))
+                limiter = shared_limiter(self.rate_db, default_limits(bool(config.ncbi_api_key)))
                 overrides["rate_limiter"] = limiter
                 overrides["rate_key"] = ServiceMap.for_endpoints(config.endpoints).key
             config = config.replace(http_overrides=overrides)

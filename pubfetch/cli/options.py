@@ -248,8 +248,9 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--no-javascript", "Never render pages with JavaScript (pubfetch)", "modifier"),
     one("--chromium", "PATH", "Chromium binary for JavaScript pages (default: Playwright's, else a system one) "
         "(pubfetch)", role="modifier"),
-    one("--rate-db", "FILE", "SQLite file of the rate limits shared by all pubfetch processes (default "
-        "~/.cache/pubfetch/rate-limits.sqlite) (pubfetch)", role="modifier"),
+    one("--rate-db", "FILE|URL", "SQLite file of the rate limits shared by all pubfetch processes (default "
+        "~/.cache/pubfetch/rate-limits.sqlite), or redis://host:6379/N to share them across machines (pubfetch)",
+        role="modifier"),
     flag("--no-rate-limit", "Do not take permits from the shared rate limits (pubfetch)", "modifier"),
     one("--config", "FILE", "YAML config file (default $PUBFETCH_CONFIG or ~/.config/pubfetch/config.yaml) (pubfetch)",
         role="modifier"),
