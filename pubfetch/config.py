@@ -166,14 +166,12 @@ class FetchConfig:
                 values["threads"] = int(env["PUBFETCH_THREADS"])
             except ValueError:
                 raise ValueError(f"PUBFETCH_THREADS must be an integer, got {env['PUBFETCH_THREADS']!r}") from None
-        args = values.pop("args", None) or FetcherArgs()
-        emails = {}
+        given_args = values.pop("args", None)
+        args = given_args if isinstance(given_args, FetcherArgs) else FetcherArgs()
         if env.get("PUBFETCH_EUROPEPMC_EMAIL"):
-            emails["europepmc_email"] = env["PUBFETCH_EUROPEPMC_EMAIL"].strip()
+            args = dataclasses.replace(args, europepmc_email=env["PUBFETCH_EUROPEPMC_EMAIL"].strip())
         if env.get("PUBFETCH_UNPAYWALL_EMAIL"):
-            emails["oadoi_email"] = env["PUBFETCH_UNPAYWALL_EMAIL"].strip()
-        if emails:
-            args = dataclasses.replace(args, **emails)  # type: ignore[arg-type]
+            args = dataclasses.replace(args, oadoi_email=env["PUBFETCH_UNPAYWALL_EMAIL"].strip())
         values["args"] = args  # explicit args in overrides win below
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

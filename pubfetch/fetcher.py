@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from pubfetch import ids as idmod
 from pubfetch.chain import fetch_publications
@@ -23,7 +24,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.params import FetcherArgs
 from pubfetch.resources.base import Context
-from pubfetch.store import Store, open_store
+from pubfetch.store import Store, open_or_init_store
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ def _config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterabl
 def _open(stack: ExitStack, db: DbLike) -> Store | None:
     if db is None or isinstance(db, Store):
         return db
-    store = open_store(db)
+    store = open_or_init_store(db)
     stack.callback(store.close)
     return store
 
@@ -109,7 +110,7 @@ def fetch_many(
     progress: Progress | None = None,
     summary: BatchSummary | None = None,
     retry_exceptions: bool = True,
-    **options: object,
+    **options: Any,
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch).
 
@@ -189,7 +190,7 @@ def fetch(
     db: DbLike = None,
     parts: Iterable[PartName | str] | None = None,
     args: FetcherArgs | None = None,
-    **options: object,
+    **options: Any,
 ) -> Publication:
     """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``."""
     pubs = list(fetch_many([id_or_ids], db=db, parts=parts, args=args, **options))

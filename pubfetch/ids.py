@@ -49,11 +49,11 @@ def _is_printable(ch: str) -> bool:
 
 
 def is_pmid(s: str | None) -> bool:
-    return bool(s) and PMID_RE.match(s) is not None
+    return s is not None and PMID_RE.match(s) is not None
 
 
 def is_pmcid(s: str | None) -> bool:
-    return bool(s) and PMCID_RE.match(s) is not None
+    return s is not None and PMCID_RE.match(s) is not None
 
 
 def _strip_doi_prefix(s: str) -> str:

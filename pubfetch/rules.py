@@ -422,7 +422,8 @@ def _mapping(node: Node | None, what: str, file: str, rule: str | None = None) -
 def _string_key(node: Node, what: str, file: str, construct: Callable[[Node], Any], rule: str | None = None) -> str:
     value = construct(node) if isinstance(node, ScalarNode) else None
     if not isinstance(value, str):
-        raise RuleError(f"{what} must be a string, not {type(value).__name__ if value is not None else 'a ' + node.id}"
+        found = type(value).__name__ if value is not None else f"a {getattr(node, 'id', 'node')}"
+        raise RuleError(f"{what} must be a string, not {found}"
                         " (quote it)", file=file, rule=rule, line=_line(node))
     if not value.strip():
         raise RuleError(f"{what} cannot be empty", file=file, rule=rule, line=_line(node))

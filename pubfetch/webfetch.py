@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from bs4 import BeautifulSoup
 
@@ -77,7 +78,7 @@ def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None
     use_rules = selectors is None
     page = Webpage(start_url=start_url)
     javascript: bool | None = None
-    if use_rules:
+    if selectors is None:
         start_rule = ctx.rules.webpage_rule(start_url)
         if start_rule is not None and getattr(start_rule, "javascript", None) is not None:
             javascript = bool(start_rule.javascript)
@@ -165,7 +166,7 @@ def get_webpage(ctx: Context, old: Webpage | None, url: str,
 
 def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, args: FetcherArgs | None = None,
                 *, config: FetchConfig | None = None, context: Context | None = None,
-                progress: Callable[[int, Webpage], None] | None = None, **options: object) -> Iterator[Webpage]:
+                progress: Callable[[int, Webpage], None] | None = None, **options: Any) -> Iterator[Webpage]:
     """Fetch webpages or docs for a stream of URLs, consulting and updating a database when given."""
     if kind not in ("webpages", "docs"):
         raise ValueError(f"kind must be 'webpages' or 'docs', got {kind!r}")
@@ -203,11 +204,11 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
                 yield page
 
 
-def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, **options: object) -> Webpage:
+def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, **options: Any) -> Webpage:
     """Fetch one webpage (a tool's homepage, say), through the database when given."""
     return next(iter(fetch_pages([url], "webpages", db, args, **options)))
 
 
-def fetch_doc(url: str, db: DbLike = None, args: FetcherArgs | None = None, **options: object) -> Webpage:
+def fetch_doc(url: str, db: DbLike = None, args: FetcherArgs | None = None, **options: Any) -> Webpage:
     """Fetch one documentation page, kept in the database's docs table."""
     return next(iter(fetch_pages([url], "docs", db, args, **options)))

@@ -307,6 +307,6 @@ def fetch_config(values: dict) -> FetchConfig:
     if values.get("chromium"):
         overrides["chromium"] = values["chromium"]
     try:
-        return FetchConfig.from_env(config_file=values.get("config"), **overrides)
+        return FetchConfig.from_env(None, config_file=values.get("config"), **overrides)
     except ValueError as e:
         raise UsageError(str(e)) from None

@@ -22,7 +22,9 @@ import re
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from functools import partial
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
 
 from pubfetch.cli.errors import Unavailable
 from pubfetch.cli.oneoff import doi_registrant_as_given
@@ -31,7 +33,7 @@ from pubfetch.model import ListPart, MeshTerm, MinedTerm, PartName, PartType, Pu
 from pubfetch.output.summary import url_host
 from pubfetch.output.text import publication_plain_text, webpage_plain_text
 from pubfetch.params import FetcherArgs
-from pubfetch.store import open_store
+from pubfetch.store import Store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +92,9 @@ class _Builder:
         for negate in (False, True):
             rx: re.Pattern[str] | None = self.args.get(f"{'not-' if negate else ''}{name}")
             if rx is not None:
-                self.add(f"{name} {'not ' if negate else ''}matching {rx.pattern}", kinds,
-                         lambda e, rx=rx, negate=negate: bool(rx.search(field(e))) != negate)
+                def keep(e: Any, rx: re.Pattern[str] = rx, negate: bool = negate) -> bool:
+                    return bool(rx.search(field(e))) != negate
+                self.add(f"{name} {'not ' if negate else ''}matching {rx.pattern}", kinds, keep)
 
     def empty(self, name: str, kinds: frozenset[str], field: Callable[[Any], str]) -> None:
         self.flags(f"{name}-empty", kinds, lambda e: not field(e))
@@ -101,8 +104,10 @@ class _Builder:
             values = self.args.get(f"{'not-' if negate else ''}{name}")
             if values is not None:
                 wanted = hosts(values)
-                self.add(f"{name} {'not ' if negate else ''}in {sorted(wanted)}", kinds,
-                         lambda e, wanted=wanted, negate=negate: (url_host(field(e)) in wanted) != negate)
+
+                def keep(e: Any, wanted: frozenset[str] = wanted, negate: bool = negate) -> bool:
+                    return (url_host(field(e)) in wanted) != negate
+                self.add(f"{name} {'not ' if negate else ''}in {sorted(wanted)}", kinds, keep)
 
     def values(self, name: str, kinds: frozenset[str], field: Callable[[Any], int], inclusive: bool = False) -> None:
         """``name`` and ``not-name`` lists, ``name-more`` and ``name-less`` bounds (inclusive for times)."""
@@ -110,8 +115,10 @@ class _Builder:
             wanted = self.args.get(f"{'not-' if negate else ''}{name}")
             if wanted is not None:
                 allowed = frozenset(wanted)
-                self.add(f"{name} {'not ' if negate else ''}in {sorted(allowed)}", kinds,
-                         lambda e, allowed=allowed, negate=negate: (field(e) in allowed) != negate)
+
+                def keep(e: Any, allowed: frozenset[int] = allowed, negate: bool = negate) -> bool:
+                    return (field(e) in allowed) != negate
+                self.add(f"{name} {'not ' if negate else ''}in {sorted(allowed)}", kinds, keep)
         more, less = self.args.get(f"{name}-more"), self.args.get(f"{name}-less")
         if more is not None:
             self.add(f"{name} {'>=' if inclusive else '>'} {more}", kinds,
@@ -128,8 +135,10 @@ class _Builder:
             if value is None or value is False:
                 continue
             test = test_of(value)
-            self.add(f"{'not ' if negate else ''}{name}", PUB,
-                     lambda p, test=test, negate=negate: any(test(i) for i in items(p)) != negate)
+
+            def keep(p: Any, test: Callable[[Any], bool] = test, negate: bool = negate) -> bool:
+                return any(test(i) for i in items(p)) != negate
+            self.add(f"{'not ' if negate else ''}{name}", PUB, keep)
 
 
 def _list_text(item: object) -> str:
@@ -194,15 +203,26 @@ def _part_filters(b: _Builder, fa: FetcherArgs) -> None:
             add(name.replace("not-", "not ", 1), args.get(f"{name}-part"), make(value), negate)
 
 
+def _author_field_matches(rx: re.Pattern[str], field: str) -> Callable[[Any], bool]:
+    return lambda a: bool(rx.search(getattr(a, field)))
+
+
+def _no_author_has(p: Publication, field: str) -> bool:
+    return all(not getattr(a, field) for a in p.corresp_author)
+
+
+def _some_author_has(p: Publication, field: str) -> bool:
+    return any(getattr(a, field) for a in p.corresp_author)
+
+
 def _corresp_filters(b: _Builder) -> None:
     for field in ("name", "orcid", "email", "phone", "uri"):
         name = f"corresp-author-{field}"
-        b.any_item(name, lambda p: p.corresp_author,
-                   lambda rx, field=field: lambda a: bool(rx.search(getattr(a, field))))
+        b.any_item(name, lambda p: p.corresp_author, partial(_author_field_matches, field=field))
         if b.args.flag(f"{name}-empty"):
-            b.add(f"{name} empty", PUB, lambda p, field=field: all(not getattr(a, field) for a in p.corresp_author))
+            b.add(f"{name} empty", PUB, partial(_no_author_has, field=field))
         if b.args.flag(f"not-{name}-empty"):
-            b.add(f"{name} not empty", PUB, lambda p, field=field: any(getattr(a, field) for a in p.corresp_author))
+            b.add(f"{name} not empty", PUB, partial(_some_author_has, field=field))
     b.values("corresp-author-size", PUB, lambda p: len(p.corresp_author))
 
 
@@ -275,19 +295,31 @@ def content_filters(args: ParsedArgs, fa: FetcherArgs) -> list[Filter]:
     return b.filters
 
 
+def _has_attribute(entry: Any, name: str) -> bool:
+    return bool(getattr(entry, name))
+
+
+def _in_db(entry: Any, db: Store, kind: Literal["webpages", "docs"] | None, negate: bool) -> bool:
+    """Whether the ID (kind None) or the page URL is in ``db``, unless ``negate``."""
+    found = db.contains_publication(entry) if kind is None else db.contains_page(kind, entry)
+    return found != negate
+
+
 def id_filters(args: ParsedArgs, stack: ExitStack) -> list[Filter]:
     """The ID filters given; ``-in-db``/``-not-in-db`` databases are opened on ``stack`` and stay open while it does."""
     b = _Builder(args)
     for id_name in ("pmid", "pmcid", "doi"):
-        b.flags(f"has-{id_name}", PUB, lambda i, id_name=id_name: bool(getattr(i, id_name)))
-        b.regex(id_name, PUB, lambda i, id_name=id_name: getattr(i, id_name))
-        b.regex(f"{id_name}-url", PUB, lambda i, id_name=id_name: getattr(i, f"{id_name}_url"))
+        b.flags(f"has-{id_name}", PUB, partial(_has_attribute, name=id_name))
+        b.regex(id_name, PUB, attrgetter(id_name))
+        b.regex(f"{id_name}-url", PUB, attrgetter(f"{id_name}_url"))
     for negate in (False, True):
         codes = args.get(f"{'not-' if negate else ''}doi-registrant")
         if codes is not None:
             wanted = frozenset(codes)
-            b.add(f"DOI registrant {'not ' if negate else ''}in {sorted(wanted)}", PUB,
-                  lambda i, wanted=wanted, negate=negate: (doi_registrant_as_given(i.doi) in wanted) != negate)
+
+            def registrant(i: Any, wanted: frozenset[str] = wanted, negate: bool = negate) -> bool:
+                return (doi_registrant_as_given(i.doi) in wanted) != negate
+            b.add(f"DOI registrant {'not ' if negate else ''}in {sorted(wanted)}", PUB, registrant)
     b.regex("url", WEB, lambda u: u)
     b.host("url-host", WEB, lambda u: u)
     for negate in (False, True):
@@ -296,7 +328,7 @@ def id_filters(args: ParsedArgs, stack: ExitStack) -> list[Filter]:
             continue
         db = stack.enter_context(open_store(path, readonly=True))
         label = f"{'not ' if negate else ''}in database {path}"
-        b.add(label, PUB, lambda i, db=db, negate=negate: db.contains_publication(i) != negate)
-        b.add(label, frozenset({"webpages"}), lambda u, db=db, negate=negate: db.contains_page("webpages", u) != negate)
-        b.add(label, frozenset({"docs"}), lambda u, db=db, negate=negate: db.contains_page("docs", u) != negate)
+        b.add(label, PUB, partial(_in_db, db=db, kind=None, negate=negate))
+        b.add(label, frozenset({"webpages"}), partial(_in_db, db=db, kind="webpages", negate=negate))
+        b.add(label, frozenset({"docs"}), partial(_in_db, db=db, kind="docs", negate=negate))
     return b.filters

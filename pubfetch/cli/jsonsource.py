@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal, overload
 
 from pubfetch import ids as idmod
 from pubfetch.cli.errors import InputError
@@ -121,6 +121,10 @@ def _check_ids(pub: Publication) -> str | None:
     return None
 
 
+@overload
+def read_json_entries(path: str, kind: Literal["publications"], strict: bool = False) -> list[Publication]: ...
+@overload
+def read_json_entries(path: str, kind: Literal["webpages", "docs"], strict: bool = False) -> list[Webpage]: ...
 def read_json_entries(path: str, kind: str, strict: bool = False) -> list[Publication] | list[Webpage]:
     """The entries of ``kind`` ("publications", "webpages" or "docs") in a PubFetcher JSON file."""
     text = _read(path)

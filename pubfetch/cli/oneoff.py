@@ -6,7 +6,7 @@ PubFetcher does (``true``/``false``, bare values, ``pmid<TAB>pmcid<TAB>doi``).
 from __future__ import annotations
 
 import logging
-from typing import TextIO
+from typing import Literal, TextIO
 from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
@@ -100,7 +100,7 @@ def _pages(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
     fetcher_args = args.fetcher_args()
     for mode in ("fetch-document", "fetch-document-javascript"):
         if mode in args:
-            result = run_fetch_step("docs", [args.get(mode)], mode, None, fetcher_args)  # type: ignore[arg-type]
+            result = run_fetch_step("docs", [args.get(mode)], mode, None, fetcher_args)
             out.write(f"{result.text or ''}\n")
     if "post-document" in args:
         url, *pairs = args.get("post-document")
@@ -129,9 +129,10 @@ def _extract_au(args: ParsedArgs, out: TextIO) -> None:
         if not sep or not key:
             raise UsageError(f"option --au-param: '{pair}' is not KEY=VALUE")
         params[key] = value
-    fmt = str(args.get("format", "metadata"))
-    fmt = {"metadata": "json", "json": "json", "metadata-jsonl": "jsonl", "jsonl": "jsonl"}.get(fmt, "")
-    if not fmt:
+    formats: dict[str, Literal["json", "jsonl"]] = {"metadata": "json", "json": "json", "metadata-jsonl": "jsonl",
+                                                    "jsonl": "jsonl"}
+    fmt = formats.get(str(args.get("format", "metadata")))
+    if fmt is None:
         raise UsageError("-extract-au writes --format metadata (or json) or metadata-jsonl (or jsonl)")
     try:
         status = run_plugin_operation(plugin, params or None, args.get("tdb"), args.get("au"), source, out, fmt)
@@ -162,10 +163,10 @@ def _scrape(args: ParsedArgs, out: TextIO) -> None:
         selector = rule.selector(key) if rule is not None else None
         out.write(f"{selector.text if selector is not None else ''}\n")
     if "scrape-webpage" in args:
-        rule = rules.webpage_rule(args.get("scrape-webpage"))
-        if rule is not None:
+        page_rule = rules.webpage_rule(args.get("scrape-webpage"))
+        if page_rule is not None:
             for key in ("title", "content", "javascript", "license", "language", "wait_until"):
-                value = getattr(rule, key, None)
+                value = getattr(page_rule, key, None)
                 if value is not None:
                     out.write(f"{key}: {getattr(value, 'text', value)}\n")
     if "scrape-javascript" in args:

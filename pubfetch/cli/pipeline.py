@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from typing import Any, TextIO
+from functools import partial
+from typing import Any, Literal, TextIO
 
 from pubfetch.cli.emit import Emitter
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
@@ -35,7 +36,7 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
-from pubfetch.store import Store, open_store
+from pubfetch.store import Store, open_or_init_store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +97,7 @@ class Pipeline:
 
         a = self.args
         ids = chain.from_iterable(iter_pub_file(path, self.strict) for path in a.get("pub-file", []))
-        with open_store(a.get("db-fetch-end")) as store:
+        with open_or_init_store(a.get("db-fetch-end")) as store:
             run_fetch_step("publications", ids, "db-fetch-end", store, self.fa,  # type: ignore[arg-type]
                            threads=a.get("threads", 8), progress=a.flag("progress"), parts=self._fetch_parts())
 
@@ -130,12 +131,14 @@ class Pipeline:
                 for any_id in pub.ids.non_empty():
                     self.json_publications.setdefault(any_id, pub)
             self.ids.add("publications", [p.ids for p in pubs], f"JSON file {path}")
-        for kind, option in (("webpages", "web-json"), ("docs", "doc-json")):
+        page_options: tuple[tuple[Literal["webpages", "docs"], str], ...] = (("webpages", "web-json"),
+                                                                            ("docs", "doc-json"))
+        for kind, option in page_options:
             for path in self.args.get(option, []):
                 pages = read_json_entries(path, kind, self.strict)
                 for page in pages:
-                    self.json_pages[kind].setdefault(page.start_url, page)  # type: ignore[union-attr]
-                self.ids.add(kind, [p.start_url for p in pages], f"JSON file {path}")  # type: ignore[union-attr]
+                    self.json_pages[kind].setdefault(page.start_url, page)
+                self.ids.add(kind, [p.start_url for p in pages], f"JSON file {path}")
 
     # --- 2. filter IDs ---------------------------------------------------------------------------------------------
 
@@ -169,7 +172,7 @@ class Pipeline:
                 _remove_all(db, "publications", list(self.ids.publications), path, db.remove_publication)
                 for kind in ("webpages", "docs"):
                     _remove_all(db, kind, list(getattr(self.ids, kind)), path,
-                                lambda url, kind=kind, db=db: db.remove_page(kind, url))
+                                partial(db.remove_page, kind))
 
     # --- 4. output IDs ---------------------------------------------------------------------------------------------
 
@@ -183,9 +186,10 @@ class Pipeline:
         if a.flag("count-ids"):
             self.out.write(format_counts(*self._counts([len(getattr(ids, k)) for k in KINDS]), what="ids"))
 
-    def _counts(self, numbers: list[int]) -> list[int | None]:
+    def _counts(self, numbers: list[int]) -> tuple[int | None, int | None, int | None]:
         """Counts of the kinds whose IDs were given; PubFetcher prints no line for the others."""
-        return [n if self.given[k] else None for k, n in zip(KINDS, numbers, strict=True)]
+        publications, webpages, docs = (n if self.given[k] else None for k, n in zip(KINDS, numbers, strict=True))
+        return publications, webpages, docs
 
     # --- 5. get content ---------------------------------------------------------------------------------------------
 
@@ -258,7 +262,7 @@ class Pipeline:
         if not kinds:
             return
         with ExitStack() as stack:
-            store = None if step == "fetch" else stack.enter_context(open_store(a.get(step)))
+            store = None if step == "fetch" else stack.enter_context(open_or_init_store(a.get(step)))
             for kind in kinds:
                 result = run_fetch_step(kind, list(getattr(self.ids, kind)), step, store, self.fa,  # type: ignore[arg-type]
                                         threads=a.get("threads", 8), limit=self._remaining(kind),
@@ -312,14 +316,14 @@ class Pipeline:
             with open_store(a.get("put")) as db:
                 _put_all(db, "publications", content["publications"], db.put_publication)
                 for kind in ("webpages", "docs"):
-                    _put_all(db, kind, content[kind], lambda page, kind=kind, db=db: db.put_page(kind, page))
+                    _put_all(db, kind, content[kind], partial(db.put_page, kind))
         if "remove" in a and any(content[k] for k in KINDS):
             path = a.get("remove")
             with open_store(path) as db:
                 _remove_all(db, "publications", content["publications"], path, db.remove_publication)
                 for kind in ("webpages", "docs"):
                     _remove_all(db, kind, [p.start_url for p in content[kind]], path,
-                                lambda url, kind=kind, db=db: db.remove_page(kind, url))
+                                partial(db.remove_page, kind))
 
     # --- 9. output ---------------------------------------------------------------------------------------------------
 

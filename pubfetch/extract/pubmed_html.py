@@ -193,7 +193,7 @@ def parse_pubmed_html(html: str | bytes | bytearray | None) -> ArticleRecord:
     list, an error page, another site)."""
     if html is not None and not isinstance(html, (str, bytes, bytearray)):
         raise ParseError(f"a PubMed page must be HTML text or bytes, not {type(html).__name__}")
-    soup = parse_html(bytes(html) if isinstance(html, bytearray) else html)
+    soup = parse_html(bytes(html) if isinstance(html, bytearray) else html)  # type: ignore[arg-type]  # None: TypeError
     heading = _heading(soup)
     title_tag = _select_one(heading, "h1.heading-title")
     abstract_block = _abstract_block(soup)

@@ -9,8 +9,9 @@ PubFetcher drops.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
@@ -115,7 +116,7 @@ def apply_record(
             type_ = _type_for(types, name)
             if value and type_ is not None and setter(value, type_, url, args):
                 changed.append(name)
-    values = {
+    values: dict[PartName, tuple[Any, Callable[..., bool]]] = {
         PartName.title: (record.title, pub.set_title),
         PartName.keywords: (record.keywords, pub.set_keywords),
         PartName.mesh: (record.mesh, pub.set_mesh),

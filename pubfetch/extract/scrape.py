@@ -219,9 +219,9 @@ def _links(soup: BeautifulSoup, url: str, rule: JournalRule) -> list[Link]:
         if selector is None:
             continue
         for element in selector.select(soup):
-            link = absolute_url(str(element.get("href") or ""), base)
-            if link is not None and _without_fragment(link) != page:
-                found.append(Link(link, kind, key))
+            href = absolute_url(str(element.get("href") or ""), base)
+            if href is not None and _without_fragment(href) != page:
+                found.append(Link(href, kind, key))
     unique: dict[tuple[str, str], Link] = {}
     for link in found:
         unique.setdefault((link.url, link.kind), link)

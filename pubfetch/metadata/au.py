@@ -115,17 +115,17 @@ class AuConfig:
         for key, text in raw.items():
             if not isinstance(key, str):
                 raise TypeError(f"parameter keys are strings, not {key!r}")
-            descr = declared.get(key) or BUILTIN_DESCRIPTORS.get(key)
-            if descr is None:
+            found = declared.get(key) or BUILTIN_DESCRIPTORS.get(key)
+            if found is None:
                 if unknown == "error":
                     raise UnknownParameter(f"no descriptor for parameter {key!r}; described: {', '.join(declared)}")
                 if not isinstance(text, str):
                     raise TypeError(f"parameter {key}: values are given as text, not {text!r}")
                 extras[key] = text
                 continue
-            values[key] = descr.parse(text)
+            values[key] = found.parse(text)
             typed_raw[key] = text
-            declared.setdefault(key, descr)
+            declared.setdefault(key, found)
         all_descriptors = dict(declared)
         for descr in list(declared.values()):
             for derived in derived_descriptors(descr):

@@ -268,7 +268,7 @@ def load_plugin(plugin: str | os.PathLike[str]) -> Plugin:
     path = Path(plugin)
     bare_name = isinstance(plugin, str) and path.suffix == "" and os.sep not in plugin and "/" not in plugin
     if not path.exists() and bare_name:
-        path = shipped_plugin_path(plugin)
+        path = shipped_plugin_path(str(plugin))
     source = str(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -418,9 +418,8 @@ class _Loader:
             default_mime = self.mime_types(default_mime, "default_article_mime_type")[0]
         iterator = self.iterator(top["article_iterator"]) if top.get("article_iterator") is not None else None
         metadata = self.mapping(top.get("article_metadata") or {}, "article_metadata", _METADATA_KEYS)
-        role = metadata.get("role")
-        if role is not None:
-            role = self.role(role, "article_metadata.role")
+        given_role = metadata.get("role")
+        metadata_role = self.role(given_role, "article_metadata.role") if given_role is not None else None
         version = top.get("version", "")
         if not isinstance(version, str | int | float) or isinstance(version, bool):
             raise self.error("version", f"expected a string or number, not {_kind(version)}")
@@ -430,7 +429,7 @@ class _Loader:
             params=params,
             iterator=iterator,
             extractors=self.extractors(top.get("metadata_extractors")),
-            metadata_role=role,
+            metadata_role=metadata_role,
             add_tdb_defaults=self.boolean(metadata.get("add_tdb_defaults", True), "article_metadata.add_tdb_defaults"),
             check_access_url=self.boolean(metadata.get("check_access_url", True), "article_metadata.check_access_url"),
             prefer_tdb_publisher=self.boolean(metadata.get("prefer_tdb_publisher", False),
@@ -462,7 +461,8 @@ class _Loader:
                 if "type" not in spec and name not in BUILTIN_DESCRIPTORS:
                     raise self.error(key, f"parameter {name!r} is not built in, so it needs a type")
                 base = BUILTIN_DESCRIPTORS.get(name)
-                param_type = self.param_type(spec["type"], f"{key}.type") if "type" in spec else base.type
+                param_type = (self.param_type(spec["type"], f"{key}.type") if "type" in spec or base is None
+                              else base.type)
                 size = spec.get("size", base.size if base else 0)
                 if not isinstance(size, int) or isinstance(size, bool) or size < 0:
                     raise self.error(f"{key}.size", f"expected a non-negative integer, not {_kind(size)}")

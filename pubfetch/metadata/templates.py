@@ -152,7 +152,7 @@ _CONVERSION = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d+)?(?:\.(?P<precision
 
 
 def _conversions(fmt: str, where: str) -> list[re.Match[str]]:
-    found = []
+    found: list[re.Match[str]] = []
     pos = 0
     while True:
         start = fmt.find("%", pos)

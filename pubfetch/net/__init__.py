@@ -5,3 +5,5 @@ fetchException rule, plus size caps, an SSRF guard, encoding detection and overr
 
 Nothing is imported here, so that importing one module of the layer does not pull in the others.
 """
+
+__all__: list[str] = []

@@ -944,17 +944,14 @@ def page_timeout_ms(timeout_ms: int) -> int:
     return max(timeout_ms * 8, 30_000)
 
 
-def shared_renderer(config: Any = None) -> BrowserRenderer:
+def shared_renderer(config: Any) -> BrowserRenderer:
     """One renderer per distinct setting, shared by every caller (a browser is expensive to start).
 
     Args:
-        config: a :class:`pubfetch.config.FetchConfig` (default: ``FetchConfig()``); its user agent, timeout (see
-            :func:`page_timeout_ms`), size cap, ``chromium`` and ``allow_private_addresses`` are used.
+        config: a :class:`pubfetch.config.FetchConfig` (passed in: net/ sits below config/ and never builds one);
+            its user agent, timeout (see :func:`page_timeout_ms`), size cap, ``chromium`` and
+            ``allow_private_addresses`` are used.
     """
-    if config is None:
-        from pubfetch.config import FetchConfig
-
-        config = FetchConfig()
     http = config.http_config()
     key = (config.args.user_agent, page_timeout_ms(config.args.timeout), http.max_bytes, config.chromium or None,
            bool(config.allow_private_addresses))

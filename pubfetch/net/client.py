@@ -244,8 +244,9 @@ class HttpClient:
                 hop = busy.payload if isinstance(busy.payload, _Hop) else _Hop(current, busy.status, {})
                 return self._error(request, current, OutcomeKind.SERVER_BUSY, str(busy), hop=hop)
             except ExchangeFailed as failed:
-                hop = failed.payload if isinstance(failed.payload, _Hop) else None
-                return self._error(request, current, failed.kind, failed.message, hop=hop, attempts=failed.attempts)
+                failed_hop = failed.payload if isinstance(failed.payload, _Hop) else None
+                return self._error(request, current, failed.kind, failed.message, hop=failed_hop,
+                                   attempts=failed.attempts)
 
             if hop.location is None or not request.follow:
                 return self._final(request, hop)
@@ -444,8 +445,8 @@ class HttpClient:
         except ExchangeFailed as failed:
             return self._error(request, url, failed.kind, failed.message, attempts=attempts)
         except Exception as e:  # noqa: BLE001
-            failed = classify_exception(e)
-            return self._error(request, url, failed.kind, failed.message, attempts=attempts)
+            classified = classify_exception(e)
+            return self._error(request, url, classified.kind, classified.message, attempts=attempts)
         pdf = has_pdf_magic(body)
         return FetchResult(
             url=url,

@@ -20,6 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pubfetch.net.endpoints import Endpoints
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +198,7 @@ class ServiceMap:
     prefixes: tuple[tuple[str, str], ...]
 
     @classmethod
-    def for_endpoints(cls, endpoints: object) -> ServiceMap:
+    def for_endpoints(cls, endpoints: Endpoints) -> ServiceMap:
         pairs = [
             (endpoints.eutils, "ncbi"),
             (endpoints.europepmc_annotations, "europepmc_annotations"),

@@ -18,7 +18,7 @@ from pubfetch.store.sql import SqlStore
 from pubfetch.store.sqlite import SqliteStore
 
 __all__ = ["PostgresStore", "SqliteStore", "Store", "StoreError", "copy_store", "init_db", "init_store", "open_db",
-           "open_store"]
+           "open_or_init_store", "open_store"]
 
 _SQLITE_PREFIX = "sqlite:///"
 
@@ -71,3 +71,18 @@ def copy_store(source: str | os.PathLike[str], target: str | os.PathLike[str]) -
         with init_store(target) as dst:
             assert isinstance(dst, SqlStore)
             return copy_database(src, dst)
+
+
+def open_or_init_store(target: str | os.PathLike[str]) -> Store:
+    """Open a database, creating it first when it does not exist yet: what fetching into a database wants, so that the
+    first run of a fetching command needs no separate ``-db-init`` and every later run carries on in the same file."""
+    path = _sqlite_path(os.fspath(target))
+    if path is None:
+        return PostgresStore.open_or_init(os.fspath(target))
+    if not os.path.lexists(path):
+        try:
+            return init_store(target)
+        except StoreError:
+            if not os.path.lexists(path):  # not a race with another process creating it: a real failure
+                raise
+    return open_store(target)

@@ -28,6 +28,7 @@ CREATED_BY = "pubfetch"
 CONNECT_TIMEOUT_S = 10
 #: Attempts of one transaction that keeps meeting concurrent writers (each retry waits a little longer, at random).
 MAX_ATTEMPTS = 50
+_NO_PUBFETCH_DATABASE = "holds no pubfetch database (create one with -db-init)"
 PREFIXES = ("postgresql://", "postgres://", "postgresql+")
 
 _TABLES = """
@@ -170,12 +171,25 @@ class PostgresStore(SqlStore):
             raise
         return store
 
+    @classmethod
+    def open_or_init(cls, url: str) -> PostgresStore:
+        """Open the pubfetch database at ``url``, creating it (and its tables) when there is none yet."""
+        try:
+            return cls.open(url)
+        except StoreError as e:
+            if not str(e).endswith(_NO_PUBFETCH_DATABASE) and "does not exist" not in str(e):
+                raise
+        try:
+            return cls.init(url)
+        except StoreError:
+            return cls.open(url)  # another process made it meanwhile
+
     def _check_meta(self) -> None:
         has = self._read("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() "
                          "AND table_name = 'meta'")
         meta = dict(self._read("SELECT key, value FROM meta")) if has else {}
         if meta.get("created_by") != CREATED_BY:
-            raise StoreError(f"{self.label} holds no pubfetch database (create one with -db-init)")
+            raise StoreError(f"{self.label} {_NO_PUBFETCH_DATABASE}")
         version = int(meta.get("schema_version", "0"))
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.label} has schema version {version}, newer than this pubfetch supports "

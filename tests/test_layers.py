@@ -1,0 +1,140 @@
+"""The import contract of ../shared/DESIGN.md: each layer imports only the layers listed before it.
+
+Every import counts, also those inside functions (lazy imports) and under ``TYPE_CHECKING``: a lazy upward import is
+still a dependency that makes the lower layer impossible to understand, test or reuse without the upper one.
+Modules of one layer may import each other. A new top-level module or package must be placed in ``LAYERS`` (the test
+says so), which is the point: its place in the order is a design decision.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
+
+#: Bottom to top, as in DESIGN.md. ``textutil`` (string helpers of the model) sits with ``ids`` at the bottom;
+#: ``tables`` (publications as a data frame) belongs to the output; ``pubfetch`` is the package's lazy public facade.
+LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
+    "ids textutil",
+    "params",
+    "model",
+    "rules",
+    "extract",
+    "net",
+    "config",
+    "store",
+    "resources",
+    "chain",
+    "fetcher",
+    "webfetch",
+    "distributed",
+    "metadata",
+    "output tables",
+    "pubfetch",
+    "cli __main__",
+))
+
+#: What any module may take from the package root itself: the root defines it without importing anything.
+ROOT_NAMES_FOR_ALL = frozenset({"__version__"})
+
+
+def layer_of(component: str) -> int:
+    for i, names in enumerate(LAYERS):
+        if component in names:
+            return i
+    raise KeyError(component)
+
+
+def component_of(path: Path) -> str:
+    """``pubfetch/net/client.py`` -> ``net``; ``pubfetch/ids.py`` -> ``ids``; ``pubfetch/__init__.py`` -> ``pubfetch``."""
+    rel = path.relative_to(PACKAGE)
+    if rel.parts == ("__init__.py",):
+        return "pubfetch"
+    return rel.parts[0].removesuffix(".py")
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def is_module(dotted: str) -> bool:
+    rel = Path(*dotted.split(".")[1:]) if "." in dotted else Path()
+    return (PACKAGE / rel).with_suffix(".py").is_file() or (PACKAGE / rel / "__init__.py").is_file()
+
+
+def imported(tree: ast.AST, here: str) -> list[tuple[int, str, str]]:
+    """(line, imported module, component) for every pubfetch import in a module, relative ones resolved."""
+    found: list[tuple[int, str, str]] = []
+
+    def add(line: int, dotted: str, name: str | None = None) -> None:
+        if dotted != "pubfetch" and not dotted.startswith("pubfetch."):
+            return
+        if name is not None and is_module(f"{dotted}.{name}"):
+            dotted = f"{dotted}.{name}"
+        parts = dotted.split(".")
+        if len(parts) == 1:
+            component = "pubfetch" if name not in ROOT_NAMES_FOR_ALL else ""
+        else:
+            component = parts[1]
+        found.append((line, dotted if name is None else f"{dotted} ({name})", component))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                # ``import pubfetch`` reads ``pubfetch.__version__`` (the only eager name of the root)
+                add(node.lineno, alias.name, "__version__" if alias.name == "pubfetch" else None)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = here.split(".")[: len(here.split(".")) - node.level]
+                base = ".".join([*package, *([base] if base else [])])
+            for alias in node.names:
+                add(node.lineno, base, alias.name)
+    return found
+
+
+def sources() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = sorted({component_of(p) for p in sources()} - set().union(*LAYERS))
+    assert not unplaced, f"place these in LAYERS of {Path(__file__).name} (and in DESIGN/ARCHITECTURE): {unplaced}"
+
+
+def test_no_upward_imports() -> None:
+    upward = []
+    for path in sources():
+        here = component_of(path)
+        level = layer_of(here)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for line, target, component in imported(tree, module_name(path)):
+            if component and component != here and layer_of(component) > level:
+                upward.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {here} imports {target} ({component})")
+    assert not upward, "imports against the layer order of DESIGN.md:\n" + "\n".join(upward)
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("from pubfetch.net.client import HttpClient", "net"),
+    ("from pubfetch import ids as idmod", "ids"),
+    ("from pubfetch.cli import fetching", "cli"),
+    ("def f():\n    from pubfetch.store import open_store", "store"),
+    ("from . import client", "net"),
+    ("from ..config import FetchConfig", "config"),
+    ("from pubfetch import fetch", "pubfetch"),
+])
+def test_imports_are_resolved_to_their_layer(source: str, expected: str) -> None:
+    """The checker itself: absolute, relative, lazy and root imports all land on the right component."""
+    [(_, _, component)] = imported(ast.parse(source), "pubfetch.net.browser")
+    assert component == expected
+
+
+def test_an_upward_import_is_caught() -> None:
+    tree = ast.parse("from pubfetch.fetcher import fetch_many")
+    [(_, _, component)] = imported(tree, "pubfetch.model.publication")
+    assert layer_of(component) > layer_of("model")
