@@ -1,15 +1,21 @@
 """The Redis limiter under real processes: four ``pubfetch`` runs sharing ``--rate-db redis://...`` stay under a
-service's 3 requests/s together (the synthetic NCBI answers 429 beyond that)."""
+service's 3 requests/s together (the synthetic NCBI answers 429 beyond that).
+
+Marked ``timing`` like its SQLite twin in test_throughput.py: a permit is a booked slot, and a process that a loaded
+machine delays by more than the limiter's 50 ms slack between booking and sending lands in its neighbour's second.
+.ci/run runs the timing tests apart from the rest of the suite."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
+import pytest
 from synthetic import PMID_BASE, SyntheticServices
 from test_throughput import init_db, ncbi_requests, pubfetch_cmd, service_env, write_ids
 
 
+@pytest.mark.timing
 def test_four_processes_under_a_3_per_second_limit_get_no_429(tmp_path: Path, redis_url: str) -> None:
     per_process, batch, processes = 8, 2, 4
     with SyntheticServices(processes * per_process, latency=0.02, limits={"ncbi": 3.0}) as services:

@@ -69,6 +69,10 @@ def _database(args: ParsedArgs, out: TextIO) -> None:
         path = args.get("db-init")
         log.info("Init database: %s", path)
         init_store(path).close()
+    if "job-status" in args:
+        from pubfetch.cli.queued import job_status
+
+        out.write(f"{job_status(args.get('job-status'), args.get('queue'))}\n")
     if "db-copy" in args:
         src, dst = args.get("db-copy")
         log.info("Copy database %s to %s", src, dst)

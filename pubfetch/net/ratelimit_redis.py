@@ -77,11 +77,11 @@ def is_redis(target: str) -> bool:
     return str(target).startswith(PREFIXES)
 
 
-def _split_prefix(url: str) -> tuple[str, str]:
-    """The URL without pubfetch's own ``prefix`` query parameter, and that prefix."""
+def split_prefix(url: str, default: str = "") -> tuple[str, str]:
+    """The URL without pubfetch's own ``prefix`` query parameter, and that prefix (``default`` when it has none)."""
     parts = urlsplit(url)
     query = parse_qsl(parts.query, keep_blank_values=True)
-    prefix = next((v for k, v in query if k == "prefix"), DEFAULT_KEY_PREFIX)
+    prefix = next((v for k, v in query if k == "prefix"), default)
     rest = urlencode([(k, v) for k, v in query if k != "prefix"])
     return urlunsplit(parts._replace(query=rest)), prefix
 
@@ -112,7 +112,7 @@ class RedisRateLimiter:
     _warned: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
-        url, self.prefix = _split_prefix(self.url)
+        url, self.prefix = split_prefix(self.url, DEFAULT_KEY_PREFIX)
         self.redis = connect(url)
         self._reserve = self.redis.register_script(_RESERVE)
         self._penalize = self.redis.register_script(_PENALIZE)
