@@ -23,7 +23,7 @@ _LAZY = {
     "fetch_webpage": "pubfetch.webfetch",
     "fetch_doc": "pubfetch.webfetch",
     "FetchConfig": "pubfetch.config",
-    "FetcherArgs": "pubfetch.params",
+    "FetcherArgs": "pubfetch.fetcher_args",
     "Publication": "pubfetch.model.publication",
     "Webpage": "pubfetch.model.webpage",
     "PublicationIds": "pubfetch.ids",
@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.ids import PublicationIds
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.store import init_store, open_store
     from pubfetch.tables import to_dataframe
     from pubfetch.webfetch import fetch_doc, fetch_webpage

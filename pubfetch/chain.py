@@ -57,7 +57,7 @@ def _id_changed(run: PubRun) -> bool:
     for old, new, name in ((before.pmid, now.pmid, "PMID"), (before.pmcid, now.pmcid, "PMCID"),
                            (before.doi, now.doi, "DOI")):
         if old and new and old != new:
-            log.error("%s changed from %s to %s", name, old, new)
+            log.warning("%s changed from %s to %s", name, old, new)
             return True
     return False
 
@@ -113,5 +113,5 @@ def fetch_publications(ctx: Context, pubs: Sequence[Publication]) -> None:
         if not pending:
             return
     for pub in pending:
-        log.error("IDs of %s kept changing; giving up after %d restarts", pub.ids, MAX_RESTARTS)
+        log.warning("IDs of %s kept changing; giving up after %d restarts", pub.ids, MAX_RESTARTS)
         pub.state.fetch_exception = True

@@ -1,9 +1,9 @@
 """Everything a fetch run is configured with, gathered in one object built from code, environment or CLI.
 
 PubFetcher spreads this over FetcherArgs, FetcherPrivateArgs and constants in Fetcher.java. Here the PubFetcher
-parameters stay in :class:`~pubfetch.params.FetcherArgs` (they are stored in JSON output and drive finality); the rest
-(service credentials, endpoints, HTTP knobs, batching) lives in :class:`FetchConfig`, so that a pipeline can set it from
-``PUBFETCH_*`` / ``NCBI_API_KEY`` environment variables without touching the parameters of the entries.
+parameters stay in :class:`~pubfetch.fetcher_args.FetcherArgs` (they are stored in JSON output and drive finality); the
+rest (service credentials, endpoints, HTTP knobs, batching) lives in :class:`FetchConfig`, so that a pipeline can set
+it from ``PUBFETCH_*`` / ``NCBI_API_KEY`` environment variables without touching the parameters of the entries.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pubfetch.model.part_type import PartName
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.endpoints import Endpoints
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 #: IDs per Europe PMC search request (the service pages at most 1000 results; a query of a few hundred IDs stays short).
 EUROPEPMC_BATCH = 200

@@ -13,7 +13,8 @@ import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
@@ -22,7 +23,7 @@ from pubfetch.chain import fetch_publications
 from pubfetch.config import FetchConfig
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_or_init_store
 
@@ -35,7 +36,12 @@ Progress = Callable[[int, Publication], None]
 
 @dataclass
 class BatchSummary:
-    """How a run ended: counts of entries by outcome (what the CLI's summary line and exit status report)."""
+    """How a run ended: counts of entries by outcome (what the CLI's summary line and exit status report).
+
+    ``failed`` entries got nothing usable or ended with a transient failure (fetchException); ``partial`` ones are
+    neither final nor failed. ``retry_limited`` entries are incomplete and used up their retries: a re-run skips them
+    until ``eligible_at`` (epoch ms), or at once with the cooldown options of ``eligible_options`` set to 0.
+    """
 
     total: int = 0
     fetched: int = 0
@@ -44,6 +50,14 @@ class BatchSummary:
     not_final: int = 0
     fetch_exception: int = 0
     empty: int = 0
+    failed: int = 0
+    retry_limited: int = 0
+    eligible_at: int = 0
+    eligible_options: set[str] = field(default_factory=set)
+
+    @property
+    def partial(self) -> int:
+        return self.not_final - self.failed
 
     def count(self, pub: Publication, args: FetcherArgs, fetched: bool) -> None:
         self.total += 1
@@ -55,10 +69,34 @@ class BatchSummary:
             self.final += 1
         else:
             self.not_final += 1
+            if pub.state.fetch_exception or pub.is_empty():
+                self.failed += 1
+            if not pub.state.can_fetch(pub, args):
+                self._retry_limited(pub.state.eligible_again(pub, args))
         if pub.state.fetch_exception:
             self.fetch_exception += 1
         if pub.is_empty():
             self.empty += 1
+
+    def _retry_limited(self, eligible: tuple[int, str] | None) -> None:
+        self.retry_limited += 1
+        if eligible is not None:
+            at, option = eligible
+            self.eligible_at = min(self.eligible_at, at) if self.eligible_at else at
+            self.eligible_options.add(option)
+
+    def line(self) -> str:
+        """The line that closes a fetching run: ``37 publications: 30 fetched, 7 skipped; 24 final, 13 partial, 0
+        failed``, and when some reached the retry limit, when they become eligible again."""
+        text = (f"{self.total} publications: {self.fetched} fetched, {self.skipped} skipped; {self.final} final, "
+                f"{self.partial} partial, {self.failed} failed")
+        if self.retry_limited:
+            text += f"; {self.retry_limited} reached the retry limit"
+            if self.eligible_at:
+                when = datetime.fromtimestamp(self.eligible_at / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+                options = " ".join(f"{o} 0" for o in sorted(self.eligible_options))
+                text += f"; eligible again after {when} or with {options}"
+        return text
 
 
 def to_ids(value: IdsLike) -> idmod.PublicationIds:

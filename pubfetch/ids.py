@@ -7,14 +7,18 @@ the PMCID column, a DOI with spaces, a landing-page URL where an ID was expected
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
-PMID_RE = re.compile(r"^[1-9][0-9]*$")
-PMCID_RE = re.compile(r"^PMC[1-9][0-9]*$")
+# PubFetcher tests IDs with Java's matches(), which takes the whole string: use fullmatch (a ``$`` would accept a
+# trailing newline, so that "123\n" passed as a PMID).
+PMID_RE = re.compile(r"[1-9][0-9]*")
+PMCID_RE = re.compile(r"PMC[1-9][0-9]*")
 DOI_PREFIXES = ("http://doi.org/", "https://doi.org/", "http://dx.doi.org/", "https://dx.doi.org/", "doi:")
 
 PMID_LINK = "https://www.ncbi.nlm.nih.gov/pubmed/?term="
@@ -49,11 +53,11 @@ def _is_printable(ch: str) -> bool:
 
 
 def is_pmid(s: str | None) -> bool:
-    return s is not None and PMID_RE.match(s) is not None
+    return s is not None and PMID_RE.fullmatch(s) is not None
 
 
 def is_pmcid(s: str | None) -> bool:
-    return s is not None and PMCID_RE.match(s) is not None
+    return s is not None and PMCID_RE.fullmatch(s) is not None
 
 
 def _strip_doi_prefix(s: str) -> str:
@@ -192,45 +196,76 @@ def extract_dois(text: str) -> list[str]:
     return list(dict.fromkeys(d for d in out if is_doi(d)))
 
 
-_DIGITS = re.compile(r"^[1-9][0-9]*$")
+_PUBMED_TERM = re.compile(r"(?:^|&)term=([1-9][0-9]*)(?:&|\Z)")
+_EUROPEPMC_ARTICLE_PAGES = ("article", "abstract", "api")
 
 
-def ids_from_url(url: str) -> PublicationIds | None:
-    """The ID a well-known link stands for: doi.org, PubMed, PMC and Europe PMC article links; None for other URLs."""
+def _url_parts(url: str) -> tuple[str, str, list[str], str] | None:
+    """Host (lower-case, without "www."), decoded path, its non-empty segments and the query of an http(s) URL."""
     try:
         parts = urlsplit(url.strip())
     except ValueError:
         return None
     if parts.scheme.lower() not in ("http", "https"):
         return None
-    host = (parts.hostname or "").lower()
-    host = host.removeprefix("www.")
+    host = (parts.hostname or "").lower().removeprefix("www.")
     path = unquote(parts.path)
-    segments = [s for s in path.split("/") if s]
-    if host in ("doi.org", "dx.doi.org"):
-        doi = path.lstrip("/")
-        if parts.query:
-            doi += "?" + parts.query
-        return PublicationIds(doi=doi) if is_doi(doi) and " " not in doi else None
-    if host == "pubmed.ncbi.nlm.nih.gov" and segments and _DIGITS.match(segments[0]):
-        return PublicationIds(pmid=segments[0])
-    if host == "ncbi.nlm.nih.gov" and segments and segments[0] == "pubmed":
-        if len(segments) > 1 and _DIGITS.match(segments[1]):
-            return PublicationIds(pmid=segments[1])
-        term = re.search(r"(?:^|&)term=([1-9][0-9]*)(?:&|$)", parts.query)
-        return PublicationIds(pmid=term.group(1)) if term else None
-    if host in ("ncbi.nlm.nih.gov", "pmc.ncbi.nlm.nih.gov", "europepmc.org"):
-        for seg in segments:
-            if PMCID_RE.match(seg.upper()):
-                return PublicationIds(pmcid=seg.upper())
-    if host == "europepmc.org" and len(segments) >= 3 and segments[0] in ("article", "abstract", "api"):
-        source, ident = segments[1].upper(), segments[2]
-        if source == "MED" and _DIGITS.match(ident):
-            return PublicationIds(pmid=ident)
-        if source == "PMC":
-            ident = ident.upper() if ident.upper().startswith("PMC") else "PMC" + ident
-            return PublicationIds(pmcid=ident) if is_pmcid(ident) else None
+    return host, path, [s for s in path.split("/") if s], parts.query
+
+
+def _doi_link(path: str, query: str) -> PublicationIds | None:
+    """``doi.org/<DOI>``: the path (and a query, which some DOIs contain) is the DOI."""
+    doi = path.lstrip("/")
+    if query:
+        doi += "?" + query
+    return PublicationIds(doi=doi) if is_doi(doi) and " " not in doi else None
+
+
+def _pubmed_link(host: str, segments: list[str], query: str) -> PublicationIds | None:
+    """``pubmed.ncbi.nlm.nih.gov/<PMID>/``, ``ncbi.nlm.nih.gov/pubmed/<PMID>`` and ``.../pubmed/?term=<PMID>``."""
+    if host == "pubmed.ncbi.nlm.nih.gov":
+        return PublicationIds(pmid=segments[0]) if segments and is_pmid(segments[0]) else None
+    if len(segments) > 1 and is_pmid(segments[1]):
+        return PublicationIds(pmid=segments[1])
+    term = _PUBMED_TERM.search(query)
+    return PublicationIds(pmid=term.group(1)) if term else None
+
+
+def _pmcid_segment(segments: list[str]) -> PublicationIds | None:
+    """A PMC or Europe PMC page naming its PMCID anywhere in the path (``/pmc/articles/PMC123/``)."""
+    for seg in segments:
+        if is_pmcid(seg.upper()):
+            return PublicationIds(pmcid=seg.upper())
     return None
+
+
+def _europepmc_source_link(segments: list[str]) -> PublicationIds | None:
+    """``europepmc.org/article/MED/<PMID>`` and ``/article/PMC/<PMCID or its digits>`` (also /abstract/, /api/)."""
+    if len(segments) < 3 or segments[0] not in _EUROPEPMC_ARTICLE_PAGES:
+        return None
+    source, ident = segments[1].upper(), segments[2]
+    if source == "MED" and is_pmid(ident):
+        return PublicationIds(pmid=ident)
+    if source == "PMC":
+        ident = ident.upper() if ident.upper().startswith("PMC") else "PMC" + ident
+        return PublicationIds(pmcid=ident) if is_pmcid(ident) else None
+    return None
+
+
+def ids_from_url(url: str) -> PublicationIds | None:
+    """The ID a well-known link stands for: doi.org, PubMed, PMC and Europe PMC article links; None for other URLs."""
+    parts = _url_parts(url)
+    if parts is None:
+        return None
+    host, path, segments, query = parts
+    if host in ("doi.org", "dx.doi.org"):
+        return _doi_link(path, query)
+    if host == "pubmed.ncbi.nlm.nih.gov" or (host == "ncbi.nlm.nih.gov" and segments[:1] == ["pubmed"]):
+        return _pubmed_link(host, segments, query)
+    found = _pmcid_segment(segments) if host in ("ncbi.nlm.nih.gov", "pmc.ncbi.nlm.nih.gov", "europepmc.org") else None
+    if found is None and host == "europepmc.org":
+        found = _europepmc_source_link(segments)
+    return found
 
 
 def classify(s: str) -> PublicationIds:
@@ -260,10 +295,53 @@ def classify(s: str) -> PublicationIds:
 # --- PublicationIds ---------------------------------------------------------------------------------------------------
 
 
-def _doi_sort_key(doi: str) -> tuple[tuple[int, ...], str]:
-    reg = doi_registrant(doi)
-    nums = tuple(int(p) if p.isdigit() else -1 for p in reg.split(".")) if reg else ()
-    return nums, doi
+_JAVA_INT = re.compile(r"[+-]?[0-9]+")
+_JAVA_INT_RANGE = range(-(2**31), 2**31)
+
+
+def _java_int(s: str) -> int | None:
+    """Java's Integer.valueOf: an optionally signed decimal within 32 bits, else None (NumberFormatException)."""
+    if _JAVA_INT.fullmatch(s) is None:
+        return None
+    n = int(s)
+    return n if n in _JAVA_INT_RANGE else None
+
+
+def _java_compare(a: str, b: str) -> int:
+    """Java's String.compareTo: by UTF-16 code units (big-endian UTF-16 bytes compare in the same order)."""
+    ua, ub = a.encode("utf-16-be", "surrogatepass"), b.encode("utf-16-be", "surrogatepass")
+    return (ua > ub) - (ua < ub)
+
+
+def _numeric_compare(a: str, b: str, na: int | None, nb: int | None) -> int:
+    """Compare as numbers when both are Java ints, else as strings (PubFetcher's try/catch)."""
+    if na is None or nb is None:
+        return _java_compare(a, b)
+    return (na > nb) - (na < nb)
+
+
+def compare_ids(a: tuple[str, str, str], b: tuple[str, str, str]) -> int:
+    """PubFetcher's PublicationIds.compareTo over (pmid, pmcid, doi): IDs with a PMID come first, by the PMID's number;
+    then those with a PMCID but no PMID, by the PMCID's number; then DOI-only ones, by the DOI string; empty last."""
+    (pmid, pmcid, doi), (o_pmid, o_pmcid, o_doi) = a, b
+    if pmid:
+        return -1 if not o_pmid else _numeric_compare(pmid, o_pmid, _java_int(pmid), _java_int(o_pmid))
+    if pmcid:
+        if o_pmid:
+            return 1
+        if not o_pmcid:
+            return -1
+        num, o_num = extract_pmcid_number(pmcid), extract_pmcid_number(o_pmcid)
+        return _numeric_compare(pmcid, o_pmcid, _java_int(num), _java_int(o_num))
+    if doi:
+        if o_pmid or o_pmcid:
+            return 1
+        return _java_compare(doi, o_doi) if o_doi else -1
+    return 1 if (o_pmid or o_pmcid or o_doi) else 0
+
+
+#: A sort key object ordering (pmid, pmcid, doi) triples as :func:`compare_ids`.
+IdsOrder = functools.cmp_to_key(compare_ids)
 
 
 @dataclass(frozen=True, eq=False, order=False)
@@ -301,28 +379,21 @@ class PublicationIds:
     def __hash__(self) -> int:
         return hash(self._key)
 
-    def sort_key(self) -> tuple:
-        """PubFetcher's order: entries with a PMID last, numerically; then PMCID only; then DOI only; then none."""
-        if self.pmid:
-            return (3, int(self.pmid) if self.pmid.isdigit() else 0, self.pmid)
-        if self.pmcid:
-            num = self.pmcid[3:]
-            return (2, int(num) if num.isdigit() else 0, self.pmcid)
-        if self.doi:
-            return (1, *_doi_sort_key(self.doi))
-        return (0,)
+    def sort_key(self) -> Any:
+        """The key that sorts as PubFetcher's -asc-ids (see :func:`compare_ids`)."""
+        return IdsOrder(self._key)
 
     def __lt__(self, other: PublicationIds) -> bool:
-        return self.sort_key() < other.sort_key()
+        return compare_ids(self._key, other._key) < 0
 
     def __le__(self, other: PublicationIds) -> bool:
-        return self.sort_key() <= other.sort_key()
+        return compare_ids(self._key, other._key) <= 0
 
     def __gt__(self, other: PublicationIds) -> bool:
-        return self.sort_key() > other.sort_key()
+        return compare_ids(self._key, other._key) > 0
 
     def __ge__(self, other: PublicationIds) -> bool:
-        return self.sort_key() >= other.sort_key()
+        return compare_ids(self._key, other._key) >= 0
 
     @property
     def ids(self) -> tuple[str, str, str]:

@@ -1,4 +1,5 @@
-"""Typed parameters: the 12 LOCKSS plugin parameter types, parameter descriptors, and PubFetcher's fetching parameters.
+"""Typed parameters: the 12 LOCKSS plugin parameter types and parameter descriptors, the machinery shared by the
+LOCKSS parameters (:mod:`pubfetch.lockss_params`) and PubFetcher's fetching parameters (:mod:`pubfetch.fetcher_args`).
 
 LOCKSS describes every configurable value of a plugin with a descriptor (``ConfigParamDescr``) whose type code says how
 the text is parsed (``AuParamType``); see spec lockss.md section 7 and the seed page on plugin configuration parameters.
@@ -20,13 +21,12 @@ bar:colon)``).
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -503,232 +503,29 @@ class ParamDescr:
             raise InvalidParamValue(given, f"a value {of}{self.bounds}", self.key)
 
 
-def _builtin(key: str, type: ParamType, display_name: str, description: str, size: int, *, definitional: bool = True,
-             default_only: bool = False) -> ParamDescr:
-    return ParamDescr(key, type, display_name, description, size, definitional=definitional, default_only=default_only)
+# --- names that moved to their own modules ----------------------------------------------------------------------------
+# ``from pubfetch.params import FetcherArgs`` (and the other names below) keeps working: those modules import this one,
+# so they are loaded on first use rather than here.
 
-
-_T = ParamType
-BUILTIN_DESCRIPTORS: dict[str, ParamDescr] = {
-    d.key: d
-    for d in (
-        # Definitional: together they are the identity of an AU.
-        _builtin("base_url", _T.URL, "Base URL", "Usually of the form http://<journal-name>.com/", 40),
-        _builtin("base_url2", _T.URL, "Second Base URL", "Use if AU spans two hosts", 40),
-        _builtin("year", _T.YEAR, "Year", "Four digit year (e.g., 2004)", 4),
-        _builtin("volume", _T.POS_INT, "Volume No.", "Numeric volume number, e.g. 7", 8),
-        _builtin("volume_name", _T.STRING, "Volume Name", "Volume name, e.g. 23A", 20),
-        _builtin("issue_range", _T.RANGE, "Issue Range", "A Range of issues in the form: aaa-zzz", 20),
-        _builtin("num_issue_range", _T.NUM_RANGE, "Numeric Issue Range", "A Range of issues in the form: min-max", 20),
-        _builtin("issue_set", _T.SET, "Issue Set", "A comma delimited list of issues. (eg issue1, issue2)", 20),
-        _builtin("journal_dir", _T.STRING, "Journal Directory",
-                 "Directory name for journal content (i.e. 'american_imago').", 40),
-        _builtin("journal_abbr", _T.STRING, "Journal Abbreviation",
-                 "Abbreviation for journal (often used as part of file names).", 10),
-        _builtin("journal_id", _T.STRING, "Journal Identifier",
-                 "Identifier for journal (often used as part of file names).", 40),
-        _builtin("journal_issn", _T.STRING, "Journal ISSN", "International Standard Serial Number.", 20),
-        _builtin("publisher_name", _T.STRING, "Publisher Name", "Publisher Name for Archival Unit", 40),
-        _builtin("oai_request_url", _T.URL, "OAI Request URL", "Usually of the form http://<journal-name>.com/", 40),
-        _builtin("oai_spec", _T.STRING, "OAI Spec", "Spec for journal in the OAI crawl", 40),
-        # Non-definitional: needed by rules and the AU lifecycle, but changing them does not make another AU.
-        _builtin("user_pass", _T.USER_PASSWD, "Username:Password",
-                 "Colon-separated username and password string, e.g. myuser:mypass", 30, definitional=False),
-        _builtin("pub_down", _T.BOOLEAN, "Pub Down", "If true, AU is no longer available from the publisher", 4,
-                 definitional=False, default_only=True),
-        _builtin("pub_never", _T.BOOLEAN, "Pub Never", "If true, don't try to access any content from publisher", 4,
-                 definitional=False, default_only=True),
-        _builtin("au_closed", _T.BOOLEAN, "AU Closed", "If true, AU is complete, no more content will be added", 4,
-                 definitional=False, default_only=True),
-        _builtin("crawl_proxy", _T.STRING, "Crawl Proxy",
-                 "If set to host:port, crawls of this AU will be proxied. "
-                 "If set to DIRECT, crawls will not be proxied, "
-                 "even if the LOCKSS node has been configured with a default crawl proxy.", 40,
-                 definitional=False, default_only=True),
-        _builtin("nc_interval", _T.TIME_INTERVAL, "Crawl Interval",
-                 "The interval at which the AU should crawl the publisher site.", 10,
-                 definitional=False, default_only=True),
-        _builtin("crawl_test_substance_threshold", _T.STRING, "Crawl Test Substance Threshold",
-                 "Minimum number of substance URLs necessary for successful abbreviated crawl test.", 20,
-                 definitional=False, default_only=True),
-    )
+_MOVED = {
+    "BUILTIN_DESCRIPTORS": "pubfetch.lockss_params",
+    "FETCHER_DESCRIPTORS": "pubfetch.fetcher_args",
+    "FetcherArgs": "pubfetch.fetcher_args",
+    "fetcher_descriptor": "pubfetch.fetcher_args",
+    "parse_fetcher_option": "pubfetch.fetcher_args",
 }
-"""The LOCKSS built-in parameter descriptors, in their canonical forms from the seed page, keyed by key."""
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, FetcherArgs, fetcher_descriptor, parse_fetcher_option
+    from pubfetch.lockss_params import BUILTIN_DESCRIPTORS
 
 
-def _cooldown(key: str, label: str, default: int, what: str) -> ParamDescr:
-    return ParamDescr(
-        key, _T.TIME_INTERVAL, label, default=default, unit_ms=MINUTE_MS,
-        description=f"Minutes after the last fetching attempt of {what} before fetching may be attempted again (which "
-        "also resets the retry counter); a suffix gives other units (12h, 1d). 0 means always try again, a negative "
-        "value means never refetch for this reason.",
-    )
+def __getattr__(name: str) -> Any:
+    module = _MOVED.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pubfetch.params' has no attribute {name!r}")
+    import importlib
 
-
-def _min_size(key: str, label: str, default: int, description: str) -> ParamDescr:
-    return ParamDescr(key, _T.POS_INT, label, description, default=default, min=0)
-
-
-def _text(key: str, label: str, default: str, description: str) -> ParamDescr:
-    return ParamDescr(key, _T.STRING, label, description, default=default, allow_empty=True)
-
-
-FETCHER_DESCRIPTORS: dict[str, ParamDescr] = {
-    d.key: d
-    for d in (
-        _cooldown("emptyCooldown", "Empty cooldown", 720, "an empty publication or webpage"),
-        _cooldown("nonFinalCooldown", "Non-final cooldown", 10080,
-                  "a non-final (but non-empty) publication or webpage"),
-        _cooldown("fetchExceptionCooldown", "Fetching exception cooldown", 1440,
-                  "a publication or webpage whose fetching had an exception"),
-        ParamDescr("retryLimit", _T.INT, "Retry limit", default=3,
-                   description="How many times fetching may be retried after the initial attempt while the entry stays "
-                   "empty, non-final or has a fetching exception. 0 disables retrying (until a cooldown resets the "
-                   "counter), a negative value removes the limit."),
-        _min_size("titleMinLength", "Title min. length", 4, "Minimum length of a usable publication title"),
-        _min_size("keywordsMinSize", "Keywords min. size", 2,
-                  "Minimum size of a usable publication keywords or MeSH list"),
-        _min_size("minedTermsMinSize", "Mined terms min. size", 1,
-                  "Minimum size of a usable publication EFO or GO terms list"),
-        _min_size("abstractMinLength", "Abstract min. length", 200, "Minimum length of a usable publication abstract"),
-        _min_size("fulltextMinLength", "Fulltext min. length", 2000, "Minimum length of a usable publication fulltext"),
-        _min_size("webpageMinLength", "Webpage min. length", 50,
-                  "Minimum length of a usable webpage (title and content together)"),
-        _min_size("webpageMinLengthJavascript", "Webpage min. length JS", 200,
-                  "If a webpage fetched without JavaScript is shorter than this and no scraping rules match its URL, "
-                  "it is fetched again with JavaScript"),
-        ParamDescr("timeout", _T.TIME_INTERVAL, "Timeout", default=15000, min=0,
-                   description="Connect and read timeout of connections, in milliseconds (or with a suffix: 30s, 1m)"),
-        ParamDescr("quick", _T.BOOLEAN, "Quick", default=False,
-                   description="Do not retry after a timeout, and cap the time spent following links at 3 x timeout"),
-        _text("europepmcEmail", "Europe PMC e-mail", "", "E-mail to send to the Europe PMC API"),
-        _text("oadoiEmail", "oaDOI e-mail", "@", "E-mail to send to the Unpaywall (oaDOI) API"),
-        _text("userAgent", "User Agent", "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0",
-              "HTTP User-Agent"),
-        _text("journalsYaml", "Journals scrape rules", "",
-              "YAML file of extra journal scraping rules, read after the built-in ones"),
-        _text("webpagesYaml", "Webpages scrape rules", "",
-              "YAML file of extra webpage scraping rules, read after the built-in ones"),
-    )
-}
-"""PubFetcher's fetching parameters, keyed by their PubFetcher (camelCase) id, in PubFetcher's order."""
-
-
-def _snake(camel: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", camel).lower()
-
-
-_BY_ATTRIBUTE: dict[str, ParamDescr] = {_snake(d.key): d for d in FETCHER_DESCRIPTORS.values()}
-_ATTRIBUTE_BY_KEY: dict[str, str] = {d.key: attr for attr, d in _BY_ATTRIBUTE.items()}
-
-
-def _attribute_name(name: str) -> str:
-    """The FetcherArgs attribute for a camelCase id, a snake_case name or a CLI option (``--emptyCooldown``)."""
-    bare = name.lstrip("-")
-    if bare in _ATTRIBUTE_BY_KEY:
-        return _ATTRIBUTE_BY_KEY[bare]
-    snake = bare.replace("-", "_")
-    if snake in _BY_ATTRIBUTE:
-        return snake
-    raise UnknownParameter(f"unknown fetching parameter {name!r}; known: {', '.join(FETCHER_DESCRIPTORS)}")
-
-
-def fetcher_descriptor(name: str) -> ParamDescr:
-    """The descriptor of a fetching parameter given in any accepted spelling; :class:`UnknownParameter` otherwise."""
-    return _BY_ATTRIBUTE[_attribute_name(name)]
-
-
-def parse_fetcher_option(name: str, text: str) -> tuple[str, Any]:
-    """Parse one fetching option as given on a command line, e.g. ``("--emptyCooldown", "12h")`` -> ``("empty_cooldown",
-    720)``. Returns the :class:`FetcherArgs` attribute name and the validated value, ready for
-    ``FetcherArgs(**...)``."""
-    attribute = _attribute_name(name)
-    return attribute, _BY_ATTRIBUTE[attribute].parse(text)
-
-
-def _as_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | str):
-        return str(value)
-    raise TypeError
-
-
-@dataclass(frozen=True)
-class FetcherArgs:
-    """PubFetcher's fetching parameters, validated on construction (also by :func:`dataclasses.replace`).
-
-    Units follow PubFetcher: the three cooldowns are whole minutes, ``timeout`` is milliseconds. When parsed from text a
-    plain number is in that unit, and a suffixed time interval (``12h``, ``1d``, ``30s``) is converted to it; a cooldown
-    that is not a whole number of minutes (``30s``) is refused rather than rounded, since rounding it down to 0 would
-    mean "always refetch". Use :meth:`cooldown_ms` and :attr:`timeout_seconds` where other units are needed.
-    Cooldowns and ``retry_limit`` may be negative (meaning never / unlimited); lengths, sizes and ``timeout`` may not.
-    """
-
-    empty_cooldown: int = 720
-    non_final_cooldown: int = 10080
-    fetch_exception_cooldown: int = 1440
-    retry_limit: int = 3
-    title_min_length: int = 4
-    keywords_min_size: int = 2
-    mined_terms_min_size: int = 1
-    abstract_min_length: int = 200
-    fulltext_min_length: int = 2000
-    webpage_min_length: int = 50
-    webpage_min_length_javascript: int = 200
-    timeout: int = 15000
-    quick: bool = False
-    europepmc_email: str = ""
-    oadoi_email: str = "@"
-    user_agent: str = "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0"
-    journals_yaml: str = ""
-    webpages_yaml: str = ""
-
-    def __post_init__(self) -> None:
-        for attribute, descr in _BY_ATTRIBUTE.items():
-            descr.validate(getattr(self, attribute))
-
-    @classmethod
-    def descriptors(cls) -> tuple[ParamDescr, ...]:
-        """The descriptors of all fields, in PubFetcher's order (for help texts and UIs)."""
-        return tuple(FETCHER_DESCRIPTORS.values())
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, str | int | bool]) -> FetcherArgs:
-        """Build from a mapping keyed by PubFetcher ids (``emptyCooldown``) or attribute names (``empty_cooldown``).
-
-        Every value goes through its descriptor as text, so ``"12h"``, ``720`` and ``"720"`` all give 720 minutes and
-        errors name the parameter. Unknown or duplicated names raise :class:`UnknownParameter`; missing ones get
-        defaults.
-        """
-        parsed: dict[str, Any] = {}
-        for name, value in values.items():
-            attribute = _attribute_name(name)
-            if attribute in parsed:
-                raise UnknownParameter(f"fetching parameter {_BY_ATTRIBUTE[attribute].key} given more than once")
-            descr = _BY_ATTRIBUTE[attribute]
-            try:
-                text = _as_text(value)
-            except TypeError:
-                raise InvalidParamValue(value, descr.expected, descr.key) from None
-            parsed[attribute] = descr.parse(text)
-        return cls(**parsed)
-
-    def to_dict(self, camel_case: bool = False) -> dict[str, Any]:
-        """All values, keyed by attribute name, or by PubFetcher id when ``camel_case`` (as PubFetcher prints them)."""
-        values = dataclasses.asdict(self)
-        if camel_case:
-            return {_BY_ATTRIBUTE[attribute].key: value for attribute, value in values.items()}
-        return values
-
-    def cooldown_ms(self, name: str) -> int:
-        """A cooldown in milliseconds; ``name`` is e.g. ``empty_cooldown`` or ``emptyCooldown``."""
-        attribute = _attribute_name(name)
-        if not attribute.endswith("_cooldown"):
-            raise UnknownParameter(f"{name!r} is not a cooldown")
-        return getattr(self, attribute) * MINUTE_MS
-
-    @property
-    def timeout_seconds(self) -> float:
-        """The timeout in seconds, the unit HTTP libraries such as requests expect."""
-        return self.timeout / 1000
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

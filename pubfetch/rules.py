@@ -327,6 +327,19 @@ class JournalRule:
     #: it to standard CSS).
     wait_until: str | None = None
 
+    def text(self, key: str) -> str | None:
+        """The value of any journal key as the rule file gives it (a selector, a URL regex or replacement, the
+        wait_until selector), or None when the site does not give that key: PubFetcher's Scrape.getSelector."""
+        rewrite = {"fulltext": self.fulltext_rewrite, "pdf": self.pdf_rewrite}.get(key.rsplit("_", 1)[0])
+        if key.endswith("_src") and rewrite is not None:
+            return rewrite.src
+        if key.endswith("_dst") and rewrite is not None:
+            return rewrite.dst
+        if key == "wait_until":
+            return self.wait_until
+        selector = self.selectors.get(key) if key in JOURNAL_SELECTOR_KEYS else None
+        return selector.text if selector is not None else None
+
     def selector(self, key: str) -> Selector | None:
         """The selector for a key of :data:`JOURNAL_SELECTOR_KEYS`, or None when the site does not give one."""
         if key not in JOURNAL_SELECTOR_KEYS:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.model.timefmt import date_human
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

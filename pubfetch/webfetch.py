@@ -27,7 +27,7 @@ from pubfetch.extract.scrape import scrape_webpage, select_first_text, select_te
 from pubfetch.model.timefmt import now_ms
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_store
 

@@ -202,7 +202,7 @@ def test_bad_arguments():
 
 def test_shared_renderer_is_one_per_setting():
     from pubfetch.config import FetchConfig
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
     a = browser.shared_renderer(FetchConfig())
     try:

@@ -13,7 +13,7 @@ from pubfetch.cli.main import main
 from pubfetch.cli.network import FETCH_MODES, FetchStepResult, run_fetch_step
 from pubfetch.cli.options import BY_NAME, GROUPS
 from pubfetch.model import PartType
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -123,6 +123,11 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     (["-extract-doi-registrant", "10.1093/nar/gkz369"], "1093"),
     (["-extract-doi-registrant", "doi:10.12688/f1000research.1"], "12688"),
     (["-extract-doi-registrant", "10.1093"], ""),
+    # whole strings, as Java's matches(): a trailing newline makes the ID invalid
+    (["-is-pmid", "123\n"], "false"),
+    (["-is-pmcid", "PMC123\n"], "false"),
+    (["-extract-pmcid", "PMC123\n"], ""),
+    (["-is-doi", "10.1093/nar\n"], "false"),
 ])
 def test_id_operations_print_pubfetchers_answers(capsys: pytest.CaptureFixture[str], argv: list[str],
                                                  answer: str) -> None:

@@ -68,7 +68,7 @@ def test_pub_file_db_fetch_then_output_shows_parts_with_types(env, capsys, monke
         run(capsys, "-db-init", db)
         code, out, err = run(capsys, "-pub-file", ids, "-db-fetch", db, "--allow-private-addresses", "--quiet")
         assert code == 1, err  # the closed-access publication has no full text
-        assert "1 of 3 publications not final" in err
+        assert "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, " in err
         assert "ids.tsv:5" in err  # the bad line is reported with its place, and skipped
         assert services.counts["europepmc_search"] == 1
         code, out, err = run(capsys, "-pub-db", db, "-db", db, "-out", "--format", "json")

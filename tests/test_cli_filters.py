@@ -11,7 +11,7 @@ from pubfetch.cli.main import main
 from pubfetch.model import CorrespAuthor, FetchState, MeshTerm, PartType, Publication, VisitedSite, Webpage
 from pubfetch.model.timefmt import parse_instant
 from pubfetch.output.writer import format_entries
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 MS = parse_instant
 

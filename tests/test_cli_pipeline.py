@@ -259,11 +259,12 @@ def test_txt_ids_files_and_counts(db: Path, tmp_path: Path, capsys: pytest.Captu
 
 
 def test_ids_sort_and_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    """PubFetcher's PublicationIds.compareTo: PMIDs first (by number), then PMCID-only, then DOI-only (by string)."""
     ids = ["10.1093/nar/gkz369", "PMC6198355", "31114920", "9999", "10.12688/f1000research.1", "PMC17"]
     assert ok(capsys, "-pub", *ids, "-asc-ids", "-out-ids", "--plain") == (
-        "\t\t10.1093/NAR/GKZ369\n\t\t10.12688/F1000RESEARCH.1\n\tPMC17\t\n\tPMC6198355\t\n9999\t\t\n31114920\t\t\n")
+        "9999\t\t\n31114920\t\t\n\tPMC17\t\n\tPMC6198355\t\n\t\t10.1093/NAR/GKZ369\n\t\t10.12688/F1000RESEARCH.1\n")
     assert ok(capsys, "-pub", *ids, "-desc-ids", "-head-ids", "2", "-out-ids", "--plain") == (
-        "31114920\t\t\n9999\t\t\n")
+        "\t\t10.12688/F1000RESEARCH.1\n\t\t10.1093/NAR/GKZ369\n")
     assert ok(capsys, "-pub", *ids, "-tail-ids", "2", "-out-ids", "--plain") == (
         "\t\t10.12688/F1000RESEARCH.1\n\tPMC17\t\n")
     assert ok(capsys, "-web", "https://b.org/", "https://a.org/", "https://b.org/", "-asc-ids", "-out-ids") == (
@@ -275,7 +276,7 @@ def test_pipeline_order_does_not_depend_on_argument_order(db: Path, capsys: pyte
                  "doi", "-count")
     backward = ok(capsys, "-count", "--out-part", "pmid", "doi", "--plain", "-out", "-head", "2", "-desc", "-db", db,
                   "-pub-db", db)
-    assert forward == backward == f"{PMID1}\t\t{DOI1}\n{PMID3}\t\t\nPublications : 2\n"
+    assert forward == backward == f"\t\t{DOI2}\n{PMID1}\t\t{DOI1}\nPublications : 2\n"
 
 
 def test_remove_ids(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -301,8 +302,8 @@ def test_content_sort_limit_and_counts(db: Path, capsys: pytest.CaptureFixture[s
         return ok(capsys, "-pub-db", db, "-db", db, *extra, "-out", "--plain", "--out-part", "pmid", "doi")
 
     assert ids() == f"{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n"
-    assert ids("-asc") == f"\t\t{DOI2}\n{PMID3}\t\t\n{PMID1}\t\t{DOI1}\n"
-    assert ids("-desc") == f"{PMID1}\t\t{DOI1}\n{PMID3}\t\t\n\t\t{DOI2}\n"
+    assert ids("-asc") == f"{PMID3}\t\t\n{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n"  # PMIDs first, as PubFetcher
+    assert ids("-desc") == f"\t\t{DOI2}\n{PMID1}\t\t{DOI1}\n{PMID3}\t\t\n"
     assert ids("-asc-time") == f"\t\t{DOI2}\n{PMID3}\t\t\n{PMID1}\t\t{DOI1}\n"
     assert ids("-desc-time", "-tail", "1") == f"\t\t{DOI2}\n"
     assert ids("--limit", "2") == f"{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n"

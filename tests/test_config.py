@@ -6,7 +6,7 @@ import pytest
 
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 FILE = """\
 threads: 3

@@ -123,7 +123,7 @@ def test_open_access_full_text_from_fulltextxml(replay_server):
 
 
 def pub_args():
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
     return FetcherArgs()
 

@@ -7,13 +7,13 @@ from pubfetch.ids import InvalidId, PublicationIds
 
 
 @pytest.mark.parametrize("s,ok", [("1", True), ("31114920", True), ("0", False), ("0123", False), ("12a", False),
-                                  ("", False), (" 123", False)])
+                                  ("", False), (" 123", False), ("123\n", False)])
 def test_is_pmid(s, ok):
     assert ids.is_pmid(s) is ok
 
 
 @pytest.mark.parametrize("s,ok", [("PMC6198355", True), ("PMC0", False), ("pmc123", False), ("123", False),
-                                  ("PMC", False), ("PMC12 ", False)])
+                                  ("PMC", False), ("PMC12 ", False), ("PMC12\n", False)])
 def test_is_pmcid(s, ok):
     assert ids.is_pmcid(s) is ok
 
@@ -67,6 +67,26 @@ def test_extract_from_text():
 ])
 def test_ids_from_url(url, expected):
     assert ids.ids_from_url(url).ids == expected
+
+
+@pytest.mark.parametrize("url", [
+    "https://pubmed.ncbi.nlm.nih.gov/31114920%0A/",
+    "https://europepmc.org/article/MED/31114920%0A",
+    "https://europepmc.org/article/PMC/6198355%0A",
+    "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6198355%0A/",
+    "https://www.ncbi.nlm.nih.gov/pubmed/31114920%0A",
+])
+def test_ids_from_url_take_whole_path_segments(url):
+    """An encoded newline after the ID is not the ID (no ``$`` matching before a final newline)."""
+    assert ids.ids_from_url(url) is None
+
+
+def test_whole_string_checks_of_pmcid_number_and_versioned_ids():
+    assert ids.extract_pmcid_number("PMC123\n") == ""
+    assert ids.extract_pmcid_number("PMC123") == "123"
+    from pubfetch.model.publication import F1000_DOI
+
+    assert F1000_DOI.match("10.12688/F1000RESEARCH.1") and not F1000_DOI.match("10.12688/F1000RESEARCH.1\n")
 
 
 def test_ids_from_other_url_is_none():
@@ -147,4 +167,16 @@ def test_publication_ids_sort_order():
         PublicationIds(),
     ]
     ordered = [i.primary() for i in sorted(items)]
-    assert ordered == ["", "10.200/A", "10.1093/A", "10.1093/B", "PMC9", "PMC10", "9", "100"]
+    # PubFetcher's PublicationIds.compareTo: PMIDs first, then PMCID-only, then DOI-only (plain string order), empty last
+    assert ordered == ["9", "100", "PMC9", "PMC10", "10.1093/A", "10.1093/B", "10.200/A", ""]
+    assert [i.primary() for i in sorted(items, reverse=True)] == list(reversed(ordered))
+
+
+def test_publication_ids_sort_falls_back_to_strings_like_java():
+    """Integer.valueOf fails beyond 32 bits, and PubFetcher then compares the strings; a PMID beats any PMCID."""
+    big, small = PublicationIds(pmid="3000000000"), PublicationIds(pmid="9")
+    assert sorted([small, big]) == [big, small]  # "3000000000" < "9" as strings
+    both = PublicationIds(pmcid="PMC1", doi="10.1/X")
+    assert sorted([both, PublicationIds(pmid="5", doi="10.1/Y")])[0].pmid == "5"
+    assert sorted([PublicationIds(doi="10.1/X"), both]) == [both, PublicationIds(doi="10.1/X")]
+    assert ids.compare_ids(("", "", ""), ("", "", "")) == 0

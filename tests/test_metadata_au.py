@@ -19,7 +19,8 @@ from pubfetch.metadata.au import (
     plugin_key,
     resolve_descriptor,
 )
-from pubfetch.params import BUILTIN_DESCRIPTORS, InvalidParamValue, ParamDescr, ParamType, UnknownParameter
+from pubfetch.lockss_params import BUILTIN_DESCRIPTORS
+from pubfetch.params import InvalidParamValue, ParamDescr, ParamType, UnknownParameter
 
 T = ParamType
 

@@ -19,7 +19,7 @@ from pubfetch.metadata.publication_record import PUBLICATION_COOK_MAP, publicati
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.publication import Publication
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 ARGS = FetcherArgs()
 PAGE = "https://journal.example.org/article/17"

@@ -15,7 +15,7 @@ from pubfetch.model import (
     VisitedSite,
     Webpage,
 )
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 ARGS = FetcherArgs()
 T = PartType

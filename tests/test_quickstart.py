@@ -87,6 +87,12 @@ def quickstart_command() -> list[str]:
     return shlex.split(lines[0])[1:]
 
 
+def readme_sample() -> list[str]:
+    """The summary lines the README shows for the first and the second run."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"(?m)^pubfetch: \d+ publications: .*$", readme)[:2]
+
+
 def test_the_example_file_holds_a_few_dozen_ids_of_every_kind() -> None:
     ids = list(iter_pub_file(str(EXAMPLE), True))
     assert 30 <= len(ids) <= 60
@@ -111,6 +117,7 @@ def test_quick_start_creates_the_database_and_a_second_run_skips_what_is_complet
         first = main(argv + ["--allow-private-addresses", "--no-javascript"])
         err = capsys.readouterr().err
         assert first in (0, 1), err
+        assert err.splitlines()[-1] == readme_sample()[0]
         assert db.is_file()
         with sqlite3.connect(db) as conn:
             (stored,) = conn.execute("SELECT count(*) FROM publications").fetchone()
@@ -122,6 +129,7 @@ def test_quick_start_creates_the_database_and_a_second_run_skips_what_is_complet
         second = main(argv + ["--allow-private-addresses", "--no-javascript"])
         err = capsys.readouterr().err
         assert second == first, err
+        assert err.splitlines()[-1] == readme_sample()[1]
         # the final entries are skipped; the others are retried (PubFetcher's retryLimit), each asked once more
         assert services.counts["europepmc_fulltext"] == before["europepmc_fulltext"]
         assert services.counts["doi"] == 2 * not_final

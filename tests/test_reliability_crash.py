@@ -115,7 +115,7 @@ def test_sigkill_at_random_points_of_a_db_fetch_batch_then_a_rerun_completes(tmp
         proc = start(ids, db, env)
         _, err = proc.communicate(timeout=120)
     assert proc.returncode == 1, err  # the closed-access half has no full text: not final
-    assert f"{KILL_N // 2} of {KILL_N} publications not final" in err
+    assert f"pubfetch: {KILL_N} publications: " in err and f"; {KILL_N - KILL_N // 2} final, " in err
     expect_complete(check_database(db), services.pmids())
 
 
@@ -134,5 +134,6 @@ def test_two_processes_fetching_into_one_database_lose_nothing(tmp_path: Path):
     for proc, (_, err) in zip(procs, results, strict=True):
         assert proc.returncode == 1, err
         assert "locked" not in err and "internal error" not in err and "Traceback" not in err, err
-    assert f"{N // 3} of {2 * N // 3} publications not final" in results[0][1]
+    assert f"pubfetch: {2 * N // 3} publications: " in results[0][1]
+    assert f"; {2 * N // 3 - N // 3} final, " in results[0][1]
     expect_complete(check_database(db), pmids)

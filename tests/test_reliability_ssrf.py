@@ -30,7 +30,7 @@ from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.net.outcome import OutcomeKind
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 

@@ -7,7 +7,7 @@ import pytest
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import MeshTerm
 from pubfetch.model.publication import Publication
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.tables import COLUMNS, row, to_dataframe
 
 

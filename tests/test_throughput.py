@@ -27,7 +27,7 @@ from synthetic import PMC_BASE, PMID_BASE, Article, SyntheticServices
 
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import open_store
 
@@ -92,7 +92,7 @@ def test_two_processes_share_the_ncbi_limit_without_a_429_and_use_all_of_it(tmp_
         too_many = dict(services.too_many)
     for proc, (_out, err) in zip(procs, outputs, strict=True):
         assert proc.returncode == 1, err  # the closed-access half has no full text: not final
-        assert f"{per_process // 2} of {per_process} publications not final" in err
+        assert f"pubfetch: {per_process} publications: " in err and f"; {per_process - per_process // 2} final, " in err
     assert too_many == {}
     assert len(ncbi) == 2 * per_process // batch  # one efetch per batch, nothing else counted as NCBI
     # the limit allows one request per 1/3 s; the run takes about that long, not less (no 429) and not much more
@@ -182,7 +182,8 @@ def test_sigkill_then_the_same_command_finishes_without_asking_again_for_complet
 
     # the closed-access half cannot be final (no full text anywhere): exit 1 with the summary line, nothing else
     assert second.returncode == 1, second.stderr
-    assert f"{KILL_IDS // 2} of {KILL_IDS} publications not final\n" in second.stderr
+    assert f"pubfetch: {KILL_IDS} publications: " in second.stderr
+    assert f"; {KILL_IDS - KILL_IDS // 2} final, " in second.stderr
     assert "transient" not in second.stderr
     for service, counter in asked.items():
         again = {i: counter[i] for i in complete if counter[i] > 1}

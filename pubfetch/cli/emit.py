@@ -21,7 +21,7 @@ from pubfetch.model import Publication, Webpage
 from pubfetch.output.common import Format
 from pubfetch.output.summary import write_ids, write_top_hosts
 from pubfetch.output.writer import write_entries
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 
 def write_file(path: str, write: Callable[[TextIO], None]) -> None:

@@ -20,7 +20,7 @@ from pubfetch.ids import PublicationIds
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context, PubRun
 from pubfetch.store import Store
 
@@ -42,6 +42,8 @@ class Session:
     given: dict | None = None
     summary: BatchSummary = field(default_factory=BatchSummary)
     pages_not_final: int = 0
+    #: a publication fetching step ran (so the run closes with the summary line, even when it had nothing to do)
+    fetched_publications: bool = False
     extraction_failures: int = 0
     _context: Context | None = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
@@ -89,25 +91,16 @@ class Session:
             close()
 
     def exit_status(self) -> int:
-        """1 when some fetched entry is not final, with a summary on stderr; else 0."""
+        """1 when some fetched entry is not final, else 0; a run that fetched publications ends with its summary."""
         s = self.summary
-        if s.total and (s.not_final or self.pages_not_final):
-            why = []
-            if s.fetch_exception:
-                why.append(f"{s.fetch_exception} with a transient failure (fetchException; a re-run retries them)")
-            if s.empty:
-                why.append(f"{s.empty} empty")
-            print(f"pubfetch: {s.not_final} of {s.total} publications not final" + (f": {', '.join(why)}" if why
-                  else ""), file=sys.stderr)
-            return 1
+        if self.fetched_publications:
+            print(f"pubfetch: {s.line()}", file=sys.stderr)
         if self.pages_not_final:
             print(f"pubfetch: {self.pages_not_final} webpages/docs not final", file=sys.stderr)
-            return 1
         if self.extraction_failures:
             print("pubfetch: some articles of the archival unit could not be extracted (see the warnings)",
                   file=sys.stderr)
-            return 1
-        return 0
+        return 1 if s.not_final or self.pages_not_final or self.extraction_failures else 0
 
 
 _session: Session | None = None
@@ -182,6 +175,7 @@ def _publications(ctx: Context, sess: Session, ids: Sequence, mode: str, store: 
                   keep: Callable[[Entry], bool] | None, progress: Progress) -> list[Entry]:
     reading = store if mode in ("db-fetch", "db-fetch-end") else None
     out: list[Entry] = []
+    sess.fetched_publications = True
     stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=reading,
                         config=ctx.config, context=ctx, progress=progress, summary=sess.summary)
     for pub in stream:
@@ -256,9 +250,6 @@ def _oneoff(ctx: Context, kind: str, ids: Sequence, mode: str, extra: Sequence[s
 
         page, _ = get_webpage(ctx, None, target)
         return FetchStepResult(entries=[page])
-    if mode in ("print-europepmc-html", "print-pmc-html"):
-        raise Unavailable(f"-{mode}", "an HTML resource that pubfetch (like PubFetcher) does not fetch, because the "
-                          "services forbid automated bulk download of their pages")
     return FetchStepResult(entries=[_print_resource(ctx, mode, target)])
 
 

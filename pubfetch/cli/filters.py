@@ -32,7 +32,7 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.model import ListPart, MeshTerm, MinedTerm, PartName, PartType, Publication, StringPart, Webpage
 from pubfetch.output.summary import url_host
 from pubfetch.output.text import publication_plain_text, webpage_plain_text
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.store import Store, open_store
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from typing import Literal, get_args
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.store import Store
 
 EntryKind = Literal["publications", "webpages", "docs"]
@@ -26,7 +26,7 @@ PipelineMode = Literal["fetch", "fetch-put", "db-fetch", "db-fetch-end"]
 OneOffMode = Literal[
     "update-citations-count",
     "fetch-document", "fetch-document-javascript", "post-document", "fetch-webpage-selector",
-    "print-europepmc-xml", "print-europepmc-html", "print-pmc-xml", "print-pmc-html", "print-pubmed-xml",
+    "print-europepmc-xml", "print-pmc-xml", "print-pubmed-xml",
     "print-pubmed-html", "print-europepmc", "print-europepmc-mined", "print-oadoi", "print-site", "print-webpage",
 ]
 FetchMode = PipelineMode | OneOffMode

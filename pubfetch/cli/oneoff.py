@@ -13,6 +13,7 @@ from pubfetch import ids as idmod
 from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli.network import run_fetch_step
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.spec import scrape_selector_key
 from pubfetch.ids import InvalidId, PublicationIds
 from pubfetch.output import html as h
 from pubfetch.output.common import Format
@@ -148,6 +149,11 @@ def _extract_au(args: ParsedArgs, out: TextIO) -> None:
         fetching.current().extraction_failures += 1
 
 
+def _or_null(value: str | None) -> str:
+    """A rule look-up's answer as PubFetcher prints it: ``null`` when there is none."""
+    return "null" if value is None else value
+
+
 def _scrape(args: ParsedArgs, out: TextIO) -> None:
     """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript."""
     if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
@@ -160,15 +166,16 @@ def _scrape(args: ParsedArgs, out: TextIO) -> None:
     except (RuleError, OSError) as e:
         raise UsageError(str(e)) from None
     if "scrape-site" in args:
-        out.write(f"{rules.site(args.get('scrape-site')) or ''}\n")
+        out.write(f"{_or_null(rules.site(args.get('scrape-site')))}\n")
     if "scrape-selector" in args:
         url, key = args.get("scrape-selector")
         rule = rules.journal_rule(url)
-        selector = rule.selector(key) if rule is not None else None
-        out.write(f"{selector.text if selector is not None else ''}\n")
+        out.write(f"{_or_null(rule.text(scrape_selector_key(key, '-scrape-selector')) if rule else None)}\n")
     if "scrape-webpage" in args:
         page_rule = rules.webpage_rule(args.get("scrape-webpage"))
-        if page_rule is not None:
+        if page_rule is None:
+            out.write("null\n")
+        else:
             for key in ("title", "content", "javascript", "license", "language", "wait_until"):
                 value = getattr(page_rule, key, None)
                 if value is not None:

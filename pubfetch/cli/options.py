@@ -10,7 +10,8 @@ from __future__ import annotations
 from pubfetch.cli import spec
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.spec import Arity, Converter, Group, Option, Role
-from pubfetch.params import FETCHER_DESCRIPTORS, InvalidParamValue, parse_fetcher_option
+from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, parse_fetcher_option
+from pubfetch.params import InvalidParamValue
 
 
 def _opt(names: str, help: str, arity: Arity = 0, metavar: str = "", convert: Converter | None = None,
@@ -53,8 +54,8 @@ def _fetcher_option(key: str) -> Option:
     d = FETCHER_DESCRIPTORS[key]
     default = "empty" if d.default == "" else str(d.default).lower() if isinstance(d.default, bool) else d.default
     help = f"{d.description.rstrip('.')} (default {default})"
-    if d.type.name == "BOOLEAN":
-        return Option((f"--{key}",), help, 0, "", None, "fetcher", dest=key)
+    if d.type.name == "BOOLEAN":  # PubFetcher takes a value (--quick true); pubfetch also takes the bare flag
+        return Option((f"--{key}",), help, "?", "[true|false]", _fetcher_convert, "fetcher", dest=key)
     return Option((f"--{key}",), help, 1, _fetcher_metavar(key), _fetcher_convert, "fetcher",
                   dest=key)
 
@@ -119,7 +120,8 @@ ONEOFF_WEB = Group("One-off: print a web page (network)", (
 ONEOFF_SCRAPE = Group("One-off: scrape rules", (
     one("-scrape-site", "URL", "Print the journal site whose scraping rules apply to URL (null if none)",
         role="oneoff"),
-    fixed("-scrape-selector", "URL KEY", "Print the CSS selector of the site rule KEY (title, abstract, ...) for URL"),
+    fixed("-scrape-selector", "URL KEY", "Print what the site rule for URL gives for KEY (PubFetcher's names: title, "
+          "theAbstract, fulltext_src, pdf_dst, wait_until, ...; null if none)"),
     one("-scrape-javascript", "URL", "Print true or false: whether URL is fetched with JavaScript", role="oneoff"),
     one("-scrape-webpage", "URL", "Print the webpage scraping rules that apply to URL (null if none)",
         role="oneoff"),
@@ -485,14 +487,14 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
          spec.part_name, "modifier"),
 ))
 
+# Europe PMC's and PMC's HTML pages are not offered (PubFetcher's -print-europepmc-html and -print-pmc-html): their
+# terms forbid automated download, so those operations could never work.
 TESTS = Group("Test operations (network)", tuple(
     one(f"-print-{name}", metavar, f"Fetch the publication from {what} alone and print it", role="test",
         network=True)
     for name, metavar, what in (
         ("europepmc-xml", "PMCID", "the Europe PMC full text XML"),
-        ("europepmc-html", "PMCID", "the Europe PMC HTML page"),
         ("pmc-xml", "PMCID", "the PubMed Central XML"),
-        ("pmc-html", "PMCID", "the PubMed Central HTML page"),
         ("pubmed-xml", "PMID", "the PubMed XML"),
         ("pubmed-html", "PMID", "the PubMed HTML page"),
         ("europepmc", "PMID", "the Europe PMC search"),

@@ -21,8 +21,9 @@ from typing import Any
 
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.options import BY_NAME, PART_TESTS
-from pubfetch.cli.spec import Option, Role, optional_bool
-from pubfetch.params import FetcherArgs, InvalidParamValue, parse_fetcher_option
+from pubfetch.cli.spec import Option, Role, optional_bool, scrape_selector_key
+from pubfetch.fetcher_args import FetcherArgs, parse_fetcher_option
+from pubfetch.params import InvalidParamValue
 
 _OPTION_LIKE = re.compile(r"^--?[A-Za-z]")
 
@@ -69,6 +70,10 @@ def _unknown(word: str) -> UsageError:
 def _arguments(opt: Option, inline: str | None, argv: Sequence[str], i: int) -> tuple[list[str], int]:
     """The argument words of ``opt`` starting at argv[i]; returns them and the index after them."""
     args = [inline] if inline is not None else []
+    if opt.arity == "?":
+        if not args and i < len(argv) and not (_known(argv[i]) or _OPTION_LIKE.match(argv[i])):
+            return [argv[i]], i + 1
+        return args, i
     if opt.arity == "+":
         while i < len(argv) and not (_known(argv[i]) or _OPTION_LIKE.match(argv[i])):
             args.append(argv[i])
@@ -93,12 +98,12 @@ def _arguments(opt: Option, inline: str | None, argv: Sequence[str], i: int) -> 
 
 def _store(parsed: ParsedArgs, opt: Option, args: list[str]) -> None:
     if opt.role == "fetcher":
-        if opt.arity == 0:
+        if not args:  # a boolean given as a bare flag
             attribute, value = parse_fetcher_option(opt.name, "true")
         else:
             assert opt.convert is not None
             attribute, value = opt.convert(args[0], opt.name)
-        if attribute in parsed.fetcher and opt.arity != 0:
+        if attribute in parsed.fetcher and args:
             raise UsageError(f"option {opt.name} given more than once")
         parsed.fetcher[attribute] = value
         return
@@ -132,6 +137,9 @@ def _check(parsed: ParsedArgs) -> None:
     selector = parsed.get("fetch-webpage-selector")
     if selector is not None:
         optional_bool(selector[3], "-fetch-webpage-selector")
+    scrape = parsed.get("scrape-selector")
+    if scrape is not None:
+        scrape_selector_key(scrape[1], "-scrape-selector")
 
 
 def parse_args(argv: Sequence[str]) -> ParsedArgs:

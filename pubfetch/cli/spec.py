@@ -23,8 +23,9 @@ from pubfetch.output.common import Format
 Converter = Callable[[str, str], Any]
 """``convert(text, option_name) -> value``; raises :class:`UsageError` naming the option."""
 
-Arity = int | Literal["+"]
-"""0 for a flag, n for exactly n arguments, "+" for one or more (up to the next option)."""
+Arity = int | Literal["+", "?"]
+"""0 for a flag, n for exactly n arguments, "+" for one or more (up to the next option), "?" for a flag that may be
+followed by a value its converter accepts (PubFetcher's ``--quick true``, also given bare as ``--quick``)."""
 
 Role = Literal["general", "fetcher", "oneoff", "pipeline", "modifier", "test"]
 
@@ -142,3 +143,20 @@ def optional_bool(value: str, option: str) -> bool | None:
     if v in ("true", "false"):
         return v == "true"
     raise UsageError(f"option {option}: invalid value '{value}': expected true, false or an empty string")
+
+
+#: KEY of ``-scrape-selector``: the names of PubFetcher's ScrapeSiteKey, each with the journal rule key it reads
+#: (``theAbstract`` is the rule key ``abstract``, which is accepted too).
+SCRAPE_SELECTOR_KEYS = {name: name for name in (
+    "pmid", "pmcid", "doi", "title", "subtitle", "keywords", "keywords_split", "theAbstract", "fulltext",
+    "fulltext_src", "fulltext_dst", "fulltext_a", "pdf_src", "pdf_dst", "pdf_a", "corresp_author_names",
+    "corresp_author_emails", "wait_until")} | {"theAbstract": "abstract", "abstract": "abstract"}
+
+
+def scrape_selector_key(value: str, option: str) -> str:
+    """The journal rule key a ``-scrape-selector`` KEY names."""
+    try:
+        return SCRAPE_SELECTOR_KEYS[value]
+    except KeyError:
+        known = ", ".join(k for k in SCRAPE_SELECTOR_KEYS if k != "abstract")
+        raise UsageError(f"option {option}: unknown KEY '{value}': expected one of {known}") from None

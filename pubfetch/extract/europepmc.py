@@ -54,7 +54,7 @@ DATE_FLAGS = ("firstPublicationDate", "electronicPublicationDate", "firstIndexDa
 
 # PubFetcher prefers MEDLINE, then PubMed Central, then preprints, then whatever came first.
 _SOURCE_RANK = {"MED": 0, "PMC": 1, "PPR": 2}
-_F1000_DOI = re.compile(r"^10\.12688/F1000RESEARCH\..+$")
+_F1000_DOI = re.compile(r"^10\.12688/F1000RESEARCH\..+\Z")
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9+._-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 _MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}

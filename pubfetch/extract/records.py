@@ -16,7 +16,7 @@ from typing import Any
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.publication import Publication
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 
 @dataclass

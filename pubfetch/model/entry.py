@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,19 @@ class FetchState:
     def _retry_allowed(self, entry: Finality, args: FetcherArgs) -> bool:
         incomplete = entry.is_empty() or not entry.is_final(args) or self.fetch_exception
         return incomplete and (self.retry_counter < args.retry_limit or args.retry_limit < 0)
+
+    def eligible_again(self, entry: Finality, args: FetcherArgs) -> tuple[int, str] | None:
+        """When an incomplete entry whose retries are used up may be fetched again (epoch ms) and the cooldown option
+        that decides it; None when no cooldown will ever allow it (a negative one)."""
+        empty = entry.is_empty()
+        due = []
+        if empty and args.empty_cooldown >= 0:
+            due.append((self.fetch_time + int(args.empty_cooldown * _MINUTE_MS), "--emptyCooldown"))
+        if not empty and not entry.is_final(args) and args.non_final_cooldown >= 0:
+            due.append((self.fetch_time + int(args.non_final_cooldown * _MINUTE_MS), "--nonFinalCooldown"))
+        if self.fetch_exception and args.fetch_exception_cooldown >= 0:
+            due.append((self.fetch_time + int(args.fetch_exception_cooldown * _MINUTE_MS), "--fetchExceptionCooldown"))
+        return min(due) if due else None
 
     def can_fetch(self, entry: Finality, args: FetcherArgs, clock: Clock = now_ms) -> bool:
         now = clock()

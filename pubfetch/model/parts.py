@@ -12,7 +12,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 
 @dataclass(frozen=True)

@@ -23,19 +23,19 @@ from pubfetch.model.timefmt import Clock, date_human, date_to_ms, instant_human,
 from pubfetch.textutil import strip_html
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 log = logging.getLogger(__name__)
 
-_VERSIONED = re.compile(r"^[._-][0-9]+$")
-F1000_DOI = re.compile(r"^10.12688/F1000RESEARCH\..+$")
+_VERSIONED = re.compile(r"^[._-][0-9]+\Z")
+F1000_DOI = re.compile(r"^10.12688/F1000RESEARCH\..+\Z")
 _ZENODO = re.compile(r"^https?://(www\.)?zenodo\.org/.+$")
 
 BIBLIO_FIELDS = ("volume", "issue", "pages", "issn", "eissn", "publisher")
 
 
 def default_args() -> FetcherArgs:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
     return FetcherArgs()
 

@@ -9,7 +9,7 @@ from pubfetch.model.entry import FetchState
 from pubfetch.model.timefmt import instant_human
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 
 @dataclass
@@ -61,7 +61,7 @@ class Webpage:
 
     def to_json(self, args: FetcherArgs | None = None, computed: bool = True) -> dict[str, Any]:
         if computed and args is None:
-            from pubfetch.params import FetcherArgs
+            from pubfetch.fetcher_args import FetcherArgs
 
             args = FetcherArgs()
         d: dict[str, Any] = self.state.to_json()

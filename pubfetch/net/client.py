@@ -57,6 +57,15 @@ logger = logging.getLogger(__name__)
 logger.addFilter(RedactingFilter())  # request URLs may carry an api_key; logs must not
 
 REDIRECT_STATUSES: Final = frozenset({301, 302, 303, 307, 308})
+_SHORT_PATH: Final = 80
+
+
+def _short_path(url: str) -> str:
+    """The path of a URL without its query (e-mail, API key, long ID lists), cut to a readable length."""
+    path = url.split("://", 1)[-1].partition("/")[2].partition("?")[0]
+    path = "/" + path
+    return path if len(path) <= _SHORT_PATH else path[:_SHORT_PATH - 3] + "..."
+
 BUSY_STATUSES: Final = frozenset({429, 503})
 #: A URL may be visited twice in one redirect chain (A -> A?cookie-set -> A is common); a third visit is a loop.
 MAX_VISITS_PER_URL: Final = 2
@@ -214,15 +223,14 @@ class HttpClient:
             logger.info("GOT %s (%s, %d bytes, %.2f s)", result.final_url, result.content_type, len(result.body),
                         elapsed)
         else:
-            logger.warning(
-                "%s %s failed: %s%s (%s)%s",
-                request.method,
-                result.url,
-                result.kind.name,
-                f" {result.status}" if result.status else "",
-                result.message,
-                " -> fetchException" if result.fetch_exception else "",
-            )
+            # one sentence on the console (host, the path that names the ID, what happened); the whole story in
+            # the log file
+            logger.warning("%s: %s %s: %s%s", hostname(result.final_url or result.url), request.method,
+                           _short_path(result.final_url or result.url), result.brief(),
+                           "; a later run retries it" if result.fetch_exception else "")
+            logger.debug("%s %s failed: %s%s (%s)%s", request.method, result.url, result.kind.name,
+                         f" {result.status}" if result.status else "", result.message,
+                         " -> fetchException" if result.fetch_exception else "")
         return result
 
     def _follow(self, request: _Request) -> FetchResult:

@@ -71,6 +71,25 @@ class OutcomeKind(enum.Enum):
 
 _TRANSIENT: Final = frozenset({OutcomeKind.SERVER_BUSY, OutcomeKind.TIMEOUT, OutcomeKind.CONNECTION, OutcomeKind.OTHER})
 
+_BRIEF: Final = {
+    OutcomeKind.NOT_FOUND: "not found",
+    OutcomeKind.HTTP_ERROR: "refused",
+    OutcomeKind.SERVER_BUSY: "server busy",
+    OutcomeKind.TIMEOUT: "timed out",
+    OutcomeKind.CONNECTION: "could not connect",
+    OutcomeKind.DNS: "host name does not resolve",
+    OutcomeKind.SSL: "TLS handshake or certificate failed",
+    OutcomeKind.IO_ERROR: "connection broken or body unreadable",
+    OutcomeKind.TOO_LARGE: "body over the size cap",
+    OutcomeKind.REDIRECT_LOOP: "redirect loop",
+    OutcomeKind.TOO_MANY_REDIRECTS: "too many redirects",
+    OutcomeKind.BAD_URL: "malformed URL",
+    OutcomeKind.BAD_SCHEME: "scheme not fetched",
+    OutcomeKind.FORBIDDEN_ADDRESS: "internal address refused",
+    OutcomeKind.UNSUPPORTED_TYPE: "content type not fetched",
+    OutcomeKind.OTHER: "unexpected failure",
+}
+
 #: PubFetcher's EXCEPTION_EXCEPTION: failing URLs that never set fetchException of a publication.
 _NO_EXCEPTION_URL: Final = re.compile(r"(?i)^https://doi\.org/10\.|\.pdf$|\.ps$|\.gz$")
 
@@ -120,6 +139,11 @@ class FetchResult:
     def ok(self) -> bool:
         """Whether the fetch succeeded."""
         return self.kind is OutcomeKind.OK
+
+    def brief(self) -> str:
+        """What went wrong in a few words, for the one-line console warning (``message`` has the whole story)."""
+        phrase = _BRIEF.get(self.kind, self.kind.value.replace("_", " "))
+        return f"{phrase} (HTTP {self.status})" if self.status and self.kind.is_http_status else phrase
 
     @property
     def transient(self) -> bool:

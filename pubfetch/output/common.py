@@ -14,7 +14,7 @@ import pubfetch
 from pubfetch.model.part_type import PartName, PartType
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 PROJECT_NAME = "pubfetch"
 PROJECT_URL = "https://pypi.org/project/pubfetch/"

@@ -17,7 +17,7 @@ from pubfetch.model.webpage import Webpage
 from pubfetch.output.common import Kind, in_order, resolve_args
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 INDENT = 2
 

@@ -36,7 +36,7 @@ from pubfetch.output.common import (
 from pubfetch.output.jsonform import dumps, entry_json
 
 if TYPE_CHECKING:
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
 
 def _indent(s: str, prefix: str) -> str:

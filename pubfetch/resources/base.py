@@ -21,7 +21,7 @@ from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.links import Links
 
 log = logging.getLogger(__name__)

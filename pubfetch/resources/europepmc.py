@@ -193,7 +193,7 @@ def apply_jats(ctx: Context, run: PubRun, body: bytes, type_: PartType, url: str
             log.warning("unreadable JATS from %s: %s", url, e)
             return False
         if not records:
-            log.error("no article found in %s", url)
+            log.warning("no article found in %s", url)
             return False
         record = records[0]
     apply_record(run.pub, record, type_, url, ctx.args, parts=ctx.parts, force_corresp=True)

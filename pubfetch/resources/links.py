@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from pubfetch import ids as idmod
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 log = logging.getLogger(__name__)
 

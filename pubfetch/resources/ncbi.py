@@ -70,7 +70,7 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
         for run, value in chunk:
             found = by_id.get(value)
             if found is None:
-                log.error("no article found for %s in %s", value, url)
+                log.warning("no article found for %s in %s", value, url)
                 continue
             apply(run, found, url)
 
@@ -126,7 +126,7 @@ def _pubmed_html_one(ctx: Context, run: PubRun) -> None:
         run.unreadable()
         return
     if record is None or record.is_empty():
-        log.error("no article found in %s", result.final_url)
+        log.warning("no article found in %s", result.final_url)
         return
     apply_record(run.pub, record, PartType.pubmed_html, result.final_url, ctx.args, parts=ctx.parts)
 

@@ -42,7 +42,7 @@ def fetch_doi(ctx: Context, run: PubRun) -> None:
     if not resolved.location:
         if not resolved.ok or resolved.status is None:
             run.fail_service(resolved)
-        log.error("DOI %s did not redirect (%s)", doi, resolved.kind.name if not resolved.ok else resolved.status)
+        log.warning("DOI %s did not redirect (%s)", doi, resolved.kind.name if not resolved.ok else resolved.status)
         return
     fetch_site(ctx, run, resolved.location, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
 
