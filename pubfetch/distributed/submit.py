@@ -6,16 +6,15 @@ A job is a Celery group whose result is saved in the result backend under the jo
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
 from pubfetch.distributed.app import TASK_NAME, make_app
-from pubfetch.distributed.tasks import encode_ids, encode_options
+from pubfetch.distributed.tasks import add_summary, encode_ids, encode_options, encode_summary
 from pubfetch.fetcher import BatchSummary, to_ids
 from pubfetch.model import Publication
 from pubfetch.params import FetcherArgs
@@ -49,12 +48,6 @@ class JobStatus:
                 + f"; {s.total} publications ({s.fetched} fetched, {s.skipped} already complete, {s.final} final)")
 
 
-def add_counts(summary: BatchSummary, counts: dict[str, int]) -> None:
-    """Add a batch's counts (a summary sent back as a dict) to a job's summary."""
-    for f in fields(BatchSummary):
-        setattr(summary, f.name, getattr(summary, f.name) + int(counts.get(f.name, 0)))
-
-
 def _batches(ids: Iterable[Any], size: int) -> Iterable[list[list[str]]]:
     iterator = (encode_ids(to_ids(i)) for i in ids)
     while batch := list(islice(iterator, size)):
@@ -84,7 +77,7 @@ def job_status(job_id: str, queue: str) -> JobStatus:
     for task in result.results:
         if task.successful():
             status.done += 1
-            add_counts(status.summary, task.result or {})
+            add_summary(status.summary, task.result or {})
         elif task.failed():
             status.failed += 1
     return status
@@ -128,7 +121,7 @@ def fetch_many_queued(ids: Iterable[Any], db: Any, queue: str, *, args: FetcherA
     if status.failed:
         raise RuntimeError(f"{status}; see the workers' logs")
     if summary is not None:
-        add_counts(summary, dataclasses.asdict(status.summary))
+        add_summary(summary, encode_summary(status.summary))
     with open_store(db, readonly=True) as store:
         done = 0
         for ids_ in wanted:

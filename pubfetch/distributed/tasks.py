@@ -23,6 +23,27 @@ log = logging.getLogger(__name__)
 #: The worker's own defaults, set by ``pubfetch worker`` before it starts taking tasks.
 WORKER_ENV_DB = "PUBFETCH_WORKER_DB"
 WORKER_ENV_RATE_DB = "PUBFETCH_WORKER_RATE_DB"
+WORKER_ENV_ALLOW_PRIVATE = "PUBFETCH_WORKER_ALLOW_PRIVATE_ADDRESSES"
+
+
+def encode_summary(summary: Any) -> dict[str, Any]:
+    """A batch's :class:`~pubfetch.fetcher.BatchSummary` as JSON (sets as sorted lists)."""
+    return {k: sorted(v) if isinstance(v, set) else v for k, v in dataclasses.asdict(summary).items()}
+
+
+def add_summary(into: Any, counts: dict[str, Any]) -> None:
+    """Add a batch's counts (from :func:`encode_summary`) to a job's summary: counts add up, the time a retry is
+    possible is the latest of the batches', the options that allow one are all of theirs."""
+    for f in dataclasses.fields(into):
+        value, current = counts.get(f.name), getattr(into, f.name)
+        if value is None:
+            continue
+        if isinstance(current, set):
+            current.update(value)
+        elif f.name == "eligible_at":
+            setattr(into, f.name, max(current, int(value)))
+        else:
+            setattr(into, f.name, current + int(value))
 
 
 def encode_ids(ids: PublicationIds) -> list[str]:
@@ -45,10 +66,11 @@ def _config() -> Any:
     cfg = FetchConfig.from_env()
     limiter = shared_limiter(os.environ.get(WORKER_ENV_RATE_DB) or None, default_limits(bool(cfg.ncbi_api_key)))
     overrides = {**cfg.http_overrides, "rate_limiter": limiter, "rate_key": ServiceMap.for_endpoints(cfg.endpoints).key}
-    return cfg.replace(http_overrides=overrides)
+    private = os.environ.get(WORKER_ENV_ALLOW_PRIVATE) == "1"
+    return cfg.replace(http_overrides=overrides, **({"allow_private_addresses": True} if private else {}))
 
 
-def fetch_batch(ids: list[list[str]], db: str | None, options: dict[str, Any]) -> dict[str, int]:
+def fetch_batch(ids: list[list[str]], db: str | None, options: dict[str, Any]) -> dict[str, Any]:
     """Fetch ``ids`` (each ``[pmid, pmcid, doi]``) into the database ``db`` (else the worker's ``--db``); return the
     batch's counts (a :class:`~pubfetch.fetcher.BatchSummary` as a dict)."""
     from pubfetch.fetcher import BatchSummary, fetch_many
@@ -63,4 +85,4 @@ def fetch_batch(ids: list[list[str]], db: str | None, options: dict[str, Any]) -
     for _ in pubs:
         pass
     log.info("batch of %d done: %d fetched, %d already complete", len(ids), summary.fetched, summary.skipped)
-    return dataclasses.asdict(summary)
+    return encode_summary(summary)

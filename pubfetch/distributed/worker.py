@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from pubfetch.distributed.app import VISIBILITY_TIMEOUT_S, make_app
-from pubfetch.distributed.tasks import WORKER_ENV_DB, WORKER_ENV_RATE_DB
+from pubfetch.distributed.tasks import WORKER_ENV_ALLOW_PRIVATE, WORKER_ENV_DB, WORKER_ENV_RATE_DB
 
 
 def parser() -> argparse.ArgumentParser:
@@ -26,6 +26,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=int, default=os.cpu_count() or 1, help="worker processes (default: CPUs)")
     p.add_argument("--visibility-timeout", type=float, default=VISIBILITY_TIMEOUT_S,
                    help="seconds before a Redis-broker batch of a vanished worker goes to another one (default 3600)")
+    p.add_argument("--allow-private-addresses", action="store_true", help="let links and redirects taken from pages "
+                   "point at loopback and private addresses (intranets, tests)")
     p.add_argument("--hostname", help="the worker's name (default: celery@HOST)")
     p.add_argument("--loglevel", default="INFO")
     return p
@@ -38,6 +40,8 @@ def main(argv: Sequence[str]) -> int:
     rate_db = opts.rate_db or (opts.broker if opts.broker.startswith(("redis://", "rediss://")) else None)
     if rate_db:
         os.environ[WORKER_ENV_RATE_DB] = rate_db
+    if opts.allow_private_addresses:
+        os.environ[WORKER_ENV_ALLOW_PRIVATE] = "1"
     try:
         app = make_app(opts.broker, visibility_timeout=opts.visibility_timeout)
     except ValueError as e:
