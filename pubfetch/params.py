@@ -126,6 +126,16 @@ class ParamType(enum.IntEnum):
         """Parse ``text`` as a value of this type; see :func:`parse_value`."""
         return parse_value(self, text, key=key)
 
+    @property
+    def sample_value(self) -> str:
+        """A valid example value, LOCKSS' ``AuParamType`` sample (``42``, ``SampleString``, ``52-63``, ...)."""
+        return _SAMPLE_VALUES[self]
+
+    @property
+    def default_size(self) -> int:
+        """The input-field size a descriptor of this type gets when it names none (LOCKSS' ConfigParamDescr)."""
+        return _DEFAULT_SIZES.get(self, 0)
+
 
 def _time_expected(unit_ms: int) -> str:
     if unit_ms == 1:
@@ -154,6 +164,15 @@ _TYPE_INFO: dict[ParamType, tuple[str, str, str]] = {
     ParamType.LONG: ("Long", "Long Integer", "a 64-bit integer"),
     ParamType.TIME_INTERVAL: ("TimeInterval", "Time Interval", _time_expected(1)),
 }
+
+_SAMPLE_VALUES: dict[ParamType, str] = {
+    ParamType.STRING: "SampleString", ParamType.INT: "42", ParamType.URL: "http://example.com/path/file.ext",
+    ParamType.YEAR: "2038", ParamType.BOOLEAN: "true", ParamType.POS_INT: "42", ParamType.RANGE: "abc-def",
+    ParamType.NUM_RANGE: "52-63", ParamType.SET: "winter,spring,summer,fall", ParamType.USER_PASSWD: "username:passwd",
+    ParamType.LONG: "42", ParamType.TIME_INTERVAL: "10d",
+}
+_DEFAULT_SIZES = {ParamType.BOOLEAN: 4, ParamType.YEAR: 4, ParamType.INT: 10, ParamType.POS_INT: 10,
+                  ParamType.LONG: 10, ParamType.TIME_INTERVAL: 10}
 
 # Java's String.trim() removes every char <= U+0020; Python's str.strip() would also remove Unicode spaces.
 _JAVA_TRIM = "".join(chr(c) for c in range(0x21))
@@ -404,7 +423,8 @@ class ParamDescr:
     ``min``/``max`` bound numeric values (inclusive, in the value's unit). ``unit_ms`` applies to TimeInterval only: a
     plain number is in that unit and parsed values are returned in it (1 = LOCKSS milliseconds; PubFetcher's cooldowns
     use minutes). ``allow_empty`` lets a String be empty, which LOCKSS never allows but PubFetcher's e-mails and file
-    names default to. An empty ``display_name`` means the key, as in LOCKSS.
+    names default to. An empty ``display_name`` means the key and a zero ``size`` the type's default size, as in
+    LOCKSS. Descriptors sort by display name (ConfigParamDescr.compareTo).
     """
 
     key: str
@@ -425,10 +445,21 @@ class ParamDescr:
         object.__setattr__(self, "type", ParamType(self.type))
         if not self.display_name:
             object.__setattr__(self, "display_name", self.key)
+        if not self.size:
+            object.__setattr__(self, "size", self.type.default_size)
         if self.unit_ms != 1 and self.type is not ParamType.TIME_INTERVAL:
             raise ValueError(f"parameter {self.key}: unit_ms applies to TimeInterval parameters only")
         if self.unit_ms < 1:
             raise ValueError(f"parameter {self.key}: unit_ms must be positive")
+
+    def __lt__(self, other: ParamDescr) -> bool:
+        if not isinstance(other, ParamDescr):
+            return NotImplemented
+        return self.display_name < other.display_name
+
+    @property
+    def sample_value(self) -> str:
+        return self.type.sample_value
 
     @property
     def form(self) -> str:

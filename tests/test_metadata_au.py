@@ -9,11 +9,14 @@ from hypothesis import strategies as st
 from pubfetch.metadata.au import (
     AuConfig,
     AuIdError,
+    ConfigParamAssignment,
     au_id,
     au_key,
+    config_key_from_au_id,
     decode_prop_key,
     derived_descriptors,
     encode_prop_key,
+    is_reserved_param,
     parse_au_id,
     plugin_id_from_key,
     plugin_key,
@@ -242,6 +245,91 @@ def test_derived_for_any_url_or_year_param() -> None:
     assert derived_descriptors(ParamDescr("v", T.POS_INT)) == []
 
 
+def test_derived_descriptors_are_named_after_their_base() -> None:
+    """LOCKSS' ConfigParamDescr.getDerivedDescr: "base_url_host (derived from Base URL)", same type family,
+    non-definitional."""
+    host, path = derived_descriptors(resolve_descriptor("base_url"))
+    assert (host.display_name, path.display_name) == ("base_url_host (derived from Base URL)",
+                                                      "base_url_path (derived from Base URL)")
+    assert host.derived and not host.definitional
+    (short,) = derived_descriptors(resolve_descriptor("year"))
+    assert short.display_name == "au_short_year (derived from Year)"
+    assert derived_descriptors(ParamDescr("start", T.YEAR))[0].display_name == "au_short_start (derived from start)"
+
+
+# --- descriptor details (ConfigParamDescr) -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("param_type", "size"), [(T.BOOLEAN, 4), (T.YEAR, 4), (T.INT, 10), (T.POS_INT, 10),
+                                                  (T.LONG, 10), (T.TIME_INTERVAL, 10), (T.STRING, 0), (T.URL, 0),
+                                                  (T.SET, 0)])
+def test_descriptor_size_defaults_by_type(param_type: ParamType, size: int) -> None:
+    """LOCKSS' TestConfigParamDescr.testSizeDefault: a descriptor without a size gets its type's; a given one stays."""
+    assert ParamDescr("k1", param_type).size == size
+    assert ParamDescr("k1", param_type, size=12).size == 12
+
+
+def test_descriptors_sort_by_display_name() -> None:
+    """LOCKSS' ConfigParamDescr.compareTo compares display names (which default to keys)."""
+    cc, dd = ParamDescr("cc", T.STRING), ParamDescr("dd", T.STRING)
+    assert cc < dd and not dd < cc
+    bb = ParamDescr("dd", T.STRING, "bb")
+    assert bb < cc and sorted([cc, dd, bb]) == [bb, cc, dd]
+    assert not ParamDescr("bb", T.STRING) < bb and not bb < ParamDescr("bb", T.STRING)
+    assert sorted(resolve_descriptor(k) for k in ("year", "base_url", "volume")) == [
+        resolve_descriptor("base_url"), resolve_descriptor("volume"), resolve_descriptor("year")]
+
+
+def test_descriptor_equality_covers_type_size_and_definitional() -> None:
+    """LOCKSS' TestConfigParamDescr.testEquals."""
+    assert ParamDescr("k1", T.STRING) == ParamDescr("k1", T.STRING)
+    assert ParamDescr("k1", T.STRING) != ParamDescr("k2", T.STRING)
+    assert ParamDescr("k1", T.STRING) != ParamDescr("k1", T.URL)
+    assert ParamDescr("k1", T.STRING) != ParamDescr("k1", T.STRING, size=10)
+    assert ParamDescr("k2", T.STRING) != ParamDescr("k2", T.STRING, definitional=False)
+
+
+@pytest.mark.parametrize(("key", "sample"), [
+    ("volume", "42"), ("volume_name", "SampleString"), ("issue_range", "abc-def"), ("num_issue_range", "52-63"),
+    ("issue_set", "winter,spring,summer,fall"), ("year", "2038"), ("base_url", "http://example.com/path/file.ext"),
+    ("base_url2", "http://example.com/path/file.ext"), ("journal_dir", "SampleString"), ("journal_issn", "SampleString"),
+    ("oai_request_url", "http://example.com/path/file.ext"), ("user_pass", "username:passwd"), ("au_closed", "true"),
+    ("pub_down", "true"), ("pub_never", "true"), ("crawl_proxy", "SampleString"), ("nc_interval", "10d")])
+def test_descriptor_sample_values(key: str, sample: str) -> None:
+    """LOCKSS' TestConfigParamDescr.testSampleValue; every sample parses as its type."""
+    descr = resolve_descriptor(key)
+    assert descr.sample_value == sample
+    descr.parse(sample)
+
+
+def test_every_type_sample_value_parses() -> None:
+    for param_type in ParamType:
+        ParamDescr("k", param_type).parse(param_type.sample_value)
+
+
+def test_reserved_param_names() -> None:
+    """LOCKSS' TestConfigParamDescr.testIsReserved."""
+    assert is_reserved_param("reserved.foo") and is_reserved_param("reserved.")
+    assert not is_reserved_param("year") and not is_reserved_param("reservedfoo")
+
+
+def test_config_param_assignment_editable_unless_valued() -> None:
+    """LOCKSS' ConfigParamAssignment: editable by default exactly when no value is given; equality covers all."""
+    year = resolve_descriptor("year")
+    blank = ConfigParamAssignment(year)
+    valued = ConfigParamAssignment(year, "2004")
+    assert (blank.value, blank.editable, valued.editable) == (None, True, False)
+    assert ConfigParamAssignment(year, "").editable
+    assert ConfigParamAssignment(year, "2004", editable=True).editable
+    assert valued == ConfigParamAssignment(year, "2004")
+    assert valued != ConfigParamAssignment(year, "2005")
+    assert valued != ConfigParamAssignment(year, "2004", editable=True)
+    assert valued != ConfigParamAssignment(resolve_descriptor("volume"), "2004")
+    assert str(valued) == "[CPA: year, val:2004]"
+    with pytest.raises(TypeError, match="needs a ParamDescr"):
+        ConfigParamAssignment(None)  # type: ignore[arg-type]
+
+
 def test_derived_descriptors_exist_without_values() -> None:
     config = AuConfig.parse({}, ["base_url", "year"])
     assert config.type_of("base_url_host") is T.STRING and "base_url_host" not in config
@@ -349,10 +437,20 @@ def test_au_id_without_params() -> None:
     assert parse_au_id("a|B&") == ("a.B", {})
 
 
-@pytest.mark.parametrize("bad", ["noampersand", "&a~b", "a|B&a", "a|B&a~%G1", "a|B&a~%C3", "a|B&a~1&a~2"])
+@pytest.mark.parametrize("bad", ["noampersand", "&a~b", "a|B&a", "a|B&a~%G1", "a|B&a~%C3", "a|B&a~1&a~2",
+                                 "P&foo~", "P&foo~bar~", "P&~bar", "P&a~b&foo~"])
 def test_parse_au_id_refuses_malformed(bad: str) -> None:
     with pytest.raises(AuIdError):
         parse_au_id(bad)
+
+
+def test_config_key_from_au_id_replaces_the_first_ampersand() -> None:
+    """LOCKSS' PluginManager.configKeyFromAuId: the AU's configuration subtree key."""
+    auid = au_id("org.lockss.plugin.Blah", {"base_url": "http://x/", "year": "2004"})
+    assert config_key_from_au_id(auid) == "org|lockss|plugin|Blah.base_url~http%3A%2F%2Fx%2F&year~2004"
+    assert config_key_from_au_id("a|B&") == "a|B."
+    with pytest.raises(AuIdError):
+        config_key_from_au_id("noampersand")
 
 
 def test_au_key_values_must_be_text() -> None:
@@ -370,6 +468,6 @@ def test_prop_key_encoding_round_trips_and_is_safe(text: str) -> None:
     assert decode_prop_key(encoded) == text
 
 
-@given(st.dictionaries(st.text(min_size=1), st.text(), max_size=5))
+@given(st.dictionaries(st.text(min_size=1), st.text(min_size=1), max_size=5))
 def test_au_id_round_trips(values: dict[str, str]) -> None:
     assert parse_au_id(au_id("org.example.Plugin", values)) == ("org.example.Plugin", values)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.extract.meta import meta_tags
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_files import ROLE_ARTICLE_METADATA, ROLE_FULL_TEXT_PDF, ArticleFiles
 from pubfetch.metadata.article_metadata import ArticleMetadata, CookMap
@@ -63,10 +64,20 @@ def test_metadata_target_purposes_and_format() -> None:
     assert (MetadataTarget.doi().purpose, MetadataTarget.open_url().purpose) == (Purpose.DOI, Purpose.OPENURL)
     target = MetadataTarget("Any", format="application/pdf", include_files_changed_after=5)
     assert (target.purpose, target.format, target.include_files_changed_after) == (Purpose.ANY, "application/pdf", 5)
-    with pytest.raises(ValueError, match="'Sometimes' is not a valid Purpose"):
-        MetadataTarget("Sometimes")
+    with pytest.raises(ValueError, match="non-empty string"):
+        MetadataTarget("")
     with pytest.raises(ValueError, match="include_files_changed_after"):
         MetadataTarget(include_files_changed_after=-1)
+
+
+def test_metadata_target_takes_any_purpose_string() -> None:
+    """LOCKSS' MetadataTarget(String purpose): any purpose; the four known names are the Purpose members."""
+    custom = MetadataTarget("Sometimes", format="text/html")
+    assert (custom.purpose, custom.purpose_name, custom.is_article()) == ("Sometimes", "Sometimes", False)
+    assert MetadataTarget("Article").purpose is Purpose.ARTICLE and MetadataTarget("Article").is_article()
+    assert MetadataTarget("DOI").purpose_name == "DOI" and MetadataTarget(Purpose.OPENURL).purpose is Purpose.OPENURL
+    assert MetadataTarget("Sometimes") == MetadataTarget("Sometimes", None, 0) != custom
+    assert MetadataTarget("article").purpose == "article"  # purposes are case-sensitive, as in LOCKSS
 
 
 # --- HTML meta tags ------------------------------------------------------------------------------------------------
@@ -77,6 +88,18 @@ def test_meta_values_are_cleaned_the_lockss_way() -> None:
                        '<meta name="b" content="&#34;Quoted&#34; Title">',
                        '<meta name="c" content="l&lt;g&gt;a&amp;z">', '<meta name="d" content="x <b>bold</b> y">'))
     assert [am.get_raw(k) for k in "abcd"] == ["foo bar", '"Quoted" Title', "l<g>a&z", "x bold y"]
+
+
+def test_meta_values_keep_leading_and_trailing_blanks_as_lockss_does() -> None:
+    """LOCKSS' SimpleHtmlMetaTagMetadataExtractor keeps a trailing blank (``foo"bar" ``); the fetcher's parser,
+    which gives publications their values, still trims."""
+    page = meta('<meta name="a" content="foo&quot;bar&quot; ">', '<meta name="b" content="  two\n words\t">',
+                '<meta name="citation_title" content="Title ">')
+    am = raw_only(page)
+    assert [am.get_raw("a"), am.get_raw("b")] == ['foo"bar" ', " two words "]
+    (cooked,) = HtmlMetaTagExtractor().extract(ANY, cu(page))
+    assert cooked.get(mf.FIELD_ARTICLE_TITLE) == "Title "
+    assert meta_tags(page) == [("a", 'foo"bar"'), ("b", "two words"), ("citation_title", "Title")]
 
 
 def test_meta_names_lower_cased_any_attribute_order_and_quoting_duplicates_kept() -> None:
@@ -186,6 +209,18 @@ def test_jats_cook_map_fields() -> None:
     assert JatsXmlExtractor().cook_map is JATS_COOK_MAP
 
 
+def test_jats_journal_title_keeps_its_subtitle() -> None:
+    """LOCKSS' JATS helper cooks journal-title + journal-subtitle into publication.title."""
+    doc = ("<article><front><journal-meta><journal-title-group><journal-title>Excellent Journal - Smart</journal-title>"
+           "<journal-subtitle>With a Subtitle</journal-subtitle></journal-title-group></journal-meta>"
+           "<article-meta><title-group><article-title>T</article-title></title-group></article-meta></front></article>")
+    (am,) = JatsXmlExtractor().extract(ANY, cu(doc, "application/xml"))
+    assert am.get(mf.FIELD_PUBLICATION_TITLE) == "Excellent Journal - Smart: With a Subtitle"
+    only_subtitle = doc.replace("<journal-title>Excellent Journal - Smart</journal-title>", "")
+    (am,) = JatsXmlExtractor().extract(ANY, cu(only_subtitle, "application/xml"))
+    assert am.get(mf.FIELD_PUBLICATION_TITLE) == "With a Subtitle"
+
+
 def test_jats_article_set_gives_one_record_per_article_year_only_dates_and_namespaces() -> None:
     first, second = JatsXmlExtractor().extract(ANY, cu((BATCH / "set.xml").read_bytes(), "text/xml"))
     assert first.to_json()["cooked"] == {"article.title": "Editorial", "author": ["The Example Consortium"],
@@ -236,6 +271,18 @@ def test_xpath_extractor_value_types_and_lower_cased_raw_keys() -> None:
         XPathXmlExtractor(xpaths={"/a": "string"})
     with pytest.raises(ValueError, match="invalid XPath '/a\\['"):
         XPathXmlExtractor(xpaths={"/a[": "text"})
+
+
+def test_xpath_text_is_the_dom_text_content() -> None:
+    """LOCKSS' XmlDomMetadataExtractor stores getTextContent: mixed-content pieces joined without added blanks,
+    trailing blanks kept."""
+    extractor = XPathXmlExtractor(xpaths={"/root/second": "text", "/root/trail": "text", "string(/root/trail)": "text"})
+    data = ("<root><second>SecondValue<a>ThirdValue</a><b>MoreValue</b>Second</second>"
+            "<trail>value with blank </trail></root>")
+    (am,) = extractor.extract(ANY, cu(data, "text/xml"))
+    assert am.get_raw("/root/second") == "SecondValueThirdValueMoreValueSecond"
+    assert am.get_raw("/root/trail") == "value with blank "
+    assert am.get_raw("string(/root/trail)") == "value with blank "
 
 
 def test_normalise_issn() -> None:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import re
+import tarfile
+import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
 from pubfetch.metadata import article_files as afm
+from pubfetch.metadata import fields as mf
+from pubfetch.metadata.archives import ArchiveMemberSpec
 from pubfetch.metadata.article_files import (
     ALL_ROLES,
     FULL_TEXT_ROLES_BY_PREFERENCE,
@@ -16,7 +21,7 @@ from pubfetch.metadata.article_files import (
     is_known_role,
 )
 from pubfetch.metadata.au import AuConfig
-from pubfetch.metadata.extractors import MetadataTarget, Purpose
+from pubfetch.metadata.extractors import JatsXmlExtractor, MetadataTarget, Purpose
 from pubfetch.metadata.iterators import (
     Spec,
     SubTreeArticleIterator,
@@ -248,9 +253,76 @@ def test_visit_article_cu_may_emit_zero_or_more_article_files() -> None:
     assert urls(Splitter(au)) == ["https://x/issue"] * 3
 
 
-def test_archive_members_are_refused() -> None:
-    with pytest.raises(NotImplementedError, match="archive members"):
-        SubTreeArticleIterator(make_au({}), Spec(visit_archive_members=True))
+def _jats(title: str) -> bytes:
+    return (f"<article><front><article-meta><title-group><article-title>{title}</article-title></title-group>"
+            "</article-meta></front></article>").encode()
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("batch/", b"")  # a directory entry: not a member CU
+        for name, body in members.items():
+            archive.writestr(name, body)
+    return buffer.getvalue()
+
+
+def _tar_gz(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, body in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            archive.addfile(info, io.BytesIO(body))
+    return buffer.getvalue()
+
+
+ARCHIVE_MEMBERS = {"batch/a1.xml": _jats("First"), "batch/a1.pdf": b"%PDF-1.4 x", "batch/a2.xml": _jats("Second")}
+
+
+def archive_au() -> ArchivalUnit:
+    return make_au({"https://x/2024/issue1.zip": (_zip(ARCHIVE_MEMBERS), "application/zip"),
+                    "https://x/2024/issue2.tar.gz": (_tar_gz({"b1.xml": _jats("Third")}), "application/gzip"),
+                    "https://x/2024/broken.zip": (b"not a zip", "application/zip"),
+                    "https://x/2024/notes.xml": (_jats("Loose"), "application/xml")})
+
+
+def test_archive_members_are_iterated_instead_of_the_archives(caplog: pytest.LogCaptureFixture) -> None:
+    """LOCKSS' SubTreeArticleIterator with visitArchiveMembers: zip and tar members (ArchiveMemberSpec URLs
+    ``<archive>!/<member>``) are the candidates; a broken archive is logged and skipped."""
+    spec = Spec(mime_type="application/xml", visit_archive_members=True)
+    assert urls(SubTreeArticleIterator(archive_au(), spec)) == [
+        "https://x/2024/issue1.zip!/batch/a1.xml", "https://x/2024/issue1.zip!/batch/a2.xml",
+        "https://x/2024/issue2.tar.gz!/b1.xml", "https://x/2024/notes.xml"]
+    assert "https://x/2024/broken.zip" in caplog.text and "not a readable zip archive" in caplog.text
+    assert urls(SubTreeArticleIterator(archive_au(), Spec(mime_type="application/xml"))) == [
+        "https://x/2024/notes.xml"]
+    pattern = Spec(mime_type="application/xml", pattern=r"\.zip!/.*a2\.xml$", visit_archive_members=True)
+    assert urls(SubTreeArticleIterator(archive_au(), pattern)) == ["https://x/2024/issue1.zip!/batch/a2.xml"]
+
+
+def test_archive_members_are_cached_urls_of_the_au() -> None:
+    au = archive_au()
+    member = au.make_cached_url("https://x/2024/issue1.zip!/batch/a1.pdf")
+    assert member is not None and member.mime_type == "application/pdf" and member.content() == b"%PDF-1.4 x"
+    assert au.has_content("https://x/2024/issue2.tar.gz!/b1.xml")
+    assert not au.has_content("https://x/2024/issue1.zip!/batch/none.xml")
+    assert au.make_cached_url("https://x/2024/notes.xml!/x") is None
+    assert ArchiveMemberSpec.from_url("https://x/a.zip!/d/b.xml") == ArchiveMemberSpec("https://x/a.zip", "d/b.xml")
+    assert ArchiveMemberSpec("https://x/a.zip", "d/b.xml").url == "https://x/a.zip!/d/b.xml"
+    assert ArchiveMemberSpec.from_url("https://x/a.zip") is None
+
+
+def test_builder_aspects_reach_other_members_of_the_same_archive() -> None:
+    builder = SubTreeArticleIteratorBuilder(archive_au(), Spec(visit_archive_members=True))
+    builder.add_aspect(r"^(.+\.zip!/.+)\.xml$", "$1.xml", afm.ROLE_FULL_TEXT_XML, mime_types="application/xml")
+    builder.add_aspect(replacements="$1.pdf", roles=afm.ROLE_FULL_TEXT_PDF)
+    first, second = builder.get_sub_tree_article_iterator()
+    assert roles(first) == {"FullTextXml": "https://x/2024/issue1.zip!/batch/a1.xml",
+                            "FullTextPdfFile": "https://x/2024/issue1.zip!/batch/a1.pdf"}
+    assert roles(second) == {"FullTextXml": "https://x/2024/issue1.zip!/batch/a2.xml"}
+    (am,) = JatsXmlExtractor().extract(MetadataTarget(), first.full_text_cu)
+    assert am.get(mf.FIELD_ARTICLE_TITLE) == "First"
 
 
 # --- Java replacement strings --------------------------------------------------------------------------------------
@@ -363,6 +435,24 @@ def test_article_target_skips_secondary_roles_but_not_the_full_text_order() -> N
     (_, html) = any_target.get_sub_tree_article_iterator()
     assert roles(html) == {"FullTextHtml": SITE_HTML.format(95), "FullTextPdfFile": SITE_PDF.format(95),
                            "Abstract": SITE_ABSTRACT.format(95), "ArticleMetadata": SITE_ABSTRACT.format(95)}
+
+
+def test_full_text_is_chosen_after_roles_from_other_roles() -> None:
+    """LOCKSS' SubTreeArticleIteratorBuilder fills roles from other roles before it chooses the full text, so an
+    abstracts-only article (only its DOI landing page exists) gets the landing page as full text (Atypon relies on
+    that)."""
+    au = make_au({"https://x/doi/abs/10.1/a": HTML, "https://x/doi/abs/10.1/b": HTML,
+                  "https://x/doi/full/10.1/b": HTML})
+    builder = SubTreeArticleIteratorBuilder(au)
+    builder.add_aspect(r"/doi/full/(.+)$", "/doi/full/$1", afm.ROLE_FULL_TEXT_HTML)
+    builder.add_aspect(r"/doi/abs/(.+)$", "/doi/abs/$1", afm.ROLE_ABSTRACT)
+    builder.set_role_from_other_roles(afm.ROLE_FULL_TEXT_HTML_LANDING, afm.ROLE_ABSTRACT)
+    builder.set_full_text_from_roles(afm.ROLE_FULL_TEXT_HTML, afm.ROLE_FULL_TEXT_PDF, afm.ROLE_FULL_TEXT_HTML_LANDING)
+    abstract_only, full = builder.get_sub_tree_article_iterator()
+    assert abstract_only.full_text_url == "https://x/doi/abs/10.1/a"
+    assert roles(abstract_only) == {"Abstract": "https://x/doi/abs/10.1/a",
+                                    "FullTextHtmlLanding": "https://x/doi/abs/10.1/a"}
+    assert full.full_text_url == "https://x/doi/full/10.1/b"
 
 
 def test_the_first_major_aspect_that_matches_is_selected(caplog: pytest.LogCaptureFixture) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -317,11 +318,12 @@ def test_minimal_plugin_loads() -> None:
     ("params[1].type", 13, "params\\[1\\].type: unknown parameter type code 13"),
     ("params[1].size", -1, "params\\[1\\].size: expected a non-negative integer"),
     ("params[1].key", "base_url", "params\\[1\\]: parameter 'base_url' is declared twice"),
+    ("params[1].key", "reserved.wrapper", "params\\[1\\]: parameter 'reserved.wrapper' uses the reserved name space"),
     ("article_iterator.roots", ["https://x/"], "article_iterator: give roots or root_templates, not both"),
     ("article_iterator.root_templates[0]", '"%s", base', ("root_templates\\[0\\]: template argument 'base' names no "
                                                           "parameter")),
     ("article_iterator.root_templates[0]", '"%s", shout(base_url)', "Undefined function: shout"),
-    ("article_iterator.root_templates[0]", "%s, base_url", "root_templates\\[0\\]: invalid printf template"),
+    ("article_iterator.root_templates[0]", "\"%s%s\", base_url", "root_templates\\[0\\]: invalid printf template"),
     ("article_iterator.pattern", "(", "article_iterator: give pattern or pattern_template, not both"),
     ("article_iterator.pattern_flags", ["LOUD"], "article_iterator.pattern_flags\\[0\\]: unknown regexp flag 'LOUD'"),
     ("article_iterator.mime_types", ["html"], "article_iterator.mime_types\\[0\\]: not a MIME type: 'html'"),
@@ -402,6 +404,27 @@ def test_xpath_extractor_from_a_plugin() -> None:
     assert cooked(am) == {"access.url": "https://x/j/art/4", "article.title": "T", "doi": "10.1234/56"}
     data["metadata_extractors"]["application/xml"]["options"] = {"xpaths": {"/rec/doi": "date"}}
     with pytest.raises(PluginError, match="metadata_extractors.application/xml.options: XPath '/rec/doi': value type"):
+        plugin_from_dict(data, "test.yaml")
+
+
+def test_plugin_iterator_visits_archive_members() -> None:
+    """visit_archive_members in a plugin: a zip delivery's JATS members are extracted one record each."""
+    data = json.loads(json.dumps(MINIMAL))
+    data["article_iterator"] = {"mime_types": ["application/xml"], "visit_archive_members": True}
+    data["metadata_extractors"] = {"application/xml": {"extractor": "jats"}}
+    plugin = plugin_from_dict(data, "test.yaml")
+    assert plugin.iterator is not None and plugin.iterator.visit_archive_members
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for number in (1, 2):
+            archive.writestr(f"v1/a{number}.xml", f"<article><front><article-meta><article-id pub-id-type='doi'>"
+                                                  f"10.1234/a{number}</article-id></article-meta></front></article>")
+    source = MemorySource({"https://x/j/v1.zip": (buffer.getvalue(), "application/zip")})
+    records = extract_au(plugin, {"base_url": "https://x/", "journal_code": "j"}, source)
+    assert [(cooked(am)["doi"], af.full_text_url) for am, af in records] == [
+        ("10.1234/a1", "https://x/j/v1.zip!/v1/a1.xml"), ("10.1234/a2", "https://x/j/v1.zip!/v1/a2.xml")]
+    data["article_iterator"]["visit_archive_members"] = "yes"
+    with pytest.raises(PluginError, match="article_iterator.visit_archive_members: expected true or false"):
         plugin_from_dict(data, "test.yaml")
 
 

@@ -6,7 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.metadata.tdb import Tdb, TdbAu, TdbError, load_tdb, load_tdb_files, parse_tdb, range_set_start
+from pubfetch.metadata.tdb import (
+    Tdb,
+    TdbAu,
+    TdbError,
+    coverage_includes,
+    load_tdb,
+    load_tdb_files,
+    parse_tdb,
+    range_set_end,
+    range_set_start,
+)
 
 SAMPLE = Path(__file__).parent / "metadata" / "sample.tdb"
 
@@ -338,9 +348,105 @@ def test_down_statuses() -> None:
 
 @pytest.mark.parametrize(("text", "start"), [
     ("2003-2004", "2003"), ("2003", "2003"), ("1990, 1992-1995", "1990"), ("1-022", "1"), ("s2-1", "s2-1"),
-    ("A-B", "A"), ("1a-1c", "1a"), ("v1; v3", "v1"), ("", None), (None, None), (" - ", "-")])
+    ("A-B", "A"), ("1a-1c", "1a"), ("v1; v3", "v1"), ("", None), (None, None), (" - ", "-"),
+    ("MCMLXXI-1977", "MCMLXXI"), ("xiv-xx", "xiv"), ("IV-9", "IV")])
 def test_range_set_start(text: str | None, start: str | None) -> None:
     assert range_set_start(text) == start
+
+
+@pytest.mark.parametrize(("text", "end"), [
+    ("2003-2004", "2004"), ("2003", "2003"), ("1990, 1992-1995", "1995"), ("s2-1", "s2-1"), ("v1; v3", "v3"),
+    ("MCMLXXI-1977", "1977"), ("1977-MCMLXXX", "MCMLXXX"), ("", None), (None, None)])
+def test_range_set_end(text: str | None, end: str | None) -> None:
+    """LOCKSS' BibliographicUtil.getRangeSetEnd: the end of the last range."""
+    assert range_set_end(text) == end
+
+
+@pytest.mark.parametrize(("coverage", "value", "included"), [
+    ("2003-2005", "2004", True), ("2003-2005", "2006", False), ("1990, 1992-1995", "1991", False),
+    ("1990, 1992-1995", "1990", True), ("1990; 1992-1995", "1995", True), ("MCMLXXI-1977", "1975", True),
+    ("MCMLXXI-1977", "MCMLXXIII", True), ("MCMLXXI-1977", "1970", False), ("1a-1c", "1b", True),
+    ("1a-1c", "1d", False), ("v1-v10", "v9", True), ("s2-1", "s2-1", True), ("s2-1", "s2", False),
+    ("vol. A", "Vol. a", True), ("5", "V", True), ("5", "", False), (None, "5", False)])
+def test_coverage_includes(coverage: str | None, value: str, included: bool) -> None:
+    """LOCKSS' BibliographicUtil.coverageIncludes, used by TdbAu.includesYear/Volume/Issue."""
+    assert coverage_includes(coverage, value) is included
+
+
+def test_au_start_and_end_values_and_includes() -> None:
+    au = one_au("year = MCMLXXI-1977\n    param[volume] = 85-87\n    param[num_issue_range] = 1-12")
+    assert (au.start_year, au.end_year) == ("MCMLXXI", "1977")
+    assert (au.start_volume, au.end_volume) == ("85", "87")
+    assert (au.start_issue, au.end_issue) == ("1", "12")
+    assert au.includes_year("1972") and not au.includes_year("1978")
+    assert au.includes_volume("86") and not au.includes_volume("88")
+    assert au.includes_issue("12") and not au.includes_issue("13")
+    plain = one_au("")
+    assert (plain.end_year, plain.end_volume, plain.end_issue) == (None, None, None)
+    assert not plain.includes_year("2000")
+
+
+def test_coverage_depth_and_is_serial() -> None:
+    """LOCKSS' TdbAu.getCoverageDepth (attribute au_coverage_depth, default fulltext) and isSerial."""
+    assert one_au("").coverage_depth == "fulltext"
+    assert one_au("attr[au_coverage_depth] = abstracts").coverage_depth == "abstracts"
+    assert one_au("").is_serial
+    assert one_au("type = bookSeries").is_serial
+    assert not one_au("type = book").is_serial
+    assert not one_au("type = proceedings").is_serial
+
+
+DUPLICATES = """
+{
+  publisher < name = P >
+  plugin = org.example.Plugin
+  implicit < name ; param[base_url] ; param[year] >
+  {
+    title < name = T >
+    au < First ; http://x/ ; 2001 >
+  }
+  {
+    title < name = T >
+    %s
+    au < %s ; http://x/ ; %s >
+  }
+}
+"""
+
+
+def pair(settings: str, name: str, year: str) -> list[TdbAu]:
+    return parse_tdb(DUPLICATES % (settings, name, year)).aus
+
+
+def test_au_value_equality() -> None:
+    """LOCKSS' TdbAu.equals: id (plugin and parameters), attributes and other properties; not the name."""
+    assert one_au("") == one_au("", au="au < Other name ; http://x/ >")
+    assert hash(one_au("")) == hash(one_au("", au="au < Other name ; http://x/ >"))
+    assert one_au("") != one_au("", au="au < An AU ; http://y/ >")
+    assert one_au("") != one_au("attr[volume] = 3")
+    assert one_au("") != one_au("status = down")
+    first, second = pair("", "Second", "2002")
+    assert first != second and len({first, second}) == 2
+
+
+def test_duplicate_aus_are_skipped_when_equal_and_refused_when_different(tmp_path: Path) -> None:
+    """LOCKSS refuses a second AU entry with the same id; an identical repeat adds nothing."""
+    assert [au.name for au in pair("", "Same id and settings", "2001")] == ["First"]
+    with pytest.raises(TdbError, match=r"<string>:13:1: duplicate AU: 'Again' has the plugin and parameters of "
+                                       r"'First' \(<string>:8\) but other settings"):
+        pair("status = down", "Again", "2001")
+    one, two, three = tmp_path / "one.tdb", tmp_path / "two.tdb", tmp_path / "three.tdb"
+    one.write_text(DUPLICATES % ("", "Second", "2002"), encoding="utf-8")
+    two.write_text(DUPLICATES % ("", "Second", "2002"), encoding="utf-8")
+    assert [au.name for au in load_tdb_files([one, two]).aus] == ["First", "Second"]
+    three.write_text(DUPLICATES.replace("plugin = org.example.Plugin", "plugin = org.example.Plugin\n  status = x")
+                     % ("", "Second", "2002"), encoding="utf-8")
+    with pytest.raises(TdbError, match="three.tdb:9:1: duplicate AU: 'First' has the plugin and parameters of "
+                                       "'First'"):
+        load_tdb_files([one, three])
+    by_hand = Tdb(aus=[*load_tdb(one).aus, *load_tdb(three).aus])
+    assert [[au.name for au in group] for group in by_hand.duplicate_ids().values()] == [
+        ["First", "First"], ["Second", "Second"]]
 
 
 # --- AU configuration and id -----------------------------------------------------------------------------------------

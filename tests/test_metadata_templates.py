@@ -13,11 +13,13 @@ from pubfetch.metadata.templates import (
     MAX_NUM_RANGE_SIZE,
     MatchPattern,
     PrintfTemplate,
+    PrintfElement,
     TemplateArg,
     TemplateError,
     display_name,
     match_pattern,
     parse_template,
+    printf_to_elements,
     quote_regexp,
     sprintf,
     url_list,
@@ -60,11 +62,35 @@ def test_arg_is_param_or_fn_of_param() -> None:
     assert str(template) == '"%s%s", url_host(base_url), base_url'
 
 
-@pytest.mark.parametrize("text", ['no quotes', '"unclosed', 'x "%s", base_url', '"%s" base_url',
+@pytest.mark.parametrize("text", ['x "%s", base_url', '"%s" base_url',
                                   '"%s", base url', '"%s", f(g(x))', '"%s%s", base_url', '"%s", base_url, year'])
 def test_malformed_templates_are_definition_errors(text: str) -> None:
     with pytest.raises(TemplateError):
         parse_template(text)
+
+
+@pytest.mark.parametrize("text", ["foo bar", '"unclosed', ""])
+def test_template_without_quoted_format_is_an_empty_format_without_arguments(
+        text: str, caplog: pytest.LogCaptureFixture) -> None:
+    """LOCKSS' PrintfUtil.stringToPrintf: no pair of quotes -> format "" and no arguments, in every context."""
+    assert parse_template(text) == PrintfTemplate("", ())
+    assert url_list(text, BASE) == [""]
+    assert display_name(text, BASE) == ""
+    assert match_pattern(text, BASE) == MatchPattern("")
+    assert "no quoted format" in caplog.text
+
+
+def test_printf_to_elements_splits_literals_and_conversions() -> None:
+    """LOCKSS' TestPrintfUtil.testPrintfToElements case, plus widths and a trailing literal."""
+    assert printf_to_elements('"foo%dbar%sbaz%%", my_int, my_str') == [
+        PrintfElement(None, "foo"), PrintfElement("%d", "my_int"), PrintfElement(None, "bar"),
+        PrintfElement("%s", "my_str"), PrintfElement(None, "baz"), PrintfElement(None, "%%")]
+    assert printf_to_elements('"%sv%02d/", base_url, url_host(volume)') == [
+        PrintfElement("%s", "base_url"), PrintfElement(None, "v"), PrintfElement("%02d", "url_host(volume)"),
+        PrintfElement(None, "/")]
+    assert printf_to_elements('"plain"') == [PrintfElement(None, "plain")]
+    with pytest.raises(TemplateError, match="more conversions than arguments"):
+        printf_to_elements('"%d"')
 
 
 def test_unknown_param_is_definition_error() -> None:
@@ -205,6 +231,18 @@ def test_display_name_sets_ranges_and_missing() -> None:
     values = config(base_url="http://x/", issue_set="1, 2", num_issue_range="3-4", issue_range="a-b")
     assert display_name('"%s, issues %s, %s, %s, vol %s", base_url, issue_set, num_issue_range, issue_range, volume',
                         values) == "http://x/, issues 1, 2, 3-4, a-b, vol (null)"
+
+
+def test_display_name_refuses_text_under_percent_d() -> None:
+    """LOCKSS' NameConverter joins ranges and sets into text, which its printf refuses under %d."""
+    values = config(base_url="http://x/", issue_range="a-d", num_issue_range="3-4", issue_set="1, 2")
+    for arg in ("issue_range", "num_issue_range", "issue_set", "volume"):
+        with pytest.raises(TemplateError, match="needs an integer"):
+            display_name(f'"i_%d", {arg}', values)
+    assert display_name('"i_%s", issue_range', values) == "i_a-d"
+    assert display_name('"v%d", volume', BASE) == "v123"
+    assert url_list('"%si_%d", base_url, num_issue_range', values) == ["http://x/i_3", "http://x/i_4"]
+    assert match_pattern('"i_%d", issue_range', values) == MatchPattern("i_(.*)", (("a", "d"),), (T.RANGE,))
 
 
 # --- functors ------------------------------------------------------------------------------------------------------

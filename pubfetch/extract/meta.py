@@ -207,13 +207,15 @@ def _attributes(text: str, pos: int) -> tuple[dict[str, str], int]:
     return attrs, n
 
 
-def clean_value(raw: str) -> str:
-    """A meta value as LOCKSS reads it: tags stripped (as written), entities decoded, whitespace runs to one space."""
+def clean_value(raw: str, trim: bool = True) -> str:
+    """A meta value as LOCKSS reads it: tags stripped (as written), entities decoded, whitespace runs to one space;
+    ``trim=False`` keeps a leading or trailing blank as LOCKSS' extractor does (the fetcher trims)."""
     if "<" in raw:
         raw = _TAG.sub("", raw)
     if "&" in raw:
         raw = htmlmod.unescape(raw)
-    return _SPACE.sub(" ", raw).strip()
+    collapsed = _SPACE.sub(" ", raw)
+    return collapsed.strip() if trim else collapsed
 
 
 _BLOCK_TAG = re.compile(r"<\s*/?\s*(?:p|br|div|li|ul|ol|h[1-6]|tr|td|th|table|section|blockquote)\b[^<>]*>",
@@ -230,9 +232,9 @@ def plain_text(value: str) -> str:
     return _SPACE.sub(" ", htmlmod.unescape(value)).strip()
 
 
-def scan_meta(html: str | bytes | bytearray | None) -> list[MetaTag]:
+def scan_meta(html: str | bytes | bytearray | None, trim: bool = True) -> list[MetaTag]:
     """Every ``<meta>`` element of a page in document order (outside comments and raw-text elements such as
-    ``<script>``), with a ``name`` or ``property``; never raises on content."""
+    ``<script>``), with a ``name`` or ``property``; never raises on content. ``trim`` as in :func:`clean_value`."""
     if html is None:
         return []
     text = _decode(html)
@@ -252,18 +254,19 @@ def scan_meta(html: str | bytes | bytearray | None) -> list[MetaTag]:
             name = attrs.get("name", "").strip().lower()
             prop = attrs.get("property", "").strip().lower()
             if (name or prop) and "content" in attrs:
-                tags.append(MetaTag(name, prop, clean_value(attrs["content"])))
+                tags.append(MetaTag(name, prop, clean_value(attrs["content"], trim)))
     return tags
 
 
-def meta_tags(html: str | bytes | bytearray | None, include_property: bool = False) -> list[tuple[str, str]]:
+def meta_tags(html: str | bytes | bytearray | None, include_property: bool = False,
+              trim: bool = True) -> list[tuple[str, str]]:
     """``(name lower-cased, cleaned content)`` of every ``<meta name=.. content=..>``, in document order.
 
     LOCKSS reads ``name=`` only; ``include_property`` also lists tags known only by ``property=`` (Open Graph) under
-    that property.
+    that property. ``trim=False`` keeps leading and trailing blanks (the LOCKSS extractor's values).
     """
     out = []
-    for tag in scan_meta(html):
+    for tag in scan_meta(html, trim):
         if tag.name:
             out.append((tag.name, tag.content))
         elif include_property and tag.prop:

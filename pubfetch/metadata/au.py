@@ -21,8 +21,11 @@ Public API:
   ``type_of(key) -> ParamType | None``, ``descriptor(key)``, ``definitional_values() -> dict[str, str]``,
   ``au_key()``, ``au_id(plugin_id)``.
 * ``derived_descriptors(descr) -> list[ParamDescr]`` (what a Url or Year parameter brings into existence).
+* ``is_reserved_param(key)`` (LOCKSS' ConfigParamDescr.isReservedParam: the ``reserved.`` namespace) and
+  :class:`ConfigParamAssignment` (a descriptor with a title database's suggested value and an editable flag).
 * AU ids: ``au_id(plugin_id, values, descriptors=None)``, ``au_key(values)``, ``plugin_key(plugin_id)`` ('.' -> '|'),
-  ``plugin_id_from_key(key)``, ``parse_au_id(auid) -> (plugin_id, values)``, ``encode_prop_key(text)``,
+  ``plugin_id_from_key(key)``, ``parse_au_id(auid) -> (plugin_id, values)``, ``config_key_from_au_id(auid)``
+  (LOCKSS' PluginManager.configKeyFromAuId), ``encode_prop_key(text)``,
   ``decode_prop_key(text)``; errors are :class:`AuIdError`.
 
 AU id rule: ``plugin_key(plugin_id) + "&" + au_key(definitional values)``, where ``au_key`` sorts the keys (Java string
@@ -47,18 +50,52 @@ from pubfetch.params import (
 )
 
 __all__ = [
+    "RESERVED_PARAM_PREFIX",
     "AuConfig",
     "AuIdError",
+    "ConfigParamAssignment",
     "au_id",
     "au_key",
+    "config_key_from_au_id",
     "decode_prop_key",
     "derived_descriptors",
     "encode_prop_key",
+    "is_reserved_param",
     "parse_au_id",
     "plugin_id_from_key",
     "plugin_key",
     "resolve_descriptor",
 ]
+
+
+RESERVED_PARAM_PREFIX = "reserved."
+
+
+def is_reserved_param(key: str) -> bool:
+    """Whether ``key`` is in LOCKSS' reserved AU-configuration namespace (``reserved.wrapper``, ``reserved.disabled``,
+    ...), which no plugin parameter may use (ConfigParamDescr.isReservedParam): ``reserved.`` counts, ``reservedfoo``
+    does not."""
+    return key.startswith(RESERVED_PARAM_PREFIX)
+
+
+@dataclass(frozen=True)
+class ConfigParamAssignment:
+    """A parameter assignment from a title database (LOCKSS' ConfigParamAssignment): a descriptor, a suggested value
+    and whether the value may be edited, which by default it may exactly when no value is given. Equal when
+    descriptor, value and editability are."""
+
+    descr: ParamDescr
+    value: str | None = None
+    editable: bool | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.descr, ParamDescr):
+            raise TypeError(f"a parameter assignment needs a ParamDescr, not {self.descr!r}")
+        if self.editable is None:
+            object.__setattr__(self, "editable", not self.value)
+
+    def __str__(self) -> str:
+        return f"[CPA: {self.descr.key}, val:{self.value}]"
 
 
 class AuIdError(ValueError):
@@ -80,13 +117,16 @@ def resolve_descriptor(spec: ParamDescr | str) -> ParamDescr:
 
 def derived_descriptors(descr: ParamDescr) -> list[ParamDescr]:
     """Descriptors of the derived parameters of ``descr``: ``k_host`` and ``k_path`` (String) for a Url, ``au_short_k``
-    (Int, the year modulo 100) for a Year; none otherwise. They are non-definitional and marked ``derived``."""
+    (Int, the year modulo 100) for a Year; none otherwise. They are non-definitional, marked ``derived`` and named as
+    LOCKSS' ConfigParamDescr.getDerivedDescr names them: "base_url_host (derived from Base URL)"."""
     if descr.type is ParamType.URL:
-        return [ParamDescr(f"{descr.key}_host", ParamType.STRING, definitional=False, derived=True),
-                ParamDescr(f"{descr.key}_path", ParamType.STRING, definitional=False, derived=True)]
-    if descr.type is ParamType.YEAR:
-        return [ParamDescr(f"au_short_{descr.key}", ParamType.INT, definitional=False, derived=True)]
-    return []
+        keys, derived_type = [f"{descr.key}_host", f"{descr.key}_path"], ParamType.STRING
+    elif descr.type is ParamType.YEAR:
+        keys, derived_type = [f"au_short_{descr.key}"], ParamType.INT
+    else:
+        return []
+    return [ParamDescr(key, derived_type, f"{key} (derived from {descr.display_name})", definitional=False,
+                       derived=True) for key in keys]
 
 
 @dataclass(frozen=True)
@@ -258,8 +298,17 @@ def au_id(plugin_id: str, values: Mapping[str, str],
     return plugin_key(plugin_id) + "&" + au_key(values)
 
 
+def config_key_from_au_id(auid: str) -> str:
+    """The key of an AU's subtree in LOCKSS' configuration (``org.lockss.au.<key>``): the AU id with its first ``&``
+    turned into ``.`` (PluginManager.configKeyFromAuId)."""
+    if "&" not in auid:
+        raise AuIdError(f"not an AU id (no '&' after the plugin key): {auid!r}")
+    return auid.replace("&", ".", 1)
+
+
 def parse_au_id(auid: str) -> tuple[str, dict[str, str]]:
-    """Split an AU id into its plugin id and decoded parameter values."""
+    """Split an AU id into its plugin id and decoded parameter values. Each part must be one ``key~value`` with a
+    non-empty key and value (``P&foo~`` and ``P&foo~bar~`` are refused, as LOCKSS refuses malformed encoded keys)."""
     if not isinstance(auid, str) or "&" not in auid:
         raise AuIdError(f"not an AU id (no '&' after the plugin key): {auid!r}")
     key, _, rest = auid.partition("&")
@@ -270,6 +319,8 @@ def parse_au_id(auid: str) -> tuple[str, dict[str, str]]:
         name, tilde, value = part.partition("~")
         if not tilde:
             raise AuIdError(f"AU id part without '~': {part!r} in {auid!r}")
+        if not name or not value or "~" in value:
+            raise AuIdError(f"malformed encoded key~value {part!r} in {auid!r}")
         decoded = decode_prop_key(name)
         if decoded in values:
             raise AuIdError(f"parameter {decoded!r} appears twice in {auid!r}")

@@ -96,21 +96,32 @@ class Purpose(enum.Enum):
 
 @dataclass(frozen=True)
 class MetadataTarget:
-    """What the records are for. ``format`` (a MIME type) overrides the article iterator's MIME type;
+    """What the records are for (LOCKSS' MetadataTarget). ``purpose`` is one of the :class:`Purpose` names, which
+    become the enum member, or any other string, kept as given (LOCKSS takes any purpose string; only ``Article``
+    changes what iterators do). ``format`` (a MIME type) overrides the article iterator's MIME type;
     ``include_files_changed_after`` (epoch ms, 0 = all) limits iteration to files fetched after it. An ``Article``
     target only counts articles, so iterators skip filling secondary roles."""
 
-    purpose: Purpose = Purpose.ANY
+    purpose: Purpose | str = Purpose.ANY
     format: str | None = None
     include_files_changed_after: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "purpose", Purpose(self.purpose))
+        if not isinstance(self.purpose, Purpose | str) or not self.purpose:
+            raise ValueError(f"a metadata target purpose is a non-empty string, not {self.purpose!r}")
+        known = {p.value: p for p in Purpose}
+        object.__setattr__(self, "purpose", known.get(str(getattr(self.purpose, "value", self.purpose)),
+                                                      self.purpose))
         if self.include_files_changed_after < 0:
             raise ValueError("include_files_changed_after must be >= 0 (epoch milliseconds)")
 
     def is_article(self) -> bool:
         return self.purpose is Purpose.ARTICLE
+
+    @property
+    def purpose_name(self) -> str:
+        """The purpose as LOCKSS writes it (``Article``, or the custom string)."""
+        return self.purpose.value if isinstance(self.purpose, Purpose) else self.purpose
 
     @classmethod
     def any(cls) -> MetadataTarget:
@@ -275,14 +286,15 @@ def _decoded_html(cu: CachedUrl) -> str | bytes:
 
 class HtmlMetaTagExtractor(FileMetadataExtractor):
     """Every ``<meta name=.. content=..>`` as a raw value under its lower-cased name (values cleaned the LOCKSS way:
-    tags stripped, entities decoded, whitespace collapsed); always one record."""
+    tags stripped, entities decoded, whitespace collapsed but leading and trailing blanks kept, as LOCKSS'
+    SimpleHtmlMetaTagMetadataExtractor keeps them; the fetcher's own parser trims); always one record."""
 
     kind = "html_meta"
     default_cook_map = HIGHWIRE_COOK_MAP
 
     def extract(self, target: MetadataTarget, cu: CachedUrl) -> list[ArticleMetadata]:
         am = ArticleMetadata()
-        for name, value in meta_tags(_decoded_html(cu)):
+        for name, value in meta_tags(_decoded_html(cu), trim=False):
             am.put_raw(name, value)
         return [_cook(am, self.cook_map, cu.url)]
 
@@ -350,44 +362,66 @@ def _jats_date(article: etree._Element) -> str:
     return ""
 
 
-def _jats_raw(am: ArticleMetadata, article: etree._Element) -> None:
-    journal = _first(article, "front/journal-meta/journal-title-group/journal-title") or _first(
-        article, "front/journal-meta/journal-title")
+def _title_with_subtitle(group: etree._Element, title_path: str, subtitle_path: str) -> str:
+    """``title: subtitle`` (or whichever exists), as LOCKSS' JATS helper joins article and journal titles."""
+    title, subtitle = _first(group, title_path), _first(group, subtitle_path)
+    return f"{title}: {subtitle}" if title and subtitle else title or subtitle
+
+
+def _jats_titles(am: ArticleMetadata, article: etree._Element) -> None:
     title_group = article.xpath("front/article-meta/title-group")
     if title_group:
-        title = _first(title_group[0], "article-title")
-        subtitle = _first(title_group[0], "subtitle")
-        full_title = f"{title}: {subtitle}" if title and subtitle else title or subtitle
+        full_title = _title_with_subtitle(title_group[0], "article-title", "subtitle")
         if full_title:
             am.put_raw(JATS_ARTICLE_TITLE, full_title)
+    journal_group = article.xpath("front/journal-meta/journal-title-group")
+    journal = _title_with_subtitle(journal_group[0], "journal-title", "journal-subtitle") if journal_group else ""
+    journal = journal or _first(article, "front/journal-meta/journal-title")
     if journal:
         am.put_raw(JATS_JOURNAL_TITLE, journal)
-    for key, path in ((JATS_DOI, "front/article-meta/article-id[@pub-id-type='doi']"),
-                      (JATS_PMID, "front/article-meta/article-id[@pub-id-type='pmid']"),
-                      (JATS_PMCID, "front/article-meta/article-id[@pub-id-type='pmcid' or @pub-id-type='pmc']"),
-                      (JATS_VOLUME, "front/article-meta/volume"), (JATS_ISSUE, "front/article-meta/issue"),
-                      (JATS_FPAGE, "front/article-meta/fpage"), (JATS_LPAGE, "front/article-meta/lpage"),
-                      (JATS_PUBLISHER, "front/journal-meta/publisher/publisher-name")):
+
+
+_JATS_SIMPLE_VALUES = (
+    (JATS_DOI, "front/article-meta/article-id[@pub-id-type='doi']"),
+    (JATS_PMID, "front/article-meta/article-id[@pub-id-type='pmid']"),
+    (JATS_PMCID, "front/article-meta/article-id[@pub-id-type='pmcid' or @pub-id-type='pmc']"),
+    (JATS_VOLUME, "front/article-meta/volume"), (JATS_ISSUE, "front/article-meta/issue"),
+    (JATS_FPAGE, "front/article-meta/fpage"), (JATS_LPAGE, "front/article-meta/lpage"),
+    (JATS_PUBLISHER, "front/journal-meta/publisher/publisher-name"),
+)
+
+
+def _jats_identifiers(am: ArticleMetadata, article: etree._Element) -> None:
+    for key, path in _JATS_SIMPLE_VALUES:
         value = _first(article, path)
         if value:
             am.put_raw(key, value)
     for el in article.xpath("front/journal-meta/issn"):
         kind = (el.get("pub-type") or el.get("publication-format") or "").strip()
         value = normalise_issn(jatsmod.element_text(el))
-        if not value:
-            continue
-        am.put_raw(JATS_EISSN if kind in ("epub", "electronic") else JATS_ISSN, value)
+        if value:
+            am.put_raw(JATS_EISSN if kind in ("epub", "electronic") else JATS_ISSN, value)
+
+
+def _jats_author(contrib: etree._Element) -> str:
+    name = next(iter(contrib.xpath("name")), None)
+    if name is None:
+        return _first(contrib, "string-name") or _first(contrib, "collab")
+    surname, given = _first(name, "surname"), _first(name, "given-names")
+    return f"{surname}, {given}" if surname and given else surname or given
+
+
+def _jats_authors(am: ArticleMetadata, article: etree._Element) -> None:
     for contrib in article.xpath("front/article-meta/contrib-group/contrib"):
         if (contrib.get("contrib-type") or "author").strip() != "author":
             continue
-        name = next(iter(contrib.xpath("name")), None)
-        if name is not None:
-            surname, given = _first(name, "surname"), _first(name, "given-names")
-            author = f"{surname}, {given}" if surname and given else surname or given
-        else:
-            author = _first(contrib, "string-name") or _first(contrib, "collab")
+        author = _jats_author(contrib)
         if author:
             am.put_raw(JATS_CONTRIB, author)
+
+
+def _jats_content(am: ArticleMetadata, article: etree._Element) -> None:
+    """Date, keywords and abstract."""
     date = _jats_date(article)
     if date:
         am.put_raw(JATS_DATE, date)
@@ -396,6 +430,13 @@ def _jats_raw(am: ArticleMetadata, article: etree._Element) -> None:
     abstract = jatsmod.article_record(article).abstract
     if abstract:
         am.put_raw(JATS_ABSTRACT, abstract)
+
+
+def _jats_raw(am: ArticleMetadata, article: etree._Element) -> None:
+    _jats_titles(am, article)
+    _jats_identifiers(am, article)
+    _jats_authors(am, article)
+    _jats_content(am, article)
 
 
 class JatsXmlExtractor(FileMetadataExtractor):
@@ -517,13 +558,19 @@ def _number_text(value: float) -> str | None:
     return str(int(value)) if math.isfinite(value) and value.is_integer() else str(value)
 
 
+def _text_content(el: etree._Element) -> str:
+    """DOM ``getTextContent``: the element's text nodes joined as they are (no blanks added between mixed-content
+    pieces, none trimmed), what LOCKSS' XmlDomMetadataExtractor stores."""
+    return "".join(el.itertext())
+
+
 class XPathXmlExtractor(FileMetadataExtractor):
     """LOCKSS' XML DOM extractor: ``xpaths`` maps XPath expressions (evaluated on the document root) to a value type;
-    every value is stored under the XPath lower-cased. ``text``: the text of each selected node (or the string an
-    expression gives); ``node``: each selected element serialised as XML; ``number`` and ``boolean``: the value of
-    the expression (``3``, ``2.5``, ``true``; nothing for a number that is not one). ``namespaces`` maps prefixes
-    used in the expressions to URIs. One record per document; a document that does not parse gives one empty
-    record."""
+    every value is stored under the XPath lower-cased. ``text``: the text content of each selected node (its text
+    nodes joined as they are, blanks kept, as in LOCKSS) or the string an expression gives; ``node``: each selected
+    element serialised as XML; ``number`` and ``boolean``: the value of the expression (``3``, ``2.5``, ``true``;
+    nothing for a number that is not one). ``namespaces`` maps prefixes used in the expressions to URIs. One record
+    per document; a document that does not parse gives one empty record."""
 
     kind = "xpath"
 
@@ -569,7 +616,7 @@ class XPathXmlExtractor(FileMetadataExtractor):
         if value_type == "number":
             if isinstance(result, list):
                 first = result[0] if result else ""
-                text = jatsmod.element_text(first) if isinstance(first, etree._Element) else str(first)
+                text = _text_content(first) if isinstance(first, etree._Element) else str(first)
                 try:
                     result = float(text)
                 except ValueError:
@@ -581,9 +628,9 @@ class XPathXmlExtractor(FileMetadataExtractor):
         for item in items:
             if isinstance(item, etree._Element):
                 text = etree.tostring(item, encoding="unicode", with_tail=False) if value_type == "node" \
-                    else jatsmod.element_text(item)
+                    else _text_content(item)
             else:
-                text = str(item).strip()
+                text = str(item)
             if text:
                 values.append(text)
         return values

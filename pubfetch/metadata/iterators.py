@@ -8,7 +8,9 @@ LOCKSS' ``SubTreeArticleIterator`` and ``SubTreeArticleIteratorBuilder`` (spec l
 
 * :class:`Spec`: ``target``, ``mime_type``, ``roots`` or ``root_templates`` (printf templates expanded as URL lists;
   not both), ``pattern`` or ``pattern_template`` (a regexp template) with ``pattern_flags``, an include-subtree or
-  exclude-subtree pattern (or template; the include pattern wins when both are given), ``visit_archive_members``.
+  exclude-subtree pattern (or template; the include pattern wins when both are given), ``visit_archive_members``
+  (zip and tar archives are opened and their members, ``<archive URL>!/<member>``, are the candidates instead of
+  the archive; see :mod:`pubfetch.metadata.archives`).
 * The MIME type articles must have is ``target.format``, else the spec's, else the plugin's default article type.
 * No roots (or templates that expand to nothing) means the whole AU. Each root stands for a directory: ``.../vol1``
   covers ``.../vol1`` and ``.../vol1/...`` but not ``.../vol10``. With an include pattern, only URLs it matches at
@@ -26,15 +28,16 @@ if an EARLIER aspect's replacement (Java ``Matcher.replaceFirst`` syntax: ``$1``
 names a URL with content, the URL is skipped (the article comes from the earlier aspect's URL: an article with HTML and
 PDF is emitted once). Otherwise the URL becomes the full text, the aspect's roles are set to it, and unless the target
 is ``Article``, later aspects' replacements fill their roles (first URL with content; roles already set are kept).
-Then :meth:`~SubTreeArticleIteratorBuilder.set_full_text_from_roles` resets the full text to the first present role
-(None when none is), and :meth:`~SubTreeArticleIteratorBuilder.set_role_from_other_roles` sets a role from the first
-present of other roles (overwriting; skipped for an ``Article`` target).
+Then :meth:`~SubTreeArticleIteratorBuilder.set_role_from_other_roles` sets a role from the first present of other
+roles (overwriting; skipped for an ``Article`` target), and only after that
+:meth:`~SubTreeArticleIteratorBuilder.set_full_text_from_roles` resets the full text to the first present role (None
+when none is), so a full-text role list may name a role filled from other roles, as in LOCKSS.
 
 pubfetch additions: ``mime_type`` may list several types (``text/xml`` and ``application/xml``), and an aspect may name
 the MIME types its URLs must have (so a PDF served at an extension-less URL is not taken for the HTML rendition).
 Deliberate differences from LOCKSS: later aspects also fill roles when no target is given (LOCKSS skipped them unless
-a non-Article target was set, which plugins never intended); include/exclude patterns also apply when there are no
-roots (LOCKSS ignored them then).
+a non-Article target was set, which plugins never intended). Include/exclude subtree patterns apply with and without
+roots, as in LOCKSS.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Self
 
+from pubfetch.metadata.archives import archive_kind, archive_members
 from pubfetch.metadata.article_files import ArticleFiles
 from pubfetch.metadata.extractors import MetadataTarget
 from pubfetch.metadata.sources import ArchivalUnit, CachedUrl
@@ -136,8 +140,6 @@ class SubTreeArticleIterator(Iterator[ArticleFiles]):
     def __init__(self, au: ArchivalUnit, spec: Spec | None = None, *, functor: ParamFunctor = DEFAULT_FUNCTOR) -> None:
         self.au = au
         self.spec = spec if spec is not None else Spec()
-        if self.spec.visit_archive_members:
-            raise NotImplementedError("visiting archive members (zip files) is not supported by pubfetch sources")
         self.functor = functor
         self.target = self.spec.target
         self.mime_types = self._mime_types()
@@ -230,18 +232,36 @@ class SubTreeArticleIterator(Iterator[ArticleFiles]):
         """An ArticleFiles with only its full-text CU set."""
         return ArticleFiles(cu)
 
+    def _candidate_cus(self, url: str) -> list[CachedUrl]:
+        """The CU of a candidate URL, or with ``visit_archive_members`` the members of a zip or tar archive instead
+        of the archive itself."""
+        cu = self.au.make_cached_url(url)
+        if cu is None or not self._changed_in_time(cu):
+            return []
+        if self.spec.visit_archive_members and cu.has_content() and archive_kind(cu) is not None:
+            return archive_members(cu)
+        return [cu]
+
+    def _visit(self, cu: CachedUrl) -> list[ArticleFiles]:
+        if not self.is_article_cu(cu):
+            return []
+        return list(self.visit_article_cu(cu))
+
     def _generate(self) -> Iterator[ArticleFiles]:
         for url in self.candidate_urls():
             try:
-                cu = self.au.make_cached_url(url)
-                if cu is None or not self._changed_in_time(cu) or not self.is_article_cu(cu):
-                    continue
-                found = list(self.visit_article_cu(cu))
+                cus = self._candidate_cus(url)
             except Exception as e:  # one bad CU must not end the iteration (as in LOCKSS)
                 log.warning("error processing %s: %s: %s; skipped", url, type(e).__name__, e)
-                log.debug("traceback of the error processing %s", url, exc_info=True)
                 continue
-            yield from found
+            for cu in cus:
+                try:
+                    found = self._visit(cu)
+                except Exception as e:
+                    log.warning("error processing %s: %s: %s; skipped", cu.url, type(e).__name__, e)
+                    log.debug("traceback of the error processing %s", cu.url, exc_info=True)
+                    continue
+                yield from found
 
     def __iter__(self) -> Self:
         return self
@@ -253,10 +273,43 @@ class SubTreeArticleIterator(Iterator[ArticleFiles]):
 # --- Java replacement strings --------------------------------------------------------------------------------------
 
 
+def _named_group(match: re.Match[str], replacement: str, i: int) -> tuple[str, int]:
+    """``${name}`` starting at ``replacement[i]`` (the ``$``): the group's text and the index after ``}``."""
+    end = replacement.find("}", i + 2)
+    if end < 0:
+        raise ValueError(f"named capturing group is missing trailing '}}' in {replacement!r}")
+    name = replacement[i + 2:end]
+    if name not in match.re.groupindex:
+        raise ValueError(f"No group with name {{{name}}} in pattern {match.re.pattern!r}")
+    return match.group(name) or "", end + 1
+
+
+def _numbered_group(match: re.Match[str], replacement: str, i: int) -> tuple[str, int]:
+    """``$n`` starting at ``replacement[i]``: Java takes further digits only while the group number stays valid."""
+    n, groups = len(replacement), match.re.groups
+    number = int(replacement[i + 1])
+    i += 2
+    while i < n and replacement[i].isdigit() and number * 10 + int(replacement[i]) <= groups:
+        number = number * 10 + int(replacement[i])
+        i += 1
+    if number > groups:
+        raise ValueError(f"No group {number} in pattern {match.re.pattern!r}")
+    return match.group(number) or "", i
+
+
+def _group_reference(match: re.Match[str], replacement: str, i: int) -> tuple[str, int]:
+    if i + 1 >= len(replacement):
+        raise ValueError(f"Illegal group reference: group index is missing in {replacement!r}")
+    if replacement[i + 1] == "{":
+        return _named_group(match, replacement, i)
+    if replacement[i + 1].isdigit():
+        return _numbered_group(match, replacement, i)
+    raise ValueError(f"Illegal group reference in replacement {replacement!r}")
+
+
 def _expand(match: re.Match[str], replacement: str) -> str:
     out: list[str] = []
     i, n = 0, len(replacement)
-    groups = match.re.groups
     while i < n:
         char = replacement[i]
         if char == "\\":
@@ -265,28 +318,8 @@ def _expand(match: re.Match[str], replacement: str) -> str:
             out.append(replacement[i + 1])
             i += 2
         elif char == "$":
-            if i + 1 >= n:
-                raise ValueError(f"Illegal group reference: group index is missing in {replacement!r}")
-            if replacement[i + 1] == "{":
-                end = replacement.find("}", i + 2)
-                if end < 0:
-                    raise ValueError(f"named capturing group is missing trailing '}}' in {replacement!r}")
-                name = replacement[i + 2:end]
-                if name not in match.re.groupindex:
-                    raise ValueError(f"No group with name {{{name}}} in pattern {match.re.pattern!r}")
-                out.append(match.group(name) or "")
-                i = end + 1
-            elif replacement[i + 1].isdigit():
-                number = int(replacement[i + 1])
-                i += 2
-                while i < n and replacement[i].isdigit() and number * 10 + int(replacement[i]) <= groups:
-                    number = number * 10 + int(replacement[i])
-                    i += 1
-                if number > groups:
-                    raise ValueError(f"No group {number} in pattern {match.re.pattern!r}")
-                out.append(match.group(number) or "")
-            else:
-                raise ValueError(f"Illegal group reference in replacement {replacement!r}")
+            text, i = _group_reference(match, replacement, i)
+            out.append(text)
         else:
             out.append(char)
             i += 1
@@ -392,35 +425,52 @@ class BuildableSubTreeArticleIterator(SubTreeArticleIterator):
             match = aspect.find_cu_among_patterns(cu)
             if match is None:
                 continue
-            for higher in self.aspects[:index]:
-                higher_cu = higher.find_cu_by_replacement(match, self.au)
-                if higher_cu is not None:
-                    log.debug("%s defers to %s", cu.url, higher_cu.url)
-                    return None
+            if self._defers_to_higher_aspect(cu, match, index):
+                return None
             af = ArticleFiles(cu)
             aspect.process_roles(af, cu)
             if self._fill_secondary():
-                for lower in self.aspects[index + 1:]:
-                    lower_cu = lower.find_cu_by_replacement(match, self.au)
-                    if lower_cu is not None:
-                        lower.process_roles(af, lower_cu)
-            if self.roles_for_full_text:
-                af.set_full_text_cu(None)
-                for role in self.roles_for_full_text:
-                    found = af.get_role_cu(role)
-                    if found is not None:
-                        af.set_full_text_cu(found)
-                        break
-            if self._fill_secondary():
-                for role, others in self.roles_from_other_roles.items():
-                    for other in others:
-                        found = af.get_role_cu(other)
-                        if found is not None:
-                            af.set_role_cu(role, found)
-                            break
+                self._fill_lower_aspects(af, match, index)
+                self._fill_roles_from_other_roles(af)
+            self._choose_full_text(af)
             return af
         log.warning("%s in %s did not match any expected pattern", cu.url, self.au)
         return None
+
+    def _defers_to_higher_aspect(self, cu: CachedUrl, match: re.Match[str], index: int) -> bool:
+        """Whether an earlier aspect's rendition of the same article exists (the article is emitted from there)."""
+        for higher in self.aspects[:index]:
+            higher_cu = higher.find_cu_by_replacement(match, self.au)
+            if higher_cu is not None:
+                log.debug("%s defers to %s", cu.url, higher_cu.url)
+                return True
+        return False
+
+    def _fill_lower_aspects(self, af: ArticleFiles, match: re.Match[str], index: int) -> None:
+        for lower in self.aspects[index + 1:]:
+            lower_cu = lower.find_cu_by_replacement(match, self.au)
+            if lower_cu is not None:
+                lower.process_roles(af, lower_cu)
+
+    def _fill_roles_from_other_roles(self, af: ArticleFiles) -> None:
+        for role, others in self.roles_from_other_roles.items():
+            for other in others:
+                found = af.get_role_cu(other)
+                if found is not None:
+                    af.set_role_cu(role, found)
+                    break
+
+    def _choose_full_text(self, af: ArticleFiles) -> None:
+        """Runs after the roles from other roles are filled (LOCKSS' order), so a full-text role list may name a role
+        that only another role supplied (an abstracts-only article's landing page)."""
+        if not self.roles_for_full_text:
+            return
+        af.set_full_text_cu(None)
+        for role in self.roles_for_full_text:
+            found = af.get_role_cu(role)
+            if found is not None:
+                af.set_full_text_cu(found)
+                return
 
 
 class SubTreeArticleIteratorBuilder:

@@ -23,6 +23,7 @@ Keys (only ``id`` and ``name`` are required)::
       pattern_template: '"^%s", base_url' # or pattern: '...'; pattern_flags: [IGNORECASE]
       include_subtree_pattern(_template), exclude_subtree_pattern(_template), *_flags
       mime_types: [text/html, application/pdf]
+      visit_archive_members: false       # true: zip/tar members (<archive>!/<member>) instead of the archives
       aspects:                           # the builder's aspects, in priority order
         - name: html
           patterns: ['^(.+)$']           # major aspect (omit for a minor one); flags: [IGNORECASE]
@@ -72,7 +73,7 @@ import yaml
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_files import ALL_ROLES
 from pubfetch.metadata.article_metadata import CookMap
-from pubfetch.metadata.au import AuConfig, derived_descriptors, resolve_descriptor
+from pubfetch.metadata.au import AuConfig, derived_descriptors, is_reserved_param, resolve_descriptor
 from pubfetch.metadata.extractors import (
     BaseArticleMetadataExtractor,
     ExtractorFactory,
@@ -149,6 +150,7 @@ class IteratorDef:
     aspects: tuple[AspectDef, ...] = ()
     full_text_from_roles: tuple[str, ...] = ()
     role_from_other_roles: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    visit_archive_members: bool = False
 
     def spec(self, target: MetadataTarget | None) -> Spec:
         return Spec(target=target, mime_type=self.mime_types, roots=self.roots, root_templates=self.root_templates,
@@ -158,7 +160,8 @@ class IteratorDef:
                     include_subtree_flags=self.include_subtree_flags,
                     exclude_subtree_pattern=self.exclude_subtree_pattern,
                     exclude_subtree_pattern_template=self.exclude_subtree_pattern_template,
-                    exclude_subtree_flags=self.exclude_subtree_flags)
+                    exclude_subtree_flags=self.exclude_subtree_flags,
+                    visit_archive_members=self.visit_archive_members)
 
 
 @dataclass(frozen=True)
@@ -296,7 +299,7 @@ _TOP_KEYS = ("id", "name", "version", "description", "params", "default_article_
 _ITERATOR_KEYS = ("roots", "root_templates", "pattern", "pattern_template", "pattern_flags", "include_subtree_pattern",
                   "include_subtree_pattern_template", "include_subtree_flags", "exclude_subtree_pattern",
                   "exclude_subtree_pattern_template", "exclude_subtree_flags", "mime_types", "aspects",
-                  "full_text_from_roles", "role_from_other_roles")
+                  "full_text_from_roles", "role_from_other_roles", "visit_archive_members")
 _ASPECT_KEYS = ("name", "patterns", "flags", "replacements", "roles", "mime_types")
 _METADATA_KEYS = ("role", "add_tdb_defaults", "check_access_url", "prefer_tdb_publisher")
 _EXTRACTOR_KEYS = ("extractor", "cook_map", "options")
@@ -413,9 +416,8 @@ class _Loader:
         params = self.params(top.get("params", []))
         for role in self.strings(top.get("custom_roles", []), "custom_roles", allow_empty_list=True):
             self.roles.add(role)
-        default_mime = top.get("default_article_mime_type")
-        if default_mime is not None:
-            default_mime = self.mime_types(default_mime, "default_article_mime_type")[0]
+        given_mime = top.get("default_article_mime_type")
+        default_mime = None if given_mime is None else self.mime_types(given_mime, "default_article_mime_type")[0]
         iterator = self.iterator(top["article_iterator"]) if top.get("article_iterator") is not None else None
         metadata = self.mapping(top.get("article_metadata") or {}, "article_metadata", _METADATA_KEYS)
         given_role = metadata.get("role")
@@ -448,42 +450,47 @@ class _Loader:
         found: dict[str, ParamDescr] = {}
         for i, item in enumerate(value):
             key = f"params[{i}]"
-            if isinstance(item, str):
-                try:
-                    descr = resolve_descriptor(item)
-                except UnknownParameter as e:
-                    raise self.error(key, str(e)) from None
-            else:
-                spec = self.mapping(item, key, _PARAM_KEYS)
-                if "key" not in spec:
-                    raise self.error(key, "a parameter descriptor needs a key")
-                name = self.string(spec["key"], f"{key}.key")
-                if "type" not in spec and name not in BUILTIN_DESCRIPTORS:
-                    raise self.error(key, f"parameter {name!r} is not built in, so it needs a type")
-                base = BUILTIN_DESCRIPTORS.get(name)
-                param_type = (self.param_type(spec["type"], f"{key}.type") if "type" in spec or base is None
-                              else base.type)
-                size = spec.get("size", base.size if base else 0)
-                if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-                    raise self.error(f"{key}.size", f"expected a non-negative integer, not {_kind(size)}")
-                descr = ParamDescr(
-                    name, param_type,
-                    self.string(spec.get("display_name", base.display_name if base else name), f"{key}.display_name"),
-                    self.string(spec.get("description", base.description if base else ""), f"{key}.description",
-                                allow_empty=True),
-                    size,
-                    definitional=self.boolean(spec.get("definitional", base.definitional if base else True),
-                                              f"{key}.definitional"),
-                    default_only=self.boolean(spec.get("default_only", base.default_only if base else False),
-                                              f"{key}.default_only"),
-                )
+            descr = self.builtin_param(item, key) if isinstance(item, str) else self.param_descr(item, key)
             if descr.key in found:
                 raise self.error(key, f"parameter {descr.key!r} is declared twice")
+            if is_reserved_param(descr.key):
+                raise self.error(key, f"parameter {descr.key!r} uses the reserved name space 'reserved.'")
             found[descr.key] = descr
         self.param_names = set(found)
         for descr in found.values():
             self.param_names.update(d.key for d in derived_descriptors(descr))
         return tuple(found.values())
+
+    def builtin_param(self, name: str, key: str) -> ParamDescr:
+        try:
+            return resolve_descriptor(name)
+        except UnknownParameter as e:
+            raise self.error(key, str(e)) from None
+
+    def param_descr(self, item: Any, key: str) -> ParamDescr:
+        """A parameter given as a mapping; the attributes it leaves out come from the built-in of that name."""
+        spec = self.mapping(item, key, _PARAM_KEYS)
+        if "key" not in spec:
+            raise self.error(key, "a parameter descriptor needs a key")
+        name = self.string(spec["key"], f"{key}.key")
+        base = BUILTIN_DESCRIPTORS.get(name)
+        if "type" not in spec and base is None:
+            raise self.error(key, f"parameter {name!r} is not built in, so it needs a type")
+        param_type = self.param_type(spec["type"], f"{key}.type") if base is None or "type" in spec else base.type
+        size = spec.get("size", base.size if base else 0)
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise self.error(f"{key}.size", f"expected a non-negative integer, not {_kind(size)}")
+        return ParamDescr(
+            name, param_type,
+            self.string(spec.get("display_name", base.display_name if base else name), f"{key}.display_name"),
+            self.string(spec.get("description", base.description if base else ""), f"{key}.description",
+                        allow_empty=True),
+            size,
+            definitional=self.boolean(spec.get("definitional", base.definitional if base else True),
+                                      f"{key}.definitional"),
+            default_only=self.boolean(spec.get("default_only", base.default_only if base else False),
+                                      f"{key}.default_only"),
+        )
 
     def param_type(self, value: Any, key: str) -> ParamType:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -502,15 +509,36 @@ class _Loader:
     def iterator(self, value: Any) -> IteratorDef:
         key = "article_iterator"
         spec = self.mapping(value, key, _ITERATOR_KEYS)
+        values: dict[str, Any] = {**self.iterator_roots(spec, key), **self.iterator_patterns(spec, key)}
+        if "mime_types" in spec:
+            values["mime_types"] = self.mime_types(spec["mime_types"], f"{key}.mime_types")
+        if "visit_archive_members" in spec:
+            values["visit_archive_members"] = self.boolean(spec["visit_archive_members"],
+                                                           f"{key}.visit_archive_members")
+        aspects = spec.get("aspects", [])
+        if not isinstance(aspects, list):
+            raise self.error(f"{key}.aspects", f"expected a list of aspects, not {_kind(aspects)}")
+        values["aspects"] = tuple(self.aspect(a, f"{key}.aspects[{i}]") for i, a in enumerate(aspects))
+        self.check_replacements(values["aspects"], f"{key}.aspects")
+        values.update(self.iterator_role_rules(spec, key))
+        if (values.get("full_text_from_roles") or values.get("role_from_other_roles")) and not values["aspects"]:
+            raise self.error(key, "full_text_from_roles and role_from_other_roles need aspects")
+        return IteratorDef(**values)
+
+    def iterator_roots(self, spec: dict[str, Any], key: str) -> dict[str, Any]:
         if "roots" in spec and "root_templates" in spec:
             raise self.error(key, "give roots or root_templates, not both")
-        values: dict[str, Any] = {}
         if "roots" in spec:
-            values["roots"] = self.strings(spec["roots"], f"{key}.roots")
+            return {"roots": self.strings(spec["roots"], f"{key}.roots")}
         if "root_templates" in spec:
-            values["root_templates"] = tuple(self.template(t, f"{key}.root_templates[{i}]")
-                                             for i, t in enumerate(self.strings(spec["root_templates"],
-                                                                                f"{key}.root_templates")))
+            templates = self.strings(spec["root_templates"], f"{key}.root_templates")
+            return {"root_templates": tuple(self.template(t, f"{key}.root_templates[{i}]")
+                                            for i, t in enumerate(templates))}
+        return {}
+
+    def iterator_patterns(self, spec: dict[str, Any], key: str) -> dict[str, Any]:
+        """The article pattern and the include/exclude subtree patterns, each given as a regexp or a template."""
+        values: dict[str, Any] = {}
         for name in ("pattern", "include_subtree_pattern", "exclude_subtree_pattern"):
             flags_key = "pattern_flags" if name == "pattern" else name.replace("_pattern", "_flags")
             flags = self.flags(spec.get(flags_key), f"{key}.{flags_key}")
@@ -521,13 +549,10 @@ class _Loader:
                 values[name] = self.regexp(spec[name], f"{key}.{name}", flags)
             if f"{name}_template" in spec:
                 values[f"{name}_template"] = self.template(spec[f"{name}_template"], f"{key}.{name}_template")
-        if "mime_types" in spec:
-            values["mime_types"] = self.mime_types(spec["mime_types"], f"{key}.mime_types")
-        aspects = spec.get("aspects", [])
-        if not isinstance(aspects, list):
-            raise self.error(f"{key}.aspects", f"expected a list of aspects, not {_kind(aspects)}")
-        values["aspects"] = tuple(self.aspect(a, f"{key}.aspects[{i}]") for i, a in enumerate(aspects))
-        self.check_replacements(values["aspects"], f"{key}.aspects")
+        return values
+
+    def iterator_role_rules(self, spec: dict[str, Any], key: str) -> dict[str, Any]:
+        values: dict[str, Any] = {}
         if "full_text_from_roles" in spec:
             values["full_text_from_roles"] = self.role_list(spec["full_text_from_roles"],
                                                             f"{key}.full_text_from_roles")
@@ -540,9 +565,7 @@ class _Loader:
                 (self.role(role, f"{key}.role_from_other_roles"),
                  self.role_list(others, f"{key}.role_from_other_roles.{role}"))
                 for role, others in mapping.items())
-        if (values.get("full_text_from_roles") or values.get("role_from_other_roles")) and not values["aspects"]:
-            raise self.error(key, "full_text_from_roles and role_from_other_roles need aspects")
-        return IteratorDef(**values)
+        return values
 
     def aspect(self, value: Any, key: str) -> AspectDef:
         spec = self.mapping(value, key, _ASPECT_KEYS)

@@ -541,11 +541,30 @@ class ArchivalUnit:
     extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def make_cached_url(self, url: str) -> CachedUrl | None:
-        """The cached URL of ``url`` in this AU, or None."""
-        return self.source.get(url)
+        """The cached URL of ``url`` in this AU, or None. A URL ``<archive>!/<member>`` that the source does not hold
+        itself names a member of a zip or tar archive in the AU (LOCKSS' ArchiveMemberSpec)."""
+        found = self.source.get(url)
+        if found is not None:
+            return found
+        from pubfetch.metadata.archives import ArchiveMemberSpec, member_cu  # archives builds on this module
+
+        spec = ArchiveMemberSpec.from_url(url)
+        archive = self.source.get(spec.archive_url) if spec is not None else None
+        if spec is None or archive is None or not archive.has_content():
+            return None
+        try:
+            return member_cu(archive, spec.member)
+        except SourceError as e:
+            log.warning("%s: %s", url, e)
+            return None
 
     def has_content(self, url: str | None) -> bool:
-        return url is not None and self.source.has_content(url)
+        if url is None:
+            return False
+        if self.source.has_content(url):
+            return True
+        cu = self.make_cached_url(url) if "!/" in url else None
+        return cu is not None and cu.has_content()
 
     def urls(self) -> list[str]:
         return self.source.urls()

@@ -43,7 +43,13 @@ Public API:
   ``publication_type``, ``publication_title``, ``series_title``, ``year``/``start_year``, ``volume``/``start_volume``,
   ``issue``/``start_issue``, ``edition``, ``proprietary_id``, ``proprietary_series_id``, ``is_down``,
   ``au_config(descriptors)`` and ``au_id(descriptors=None)``.
-* ``range_set_start(text)``: the first value of a range or list ("2003-2004" -> "2003").
+* ``range_set_start(text)``, ``range_set_end(text)``: the first and last value of a range set ("2003-2004" ->
+  "2003" / "2004"; Roman numerals count as numbers: "MCMLXXI-1977" -> "MCMLXXI"); ``coverage_includes(text, value)``.
+* TdbAu ranges and coverage (LOCKSS TdbAu): ``end_year``/``end_volume``/``end_issue``, ``includes_year(y)``,
+  ``includes_volume(v)``, ``includes_issue(i)``, ``coverage_depth`` (attribute ``au_coverage_depth``, default
+  ``fulltext``), ``is_serial`` (journal or bookSeries); value equality (plugin, parameters, attributes and other
+  settings; not the name); :meth:`Tdb.add_au` skips an equal duplicate and refuses a different AU with the same
+  plugin and parameters (also across files in :func:`load_tdb_files`).
 
 Accessor rules (LOCKSS TdbAu): attributes are ``attr[k]`` settings, and the AU-level keys ``year``, ``volume``,
 ``issue``, ``edition``, ``isbn`` and ``eisbn`` (what LOCKSS' tdb tools turn into attributes) unless ``attr[k]`` is set;
@@ -76,7 +82,9 @@ __all__ = [
     "TdbTitle",
     "load_tdb",
     "load_tdb_files",
+    "coverage_includes",
     "parse_tdb",
+    "range_set_end",
     "range_set_start",
 ]
 
@@ -159,6 +167,26 @@ class TdbAu:
 
     def __repr__(self) -> str:
         return f"TdbAu({self.name!r}, plugin={self.plugin!r})"
+
+    @property
+    def id_key(self) -> tuple[str, frozenset[tuple[str, str]]]:
+        """What identifies the AU: its plugin and ``param[...]`` values (LOCKSS' TdbAu.Id)."""
+        return self.plugin, frozenset(self.params.items())
+
+    def _props(self) -> dict[str, str]:
+        return {k: v for k, v in self.settings.items()
+                if k != "name" and not k.startswith(("param[", "attr["))}
+
+    def __eq__(self, other: object) -> bool:
+        """Value equality as LOCKSS' TdbAu.equals: same id (plugin and parameters), attributes and other
+        properties; the name and the enclosing title are not compared."""
+        if not isinstance(other, TdbAu):
+            return NotImplemented
+        return self is other or (self.id_key == other.id_key and self.attrs == other.attrs
+                                 and self._props() == other._props())
+
+    def __hash__(self) -> int:
+        return hash(self.id_key)
 
     # --- raw groups ---
 
@@ -290,6 +318,13 @@ class TdbAu:
         return range_set_start(self.year)
 
     @property
+    def end_year(self) -> str | None:
+        return range_set_end(self.year)
+
+    def includes_year(self, year: str) -> bool:
+        return coverage_includes(self.year, year)
+
+    @property
     def volume(self) -> str | None:
         return self.attr("volume") or _first(self.param(k) for k in _VOLUME_PARAMS)
 
@@ -298,12 +333,36 @@ class TdbAu:
         return range_set_start(self.volume)
 
     @property
+    def end_volume(self) -> str | None:
+        return range_set_end(self.volume)
+
+    def includes_volume(self, volume: str) -> bool:
+        return coverage_includes(self.volume, volume)
+
+    @property
     def issue(self) -> str | None:
         return self.attr("issue") or _first(self.param(k) for k in _ISSUE_PARAMS)
 
     @property
     def start_issue(self) -> str | None:
         return range_set_start(self.issue)
+
+    @property
+    def end_issue(self) -> str | None:
+        return range_set_end(self.issue)
+
+    def includes_issue(self, issue: str) -> bool:
+        return coverage_includes(self.issue, issue)
+
+    @property
+    def coverage_depth(self) -> str:
+        """``au_coverage_depth`` (``fulltext``, ``abstracts``, ``tablesofcontents``), ``fulltext`` when unset."""
+        return self.attr("au_coverage_depth") or "fulltext"
+
+    @property
+    def is_serial(self) -> bool:
+        """A journal or book series AU (LOCKSS compares the publication type exactly: ``bookseries`` is not one)."""
+        return self.publication_type in ("journal", "bookSeries")
 
     @property
     def edition(self) -> str | None:
@@ -359,18 +418,91 @@ def _shape(text: str) -> str:
     return re.sub(r"(\d)+", "0", re.sub(r"[^\W\d_]+", "a", text))
 
 
+_ROMAN = re.compile(r"M{0,4}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})", re.IGNORECASE)
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def _number(text: str) -> int | None:
+    """The value of an Arabic or Roman number ("1977", "MCMLXXI", "xiv"), else None (LOCKSS' NumberUtil)."""
+    text = text.strip()
+    if text.isascii() and text.isdigit():
+        return int(text)
+    if not text or not _ROMAN.fullmatch(text):
+        return None
+    values = [_ROMAN_VALUES[c] for c in text.upper()]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def _range_ends(text: str) -> tuple[str, str] | None:
+    """The two ends of ``a-b`` when it is a genuine range: both ends numbers (Arabic or Roman, so "MCMLXXI-1977"
+    splits) or of the same letters/digits shape ("1a-1c"); None for a single value or an identifier with a hyphen
+    ("s2-1")."""
+    low, dash, high = text.partition("-")
+    low, high = low.strip(), high.strip()
+    if not dash or not low or not high or "-" in high:
+        return None
+    if (_number(low) is not None and _number(high) is not None) or _shape(low) == _shape(high):
+        return low, high
+    return None
+
+
+def _ranges(text: str | None) -> list[str]:
+    return [part.strip() for part in re.split(r"[,;]", text or "") if part.strip()]
+
+
 def range_set_start(text: str | None) -> str | None:
-    """The first value of a range set: the first of a ``,``/``;`` list, and of ``a-b`` when both ends have the same
-    shape (letters/digits pattern): "2003-2004" -> "2003", "1990, 1992-1995" -> "1990", but "s2-1" stays whole."""
-    if not text:
+    """The first value of a range set: the first of a ``,``/``;`` list, and of ``a-b`` when it is a genuine range
+    (see :func:`_range_ends`): "2003-2004" -> "2003", "1990, 1992-1995" -> "1990", "MCMLXXI-1977" -> "MCMLXXI", but
+    "s2-1" stays whole (LOCKSS' BibliographicUtil.getRangeSetStart)."""
+    ranges = _ranges(text)
+    if not ranges:
         return None
-    first = re.split(r"[,;]", text, maxsplit=1)[0].strip()
-    if not first:
+    ends = _range_ends(ranges[0])
+    return ends[0] if ends else ranges[0]
+
+
+def range_set_end(text: str | None) -> str | None:
+    """The last value of a range set: the end of its last range ("1990, 1992-1995" -> "1995"; LOCKSS'
+    BibliographicUtil.getRangeSetEnd)."""
+    ranges = _ranges(text)
+    if not ranges:
         return None
-    low, dash, high = first.partition("-")
-    if dash and low.strip() and high.strip() and "-" not in high and _shape(low.strip()) == _shape(high.strip()):
-        return low.strip()
-    return first
+    ends = _range_ends(ranges[-1])
+    return ends[1] if ends else ranges[-1]
+
+
+def _natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    return tuple((0, int(part)) if part.isdigit() else (1, part.lower())
+                 for part in re.findall(r"\d+|\D+", text))
+
+
+def _same_value(a: str, b: str) -> bool:
+    na, nb = _number(a), _number(b)
+    return na == nb if na is not None and nb is not None else a.strip().lower() == b.strip().lower()
+
+
+def _range_includes(part: str, value: str) -> bool:
+    ends = _range_ends(part)
+    if ends is None:
+        return _same_value(part, value)
+    low, high = ends
+    if _same_value(low, value) or _same_value(high, value):
+        return True
+    numbers = (_number(low), _number(value), _number(high))
+    if None not in numbers:
+        return numbers[0] <= numbers[1] <= numbers[2]  # type: ignore[operator]
+    if _shape(low) == _shape(value) == _shape(high):
+        return _natural_key(low) <= _natural_key(value) <= _natural_key(high)
+    return False
+
+
+def coverage_includes(coverage: str | None, value: str | None) -> bool:
+    """Whether a range set ("1990, 1992-1995", "MCMLXXI-1977", "v1-v3") includes ``value``: numbers (Arabic or
+    Roman) compare by value, same-shaped identifiers in natural order ("1a" < "1c"), anything else by equality
+    (LOCKSS' BibliographicUtil.coverageIncludes)."""
+    if not value or not value.strip():
+        return False
+    return any(_range_includes(part, value.strip()) for part in _ranges(coverage))
 
 
 @dataclass
@@ -380,11 +512,40 @@ class Tdb:
     publishers: list[TdbPublisher] = field(default_factory=list)
     titles: list[TdbTitle] = field(default_factory=list)
     aus: list[TdbAu] = field(default_factory=list)
+    _by_id: dict[tuple[str, frozenset[tuple[str, str]]], TdbAu] = field(default_factory=dict, repr=False,
+                                                                          compare=False)
+
+    def __post_init__(self) -> None:
+        for au in self.aus:
+            self._by_id.setdefault(au.id_key, au)
 
     def extend(self, other: Tdb) -> None:
+        """Add another database's contents; AUs go through :meth:`add_au` (duplicates across files are checked)."""
         self.publishers.extend(other.publishers)
         self.titles.extend(other.titles)
-        self.aus.extend(other.aus)
+        for au in other.aus:
+            self.add_au(au)
+
+    def add_au(self, au: TdbAu) -> bool:
+        """Add an AU unless one with the same id (plugin and parameters) is already there: an equal duplicate is
+        skipped (False), a different AU with the same id is a :class:`TdbError` naming both places (LOCKSS refuses
+        duplicate AU entries)."""
+        existing = self._by_id.get(au.id_key)
+        if existing is None:
+            self._by_id[au.id_key] = au
+            self.aus.append(au)
+            return True
+        if existing == au:
+            return False
+        raise TdbError(f"duplicate AU: {au.name!r} has the plugin and parameters of {existing.name!r} "
+                       f"({existing.source}:{existing.line}) but other settings", au.source, au.line, 1)
+
+    def duplicate_ids(self) -> dict[tuple[str, frozenset[tuple[str, str]]], list[TdbAu]]:
+        """AUs sharing an id, for a database assembled by hand (``aus`` appended directly)."""
+        groups: dict[tuple[str, frozenset[tuple[str, str]]], list[TdbAu]] = {}
+        for au in self.aus:
+            groups.setdefault(au.id_key, []).append(au)
+        return {key: aus for key, aus in groups.items() if len(aus) > 1}
 
     def find_au(self, plugin_id: str, params: Mapping[str, str]) -> TdbAu | None:
         """The first AU of ``plugin_id`` whose ``param[...]`` settings are exactly ``params``."""
@@ -705,7 +866,7 @@ class _Parser:
             raise self.error("au <...> without a name", start)
         if not settings.get("plugin") and not (settings.get("pluginPrefix") and settings.get("pluginSuffix")):
             raise self.error(f"au <{settings['name']}> without a plugin", start)
-        self.tdb.aus.append(TdbAu(scope.title, MappingProxyType(settings), self.source, self.where(start)[0]))
+        self.tdb.add_au(TdbAu(scope.title, MappingProxyType(settings), self.source, self.where(start)[0]))
 
 
 def parse_tdb(text: str, source: str = "<string>") -> Tdb:

@@ -38,6 +38,10 @@ Public API:
 
 ``config`` is a :class:`pubfetch.metadata.au.AuConfig`; its descriptors give each argument's type.
 
+A string without a quoted format (``foo bar``) is, as in LOCKSS' ``PrintfUtil.stringToPrintf``, an empty format
+without arguments: it gives ``[""]`` as URL list, ``""`` as name and an empty regexp (a warning is logged).
+:func:`printf_to_elements` splits a template into :class:`PrintfElement` items (LOCKSS' ``printfToElements``).
+
 Deliberate differences from LOCKSS: a NumRange in a URL expands to at most 100 numbers (LOCKSS' cap let 101 through);
 a template with text before its opening quote or junk after the closing one is refused instead of ignored.
 """
@@ -64,11 +68,13 @@ __all__ = [
     "MatchPattern",
     "ParamFunctor",
     "PrintfTemplate",
+    "PrintfElement",
     "TemplateArg",
     "TemplateError",
     "display_name",
     "match_pattern",
     "parse_template",
+    "printf_to_elements",
     "quote_regexp",
     "sprintf",
     "url_list",
@@ -120,7 +126,8 @@ def parse_template(text: str | PrintfTemplate) -> PrintfTemplate:
         raise TypeError(f"a printf template is a string, not {text!r}")
     first, last = text.find('"'), text.rfind('"')
     if first < 0 or last <= first:
-        raise TemplateError(f"not a printf template (no quoted format): {text!r}")
+        log.warning("printf template %r has no quoted format: read as an empty format without arguments", text)
+        return PrintfTemplate("")
     if text[:first].strip():
         raise TemplateError(f"text before the format of printf template {text!r}")
     fmt, rest = text[first + 1:last], text[last + 1:].strip()
@@ -146,12 +153,45 @@ def parse_template(text: str | PrintfTemplate) -> PrintfTemplate:
     return template
 
 
+@dataclass(frozen=True)
+class PrintfElement:
+    """One piece of a printf format, as LOCKSS' ``PrintfUtil.PrintfElement``: literal text (``format`` None; ``%%``
+    stays ``"%%"``) or one conversion (``format`` like ``"%02d"``) with the argument it formats."""
+
+    format: str | None
+    element: str
+
+
+def printf_to_elements(template: str | PrintfTemplate) -> list[PrintfElement]:
+    """The format of ``template`` as literal and conversion elements in order (LOCKSS' ``printfToElements``):
+    ``"foo%dbar%sbaz%%", my_int, my_str`` -> foo, %d my_int, bar, %s my_str, baz, %%."""
+    parsed = parse_template(template)
+    fmt = parsed.format
+    elements: list[PrintfElement] = []
+    args = iter(parsed.args)
+    pos = 0
+    for match in _conversions(fmt, fmt, with_percent=True):
+        if match.start() > pos:
+            elements.append(PrintfElement(None, fmt[pos:match.start()]))
+        if match.group("conv") == "%":
+            elements.append(PrintfElement(None, "%%"))
+        else:
+            arg = next(args, None)
+            if arg is None:
+                raise TemplateError(f"printf template {str(parsed)!r} has more conversions than arguments")
+            elements.append(PrintfElement(match.group(0), arg.raw))
+        pos = match.end()
+    if pos < len(fmt):
+        elements.append(PrintfElement(None, fmt[pos:]))
+    return elements
+
+
 # --- printf --------------------------------------------------------------------------------------------------------
 
 _CONVERSION = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d+)?(?:\.(?P<precision>\d+))?(?P<conv>[diouxXeEfFgGcs%])")
 
 
-def _conversions(fmt: str, where: str) -> list[re.Match[str]]:
+def _conversions(fmt: str, where: str, with_percent: bool = False) -> list[re.Match[str]]:
     found: list[re.Match[str]] = []
     pos = 0
     while True:
@@ -161,7 +201,7 @@ def _conversions(fmt: str, where: str) -> list[re.Match[str]]:
         match = _CONVERSION.match(fmt, start)
         if not match:
             raise TemplateError(f"unsupported printf conversion at {fmt[start:start + 8]!r} in {where!r}")
-        if match.group("conv") != "%":
+        if with_percent or match.group("conv") != "%":
             found.append(match)
         pos = match.end()
 
@@ -172,11 +212,11 @@ def _java_text(value: Any) -> str:
     return str(value)
 
 
-def _format_one(match: re.Match[str], value: Any) -> str:
+def _format_one(match: re.Match[str], value: Any, strict: bool = False) -> str:
     spec = match.group(0)
     conv = match.group("conv")
     try:
-        if conv == "s" or (conv in "di" and isinstance(value, str)):
+        if conv == "s" or (conv in "di" and isinstance(value, str) and not strict):
             return (spec[:-1] + "s") % _java_text(value)
         if conv in "dioxX":
             if isinstance(value, bool) or not isinstance(value, int):
@@ -191,8 +231,9 @@ def _format_one(match: re.Match[str], value: Any) -> str:
         raise TemplateError(f"printf {spec} cannot format {value!r}: {e}") from None
 
 
-def sprintf(fmt: str, args: list[Any] | tuple[Any, ...]) -> str:
-    """Format ``args`` into ``fmt`` with C printf rules (see the module docstring)."""
+def sprintf(fmt: str, args: list[Any] | tuple[Any, ...], *, strict: bool = False) -> str:
+    """Format ``args`` into ``fmt`` with C printf rules (see the module docstring); ``strict`` refuses text under
+    ``%d``/``%i`` (what LOCKSS' PrintfFormat does outside regexps)."""
     out: list[str] = []
     pos = 0
     index = 0
@@ -206,7 +247,7 @@ def sprintf(fmt: str, args: list[Any] | tuple[Any, ...]) -> str:
         else:
             if index >= len(args):
                 raise TemplateError(f"printf format {fmt!r} has more conversions than the {len(args)} argument(s)")
-            out.append(_format_one(match, args[index]))
+            out.append(_format_one(match, args[index], strict))
             index += 1
         pos = match.end()
     if "%" in fmt[pos:]:
@@ -478,7 +519,8 @@ def match_pattern(template: str | PrintfTemplate, config: AuConfig, *, url_conte
 
 def display_name(template: str | PrintfTemplate, config: AuConfig, *, functor: ParamFunctor = DEFAULT_FUNCTOR,
                  allow_untyped: bool = False) -> str:
-    """Format a template for people (AU names): Sets joined by ", ", ranges by "-", missing values as "(null)"."""
+    """Format a template for people (AU names): Sets joined by ", ", ranges by "-", missing values as "(null)". As in
+    LOCKSS' NameConverter, such joined text under ``%d`` is a definition error."""
     parsed = parse_template(template)
     if not parsed.args:
         return parsed.format
@@ -493,4 +535,4 @@ def display_name(template: str | PrintfTemplate, config: AuConfig, *, functor: P
             substitutions.append("-".join(_java_text(v) for v in value))
         else:
             substitutions.append(value)
-    return sprintf(parsed.format, substitutions)
+    return sprintf(parsed.format, substitutions, strict=True)
