@@ -136,3 +136,12 @@ def test_cli_copies_between_sqlite_and_postgresql(pg_url: str, tmp_path: Path,
     code, out, err = _cli(capsys, "-db-copy", str(first), str(back))
     assert (code, out) == (2, "")
     assert f"database file '{back}' already exists; remove it or use another name" in err
+
+
+def test_fetching_creates_the_tables_of_an_empty_database(pg_url: str) -> None:
+    from pubfetch.store import open_or_init_store
+
+    with open_or_init_store(pg_url) as s:
+        s.put_publication(make_pub(pmid="5"))
+    with open_or_init_store(pg_url) as s:  # and carries on in them the next time
+        assert s.publications_size() == 1

@@ -149,8 +149,7 @@ class RedisRateLimiter:
         wait = self.wait_for(key)
         if wait > 0:
             self.sleep(wait)
-            return wait
-        return 0.0
+        return wait
 
     def penalize(self, key: str, seconds: float) -> None:
         """A server asked everybody to wait (429/503 with Retry-After): no slot of this service before then."""
