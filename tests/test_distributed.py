@@ -19,6 +19,8 @@ from pubfetch.distributed.submit import job_status, submit, wait
 from pubfetch.ids import PublicationIds
 from pubfetch.store import init_store, open_store
 
+pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
+
 
 def _children(pid: int) -> list[int]:
     with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
@@ -112,3 +114,13 @@ def test_cli_queue_detach_job_status_and_library(tmp_path: Path, pg_url: str, re
     missing = subprocess.run([sys.executable, "-m", "pubfetch", "-job-status", "no-such-job", "--queue", redis_url],
                              env=env, capture_output=True, text=True, timeout=60)
     assert missing.returncode != 0 and "no job no-such-job" in missing.stderr
+
+
+def test_unreachable_queue_is_one_line(tmp_path: Path) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("123\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-db-fetch", tmp_path / "pubs.db",
+                          "--queue", "redis://user:secret@127.0.0.1:1/0"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.startswith("pubfetch: error: cannot reach the queue 127.0.0.1:1/0: ")
+    assert len(run.stderr.splitlines()) == 1 and "secret" not in run.stderr

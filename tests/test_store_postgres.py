@@ -7,13 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import psycopg
 import pytest
 from store_worker import make_pub
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Webpage
 from pubfetch.store import PostgresStore, StoreError, init_store, open_store
+
+psycopg = pytest.importorskip("psycopg", reason='PostgreSQL tests need psycopg (pip install ".[test]")')
 
 WORKER = Path(__file__).resolve().parent / "store_worker.py"
 

@@ -29,7 +29,7 @@ def fetch_step(ids: Sequence[PublicationIds], db: str, queue: str, args: Fetcher
               "parts": sorted(p.value for p in parts) if parts is not None else None}
     try:
         job = queued.submit(ids, db, queue, **kwargs)  # type: ignore[arg-type]
-    except ValueError as e:
+    except (queued.QueueError, ValueError) as e:
         raise UsageError(str(e)) from None
     if detach:
         print(job, flush=True)
@@ -43,9 +43,9 @@ def fetch_step(ids: Sequence[PublicationIds], db: str, queue: str, args: Fetcher
 def job_status(job_id: str, queue: str | None) -> str:
     if not queue:
         raise UsageError("-job-status needs the --queue the job was sent to")
-    from pubfetch.distributed.submit import job_status as status
+    from pubfetch.distributed.submit import QueueError, job_status as status
 
     try:
         return str(status(job_id, queue))
-    except (LookupError, ValueError) as e:
+    except (QueueError, ValueError) as e:
         raise UsageError(str(e)) from None

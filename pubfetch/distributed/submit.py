@@ -26,6 +26,23 @@ POLL_S = 0.5
 BATCH_SIZE = 50
 
 
+class QueueError(Exception):
+    """The queue cannot be reached, or knows no such job; the message is meant for the user as is."""
+
+
+def _connected_app(queue: str) -> Any:
+    """The Celery app of ``queue``, after checking that its broker answers (Celery would otherwise retry for long)."""
+    app = make_app(queue)
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=2, interval_start=0.2, interval_step=0.5)
+    except Exception as e:  # kombu and the transports raise their own kinds
+        shown = queue.rsplit("@", maxsplit=1)[-1] if "@" in queue else queue
+        raise QueueError(f"cannot reach the queue {shown}: {str(e).strip().splitlines()[0] if str(e) else e!r}") \
+            from None
+    return app
+
+
 @dataclass
 class JobStatus:
     """Where a job is: batches done, failed and in all; summed counts of the batches done."""
@@ -59,7 +76,7 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
     """Send the IDs as tasks of ``batch_size`` IDs; return the job id at once (the workers do the rest)."""
     from celery import group
 
-    app = make_app(queue)
+    app = _connected_app(queue)
     options = encode_options(args, [getattr(p, "value", str(p)) for p in parts] if parts is not None else None)
     signatures = [app.signature(TASK_NAME, args=(batch, db, options)) for batch in _batches(ids, batch_size)]
     result = group(signatures).apply_async()
@@ -69,10 +86,10 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
 
 def job_status(job_id: str, queue: str) -> JobStatus:
     """The state of a submitted job, from the result backend of the queue it was sent to."""
-    app = make_app(queue)
+    app = _connected_app(queue)
     result = app.GroupResult.restore(job_id)
     if result is None:
-        raise LookupError(f"no job {job_id} in the results of {queue} (finished over a week ago, or another queue)")
+        raise QueueError(f"no job {job_id} in the results of {queue} (finished over a week ago, or another queue)")
     status = JobStatus(job_id, len(result.results))
     for task in result.results:
         if task.successful():
