@@ -27,6 +27,21 @@ def _children(pid: int) -> list[int]:
         return [int(p) for p in f.read().split()]
 
 
+def _busy_pool_process(broker: str) -> int:
+    """The pid of a pool process that is running a batch now (asked through Celery's remote control)."""
+    from pubfetch.distributed.app import make_app
+
+    app = make_app(broker)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for tasks in (app.control.inspect(timeout=2).active() or {}).values():
+            pids = [t["worker_pid"] for t in tasks if t.get("worker_pid")]
+            if pids:
+                return pids[0]
+        time.sleep(0.1)
+    pytest.fail("no pool process was running a batch")
+
+
 def _start_worker(broker: str, db: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with open(log, "wb") as out:
         return subprocess.Popen([sys.executable, "-m", "pubfetch", "worker", "--broker", broker, "--db", db,
@@ -48,13 +63,13 @@ def test_sigkilled_worker_process_loses_nothing_and_stores_each_id_once(tmp_path
     count, batch = 40, 4
     init_store(pg_url).close()
     log = tmp_path / "worker.log"
-    with SyntheticServices(count, latency=0.05) as services:
+    with SyntheticServices(count, latency=0.15) as services:  # a batch takes seconds: the kill finds it running
         worker = _start_worker(redis_url, pg_url, service_env(services), log)
         try:
             _wait_for(lambda: len(_children(worker.pid)) == 2, 60, "the worker's two pool processes")
             job = submit(services.pmids(), pg_url, redis_url, batch_size=batch)
             _wait_for(lambda: job_status(job, redis_url).done >= 2, 120, "the first batches")
-            victim = _children(worker.pid)[0]
+            victim = _busy_pool_process(redis_url)
             os.kill(victim, signal.SIGKILL)
             status = wait(job, redis_url, timeout=180)
         finally:
