@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.extract.pubmed import parse_pubmed_xml
-from pubfetch.extract.records import apply_record
+from pubfetch.model.merge import apply_record
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_metadata import ArticleMetadata
 from pubfetch.metadata.cli_support import records_output

@@ -21,7 +21,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context, PubRun, RunFlag
 from pubfetch.store import Store
 
 log = logging.getLogger("pubfetch.cli")
@@ -266,10 +266,10 @@ def _print_resource(ctx: Context, mode: str, target: str) -> Publication:
     if mode == "print-europepmc":
         europepmc.fetch_search(ctx, [run])
     elif mode == "print-europepmc-xml":
-        run.set("epmc_has_fulltext_xml")
+        run.set(RunFlag.EPMC_HAS_FULLTEXT_XML)
         europepmc.fetch_fulltext_xml(ctx, [run])
     elif mode == "print-europepmc-mined":
-        run.set("epmc_has_mined")
+        run.set(RunFlag.EPMC_HAS_MINED)
         mined.fetch_mined(ctx, [run], PartName.efo)
         mined.fetch_mined(ctx, [run], PartName.go)
     elif mode == "print-pubmed-xml":

@@ -1,10 +1,13 @@
-"""The data model: publications and their parts, webpages and docs, and the fetch state they share."""
+"""The data model: publications and their parts, webpages and docs, the fetch state they share, the record parsers
+return and how a record is merged into a publication."""
 
 from pubfetch.model.entry import FetchState
+from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor, ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
 from pubfetch.model.publication import Publication
+from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.model.webpage import Webpage
 
-__all__ = ["Author", "CorrespAuthor", "FetchState", "ListPart", "MeshTerm", "MinedTerm", "PartName", "PartType",
-           "Publication", "StringPart", "VisitedSite", "Webpage"]
+__all__ = ["ArticleRecord", "Author", "CorrespAuthor", "FetchState", "Link", "ListPart", "MeshTerm", "MinedTerm",
+           "PartName", "PartType", "Publication", "StringPart", "VisitedSite", "Webpage", "apply_record"]

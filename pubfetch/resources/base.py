@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Self, TypeVar
 
 from pubfetch.config import FetchConfig
@@ -40,22 +41,59 @@ SERVICE_GLITCHES = frozenset({OutcomeKind.IO_ERROR, OutcomeKind.TOO_LARGE, Outco
                               OutcomeKind.SSL})
 
 
+class RunFlag(StrEnum):
+    """What happened to a publication in this fetch (PubFetcher's FetcherPublicationState): a resource sets its flag
+    when it asks, and skips a publication whose flag is set, so nothing is asked twice for the same ID kind."""
+
+    #: Europe PMC search asked by PMID / PMCID / DOI, and answered (any ID)
+    EPMC_PMID = "epmc_pmid"
+    EPMC_PMCID = "epmc_pmcid"
+    EPMC_DOI = "epmc_doi"
+    EUROPEPMC = "europepmc"
+    #: what the Europe PMC search answer says is available
+    EPMC_HAS_FULLTEXT_XML = "epmc_has_fulltext_xml"
+    EPMC_HAS_FULLTEXT_HTML = "epmc_has_fulltext_html"
+    EPMC_HAS_PDF = "epmc_has_pdf"
+    EPMC_HAS_MINED = "epmc_has_mined"
+    #: Europe PMC fullTextXML asked by PMCID, and answered
+    EPMC_FULLTEXT_PMCID = "epmc_fulltext_pmcid"
+    EPMC_FULLTEXT_XML = "epmc_fulltext_xml"
+    #: text-mined EFO / GO terms asked by PMCID, by PMID, and answered
+    EFO_PMCID = "efo_pmcid"
+    EFO_PMID = "efo_pmid"
+    EFO = "efo"
+    GO_PMCID = "go_pmcid"
+    GO_PMID = "go_pmid"
+    GO = "go"
+    #: PubMed XML (efetch) asked by PMID, and answered; the PubMed page asked by PMID
+    PUBMED_XML_PMID = "pubmed_xml_pmid"
+    PUBMED_XML = "pubmed_xml"
+    PUBMED_HTML_PMID = "pubmed_html_pmid"
+    #: PMC XML (efetch) asked by PMCID, and answered
+    PMC_XML_PMCID = "pmc_xml_pmcid"
+    PMC_XML = "pmc_xml"
+    #: the DOI resolved to the publisher's page; Unpaywall asked
+    DOI = "doi"
+    OADOI = "oadoi"
+
+
 @dataclass
 class PubRun:
     """One publication being fetched, with the flags that stop a resource from asking twice."""
 
     pub: Publication
     links: Links = field(default_factory=Links)
-    flags: set[str] = field(default_factory=set)
+    flags: set[RunFlag] = field(default_factory=set)
     id_count: int = 0
     goon: bool = True
     start_ids: PublicationIds | None = None
 
-    def has(self, flag: str) -> bool:
-        return flag in self.flags
+    def has(self, flag: RunFlag | str) -> bool:
+        return RunFlag(flag) in self.flags
 
-    def set(self, *flags: str) -> None:
-        self.flags.update(flags)
+    def set(self, *flags: RunFlag | str) -> None:
+        """Set flags; a string must be a flag's value (a misspelt one raises ValueError instead of never matching)."""
+        self.flags.update(RunFlag(flag) for flag in flags)
 
     def fail(self, result: FetchResult) -> None:
         """Record a failed request: transient failures make the entry retryable later (fetchException)."""

@@ -16,11 +16,12 @@ from urllib.parse import urlencode
 from pubfetch import ids as idmod
 from pubfetch.extract.europepmc import parse_search_json, pick_result
 from pubfetch.extract.jats import parse_jats
-from pubfetch.extract.records import ArticleRecord, apply_record
+from pubfetch.model.merge import apply_record
+from pubfetch.model.record import ArticleRecord
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.outcome import FetchResult
-from pubfetch.resources.base import Context, PubRun, chunks
+from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +39,14 @@ _SEARCH_TYPES = {name: PartType.europepmc for name in (PartName.pmid, PartName.p
 def _query_kind(run: PubRun) -> tuple[str, str] | None:
     """Which ID the next search for this publication uses (PMID, then PMCID, then DOI), marking it used."""
     pub = run.pub
-    if pub.pmid.content and not run.has("epmc_pmid"):
-        run.set("epmc_pmid")
+    if pub.pmid.content and not run.has(RunFlag.EPMC_PMID):
+        run.set(RunFlag.EPMC_PMID)
         return "pmid", pub.pmid.content
-    if pub.pmcid.content and not run.has("epmc_pmcid"):
-        run.set("epmc_pmcid")
+    if pub.pmcid.content and not run.has(RunFlag.EPMC_PMCID):
+        run.set(RunFlag.EPMC_PMCID)
         return "pmcid", pub.pmcid.content
-    if pub.doi.content and not run.has("epmc_doi"):
-        run.set("epmc_doi")
+    if pub.doi.content and not run.has(RunFlag.EPMC_DOI):
+        run.set(RunFlag.EPMC_DOI)
         return "doi", pub.doi.content
     return None
 
@@ -123,7 +124,8 @@ def _search_pass(ctx: Context, runs: Sequence[PubRun],
 def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
     """One pass of PubFetcher's fetchEuropepmc over a batch (the chain makes three: PMID, PMCID, DOI)."""
     todo = [run for run in runs
-            if not run.has("europepmc") and not ctx.is_final(run.pub, ALL_PARTS, oa=True) and run.pub.id_count() > 0]
+            if not run.has(RunFlag.EUROPEPMC) and not ctx.is_final(run.pub, ALL_PARTS, oa=True)
+            and run.pub.id_count() > 0]
 
     def failed(chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
         for run, _ in chunk:
@@ -144,29 +146,29 @@ def single_query_url(ctx: Context, kind: str, value: str) -> str:
 
 
 def _apply_search_record(ctx: Context, run: PubRun, record: ArticleRecord, url: str) -> None:
-    run.set("europepmc")
+    run.set(RunFlag.EUROPEPMC)
     pub = run.pub
     apply_record(pub, record, _SEARCH_TYPES, url, ctx.args, parts=ctx.parts)
     flags = record.flags
     if record.oa:
-        run.set("epmc_has_fulltext_xml")
+        run.set(RunFlag.EPMC_HAS_FULLTEXT_XML)
     if flags.get("inEPMC"):
-        run.set("epmc_has_fulltext_html")
+        run.set(RunFlag.EPMC_HAS_FULLTEXT_HTML)
     if flags.get("hasPDF"):
-        run.set("epmc_has_pdf")
+        run.set(RunFlag.EPMC_HAS_PDF)
     if flags.get("hasTextMinedTerms"):
-        run.set("epmc_has_mined")
+        run.set(RunFlag.EPMC_HAS_MINED)
 
 
 def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
     """fullTextXML for open-access publications with a PMCID, one request each, on the worker threads."""
     todo = []
     for run in runs:
-        if run.has("epmc_fulltext_pmcid") or not run.has("epmc_has_fulltext_xml"):
+        if run.has(RunFlag.EPMC_FULLTEXT_PMCID) or not run.has(RunFlag.EPMC_HAS_FULLTEXT_XML):
             continue
         if ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
             continue
-        run.set("epmc_fulltext_pmcid")
+        run.set(RunFlag.EPMC_FULLTEXT_PMCID)
         todo.append(run)
     ctx.map(lambda run: _fulltext_one(ctx, run), todo)
 
@@ -178,7 +180,7 @@ def _fulltext_one(ctx: Context, run: PubRun) -> None:
         run.fail_service(result)
         return
     if apply_jats(ctx, run, result.body, PartType.europepmc_xml, result.final_url):
-        run.set("epmc_fulltext_xml")
+        run.set(RunFlag.EPMC_FULLTEXT_XML)
     else:  # the search said there is a full text, so an answer without one is a glitch
         run.unreadable()
 
@@ -210,10 +212,10 @@ def update_citations(ctx: Context, pubs: Sequence[Publication]) -> int:
         log.warning("citation counts of %d publications not updated: %s", len(chunk), result.message)
 
     for _ in range(3):
-        todo = [run for run in runs if not run.has("europepmc")]
+        todo = [run for run in runs if not run.has(RunFlag.EUROPEPMC)]
         for run, _kind, _value, record in _search_pass(ctx, todo, failed):
             if record is not None and record.citations_count is not None:
-                run.set("europepmc")
+                run.set(RunFlag.EUROPEPMC)
                 if run.pub.set_citations_count(record.citations_count):
                     updated += 1
     return updated

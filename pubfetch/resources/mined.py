@@ -13,25 +13,32 @@ from collections.abc import Sequence
 from pubfetch.extract.annotations import by_id, parse_annotations
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import MinedTerm
-from pubfetch.resources.base import Context, PubRun, chunks
+from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
 
 log = logging.getLogger(__name__)
 
-#: part -> (annotation type of the API, flag prefix)
+#: part -> (annotation type of the API, record field and name in messages)
 KINDS = {
     PartName.efo: ("Experimental Methods", "efo"),
     PartName.go: ("Gene Ontology", "go"),
 }
 
+#: part -> (asked by PMCID, asked by PMID, answered)
+_FLAGS = {
+    PartName.efo: (RunFlag.EFO_PMCID, RunFlag.EFO_PMID, RunFlag.EFO),
+    PartName.go: (RunFlag.GO_PMCID, RunFlag.GO_PMID, RunFlag.GO),
+}
 
-def _article_id(run: PubRun, prefix: str) -> str | None:
+
+def _article_id(run: PubRun, part: PartName) -> str | None:
     """PMC:<PMCID> first, MED:<PMID> second, each once per fetch."""
     pub = run.pub
-    if pub.pmcid.content and not run.has(f"{prefix}_pmcid"):
-        run.set(f"{prefix}_pmcid")
+    by_pmcid, by_pmid, _ = _FLAGS[part]
+    if pub.pmcid.content and not run.has(by_pmcid):
+        run.set(by_pmcid)
         return f"PMC:{pub.pmcid.content}"
-    if pub.pmid.content and not run.has(f"{prefix}_pmid"):
-        run.set(f"{prefix}_pmid")
+    if pub.pmid.content and not run.has(by_pmid):
+        run.set(by_pmid)
         return f"MED:{pub.pmid.content}"
     return None
 
@@ -39,11 +46,12 @@ def _article_id(run: PubRun, prefix: str) -> str | None:
 def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
     """One pass of PubFetcher's fetchEuropepmcMinedTerms(Efo|Go) over a batch (the chain makes two)."""
     api_type, prefix = KINDS[part]
+    answered = _FLAGS[part][2]
     todo: list[tuple[PubRun, str]] = []
     for run in runs:
-        if run.has(prefix) or not run.has("epmc_has_mined") or ctx.is_final(run.pub, (part,)):
+        if run.has(answered) or not run.has(RunFlag.EPMC_HAS_MINED) or ctx.is_final(run.pub, (part,)):
             continue
-        article = _article_id(run, prefix)
+        article = _article_id(run, part)
         if article is not None:
             todo.append((run, article))
     for chunk in chunks(todo, ctx.config.annotations_batch):
@@ -68,7 +76,7 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
             if not terms:
                 log.info("no %s terms for %s", prefix.upper(), article)
                 continue
-            run.set(prefix)
+            run.set(answered)
             single = f"{url}?articleIds={article.replace(':', '%3A')}&type={api_type.replace(' ', '%20')}&format=JSON"
             setter = run.pub.set_efo if part is PartName.efo else run.pub.set_go
             if ctx.wants(part):

@@ -14,11 +14,12 @@ from pubfetch import ids as idmod
 from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_html import parse_pubmed_html
-from pubfetch.extract.records import ArticleRecord, apply_record
+from pubfetch.model.merge import apply_record
+from pubfetch.model.record import ArticleRecord
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.net.outcome import FetchResult
 from pubfetch.net.urls import RedactingFilter
-from pubfetch.resources.base import Context, PubRun, chunks
+from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
 
 log = logging.getLogger(__name__)
@@ -79,13 +80,13 @@ def fetch_pubmed_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
     """PubMed XML for publications with a PMID whose IDs, title, MeSH or abstract are not final."""
     todo = []
     for run in runs:
-        if run.has("pubmed_xml_pmid") or ctx.is_final(run.pub, PUBMED_XML_PARTS) or not run.pub.pmid.content:
+        if run.has(RunFlag.PUBMED_XML_PMID) or ctx.is_final(run.pub, PUBMED_XML_PARTS) or not run.pub.pmid.content:
             continue
-        run.set("pubmed_xml_pmid")
+        run.set(RunFlag.PUBMED_XML_PMID)
         todo.append((run, run.pub.pmid.content))
 
     def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
-        run.set("pubmed_xml")
+        run.set(RunFlag.PUBMED_XML)
         apply_record(run.pub, record, PartType.pubmed_xml, _pubmed_url(ctx, record.pmid), ctx.args, parts=ctx.parts,
                      force_corresp=True)
 
@@ -101,14 +102,14 @@ def fetch_pubmed_html(ctx: Context, runs: Sequence[PubRun]) -> None:
     """The PubMed page, only while title or abstract are not final (and the XML did not already give the rest)."""
     todo = []
     for run in runs:
-        if run.has("pubmed_html_pmid") or not run.pub.pmid.content:
+        if run.has(RunFlag.PUBMED_HTML_PMID) or not run.pub.pmid.content:
             continue
         if ctx.is_final(run.pub, (PartName.title, PartName.theAbstract)) and (
             ctx.is_final(run.pub, (PartName.pmid, PartName.pmcid, PartName.doi, PartName.mesh))
-            or run.has("pubmed_xml")
+            or run.has(RunFlag.PUBMED_XML)
         ):
             continue
-        run.set("pubmed_html_pmid")
+        run.set(RunFlag.PUBMED_HTML_PMID)
         todo.append(run)
     ctx.map(lambda run: _pubmed_html_one(ctx, run), todo)
 
@@ -135,14 +136,14 @@ def fetch_pmc_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
     """PMC XML (JATS) for publications with a PMCID whose IDs, title, keywords, abstract or full text are not final."""
     todo = []
     for run in runs:
-        if run.has("pmc_xml_pmcid") or ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
+        if run.has(RunFlag.PMC_XML_PMCID) or ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
             continue
-        run.set("pmc_xml_pmcid")
+        run.set(RunFlag.PMC_XML_PMCID)
         todo.append((run, idmod.extract_pmcid_number(run.pub.pmcid.content)))
 
     def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
         single = f"{ctx.endpoints.eutils}efetch.fcgi?retmode=xml&db=pmc&id={idmod.extract_pmcid_number(record.pmcid)}"
         if apply_jats(ctx, run, b"", PartType.pmc_xml, single, record=record):
-            run.set("pmc_xml")
+            run.set(RunFlag.PMC_XML)
 
     _batched(ctx, "pmc", todo, parse_jats, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply)

@@ -14,12 +14,13 @@ from urllib.parse import quote, urlsplit
 
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
 from pubfetch.extract.pdf import extract_pdf
-from pubfetch.extract.records import ArticleRecord, apply_record
+from pubfetch.model.merge import apply_record
+from pubfetch.model.record import ArticleRecord
 from pubfetch.extract.scrape import scrape_journal, scrape_journal_without_rule
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context, PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +34,9 @@ BIORXIV = re.compile(r"^https?://(www\.)?biorxiv\.org/.+$")
 
 def fetch_doi(ctx: Context, run: PubRun) -> None:
     """The publisher's page of the DOI (PubFetcher's fetchDoi)."""
-    if run.has("doi") or ctx.is_final(run.pub, SITE_PARTS) or not run.pub.doi.content:
+    if run.has(RunFlag.DOI) or ctx.is_final(run.pub, SITE_PARTS) or not run.pub.doi.content:
         return
-    run.set("doi")
+    run.set(RunFlag.DOI)
     doi = run.pub.doi.content
     resolver = ctx.endpoints.doi + quote(doi, safe="/:;()<>@[]!$&'*+,=~")
     resolved = ctx.client.resolve_redirect(resolver)

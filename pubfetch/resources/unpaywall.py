@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.part_type import PartName, PartType
-from pubfetch.resources.base import SERVICE_GLITCHES, Context, PubRun
+from pubfetch.resources.base import SERVICE_GLITCHES, Context, PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 
@@ -20,14 +20,14 @@ log = logging.getLogger(__name__)
 def fetch_unpaywall(ctx: Context, runs: Sequence[PubRun]) -> None:
     todo = []
     for run in runs:
-        if run.has("oadoi") or not run.pub.doi.content:
+        if run.has(RunFlag.OADOI) or not run.pub.doi.content:
             continue
         pub = run.pub
         if ctx.is_final(pub, (PartName.title, PartName.theAbstract, PartName.fulltext), oa=True) and (
             ctx.is_final(pub, (PartName.pmid, PartName.pmcid, PartName.doi), oa=True) or not ctx.id_only()
         ):
             continue
-        run.set("oadoi")
+        run.set(RunFlag.OADOI)
         todo.append(run)
     ctx.map(lambda run: _one(ctx, run), todo)
 

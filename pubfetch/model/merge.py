@@ -1,0 +1,92 @@
+"""Merging a parsed record into a publication: the one place where what a source says becomes parts.
+
+Each field goes through the publication's setter, whose overwrite rules (part type ranking, finality) decide whether
+it is taken, so every resource merges the same way whatever its parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.publication import Publication
+from pubfetch.model.record import ArticleRecord
+
+__all__ = ["PartTypes", "apply_record"]
+
+PartTypes = PartType | Mapping[PartName, PartType]
+
+_CONTENT = (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
+            PartName.fulltext)
+
+
+def _type_for(types: PartTypes, name: PartName) -> PartType | None:
+    if isinstance(types, PartType):
+        return types
+    return types.get(name)
+
+
+def apply_record(
+    pub: Publication,
+    record: ArticleRecord,
+    types: PartTypes,
+    url: str,
+    args: FetcherArgs,
+    *,
+    parts: frozenset[PartName] | None = None,
+    ids: bool = True,
+    force_corresp: bool = False,
+) -> list[PartName]:
+    """Merge a record into a publication under the model's overwrite rules; return the parts that changed.
+
+    Args:
+        types: one part type for every part, or a type per part (a part missing from the mapping is not set, which
+            is how a resource says "this source's keywords are not worth taking").
+        url: the URL the record was read from (stored on each part).
+        parts: when given, only these content parts are set (``--fetch-part``); IDs and bibliographic fields are
+            always taken because they steer the rest of the chain.
+        ids: also take the record's IDs (off when the record's IDs were found to contradict the publication's).
+        force_corresp: an XML source (JATS, PubMed) replaces corresponding authors a weaker source set.
+    """
+    changed: list[PartName] = []
+    if ids:
+        for name, value, setter in (
+            (PartName.pmid, record.pmid, pub.set_pmid),
+            (PartName.pmcid, record.pmcid, pub.set_pmcid),
+            (PartName.doi, record.doi, pub.set_doi),
+        ):
+            type_ = _type_for(types, name)
+            if value and type_ is not None and setter(value, type_, url, args):
+                changed.append(name)
+    values: dict[PartName, tuple[Any, Callable[..., bool]]] = {
+        PartName.title: (record.title, pub.set_title),
+        PartName.keywords: (record.keywords, pub.set_keywords),
+        PartName.mesh: (record.mesh, pub.set_mesh),
+        PartName.efo: (record.efo, pub.set_efo),
+        PartName.go: (record.go, pub.set_go),
+        PartName.theAbstract: (record.abstract, pub.set_abstract),
+        PartName.fulltext: (record.fulltext, pub.set_fulltext),
+    }
+    for name in _CONTENT:
+        value, setter = values[name]
+        type_ = _type_for(types, name)
+        if not value or type_ is None or (parts is not None and name not in parts):
+            continue
+        if setter(value, type_, url, args):
+            changed.append(name)
+    pub.set_journal_title(record.journal_title)
+    pub.set_pub_date(record.pub_date)
+    if record.citations_count is not None:
+        pub.set_citations_count(record.citations_count)
+    if record.oa:
+        pub.oa = True
+    if record.preprint:
+        pub.preprint = True
+    pub.set_corresp_author(record.corresp_author, force=force_corresp)
+    pub.set_authors(record.authors)
+    pub.set_biblio(volume=record.volume, issue=record.issue, pages=record.pages, issn=record.issn,
+                   eissn=record.eissn, publisher=record.publisher)
+    pub.set_pub_types(record.pub_types)
+    return changed
