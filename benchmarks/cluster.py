@@ -13,6 +13,7 @@ Redis (127.0.0.1:6379, DB 12, keys under a prefix of the run's own, deleted afte
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import subprocess
@@ -20,7 +21,7 @@ import sys
 import time
 import uuid
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from documents import text_pdf
@@ -153,7 +154,6 @@ def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: 
         wall = time.monotonic() - started
     finally:
         stop(procs)
-    counts = Counter(hosted.services.counts)
     with open_store(db) as store:
         stored = store.publications_size()
         distinct = len({ids.pmid for ids in store.publication_ids()})
@@ -167,7 +167,34 @@ def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: 
         client.delete(*keys)
     if status.failed:
         raise RuntimeError(f"{label}: {status}")
-    n = len(pmids)
+    return _result(label, hosted, len(pmids), wall, stored, distinct, killed)
+
+
+def single_process_run(hosted: HostedServices, batch: int, workdir: Path) -> ClusterRun:
+    """The same IDs fetched by one ``pubfetch -db-fetch-end`` process without a queue: the requests per publication a
+    cluster must not exceed."""
+    pmids = hosted.services.pmids()
+    ids = workdir / "ids.txt"
+    ids.write_text("".join(p + "\n" for p in pmids), encoding="utf-8")
+    db = workdir / f"single-{uuid.uuid4().hex[:8]}.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PUBFETCH_") and k != "NCBI_API_KEY"}
+    env.update(hosted.endpoint_env())
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PUBFETCH_RATE_DB"] = str(workdir / f"rates-{uuid.uuid4().hex[:8]}.sqlite")
+    hosted.reset()
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", str(ids), "-db-fetch-end", str(db), "--batch-size",
+                    str(batch), "--allow-private-addresses", "--quiet"], env=env, capture_output=True, check=False)
+    wall = time.monotonic() - started
+    with open_store(db) as store:
+        stored = store.publications_size()
+        distinct = len({i.pmid for i in store.publication_ids()})
+    return _result("1 process, no queue", hosted, len(pmids), wall, stored, distinct)
+
+
+def _result(label: str, hosted: HostedServices, n: int, wall: float, stored: int, distinct: int,
+            killed: str = "") -> ClusterRun:
+    counts = Counter(hosted.services.counts)
     per_pub = {SERVICES[s]: counts[s] / n for s in SERVICES}
     per_pub[SERVICES["doi"]] += sum(v for k, v in counts.items() if k.startswith("extra:/doi/")) / n
     per_pub["publisher pages+PDFs"] = sum(v for k, v in counts.items() if k.startswith(("extra:/article", "extra:/files"))) / n
@@ -194,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch-size", type=int, default=10)
     p.add_argument("--latency", type=float, default=0.1)
     p.add_argument("--no-kill", action="store_true", help="skip the SIGKILL run")
+    p.add_argument("--json", type=Path, help="also write the rows here")
     opts = p.parse_args(argv)
     logdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"pubfetch-cluster-bench-{os.getpid()}"
     logdir.mkdir(parents=True, exist_ok=True)
@@ -201,7 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     with HostedServices(opts.ids, latency=opts.latency) as hosted:
         pdfs = add_pdf_mix(hosted, opts.ids)
         print(f"{opts.ids} IDs, {pdfs} with a {PDF_PAGES}-page PDF, batches of {opts.batch_size}", file=sys.stderr)
-        for k in (int(x) for x in opts.workers.split(",")):
+        runs.append(single_process_run(hosted, opts.batch_size, logdir))
+        print("\n".join(table(runs[-1:])), file=sys.stderr)
+        for k in (int(x) for x in opts.workers.split(",") if x):
             runs.append(one_run(hosted, f"{k} worker process{'es' if k > 1 else ''}", [k], opts.batch_size, logdir))
             print("\n".join(table(runs[-1:])), file=sys.stderr)
         if not opts.no_kill:
@@ -209,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
             runs.append(one_run(hosted, "2 workers x 2 processes", [2, 2], opts.batch_size, logdir,
                                 kill_after=batches // 3))
     print("\n".join(table(runs)))
+    if opts.json:
+        opts.json.write_text(json.dumps([asdict(r) for r in runs], indent=1), encoding="utf-8")
     return 0
 
 
