@@ -148,7 +148,6 @@ def fetch_many(
     progress: Progress | None = None,
     summary: BatchSummary | None = None,
     retry_exceptions: bool = True,
-    queue: str | None = None,
     **options: Any,
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch).
@@ -163,16 +162,8 @@ def fetch_many(
         progress: called with (number done, publication) after each one.
         summary: filled in as publications complete.
         retry_exceptions: fetch entries that ended with fetchException once more at the end (PubFetcher's final retry).
-        queue: a Celery broker URL (``redis://host:6379/0``): the batches are fetched by ``pubfetch worker`` processes
-            into ``db`` (a database URL or path they can reach), and yielded from it when all are done.
         options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ...).
     """
-    if queue is not None:
-        from pubfetch.distributed.submit import fetch_many_queued
-
-        yield from fetch_many_queued(ids, db, queue, args=args, parts=parts, progress=progress, summary=summary,
-                                     batch_size=options.get("batch_size"))
-        return
     cfg = _config(config, args, parts, **options)
     with ExitStack() as stack:
         store = _open(stack, db)
