@@ -8,12 +8,14 @@ final, 1 when some are not (a summary line says how many and why), 2 for usage e
 from __future__ import annotations
 
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from pubfetch.cli.errors import CliError, Unavailable, UsageError
+from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many, init_publication, to_ids
 from pubfetch.ids import PublicationIds
@@ -23,6 +25,9 @@ from pubfetch.model.webpage import Webpage
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context, PubRun, RunFlag
 from pubfetch.store import Store
+
+if TYPE_CHECKING:
+    from pubfetch.net.warc import WarcRecorder
 
 log = logging.getLogger("pubfetch.cli")
 
@@ -47,6 +52,7 @@ class Session:
     extraction_failures: int = 0
     _context: Context | None = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
+    _recorder: WarcRecorder | None = None
 
     def context(self, args: FetcherArgs, threads: int, parts: frozenset[PartName] | None) -> Context:
         if self.given is not None:
@@ -59,14 +65,25 @@ class Session:
             if self.warc:
                 from pubfetch.net.warc import WarcRecorder
 
-                recorder = WarcRecorder(self.warc)
+                try:
+                    recorder = WarcRecorder(self.warc)
+                except OSError as e:
+                    raise InputError(f"cannot write WARC file '{self.warc}': {e.strerror or e}") from None
                 self._closers.append(recorder.close)
+                self._recorder = recorder
                 overrides["response_hook"] = recorder
             if self.rate_limits:
                 from pubfetch.net.ratelimit import ServiceMap, default_limits
                 from pubfetch.net.ratelimit_redis import shared_limiter
 
-                limiter = shared_limiter(self.rate_db, default_limits(bool(config.ncbi_api_key)))
+                try:
+                    limiter = shared_limiter(self.rate_db, default_limits(bool(config.ncbi_api_key)))
+                except (sqlite3.Error, OSError) as e:
+                    where = self.rate_db or "the default rate-limit file"
+                    raise InputError(f"cannot use rate-limit database '{where}': {e}; give --rate-db a new file or "
+                                     "one written by pubfetch") from None
+                except ValueError as e:  # a redis:// URL: no driver, or the server does not answer
+                    raise InputError(f"cannot use rate-limit database: {e}") from None
                 overrides["rate_limiter"] = limiter
                 overrides["rate_key"] = ServiceMap.for_endpoints(config.endpoints).key
             config = config.replace(http_overrides=overrides)
@@ -91,7 +108,8 @@ class Session:
             close()
 
     def exit_status(self) -> int:
-        """1 when some fetched entry is not final, else 0; a run that fetched publications ends with its summary."""
+        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
+        that fetched publications ends with its summary. What was fetched is stored either way."""
         s = self.summary
         if self.fetched_publications:
             print(f"pubfetch: {s.line()}", file=sys.stderr)
@@ -100,6 +118,9 @@ class Session:
         if self.extraction_failures:
             print("pubfetch: some articles of the archival unit could not be extracted (see the warnings)",
                   file=sys.stderr)
+        if self._recorder is not None and self._recorder.error is not None:
+            print(f"pubfetch: error: {self._recorder.error}; the fetched entries were stored", file=sys.stderr)
+            return EXIT_USAGE
         return 1 if s.not_final or self.pages_not_final or self.extraction_failures else 0
 
 
@@ -291,6 +312,8 @@ def fetch_config(values: dict) -> FetchConfig:
     overrides: dict[str, object] = {}
     if values.get("batch-size"):
         overrides["batch_size"] = values["batch-size"]
+    if values.get("connections-per-host"):
+        overrides["per_host_connections"] = values["connections-per-host"]
     if values.get("allow-private-addresses"):
         overrides["allow_private_addresses"] = True
     if values.get("no-javascript"):

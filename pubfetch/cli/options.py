@@ -249,6 +249,8 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--quiet", "No progress display (pubfetch)", "modifier"),
     one("--batch-size", "N", "Publications walked through the resources together (default 200; 1 fetches them one "
         "at a time as PubFetcher does) (pubfetch)", spec.positive, "modifier"),
+    one("--connections-per-host", "N", "Requests to any one host at the same time, whatever the number of threads "
+        "(default 1; PubFetcher's develop branch: 4) (pubfetch)", spec.positive, "modifier"),
     one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped) (pubfetch)",
         role="modifier"),
     flag("--allow-private-addresses", "Let links and redirects taken from pages point at loopback, private and "

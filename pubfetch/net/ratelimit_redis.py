@@ -114,6 +114,11 @@ class RedisRateLimiter:
     def __post_init__(self) -> None:
         url, self.prefix = split_prefix(self.url, DEFAULT_KEY_PREFIX)
         self.redis = connect(url)
+        try:
+            self.redis.ping()
+        except Exception as e:  # redis-py's errors; the driver is imported lazily
+            where = url.split("@")[-1]
+            raise ValueError(f"Redis at {where} does not answer: {e}") from None
         self._reserve = self.redis.register_script(_RESERVE)
         self._penalize = self.redis.register_script(_PENALIZE)
 

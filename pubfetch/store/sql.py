@@ -12,6 +12,7 @@ written, so two writers merging into one publication (one adding a PMCID, anothe
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
@@ -23,6 +24,7 @@ from pubfetch import ids as idmod
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
 from pubfetch.store.base import Store, StoreError
+from pubfetch.store.rows import decode_entry
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +177,12 @@ def put_entry(tx: Tx, pub: Publication, doc: str, json_mark: str) -> None:
     write_entry(tx, primary, new, ids_urls, doc, json_mark)
 
 
+@functools.cache
+def _template(kind: str) -> dict[str, Any]:
+    """The JSON shape of a fresh entry of a kind, the yardstick of :func:`~pubfetch.store.rows.decode_entry`."""
+    return Publication().to_json(computed=False) if kind == "publication" else Webpage().to_json(computed=False)
+
+
 # --- the store -------------------------------------------------------------------------------------------------------
 
 
@@ -279,7 +287,7 @@ class SqlStore(Store):
         if doc is None:
             log.error("no publication found for primary ID %s in database", primary)
             return None
-        return Publication.from_json(self._decode(doc))
+        return decode_entry(Publication.from_json, _template("publication"), doc, f"publication {primary}")
 
     def get_publication(self, ids: PublicationIds | str) -> Publication | None:
         if isinstance(ids, str):
@@ -354,7 +362,9 @@ class SqlStore(Store):
 
     def get_page(self, kind: str, url: str) -> Webpage | None:
         rows = self._read(f"SELECT json FROM {check_kind(kind)} WHERE url = ?", (url,))
-        return Webpage.from_json(self._decode(rows[0][0])) if rows else None
+        if not rows:
+            return None
+        return decode_entry(Webpage.from_json, _template("webpage"), rows[0][0], f"{kind[:-1]} {url}")
 
     def remove_page(self, kind: str, url: str) -> bool:
         table = check_kind(kind)

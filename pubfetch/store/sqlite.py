@@ -104,6 +104,9 @@ class SqliteStore(SqlStore):
         except ValueError:
             raise StoreError(f"database file '{p}' has an unreadable schema version "
                              f"'{meta.get('schema_version')}'") from None
+        if version < 0:
+            raise StoreError(f"database file '{p}' has an impossible schema version {version}; it is damaged or was "
+                             "not written by pubfetch")
         if version > schema.SCHEMA_VERSION:
             raise StoreError(f"database file '{p}' has schema version {version}, newer than this pubfetch supports "
                              f"({schema.SCHEMA_VERSION}); upgrade pubfetch to use it")
@@ -135,10 +138,18 @@ class SqliteStore(SqlStore):
     # --- connections and transactions ---------------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        if self.readonly:
-            target, uri = Path(self.path).resolve().as_uri() + "?mode=ro", True
-        else:
-            target, uri = self.path, False
+        if not self.readonly:
+            return self._connect_to(self.path, uri=False)
+        target = Path(self.path).resolve().as_uri() + "?mode=ro"
+        try:
+            return self._connect_to(target, uri=True)
+        except StoreError:
+            # A WAL database read-only still needs its -shm file, which cannot be created on a read-only mount (or
+            # in a directory that is not writable); nothing can change such a file, so it can be read as immutable.
+            log.info("reading database %s as immutable (its directory is not writable)", self.path)
+            return self._connect_to(target + "&immutable=1", uri=True)
+
+    def _connect_to(self, target: str, *, uri: bool) -> sqlite3.Connection:
         try:
             # isolation_level=None: no implicit transactions; writes open their own BEGIN IMMEDIATE
             conn = sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_S, isolation_level=None,
@@ -147,6 +158,7 @@ class SqliteStore(SqlStore):
             if not self.readonly:
                 conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"database file '{self.path}' cannot be opened: {e}") from None
         return conn
