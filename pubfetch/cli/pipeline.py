@@ -284,8 +284,9 @@ class Pipeline:
 
         a = self.args
         wanted = list(ids) if store is not None and step == "db-fetch" else ids
-        fetch_step(wanted, a.get(step), a.get("queue"), self.fa, batch_size=a.get("batch-size"),  # type: ignore[arg-type]
-                   parts=self._fetch_parts(), detach=a.flag("detach"), progress=a.flag("progress"))
+        fetch_step(wanted, a.get(step), a.get("queue"), self.fa, batch_size=a.get("batch-size"),
+                   parts=self._fetch_parts(), detach=a.flag("detach"), progress=a.flag("progress"),
+                   quiet=a.flag("quiet"))
         if store is not None and step == "db-fetch" and not a.flag("detach"):
             got = (store.get_publication(i) for i in wanted)
             self.content["publications"].extend(p for p in got if p is not None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 from pubfetch.cli.errors import UsageError
 from pubfetch.ids import PublicationIds
@@ -18,13 +18,15 @@ def _progress(status: object) -> None:
     print(f"pubfetch: {status}", file=sys.stderr, flush=True)
 
 
-def fetch_step(ids: Sequence[PublicationIds], db: str, queue: str, args: FetcherArgs, *, batch_size: int | None,
-               parts: frozenset[PartName] | None, detach: bool, progress: bool) -> None:
+def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, args: FetcherArgs, *, batch_size: int | None,
+               parts: frozenset[PartName] | None, detach: bool, progress: bool, quiet: bool = False) -> None:
     """Send the IDs to the queue's workers as batches; wait for all of them unless ``detach`` (then print the job id).
+    Progress (batches done) is shown on stderr with ``progress``, or when it is a terminal and not ``quiet``.
 
     A batch that failed on a worker (after its retries) makes the run fail with a message naming the job."""
     from pubfetch.distributed import submit as queued
 
+    progress = progress or (sys.stderr.isatty() and not quiet)
     kwargs = {"batch_size": batch_size or queued.BATCH_SIZE, "args": args,
               "parts": sorted(p.value for p in parts) if parts is not None else None}
     try:
@@ -36,6 +38,13 @@ def fetch_step(ids: Sequence[PublicationIds], db: str, queue: str, args: Fetcher
         return
     status = queued.wait(job, queue, _progress if progress else None)
     log.info("%s", status)
+    # the run's summary line and exit status count the workers' entries as they count a local fetch's
+    from pubfetch.cli.fetching import current
+    from pubfetch.distributed.tasks import add_summary, encode_summary
+
+    session = current()
+    session.fetched_publications = True
+    add_summary(session.summary, encode_summary(status.summary))
     if status.failed:
         raise UsageError(f"{status}; see the workers' logs")
 

@@ -59,10 +59,8 @@ class JobStatus:
 
     def __str__(self) -> str:
         state = "finished" if self.finished else "running"
-        s = self.summary
-        return (f"job {self.job_id}: {state}, {self.done} of {self.batches} batches done"
-                + (f", {self.failed} failed" if self.failed else "")
-                + f"; {s.total} publications ({s.fetched} fetched, {s.skipped} already complete, {s.final} final)")
+        failed = f", {self.failed} failed" if self.failed else ""
+        return f"job {self.job_id}: {state}, {self.done} of {self.batches} batches done{failed}; {self.summary.line()}"
 
 
 def _batches(ids: Iterable[Any], size: int) -> Iterable[list[list[str]]]:
