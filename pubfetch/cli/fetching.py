@@ -312,6 +312,8 @@ def fetch_config(values: dict) -> FetchConfig:
     overrides: dict[str, object] = {}
     if values.get("batch-size"):
         overrides["batch_size"] = values["batch-size"]
+    if values.get("connections-per-host"):
+        overrides["per_host_connections"] = values["connections-per-host"]
     if values.get("allow-private-addresses"):
         overrides["allow_private_addresses"] = True
     if values.get("no-javascript"):
