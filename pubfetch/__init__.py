@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "fetch": "pubfetch.fetcher",
-    "fetch_many": "pubfetch.fetcher",
+    "fetch_many": "pubfetch.distributed",  # the fetcher's, or through a Celery queue with queue=
     "BatchSummary": "pubfetch.fetcher",
     "fetch_webpage": "pubfetch.webfetch",
     "fetch_doc": "pubfetch.webfetch",
@@ -51,7 +51,8 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
 
 if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.config import FetchConfig
-    from pubfetch.fetcher import BatchSummary, fetch, fetch_many
+    from pubfetch.distributed import fetch_many
+    from pubfetch.fetcher import BatchSummary, fetch
     from pubfetch.ids import PublicationIds
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage

@@ -13,7 +13,7 @@ Each step works on all three kinds (publications, webpages, docs). Network steps
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from functools import partial
 from typing import Any, Literal, TextIO
@@ -97,6 +97,9 @@ class Pipeline:
 
         a = self.args
         ids = chain.from_iterable(iter_pub_file(path, self.strict) for path in a.get("pub-file", []))
+        if "queue" in a:
+            self._queued(ids, "db-fetch-end")
+            return
         with open_or_init_store(a.get("db-fetch-end")) as store:
             run_fetch_step("publications", ids, "db-fetch-end", store, self.fa,  # type: ignore[arg-type]
                            threads=a.get("threads", 8), progress=a.flag("progress"), parts=self._fetch_parts())
@@ -264,6 +267,9 @@ class Pipeline:
         with ExitStack() as stack:
             store = None if step == "fetch" else stack.enter_context(open_or_init_store(a.get(step)))
             for kind in kinds:
+                if "queue" in a and kind == "publications" and store is not None:
+                    self._queued(list(self.ids.publications), step, store)
+                    continue
                 result = run_fetch_step(kind, list(getattr(self.ids, kind)), step, store, self.fa,  # type: ignore[arg-type]
                                         threads=a.get("threads", 8), limit=self._remaining(kind),
                                         progress=a.flag("progress"),
@@ -271,6 +277,19 @@ class Pipeline:
                                         keep=self._keep(kind))
                 if step != "db-fetch-end":
                     self.content[kind].extend(result.entries)
+
+    def _queued(self, ids: Iterable[PublicationIds], step: str, store: Store | None = None) -> None:
+        """``--queue``: the workers fetch into the database; -db-fetch then reads the entries back from it."""
+        from pubfetch.cli.queued import fetch_step
+
+        a = self.args
+        wanted = list(ids) if store is not None and step == "db-fetch" else ids
+        fetch_step(wanted, a.get(step), a.get("queue"), self.fa, batch_size=a.get("batch-size"),
+                   parts=self._fetch_parts(), detach=a.flag("detach"), progress=a.flag("progress"),
+                   quiet=a.flag("quiet"))
+        if store is not None and step == "db-fetch" and not a.flag("detach"):
+            got = (store.get_publication(i) for i in wanted)
+            self.content["publications"].extend(p for p in got if p is not None)
 
     # --- 7. sort, top hosts, limit ----------------------------------------------------------------------------------
 
