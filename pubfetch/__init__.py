@@ -30,6 +30,7 @@ _LAZY = {
     "open_store": "pubfetch.store",
     "init_store": "pubfetch.store",
     "to_dataframe": "pubfetch.tables",
+    "report": "pubfetch.output.report",
 }
 
 __all__ = [  # noqa: RUF022 - grouped as in _LAZY
@@ -47,6 +48,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
     "open_store",
     "init_store",
     "to_dataframe",
+    "report",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,6 +58,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.ids import PublicationIds
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage
+    from pubfetch.output.report import report
     from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.store import init_store, open_store
     from pubfetch.tables import to_dataframe

@@ -117,25 +117,30 @@ def test_service_map_uses_configured_endpoints():
 
 
 def test_two_processes_share_one_schedule(tmp_path):
-    """Two processes taking 6 permits each at 4/s: 12 permits spaced 0.25 s apart in total, not per process."""
+    """Two processes taking 6 permits each at 4/s: 12 slots spaced 0.25 s apart in total, not per process.
+
+    The processes print the slot the shared schedule granted (not the time they got round to printing it), so a loaded
+    machine that starts one process late or delays a print cannot make the test fail: only the schedule is checked.
+    """
     db = tmp_path / "shared.sqlite"
     script = textwrap.dedent(f"""
         import time
         from pubfetch.net.ratelimit import Limit, SharedRateLimiter
         rl = SharedRateLimiter({str(db)!r}, {{"ncbi": Limit(4.0)}})
         for _ in range(6):
-            rl.acquire("ncbi")
-            print(time.time(), flush=True)
+            slot = rl.reserve("ncbi")
+            time.sleep(max(0.0, slot - time.time()))
+            print(slot, flush=True)
     """)
     SharedRateLimiter(db, {"ncbi": Limit(4.0)})  # create the file before both start
     procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) for _ in range(2)]
-    outs = [p.communicate(timeout=60)[0] for p in procs]
+    outs = [p.communicate(timeout=120)[0] for p in procs]
     assert all(p.returncode == 0 for p in procs)
-    stamps = sorted(float(line) for out in outs for line in out.split())
-    assert len(stamps) == 12
-    gaps = [b - a for a, b in itertools.pairwise(stamps)]
-    assert min(gaps) > 0.2  # never two requests closer than the limit allows (0.25 s, minus scheduling jitter)
-    assert stamps[-1] - stamps[0] == pytest.approx(11 * 0.25, abs=0.5)
+    slots = sorted(float(line) for out in outs for line in out.split())
+    assert len(slots) == 12
+    gaps = [b - a for a, b in itertools.pairwise(slots)]
+    assert min(gaps) > 0.2  # never two slots closer than the limit allows (0.25 s, minus the jitter slack)
+    assert slots[-1] - slots[0] >= 11 * 0.25 - 0.5  # 12 permits between both processes take the limit's time at least
 
 
 def test_wall_clock_is_the_default_clock(tmp_path):

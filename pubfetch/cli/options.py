@@ -477,6 +477,9 @@ OUTPUT = Group("Pipeline 9: output", (
     one("-txt-top-hosts-doc", "FILE", "Write the top hosts of the docs to FILE"),
     flag("-count-top-hosts", "Print how many different hosts there are"),
     flag("-part-table", "Print a CSV table counting publications by part and part type"),
+    one("-report", "FILE", "Write an HTML report to FILE: parts final, partial and missing and their sources, full "
+        "text by publisher host, and for a fetching run its requests, failures and 429s per host; on the whole "
+        "database when one is named, else on the publications got (pubfetch; needs pubfetch[report])"),
 ))
 
 OUTPUT_MODIFIERS = Group("Output modifiers", (

@@ -33,6 +33,7 @@ from pubfetch.cli.idsource import (
 from pubfetch.cli.jsonsource import read_json_entries
 from pubfetch.cli.network import Entry, EntryKind, run_fetch_step
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.report import check_report, write_report
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
@@ -63,6 +64,7 @@ class Pipeline:
         self.hosts: dict[str, dict[str, int]] | None = None
 
     def run(self) -> None:
+        check_report(self.args)
         if self._streaming():
             self._stream()
             return
@@ -83,14 +85,16 @@ class Pipeline:
     # --- streaming: ID files straight into the database ---------------------------------------------------------------
 
     _STREAM_OPTIONS = frozenset({"pub-file", "db-fetch-end"})
+    #: options that may come with them and still stream (the report reads the database afterwards)
+    _STREAM_EXTRAS = frozenset({"report"})
 
     def _streaming(self) -> bool:
-        """``-pub-file FILE... -db-fetch-end DB`` and nothing else of the pipeline: no step needs the whole ID list
-        (no ID filter, sort, limit or content output), so the files are read lazily and fetched batch by batch,
-        with memory flat whatever their length. A duplicate ID is found complete in the database and not fetched
-        again. Any other pipeline option gives PubFetcher's pipeline, which holds the IDs in memory."""
+        """``-pub-file FILE... -db-fetch-end DB`` and nothing else of the pipeline (but ``-report``): no step needs the
+        whole ID list (no ID filter, sort, limit or content output), so the files are read lazily and fetched batch
+        by batch, with memory flat whatever their length. A duplicate ID is found complete in the database and not
+        fetched again. Any other pipeline option gives PubFetcher's pipeline, which holds the IDs in memory."""
         pipeline = {o.dest for o in self.args.order if o.role == "pipeline"}
-        return bool(pipeline) and pipeline <= self._STREAM_OPTIONS and pipeline >= self._STREAM_OPTIONS
+        return pipeline - self._STREAM_EXTRAS == self._STREAM_OPTIONS
 
     def _stream(self) -> None:
         from itertools import chain
@@ -103,6 +107,7 @@ class Pipeline:
         with open_or_init_store(a.get("db-fetch-end")) as store:
             run_fetch_step("publications", ids, "db-fetch-end", store, self.fa,  # type: ignore[arg-type]
                            threads=a.get("threads", 8), progress=a.flag("progress"), parts=self._fetch_parts())
+        self._report()
 
     # --- 1. add IDs ------------------------------------------------------------------------------------------------
 
@@ -366,6 +371,14 @@ class Pipeline:
                 self.out.write(format_counts(*self._counts([len(self.hosts[k]) for k in KINDS]), what="top_hosts"))
         if a.flag("part-table"):
             self.out.write(part_table(c["publications"]))
+        self._report()
+
+    def _report(self) -> None:
+        from pubfetch.cli import fetching
+
+        sess = fetching.current()
+        write_report(self.args, self.content["publications"], sess.summary if sess.fetched_publications else None,
+                     self.fa)
 
 
 def _head(items: list, n: int) -> list:
