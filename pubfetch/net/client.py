@@ -73,7 +73,8 @@ class HttpClient:
         self.network: Transport = transport if transport is not None else RequestsTransport(cfg)
         self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep)
         self.ftp: Transport = RetryLayer(
-            SlotLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s), self.slots), cfg, sleep)
+            SlotLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s, cfg.allow_private_addresses),
+                      self.slots), cfg, sleep)
 
     # ------------------------------------------------------------------ public API
 

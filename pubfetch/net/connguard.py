@@ -42,6 +42,7 @@ class Exchange:
     refused: str | None = None
     expired: bool = False
     done: bool = False
+    sockets: list[socket.socket] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def use(self, connection: HTTPConnection) -> None:
@@ -50,19 +51,32 @@ class Exchange:
             if self.expired:
                 _shutdown(connection)
 
+    def watch_socket(self, sock: socket.socket) -> None:
+        """Cut this socket too at the deadline (the sockets of an ftp download)."""
+        with self._lock:
+            self.sockets.append(sock)
+            if self.expired:
+                _shutdown_socket(sock)
+
     def expire(self) -> None:
         """The deadline passed: cut the connection so that whatever waits on it fails now."""
         with self._lock:
             self.expired = True
             if self.connection is not None:
                 _shutdown(self.connection)
+            for sock in self.sockets:
+                _shutdown_socket(sock)
 
 
 def _shutdown(connection: HTTPConnection) -> None:
     sock = getattr(connection, "sock", None)
     if sock is not None:
-        with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
+        _shutdown_socket(sock)
+
+
+def _shutdown_socket(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
 
 
 def current() -> Exchange | None:
@@ -127,7 +141,14 @@ class ForbiddenPeer(OSError):
 
 def _check_peer(connection: HTTPConnection, sock: socket.socket) -> None:
     state = current()
-    if state is None or not state.guarded or connection.proxy:  # a configured proxy is trusted
+    if state is None or connection.proxy:  # a configured proxy is trusted
+        return
+    check_socket(state, sock, connection.host)
+
+
+def check_socket(state: Exchange, sock: socket.socket, host: str) -> None:
+    """Raise ForbiddenPeer (closing the socket) when a guarded exchange's socket reached a forbidden address."""
+    if not state.guarded:
         return
     try:
         peer = addresses.parse_ip(str(sock.getpeername()[0]))
@@ -136,7 +157,7 @@ def _check_peer(connection: HTTPConnection, sock: socket.socket) -> None:
     reason = addresses.forbidden_ip_reason(peer) if peer is not None else "address that cannot be checked"
     if reason:
         sock.close()
-        state.refused = f"{connection.host} connected to {peer}, a {reason}"
+        state.refused = f"{host} connected to {peer}, a {reason}"
         raise ForbiddenPeer(state.refused)
 
 
