@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import pubfetch
+from pubfetch.cli import testops
 from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, UsageError
 from pubfetch.cli.help import USAGE, format_help
 from pubfetch.cli.logsetup import configure
@@ -22,6 +23,7 @@ from pubfetch.cli.network import run_fetch_step
 from pubfetch.cli.oneoff import run_oneoff
 from pubfetch.cli.options import TESTS
 from pubfetch.cli.parser import ParsedArgs, parse_args
+from pubfetch.cli.testops import run_test_operations
 from pubfetch.cli.pipeline import Pipeline
 from pubfetch.output.common import Format
 from pubfetch.output.writer import EntryWriter
@@ -61,8 +63,9 @@ def run(args: ParsedArgs, argv: Sequence[str], out: TextIO) -> int:
         if args.has_role("pipeline"):
             Pipeline(args, argv, out).run()
         run_tests(args, out, argv)
+        failed_tests = run_test_operations(args, out) if testops.wanted(args) else 0
         out.flush()
-        return sess.exit_status()
+        return max(sess.exit_status(), failed_tests)
 
 
 def _quiet_broken_pipe() -> None:
@@ -77,6 +80,10 @@ def _quiet_broken_pipe() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["worker"]:  # a Celery worker, with options of its own (pubfetch.distributed.worker)
+        from pubfetch.distributed.worker import main as worker_main
+
+        return worker_main(words[1:])
     if not words:
         print(USAGE, file=sys.stderr)
         _say("no operation given; see pubfetch --help")

@@ -97,6 +97,10 @@ ONEOFF_DATABASE = Group("One-off: database", (
     one("-db-webpages-size", "DATABASE", "Print the number of webpages in the database", role="oneoff"),
     one("-db-docs-size", "DATABASE", "Print the number of docs in the database", role="oneoff"),
     one("-db-publications-map", "DATABASE", "Print every 'ID -> primary ID' pair of the database", role="oneoff"),
+    one("-job-status", "JOB", "Print the state of a job sent with --queue --detach (give the same --queue) (pubfetch)",
+        role="oneoff"),
+    fixed("-db-copy", "FROM TO", "Copy every entry of database FROM into the new database TO, e.g. from a SQLite file "
+          "to postgresql://host/db or back (pubfetch)"),
     one("-db-publications-map-reverse", "DATABASE",
         "Print every 'primary ID -> [PMID, PMCID, DOI] (provenance URLs)' line of the database", role="oneoff"),
 ))
@@ -238,9 +242,15 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     one("--threads", "N", "Entries fetched at the same time by -db-fetch and -db-fetch-end (default 8)",
         spec.positive, "modifier"),
     flag("--progress", "Show fetching progress on stderr even when it is not a terminal (pubfetch)", "modifier"),
+    one("--queue", "URL", "Send the publications of -db-fetch/-db-fetch-end as batches to the workers of this queue "
+        "(redis://host:6379/N, amqp://host) and wait for them; see pubfetch worker --help (pubfetch)", role="modifier"),
+    flag("--detach", "With --queue: print the job id and return at once; -job-status reports on it (pubfetch)",
+         "modifier"),
     flag("--quiet", "No progress display (pubfetch)", "modifier"),
     one("--batch-size", "N", "Publications walked through the resources together (default 200; 1 fetches them one "
         "at a time as PubFetcher does) (pubfetch)", spec.positive, "modifier"),
+    one("--connections-per-host", "N", "Requests to any one host at the same time, whatever the number of threads "
+        "(default 1; PubFetcher's develop branch: 4) (pubfetch)", spec.positive, "modifier"),
     one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped) (pubfetch)",
         role="modifier"),
     flag("--allow-private-addresses", "Let links and redirects taken from pages point at loopback, private and "
@@ -248,8 +258,9 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--no-javascript", "Never render pages with JavaScript (pubfetch)", "modifier"),
     one("--chromium", "PATH", "Chromium binary for JavaScript pages (default: Playwright's, else a system one) "
         "(pubfetch)", role="modifier"),
-    one("--rate-db", "FILE", "SQLite file of the rate limits shared by all pubfetch processes (default "
-        "~/.cache/pubfetch/rate-limits.sqlite) (pubfetch)", role="modifier"),
+    one("--rate-db", "FILE|URL", "SQLite file of the rate limits shared by all pubfetch processes (default "
+        "~/.cache/pubfetch/rate-limits.sqlite), or redis://host:6379/N to share them across machines (pubfetch)",
+        role="modifier"),
     flag("--no-rate-limit", "Do not take permits from the shared rate limits (pubfetch)", "modifier"),
     one("--config", "FILE", "YAML config file (default $PUBFETCH_CONFIG or ~/.config/pubfetch/config.yaml) (pubfetch)",
         role="modifier"),
@@ -466,6 +477,9 @@ OUTPUT = Group("Pipeline 9: output", (
     one("-txt-top-hosts-doc", "FILE", "Write the top hosts of the docs to FILE"),
     flag("-count-top-hosts", "Print how many different hosts there are"),
     flag("-part-table", "Print a CSV table counting publications by part and part type"),
+    one("-report", "FILE", "Write an HTML report to FILE: parts final, partial and missing and their sources, full "
+        "text by publisher host, and for a fetching run its requests, failures and 429s per host; on the whole "
+        "database when one is named, else on the publications got (pubfetch; needs pubfetch[report])"),
 ))
 
 OUTPUT_MODIFIERS = Group("Output modifiers", (
@@ -496,6 +510,30 @@ TESTS = Group("Test operations (network)", tuple(
 ) + (one("-print-webpage", "URL", "Fetch the webpage at URL with the scraping rules and print it", role="test",
          network=True),))
 
+RULE_AND_RESOURCE_TESTS = Group("Test operations: rule tests and resource tests", (
+    flag("-test-site", "Check every journal rule's test entries (live, or --replay DIR); print a table per rule",
+         role="test", network=True),
+    one("-test-site-regex", "REGEX", "As -test-site, for the sites whose name or test URL REGEX finds", role="test",
+        network=True),
+    flag("-test-webpage", "Check every webpage rule's test entries (live, or --replay DIR); print a table per rule",
+         role="test", network=True),
+    one("-test-webpage-regex", "REGEX", "As -test-webpage, for the rules whose regex or test URL REGEX finds",
+        role="test", network=True),
+    one("--replay", "DIR", "Run the rule tests offline on the pages recorded in DIR (manifest.jsonl/pages.jsonl)",
+        role="modifier"),
+    *(flag(f"-test-{name}", f"Fetch each test ID from {what} alone and print a table of what it gave",
+           role="test", network=True)
+      for name, what in (("europepmc", "the Europe PMC search"), ("europepmc-mined", "Europe PMC's mined terms"),
+                         ("europepmc-xml", "the Europe PMC full text XML"), ("pmc-xml", "the PMC XML"),
+                         ("pubmed-xml", "the PubMed XML"), ("pubmed-html", "the PubMed page"),
+                         ("oadoi", "Unpaywall"))),
+    flag("-test-europepmc-html", "Not offered (Europe PMC's terms forbid automated download of its pages)",
+         role="test"),
+    flag("-test-pmc-html", "Not offered (PMC's terms forbid automated download of its pages)", role="test"),
+    many("--test-ids", "ID", "The IDs the resource test operations use instead of their built-in ones",
+         role="modifier"),
+))
+
 ONEOFF_METADATA = Group("One-off: metadata records (pubfetch)", (
     fixed("-extract-au", "PLUGIN SOURCE", "Extract the ArticleMetadata records of an archival unit: PLUGIN is a plugin "
           "file or a shipped plugin (highwire, ojs, jats_delivery), SOURCE a wget mirror directory or a WARC file; "
@@ -511,7 +549,7 @@ GROUPS: tuple[Group, ...] = (
     ONEOFF_DATABASE, ONEOFF_WEB, ONEOFF_SCRAPE, ONEOFF_IDS, ONEOFF_MISC, ONEOFF_METADATA,
     ADD_IDS, FILTER_IDS, SORT_IDS, OUTPUT_IDS, GET_CONTENT, GET_CONTENT_MODIFIERS,
     FILTER_CONTENT, FILTER_PUBLICATIONS, FILTER_PARTS, FILTER_WEBPAGES,
-    SORT_CONTENT, STORE, OUTPUT, OUTPUT_MODIFIERS, TESTS,
+    SORT_CONTENT, STORE, OUTPUT, OUTPUT_MODIFIERS, TESTS, RULE_AND_RESOURCE_TESTS,
 )
 
 BY_NAME: dict[str, Option] = {}
