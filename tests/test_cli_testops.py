@@ -103,3 +103,18 @@ def test_html_resource_tests_are_not_offered(env, capsys, op: str) -> None:
     code, out, err = run(capsys, op)
     assert code == 2
     assert f"{op} is not offered" in err
+
+
+def test_test_site_live_falls_back_to_a_plain_fetch_without_a_browser(env, capsys) -> None:
+    page = "<html><body><h1 class='t'>Rendered title</h1></body></html>"
+    with LoopbackServer({"/app/1": Reply(200, page)}) as server:
+        url = server.url("/app/1")
+        user = env / "journals.yaml"
+        user.write_text(f"'^http://127\\.0\\.0\\.1:[0-9]+/app/': jssite\n---\njssite:\n  title: 'h1.t'\n"
+                        f"  tests:\n    - url: '{url}'\n      title: 'Rendered title'\n---\n"
+                        "- '^http://127\\.0\\.0\\.1:[0-9]+/app/'\n")
+        code, out, err = run(capsys, "-test-site-regex", "jssite", "--journalsYaml", user,
+                             "--allow-private-addresses", "--no-javascript")
+    assert code == 0, out + err
+    assert f"  PASS     {url}" in out
+    assert "JavaScript" in err  # the browser step was refused (switched off), and said so
