@@ -118,3 +118,10 @@ def test_test_site_live_falls_back_to_a_plain_fetch_without_a_browser(env, capsy
     assert code == 0, out + err
     assert f"  PASS     {url}" in out
     assert "JavaScript" in err  # the browser step was refused (switched off), and said so
+
+
+def test_a_broken_replay_manifest_is_a_usage_error_naming_the_line(env, capsys) -> None:
+    (env / "pages.jsonl").write_text('{"resource": "publisher_page", "url": "https://a.org/1", "body": "x.html"}\n{oops\n')
+    code, out, err = run(capsys, "-test-site", "--replay", env)
+    assert code == 2
+    assert f"{env / 'pages.jsonl'}:2: not JSON" in err
