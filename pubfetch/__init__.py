@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "fetch": "pubfetch.fetcher",
-    "fetch_many": "pubfetch.fetcher",
+    "fetch_many": "pubfetch.distributed",  # the fetcher's, or through a Celery queue with queue=
     "BatchSummary": "pubfetch.fetcher",
     "FetchError": "pubfetch.fetcher",
     "fetch_webpage": "pubfetch.webfetch",
@@ -55,13 +55,14 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
 
 if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.config import FetchConfig
-    from pubfetch.fetcher import BatchSummary, FetchError, fetch, fetch_many
+    from pubfetch.distributed import fetch_many
+    from pubfetch.fetcher import BatchSummary, FetchError, fetch
     from pubfetch.ids import PublicationIds
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage
+    from pubfetch.output.report import report
     from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.store import init_store, open_store
-    from pubfetch.output.report import report
     from pubfetch.tables import to_dataframe
     from pubfetch.webfetch import fetch_doc, fetch_webpage
 

@@ -13,7 +13,6 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
@@ -68,23 +67,24 @@ class Session:
                 from pubfetch.net.warc import WarcRecorder
 
                 try:
-                    recorder = WarcRecorder(self.warc)
+                    recorder = WarcRecorder(self.warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
                 except OSError as e:
                     raise InputError(f"cannot write WARC file '{self.warc}': {e.strerror or e}") from None
                 self._closers.append(recorder.close)
                 self._recorder = recorder
                 overrides["response_hook"] = recorder
             if self.rate_limits:
-                from pubfetch.net.ratelimit import ServiceMap, SharedRateLimiter, default_limits
+                from pubfetch.net.ratelimit import ServiceMap, default_limits
+                from pubfetch.net.ratelimit_redis import shared_limiter
 
-                limits = default_limits(bool(config.ncbi_api_key))
                 try:
-                    limiter = (SharedRateLimiter(path=Path(self.rate_db), limits=limits) if self.rate_db
-                               else SharedRateLimiter(limits=limits))
+                    limiter = shared_limiter(self.rate_db, default_limits(bool(config.ncbi_api_key)))
                 except (sqlite3.Error, OSError) as e:
                     where = self.rate_db or "the default rate-limit file"
                     raise InputError(f"cannot use rate-limit database '{where}': {e}; give --rate-db a new file or "
                                      "one written by pubfetch") from None
+                except ValueError as e:  # a redis:// URL: no driver, or the server does not answer
+                    raise InputError(f"cannot use rate-limit database: {e}") from None
                 overrides["rate_limiter"] = limiter
                 overrides["rate_key"] = ServiceMap.for_endpoints(config.endpoints).key
             config = config.replace(http_overrides=overrides)
@@ -101,11 +101,6 @@ class Session:
             # same client, rules and browser; the step's own parameters
             self._context.config = config.replace(http_overrides=self._context.config.http_overrides)
         return self._context
-
-    def host_stats(self) -> dict[str, dict[str, int]] | None:
-        """Requests, failures, 429s and 503s per host of this run's client (None when nothing was fetched)."""
-        watch = getattr(self._context.client, "watch", None) if self._context is not None else None
-        return {host: dict(counts) for host, counts in watch.hosts.items()} if watch is not None else None
 
     def close(self) -> None:
         if self._context is not None:

@@ -13,13 +13,12 @@ Each step works on all three kinds (publications, webpages, docs). Network steps
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from functools import partial
 from typing import Any, Literal, TextIO
 
 from pubfetch.cli.emit import Emitter
-from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
     IdSets,
@@ -35,6 +34,7 @@ from pubfetch.cli.jsonsource import read_json_entries
 from pubfetch.cli.network import Entry, EntryKind, run_fetch_step
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.progress import CountedIds, count_id_lines
+from pubfetch.cli.report import check_report, write_report
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
@@ -65,6 +65,7 @@ class Pipeline:
         self.hosts: dict[str, dict[str, int]] | None = None
 
     def run(self) -> None:
+        check_report(self.args)
         if self._streaming():
             self._stream()
             return
@@ -85,14 +86,16 @@ class Pipeline:
     # --- streaming: ID files straight into the database ---------------------------------------------------------------
 
     _STREAM_OPTIONS = frozenset({"pub-file", "db-fetch-end"})
+    #: options that may come with them and still stream (the report reads the database afterwards)
+    _STREAM_EXTRAS = frozenset({"report"})
 
     def _streaming(self) -> bool:
-        """``-pub-file FILE... -db-fetch-end DB`` and nothing else of the pipeline: no step needs the whole ID list
-        (no ID filter, sort, limit or content output), so the files are read lazily and fetched batch by batch,
-        with memory flat whatever their length. A duplicate ID is found complete in the database and not fetched
-        again. Any other pipeline option gives PubFetcher's pipeline, which holds the IDs in memory."""
+        """``-pub-file FILE... -db-fetch-end DB`` and nothing else of the pipeline (but ``-report``): no step needs the
+        whole ID list (no ID filter, sort, limit or content output), so the files are read lazily and fetched batch
+        by batch, with memory flat whatever their length. A duplicate ID is found complete in the database and not
+        fetched again. Any other pipeline option gives PubFetcher's pipeline, which holds the IDs in memory."""
         pipeline = {o.dest for o in self.args.order if o.role == "pipeline"}
-        return bool(pipeline) and pipeline <= self._STREAM_OPTIONS and pipeline >= self._STREAM_OPTIONS
+        return pipeline - self._STREAM_EXTRAS == self._STREAM_OPTIONS
 
     def _stream(self) -> None:
         from itertools import chain
@@ -101,9 +104,13 @@ class Pipeline:
         files = a.get("pub-file", [])
         ids = CountedIds(chain.from_iterable(iter_pub_file(path, self.strict) for path in files),
                          count_id_lines(files))
+        if "queue" in a:
+            self._queued(ids, "db-fetch-end")
+            return
         with open_or_init_store(a.get("db-fetch-end")) as store:
             run_fetch_step("publications", ids, "db-fetch-end", store, self.fa,  # type: ignore[arg-type]
                            threads=a.get("threads", 8), progress=a.flag("progress"), parts=self._fetch_parts())
+        self._report()
 
     # --- 1. add IDs ------------------------------------------------------------------------------------------------
 
@@ -268,6 +275,9 @@ class Pipeline:
         with ExitStack() as stack:
             store = None if step == "fetch" else stack.enter_context(open_or_init_store(a.get(step)))
             for kind in kinds:
+                if "queue" in a and kind == "publications" and store is not None:
+                    self._queued(list(self.ids.publications), step, store)
+                    continue
                 result = run_fetch_step(kind, list(getattr(self.ids, kind)), step, store, self.fa,  # type: ignore[arg-type]
                                         threads=a.get("threads", 8), limit=self._remaining(kind),
                                         progress=a.flag("progress"),
@@ -276,17 +286,18 @@ class Pipeline:
                 if step != "db-fetch-end":
                     self.content[kind].extend(result.entries)
 
-    def _report(self, path: str) -> None:
-        from pubfetch.cli import fetching
-        from pubfetch.output.report import report
+    def _queued(self, ids: Iterable[PublicationIds], step: str, store: Store | None = None) -> None:
+        """``--queue``: the workers fetch into the database; -db-fetch then reads the entries back from it."""
+        from pubfetch.cli.queued import fetch_step
 
-        try:
-            report(self.content["publications"], path, args=self.fa,
-                   host_stats=fetching.current().host_stats())
-        except ImportError as e:
-            raise UsageError(f"-report: {e}") from None
-        except OSError as e:
-            raise InputError(f"cannot write report '{path}': {e.strerror or e}") from None
+        a = self.args
+        wanted = list(ids) if store is not None and step == "db-fetch" else ids
+        fetch_step(wanted, a.get(step), a.get("queue"), self.fa, batch_size=a.get("batch-size"),
+                   parts=self._fetch_parts(), detach=a.flag("detach"), progress=a.flag("progress"),
+                   quiet=a.flag("quiet"))
+        if store is not None and step == "db-fetch" and not a.flag("detach"):
+            got = (store.get_publication(i) for i in wanted)
+            self.content["publications"].extend(p for p in got if p is not None)
 
     # --- 7. sort, top hosts, limit ----------------------------------------------------------------------------------
 
@@ -345,8 +356,6 @@ class Pipeline:
 
     def output(self) -> None:
         a, c = self.args, self.content
-        if "report" in a:
-            self._report(a.get("report"))
         if a.flag("out"):
             self.emit.entries(c["publications"], c["webpages"], c["docs"], tag_kind=sum(self.given.values()) > 1)
         for kind, option in zip(KINDS, ("txt-pub", "txt-web", "txt-doc"), strict=True):
@@ -365,6 +374,14 @@ class Pipeline:
                 self.out.write(format_counts(*self._counts([len(self.hosts[k]) for k in KINDS]), what="top_hosts"))
         if a.flag("part-table"):
             self.out.write(part_table(c["publications"]))
+        self._report()
+
+    def _report(self) -> None:
+        from pubfetch.cli import fetching
+
+        sess = fetching.current()
+        write_report(self.args, self.content["publications"], sess.summary if sess.fetched_publications else None,
+                     self.fa)
 
 
 def _head(items: list, n: int) -> list:

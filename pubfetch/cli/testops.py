@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from pubfetch.cli.errors import CliError, UsageError
 from pubfetch.cli.network import run_fetch_step
 from pubfetch.cli.parser import ParsedArgs
+
+if TYPE_CHECKING:
+    from pubfetch.rules import ScrapingRules
 
 log = logging.getLogger(__name__)
 
@@ -70,16 +73,21 @@ def run_test_operations(args: ParsedArgs, out: TextIO) -> int:
 # ---------------------------------------------------------------------------------------------------- rule tests
 
 
-def _live_pages(args: ParsedArgs):
+def _live_pages(args: ParsedArgs, rules: ScrapingRules):
+    """Pages fetched as the fetcher would: rendered in the browser when the rules say the URL needs JavaScript (and
+    a browser is there), else plainly."""
     from pubfetch.ruletest import Page
 
     def source(url: str) -> Page | None:
-        try:
-            result = run_fetch_step("publications", [url], "fetch-document", None, args.fetcher_args())
-        except CliError as e:
-            log.warning("%s", e)
-            return None
-        return Page(url, result.text or "")
+        modes = ("fetch-document-javascript", "fetch-document") if rules.javascript(url) else ("fetch-document",)
+        for mode in modes:
+            try:
+                result = run_fetch_step("publications", [url], mode, None, args.fetcher_args())  # type: ignore[arg-type]
+            except CliError as e:
+                log.warning("%s", e)
+                continue
+            return Page(url, result.text or "")
+        return None
 
     return source
 
@@ -95,7 +103,7 @@ def _rule_tests(args: ParsedArgs, out: TextIO) -> int:
         raise UsageError(str(e)) from None
     replay = args.get("replay")
     try:
-        pages = corpus_pages(replay) if replay else _live_pages(args)
+        pages = corpus_pages(replay) if replay else _live_pages(args, rules)
     except (OSError, ValueError) as e:
         raise UsageError(f"--replay {replay}: {e}") from None
     failed = 0

@@ -22,6 +22,7 @@ from typing import Final, Self
 import requests
 
 from pubfetch.net.config import HttpConfig
+from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.encoding import decode_body
 from pubfetch.net.ftp import FtpTransport
 from pubfetch.net.layers import RetryLayer, SlotLayer, http_stack, refusal
@@ -72,11 +73,15 @@ class HttpClient:
         cfg = self.config
         self.slots = slots or HostSlots(cfg.per_host_connections, cfg.host_connections, cfg.unlimited_hosts)
         self.network: Transport = transport if transport is not None else RequestsTransport(cfg)
+        #: requests, failures, 429s and 503s per host since the client was made (what a run report shows)
+        self.counts = RequestCounts()
         #: whether the network seems down (attempts to several hosts in a row got no answer): then nothing is sent
         self.watch = NetworkWatch()
-        self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, self.watch)
-        self.ftp: Transport = RetryLayer(
-            SlotLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s), self.slots), cfg, sleep)
+        self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts,
+                                               watch=self.watch)
+        ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s,
+                                         cfg.allow_private_addresses), self.counts)
+        self.ftp: Transport = RetryLayer(SlotLayer(ftp, self.slots), cfg, sleep)
 
     # ------------------------------------------------------------------ public API
 

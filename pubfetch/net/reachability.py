@@ -10,7 +10,6 @@ response, even an error status, proves the network works and resets the count.
 from __future__ import annotations
 
 import threading
-from collections import Counter
 from typing import Final
 
 from pubfetch.net.outcome import OutcomeKind
@@ -49,14 +48,6 @@ class NetworkWatch:
         self.down = False
         #: the run is stopping (interrupted, or its context closed): attempts not yet sent are not sent
         self.stopped = False
-        #: per host: attempts sent, failed (no answer, an error status, or a broken exchange), and 429 and 503 answers
-        self.hosts: dict[str, Counter[str]] = {}
-
-    def count(self, host: str | None, *outcomes: str) -> None:
-        with self._lock:
-            tally = self.hosts.setdefault(host or "?", Counter())
-            tally["requests"] += 1
-            tally.update(outcomes)
 
     @property
     def halted(self) -> bool:
@@ -109,15 +100,12 @@ class WatchLayer:
         host = hostname(request.url)
         try:
             response = self.inner.send(request)
-        except ServerBusy as busy:
-            self.watch.count(host, "failed", str(busy.status))
+        except ServerBusy:
             self.watch.answered()
             raise
         except ExchangeFailed as failed:
-            self.watch.count(host, "failed")
             self.watch.failed(host, failed.kind, failed.payload is not None)
             raise
-        self.watch.count(host, *(("failed",) if response.status is not None and response.status >= 400 else ()))
         self.watch.answered()
         return response
 

@@ -1,214 +1,237 @@
-"""A run report: one self-contained HTML page saying how complete a set of publications is and where it came from.
+"""The run report: one self-contained HTML page on a database or a run (``-report FILE``, :func:`report`).
 
-For a database or a run: coverage by part and part type (which parts are final, from which source), the requests,
-failures and 429s per host of the run (when given), and full-text success by publisher host. The plots are drawn by
-matplotlib (the optional ``report`` extra) and embedded as PNG data URLs, so the file can be mailed or archived alone.
+It answers what a summary line cannot: which parts are final and from which sources, which publisher hosts gave full
+texts and which did not, and which hosts were asked how often and refused (failures, HTTP 429 and 503). Publications
+are read in one pass (:class:`Tally`), so a database of any size needs only its counts in memory; rendering
+(:mod:`pubfetch.output.report_html`, plots by :mod:`pubfetch.output.report_plots`) works on the gathered
+:class:`ReportData` alone.
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName, PartType
-from pubfetch.model.publication import Publication
-from pubfetch.net.urls import hostname
-from pubfetch.store import Store
+from pubfetch.model.parts import ListPart, StringPart
+from pubfetch.model.publication import Publication, default_args
+from pubfetch.net.counts import HostCounts, RequestCounts
+from pubfetch.net.urls import host_key
 
-#: Publisher hosts shown in the full-text plot (the most frequent).
-TOP_PUBLISHERS = 15
-EMPTY = "empty"
+if TYPE_CHECKING:
+    from pubfetch.fetcher import BatchSummary
+    from pubfetch.fetcher_args import FetcherArgs
+    from pubfetch.store import Store
+
+#: Publications not final listed by ID in the report; the rest are only counted.
+NOT_FINAL_LISTED = 100
+#: The parts whose finality decides whether a publication is final (PubFetcher's isFinal).
+DECIDING_PARTS = (PartName.title, PartName.theAbstract, PartName.fulltext)
+
+
+class ReportUnavailable(Exception):
+    """The report's plotting library is not installed; the message says how to install it."""
+
+
+@dataclass(frozen=True)
+class PartCoverage:
+    """How many publications have one part final, usable but not final (partial), or missing (empty or unusable),
+    and the part types (sources) of the non-empty ones."""
+
+    part: PartName
+    final: int
+    partial: int
+    missing: int
+    types: Mapping[PartType, int]
+
+
+@dataclass(frozen=True)
+class PublisherRow:
+    """Full-text success at one publisher host: of the publications whose pages on it were read, how many got a
+    final full text from it, how many from another source, and how many none."""
+
+    host: str
+    publications: int
+    fulltext_here: int
+    fulltext_elsewhere: int
+    no_fulltext: int
+
+    @property
+    def success(self) -> float:
+        return self.fulltext_here / self.publications if self.publications else 0.0
+
+
+@dataclass(frozen=True)
+class NotFinal:
+    """A publication that is not final: its IDs, title and the deciding parts that are not final."""
+
+    ids: str
+    title: str
+    missing: tuple[PartName, ...]
+    fetch_exception: bool
 
 
 @dataclass
-class Coverage:
-    """What a set of publications holds: per part, how many have it from each part type, and how many are final."""
+class ReportData:
+    """Everything the page shows, gathered before any rendering."""
 
-    total: int = 0
-    final_publications: int = 0
-    by_type: dict[PartName, Counter[str]] = field(default_factory=lambda: {name: Counter() for name in PartName})
-    final: Counter[PartName] = field(default_factory=Counter)
-    #: publisher host -> (publications that reached it, of which with a final full text)
-    publishers: dict[str, list[int]] = field(default_factory=dict)
-
-    def add(self, pub: Publication, args: FetcherArgs) -> None:
-        self.total += 1
-        self.final_publications += pub.is_final(args)
-        for name in PartName:
-            part = pub.part(name)
-            self.by_type[name][EMPTY if part.is_empty() else part.type.value] += 1
-            self.final[name] += part.is_final(args)
-        host = publisher_host(pub)
-        if host is not None:
-            counts = self.publishers.setdefault(host, [0, 0])
-            counts[0] += 1
-            counts[1] += pub.fulltext.is_final(args)
+    source: str
+    generated: datetime
+    publications: int
+    final: int
+    parts: list[PartCoverage]
+    publishers: list[PublisherRow]
+    not_final: list[NotFinal]
+    not_final_total: int
+    #: per host; ``None`` when the report is not about a run (no request was counted)
+    requests: dict[str, HostCounts] | None = None
+    summary: BatchSummary | None = None
+    title: str = "pubfetch report"
 
 
-def publisher_host(pub: Publication) -> str | None:
-    """The host of the publisher page a publication's DOI led to (the first site visited as the DOI's page)."""
-    for site in pub.visited_sites:
-        if site.type is PartType.doi:
-            host = hostname(site.url)
-            return host.removeprefix("www.") if host else None
-    return None
+@dataclass
+class Tally:
+    """Counts publications one at a time (see the module docstring)."""
+
+    args: FetcherArgs = field(default_factory=default_args)
+    publications: int = 0
+    final: int = 0
+    part_status: dict[PartName, Counter[str]] = field(default_factory=lambda: {p: Counter() for p in PartName})
+    part_types: dict[PartName, Counter[PartType]] = field(default_factory=lambda: {p: Counter() for p in PartName})
+    visited: Counter[str] = field(default_factory=Counter)
+    fulltext_here: Counter[str] = field(default_factory=Counter)
+    fulltext_elsewhere: Counter[str] = field(default_factory=Counter)
+    not_final: list[NotFinal] = field(default_factory=list)
+    not_final_total: int = 0
+
+    def add(self, pub: Publication) -> None:
+        self.publications += 1
+        self._parts(pub)
+        self._publishers(pub)
+        if pub.is_final(self.args):
+            self.final += 1
+        else:
+            self._not_final(pub)
+
+    def _parts(self, pub: Publication) -> None:
+        for part in pub.parts():
+            self.part_status[part.name][part_status(part, self.args)] += 1
+            if not part.is_empty():
+                self.part_types[part.name][part.type] += 1
+
+    def _publishers(self, pub: Publication) -> None:
+        hosts = publisher_hosts(pub)
+        final = pub.fulltext.is_final(self.args)
+        source = host_key(pub.fulltext.url) if final and pub.fulltext.url else ""
+        for host in hosts:
+            self.visited[host] += 1
+            if final and host == source:
+                self.fulltext_here[host] += 1
+            elif final:
+                self.fulltext_elsewhere[host] += 1
+
+    def _not_final(self, pub: Publication) -> None:
+        self.not_final_total += 1
+        if len(self.not_final) < NOT_FINAL_LISTED:
+            missing = tuple(p for p in DECIDING_PARTS if not pub.part(p).is_final(self.args))
+            self.not_final.append(NotFinal(ids_text(pub), pub.title.content, missing, pub.state.fetch_exception))
+
+    def coverage(self) -> list[PartCoverage]:
+        return [PartCoverage(p, self.part_status[p]["final"], self.part_status[p]["partial"],
+                             self.part_status[p]["missing"], dict(sorted(self.part_types[p].items(),
+                                                                         key=lambda kv: kv[0].order)))
+                for p in PartName]
+
+    def publisher_rows(self) -> list[PublisherRow]:
+        hosts = sorted(self.visited, key=lambda h: (-self.visited[h], h))
+        return [PublisherRow(h, self.visited[h], self.fulltext_here[h], self.fulltext_elsewhere[h],
+                             self.visited[h] - self.fulltext_here[h] - self.fulltext_elsewhere[h]) for h in hosts]
 
 
-def coverage(pubs: Iterable[Publication], args: FetcherArgs | None = None) -> Coverage:
-    args = args or FetcherArgs()
-    result = Coverage()
-    for pub in pubs:
-        result.add(pub, args)
-    return result
+def part_status(part: StringPart | ListPart, args: FetcherArgs) -> str:
+    """``final``, ``partial`` (usable but not from a final source) or ``missing`` (empty or not usable)."""
+    if not part.is_usable(args):
+        return "missing"
+    return "final" if part.is_final(args) else "partial"
 
 
-# ---------------------------------------------------------------------------------------------------------- plots
+def ids_text(pub: Publication) -> str:
+    """``PMID:1 PMCID:PMC2 DOI:10.3/x``, the IDs a publication has."""
+    return " ".join(f"{label}:{value}" for label, value in (("PMID", pub.pmid.content), ("PMCID", pub.pmcid.content),
+                                                            ("DOI", pub.doi.content)) if value)
 
 
-def _pyplot() -> Any:
+def publisher_hosts(pub: Publication) -> list[str]:
+    """The distinct hosts of the pages read for a publication (publisher pages and links followed), in visit order."""
+    return list(dict.fromkeys(h for h in (host_key(s.url) for s in pub.visited_sites if s.url) if h))
+
+
+def gather(publications: Iterable[Publication], *, args: FetcherArgs | None = None,
+           requests: RequestCounts | Mapping[str, HostCounts] | None = None, summary: BatchSummary | None = None,
+           source: str = "", title: str = "pubfetch report") -> ReportData:
+    """Read the publications once and gather what the report shows."""
+    tally = Tally(args or default_args())
+    for pub in publications:
+        tally.add(pub)
+    if requests is None and summary is not None:
+        requests = summary.requests
+    hosts = requests.by_host() if isinstance(requests, RequestCounts) else (
+        dict(requests) if requests is not None else None)
+    return ReportData(source=source, generated=datetime.now(UTC), publications=tally.publications, final=tally.final,
+                      parts=tally.coverage(), publishers=tally.publisher_rows(), not_final=tally.not_final,
+                      not_final_total=tally.not_final_total, requests=hosts, summary=summary, title=title)
+
+
+def stored_publications(store: Store) -> Iterator[Publication]:
+    """Every publication of a database, one at a time."""
+    for ids in store.publication_ids():
+        pub = store.get_publication(ids)
+        if pub is not None:
+            yield pub
+
+
+def check_available() -> None:
+    """Raise :class:`ReportUnavailable` unless matplotlib (the ``report`` extra) can be imported."""
     try:
-        import matplotlib
+        import matplotlib  # noqa: F401
     except ImportError:
-        raise ImportError("the report's plots need matplotlib: pip install 'pubfetch[report]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+        raise ReportUnavailable("the report needs matplotlib: pip install 'pubfetch[report]'") from None
 
 
-def _png(fig: Any) -> str:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
-    _pyplot().close(fig)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+def report(path: str | os.PathLike[str], publications: Iterable[Publication] | None = None, *,
+           db: str | os.PathLike[str] | Store | None = None, summary: BatchSummary | None = None,
+           requests: RequestCounts | Mapping[str, HostCounts] | None = None, args: FetcherArgs | None = None,
+           title: str = "pubfetch report") -> Path:
+    """Write the report page on ``publications`` or on every publication of the database ``db`` to ``path``.
 
-
-def _coverage_plot(cov: Coverage) -> str:
-    plt = _pyplot()
-    names = [n.value.removeprefix("the").lower() for n in PartName]
-    types = sorted({t for counts in cov.by_type.values() for t in counts if t != EMPTY}) + [EMPTY]
-    fig, ax = plt.subplots(figsize=(9, 4.5))
-    left = [0] * len(names)
-    cmap = plt.get_cmap("tab20")
-    for i, type_ in enumerate(types):
-        values = [cov.by_type[n][type_] for n in PartName]
-        color = "#dddddd" if type_ == EMPTY else cmap(i % 20)
-        ax.barh(names, values, left=left, label=type_, color=color)
-        left = [a + b for a, b in zip(left, values, strict=True)]
-    ax.invert_yaxis()
-    ax.set_xlabel("publications")
-    ax.set_title("Parts by source (part type)")
-    ax.legend(fontsize="small", bbox_to_anchor=(1.01, 1), loc="upper left")
-    return _png(fig)
-
-
-def _hosts_plot(stats: Mapping[str, Mapping[str, int]]) -> str:
-    plt = _pyplot()
-    hosts = sorted(stats, key=lambda h: -stats[h].get("requests", 0))[:TOP_PUBLISHERS]
-    fig, ax = plt.subplots(figsize=(9, 0.4 * len(hosts) + 1.5))
-    y = range(len(hosts))
-    ax.barh([i - 0.27 for i in y], [stats[h].get("requests", 0) for h in hosts], height=0.27, label="requests")
-    ax.barh(list(y), [stats[h].get("failed", 0) for h in hosts], height=0.27, label="failed", color="#d62728")
-    ax.barh([i + 0.27 for i in y], [stats[h].get("429", 0) for h in hosts], height=0.27, label="429", color="#ff7f0e")
-    ax.set_yticks(list(y), hosts)
-    ax.invert_yaxis()
-    ax.set_title("Requests per host")
-    ax.legend(fontsize="small")
-    return _png(fig)
-
-
-def _publishers_plot(cov: Coverage) -> str:
-    plt = _pyplot()
-    hosts = sorted(cov.publishers, key=lambda h: -cov.publishers[h][0])[:TOP_PUBLISHERS]
-    fig, ax = plt.subplots(figsize=(9, 0.4 * len(hosts) + 1.5))
-    reached = [cov.publishers[h][0] for h in hosts]
-    final = [cov.publishers[h][1] for h in hosts]
-    ax.barh(hosts, reached, color="#cccccc", label="publications reaching the host")
-    ax.barh(hosts, final, color="#2ca02c", label="with a final full text")
-    ax.invert_yaxis()
-    ax.set_title("Full text by publisher host")
-    ax.legend(fontsize="small")
-    return _png(fig)
-
-
-# ----------------------------------------------------------------------------------------------------------- page
-
-
-def _table(head: list[str], rows: list[list[object]]) -> str:
-    cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _figure(png: str, alt: str) -> str:
-    return f'<figure><img class="plot" alt="{html.escape(alt)}" src="data:image/png;base64,{png}"></figure>'
-
-
-_STYLE = ("body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
-          "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
-          "th:first-child,td:first-child{text-align:left}img.plot{max-width:100%}")
-
-
-def render(pubs: Iterable[Publication], args: FetcherArgs | None = None,
-           host_stats: Mapping[str, Mapping[str, int]] | None = None, title: str = "pubfetch report") -> str:
-    """The report page as a string."""
-    args = args or FetcherArgs()
-    cov = coverage(pubs, args)
-    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>",
-             f"<p>{cov.total} publications, {cov.final_publications} final; made {when}.</p>",
-             "<h2>Coverage by part and source</h2>"]
-    if cov.total:
-        parts.append(_figure(_coverage_plot(cov), "coverage by part and part type"))
-    types = sorted({t for counts in cov.by_type.values() for t in counts})
-    parts.append(_table(["part", "final", *types],
-                        [[n.value, cov.final[n], *(cov.by_type[n][t] for t in types)] for n in PartName]))
-    parts.append("<h2>Requests per host</h2>")
-    if host_stats:
-        parts.append(_figure(_hosts_plot(host_stats), "requests, failures and 429s per host"))
-        parts.append(_table(["host", "requests", "failed", "429", "503"],
-                            [[h, s.get("requests", 0), s.get("failed", 0), s.get("429", 0), s.get("503", 0)]
-                             for h, s in sorted(host_stats.items(), key=lambda kv: -kv[1].get("requests", 0))]))
-    else:
-        parts.append("<p>No requests in this report (made from stored publications, not from a run).</p>")
-    parts.append("<h2>Full text by publisher host</h2>")
-    if cov.publishers:
-        parts.append(_figure(_publishers_plot(cov), "full-text success by publisher host"))
-        parts.append(_table(["publisher host", "publications", "final full text"],
-                            [[h, r, f] for h, (r, f) in sorted(cov.publishers.items(), key=lambda kv: -kv[1][0])]))
-    else:
-        parts.append("<p>No publisher page was visited.</p>")
-    parts.append("</body></html>\n")
-    return "".join(parts)
-
-
-def report(source: str | os.PathLike[str] | Store | Iterable[Publication], path: str | os.PathLike[str], *,
-           args: FetcherArgs | None = None, host_stats: Mapping[str, Mapping[str, int]] | None = None,
-           title: str = "pubfetch report") -> str:
-    """Write the report of a database (a path, URL or open store) or of publications to ``path``; returns the path.
-
-    ``host_stats`` (per host: ``requests``, ``failed``, ``429``, ``503``) adds the requests of a run; the command
-    line's ``-report FILE`` passes those of its own run.
+    ``summary`` (a :class:`~pubfetch.fetcher.BatchSummary` filled by ``fetch_many``) adds the run's counts and its
+    requests per host; ``requests`` gives the per-host counters directly (an ``HttpClient.counts``). ``args``
+    decides finality (default PubFetcher's). Raises :class:`ReportUnavailable` without matplotlib, ``ValueError``
+    unless exactly one of ``publications`` and ``db`` is given, ``StoreError`` for a database that cannot be read.
     """
-    if isinstance(source, Store):
-        page = render((p for i in source.publication_ids() if (p := source.get_publication(i)) is not None), args,
-                      host_stats, title)
-    elif isinstance(source, str | os.PathLike):
-        from pubfetch.store import open_store
+    if (publications is None) == (db is None):
+        raise ValueError("report() needs exactly one of publications and db")
+    check_available()
+    from pubfetch.output.report_html import render_page
 
-        with open_store(source, readonly=True) as store:
-            return report(store, path, args=args, host_stats=host_stats, title=title)
+    if db is None:
+        data = gather(publications or (), args=args, requests=requests, summary=summary, source="the run",
+                      title=title)
     else:
-        page = render(source, args, host_stats, title)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(page)
-    return os.fspath(path)
+        from pubfetch.store import Store, open_store
+
+        if isinstance(db, Store):
+            data = gather(stored_publications(db), args=args, requests=requests, summary=summary,
+                          source="the database", title=title)
+        else:
+            with open_store(db, readonly=True) as store:
+                data = gather(stored_publications(store), args=args, requests=requests, summary=summary,
+                              source=f"database {os.fspath(db)}", title=title)
+    out = Path(path)
+    out.write_text(render_page(data), encoding="utf-8")
+    return out
