@@ -274,6 +274,24 @@ def test_chromium_renders_the_page_with_every_plot_loaded(database: Path, tmp_pa
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
 
 
+def test_pages_rendered_in_chromium_count_with_the_requests(tmp_path: Path) -> None:
+    executable = chromium()
+    from loopback import LoopbackServer, Reply
+
+    from pubfetch.net.browser import BrowserRenderer
+    from pubfetch.net.counts import RequestCounts
+
+    counts = RequestCounts()
+    article = "<html><head><title>An article</title></head><body><p>" + ABSTRACT + "</p></body></html>"
+    with LoopbackServer({"/article": Reply(200, article), "/gone": Reply(404, "<p>gone</p>")}) as server, \
+            BrowserRenderer(executable=executable, allow_private_addresses=True, counts=counts) as renderer:
+        assert renderer.render(f"{server.base}/article").ok
+        assert not renderer.render(f"{server.base}/gone").ok
+        assert renderer.render("ftp://127.0.0.1/article.pdf").kind.name == "BAD_SCHEME"  # refused: never sent
+    assert {h: vars(c) for h, c in counts.by_host().items()} == {
+        "127.0.0.1": {"requests": 2, "failed": 1, "too_many": 0, "unavailable": 0, "no_answer": 0}}
+
+
 def _counts(requests: int, failed: int, too_many: int):
     from pubfetch.net.counts import HostCounts
 
