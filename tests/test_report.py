@@ -311,3 +311,10 @@ def test_report_needs_exactly_one_of_publications_and_database(database: Path, t
         pubfetch.report(tmp_path / "r.html")
     with pytest.raises(ValueError, match="exactly one of publications and db"):
         pubfetch.report(tmp_path / "r.html", corpus(), db=database)
+
+
+def test_report_on_publications_given(tmp_path: Path) -> None:
+    page = pubfetch.report(tmp_path / "one.html", corpus()[:1]).read_text(encoding="utf-8")
+    overview = BeautifulSoup(page, "lxml").find(id="overview").get_text()
+    assert overview.startswith("On the publications given: 1 publication, 1 final (100.0 %); made ")
+    assert "not-final" not in tables(page) and tables(page)["coverage"]["Fulltext"] == ["1", "0", "0", "100.0 %"]
