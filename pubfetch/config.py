@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import os
+import types
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
@@ -28,6 +31,47 @@ EUROPEPMC_BATCH = 200
 EFETCH_BATCH = 200
 #: Article IDs per annotations API request (~150 keeps the URL short; the issue asks for <= 1 request per 100 IDs).
 ANNOTATIONS_BATCH = 100
+
+#: Largest value of each whole-number setting: far above any useful value, far below what breaks ``islice`` or a
+#: thread pool (``batch_size: 10**30`` used to end in a ValueError deep inside the run).
+INT_LIMITS: dict[str, tuple[int, int]] = {
+    "threads": (1, 1024),
+    "batch_size": (1, 1_000_000),
+    "per_host_connections": (1, 1024),
+    "europepmc_batch": (1, 1000),
+    "efetch_batch": (1, 10_000),
+    "annotations_batch": (1, 1000),
+    "max_links": (0, 100_000),
+}
+
+
+def setting_value(key: str, value: object, expected: object) -> object:
+    """``value`` checked against the type ``expected`` of setting ``key`` (the one place where settings from a config
+    file or the command line are typed): a boolean must be a YAML boolean (the string ``"false"`` is NOT false: it is
+    an error, since truthiness would turn a guard off), a whole number an integer within :data:`INT_LIMITS`, text a
+    string. Raises ValueError naming the key."""
+    union = typing.get_origin(expected) in (typing.Union, types.UnionType)
+    if union and type(None) in typing.get_args(expected):
+        if value is None:
+            return None
+        expected = next(a for a in typing.get_args(expected) if a is not type(None))
+    if expected is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{key} must be true or false, got {value!r}")
+        return value
+    if expected is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{key} must be a whole number, got {value!r}")
+        low, high = INT_LIMITS.get(key, (0, 2**31 - 1))
+        if not low <= value <= high:
+            raise ValueError(f"{key} must be between {low} and {high}, got {value}")
+        return value
+    if expected is str:
+        if not isinstance(value, str):
+            raise ValueError(f"{key} must be a string, got {value!r}")
+        return value
+    raise ValueError(f"{key} cannot be set here")
+
 
 
 @dataclass(frozen=True)
@@ -70,11 +114,11 @@ class FetchConfig:
     http_overrides: HttpOverrides = field(default_factory=HttpOverrides)
 
     def __post_init__(self) -> None:
-        for name in ("threads", "batch_size", "europepmc_batch", "efetch_batch", "annotations_batch"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if self.max_links < 0:
-            raise ValueError(f"max_links must be >= 0, got {self.max_links}")
+        hints = _hints()
+        for name in INT_LIMITS:
+            setting_value(name, getattr(self, name), hints[name])
+        setting_value("allow_private_addresses", self.allow_private_addresses, bool)
+        setting_value("javascript", self.javascript, bool)
 
     def http_config(self) -> HttpConfig:
         """The HTTP client settings these fetch settings imply."""
@@ -109,15 +153,7 @@ class FetchConfig:
     def from_file(cls, path: str | os.PathLike[str]) -> dict[str, object]:
         """The settings of a YAML config file, checked: FetchConfig fields (``threads``, ``ncbi_api_key``, ...), an
         ``endpoints`` mapping, and a ``fetching`` mapping of PubFetcher's parameters (``emptyCooldown: 12h``)."""
-        import yaml
-
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = yaml.safe_load(f) or {}
-        except OSError as e:
-            raise ValueError(f"cannot read config file {path}: {e.strerror}") from None
-        except yaml.YAMLError as e:
-            raise ValueError(f"config file {path} is not valid YAML: {e}") from None
+        data = _read_yaml(path)
         if not isinstance(data, dict):
             raise ValueError(f"config file {path} must be a mapping of settings")  # noqa: TRY004 - user input
         fields = {f.name for f in dataclasses.fields(cls)} - {"args", "endpoints", "parts", "http_overrides"}
@@ -138,7 +174,10 @@ class FetchConfig:
                 except (TypeError, ValueError) as e:
                     raise ValueError(f"config file {path}: endpoints: {e}") from None
             elif key in fields:
-                values[key] = value
+                try:
+                    values[key] = setting_value(key, value, _hints()[key])
+                except ValueError as e:
+                    raise ValueError(f"config file {path}: {e}") from None
             else:
                 raise ValueError(f"config file {path}: unknown setting '{key}' (known: fetching, endpoints, "
                                  f"{', '.join(sorted(fields))})")
@@ -226,3 +265,30 @@ class ConfigChanges(FetchOptions, total=False):
 
 
 _FIELD_NAMES = [f.name for f in dataclasses.fields(FetchConfig)]
+#: A config file is a few settings; anything bigger is not one (``/dev/zero`` as a config file).
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+@functools.cache
+def _hints() -> dict[str, object]:
+    return typing.get_type_hints(FetchConfig)
+
+
+def _read_yaml(path: str | os.PathLike[str]) -> object:
+    """The YAML document of a config file (empty: ``{}``); every problem a ValueError of one line."""
+    import yaml
+
+    from pubfetch import yamlsafe
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            return yamlsafe.load(f.read(MAX_CONFIG_BYTES + 1)) or {}
+    except OSError as e:
+        raise ValueError(f"cannot read config file {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"config file {path} is not UTF-8 text: {e.reason}") from None
+    except yaml.YAMLError as e:
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ValueError(f"config file {path} is not valid YAML{where}: {problem}") from None

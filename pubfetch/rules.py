@@ -47,6 +47,8 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from pubfetch.yamlsafe import NoAliasLoader
+
 log = logging.getLogger(__name__)
 
 #: Keys of a journal site, in the order PubFetcher applies them.
@@ -398,7 +400,7 @@ def _line(node: Node | None) -> int | None:
 
 def _documents(text: str, file: str) -> tuple[list[Node | None], Callable[[Node], Any]]:
     """The YAML documents of a file as node trees (for line numbers) and a safe constructor for scalars."""
-    loader = yaml.SafeLoader(text)
+    loader = NoAliasLoader(text)
     try:
         docs: list[Node | None] = []
         while loader.check_node():

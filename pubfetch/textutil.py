@@ -23,3 +23,24 @@ def strip_html(text: str) -> str:
 
 def collapse_space(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
+
+
+#: Terminal escape sequences (CSI ``ESC [ ... final``, OSC/DCS/APC/PM strings up to BEL or ``ESC \``, two-character
+#: escapes) and then every other C0/C1 control character except newline and tab.
+_TERMINAL_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|[\x1b][\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+    r"|[\x90\x9d\x98\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -~]?"
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def strip_terminal_controls(text: str) -> str:
+    """Text safe to print on a terminal: fetched values (a page title of ``\\x1b]0;PWNED\\x07``) could otherwise set the
+    window title, rewrite earlier lines or worse. Escape sequences are removed whole, other control characters dropped;
+    newlines and tabs stay."""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub("", _TERMINAL_SEQUENCE.sub("", text))

@@ -74,22 +74,9 @@ def _text_length(html: str) -> tuple[int, bool]:
 def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None = None,
                        clock: Callable[[], int] | None = None) -> Webpage:
     """A freshly fetched Webpage for a URL (state not touched: the caller merges it with the stored one)."""
-    args = ctx.args
-    use_rules = selectors is None
     page = Webpage(start_url=start_url)
-    javascript: bool | None = None
-    if selectors is None:
-        start_rule = ctx.rules.webpage_rule(start_url)
-        if start_rule is not None and getattr(start_rule, "javascript", None) is not None:
-            javascript = bool(start_rule.javascript)
-    else:
-        javascript = selectors.javascript
-    result = _get(ctx, start_url, bool(javascript))
-    if result.kind is OutcomeKind.SSL and not javascript and ctx.renderer is not None:
-        log.info("TLS failure for %s, trying with JavaScript", start_url)
-        retry = _get(ctx, start_url, True)
-        if retry.ok:
-            result = retry
+    javascript = _javascript_wanted(ctx, start_url, selectors)
+    result = _first_fetch(ctx, start_url, javascript)
     _fill_http(page, result)
     if not result.ok:
         log.warning("fetching %s failed: %s %s", start_url, result.kind.name, result.message)
@@ -98,28 +85,56 @@ def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None
         content = extract_pdf(result.body)
         page.title = content.title or content.xmp_title
         page.content = content.text
-        page.content_time = _now(clock)
-        return page
-    html = result.text or ""
-    if javascript is None and ctx.renderer is not None:
-        final_rule = ctx.rules.webpage_rule(page.final_url) if use_rules else None
-        may_render = not use_rules or final_rule is None or bool(getattr(final_rule, "javascript", False))
-        if may_render:
-            length, noscript = _text_length(html)
-            if length < args.webpage_min_length_javascript or noscript:
-                log.info("refetching %s with JavaScript (%s)", start_url,
-                         f"length {length} < {args.webpage_min_length_javascript}" if
-                         length < args.webpage_min_length_javascript else "page has noscript")
-                rendered = _get(ctx, start_url, True)
-                if rendered.ok and not rendered.is_pdf:
-                    page = Webpage(start_url=start_url)
-                    _fill_http(page, rendered)
-                    html = rendered.text or ""
-                else:
-                    log.warning("discarding failed JavaScript fetch of %s (%s)", start_url, rendered.message)
-    _scrape_into(ctx, page, html, selectors)
+    else:
+        html = result.text or ""
+        if javascript is None and ctx.renderer is not None:
+            page, html = _rendered_if_thin(ctx, page, html, selectors is None)
+        _scrape_into(ctx, page, html, selectors)
     page.content_time = _now(clock)
     return page
+
+
+def _javascript_wanted(ctx: Context, start_url: str, selectors: Selectors | None) -> bool | None:
+    """Whether the start URL's rule (or the explicit selectors) asks for JavaScript; ``None``: nobody said."""
+    if selectors is not None:
+        return selectors.javascript
+    start_rule = ctx.rules.webpage_rule(start_url)
+    if start_rule is not None and getattr(start_rule, "javascript", None) is not None:
+        return bool(start_rule.javascript)
+    return None
+
+
+def _first_fetch(ctx: Context, start_url: str, javascript: bool | None) -> FetchResult:
+    """The page as the rule says to fetch it; a TLS failure of a plain fetch is tried once more in the browser."""
+    result = _get(ctx, start_url, bool(javascript))
+    if result.kind is OutcomeKind.SSL and not javascript and ctx.renderer is not None:
+        log.info("TLS failure for %s, trying with JavaScript", start_url)
+        retry = _get(ctx, start_url, True)
+        if retry.ok:
+            return retry
+    return result
+
+
+def _rendered_if_thin(ctx: Context, page: Webpage, html: str, use_rules: bool) -> tuple[Webpage, str]:
+    """PubFetcher's second try: a plain page whose text is short (or that has a ``<noscript>``) is fetched again with
+    JavaScript, unless the final URL's rule forbids it. Returns the page and HTML to scrape."""
+    args = ctx.args
+    final_rule = ctx.rules.webpage_rule(page.final_url) if use_rules else None
+    if use_rules and final_rule is not None and not bool(getattr(final_rule, "javascript", False)):
+        return page, html
+    length, noscript = _text_length(html)
+    short = length < args.webpage_min_length_javascript
+    if not short and not noscript:
+        return page, html
+    log.info("refetching %s with JavaScript (%s)", page.start_url,
+             f"length {length} < {args.webpage_min_length_javascript}" if short else "page has noscript")
+    rendered = _get(ctx, page.start_url, True)
+    if not rendered.ok or rendered.is_pdf:
+        log.warning("discarding failed JavaScript fetch of %s (%s)", page.start_url, rendered.message)
+        return page, html
+    fresh = Webpage(start_url=page.start_url)
+    _fill_http(fresh, rendered)
+    return fresh, rendered.text or ""
 
 
 def _now(clock: Callable[[], int] | None) -> int:

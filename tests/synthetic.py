@@ -300,3 +300,26 @@ class SyntheticServices:
         else:
             return Reply(400, "unknown db", "text/plain")
         return Reply(200, body, "text/xml; charset=UTF-8")
+
+
+def in_process(services: SyntheticServices):
+    """A transport answering the services' URLs in this process, from their handler, without the server running:
+    the chain and resources are tested through every client layer but no socket."""
+    from urllib.parse import parse_qs, urlencode, urlsplit
+
+    from pubfetch.net.memory import Canned, MappingTransport
+    from pubfetch.net.outcome import OutcomeKind
+    from pubfetch.net.retry import ExchangeFailed
+
+    def answer(request) -> Canned:
+        split = urlsplit(request.url)
+        data = request.data
+        body = (data if isinstance(data, bytes) else data.encode() if isinstance(data, str)
+                else urlencode(dict(data)).encode() if data else b"")
+        reply = services.handle(Request(request.method, split.path, parse_qs(split.query, keep_blank_values=True),
+                                        dict(request.headers), body, time.monotonic(), target=request.url))
+        if reply.reset:
+            raise ExchangeFailed(OutcomeKind.IO_ERROR, "connection reset")
+        return Canned(reply.status, reply.body, reply.content_type, reply.headers)
+
+    return MappingTransport({services.base + "/*": answer})

@@ -359,7 +359,9 @@ def test_size_cap_private_addresses_from_a_page_and_close(server, monkeypatch):
     def forbid_localhost(host: str) -> str | None:  # 127.0.0.1 stands for a public site, localhost for an internal one
         return "loopback address" if host == "localhost" else None
 
-    monkeypatch.setattr(browser.addresses, "forbidden_host_reason", forbid_localhost)
+    # the guard proxy checks names and connected addresses separately: 127.0.0.1 is a public address here
+    monkeypatch.setattr(browser.addresses, "forbidden_name_reason", forbid_localhost)
+    monkeypatch.setattr(browser.addresses, "forbidden_ip_reason", lambda ip: None)
     internal = server.url("/article").replace("127.0.0.1", "localhost")
     server.route("/to-internal", Reply(302, "", headers={"Location": internal}))
     server.route("/fetches-internal", Reply(200, "<html><body><p>outside</p><script>"

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 from loopback import Reply
-from synthetic import Article, SyntheticServices
+from synthetic import Article, SyntheticServices, in_process
 
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch, fetch_many
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
+from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 
@@ -26,6 +27,13 @@ def run(services, ids, db=None, **changes) -> list[Publication]:
     cfg = config(services, **changes)
     with Context(cfg) as ctx:
         return list(fetch_many(ids, db=db, config=cfg, context=ctx))
+
+
+def run_in_process(services, ids, **changes) -> list[Publication]:
+    """As :func:`run`, through the client's layers but with the services answering in this process."""
+    cfg = config(services, **changes)
+    with Context(cfg, client=HttpClient(cfg.http_config(), transport=in_process(services))) as ctx:
+        return list(fetch_many(ids, config=cfg, context=ctx))
 
 
 def comparable(pub: Publication) -> dict:
@@ -175,3 +183,22 @@ def test_update_citations_asks_one_search_for_the_batch(tmp_path, capsys):
         assert services.counts["europepmc_search"] == 1
         assert [p.citations_count for p in pubs] == [0, 1, 2, 3, 4]
         assert all(p.citations_timestamp > 0 for p in pubs)
+
+
+def test_in_process_services_give_what_the_loopback_services_give():
+    with SyntheticServices(6) as services:
+        over_sockets = run(services, services.pmids())
+        socket_counts = services.counts.copy()
+        services.counts.clear()
+        in_process_pubs = run_in_process(services, services.pmids())
+        assert services.counts == socket_counts
+    assert socket_counts["europepmc_search"] == 1 and socket_counts["europepmc_fulltext"] == 3
+    assert [comparable(p) for p in in_process_pubs] == [comparable(p) for p in over_sockets]
+
+
+def test_in_process_failing_service_marks_entries_for_retry():
+    services = SyntheticServices(4)  # never started: nothing listens, every answer comes from the handler
+    services.failing.add("europepmc_search")
+    pubs = run_in_process(services, services.pmids())
+    assert all(p.state.fetch_exception for p in pubs)
+    assert [p.title.type for p in pubs] == [PartType.pubmed_xml] * 4

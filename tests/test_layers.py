@@ -16,7 +16,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 
 #: Bottom to top, as in DESIGN.md. The typed-parameter machinery (``params``) shares its layer with the two sets of
-#: parameters described with it (``params`` re-exports their names for older imports). ``textutil`` (string helpers of the model) sits with ``ids`` at the bottom;
+#: parameters described with it (``params`` re-exports their names for older imports). ``textutil`` (string helpers of
+#: the model) and ``yamlsafe`` (YAML without aliases, for config and rule files) sit with ``ids`` at the bottom;
 #: ``tables`` (publications as a data frame) belongs to the output; ``pubfetch`` is the package's lazy public facade.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
     "ids textutil yamlsafe",

@@ -221,6 +221,18 @@ def test_jats_journal_title_keeps_its_subtitle() -> None:
     assert am.get(mf.FIELD_PUBLICATION_TITLE) == "With a Subtitle"
 
 
+def test_jats_values_stay_trimmed_a_deliberate_difference() -> None:
+    """Unlike LOCKSS' DOM text (kept by the XPath extractor), the JATS extractor shares the fetcher's JATS reader and
+    trims; docs/lockss.md lists this difference."""
+    doc = ("<article><front><article-meta><title-group><article-title>Padded title </article-title></title-group>"
+           "<volume> 7 </volume></article-meta></front></article>")
+    (am,) = JatsXmlExtractor().extract(ANY, cu(doc, "application/xml"))
+    assert (am.get(mf.FIELD_ARTICLE_TITLE), am.get(mf.FIELD_VOLUME)) == ("Padded title", "7")
+    (raw,) = XPathXmlExtractor(xpaths={"/article/front/article-meta/volume": "text"}).extract(
+        ANY, cu(doc, "application/xml"))
+    assert raw.get_raw("/article/front/article-meta/volume") == " 7 "
+
+
 def test_jats_article_set_gives_one_record_per_article_year_only_dates_and_namespaces() -> None:
     first, second = JatsXmlExtractor().extract(ANY, cu((BATCH / "set.xml").read_bytes(), "text/xml"))
     assert first.to_json()["cooked"] == {"article.title": "Editorial", "author": ["The Example Consortium"],

@@ -301,6 +301,25 @@ def test_archive_members_are_iterated_instead_of_the_archives(caplog: pytest.Log
     assert urls(SubTreeArticleIterator(archive_au(), pattern)) == ["https://x/2024/issue1.zip!/batch/a2.xml"]
 
 
+def test_an_archive_is_read_once_while_its_members_are_iterated_and_resolved() -> None:
+    reads: list[int] = []
+    body = _zip(ARCHIVE_MEMBERS)
+
+    def load() -> bytes:
+        reads.append(1)
+        return body
+
+    au = make_au({"https://x/2024/issue1.zip": (load, "application/zip")})
+    builder = SubTreeArticleIteratorBuilder(au, Spec(visit_archive_members=True))
+    builder.add_aspect(r"^(.+\.zip!/.+)\.xml$", "$1.xml", afm.ROLE_FULL_TEXT_XML, mime_types="application/xml")
+    builder.add_aspect(replacements="$1.pdf", roles=afm.ROLE_FULL_TEXT_PDF)
+    articles = list(builder.get_sub_tree_article_iterator())
+    assert [af.get_role_url(afm.ROLE_FULL_TEXT_PDF) for af in articles] == [
+        "https://x/2024/issue1.zip!/batch/a1.pdf", None]
+    assert articles[0].get_role_cu(afm.ROLE_FULL_TEXT_PDF).content() == b"%PDF-1.4 x"
+    assert len(reads) == 1
+
+
 def test_archive_members_are_cached_urls_of_the_au() -> None:
     au = archive_au()
     member = au.make_cached_url("https://x/2024/issue1.zip!/batch/a1.pdf")

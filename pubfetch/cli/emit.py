@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
@@ -33,7 +34,9 @@ def write_file(path: str, write: Callable[[TextIO], None]) -> None:
     try:
         if parent:
             os.makedirs(parent, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent or ".")
+        remove_stale_temporaries(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.{os.getpid()}.", suffix=".tmp",
+                                   dir=parent or ".")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             write(f)
             f.flush()
@@ -46,6 +49,34 @@ def write_file(path: str, write: Callable[[TextIO], None]) -> None:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def remove_stale_temporaries(path: str) -> list[str]:
+    """Remove the temporary files a killed run left beside ``path`` (``.NAME.PID.XXXX.tmp`` of a process that is gone;
+    a live process's file, another run writing the same output now, is left alone). Returns the names removed."""
+    parent = os.path.dirname(path) or "."
+    pattern = re.compile(rf"\.{re.escape(os.path.basename(path))}\.([0-9]+)\.[^./]+\.tmp")
+    removed = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir(parent):
+            match = pattern.fullmatch(name)
+            if match and not _process_alive(int(match.group(1))):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(parent, name))
+                    removed.append(name)
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # someone else's process, or not a PID this system can have: leave its file alone
+    return True
 
 
 class Emitter:

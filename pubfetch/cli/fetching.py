@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pubfetch import fetcher
-from pubfetch.cli.errors import CliError, Unavailable, UsageError
+from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
 from pubfetch.config import ConfigChanges, FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many, init_publication, to_ids
 from pubfetch.fetcher_args import FetcherArgs
@@ -35,6 +37,9 @@ from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
 from pubfetch.resources.base import Context, PubRun, RunFlag
 from pubfetch.store import Store
 from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
+
+if TYPE_CHECKING:
+    from pubfetch.net.warc import WarcRecorder
 
 log = logging.getLogger("pubfetch.cli")
 
@@ -58,6 +63,7 @@ class Session:
     extraction_failures: int = 0
     _context: Context | None = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
+    _recorder: WarcRecorder | None = None
 
     @property
     def args(self) -> FetcherArgs:
@@ -72,15 +78,24 @@ class Session:
             if self.warc:
                 from pubfetch.net.warc import WarcRecorder
 
-                recorder = WarcRecorder(self.warc)
+                try:
+                    recorder = WarcRecorder(self.warc)
+                except OSError as e:
+                    raise InputError(f"cannot write WARC file '{self.warc}': {e.strerror or e}") from None
                 self._closers.append(recorder.close)
+                self._recorder = recorder
                 overrides["response_hook"] = recorder
             if self.rate_limits:
                 from pubfetch.net.ratelimit import ServiceMap, SharedRateLimiter, default_limits
 
                 limits = default_limits(bool(config.ncbi_api_key))
-                limiter = (SharedRateLimiter(path=Path(self.rate_db), limits=limits) if self.rate_db
-                           else SharedRateLimiter(limits=limits))
+                try:
+                    limiter = (SharedRateLimiter(path=Path(self.rate_db), limits=limits) if self.rate_db
+                               else SharedRateLimiter(limits=limits))
+                except (sqlite3.Error, OSError) as e:
+                    where = self.rate_db or "the default rate-limit file"
+                    raise InputError(f"cannot use rate-limit database '{where}': {e}; give --rate-db a new file or "
+                                     "one written by pubfetch") from None
                 overrides["rate_limiter"] = limiter
                 overrides["rate_key"] = ServiceMap.for_endpoints(config.endpoints).key
             config = config.replace(http_overrides=overrides)
@@ -105,7 +120,8 @@ class Session:
             close()
 
     def exit_status(self) -> int:
-        """1 when some fetched entry is not final, else 0; a run that fetched publications ends with its summary."""
+        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
+        that fetched publications ends with its summary. What was fetched is stored either way."""
         s = self.summary
         if self.fetched_publications:
             print(f"pubfetch: {s.line()}", file=sys.stderr)
@@ -114,6 +130,9 @@ class Session:
         if self.extraction_failures:
             print("pubfetch: some articles of the archival unit could not be extracted (see the warnings)",
                   file=sys.stderr)
+        if self._recorder is not None and self._recorder.error is not None:
+            print(f"pubfetch: error: {self._recorder.error}; the fetched entries were stored", file=sys.stderr)
+            return EXIT_USAGE
         return 1 if s.not_final or self.pages_not_final or self.extraction_failures else 0
 
 

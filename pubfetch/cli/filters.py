@@ -18,7 +18,6 @@ given sizes, as documented; PubFetcher's code kept those with one of them (a cop
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from typing import Any, Literal, TypeVar
 from pubfetch.cli.errors import Unavailable
 from pubfetch.cli.oneoff import doi_registrant_as_given
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.spec import TimedPattern
 from pubfetch.model import ListPart, MeshTerm, MinedTerm, PartName, PartType, Publication, StringPart, Webpage
 from pubfetch.output.summary import url_host
 from pubfetch.output.text import publication_plain_text, webpage_plain_text
@@ -90,10 +90,10 @@ class _Builder:
 
     def regex(self, name: str, kinds: frozenset[str], field: Callable[[Any], str]) -> None:
         for negate in (False, True):
-            rx: re.Pattern[str] | None = self.args.get(f"{'not-' if negate else ''}{name}")
+            rx: TimedPattern | None = self.args.get(f"{'not-' if negate else ''}{name}")
             if rx is not None:
-                def keep(e: Any, rx: re.Pattern[str] = rx, negate: bool = negate) -> bool:
-                    return bool(rx.search(field(e))) != negate
+                def keep(e: Any, rx: TimedPattern = rx, negate: bool = negate) -> bool:
+                    return rx.search(field(e)) != negate
                 self.add(f"{name} {'not ' if negate else ''}matching {rx.pattern}", kinds, keep)
 
     def empty(self, name: str, kinds: frozenset[str], field: Callable[[Any], str]) -> None:
@@ -145,9 +145,9 @@ def _list_text(item: object) -> str:
     return item.term if isinstance(item, MeshTerm | MinedTerm) else str(item)
 
 
-def _content_matches(rx: re.Pattern[str], part: StringPart | ListPart) -> bool:
+def _content_matches(rx: TimedPattern, part: StringPart | ListPart) -> bool:
     if isinstance(part, StringPart):
-        return bool(rx.search(part.content))
+        return rx.search(part.content)
     return any(rx.search(_list_text(i)) for i in part.items)
 
 
@@ -203,8 +203,8 @@ def _part_filters(b: _Builder, fa: FetcherArgs) -> None:
             add(name.replace("not-", "not ", 1), args.get(f"{name}-part"), make(value), negate)
 
 
-def _author_field_matches(rx: re.Pattern[str], field: str) -> Callable[[Any], bool]:
-    return lambda a: bool(rx.search(getattr(a, field)))
+def _author_field_matches(rx: TimedPattern, field: str) -> Callable[[Any], bool]:
+    return lambda a: rx.search(getattr(a, field))
 
 
 def _no_author_has(p: Publication, field: str) -> bool:

@@ -68,12 +68,19 @@ def with_source(ids: PublicationIds, source: str = SOURCE) -> PublicationIds:
 # --- reading text files -----------------------------------------------------------------------------------------------
 
 
+#: Longest line of an ID or URL file: a line of IDs or a URL is well under a kilobyte, and reading ``/dev/zero`` (one
+#: endless line) must stop with an error instead of filling the memory.
+MAX_LINE = 100_000
+
+
 def _lines(path: str, what: str) -> Iterator[tuple[int, str]]:
     """(line number, line) of the lines that carry data: not empty, not blank, not starting with #."""
     number = 0
     try:
         with open(path, encoding="utf-8-sig", newline=None) as f:
-            for number, raw in enumerate(f, start=1):
+            for number, raw in enumerate(iter(lambda: f.readline(MAX_LINE + 1), ""), start=1):
+                if len(raw) > MAX_LINE:
+                    raise InputError(f"{path}:{number}: line longer than {MAX_LINE} characters; not a {what} file?")
                 line = raw.rstrip("\r\n")
                 if line.strip() and not line.startswith("#"):
                     yield number, line

@@ -51,6 +51,8 @@ def _json_lines(path: str, text: str) -> Iterator[tuple[str, Any]]:
             yield f"{path}:{number}", json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(f"{path}:{number}: invalid JSON: {e.msg} (column {e.colno})") from None
+        except RecursionError:
+            raise InputError(f"{path}:{number}: JSON nested too deeply") from None
 
 
 def _objects(path: str, text: str, kind: str) -> Iterator[tuple[str, Any]]:
@@ -59,6 +61,8 @@ def _objects(path: str, text: str, kind: str) -> Iterator[tuple[str, Any]]:
         return
     try:
         doc = json.loads(text)
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply") from None
     except json.JSONDecodeError as e:
         if e.msg != "Extra data":
             raise InputError(f"{path}: invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None

@@ -8,6 +8,7 @@ a long job keep one history.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -25,6 +26,26 @@ class _ConsoleFormatter(logging.Formatter):
         return f"pubfetch: {record.levelname.lower()}: {record.getMessage()}"
 
 
+class _LogFile(logging.FileHandler):
+    """The ``--log`` file. When a write fails (a full disk, a removed mount), logging's default prints a traceback for
+    EVERY later record; this handler says so once on stderr and stops writing to the file, and the run goes on (its
+    exit status tells, see :attr:`LogSetup.failed`)."""
+
+    failed: str | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        if self.failed is not None:
+            return
+        error = sys.exc_info()[1]
+        self.failed = f"cannot write log file '{self.baseFilename}': {getattr(error, 'strerror', None) or error}"
+        print(f"pubfetch: error: {self.failed}; no more is written to it", file=sys.stderr)
+        self.setLevel(logging.CRITICAL + 1)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):  # the final flush of a full disk; already reported
+            super().close()
+
+
 @dataclass
 class LogSetup:
     """The handlers added for this run, removed again by :meth:`close` (main() may be called many times in tests)."""
@@ -32,6 +53,11 @@ class LogSetup:
     handlers: list[logging.Handler] = field(default_factory=list)
     old_level: int = logging.NOTSET
     old_propagate: bool = True
+
+    @property
+    def failed(self) -> str | None:
+        """Why the log file could not be written to (``None``: it could, or there is none)."""
+        return next((h.failed for h in self.handlers if isinstance(h, _LogFile) and h.failed), None)
 
     def close(self) -> None:
         logger = logging.getLogger(LOGGER)
@@ -55,7 +81,7 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
             parent = os.path.dirname(log_file)
             if parent:
                 os.makedirs(parent, exist_ok=True)
-            file_handler = logging.FileHandler(log_file, mode="a", encoding="utf-8")
+            file_handler = _LogFile(log_file, mode="a", encoding="utf-8")
         except OSError as e:
             raise InputError(f"cannot open log file '{log_file}': {e.strerror or e}") from None
         file_handler.setLevel(logging.DEBUG)

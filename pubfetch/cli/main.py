@@ -123,4 +123,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
     finally:
         setup.close()
-    return status
+    return EXIT_USAGE if setup.failed and status == EXIT_OK else status

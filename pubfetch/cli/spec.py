@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import regex as regex_module
+
 from pubfetch.cli.errors import UsageError
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.timefmt import parse_instant
@@ -96,11 +98,39 @@ def integer(value: str, option: str) -> int:
     return int(v)
 
 
-def regex(value: str, option: str) -> re.Pattern[str]:
-    """A regular expression, matched anywhere in the text (PubFetcher's ``find()``)."""
+#: Longest one regular-expression filter may search one entry: real filters take microseconds; a pattern that
+#: backtracks exponentially (``(a|aa)+$`` over forty a's) would otherwise never finish.
+REGEX_TIME_LIMIT_S = 2.0
+
+
+@dataclass(frozen=True)
+class TimedPattern:
+    """A compiled filter regex (``regex`` module, re-compatible syntax) whose every search has a time limit."""
+
+    compiled: regex_module.Pattern[str]
+    option: str
+
+    @property
+    def pattern(self) -> str:
+        return self.compiled.pattern
+
+    def search(self, text: str) -> bool:
+        """Whether the pattern matches anywhere in ``text``; a search over the time limit is a UsageError."""
+        try:
+            return self.compiled.search(text, timeout=REGEX_TIME_LIMIT_S) is not None
+        except TimeoutError:
+            raise UsageError(
+                f"option {self.option}: regular expression '{self.pattern}' took over {REGEX_TIME_LIMIT_S:g} s on one "
+                f"entry (nested repetition such as (a|aa)+ backtracks exponentially); simplify it") from None
+
+
+def regex(value: str, option: str) -> TimedPattern:
+    """A regular expression in Python ``re`` syntax (checked, and errors worded, by ``re``), matched anywhere in the
+    text (PubFetcher's ``find()``) by the ``regex`` module, which can stop a search at a time limit."""
     try:
-        return re.compile(value)
-    except re.error as e:
+        re.compile(value)
+        return TimedPattern(regex_module.compile(value), option)
+    except (re.error, regex_module.error) as e:
         raise UsageError(f"option {option}: invalid regular expression '{value}': {e}") from None
 
 

@@ -41,6 +41,7 @@ from pdfminer.utils import decode_text
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_PAGES",
+    "DEFAULT_MEMORY_LIMIT",
     "DEFAULT_TIME_LIMIT",
     "ErrorKind",
     "PdfContent",
@@ -61,6 +62,9 @@ DEFAULT_MAX_PAGES = 200
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds a worker may take (start-up included) before it is killed."""
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
+#: Address space a PDF worker may use (RLIMIT_AS): a 2 MB compression-bomb PDF took a worker to 4 GiB, and eight
+#: threads can run eight workers. Real articles stay far below; hitting it is a ``too_large`` result.
+DEFAULT_MEMORY_LIMIT = 1536 * 1024 * 1024
 """Bodies larger than this are not parsed at all: pdfminer.six holds the whole file and its objects in memory."""
 
 _SNIFF_BYTES = 1024
@@ -406,9 +410,25 @@ def _mp_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _worker_main(conn: Any, worker: Worker, data: bytes, max_pages: int) -> None:
+def _limit_memory(limit: int) -> None:
+    """Cap this process's address space (where the platform has RLIMIT_AS; elsewhere only the time limit holds)."""
+    if limit <= 0:
+        return
+    try:
+        import resource
+
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, AttributeError, ValueError, OSError) as exc:
+        log.debug("PDF worker memory limit not set: %s", exc)
+
+
+def _worker_main(conn: Any, worker: Worker, data: bytes, max_pages: int, memory_limit: int) -> None:
     """Run in the child: extract, send the result back, never let an exception escape (it would only be printed)."""
     logging.getLogger("pdfminer").setLevel(logging.ERROR)  # hostile files make it warn per object
+    _limit_memory(memory_limit)
     try:
         result = worker(data, max_pages)
     except MemoryError:
@@ -426,11 +446,11 @@ def _worker_main(conn: Any, worker: Worker, data: bytes, max_pages: int) -> None
         conn.close()
 
 
-def _run_in_worker(worker: Worker, data: bytes, max_pages: int, time_limit: float) -> PdfContent:
+def _run_in_worker(worker: Worker, data: bytes, max_pages: int, time_limit: float, memory_limit: int) -> PdfContent:
     ctx = _mp_context()
     reader, writer = ctx.Pipe(duplex=False)
     process = ctx.Process(  # type: ignore[attr-defined]
-        target=_worker_main, args=(writer, worker, data, max_pages), name="pubfetch-pdf", daemon=True
+        target=_worker_main, args=(writer, worker, data, max_pages, memory_limit), name="pubfetch-pdf", daemon=True
     )
     deadline = time.monotonic() + time_limit
     try:
@@ -462,9 +482,11 @@ def extract_pdf(
     time_limit: float = DEFAULT_TIME_LIMIT,
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
     worker: Worker = extract_pdf_in_process,
 ) -> PdfContent:
-    """Extract text and metadata from ``data`` in a worker process that is killed after ``time_limit`` seconds.
+    """Extract text and metadata from ``data`` in a worker process that is killed after ``time_limit`` seconds and
+    whose address space is capped at ``memory_limit`` bytes (0: no cap; running out is a ``too_large`` result).
 
     Non-PDF bodies (``not_pdf``) and bodies over ``max_bytes`` (``too_large``, 0 for no limit) are classified without
     starting a worker. ``worker`` replaces the extraction (tests use slow or crashing ones); it runs in another process,
@@ -484,4 +506,4 @@ def extract_pdf(
             return _failure("too_large", "out of memory in PDF extraction")
         except Exception as exc:  # noqa: BLE001
             return _failure("broken", f"{type(exc).__name__}: {exc}")
-    return _run_in_worker(worker, bytes(data), max_pages, time_limit)
+    return _run_in_worker(worker, bytes(data), max_pages, time_limit, memory_limit)

@@ -11,6 +11,12 @@ lockss.md). Modules, each documenting its public API in its docstring:
   ``au_short_*``) and AU ids.
 * :mod:`~pubfetch.metadata.templates` -- printf templates converted to URL lists, regexps and display names; functors.
 * :mod:`~pubfetch.metadata.tdb` -- the ``.tdb`` title database parser and its TdbAu accessors.
+* :mod:`~pubfetch.metadata.identifiers` -- ISSN/ISBN check digits, ISBN-10/13 conversion, closest locale (LOCKSS
+  MetadataUtil).
+* :mod:`~pubfetch.metadata.archives` -- zip and tar members of an AU as ``<archive>!/<member>`` URLs (LOCKSS
+  ArchiveMemberSpec).
+
+docs/lockss.md names the LOCKSS class each module mirrors.
 
 The built-in fields are reached through the module (``from pubfetch.metadata import fields as mf``; ``mf.FIELD_DOI``);
 everything else listed in ``__all__`` is importable from here.

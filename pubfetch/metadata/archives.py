@@ -10,7 +10,8 @@ stores the archive as one URL and lets article iterators and extractors reach in
   ``.tar.bz2``, ``.tar.xz``) or media type (``application/zip``, ``application/x-tar``, ...) says it is one, else None.
 * ``archive_members(cu)``: a :class:`~pubfetch.metadata.sources.CachedUrl` per regular file in the archive, in archive
   order, with the content type guessed from the member name and first bytes, the archive's status and fetch time, and
-  the bytes read on demand. ``member_cu(cu, name)``: one of them, or None.
+  the bytes read on demand. ``member_cu(cu, name)``: one of them, or None. :class:`OpenArchive` reads an archive
+  once for many members (an :class:`~pubfetch.metadata.sources.ArchivalUnit` keeps the last two it opened).
 
 Bounds, since archives come from publishers: at most :data:`MAX_MEMBERS` members are listed and a member larger than
 :data:`MAX_MEMBER_BYTES` (as the archive declares it, and as read) is a :class:`~pubfetch.metadata.sources.SourceError`
@@ -34,6 +35,7 @@ __all__ = [
     "MAX_MEMBER_BYTES",
     "MEMBER_SEPARATOR",
     "ArchiveMemberSpec",
+    "OpenArchive",
     "archive_kind",
     "archive_members",
     "member_cu",
@@ -111,42 +113,57 @@ def _read_member(kind: ArchiveKind, data: bytes, name: str, where: str) -> bytes
     return body
 
 
-def _loader(archive: CachedUrl, kind: ArchiveKind, name: str) -> Callable[[], bytes]:
-    def load() -> bytes:
-        return _read_member(kind, archive.content(), name, archive.url)
+class OpenArchive:
+    """An archive read once: its bytes, kind and member names; member CUs read from these bytes (so iterating and
+    resolving many members of one archive reads it once)."""
 
-    return load
+    def __init__(self, cu: CachedUrl) -> None:
+        kind = archive_kind(cu)
+        if kind is None:
+            raise SourceError(f"{cu.url} is not a zip or tar archive")
+        self.cu = cu
+        self.kind: ArchiveKind = kind
+        self.data = cu.content()
+        names = _member_names(kind, self.data, cu.url)
+        if len(names) > MAX_MEMBERS:
+            log.warning("%s has %d members; listing the first %d", cu.url, len(names), MAX_MEMBERS)
+            names = names[:MAX_MEMBERS]
+        self.sizes = dict(names)
 
+    def read(self, name: str) -> bytes:
+        return _read_member(self.kind, self.data, name, self.cu.url)
 
-def _member(archive: CachedUrl, kind: ArchiveKind, name: str, size: int, head: bytes) -> CachedUrl:
-    if size > MAX_MEMBER_BYTES:
-        log.warning("%s in %s declares %d bytes, more than %d: it will not be read", name, archive.url, size,
-                    MAX_MEMBER_BYTES)
-    return CachedUrl(ArchiveMemberSpec(archive.url, name).url, guess_content_type(name, head),
-                     _loader(archive, kind, name), status=archive.status, fetch_time=archive.fetch_time,
-                     source_name=archive.source_name)
+    def _loader(self, name: str) -> Callable[[], bytes]:
+        def load() -> bytes:
+            return self.read(name)
+
+        return load
+
+    def _member(self, name: str, head: bytes) -> CachedUrl:
+        size = self.sizes[name]
+        if size > MAX_MEMBER_BYTES:
+            log.warning("%s in %s declares %d bytes, more than %d: it will not be read", name, self.cu.url, size,
+                        MAX_MEMBER_BYTES)
+        return CachedUrl(ArchiveMemberSpec(self.cu.url, name).url, guess_content_type(name, head), self._loader(name),
+                         status=self.cu.status, fetch_time=self.cu.fetch_time, source_name=self.cu.source_name)
+
+    def members(self) -> list[CachedUrl]:
+        """A CU per regular file, in archive order (content type from the member name)."""
+        return [self._member(name, b"") for name in self.sizes]
+
+    def member(self, name: str) -> CachedUrl | None:
+        """The member ``name`` (content type from its name, else its first bytes), or None."""
+        if name not in self.sizes:
+            return None
+        head = self.read(name)[:512] if self.sizes[name] <= MAX_MEMBER_BYTES else b""
+        return self._member(name, head)
 
 
 def archive_members(cu: CachedUrl) -> list[CachedUrl]:
     """The regular files of the archive ``cu`` as cached URLs (see the module docstring); [] when it is no archive."""
-    kind = archive_kind(cu)
-    if kind is None:
-        return []
-    data = cu.content()
-    names = _member_names(kind, data, cu.url)
-    if len(names) > MAX_MEMBERS:
-        log.warning("%s has %d members; listing the first %d", cu.url, len(names), MAX_MEMBERS)
-        names = names[:MAX_MEMBERS]
-    return [_member(cu, kind, name, size, b"") for name, size in names]
+    return OpenArchive(cu).members() if archive_kind(cu) is not None else []
 
 
 def member_cu(cu: CachedUrl, name: str) -> CachedUrl | None:
-    """The member ``name`` of the archive ``cu`` (its content type also sniffed from its first bytes), or None."""
-    kind = archive_kind(cu)
-    if kind is None:
-        return None
-    sizes = dict(_member_names(kind, cu.content(), cu.url))
-    if name not in sizes:
-        return None
-    head = _read_member(kind, cu.content(), name, cu.url)[:512] if sizes[name] <= MAX_MEMBER_BYTES else b""
-    return _member(cu, kind, name, sizes[name], head)
+    """The member ``name`` of the archive ``cu``, or None (also when ``cu`` is no archive)."""
+    return OpenArchive(cu).member(name) if archive_kind(cu) is not None else None

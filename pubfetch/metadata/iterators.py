@@ -48,7 +48,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Self
 
-from pubfetch.metadata.archives import archive_kind, archive_members
+from pubfetch.metadata.archives import archive_kind
 from pubfetch.metadata.article_files import ArticleFiles
 from pubfetch.metadata.extractors import MetadataTarget
 from pubfetch.metadata.sources import ArchivalUnit, CachedUrl
@@ -239,7 +239,7 @@ class SubTreeArticleIterator(Iterator[ArticleFiles]):
         if cu is None or not self._changed_in_time(cu):
             return []
         if self.spec.visit_archive_members and cu.has_content() and archive_kind(cu) is not None:
-            return archive_members(cu)
+            return self.au.open_archive(cu).members()
         return [cu]
 
     def _visit(self, cu: CachedUrl) -> list[ArticleFiles]:

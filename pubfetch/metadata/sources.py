@@ -46,6 +46,7 @@ from pubfetch.metadata.au import AuConfig
 from pubfetch.net.sniff import has_pdf_magic, media_type
 
 if TYPE_CHECKING:
+    from pubfetch.metadata.archives import OpenArchive
     from pubfetch.metadata.tdb import TdbAu
 
 __all__ = [
@@ -539,6 +540,8 @@ class ArchivalUnit:
     bulk_content: bool = False
     name: str = ""
     extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    _archives: dict[tuple[str, int | None, int | None], OpenArchive] = field(default_factory=dict, init=False,
+                                                                            repr=False, compare=False)
 
     def make_cached_url(self, url: str) -> CachedUrl | None:
         """The cached URL of ``url`` in this AU, or None. A URL ``<archive>!/<member>`` that the source does not hold
@@ -546,17 +549,29 @@ class ArchivalUnit:
         found = self.source.get(url)
         if found is not None:
             return found
-        from pubfetch.metadata.archives import ArchiveMemberSpec, member_cu  # archives builds on this module
+        from pubfetch.metadata.archives import ArchiveMemberSpec, archive_kind  # archives builds on this module
 
         spec = ArchiveMemberSpec.from_url(url)
         archive = self.source.get(spec.archive_url) if spec is not None else None
-        if spec is None or archive is None or not archive.has_content():
+        if spec is None or archive is None or not archive.has_content() or archive_kind(archive) is None:
             return None
         try:
-            return member_cu(archive, spec.member)
+            return self.open_archive(archive).member(spec.member)
         except SourceError as e:
             log.warning("%s: %s", url, e)
             return None
+
+    def open_archive(self, cu: CachedUrl) -> OpenArchive:
+        """The archive ``cu`` read once; the last two opened stay open, so aspects resolving members of the archive
+        being iterated do not read it again. :class:`SourceError` when it is not a readable zip or tar archive."""
+        from pubfetch.metadata.archives import OpenArchive
+
+        key = (cu.url, cu.fetch_time, cu.status)
+        opened = self._archives.pop(key, None) or OpenArchive(cu)
+        self._archives[key] = opened
+        while len(self._archives) > 2:
+            del self._archives[next(iter(self._archives))]
+        return opened
 
     def has_content(self, url: str | None) -> bool:
         if url is None:

@@ -63,12 +63,14 @@ publication type is the ``type`` setting, else ``bookSeries`` with an ISBN and a
 from __future__ import annotations
 
 import bisect
+import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
+from typing import Literal
 
 from pubfetch.metadata.au import AuConfig, au_id
 from pubfetch.metadata.fields import is_isbn, is_issn
@@ -87,6 +89,9 @@ __all__ = [
     "range_set_end",
     "range_set_start",
 ]
+
+
+log = logging.getLogger(__name__)
 
 
 class TdbError(ValueError):
@@ -154,6 +159,20 @@ _DOWN_STATUSES = frozenset({"down", "superseded"})
 def _sub_keys(settings: Mapping[str, str], prefix: str) -> dict[str, str]:
     start = prefix + "["
     return {key[len(start):-1]: value for key, value in settings.items() if key.startswith(start) and key.endswith("]")}
+
+
+class _RangeSetEnd:
+    """``start_<x>`` / ``end_<x>`` of a TdbAu: the first or last value of its ``<x>`` range set."""
+
+    def __init__(self, attribute: str, end: Literal["start", "end"]) -> None:
+        self.attribute = attribute
+        self.end = end
+
+    def __get__(self, au: TdbAu | None, owner: type | None = None) -> str | None:
+        if au is None:
+            return None
+        text = getattr(au, self.attribute)
+        return range_set_start(text) if self.end == "start" else range_set_end(text)
 
 
 @dataclass(frozen=True, eq=False)
@@ -313,13 +332,8 @@ class TdbAu:
     def year(self) -> str | None:
         return self.attr("year") or self.param("year")
 
-    @property
-    def start_year(self) -> str | None:
-        return range_set_start(self.year)
-
-    @property
-    def end_year(self) -> str | None:
-        return range_set_end(self.year)
+    start_year = _RangeSetEnd("year", "start")
+    end_year = _RangeSetEnd("year", "end")
 
     def includes_year(self, year: str) -> bool:
         return coverage_includes(self.year, year)
@@ -328,13 +342,8 @@ class TdbAu:
     def volume(self) -> str | None:
         return self.attr("volume") or _first(self.param(k) for k in _VOLUME_PARAMS)
 
-    @property
-    def start_volume(self) -> str | None:
-        return range_set_start(self.volume)
-
-    @property
-    def end_volume(self) -> str | None:
-        return range_set_end(self.volume)
+    start_volume = _RangeSetEnd("volume", "start")
+    end_volume = _RangeSetEnd("volume", "end")
 
     def includes_volume(self, volume: str) -> bool:
         return coverage_includes(self.volume, volume)
@@ -343,13 +352,8 @@ class TdbAu:
     def issue(self) -> str | None:
         return self.attr("issue") or _first(self.param(k) for k in _ISSUE_PARAMS)
 
-    @property
-    def start_issue(self) -> str | None:
-        return range_set_start(self.issue)
-
-    @property
-    def end_issue(self) -> str | None:
-        return range_set_end(self.issue)
+    start_issue = _RangeSetEnd("issue", "start")
+    end_issue = _RangeSetEnd("issue", "end")
 
     def includes_issue(self, issue: str) -> bool:
         return coverage_includes(self.issue, issue)
@@ -536,6 +540,8 @@ class Tdb:
             self.aus.append(au)
             return True
         if existing == au:
+            log.debug("%s:%d: AU %r repeats %r (%s:%d); skipped", au.source, au.line, au.name, existing.name,
+                      existing.source, existing.line)
             return False
         raise TdbError(f"duplicate AU: {au.name!r} has the plugin and parameters of {existing.name!r} "
                        f"({existing.source}:{existing.line}) but other settings", au.source, au.line, 1)

@@ -62,11 +62,13 @@ def forbidden_ip_reason(ip: IPAddress) -> str | None:
 _SHARED: Final = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT, not is_private in every Python version
 
 
-def _literal_ip(host: str) -> IPAddress | None:
+def parse_ip(host: str) -> IPAddress | None:
+    """The address a host string spells literally (``[::1]`` and a zone suffix allowed), ``None`` if it is a name."""
     try:
         return ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
     except ValueError:
         return None
+
 
 
 @functools.lru_cache(maxsize=4096)
@@ -79,26 +81,38 @@ def _resolve(host: str) -> tuple[IPAddress, ...]:
         return ()
     found: list[IPAddress] = []
     for info in infos:
-        ip = _literal_ip(str(info[4][0]))
+        ip = parse_ip(str(info[4][0]))
         if ip is not None and ip not in found:
             found.append(ip)
     return tuple(found)
+
+
+def forbidden_name_reason(host: str) -> str | None:
+    """Why a host must not be fetched, judged from its spelling alone: a forbidden literal address, a metadata name,
+    ``localhost`` (no DNS lookup; ``None`` for any other name)."""
+    host = host.strip().rstrip(".").lower()
+    if not host:
+        return None
+    if host in METADATA_HOSTNAMES:
+        return "cloud metadata host name"
+    literal = parse_ip(host)
+    if literal is not None:
+        return forbidden_ip_reason(literal)
+    if host == "localhost" or host.endswith(".localhost"):
+        return "loopback address"
+    return None
 
 
 def forbidden_host_reason(host: str) -> str | None:
     """Why a host must not be fetched from an untrusted URL: a forbidden literal, a metadata name, or a name that
     resolves to any forbidden address (one bad answer among several is enough: the connection may pick it).
     ``None`` if allowed or unresolvable."""
+    reason = forbidden_name_reason(host)
+    if reason or parse_ip(host.strip().rstrip(".")) is not None:
+        return reason
     host = host.strip().rstrip(".").lower()
     if not host:
         return None
-    if host in METADATA_HOSTNAMES:
-        return "cloud metadata host name"
-    literal = _literal_ip(host)
-    if literal is not None:
-        return forbidden_ip_reason(literal)
-    if host == "localhost" or host.endswith(".localhost"):
-        return "loopback address"
     for ip in _resolve(host):
         reason = forbidden_ip_reason(ip)
         if reason:

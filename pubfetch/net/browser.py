@@ -22,11 +22,13 @@ of the main document decides the kind (404 -> NOT_FOUND, ...), ``text`` is the D
 documents (PDF, XML) are UNSUPPORTED_TYPE (with ``is_pdf``) for the caller to fetch plainly, as PubFetcher does.
 
 URLs are treated as untrusted: unless ``allow_private_addresses``, the page and every request it makes are refused when
-the host is a loopback/private/link-local/metadata address (:mod:`pubfetch.net.addresses`). Chromium follows HTTP
-redirects itself and Playwright cannot intercept the hops, so a redirect of the main document to such an address is
-caught after the fact (the result is FORBIDDEN_ADDRESS, nothing of it is kept); a redirected sub-resource request is
-not, but its answer stays unreadable to the page's scripts (cross-origin). Images, media and fonts are not loaded
-(PubFetcher does not download images either): they cost time and hold nothing to extract.
+the host is a loopback/private/link-local/metadata address (:mod:`pubfetch.net.addresses`). Playwright's routing sees
+neither WebSockets nor the hops of redirects Chromium follows itself, so all of Chromium's traffic goes through a
+:class:`~pubfetch.net.guardproxy.GuardProxy` on 127.0.0.1 that checks the address it actually connects to: a
+WebSocket, worker, fetch, script or iframe reaching a loopback service (directly or by a redirect) fails there. The
+routes still refuse forbidden hosts early (a clean FORBIDDEN_ADDRESS for the main document), and a main document that
+was redirected to such an address is dropped. Images, media and fonts are not loaded (PubFetcher does not download
+images either): they cost time and hold nothing to extract.
 """
 
 from __future__ import annotations
@@ -53,8 +55,10 @@ from pubfetch.net.sniff import is_pdf_media, media_type
 from pubfetch.net.urls import HTTP_SCHEMES, hostname, origin, scheme
 import contextlib
 
+from pubfetch.net.guardproxy import GuardProxy
+
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, Playwright, Request, Response, Route
+    from playwright.sync_api import Browser, Page, Playwright, Request, Response, Route, WebSocketRoute
 
 logger = logging.getLogger(__name__)
 
@@ -62,10 +66,16 @@ logger = logging.getLogger(__name__)
 ENV_VAR: Final = "PUBFETCH_CHROMIUM"
 #: System binaries tried, in order, when neither a configured path nor Playwright's own browser is there.
 SYSTEM_CANDIDATES: tuple[str, ...] = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
-#: Chromium switches: no sandbox (containers run as root), no GPU, no phoning home, and /tmp instead of a small
-#: /dev/shm (Docker's 64 MB makes renderers crash).
+#: Chromium switches: no sandbox (containers run as root), no GPU, /tmp instead of a small /dev/shm (Docker's 64 MB
+#: makes renderers crash), and no phoning home: no background networking, component updates (update.googleapis.com),
+#: sync, default apps, safe-browsing and domain-reliability reports, translation, hyperlink pings or DNS prefetching.
 LAUNCH_ARGS: Final = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                      "--disable-dev-shm-usage")
+                      "--disable-dev-shm-usage", "--disable-component-update", "--disable-sync", "--disable-extensions",
+                      "--disable-default-apps", "--no-first-run", "--no-default-browser-check",
+                      "--disable-domain-reliability", "--disable-client-side-phishing-detection",
+                      "--disable-breakpad", "--metrics-recording-only", "--no-pings", "--dns-prefetch-disable",
+                      "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,"
+                      "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,CalculateNativeWinOcclusion")
 UNAVAILABLE_MESSAGE: Final = (
     "JavaScript fetching needs Chromium: install it with `apt-get install chromium` or `playwright install chromium`, "
     f"or set {ENV_VAR}=/path"
@@ -356,6 +366,17 @@ class _PageWatch:
         except Error as e:  # the page went away meanwhile
             logger.debug("route of %s not handled: %s", request.url, e)
 
+    def route_web_socket(self, socket: WebSocketRoute) -> None:
+        """WebSockets are not seen by :meth:`route`: check them here (the guard proxy checks them again)."""
+        url = socket.url
+        reason = self.forbidden(re.sub(r"^ws(s?):", r"http\1:", url, flags=re.IGNORECASE))
+        if reason:
+            self.blocked[url] = reason
+            logger.warning("browser WebSocket refused: %s (%s)", url, reason)
+            socket.close(code=1008, reason="forbidden address")
+            return
+        socket.connect_to_server()
+
     def on_response(self, response: Response) -> None:
         try:
             request = response.request
@@ -407,6 +428,8 @@ class _Worker:
         self._browser: Browser | None = None
         self._unavailable: tuple[BrowserUnavailable, float] | None = None  # and when it was found out
         self._page_watch: _PageWatch | None = None
+        #: all of Chromium's connections go through it unless private addresses are allowed
+        self.proxy: GuardProxy | None = None
         self._thread = threading.Thread(target=self._run, name="pubfetch-browser", daemon=True)
         self._watchdog = threading.Thread(target=self._watch, name="pubfetch-browser-watchdog", daemon=True)
 
@@ -565,7 +588,8 @@ class _Worker:
             self._marker = f"{_MARKER_PREFIX}{uuid.uuid4().hex}"
             try:
                 self._browser = self._pw.chromium.launch(
-                    executable_path=path, headless=True, args=[*LAUNCH_ARGS, self._marker], timeout=LAUNCH_TIMEOUT_MS
+                    executable_path=path, headless=True, args=[*LAUNCH_ARGS, *self._proxy_args(), self._marker],
+                    timeout=LAUNCH_TIMEOUT_MS,
                 )
             except Exception as e:
                 raise BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} (Chromium at {path} did not start: "
@@ -576,6 +600,14 @@ class _Worker:
             raise
         self.executable = path
         logger.info("started Chromium %s (%s)", self._browser.version, path)
+
+    def _proxy_args(self) -> list[str]:
+        """Chromium switches sending every connection (loopback included: ``<-loopback>``) through the guard."""
+        if self.settings.allow_private_addresses:
+            return []
+        if self.proxy is None:
+            self.proxy = GuardProxy()
+        return [f"--proxy-server={self.proxy.url}", "--proxy-bypass-list=<-loopback>"]
 
     def _drop_browser(self) -> None:
         """Forget a dead or killed browser (closing it first, in case it is only half dead)."""
@@ -594,6 +626,9 @@ class _Worker:
 
     def _shutdown(self) -> None:
         self._drop_browser()
+        proxy, self.proxy = self.proxy, None
+        if proxy is not None:
+            proxy.close()
         pw, self._pw = self._pw, None
         if pw is not None:
             try:
@@ -621,6 +656,7 @@ class _Worker:
         )
         try:
             context.route("**/*", watch.route)
+            context.route_web_socket(re.compile(".*"), watch.route_web_socket)
             page = context.new_page()
             page.on("response", watch.on_response)
             try:

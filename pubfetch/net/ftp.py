@@ -16,8 +16,10 @@ import urllib.request
 from typing import Final
 
 from pubfetch.net.body import BodyTooLarge, DeadlineExceeded
+from pubfetch.net.errors import classify_exception
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.retry import ExchangeFailed
+from pubfetch.net.transport import Request, Response
 
 _CHUNK: Final = 64 * 1024
 
@@ -66,3 +68,30 @@ def _classify(reason: object, url: str) -> ExchangeFailed:
     if isinstance(reason, ftplib.error_temp):
         return ExchangeFailed(OutcomeKind.SERVER_BUSY, f"ftp: {text}")
     return ExchangeFailed(OutcomeKind.IO_ERROR, f"ftp error for {url}: {text}")
+
+
+class FtpTransport:
+    """The ftp transport: one download per request; the response has no status, its Content-Type is a guess."""
+
+    def __init__(self, timeout: float | None, max_bytes: int, total_timeout: float | None) -> None:
+        self.timeout = timeout
+        self.max_bytes = max_bytes
+        self.total_timeout = total_timeout
+
+    def send(self, request: Request) -> Response:
+        deadline = time.monotonic() + self.total_timeout if self.total_timeout is not None else None
+        try:
+            body, content_type = fetch_ftp(request.url, timeout=self.timeout, max_bytes=self.max_bytes,
+                                           deadline=deadline)
+        except BodyTooLarge as e:
+            raise ExchangeFailed(OutcomeKind.TOO_LARGE, str(e)) from e
+        except DeadlineExceeded as e:
+            raise ExchangeFailed(OutcomeKind.TIMEOUT, str(e)) from e
+        except ExchangeFailed:
+            raise
+        except Exception as e:
+            raise classify_exception(e) from e
+        return Response(request.url, None, {"Content-Type": content_type} if content_type else {}, body)
+
+    def close(self) -> None:
+        pass

@@ -32,8 +32,10 @@ class ExchangeFailed(Exception):
         self.retryable = retryable
         #: what was received before the failure (the client's response summary), if anything
         self.payload = payload
-        #: requests sent for this hop, retries included (set by the client once retrying gave up)
+        #: requests sent for this hop, retries included (set by the retry layer once retrying gave up)
         self.attempts = 0
+        #: the URL of the hop where it failed (set by the redirect layer)
+        self.url: str | None = None
 
 
 class ServerBusy(Exception):
@@ -44,6 +46,9 @@ class ServerBusy(Exception):
         self.status = status
         self.retry_after = retry_after
         self.payload = payload
+        #: as for :class:`ExchangeFailed`
+        self.attempts = 0
+        self.url: str | None = None
 
 
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:

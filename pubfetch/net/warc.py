@@ -8,6 +8,7 @@ stored; a body that was not read in full is marked with WARC-Truncated. An NCBI 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import threading
@@ -40,16 +41,26 @@ class WarcRecorder:
     """A response hook writing a (gzipped) WARC file; thread-safe. Use as ``HttpConfig(response_hook=recorder)``."""
 
     def __init__(self, path: str | Path, *, gzip: bool | None = None) -> None:
+        """Open (append to) the file, creating missing parent directories, and write the warcinfo record through to
+        the disk: a path that cannot be written raises OSError here, before anything is fetched."""
         self.path = Path(path)
         use_gzip = self.path.suffix == ".gz" if gzip is None else gzip
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed by close()
         self._writer = WARCWriter(self._file, gzip=use_gzip)
         self._lock = threading.Lock()
         self.records = 0
+        #: why recording stopped (a full disk): the run goes on and the caller reports it; ``None`` while all is well
+        self.error: str | None = None
         info = self._writer.create_warcinfo_record(self.path.name, {"software": f"pubfetch/{__version__}",
                                                                     "format": "WARC File Format 1.0"})
-        with self._lock:
-            self._writer.write_record(info)
+        try:
+            with self._lock:
+                self._writer.write_record(info)
+                self._file.flush()
+        except OSError:
+            self._close_quietly()
+            raise
 
     def __call__(self, exchange: ExchangeRecord) -> None:
         url = redact(exchange.url)
@@ -76,15 +87,27 @@ class WarcRecorder:
                                "WARC-Concurrent-To": response.rec_headers.get_header("WARC-Record-ID")},
         )
         with self._lock:
-            self._writer.write_record(response)
-            self._writer.write_record(request)
-            self._file.flush()
+            if self.error is not None:
+                return
+            try:
+                self._writer.write_record(response)
+                self._writer.write_record(request)
+                self._file.flush()
+            except OSError as e:
+                self.error = f"cannot write WARC file '{self.path}': {e.strerror or e}"
+                log.error("%s; no more exchanges are recorded", self.error)
+                self._close_quietly()
+                return
             self.records += 1
+
+    def _close_quietly(self) -> None:
+        with contextlib.suppress(OSError):  # the final flush of a full disk; the error is already known
+            self._file.close()
 
     def close(self) -> None:
         with self._lock:
             if not self._file.closed:
-                self._file.close()
+                self._close_quietly()
 
     def __enter__(self) -> Self:
         return self

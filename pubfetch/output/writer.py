@@ -34,6 +34,7 @@ from pubfetch.output.common import (
     version_info,
 )
 from pubfetch.output.jsonform import dumps, entry_json
+from pubfetch.textutil import strip_terminal_controls
 
 if TYPE_CHECKING:
     from pubfetch.fetcher_args import FetcherArgs
@@ -185,6 +186,10 @@ class EntryWriter:
         self._kind = None
 
     def _entry_text(self, kind: Kind, entry: Publication | Webpage) -> str:
+        text = self._formatted(kind, entry)
+        return strip_terminal_controls(text) if self.fmt is Format.text else text
+
+    def _formatted(self, kind: Kind, entry: Publication | Webpage) -> str:
         html = self.fmt is Format.html
         if kind == "publication":
             assert isinstance(entry, Publication)

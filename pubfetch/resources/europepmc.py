@@ -32,6 +32,10 @@ FULLTEXT_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, P
 #: Longest query sent in a GET URL; longer ones are POSTed to searchPOST (URLs beyond ~2 kB get refused by proxies).
 MAX_GET_QUERY = 1500
 PAGE_SIZE = 1000
+#: Pages read per query at most: a batch of IDs matches a few records per ID (a 200-ID query fits one page), so a
+#: service announcing hitCount 10^12 with a fresh nextCursorMark on every page is cut off here instead of being paged
+#: for ever with the records piling up in memory.
+MAX_PAGES = 5
 _SEARCH_TYPES = {name: PartType.europepmc for name in (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
                                                        PartName.keywords, PartName.mesh, PartName.theAbstract)}
 
@@ -76,7 +80,7 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
     if ctx.args.europepmc_email:
         params["email"] = ctx.args.europepmc_email
     records: list[ArticleRecord] = []
-    while True:
+    for _ in range(MAX_PAGES):
         if len(query) > MAX_GET_QUERY:
             result = ctx.client.post(base + "searchPOST", dict(params), publication=True,
                                      headers={"Accept": "application/json"})
@@ -96,6 +100,9 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
         if not page.records or not cursor or cursor == params["cursorMark"] or len(records) >= (page.hit_count or 0):
             return records, None
         params = {**params, "cursorMark": cursor}
+    log.warning("Europe PMC answer for %s still not complete after %d pages (%d records of a claimed %s); stopped",
+                query[:200], MAX_PAGES, len(records), page.hit_count)
+    return records, None
 
 
 def _search_pass(ctx: Context, runs: Sequence[PubRun],

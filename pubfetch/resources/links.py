@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -50,25 +52,39 @@ class QueuedLink:
 
 
 class Links:
-    """Links sorted by part type (stable among equals), each URL tried at most once."""
+    """Links sorted by part type (stable among equals), each URL tried at most once.
+
+    Kept as one FIFO bucket per rank plus the live entry of every queued URL, so that adding is O(1) whatever the
+    number of links (a page with 10,000 ``citation_pdf_url`` tags took 38 s with a sorted list scanned per link). A URL
+    re-queued with a better type leaves a stale entry in its old bucket, skipped when popped or listed.
+    """
 
     def __init__(self) -> None:
-        self._links: list[QueuedLink] = []
+        self._buckets: dict[int, deque[QueuedLink]] = {}
+        self._queued: dict[str, QueuedLink] = {}
         self._tried: set[str] = set()
 
     def __len__(self) -> int:
-        return len(self._links)
+        return len(self._queued)
 
-    def __iter__(self):
-        return iter(list(self._links))
+    def __iter__(self) -> Iterator[QueuedLink]:
+        return iter([link for rank in sorted(self._buckets) for link in self._buckets[rank] if self._live(link)])
+
+    def _live(self, link: QueuedLink) -> bool:
+        return self._queued.get(link.url) is link
 
     def pop(self) -> QueuedLink | None:
         """The best link not tried yet (marked tried), or ``None``."""
-        while self._links:
-            link = self._links.pop(0)
-            if link.url not in self._tried:
-                self._tried.add(link.url)
-                return link
+        for rank in sorted(self._buckets):
+            bucket = self._buckets[rank]
+            while bucket:
+                link = bucket.popleft()
+                if not self._live(link):
+                    continue
+                del self._queued[link.url]
+                if link.url not in self._tried:
+                    self._tried.add(link.url)
+                    return link
         return None
 
     def add_tried(self, url: str) -> None:
@@ -103,21 +119,19 @@ class Links:
                 return False
         if url in self._tried:
             return False
+        existing = self._queued.get(url)
+        if existing is not None and not type_.is_better_than(existing.type):
+            return False
         link = QueuedLink(url, type_, from_url)
-        for i, existing in enumerate(self._links):
-            if existing.url == url:
-                if not type_.is_better_than(existing.type):
-                    return False
-                del self._links[i]
-                break
-        for i, existing in enumerate(self._links):
-            if type_.is_better_than(existing.type):
-                self._links.insert(i, link)
-                break
-        else:
-            self._links.append(link)
+        self._queued[url] = link
+        self._buckets.setdefault(_rank(type_), deque()).append(link)
         log.info("add link %s found in %s of type %s", url, from_url, type_.value)
         return True
+
+
+def _rank(type_: PartType) -> int:
+    """Position of a type in the queue: final types are equivalent to one another (one rank), the others by order."""
+    return -1 if type_.is_final else type_.order
 
 
 def _extract_ids(patterns: tuple[re.Pattern[str], re.Pattern[str]], url: str, pub: Publication, type_: PartType,

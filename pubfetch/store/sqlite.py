@@ -15,6 +15,7 @@ points at a publication that is gone.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -31,6 +32,7 @@ from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
 from pubfetch.store import schema
 from pubfetch.store.base import Store, StoreError
+from pubfetch.store.rows import decode_entry
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +133,9 @@ class SqliteStore(Store):
         except ValueError:
             raise StoreError(f"database file '{p}' has an unreadable schema version "
                              f"'{meta.get('schema_version')}'") from None
+        if version < 0:
+            raise StoreError(f"database file '{p}' has an impossible schema version {version}; it is damaged or was "
+                             "not written by pubfetch")
         if version > schema.SCHEMA_VERSION:
             raise StoreError(f"database file '{p}' has schema version {version}, newer than this pubfetch supports "
                              f"({schema.SCHEMA_VERSION}); upgrade pubfetch to use it")
@@ -162,10 +167,18 @@ class SqliteStore(Store):
     # --- connections and transactions ---------------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        if self.readonly:
-            target, uri = Path(self.path).resolve().as_uri() + "?mode=ro", True
-        else:
-            target, uri = self.path, False
+        if not self.readonly:
+            return self._connect_to(self.path, uri=False)
+        target = Path(self.path).resolve().as_uri() + "?mode=ro"
+        try:
+            return self._connect_to(target, uri=True)
+        except StoreError:
+            # A WAL database read-only still needs its -shm file, which cannot be created on a read-only mount (or
+            # in a directory that is not writable); nothing can change such a file, so it can be read as immutable.
+            log.info("reading database %s as immutable (its directory is not writable)", self.path)
+            return self._connect_to(target + "&immutable=1", uri=True)
+
+    def _connect_to(self, target: str, *, uri: bool) -> sqlite3.Connection:
         try:
             # isolation_level=None: no implicit transactions; writes open their own BEGIN IMMEDIATE
             conn = sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_S, isolation_level=None,
@@ -174,6 +187,7 @@ class SqliteStore(Store):
             if not self.readonly:
                 conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"database file '{self.path}' cannot be opened: {e}") from None
         return conn
@@ -351,7 +365,7 @@ class SqliteStore(Store):
         if doc is None:
             log.error("no publication found for primary ID %s in database", primary)
             return None
-        return Publication.from_json(json.loads(doc))
+        return decode_entry(Publication.from_json, _template("publication"), doc, f"publication {primary}")
 
     def get_publication(self, ids: PublicationIds | str) -> Publication | None:
         if isinstance(ids, str):
@@ -423,7 +437,9 @@ class SqliteStore(Store):
 
     def get_page(self, kind: str, url: str) -> Webpage | None:
         rows = self._read(f"SELECT json FROM {_check_kind(kind)} WHERE url = ?", (url,))
-        return Webpage.from_json(json.loads(rows[0][0])) if rows else None
+        if not rows:
+            return None
+        return decode_entry(Webpage.from_json, _template("webpage"), rows[0][0], f"{kind[:-1]} {url}")
 
     def remove_page(self, kind: str, url: str) -> bool:
         table = _check_kind(kind)
@@ -481,6 +497,12 @@ class SqliteStore(Store):
 
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r}{', readonly=True' if self.readonly else ''})"
+
+
+@functools.cache
+def _template(kind: str) -> dict[str, Any]:
+    """The JSON shape of a fresh entry of a kind, the yardstick of :func:`~pubfetch.store.rows.decode_entry`."""
+    return Publication().to_json(computed=False) if kind == "publication" else Webpage().to_json(computed=False)
 
 
 def _check_file(p: str, readonly: bool) -> None:

@@ -1,0 +1,273 @@
+"""The network transport: one request sent with a pooled ``requests.Session``, its body streamed under the size cap,
+decompression-bomb guard and deadline.
+
+Each thread gets its own session because ``requests.Session`` is not documented as thread-safe; its connection pool
+still keeps connections alive across that thread's requests. What requests would look up in the environment on every
+request (proxy variables, NO_PROXY bypass, CA bundle variables) is looked up once per transport instead: requests'
+``trust_env`` re-reads them per request, which costs more CPU than the rest of a small request's handling.
+Redirects are never followed here (the redirect layer does it); a redirect, 503/429 or error status gets only a
+bounded piece of its body read.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Final
+
+import requests
+from requests.adapters import HTTPAdapter
+from requests.structures import CaseInsensitiveDict
+
+from pubfetch.net import body as bodies
+from pubfetch.net.config import HttpConfig
+from pubfetch.net.errors import classify_exception
+from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.record import ExchangeRecord
+from pubfetch.net.retry import ExchangeFailed, ServerBusy, parse_retry_after
+from pubfetch.net.sniff import is_pdf_media, is_skipped_media, media_type
+from pubfetch.net.transport import Request, Response
+from pubfetch.net.urls import header_text, resolve_location
+
+REDIRECT_STATUSES: Final = frozenset({301, 302, 303, 307, 308})
+BUSY_STATUSES: Final = frozenset({429, 503})
+#: Bytes kept of bodies nobody needs in full: redirects, 503/429, error pages.
+SMALL_BODY: Final = 64 * 1024
+#: Hosts whose proxy decision is remembered (a long run meets tens of thousands of publisher hosts).
+_PROXY_CACHE_SIZE: Final = 4096
+
+_HTTP_VERSIONS: Final = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1", 20: "HTTP/2", 30: "HTTP/3"}
+
+
+class EnvironmentSettings:
+    """Proxies and CA bundle from the environment and the config, read once (what requests' ``trust_env`` reads on
+    every request): HTTP_PROXY/HTTPS_PROXY/ALL_PROXY/NO_PROXY and REQUESTS_CA_BUNDLE/CURL_CA_BUNDLE."""
+
+    def __init__(self, config: HttpConfig) -> None:
+        self.environment_proxies = {k: v for k, v in urllib.request.getproxies().items() if k != "no"}
+        self.explicit_proxies = dict(config.proxies) if config.proxies else {}
+        self.verify: bool | str = (config.ca_bundle or os.environ.get("REQUESTS_CA_BUNDLE")
+                                   or os.environ.get("CURL_CA_BUNDLE") or True)
+        self._no_proxy = self.explicit_proxies.get("no_proxy")
+        self._bypass: dict[str, bool] = {}
+        self._lock = threading.Lock()
+
+    def proxies(self, url: str) -> dict[str, str]:
+        """The proxies for a URL: explicit ones, then the environment's unless NO_PROXY exempts its host."""
+        if not self.environment_proxies:
+            return self.explicit_proxies
+        netloc = url.split("://", 1)[-1].split("/", 1)[0]
+        bypass = self._bypass.get(netloc)
+        if bypass is None:
+            bypass = requests.utils.should_bypass_proxies(url, no_proxy=self._no_proxy)
+            with self._lock:
+                if len(self._bypass) >= _PROXY_CACHE_SIZE:
+                    self._bypass.clear()
+                self._bypass[netloc] = bypass
+        if bypass:
+            return self.explicit_proxies
+        return {**self.environment_proxies, **self.explicit_proxies}
+
+
+def read_response(request: Request, hop: Response, some: Callable[[int], tuple[bytes, bool]],
+                  whole: Callable[[], bytes], record: Callable[[bytes, bool], None]) -> Response:
+    """Read as much of a body as the response deserves and classify it, whatever transport received it.
+
+    Args:
+        request: what was sent (``read_body``, ``accept_pdf`` and ``record`` matter here).
+        hop: the response with status and headers; its body, location and retry_after are filled in.
+        some: reads at most n bytes, returning ``(bytes, truncated)`` (redirects, 503/429, error pages).
+        whole: reads the whole body under the caps (raises ``BodyTooLarge``/``DeadlineExceeded``).
+        record: fills ``hop.exchange`` with what was read (called only when ``request.record``).
+
+    Raises:
+        ServerBusy for 503/429; ExchangeFailed for a malformed Location, a body over the cap or past the deadline.
+    """
+    status = hop.status or 0
+    headers = hop.headers
+    location_header = headers.get("Location")
+
+    def read_some() -> None:
+        hop.body, truncated = some(SMALL_BODY)
+        if request.record:
+            record(hop.body, truncated)
+        if not request.read_body:
+            hop.body = b""
+
+    if status in REDIRECT_STATUSES and location_header:
+        read_some()
+        location = header_text(location_header)
+        try:
+            hop.location = resolve_location(hop.url, location)
+        except ValueError as e:
+            raise ExchangeFailed(OutcomeKind.BAD_URL, f"malformed Location {location!r}: {e}", payload=hop) from e
+        return hop
+    if status in BUSY_STATUSES:
+        hop.body, truncated = some(SMALL_BODY)
+        hop.retry_after = parse_retry_after(headers.get("Retry-After"))
+        if request.record:
+            record(hop.body, truncated)
+        raise ServerBusy(status, hop.retry_after, hop)
+    if status >= 400 or not request.read_body:
+        read_some()
+        return hop
+    mtype = media_type(headers.get("Content-Type"))
+    if is_skipped_media(mtype) or (not request.accept_pdf and is_pdf_media(mtype)):
+        hop.skipped = True
+        if request.record:
+            record(b"", True)
+        return hop
+    try:
+        hop.body = whole()
+    except bodies.BodyTooLarge as e:
+        if request.record:
+            record(b"", True)
+        raise ExchangeFailed(OutcomeKind.TOO_LARGE, str(e), payload=hop) from e
+    except bodies.DeadlineExceeded as e:
+        # not retried: a server that drips once drips again, and each try may take the whole deadline
+        if request.record:
+            record(b"", True)
+        raise ExchangeFailed(OutcomeKind.TIMEOUT, str(e), payload=hop) from e
+    if request.record:
+        record(hop.body, False)
+    return hop
+
+
+class RequestsTransport:
+    """Sends one request over HTTP(S) with requests; never follows redirects."""
+
+    def __init__(self, config: HttpConfig) -> None:
+        self.config = config
+        self._settings = EnvironmentSettings(config)
+        self._local = threading.local()
+        self._sessions: list[requests.Session] = []
+        self._sessions_lock = threading.Lock()
+
+    def send(self, request: Request) -> Response:
+        cfg = self.config
+        timeout = cfg.timeout_s
+        deadline_s = cfg.total_timeout_s
+        url = request.url
+        started = datetime.now(UTC)
+        t0 = time.monotonic()
+        deadline = t0 + deadline_s if deadline_s is not None else None
+        try:
+            response = self._session().request(
+                request.method,
+                url,
+                data=request.data,
+                headers=request.headers,
+                allow_redirects=False,
+                stream=True,
+                timeout=(timeout, timeout),
+                proxies=self._settings.proxies(url),
+                verify=self._settings.verify,
+            )
+        except Exception as e:
+            raise classify_exception(e) from e
+        try:
+            return self._read(request, response, started, t0, deadline)
+        finally:
+            response.close()
+
+    def _read(self, request: Request, response: requests.Response, started: datetime, t0: float,
+              deadline: float | None) -> Response:
+        cfg = self.config
+        hop = Response(request.url, response.status_code, CaseInsensitiveDict(response.headers))
+        # now, while urllib3 still holds the socket: once the body is read the connection goes back to the pool
+        peer = _peer(response.raw) if request.record else None
+
+        def record(body: bytes, truncated: bool) -> None:
+            hop.exchange = _record(request, response, body, truncated, started, t0, peer)
+
+        def whole() -> bytes:
+            return bodies.read_capped(response, cfg.max_bytes, deadline=deadline, max_ratio=cfg.max_compression_ratio,
+                                      ratio_floor=cfg.compression_ratio_floor)
+
+        try:
+            return read_response(request, hop, lambda limit: bodies.read_some(response, limit), whole, record)
+        except (ServerBusy, ExchangeFailed):
+            raise
+        except Exception as e:
+            failed = classify_exception(e)
+            failed.payload = hop  # the status and headers were received; the body was not
+            hop.body = b""
+            raise failed from e
+
+    def _session(self) -> requests.Session:
+        session: requests.Session | None = getattr(self._local, "session", None)
+        if session is None:
+            session = _ManualRedirectSession()
+            session.trust_env = False  # the environment was read once, by EnvironmentSettings
+            adapter = HTTPAdapter(pool_connections=32, pool_maxsize=4, max_retries=0)
+            session.mount("http://", adapter)
+            session.mount("https://", adapter)
+            self._local.session = session
+            with self._sessions_lock:
+                self._sessions.append(session)
+        return session
+
+    def close(self) -> None:
+        """Close the pooled connections of every thread's session."""
+        with self._sessions_lock:
+            sessions, self._sessions = self._sessions, []
+        for session in sessions:
+            session.close()
+        self._local = threading.local()
+
+
+class _ManualRedirectSession(requests.Session):
+    """A session that never looks at Location: the client follows redirects itself.
+
+    Even with ``allow_redirects=False`` requests prepares the next request of a redirect (``response.next``), and a
+    malformed or non-UTF-8 Location then raises out of ``request()`` before the client can classify the response.
+    """
+
+    def get_redirect_target(self, resp: requests.Response) -> str | None:
+        return None
+
+
+def _record(
+    request: Request,
+    response: requests.Response,
+    body: bytes,
+    truncated: bool,
+    started: datetime,
+    t0: float,
+    peer: str | None,
+) -> ExchangeRecord:
+    """The recorder's view of an exchange (built only when a recorder is installed)."""
+    sent = response.request
+    sent_body = sent.body if sent is not None else None
+    raw = response.raw
+    raw_headers = getattr(raw, "headers", None)
+    pairs = list(raw_headers.items()) if raw_headers is not None else list(response.headers.items())
+    return ExchangeRecord(
+        method=request.method,
+        url=response.url or request.url,
+        request_headers=tuple(sent.headers.items()) if sent is not None else (),
+        request_body=sent_body.encode("utf-8") if isinstance(sent_body, str) else sent_body,
+        status=response.status_code,
+        reason=response.reason or "",
+        http_version=_HTTP_VERSIONS.get(getattr(raw, "version", 11), "HTTP/1.1"),
+        response_headers=tuple((str(k), str(v)) for k, v in pairs),
+        body=body,
+        truncated=truncated,
+        started=started,
+        elapsed_s=time.monotonic() - t0,
+        peer=peer,
+    )
+
+
+def _peer(raw: object) -> str | None:
+    """``ip:port`` the response came from, if urllib3 still exposes the socket."""
+    try:
+        sock = raw._connection.sock  # type: ignore[attr-defined]
+        host, port = sock.getpeername()[:2]
+    except Exception:  # noqa: BLE001 - best effort only
+        return None
+    return f"{host}:{port}"
