@@ -86,7 +86,8 @@ class FetchConfig:
         batch_size: publications walked through the chain together; 1 reproduces PubFetcher's one-at-a-time fetching.
         parts: when given, only these parts are fetched (``--fetch-part``); IDs are always kept.
         allow_private_addresses: let links taken from pages point at loopback/private addresses (tests, intranets).
-        per_host_connections: concurrent connections to one host.
+        per_host_connections: concurrent connections to any one host (``--connections-per-host``; the seed's 1 by
+            default, where PubFetcher's develop branch lets 4 through).
         chromium: path of a Chromium binary for JavaScript pages (else Playwright's own or a system one).
         javascript: allow JavaScript rendering at all (off: pages that need it are fetched plainly).
         europepmc_batch, efetch_batch, annotations_batch: IDs per request to each batched service.

@@ -55,13 +55,20 @@ log = logging.getLogger(__name__)
 JOURNAL_KEYS = (
     "pmid", "pmcid", "doi", "title", "subtitle", "keywords", "keywords_split", "abstract", "fulltext",
     "fulltext_src", "fulltext_dst", "fulltext_a", "pdf_src", "pdf_dst", "pdf_a",
-    "corresp_author_names", "corresp_author_emails", "wait_until",
+    "corresp_author_names", "corresp_author_emails", "wait_until", "recognise", "tests",
 )  # fmt: skip
 #: Journal keys whose values are URL regexes / replacements rather than selectors; they come in pairs.
 JOURNAL_REWRITE_PAIRS = (("fulltext_src", "fulltext_dst"), ("pdf_src", "pdf_dst"))
-JOURNAL_SELECTOR_KEYS = tuple(k for k in JOURNAL_KEYS if not k.endswith(("_src", "_dst")) and k != "wait_until")
+JOURNAL_SELECTOR_KEYS = tuple(k for k in JOURNAL_KEYS
+                              if not k.endswith(("_src", "_dst")) and k not in ("wait_until", "recognise", "tests"))
 #: Keys of a webpage rule.
-WEBPAGE_KEYS = ("title", "content", "javascript", "license", "language", "wait_until")
+WEBPAGE_KEYS = ("title", "content", "javascript", "license", "language", "wait_until", "tests")
+#: What a test entry of a journal site / a webpage rule may expect, with the YAML type of each expectation: text is
+#: compared exactly, a number is a length in characters (0: empty), ``pdf`` is a PDF link (true: some link).
+JOURNAL_TEST_KEYS: Mapping[str, tuple[type, ...]] = MappingProxyType(
+    {"title": (str,), "doi": (str,), "abstract": (int,), "fulltext": (int,), "keywords": (int,), "pdf": (str, bool)})
+WEBPAGE_TEST_KEYS: Mapping[str, tuple[type, ...]] = MappingProxyType(
+    {"title": (str,), "content": (int,), "license": (str,), "language": (str,)})
 
 BUILTIN_PACKAGE = "pubfetch.scraping_rules"
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "scraping_rules"
@@ -316,6 +323,20 @@ def _parse_java_replacement(dst: str, pattern: re.Pattern[str]) -> tuple[str | i
 
 
 @dataclass(frozen=True)
+class RuleTest:
+    """A test entry of a rule: the URL of a page and what the rule must get from it (see :data:`JOURNAL_TEST_KEYS`).
+
+    ``untested``: no recorded page backs the entry, so only a live run checks it (the suite checks the others against
+    ../shared/corpus, and that the flag is true exactly when no recorded page exists).
+    """
+
+    url: str
+    expect: Mapping[str, str | int | bool]
+    untested: bool = False
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class JournalRule:
     """The rules of one journal site (a publisher platform), ready to apply."""
 
@@ -328,6 +349,10 @@ class JournalRule:
     #: With JavaScript, a CSS selector whose element means the page is ready (given to the browser as text, so keep
     #: it to standard CSS).
     wait_until: str | None = None
+    #: A platform's fingerprint: a page on a host no URL regex knows gets this rule when the selector matches
+    #: something in it (a generator meta tag, platform markup, a platform script's name).
+    recognise: Selector | None = None
+    tests: tuple[RuleTest, ...] = ()
 
     def text(self, key: str) -> str | None:
         """The value of any journal key as the rule file gives it (a selector, a URL regex or replacement, the
@@ -368,6 +393,7 @@ class WebpageRule:
     language: Selector | None = None
     #: As :attr:`JournalRule.wait_until`: CSS text for the browser.
     wait_until: str | None = None
+    tests: tuple[RuleTest, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -477,12 +503,16 @@ def _parse_site(site: str, node: Node, file: str, construct: Callable[[Node], An
     if _is_null(node):
         raise RuleError("site is empty (give at least one key)", file=file, rule=site, line=_line(node))
     values: dict[str, tuple[str, int | None]] = {}
+    tests: tuple[RuleTest, ...] = ()
     for key_node, value_node in _mapping(node, "a site", file, site):
         key = _string_key(key_node, "a site key", file, construct, site)
         line = _line(key_node)
         if key not in JOURNAL_KEYS:
             raise RuleError(f"unknown key (known keys: {', '.join(JOURNAL_KEYS)})", file=file, rule=site, key=key,
                             line=line)
+        if key == "tests":
+            tests = _parse_tests(value_node, JOURNAL_TEST_KEYS, file, site, construct)
+            continue
         value = construct(value_node) if isinstance(value_node, ScalarNode) else None
         if not isinstance(value, str) or not value.strip():
             raise RuleError("value must be a non-empty string", file=file, rule=site, key=key, line=line)
@@ -494,6 +524,8 @@ def _parse_site(site: str, node: Node, file: str, construct: Callable[[Node], An
                             line=values[present][1])
     selectors = {key: _selector_or_fail(value, file, site, key, line)
                  for key, (value, line) in values.items() if key in JOURNAL_SELECTOR_KEYS}
+    recognise = _selector_or_fail(values["recognise"][0], file, site, "recognise", values["recognise"][1]) \
+        if "recognise" in values else None
     wait_until = None
     if "wait_until" in values:
         wait_until = _selector_or_fail(values["wait_until"][0], file, site, "wait_until", values["wait_until"][1])
@@ -505,7 +537,41 @@ def _parse_site(site: str, node: Node, file: str, construct: Callable[[Node], An
             except ValueError as e:
                 raise RuleError(str(e), file=file, rule=site, key=src_key, line=values[src_key][1]) from e
     return JournalRule(site, file, _line(node), MappingProxyType(selectors), rewrites.get("fulltext_src"),
-                       rewrites.get("pdf_src"), wait_until.text.strip() if wait_until is not None else None)
+                       rewrites.get("pdf_src"), wait_until.text.strip() if wait_until is not None else None,
+                       recognise, tests)
+
+
+def _parse_tests(node: Node, allowed: Mapping[str, tuple[type, ...]], file: str, rule: str,
+                 construct: Callable[[Node], Any]) -> tuple[RuleTest, ...]:
+    """A rule's ``tests``: a list of mappings with a ``url``, the expectations, and ``untested: true`` when no
+    recorded page backs the entry."""
+    if not isinstance(node, SequenceNode):
+        raise RuleError("must be a list of test entries ('- url: ...')", file=file, rule=rule, key="tests",
+                        line=_line(node))
+    tests = []
+    for item in node.value:
+        entry: dict[str, Any] = {}
+        for key_node, value_node in _mapping(item, "a test entry", file, rule):
+            key = _string_key(key_node, "a test entry key", file, construct, rule)
+            entry[key] = (construct(value_node) if isinstance(value_node, ScalarNode) else None, _line(key_node))
+        url, line = entry.pop("url", (None, _line(item)))
+        if not isinstance(url, str) or not url.strip():
+            raise RuleError("a test entry needs a url", file=file, rule=rule, key="tests", line=line)
+        untested, untested_line = entry.pop("untested", (False, line))
+        if not isinstance(untested, bool):
+            raise RuleError("'untested' must be true or false", file=file, rule=rule, key="tests", line=untested_line)
+        expect: dict[str, str | int | bool] = {}
+        for key, (value, key_line) in entry.items():
+            types = allowed.get(key)
+            if types is None:
+                raise RuleError(f"unknown test expectation '{key}' (known: url, untested, {', '.join(allowed)})",
+                                file=file, rule=rule, key="tests", line=key_line)
+            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                raise RuleError(f"test expectation '{key}' must be {' or '.join(t.__name__ for t in types)}",
+                                file=file, rule=rule, key="tests", line=key_line)
+            expect[key] = value if isinstance(value, (str, int)) else str(value)
+        tests.append(RuleTest(url.strip(), MappingProxyType(expect), untested, line))
+    return tuple(tests)
 
 
 def _parse_webpage_rule(regex: str, node: Node, file: str, construct: Callable[[Node], Any]) -> WebpageRule:
@@ -518,6 +584,9 @@ def _parse_webpage_rule(regex: str, node: Node, file: str, construct: Callable[[
         if key not in WEBPAGE_KEYS:
             raise RuleError(f"unknown key (known keys: {', '.join(WEBPAGE_KEYS)})", file=file, rule=regex, key=key,
                             line=line)
+        if key == "tests":
+            found[key] = _parse_tests(value_node, WEBPAGE_TEST_KEYS, file, regex, construct)
+            continue
         value = construct(value_node) if isinstance(value_node, ScalarNode) else value_node
         if key == "javascript":
             if isinstance(value, str) and value.strip().lower() in ("true", "false"):
@@ -627,6 +696,21 @@ class ScrapingRules:
         site = self.site(url)
         return self._sites[site].rule if site is not None else None
 
+    def page_rule(self, url: str, page: Tag) -> JournalRule | None:
+        """The rule for a fetched page: by its final URL, else by the platform the page itself shows (the LAST site
+        whose ``recognise`` selector matches, so a user file's platforms and specific platforms listed after generic
+        ones win)."""
+        return self.journal_rule(url) or self.recognise(page)
+
+    def recognise(self, page: Tag) -> JournalRule | None:
+        """The platform rule whose fingerprint (``recognise`` selector) the page carries, or None."""
+        found = None
+        for entry in self._sites.values():
+            selector = entry.rule.recognise
+            if selector is not None and selector.select_one(page) is not None:
+                found = entry.rule
+        return found
+
     def site_rule(self, site: str) -> JournalRule | None:
         entry = self._sites.get(site)
         return entry.rule if entry is not None else None
@@ -688,9 +772,9 @@ def _validate_journals(regexes: Sequence[_UrlEntry], sites: Mapping[str, _SiteEn
                             rule=entry.regex, line=entry.line)
     used = {entry.value for entry in regexes}
     for name, site in sites.items():
-        if name not in used:
-            raise RuleError("no regex in the regex section maps to this site", file=site.rule.file, rule=name,
-                            line=site.line)
+        if name not in used and site.rule.recognise is None:
+            raise RuleError("no regex in the regex section maps to this site, and it has no 'recognise' selector",
+                            file=site.rule.file, rule=name, line=site.line)
 
 
 def _read_text(path: str | Path) -> str:

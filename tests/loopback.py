@@ -7,13 +7,18 @@ server's threads, so a test can block, sleep or reset the connection to simulate
 
 from __future__ import annotations
 
+import socketserver
+import ssl
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Self
+from typing import TYPE_CHECKING, Self
 from urllib.parse import parse_qs, urlsplit
+
+if TYPE_CHECKING:
+    from tlsintercept import TlsInterceptor
 
 
 @dataclass
@@ -62,8 +67,12 @@ Handler = Callable[[Request], Reply]
 class LoopbackServer:
     """A threaded HTTP server on 127.0.0.1 with a free port. Use as a context manager."""
 
-    def __init__(self, routes: dict[str, Handler | Reply] | None = None) -> None:
+    def __init__(self, routes: dict[str, Handler | Reply] | None = None, tls: TlsInterceptor | None = None) -> None:
+        """``tls``: answer ``CONNECT host:port`` (the server as an HTTPS proxy) with TLS under a certificate for host
+        from this interceptor; requests inside the tunnel are served like the others (their Host header names the
+        real host). Without it CONNECT gets 405."""
         self.routes: dict[str, Handler | Reply] = dict(routes or {})
+        self.tls = tls
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         self.active = 0
@@ -129,6 +138,24 @@ class LoopbackServer:
                         time.sleep(reply.chunk_delay)
 
             do_GET = do_POST = do_HEAD = _serve
+
+            def do_CONNECT(self) -> None:  # noqa: N802 - http.server's naming
+                if server.tls is None:
+                    self.send_error(405, "CONNECT not enabled")
+                    return
+                host = self.path.rsplit(":", 1)[0].strip("[]")
+                self.send_response(200, "Connection established")
+                self.end_headers()
+                try:
+                    tunnel = server.tls.context(host).wrap_socket(self.connection, server_side=True)
+                except (ssl.SSLError, OSError):
+                    self.close_connection = True
+                    return
+                # the requests that follow come through the tunnel; handle() keeps reading them from the new streams
+                self.connection = tunnel
+                self.rfile = tunnel.makefile("rb")
+                self.wfile = socketserver._SocketWriter(tunnel)  # type: ignore[attr-defined]
+                self.close_connection = False  # clients send CONNECT as HTTP/1.0, which would end the connection
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._server.daemon_threads = True

@@ -1,7 +1,8 @@
-"""Replays ../shared/corpus from a loopback server that acts as an HTTP proxy for every real service.
+"""Replays ../shared/corpus from a loopback server that acts as an HTTP and HTTPS proxy for every real service.
 
 The fetcher is configured with ``http://`` endpoints of the real hosts and a proxy pointing here, so the URLs it sees
-(and matches scraping rules against) are the real ones while every byte comes from 127.0.0.1. Batched requests are
+(and matches scraping rules against) are the real ones while every byte comes from 127.0.0.1; https URLs come through
+``CONNECT`` tunnels (tests/tlsintercept.py). Batched requests are
 answered the way the services answer them: a Europe PMC query ORing many IDs gets every recorded record matching one
 of them, an efetch ID list gets a set of the recorded articles, an annotations request the recorded articles asked for.
 Each answer is built from recorded bodies only; nothing is invented.
@@ -21,6 +22,8 @@ from lxml import etree
 _EXT_ID = re.compile(r"EXT_ID:(\d+)", re.IGNORECASE)
 _PMCID = re.compile(r"PMCID:(PMC\d+)", re.IGNORECASE)
 _DOI = re.compile(r'DOI:"([^"]+)"', re.IGNORECASE)
+#: The corpus manifests, served together: the first batch and the publisher/PubMed pages of the second.
+MANIFESTS = ("manifest.jsonl", "pages.jsonl")
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
@@ -36,8 +39,8 @@ class CorpusReplay:
 
     def __init__(self, corpus_dir: Path) -> None:
         self.dir = corpus_dir
-        self.entries = [json.loads(line) for line in (corpus_dir / "manifest.jsonl").read_text().splitlines()
-                        if line.strip()]
+        self.entries = [json.loads(line) for name in MANIFESTS if (corpus_dir / name).is_file()
+                        for line in (corpus_dir / name).read_text(encoding="utf-8").splitlines() if line.strip()]
         self.counts: Counter[str] = Counter()
         self.search_records: list[dict] = []
         seen: set[tuple[str, str]] = set()
@@ -71,7 +74,7 @@ class CorpusReplay:
                 if pmc:
                     self.pmc_articles[pmc.removeprefix("PMC")] = etree.tostring(art)
         self.pages: dict[str, dict] = {}
-        for resource in ("publisher_page", "pdf", "unpaywall", "europepmc_fulltext", "doi_redirect"):
+        for resource in ("publisher_page", "pubmed_page", "pdf", "unpaywall", "europepmc_fulltext", "doi_redirect"):
             for e in self.by_resource(resource):
                 self.pages[_host_path(e["url"])] = e
 
@@ -112,8 +115,6 @@ class CorpusReplay:
         if entry is None:
             return Reply(404, "not recorded", "text/plain")
         headers = {k: v for k, v in entry.get("headers", {}).items() if k.lower() not in ("content-type",)}
-        if "Location" in headers:
-            headers["Location"] = headers["Location"].replace("https://", "http://", 1)
         content_type = entry.get("headers", {}).get("Content-Type")
         return Reply(entry["status"], self.body(entry), content_type, headers)
 

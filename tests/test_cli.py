@@ -45,7 +45,7 @@ def test_help_lists_the_groups_in_pipeline_order(capsys: pytest.CaptureFixture[s
               "Get content modifiers:", "Pipeline 6: filter content:", "Filter publications:",
               "Filter publication parts:", "Filter webpages and docs:", "Pipeline 7: sort and limit content:",
               "Pipeline 8: update, put and remove:", "Pipeline 9: output:", "Output modifiers:",
-              "Test operations (network):"]
+              "Test operations (network):", "Test operations: rule tests and resource tests:"]
     lines = out.splitlines()
     positions = [lines.index(t) for t in titles]
     assert positions == sorted(positions)

@@ -18,13 +18,15 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 #: Bottom to top, as in DESIGN.md. The typed-parameter machinery (``params``) shares its layer with the two sets of
 #: parameters described with it (``params`` re-exports their names for older imports). ``textutil`` (string helpers of
 #: the model) and ``yamlsafe`` (YAML without aliases, for config and rule files) sit with ``ids`` at the bottom;
-#: ``tables`` (publications as a data frame) belongs to the output; ``pubfetch`` is the package's lazy public facade.
+#: ``tables`` (publications as a data frame) belongs to the output; ``pubfetch`` is the package's lazy public facade;
+#: ``ruletest`` (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
     "ids textutil yamlsafe",
     "params fetcher_args lockss_params",
     "model",
     "rules",
     "extract",
+    "ruletest",
     "net",
     "config",
     "store",

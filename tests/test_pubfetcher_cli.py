@@ -81,7 +81,8 @@ def test_scrape_selector_prints_the_rule_value_of_every_key(capsys, journals: Pa
 
 
 def test_scrape_selector_accepts_the_rule_file_name_abstract_too(capsys, journals: Path) -> None:
-    """pubfetch's own help said ``abstract``; it stays accepted beside PubFetcher's ``theAbstract``."""
+    """pubfetch's own help said ``abstract``; it stays accepted beside PubFetcher's ``theAbstract`` (a documented
+    addition: docs/limits.md)."""
     assert run(capsys, "-scrape-selector", "https://example.org/article/12", "abstract", "--journalsYaml",
                journals) == (0, "div.abstract p\n", "")
 
@@ -118,6 +119,7 @@ def test_look_ups_that_find_nothing_print_null(capsys, journals: Path) -> None:
     (["--quick=false"], False), (["--quick", "-is-pmcid", "PMC2"], True),
 ])
 def test_quick_is_a_flag_or_takes_true_or_false(words: list[str], quick: bool) -> None:
+    """PubFetcher's form (--quick true) and, as pubfetch's documented addition, the bare flag (docs/limits.md)."""
     assert parse_args(["-is-pmid", "1", *words]).fetcher_args().quick is quick
 
 

@@ -19,7 +19,7 @@ from pubfetch.store import init_db
 
 RULE_KEYS = ("pmid, pmcid, doi, title, subtitle, keywords, keywords_split, abstract, fulltext, fulltext_src, "
              "fulltext_dst, fulltext_a, pdf_src, pdf_dst, pdf_a, corresp_author_names, corresp_author_emails, "
-             "wait_until")
+             "wait_until, recognise, tests")
 ID_EXAMPLES = "expected a PMID (31114920), a PMCID (PMC6198355) or a DOI (10.1093/nar/gkz369)"
 NOT_SQLITE = ("is not an SQLite database (a PubFetcher MapDB file or some other kind of file?); pubfetch databases are "
               "created with -db-init")

@@ -322,6 +322,8 @@ def fetch_config(values: dict, fetching: dict | None = None) -> FetchConfig:
         overrides["batch_size"] = values["batch-size"]
     if values.get("threads"):
         overrides["threads"] = values["threads"]
+    if values.get("connections-per-host"):
+        overrides["per_host_connections"] = values["connections-per-host"]
     if values.get("allow-private-addresses"):
         overrides["allow_private_addresses"] = True
     if values.get("no-javascript"):

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Literal, TextIO
 
 import pubfetch
+from pubfetch.cli import testops
 from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, UsageError
 from pubfetch.cli.help import USAGE, format_help
 from pubfetch.cli.logsetup import configure
@@ -22,6 +23,7 @@ from pubfetch.cli.fetching import Session, open_session, test_operation
 from pubfetch.cli.oneoff import run_oneoff
 from pubfetch.cli.options import TESTS
 from pubfetch.cli.parser import ParsedArgs, parse_args
+from pubfetch.cli.testops import run_test_operations
 from pubfetch.cli.pipeline import Pipeline
 from pubfetch.output.common import Format
 from pubfetch.output.writer import EntryWriter
@@ -59,8 +61,9 @@ def run(args: ParsedArgs, argv: Sequence[str], out: TextIO) -> int:
         if args.has_role("pipeline"):
             Pipeline(args, argv, out, sess).run()
         run_tests(args, out, argv, sess)
+        failed_tests = run_test_operations(args, out, sess) if testops.wanted(args) else 0
         out.flush()
-        return sess.exit_status()
+        return max(sess.exit_status(), failed_tests)
 
 
 def _quiet_broken_pipe() -> None:

@@ -241,6 +241,8 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--quiet", "No progress display (pubfetch)", "modifier"),
     one("--batch-size", "N", "Publications walked through the resources together (default 200; 1 fetches them one "
         "at a time as PubFetcher does) (pubfetch)", spec.positive, "modifier"),
+    one("--connections-per-host", "N", "Requests to any one host at the same time, whatever the number of threads "
+        "(default 1; PubFetcher's develop branch: 4) (pubfetch)", spec.positive, "modifier"),
     one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped) (pubfetch)",
         role="modifier"),
     flag("--allow-private-addresses", "Let links and redirects taken from pages point at loopback, private and "
@@ -496,6 +498,30 @@ TESTS = Group("Test operations (network)", tuple(
 ) + (one("-print-webpage", "URL", "Fetch the webpage at URL with the scraping rules and print it", role="test",
          network=True),))
 
+RULE_AND_RESOURCE_TESTS = Group("Test operations: rule tests and resource tests", (
+    flag("-test-site", "Check every journal rule's test entries (live, or --replay DIR); print a table per rule",
+         role="test", network=True),
+    one("-test-site-regex", "REGEX", "As -test-site, for the sites whose name or test URL REGEX finds", role="test",
+        network=True),
+    flag("-test-webpage", "Check every webpage rule's test entries (live, or --replay DIR); print a table per rule",
+         role="test", network=True),
+    one("-test-webpage-regex", "REGEX", "As -test-webpage, for the rules whose regex or test URL REGEX finds",
+        role="test", network=True),
+    one("--replay", "DIR", "Run the rule tests offline on the pages recorded in DIR (manifest.jsonl/pages.jsonl)",
+        role="modifier"),
+    *(flag(f"-test-{name}", f"Fetch each test ID from {what} alone and print a table of what it gave",
+           role="test", network=True)
+      for name, what in (("europepmc", "the Europe PMC search"), ("europepmc-mined", "Europe PMC's mined terms"),
+                         ("europepmc-xml", "the Europe PMC full text XML"), ("pmc-xml", "the PMC XML"),
+                         ("pubmed-xml", "the PubMed XML"), ("pubmed-html", "the PubMed page"),
+                         ("oadoi", "Unpaywall"))),
+    flag("-test-europepmc-html", "Not offered (Europe PMC's terms forbid automated download of its pages)",
+         role="test"),
+    flag("-test-pmc-html", "Not offered (PMC's terms forbid automated download of its pages)", role="test"),
+    many("--test-ids", "ID", "The IDs the resource test operations use instead of their built-in ones",
+         role="modifier"),
+))
+
 ONEOFF_METADATA = Group("One-off: metadata records (pubfetch)", (
     fixed("-extract-au", "PLUGIN SOURCE", "Extract the ArticleMetadata records of an archival unit: PLUGIN is a plugin "
           "file or a shipped plugin (highwire, ojs, jats_delivery), SOURCE a wget mirror directory or a WARC file; "
@@ -511,7 +537,7 @@ GROUPS: tuple[Group, ...] = (
     ONEOFF_DATABASE, ONEOFF_WEB, ONEOFF_SCRAPE, ONEOFF_IDS, ONEOFF_MISC, ONEOFF_METADATA,
     ADD_IDS, FILTER_IDS, SORT_IDS, OUTPUT_IDS, GET_CONTENT, GET_CONTENT_MODIFIERS,
     FILTER_CONTENT, FILTER_PUBLICATIONS, FILTER_PARTS, FILTER_WEBPAGES,
-    SORT_CONTENT, STORE, OUTPUT, OUTPUT_MODIFIERS, TESTS,
+    SORT_CONTENT, STORE, OUTPUT, OUTPUT_MODIFIERS, TESTS, RULE_AND_RESOURCE_TESTS,
 )
 
 BY_NAME: dict[str, Option] = {}

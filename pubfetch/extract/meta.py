@@ -1,5 +1,6 @@
-"""Bibliographic ``<meta>`` tags of article pages: HighWire ``citation_*``, EPrints, bepress, Dublin Core, Open Graph,
-Twitter and generic tags (PubFetcher's HtmlMeta), plus the raw tag list the LOCKSS-style metadata layer cooks.
+"""Bibliographic ``<meta>`` tags of article pages: HighWire ``citation_*``, EPrints, bepress, Dublin Core, PRISM, Open
+Graph, Twitter and generic tags (PubFetcher's HtmlMeta), schema.org JSON-LD (beyond PubFetcher, through
+:mod:`pubfetch.extract.jsonld`), plus the raw tag list the LOCKSS-style metadata layer cooks.
 
 Two entry points share one scanner:
 
@@ -13,7 +14,8 @@ How PubFetcher reads the tags (kept here):
 
 * a name matches in ``name=`` or ``property=``, case-insensitively and trimmed, with ``.`` and ``:`` interchangeable
   between its parts (``DC.title``, ``dc:title``, ``og:title``, ``og.title``);
-* formats are tried best first (citation, eprints, bepress, dc, og, twitter, meta), and within a format the FIRST tag
+* formats are tried best first (citation, eprints, bepress, dc, og, twitter, meta; JSON-LD's ``jsonld.*`` values come
+  after Dublin Core and before Open Graph, with the generic type "meta"), and within a format the FIRST tag
   in document order gives the title, ALL tags give keywords (split at ``,;|``) and the abstract (joined by blank lines),
   and the first valid ID is taken; a format whose tags are empty leaves the field to the next format;
 * site exceptions: on nature.com the Dublin Core, Open Graph, Twitter and generic descriptions are teasers, not
@@ -44,6 +46,7 @@ from bs4.dammit import UnicodeDammit
 
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError
+from pubfetch.extract.jsonld import json_ld_tags
 from pubfetch.extract.pubmed import normalise_orcid
 from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.model.part_type import PartName, PartType
@@ -68,7 +71,7 @@ ID_SOURCES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
         ("citation", ("citation_doi",)),
         ("bepress", ("bepress_citation_doi",)),
         ("dc", ("dc.doi", "dc.identifier", "dc.identifier.doi")),
-        ("meta", ("doi",)),
+        ("meta", ("prism.doi", "jsonld.doi", "doi")),
     ),
 }
 TITLE_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -76,6 +79,7 @@ TITLE_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("eprints", ("eprints.title",)),
     ("bepress", ("bepress_citation_title",)),
     ("dc", ("dc.title",)),
+    ("meta", ("jsonld.headline",)),
     ("og", ("og.title",)),
     ("twitter", ("twitter.title",)),
     ("meta", ("title",)),
@@ -84,12 +88,13 @@ KEYWORD_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("citation", ("citation_keywords", "citation_keyword")),
     ("eprints", ("eprints.keywords",)),
     ("dc", ("dc.subject",)),
-    ("meta", ("keywords",)),
+    ("meta", ("jsonld.keywords", "prism.keyword", "keywords")),
 )
 ABSTRACT_SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("citation", ("citation_abstract",)),
     ("eprints", ("eprints.abstract",)),
     ("dc", ("dc.description", "dc.description.abstract")),
+    ("meta", ("jsonld.description",)),
     ("og", ("og.description",)),
     ("twitter", ("twitter.description",)),
     ("meta", ("meta.description", "description", "abstract")),
@@ -101,23 +106,25 @@ LINK_SOURCES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("link_eprints", "html", ("eprints.document_url",)),
     ("pdf_bepress", "pdf", ("bepress_citation_pdf_url",)),
     ("link_meta", "html", ("fulltext_html",)),
-    ("pdf_meta", "pdf", ("fulltext_pdf",)),
+    ("pdf_meta", "pdf", ("fulltext_pdf", "jsonld.pdf")),
 )
 #: Link.source (canonical tag name) -> part type name of the link.
 LINK_TYPES: dict[str, str] = {name: type_ for type_, _, names in LINK_SOURCES for name in names}
 
 # Bibliographic fields beyond PubFetcher (for the LOCKSS layer), best source first.
-_JOURNAL = ("citation_journal_title", "bepress_citation_journal_title", "eprints.publication", "prism.publicationname")
+_JOURNAL = ("citation_journal_title", "bepress_citation_journal_title", "eprints.publication", "prism.publicationname",
+            "jsonld.journal")
 _DATE = ("citation_publication_date", "citation_date", "citation_online_date", "bepress_citation_publication_date",
          "bepress_citation_date", "eprints.date", "prism.publicationdate", "dc.date.issued", "dc.date",
-         "article.published_time")
+         "article.published_time", "jsonld.datepublished")
 _VOLUME = ("citation_volume", "bepress_citation_volume", "eprints.volume", "prism.volume")
 _ISSUE = ("citation_issue", "bepress_citation_issue", "eprints.number", "prism.number")
 _FIRST_PAGE = ("citation_firstpage", "bepress_citation_firstpage", "prism.startingpage")
 _LAST_PAGE = ("citation_lastpage", "bepress_citation_lastpage", "prism.endingpage")
 _ISSN = ("citation_issn", "bepress_citation_issn", "eprints.issn", "prism.issn", "dc.source.issn")
 _EISSN = ("citation_eissn", "prism.eissn")
-_PUBLISHER = ("citation_publisher", "bepress_citation_publisher", "eprints.publisher", "dc.publisher")
+_PUBLISHER = ("citation_publisher", "bepress_citation_publisher", "eprints.publisher", "dc.publisher",
+              "jsonld.publisher")
 _LANGUAGE = ("citation_language", "dc.language")
 _ARTICLE_TYPE = ("citation_article_type",)
 
@@ -165,6 +172,32 @@ def _decode(html: str | bytes | bytearray) -> str:
     return text if text is not None else data.decode("utf-8", errors="replace")
 
 
+def _skip(text: str, pos: int, chars: str) -> int:
+    """The index of the first character at or after ``pos`` that is not one of ``chars``."""
+    n = len(text)
+    while pos < n and text[pos] in chars:
+        pos += 1
+    return pos
+
+
+def _until(text: str, pos: int, stops: str) -> int:
+    """The index of the first character at or after ``pos`` that is one of ``stops`` (or the end)."""
+    n = len(text)
+    while pos < n and text[pos] not in stops:
+        pos += 1
+    return pos
+
+
+def _attribute_value(text: str, pos: int) -> tuple[str, int] | None:
+    """The value starting at ``pos`` (just after ``=`` and whitespace) and the index after it; None when a quoted
+    value is never closed (the tag then never ends)."""
+    if pos < len(text) and text[pos] in "\"'":
+        end = text.find(text[pos], pos + 1)
+        return None if end < 0 else (text[pos + 1 : end], end + 1)
+    end = _until(text, pos, _WS + ">")
+    return text[pos:end], end
+
+
 def _attributes(text: str, pos: int) -> tuple[dict[str, str], int]:
     """Raw attributes of a start tag from just after its name; returns them and the index after ``>``.
 
@@ -173,36 +206,18 @@ def _attributes(text: str, pos: int) -> tuple[dict[str, str], int]:
     """
     attrs: dict[str, str] = {}
     n = len(text)
-    while pos < n:
-        while pos < n and (text[pos] in _WS or text[pos] == "/"):
-            pos += 1
-        if pos >= n:
-            break
+    while (pos := _skip(text, pos, _WS + "/")) < n:
         if text[pos] == ">":
             return attrs, pos + 1
-        start = pos
-        pos += 1  # the first character may be "=" (it is then part of the name)
-        while pos < n and text[pos] not in _WS and text[pos] not in "/>=":
-            pos += 1
-        name = text[start:pos].lower()
-        while pos < n and text[pos] in _WS:
-            pos += 1
+        end = _until(text, pos + 1, _WS + "/>=")  # the first character may be "=" (it is then part of the name)
+        name = text[pos:end].lower()
+        pos = _skip(text, end, _WS)
         value = ""
         if pos < n and text[pos] == "=":
-            pos += 1
-            while pos < n and text[pos] in _WS:
-                pos += 1
-            if pos < n and text[pos] in "\"'":
-                end = text.find(text[pos], pos + 1)
-                if end < 0:  # unterminated value: the tag never ends
-                    return attrs, n
-                value = text[pos + 1 : end]
-                pos = end + 1
-            else:
-                start = pos
-                while pos < n and text[pos] not in _WS and text[pos] != ">":
-                    pos += 1
-                value = text[start:pos]
+            found = _attribute_value(text, _skip(text, pos + 1, _WS))
+            if found is None:
+                return attrs, n
+            value, pos = found
         attrs.setdefault(name, value)
     return attrs, n
 
@@ -398,29 +413,49 @@ def _person(value: str) -> Author:
     return Author(name=value)
 
 
-def _authors(tags: list[MetaTag], index: _Index) -> tuple[list[Author], list[CorrespAuthor]]:
-    """Authors with their ORCID, institutions and e-mail (HighWire lists these right after each citation_author)."""
+_AUTHOR = ("citation_author", "bepress_citation_author")
+_INSTITUTION = ("citation_author_institution", "bepress_citation_author_institution")
+#: Formats that list authors by name only, tried in this order when no HighWire/bepress authors are given.
+_NAME_LISTS = (("eprints.creators_name",), ("dc.creator", "dc.creator.personalname"), ("dc.contributor",),
+               ("jsonld.author",))
+
+
+def _author_detail(author: Author, keys: tuple[str, ...], content: str) -> str | None:
+    """Add an institution or ORCID tag to the author it follows; return the e-mail of an e-mail tag."""
+    if any(k in keys for k in _INSTITUTION):
+        institution = plain_text(content)
+        if institution and institution not in author.affiliations:
+            author.affiliations.append(institution)
+    elif "citation_author_orcid" in keys:
+        author.orcid = author.orcid or normalise_orcid(content)
+    elif "citation_author_email" in keys:
+        return content.removeprefix("mailto:")
+    return None
+
+
+def _highwire_authors(tags: list[MetaTag]) -> tuple[list[Author], dict[int, str]]:
+    """HighWire/bepress authors in order, with the details listed right after each, and e-mails by author index."""
     authors: list[Author] = []
     emails: dict[int, str] = {}
     for tag in tags:
         keys = tag.names()
-        if "citation_author" in keys or "bepress_citation_author" in keys:
+        if any(k in keys for k in _AUTHOR):
             if tag.content:
                 authors.append(_person(tag.content))
-        elif not authors or not tag.content:
-            continue
-        elif "citation_author_institution" in keys or "bepress_citation_author_institution" in keys:
-            institution = plain_text(tag.content)
-            if institution and institution not in authors[-1].affiliations:
-                authors[-1].affiliations.append(institution)
-        elif "citation_author_orcid" in keys:
-            authors[-1].orcid = authors[-1].orcid or normalise_orcid(tag.content)
-        elif "citation_author_email" in keys:
-            emails.setdefault(len(authors) - 1, tag.content.removeprefix("mailto:"))
+        elif authors and tag.content:
+            email = _author_detail(authors[-1], keys, tag.content)
+            if email:
+                emails.setdefault(len(authors) - 1, email)
+    return authors, emails
+
+
+def _authors(tags: list[MetaTag], index: _Index) -> tuple[list[Author], list[CorrespAuthor]]:
+    """Authors with their ORCID, institutions and e-mail; without HighWire authors, the first name list found."""
+    authors, emails = _highwire_authors(tags)
     if not authors:
         for name in index.all(("citation_authors",)):
             authors += [_person(n.strip()) for n in name.split(";") if n.strip()]
-    for names in (("eprints.creators_name",), ("dc.creator", "dc.creator.personalname"), ("dc.contributor",)):
+    for names in _NAME_LISTS:
         if authors:
             break
         authors = [_person(n) for n in index.all(names) if n]
@@ -433,7 +468,7 @@ def _authors(tags: list[MetaTag], index: _Index) -> tuple[list[Author], list[Cor
 
 
 def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None = None) -> ArticleRecord:
-    """What a page's meta tags say about its article.
+    """What a page's meta tags (and its schema.org JSON-LD) say about its article.
 
     Args:
         url: the page's final URL: relative links are resolved against it and the site exceptions match it.
@@ -445,11 +480,25 @@ def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None 
     if html is not None and not isinstance(html, (str, bytes, bytearray)):
         raise ParseError(f"meta tags need an HTML string or bytes, not {type(html).__name__}")
     url = url or ""
-    tags = scan_meta(html)
+    text = _decode(html) if html is not None else ""
+    tags = scan_meta(text) + [MetaTag(name, "", clean_value(value)) for name, value in json_ld_tags(text)]
     index = _Index(tags)
     record = ArticleRecord()
     types: dict[str, str] = {}
+    _read_ids(record, index, types)
+    _read_title(record, index, types)
+    _read_keywords(record, index, types, url)
+    _read_abstract(record, index, types, url)
+    _read_links(record, index, url, site)
+    _read_bibliographic(record, index)
+    record.authors, record.corresp_author = _authors(tags, index)
+    record.flags["types"] = types
+    record.flags["source"] = "meta"
+    return record
 
+
+def _read_ids(record: ArticleRecord, index: _Index, types: dict[str, str]) -> None:
+    """The first valid PMID, PMCID and DOI, format by format."""
     for kind, sources in ID_SOURCES.items():
         for type_, names in sources:
             value = next((v for v in (_valid_id(kind, c) for c in index.all(names)) if v), "")
@@ -458,12 +507,17 @@ def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None 
                 types[kind] = type_
                 break
 
+
+def _read_title(record: ArticleRecord, index: _Index, types: dict[str, str]) -> None:
     for type_, names in TITLE_SOURCES:
         title = plain_text(index.first(names) or "")
         if title:
             record.title, types["title"] = title, type_
-            break
+            return
 
+
+def _read_keywords(record: ArticleRecord, index: _Index, types: dict[str, str], url: str) -> None:
+    """All keywords of the best format that has some (tags split at ``,;|``), with the site exceptions."""
     for type_, names in KEYWORD_SOURCES:
         if _skip_keywords(type_, url):
             continue
@@ -474,16 +528,22 @@ def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None 
         keywords = list(dict.fromkeys(k for k in keywords if k))
         if keywords:
             record.keywords, types["keywords"] = keywords, type_
-            break
+            return
 
+
+def _read_abstract(record: ArticleRecord, index: _Index, types: dict[str, str], url: str) -> None:
+    """Every abstract tag of the best format that has one, joined by blank lines, with the site exceptions."""
     for type_, names in ABSTRACT_SOURCES:
         if _skip_abstract(type_, url):
             continue
         abstract = "\n\n".join(t for t in (plain_text(c) for c in index.all(names)) if t)
         if abstract:
             record.abstract, types["abstract"] = abstract, type_
-            break
+            return
 
+
+def _read_links(record: ArticleRecord, index: _Index, url: str, site: str | None) -> None:
+    """Full-text and PDF links in PubFetcher's order, absolute, each once."""
     seen: set[str] = set()
     for type_, kind, names in LINK_SOURCES:
         if _skip_link(type_, url, site):
@@ -495,6 +555,9 @@ def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None 
                     seen.add(link)
                     record.links.append(Link(link, kind, name))
 
+
+def _read_bibliographic(record: ArticleRecord, index: _Index) -> None:
+    """Journal, date, volume, issue, pages, ISSNs, publisher, article types and language (the LOCKSS fields)."""
     record.journal_title = plain_text(index.first_value(_JOURNAL))
     raw_date = index.first_value(_DATE)
     record.pub_date, partial = meta_date(raw_date) if raw_date else ("", "")
@@ -509,15 +572,11 @@ def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None 
         record.eissn = ""
     record.publisher = plain_text(index.first_value(_PUBLISHER))
     record.pub_types = list(dict.fromkeys(t for t in index.all(_ARTICLE_TYPE) if t))
-    record.authors, record.corresp_author = _authors(tags, index)
-    record.flags["types"] = types
-    record.flags["source"] = "meta"
     if raw_date:
         record.flags.update(date=raw_date, date_partial=partial)
     language = index.first_value(_LANGUAGE)
     if language:
         record.flags["language"] = language
-    return record
 
 
 def _absolute(base: str, value: str) -> str:

@@ -12,6 +12,10 @@ same parts are read here from the current page:
 * MeSH: the MeSH terms list, read as PubFetcher read the old page ("Term*" is a major topic, "Term / qualifier" keeps
   the descriptor once);
 * journal: the journal button's full title; volume, issue, pages and date from the ``span.cit`` citation line.
+
+The legacy page (``www.ncbi.nlm.nih.gov/pubmed/<PMID>``, PubFetcher's) is read too, from its ``div.rprt`` block.
+A bot gate or other block page is not an article page: callers check :func:`pubfetch.extract.blockpage.block_reason`
+first (this parser would refuse it anyway, as a page without an article).
 """
 
 from __future__ import annotations
@@ -188,6 +192,81 @@ def _cit_date(text: str) -> tuple[str, str]:
     return meta_date(text)
 
 
+# ------------------------------------------------------------------------------------------------- legacy layout
+# www.ncbi.nlm.nih.gov/pubmed/<PMID> until 2020 (what PubFetcher scraped): one ``div.rprt`` with the citation line
+# (``.cit``), ``h1`` title, ``.auths``, the abstract (``.abstr``: ``h4`` labels before the paragraphs of a structured
+# abstract), the IDs as ``dl.rprtid`` term/value pairs, and MeSH terms under a "MeSH Terms" ``h4`` of ``.morecit``.
+
+
+def _legacy_abstract(block: Tag | None) -> str:
+    if block is None:
+        return ""
+    paragraphs = []
+    label = ""
+    for element in block.find_all(["h4", "p"]):
+        text = element_text(element)
+        if element.name == "h4":
+            label = text.rstrip(": ")
+        elif text:
+            paragraphs.append(f"{label}: {text}" if label else text)
+            label = ""
+    return "\n\n".join(paragraphs)
+
+
+def _legacy_ids(record: ArticleRecord, report: Tag) -> None:
+    for term in report.select("dl.rprtid dt"):
+        value_tag = term.find_next_sibling("dd")
+        value = element_text(value_tag) if isinstance(value_tag, Tag) else ""
+        label = element_text(term).rstrip(":").upper()
+        if label == "PMID" and idmod.is_pmid(value):
+            record.pmid = value
+        elif label == "PMCID" and idmod.is_pmcid(value.upper()):
+            record.pmcid = value.upper()
+        elif label == "DOI" and idmod.is_doi(value) and " " not in value:
+            record.doi = value
+
+
+def _legacy_mesh(report: Tag) -> list[MeshTerm]:
+    heading = next((h for h in report.select(".morecit h4") if element_text(h) == "MeSH Terms"), None)
+    listing = heading.find_next_sibling("ul") if heading is not None else None
+    if not isinstance(listing, Tag):
+        return []
+    terms: list[MeshTerm] = []
+    previous = ""
+    for item in listing.find_all("li"):
+        text = element_text(item)
+        major = text.endswith("*") and "/" not in text
+        text = text.split("/", 1)[0].strip().rstrip("*").strip()
+        if text and text != previous:
+            terms.append(MeshTerm(text, major))
+        previous = text
+    return terms
+
+
+def _parse_legacy(report: Tag) -> ArticleRecord:
+    """The article of a legacy PubMed page's ``div.rprt``."""
+    record = ArticleRecord()
+    _legacy_ids(record, report)
+    record.title = element_text(_select_one(report, "h1"))
+    record.abstract = _legacy_abstract(_select_one(report, ".abstr"))
+    keywords = _select_one(report, ".keywords p")
+    if keywords is not None:
+        record.keywords = [k.strip() for k in _SEPARATOR.split(element_text(keywords)) if k.strip()]
+    record.mesh = _legacy_mesh(report)
+    record.authors = [Author(name=element_text(a)) for a in report.select(".auths > a") if element_text(a)]
+    cit = _select_one(report, ".cit")
+    if cit is not None:
+        journal = _select_one(cit, "a[title]")
+        if journal is not None:
+            record.journal_title = str(journal.get("title") or "").strip().rstrip(".")
+        line = element_text(cit).removeprefix(element_text(journal) if journal is not None else "").strip()
+        date_text, record.volume, record.issue, record.pages = parse_cit(line)
+        record.pub_date, partial = _cit_date(date_text)
+        if partial:
+            record.flags["journal_date"] = partial
+    return record
+
+
 def parse_pubmed_html(html: str | bytes | bytearray | None) -> ArticleRecord:
     """The article on a PubMed page; raises :class:`ParseError` when the page shows no article (a search result
     list, an error page, another site)."""
@@ -197,8 +276,22 @@ def parse_pubmed_html(html: str | bytes | bytearray | None) -> ArticleRecord:
     heading = _heading(soup)
     title_tag = _select_one(heading, "h1.heading-title")
     abstract_block = _abstract_block(soup)
-    if title_tag is None and abstract_block is None:
+    legacy = _select_one(soup, "div.rprt") if title_tag is None and abstract_block is None else None
+    if legacy is not None:
+        record = _parse_legacy(legacy)
+    elif title_tag is None and abstract_block is None:
         raise ParseError("no PubMed article on the page (neither h1.heading-title nor an abstract was found)")
+    else:
+        record = _parse_current(soup, heading, title_tag, abstract_block)
+    record.flags["source"] = "pubmed_html"
+    if record.is_empty():
+        raise ParseError("the PubMed page has an article heading but no IDs, title or abstract")
+    return record
+
+
+def _parse_current(soup: BeautifulSoup, heading: BeautifulSoup | Tag, title_tag: Tag | None,
+                   abstract_block: Tag | None) -> ArticleRecord:
+    """The article of the current page (pubmed.ncbi.nlm.nih.gov, since 2020)."""
     record = ArticleRecord()
     _ids(record, heading)
     record.title = element_text(title_tag)
@@ -217,7 +310,4 @@ def parse_pubmed_html(html: str | bytes | bytearray | None) -> ArticleRecord:
         if partial:
             record.flags["journal_date"] = partial
     record.authors = _authors(heading)
-    record.flags["source"] = "pubmed_html"
-    if record.is_empty():
-        raise ParseError("the PubMed page has an article heading but no IDs, title or abstract")
     return record

@@ -15,8 +15,10 @@ elements become text follows PubFetcher (spec section 8):
 * links (``fulltext_a``, ``pdf_a``) are absolute ``href`` values resolved against the page URL (and <base>);
   ``*_src``/``*_dst`` rewrite the page URL itself.
 
-One improvement over PubFetcher: when a selector matches an element and also one of its descendants, only the outer
-element is used, so no text appears twice.
+Two improvements over PubFetcher: when a selector matches an element and also one of its descendants, only the outer
+element is used, so no text appears twice; and a label the page prints inside the selected title or abstract
+("Title:", "Abstract:", an "ABSTRACT" heading line) and text meant only for screen readers are dropped, so a rule need
+not fight the markup to leave them out. (A BeautifulSoup argument loses its screen-reader-only elements.)
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ log = logging.getLogger(__name__)
 
 _KEYWORDS_BEGIN = re.compile(r"(?i)^[\s\u00a0]*keywords?[\s\u00a0]*:*[\s\u00a0]*")
 _KEYWORD_SEPARATOR = re.compile(r"[,;|]")
+#: A label the page prints in front of the value inside the selected element ("Title: ...", "ABSTRACT ...").
+#: Text only screen readers announce ("Unavailable" beside a title, "Opens in a new window"): not part of any value.
+_SCREEN_READER_ONLY = ".screenreader-text, .sr-only, .screen-reader-text, .u-visually-hidden, .visually-hidden:not(h1)"
+_TITLE_LABEL = re.compile(r"^title\s*:\s*(?=\S)", re.IGNORECASE)
+_ABSTRACT_LABEL = re.compile(r"^abstract(\s*:\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)", re.IGNORECASE)
 _DOI_RESOLVER = re.compile(r"(?i)^(?:https?://)?(?:dx\.)?doi\.org/")
 _LINK_SCHEMES = ("http", "https", "ftp")
 
@@ -231,15 +238,18 @@ def _links(soup: BeautifulSoup, url: str, rule: JournalRule) -> list[Link]:
 def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     """Apply a journal site's rules to its page at ``url`` (the final URL, used for links and URL rewrites)."""
     soup = _soup(html)
+    for hidden in soup.select(_SCREEN_READER_ONLY):
+        hidden.decompose()
     record = ArticleRecord()
     record.pmid = scrape_pmid(first_text(soup, rule.selector("pmid")))
     record.pmcid = scrape_pmcid(first_text(soup, rule.selector("pmcid")))
     record.doi = scrape_doi(first_text(soup, rule.selector("doi")))
     title = first_text(soup, rule.selector("title"))
     subtitle = first_text(soup, rule.selector("subtitle"))
+    title = _TITLE_LABEL.sub("", title, count=1)
     record.title = f"{title} : {subtitle}" if title and subtitle else title
     record.keywords = _keywords(soup, rule)
-    record.abstract = joined_text(soup, rule.selector("abstract"))
+    record.abstract = _ABSTRACT_LABEL.sub("", joined_text(soup, rule.selector("abstract")), count=1)
     body = joined_text(soup, rule.selector("fulltext"))
     record.fulltext = _join(record.title, record.abstract, body) if body else ""
     record.corresp_author = _corresp_authors(soup, rule)

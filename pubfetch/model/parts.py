@@ -96,9 +96,20 @@ class Author:
                    list(d.get("affiliations", []) or []))
 
 
+def link_identity(url: str) -> str:
+    """What tells two links apart in PubFetcher (Link equality: Java's URL authority + file): the host with user
+    info and port as written, the path and the query; the scheme and the fragment do not count."""
+    text = url.strip().split("#", 1)[0]
+    scheme_end = text.find("://")
+    return text[scheme_end + 3:] if scheme_end >= 0 else text
+
+
 @dataclass(frozen=True)
 class VisitedSite:
-    """A page the fetcher read for a publication: its URL, the part type it was read as, and the page that led to it."""
+    """A page the fetcher read for a publication: its URL, the part type it was read as, and the page that led to it.
+
+    Equal when :func:`link_identity` is: the same page reached over http and https, or with another fragment, is
+    one site (PubFetcher's Link)."""
 
     url: str
     type: PartType
@@ -106,10 +117,10 @@ class VisitedSite:
     timestamp: int = 0
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, VisitedSite) and self.url == other.url
+        return isinstance(other, VisitedSite) and link_identity(self.url) == link_identity(other.url)
 
     def __hash__(self) -> int:
-        return hash(self.url)
+        return hash(link_identity(self.url))
 
     def to_json(self) -> dict[str, Any]:
         return {"url": self.url, "type": self.type.value, "from": self.from_url, "timestamp": self.timestamp,

@@ -41,11 +41,14 @@ class Webpage:
         return not self.is_broken() and self.is_usable(args) and bool(self.content)
 
     def status(self, args: FetcherArgs) -> str:
-        if self.is_broken():
+        """PubFetcher's Webpage.getStatusString: "broken" only for a broken page that is also unusable; an error
+        status that came with usable content (a soft 404 serving the real page) is told by its content."""
+        usable = self.is_usable(args)
+        if self.is_broken() and not usable:
             return "broken"
-        if self.is_empty() and not self.is_usable(args):
+        if self.is_empty() and not usable:
             return "empty"
-        if not self.is_usable(args):
+        if not usable:
             return "non-usable"
         return "final" if self.is_final(args) else "non-final"
 

@@ -106,6 +106,12 @@ class PubRun:
         if result.fetch_exception or result.kind in SERVICE_GLITCHES:
             self.pub.state.fetch_exception = True
 
+    def blocked(self, url: str, reason: str) -> None:
+        """A bot gate, browser challenge or refusal came back instead of the page: nothing is taken from it, and the
+        entry is retried later (fetchException), as for any transient failure."""
+        log.warning("%s instead of the page at %s: nothing taken from it, retried later", reason, url)
+        self.pub.state.fetch_exception = True
+
     def unreadable(self) -> None:
         """A configured service answered with a body that is not what it serves (cut short, an error page with status
         200): a glitch of the service, so the entry is retried later."""

@@ -20,7 +20,7 @@ from pubfetch.model.merge import apply_record
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
 
 log = logging.getLogger(__name__)
@@ -168,10 +168,15 @@ def _apply_search_record(ctx: Context, run: PubRun, record: ArticleRecord, url: 
 
 
 def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
-    """fullTextXML for open-access publications with a PMCID, one request each, on the worker threads."""
+    """fullTextXML per PMCID, one request each, on the worker threads.
+
+    PubFetcher asks only when the search result said the article has XML full text. When the search gave no answer at
+    all (it failed, or found no record: an article not indexed yet), a known PMCID is asked anyway, since the endpoint
+    may still have the full text; whenever the search did answer, its word decides (PubFetcher's rule).
+    """
     todo = []
     for run in runs:
-        if run.has(RunFlag.EPMC_FULLTEXT_PMCID) or not run.has(RunFlag.EPMC_HAS_FULLTEXT_XML):
+        if run.has(RunFlag.EPMC_FULLTEXT_PMCID) or not _may_have_fulltext_xml(run):
             continue
         if ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
             continue
@@ -180,15 +185,23 @@ def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
     ctx.map(lambda run: _fulltext_one(ctx, run), todo)
 
 
+def _may_have_fulltext_xml(run: PubRun) -> bool:
+    """The search said so (open access), or no search gave a record to say otherwise."""
+    return run.has(RunFlag.EPMC_HAS_FULLTEXT_XML) or not run.has(RunFlag.EUROPEPMC)
+
+
 def _fulltext_one(ctx: Context, run: PubRun) -> None:
     url = f"{ctx.endpoints.europepmc}{run.pub.pmcid.content}/fullTextXML"
+    announced = run.has(RunFlag.EPMC_HAS_FULLTEXT_XML)
     result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"})
     if not result.ok:
-        run.fail_service(result)
+        if announced or result.kind is not OutcomeKind.NOT_FOUND:
+            run.fail_service(result)
+        # else: asked without the search's word, and there is no full text: an answer, not a failure
         return
     if apply_jats(ctx, run, result.body, PartType.europepmc_xml, result.final_url):
         run.set(RunFlag.EPMC_FULLTEXT_XML)
-    else:  # the search said there is a full text, so an answer without one is a glitch
+    else:  # the endpoint answered with something that is not an article: a glitch of the service
         run.unreadable()
 
 

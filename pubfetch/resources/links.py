@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
 from pubfetch.model.part_type import PartType
+from pubfetch.model.parts import link_identity
 from pubfetch.model.publication import Publication
 from pubfetch.fetcher_args import FetcherArgs
 
@@ -38,21 +39,22 @@ _ID_HOSTS = {
 
 @dataclass(frozen=True)
 class QueuedLink:
-    """A link to visit; equal when the URL is equal."""
+    """A link to visit; equal when the URLs name the same page (:func:`link_identity`, PubFetcher's Link)."""
 
     url: str
     type: PartType
     from_url: str
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, QueuedLink) and self.url == other.url
+        return isinstance(other, QueuedLink) and link_identity(self.url) == link_identity(other.url)
 
     def __hash__(self) -> int:
-        return hash(self.url)
+        return hash(link_identity(self.url))
 
 
 class Links:
-    """Links sorted by part type (stable among equals), each URL tried at most once.
+    """Links sorted by part type (stable among equals), each page tried at most once: URLs are told apart by
+    :func:`link_identity` (host, path and query, as PubFetcher's Link), so the queue and the tried set are keyed by it.
 
     Kept as one FIFO bucket per rank plus the live entry of every queued URL, so that adding is O(1) whatever the
     number of links (a page with 10,000 ``citation_pdf_url`` tags took 38 s with a sorted list scanned per link). A URL
@@ -71,7 +73,7 @@ class Links:
         return iter([link for rank in sorted(self._buckets) for link in self._buckets[rank] if self._live(link)])
 
     def _live(self, link: QueuedLink) -> bool:
-        return self._queued.get(link.url) is link
+        return self._queued.get(link_identity(link.url)) is link
 
     def pop(self) -> QueuedLink | None:
         """The best link not tried yet (marked tried), or ``None``."""
@@ -81,15 +83,16 @@ class Links:
                 link = bucket.popleft()
                 if not self._live(link):
                     continue
-                del self._queued[link.url]
-                if link.url not in self._tried:
-                    self._tried.add(link.url)
+                key = link_identity(link.url)
+                del self._queued[key]
+                if key not in self._tried:
+                    self._tried.add(key)
                     return link
         return None
 
     def add_tried(self, url: str) -> None:
         """Mark a URL as visited (the page a resource itself fetched), so that no link leads back to it."""
-        self._tried.add(url)
+        self._tried.add(link_identity(url))
 
     def add(self, url: str, type_: PartType, from_url: str, pub: Publication | None, args: FetcherArgs,
             pmc_pdf: bool = False) -> bool:
@@ -117,13 +120,14 @@ class Links:
                 _extract_ids(patterns, url, pub, type_, from_url, args)
             if not type_.is_pdf or not pmc_pdf:
                 return False
-        if url in self._tried:
+        key = link_identity(url)
+        if key in self._tried:
             return False
-        existing = self._queued.get(url)
+        existing = self._queued.get(key)
         if existing is not None and not type_.is_better_than(existing.type):
             return False
         link = QueuedLink(url, type_, from_url)
-        self._queued[url] = link
+        self._queued[key] = link
         self._buckets.setdefault(_rank(type_), deque()).append(link)
         log.info("add link %s found in %s of type %s", url, from_url, type_.value)
         return True

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pubfetch import ids as idmod
 from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.pubmed import parse_pubmed_xml
+from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.model.merge import apply_record
 from pubfetch.model.record import ArticleRecord
@@ -119,6 +120,10 @@ def _pubmed_html_one(ctx: Context, run: PubRun) -> None:
     result = ctx.client.get(url, publication=True)
     if not result.ok:
         run.fail_service(result)
+        return
+    reason = block_reason(result.text or "")
+    if reason is not None:
+        run.blocked(result.final_url, reason)
         return
     try:
         record = parse_pubmed_html(result.text or "")

@@ -12,15 +12,20 @@ import logging
 import re
 from urllib.parse import quote, urlsplit
 
+from bs4 import BeautifulSoup
+
+from pubfetch.extract.blockpage import block_reason
+from pubfetch.extract.clean import parse_html
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
 from pubfetch.extract.pdf import extract_pdf
-from pubfetch.model.merge import apply_record
-from pubfetch.model.record import ArticleRecord
 from pubfetch.extract.scrape import scrape_journal, scrape_journal_without_rule
+from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
+from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, RunFlag
+from pubfetch.rules import JournalRule
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +77,13 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
         return
     html = result.text or ""
     final_url = result.final_url
-    rule = ctx.rules.journal_rule(final_url)
+    soup = parse_html(html)
+    if (reason := block_reason(soup)) is not None:
+        run.blocked(final_url, reason)
+        return
+    rule = _page_rule(ctx, final_url, soup)
     if rule is not None:
-        record = scrape_journal(html, final_url, rule)
+        record = scrape_journal(soup, final_url, rule)
         types = {name: type_ for name in SITE_PARTS}
         if not keywords:
             types.pop(PartName.keywords)
@@ -83,13 +92,24 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
             run.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
     else:
         log.warning("no scraping rules for %s", final_url)
-        record = scrape_journal_without_rule(html, final_url)
+        record = scrape_journal_without_rule(soup, final_url)
         apply_record(pub, record, {PartName.title: PartType.webpage, PartName.fulltext: PartType.webpage}, final_url,
                      ctx.args, parts=ctx.parts, ids=False)
     if meta:
         apply_meta(ctx, run, parse_meta(html, final_url, site=rule.site if rule is not None else None), type_,
                    final_url, keywords)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
+
+
+def _page_rule(ctx: Context, url: str, soup: BeautifulSoup) -> JournalRule | None:
+    """The rule of the page's host, else of the platform the page shows (its ``recognise`` fingerprint)."""
+    rule = ctx.rules.journal_rule(url)
+    if rule is not None:
+        return rule
+    platform = ctx.rules.recognise(soup)
+    if platform is not None:
+        log.info("%s: no rule for the host, the page shows the platform '%s'", url, platform.site)
+    return platform
 
 
 def _javascript(ctx: Context, url: str) -> bool:

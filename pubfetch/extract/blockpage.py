@@ -1,0 +1,74 @@
+"""Pages that stand in for an article without being one: bot gates, browser challenges, captchas, access refusals.
+
+Publishers and PubMed answer automated clients with such pages, often with status 200 or 203, and their ``<title>``
+and headings would otherwise be taken for the article's ("pubmed.ncbi.nlm.nih.gov", "Just a moment...", "Cookies must
+be enabled"). :func:`block_reason` names the block so the caller can record a fetch failure (retried later) instead of
+content. Two kinds of evidence:
+
+* a challenge's own markup or title (PubMed's proof-of-work gate, Cloudflare's challenge, ScienceDirect's refusal):
+  enough on its own, these pages never carry an article;
+* generic signs (a captcha widget, "access denied", "unusual traffic"): only on a short page without bibliographic
+  ``citation_*`` tags, since real article pages embed captchas in comment or login forms and cookie banners name bot
+  checks (the ACM page's banner mentions Cloudflare's Turnstile).
+
+The markers are matched on structure and visible wording, never on script bodies or tokens, which sanitised captures
+empty or rewrite.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup
+
+from pubfetch.extract.clean import parse_html
+
+__all__ = ["block_reason"]
+
+#: (name of the block, CSS selector of its markup or None, regex of its <title> or None), each enough on its own.
+_CHALLENGES: tuple[tuple[str, str | None, re.Pattern[str] | None], ...] = (
+    ("PubMed bot check (cookies and a proof-of-work script required)",
+     "#cookie-required, .cookie-required-message", None),
+    ("Cloudflare browser check", "#challenge-form, #challenge-running, #cf-challenge-running, .cf-browser-verification",
+     re.compile(r"^\s*(just a moment\.*|attention required!? \| cloudflare|checking your browser.*)\s*$", re.I)),
+    ("ScienceDirect refusal", None,
+     re.compile(r"^\s*(sciencedirect\s*)?(there was a problem providing the content you requested)\s*$", re.I)),
+    ("bot check", None, re.compile(r"^\s*(are you a robot\??|verify(ing)? you are (a )?human.*|human verification)\s*$",
+                                   re.I)),
+)
+#: (name, CSS selector or None, regex of the visible text or None) of signs that count only on a short page.
+_SIGNS: tuple[tuple[str, str | None, re.Pattern[str] | None], ...] = (
+    ("captcha", ".g-recaptcha, .h-captcha, .cf-turnstile, iframe[src*=captcha], form[action*=captcha], #captcha", None),
+    ("captcha", None, re.compile(r"\bcaptcha\b", re.I)),
+    ("ScienceDirect refusal", None, re.compile(r"there was a problem providing the content you requested", re.I)),
+    ("unusual-traffic block", None, re.compile(r"unusual traffic|automated (requests|queries|access)", re.I)),
+    ("access denied", None, re.compile(r"\baccess denied\b|you don'?t have permission to access", re.I)),
+    ("Cloudflare browser check", None, re.compile(r"enable javascript and cookies to continue", re.I)),
+)
+#: A page with more visible text than this is an article page (or a landing page) whatever else it embeds.
+SHORT_PAGE = 3000
+
+
+def _visible_text(soup: BeautifulSoup) -> str:
+    body = soup.body or soup
+    texts = (s for s in body.find_all(string=True) if s.parent is not None
+             and s.parent.name not in ("script", "style", "noscript", "template"))
+    return " ".join(" ".join(texts).split())
+
+
+def block_reason(page: str | bytes | BeautifulSoup) -> str | None:
+    """What blocks this page ("Cloudflare browser check", "captcha", ...), or None when it is not a block page."""
+    soup = page if isinstance(page, BeautifulSoup) else parse_html(page)
+    title = soup.title.get_text(" ", strip=True) if soup.title is not None else ""
+    for name, selector, title_pattern in _CHALLENGES:
+        if (selector and soup.select_one(selector) is not None) or (title_pattern and title_pattern.match(title)):
+            return name
+    if soup.select_one('meta[name^="citation_"]') is not None:
+        return None
+    text = _visible_text(soup)
+    if len(text) > SHORT_PAGE:
+        return None
+    for name, selector, text_pattern in _SIGNS:
+        if (selector and soup.select_one(selector) is not None) or (text_pattern and text_pattern.search(text)):
+            return name
+    return None

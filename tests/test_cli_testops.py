@@ -1,0 +1,105 @@
+"""The -test-* operations: rule test entries offline (--replay with ../shared/corpus) and live (loopback pages),
+resource tests over synthetic services, and the operations that are not offered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from loopback import LoopbackServer, Reply
+from synthetic import SyntheticServices
+
+from pubfetch.cli.main import main
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
+    return tmp_path
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_test_site_regex_offline_on_the_corpus(env, capsys, corpus_dir: Path) -> None:
+    code, out, err = run(capsys, "-test-site-regex", "^(cambridge|lww)$", "--replay", corpus_dir)
+    assert code == 0, err
+    assert out.splitlines() == [
+        "# journal sites matching ^(cambridge|lww)$",
+        "cambridge",
+        "  PASS     https://www.cambridge.org/core/journals/global-sustainability/article/wellbeing-cost-of-carbon/TOKEN",
+        "lww",
+        "  PASS     https://journals.lww.com/inpj/fulltext/2009/18010/event_related_potential__an_overview.15.aspx",
+        "2 tests: 2 pass",
+    ]
+
+
+def test_a_failing_entry_says_what_differed_and_exits_1(env, capsys, corpus_dir: Path) -> None:
+    user = env / "journals.yaml"
+    user.write_text("{}\n---\ncambridge:\n  title: '#maincontent hgroup h1'\n  abstract: '.no-such-abstract'\n"
+                    "  tests:\n    - url: 'https://www.cambridge.org/core/journals/global-sustainability/article/"
+                    "wellbeing-cost-of-carbon/TOKEN'\n      title: 'Wellbeing cost of carbon'\n      abstract: 2171\n")
+    code, out, err = run(capsys, "-test-site-regex", "^cambridge$", "--replay", corpus_dir, "--journalsYaml", user)
+    assert code == 1
+    assert "  FAIL     https://www.cambridge.org/core/journals/global-sustainability/article/" in out
+    assert "           abstract: expected 2171 characters (±10%), got 0" in out
+    assert out.endswith("1 tests: 1 fail\n")
+
+
+def test_test_webpage_offline(env, capsys, corpus_dir: Path) -> None:
+    code, out, err = run(capsys, "-test-webpage-regex", "zenodo", "--replay", corpus_dir)
+    assert code == 0, err
+    assert "  PASS     https://zenodo.org/records/1196821" in out
+    assert out.endswith("1 tests: 1 pass\n")
+
+
+def test_test_site_live_fetches_each_entry(env, capsys) -> None:
+    page = ("<html><head><title>x</title></head><body><h1 class='t'>A title</h1><div class='abs'><p>"
+            + "An abstract. " * 20 + "</p></div></body></html>")
+    with LoopbackServer({"/article/1": Reply(200, page)}) as server:
+        url = server.url("/article/1")
+        user = env / "journals.yaml"
+        user.write_text(f"'^http://127\\.0\\.0\\.1:[0-9]+/article/': loopsite\n---\nloopsite:\n  title: 'h1.t'\n"
+                        f"  abstract: '.abs'\n  tests:\n    - url: '{url}'\n      title: 'A title'\n"
+                        f"      abstract: 259\n      fulltext: 0\n")
+        code, out, err = run(capsys, "-test-site-regex", "loopsite", "--journalsYaml", user,
+                             "--allow-private-addresses", "--no-javascript")
+    assert code == 0, out + err
+    assert f"  PASS     {url}" in out
+    assert server.count("/article/1") == 1
+
+
+def test_bad_regex_and_missing_replay_directory_are_usage_errors(env, capsys) -> None:
+    assert run(capsys, "-test-site-regex", "(", "--replay", env)[0] == 2
+    code, out, err = run(capsys, "-test-site-regex", "(", "--replay", env / "none")
+    assert code == 2
+    assert "--replay" in err and "no manifest.jsonl or pages.jsonl" in err
+
+
+def test_resource_test_prints_a_row_per_id(env, capsys, monkeypatch) -> None:
+    with SyntheticServices(2) as services:
+        for name, value in vars(services.endpoints()).items():
+            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        pmids = services.pmids()
+        code, out, err = run(capsys, "-test-europepmc", "--test-ids", *pmids, "--allow-private-addresses",
+                             "--no-javascript", "--quiet")
+    lines = out.splitlines()
+    assert lines[0].startswith("# test-europepmc: what europepmc gives for each test ID")
+    assert lines[1].split("\t") == ["id", "status", "pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go",
+                                    "abstract", "fulltext", "types"]
+    rows = [line.split("\t") for line in lines[2:]]
+    assert [r[0] for r in rows] == pmids
+    for row in rows:
+        assert row[1] == "ok"
+        assert row[5] == str(len(services.article(pmid=row[0]).title))
+        assert "europepmc" in row[-1]
+
+
+@pytest.mark.parametrize("op", ["-test-europepmc-html", "-test-pmc-html"])
+def test_html_resource_tests_are_not_offered(env, capsys, op: str) -> None:
+    code, out, err = run(capsys, op)
+    assert code == 2
+    assert f"{op} is not offered" in err

@@ -1,0 +1,185 @@
+"""The test entries of the built-in scraping rules: each is checked on its recorded page in ../shared/corpus, is marked
+``untested`` exactly when no page is recorded, and its URL leads to its rule (what ``-scrape-site`` prints).
+
+Also the platform fingerprints (``recognise``): a recorded page moved to a host no URL regex knows still gets its
+platform's rule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pubfetch.cli.main import main
+from pubfetch.extract.clean import parse_html
+from pubfetch.rules import ScrapingRules, default_rules
+from pubfetch.ruletest import MANIFESTS, compare, corpus_pages, journal_outcomes, outcome_table, webpage_outcomes
+
+RULES = default_rules()
+SITE_ENTRIES = [(name, test) for name, site in RULES.sites.items() for test in site.tests]
+WEBPAGE_ENTRIES = [(rule.regex, test) for rule in RULES.webpage_rules for test in rule.tests]
+
+
+def recorded_urls(corpus_dir: Path) -> set[str]:
+    urls = set()
+    for name in MANIFESTS:
+        for line in (corpus_dir / name).read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            if entry["resource"] in ("publisher_page", "pubmed_page") and entry.get("body"):
+                urls.add(entry["url"])
+    return urls
+
+
+def test_every_rule_has_test_entries() -> None:
+    assert [name for name, site in RULES.sites.items() if not site.tests] == []
+    assert [rule.regex for rule in RULES.webpage_rules if not rule.tests] == []
+
+
+def test_coverage_goal_sites_and_webpage_rules() -> None:
+    assert len(RULES.sites) >= 50
+    assert len({test.url.split("/")[2] for _, test in SITE_ENTRIES}) >= 62  # hosts with a rule and a sample URL
+    assert len(RULES.webpage_rules) >= 50
+
+
+@pytest.mark.parametrize(("regex", "test"), WEBPAGE_ENTRIES, ids=[t.url for _, t in WEBPAGE_ENTRIES])
+def test_webpage_entry_url_gets_its_rule(regex, test) -> None:
+    assert RULES.webpage_rule(test.url).regex == regex
+
+
+@pytest.mark.parametrize(("site", "test"), SITE_ENTRIES, ids=[f"{s}:{t.url}" for s, t in SITE_ENTRIES])
+def test_entry_url_names_its_rule(site, test) -> None:
+    assert RULES.site(test.url) == site
+
+
+def test_untested_exactly_when_no_page_is_recorded(corpus_dir: Path) -> None:
+    recorded = recorded_urls(corpus_dir)
+    wrong = [(name, t.url) for name, t in SITE_ENTRIES + WEBPAGE_ENTRIES if t.untested == (t.url in recorded)]
+    assert wrong == []
+
+
+def test_site_entries_pass_on_recorded_pages(corpus_dir: Path) -> None:
+    outcomes = [o for o in journal_outcomes(RULES, corpus_pages(corpus_dir)) if o.status != "untested"]
+    assert len(outcomes) >= 40
+    table, counts = outcome_table(outcomes)
+    assert counts == {"pass": len(outcomes)}, table
+
+
+def test_webpage_entries_pass_on_recorded_pages(corpus_dir: Path) -> None:
+    outcomes = [o for o in webpage_outcomes(RULES, corpus_pages(corpus_dir)) if o.status != "untested"]
+    table, counts = outcome_table(outcomes)
+    assert counts.get("fail", 0) == 0, table
+
+
+def test_a_changed_selector_fails_its_entry(corpus_dir: Path) -> None:
+    text = (Path(__file__).parent.parent / "scraping_rules" / "journals.yaml").read_text(encoding="utf-8")
+    broken = text.replace("  fulltext: 'div.body > .sec'", "  fulltext: 'div.body > .no-such-class'")
+    assert broken != text
+    rules = ScrapingRules()
+    rules.add_journals(broken, "journals.yaml")
+    [outcome] = journal_outcomes(rules, corpus_pages(corpus_dir), regex="^cambridge$")
+    assert outcome.status == "fail"
+    assert outcome.differences[0].startswith("fulltext: expected ")
+    assert outcome.got["fulltext"] == 0
+
+
+def test_compare_reports_each_difference() -> None:
+    expect = {"title": "A", "doi": "10.1/X", "abstract": 1000, "fulltext": 0, "pdf": True}
+    got = {"title": "B", "doi": "10.1/x", "abstract": 850, "fulltext": 12}
+    assert compare(expect, got, []) == [
+        "title: expected 'A', got 'B'",
+        "abstract: expected 1000 characters (±10%), got 850",
+        "fulltext: expected 0 characters (±10%), got 12",
+        "pdf: expected a link, got none",
+    ]
+    assert compare({"abstract": 1000, "pdf": "https://x/p.pdf"}, {"abstract": 1090}, ["https://x/p.pdf"]) == []
+
+
+# -------------------------------------------------------------------------------------------- platform recognition
+
+#: Recorded pages of platforms, as if they were served from a host no URL regex knows.
+RECOGNISED = {
+    "atypon": ["page-acm-2043155.2043156-abs", "page-inderscience-EG.2020.108455-abs", "page-sage-0018720814547570",
+               "page-tandf-0144929X.2019.1578828-paywall", "page-psychiatryonline-ajp.2006.163.11.1905",
+               "page-acm-3544548.3581058-2026"],
+    "silverchair": ["page-jama-archgenpsychiatry.2010.116", "page-mitpress-neco.1997.9.8.1735-paywall"],
+    "ojs": ["page-first-monday-ojs3-landingpage"],
+    "invenio": ["page-zenodo-1196821"],
+    "arxiv": ["page-arxiv-2010.09039v1-abs", "page-arxiv-1103.1901-abs-2011-zotero-snapshot"],
+    "springer_nature": ["page-springerlink-s12525-016-0233-2-paywall-2026"],
+    "wiley": ["page-wiley-mar.21498-2026"],
+    "highwire": ["page-biorxiv-696633v1"],
+}
+
+
+@pytest.mark.parametrize("platform", sorted(RECOGNISED))
+def test_platform_recognised_from_the_page_on_an_unknown_host(platform: str, corpus_dir: Path,
+                                                              corpus_pages_by_name) -> None:
+    for name in RECOGNISED[platform]:
+        entry = corpus_pages_by_name[name]
+        soup = parse_html((corpus_dir / entry["body"]).read_bytes())
+        url = "https://journals.example.org/article/" + name
+        assert RULES.journal_rule(url) is None
+        assert RULES.page_rule(url, soup).site == platform, name
+
+
+def test_pages_of_sites_without_a_platform_are_not_taken_for_one(corpus_dir: Path, corpus_pages_by_name) -> None:
+    for name in ("page-plos-one-article", "page-peerj-oa-article", "page-elife-article", "page-dlib-05vanhyning",
+                 "page-genders-g58-fairlie", "page-hal-04206682", "page-jstor-20183234", "page-pubmed-28003037"):
+        soup = parse_html((corpus_dir / corpus_pages_by_name[name]["body"]).read_bytes())
+        assert RULES.recognise(soup) is None, name
+
+
+def test_generator_meta_tag_recognises_pkp_and_dspace() -> None:
+    ops = parse_html('<html><head><meta name="generator" content="Open Preprint Systems 3.3.0.8"></head></html>')
+    dspace = parse_html('<html><head><meta name="Generator" content="DSpace 7.6"></head></html>')
+    plain = parse_html('<html><head><meta name="generator" content="WordPress 6.4"></head></html>')
+    assert RULES.recognise(ops).site == "pkp_preprint"
+    assert RULES.recognise(dspace).site == "dspace"
+    assert RULES.recognise(plain) is None
+
+
+@pytest.fixture(scope="module")
+def corpus_pages_by_name(corpus_dir: Path) -> dict[str, dict]:
+    out = {}
+    for name in MANIFESTS:
+        for line in (corpus_dir / name).read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            out[entry["name"]] = entry
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ -scrape-site
+
+
+def test_scrape_site_names_the_rule_of_sample_urls(capsys) -> None:
+    """-scrape-site prints ``rules.site(url)``, checked for every sample URL above; here through the command."""
+    for site, test in SITE_ENTRIES[::12]:
+        assert main(["-scrape-site", test.url]) == 0
+        assert capsys.readouterr().out == site + "\n", test.url
+
+
+def test_scrape_site_as_a_command() -> None:
+    url = "https://www.tandfonline.com/doi/full/10.1080/0144929X.2019.1578828"
+    done = subprocess.run([sys.executable, "-m", "pubfetch", "-scrape-site", url], capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout) == (0, "atypon\n")
+
+
+def test_docs_rules_md_counts_are_true() -> None:
+    """docs/rules.md states how many rules, hosts and entries there are and how many are untested."""
+    text = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    counts = [int(n) for n in re.findall(r"\*\*([0-9]+)\*\*", text.split("## Coverage", 1)[1])[:9]]
+    web_entries = [t for _, t in WEBPAGE_ENTRIES]
+    assert counts == [
+        len(RULES.sites), len({t.url.split("/")[2].removeprefix("www.") for _, t in SITE_ENTRIES}), len(SITE_ENTRIES),
+        sum(not t.untested for _, t in SITE_ENTRIES), sum(t.untested for _, t in SITE_ENTRIES),
+        len(RULES.webpage_rules), len(web_entries), sum(not t.untested for t in web_entries),
+        sum(t.untested for t in web_entries),
+    ]
+    for name in RULES.sites:
+        assert f"| `{name}` |" in text, name
