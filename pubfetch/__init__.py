@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "fetch": "pubfetch.fetcher",
-    "fetch_many": "pubfetch.fetcher",
+    "fetch_many": "pubfetch.distributed",  # the fetcher's, or through a Celery queue with queue=
     "BatchSummary": "pubfetch.fetcher",
     "fetch_webpage": "pubfetch.webfetch",
     "fetch_doc": "pubfetch.webfetch",
@@ -30,6 +30,7 @@ _LAZY = {
     "open_store": "pubfetch.store",
     "init_store": "pubfetch.store",
     "to_dataframe": "pubfetch.tables",
+    "report": "pubfetch.output.report",
 }
 
 __all__ = [  # noqa: RUF022 - grouped as in _LAZY
@@ -47,14 +48,17 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
     "open_store",
     "init_store",
     "to_dataframe",
+    "report",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.config import FetchConfig
-    from pubfetch.fetcher import BatchSummary, fetch, fetch_many
+    from pubfetch.distributed import fetch_many
+    from pubfetch.fetcher import BatchSummary, fetch
     from pubfetch.ids import PublicationIds
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage
+    from pubfetch.output.report import report
     from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.store import init_store, open_store
     from pubfetch.tables import to_dataframe

@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
-from typing import TypeVar, Unpack
+from typing import TYPE_CHECKING, TypeVar, Unpack
 
 from pubfetch import ids as idmod
 from pubfetch.chain import fetch_publications
@@ -27,6 +27,9 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.resources.europepmc import update_citations
 from pubfetch.store import Store, open_or_init_store
+
+if TYPE_CHECKING:
+    from pubfetch.net.counts import RequestCounts
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,8 @@ class BatchSummary:
     retry_limited: int = 0
     eligible_at: int = 0
     eligible_options: set[str] = field(default_factory=set)
+    #: requests, failures and 429s per host of the client that fetched (set by fetch_many; for the run report)
+    requests: RequestCounts | None = field(default=None, compare=False, repr=False)
 
     @property
     def partial(self) -> int:
@@ -171,6 +176,8 @@ def fetch_many(
     with ExitStack() as stack:
         store = _open(stack, db)
         ctx = context or stack.enter_context(Context(cfg))
+        if summary is not None and summary.requests is None:
+            summary.requests = ctx.client.counts
         done = 0
         retry: list[Publication] = []
 

@@ -22,3 +22,70 @@ def corpus_dir() -> Path:
 def corpus_manifest(corpus_dir: Path) -> list[dict]:
     with open(corpus_dir / "manifest.jsonl", encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+# --- the machine's PostgreSQL server (tests of the PostgreSQL store skip with one message when it is unreachable) ---
+
+POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> object:
+    """A database of this test session's own on the machine's PostgreSQL, dropped at the end; its URL."""
+    import os
+    import uuid
+
+    try:
+        import psycopg
+    except ImportError:
+        pytest.skip('PostgreSQL tests need psycopg (pip install ".[test]")')
+    try:
+        admin = psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=5)
+    except psycopg.Error as e:
+        pytest.skip(f"PostgreSQL not reachable at 127.0.0.1:5432: {str(e).strip().splitlines()[0]}")
+    name = f"pubfetch_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def pg_url(pg_database: str) -> str:
+    """The session's PostgreSQL database emptied of pubfetch's tables, ready for -db-init."""
+    import psycopg
+
+    with psycopg.connect(pg_database, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs")
+    return pg_database
+
+
+# --- the machine's Redis (DB 13, keys under a prefix of this test's own, deleted afterwards) ---
+
+REDIS_TEST_URL = "redis://127.0.0.1:6379/13"
+
+
+@pytest.fixture
+def redis_url() -> object:
+    """``redis://127.0.0.1:6379/13?prefix=<unique>:`` for pubfetch's Redis users; skips when Redis is unreachable."""
+    import uuid
+
+    try:
+        import redis
+    except ImportError:
+        pytest.skip('Redis tests need the redis driver (pip install ".[test]")')
+    client = redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=5)
+    try:
+        client.ping()
+    except redis.RedisError as e:
+        pytest.skip(f"Redis not reachable at 127.0.0.1:6379: {e}")
+    prefix = f"pubfetch-test-{uuid.uuid4().hex[:10]}:"
+    try:
+        yield f"{REDIS_TEST_URL}?prefix={prefix}"
+    finally:
+        keys = list(client.scan_iter(match=prefix + "*"))
+        if keys:
+            client.delete(*keys)
+        client.close()

@@ -3,6 +3,8 @@
 Usage:
     python store_worker.py kill DB ROUND        put big publications (and merges, removes, webpages) until killed
     python store_worker.py put DB START COUNT   put COUNT distinct publications with PMIDs START .. START+COUNT-1
+    python store_worker.py merge DB COUNT SIDE  put PMIDs 1 .. COUNT, each with the PMCID (SIDE pmcid) or the DOI
+                                                (SIDE doi) only, so two such processes merge into the same entries
 
 Also imported by the tests for :func:`make_pub`, so both sides build publications the same way.
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pubfetch.model import PartType, Publication, Webpage
-from pubfetch.store import open_db
+from pubfetch.store import open_db, open_store
 
 
 def _clock() -> int:
@@ -88,10 +90,25 @@ def run_put(db: str, start: int, count: int) -> None:
     print("done", flush=True)
 
 
+def run_merge(db: str, count: int, side: str) -> None:
+    store = open_store(db)
+    print("ready", flush=True)
+    sys.stdin.readline()  # both processes start writing together
+    for k in range(1, count + 1):
+        if side == "pmcid":
+            store.put_publication(make_pub(pmid=str(k), pmcid=f"PMC{k}", title=f"title {k}"))
+        else:
+            store.put_publication(make_pub(pmid=str(k), doi=f"10.3000/M{k}", title=f"title {k}"))
+    store.close()
+    print("done", flush=True)
+
+
 if __name__ == "__main__":
     mode, path = sys.argv[1], sys.argv[2]
     if mode == "kill":
         run_kill(path, int(sys.argv[3]))
+    elif mode == "merge":
+        run_merge(path, int(sys.argv[3]), sys.argv[4])
     elif mode == "put":
         run_put(path, int(sys.argv[3]), int(sys.argv[4]))
     else:

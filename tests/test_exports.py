@@ -24,6 +24,7 @@ PUBLIC = {
     "open_store",
     "init_store",
     "to_dataframe",
+    "report",
 }
 
 SUBPACKAGES = ["cli", "extract", "metadata", "model", "net", "output", "resources", "store"]

@@ -23,8 +23,21 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "test.db"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """The contract below holds for every backend: a SQLite file, and a database on the machine's PostgreSQL."""
+    return str(db_path) if request.param == "sqlite" else request.getfixturevalue("pg_url")
+
+
 @pytest.fixture
-def store(db_path: Path):
+def store(target: str):
+    s = init_store(target)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def sqlite_store(db_path: Path):
     s = init_db(db_path)
     yield s
     s.close()
@@ -139,23 +152,21 @@ def test_open_store_dispatch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     init_db(absolute).close()
     with open_store(f"sqlite:///{absolute}") as s:  # sqlite:////abs/path
         assert s.path == str(absolute)
-    with pytest.raises(StoreError, match="^PostgreSQL backend not available yet$"):
-        open_store("postgresql://user@localhost/pubfetch")
     with pytest.raises(StoreError, match="not of the form sqlite:///path"):
         open_store("sqlite://x.db")
 
 
-def test_closed_store_refuses(db_path: Path) -> None:
-    s = init_db(db_path)
+def test_closed_store_refuses(target: str) -> None:
+    s = init_store(target)
     s.close()
     with pytest.raises(StoreError, match="already closed"):
         s.publications_size()
 
 
-def test_readonly(db_path: Path) -> None:
-    with init_db(db_path) as s:
+def test_readonly(target: str) -> None:
+    with init_store(target) as s:
         s.put_publication(make_pub(pmid="1", title="t"))
-    with open_db(db_path, readonly=True) as ro:
+    with open_store(target, readonly=True) as ro:
         assert ro.get_publication("1") is not None
         with pytest.raises(StoreError, match="is open read-only"):
             ro.put_publication(make_pub(pmid="2"))
@@ -166,7 +177,7 @@ def test_readonly(db_path: Path) -> None:
 # --- publications: basics ---------------------------------------------------------------------------------------------
 
 
-def test_put_get_by_each_id(store: SqliteStore) -> None:
+def test_put_get_by_each_id(store: Store) -> None:
     pub = make_pub(pmid="123", pmcid="PMC456", doi="10.1093/NAR/GKZ369", title="A title")
     assert store.put_publication(pub)
     for key in ("123", "PMC456", "10.1093/NAR/GKZ369", "10.1093/nar/gkz369", "https://doi.org/10.1093/nar/gkz369"):
@@ -179,12 +190,12 @@ def test_put_get_by_each_id(store: SqliteStore) -> None:
     assert store.publications_size() == 1
 
 
-def test_put_without_ids_is_refused(store: SqliteStore) -> None:
+def test_put_without_ids_is_refused(store: Store) -> None:
     assert not store.put_publication(make_pub(title="orphan"))
     assert store.publications_size() == 0
 
 
-def test_round_trip_equal_json(store: SqliteStore) -> None:
+def test_round_trip_equal_json(store: Store) -> None:
     pub = make_pub(pmid="7", pmcid="PMC7", doi="10.1/X", title="Ünïcode title ✓", fulltext="text " * 1000)
     pub.oa = True
     pub.citations_count = 12
@@ -195,7 +206,8 @@ def test_round_trip_equal_json(store: SqliteStore) -> None:
     assert got.to_json(computed=False) == pub.to_json(computed=False)
 
 
-def test_json_readable_with_sqlite3(store: SqliteStore, db_path: Path) -> None:
+def test_json_readable_with_sqlite3(sqlite_store: SqliteStore, db_path: Path) -> None:
+    store = sqlite_store
     pub = make_pub(pmid="42", doi="10.5/ABC", title="Inspect me", fulltext="ünïcode body")
     page = Webpage(start_url="https://example.org/", final_url="https://example.org/home", status_code=200,
                    title="Home", content="Welcome")
@@ -217,7 +229,7 @@ def test_json_readable_with_sqlite3(store: SqliteStore, db_path: Path) -> None:
     assert query("SELECT primary_id FROM publication_ids WHERE id = '10.5/ABC'").strip() == "42"
 
 
-def test_contains_needs_all_ids(store: SqliteStore) -> None:
+def test_contains_needs_all_ids(store: Store) -> None:
     store.put_publication(make_pub(pmid="1", doi="10.1/A"))
     assert store.contains_publication(PublicationIds(pmid="1"))
     assert store.contains_publication(PublicationIds(doi="10.1/a"))
@@ -228,7 +240,7 @@ def test_contains_needs_all_ids(store: SqliteStore) -> None:
     assert store.contains_publication("1") and not store.contains_publication("2")
 
 
-def test_remove(store: SqliteStore) -> None:
+def test_remove(store: Store) -> None:
     store.put_publication(make_pub(pmid="1", pmcid="PMC1", doi="10.1/A"))
     store.put_publication(make_pub(pmid="2", doi="10.1/B"))
     store.put_publication(make_pub(pmid="3"))
@@ -240,7 +252,7 @@ def test_remove(store: SqliteStore) -> None:
     assert store.publications_size() == 0 and ids_map(store) == {}
 
 
-def test_remove_by_ids_of_two_entries(store: SqliteStore) -> None:
+def test_remove_by_ids_of_two_entries(store: Store) -> None:
     store.put_publication(make_pub(pmid="1"))
     store.put_publication(make_pub(doi="10.1/A"))
     assert store.remove_publication(PublicationIds(pmid="1", doi="10.1/A"))
@@ -250,7 +262,7 @@ def test_remove_by_ids_of_two_entries(store: SqliteStore) -> None:
 # --- publications: PubFetcher's ID-map merging --------------------------------------------------------------------------
 
 
-def test_doi_only_then_pmid_and_doi_keeps_old_primary(store: SqliteStore) -> None:
+def test_doi_only_then_pmid_and_doi_keeps_old_primary(store: Store) -> None:
     store.put_publication(make_pub(doi="10.1/A", title="first"))
     store.put_publication(make_pub(pmid="1", doi="10.1/A", title="second"))
     # PubFetcher keeps the primary ID an entry got when first put
@@ -262,7 +274,7 @@ def test_doi_only_then_pmid_and_doi_keeps_old_primary(store: SqliteStore) -> Non
     assert rev.pmid_url == "https://www.ncbi.nlm.nih.gov/pubmed/?term=1" and rev.doi_url == "https://doi.org/10.1/A"
 
 
-def test_doi_entry_superseded_by_pmid_entry(store: SqliteStore) -> None:
+def test_doi_entry_superseded_by_pmid_entry(store: Store) -> None:
     store.put_publication(make_pub(doi="10.1/A", title="doi entry"))
     store.put_publication(make_pub(pmid="1", title="pmid entry"))
     assert store.publications_size() == 2
@@ -273,7 +285,7 @@ def test_doi_entry_superseded_by_pmid_entry(store: SqliteStore) -> None:
     assert store.get_publication("10.1/A").title.content == "merged"
 
 
-def test_pmcid_entry_superseded_by_pmid_entry(store: SqliteStore) -> None:
+def test_pmcid_entry_superseded_by_pmid_entry(store: Store) -> None:
     store.put_publication(make_pub(pmcid="PMC5", doi="10.1/A"))
     store.put_publication(make_pub(pmid="1"))
     store.put_publication(make_pub(pmid="1", pmcid="PMC5"))
@@ -281,7 +293,7 @@ def test_pmcid_entry_superseded_by_pmid_entry(store: SqliteStore) -> None:
     assert store.publications_size() == 1
 
 
-def test_changed_pmid_replaces_entry(store: SqliteStore) -> None:
+def test_changed_pmid_replaces_entry(store: Store) -> None:
     store.put_publication(make_pub(pmid="1", doi="10.1/A", title="old paper"))
     store.put_publication(make_pub(pmid="2", doi="10.1/A", title="the DOI's real paper"))
     # the old entry's primary ID is contradicted: it was another paper, so it goes entirely
@@ -290,7 +302,7 @@ def test_changed_pmid_replaces_entry(store: SqliteStore) -> None:
     assert store.publications_size() == 1
 
 
-def test_stale_id_removed(store: SqliteStore) -> None:
+def test_stale_id_removed(store: Store) -> None:
     store.put_publication(make_pub(pmid="1", pmcid="PMC1", doi="10.1/OLD"))
     store.put_publication(make_pub(pmid="1", pmcid="PMC1", doi="10.1/NEW"))
     assert ids_map(store) == {"1": "1", "PMC1": "1", "10.1/NEW": "1"}
@@ -298,7 +310,7 @@ def test_stale_id_removed(store: SqliteStore) -> None:
     assert dict(store.publications_map_reverse())["1"] == PublicationIds("1", "PMC1", "10.1/NEW")
 
 
-def test_contradicted_doi_primary_replaced(store: SqliteStore) -> None:
+def test_contradicted_doi_primary_replaced(store: Store) -> None:
     store.put_publication(make_pub(doi="10.1/X"))
     store.put_publication(make_pub(pmid="1", doi="10.1/X"))  # primary stays 10.1/X
     store.put_publication(make_pub(pmid="1", doi="10.1/Y"))  # the DOI primary is contradicted
@@ -306,7 +318,7 @@ def test_contradicted_doi_primary_replaced(store: SqliteStore) -> None:
     assert store.publications_size() == 1
 
 
-def test_partial_put_keeps_known_ids(store: SqliteStore) -> None:
+def test_partial_put_keeps_known_ids(store: Store) -> None:
     store.put_publication(make_pub(pmid="1", pmcid="PMC1", doi="10.1/A"))
     store.put_publication(make_pub(pmid="1", title="only pmid now"))
     assert store.contains_publication(PublicationIds("1", "PMC1", "10.1/A"))
@@ -316,7 +328,7 @@ def test_partial_put_keeps_known_ids(store: SqliteStore) -> None:
     assert ids_map(store) == {}  # every ID pointing at the entry goes with it
 
 
-def test_listing_order_is_insertion_order(store: SqliteStore) -> None:
+def test_listing_order_is_insertion_order(store: Store) -> None:
     for pmid in ("30", "10", "20"):
         store.put_publication(make_pub(pmid=pmid))
     store.put_publication(make_pub(pmid="10", doi="10.1/Z"))  # an update keeps its place
@@ -330,7 +342,7 @@ def test_listing_order_is_insertion_order(store: SqliteStore) -> None:
 
 
 @pytest.mark.parametrize("kind", ["webpages", "docs"])
-def test_pages(store: SqliteStore, kind: str) -> None:
+def test_pages(store: Store, kind: str) -> None:
     pages = [Webpage(start_url=f"https://example.org/{n}", title=f"page {n}", content="c" * n, status_code=200)
              for n in (3, 1, 2)]
     for page in pages:
@@ -354,7 +366,7 @@ def test_pages(store: SqliteStore, kind: str) -> None:
     assert store.pages_size(other) == 0
 
 
-def test_page_wrappers_and_bad_kind(store: SqliteStore) -> None:
+def test_page_wrappers_and_bad_kind(store: Store) -> None:
     page = Webpage(start_url="https://example.org/")
     store.put_webpage(page)
     store.put_doc(page)
@@ -370,7 +382,8 @@ def test_page_wrappers_and_bad_kind(store: SqliteStore) -> None:
 # --- lifecycle ----------------------------------------------------------------------------------------------------------
 
 
-def test_compact_gives_space_back(store: SqliteStore, db_path: Path) -> None:
+def test_compact_gives_space_back(sqlite_store: SqliteStore, db_path: Path) -> None:
+    store = sqlite_store
     for k in range(1, 21):
         store.put_publication(make_pub(pmid=str(k), fulltext="z" * 100_000))
     store.commit()
@@ -387,7 +400,7 @@ def test_compact_gives_space_back(store: SqliteStore, db_path: Path) -> None:
     assert [i.pmid for i in store.publication_ids()] == ["20"]
 
 
-def test_threads_share_one_store(store: SqliteStore) -> None:
+def test_threads_share_one_store(store: Store) -> None:
     def work(base: int) -> None:
         for k in range(base, base + 40):
             store.put_publication(make_pub(pmid=str(k), doi=f"10.9/T{k}"))

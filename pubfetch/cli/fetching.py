@@ -20,7 +20,6 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pubfetch import fetcher
@@ -86,16 +85,17 @@ class Session:
                 self._recorder = recorder
                 overrides["response_hook"] = recorder
             if self.rate_limits:
-                from pubfetch.net.ratelimit import ServiceMap, SharedRateLimiter, default_limits
+                from pubfetch.net.ratelimit import ServiceMap, default_limits
+                from pubfetch.net.ratelimit_redis import shared_limiter
 
-                limits = default_limits(bool(config.ncbi_api_key))
                 try:
-                    limiter = (SharedRateLimiter(path=Path(self.rate_db), limits=limits) if self.rate_db
-                               else SharedRateLimiter(limits=limits))
+                    limiter = shared_limiter(self.rate_db, default_limits(bool(config.ncbi_api_key)))
                 except (sqlite3.Error, OSError) as e:
                     where = self.rate_db or "the default rate-limit file"
                     raise InputError(f"cannot use rate-limit database '{where}': {e}; give --rate-db a new file or "
                                      "one written by pubfetch") from None
+                except ValueError as e:  # a redis:// URL: no driver, or the server does not answer
+                    raise InputError(f"cannot use rate-limit database: {e}") from None
                 overrides["rate_limiter"] = limiter
                 overrides["rate_key"] = ServiceMap.for_endpoints(config.endpoints).key
             config = config.replace(http_overrides=overrides)

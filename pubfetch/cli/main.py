@@ -78,6 +78,10 @@ def _quiet_broken_pipe() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["worker"]:  # a Celery worker, with options of its own (pubfetch.distributed.worker)
+        from pubfetch.distributed.worker import main as worker_main
+
+        return worker_main(words[1:])
     if not words:
         print(USAGE, file=sys.stderr)
         _say("no operation given; see pubfetch --help")

@@ -20,7 +20,7 @@ from pubfetch.output import html as h
 from pubfetch.output.common import Format
 from pubfetch.output.text import ids_text, ids_with_urls_text
 from pubfetch.output.writer import EntryWriter
-from pubfetch.store import init_store, open_store
+from pubfetch.store import copy_store, init_store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,14 @@ def _database(args: ParsedArgs, out: TextIO) -> None:
         path = args.get("db-init")
         log.info("Init database: %s", path)
         init_store(path).close()
+    if "job-status" in args:
+        from pubfetch.cli.queued import job_status
+
+        out.write(f"{job_status(args.get('job-status'), args.get('queue'))}\n")
+    if "db-copy" in args:
+        src, dst = args.get("db-copy")
+        log.info("Copy database %s to %s", src, dst)
+        out.write(f"copied {copy_store(src, dst)}\n")
     for dest, action in (("db-commit", "commit"), ("db-compact", "compact")):
         if dest in args:
             log.info("%s database: %s", action.capitalize(), args.get(dest))

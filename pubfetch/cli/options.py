@@ -97,6 +97,10 @@ ONEOFF_DATABASE = Group("One-off: database", (
     one("-db-webpages-size", "DATABASE", "Print the number of webpages in the database", role="oneoff"),
     one("-db-docs-size", "DATABASE", "Print the number of docs in the database", role="oneoff"),
     one("-db-publications-map", "DATABASE", "Print every 'ID -> primary ID' pair of the database", role="oneoff"),
+    one("-job-status", "JOB", "Print the state of a job sent with --queue --detach (give the same --queue) (pubfetch)",
+        role="oneoff"),
+    fixed("-db-copy", "FROM TO", "Copy every entry of database FROM into the new database TO, e.g. from a SQLite file "
+          "to postgresql://host/db or back (pubfetch)"),
     one("-db-publications-map-reverse", "DATABASE",
         "Print every 'primary ID -> [PMID, PMCID, DOI] (provenance URLs)' line of the database", role="oneoff"),
 ))
@@ -238,6 +242,10 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     one("--threads", "N", "Entries fetched at the same time by -db-fetch and -db-fetch-end (default 8)",
         spec.positive, "modifier"),
     flag("--progress", "Show fetching progress on stderr even when it is not a terminal (pubfetch)", "modifier"),
+    one("--queue", "URL", "Send the publications of -db-fetch/-db-fetch-end as batches to the workers of this queue "
+        "(redis://host:6379/N, amqp://host) and wait for them; see pubfetch worker --help (pubfetch)", role="modifier"),
+    flag("--detach", "With --queue: print the job id and return at once; -job-status reports on it (pubfetch)",
+         "modifier"),
     flag("--quiet", "No progress display (pubfetch)", "modifier"),
     one("--batch-size", "N", "Publications walked through the resources together (default 200; 1 fetches them one "
         "at a time as PubFetcher does) (pubfetch)", spec.positive, "modifier"),
@@ -250,8 +258,9 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--no-javascript", "Never render pages with JavaScript (pubfetch)", "modifier"),
     one("--chromium", "PATH", "Chromium binary for JavaScript pages (default: Playwright's, else a system one) "
         "(pubfetch)", role="modifier"),
-    one("--rate-db", "FILE", "SQLite file of the rate limits shared by all pubfetch processes (default "
-        "~/.cache/pubfetch/rate-limits.sqlite) (pubfetch)", role="modifier"),
+    one("--rate-db", "FILE|URL", "SQLite file of the rate limits shared by all pubfetch processes (default "
+        "~/.cache/pubfetch/rate-limits.sqlite), or redis://host:6379/N to share them across machines (pubfetch)",
+        role="modifier"),
     flag("--no-rate-limit", "Do not take permits from the shared rate limits (pubfetch)", "modifier"),
     one("--config", "FILE", "YAML config file (default $PUBFETCH_CONFIG or ~/.config/pubfetch/config.yaml) (pubfetch)",
         role="modifier"),
@@ -468,6 +477,9 @@ OUTPUT = Group("Pipeline 9: output", (
     one("-txt-top-hosts-doc", "FILE", "Write the top hosts of the docs to FILE"),
     flag("-count-top-hosts", "Print how many different hosts there are"),
     flag("-part-table", "Print a CSV table counting publications by part and part type"),
+    one("-report", "FILE", "Write an HTML report to FILE: parts final, partial and missing and their sources, full "
+        "text by publisher host, and for a fetching run its requests, failures and 429s per host; on the whole "
+        "database when one is named, else on the publications got (pubfetch; needs pubfetch[report])"),
 ))
 
 OUTPUT_MODIFIERS = Group("Output modifiers", (

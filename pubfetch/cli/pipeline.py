@@ -14,7 +14,7 @@ Each step works on all three kinds (publications, webpages, docs). Network steps
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from typing import Any, Literal, NamedTuple, TextIO
 
@@ -36,6 +36,7 @@ from pubfetch.cli.idsource import (
 from pubfetch.cli.jsonsource import read_json_entries
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.report import check_report, write_report
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
@@ -85,6 +86,7 @@ class Pipeline:
         self.hosts: dict[str, dict[str, int]] | None = None
 
     def run(self) -> None:
+        check_report(self.args)
         if self._streaming():
             self._stream()
             return
@@ -105,23 +107,29 @@ class Pipeline:
     # --- streaming: ID files straight into the database ---------------------------------------------------------------
 
     _STREAM_OPTIONS = frozenset({"pub-file", "db-fetch-end"})
+    #: options that may come with them and still stream (the report reads the database afterwards)
+    _STREAM_EXTRAS = frozenset({"report"})
 
     def _streaming(self) -> bool:
-        """``-pub-file FILE... -db-fetch-end DB`` and nothing else of the pipeline: no step needs the whole ID list
-        (no ID filter, sort, limit or content output), so the files are read lazily and fetched batch by batch,
-        with memory flat whatever their length. A duplicate ID is found complete in the database and not fetched
-        again. Any other pipeline option gives PubFetcher's pipeline, which holds the IDs in memory."""
+        """``-pub-file FILE... -db-fetch-end DB`` and nothing else of the pipeline (but ``-report``): no step needs the
+        whole ID list (no ID filter, sort, limit or content output), so the files are read lazily and fetched batch
+        by batch, with memory flat whatever their length. A duplicate ID is found complete in the database and not
+        fetched again. Any other pipeline option gives PubFetcher's pipeline, which holds the IDs in memory."""
         pipeline = {o.dest for o in self.args.order if o.role == "pipeline"}
-        return bool(pipeline) and pipeline <= self._STREAM_OPTIONS and pipeline >= self._STREAM_OPTIONS
+        return pipeline - self._STREAM_EXTRAS == self._STREAM_OPTIONS
 
     def _stream(self) -> None:
         from itertools import chain
 
         a = self.args
         ids = chain.from_iterable(iter_pub_file(path, self.strict) for path in a.get("pub-file", []))
+        if "queue" in a:
+            self._queued(ids, "db-fetch-end")
+            return
         with open_or_init_store(a.get("db-fetch-end")) as store:
             fetching.get_publications(self.sess, ids, store, keep_entries=False, progress=a.flag("progress"),
                                       parts=self._fetch_parts())
+        self._report()
 
     # --- 1. add IDs ------------------------------------------------------------------------------------------------
 
@@ -285,6 +293,9 @@ class Pipeline:
         with ExitStack() as stack:
             store = stack.enter_context(open_or_init_store(a.get(option))) if step.database else None
             for kind in kinds:
+                if "queue" in a and kind == "publications" and store is not None:
+                    self._queued(list(self.ids.publications), option, store)
+                    continue
                 ids = list(getattr(self.ids, kind))
                 limit, progress, keep = self._remaining(kind), a.flag("progress"), self._keep(kind)
                 if kind == "publications":
@@ -295,6 +306,19 @@ class Pipeline:
                     self.content[kind].extend(fetching.get_pages(
                         self.sess, kind, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,
                         limit=limit, progress=progress, keep=keep))
+
+    def _queued(self, ids: Iterable[PublicationIds], step: str, store: Store | None = None) -> None:
+        """``--queue``: the workers fetch into the database; -db-fetch then reads the entries back from it."""
+        from pubfetch.cli.queued import fetch_step
+
+        a = self.args
+        wanted = list(ids) if store is not None and step == "db-fetch" else ids
+        fetch_step(wanted, a.get(step), a.get("queue"), self.sess, batch_size=a.get("batch-size"),
+                   parts=self._fetch_parts(), detach=a.flag("detach"), progress=a.flag("progress"),
+                   quiet=a.flag("quiet"))
+        if store is not None and step == "db-fetch" and not a.flag("detach"):
+            got = (store.get_publication(i) for i in wanted)
+            self.content["publications"].extend(p for p in got if p is not None)
 
     # --- 7. sort, top hosts, limit ----------------------------------------------------------------------------------
 
@@ -368,6 +392,12 @@ class Pipeline:
                 self.out.write(format_counts(*self._counts([len(self.hosts[k]) for k in KINDS]), what="top_hosts"))
         if a.flag("part-table"):
             self.out.write(part_table(c["publications"]))
+        self._report()
+
+    def _report(self) -> None:
+        sess = self.sess
+        write_report(self.args, self.content["publications"], sess.summary if sess.fetched_publications else None,
+                     self.fa)
 
 
 def _head(items: list, n: int) -> list:

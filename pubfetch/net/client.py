@@ -22,6 +22,7 @@ from typing import Final, Self
 import requests
 
 from pubfetch.net.config import HttpConfig
+from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.encoding import decode_body
 from pubfetch.net.ftp import FtpTransport
 from pubfetch.net.layers import RetryLayer, SlotLayer, http_stack, refusal
@@ -71,9 +72,11 @@ class HttpClient:
         cfg = self.config
         self.slots = slots or HostSlots(cfg.per_host_connections, cfg.host_connections, cfg.unlimited_hosts)
         self.network: Transport = transport if transport is not None else RequestsTransport(cfg)
-        self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep)
-        self.ftp: Transport = RetryLayer(
-            SlotLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s), self.slots), cfg, sleep)
+        #: requests, failures, 429s and 503s per host since the client was made (what a run report shows)
+        self.counts = RequestCounts()
+        self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts)
+        ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s), self.counts)
+        self.ftp: Transport = RetryLayer(SlotLayer(ftp, self.slots), cfg, sleep)
 
     # ------------------------------------------------------------------ public API
 

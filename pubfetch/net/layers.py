@@ -10,7 +10,8 @@ Outermost first (:func:`http_stack` builds them in this order):
 4. :class:`RateLimitLayer`: takes a permit of the URL's service from the shared limiter; a 429/503 with Retry-After
    holds back every process using the limiter.
 5. :class:`RecordingLayer`: hands every response received (redirects and retried ones too) to the response hook.
-6. The network: :class:`~pubfetch.net.requests_transport.RequestsTransport`, or a test's in-process transport.
+6. :class:`~pubfetch.net.counts.CountingLayer`: counts every attempt sent, per host (for the run report).
+7. The network: :class:`~pubfetch.net.requests_transport.RequestsTransport`, or a test's in-process transport.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Final
 
 from pubfetch.net import addresses
 from pubfetch.net.config import HttpConfig
+from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.record import call_hook
 from pubfetch.net.retry import ExchangeFailed, ServerBusy, build_retrying
@@ -224,9 +226,12 @@ class RecordingLayer(Layer):
 
 
 def http_stack(network: Transport, config: HttpConfig, slots: HostSlots,
-               sleep: Callable[[float], None] = time.sleep) -> Transport:
-    """The layers of the module docstring around a network transport (limiter and recorder only when configured)."""
+               sleep: Callable[[float], None] = time.sleep, counts: RequestCounts | None = None) -> Transport:
+    """The layers of the module docstring around a network transport (limiter and recorder only when configured,
+    the counting layer only with ``counts``)."""
     transport: Transport = network
+    if counts is not None:
+        transport = CountingLayer(transport, counts)
     if config.response_hook is not None:
         transport = RecordingLayer(transport, config.response_hook)
     if config.rate_limiter is not None:

@@ -4,7 +4,7 @@ Callers use three functions and the :class:`Store` interface; which engine sits 
 the form of its name, so another backend can be added without touching them:
 
 - a plain path or ``sqlite:///path`` (``sqlite:////abs/path`` for an absolute one, as in SQLAlchemy): SQLite;
-- ``postgresql://...``: reserved for a PostgreSQL backend.
+- ``postgresql://user@host/dbname`` (or ``postgres://``): PostgreSQL, for several machines (the ``postgres`` extra).
 """
 
 from __future__ import annotations
@@ -12,12 +12,15 @@ from __future__ import annotations
 import os
 
 from pubfetch.store.base import Store, StoreError
+from pubfetch.store.copy import CopyCounts, copy_database
+from pubfetch.store.postgres import PostgresStore, is_postgres
+from pubfetch.store.sql import SqlStore
 from pubfetch.store.sqlite import SqliteStore
 
-__all__ = ["SqliteStore", "Store", "StoreError", "init_db", "init_store", "open_db", "open_or_init_store", "open_store"]
+__all__ = ["PostgresStore", "SqliteStore", "Store", "StoreError", "copy_store", "init_db", "init_store", "open_db",
+           "open_or_init_store", "open_store"]
 
 _SQLITE_PREFIX = "sqlite:///"
-_POSTGRES_PREFIXES = ("postgresql://", "postgres://", "postgresql+")
 
 
 def init_db(path: str | os.PathLike[str]) -> SqliteStore:
@@ -32,7 +35,7 @@ def open_db(path: str | os.PathLike[str], readonly: bool = False) -> SqliteStore
 
 def _sqlite_path(target: str) -> str | None:
     """The file path of a SQLite target, or None if the target names another backend."""
-    if target.startswith(_POSTGRES_PREFIXES):
+    if is_postgres(target):
         return None
     if target.startswith(_SQLITE_PREFIX):
         path = target[len(_SQLITE_PREFIX):]
@@ -48,7 +51,7 @@ def open_store(target: str | os.PathLike[str], readonly: bool = False) -> Store:
     """Open a database named by a path or URL."""
     path = _sqlite_path(os.fspath(target))
     if path is None:
-        raise StoreError("PostgreSQL backend not available yet")
+        return PostgresStore.open(os.fspath(target), readonly=readonly)
     return open_db(path, readonly=readonly)
 
 
@@ -56,15 +59,27 @@ def init_store(target: str | os.PathLike[str]) -> Store:
     """Create a database named by a path or URL."""
     path = _sqlite_path(os.fspath(target))
     if path is None:
-        raise StoreError("PostgreSQL backend not available yet")
+        return PostgresStore.init(os.fspath(target))
     return init_db(path)
+
+
+def copy_store(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> CopyCounts:
+    """Copy the database ``source`` into the new database ``target`` (created here), between any two backends."""
+    with open_store(source, readonly=True) as src:
+        if not isinstance(src, SqlStore):
+            raise StoreError(f"cannot copy from {src!r}")
+        with init_store(target) as dst:
+            assert isinstance(dst, SqlStore)
+            return copy_database(src, dst)
 
 
 def open_or_init_store(target: str | os.PathLike[str]) -> Store:
     """Open a database, creating it first when it does not exist yet: what fetching into a database wants, so that the
     first run of a fetching command needs no separate ``-db-init`` and every later run carries on in the same file."""
     path = _sqlite_path(os.fspath(target))
-    if path is not None and not os.path.lexists(path):
+    if path is None:
+        return PostgresStore.open_or_init(os.fspath(target))
+    if not os.path.lexists(path):
         try:
             return init_store(target)
         except StoreError:

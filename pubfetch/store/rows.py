@@ -48,7 +48,8 @@ def decode_entry(from_json: Callable[[Any], T], template: dict[str, Any], doc: o
     """The entry of a stored JSON document, or ``None`` with one error line naming ``what`` (kind and ID) when the row
     is damaged."""
     try:
-        data = json.loads(doc)  # type: ignore[arg-type]
+        # text from SQLite; PostgreSQL's JSONB arrives parsed
+        data = doc if isinstance(doc, dict | list) else json.loads(doc)  # type: ignore[arg-type]
         problem = shape_problem(template, data)
         if problem is None:
             return from_json(data)

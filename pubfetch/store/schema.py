@@ -14,14 +14,18 @@ SCHEMA_VERSION = 1
 CREATED_BY = "pubfetch"
 META_TABLE = "meta"
 
-# Version 0 is the first layout; version 1 only adds the index that makes "all IDs of this primary ID" fast.
-_TABLES_V0 = """
+
+
+def tables_ddl(seq: str, json: str) -> str:
+    """The version-0 tables with the engine's types of the insertion-order key and of the JSON entries (PostgreSQL
+    builds its tables from the same text, so the two engines cannot drift apart)."""
+    return f"""
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
 CREATE TABLE publications (
-    seq        INTEGER PRIMARY KEY,
+    seq        {seq},
     primary_id TEXT NOT NULL UNIQUE,
     pmid       TEXT NOT NULL DEFAULT '',
     pmcid      TEXT NOT NULL DEFAULT '',
@@ -29,28 +33,31 @@ CREATE TABLE publications (
     pmid_url   TEXT NOT NULL DEFAULT '',
     pmcid_url  TEXT NOT NULL DEFAULT '',
     doi_url    TEXT NOT NULL DEFAULT '',
-    json       TEXT NOT NULL
+    json       {json} NOT NULL
 );
 CREATE TABLE publication_ids (
-    seq        INTEGER PRIMARY KEY,
+    seq        {seq},
     id         TEXT NOT NULL UNIQUE,
     primary_id TEXT NOT NULL
 );
 CREATE TABLE webpages (
-    seq  INTEGER PRIMARY KEY,
+    seq  {seq},
     url  TEXT NOT NULL UNIQUE,
-    json TEXT NOT NULL
+    json {json} NOT NULL
 );
 CREATE TABLE docs (
-    seq  INTEGER PRIMARY KEY,
+    seq  {seq},
     url  TEXT NOT NULL UNIQUE,
-    json TEXT NOT NULL
+    json {json} NOT NULL
 );
 """
 
-_INDEX_V1 = "CREATE INDEX IF NOT EXISTS publication_ids_primary ON publication_ids (primary_id);"
 
-PAGE_TABLES = ("webpages", "docs")
+_TABLES_V0 = tables_ddl("INTEGER PRIMARY KEY", "TEXT")
+# Version 0 is the first layout; version 1 only adds the index that makes "all IDs of this primary ID" fast.
+INDEX_V1 = "CREATE INDEX IF NOT EXISTS publication_ids_primary ON publication_ids (primary_id);"
+
+
 
 
 def create_v0(conn: sqlite3.Connection) -> None:
@@ -62,7 +69,7 @@ def create_v0(conn: sqlite3.Connection) -> None:
 
 
 def _migrate_0_to_1(conn: sqlite3.Connection) -> None:
-    conn.execute(_INDEX_V1)
+    conn.execute(INDEX_V1)
 
 
 # MIGRATIONS[v] upgrades a file from version v to v + 1; each step runs in the caller's write transaction.

@@ -1,0 +1,179 @@
+"""Rate limits shared by every pubfetch process on every machine, kept in Redis (``--rate-db redis://host:6379/N``).
+
+The same limits, GCRA schedule, Retry-After penalties and daily quotas as the SQLite file of
+:mod:`pubfetch.net.ratelimit`, so the two are interchangeable. Each permit is one Lua script, which Redis runs
+atomically: it reads a service's "theoretical arrival time", books the next slot and answers how long to wait. The
+clock is the Redis server's (``TIME``), not the caller's, so machines whose clocks disagree still share one schedule.
+
+Why a script and not a library: pyrate-limiter's and limits' Redis backends answer "allowed or not" for a window; the
+fetcher needs a booked future slot (to sleep until, not to poll for) and a way to push every process's schedule back
+when a server sends Retry-After. Both are a few lines of GCRA here.
+
+Keys: ``<prefix>rate:<service>`` (expires once its slot is in the past) and ``<prefix>quota:<service>:<UTC day>`` (kept
+two days). ``?prefix=NAME:`` in the URL sets the prefix (default ``pubfetch:``), so several clusters can share a Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from pubfetch.net.ratelimit import Limit, QuotaExceeded, SharedRateLimiter, default_limits
+
+log = logging.getLogger(__name__)
+
+PREFIXES = ("redis://", "rediss://", "unix://")
+DEFAULT_KEY_PREFIX = "pubfetch:"
+QUOTA_TTL_S = 2 * 86_400
+
+# KEYS: schedule, quota. ARGV: interval, burst, daily quota (0: none), now (negative: the server's clock).
+# Returns {wait seconds as text, calls today}; calls -1 when the quota is used up (nothing booked then).
+_RESERVE = """
+local interval, burst, daily = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now = tonumber(ARGV[4])
+if now < 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+end
+local calls = 0
+if daily > 0 then
+  calls = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if calls >= daily then return {'0', -1} end
+end
+local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+local start = math.max(now, tat - (burst - 1) * interval)
+local new_tat = math.max(tat, now) + interval
+redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', math.ceil((new_tat - now) * 1000) + 60000)
+if daily > 0 then
+  calls = redis.call('INCR', KEYS[2])
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
+end
+return {string.format('%.17g', start - now), calls}
+"""
+
+# KEYS: schedule. ARGV: seconds, now (negative: the server's clock). No slot before now + seconds.
+_PENALIZE = """
+local now = tonumber(ARGV[2])
+if now < 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+end
+local until_ = now + tonumber(ARGV[1])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if until_ > tat then
+  redis.call('SET', KEYS[1], string.format('%.17g', until_), 'PX', math.ceil((until_ - now) * 1000) + 60000)
+end
+return 1
+"""
+
+
+def is_redis(target: str) -> bool:
+    return str(target).startswith(PREFIXES)
+
+
+def split_prefix(url: str, default: str = "") -> tuple[str, str]:
+    """The URL without pubfetch's own ``prefix`` query parameter, and that prefix (``default`` when it has none)."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    prefix = next((v for k, v in query if k == "prefix"), default)
+    rest = urlencode([(k, v) for k, v in query if k != "prefix"])
+    return urlunsplit(parts._replace(query=rest)), prefix
+
+
+def connect(url: str) -> Any:
+    """A Redis client for a ``redis://`` URL, with a clear message when the driver is missing."""
+    try:
+        import redis
+    except ImportError:
+        raise ValueError('Redis rate limits need the redis driver: pip install "pubfetch[redis]"') from None
+    return redis.Redis.from_url(url, socket_timeout=30, socket_connect_timeout=10, health_check_interval=30)
+
+
+@dataclass
+class RedisRateLimiter:
+    """Cluster-wide limiter with :class:`~pubfetch.net.ratelimit.SharedRateLimiter`'s methods.
+
+    Args:
+        url: ``redis://host:6379/N`` (optionally ``?prefix=NAME:`` for the keys).
+        limits: per service key; a key without its own limit uses ``limits["host"]`` (per publisher host).
+        clock: None (the default) uses the Redis server's clock; tests pass a fake one, with ``sleep``.
+    """
+
+    url: str
+    limits: Mapping[str, Limit] = field(default_factory=default_limits)
+    clock: Callable[[], float] | None = None
+    sleep: Callable[[float], None] = time.sleep
+    _warned: set[str] = field(default_factory=set, repr=False)
+
+    def __post_init__(self) -> None:
+        url, self.prefix = split_prefix(self.url, DEFAULT_KEY_PREFIX)
+        self.redis = connect(url)
+        try:
+            self.redis.ping()
+        except Exception as e:  # redis-py's errors; the driver is imported lazily
+            where = url.split("@")[-1]
+            raise ValueError(f"Redis at {where} does not answer: {e}") from None
+        self._reserve = self.redis.register_script(_RESERVE)
+        self._penalize = self.redis.register_script(_PENALIZE)
+
+    def limit_of(self, key: str) -> Limit:
+        return self.limits.get(key) or self.limits.get("host") or Limit(4.0)
+
+    def _now_arg(self) -> float:
+        return self.clock() if self.clock is not None else -1.0
+
+    def _day(self) -> str:
+        now = self.clock() if self.clock is not None else time.time()
+        return datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
+
+    def _quota_key(self, key: str) -> str:
+        return f"{self.prefix}quota:{key}:{self._day()}"
+
+    def wait_for(self, key: str) -> float:
+        """Book the next slot of a service; return the seconds until it starts (0: now)."""
+        limit = self.limit_of(key)
+        wait, calls = self._reserve(keys=[f"{self.prefix}rate:{key}", self._quota_key(key)],
+                                    args=[repr(limit.interval), limit.burst, limit.daily, repr(self._now_arg()),
+                                          QUOTA_TTL_S])
+        calls = int(calls)
+        if calls < 0:
+            raise QuotaExceeded(f"daily quota of {limit.daily} calls to {key} used up for {self._day()} (UTC)")
+        if limit.daily and calls >= 0.9 * limit.daily and key not in self._warned:
+            self._warned.add(key)
+            log.warning("%d of the %d daily calls to %s used today", calls, limit.daily, key)
+        return max(0.0, float(wait))
+
+    def acquire(self, key: str) -> float:
+        """Block until the next request to a service may go; return the seconds waited."""
+        wait = self.wait_for(key)
+        if wait > 0:
+            self.sleep(wait)
+        return wait
+
+    def penalize(self, key: str, seconds: float) -> None:
+        """A server asked everybody to wait (429/503 with Retry-After): no slot of this service before then."""
+        if seconds <= 0:
+            return
+        self._penalize(keys=[f"{self.prefix}rate:{key}"], args=[repr(float(seconds)), repr(self._now_arg())])
+        log.info("%s asked to wait %.1f s; every process on every machine holds back", key, seconds)
+
+    def calls_today(self, key: str) -> int:
+        return int(self.redis.get(self._quota_key(key)) or 0)
+
+    def close(self) -> None:
+        self.redis.close()
+
+
+def shared_limiter(target: str | None, limits: Mapping[str, Limit]) -> SharedRateLimiter | RedisRateLimiter:
+    """The limiter named by ``--rate-db``: Redis for a ``redis://`` URL, else the SQLite file (default path if None)."""
+    if target and is_redis(target):
+        return RedisRateLimiter(target, limits)
+    if target:
+        return SharedRateLimiter(Path(target), limits)
+    return SharedRateLimiter(limits=limits)
