@@ -274,7 +274,40 @@ def test_chromium_renders_the_page_with_every_plot_loaded(database: Path, tmp_pa
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
 
 
+def test_pages_rendered_in_chromium_count_with_the_requests(tmp_path: Path) -> None:
+    executable = chromium()
+    from loopback import LoopbackServer, Reply
+
+    from pubfetch.net.browser import BrowserRenderer
+    from pubfetch.net.counts import RequestCounts
+
+    counts = RequestCounts()
+    article = "<html><head><title>An article</title></head><body><p>" + ABSTRACT + "</p></body></html>"
+    with LoopbackServer({"/article": Reply(200, article), "/gone": Reply(404, "<p>gone</p>")}) as server, \
+            BrowserRenderer(executable=executable, allow_private_addresses=True, counts=counts) as renderer:
+        assert renderer.render(f"{server.base}/article").ok
+        assert not renderer.render(f"{server.base}/gone").ok
+        assert renderer.render("ftp://127.0.0.1/article.pdf").kind.name == "BAD_SCHEME"  # refused: never sent
+    assert {h: vars(c) for h, c in counts.by_host().items()} == {
+        "127.0.0.1": {"requests": 2, "failed": 1, "too_many": 0, "unavailable": 0, "no_answer": 0}}
+
+
 def _counts(requests: int, failed: int, too_many: int):
     from pubfetch.net.counts import HostCounts
 
     return HostCounts(requests=requests, failed=failed, too_many=too_many)
+
+
+def test_a_report_file_that_cannot_be_written_is_one_line_and_status_2(
+        database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "no such directory" / "r.html"
+    assert main(["-db", str(database), "-report", str(target)]) == 2
+    assert capsys.readouterr().err == (f"pubfetch: error: cannot write report file '{target}': "
+                                       "No such file or directory\n")
+
+
+def test_report_needs_exactly_one_of_publications_and_database(database: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="exactly one of publications and db"):
+        pubfetch.report(tmp_path / "r.html")
+    with pytest.raises(ValueError, match="exactly one of publications and db"):
+        pubfetch.report(tmp_path / "r.html", corpus(), db=database)

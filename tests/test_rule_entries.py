@@ -183,3 +183,88 @@ def test_docs_rules_md_counts_are_true() -> None:
     ]
     for name in RULES.sites:
         assert f"| `{name}` |" in text, name
+
+
+#: The sites issue 14 names as PubFetcher's (by family), each with a sample article URL of today's site, and the rule
+#: pubfetch applies to it (the platform that hosts the journal now).
+PUBFETCHER_SITES = {
+    "PNAS": ("https://www.pnas.org/doi/10.1073/pnas.1816400116", "atypon"),
+    "ASM journals": ("https://journals.asm.org/doi/10.1128/mSystems.00118-18", "atypon"),
+    "Genetics": ("https://www.genetics.org/content/211/1/1", "highwire"),
+    "G3": ("https://www.g3journal.org/content/9/1/1", "highwire"),
+    "Plant Physiology": ("https://www.plantphysiol.org/content/179/1/1", "highwire"),
+    "Plant Cell": ("https://www.plantcell.org/content/31/1/1", "highwire"),
+    "Blood": ("https://ashpublications.org/blood/article/133/1/1/260693", "silverchair"),
+    "Blood Advances": ("https://ashpublications.org/bloodadvances/article/3/1/1/16232", "silverchair"),
+    "Biochem J": ("http://www.biochemj.org/content/476/1/1", "highwire"),
+    "Biochem Soc Trans": ("http://www.biochemsoctrans.org/content/47/1/1", "highwire"),
+    "MCP": ("https://www.mcponline.org/content/18/1/1", "highwire"),
+    "Genome Research": ("https://genome.cshlp.org/content/29/1/1.full", "highwire"),
+    "Genes Dev": ("http://genesdev.cshlp.org/content/33/1-2/1", "highwire"),
+    "JBC": ("https://www.jbc.org/content/294/3/1003", "highwire"),
+    "BMJ": ("https://www.bmj.com/content/364/bmj.l689", "highwire"),
+    "Karger": ("https://www.karger.com/Article/FullText/496543", "silverchair"),
+    "AACR": ("https://aacrjournals.org/cancerres/article/79/1/1/638283", "silverchair"),
+    "Portland Press": ("https://portlandpress.com/biochemj/article/476/1/1/49726", "silverchair"),
+    "AIP": ("https://pubs.aip.org/aip/jcp/article/150/1/014101/198399", "silverchair"),
+    "JAMA": ("https://jamanetwork.com/journals/jamapsychiatry/fullarticle/210962", "silverchair"),
+    "MIT Press": ("https://direct.mit.edu/neco/article/9/8/1735/6109/Long-Short-Term-Memory", "silverchair"),
+    "ACS": ("https://pubs.acs.org/doi/10.1021/acs.jproteome.8b00717", "atypon"),
+    "Science": ("https://www.science.org/doi/10.1126/science.aaw1219", "atypon"),
+    "Taylor & Francis": ("https://www.tandfonline.com/doi/full/10.1080/0144929X.2019.1578828", "atypon"),
+    "Mary Ann Liebert": ("https://www.liebertpub.com/doi/10.1089/cmb.2018.0238", "atypon"),
+    "World Scientific": ("https://www.worldscientific.com/doi/abs/10.1142/S0219720018400012", "atypon"),
+    "Future Science": ("https://www.future-science.com/doi/10.4155/fmc-2018-0345", "atypon"),
+    "SAGE": ("https://journals.sagepub.com/doi/full/10.1177/0018720814547570", "atypon"),
+    "ACM": ("https://dl.acm.org/doi/10.1145/3544548.3581058", "atypon"),
+    "CABI": ("https://www.cabidigitallibrary.org/doi/10.1079/PAVSNNR201914003", "atypon"),
+    "Inderscience": ("https://www.inderscienceonline.com/doi/abs/10.1504/EG.2020.108455", "atypon"),
+    "PsychiatryOnline": ("https://psychiatryonline.org/doi/10.1176/ajp.2006.163.11.1905", "atypon"),
+    "Annual Reviews": ("https://www.annualreviews.org/doi/10.1146/annurev-biodatasci-080917-013343", "atypon"),
+    "IEEE": ("https://ieeexplore.ieee.org/document/8443389", "ieee"),
+    "Research Square": ("https://www.researchsquare.com/article/rs-123456/v1", "researchsquare"),
+    "Zenodo": ("https://zenodo.org/records/1196821", "invenio"),
+    "F1000Research": ("https://f1000research.com/articles/7-1234/v1", "f1000"),
+    "Gates Open Research": ("https://gatesopenresearch.org/articles/3-12/v1", "f1000"),
+    "Wellcome Open Research": ("https://wellcomeopenresearch.org/articles/4-12/v1", "f1000"),
+    "Hindawi": ("https://www.hindawi.com/journals/bmri/2019/1234567/", "hindawi"),
+    "De Gruyter": ("https://www.degruyter.com/document/doi/10.1515/jib-2018-0001/html", "degruyter"),
+    "IOP": ("https://iopscience.iop.org/article/10.1088/1478-3975/ab1234", "iop"),
+    "RSC": ("https://pubs.rsc.org/en/content/articlelanding/2019/sc/c8sc04123a", "rsc"),
+    "Cambridge": ("https://www.cambridge.org/core/journals/global-sustainability/article/wellbeing-cost-of-carbon/"
+                  "TOKEN", "cambridge"),
+    "arXiv": ("https://arxiv.org/abs/2010.09039v1", "arxiv"),
+    "Preprints.org": ("https://www.preprints.org/manuscript/201901.0001/v1", "preprints_org"),
+    "ChemRxiv": ("https://chemrxiv.org/engage/chemrxiv/article-details/60c740a6469df44b1bf4367f", "chemrxiv"),
+    "OSF": ("https://osf.io/preprints/psyarxiv/abcde", "osf"),
+    "Authorea": ("https://www.authorea.com/users/123/articles/456-example", "authorea"),
+    "IUCr": ("https://journals.iucr.org/d/issues/2019/01/00/ab1234/index.html", "iucr"),
+    "APS": ("https://journals.aps.org/pre/abstract/10.1103/PhysRevE.99.012345", "aps"),
+    "Emerald": ("https://www.emerald.com/insight/content/doi/10.1108/02640470410570802/full/html", "emerald"),
+    "Thieme": ("https://www.thieme-connect.com/products/ejournals/abstract/10.1055/s-0039-1677812", "thieme"),
+    "Wolters Kluwer (LWW)": ("https://journals.lww.com/inpj/fulltext/2009/18010/event_related_potential__an_overview."
+                             "15.aspx", "lww"),
+    "JSTOR": ("https://www.jstor.org/stable/20183234", "jstor"),
+    "HAL": ("https://hal.science/hal-04206682", "hal"),
+    "eLife": ("https://elifesciences.org/articles/44753", "elife"),
+    "Cell Press": ("https://www.cell.com/cell/fulltext/S0092-8674(19)30339-9", "cell"),
+    "PLOS": ("https://journals.plos.org/plosone/article?id=10.1371/journal.pone.0213978", "plos"),
+    "PeerJ": ("https://peerj.com/articles/4375", "peerj"),
+    "Nature": ("https://www.nature.com/articles/s41467-025-67227-0", "nature"),
+    "BioMed Central": ("https://bmcbioinformatics.biomedcentral.com/articles/10.1186/s12859-019-2619-1",
+                       "springer_nature"),
+    "SpringerLink": ("https://link.springer.com/article/10.1007/s12525-016-0233-2", "springer_nature"),
+    "Oxford Academic": ("https://academic.oup.com/pnasnexus/article/1/1/pgac024/6546203", "oup"),
+    "Wiley": ("https://onlinelibrary.wiley.com/doi/10.1002/mar.21498", "wiley"),
+    "ScienceDirect": ("https://www.sciencedirect.com/science/article/pii/S2666557326000194", "sciencedirect"),
+    "Frontiers": ("https://www.frontiersin.org/articles/10.3389/fgene.2019.00001/full", "frontiers"),
+    "MDPI": ("https://www.mdpi.com/1422-0067/20/1/1", "mdpi"),
+    "bioRxiv": ("https://www.biorxiv.org/content/10.1101/696633v1", "biorxiv"),
+    "OJS journals": ("https://firstmonday.org/ojs/index.php/fm/article/view/10274", "ojs"),
+}
+
+
+def test_pubfetchers_sites_each_have_a_rule() -> None:
+    assert len(PUBFETCHER_SITES) >= 62
+    wrong = {name: (url, RULES.site(url)) for name, (url, rule) in PUBFETCHER_SITES.items() if RULES.site(url) != rule}
+    assert wrong == {}

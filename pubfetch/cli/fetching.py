@@ -78,7 +78,7 @@ class Session:
                 from pubfetch.net.warc import WarcRecorder
 
                 try:
-                    recorder = WarcRecorder(self.warc)
+                    recorder = WarcRecorder(self.warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
                 except OSError as e:
                     raise InputError(f"cannot write WARC file '{self.warc}': {e.strerror or e}") from None
                 self._closers.append(recorder.close)

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from pubfetch.cli import fetching
 from pubfetch.cli.errors import CliError, UsageError
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
+
+if TYPE_CHECKING:
+    from pubfetch.rules import ScrapingRules
 
 log = logging.getLogger(__name__)
 
@@ -71,16 +74,20 @@ def run_test_operations(args: ParsedArgs, out: TextIO, sess: Session) -> int:
 # ---------------------------------------------------------------------------------------------------- rule tests
 
 
-def _live_pages(sess: Session):
+def _live_pages(sess: Session, rules: ScrapingRules):
+    """Pages fetched as the fetcher would: rendered in the browser when the rules say the URL needs JavaScript (and
+    a browser is there), else plainly."""
     from pubfetch.ruletest import Page
 
     def source(url: str) -> Page | None:
-        try:
-            text = fetching.fetch_document(sess, url)
-        except CliError as e:
-            log.warning("%s", e)
-            return None
-        return Page(url, text)
+        for javascript in (True, False) if rules.javascript(url) else (False,):
+            try:
+                text = fetching.fetch_document(sess, url, javascript=javascript)
+            except CliError as e:
+                log.warning("%s", e)
+                continue
+            return Page(url, text)
+        return None
 
     return source
 
@@ -96,7 +103,7 @@ def _rule_tests(args: ParsedArgs, out: TextIO, sess: Session) -> int:
         raise UsageError(str(e)) from None
     replay = args.get("replay")
     try:
-        pages = corpus_pages(replay) if replay else _live_pages(sess)
+        pages = corpus_pages(replay) if replay else _live_pages(sess, rules)
     except (OSError, ValueError) as e:
         raise UsageError(f"--replay {replay}: {e}") from None
     failed = 0

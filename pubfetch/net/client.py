@@ -75,7 +75,8 @@ class HttpClient:
         #: requests, failures, 429s and 503s per host since the client was made (what a run report shows)
         self.counts = RequestCounts()
         self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts)
-        ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s), self.counts)
+        ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s,
+                                         cfg.allow_private_addresses), self.counts)
         self.ftp: Transport = RetryLayer(SlotLayer(ftp, self.slots), cfg, sleep)
 
     # ------------------------------------------------------------------ public API

@@ -8,13 +8,18 @@ dependency. The size cap and deadline of HTTP apply; the caller checks the resul
 
 from __future__ import annotations
 
+import contextlib
 import ftplib
+import mimetypes
 import socket
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Final
+from urllib.parse import unquote, urlsplit
 
+from pubfetch.net import connguard
 from pubfetch.net.body import BodyTooLarge, DeadlineExceeded
 from pubfetch.net.errors import classify_exception
 from pubfetch.net.outcome import OutcomeKind
@@ -24,28 +29,101 @@ from pubfetch.net.transport import Request, Response
 _CHUNK: Final = 64 * 1024
 
 
-def fetch_ftp(url: str, *, timeout: float | None, max_bytes: int, deadline: float | None) -> tuple[bytes, str | None]:
+def fetch_ftp(url: str, *, timeout: float | None, max_bytes: int, deadline: float | None,
+              guarded: bool = False) -> tuple[bytes, str | None]:
     """Download an ftp URL; returns ``(body, guessed content type)``.
+
+    Without an ftp proxy the download goes through ftplib directly, so that the control and data sockets are known:
+    the deadline cuts both (a server dripping its greeting or its data holds no thread past it), and when ``guarded``
+    the control connection's peer address is checked before logging in (the data connection goes to the same host:
+    ftplib ignores the address a PASV answer names). With an ftp proxy in the environment, urllib's handler is used.
 
     Raises:
         BodyTooLarge, DeadlineExceeded, ExchangeFailed (classified; timeouts are retryable like HTTP's).
     """
+    if urllib.request.getproxies().get("ftp"):
+        return _fetch_through_proxy(url, timeout=timeout, max_bytes=max_bytes, deadline=deadline)
+    remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+    with connguard.exchange(guarded, remaining) as state:
+        try:
+            return _fetch_direct(url, timeout, max_bytes, deadline, state)
+        except (BodyTooLarge, DeadlineExceeded, ExchangeFailed):
+            raise
+        except (OSError, EOFError, ftplib.Error, ValueError) as e:
+            if state.refused is not None:
+                raise ExchangeFailed(OutcomeKind.FORBIDDEN_ADDRESS, state.refused) from e
+            if state.expired:
+                limit = round(remaining or 0, 2)
+                raise DeadlineExceeded(f"no complete answer within the deadline of {limit:g} s") from e
+            raise _classify(e, url) from e
+
+
+def _fetch_direct(url: str, timeout: float | None, max_bytes: int, deadline: float | None,
+                  state: connguard.Exchange) -> tuple[bytes, str | None]:
+    split = urlsplit(url)
+    if not split.hostname:
+        raise ExchangeFailed(OutcomeKind.BAD_URL, f"no host in {url}")
+    ftp = _GuardedFTP(state, timeout)
+    try:
+        ftp.connect(split.hostname, split.port or 21)
+        ftp.login(unquote(split.username or "anonymous"), unquote(split.password or "anonymous@"))
+        ftp.voidcmd("TYPE I")
+        data, size = ftp.ntransfercmd("RETR " + unquote(split.path))
+        if size is not None and size > max_bytes:
+            data.close()
+            raise BodyTooLarge(f"size {size} exceeds the cap of {max_bytes} bytes")
+        with data:
+            state.watch_socket(data)
+            body = _read_all(data.recv, max_bytes, deadline)
+        return body, mimetypes.guess_type(split.path)[0]
+    finally:
+        with contextlib.suppress(OSError, EOFError, ftplib.Error):
+            ftp.close()
+
+
+class _GuardedFTP(ftplib.FTP):
+    """ftplib's client whose control socket is under the exchange's deadline and peer check from the start (its
+    connect() reads the greeting before handing the socket over)."""
+
+    def __init__(self, state: connguard.Exchange, timeout: float | None) -> None:
+        super().__init__(timeout=timeout)
+        self.state = state
+
+    def connect(self, host: str = "", port: int = 0, timeout: float = -999,
+                source_address: tuple[str, int] | None = None) -> str:
+        self.host, self.port = host, port
+        sock = socket.create_connection((host, port), self.timeout)
+        self.sock = sock
+        self.af = sock.family
+        self.state.watch_socket(sock)
+        connguard.check_socket(self.state, sock, host)
+        self.file = sock.makefile("r", encoding=self.encoding)
+        self.welcome = self.getresp()
+        return self.welcome
+
+
+def _read_all(read: Callable[[int], bytes], max_bytes: int, deadline: float | None) -> bytes:
+    chunks: list[bytes] = []
+    total = 0
+    while chunk := read(_CHUNK):
+        total += len(chunk)
+        if total > max_bytes:
+            raise BodyTooLarge(f"body exceeds the cap of {max_bytes} bytes")
+        if deadline is not None and time.monotonic() > deadline:
+            raise DeadlineExceeded(f"body not read within the deadline ({total} bytes read)")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _fetch_through_proxy(url: str, *, timeout: float | None, max_bytes: int,
+                         deadline: float | None) -> tuple[bytes, str | None]:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler())
     try:
         with opener.open(url, timeout=timeout) as stream:
             length = stream.headers.get("Content-length")
             if length and length.isdigit() and int(length) > max_bytes:
                 raise BodyTooLarge(f"size {length} exceeds the cap of {max_bytes} bytes")
-            chunks: list[bytes] = []
-            total = 0
-            while chunk := stream.read(_CHUNK):
-                total += len(chunk)
-                if total > max_bytes:
-                    raise BodyTooLarge(f"body exceeds the cap of {max_bytes} bytes")
-                if deadline is not None and time.monotonic() > deadline:
-                    raise DeadlineExceeded(f"body not read within the deadline ({total} bytes read)")
-                chunks.append(chunk)
-            return b"".join(chunks), stream.headers.get("Content-type")
+            return _read_all(stream.read, max_bytes, deadline), stream.headers.get("Content-type")
     except (BodyTooLarge, DeadlineExceeded):
         raise
     except urllib.error.URLError as e:
@@ -73,16 +151,19 @@ def _classify(reason: object, url: str) -> ExchangeFailed:
 class FtpTransport:
     """The ftp transport: one download per request; the response has no status, its Content-Type is a guess."""
 
-    def __init__(self, timeout: float | None, max_bytes: int, total_timeout: float | None) -> None:
+    def __init__(self, timeout: float | None, max_bytes: int, total_timeout: float | None,
+                 allow_private_addresses: bool = False) -> None:
         self.timeout = timeout
         self.max_bytes = max_bytes
         self.total_timeout = total_timeout
+        self.allow_private_addresses = allow_private_addresses
 
     def send(self, request: Request) -> Response:
         deadline = time.monotonic() + self.total_timeout if self.total_timeout is not None else None
         try:
             body, content_type = fetch_ftp(request.url, timeout=self.timeout, max_bytes=self.max_bytes,
-                                           deadline=deadline)
+                                           deadline=deadline, guarded=request.untrusted
+                                           and not self.allow_private_addresses)
         except BodyTooLarge as e:
             raise ExchangeFailed(OutcomeKind.TOO_LARGE, str(e)) from e
         except DeadlineExceeded as e:

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from pubfetch.net import addresses
+from pubfetch.net import addresses, urls
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.outcome import OutcomeKind
@@ -67,16 +67,39 @@ def refusal(config: HttpConfig, request: Request, url: str, *, first: bool) -> E
         kind = OutcomeKind.BAD_URL if not sch else OutcomeKind.BAD_SCHEME
         why = "ftp is fetched only for PDFs" if sch == "ftp" else "only http and https URLs are fetched"
         return _at(ExchangeFailed(kind, f"{why}: {url}"), url)
+    ambiguous = urls.ambiguity(url)
+    if ambiguous:
+        return _at(ExchangeFailed(OutcomeKind.BAD_URL, f"ambiguous URL ({ambiguous}): {url}"), url)
     host = hostname(url)
     if host is None:
         return _at(ExchangeFailed(OutcomeKind.BAD_URL, f"no host in {url}"), url)
-    if config.allow_private_addresses:
-        return None
-    if request.untrusted or host != hostname(request.url):
+    if needs_address_check(config, request, url):
         reason = addresses.forbidden_host_reason(host)
         if reason:
             return _at(ExchangeFailed(OutcomeKind.FORBIDDEN_ADDRESS, f"{host} is a {reason}"), url)
     return None
+
+
+def needs_address_check(config: HttpConfig, request: Request, url: str) -> bool:
+    """Whether a hop must not reach a forbidden address: an untrusted URL, or a redirect away from the host of the
+    (trusted) URL first asked for; never when ``allow_private_addresses``. The transport checks the connected peer of
+    such hops too."""
+    if config.allow_private_addresses:
+        return False
+    first = request.redirects[0] if request.redirects else request.url
+    return request.untrusted or hostname(url) != hostname(first)
+
+
+#: Request headers that carry credentials; never re-sent to another host.
+CREDENTIAL_HEADERS: Final = frozenset({"authorization", "proxy-authorization", "cookie"})
+
+
+def without_credentials(hop: Request) -> Request:
+    """The hop as it may go to another host: no credential headers, and no ``api_key`` in the form data or the URL
+    (a 307/308 re-sends the body, so an E-utilities POST redirected elsewhere would hand NCBI's key over)."""
+    headers = {k: v for k, v in hop.headers.items() if k.lower() not in CREDENTIAL_HEADERS}
+    return dataclasses.replace(hop, url=urls.without_secret_params(hop.url), headers=headers,
+                               data=urls.form_without_secrets(hop.data))
 
 
 def _at(failed: ExchangeFailed, url: str) -> ExchangeFailed:
@@ -123,6 +146,8 @@ class RedirectLayer(Layer):
                 raise refused
             logger.info("redirect %d %s -> %s", response.status, current, target)
             hop = dataclasses.replace(hop, url=target)
+            if hostname(target) != hostname(current):
+                hop = without_credentials(hop)
             if response.status in (301, 302, 303) and hop.method == "POST":
                 # what browsers and requests do: the body is not re-sent, the method becomes GET
                 headers = dict(hop.headers)

@@ -20,12 +20,14 @@ from datetime import UTC, datetime
 from typing import Final
 
 import requests
-from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 
 from pubfetch.net import body as bodies
+from pubfetch.net import connguard
+from pubfetch.net.connguard import GuardedAdapter
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.errors import classify_exception
+from pubfetch.net.layers import needs_address_check
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.record import ExchangeRecord
 from pubfetch.net.retry import ExchangeFailed, ServerBusy, parse_retry_after
@@ -148,9 +150,23 @@ class RequestsTransport:
         self._sessions_lock = threading.Lock()
 
     def send(self, request: Request) -> Response:
+        """One exchange under the connection guards (:mod:`pubfetch.net.connguard`): the peer address of a guarded
+        hop is checked at connect time, and the whole exchange (connect, status line, headers, body, decoding) ends
+        at one wall-clock deadline."""
+        deadline_s = self.config.total_timeout_s
+        with connguard.exchange(needs_address_check(self.config, request, request.url), deadline_s) as state:
+            try:
+                response = self._exchange(request, deadline_s)
+            except ExchangeFailed as failed:
+                raise _guard_outcome(state, failed, deadline_s) from failed
+            if state.expired:  # cut while the headers came: http.client takes the cut for their end
+                raise ExchangeFailed(OutcomeKind.TIMEOUT, f"no complete answer within the deadline of {deadline_s:g} s",
+                                     payload=response)
+            return response
+
+    def _exchange(self, request: Request, deadline_s: float | None) -> Response:
         cfg = self.config
         timeout = cfg.timeout_s
-        deadline_s = cfg.total_timeout_s
         url = request.url
         started = datetime.now(UTC)
         t0 = time.monotonic()
@@ -203,7 +219,7 @@ class RequestsTransport:
         if session is None:
             session = _ManualRedirectSession()
             session.trust_env = False  # the environment was read once, by EnvironmentSettings
-            adapter = HTTPAdapter(pool_connections=32, pool_maxsize=4, max_retries=0)
+            adapter = GuardedAdapter(pool_connections=32, pool_maxsize=4, max_retries=0)
             session.mount("http://", adapter)
             session.mount("https://", adapter)
             self._local.session = session
@@ -218,6 +234,19 @@ class RequestsTransport:
         for session in sessions:
             session.close()
         self._local = threading.local()
+
+
+def _guard_outcome(state: connguard.Exchange, failed: ExchangeFailed, deadline_s: float | None) -> ExchangeFailed:
+    """What a failed exchange really was when a guard cut it: a forbidden peer, or the deadline."""
+    if state.refused is not None:
+        outcome = ExchangeFailed(OutcomeKind.FORBIDDEN_ADDRESS, state.refused, payload=failed.payload)
+    elif state.expired and (failed.kind is not OutcomeKind.TIMEOUT or failed.retryable):
+        outcome = ExchangeFailed(OutcomeKind.TIMEOUT, f"no complete answer within the deadline of {deadline_s:g} s",
+                                 payload=failed.payload)  # not retried: a server that drips once drips again
+    else:
+        return failed
+    outcome.url = failed.url
+    return outcome
 
 
 class _ManualRedirectSession(requests.Session):

@@ -5,11 +5,41 @@ from __future__ import annotations
 import logging
 import re
 from typing import Final
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from collections.abc import Mapping
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 HTTP_SCHEMES: Final = frozenset({"http", "https"})
 #: Parameters whose values are credentials (NCBI's ``api_key``), in a URL, a form body or a log message.
 _SECRET_PARAM: Final = re.compile(r"(?i)(^|[?&;\s])(api_key=)[^&#;\s]*")
+
+
+SECRET_PARAMS: Final = frozenset({"api_key"})
+
+
+def without_secret_params(url: str) -> str:
+    """The URL without the secret query parameters (``api_key``)."""
+    parts = urlsplit(url)
+    if not parts.query or "api_key" not in parts.query.lower():
+        return url
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() not in SECRET_PARAMS]
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(kept), parts.fragment))
+
+
+FormData = Mapping[str, str] | bytes | str | None
+
+
+def form_without_secrets(data: FormData) -> FormData:
+    """Form data (a mapping, or urlencoded text or bytes) without the secret fields; other bodies as they are."""
+    if isinstance(data, Mapping):
+        return {k: v for k, v in data.items() if str(k).lower() not in SECRET_PARAMS}
+    if isinstance(data, (str, bytes)):
+        text = data.decode("latin-1") if isinstance(data, bytes) else data
+        if "api_key" not in text.lower():
+            return data
+        kept = urlencode([(k, v) for k, v in parse_qsl(text, keep_blank_values=True)
+                          if k.lower() not in SECRET_PARAMS])
+        return kept.encode("latin-1") if isinstance(data, bytes) else kept
+    return data
 
 
 def redact(text: str) -> str:
@@ -37,6 +67,35 @@ def hostname(url: str) -> str | None:
     if not host:
         return None
     return host.rstrip(".").lower() or None
+
+
+#: Characters that parsers disagree on or that have no place in a URL's authority.
+_AMBIGUOUS_CHARACTERS: Final = re.compile(r"[\\\x00-\x20\x7f]")
+
+
+def ambiguity(url: str) -> str | None:
+    """Why a URL could be read as naming different hosts by different parsers (``None`` if it cannot).
+
+    ``urllib.parse`` ends the authority at ``/``, ``?`` or ``#`` only, while urllib3 (and browsers) also end it at
+    ``\\``: ``http://127.0.0.1:9\\@publisher.example/`` is checked as publisher.example and connected to 127.0.0.1.
+    So a backslash, a control character or a space in the authority refuses the URL, and so does any other
+    disagreement between the host urllib.parse sees and the host urllib3 connects to.
+    """
+    try:
+        import urllib3.util
+
+        found = _AMBIGUOUS_CHARACTERS.search(urlsplit(url).netloc)
+        if found:
+            return f"{found.group()!r} in the host part"
+
+        theirs = urllib3.util.parse_url(url).host
+        ours = urlsplit(url).hostname
+    except ValueError as e:  # urllib3's LocationParseError is a ValueError
+        return f"unparsable: {e}"
+    normal = [(h or "").strip("[]").rstrip(".").lower() for h in (theirs, ours)]
+    if normal[0] != normal[1]:
+        return f"host {ours!r} to one parser, {theirs!r} to another"
+    return None
 
 
 def host_key(url_or_host: str) -> str:

@@ -9,12 +9,14 @@ stored; a body that was not read in full is marked with WARC-Truncated. An NCBI 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import logging
 import threading
 from pathlib import Path
+from collections.abc import Iterable
 from typing import BinaryIO, Self
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -40,10 +42,13 @@ def _redact_body(body: bytes | None) -> bytes:
 class WarcRecorder:
     """A response hook writing a (gzipped) WARC file; thread-safe. Use as ``HttpConfig(response_hook=recorder)``."""
 
-    def __init__(self, path: str | Path, *, gzip: bool | None = None) -> None:
+    def __init__(self, path: str | Path, *, gzip: bool | None = None, secrets: Iterable[str] = ()) -> None:
         """Open (append to) the file, creating missing parent directories, and write the warcinfo record through to
-        the disk: a path that cannot be written raises OSError here, before anything is fetched."""
+        the disk: a path that cannot be written raises OSError here, before anything is fetched. Every occurrence of
+        a ``secrets`` value (the NCBI api_key) in a URL, header or body is replaced by REDACTED: services echo the key
+        in error answers (NCBI's JSON errors do), where no ``api_key=`` pattern finds it."""
         self.path = Path(path)
+        self._secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
         use_gzip = self.path.suffix == ".gz" if gzip is None else gzip
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed by close()
@@ -63,6 +68,8 @@ class WarcRecorder:
             raise
 
     def __call__(self, exchange: ExchangeRecord) -> None:
+        if self._secrets:
+            exchange = self._without_secrets(exchange)
         url = redact(exchange.url)
         date = exchange.started.strftime("%Y-%m-%dT%H:%M:%SZ")
         headers = [(k, v) for k, v in exchange.response_headers if k.lower() not in _DROPPED]
@@ -99,6 +106,26 @@ class WarcRecorder:
                 self._close_quietly()
                 return
             self.records += 1
+
+    def _without_secrets(self, exchange: ExchangeRecord) -> ExchangeRecord:
+        def text(value: str) -> str:
+            for secret in self._secrets:
+                value = value.replace(secret, "REDACTED")
+            return value
+
+        def data(value: bytes | None) -> bytes | None:
+            if not value:
+                return value
+            for secret in self._secrets:
+                for encoded in {secret.encode("utf-8"), quote(secret).encode("ascii")}:
+                    value = value.replace(encoded, b"REDACTED")
+            return value
+
+        return dataclasses.replace(
+            exchange, url=text(exchange.url), body=data(exchange.body) or b"",
+            request_body=data(exchange.request_body),
+            request_headers=tuple((k, text(v)) for k, v in exchange.request_headers),
+            response_headers=tuple((k, text(v)) for k, v in exchange.response_headers))
 
     def _close_quietly(self) -> None:
         with contextlib.suppress(OSError):  # the final flush of a full disk; the error is already known

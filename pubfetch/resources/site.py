@@ -75,6 +75,14 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
         result = get_page(ctx, run, SCIENCEDIRECT_LINK + pii, type_, from_url, False)
     if result is None:
         return
+    _merge_page(ctx, run, result, type_, from_url, meta=meta, keywords=keywords)
+
+
+def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str, *, meta: bool,
+                keywords: bool) -> None:
+    """What a fetched page says: nothing from a block page; else its rule's fields (or the cleaned page), its meta
+    tags, and the links it gives; then the page is remembered as visited."""
+    pub = run.pub
     html = result.text or ""
     final_url = result.final_url
     soup = parse_html(html)
