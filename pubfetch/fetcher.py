@@ -59,8 +59,12 @@ class BatchSummary:
     retry_limited: int = 0
     eligible_at: int = 0
     eligible_options: set[str] = field(default_factory=set)
-    #: requests, failures and 429s per host of the client that fetched (set by fetch_many; for the run report)
-    requests: RequestCounts | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        #: requests, failures and 429s per host of the client that fetched (set by fetch_many; for the run report).
+        #: Not a field: the counts are plain numbers that dataclasses.asdict turns into JSON for the distributed
+        #: workers, and these live counters are neither copyable nor JSON.
+        self.requests: RequestCounts | None = None
 
     @property
     def partial(self) -> int:

@@ -311,3 +311,24 @@ def test_report_needs_exactly_one_of_publications_and_database(database: Path, t
         pubfetch.report(tmp_path / "r.html")
     with pytest.raises(ValueError, match="exactly one of publications and db"):
         pubfetch.report(tmp_path / "r.html", corpus(), db=database)
+
+
+def test_report_on_publications_given(tmp_path: Path) -> None:
+    page = pubfetch.report(tmp_path / "one.html", corpus()[:1]).read_text(encoding="utf-8")
+    overview = BeautifulSoup(page, "lxml").find(id="overview").get_text()
+    assert overview.startswith("On the publications given: 1 publication, 1 final (100.0 %); made ")
+    assert "not-final" not in tables(page) and tables(page)["coverage"]["Fulltext"] == ["1", "0", "0", "100.0 %"]
+
+
+def test_a_library_run_reports_its_requests_and_its_summary_still_encodes(services: SyntheticServices,
+                                                                          tmp_path: Path) -> None:
+    import dataclasses
+
+    summary = pubfetch.BatchSummary()
+    pubs = list(pubfetch.fetch_many(services.pmids()[:2], summary=summary, allow_private_addresses=True,
+                                    javascript=False))
+    asked = sum(n for k, n in services.counts.items() if not k.startswith("efetch_"))
+    assert summary.requests is not None and summary.requests.total().requests == asked
+    assert "requests" not in dataclasses.asdict(summary)  # what the distributed workers send as JSON
+    t = tables(pubfetch.report(tmp_path / "lib.html", pubs, summary=summary).read_text(encoding="utf-8"))
+    assert t["requests"]["127.0.0.1"][0] == str(asked) and t["run"]["publications"] == ["2"]
