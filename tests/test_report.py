@@ -278,3 +278,18 @@ def _counts(requests: int, failed: int, too_many: int):
     from pubfetch.net.counts import HostCounts
 
     return HostCounts(requests=requests, failed=failed, too_many=too_many)
+
+
+def test_a_report_file_that_cannot_be_written_is_one_line_and_status_2(
+        database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "no such directory" / "r.html"
+    assert main(["-db", str(database), "-report", str(target)]) == 2
+    assert capsys.readouterr().err == (f"pubfetch: error: cannot write report file '{target}': "
+                                       "No such file or directory\n")
+
+
+def test_report_needs_exactly_one_of_publications_and_database(database: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="exactly one of publications and db"):
+        pubfetch.report(tmp_path / "r.html")
+    with pytest.raises(ValueError, match="exactly one of publications and db"):
+        pubfetch.report(tmp_path / "r.html", corpus(), db=database)

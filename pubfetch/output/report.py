@@ -215,7 +215,7 @@ def report(path: str | os.PathLike[str], publications: Iterable[Publication] | N
     unless exactly one of ``publications`` and ``db`` is given, ``StoreError`` for a database that cannot be read.
     """
     if (publications is None) == (db is None):
-        raise ValueError("report() needs either publications or db")
+        raise ValueError("report() needs exactly one of publications and db")
     check_available()
     from pubfetch.output.report_html import render_page
 
