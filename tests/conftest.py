@@ -6,6 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests check what the code does, never how fast: Hypothesis's default 200 ms deadline per example and its
+# "too slow" health check fail (or report "unreliable test timings") when a loaded machine is slow. Tests that set
+# their own @settings inherit these for what they leave out.
+settings.register_profile("pubfetch", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("pubfetch")
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 

@@ -7,6 +7,7 @@ server's threads, so a test can block, sleep or reset the connection to simulate
 
 from __future__ import annotations
 
+import socket
 import socketserver
 import ssl
 import threading
@@ -49,7 +50,12 @@ class Request:
 @dataclass
 class Reply:
     """What to answer. ``reset`` closes the connection without an answer; ``delay`` sleeps before answering;
-    ``chunks`` streams the body in pieces with ``chunk_delay`` between them."""
+    ``chunks`` streams the body in pieces with ``chunk_delay`` between them; ``hold`` sends nothing more (no answer at
+    all, or nothing after the chunks) until the client has closed the connection, then closes it too.
+
+    ``hold`` is the way to make a client time out: an answer that is merely late (``delay``) still comes, and on a
+    loaded machine it may come before the client's timer fires, so the test would see an answer instead of a timeout.
+    """
 
     status: int = 200
     body: bytes | str = b""
@@ -59,6 +65,22 @@ class Reply:
     reset: bool = False
     chunks: list[bytes] | None = None
     chunk_delay: float = 0.0
+    hold: bool = False
+
+
+#: The longest a held connection waits for the client to give up (a ceiling, so a client that never does cannot keep
+#: a server thread forever; no test should come near it).
+HOLD_CEILING_S = 120.0
+
+
+def wait_until_closed(connection: socket.socket) -> None:
+    """Block until the peer closes the connection (or resets it), reading and dropping whatever it sends meanwhile."""
+    connection.settimeout(HOLD_CEILING_S)
+    try:
+        while connection.recv(65536):
+            pass
+    except OSError:
+        pass
 
 
 Handler = Callable[[Request], Reply]
@@ -101,7 +123,9 @@ class LoopbackServer:
                     reply = server._reply(req)
                     if reply.delay:
                         time.sleep(reply.delay)
-                    if reply.reset:
+                    if reply.hold and reply.chunks is None:
+                        wait_until_closed(self.connection)
+                    if reply.reset or (reply.hold and reply.chunks is None):
                         self.close_connection = True
                         self.connection.close()
                         return
@@ -136,6 +160,8 @@ class LoopbackServer:
                         return
                     if reply.chunk_delay:
                         time.sleep(reply.chunk_delay)
+                if reply.hold:
+                    wait_until_closed(self.connection)
 
             do_GET = do_POST = do_HEAD = _serve
 

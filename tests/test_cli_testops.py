@@ -118,3 +118,24 @@ def test_test_site_live_falls_back_to_a_plain_fetch_without_a_browser(env, capsy
     assert code == 0, out + err
     assert f"  PASS     {url}" in out
     assert "JavaScript" in err  # the browser step was refused (switched off), and said so
+
+
+def test_a_broken_replay_manifest_is_a_usage_error_naming_the_line(env, capsys) -> None:
+    (env / "pages.jsonl").write_text('{"resource": "publisher_page", "url": "https://a.org/1", "body": "x.html"}\n{oops\n')
+    code, out, err = run(capsys, "-test-site", "--replay", env)
+    assert code == 2
+    assert f"{env / 'pages.jsonl'}:2: not JSON" in err
+
+
+def test_an_entry_expecting_nothing_shows_what_the_rule_got(env, capsys) -> None:
+    page = "<html><body><h1 class='t'>Only a title</h1></body></html>"
+    with LoopbackServer({"/new/1": Reply(200, page)}) as server:
+        url = server.url("/new/1")
+        user = env / "journals.yaml"
+        user.write_text(f"'^http://127\\.0\\.0\\.1:[0-9]+/new/': newsite\n---\nnewsite:\n  title: 'h1.t'\n"
+                        f"  tests:\n    - url: '{url}'\n      untested: true\n")
+        code, out, err = run(capsys, "-test-site-regex", "newsite", "--journalsYaml", user,
+                             "--allow-private-addresses", "--no-javascript")
+    assert code == 0, err
+    assert ("           nothing expected yet; got: title 'Only a title', doi '', abstract 0, fulltext 0, keywords 0"
+            in out)

@@ -140,3 +140,36 @@ def test_unreachable_queue_is_one_line(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert run.stderr.startswith("pubfetch: error: cannot reach the queue 127.0.0.1:1/0: ")
     assert len(run.stderr.splitlines()) == 1 and "secret" not in run.stderr
+
+
+def test_rabbitmq_broker_with_results_in_redis(tmp_path: Path, redis_url: str) -> None:
+    """A RabbitMQ queue works when PUBFETCH_RESULT_BACKEND names a Redis for the results (job progress)."""
+    import socket
+
+    from pubfetch.distributed.submit import fetch_queued
+
+    try:
+        socket.create_connection(("127.0.0.1", 5672), timeout=2).close()
+    except OSError:
+        pytest.skip("RabbitMQ not reachable at 127.0.0.1:5672")
+    prefix = redis_url.split("prefix=", 1)[1]
+    broker = f"amqp://guest:guest@127.0.0.1:5672//?prefix={prefix}"
+    db = tmp_path / "pubs.db"
+    init_store(db).close()
+    with SyntheticServices(6, latency=0.01) as services:
+        env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url)
+        worker = _start_worker(broker, str(db), env, tmp_path / "worker.log")
+        try:
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
+                status = fetch_queued(services.pmids(), str(db), broker, batch_size=3)
+        finally:
+            worker.terminate()
+            worker.wait(timeout=60)
+            from kombu import Connection
+
+            with Connection(broker.split("?", 1)[0]) as conn:
+                conn.channel().queue_delete(f"{prefix}pubfetch")
+    assert (status.batches, status.done, status.summary.total) == (2, 2, 6)
+    with open_store(db) as store:
+        assert store.publications_size() == 6

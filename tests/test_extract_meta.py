@@ -351,7 +351,7 @@ def test_mutated_hand_written_pages(which: bool, cuts: list[tuple[int, int, int]
     _check(mutate(path.read_bytes(), cuts), url)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(index=st.integers(0, 7), cuts=MUTATIONS)
 def test_mutated_recorded_pages(corpus_dir: Path, index: int, cuts: list[tuple[int, int, int]]) -> None:
     files = sorted((corpus_dir / "files" / "publisher_page").glob("*.html"))

@@ -265,7 +265,7 @@ def test_mutated_hand_written_set_only_raises_value_error(cuts: list[tuple[int, 
     _check(mutate(MIXED.read_bytes(), cuts))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(index=st.integers(0, 5), cuts=MUTATIONS)
 def test_mutated_recorded_answers_only_raise_value_error(corpus_dir: Path, index: int,
                                                          cuts: list[tuple[int, int, int]]) -> None:

@@ -248,7 +248,7 @@ def test_utf8_location_is_followed_as_utf8() -> None:
 
 def test_slow_response_times_out_retried_once() -> None:
     sleeps = Sleeps()
-    with LoopbackServer({"/slow": Reply(200, PAGE, delay=1.0)}) as server:
+    with LoopbackServer({"/slow": Reply(200, PAGE, hold=True)}) as server:
         r = make_client(sleeps, timeout_ms=150).get(server.url("/slow"), publication=False)
         assert server.count("/slow") == 2
     assert r.kind is OutcomeKind.TIMEOUT
@@ -259,20 +259,20 @@ def test_slow_response_times_out_retried_once() -> None:
 
 
 def test_slow_response_for_publication_sets_fetch_exception() -> None:
-    with LoopbackServer({"/slow.pdf": Reply(200, PDF, "application/pdf", delay=1.0)}) as server:
+    with LoopbackServer({"/slow.pdf": Reply(200, PDF, "application/pdf", hold=True)}) as server:
         r = make_client(timeout_ms=150).get(server.url("/slow.pdf"), publication=True)
     assert (r.kind, r.attempts, r.fetch_exception) == (OutcomeKind.TIMEOUT, 2, True)
 
 
 def test_quick_does_not_retry_a_timeout() -> None:
-    with LoopbackServer({"/slow": Reply(200, PAGE, delay=1.0)}) as server:
+    with LoopbackServer({"/slow": Reply(200, PAGE, hold=True)}) as server:
         r = make_client(timeout_ms=150, quick=True).get(server.url("/slow"), publication=True)
         assert server.count("/slow") == 1
     assert (r.kind, r.status, r.attempts, r.fetch_exception) == (OutcomeKind.TIMEOUT, None, 1, True)
 
 
 def test_timeout_while_reading_the_body_is_retried() -> None:
-    stalled = Reply(200, b"", "text/html", chunks=[b"<html>", b"</html>"], chunk_delay=1.0)
+    stalled = Reply(200, b"", "text/html", chunks=[b"<html>"], hold=True)  # the rest never comes
     with LoopbackServer({"/stall": stalled}) as server:
         r = make_client(timeout_ms=150).get(server.url("/stall"))
         assert server.count("/stall") == 2
@@ -280,10 +280,13 @@ def test_timeout_while_reading_the_body_is_retried() -> None:
 
 
 def test_body_dripping_past_the_deadline_is_a_timeout() -> None:
-    """Each byte comes within the read timeout, so only the exchange deadline stops it (and it is not retried)."""
-    drip = Reply(200, b"", "text/html", chunks=[b"x"] * 40, chunk_delay=0.05)
+    """Each byte comes well within the read timeout, so only the exchange deadline stops it (and it is not retried).
+
+    The read timeout is far above the gaps between bytes even when a loaded machine delays the server's thread, and
+    the drip lasts far beyond the deadline (the server stops when the client has closed the connection)."""
+    drip = Reply(200, b"", "text/html", chunks=[b"x"] * 400, chunk_delay=0.05)
     with LoopbackServer({"/drip": drip}) as server:
-        r = make_client(timeout_ms=1000, total_timeout_ms=300).get(server.url("/drip"), publication=True)
+        r = make_client(timeout_ms=15_000, total_timeout_ms=300).get(server.url("/drip"), publication=True)
         assert server.count("/drip") == 1
     assert (r.kind, r.status, r.attempts, r.fetch_exception) == (OutcomeKind.TIMEOUT, 200, 1, True)
     assert r.message.startswith("body not read within the deadline")

@@ -15,10 +15,38 @@ from pubfetch.net.slots import HostSlots
 from pubfetch.net.urls import host_key
 
 
+#: Ceiling of every wait for an event in these tests: far beyond what a loaded machine needs, only there so that a
+#: broken client fails the test instead of hanging it.
+EVENT_WAIT_S = 60.0
+
+
+class Meeting:
+    """A route handler that holds each of the first requests until ``want`` requests are inside at once (or the
+    ceiling passed), then answers slowly: requests a client sends in parallel are seen in parallel however late a
+    loaded machine runs its threads, and a client that sends them one by one shows no overlap (after the ceiling)."""
+
+    def __init__(self, want: int, reply: Reply, ceiling_s: float = 10.0) -> None:
+        self.want, self.reply, self.ceiling_s = want, reply, ceiling_s
+        self.cond = threading.Condition()
+        self.arrived = 0
+
+    def __call__(self, _req: object) -> Reply:
+        with self.cond:
+            self.arrived += 1
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.arrived >= self.want, timeout=self.ceiling_s)
+        return self.reply
+
+
 def test_eight_threads_two_hosts_one_request_per_host_at_a_time() -> None:
-    """Host A is reached as 127.0.0.1, host B as localhost (slot keys ignore ports, so names tell them apart)."""
+    """Host A is reached as 127.0.0.1, host B as localhost (slot keys ignore ports, so names tell them apart).
+
+    The first request to each host waits until the other host has one too (one meeting for both servers), so the
+    overlap of the two hosts does not depend on how fast threads start; the slow answers give a client that let two
+    requests to one host through the time to show it."""
     reply = Reply(200, "<html><title>slow</title></html>", delay=0.15)
-    with LoopbackServer({"/p/*": reply}) as a, LoopbackServer({"/p/*": reply}) as b:
+    meeting = Meeting(2, reply)
+    with LoopbackServer({"/p/*": meeting}) as a, LoopbackServer({"/p/*": meeting}) as b:
         b_base = b.base.replace("127.0.0.1", "localhost")
         urls = [f"{a.base}/p/{i}" if i % 2 == 0 else f"{b_base}/p/{i}" for i in range(8)]
         client = make_client()
@@ -37,8 +65,9 @@ def test_eight_threads_two_hosts_one_request_per_host_at_a_time() -> None:
 
 
 def test_more_slots_per_host_allow_parallel_requests() -> None:
+    """The first request waits until a second one is inside too: parallel when the client allows it, at any speed."""
     reply = Reply(200, "ok", "text/plain", delay=0.15)
-    with LoopbackServer({"/p/*": reply}) as server:
+    with LoopbackServer({"/p/*": Meeting(2, reply)}) as server:
         client = make_client(host_connections={"127.0.0.1": 4})
         with ThreadPoolExecutor(max_workers=4) as pool:
             results = list(pool.map(client.get, [server.url(f"/p/{i}") for i in range(4)]))
@@ -73,7 +102,7 @@ def _hold_in_thread(slots: HostSlots, url: str, entered: threading.Event, releas
     def run() -> None:
         with slots.hold(url):
             entered.set()
-            release.wait(5)
+            release.wait(EVENT_WAIT_S)
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -84,15 +113,15 @@ def test_www_and_case_share_one_slot() -> None:
     slots = HostSlots(1)
     entered, release = threading.Event(), threading.Event()
     holder = _hold_in_thread(slots, "https://www.Example.org/a", entered, release)
-    assert entered.wait(5)
+    assert entered.wait(EVENT_WAIT_S)
     second_entered, second_release = threading.Event(), threading.Event()
     waiter = _hold_in_thread(slots, "http://example.org/b", second_entered, second_release)
     assert not second_entered.wait(0.1)  # queued behind the first
     release.set()
-    assert second_entered.wait(5)
+    assert second_entered.wait(EVENT_WAIT_S)
     second_release.set()
-    holder.join(5)
-    waiter.join(5)
+    holder.join(EVENT_WAIT_S)
+    waiter.join(EVENT_WAIT_S)
     assert slots.active_hosts() == 0
 
 
@@ -100,15 +129,15 @@ def test_different_hosts_do_not_wait_for_each_other() -> None:
     slots = HostSlots(1)
     entered, release = threading.Event(), threading.Event()
     holder = _hold_in_thread(slots, "https://a.example/", entered, release)
-    assert entered.wait(5)
+    assert entered.wait(EVENT_WAIT_S)
     other_entered, other_release = threading.Event(), threading.Event()
     other = _hold_in_thread(slots, "https://b.example/", other_entered, other_release)
-    assert other_entered.wait(5)  # while a.example is still held
+    assert other_entered.wait(EVENT_WAIT_S)  # while a.example is still held
     assert slots.active_hosts() == 2
     release.set()
     other_release.set()
-    holder.join(5)
-    other.join(5)
+    holder.join(EVENT_WAIT_S)
+    other.join(EVENT_WAIT_S)
     assert slots.active_hosts() == 0
 
 

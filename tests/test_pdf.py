@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pdf_workers import crashing_worker, raising_worker, slow_worker
 
 from pubfetch.extract import pdf
 from pubfetch.extract.pdf import PdfContent, extract_pdf, extract_pdf_in_process, looks_like_pdf, parse_xmp
@@ -176,26 +177,11 @@ INFO = {
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Workers injected into extract_pdf; module level so that the worker process can unpickle them.
+# The workers injected into extract_pdf are in tests/pdf_workers.py (the worker process imports that light module).
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-def slow_worker(data: bytes, max_pages: int) -> PdfContent:
-    """Record the worker's pid in the file named after the PDF header, then spin far beyond any time limit."""
-    Path(data.split(b"\n", 1)[1].decode()).write_text(str(os.getpid()))
-    time.sleep(600)
-    return PdfContent(text="never")
-
-
-def crashing_worker(data: bytes, max_pages: int) -> PdfContent:
-    os._exit(7)
-
-
-def raising_worker(data: bytes, max_pages: int) -> PdfContent:
-    raise RuntimeError("worker bug")
-
-
-def _process_gone(pid: int, wait: float = 10.0) -> bool:
+def _process_gone(pid: int, wait: float = 60.0) -> bool:
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
@@ -340,6 +326,9 @@ def test_worker_returns_extraction() -> None:
 
 
 def test_timeout_kills_worker(tmp_path: Path) -> None:
+    # the first extraction starts the forkserver (importing pdfminer.six and lxml), which would count against the
+    # time limit below and could use it all up on a loaded machine: start it beforehand
+    assert extract_pdf(make_pdf(["Before the timeout"])).text == "Before the timeout"
     pid_file = tmp_path / "worker.pid"
     result = extract_pdf(b"%PDF-1.4\n" + str(pid_file).encode(), time_limit=3.0, worker=slow_worker)
     assert result.error_kind == "timeout"

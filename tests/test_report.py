@@ -274,6 +274,24 @@ def test_chromium_renders_the_page_with_every_plot_loaded(database: Path, tmp_pa
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
 
 
+def test_pages_rendered_in_chromium_count_with_the_requests(tmp_path: Path) -> None:
+    executable = chromium()
+    from loopback import LoopbackServer, Reply
+
+    from pubfetch.net.browser import BrowserRenderer
+    from pubfetch.net.counts import RequestCounts
+
+    counts = RequestCounts()
+    article = "<html><head><title>An article</title></head><body><p>" + ABSTRACT + "</p></body></html>"
+    with LoopbackServer({"/article": Reply(200, article), "/gone": Reply(404, "<p>gone</p>")}) as server, \
+            BrowserRenderer(executable=executable, allow_private_addresses=True, counts=counts) as renderer:
+        assert renderer.render(f"{server.base}/article").ok
+        assert not renderer.render(f"{server.base}/gone").ok
+        assert renderer.render("ftp://127.0.0.1/article.pdf").kind.name == "BAD_SCHEME"  # refused: never sent
+    assert {h: vars(c) for h, c in counts.by_host().items()} == {
+        "127.0.0.1": {"requests": 2, "failed": 1, "too_many": 0, "unavailable": 0, "no_answer": 0}}
+
+
 def _counts(requests: int, failed: int, too_many: int):
     from pubfetch.net.counts import HostCounts
 
@@ -293,3 +311,24 @@ def test_report_needs_exactly_one_of_publications_and_database(database: Path, t
         pubfetch.report(tmp_path / "r.html")
     with pytest.raises(ValueError, match="exactly one of publications and db"):
         pubfetch.report(tmp_path / "r.html", corpus(), db=database)
+
+
+def test_report_on_publications_given(tmp_path: Path) -> None:
+    page = pubfetch.report(tmp_path / "one.html", corpus()[:1]).read_text(encoding="utf-8")
+    overview = BeautifulSoup(page, "lxml").find(id="overview").get_text()
+    assert overview.startswith("On the publications given: 1 publication, 1 final (100.0 %); made ")
+    assert "not-final" not in tables(page) and tables(page)["coverage"]["Fulltext"] == ["1", "0", "0", "100.0 %"]
+
+
+def test_a_library_run_reports_its_requests_and_its_summary_still_encodes(services: SyntheticServices,
+                                                                          tmp_path: Path) -> None:
+    import dataclasses
+
+    summary = pubfetch.BatchSummary()
+    pubs = list(pubfetch.fetch_many(services.pmids()[:2], summary=summary, allow_private_addresses=True,
+                                    javascript=False))
+    asked = sum(n for k, n in services.counts.items() if not k.startswith("efetch_"))
+    assert summary.requests is not None and summary.requests.total().requests == asked
+    assert "requests" not in dataclasses.asdict(summary)  # what the distributed workers send as JSON
+    t = tables(pubfetch.report(tmp_path / "lib.html", pubs, summary=summary).read_text(encoding="utf-8"))
+    assert t["requests"]["127.0.0.1"][0] == str(asked) and t["run"]["publications"] == ["2"]

@@ -97,7 +97,7 @@ def test_default_rules_are_loaded_once() -> None:
     ("https://www.biorxiv.org/content/10.1101/2021.03.01.433300v1.full", "biorxiv"),
     ("https://www.medrxiv.org/content/10.1101/2020.05.01.20087000v2", "biorxiv"),
     ("HTTPS://WWW.PEERJ.COM/ARTICLES/4375", "peerj"),
-    ("http://www.genders.org/g58/g58_fairlie.html", None),
+    ("http://www.genders.org/g58/g58_fairlie.html", "genders"),
     ("https://example.org/", None),
     ("", None),
 ])  # fmt: skip
@@ -510,3 +510,56 @@ def test_url_rewrite_rejects_lone_backslash() -> None:
         UrlRewrite.compile("/a", "/b\\")
     with pytest.raises(ValueError, match="which the regex lacks"):
         UrlRewrite.compile("/a", "${name}")
+
+
+# ------------------------------------------------------------------------------------- recognise and test entries
+
+
+def test_test_entries_and_fingerprint_are_read() -> None:
+    rules = journals("'example\\.org/': ex\n---\nex:\n  title: h1\n  recognise: 'meta[name=generator][content^=Ex]'\n"
+                     "  tests:\n    - url: 'https://example.org/a'\n      title: 'A'\n      abstract: 120\n"
+                     "      pdf: true\n    - url: 'https://example.org/b'\n      untested: true\n")
+    site = rules.site_rule("ex")
+    assert [(t.url, dict(t.expect), t.untested, t.line) for t in site.tests] == [
+        ("https://example.org/a", {"title": "A", "abstract": 120, "pdf": True}, False, 7),
+        ("https://example.org/b", {}, True, 11),
+    ]
+    assert site.recognise.text == "meta[name=generator][content^=Ex]"
+
+
+def test_a_platform_needs_no_regex_when_it_has_a_fingerprint() -> None:
+    from pubfetch.extract.clean import parse_html
+
+    rules = journals("{}\n---\nplatform:\n  title: h1\n  recognise: 'meta[name=generator][content^=Ex]'\n"
+                     "  tests:\n    - url: 'https://x.org/1'\n      untested: true\n")
+    assert rules.journal_rule("https://x.org/1") is None
+    page = parse_html('<html><head><meta name="generator" content="Ex 2.0"></head><body><h1>T</h1></body></html>')
+    assert rules.page_rule("https://x.org/1", page).site == "platform"
+    assert rules.page_rule("https://x.org/1", parse_html("<html><body><h1>T</h1></body></html>")) is None
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ("    - title: 'A'\n", "a test entry needs a url"),
+    ("    - url: 'https://example.org/a'\n      words: 3\n", "unknown test expectation 'words'"),
+    ("    - url: 'https://example.org/a'\n      abstract: 'long'\n", "test expectation 'abstract' must be int"),
+    ("    - url: 'https://example.org/a'\n      title: 12\n", "test expectation 'title' must be str"),
+    ("    - url: 'https://example.org/a'\n      abstract: true\n", "test expectation 'abstract' must be int"),
+    ("    - url: 'https://example.org/a'\n      untested: 'yes'\n", "'untested' must be true or false"),
+])
+def test_bad_test_entries_name_file_line_rule_and_key(entry: str, message: str) -> None:
+    error = error_of(journals, f"'example\\.org/': ex\n---\nex:\n  title: h1\n  tests:\n{entry}")
+    assert (error.file, error.rule, error.key) == ("test.yaml", "ex", "tests")
+    assert error.line is not None and error.line >= 6
+    assert message in str(error)
+
+
+def test_tests_must_be_a_list_and_a_fingerprint_a_valid_selector() -> None:
+    error = error_of(journals, "'example\\.org/': ex\n---\nex:\n  title: h1\n  tests: 'https://example.org/a'\n")
+    assert "must be a list of test entries" in str(error)
+    error = error_of(journals, "'example\\.org/': ex\n---\nex:\n  title: h1\n  recognise: 'meta[name='\n")
+    assert (error.key, error.line) == ("recognise", 5)
+
+
+def test_site_without_regex_or_fingerprint_is_still_an_error() -> None:
+    error = error_of(journals, "{}\n---\nlonely:\n  title: h1\n")
+    assert "no regex in the regex section maps to this site, and it has no 'recognise' selector" in str(error)

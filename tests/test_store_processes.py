@@ -46,6 +46,18 @@ def _assert_whole(db: Path) -> int:
     return len(pubs) + len(pages)
 
 
+def _wait_for_more_entries(db: Path, than: int, proc: subprocess.Popen[str], ceiling_s: float = 120.0) -> None:
+    """Poll until the database holds more than ``than`` entries (or the worker ended, or the ceiling passed)."""
+    deadline = time.monotonic() + ceiling_s
+    while proc.poll() is None and time.monotonic() < deadline:
+        with sqlite3.connect(db, timeout=30) as conn:
+            entries = sum(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                          for table in ("publications", "webpages"))
+        if entries > than:
+            return
+        time.sleep(0.05)
+
+
 def test_sigkill_mid_batch_leaves_whole_entries(tmp_path: Path) -> None:
     db = tmp_path / "kill.db"
     init_db(db).close()
@@ -54,7 +66,10 @@ def test_sigkill_mid_batch_leaves_whole_entries(tmp_path: Path) -> None:
         proc = _start("kill", str(db), str(round_no))
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "ready", proc.stderr.read() if proc.stderr else ""
-        time.sleep(0.5 + 0.13 * round_no)
+        # the kill lands at a different moment each round, but only once this round has written something: a loaded
+        # machine may take longer than any fixed sleep to get the worker going
+        _wait_for_more_entries(db, total, proc)
+        time.sleep(0.13 * round_no)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         assert proc.returncode == -signal.SIGKILL
@@ -62,7 +77,7 @@ def test_sigkill_mid_batch_leaves_whole_entries(tmp_path: Path) -> None:
         if proc.stderr:
             proc.stderr.close()
         count = _assert_whole(db)
-        assert count >= total  # earlier rounds' entries survive (minus none: rounds use disjoint IDs)
+        assert count > total  # earlier rounds' entries survive (rounds use disjoint IDs), and this round added some
         total = count
     assert total > 0
     with open_db(db) as store:  # and pubfetch itself opens and uses it

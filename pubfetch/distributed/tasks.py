@@ -27,8 +27,16 @@ WORKER_ENV_ALLOW_PRIVATE = "PUBFETCH_WORKER_ALLOW_PRIVATE_ADDRESSES"
 
 
 def encode_summary(summary: Any) -> dict[str, Any]:
-    """A batch's :class:`~pubfetch.fetcher.BatchSummary` as JSON (sets as sorted lists)."""
-    return {k: sorted(v) if isinstance(v, set) else v for k, v in dataclasses.asdict(summary).items()}
+    """A batch's :class:`~pubfetch.fetcher.BatchSummary` as JSON: its counts, and its sets as sorted lists (what else it
+    carries for the process that made it, such as live request counters, stays behind)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(summary):
+        value = getattr(summary, f.name)
+        if isinstance(value, set):
+            out[f.name] = sorted(value)
+        elif isinstance(value, int):
+            out[f.name] = value
+    return out
 
 
 def add_summary(into: Any, counts: dict[str, Any]) -> None:
@@ -36,7 +44,7 @@ def add_summary(into: Any, counts: dict[str, Any]) -> None:
     possible is the latest of the batches', the options that allow one are all of theirs."""
     for f in dataclasses.fields(into):
         value, current = counts.get(f.name), getattr(into, f.name)
-        if value is None:
+        if value is None or not isinstance(current, set | int):
             continue
         if isinstance(current, set):
             current.update(value)
@@ -65,9 +73,11 @@ def _config() -> Any:
 
     cfg = FetchConfig.from_env()
     limiter = shared_limiter(os.environ.get(WORKER_ENV_RATE_DB) or None, default_limits(bool(cfg.ncbi_api_key)))
-    overrides = {**cfg.http_overrides, "rate_limiter": limiter, "rate_key": ServiceMap.for_endpoints(cfg.endpoints).key}
+    overrides = cfg.http_overrides.copy()
+    overrides["rate_limiter"] = limiter
+    overrides["rate_key"] = ServiceMap.for_endpoints(cfg.endpoints).key
     private = os.environ.get(WORKER_ENV_ALLOW_PRIVATE) == "1"
-    return cfg.replace(http_overrides=overrides, **({"allow_private_addresses": True} if private else {}))
+    return cfg.replace(http_overrides=overrides, allow_private_addresses=private or cfg.allow_private_addresses)
 
 
 def fetch_batch(ids: list[list[str]], db: str | None, options: dict[str, Any]) -> dict[str, Any]:

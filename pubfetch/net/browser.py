@@ -58,6 +58,7 @@ import contextlib
 from pubfetch.net.guardproxy import GuardProxy
 
 if TYPE_CHECKING:
+    from pubfetch.net.counts import RequestCounts
     from playwright.sync_api import Browser, Page, Playwright, Request, Response, Route, WebSocketRoute
 
 logger = logging.getLogger(__name__)
@@ -812,6 +813,7 @@ class BrowserRenderer:
         *,
         settle_ms: int = DEFAULT_SETTLE_MS,
         kill_grace_ms: int = DEFAULT_KILL_GRACE_MS,
+        counts: RequestCounts | None = None,
     ) -> None:
         if timeout_ms <= 0:
             raise ValueError(f"timeout_ms must be > 0, got {timeout_ms}")
@@ -826,6 +828,8 @@ class BrowserRenderer:
         self._worker: _Worker | None = None
         self._retired: list[_Worker] = []
         self._closed = False
+        #: where each page loaded is counted with the client's requests (the run report's requests per host)
+        self._counts = counts
         _LIVE.add(self)
 
     @property
@@ -868,6 +872,9 @@ class BrowserRenderer:
             job = _Job(url, wait_until.strip() if wait_until and wait_until.strip() else None)
             self._run(job)
             result = job.result or _outcome(url, OutcomeKind.OTHER, "the renderer gave no result")
+            if self._counts is not None and job.error is None:
+                self._counts.record(result.final_url or url, result.status,
+                                    not result.ok and result.kind is not OutcomeKind.UNSUPPORTED_TYPE)
         result.fetch_exception = sets_fetch_exception(result, publication=publication)
         elapsed = time.monotonic() - started
         if result.ok:

@@ -4,7 +4,7 @@ A run report has to say which hosts were asked how often and which of them refus
 publications in a database (they keep only the pages that gave content) nor the log (one line per failed call, not per
 attempt) can tell. :class:`CountingLayer` sits right above the network transport, under the retries, redirects and
 the rate limiter, so every attempt that was actually sent is counted once: each redirect hop, each retried 503 or
-429 and each timeout retry.
+429 and each timeout retry. The browser renderer records each page it loads in the same counters.
 """
 
 from __future__ import annotations

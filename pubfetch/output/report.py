@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -218,20 +219,17 @@ def report(path: str | os.PathLike[str], publications: Iterable[Publication] | N
         raise ValueError("report() needs exactly one of publications and db")
     check_available()
     from pubfetch.output.report_html import render_page
+    from pubfetch.store import Store, open_store
 
-    if db is None:
-        data = gather(publications or (), args=args, requests=requests, summary=summary, source="the run",
-                      title=title)
-    else:
-        from pubfetch.store import Store, open_store
-
+    with ExitStack() as stack:
         if isinstance(db, Store):
-            data = gather(stored_publications(db), args=args, requests=requests, summary=summary,
-                          source="the database", title=title)
+            publications, source = stored_publications(db), "the database"
+        elif db is not None:
+            store = stack.enter_context(open_store(db, readonly=True))
+            publications, source = stored_publications(store), f"database {os.fspath(db)}"
         else:
-            with open_store(db, readonly=True) as store:
-                data = gather(stored_publications(store), args=args, requests=requests, summary=summary,
-                              source=f"database {os.fspath(db)}", title=title)
+            source = "the publications given"
+        data = gather(publications or (), args=args, requests=requests, summary=summary, source=source, title=title)
     out = Path(path)
     out.write_text(render_page(data), encoding="utf-8")
     return out

@@ -75,9 +75,10 @@ def _note(text: str) -> str:
 
 def _overview(data: ReportData) -> str:
     when = data.generated.strftime("%Y-%m-%d %H:%M UTC")
-    return (f"<h1>{escape(data.title)}</h1>\n<p id=\"overview\">On {escape(data.source)}: {data.publications} "
-            f"publications, {data.final} final ({_percent(data.final, data.publications)}); made {when} by pubfetch "
-            f"{escape(pubfetch.__version__)}.</p>\n")
+    n = data.publications
+    counted = f"{n} publication{'' if n == 1 else 's'}, {data.final} final ({_percent(data.final, n)})"
+    return (f"<h1>{escape(data.title)}</h1>\n<p id=\"overview\">On {escape(data.source)}: {counted}; made {when} by "
+            f"pubfetch {escape(pubfetch.__version__)}.</p>\n")
 
 
 def _run(data: ReportData) -> str:

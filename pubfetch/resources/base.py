@@ -177,6 +177,7 @@ class Context:
                     timeout_ms=page_timeout_ms(self.args.timeout),
                     executable=self.config.chromium,
                     allow_private_addresses=self.config.allow_private_addresses,
+                    counts=self.client.counts,
                 )
             return self._renderer
 
