@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pubfetch.lazy import lazy_names
+
 __version__ = "0.1.0"
 
 _LAZY = {
@@ -66,11 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pubfetch' has no attribute {name!r}")
-    import importlib
+    return _lazy(name)
 
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+
+_lazy = lazy_names(__name__, _LAZY)

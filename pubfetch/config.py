@@ -9,17 +9,21 @@ it from ``PUBFETCH_*`` / ``NCBI_API_KEY`` environment variables without touching
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import os
 import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypedDict, Unpack
 
-from pubfetch.model.part_type import PartName
-from pubfetch.net.config import HttpConfig
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.part_type import PartName
+from pubfetch.net.config import HttpConfig, HttpOverrides
+from pubfetch.net.endpoints import Endpoints
+
+__all__ = ["ConfigChanges", "FetchConfig", "FetchOptions", "HttpOverrides"]
 
 #: IDs per Europe PMC search request (the service pages at most 1000 results; a query of a few hundred IDs stays short).
 EUROPEPMC_BATCH = 200
@@ -88,6 +92,8 @@ class FetchConfig:
         javascript: allow JavaScript rendering at all (off: pages that need it are fetched plainly).
         europepmc_batch, efetch_batch, annotations_batch: IDs per request to each batched service.
         max_links: links tried per publication after the resources (PubFetcher: 10).
+        http_overrides: HTTP client settings (:class:`~pubfetch.net.config.HttpConfig` fields: size caps, retries,
+            proxies, the shared rate limiter, the WARC recorder) over those derived from the fields above.
     """
 
     args: FetcherArgs = field(default_factory=FetcherArgs)
@@ -106,7 +112,7 @@ class FetchConfig:
     efetch_batch: int = EFETCH_BATCH
     annotations_batch: int = ANNOTATIONS_BATCH
     max_links: int = 10
-    http_overrides: Mapping[str, object] = field(default_factory=dict)
+    http_overrides: HttpOverrides = field(default_factory=HttpOverrides)
 
     def __post_init__(self) -> None:
         hints = _hints()
@@ -117,18 +123,32 @@ class FetchConfig:
 
     def http_config(self) -> HttpConfig:
         """The HTTP client settings these fetch settings imply."""
-        values: dict[str, object] = {
-            "timeout_ms": self.args.timeout,
-            "user_agent": self.args.user_agent,
-            "quick": self.args.quick,
-            "allow_private_addresses": self.allow_private_addresses,
-            "per_host_connections": self.per_host_connections,
-        }
+        values = HttpOverrides(
+            timeout_ms=self.args.timeout,
+            user_agent=self.args.user_agent,
+            quick=self.args.quick,
+            allow_private_addresses=self.allow_private_addresses,
+            per_host_connections=self.per_host_connections,
+        )
         values.update(self.http_overrides)
-        return HttpConfig(**values)  # type: ignore[arg-type]
+        return HttpConfig(**values)
 
-    def replace(self, **changes: object) -> FetchConfig:
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+    def replace(self, **changes: Unpack[ConfigChanges]) -> FetchConfig:
+        """A copy with some settings changed."""
+        return self.with_options(changes, "FetchConfig.replace")
+
+    def with_options(self, options: Mapping[str, object], caller: str) -> FetchConfig:
+        """A copy with the keyword ``options`` of a library call (``fetch_many(ids, threads=4)``) applied: each names
+        a field; ``None`` leaves the field as it is; an unknown name is a TypeError naming ``caller``."""
+        known = _FIELD_NAMES
+        for name in options:
+            if name not in known:
+                close = difflib.get_close_matches(name, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise TypeError(f"{caller}() got an unknown option {name!r}{hint}; options are the settings of "
+                                f"FetchConfig: {', '.join(known)}")
+        changes: dict[str, Any] = {name: value for name, value in options.items() if value is not None}
+        return dataclasses.replace(self, **changes) if changes else self
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> dict[str, object]:
@@ -217,6 +237,35 @@ class FetchConfig:
         return cls(**values)  # type: ignore[arg-type]
 
 
+class FetchOptions(TypedDict, total=False):
+    """The settings of :class:`FetchConfig` by name, as keyword options of the library calls (whose ``args`` and
+    ``parts`` are parameters of their own)."""
+
+    endpoints: Endpoints
+    ncbi_api_key: str
+    ncbi_tool: str
+    ncbi_email: str
+    threads: int
+    batch_size: int
+    allow_private_addresses: bool
+    per_host_connections: int
+    chromium: str | None
+    javascript: bool
+    europepmc_batch: int
+    efetch_batch: int
+    annotations_batch: int
+    max_links: int
+    http_overrides: HttpOverrides
+
+
+class ConfigChanges(FetchOptions, total=False):
+    """Every setting of :class:`FetchConfig` by name, for :meth:`FetchConfig.replace`."""
+
+    args: FetcherArgs
+    parts: frozenset[PartName] | None
+
+
+_FIELD_NAMES = [f.name for f in dataclasses.fields(FetchConfig)]
 #: A config file is a few settings; anything bigger is not one (``/dev/zero`` as a config file).
 MAX_CONFIG_BYTES = 1024 * 1024
 

@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar, Unpack
 
 from pubfetch import ids as idmod
 from pubfetch.chain import fetch_publications
-from pubfetch.config import FetchConfig
+from pubfetch.config import FetchConfig, FetchOptions
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
+from pubfetch.resources.europepmc import update_citations
 from pubfetch.store import Store, open_or_init_store
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 IdsLike = str | idmod.PublicationIds
 DbLike = str | os.PathLike[str] | Store | None
 Progress = Callable[[int, Publication], None]
+T = TypeVar("T", idmod.PublicationIds, Publication)
 
 
 @dataclass
@@ -128,14 +130,12 @@ def init_publication(ids: idmod.PublicationIds, args: FetcherArgs) -> Publicatio
 
 
 def _config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterable[PartName | str] | None,
-            **kwargs: object) -> FetchConfig:
-    cfg = config or FetchConfig.from_env()
-    changes: dict[str, object] = {k: v for k, v in kwargs.items() if v is not None}
-    if args is not None:
-        changes["args"] = args
-    if parts is not None:
-        changes["parts"] = frozenset(p if isinstance(p, PartName) else PartName.parse(p) for p in parts)
-    return cfg.replace(**changes) if changes else cfg
+            options: FetchOptions, caller: str) -> FetchConfig:
+    """The run's configuration: ``config`` (default: from the config file and environment), then the call's
+    ``args``, ``parts`` and keyword options."""
+    cfg = (config or FetchConfig.from_env()).with_options(options, caller)
+    return cfg.with_options({"args": args, "parts": None if parts is None else frozenset(
+        p if isinstance(p, PartName) else PartName.parse(p) for p in parts)}, caller)
 
 
 def _open(stack: ExitStack, db: DbLike) -> Store | None:
@@ -157,7 +157,8 @@ def fetch_many(
     progress: Progress | None = None,
     summary: BatchSummary | None = None,
     retry_exceptions: bool = True,
-    **options: Any,
+    use_stored: bool = True,
+    **options: Unpack[FetchOptions],
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch).
 
@@ -171,9 +172,11 @@ def fetch_many(
         progress: called with (number done, publication) after each one.
         summary: filled in as publications complete.
         retry_exceptions: fetch entries that ended with fetchException once more at the end (PubFetcher's final retry).
+        use_stored: read entries from ``db`` (off: every publication is fetched afresh and written to ``db``, as
+            PubFetcher's -fetch-put does).
         options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ...).
     """
-    cfg = _config(config, args, parts, **options)
+    cfg = _config(config, args, parts, options, "fetch_many")
     with ExitStack() as stack:
         store = _open(stack, db)
         ctx = context or stack.enter_context(Context(cfg))
@@ -196,7 +199,7 @@ def fetch_many(
             batch = list(islice(iterator, cfg.batch_size))
             if not batch:
                 break
-            loaded = [_load(store, to_ids(i), ctx.args) for i in batch]
+            loaded = [_load(store if use_stored else None, to_ids(i), ctx.args) for i in batch]
             for pub, fetched in _fetch_batch(ctx, store, loaded):
                 if fetched and pub.state.fetch_exception and retry_exceptions:
                     retry.append(pub)
@@ -239,8 +242,36 @@ def fetch(
     db: DbLike = None,
     parts: Iterable[PartName | str] | None = None,
     args: FetcherArgs | None = None,
-    **options: Any,
+    *,
+    config: FetchConfig | None = None,
+    **options: Unpack[FetchOptions],
 ) -> Publication:
     """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``."""
-    pubs = list(fetch_many([id_or_ids], db=db, parts=parts, args=args, **options))
+    pubs = list(fetch_many([id_or_ids], db=db, config=_config(config, args, parts, options, "fetch")))
     return pubs[0]
+
+
+# --- writing publications: this module is the only one that does (webfetch writes pages) ---------------------------
+
+
+def put_publications(store: Store, pubs: Iterable[Publication]) -> int:
+    """Put publications into a database as they are (PubFetcher's -put); return how many could not be put."""
+    failed = sum(1 for pub in pubs if not store.put_publication(pub))
+    store.commit()
+    return failed
+
+
+def remove_publications(store: Store, ids: Iterable[T]) -> list[T]:
+    """Remove publications from a database (PubFetcher's -remove, -remove-ids); return the IDs that were not there."""
+    missing = [i for i in ids if not store.remove_publication(i)]
+    store.commit()
+    return missing
+
+
+def update_citations_count(pubs: Sequence[Publication], store: Store | None, *, context: Context) -> int:
+    """Refresh the citation counts of publications from Europe PMC and put them all into ``store`` when given
+    (PubFetcher's -update-citations-count); return how many counts changed."""
+    updated = update_citations(context, pubs)
+    if store is not None:
+        put_publications(store, pubs)
+    return updated

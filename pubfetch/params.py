@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from pubfetch.lazy import lazy_names
+
 __all__ = [
     "BUILTIN_DESCRIPTORS",
     "FETCHER_DESCRIPTORS",
@@ -552,11 +554,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def __getattr__(name: str) -> Any:
-    module = _MOVED.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pubfetch.params' has no attribute {name!r}")
-    import importlib
+    return _moved(name)
 
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+
+_moved = lazy_names(__name__, _MOVED)

@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import Unpack
 
 from bs4 import BeautifulSoup
 
-from pubfetch.config import FetchConfig
+from pubfetch.config import FetchConfig, FetchOptions
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_webpage, select_first_text, select_text
@@ -181,16 +181,13 @@ def get_webpage(ctx: Context, old: Webpage | None, url: str,
 
 def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, args: FetcherArgs | None = None,
                 *, config: FetchConfig | None = None, context: Context | None = None,
-                progress: Callable[[int, Webpage], None] | None = None, **options: Any) -> Iterator[Webpage]:
-    """Fetch webpages or docs for a stream of URLs, consulting and updating a database when given."""
+                progress: Callable[[int, Webpage], None] | None = None, use_stored: bool = True,
+                **options: Unpack[FetchOptions]) -> Iterator[Webpage]:
+    """Fetch webpages or docs for a stream of URLs, consulting and updating a database when given (``use_stored``
+    off: every page is fetched afresh and written to the database, as PubFetcher's -fetch-put does)."""
     if kind not in ("webpages", "docs"):
         raise ValueError(f"kind must be 'webpages' or 'docs', got {kind!r}")
-    cfg = config or FetchConfig.from_env()
-    changes = {k: v for k, v in options.items() if v is not None}
-    if args is not None:
-        changes["args"] = args
-    if changes:
-        cfg = cfg.replace(**changes)
+    cfg = _config(config, args, options, "fetch_pages")
     with ExitStack() as stack:
         store: Store | None
         if db is None or isinstance(db, Store):
@@ -205,7 +202,7 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
             batch = list(islice(iterator, cfg.batch_size))
             if not batch:
                 return
-            olds = [store.get_page(kind, url) if store is not None else None for url in batch]
+            olds = [store.get_page(kind, url) if store is not None and use_stored else None for url in batch]
             results = ctx.map(lambda pair: get_webpage(ctx, pair[0], pair[1]), list(zip(olds, batch, strict=True)))
             if store is not None:
                 for page, fetched in results:
@@ -219,11 +216,36 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
                 yield page
 
 
-def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, **options: Any) -> Webpage:
+def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
+                  **options: Unpack[FetchOptions]) -> Webpage:
     """Fetch one webpage (a tool's homepage, say), through the database when given."""
-    return next(iter(fetch_pages([url], "webpages", db, args, **options)))
+    return next(iter(fetch_pages([url], "webpages", db, config=_config(config, args, options, "fetch_webpage"))))
 
 
-def fetch_doc(url: str, db: DbLike = None, args: FetcherArgs | None = None, **options: Any) -> Webpage:
+def fetch_doc(url: str, db: DbLike = None, args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
+              **options: Unpack[FetchOptions]) -> Webpage:
     """Fetch one documentation page, kept in the database's docs table."""
-    return next(iter(fetch_pages([url], "docs", db, args, **options)))
+    return next(iter(fetch_pages([url], "docs", db, config=_config(config, args, options, "fetch_doc"))))
+
+
+def _config(config: FetchConfig | None, args: FetcherArgs | None, options: FetchOptions, caller: str) -> FetchConfig:
+    """The call's configuration: ``config`` (default: from the config file and environment), then ``args`` and the
+    keyword options."""
+    return (config or FetchConfig.from_env()).with_options({**options, "args": args}, caller)
+
+
+# --- writing pages: this module is the only one that does (fetcher writes publications) -----------------------------
+
+
+def put_pages(store: Store, kind: str, pages: Iterable[Webpage]) -> int:
+    """Put webpages or docs into a database as they are (PubFetcher's -put); return how many could not be put."""
+    failed = sum(1 for page in pages if not store.put_page(kind, page))
+    store.commit()
+    return failed
+
+
+def remove_pages(store: Store, kind: str, urls: Iterable[str]) -> list[str]:
+    """Remove webpages or docs from a database by start URL; return the URLs that were not there."""
+    missing = [url for url in urls if not store.remove_page(kind, url)]
+    store.commit()
+    return missing

@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.main import main
-from pubfetch.cli.network import FETCH_MODES, FetchStepResult, run_fetch_step
 from pubfetch.cli.options import BY_NAME, GROUPS
 from pubfetch.model import PartType
-from pubfetch.fetcher_args import FetcherArgs
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -274,13 +272,22 @@ def test_network_steps_without_ids_do_nothing(capsys: pytest.CaptureFixture[str]
     assert run(capsys, "-fetch", "-count") == (0, "", "")
 
 
-def test_run_fetch_step_contract() -> None:
-    assert "fetch" in FETCH_MODES and "db-fetch-end" in FETCH_MODES and "print-oadoi" in FETCH_MODES
-    with pytest.raises(ValueError, match="unknown fetch mode 'fetch-all'"):
-        run_fetch_step("publications", [], "fetch-all", None, FetcherArgs())  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="unknown entry kind 'pubs'"):
-        run_fetch_step("pubs", [], "fetch", None, FetcherArgs())  # type: ignore[arg-type]
-    assert FetchStepResult().entries == [] and FetchStepResult().text is None
+def test_one_session_per_command_and_no_module_global(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """main() creates the session once and passes it down; the fetching module keeps no session of its own."""
+    from pubfetch.cli import fetching
+
+    opened: list[fetching.Session] = []
+    real = fetching.Session.__init__
+
+    def record(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        real(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(fetching.Session, "__init__", record)
+    assert run(capsys, "-fetch", "-count", "--threads", "2") == (0, "", "")
+    assert len(opened) == 1 and opened[0].config.threads == 2
+    assert not [name for name, value in vars(fetching).items() if isinstance(value, fetching.Session)]
 
 
 # --- logging -----------------------------------------------------------------------------------------------------------

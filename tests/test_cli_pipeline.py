@@ -366,83 +366,109 @@ def test_html_plain_id_table(db: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 
 class FakeFetcher:
-    """Stands in for run_fetch_step: records each call and returns canned entries."""
+    """Stands in for the fetch functions of cli/fetching: records each call and returns canned entries."""
 
     def __init__(self, result: dict[str, list] | None = None, text: str | None = None) -> None:
         self.calls: list[dict] = []
         self.result = result or {}
         self.text = text
 
-    def __call__(self, kind, ids, mode, store, fetcher_args, **options):  # type: ignore[no-untyped-def]
-        from pubfetch.cli.network import FetchStepResult
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from pubfetch.cli import fetching
+        from pubfetch.cli import main as main_module
 
-        self.calls.append({"kind": kind, "ids": list(ids), "mode": mode, "store": store, "args": fetcher_args,
-                           **options})
-        entries = self.result.get(kind, [])
-        keep = options.get("keep")
-        return FetchStepResult([e for e in entries if keep is None or keep(e)], self.text)
+        monkeypatch.setattr(fetching, "get_publications", self.publications)
+        monkeypatch.setattr(fetching, "get_pages", self.pages)
+        monkeypatch.setattr(fetching, "fetch_document", self.document)
+        monkeypatch.setattr(fetching, "post_document", self.post)
+        monkeypatch.setattr(fetching, "fetch_webpage_selector", self.selector)
+        monkeypatch.setattr(main_module, "test_operation", self.test_operation)
+
+    def _entries(self, kind: str, call: dict) -> list:
+        self.calls.append(call)
+        keep = call.get("keep")
+        entries = [e for e in self.result.get(kind, []) if keep is None or keep(e)]
+        return entries if call.get("keep_entries", True) else []
+
+    def publications(self, sess, ids, store=None, **options):  # type: ignore[no-untyped-def]
+        return self._entries("publications", {"kind": "publications", "ids": list(ids), "store": store,
+                                               "sess": sess, **options})
+
+    def pages(self, sess, kind, urls, store=None, **options):  # type: ignore[no-untyped-def]
+        return self._entries(kind, {"kind": kind, "ids": list(urls), "store": store, "sess": sess, **options})
+
+    def document(self, sess, url, javascript=False):  # type: ignore[no-untyped-def]
+        self.calls.append({"op": "fetch-document", "ids": [url], "javascript": javascript})
+        return self.text
+
+    def post(self, sess, url, pairs):  # type: ignore[no-untyped-def]
+        self.calls.append({"op": "post-document", "ids": [url], "extra": list(pairs)})
+        return self.text
+
+    def selector(self, sess, url, title="", content="", javascript=""):  # type: ignore[no-untyped-def]
+        self.calls.append({"op": "fetch-webpage-selector", "ids": [url], "extra": (title, content, javascript)})
+        return self.result["webpages"][0]
+
+    def test_operation(self, sess, operation, target):  # type: ignore[no-untyped-def]
+        self.calls.append({"op": operation, "ids": [target]})
+        return self.result["webpages"][0]
 
 
-def test_network_steps_go_through_run_fetch_step(db: Path, fixture_doc: dict, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    from pubfetch.cli import pipeline
+def test_network_steps_go_through_the_fetch_functions(db: Path, fixture_doc: dict, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
     from pubfetch.ids import PublicationIds
     from pubfetch.model import PartName
     from pubfetch.store import Store
 
     fetched = [Publication.from_json(p) for p in fixture_doc["publications"]]
     fake = FakeFetcher({"publications": fetched})
-    monkeypatch.setattr(pipeline, "run_fetch_step", fake)
+    fake.install(monkeypatch)
     out = ok(capsys, "-pub", "31114920", PMID1, "-web", WEB1, "-db-fetch", db, "--threads", "3", "--limit", "2",
              "--progress", "--not-fetch-part", "fulltext", "efo", "go", "--timeout", "20s", "-usable", "--pre-filter",
              "-count")
     assert out == "Publications : 2\nWebpages     : 0\n"
     (pubs_call, web_call) = fake.calls
-    assert pubs_call["kind"] == "publications" and pubs_call["mode"] == "db-fetch"
+    assert pubs_call["kind"] == "publications" and (pubs_call["use_stored"], pubs_call["keep_entries"]) == (True, True)
     assert pubs_call["ids"] == [PublicationIds("31114920"), PublicationIds(PMID1)]
-    assert isinstance(pubs_call["store"], Store) and pubs_call["args"].timeout == 20000
-    assert (pubs_call["threads"], pubs_call["limit"], pubs_call["progress"]) == (3, 2, True)
+    assert isinstance(pubs_call["store"], Store) and pubs_call["sess"].args.timeout == 20000
+    assert (pubs_call["sess"].config.threads, pubs_call["limit"], pubs_call["progress"]) == (3, 2, True)
     assert pubs_call["parts"] == frozenset(PartName) - {PartName.fulltext, PartName.efo, PartName.go}
     assert pubs_call["keep"] is not None
-    assert web_call["kind"] == "webpages" and web_call["ids"] == [WEB1] and web_call["parts"] is None
+    assert web_call["kind"] == "webpages" and web_call["ids"] == [WEB1] and "parts" not in web_call
+    assert web_call["sess"] is pubs_call["sess"], "one session for the whole command"
 
 
 def test_fetch_steps_run_in_order_with_limits(db: Path, fixture_doc: dict, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from pubfetch.cli import pipeline
-
     fake = FakeFetcher({"publications": [Publication.from_json(fixture_doc["publications"][2])]})
-    monkeypatch.setattr(pipeline, "run_fetch_step", fake)
+    fake.install(monkeypatch)
     argv = ["-db-fetch-end", db, "-fetch-put", db, "-fetch", "-db", db, "-pub", PMID1, PMID3, "31114920", "-count"]
     code, out, err = run(capsys, *argv)
     assert (code, out) == (0, "Publications : 4\n"), "2 from -db, 1 from -fetch, 1 from -fetch-put, 0 from -db-fetch-end"
     assert err == f"pubfetch: warning: Got 2 publications from database {db}, 1 not found\n"
-    assert [(c["mode"], c["limit"], c["store"] is None) for c in fake.calls] == [
-        ("fetch", 3, True), ("fetch-put", 3, False), ("db-fetch-end", 3, False)]
+    # -fetch: no database; -fetch-put: fetched afresh, written; -db-fetch-end: database first, nothing kept
+    assert [(c["use_stored"], c["keep_entries"], c["limit"], c["store"] is None) for c in fake.calls] == [
+        (False, True, 3, True), (False, True, 3, False), (True, False, 3, False)]
     fake.calls.clear()
     assert run(capsys, *argv, "--limit", "3")[1] == "Publications : 3\n"
-    assert [(c["mode"], c["limit"]) for c in fake.calls] == [("fetch", 1)]
+    assert [(c["store"] is None, c["limit"]) for c in fake.calls] == [(True, 1)]
 
 
-def test_one_off_fetch_operations_go_through_run_fetch_step(monkeypatch: pytest.MonkeyPatch,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    from pubfetch.cli import main as main_module
-    from pubfetch.cli import oneoff
-
+def test_one_off_fetch_operations_go_through_the_fetch_functions(monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     fake = FakeFetcher({"webpages": [Webpage(start_url="https://a.org/", title="A", content="<b>")]},
                        text="<html>raw</html>")
-    monkeypatch.setattr(oneoff, "run_fetch_step", fake)
-    monkeypatch.setattr(main_module, "run_fetch_step", fake)
+    fake.install(monkeypatch)
     out = ok(capsys, "-fetch-document", "https://a.org/", "-post-document", "https://a.org/form", "q", "x y",
              "-fetch-webpage-selector", "https://a.org/", "h1", "", "false", "--format", "html", "--plain",
              "-print-webpage", "https://a.org/")
     assert out == ("<html>raw</html>\n<html>raw</html>\n"
                    + format_entries(None, fake.result["webpages"], None, fmt="html", plain=True) * 2)
-    modes = [(c["mode"], c["kind"], c["ids"], c.get("extra", ())) for c in fake.calls]
-    assert modes == [("fetch-document", "docs", ["https://a.org/"], ()),
-                     ("post-document", "docs", ["https://a.org/form"], ["q", "x y"]),
-                     ("fetch-webpage-selector", "webpages", ["https://a.org/"], ("h1", "", "false")),
-                     ("print-webpage", "webpages", ["https://a.org/"], ())]
+    ops = [(c["op"], c["ids"], c.get("extra", ())) for c in fake.calls]
+    assert ops == [("fetch-document", ["https://a.org/"], ()),
+                   ("post-document", ["https://a.org/form"], ["q", "x y"]),
+                   ("fetch-webpage-selector", ["https://a.org/"], ("h1", "", "false")),
+                   ("print-webpage", ["https://a.org/"], ())]
     assert run(capsys, "-post-document", "https://a.org/", "q")[2] == (
         "pubfetch: error: option -post-document needs a URL followed by NAME VALUE pairs; the last NAME has no "
         "VALUE\n")

@@ -24,6 +24,24 @@ def run(capsys, *argv) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
+def live_site_test(env: Path, capsys, page: str, rule: str, entry: str, javascript: bool = False
+                   ) -> tuple[int, str, str, str, int]:
+    """``-test-site-regex loopsite`` live, with a user rule file whose site ``loopsite`` covers a loopback page.
+
+    ``rule``: the site's selector lines; ``entry``: the lines of its one test entry after the URL. Returns the exit
+    status, stdout, stderr, the page URL and how often the page was fetched."""
+    with LoopbackServer({"/article/1": Reply(200, page)}) as server:
+        url = server.url("/article/1")
+        regex = "'^http://127\\.0\\.0\\.1:[0-9]+/article/'"
+        javascript_section = f"---\n- {regex}\n" if javascript else ""
+        user = env / "journals.yaml"
+        user.write_text(f"{regex}: loopsite\n---\nloopsite:\n{rule}  tests:\n    - url: '{url}'\n{entry}"
+                        f"{javascript_section}")
+        code, out, err = run(capsys, "-test-site-regex", "loopsite", "--journalsYaml", user,
+                             "--allow-private-addresses", "--no-javascript")
+        return code, out, err, url, server.count("/article/1")
+
+
 def test_test_site_regex_offline_on_the_corpus(env, capsys, corpus_dir: Path) -> None:
     code, out, err = run(capsys, "-test-site-regex", "^(cambridge|lww)$", "--replay", corpus_dir)
     assert code == 0, err
@@ -59,17 +77,11 @@ def test_test_webpage_offline(env, capsys, corpus_dir: Path) -> None:
 def test_test_site_live_fetches_each_entry(env, capsys) -> None:
     page = ("<html><head><title>x</title></head><body><h1 class='t'>A title</h1><div class='abs'><p>"
             + "An abstract. " * 20 + "</p></div></body></html>")
-    with LoopbackServer({"/article/1": Reply(200, page)}) as server:
-        url = server.url("/article/1")
-        user = env / "journals.yaml"
-        user.write_text(f"'^http://127\\.0\\.0\\.1:[0-9]+/article/': loopsite\n---\nloopsite:\n  title: 'h1.t'\n"
-                        f"  abstract: '.abs'\n  tests:\n    - url: '{url}'\n      title: 'A title'\n"
-                        f"      abstract: 259\n      fulltext: 0\n")
-        code, out, err = run(capsys, "-test-site-regex", "loopsite", "--journalsYaml", user,
-                             "--allow-private-addresses", "--no-javascript")
+    code, out, err, url, fetched = live_site_test(env, capsys, page, "  title: 'h1.t'\n  abstract: '.abs'\n",
+                                                  "      title: 'A title'\n      abstract: 259\n      fulltext: 0\n")
     assert code == 0, out + err
     assert f"  PASS     {url}" in out
-    assert server.count("/article/1") == 1
+    assert fetched == 1
 
 
 def test_bad_regex_and_missing_replay_directory_are_usage_errors(env, capsys) -> None:
@@ -107,14 +119,8 @@ def test_html_resource_tests_are_not_offered(env, capsys, op: str) -> None:
 
 def test_test_site_live_falls_back_to_a_plain_fetch_without_a_browser(env, capsys) -> None:
     page = "<html><body><h1 class='t'>Rendered title</h1></body></html>"
-    with LoopbackServer({"/app/1": Reply(200, page)}) as server:
-        url = server.url("/app/1")
-        user = env / "journals.yaml"
-        user.write_text(f"'^http://127\\.0\\.0\\.1:[0-9]+/app/': jssite\n---\njssite:\n  title: 'h1.t'\n"
-                        f"  tests:\n    - url: '{url}'\n      title: 'Rendered title'\n---\n"
-                        "- '^http://127\\.0\\.0\\.1:[0-9]+/app/'\n")
-        code, out, err = run(capsys, "-test-site-regex", "jssite", "--journalsYaml", user,
-                             "--allow-private-addresses", "--no-javascript")
+    code, out, err, url, _ = live_site_test(env, capsys, page, "  title: 'h1.t'\n", "      title: 'Rendered title'\n",
+                                            javascript=True)
     assert code == 0, out + err
     assert f"  PASS     {url}" in out
     assert "JavaScript" in err  # the browser step was refused (switched off), and said so
@@ -129,13 +135,7 @@ def test_a_broken_replay_manifest_is_a_usage_error_naming_the_line(env, capsys) 
 
 def test_an_entry_expecting_nothing_shows_what_the_rule_got(env, capsys) -> None:
     page = "<html><body><h1 class='t'>Only a title</h1></body></html>"
-    with LoopbackServer({"/new/1": Reply(200, page)}) as server:
-        url = server.url("/new/1")
-        user = env / "journals.yaml"
-        user.write_text(f"'^http://127\\.0\\.0\\.1:[0-9]+/new/': newsite\n---\nnewsite:\n  title: 'h1.t'\n"
-                        f"  tests:\n    - url: '{url}'\n      untested: true\n")
-        code, out, err = run(capsys, "-test-site-regex", "newsite", "--journalsYaml", user,
-                             "--allow-private-addresses", "--no-javascript")
+    code, out, err, _, _ = live_site_test(env, capsys, page, "  title: 'h1.t'\n", "      untested: true\n")
     assert code == 0, err
     assert ("           nothing expected yet; got: title 'Only a title', doi '', abstract 0, fulltext 0, keywords 0"
             in out)

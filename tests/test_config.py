@@ -68,3 +68,38 @@ def test_cli_reports_a_bad_config_file(tmp_path, capsys):
     assert err.startswith(f"pubfetch: error: config file {path}: unknown setting 'threds' (known: fetching, "
                           "endpoints, allow_private_addresses, ")
     assert err.count("\n") == 1
+
+
+def test_keyword_options_name_settings_and_a_typo_says_so(tmp_path):
+    from pubfetch.fetcher import fetch_many
+    from pubfetch.webfetch import fetch_webpage
+
+    cfg = FetchConfig().replace(threads=2, batch_size=5, http_overrides={"busy_retries": 0})
+    assert (cfg.threads, cfg.batch_size, cfg.http_config().busy_retries) == (2, 5, 0)
+    assert cfg.replace(chromium=None) == cfg, "None leaves a setting as it is"
+    with pytest.raises(TypeError, match=r"fetch_many\(\) got an unknown option 'thread' \(did you mean 'threads'\?\)"):
+        next(fetch_many(["123"], config=cfg, thread=4))  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"fetch_webpage\(\) got an unknown option 'javascrpt'"):
+        fetch_webpage("http://127.0.0.1:9/", config=cfg, javascrpt=False)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"FetchConfig.replace\(\) got an unknown option 'colour'; options are"):
+        cfg.replace(colour="blue")  # type: ignore[call-arg]
+
+
+def test_http_overrides_keys_are_the_http_settings():
+    """The typed overrides name exactly the HttpConfig fields (so that neither drifts from the other)."""
+    import dataclasses
+
+    from pubfetch.config import HttpOverrides
+    from pubfetch.net.config import HttpConfig
+
+    assert set(HttpOverrides.__annotations__) == {f.name for f in dataclasses.fields(HttpConfig)}
+
+
+def test_command_line_fetching_parameters_are_applied_once_over_the_file(tmp_path):
+    from pubfetch.cli.fetching import fetch_config
+
+    path = tmp_path / "config.yaml"
+    path.write_text(FILE)
+    cfg = fetch_config({"config": str(path), "threads": 4}, {"timeout": 30000})
+    assert (cfg.threads, cfg.args.timeout, cfg.args.empty_cooldown, cfg.args.oadoi_email) == (
+        4, 30000, 720, "file@example.org")

@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 #: ``tables`` (publications as a data frame) belongs to the output; ``pubfetch`` is the package's lazy public facade;
 #: ``ruletest`` (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
-    "ids textutil yamlsafe",
+    "ids textutil yamlsafe lazy",
     "params fetcher_args lockss_params",
     "model",
     "rules",
@@ -142,3 +142,26 @@ def test_an_upward_import_is_caught() -> None:
     tree = ast.parse("from pubfetch.fetcher import fetch_many")
     [(_, _, component)] = imported(tree, "pubfetch.model.publication")
     assert layer_of(component) > layer_of("model")
+
+
+#: Store methods that change entries, and the one module allowed to call each (store/ implements them).
+WRITERS = {
+    "put_publication": "fetcher",
+    "remove_publication": "fetcher",
+    "put_page": "webfetch",
+    "remove_page": "webfetch",
+}
+
+
+def test_one_writer_per_kind_of_entry() -> None:
+    """fetcher.py is the only module that writes publications to a database, webfetch.py the only one for pages."""
+    strays = []
+    for path in sources():
+        here = component_of(path)
+        if here == "store":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in WRITERS and WRITERS[node.attr] != here:
+                strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.attr} (only in "
+                              f"{WRITERS[node.attr]}.py)")
+    assert not strays, "entries written outside their writer module:\n" + "\n".join(strays)

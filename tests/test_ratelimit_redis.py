@@ -34,7 +34,7 @@ def test_four_processes_under_a_3_per_second_limit_get_no_429(tmp_path: Path, re
         too_many = dict(services.too_many)
     for proc, (_out, err) in zip(procs, outputs, strict=True):
         assert proc.returncode == 1, err  # the closed-access half has no full text: not final
-        assert f"{per_process // 2} of {per_process} publications not final" in err
+        assert f"{per_process} publications: {per_process} fetched, 0 skipped; {per_process // 2} final, {per_process // 2} partial, 0 failed" in err
     assert too_many == {}
     assert len(ncbi) == processes * per_process // batch  # one efetch per batch, none repeated after a 429
     owners = {(int(r.param("id").split(",")[0]) - PMID_BASE) // per_process for r in ncbi[:8]}

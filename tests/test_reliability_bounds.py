@@ -117,3 +117,16 @@ def test_europepmc_paging_stops_at_the_page_cap_when_every_page_has_a_new_cursor
     assert [r.query["cursorMark"] for r in server.requests] == [["*"], ["cursor1"], ["cursor2"], ["cursor3"],
                                                                   ["cursor4"]]
     assert "still not complete after 5 pages (5 records of a claimed 1000000000000)" in caplog.text
+
+
+# ------------------------------------------------------------------------------------------------ YAML
+
+
+def test_metadata_plugin_with_an_alias_bomb_is_refused_without_expanding_it(tmp_path):
+    from pubfetch.metadata.plugin import PluginError, load_plugin
+
+    levels = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 9))
+    plugin = tmp_path / "bomb.yaml"
+    plugin.write_text("id: bomb\nname: Bomb\nl0: &l0 [x, x, x, x, x, x, x, x, x]\n" + levels)
+    with pytest.raises(PluginError, match=r"aliases \(\*l0\) are not accepted"):
+        load_plugin(plugin)

@@ -349,3 +349,17 @@ def test_ftp_downloads_with_a_deadline_and_a_peer_check(rebinding_dns):
     assert (rebinding.kind, rebinding.message) == (
         OutcomeKind.FORBIDDEN_ADDRESS, "ftp.rebind.example connected to 127.0.0.1, a loopback address")
     assert server.commands.count("USER anonymous") == 1  # only the allowed download logged in
+
+
+@pytest.mark.parametrize(("url", "why"), [
+    ("http://pub lisher.example/x.pdf", "' ' in the host part"),
+    # urllib.parse drops the tab (as browsers do), urllib3 keeps it: two different hosts
+    ("http://publisher.example\t.evil.example/",
+     "host 'publisher.example.evil.example' to one parser, 'publisher.example\\t.evil.example' to another"),
+    ("http://publisher.example:99999/x.pdf", "unparsable: Failed to parse: http://publisher.example:99999/x.pdf"),
+])
+def test_other_urls_parsers_read_differently_are_refused(url, why, internal):
+    with client() as c:
+        result = c.get(url, untrusted=True)
+    assert (result.kind, result.message) == (OutcomeKind.BAD_URL, f"ambiguous URL ({why}): {url}")
+    assert internal.requests == []

@@ -97,7 +97,7 @@ def test_default_rules_are_loaded_once() -> None:
     ("https://www.biorxiv.org/content/10.1101/2021.03.01.433300v1.full", "biorxiv"),
     ("https://www.medrxiv.org/content/10.1101/2020.05.01.20087000v2", "biorxiv"),
     ("HTTPS://WWW.PEERJ.COM/ARTICLES/4375", "peerj"),
-    ("http://www.genders.org/g58/g58_fairlie.html", None),
+    ("http://www.genders.org/g58/g58_fairlie.html", "genders"),
     ("https://example.org/", None),
     ("", None),
 ])  # fmt: skip

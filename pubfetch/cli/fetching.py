@@ -1,30 +1,41 @@
-"""What the fetching operations of the command line do, inside one network session per command.
+"""What the fetching operations of the command line do, inside the one session of the command.
 
-A session holds the run's :class:`~pubfetch.resources.base.Context` (HTTP client with the shared rate limiter and the
-optional WARC recorder, scraping rules, browser) and the totals that decide the exit status: 0 when every entry got is
-final, 1 when some are not (a summary line says how many and why), 2 for usage errors.
+:func:`open_session` (called once, by ``cli/main.py``) builds the :class:`Session`: the run's configuration (config
+file < environment < command line, built once), the :class:`~pubfetch.resources.base.Context` made from it on first
+use (HTTP client with the shared rate limiter and the optional WARC recorder, scraping rules, browser) and the totals
+that decide the exit status: 0 when every entry got is final, 1 when some are not (a summary line says how many and
+why), 2 for usage errors. The session is passed to every function here; nothing is kept in a module global.
+
+The pipeline's fetch options map to :func:`get_publications` and :func:`get_pages` (``-fetch``: no database;
+``-fetch-put``: fetch afresh, write to the database; ``-db-fetch``, ``-db-fetch-end``: the database first); the one-off
+operations have their own functions. Entries are written by :mod:`pubfetch.fetcher` and :mod:`pubfetch.webfetch` only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pubfetch import fetcher
 from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
-from pubfetch.config import FetchConfig
+from pubfetch.config import ConfigChanges, FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many, init_publication, to_ids
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
-from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.net.outcome import FetchResult
+from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
 from pubfetch.resources.base import Context, PubRun, RunFlag
 from pubfetch.store import Store
+from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
 
 if TYPE_CHECKING:
     from pubfetch.net.warc import WarcRecorder
@@ -38,13 +49,12 @@ Entry = Publication | Webpage
 class Session:
     """The network state of one command: settings, the context built from them on first use, and run totals."""
 
+    #: the run's configuration: config file < environment < command line (fetching parameters included)
     config: FetchConfig
     warc: str | None = None
     rate_db: str | None = None
     rate_limits: bool = True
     quiet: bool = False
-    #: the fetching parameters given on the command line; they override the config file and environment
-    given: dict | None = None
     summary: BatchSummary = field(default_factory=BatchSummary)
     pages_not_final: int = 0
     #: a publication fetching step ran (so the run closes with the summary line, even when it had nothing to do)
@@ -54,14 +64,16 @@ class Session:
     _closers: list[Callable[[], None]] = field(default_factory=list)
     _recorder: WarcRecorder | None = None
 
-    def context(self, args: FetcherArgs, threads: int, parts: frozenset[PartName] | None) -> Context:
-        if self.given is not None:
-            import dataclasses
+    @property
+    def args(self) -> FetcherArgs:
+        """PubFetcher's fetching parameters of the run (finality, cooldowns, timeout, ...)."""
+        return self.config.args
 
-            args = dataclasses.replace(self.config.args, **self.given)
-        config = self.config.replace(args=args, threads=threads, parts=parts)
+    def context(self, parts: frozenset[PartName] | None = None) -> Context:
+        """The run's context, built on first use; ``parts``: the publication parts this step fetches."""
+        config = self.config.replace(parts=parts)
         if self._context is None:
-            overrides = dict(config.http_overrides)
+            overrides = config.http_overrides.copy()
             if self.warc:
                 from pubfetch.net.warc import WarcRecorder
 
@@ -92,13 +104,13 @@ class Session:
             from pubfetch.rules import RuleError, ScrapingRules
 
             try:
-                rules = ScrapingRules.load(args.journals_yaml or None, args.webpages_yaml or None)
+                rules = ScrapingRules.load(self.args.journals_yaml or None, self.args.webpages_yaml or None)
             except RuleError as e:
                 raise UsageError(str(e)) from None
             self._context = Context(config, rules=rules)
         else:
-            # same client, rules and browser; the step's own parameters
-            self._context.config = config.replace(http_overrides=self._context.config.http_overrides)
+            # same client, rules and browser; the step's own parts
+            self._context.config = self._context.config.replace(parts=parts)
         return self._context
 
     def close(self) -> None:
@@ -124,27 +136,18 @@ class Session:
         return 1 if s.not_final or self.pages_not_final or self.extraction_failures else 0
 
 
-_session: Session | None = None
-
-
 @contextmanager
-def session(config: FetchConfig, **options: object) -> Iterator[Session]:
-    """Make a network session current for the duration of a command."""
-    global _session
-    previous = _session
-    _session = Session(config, **options)  # type: ignore[arg-type]
+def open_session(values: dict, fetching: dict, *, warc: str | None = None, rate_db: str | None = None,
+                 rate_limits: bool = True, quiet: bool = False) -> Iterator[Session]:
+    """The session of one command, closed (browser, thread pool, WARC file) when the command ends.
+
+    ``values``: the parsed options (the modifiers that set :class:`FetchConfig` fields); ``fetching``: the fetching
+    parameters given on the command line, over those of the config file and environment."""
+    sess = Session(fetch_config(values, fetching), warc=warc, rate_db=rate_db, rate_limits=rate_limits, quiet=quiet)
     try:
-        yield _session
+        yield sess
     finally:
-        _session.close()
-        _session = previous
-
-
-def current() -> Session:
-    global _session
-    if _session is None:  # library use of run_fetch_step without main(): defaults from the environment
-        _session = Session(FetchConfig.from_env())
-    return _session
+        sess.close()
 
 
 class Progress:
@@ -153,7 +156,7 @@ class Progress:
     def __init__(self, label: str, total: int, enabled: bool) -> None:
         self.label = label
         self.total = total
-        self.enabled = enabled and not current().quiet
+        self.enabled = enabled
 
     def __call__(self, done: int, entry: object) -> None:
         if self.enabled:
@@ -165,153 +168,160 @@ class Progress:
             print(file=sys.stderr, flush=True)
 
 
-def run(kind: str, ids: Sequence, mode: str, store: Store | None, args: FetcherArgs, *, threads: int, limit: int,
-        progress: bool, parts: frozenset[PartName] | None, keep: Callable[[Entry], bool] | None,
-        extra: Sequence[str]):
-    from pubfetch.cli.network import FetchStepResult
-
-    sess = current()
-    ctx = sess.context(args, threads, parts)
-    show = progress or sys.stderr.isatty()
-    if mode in ("fetch", "fetch-put", "db-fetch", "db-fetch-end"):
-        total = len(ids) if hasattr(ids, "__len__") else 0
-        if kind == "publications":
-            entries = _publications(ctx, sess, ids, mode, store, limit, keep, Progress(kind, total, show))
-        else:
-            entries = _pages(ctx, sess, kind, ids, mode, store, limit, keep, Progress(kind, total, show))
-        return FetchStepResult(entries=[] if mode == "db-fetch-end" else entries)
-    if mode == "update-citations-count":
-        from pubfetch.resources.europepmc import update_citations
-
-        update_citations(ctx, list(ids))
-        if store is not None:
-            for pub in ids:
-                store.put_publication(pub)
-            store.commit()
-        return FetchStepResult(entries=list(ids))
-    return _oneoff(ctx, kind, ids, mode, extra)
+def _progress(sess: Session, label: str, items: object, asked: bool) -> Progress:
+    total = len(items) if isinstance(items, Sized) else 0
+    return Progress(label, total, (asked or sys.stderr.isatty()) and not sess.quiet)
 
 
-def _publications(ctx: Context, sess: Session, ids: Sequence, mode: str, store: Store | None, limit: int,
-                  keep: Callable[[Entry], bool] | None, progress: Progress) -> list[Entry]:
-    reading = store if mode in ("db-fetch", "db-fetch-end") else None
-    out: list[Entry] = []
+# ------------------------------------------------------------------------------------------------ the pipeline's fetch
+
+
+def get_publications(sess: Session, ids: Iterable[PublicationIds | str], store: Store | None = None, *,
+                     use_stored: bool = True, keep_entries: bool = True, limit: int = 0, progress: bool = False,
+                     parts: frozenset[PartName] | None = None,
+                     keep: Callable[[Entry], bool] | None = None) -> list[Publication]:
+    """Publications for ``ids``, fetched as ``can_fetch`` allows; with a ``store``, read from it first
+    (``use_stored``) and written back (all of them when not ``use_stored``).
+
+    ``keep``: the content filters of ``--pre-filter`` (entries it rejects are not returned, but still stored);
+    ``limit``: at most this many are returned (0: no limit), counted after ``keep``; ``keep_entries`` off: none
+    are returned (``-db-fetch-end`` keeps nothing in memory)."""
+    ctx = sess.context(parts)
+    shown = _progress(sess, "publications", ids, progress)
+    out: list[Publication] = []
     sess.fetched_publications = True
-    stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=reading,
-                        config=ctx.config, context=ctx, progress=progress, summary=sess.summary)
+    stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=store,
+                        config=ctx.config, context=ctx, progress=shown, summary=sess.summary, use_stored=use_stored)
     for pub in stream:
-        if mode == "fetch-put" and store is not None:
-            store.put_publication(pub)
-            store.commit()
         if keep is not None and not keep(pub):
             continue
-        if mode != "db-fetch-end":
+        if keep_entries:
             out.append(pub)
         if limit and len(out) >= limit:
             break
-    progress.finish()
+    shown.finish()
     return out
 
 
-def _pages(ctx: Context, sess: Session, kind: str, urls: Sequence, mode: str, store: Store | None, limit: int,
-           keep: Callable[[Entry], bool] | None, progress: Progress) -> list[Entry]:
-    from pubfetch.webfetch import fetch_pages
-
-    reading = store if mode in ("db-fetch", "db-fetch-end") else None
-    out: list[Entry] = []
-    for page in fetch_pages([str(u) for u in urls], kind, reading, config=ctx.config, context=ctx,
-                            progress=progress):
-        if mode == "fetch-put" and store is not None:
-            store.put_page(kind, page)
-            store.commit()
+def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None = None, *,
+              use_stored: bool = True, keep_entries: bool = True, limit: int = 0, progress: bool = False,
+              keep: Callable[[Entry], bool] | None = None) -> list[Webpage]:
+    """Webpages or docs (``kind``) for ``urls``, as :func:`get_publications` gets publications."""
+    ctx = sess.context()
+    shown = _progress(sess, kind, urls, progress)
+    out: list[Webpage] = []
+    for page in fetch_pages([str(u) for u in urls], kind, store, config=ctx.config, context=ctx, progress=shown,
+                            use_stored=use_stored):
         if not page.is_final(ctx.args):
             sess.pages_not_final += 1
         if keep is not None and not keep(page):
             continue
-        if mode != "db-fetch-end":
+        if keep_entries:
             out.append(page)
         if limit and len(out) >= limit:
             break
-    progress.finish()
+    shown.finish()
     return out
 
 
-# ---------------------------------------------------------------------------------------------------- one-off modes
+def update_citations_count(sess: Session, pubs: Sequence[Publication], store: Store | None) -> None:
+    """Refresh the citation counts of ``pubs`` in place and put them into ``store`` when given."""
+    fetcher.update_citations_count(pubs, store, context=sess.context())
 
 
-def _oneoff(ctx: Context, kind: str, ids: Sequence, mode: str, extra: Sequence[str]):
-    from pubfetch.cli.network import FetchStepResult
+# ---------------------------------------------------------------------------------------------- one-off operations
 
-    target = str(ids[0])
-    if mode in ("fetch-document", "fetch-document-javascript", "post-document"):
-        if mode == "post-document":
-            if len(extra) % 2:
-                raise UsageError("-post-document needs NAME VALUE pairs after the URL")
-            result = ctx.client.post(target, dict(zip(extra[::2], extra[1::2], strict=True)))
-        elif mode == "fetch-document-javascript":
-            renderer = ctx.renderer
-            if renderer is None:
-                raise Unavailable("-fetch-document-javascript", "JavaScript (switched off with --no-javascript)")
-            result = renderer.render(target)
-        else:
-            result = ctx.client.get(target)
-        if not result.ok:
-            raise CliError(f"fetching {target} failed: {result.kind.name} {result.message}".rstrip())
-        return FetchStepResult(text=result.text if result.text is not None else result.body.decode("utf-8", "replace"))
-    if mode == "fetch-webpage-selector":
-        from pubfetch.webfetch import Selectors, get_webpage
 
-        title, content, javascript = (list(extra) + ["", "", ""])[:3]
-        selectors = Selectors(title or None, content or None,
-                              {"true": True, "false": False}.get(javascript.lower()) if javascript else None)
-        page, _ = get_webpage(ctx, None, target, selectors)
-        return FetchStepResult(entries=[page])
-    if mode == "print-webpage":
-        from pubfetch.webfetch import get_webpage
+def fetch_document(sess: Session, url: str, javascript: bool = False) -> str:
+    """The raw text of a document (``-fetch-document``, ``-fetch-document-javascript``)."""
+    ctx = sess.context()
+    if javascript:
+        renderer = ctx.renderer
+        if renderer is None:
+            raise Unavailable("-fetch-document-javascript", "JavaScript (switched off with --no-javascript)")
+        return _text(url, renderer.render(url))
+    return _text(url, ctx.client.get(url))
 
+
+def post_document(sess: Session, url: str, pairs: Sequence[str]) -> str:
+    """The raw answer to a form POST of NAME VALUE ``pairs`` (``-post-document``)."""
+    if len(pairs) % 2:
+        raise UsageError("-post-document needs NAME VALUE pairs after the URL")
+    return _text(url, sess.context().client.post(url, dict(zip(pairs[::2], pairs[1::2], strict=True))))
+
+
+def _text(url: str, result: FetchResult) -> str:
+    if not result.ok:
+        raise CliError(f"fetching {url} failed: {result.kind.name} {result.message}".rstrip())
+    return result.text if result.text is not None else result.body.decode("utf-8", "replace")
+
+
+def fetch_webpage_selector(sess: Session, url: str, title: str = "", content: str = "",
+                           javascript: str = "") -> Webpage:
+    """A webpage scraped with the given selectors instead of the rules (``-fetch-webpage-selector``); ``javascript``
+    is "true", "false" or "" (the rules decide)."""
+    selectors = Selectors(title or None, content or None,
+                          {"true": True, "false": False}.get(javascript.lower()) if javascript else None)
+    page, _ = get_webpage(sess.context(), None, url, selectors)
+    return page
+
+
+# ------------------------------------------------------------------------------------------------- test operations
+
+
+def _europepmc_xml(ctx: Context, run: PubRun) -> None:
+    run.set(RunFlag.EPMC_HAS_FULLTEXT_XML)
+    europepmc.fetch_fulltext_xml(ctx, [run])
+
+
+def _europepmc_mined(ctx: Context, run: PubRun) -> None:
+    run.set(RunFlag.EPMC_HAS_MINED)
+    mined.fetch_mined(ctx, [run], PartName.efo)
+    mined.fetch_mined(ctx, [run], PartName.go)
+
+
+#: PubFetcher's test operations that ask one resource about one publication ID
+_ONE_RESOURCE: dict[str, Callable[[Context, PubRun], None]] = {
+    "print-europepmc": lambda ctx, run: europepmc.fetch_search(ctx, [run]),
+    "print-europepmc-xml": _europepmc_xml,
+    "print-europepmc-mined": _europepmc_mined,
+    "print-pubmed-xml": lambda ctx, run: ncbi.fetch_pubmed_xml(ctx, [run]),
+    "print-pubmed-html": lambda ctx, run: ncbi.fetch_pubmed_html(ctx, [run]),
+    "print-pmc-xml": lambda ctx, run: ncbi.fetch_pmc_xml(ctx, [run]),
+    "print-oadoi": lambda ctx, run: unpaywall.fetch_unpaywall(ctx, [run]),
+}
+
+
+def test_operation(sess: Session, operation: str, target: str) -> Publication | Webpage:
+    """What one resource alone gives for an ID or URL (PubFetcher's test operations, ``-print-*``)."""
+    ctx = sess.context()
+    if operation == "print-webpage":
         page, _ = get_webpage(ctx, None, target)
-        return FetchStepResult(entries=[page])
-    return FetchStepResult(entries=[_print_resource(ctx, mode, target)])
-
-
-def _print_resource(ctx: Context, mode: str, target: str) -> Publication:
-    """Fetch one publication from one resource only (PubFetcher's test operations)."""
-    from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
-
-    try:
-        ids = to_ids(target) if mode != "print-site" else None
-    except ValueError as e:
-        raise UsageError(f"-{mode}: {e}") from None
-    pub = init_publication(ids, ctx.args) if ids is not None else Publication()
-    run = PubRun(pub)
-    if mode == "print-europepmc":
-        europepmc.fetch_search(ctx, [run])
-    elif mode == "print-europepmc-xml":
-        run.set(RunFlag.EPMC_HAS_FULLTEXT_XML)
-        europepmc.fetch_fulltext_xml(ctx, [run])
-    elif mode == "print-europepmc-mined":
-        run.set(RunFlag.EPMC_HAS_MINED)
-        mined.fetch_mined(ctx, [run], PartName.efo)
-        mined.fetch_mined(ctx, [run], PartName.go)
-    elif mode == "print-pubmed-xml":
-        ncbi.fetch_pubmed_xml(ctx, [run])
-    elif mode == "print-pubmed-html":
-        ncbi.fetch_pubmed_html(ctx, [run])
-    elif mode == "print-pmc-xml":
-        ncbi.fetch_pmc_xml(ctx, [run])
-    elif mode == "print-oadoi":
-        unpaywall.fetch_unpaywall(ctx, [run])
-    elif mode == "print-site":
+        return page
+    if operation in ("print-europepmc-html", "print-pmc-html"):
+        raise Unavailable(f"-{operation}", "an HTML resource that pubfetch (like PubFetcher) does not fetch, because "
+                          "the services forbid automated bulk download of their pages")
+    if operation == "print-site":
+        run = PubRun(Publication())
         site.fetch_site(ctx, run, target, PartType.link, "", meta=True, keywords=True)
-    return pub
+        return run.pub
+    try:
+        ids = to_ids(target)
+    except ValueError as e:
+        raise UsageError(f"-{operation}: {e}") from None
+    run = PubRun(init_publication(ids, ctx.args))
+    _ONE_RESOURCE[operation](ctx, run)
+    return run.pub
 
 
-def fetch_config(values: dict) -> FetchConfig:
-    """The FetchConfig of the command-line modifiers over the config file (``--config``, ``$PUBFETCH_CONFIG`` or
-    ``~/.config/pubfetch/config.yaml``) and the environment."""
-    overrides: dict[str, object] = {}
+def fetch_config(values: dict, fetching: dict | None = None) -> FetchConfig:
+    """The FetchConfig of the command-line modifiers and fetching parameters (``fetching``) over the config file
+    (``--config``, ``$PUBFETCH_CONFIG`` or ``~/.config/pubfetch/config.yaml``) and the environment."""
+    overrides: ConfigChanges = {}
     if values.get("batch-size"):
         overrides["batch_size"] = values["batch-size"]
+    if values.get("threads"):
+        overrides["threads"] = values["threads"]
     if values.get("connections-per-host"):
         overrides["per_host_connections"] = values["connections-per-host"]
     if values.get("allow-private-addresses"):
@@ -321,6 +331,7 @@ def fetch_config(values: dict) -> FetchConfig:
     if values.get("chromium"):
         overrides["chromium"] = values["chromium"]
     try:
-        return FetchConfig.from_env(None, config_file=values.get("config"), **overrides)
+        config = FetchConfig.from_env(None, config_file=values.get("config"), **overrides)
+        return config.replace(args=dataclasses.replace(config.args, **fetching)) if fetching else config
     except ValueError as e:
         raise UsageError(str(e)) from None

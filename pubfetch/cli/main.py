@@ -12,14 +12,14 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Literal, TextIO
 
 import pubfetch
 from pubfetch.cli import testops
 from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, UsageError
 from pubfetch.cli.help import USAGE, format_help
 from pubfetch.cli.logsetup import configure
-from pubfetch.cli.network import run_fetch_step
+from pubfetch.cli.fetching import Session, open_session, test_operation
 from pubfetch.cli.oneoff import run_oneoff
 from pubfetch.cli.options import TESTS
 from pubfetch.cli.parser import ParsedArgs, parse_args
@@ -38,32 +38,30 @@ def _say(message: str) -> None:
     print(f"pubfetch: error: {message}", file=sys.stderr)
 
 
-def run_tests(args: ParsedArgs, out: TextIO, argv: Sequence[str]) -> None:
+def run_tests(args: ParsedArgs, out: TextIO, argv: Sequence[str], sess: Session) -> None:
     """The test operations (``-print-*``): fetch from one resource alone and print the result."""
     for opt in TESTS.options:
         if opt.dest not in args:
             continue
-        kind = "webpages" if opt.dest == "print-webpage" else "publications"
-        result = run_fetch_step(kind, [args.get(opt.dest)], opt.dest, None, args.fetcher_args())  # type: ignore[arg-type]
-        with EntryWriter(out, args.get("format", Format.text), args=args.fetcher_args(), plain=args.flag("plain"),
-                         argv=argv, kinds=(kind[:-1],)) as writer:  # type: ignore[arg-type]
-            writer.write_all(result.entries, kind[:-1])  # type: ignore[arg-type]
+        kind: Literal["webpage", "publication"] = "webpage" if opt.dest == "print-webpage" else "publication"
+        entry = test_operation(sess, opt.dest, args.get(opt.dest))
+        with EntryWriter(out, args.get("format", Format.text), args=sess.args, plain=args.flag("plain"),
+                         argv=argv, kinds=(kind,)) as writer:
+            writer.write_all([entry], kind)
 
 
 def run(args: ParsedArgs, argv: Sequence[str], out: TextIO) -> int:
     """Everything the options ask for, in PubFetcher's order: one-off operations, the pipeline, test operations.
 
-    Returns 0, or 1 when some fetched entry is not final (with a summary line on stderr)."""
-    from pubfetch.cli import fetching
-
-    with fetching.session(fetching.fetch_config(args.values), warc=args.get("warc"), rate_db=args.get("rate-db"),
-                          rate_limits=not args.flag("no-rate-limit"), quiet=args.flag("quiet"),
-                          given=dict(args.fetcher)) as sess:
-        run_oneoff(args, out, list(argv))
+    The command's one session is created here and passed down. Returns 0, or 1 when some fetched entry is not final
+    (with a summary line on stderr)."""
+    with open_session(args.values, dict(args.fetcher), warc=args.get("warc"), rate_db=args.get("rate-db"),
+                      rate_limits=not args.flag("no-rate-limit"), quiet=args.flag("quiet")) as sess:
+        run_oneoff(args, out, list(argv), sess)
         if args.has_role("pipeline"):
-            Pipeline(args, argv, out).run()
-        run_tests(args, out, argv)
-        failed_tests = run_test_operations(args, out) if testops.wanted(args) else 0
+            Pipeline(args, argv, out, sess).run()
+        run_tests(args, out, argv, sess)
+        failed_tests = run_test_operations(args, out, sess) if testops.wanted(args) else 0
         out.flush()
         return max(sess.exit_status(), failed_tests)
 

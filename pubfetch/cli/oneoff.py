@@ -11,7 +11,8 @@ from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
 from pubfetch.cli.errors import InputError, UsageError
-from pubfetch.cli.network import run_fetch_step
+from pubfetch.cli import fetching
+from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.spec import scrape_selector_key
 from pubfetch.ids import InvalidId, PublicationIds
@@ -101,30 +102,26 @@ def _database(args: ParsedArgs, out: TextIO) -> None:
 # --- network page operations ---------------------------------------------------------------------------------------
 
 
-def _pages(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
-    fetcher_args = args.fetcher_args()
+def _pages(args: ParsedArgs, out: TextIO, argv: list[str], sess: Session) -> None:
     for mode in ("fetch-document", "fetch-document-javascript"):
         if mode in args:
-            result = run_fetch_step("docs", [args.get(mode)], mode, None, fetcher_args)
-            out.write(f"{result.text or ''}\n")
+            text = fetching.fetch_document(sess, args.get(mode), javascript=mode == "fetch-document-javascript")
+            out.write(f"{text}\n")
     if "post-document" in args:
         url, *pairs = args.get("post-document")
-        result = run_fetch_step("docs", [url], "post-document", None, fetcher_args, extra=pairs)
-        out.write(f"{result.text or ''}\n")
+        out.write(f"{fetching.post_document(sess, url, pairs)}\n")
     if "fetch-webpage-selector" in args:
         url, title, content, javascript = args.get("fetch-webpage-selector")
-        result = run_fetch_step("webpages", [url], "fetch-webpage-selector", None, fetcher_args,
-                                extra=(title, content, javascript))
-        with EntryWriter(out, args.get("format", Format.text), args=fetcher_args, plain=args.flag("plain"),
+        page = fetching.fetch_webpage_selector(sess, url, title, content, javascript)
+        with EntryWriter(out, args.get("format", Format.text), args=sess.args, plain=args.flag("plain"),
                          argv=argv, kinds=("webpage",)) as writer:
-            writer.write_all(result.entries, "webpage")
+            writer.write_all([page], "webpage")
 
 
-def _extract_au(args: ParsedArgs, out: TextIO) -> None:
+def _extract_au(args: ParsedArgs, out: TextIO, sess: Session) -> None:
     """Records of an archival unit from a mirror or WARC (the LOCKSS metadata layer)."""
     if "extract-au" not in args:
         return
-    from pubfetch.cli import fetching
     from pubfetch.metadata.cli_support import run_plugin_operation
 
     plugin, source = args.get("extract-au")
@@ -146,7 +143,7 @@ def _extract_au(args: ParsedArgs, out: TextIO) -> None:
     except (ValueError, OSError) as e:
         raise UsageError(f"-extract-au: {e}") from None
     if status:
-        fetching.current().extraction_failures += 1
+        sess.extraction_failures += 1
 
 
 def _or_null(value: str | None) -> str:
@@ -229,11 +226,11 @@ def _misc(args: ParsedArgs, out: TextIO) -> None:
         raise InputError(str(e)) from None
 
 
-def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str]) -> None:
+def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str], sess: Session) -> None:
     """Run the one-off operations given, in PubFetcher's order (database, pages, scrape rules, IDs, miscellaneous)."""
     _database(args, out)
-    _pages(args, out, argv)
+    _pages(args, out, argv, sess)
     _scrape(args, out)
-    _extract_au(args, out)
+    _extract_au(args, out, sess)
     _ids(args, out)
     _misc(args, out)

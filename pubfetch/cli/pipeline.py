@@ -6,8 +6,9 @@
 4. output IDs                                                  9. output content, counts, top hosts, part table
 5. get content (JSON files, -db, then the network steps)
 
-Each step works on all three kinds (publications, webpages, docs). Network steps go through
-:func:`pubfetch.cli.network.run_fetch_step`; everything else is done here, offline.
+Each step works on all three kinds (publications, webpages, docs). Network steps call the fetch functions of
+:mod:`pubfetch.cli.fetching` within the command's session; entries are written to databases by :mod:`pubfetch.fetcher`
+(publications) and :mod:`pubfetch.webfetch` (pages); everything else is done here, offline.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
-from functools import partial
-from typing import Any, Literal, TextIO
+from typing import Any, Literal, NamedTuple, TextIO
+
+from pubfetch import fetcher, webfetch
+from pubfetch.cli import fetching
 
 from pubfetch.cli.emit import Emitter
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
@@ -31,7 +34,7 @@ from pubfetch.cli.idsource import (
     urls_from_db,
 )
 from pubfetch.cli.jsonsource import read_json_entries
-from pubfetch.cli.network import Entry, EntryKind, run_fetch_step
+from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.report import check_report, write_report
 from pubfetch.ids import PublicationIds
@@ -41,17 +44,36 @@ from pubfetch.store import Store, open_or_init_store, open_store
 
 log = logging.getLogger(__name__)
 
+EntryKind = Literal["publications", "webpages", "docs"]
+Entry = Publication | Webpage
+
 KINDS: tuple[EntryKind, ...] = ("publications", "webpages", "docs")
 _WHAT = {"publications": "publication", "webpages": "webpage", "docs": "doc"}
-_FETCH_STEPS = ("fetch", "fetch-put", "db-fetch", "db-fetch-end")
+
+
+class _FetchStep(NamedTuple):
+    """How one of PubFetcher's fetch options uses its database."""
+
+    database: bool  # the option names a database
+    use_stored: bool  # entries are read from it first (else fetched afresh and written to it)
+    keep_entries: bool  # the entries are kept for the later steps (-db-fetch-end keeps none in memory)
+
+
+_FETCH_STEPS = {
+    "fetch": _FetchStep(database=False, use_stored=False, keep_entries=True),
+    "fetch-put": _FetchStep(database=True, use_stored=False, keep_entries=True),
+    "db-fetch": _FetchStep(database=True, use_stored=True, keep_entries=True),
+    "db-fetch-end": _FetchStep(database=True, use_stored=True, keep_entries=False),
+}
 
 
 class Pipeline:
     """One run of the pipeline over the options given."""
 
-    def __init__(self, args: ParsedArgs, argv: Sequence[str], out: TextIO) -> None:
+    def __init__(self, args: ParsedArgs, argv: Sequence[str], out: TextIO, sess: Session) -> None:
         self.args = args
-        self.fa = args.fetcher_args()
+        self.sess = sess
+        self.fa = sess.args
         self.strict = args.flag("strict")
         self.emit = Emitter(out, args, self.fa, argv)
         self.out = out
@@ -105,8 +127,8 @@ class Pipeline:
             self._queued(ids, "db-fetch-end")
             return
         with open_or_init_store(a.get("db-fetch-end")) as store:
-            run_fetch_step("publications", ids, "db-fetch-end", store, self.fa,  # type: ignore[arg-type]
-                           threads=a.get("threads", 8), progress=a.flag("progress"), parts=self._fetch_parts())
+            fetching.get_publications(self.sess, ids, store, keep_entries=False, progress=a.flag("progress"),
+                                      parts=self._fetch_parts())
         self._report()
 
     # --- 1. add IDs ------------------------------------------------------------------------------------------------
@@ -177,10 +199,9 @@ class Pipeline:
         path = a.get("remove-ids")
         if path is not None and any(getattr(self.ids, k) for k in KINDS):
             with open_store(path) as db:
-                _remove_all(db, "publications", list(self.ids.publications), path, db.remove_publication)
+                _remove_all(db, "publications", list(self.ids.publications), path)
                 for kind in ("webpages", "docs"):
-                    _remove_all(db, kind, list(getattr(self.ids, kind)), path,
-                                partial(db.remove_page, kind))
+                    _remove_all(db, kind, list(getattr(self.ids, kind)), path)
 
     # --- 4. output IDs ---------------------------------------------------------------------------------------------
 
@@ -264,24 +285,27 @@ class Pipeline:
             return frozenset(PartName) - frozenset(self.args.get("not-fetch-part"))
         return None
 
-    def _fetch(self, step: str) -> None:
-        a = self.args
+    def _fetch(self, option: str) -> None:
+        a, step = self.args, _FETCH_STEPS[option]
         kinds = [k for k in KINDS if getattr(self.ids, k) and self._remaining(k) > 0]
         if not kinds:
             return
         with ExitStack() as stack:
-            store = None if step == "fetch" else stack.enter_context(open_or_init_store(a.get(step)))
+            store = stack.enter_context(open_or_init_store(a.get(option))) if step.database else None
             for kind in kinds:
                 if "queue" in a and kind == "publications" and store is not None:
-                    self._queued(list(self.ids.publications), step, store)
+                    self._queued(list(self.ids.publications), option, store)
                     continue
-                result = run_fetch_step(kind, list(getattr(self.ids, kind)), step, store, self.fa,  # type: ignore[arg-type]
-                                        threads=a.get("threads", 8), limit=self._remaining(kind),
-                                        progress=a.flag("progress"),
-                                        parts=self._fetch_parts() if kind == "publications" else None,
-                                        keep=self._keep(kind))
-                if step != "db-fetch-end":
-                    self.content[kind].extend(result.entries)
+                ids = list(getattr(self.ids, kind))
+                limit, progress, keep = self._remaining(kind), a.flag("progress"), self._keep(kind)
+                if kind == "publications":
+                    self.content[kind].extend(fetching.get_publications(
+                        self.sess, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,
+                        limit=limit, progress=progress, keep=keep, parts=self._fetch_parts()))
+                else:
+                    self.content[kind].extend(fetching.get_pages(
+                        self.sess, kind, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,
+                        limit=limit, progress=progress, keep=keep))
 
     def _queued(self, ids: Iterable[PublicationIds], step: str, store: Store | None = None) -> None:
         """``--queue``: the workers fetch into the database; -db-fetch then reads the entries back from it."""
@@ -289,7 +313,7 @@ class Pipeline:
 
         a = self.args
         wanted = list(ids) if store is not None and step == "db-fetch" else ids
-        fetch_step(wanted, a.get(step), a.get("queue"), self.fa, batch_size=a.get("batch-size"),
+        fetch_step(wanted, a.get(step), a.get("queue"), self.sess, batch_size=a.get("batch-size"),
                    parts=self._fetch_parts(), detach=a.flag("detach"), progress=a.flag("progress"),
                    quiet=a.flag("quiet"))
         if store is not None and step == "db-fetch" and not a.flag("detach"):
@@ -334,20 +358,17 @@ class Pipeline:
         a, content = self.args, self.content
         if "update-citations-count" in a and content["publications"]:
             with open_store(a.get("update-citations-count")) as db:
-                run_fetch_step("publications", content["publications"], "update-citations-count", db, self.fa,
-                               progress=a.flag("progress"))
+                fetching.update_citations_count(self.sess, content["publications"], db)
         if "put" in a and any(content[k] for k in KINDS):
             with open_store(a.get("put")) as db:
-                _put_all(db, "publications", content["publications"], db.put_publication)
-                for kind in ("webpages", "docs"):
-                    _put_all(db, kind, content[kind], partial(db.put_page, kind))
+                for kind in KINDS:
+                    _put_all(db, kind, content[kind])
         if "remove" in a and any(content[k] for k in KINDS):
             path = a.get("remove")
             with open_store(path) as db:
-                _remove_all(db, "publications", content["publications"], path, db.remove_publication)
+                _remove_all(db, "publications", content["publications"], path)
                 for kind in ("webpages", "docs"):
-                    _remove_all(db, kind, [p.start_url for p in content[kind]], path,
-                                partial(db.remove_page, kind))
+                    _remove_all(db, kind, [p.start_url for p in content[kind]], path)
 
     # --- 9. output ---------------------------------------------------------------------------------------------------
 
@@ -374,9 +395,7 @@ class Pipeline:
         self._report()
 
     def _report(self) -> None:
-        from pubfetch.cli import fetching
-
-        sess = fetching.current()
+        sess = self.sess
         write_report(self.args, self.content["publications"], sess.summary if sess.fetched_publications else None,
                      self.fa)
 
@@ -389,25 +408,24 @@ def _tail(items: list, n: int) -> list:
     return items[len(items) - n:] if n < len(items) else items
 
 
-def _put_all(db: Store, kind: str, entries: list, put: Callable[[Any], bool]) -> None:
+def _put_all(db: Store, kind: str, entries: list) -> None:
     if not entries:
         return
-    failed = sum(1 for e in entries if not put(e))
-    db.commit()
+    failed = (fetcher.put_publications(db, entries) if kind == "publications"
+              else webfetch.put_pages(db, kind, entries))
     if failed:
         log.warning("Failed to put %d %ss into database %s", failed, _WHAT[kind], getattr(db, "path", ""))
     log.info("Put %d %ss", len(entries) - failed, _WHAT[kind])
 
 
-def _remove_all(db: Store, kind: str, keys: list, path: str, remove: Callable[[Any], bool]) -> None:
+def _remove_all(db: Store, kind: str, keys: list, path: str) -> None:
     if not keys:
         return
-    failed = 0
-    for key in keys:
-        if not remove(key):
-            failed += 1
-            log.info("Could not remove %s %s from database %s (not there)", _WHAT[kind], key, path)
-    db.commit()
+    missing = (fetcher.remove_publications(db, keys) if kind == "publications"
+               else webfetch.remove_pages(db, kind, keys))
+    for key in missing:
+        log.info("Could not remove %s %s from database %s (not there)", _WHAT[kind], key, path)
+    failed = len(missing)
     if failed:
         log.warning("Could not remove %d of %d %ss from database %s (not there)", failed, len(keys), _WHAT[kind],
                     path)

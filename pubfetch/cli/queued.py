@@ -7,9 +7,9 @@ import sys
 from collections.abc import Iterable
 
 from pubfetch.cli.errors import UsageError
+from pubfetch.cli.fetching import Session
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName
-from pubfetch.params import FetcherArgs
 
 log = logging.getLogger("pubfetch.cli")
 
@@ -18,16 +18,17 @@ def _progress(status: object) -> None:
     print(f"pubfetch: {status}", file=sys.stderr, flush=True)
 
 
-def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, args: FetcherArgs, *, batch_size: int | None,
+def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Session, *, batch_size: int | None,
                parts: frozenset[PartName] | None, detach: bool, progress: bool, quiet: bool = False) -> None:
-    """Send the IDs to the queue's workers as batches; wait for all of them unless ``detach`` (then print the job id).
+    """Send the IDs to the queue's workers as batches (with the session's fetching parameters); wait for all of them
+    unless ``detach`` (then print the job id); the workers' counts go into the session's summary.
     Progress (batches done) is shown on stderr with ``progress``, or when it is a terminal and not ``quiet``.
 
     A batch that failed on a worker (after its retries) makes the run fail with a message naming the job."""
     from pubfetch.distributed import submit as queued
 
     progress = progress or (sys.stderr.isatty() and not quiet)
-    kwargs = {"batch_size": batch_size or queued.BATCH_SIZE, "args": args,
+    kwargs = {"batch_size": batch_size or queued.BATCH_SIZE, "args": session.args,
               "parts": sorted(p.value for p in parts) if parts is not None else None}
     try:
         job = queued.submit(ids, db, queue, **kwargs)  # type: ignore[arg-type]
@@ -39,10 +40,8 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, args: Fetcher
     status = queued.wait(job, queue, _progress if progress else None)
     log.info("%s", status)
     # the run's summary line and exit status count the workers' entries as they count a local fetch's
-    from pubfetch.cli.fetching import current
     from pubfetch.distributed.tasks import add_summary, encode_summary
 
-    session = current()
     session.fetched_publications = True
     add_summary(session.summary, encode_summary(status.summary))
     if status.failed:

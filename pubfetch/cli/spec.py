@@ -43,7 +43,7 @@ class Option:
     convert: Converter | None = None
     role: Role = "pipeline"
     network: bool = False
-    """Needs the network fetcher: dispatched through :func:`pubfetch.cli.network.run_fetch_step`."""
+    """Needs the network: done by a fetch function of :mod:`pubfetch.cli.fetching` in the command's session."""
     dest: str = ""
 
     def __post_init__(self) -> None:

@@ -22,8 +22,9 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from pubfetch.cli import fetching
 from pubfetch.cli.errors import CliError, UsageError
-from pubfetch.cli.network import run_fetch_step
+from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
 
 if TYPE_CHECKING:
@@ -55,55 +56,54 @@ def wanted(args: ParsedArgs) -> bool:
     return any(name in args for name in (*RULE_TESTS, *RESOURCE_TEST_IDS, *NOT_OFFERED))
 
 
-def run_test_operations(args: ParsedArgs, out: TextIO) -> int:
+def run_test_operations(args: ParsedArgs, out: TextIO, sess: Session) -> int:
     """Every ``-test-*`` operation asked for; 1 when a rule test failed, else 0."""
     for name, reason in NOT_OFFERED.items():
         if name in args:
             raise UsageError(f"-{name} is not offered: {reason}")
     status = 0
     if any(name in args for name in RULE_TESTS):
-        status = _rule_tests(args, out)
+        status = _rule_tests(args, out, sess)
     for name, (mode, default_ids) in RESOURCE_TEST_IDS.items():
         if name in args:
             given = args.get("test-ids")
-            _resource_tests(args, out, name, mode, list(given) if given else list(default_ids))
+            _resource_tests(out, sess, name, mode, list(given) if given else list(default_ids))
     return status
 
 
 # ---------------------------------------------------------------------------------------------------- rule tests
 
 
-def _live_pages(args: ParsedArgs, rules: ScrapingRules):
+def _live_pages(sess: Session, rules: ScrapingRules):
     """Pages fetched as the fetcher would: rendered in the browser when the rules say the URL needs JavaScript (and
     a browser is there), else plainly."""
     from pubfetch.ruletest import Page
 
     def source(url: str) -> Page | None:
-        modes = ("fetch-document-javascript", "fetch-document") if rules.javascript(url) else ("fetch-document",)
-        for mode in modes:
+        for javascript in (True, False) if rules.javascript(url) else (False,):
             try:
-                result = run_fetch_step("publications", [url], mode, None, args.fetcher_args())  # type: ignore[arg-type]
+                text = fetching.fetch_document(sess, url, javascript=javascript)
             except CliError as e:
                 log.warning("%s", e)
                 continue
-            return Page(url, result.text or "")
+            return Page(url, text)
         return None
 
     return source
 
 
-def _rule_tests(args: ParsedArgs, out: TextIO) -> int:
+def _rule_tests(args: ParsedArgs, out: TextIO, sess: Session) -> int:
     from pubfetch.rules import RuleError, ScrapingRules
     from pubfetch.ruletest import corpus_pages, journal_outcomes, outcome_table, webpage_outcomes
 
-    fa = args.fetcher_args()
+    fa = sess.args
     try:
         rules = ScrapingRules.load(fa.journals_yaml or None, fa.webpages_yaml or None)
     except (RuleError, OSError) as e:
         raise UsageError(str(e)) from None
     replay = args.get("replay")
     try:
-        pages = corpus_pages(replay) if replay else _live_pages(args, rules)
+        pages = corpus_pages(replay) if replay else _live_pages(sess, rules)
     except (OSError, ValueError) as e:
         raise UsageError(f"--replay {replay}: {e}") from None
     failed = 0
@@ -133,20 +133,16 @@ def _size(part: object) -> str:
     return str(len(getattr(part, "content", "") or ""))
 
 
-def _resource_tests(args: ParsedArgs, out: TextIO, name: str, mode: str, ids: Sequence[str]) -> None:
+def _resource_tests(out: TextIO, sess: Session, name: str, mode: str, ids: Sequence[str]) -> None:
     """One row per ID: the size of each part the resource gave (characters, or items for lists), its type."""
     out.write(f"# {name}: what {mode.removeprefix('print-')} gives for each test ID (sizes; list parts count items)\n")
     out.write("\t".join(("id", "status", *_COLUMNS, "types")) + "\n")
     for test_id in ids:
         try:
-            result = run_fetch_step("publications", [test_id], mode, None, args.fetcher_args())  # type: ignore[arg-type]
+            pub = fetching.test_operation(sess, mode, test_id)
         except CliError as e:
             out.write(f"{test_id}\terror: {e}\n")
             continue
-        if not result.entries:
-            out.write(f"{test_id}\tnothing\n")
-            continue
-        pub = result.entries[0]
         parts = [getattr(pub, column) for column in _COLUMNS]
         types = sorted({p.type.name for p in parts if _size(p) != "0" and hasattr(p, "type")})
         status = "fetchException" if pub.state.fetch_exception else ("empty" if all(_size(p) == "0" for p in parts)

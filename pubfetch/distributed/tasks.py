@@ -73,9 +73,11 @@ def _config() -> Any:
 
     cfg = FetchConfig.from_env()
     limiter = shared_limiter(os.environ.get(WORKER_ENV_RATE_DB) or None, default_limits(bool(cfg.ncbi_api_key)))
-    overrides = {**cfg.http_overrides, "rate_limiter": limiter, "rate_key": ServiceMap.for_endpoints(cfg.endpoints).key}
+    overrides = cfg.http_overrides.copy()
+    overrides["rate_limiter"] = limiter
+    overrides["rate_key"] = ServiceMap.for_endpoints(cfg.endpoints).key
     private = os.environ.get(WORKER_ENV_ALLOW_PRIVATE) == "1"
-    return cfg.replace(http_overrides=overrides, **({"allow_private_addresses": True} if private else {}))
+    return cfg.replace(http_overrides=overrides, allow_private_addresses=private or cfg.allow_private_addresses)
 
 
 def fetch_batch(ids: list[list[str]], db: str | None, options: dict[str, Any]) -> dict[str, Any]:

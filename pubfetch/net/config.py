@@ -8,10 +8,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 if TYPE_CHECKING:
     from pubfetch.net.record import ExchangeRecord
+
+__all__ = ["HttpConfig", "HttpOverrides", "RateLimiter", "ResponseHook"]
+
+
+class RateLimiter(Protocol):
+    """What the client needs of a rate limiter shared by threads and processes (one per service key): the SQLite
+    :class:`~pubfetch.net.ratelimit.SharedRateLimiter` on one machine, a Redis one across machines."""
+
+    def acquire(self, key: str) -> float:
+        """Wait until a request to ``key`` may go; return the seconds waited."""
+        ...
+
+    def penalize(self, key: str, seconds: float) -> None:
+        """Hold every request to ``key`` back for ``seconds`` (the service asked for it with Retry-After)."""
+        ...
+
+
+class ResponseHook(Protocol):
+    """Called with every HTTP response received (redirects and retried responses too), e.g. a WARC recorder."""
+
+    def __call__(self, exchange: ExchangeRecord) -> None: ...
 
 DEFAULT_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0"
 DEFAULT_TIMEOUT_MS = 15000
@@ -77,9 +98,9 @@ class HttpConfig:
     allow_private_addresses: bool = False
     proxies: Mapping[str, str] | None = None
     ca_bundle: str | None = None
-    response_hook: Callable[[ExchangeRecord], None] | None = None
+    response_hook: ResponseHook | None = None
     extra_headers: Mapping[str, str] = field(default_factory=dict)
-    rate_limiter: Any = None
+    rate_limiter: RateLimiter | None = None
     rate_key: Callable[[str], str] | None = None
 
     def __post_init__(self) -> None:
@@ -112,3 +133,31 @@ class HttpConfig:
     def effective_timeout_retries(self) -> int:
         """Timeout retries actually made: none in quick mode."""
         return 0 if self.quick else self.timeout_retries
+
+
+class HttpOverrides(TypedDict, total=False):
+    """Some :class:`HttpConfig` settings, typed: the ones given override what a
+    :class:`~pubfetch.config.FetchConfig` derives (timeout, user agent, quick mode from PubFetcher's parameters)."""
+
+    timeout_ms: int
+    user_agent: str
+    quick: bool
+    max_bytes: int
+    max_compression_ratio: float
+    compression_ratio_floor: int
+    total_timeout_ms: int | None
+    max_redirects: int
+    per_host_connections: int
+    host_connections: Mapping[str, int]
+    unlimited_hosts: frozenset[str]
+    timeout_retries: int
+    busy_retries: int
+    retry_after_cap_s: float
+    busy_backoff_s: float
+    allow_private_addresses: bool
+    proxies: Mapping[str, str] | None
+    ca_bundle: str | None
+    response_hook: ResponseHook | None
+    extra_headers: Mapping[str, str]
+    rate_limiter: RateLimiter | None
+    rate_key: Callable[[str], str] | None

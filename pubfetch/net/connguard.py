@@ -205,5 +205,6 @@ class GuardedAdapter(HTTPAdapter):
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
         manager = super().proxy_manager_for(proxy, **proxy_kwargs)
-        manager.pool_classes_by_scheme = dict(_POOLS)
+        if not proxy.lower().startswith("socks"):  # SOCKS pools have connection classes of their own
+            manager.pool_classes_by_scheme = dict(_POOLS)
         return manager

@@ -64,28 +64,38 @@ def write_ids(out: TextIO, publication_ids: Sequence[PublicationIds] | None = No
             pub_ids: Sequence[PublicationIds] = values  # type: ignore[assignment]
             if fmt.is_json:
                 doc["publicationIds"] = [ids_json(i, plain) for i in pub_ids]
-            elif fmt.is_jsonl:
-                body += [dumps(ids_json(i, plain), pretty=False) + "\n" for i in pub_ids]
-            elif fmt is Format.text:
-                body += [(t.ids_text(*i.ids, tab=True) if plain else t.ids_with_urls_text(
-                    *i.ids, i.pmid_url, i.pmcid_url, i.doi_url)) + "\n" for i in pub_ids]
             else:
-                rows = [h.ids_html(*i.ids, tab=True) if plain else
-                        "<li>" + h.ids_with_urls_html(*i.ids, i.pmid_url, i.pmcid_url, i.doi_url) + "</li>"
-                        for i in pub_ids]
-                body += ['<table border="1">\n' if plain else "<ul>\n", *(r + "\n" for r in rows),
-                         "</table>\n" if plain else "</ul>\n"]
+                body += _publication_id_lines(pub_ids, fmt, plain)
         else:
             urls: Sequence[str] = values  # type: ignore[assignment]
             if fmt.is_json:
                 doc[f"{kind}Urls"] = list(urls)
-            elif fmt.is_jsonl:
-                body += [dumps(u, pretty=False) + "\n" for u in urls]
-            elif fmt is Format.text:
-                body += [u + "\n" for u in urls]
             else:
-                body += ["<ul>\n", *(f"<li>{h.link_html(u)}</li>\n" for u in urls), "</ul>\n"]
+                body += _url_lines(urls, fmt)
     _finish(out, fmt, body, doc, html_document)
+
+
+def _publication_id_lines(pub_ids: Sequence[PublicationIds], fmt: Format, plain: bool) -> list[str]:
+    """The lines of an ID list in JSON Lines, text or HTML (JSON gathers one document instead)."""
+    if fmt.is_jsonl:
+        return [dumps(ids_json(i, plain), pretty=False) + "\n" for i in pub_ids]
+    if fmt is Format.text:
+        return [(t.ids_text(*i.ids, tab=True) if plain else t.ids_with_urls_text(
+            *i.ids, i.pmid_url, i.pmcid_url, i.doi_url)) + "\n" for i in pub_ids]
+    rows = [h.ids_html(*i.ids, tab=True) if plain else
+            "<li>" + h.ids_with_urls_html(*i.ids, i.pmid_url, i.pmcid_url, i.doi_url) + "</li>"
+            for i in pub_ids]
+    return ['<table border="1">\n' if plain else "<ul>\n", *(r + "\n" for r in rows),
+            "</table>\n" if plain else "</ul>\n"]
+
+
+def _url_lines(urls: Sequence[str], fmt: Format) -> list[str]:
+    """The lines of a URL list in JSON Lines, text or HTML (JSON gathers one document instead)."""
+    if fmt.is_jsonl:
+        return [dumps(u, pretty=False) + "\n" for u in urls]
+    if fmt is Format.text:
+        return [u + "\n" for u in urls]
+    return ["<ul>\n", *(f"<li>{h.link_html(u)}</li>\n" for u in urls), "</ul>\n"]
 
 
 def format_ids(publication_ids: Sequence[PublicationIds] | None = None, webpage_urls: Sequence[str] | None = None,

@@ -22,25 +22,32 @@ T = TypeVar("T")
 _NUMBER = (int, float)
 
 
+#: The JSON value kinds a template may hold and what a value of another kind is called; true/false comes first
+#: because a bool is also an int, and no other kind accepts a bool.
+_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "true/false"), (_NUMBER, "a number"), (str, "text"), (list, "a list"))
+
+
 def shape_problem(template: object, value: object, where: str = "") -> str | None:
     """The first place where ``value`` does not have the JSON shape of ``template`` (``None`` if it has)."""
-    if isinstance(template, bool):
-        return None if isinstance(value, bool) else f"{where or 'value'} is not true/false"
-    if isinstance(template, _NUMBER):
-        ok = isinstance(value, _NUMBER) and not isinstance(value, bool)
-        return None if ok else f"{where or 'value'} is not a number"
-    if isinstance(template, str):
-        return None if isinstance(value, str) else f"{where or 'value'} is not text"
-    if isinstance(template, list):
-        return None if isinstance(value, list) else f"{where or 'value'} is not a list"
     if isinstance(template, dict):
-        if not isinstance(value, dict):
-            return f"{where or 'the row'} is not an object"
-        for key, inner in template.items():
-            if key in value and value[key] is not None:
-                problem = shape_problem(inner, value[key], f"{where}.{key}" if where else key)
-                if problem:
-                    return problem
+        return _object_problem(template, value, where)
+    for kind, name in _KINDS:
+        if isinstance(template, kind):
+            ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+            return None if ok else f"{where or 'value'} is not {name}"
+    return None
+
+
+def _object_problem(template: dict[str, object], value: object, where: str) -> str | None:
+    """The first key of an object whose value has another shape than the template's (absent and null keys pass)."""
+    if not isinstance(value, dict):
+        return f"{where or 'the row'} is not an object"
+    for key, inner in template.items():
+        if key in value and value[key] is not None:
+            problem = shape_problem(inner, value[key], f"{where}.{key}" if where else key)
+            if problem:
+                return problem
     return None
 
 
