@@ -8,7 +8,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -34,7 +36,9 @@ def _busy_pool_process(broker: str) -> int:
     app = make_app(broker)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        for tasks in (app.control.inspect(timeout=2).active() or {}).values():
+        # limit=1: the one worker's answer is used as soon as it comes; without it inspect() waits out its whole
+        # timeout, and a snapshot two seconds old may name a process whose batch has ended since
+        for tasks in (app.control.inspect(timeout=10, limit=1).active() or {}).values():
             pids = [t["worker_pid"] for t in tasks if t.get("worker_pid")]
             if pids:
                 return pids[0]
@@ -43,10 +47,35 @@ def _busy_pool_process(broker: str) -> int:
 
 
 def _start_worker(broker: str, db: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A worker with a name of its own: two test runs at once on one machine (or one RabbitMQ) would otherwise both be
+    celery@HOST, and RabbitMQ gives the exclusive queue of that name to one of them; the other worker dies."""
+    name = f"pubfetch-test-{os.getpid()}-{uuid.uuid4().hex[:8]}@%h"
     with open(log, "wb") as out:
         return subprocess.Popen([sys.executable, "-m", "pubfetch", "worker", "--broker", broker, "--db", db,
-                                 "--concurrency", "2", "--loglevel", "INFO"], env=env, stdout=out,
+                                 "--concurrency", "2", "--loglevel", "INFO", "--hostname", name], env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
+
+
+def _within(seconds: float, call, log: Path):
+    """call()'s result; fails the test (with the worker's log) if it has not returned after ``seconds``: a queued run
+    waits for its workers as long as it takes, and a test whose worker died must not hang the suite."""
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["result"] = call()
+        except BaseException as e:  # noqa: BLE001 - raised again in the test's thread
+            box["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if "error" in box:
+        raise box["error"]
+    if "result" not in box:
+        pytest.fail(f"no result within {seconds} s; the worker's log ends:\n"
+                    + log.read_text(encoding="utf-8", errors="replace")[-3000:])
+    return box["result"]
 
 
 def _wait_for(condition, timeout: float, what: str) -> None:
@@ -162,7 +191,8 @@ def test_rabbitmq_broker_with_results_in_redis(tmp_path: Path, redis_url: str) -
         try:
             with pytest.MonkeyPatch.context() as mp:
                 mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
-                status = fetch_queued(services.pmids(), str(db), broker, batch_size=3)
+                status = _within(300, lambda: fetch_queued(services.pmids(), str(db), broker, batch_size=3),
+                                 tmp_path / "worker.log")
         finally:
             worker.terminate()
             worker.wait(timeout=60)

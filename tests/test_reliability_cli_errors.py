@@ -299,16 +299,19 @@ def test_temporary_files_of_killed_runs_are_removed_by_the_next_run(tmp_path, ca
         assert done.returncode == -9
     left = sorted(p.name for p in tmp_path.glob(".out.json.*.tmp"))
     assert len(left) == 1  # each killed run already removed the file of the one before
-    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as alive:
-        live_tmp = tmp_path / f".out.json.{alive.pid}.abcd1234.tmp"
-        live_tmp.write_text("another run writing now")
-        entries = tmp_path / "pubs.json"
-        pub = Publication()
-        pub.set_pmid("9", PartType.external, "test", FetcherArgs())
-        entries.write_text(json.dumps([pub.to_json()]))
-        status, out, err = run(capsys, "-pub-json", str(entries), "-txt-pub", str(out_file), "--format", "json")
-        assert (status, err) == (0, [])
-        assert sorted(p.name for p in tmp_path.glob(".out.json.*.tmp")) == [live_tmp.name]
-        alive.kill()
+    # alive until killed at the end (a process that ended by itself meanwhile would make its file stale)
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"]) as alive:
+        try:
+            live_tmp = tmp_path / f".out.json.{alive.pid}.abcd1234.tmp"
+            live_tmp.write_text("another run writing now")
+            entries = tmp_path / "pubs.json"
+            pub = Publication()
+            pub.set_pmid("9", PartType.external, "test", FetcherArgs())
+            entries.write_text(json.dumps([pub.to_json()]))
+            status, out, err = run(capsys, "-pub-json", str(entries), "-txt-pub", str(out_file), "--format", "json")
+            assert (status, err) == (0, [])
+            assert sorted(p.name for p in tmp_path.glob(".out.json.*.tmp")) == [live_tmp.name]
+        finally:
+            alive.kill()
     assert json.loads(out_file.read_text())["publications"][0]["pmid"]["content"] == "9"
     assert remove_stale_temporaries(str(out_file)) == [live_tmp.name]
