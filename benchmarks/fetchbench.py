@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bound import lower_bound
 from services import HostedServices
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,6 +44,10 @@ class FetchRun:
     requests: dict[str, int] = field(default_factory=dict)
     too_many: int = 0
     stderr_tail: str = ""
+    repeats: int = 0
+    injected: int = 0
+    bound_s: float = 0.0
+    binding: str = ""
 
     @property
     def total_requests(self) -> int:
@@ -93,9 +98,11 @@ def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float) -> tupl
 
 
 def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir: Path, *,
-              rate_limits: bool = True, timeout_s: float = 6 * 3600) -> FetchRun:
-    """Fetch ``pmids`` into a new database with ``--batch-size batch_size``; the server's counts are reset first."""
-    tag = f"{len(pmids)}-{batch_size}-{'limited' if rate_limits else 'free'}"
+              rate_limits: bool = True, timeout_s: float = 6 * 3600, fail_every_third: bool = False,
+              latency: float = 0.1) -> FetchRun:
+    """Fetch ``pmids`` into a new database with ``--batch-size batch_size``; the server's counts are reset first.
+    ``fail_every_third``: the server answers the first try of every third distinct request 503 + Retry-After 1."""
+    tag = f"{len(pmids)}-{batch_size}-{'limited' if rate_limits else 'free'}-{'flaky' if fail_every_third else 'ok'}"
     ids = write_id_file(workdir / f"ids-{tag}.txt", pmids)
     db = workdir / f"pubs-{tag}.db"
     env = child_env(hosted, workdir / f"rates-{tag}.sqlite")
@@ -103,6 +110,7 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     if status != 0:
         raise RuntimeError(f"pubfetch -db-init failed: {tail}")
     hosted.reset()
+    hosted.services.fail_every_third = fail_every_third
     argv = ["-pub-file", str(ids), "-db-fetch-end", str(db), "--batch-size", str(batch_size),
             "--allow-private-addresses", "--quiet"]
     if not rate_limits:
@@ -110,6 +118,11 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     status, wall, cpu, rss, tail = run_pubfetch(argv, env, timeout_s)
     if status not in (0, 1):  # 1: the closed-access half has no full text anywhere, so it is not final
         raise RuntimeError(f"pubfetch exited with {status}: {tail}")
-    counts = hosted.services.counts
+    services = hosted.services
+    services.fail_every_third = False
+    counts = services.counts
+    wasted = services.repeats + services.too_many + services.injected
+    bound = lower_bound(dict(counts), dict(wasted), latency)
     return FetchRun(len(pmids), batch_size, wall, rss, status, cpu, {s: counts.get(s, 0) for s in SERVICES},
-                    sum(hosted.services.too_many.values()), tail)
+                    sum(services.too_many.values()), tail, sum(services.repeats.values()),
+                    sum(services.injected.values()), bound.seconds, bound.binding)

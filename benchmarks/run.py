@@ -64,21 +64,28 @@ def fetch_rows(opts: argparse.Namespace, workdir: Path) -> list[dict]:
         pmids = hosted.services.pmids()
         for n in sizes:
             log(f"{n} PMIDs, --batch-size {opts.batch_size}")
-            batched = fetch_run(hosted, pmids[:n], opts.batch_size, workdir)
-            log(f"  {duration(batched.wall_s)}")
+            batched = fetch_run(hosted, pmids[:n], opts.batch_size, workdir, latency=opts.latency)
+            log(f"  {duration(batched.wall_s)} (bound {duration(batched.bound_s)})")
             rows.append({"n": n, "run": batched, "extrapolated": None})
+            if opts.flaky:
+                log(f"{n} PMIDs, --batch-size {opts.batch_size}, a third of the requests failing once")
+                flaky = fetch_run(hosted, pmids[:n], opts.batch_size, workdir, latency=opts.latency,
+                                  fail_every_third=True)
+                log(f"  {duration(flaky.wall_s)} (bound {duration(flaky.bound_s)})")
+                rows.append({"n": n, "run": flaky, "extrapolated": None, "flaky": True})
             estimate = sample.wall_s / sample.ids * n if sample is not None else None
             if estimate is not None and estimate > opts.unbatched_limit * 60:
                 log(f"{n} PMIDs, --batch-size 1: about {duration(estimate)}, extrapolated from {sample.ids}")
                 unbatched = FetchRun(n, 1, estimate, sample.peak_rss_mb, sample.exit_status,
                                      sample.cpu_s * n / sample.ids,
                                      {s: round(c * n / sample.ids) for s, c in sample.requests.items()},
-                                     round(sample.too_many * n / sample.ids))
+                                     round(sample.too_many * n / sample.ids), "", sample.repeats * n // sample.ids, 0,
+                                     sample.bound_s * n / sample.ids, sample.binding)
                 rows.append({"n": n, "run": unbatched, "extrapolated": sample.ids})
             else:
                 m = min(n, opts.unbatched_sample) if estimate is None else n
                 log(f"{m} PMIDs, --batch-size 1")
-                measured = fetch_run(hosted, pmids[:m], 1, workdir)
+                measured = fetch_run(hosted, pmids[:m], 1, workdir, latency=opts.latency)
                 log(f"  {duration(measured.wall_s)}")
                 if sample is None or measured.ids >= sample.ids:
                     sample = measured
@@ -88,7 +95,8 @@ def fetch_rows(opts: argparse.Namespace, workdir: Path) -> list[dict]:
                     unbatched = FetchRun(n, 1, measured.wall_s / m * n, measured.peak_rss_mb, measured.exit_status,
                                          measured.cpu_s * n / m,
                                          {s: round(c * n / m) for s, c in measured.requests.items()},
-                                         round(measured.too_many * n / m))
+                                         round(measured.too_many * n / m), "", measured.repeats * n // m, 0,
+                                         measured.bound_s * n / m, measured.binding)
                     rows.append({"n": n, "run": unbatched, "extrapolated": m})
     return rows
 
@@ -109,8 +117,8 @@ def machine_table(info: dict[str, str]) -> list[str]:
 
 
 def fetch_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
-    heads = ["PMIDs", "batching", "wall time", "publications/s", "CPU time", "peak RSS", *SERVICES.values(), "all services",
-             "429s"]
+    heads = ["PMIDs", "batching", "wall time", "lower bound", "wall / bound", "publications/s", "CPU time", "peak RSS",
+             *SERVICES.values(), "all services", "repeats", "429s"]
     intro = (f"Synthetic services on loopback, {opts.latency * 1000:.0f} ms latency per request, 429 above the "
              "documented rates (NCBI 3/s, Europe PMC 10/s, annotations 10/s, Unpaywall 10/s, doi.org 20/s); "
              "pubfetch's default rate limits and one connection per host. Half of the synthetic publications are open "
@@ -126,18 +134,22 @@ def fetch_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
             mode = f"`--batch-size {run.batch_size}`"
             if row["extrapolated"]:
                 mode += f" **extrapolated** from {row['extrapolated']:,} PMIDs (x{n / row['extrapolated']:g})"
+            if row.get("flaky"):
+                mode += f", a third of the requests failing once ({run.injected:,} 503s with Retry-After 1)"
             rss = f"{run.peak_rss_mb:.0f} MB" + (" (of the sample)" if row["extrapolated"] else "")
-            cells = [f"{n:,}", mode, duration(run.wall_s), f"{run.ids / run.wall_s:.2f}", duration(run.cpu_s), rss,
+            ratio = f"**{run.wall_s / run.bound_s:.2f}**" if run.bound_s else ""
+            cells = [f"{n:,}", mode, duration(run.wall_s), f"{duration(run.bound_s)} ({run.binding})", ratio,
+                     f"{run.ids / run.wall_s:.2f}", duration(run.cpu_s), rss,
                      *(f"{run.per_publication(s):.3f}" for s in SERVICES), f"{run.per_publication():.3f}",
-                     str(run.too_many)]
+                     str(run.repeats), str(run.too_many)]
             out.append("| " + " | ".join(cells) + " |")
-        batched = next((r["run"] for r in pair if r["run"].batch_size != 1), None)
+        batched = next((r["run"] for r in pair if r["run"].batch_size != 1 and not r.get("flaky")), None)
         single = next((r["run"] for r in pair if r["run"].batch_size == 1), None)
         if batched and single:
             ratio = single.wall_s / batched.wall_s
             requests = single.total_requests / batched.total_requests if batched.total_requests else 0
-            cells = [f"{n:,}", "**unbatched / batched**", f"**x{ratio:.2f}**", "", "", "",
-                     *("" for _ in SERVICES), f"x{requests:.2f}", ""]
+            cells = [f"{n:,}", "**unbatched / batched**", f"**x{ratio:.2f}**", "", "", "", "", "",
+                     *("" for _ in SERVICES), f"x{requests:.2f}", "", ""]
             out.append("| " + " | ".join(cells) + " |")
     out.append("")
     return out
@@ -173,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="minutes an unbatched run may take before it is extrapolated instead (default 15)")
     parser.add_argument("--unbatched-sample", type=int, default=1000,
                         help="PMIDs of the unbatched run that larger ones are extrapolated from (default 1000)")
+    parser.add_argument("--flaky", action=argparse.BooleanOptionalAction, default=True,
+                        help="also fetch each size with a third of the requests failing once (503 + Retry-After 1)")
     parser.add_argument("--long-file", type=int, default=100_000, help="lines of the long ID file (0: skip)")
     parser.add_argument("--parse-seconds", type=float, default=3.0, help="minimum seconds per parse measurement")
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus",

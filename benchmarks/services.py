@@ -90,3 +90,7 @@ class HostedServices:
         self.services.counts.clear()
         self.services.too_many.clear()
         self.services.ids_asked.clear()
+        self.services.repeats.clear()
+        self.services.injected.clear()
+        self.services._answered.clear()
+        self.services._failed_once.clear()

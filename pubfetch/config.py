@@ -92,6 +92,9 @@ class FetchConfig:
         javascript: allow JavaScript rendering at all (off: pages that need it are fetched plainly).
         europepmc_batch, efetch_batch, annotations_batch: IDs per request to each batched service.
         max_links: links tried per publication after the resources (PubFetcher: 10).
+        rate_limits: library calls (``fetch``, ``fetch_many``) wait for the services' documented rate limits, shared
+            with every other pubfetch process of the user (``$PUBFETCH_RATE_DB``, else a small SQLite file in the
+            user's cache), as the command line does (see :meth:`with_shared_rate_limits`).
         http_overrides: HTTP client settings (:class:`~pubfetch.net.config.HttpConfig` fields: size caps, retries,
             proxies, the shared rate limiter, the WARC recorder) over those derived from the fields above.
     """
@@ -112,6 +115,7 @@ class FetchConfig:
     efetch_batch: int = EFETCH_BATCH
     annotations_batch: int = ANNOTATIONS_BATCH
     max_links: int = 10
+    rate_limits: bool = True
     http_overrides: HttpOverrides = field(default_factory=HttpOverrides)
 
     def __post_init__(self) -> None:
@@ -132,6 +136,20 @@ class FetchConfig:
         )
         values.update(self.http_overrides)
         return HttpConfig(**values)
+
+    def with_shared_rate_limits(self, target: str | None = None) -> FetchConfig:
+        """This configuration with the cross-process rate limiter of the services' documented limits in its HTTP
+        settings (``target``: a SQLite file or a ``redis://`` URL; else ``$PUBFETCH_RATE_DB``, else the user's cache),
+        unless they already have one."""
+        if self.http_overrides.get("rate_limiter") is not None:
+            return self
+        from pubfetch.net.ratelimit import ServiceMap, default_limits
+        from pubfetch.net.ratelimit_redis import shared_limiter
+
+        overrides = HttpOverrides(**self.http_overrides)
+        overrides["rate_limiter"] = shared_limiter(target, default_limits(bool(self.ncbi_api_key)))
+        overrides["rate_key"] = ServiceMap.for_endpoints(self.endpoints).key
+        return dataclasses.replace(self, http_overrides=overrides)
 
     def replace(self, **changes: Unpack[ConfigChanges]) -> FetchConfig:
         """A copy with some settings changed."""
@@ -255,6 +273,7 @@ class FetchOptions(TypedDict, total=False):
     efetch_batch: int
     annotations_batch: int
     max_links: int
+    rate_limits: bool
     http_overrides: HttpOverrides
 
 

@@ -196,14 +196,17 @@ def fetch_many(
             publication that got nothing because of transient failures is yielded as it is (``pub.problems()`` says
             so); "raise": an invalid ID raises :class:`~pubfetch.ids.InvalidId`, such a publication
             :class:`FetchError` (after it was stored).
-        options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ...).
+        options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ``rate_limits=False``, ...).
+
+    Without ``context``, requests wait for the services' rate limits shared with every other pubfetch process
+    (:meth:`FetchConfig.with_shared_rate_limits`) unless ``rate_limits=False``.
     """
     if errors not in ("skip", "raise"):
         raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
     cfg = _config(config, args, parts, options, "fetch_many")
     with ExitStack() as stack:
         store = _open(stack, db)
-        ctx = context or stack.enter_context(Context(cfg))
+        ctx = context or stack.enter_context(Context(cfg.with_shared_rate_limits() if cfg.rate_limits else cfg))
         if summary is not None and summary.requests is None:
             summary.requests = ctx.client.counts
         tally = _Tally(ctx.args, summary, progress, retry_exceptions)

@@ -199,15 +199,29 @@ def translate_jsoup(selector: str) -> str:
 
 @dataclass(frozen=True)
 class Selector:
-    """A compiled CSS selector. An empty selector (``''``) selects nothing: a rule's way of forcing an empty field."""
+    """A CSS selector. An empty selector (``''``) selects nothing: a rule's way of forcing an empty field.
+
+    The selectors of the built-in rule files are compiled on first use (the suite checks them all): compiling the
+    150 of them costs a second of start-up, mostly soupsieve building its own patterns, which a run that never
+    scrapes a publisher page does not need. A user's file is compiled when loaded, so that a typo is a usage error.
+    """
 
     text: str
     css: str = ""
-    compiled: Any = field(default=None, repr=False, compare=False)
+    _compiled: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def compiled(self) -> Any:
+        """The soupsieve selector (``None`` for the empty selector)."""
+        if not self.css:
+            return None
+        if not self._compiled:
+            self._compiled.append(_EMPTY_SOUP.css.compile(self.css))  # two threads may both compile: harmless
+        return self._compiled[0]
 
     @property
     def empty(self) -> bool:
-        return self.compiled is None
+        return not self.css
 
     def select(self, root: Tag) -> list[Tag]:
         """All matching elements in document order."""
@@ -217,17 +231,20 @@ class Selector:
         return self.compiled.select_one(root) if self.compiled is not None else None
 
 
-def compile_selector(text: str) -> Selector:
-    """Compile a rule selector (jsoup extensions translated); ValueError with soupsieve's explanation if it is bad."""
+def compile_selector(text: str, *, lazy: bool = False) -> Selector:
+    """Compile a rule selector (jsoup extensions translated); ValueError with soupsieve's explanation if it is bad.
+    ``lazy``: translate now, compile on first use (for the built-in rules, checked by the test suite)."""
     stripped = text.strip()
     if not stripped:
         return Selector(text)
     css = translate_jsoup(stripped)
+    if lazy:
+        return Selector(text, css)
     try:
         compiled = _EMPTY_SOUP.css.compile(css)
     except Exception as e:  # soupsieve raises SelectorSyntaxError, and a few others for unsupported features
         raise ValueError(f"invalid CSS selector '{stripped}': {str(e).splitlines()[0]}") from e
-    return Selector(text, css, compiled)
+    return Selector(text, css, [compiled])
 
 
 # -------------------------------------------------------------------------------------------------- URL regexes
@@ -492,14 +509,14 @@ def _regex_list(node: Node | None, what: str, file: str, construct: Callable[[No
     return entries
 
 
-def _selector_or_fail(value: str, file: str, rule: str, key: str, line: int | None) -> Selector:
+def _selector_or_fail(value: str, file: str, rule: str, key: str, line: int | None, lazy: bool) -> Selector:
     try:
-        return compile_selector(value)
+        return compile_selector(value, lazy=lazy)
     except ValueError as e:
         raise RuleError(str(e), file=file, rule=rule, key=key, line=line) from e
 
 
-def _parse_site(site: str, node: Node, file: str, construct: Callable[[Node], Any]) -> JournalRule:
+def _parse_site(site: str, node: Node, file: str, construct: Callable[[Node], Any], lazy: bool) -> JournalRule:
     if _is_null(node):
         raise RuleError("site is empty (give at least one key)", file=file, rule=site, line=_line(node))
     values: dict[str, tuple[str, int | None]] = {}
@@ -522,13 +539,14 @@ def _parse_site(site: str, node: Node, file: str, construct: Callable[[Node], An
             present, missing = (src_key, dst_key) if src_key in values else (dst_key, src_key)
             raise RuleError(f"'{present}' needs '{missing}' too", file=file, rule=site, key=present,
                             line=values[present][1])
-    selectors = {key: _selector_or_fail(value, file, site, key, line)
+    selectors = {key: _selector_or_fail(value, file, site, key, line, lazy)
                  for key, (value, line) in values.items() if key in JOURNAL_SELECTOR_KEYS}
-    recognise = _selector_or_fail(values["recognise"][0], file, site, "recognise", values["recognise"][1]) \
+    recognise = _selector_or_fail(values["recognise"][0], file, site, "recognise", values["recognise"][1], lazy) \
         if "recognise" in values else None
     wait_until = None
     if "wait_until" in values:
-        wait_until = _selector_or_fail(values["wait_until"][0], file, site, "wait_until", values["wait_until"][1])
+        wait_until = _selector_or_fail(values["wait_until"][0], file, site, "wait_until", values["wait_until"][1],
+                                       lazy)
     rewrites: dict[str, UrlRewrite] = {}
     for src_key, dst_key in JOURNAL_REWRITE_PAIRS:
         if src_key in values:
@@ -574,7 +592,8 @@ def _parse_tests(node: Node, allowed: Mapping[str, tuple[type, ...]], file: str,
     return tuple(tests)
 
 
-def _parse_webpage_rule(regex: str, node: Node, file: str, construct: Callable[[Node], Any]) -> WebpageRule:
+def _parse_webpage_rule(regex: str, node: Node, file: str, construct: Callable[[Node], Any],
+                        lazy: bool) -> WebpageRule:
     if _is_null(node):
         raise RuleError("rule is empty (give at least one key)", file=file, rule=regex, line=_line(node))
     found: dict[str, Any] = {}
@@ -602,7 +621,7 @@ def _parse_webpage_rule(regex: str, node: Node, file: str, construct: Callable[[
             raise RuleError("value must be a selector string", file=file, rule=regex, key=key, line=line)
         if not value.strip() and key not in ("title", "content"):
             raise RuleError("value cannot be empty", file=file, rule=regex, key=key, line=line)
-        selector = _selector_or_fail(value, file, regex, key, line)
+        selector = _selector_or_fail(value, file, regex, key, line, lazy)
         found[key] = selector.text.strip() if key == "wait_until" else selector
     return WebpageRule(regex, file, _line(node), **found)
 
@@ -630,8 +649,8 @@ class ScrapingRules:
     def load(cls, user_journals: str | Path | None = None, user_webpages: str | Path | None = None) -> ScrapingRules:
         """The built-in rules followed by the user's files (``None`` or ``""``: none, as FetcherArgs' default)."""
         rules = cls()
-        rules.add_journals(_builtin_text(JOURNALS_FILE), JOURNALS_FILE)
-        rules.add_webpages(_builtin_text(WEBPAGES_FILE), WEBPAGES_FILE)
+        rules.add_journals(_builtin_text(JOURNALS_FILE), JOURNALS_FILE, lazy=True)
+        rules.add_webpages(_builtin_text(WEBPAGES_FILE), WEBPAGES_FILE, lazy=True)
         if user_journals:
             rules.add_journals_file(user_journals)
         if user_webpages:
@@ -644,8 +663,9 @@ class ScrapingRules:
     def add_webpages_file(self, path: str | Path) -> None:
         self.add_webpages(_read_text(path), str(path))
 
-    def add_journals(self, text: str, file: str = "<journals>") -> None:
-        """Parse a journals YAML and merge it over the current rules; RuleError if it, or the result, is invalid."""
+    def add_journals(self, text: str, file: str = "<journals>", *, lazy: bool = False) -> None:
+        """Parse a journals YAML and merge it over the current rules; RuleError if it, or the result, is invalid.
+        ``lazy``: compile the selectors on first use (see :class:`Selector`)."""
         docs, construct = _documents(text, file)
         if len(docs) > 4:
             raise RuleError(f"has {len(docs)} sections, at most 4 are allowed (regex, site, javascript, restart; "
@@ -664,15 +684,16 @@ class ScrapingRules:
         sites = dict(self._sites)
         for key_node, value_node in _mapping(docs[1], "the site section (section 2)", file):
             site = _string_key(key_node, "a site name", file, construct)
-            sites[site] = _SiteEntry(_parse_site(site, value_node, file, construct), _line(key_node))
+            sites[site] = _SiteEntry(_parse_site(site, value_node, file, construct, lazy), _line(key_node))
         javascript = [*self._javascript, *_regex_list(docs[2], "javascript", file, construct)]
         restart = [*self._restart, *_regex_list(docs[3], "restart", file, construct)]
         _validate_journals(regexes, sites)
         self._regexes, self._sites = tuple(regexes), MappingProxyType(sites)
         self._javascript, self._restart = tuple(javascript), tuple(restart)
 
-    def add_webpages(self, text: str, file: str = "<webpages>") -> None:
-        """Parse a webpages YAML and add its rules after the current ones; RuleError if it is invalid."""
+    def add_webpages(self, text: str, file: str = "<webpages>", *, lazy: bool = False) -> None:
+        """Parse a webpages YAML and add its rules after the current ones; RuleError if it is invalid.
+        ``lazy``: as for :meth:`add_journals`."""
         docs, construct = _documents(text, file)
         if len(docs) > 1:
             raise RuleError(f"has {len(docs)} sections, a webpages file has only one (no ---)", file=file,
@@ -681,7 +702,7 @@ class ScrapingRules:
         for key_node, value_node in _mapping(docs[0] if docs else None, "a webpages file", file):
             regex = _string_key(key_node, "a regex", file, construct)
             pattern = _compile_regex_or_fail(regex, file, _line(key_node))
-            entries.append(_WebpageEntry(pattern, _parse_webpage_rule(regex, value_node, file, construct)))
+            entries.append(_WebpageEntry(pattern, _parse_webpage_rule(regex, value_node, file, construct, lazy)))
         self._webpages = tuple(entries)
 
     # --- lookups ---------------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,19 @@ settings.register_profile("pubfetch", deadline=None, suppress_health_check=[Heal
 settings.load_profile("pubfetch")
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_rate_limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Library calls share rate limits through a file (``$PUBFETCH_RATE_DB``); the suite's stays out of the user's
+    cache. Tests that need their own set it with monkeypatch."""
+    previous = os.environ.get("PUBFETCH_RATE_DB")
+    os.environ["PUBFETCH_RATE_DB"] = str(tmp_path_factory.mktemp("rate-limits") / "rates.sqlite")
+    yield
+    if previous is None:
+        os.environ.pop("PUBFETCH_RATE_DB", None)
+    else:
+        os.environ["PUBFETCH_RATE_DB"] = previous
 
 
 @pytest.fixture(scope="session")

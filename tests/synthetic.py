@@ -91,6 +91,13 @@ class SyntheticServices:
         self.too_many: Counter[str] = Counter()
         self.ids_asked: dict[str, Counter[str]] = {}
         self._limits = {k: ServiceLimit(v) for k, v in (limits or {}).items()}
+        #: answer the first try of every third distinct request with 503 and Retry-After (the benchmarks' flaky run)
+        self.fail_every_third = False
+        self.injected: Counter[str] = Counter()
+        #: requests identical (method, path, query, body) to one answered before, by service
+        self.repeats: Counter[str] = Counter()
+        self._answered: set[int] = set()
+        self._failed_once: set[int] = set()
         self._lock = threading.Lock()
         self.server = LoopbackServer({"/*": self.handle})
 
@@ -173,6 +180,15 @@ class SyntheticServices:
             return Reply(429, "Too Many Requests", "text/plain", {"Retry-After": "1"})
         if service in self.failing:
             return Reply(503, "Service Unavailable", "text/html")
+        key = hash((req.method, req.path, tuple(sorted((k, tuple(v)) for k, v in req.query.items())), req.body))
+        with self._lock:
+            if self.fail_every_third and key % 3 == 0 and key not in self._failed_once:
+                self._failed_once.add(key)
+                self.injected[service] += 1
+                return Reply(503, "Service Unavailable", "text/plain", {"Retry-After": "1"})
+            if key in self._answered:
+                self.repeats[service] += 1
+            self._answered.add(key)
         handler = {
             "europepmc_search": self._search,
             "europepmc_fulltext": self._fulltext,

@@ -149,6 +149,21 @@ def test_library_fetch_with_options():
     assert pub.title.content == Article(0).title
 
 
+def test_library_calls_share_the_rate_limits_unless_told_not_to(tmp_path, monkeypatch):
+    import sqlite3
+
+    rates = tmp_path / "rates.sqlite"
+    monkeypatch.setenv("PUBFETCH_RATE_DB", str(rates))
+    with SyntheticServices(2) as services:
+        list(fetch_many(services.pmids(), config=config(services), rate_limits=False))
+        assert not rates.exists()
+        list(fetch_many(services.pmids(), config=config(services)))
+    with sqlite3.connect(rates) as db:
+        booked = {key for (key,) in db.execute("SELECT key FROM schedule")}
+    # every service the chain asked took its permits from the shared file
+    assert booked == {"europepmc", "europepmc_annotations", "ncbi", "doi", "unpaywall"}
+
+
 def test_bad_id_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown publication ID 'nonsense'"):
         fetch("nonsense", config=FetchConfig())

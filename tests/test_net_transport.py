@@ -42,17 +42,19 @@ def test_redirect_is_followed_and_every_hop_recorded() -> None:
 
 
 def test_busy_answer_is_retried_after_retry_after_and_holds_back_the_limiter() -> None:
-    answers = iter([Canned(503, "busy", "text/plain", {"Retry-After": "2"}), Canned(200, "{}", "application/json")])
+    answers = iter([Canned(429, "slow down", "text/plain", {"Retry-After": "2"}),
+                    Canned(503, "busy", "text/plain", {"Retry-After": "1"}), Canned(200, "{}", "application/json")])
     waits: list[float] = []
     limiter = CountingLimiter()
     config = HttpConfig(rate_limiter=limiter, rate_key=lambda url: "api")
     transport = MappingTransport({"http://api.test/*": lambda request: next(answers)})
     with HttpClient(config, transport=transport, sleep=waits.append) as client:
         result = client.get("http://api.test/search", params={"q": "1"})
-    assert result.ok and result.attempts == 2
-    assert waits == [2.0]
-    assert limiter.acquired == ["api", "api"] and limiter.penalties == [("api", 2.0)]
-    assert [r.url for r in transport.sent] == ["http://api.test/search?q=1"] * 2
+    assert result.ok and result.attempts == 3
+    assert waits == [2.0, 1.0]
+    # only "too many requests" holds back everybody using the limiter; the 503 concerned this request
+    assert limiter.acquired == ["api", "api", "api"] and limiter.penalties == [("api", 2.0)]
+    assert [r.url for r in transport.sent] == ["http://api.test/search?q=1"] * 3
 
 
 def test_a_host_slot_is_held_while_the_transport_answers() -> None:
@@ -84,3 +86,25 @@ def test_untrusted_redirect_to_a_private_address_is_refused_before_it_is_sent() 
         result = client.get("http://journal.test/a", untrusted=True)
     assert result.kind is OutcomeKind.FORBIDDEN_ADDRESS and result.final_url == "http://10.0.0.1/"
     assert [r.url for r in transport.sent] == ["http://journal.test/a"]
+
+
+def test_a_run_never_sends_an_answered_request_twice_but_asks_again_after_a_passing_failure() -> None:
+    from pubfetch.net.answers import AnswerMemory
+
+    busy_then_ok = iter([Canned(503, "busy", "text/plain"), Canned(200, "{}", "application/json")])
+    transport = MappingTransport({
+        "http://api.test/record/1": Canned(200, '{"id": 1}', "application/json"),
+        "http://api.test/record/2": Canned(404, "no such record", "text/plain"),
+        "http://api.test/record/3": lambda request: next(busy_then_ok),
+    })
+    with HttpClient(HttpConfig(busy_retries=0), transport=transport, answers=AnswerMemory()) as client:
+        first = [client.get(f"http://api.test/record/{i}") for i in (1, 2, 3)]
+        again = [client.get(f"http://api.test/record/{i}") for i in (1, 2, 3)]
+        posted = client.post("http://api.test/record/1", {"q": "x"})
+    assert [r.status for r in first] == [200, 404, 503]
+    assert [r.status for r in again] == [200, 404, 200]
+    assert again[0].text == '{"id": 1}' and again[0] is not first[0]
+    # the answered GETs went out once; the 503 was asked again; a POST is another request
+    assert transport.counts == {"http://api.test/record/1": 2, "http://api.test/record/2": 1,
+                                "http://api.test/record/3": 2}
+    assert posted.ok and transport.sent[-1].method == "POST"

@@ -5,15 +5,25 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import re
 import struct
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from pdf_workers import crashing_worker, raising_worker, slow_worker
 
 from pubfetch.extract import pdf
-from pubfetch.extract.pdf import PdfContent, extract_pdf, extract_pdf_in_process, looks_like_pdf, parse_xmp
+from pubfetch.extract.pdf import (
+    PdfContent,
+    extract_pdf,
+    extract_pdf_in_process,
+    extract_with_pdfium,
+    extract_with_pdfminer,
+    looks_like_pdf,
+    parse_xmp,
+)
 
 # ---------------------------------------------------------------------------------------------------------------------
 # A tiny PDF writer: enough to give pdfminer.six text pages, an Info dictionary, an XMP stream and RC4 encryption.
@@ -408,7 +418,7 @@ def test_corpus_peerj(extracted: dict[str, PdfContent]) -> None:
     assert (result.xmp_title, result.xmp_subjects, result.xmp_description) == ("", [], "")
     assert "\nKeywords Suffering, Mental health, Mix-methods, Nursing homes\n" in result.text
     assert "Results. The individual descriptions reveal suffering caused by painful experiences" in result.text
-    assert result.text.endswith("Drageset et al. (2015), PeerJ, DOI 10.7717/peerj.1120\n\n18/18")
+    assert result.text.endswith("Drageset et al. (2015), PeerJ, DOI 10.7717/peerj.1120 18/18")
 
 
 def test_corpus_nature_communications(extracted: dict[str, PdfContent]) -> None:
@@ -435,7 +445,29 @@ def test_corpus_page_limit(corpus_pdf: dict[str, bytes]) -> None:
     assert result.pages == 18
     assert "Keywords Suffering, Mental health, Mix-methods, Nursing homes" in result.text
     assert "Zigmond AS, Snaith RP" not in result.text  # from the last page
-    assert result.text.endswith("OPEN ACCESS")
+    assert result.text.endswith("How to cite this article Drageset et al. (2015), Suffering and mental health among older "
+                                "people living in nursing homes—a mixed-\nmethods study. PeerJ 3:e1120; DOI "
+                                "10.7717/peerj.1120")
+
+
+def test_corpus_pdfminer_fallback_gives_the_same_metadata_and_its_own_layout(corpus_pdf: dict[str, bytes]) -> None:
+    data = corpus_pdf["peerj.1120.pdf"]
+    fast, slow = extract_pdf_in_process(data), extract_with_pdfminer(data)
+    assert (slow.title, slow.subject, slow.keywords, slow.pages) == (fast.title, fast.subject, fast.keywords, 18)
+    assert slow.text.endswith("Drageset et al. (2015), PeerJ, DOI 10.7717/peerj.1120\n\n18/18")
+    first_page = extract_with_pdfminer(data, max_pages=1)
+    assert first_page.pages == 18 and first_page.text.endswith("OPEN ACCESS")
+
+
+def test_corpus_pdfium_text_has_the_words_of_pdfminer(corpus_pdf: dict[str, bytes]) -> None:
+    """PDFium's text holds (nearly) every word pdfminer.six finds: 99 % or more of its words of two letters or more,
+    counted with repetitions (the rest are letters of rotated figure labels pdfminer.six splits up)."""
+    agreement = {}
+    for name in ("journal.pone.0107412.pdf", "peerj.1120.pdf", "s41467-023-44678-x.pdf"):
+        fast = Counter(re.findall(r"[^\W\d_]{2,}", extract_with_pdfium(corpus_pdf[name]).text.lower()))
+        slow = Counter(re.findall(r"[^\W\d_]{2,}", extract_with_pdfminer(corpus_pdf[name]).text.lower()))
+        agreement[name] = round(sum((fast & slow).values()) / sum(slow.values()), 3)
+    assert all(share >= 0.99 for share in agreement.values()), agreement
 
 
 def test_corpus_challenge_page_is_not_pdf(corpus_pdf: dict[str, bytes]) -> None:

@@ -14,6 +14,7 @@ from pubfetch.rules import (
     WEBPAGE_KEYS,
     RuleError,
     ScrapingRules,
+    Selector,
     UrlRewrite,
     compile_selector,
     compile_url_regex,
@@ -60,13 +61,20 @@ def test_builtin_rules_load_and_every_selector_compiles() -> None:
                  "ojs", "janeway", "scholastica", "pkp_preprint", "bepress", "figshare", "invenio", "arxiv",
                  "researchsquare", "biorxiv", "eprints", "dspace"}
     assert platforms <= set(rules.sites)
+    selectors = []
     for site in rules.sites.values():
         assert set(site.selectors) <= set(JOURNAL_KEYS)
         assert site.file == "journals.yaml"
+        selectors.extend(site.selectors.values())
+        selectors.extend(s for s in (site.recognise, site.wait_until) if isinstance(s, Selector))
     assert len(rules.webpage_rules) >= 14
     for rule in rules.webpage_rules:
         assert rule.file == "webpages.yaml"
         assert rule.title is not None or rule.content is not None
+        selectors.extend(s for s in (rule.title, rule.content, rule.license, rule.language) if s is not None)
+    # the built-in selectors are compiled on first use: compile them all here
+    assert all(selector.empty or selector.compiled is not None for selector in selectors)
+    assert len(selectors) > 100
 
 
 def test_default_rules_are_loaded_once() -> None:

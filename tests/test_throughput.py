@@ -226,7 +226,7 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
             yield pmids[k % len(pmids)]
             k += 1
 
-    with SyntheticServices(batch) as services:
+    with SyntheticServices(3 * batch) as services:
         cfg = FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                           batch_size=batch)
         seen_at: list[int] = []

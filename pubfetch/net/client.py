@@ -21,6 +21,7 @@ from typing import Final, Self
 
 import requests
 
+from pubfetch.net.answers import AnswerMemory, request_key
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.encoding import decode_body
@@ -59,6 +60,8 @@ class HttpClient:
         sleep: how retries wait (tests may speed it up).
         transport: the network under the layers (default: requests); tests give an in-process one
             (:class:`~pubfetch.net.memory.MappingTransport`).
+        answers: remember answers and hand them out again instead of sending an identical request twice (a fetch
+            run gives one; see :mod:`pubfetch.net.answers`).
     """
 
     def __init__(
@@ -68,10 +71,12 @@ class HttpClient:
         slots: HostSlots | None = None,
         sleep: Callable[[float], None] = time.sleep,
         transport: Transport | None = None,
+        answers: AnswerMemory | None = None,
     ) -> None:
         self.config = config or HttpConfig()
         cfg = self.config
         self.slots = slots or HostSlots(cfg.per_host_connections, cfg.host_connections, cfg.unlimited_hosts)
+        self.answers = answers
         self.network: Transport = transport if transport is not None else RequestsTransport(cfg)
         #: requests, failures, 429s and 503s per host since the client was made (what a run report shows)
         self.counts = RequestCounts()
@@ -163,9 +168,17 @@ class HttpClient:
         if self.watch.halted:  # quietly: the run is about to stop with one line saying why
             return FetchResult(request.url, request.url, OutcomeKind.CONNECTION,
                                message="not sent: the network seems down or the run is stopping")
+        key = request_key(request) if self.answers is not None else None
+        if self.answers is not None:
+            known = self.answers.get(key)
+            if known is not None:
+                logger.info("answered before: %s %s", request.method, request.url)
+                return known
         started = time.monotonic()
         result = self._send(request)
         result.fetch_exception = sets_fetch_exception(result, publication=request.publication)
+        if self.answers is not None:
+            self.answers.put(key, result)
         elapsed = time.monotonic() - started
         if result.ok:
             logger.info("GOT %s (%s, %d bytes, %.2f s)", result.final_url, result.content_type, len(result.body),

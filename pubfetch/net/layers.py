@@ -7,8 +7,8 @@ Outermost first (:func:`http_stack` builds them in this order):
 2. :class:`RetryLayer`: retries one hop (tenacity, :mod:`pubfetch.net.retry`): a timeout once unless quick, 503/429
    after Retry-After.
 3. :class:`SlotLayer`: holds one of the host's connection slots for the exchange (request, headers, whole body).
-4. :class:`RateLimitLayer`: takes a permit of the URL's service from the shared limiter; a 429/503 with Retry-After
-   holds back every process using the limiter.
+4. :class:`RateLimitLayer`: takes a permit of the URL's service from the shared limiter; a 429 with Retry-After
+   holds back every process using the limiter (a 503 only the request that got it, which waits before its retry).
 5. :class:`RecordingLayer`: hands every response received (redirects and retried ones too) to the response hook.
 6. :class:`~pubfetch.net.counts.CountingLayer`: counts every attempt sent, per host (for the run report).
 7. The network: :class:`~pubfetch.net.requests_transport.RequestsTransport`, or a test's in-process transport.
@@ -225,8 +225,9 @@ class RateLimitLayer(Layer):
         try:
             return self.inner.send(request)
         except ServerBusy as busy:
-            # a 429/503 with Retry-After slows down every process using the same limiter, not only this thread
-            if busy.retry_after:
+            # "too many requests" with Retry-After slows down every process using the same limiter; a 503 says the
+            # server could not answer this request now, and the retry layer waits before asking it again
+            if busy.status == 429 and busy.retry_after:
                 self.limiter.penalize(key, min(busy.retry_after, self.retry_after_cap_s))  # type: ignore[attr-defined]
             raise
 

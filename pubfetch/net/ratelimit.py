@@ -4,7 +4,7 @@ Pipelines run many pubfetch processes at once; a limiter inside one process lets
 allowance and they get HTTP 429 together. Here each service has a schedule row in a SQLite file (WAL, busy timeout):
 taking a permit is one short ``BEGIN IMMEDIATE`` transaction that reads the service's "theoretical arrival time",
 books the next slot (GCRA, the algorithm of token buckets without a refill thread) and commits; the caller then sleeps
-until its slot. A 429 or 503 with Retry-After pushes the schedule back for everybody. Daily quotas (Unpaywall: 100,000
+until its slot. A 429 with Retry-After pushes the schedule back for everybody. Daily quotas (Unpaywall: 100,000
 calls a day) are counted in the same file and a warning is logged at 90 %; beyond the quota requests are refused.
 SQLite is already a dependency, has no server to run, and its locking is exactly the cross-process mutex needed.
 """
@@ -170,7 +170,7 @@ class SharedRateLimiter:
         return 0.0
 
     def penalize(self, key: str, seconds: float) -> None:
-        """A server asked everybody to wait (429/503 with Retry-After): no slot of this service before then."""
+        """A server asked everybody to wait (429 with Retry-After): no slot of this service before then."""
         if seconds <= 0:
             return
         conn = self._conn()

@@ -20,6 +20,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.ids import PublicationIds
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
+from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.fetcher_args import FetcherArgs
@@ -144,7 +145,7 @@ class Context:
         renderer: object | None = None,
     ) -> None:
         self.config = config or FetchConfig()
-        self.client = client or HttpClient(self.config.http_config())
+        self.client = client or HttpClient(self.config.http_config(), answers=AnswerMemory())
         self._rules = rules
         self._renderer = renderer
         self._pool: ThreadPoolExecutor | None = None
@@ -176,11 +177,12 @@ class Context:
         """Scraping rules, loaded on first use (shipped files plus the user's from journalsYaml/webpagesYaml)."""
         with self._lock:
             if self._rules is None:
-                from pubfetch.rules import ScrapingRules
+                from pubfetch.rules import ScrapingRules, default_rules
 
-                self._rules = ScrapingRules.load(
-                    user_journals=self.args.journals_yaml or None, user_webpages=self.args.webpages_yaml or None
-                )
+                if self.args.journals_yaml or self.args.webpages_yaml:
+                    self._rules = ScrapingRules.load(self.args.journals_yaml or None, self.args.webpages_yaml or None)
+                else:  # the built-in rules are loaded once per process, whatever the number of library calls
+                    self._rules = default_rules()
             return self._rules
 
     @property
