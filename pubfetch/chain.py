@@ -1,22 +1,29 @@
-"""The resource chain over a batch of publications: PubFetcher's order, skip rules and restarts, batched.
+"""The resource chain: PubFetcher's order, skip rules and restarts, for each publication of a batch on its own.
 
-PubFetcher walks one publication through every resource. Here each step of its fetchAll takes every publication of
-the batch that the step can still help and serves them together (one Europe PMC search for hundreds of IDs, one efetch
-per ID list). Each publication keeps its own flags, so it goes through exactly the decisions it would have gone
-through alone, and a batch of one *is* PubFetcher's fetch. After the resources, each publication follows its own
-links (concurrently across publications); a publication whose ID set grew goes round the resources again, and one
-whose ID changed is reset (keeping its IDs) and fetched again from the start.
+PubFetcher walks one publication through every resource. Here every publication of a batch walks them in its own
+thread, at its own pace, so that the hosts work at the same time: one publication waits for its publisher's page while
+another is at Unpaywall. The steps whose service takes many IDs per request (Europe PMC search, the annotations API,
+efetch for PubMed and PMC) gather the publications that reach them and serve them together
+(:class:`~pubfetch.resources.batcher.Flow`): one Europe PMC search for hundreds of IDs, one efetch per ID list. Each
+publication keeps its own flags, so it goes through exactly the decisions it would have gone through alone, and a batch
+of one *is* PubFetcher's fetch. After the resources, each publication follows its own links; a publication whose ID
+set grew goes round the resources again, and one whose ID changed is reset (keeping its IDs) and fetched again from
+the start. A publication that the search shows to be one given earlier in the batch (same PMID, PMCID or DOI) stops
+there and is fetched only as that one.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
 from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.batcher import Flow, Step
 
 log = logging.getLogger(__name__)
 
@@ -26,24 +33,52 @@ ID_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi)
 #: sources must not loop forever).
 MAX_RESTARTS = 3
 
+#: How a batchable step is served to runs: at once (the runs given are all there is) or through a :class:`Flow`.
+Serve = Callable[[Step, Sequence[PubRun]], None]
 
-def fetch_all(ctx: Context, runs: Sequence[PubRun]) -> None:
-    """PubFetcher's fetchAll over a batch: every resource once, in its order and multiplicity."""
+
+def _efo(ctx: Context, runs: Sequence[PubRun]) -> None:
+    mined.fetch_mined(ctx, runs, PartName.efo)
+
+
+def _go(ctx: Context, runs: Sequence[PubRun]) -> None:
+    mined.fetch_mined(ctx, runs, PartName.go)
+
+
+#: Whether a batchable step will ask for a publication (one that will not does not wait for the step's batch); in
+#: chain order.
+_WANTS: dict[Step, Callable[[Context, PubRun], bool]] = {
+    europepmc.fetch_search: europepmc.wants_search,
+    _efo: lambda ctx, run: mined.wants_mined(ctx, run, PartName.efo),
+    _go: lambda ctx, run: mined.wants_mined(ctx, run, PartName.go),
+    ncbi.fetch_pubmed_xml: ncbi.wants_pubmed_xml,
+    ncbi.fetch_pmc_xml: ncbi.wants_pmc_xml,
+}
+
+
+def at_once(ctx: Context) -> Serve:
+    """Serve a step to exactly the runs given (a batch of one, or the whole-batch chain)."""
+    return lambda step, runs: step(ctx, runs)
+
+
+def fetch_all(ctx: Context, runs: Sequence[PubRun], serve: Serve | None = None) -> None:
+    """PubFetcher's fetchAll: every resource once, in its order and multiplicity."""
     if not runs:
         return
+    serve = serve or at_once(ctx)
     for run in runs:
         run.start_ids = run.pub.ids
     for _ in range(3):  # PMID, then PMCID, then DOI queries
-        europepmc.fetch_search(ctx, runs)
-    runs = _distinct(runs)
+        serve(europepmc.fetch_search, runs)
+    runs = [run for run in _distinct(runs) if run.same_as is None]
     europepmc.fetch_fulltext_xml(ctx, runs)
     for _ in range(2):
-        mined.fetch_mined(ctx, runs, PartName.efo)
+        serve(_efo, runs)
     for _ in range(2):
-        mined.fetch_mined(ctx, runs, PartName.go)
-    ncbi.fetch_pubmed_xml(ctx, runs)
+        serve(_go, runs)
+    serve(ncbi.fetch_pubmed_xml, runs)
     ncbi.fetch_pubmed_html(ctx, runs)
-    ncbi.fetch_pmc_xml(ctx, runs)
+    serve(ncbi.fetch_pmc_xml, runs)
     ctx.map(lambda run: site.fetch_doi(ctx, run), list(runs))
     unpaywall.fetch_unpaywall(ctx, runs)
     for run in runs:
@@ -89,7 +124,7 @@ def _id_changed(run: PubRun) -> bool:
     return False
 
 
-def _grow(ctx: Context, runs: Sequence[PubRun]) -> None:
+def _grow(ctx: Context, runs: Sequence[PubRun], serve: Serve | None = None) -> None:
     """Go round the resources while the publications' ID sets grow (only those whose set grew)."""
     while True:
         todo = [run for run in runs if run.goon and run.pub.id_count() > run.id_count]
@@ -97,10 +132,10 @@ def _grow(ctx: Context, runs: Sequence[PubRun]) -> None:
             return
         for run in todo:
             run.id_count = run.pub.id_count()
-        fetch_all(ctx, todo)
+        fetch_all(ctx, todo, serve)
 
 
-def _follow_links(ctx: Context, run: PubRun) -> None:
+def _follow_links(ctx: Context, run: PubRun, serve: Serve | None = None) -> None:
     """PubFetcher's links loop for one publication."""
     pub = run.pub
     for _ in range(ctx.config.max_links):
@@ -120,7 +155,7 @@ def _follow_links(ctx: Context, run: PubRun) -> None:
             site.fetch_site(ctx, run, link.url, link.type, link.from_url, meta=True, keywords=True)
         else:
             site.fetch_pdf(ctx, run, link.url, link.type, link.from_url)
-        _grow(ctx, [run])
+        _grow(ctx, [run], serve)
 
 
 def fetch_publications(ctx: Context, pubs: Sequence[Publication],
@@ -133,8 +168,82 @@ def fetch_publications(ctx: Context, pubs: Sequence[Publication],
     itself, or the earlier publication of the batch it turned out to be (same PMID, PMCID or DOI), which alone was
     fetched."""
     same_as: dict[int, Publication] = {}
-    _fetch_until_stable(ctx, list(pubs), same_as, on_complete)
+    if len(pubs) <= 1:
+        _fetch_until_stable(ctx, list(pubs), same_as, on_complete)
+    else:
+        _flow(ctx, list(pubs), same_as, on_complete)
     return [same_as.get(id(pub), pub) for pub in pubs]
+
+
+def _flow(ctx: Context, pubs: list[Publication], same_as: dict[int, Publication],
+          on_complete: Callable[[Publication], None] | None) -> None:
+    """Each publication on its own thread; the batchable steps through one :class:`Flow`. Which publication of the
+    batch a paper given twice belongs to is decided on the search's answer, in input order (see :func:`_claim`)."""
+    cfg = ctx.config
+    runs = [PubRun(pub) for pub in pubs]
+    flow = Flow(ctx, runs, max(cfg.europepmc_batch, cfg.efetch_batch, cfg.annotations_batch), cfg.linger_ms / 1000,
+                {step: index for index, step in enumerate(_WANTS)})
+    owners: dict[str, PubRun] = {}
+    lock = threading.Lock()
+
+    def search_and_claim(ctx: Context, batch: Sequence[PubRun]) -> None:
+        europepmc.fetch_search(ctx, batch)
+        with lock:
+            _claim(batch, owners)
+
+    steps: dict[Step, Step] = {europepmc.fetch_search: search_and_claim}
+
+    def serve(step: Step, runs: Sequence[PubRun]) -> None:
+        for run in runs:  # one: the publication of this thread
+            if _WANTS[step](ctx, run):
+                flow.serve(steps.get(step, step), run)
+
+    def one(run: PubRun) -> None:
+        try:
+            _fetch_one(ctx, run, serve, on_complete)
+            if run.same_as is not None:
+                same_as[id(run.pub)] = run.same_as
+        finally:
+            flow.finished()
+
+    with ThreadPoolExecutor(len(runs), thread_name_prefix="pubfetch-pub") as pool:
+        for future in [pool.submit(one, run) for run in runs]:
+            future.result()
+
+
+def _claim(runs: Sequence[PubRun], owners: dict[str, PubRun]) -> None:
+    """As :func:`_distinct`, across the whole flow: a run whose PMID, PMCID or DOI an earlier-claimed run holds is the
+    same paper; it stops (its thread sees ``same_as``) and is fetched only as that one."""
+    for run in runs:
+        keys = identity_keys(run.pub)
+        first = next((owners[k] for k in keys if k in owners), None)
+        if first is not None and first is not run:
+            log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
+            run.same_as = first.pub
+            run.goon = False
+            continue
+        for key in keys:
+            owners.setdefault(key, run)
+
+
+def _fetch_one(ctx: Context, run: PubRun, serve: Serve, on_complete: Callable[[Publication], None] | None) -> None:
+    """One publication through the resources and its links, restarted when one of its IDs changed under it."""
+    for attempt in range(MAX_RESTARTS + 1):
+        if attempt:
+            log.info("resetting publication %s", run.pub.ids)
+            run.restart()
+        run.pub.state.fetch_exception = False
+        _grow(ctx, [run], serve)
+        if run.same_as is not None:
+            return
+        if run.goon:
+            _follow_links(ctx, run, serve)
+        if run.goon:
+            if on_complete is not None:
+                on_complete(run.pub)
+            return
+    log.warning("IDs of %s kept changing; giving up after %d restarts", run.pub.ids, MAX_RESTARTS)
+    run.pub.state.fetch_exception = True
 
 
 def _fetch_until_stable(ctx: Context, pending: list[Publication], same_as: dict[int, Publication],

@@ -92,6 +92,8 @@ class FetchConfig:
         javascript: allow JavaScript rendering at all (off: pages that need it are fetched plainly).
         europepmc_batch, efetch_batch, annotations_batch: IDs per request to each batched service.
         max_links: links tried per publication after the resources (PubFetcher: 10).
+        linger_ms: longest wait of a publication at a batched service (Europe PMC search, annotations, efetch) for
+            others to join its request; a request goes out at once when every publication of the batch waits.
         rate_limits: library calls (``fetch``, ``fetch_many``) wait for the services' documented rate limits, shared
             with every other pubfetch process of the user (``$PUBFETCH_RATE_DB``, else a small SQLite file in the
             user's cache), as the command line does (see :meth:`with_shared_rate_limits`).
@@ -115,6 +117,7 @@ class FetchConfig:
     efetch_batch: int = EFETCH_BATCH
     annotations_batch: int = ANNOTATIONS_BATCH
     max_links: int = 10
+    linger_ms: int = 1000
     rate_limits: bool = True
     http_overrides: HttpOverrides = field(default_factory=HttpOverrides)
 
@@ -273,6 +276,7 @@ class FetchOptions(TypedDict, total=False):
     efetch_batch: int
     annotations_batch: int
     max_links: int
+    linger_ms: int
     rate_limits: bool
     http_overrides: HttpOverrides
 

@@ -330,7 +330,11 @@ def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], ta
             with lock:
                 reported.add(id(pub))
 
+    first_retry = len(tally.retry)
     holders = fetch_publications(ctx, to_fetch, done)
+    # publications complete in any order; the retry asks (and reports) them in input order
+    order = {id(pub): index for index, pub in enumerate(batch)}
+    tally.retry[first_retry:] = sorted(tally.retry[first_retry:], key=lambda pub: order.get(id(pub), 0))
     if watch is not None and watch.down:
         raise watch.error()
     for pub, holder in zip(to_fetch, holders, strict=True):

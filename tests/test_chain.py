@@ -17,7 +17,10 @@ from pubfetch.store import init_db
 
 
 def config(services: SyntheticServices, **changes) -> FetchConfig:
+    """The chain against the services; a batched service's request goes out when every publication of the batch waits
+    (or is done), never after a linger, so that the requests of a batch do not depend on the machine's speed."""
     values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "javascript": False, "threads": 4,
+              "linger_ms": 600_000,
               "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}}
     values.update(changes)
     return FetchConfig(**values)
@@ -219,3 +222,51 @@ def test_in_process_failing_service_marks_entries_for_retry():
     pubs = run_in_process(services, services.pmids())
     assert all(p.state.fetch_exception for p in pubs)
     assert [p.title.type for p in pubs] == [PartType.pubmed_xml] * 4
+def test_each_publication_asks_the_services_in_the_order_it_would_alone():
+    """The flow changes when requests go out and what they are batched with, never which services a publication asks
+    nor in which order: the services asked on behalf of each publication, in order, batched and one at a time."""
+    import re
+    import threading
+    from urllib.parse import unquote
+
+    def asked_in_order(batch_size: int) -> dict[int, list[str]]:
+        services = SyntheticServices(12)
+        transport = in_process(services)
+        sent: list[str] = []
+        lock = threading.Lock()
+        inner = transport.answer_for
+
+        def logging_answer(request):
+            data = request.data
+            text = unquote(request.url) + " " + (unquote(str(dict(data))) if data else "")
+            with lock:
+                sent.append(text)
+            return inner(request)
+
+        transport.answer_for = logging_answer  # type: ignore[method-assign]
+        cfg = config(services, batch_size=batch_size)
+        with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
+            list(fetch_many(services.pmids(), config=cfg, context=ctx))
+        order: dict[int, list[str]] = {}
+        for i in range(12):
+            a = Article(i)
+            mine = re.compile(rf"(?<!\d)({a.pmid}|{a.pmcid or 'none'}|{a.pmcid[3:] or 'none'})(?!\d)|"
+                              rf"{re.escape(a.doi)}(?!\d)", re.IGNORECASE)
+            order[i] = [_service_of(text) for text in sent if mine.search(text)]
+        return order
+
+    batched, alone = asked_in_order(12), asked_in_order(1)
+    assert batched == alone
+    # final after its full text: no publisher, no Unpaywall; PubMed only for the unique IDs of its MeSH terms
+    assert batched[0] == ["search", "fulltext", "annotations", "annotations", "efetch pubmed"]
+    assert batched[1] == ["search", "efetch pubmed", "doi", "unpaywall"]
+
+
+def _service_of(text: str) -> str:
+    for marker, name in (("/epmc/rest/search", "search"), ("fullTextXML", "fulltext"),
+                         ("/epmc/annotations/", "annotations"), ("db=pubmed", "efetch pubmed"),
+                         ("'db': 'pubmed'", "efetch pubmed"), ("db=pmc", "efetch pmc"), ("/pubmed/", "pubmed page"),
+                         ("/doi/", "doi"), ("/unpaywall/", "unpaywall")):
+        if marker in text:
+            return name
+    return text

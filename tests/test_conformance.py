@@ -56,6 +56,9 @@ def replay_server(request):
 
 def config_for(server: LoopbackServer, **changes) -> FetchConfig:
     proxies = {"http": server.base, "https": server.base}
+    # a batched service's request goes out when every publication waits, never after a linger, so that the requests
+    # counted do not depend on the machine's speed
+    changes = {"linger_ms": 600_000, **changes}
     return FetchConfig(endpoints=REAL_ENDPOINTS, allow_private_addresses=True, javascript=False, threads=4,
                        http_overrides={"proxies": proxies, "timeout_ms": 10000, "ca_bundle": server.ca_file}, **changes)
 

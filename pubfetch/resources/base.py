@@ -100,6 +100,15 @@ class PubRun:
     #: the publication of the batch this one turned out to be (its PMID, PMCID or DOI is the same): fetched only there
     same_as: Publication | None = None
 
+    def restart(self) -> None:
+        """Start the publication again from nothing but its IDs (an ID changed under it)."""
+        self.pub.reset()
+        self.links = Links()
+        self.flags = set()
+        self.id_count = 0
+        self.goon = True
+        self.start_ids = None
+
     def has(self, flag: RunFlag | str) -> bool:
         return RunFlag(flag) in self.flags
 
@@ -150,6 +159,8 @@ class Context:
         self._renderer = renderer
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
+        #: CPU-heavy work (PDF extraction workers) at most ``threads`` at a time, however many publications flow
+        self.cpu_slots = threading.BoundedSemaphore(self.config.threads)
         self._warned: set[str] = set()
 
     @property

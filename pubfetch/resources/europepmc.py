@@ -128,11 +128,19 @@ def _search_pass(ctx: Context, runs: Sequence[PubRun],
                 yield run, kind, value, record
 
 
+def wants_search(ctx: Context, run: PubRun) -> bool:
+    """Whether the next search pass asks for this publication (what :func:`fetch_search` selects, unmarked)."""
+    pub = run.pub
+    if run.has(RunFlag.EUROPEPMC) or ctx.is_final(pub, ALL_PARTS, oa=True):
+        return False
+    return any(value and not run.has(flag) for value, flag in ((pub.pmid.content, RunFlag.EPMC_PMID),
+                                                                (pub.pmcid.content, RunFlag.EPMC_PMCID),
+                                                                (pub.doi.content, RunFlag.EPMC_DOI)))
+
+
 def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
     """One pass of PubFetcher's fetchEuropepmc over a batch (the chain makes three: PMID, PMCID, DOI)."""
-    todo = [run for run in runs
-            if not run.has(RunFlag.EUROPEPMC) and not ctx.is_final(run.pub, ALL_PARTS, oa=True)
-            and run.pub.id_count() > 0]
+    todo = [run for run in runs if wants_search(ctx, run)]
 
     def failed(chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
         for run, _ in chunk:

@@ -43,13 +43,22 @@ def _article_id(run: PubRun, part: PartName) -> str | None:
     return None
 
 
+def wants_mined(ctx: Context, run: PubRun, part: PartName) -> bool:
+    """Whether the next pass for ``part`` asks for this publication (what :func:`fetch_mined` selects, unmarked)."""
+    pub = run.pub
+    by_pmcid, by_pmid, answered = _FLAGS[part]
+    if run.has(answered) or not run.has(RunFlag.EPMC_HAS_MINED) or ctx.is_final(pub, (part,)):
+        return False
+    return bool((pub.pmcid.content and not run.has(by_pmcid)) or (pub.pmid.content and not run.has(by_pmid)))
+
+
 def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
     """One pass of PubFetcher's fetchEuropepmcMinedTerms(Efo|Go) over a batch (the chain makes two)."""
     api_type, prefix = KINDS[part]
     answered = _FLAGS[part][2]
     todo: list[tuple[PubRun, str]] = []
     for run in runs:
-        if run.has(answered) or not run.has(RunFlag.EPMC_HAS_MINED) or ctx.is_final(run.pub, (part,)):
+        if not wants_mined(ctx, run, part):
             continue
         article = _article_id(run, part)
         if article is not None:

@@ -86,6 +86,20 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
             apply(run, found, url)
 
 
+def wants_pubmed_xml(ctx: Context, run: PubRun) -> bool:
+    """Whether :func:`fetch_pubmed_xml` asks for this publication."""
+    if not run.pub.pmid.content:
+        return False
+    return (not run.has(RunFlag.PUBMED_XML_PMID) and not ctx.is_final(run.pub, PUBMED_XML_PARTS)) or _lacks_mesh_ids(
+        ctx, run)
+
+
+def wants_pmc_xml(ctx: Context, run: PubRun) -> bool:
+    """Whether :func:`fetch_pmc_xml` asks for this publication."""
+    return bool(not run.has(RunFlag.PMC_XML_PMCID) and not ctx.is_final(run.pub, FULLTEXT_PARTS)
+                and run.pub.pmcid.content)
+
+
 def fetch_pubmed_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
     """PubMed XML for publications with a PMID whose IDs, title, MeSH or abstract are not final; in the same ID
     lists, the publications whose MeSH terms came without unique IDs (Europe PMC's JSON has names only) get them,
@@ -173,7 +187,7 @@ def fetch_pmc_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
     """PMC XML (JATS) for publications with a PMCID whose IDs, title, keywords, abstract or full text are not final."""
     todo = []
     for run in runs:
-        if run.has(RunFlag.PMC_XML_PMCID) or ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
+        if not wants_pmc_xml(ctx, run):
             continue
         run.set(RunFlag.PMC_XML_PMCID)
         todo.append((run, idmod.extract_pmcid_number(run.pub.pmcid.content)))

@@ -187,7 +187,8 @@ def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, f
     pub = run.pub
     if pub.fulltext.is_final(ctx.args):
         return
-    content = extract_pdf(result.body)
+    with ctx.cpu_slots:
+        content = extract_pdf(result.body)
     if content.error:
         log.warning("PDF %s: %s", result.final_url, content.error)
     record = ArticleRecord(

@@ -1,0 +1,125 @@
+"""Micro-batching for publications that flow through the chain on their own.
+
+Each publication of a batch walks the resources in its own thread, so that a publication waiting for one host never
+holds up another on a different host. The services that take many IDs per request (Europe PMC search, the annotations
+API, efetch for PubMed and PMC) are still asked for many publications at once: a publication reaching such a step
+joins that step's open batch and waits; the batch is served by one call of the step's batch function (the same
+function the whole-batch chain calls) when it is full, after the linger, or when every publication of the flow is
+waiting: then the batch of the earliest step in the chain goes (those waiting at later steps may still be joined by the
+publications it serves, as when the whole batch walked the chain step by step). The step function sees each
+publication with its own flags, so grouping never changes what is decided for a publication.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pubfetch.resources.base import Context, PubRun
+
+#: A batchable step of the chain: serves every run it is given (each by its own flags), in as few requests as it can.
+Step = Callable[[Context, Sequence[PubRun]], None]
+
+
+@dataclass
+class _Batch:
+    runs: list[PubRun] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    due: bool = False
+    taken: bool = False
+    done: bool = False
+    error: BaseException | None = None
+
+
+class Flow:
+    """The publications of one batch in flight, and one open batch per batchable step.
+
+    Args:
+        ctx: the run's context (passed to the step functions).
+        runs: the publications that will flow (each calls :meth:`finished` once at its end); a batch serves its
+            members in this order, whatever order they arrived in, so that its requests do not depend on timing.
+        size: most publications per batch (a full batch is served at once).
+        linger: longest wait of a publication for others to join its batch, in seconds.
+        order: the steps in chain order.
+    """
+
+    def __init__(self, ctx: Context, runs: Sequence[PubRun], size: int, linger: float,
+                 order: Mapping[Step, int]) -> None:
+        self.ctx = ctx
+        self.size = size
+        self.linger = linger
+        self._step_order = order
+        self._order = {id(run): index for index, run in enumerate(runs)}
+        self._running = len(runs)
+        self._open: dict[Step, _Batch] = {}
+        self._cond = threading.Condition()
+
+    def serve(self, step: Step, run: PubRun) -> None:
+        """Serve ``run`` by ``step`` together with the other runs that reach the step about now (blocks)."""
+        with self._cond:
+            batch = self._open.setdefault(step, _Batch())
+            batch.runs.append(run)
+            self._running -= 1
+            if self._running == 0:
+                self._release_earliest()
+            if len(batch.runs) >= self.size or batch.due:
+                self._take(step, batch)
+                self._cond.notify_all()
+                leader = True
+            else:
+                leader = self._wait_for_turn(step, batch)
+        if leader:
+            self._serve_batch(step, batch)
+        else:
+            with self._cond:
+                while not batch.done:
+                    self._cond.wait()
+        if batch.error is not None:
+            raise batch.error
+
+    def finished(self) -> None:
+        """A publication is done: when everybody left is waiting, their batches go out now."""
+        with self._cond:
+            self._running -= 1
+            if self._running == 0:
+                self._release_earliest()
+
+    def _release_earliest(self) -> None:
+        """Nobody runs: the open batch of the earliest step goes out now (served by one of its waiting members)."""
+        if self._open:
+            step = min(self._open, key=lambda s: self._step_order.get(s, 0))
+            self._open[step].due = True
+            self._cond.notify_all()
+
+    def _wait_for_turn(self, step: Step, batch: _Batch) -> bool:
+        """Wait (holding the condition) until the batch is taken by another, or take it: when the linger is over or
+        the batch is due. Returns whether this thread serves the batch."""
+        while not batch.taken:
+            remaining = batch.started + self.linger - time.monotonic()
+            if remaining <= 0 or batch.due:
+                self._take(step, batch)
+                self._cond.notify_all()
+                return True
+            self._cond.wait(remaining)
+        return False
+
+    def _take(self, step: Step, batch: _Batch) -> None:
+        batch.taken = True
+        self._running += 1  # the thread serving it runs
+        if self._open.get(step) is batch:
+            del self._open[step]
+
+    def _serve_batch(self, step: Step, batch: _Batch) -> None:
+        try:
+            step(self.ctx, sorted(batch.runs, key=lambda run: self._order.get(id(run), 0)))
+        except BaseException as e:  # every member re-raises it in its own thread
+            batch.error = e
+        finally:
+            with self._cond:
+                batch.done = True
+                # the members run again from now on, before their threads wake up: counted now, so that nobody
+                # takes the flow for idle in between
+                self._running += len(batch.runs) - 1
+                self._cond.notify_all()
