@@ -206,9 +206,19 @@ def _flow(ctx: Context, pubs: list[Publication], same_as: dict[int, Publication]
         finally:
             flow.finished()
 
-    with ThreadPoolExecutor(len(runs), thread_name_prefix="pubfetch-pub") as pool:
+    pool = ThreadPoolExecutor(len(runs), thread_name_prefix="pubfetch-pub")
+    try:
         for future in [pool.submit(one, run) for run in runs]:
             future.result()
+    except BaseException:
+        # interrupted: requests not yet sent are not sent (the publications still in flight end at once and are not
+        # stored as complete), and the threads are waited for so that nothing is logged after the run's last word
+        watch = getattr(ctx.client, "watch", None)
+        if watch is not None:
+            watch.stopped = True
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _claim(runs: Sequence[PubRun], owners: dict[str, PubRun]) -> None:
