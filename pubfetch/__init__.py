@@ -22,6 +22,7 @@ _LAZY = {
     "fetch": "pubfetch.fetcher",
     "fetch_many": "pubfetch.distributed",  # the fetcher's, or through a Celery queue with queue=
     "BatchSummary": "pubfetch.fetcher",
+    "FetchError": "pubfetch.fetcher",
     "fetch_webpage": "pubfetch.webfetch",
     "fetch_doc": "pubfetch.webfetch",
     "FetchConfig": "pubfetch.config",
@@ -40,6 +41,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
     "fetch",
     "fetch_many",
     "BatchSummary",
+    "FetchError",
     "fetch_webpage",
     "fetch_doc",
     "FetchConfig",
@@ -56,7 +58,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
 if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.config import FetchConfig
     from pubfetch.distributed import fetch_many
-    from pubfetch.fetcher import BatchSummary, fetch
+    from pubfetch.fetcher import BatchSummary, FetchError, fetch
     from pubfetch.ids import PublicationIds
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage

@@ -11,7 +11,7 @@ whose ID changed is reset (keeping its IDs) and fetched again from the start.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
@@ -35,6 +35,7 @@ def fetch_all(ctx: Context, runs: Sequence[PubRun]) -> None:
         run.start_ids = run.pub.ids
     for _ in range(3):  # PMID, then PMCID, then DOI queries
         europepmc.fetch_search(ctx, runs)
+    runs = _distinct(runs)
     europepmc.fetch_fulltext_xml(ctx, runs)
     for _ in range(2):
         mined.fetch_mined(ctx, runs, PartName.efo)
@@ -47,6 +48,32 @@ def fetch_all(ctx: Context, runs: Sequence[PubRun]) -> None:
     unpaywall.fetch_unpaywall(ctx, runs)
     for run in runs:
         run.goon = not _id_changed(run)
+
+
+def _distinct(runs: Sequence[PubRun]) -> list[PubRun]:
+    """The runs of different publications: one whose PMID, PMCID or DOI (as the search completed them) is that of an
+    earlier run of the batch is the same paper given twice (by PMID on one line, by DOI on another): it stops here and
+    is fetched only as the earlier one."""
+    owner: dict[str, PubRun] = {}
+    distinct = []
+    for run in runs:
+        keys = identity_keys(run.pub)
+        first = next((owner[k] for k in keys if k in owner), None)
+        if first is not None and first is not run:
+            log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
+            run.same_as = first.pub
+            run.goon = False
+            continue
+        for key in keys:
+            owner[key] = run
+        distinct.append(run)
+    return distinct
+
+
+def identity_keys(pub: Publication) -> list[str]:
+    """The keys under which a publication is known: its PMID, PMCID and DOI (DOIs are case-insensitive)."""
+    return [f"{name}:{value.lower()}" for name, value in (("pmid", pub.pmid.content), ("pmcid", pub.pmcid.content),
+                                                          ("doi", pub.doi.content)) if value]
 
 
 def _id_changed(run: PubRun) -> bool:
@@ -96,9 +123,27 @@ def _follow_links(ctx: Context, run: PubRun) -> None:
         _grow(ctx, [run])
 
 
-def fetch_publications(ctx: Context, pubs: Sequence[Publication]) -> None:
-    """Fetch a batch of publications in place (the caller decides which ones may be fetched: can_fetch)."""
-    pending = list(pubs)
+def fetch_publications(ctx: Context, pubs: Sequence[Publication],
+                       on_complete: Callable[[Publication], None] | None = None) -> list[Publication]:
+    """Fetch a batch of publications in place (the caller decides which ones may be fetched: can_fetch).
+
+    ``on_complete`` is called (on a worker thread) with each publication as soon as it is done, so that it can be
+    stored at once: an interrupted batch then loses only what was still in flight. Publications that gave up after
+    too many ID changes are not passed to it. Returns, for each of ``pubs``, the publication holding its content:
+    itself, or the earlier publication of the batch it turned out to be (same PMID, PMCID or DOI), which alone was
+    fetched."""
+    same_as: dict[int, Publication] = {}
+    _fetch_until_stable(ctx, list(pubs), same_as, on_complete)
+    return [same_as.get(id(pub), pub) for pub in pubs]
+
+
+def _fetch_until_stable(ctx: Context, pending: list[Publication], same_as: dict[int, Publication],
+                        on_complete: Callable[[Publication], None] | None) -> None:
+    def links_then_done(run: PubRun) -> None:
+        _follow_links(ctx, run)
+        if run.goon and on_complete is not None:
+            on_complete(run.pub)
+
     for attempt in range(MAX_RESTARTS + 1):
         runs = []
         for pub in pending:
@@ -108,8 +153,9 @@ def fetch_publications(ctx: Context, pubs: Sequence[Publication]) -> None:
                 pub.reset()
             runs.append(PubRun(pub))
         _grow(ctx, runs)
-        ctx.map(lambda run: _follow_links(ctx, run), [run for run in runs if run.goon])
-        pending = [run.pub for run in runs if not run.goon]
+        ctx.map(links_then_done, [run for run in runs if run.goon])
+        same_as.update((id(run.pub), run.same_as) for run in runs if run.same_as is not None)
+        pending = [run.pub for run in runs if not run.goon and run.same_as is None]
         if not pending:
             return
     for pub in pending:

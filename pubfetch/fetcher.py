@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, TypeVar, Unpack
 
 from pubfetch import ids as idmod
-from pubfetch.chain import fetch_publications
+from pubfetch.chain import fetch_publications, identity_keys
 from pubfetch.config import FetchConfig, FetchOptions
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
@@ -110,6 +111,22 @@ class BatchSummary:
         return text
 
 
+class FetchError(Exception):
+    """Nothing could be fetched for a publication because of transient failures (network down, services busy or
+    timing out). ``publication`` is what there is: its IDs and its fetch state (fetchException), as stored."""
+
+    def __init__(self, publication: Publication) -> None:
+        ids = ", ".join(p.content for p in (publication.pmid, publication.pmcid, publication.doi) if p.content)
+        super().__init__(f"nothing could be fetched for {ids}: the services failed transiently (network down, busy "
+                         "or timing out); fetching again later may work")
+        self.publication = publication
+
+
+def failed_transiently(pub: Publication) -> bool:
+    """Whether a fetch gave nothing but a transient failure (what :class:`FetchError` reports)."""
+    return pub.state.fetch_exception and pub.is_empty()
+
+
 def to_ids(value: IdsLike) -> idmod.PublicationIds:
     """A PMID, PMCID, DOI (or a link to one) or PublicationIds, as PublicationIds; InvalidId (a ValueError) says why
     a string is none of them."""
@@ -158,6 +175,7 @@ def fetch_many(
     summary: BatchSummary | None = None,
     retry_exceptions: bool = True,
     use_stored: bool = True,
+    errors: str = "skip",
     **options: Unpack[FetchOptions],
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch).
@@ -174,42 +192,104 @@ def fetch_many(
         retry_exceptions: fetch entries that ended with fetchException once more at the end (PubFetcher's final retry).
         use_stored: read entries from ``db`` (off: every publication is fetched afresh and written to ``db``, as
             PubFetcher's -fetch-put does).
+        errors: "skip" (the default, as the command line does): an invalid ID is skipped with a warning, and a
+            publication that got nothing because of transient failures is yielded as it is (``pub.problems()`` says
+            so); "raise": an invalid ID raises :class:`~pubfetch.ids.InvalidId`, such a publication
+            :class:`FetchError` (after it was stored).
         options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ...).
     """
+    if errors not in ("skip", "raise"):
+        raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
     cfg = _config(config, args, parts, options, "fetch_many")
     with ExitStack() as stack:
         store = _open(stack, db)
         ctx = context or stack.enter_context(Context(cfg))
         if summary is not None and summary.requests is None:
             summary.requests = ctx.client.counts
-        done = 0
-        retry: list[Publication] = []
-
-        def finish(pub: Publication, fetched: bool) -> Publication:
-            nonlocal done
-            done += 1
-            if summary is not None:
-                summary.count(pub, ctx.args, fetched)
-            if progress is not None:
-                progress(done, pub)
-            return pub
-
+        tally = _Tally(ctx.args, summary, progress, retry_exceptions)
         iterator = iter(ids)
         while True:
             batch = list(islice(iterator, cfg.batch_size))
             if not batch:
                 break
-            loaded = [_load(store if use_stored else None, to_ids(i), ctx.args) for i in batch]
-            for pub, fetched in _fetch_batch(ctx, store, loaded):
-                if fetched and pub.state.fetch_exception and retry_exceptions:
-                    retry.append(pub)
-                else:
-                    yield finish(pub, fetched)
-        if retry:
-            log.info("retrying %d publications that ended with a fetch exception", len(retry))
+            loaded = [_load(store if use_stored else None, ids, ctx.args) for ids in _valid_ids(batch, errors)]
+            tally.batch_ids = Identities()
+            yield from _checked(_fetch_batch(ctx, store, loaded, tally), errors)
+        if tally.retry:
+            log.info("retrying %d publications that ended with a fetch exception", len(tally.retry))
+            retry, tally.retry, tally.retry_exceptions = tally.retry, [], False
             for start in range(0, len(retry), cfg.batch_size):
-                for pub, fetched in _fetch_batch(ctx, store, retry[start:start + cfg.batch_size]):
-                    yield finish(pub, fetched)
+                tally.batch_ids = Identities()
+                yield from _checked(_fetch_batch(ctx, store, retry[start:start + cfg.batch_size], tally), errors)
+
+
+class _Tally:
+    """Counts and reports publications as they complete (on worker threads): the summary, the progress callback, the
+    end-of-run retry list, and the IDs reported in the current batch (the same paper given again under another ID in
+    the batch is not reported twice). Only the batch's IDs are remembered, so memory stays flat for any stream; the
+    same paper further apart is found complete in the database, not fetched again, and reported as skipped."""
+
+    def __init__(self, args: FetcherArgs, summary: BatchSummary | None, progress: Progress | None,
+                 retry_exceptions: bool) -> None:
+        self.args = args
+        self.summary = summary
+        self.progress = progress
+        self.retry_exceptions = retry_exceptions
+        self.retry: list[Publication] = []
+        self.done = 0
+        self.batch_ids = Identities()
+        self._lock = threading.Lock()
+
+    def complete(self, pub: Publication, fetched: bool) -> bool:
+        """Whether ``pub`` is reported now; False when it waits for the end-of-run retry or was already reported."""
+        with self._lock:
+            if fetched and pub.state.fetch_exception and self.retry_exceptions:
+                self.retry.append(pub)
+                return False
+            if not self.batch_ids.add(pub):
+                return False
+            self.done += 1
+            if self.summary is not None:
+                self.summary.count(pub, self.args, fetched)
+            if self.progress is not None:
+                self.progress(self.done, pub)
+            return True
+
+
+def _checked(pubs: list[Publication], errors: str) -> Iterator[Publication]:
+    for pub in pubs:
+        if errors == "raise" and failed_transiently(pub):
+            raise FetchError(pub)
+        yield pub
+
+
+class Identities:
+    """Publications already reported, by PMID, PMCID and DOI: the same paper given again under another ID (a later
+    line of the file) is found complete in the database and must not be reported twice."""
+
+    def __init__(self) -> None:
+        self._keys: set[int] = set()
+
+    def add(self, pub: Publication) -> bool:
+        """Whether ``pub`` is new (then remembered): none of its IDs was seen."""
+        keys = [hash(k) for k in identity_keys(pub)]
+        if any(k in self._keys for k in keys):
+            return False
+        self._keys.update(keys)
+        return True
+
+
+def _valid_ids(batch: list[IdsLike], errors: str) -> Iterator[idmod.PublicationIds]:
+    """The IDs of a batch; blank lines and ``#`` comments (as read from an ID file) are passed over."""
+    for value in batch:
+        if isinstance(value, str) and (not value.strip() or value.lstrip().startswith("#")):
+            continue
+        try:
+            yield to_ids(value)
+        except idmod.InvalidId as e:
+            if errors == "raise":
+                raise
+            log.warning("skipping %r: %s", str(value), e)
 
 
 def _load(store: Store | None, ids: idmod.PublicationIds, args: FetcherArgs) -> Publication:
@@ -217,24 +297,43 @@ def _load(store: Store | None, ids: idmod.PublicationIds, args: FetcherArgs) -> 
     return pub if pub is not None else init_publication(ids, args)
 
 
-def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication]) -> list[tuple[Publication, bool]]:
-    """Fetch the publications can_fetch allows, store them, return (publication, fetched) in input order."""
+def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], tally: _Tally) -> list[Publication]:
+    """Fetch the publications can_fetch allows; store and report each one as soon as it is complete (so that an
+    interrupt loses only what is in flight); return the reported ones in input order."""
     args = ctx.args
-    entries: list[tuple[Publication, bool]] = []
+    reported: set[int] = set()
     to_fetch: list[Publication] = []
     for pub in batch:
-        fetched = pub.state.can_fetch(pub, args)
-        if fetched:
+        if pub.state.can_fetch(pub, args):
             pub.state.update_counters(pub, args)
             to_fetch.append(pub)
-        entries.append((pub, fetched))
-    if to_fetch:
-        fetch_publications(ctx, to_fetch)
-        if store is not None:
-            for pub in to_fetch:
+        elif tally.complete(pub, fetched=False):
+            reported.add(id(pub))
+    if not to_fetch:
+        return [pub for pub in batch if id(pub) in reported]
+    watch = getattr(ctx.client, "watch", None)
+    lock = threading.Lock()
+    completed: set[int] = set()
+
+    def done(pub: Publication) -> None:
+        if watch is not None and watch.halted:
+            return  # network down or run stopping: its last requests were not sent, it stays as it was stored
+        with lock:
+            completed.add(id(pub))
+            if store is not None:
                 store.put_publication(pub)
-            store.commit()
-    return entries
+                store.commit()
+        if tally.complete(pub, fetched=True):
+            with lock:
+                reported.add(id(pub))
+
+    holders = fetch_publications(ctx, to_fetch, done)
+    if watch is not None and watch.down:
+        raise watch.error()
+    for pub, holder in zip(to_fetch, holders, strict=True):
+        if holder is pub and id(pub) not in completed:  # gave up after its IDs kept changing
+            done(pub)
+    return [pub for pub in batch if id(pub) in reported]
 
 
 def fetch(
@@ -246,8 +345,13 @@ def fetch(
     config: FetchConfig | None = None,
     **options: Unpack[FetchOptions],
 ) -> Publication:
-    """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``."""
-    pubs = list(fetch_many([id_or_ids], db=db, config=_config(config, args, parts, options, "fetch")))
+    """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``.
+
+    Raises :class:`~pubfetch.ids.InvalidId` for an ID that is none of PMID, PMCID, DOI, and :class:`FetchError` (with
+    the publication attached) when nothing could be fetched because of transient failures. A partial result is
+    returned: ``pub.status()`` and ``pub.problems()`` say what is missing.
+    """
+    pubs = list(fetch_many([id_or_ids], db=db, config=_config(config, args, parts, options, "fetch"), errors="raise"))
     return pubs[0]
 
 

@@ -1,8 +1,9 @@
 """Publications as table rows, for pipelines that hand results on as a pandas DataFrame or CSV.
 
-One row per publication, one column per part (lists joined with "; ") plus the journal, date, open-access and fetch
-facts that a curator filters on. :func:`rows` needs nothing; :func:`to_dataframe` needs pandas (``pip install
-pubfetch[tables]``) and says so clearly when it is missing.
+One row per publication, one column per part plus the authors and the journal, date, open-access and fetch facts that
+a curator filters on. :func:`row` gives flat text (lists joined with "; ") for CSV; :func:`to_dataframe` keeps lists as
+lists and times as pandas datetimes, so a frame can be filtered without parsing strings back. It needs pandas
+(``pip install pubfetch[tables]``) and says so clearly when it is missing.
 """
 
 from __future__ import annotations
@@ -20,33 +21,47 @@ if TYPE_CHECKING:  # pragma: no cover
 
 LIST_SEPARATOR = "; "
 
-COLUMNS = ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
+COLUMNS = ("pmid", "pmcid", "doi", "title", "authors", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
            "journal_title", "pub_date", "oa", "preprint", "citations_count", "status", "fetch_exception",
            "fetch_time")
 
 
-def _part_text(pub: Publication, name: PartName) -> str:
+def _part_value(pub: Publication, name: PartName) -> str | list[str]:
     part = pub.part(name)
     if name.is_list:
-        return LIST_SEPARATOR.join(str(item) for item in part.items)  # type: ignore[union-attr]
+        return [str(item) for item in part.items]  # type: ignore[union-attr]
     return part.content  # type: ignore[union-attr]
 
 
-def row(pub: Publication, args: FetcherArgs | None = None) -> dict[str, Any]:
-    """One publication as a flat dict with the keys of :data:`COLUMNS`."""
+def record(pub: Publication, args: FetcherArgs | None = None) -> dict[str, Any]:
+    """One publication as a dict with the keys of :data:`COLUMNS`: lists as lists (terms, author names), dates as
+    epoch milliseconds (``None`` when unknown)."""
     args = args or FetcherArgs()
-    values: dict[str, Any] = {name.value: _part_text(pub, name) for name in PartName}
+    values: dict[str, Any] = {name.value: _part_value(pub, name) for name in PartName}
     values.update(
+        authors=[a.name or " ".join(x for x in (a.given, a.family) if x) for a in pub.authors],
         journal_title=pub.journal_title,
-        pub_date=date_human(pub.pub_date) if pub.pub_date >= 0 else "",
+        pub_date=pub.pub_date if pub.pub_date >= 0 else None,
         oa=pub.oa,
         preprint=pub.preprint,
         citations_count=pub.citations_count if pub.citations_count >= 0 else None,
         status=pub.status(args),
         fetch_exception=pub.state.fetch_exception,
-        fetch_time=pub.state.fetch_time,
+        fetch_time=pub.state.fetch_time or None,
     )
     return {column: values[column] for column in COLUMNS}
+
+
+def row(pub: Publication, args: FetcherArgs | None = None) -> dict[str, Any]:
+    """One publication as a flat dict with the keys of :data:`COLUMNS` (lists joined with "; ", the publication
+    date as YYYY-MM-DD), for CSV."""
+    values = record(pub, args)
+    for column, value in values.items():
+        if isinstance(value, list):
+            values[column] = LIST_SEPARATOR.join(value)
+    values["pub_date"] = date_human(pub.pub_date) if pub.pub_date >= 0 else ""
+    values["fetch_time"] = pub.state.fetch_time
+    return values
 
 
 def rows(pubs: Iterable[Publication], args: FetcherArgs | None = None) -> Iterator[dict[str, Any]]:
@@ -55,9 +70,14 @@ def rows(pubs: Iterable[Publication], args: FetcherArgs | None = None) -> Iterat
 
 
 def to_dataframe(pubs: Iterable[Publication], args: FetcherArgs | None = None) -> pandas.DataFrame:
-    """A DataFrame with one row per publication (columns: :data:`COLUMNS`)."""
+    """A DataFrame with one row per publication (columns: :data:`COLUMNS`): list parts and authors as lists of
+    strings, ``pub_date`` and ``fetch_time`` as UTC datetimes (NaT when unknown)."""
     try:
         import pandas
     except ImportError:
         raise ImportError("to_dataframe needs pandas: pip install 'pubfetch[tables]' (or pip install pandas)") from None
-    return pandas.DataFrame(list(rows(pubs, args)), columns=list(COLUMNS))
+    frame = pandas.DataFrame([record(pub, args) for pub in pubs], columns=list(COLUMNS))
+    for column in ("pub_date", "fetch_time"):
+        frame[column] = pandas.to_datetime(frame[column], unit="ms", utc=True)
+    frame["citations_count"] = frame["citations_count"].astype("Int64")
+    return frame

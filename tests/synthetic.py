@@ -323,3 +323,15 @@ def in_process(services: SyntheticServices):
         return Canned(reply.status, reply.body, reply.content_type, reply.headers)
 
     return MappingTransport({services.base + "/*": answer})
+
+
+def use_services(monkeypatch, tmp_path, services: SyntheticServices | None = None, *, emails: bool = True) -> None:
+    """Point pubfetch (through the environment) at ``services``, with a private rate-limit file and, unless
+    ``emails`` is False, the e-mail addresses NCBI and Unpaywall want (so no warning says they are missing)."""
+    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
+    if emails:
+        monkeypatch.setenv("PUBFETCH_NCBI_EMAIL", "curator@example.org")
+        monkeypatch.setenv("PUBFETCH_UNPAYWALL_EMAIL", "curator@example.org")
+    if services is not None:
+        for name, value in vars(services.endpoints()).items():
+            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)

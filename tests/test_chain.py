@@ -61,7 +61,8 @@ def test_two_hundred_pmids_cost_a_handful_of_requests_and_equal_one_at_a_time():
     assert batch_counts["efetch_pmc"] == 0  # the full texts from Europe PMC are final already
     # one at a time: the per-ID number of each
     assert single_counts["europepmc_search"] == 20
-    assert single_counts["efetch_pubmed"] == 10  # the open-access ones were final before PubMed
+    # one each: the closed-access ones for their parts, the open-access ones (final before PubMed) for MeSH IDs only
+    assert single_counts["efetch_pubmed"] == 20
     assert single_counts["annotations"] == 2 * 10
     assert single_counts["europepmc_fulltext"] == 10
     assert [comparable(p) for p in batched[:20]] == [comparable(p) for p in single]
@@ -84,8 +85,9 @@ def test_content_of_a_fetched_publication():
     # the closed-access one has no full text source: IDs, title, abstract, MeSH, and a fetch that is not final
     assert closed.pmcid.content == "" and not closed.oa
     assert closed.fulltext.is_empty() and not closed.is_final(FetchConfig().args)
-    # MeSH came final from Europe PMC (which gives no unique IDs), so PubMed's did not replace it
+    # MeSH came final from Europe PMC (which gives no unique IDs), so PubMed's did not replace it; its IDs were filled
     assert [m.term for m in closed.mesh.items][1] == "Software" and closed.mesh.type is PartType.europepmc
+    assert [m.unique_id for m in closed.mesh.items] == ["D006801", "D012984", "D019295"]
     assert not closed.state.fetch_exception  # doi.org 404 and Unpaywall 404 are lasting answers
 
 

@@ -7,17 +7,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from synthetic import SyntheticServices
+from synthetic import SyntheticServices, use_services
 
 from pubfetch.cli.main import main
 
 
 @pytest.fixture
 def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
     with SyntheticServices(3) as s:
-        for name, value in vars(s.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        use_services(monkeypatch, tmp_path, s)
         yield s
 
 

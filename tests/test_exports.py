@@ -14,6 +14,7 @@ PUBLIC = {
     "fetch",
     "fetch_many",
     "BatchSummary",
+    "FetchError",
     "fetch_webpage",
     "fetch_doc",
     "FetchConfig",

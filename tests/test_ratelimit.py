@@ -116,6 +116,7 @@ def test_service_map_uses_configured_endpoints():
     assert services.key("https://www.Example.org/a") == "host:example.org"
 
 
+@pytest.mark.timing  # wall-clock gaps: a loaded machine delays a process between its permit and its print
 def test_two_processes_share_one_schedule(tmp_path):
     """Two processes booking 6 permits each at 1/s at the same moment: 12 slots one second apart in total, not two
     interleaved schedules of their own.

@@ -184,7 +184,7 @@ def fetch_hostile(tmp_path: Path, allow: bool) -> tuple[LoopbackServer, list]:
 
 def test_links_and_redirects_from_pages_rules_and_unpaywall_are_refused(tmp_path, caplog, unresolvable_publisher,
                                                                           connects):
-    caplog.set_level(logging.WARNING, logger="pubfetch")
+    caplog.set_level(logging.DEBUG, logger="pubfetch")  # the refusals' full URLs are in the debug (log file) lines
     server, pubs = fetch_hostile(tmp_path, allow=False)
     targets = [r.target for r in server.requests]
     # the publisher's page was fetched (as an untrusted URL), so its links were in reach ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pubfetch.model.part_type import PartType
-from pubfetch.model.parts import MeshTerm
+from pubfetch.model.parts import Author, MeshTerm
 from pubfetch.model.publication import Publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.tables import COLUMNS, row, to_dataframe
@@ -21,6 +21,7 @@ def sample() -> Publication:
     pub.set_mesh([MeshTerm("Software", True, "D012984"), MeshTerm("Humans", False, "D006801")], PartType.pubmed_xml,
                  "u", args)
     pub.set_pub_date("2019-07-02")
+    pub.authors = [Author(name="Jon Ison"), Author(given="Matúš", family="Kalaš")]
     pub.journal_title = "Nucleic Acids Research"
     pub.oa = True
     return pub
@@ -32,6 +33,7 @@ def test_row_flattens_parts_and_facts():
     assert r["pmid"] == "31114920" and r["pmcid"] == "" and r["doi"] == "10.1093/NAR/GKZ369"
     assert r["keywords"] == "ontology; bioinformatics"
     assert r["mesh"] == "Software; Humans"
+    assert r["authors"] == "Jon Ison; Matúš Kalaš"
     assert r["pub_date"] == "2019-07-02"
     assert r["oa"] is True and r["citations_count"] is None
     assert r["status"] == "non-final"
@@ -43,3 +45,10 @@ def test_dataframe_has_one_row_per_publication():
     assert isinstance(frame, pandas.DataFrame)
     assert frame.shape == (2, len(COLUMNS))
     assert frame.loc[0, "title"] == "EDAM: an ontology"
+    assert frame.loc[0, "keywords"] == ["ontology", "bioinformatics"]
+    assert frame.loc[1, "mesh"] == ["Software", "Humans"]
+    assert frame.loc[0, "authors"] == ["Jon Ison", "Matúš Kalaš"]
+    assert frame.loc[0, "pub_date"] == pandas.Timestamp("2019-07-02", tz="UTC")
+    assert frame.loc[0, "fetch_time"] is pandas.NaT  # never fetched
+    assert isinstance(frame["pub_date"].dtype, pandas.DatetimeTZDtype) and str(frame["pub_date"].dt.tz) == "UTC"
+    assert frame.loc[0, "citations_count"] is pandas.NA

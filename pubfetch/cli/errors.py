@@ -9,6 +9,8 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
+#: sysexits' EX_TEMPFAIL: the network or the proxy seems down; running the same command later should work
+EXIT_NETWORK = 75
 
 
 class CliError(Exception):

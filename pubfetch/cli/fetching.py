@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from pubfetch import fetcher
 from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
+from pubfetch.cli.progress import Progress
 from pubfetch.config import ConfigChanges, FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many, init_publication, to_ids
 from pubfetch.fetcher_args import FetcherArgs
@@ -150,27 +151,14 @@ def open_session(values: dict, fetching: dict, *, warc: str | None = None, rate_
         sess.close()
 
 
-class Progress:
-    """A one-line counter on stderr, only when stderr is a terminal (or when asked), never with --quiet."""
-
-    def __init__(self, label: str, total: int, enabled: bool) -> None:
-        self.label = label
-        self.total = total
-        self.enabled = enabled
-
-    def __call__(self, done: int, entry: object) -> None:
-        if self.enabled:
-            total = f"/{self.total}" if self.total else ""
-            print(f"\r{self.label}: {done}{total}", end="", file=sys.stderr, flush=True)
-
-    def finish(self) -> None:
-        if self.enabled:
-            print(file=sys.stderr, flush=True)
-
-
 def _progress(sess: Session, label: str, items: object, asked: bool) -> Progress:
+    """The bar of a fetching step: on a terminal or when asked, never with --quiet; publications show their counts."""
     total = len(items) if isinstance(items, Sized) else 0
-    return Progress(label, total, (asked or sys.stderr.isatty()) and not sess.quiet)
+    shown = (asked or sys.stderr.isatty()) and not sess.quiet
+    if label != "publications":
+        return Progress(label, total, shown)
+    s = sess.summary
+    return Progress(label, total, shown, lambda: {"final": s.final, "partial": s.partial, "failed": s.failed})
 
 
 # ------------------------------------------------------------------------------------------------ the pipeline's fetch
@@ -330,6 +318,10 @@ def fetch_config(values: dict, fetching: dict | None = None) -> FetchConfig:
         overrides["javascript"] = False
     if values.get("chromium"):
         overrides["chromium"] = values["chromium"]
+    if values.get("ncbi-email"):
+        overrides["ncbi_email"] = values["ncbi-email"]
+    if values.get("ncbi-api-key"):
+        overrides["ncbi_api_key"] = values["ncbi-api-key"].strip()
     try:
         config = FetchConfig.from_env(None, config_file=values.get("config"), **overrides)
         return config.replace(args=dataclasses.replace(config.args, **fetching)) if fetching else config

@@ -24,11 +24,40 @@ INTRO = (
 )
 
 EXAMPLES = """Examples:
-  pubfetch -db-init pubs.db
-  pubfetch -pub-file ids.txt -db-fetch-end pubs.db
+  pubfetch -pub-file examples/pmids.txt -db-fetch-end pubs.db     (creates pubs.db when missing; re-runnable)
   pubfetch -pub-db pubs.db -db pubs.db -usable -out --format json
   pubfetch -pub 31114920 PMC6198355 -db pubs.db -out --out-part title abstract --plain
   pubfetch -pub-json exported.json -put pubs.db"""
+
+
+ENVIRONMENT = (
+    ("NCBI_API_KEY (or PUBFETCH_NCBI_API_KEY)", "NCBI API key: 10 instead of 3 requests/s"),
+    ("PUBFETCH_NCBI_EMAIL, PUBFETCH_NCBI_TOOL", "e-mail and tool name sent to NCBI E-utilities"),
+    ("PUBFETCH_EUROPEPMC_EMAIL", "e-mail sent to Europe PMC"),
+    ("PUBFETCH_UNPAYWALL_EMAIL", "e-mail sent to Unpaywall (it requires one)"),
+    ("PUBFETCH_<SERVICE>_URL", "base URL of a service: EUROPEPMC, EUROPEPMC_ANNOTATIONS, EUTILS, PUBMED, DOI, "
+     "UNPAYWALL"),
+    ("PUBFETCH_RATE_DB", "the shared rate-limit file"),
+    ("PUBFETCH_CHROMIUM", "the Chromium binary"),
+    ("PUBFETCH_THREADS", "worker threads"),
+    ("PUBFETCH_CONFIG", "the config file"),
+    ("HTTPS_PROXY, NO_PROXY, REQUESTS_CA_BUNDLE", "proxy and CA bundle, as for any HTTP client"),
+)
+
+
+def _environment() -> str:
+    """The closing section of --help: the environment and where the config file is looked for on this machine."""
+    from pubfetch.config import FetchConfig
+
+    lines = ["Environment (command-line options override it; it overrides the config file):"]
+    for name, meaning in ENVIRONMENT:
+        lines.append(f"  {name.ljust(COLUMN - 2)}{meaning}" if len(name) < COLUMN - 3 else f"  {name}\n"
+                     + " " * COLUMN + meaning)
+    found = FetchConfig.default_file()
+    where = (f"{found} (in use)" if found else
+             "$PUBFETCH_CONFIG, else ~/.config/pubfetch/config.yaml (none found)")
+    lines += ["", f"Config file: {where}"]
+    return "\n".join(lines)
 
 
 def _left(opt: Option) -> str:
@@ -56,5 +85,5 @@ def format_help() -> str:
         if group.note:
             parts.append(textwrap.fill(group.note, WIDTH, initial_indent="  ", subsequent_indent="  "))
         parts += [_entry(o) for o in group.options]
-    parts += ["", EXAMPLES]
+    parts += ["", EXAMPLES, "", _environment()]
     return "\n".join(parts) + "\n"

@@ -26,6 +26,18 @@ class _ConsoleFormatter(logging.Formatter):
         return f"pubfetch: {record.levelname.lower()}: {record.getMessage()}"
 
 
+_SECRET_OPTIONS = frozenset({"--ncbi-api-key"})
+
+
+def _redacted(argv: Sequence[str]) -> list[str]:
+    """The command line with the values of secret options (the NCBI API key) replaced, for the log file."""
+    out = list(argv)
+    for i, word in enumerate(out[:-1]):
+        if word in _SECRET_OPTIONS:
+            out[i + 1] = "***"
+    return out
+
+
 class _LogFile(logging.FileHandler):
     """The ``--log`` file. When a write fails (a full disk, a removed mount), logging's default prints a traceback for
     EVERY later record; this handler says so once on stderr and stops writing to the file, and the run goes on (its
@@ -92,6 +104,6 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
     logger.setLevel(logging.DEBUG if log_file is not None else console.level)
     logger.propagate = False
     log = logging.getLogger(__name__)
-    log.debug("pubfetch %s", " ".join(argv))
+    log.debug("pubfetch %s", " ".join(_redacted(argv)))
     log.info("This is pubfetch %s", pubfetch.__version__)
     return setup

@@ -16,7 +16,7 @@ from typing import Literal, TextIO
 
 import pubfetch
 from pubfetch.cli import testops
-from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, UsageError
+from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_NETWORK, EXIT_OK, EXIT_USAGE, CliError, UsageError
 from pubfetch.cli.help import USAGE, format_help
 from pubfetch.cli.logsetup import configure
 from pubfetch.cli.fetching import Session, open_session, test_operation
@@ -25,6 +25,7 @@ from pubfetch.cli.options import TESTS
 from pubfetch.cli.parser import ParsedArgs, parse_args
 from pubfetch.cli.testops import run_test_operations
 from pubfetch.cli.pipeline import Pipeline
+from pubfetch.net.reachability import NetworkUnreachable
 from pubfetch.output.common import Format
 from pubfetch.output.writer import EntryWriter
 from pubfetch.store import StoreError
@@ -101,6 +102,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.flag("version"):
         print(f"pubfetch {pubfetch.__version__}")
         return EXIT_OK
+    if "print-completion" in args:
+        from pubfetch.cli.completion import completion_script
+
+        try:
+            sys.stdout.write(completion_script(args.get("print-completion")))
+        except CliError as e:
+            _say(str(e))
+            return e.exit_status
+        return EXIT_OK
     try:
         if not args.has_role("oneoff", "pipeline", "test"):
             raise UsageError("no operation given (operations are the single-dash options); see pubfetch --help")
@@ -117,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as e:
         log.error("%s", e)
         return EXIT_USAGE
+    except NetworkUnreachable as e:
+        log.error("%s", e)
+        return EXIT_NETWORK
     except BrokenPipeError:
         _quiet_broken_pipe()
         return EXIT_OK

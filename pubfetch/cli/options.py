@@ -81,6 +81,8 @@ FETCHING_PRIVATE = Group("Fetching private parameters", tuple(_fetcher_option(k)
 GENERAL = Group("General", (
     flag("-h --help", "Print this help and exit", "general"),
     flag("--version", "Print the version and exit", "general"),
+    one("--print-completion", "SHELL", "Print the shell completion script for bash or zsh and exit, e.g. "
+        "eval \"$(pubfetch --print-completion bash)\" in ~/.bashrc (pubfetch)", role="general"),
     one("-l --log", "FILE", "Append the log (with debug messages) to FILE; missing parent directories are created",
         role="general"),
     flag("--verbose", "Also show informational log messages on stderr, not only warnings and errors (pubfetch)",
@@ -264,6 +266,10 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--no-rate-limit", "Do not take permits from the shared rate limits (pubfetch)", "modifier"),
     one("--config", "FILE", "YAML config file (default $PUBFETCH_CONFIG or ~/.config/pubfetch/config.yaml) (pubfetch)",
         role="modifier"),
+    one("--ncbi-email", "EMAIL", "E-mail sent to NCBI E-utilities (default $PUBFETCH_NCBI_EMAIL) (pubfetch)",
+        role="modifier"),
+    one("--ncbi-api-key", "KEY", "NCBI API key: 10 instead of 3 requests/s (default $NCBI_API_KEY; on the command "
+        "line it is visible to other users of the machine) (pubfetch)", role="modifier"),
 ))
 
 

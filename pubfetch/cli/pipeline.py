@@ -36,6 +36,7 @@ from pubfetch.cli.idsource import (
 from pubfetch.cli.jsonsource import read_json_entries
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
@@ -122,7 +123,9 @@ class Pipeline:
         from itertools import chain
 
         a = self.args
-        ids = chain.from_iterable(iter_pub_file(path, self.strict) for path in a.get("pub-file", []))
+        files = a.get("pub-file", [])
+        ids = CountedIds(chain.from_iterable(iter_pub_file(path, self.strict) for path in files),
+                         count_id_lines(files))
         if "queue" in a:
             self._queued(ids, "db-fetch-end")
             return

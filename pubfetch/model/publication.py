@@ -31,6 +31,8 @@ _VERSIONED = re.compile(r"^[._-][0-9]+\Z")
 F1000_DOI = re.compile(r"^10.12688/F1000RESEARCH\..+\Z")
 _ZENODO = re.compile(r"^https?://(www\.)?zenodo\.org/.+$")
 
+_REPR_TITLE = 60
+
 BIBLIO_FIELDS = ("volume", "issue", "pages", "issn", "eissn", "publisher")
 
 
@@ -81,6 +83,17 @@ class Publication:
     pub_types: list[str] = field(default_factory=list)
     clock: Clock = field(default=now_ms, repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        """One short line (IDs, the start of the title, which parts are final under the default parameters): the full
+        text would make the dataclass repr tens of kilobytes in a notebook or a log."""
+        args = default_args()
+        ids = ", ".join(p.content for p in (self.pmid, self.pmcid, self.doi) if p.content) or "no ID"
+        title = self.title.content if len(self.title.content) <= _REPR_TITLE else \
+            self.title.content[:_REPR_TITLE - 3] + "..."
+        final = [p.name.value.removeprefix("the").lower() for p in self._content_parts()
+                 if not p.is_empty() and p.is_final(args)]
+        return f"<Publication {ids}: {title!r}; final: {' '.join(final) or 'none'}>"
+
     # --- parts --------------------------------------------------------------------------------------------------------
 
     def part(self, name: PartName) -> StringPart | ListPart:
@@ -128,6 +141,20 @@ class Publication:
         if not self.is_final(args):
             return "non-final"
         return "final" if not self.is_totally_final(args) else "totally final"
+
+    def problems(self, args: FetcherArgs | None = None) -> list[str]:
+        """What keeps this publication from being final, one short sentence each (empty when it is final)."""
+        args = args or default_args()
+        found = []
+        if self.state.fetch_exception:
+            found.append("a transient failure (fetchException) stopped the fetch; fetching again later may complete it")
+        for part in (self.title, self.abstract, self.fulltext):
+            name = part.name.value.removeprefix("the").lower()
+            if part.is_empty():
+                found.append(f"no {name}")
+            elif not part.is_final(args):
+                found.append(f"{name} not final (only from {part.type.value})")
+        return found
 
     def lowest_type(self) -> PartType:
         """The worst type among title, keywords, abstract and full text: a link is worth following only if better."""

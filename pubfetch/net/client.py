@@ -27,6 +27,7 @@ from pubfetch.net.encoding import decode_body
 from pubfetch.net.ftp import FtpTransport
 from pubfetch.net.layers import RetryLayer, SlotLayer, http_stack, refusal
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
+from pubfetch.net.reachability import NetworkWatch
 from pubfetch.net.requests_transport import RequestsTransport
 from pubfetch.net.retry import ExchangeFailed, ServerBusy
 from pubfetch.net.slots import HostSlots
@@ -74,7 +75,10 @@ class HttpClient:
         self.network: Transport = transport if transport is not None else RequestsTransport(cfg)
         #: requests, failures, 429s and 503s per host since the client was made (what a run report shows)
         self.counts = RequestCounts()
-        self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts)
+        #: whether the network seems down (attempts to several hosts in a row got no answer): then nothing is sent
+        self.watch = NetworkWatch()
+        self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts,
+                                               watch=self.watch)
         ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s,
                                          cfg.allow_private_addresses), self.counts)
         self.ftp: Transport = RetryLayer(SlotLayer(ftp, self.slots), cfg, sleep)
@@ -156,6 +160,9 @@ class HttpClient:
     # ------------------------------------------------------------------ the call
 
     def _run(self, request: Request) -> FetchResult:
+        if self.watch.halted:  # quietly: the run is about to stop with one line saying why
+            return FetchResult(request.url, request.url, OutcomeKind.CONNECTION,
+                               message="not sent: the network seems down or the run is stopping")
         started = time.monotonic()
         result = self._send(request)
         result.fetch_exception = sets_fetch_exception(result, publication=request.publication)

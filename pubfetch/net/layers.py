@@ -27,6 +27,7 @@ from pubfetch.net import addresses, urls
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.reachability import NetworkWatch, WatchLayer
 from pubfetch.net.record import call_hook
 from pubfetch.net.retry import ExchangeFailed, ServerBusy, build_retrying
 from pubfetch.net.slots import HostSlots
@@ -251,9 +252,11 @@ class RecordingLayer(Layer):
 
 
 def http_stack(network: Transport, config: HttpConfig, slots: HostSlots,
-               sleep: Callable[[float], None] = time.sleep, counts: RequestCounts | None = None) -> Transport:
+               sleep: Callable[[float], None] = time.sleep, counts: RequestCounts | None = None,
+               watch: NetworkWatch | None = None) -> Transport:
     """The layers of the module docstring around a network transport (limiter and recorder only when configured,
-    the counting layer only with ``counts``)."""
+    the counting layer only with ``counts``; with a ``watch``, :class:`~pubfetch.net.reachability.WatchLayer` just
+    inside the slots)."""
     transport: Transport = network
     if counts is not None:
         transport = CountingLayer(transport, counts)
@@ -261,6 +264,8 @@ def http_stack(network: Transport, config: HttpConfig, slots: HostSlots,
         transport = RecordingLayer(transport, config.response_hook)
     if config.rate_limiter is not None:
         transport = RateLimitLayer(transport, config.rate_limiter, config.rate_key, config.retry_after_cap_s)
+    if watch is not None:
+        transport = WatchLayer(transport, watch)
     transport = SlotLayer(transport, slots)
     transport = RetryLayer(transport, config, sleep)
     return RedirectLayer(transport, config)

@@ -27,6 +27,13 @@ from pubfetch.resources.links import Links
 
 log = logging.getLogger(__name__)
 
+
+def email_address(value: str) -> str:
+    """The address if ``value`` looks like one (text on both sides of one @), else "" (PubFetcher's default "@")."""
+    value = value.strip()
+    local, at, domain = value.partition("@")
+    return value if at and local and domain and "@" not in domain and not any(c.isspace() for c in value) else ""
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -72,6 +79,8 @@ class RunFlag(StrEnum):
     #: PMC XML (efetch) asked by PMCID, and answered
     PMC_XML_PMCID = "pmc_xml_pmcid"
     PMC_XML = "pmc_xml"
+    #: PubMed XML asked only for the unique IDs of MeSH terms taken from Europe PMC (which gives names only)
+    MESH_IDS = "mesh_ids"
     #: the DOI resolved to the publisher's page; Unpaywall asked
     DOI = "doi"
     OADOI = "oadoi"
@@ -87,6 +96,8 @@ class PubRun:
     id_count: int = 0
     goon: bool = True
     start_ids: PublicationIds | None = None
+    #: the publication of the batch this one turned out to be (its PMID, PMCID or DOI is the same): fetched only there
+    same_as: Publication | None = None
 
     def has(self, flag: RunFlag | str) -> bool:
         return RunFlag(flag) in self.flags
@@ -138,10 +149,19 @@ class Context:
         self._renderer = renderer
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._warned: set[str] = set()
 
     @property
     def args(self) -> FetcherArgs:
         return self.config.args
+
+    def warn_once(self, key: str, message: str) -> None:
+        """A warning about the run's settings, given once per run however many requests it concerns."""
+        with self._lock:
+            if key in self._warned:
+                return
+            self._warned.add(key)
+        log.warning(message)
 
     @property
     def endpoints(self):
@@ -215,8 +235,11 @@ class Context:
         with self._lock:
             pool, self._pool = self._pool, None
             renderer, self._renderer = self._renderer, None
+        watch = getattr(self.client, "watch", None)
         if pool is not None:
-            pool.shutdown(wait=True)
+            if watch is not None:  # after an interrupt: requests not yet sent are not sent, only those in flight end
+                watch.stopped = True
+            pool.shutdown(wait=True, cancel_futures=True)
         close = getattr(renderer, "close", None)
         if close is not None:
             close()

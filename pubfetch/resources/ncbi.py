@@ -7,6 +7,7 @@ PubFetcher sends one efetch per publication. efetch takes comma-separated ID lis
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 
@@ -18,9 +19,10 @@ from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.model.merge import apply_record
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.parts import ListPart, MeshTerm
 from pubfetch.net.outcome import FetchResult
 from pubfetch.net.urls import RedactingFilter
-from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
+from pubfetch.resources.base import Context, PubRun, RunFlag, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
 
 log = logging.getLogger(__name__)
@@ -36,8 +38,11 @@ def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
     params = {"db": db, "retmode": "xml", "id": ",".join(ids)}
     if ctx.config.ncbi_tool:
         params["tool"] = ctx.config.ncbi_tool
-    if ctx.config.ncbi_email:
-        params["email"] = ctx.config.ncbi_email
+    if email_address(ctx.config.ncbi_email):
+        params["email"] = ctx.config.ncbi_email.strip()
+    else:
+        ctx.warn_once("ncbi-email", "NCBI E-utilities are asked without an e-mail address: set PUBFETCH_NCBI_EMAIL "
+                      "or --ncbi-email")
     if ctx.config.ncbi_api_key:
         params["api_key"] = ctx.config.ncbi_api_key
     url = ctx.endpoints.eutils + "efetch.fcgi"
@@ -50,20 +55,24 @@ def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
 
 def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
              parse: Callable[[bytes], list[ArticleRecord]], key: Callable[[ArticleRecord], str],
-             apply: Callable[[PubRun, ArticleRecord, str], None]) -> None:
+             apply: Callable[[PubRun, ArticleRecord, str], None], optional: frozenset[int] = frozenset()) -> None:
+    """Efetch ID lists and apply each record to its publication; a failure is the publication's fetch exception,
+    except for the runs in ``optional`` (by id()), which only wanted a detail."""
     for chunk in chunks(todo, ctx.config.efetch_batch):
         ids = list(dict.fromkeys(value for _, value in chunk))
         result = efetch(ctx, db, ids)
         if not result.ok:
             for run, _ in chunk:
-                run.fail_service(result)
+                if id(run) not in optional:
+                    run.fail_service(result)
             continue
         try:
             records = parse(result.body)
         except ValueError as e:
             log.warning("unreadable efetch answer from %s: %s", result.url, e)
             for run, _ in chunk:
-                run.unreadable()
+                if id(run) not in optional:
+                    run.unreadable()
             continue
         by_id: dict[str, ArticleRecord] = {}
         for record in records:
@@ -78,20 +87,43 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
 
 
 def fetch_pubmed_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
-    """PubMed XML for publications with a PMID whose IDs, title, MeSH or abstract are not final."""
+    """PubMed XML for publications with a PMID whose IDs, title, MeSH or abstract are not final; in the same ID
+    lists, the publications whose MeSH terms came without unique IDs (Europe PMC's JSON has names only) get them,
+    and only them: the part keeps its type and URL, and a failure is no fetch exception."""
     todo = []
+    mesh_only: set[int] = set()
     for run in runs:
-        if run.has(RunFlag.PUBMED_XML_PMID) or ctx.is_final(run.pub, PUBMED_XML_PARTS) or not run.pub.pmid.content:
+        if not run.pub.pmid.content:
             continue
-        run.set(RunFlag.PUBMED_XML_PMID)
-        todo.append((run, run.pub.pmid.content))
+        if not run.has(RunFlag.PUBMED_XML_PMID) and not ctx.is_final(run.pub, PUBMED_XML_PARTS):
+            run.set(RunFlag.PUBMED_XML_PMID, RunFlag.MESH_IDS)
+            todo.append((run, run.pub.pmid.content))
+        elif _lacks_mesh_ids(ctx, run):
+            run.set(RunFlag.MESH_IDS)
+            mesh_only.add(id(run))
+            todo.append((run, run.pub.pmid.content))
 
     def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
-        run.set(RunFlag.PUBMED_XML)
-        apply_record(run.pub, record, PartType.pubmed_xml, _pubmed_url(ctx, record.pmid), ctx.args, parts=ctx.parts,
-                     force_corresp=True)
+        if id(run) not in mesh_only:
+            run.set(RunFlag.PUBMED_XML)
+            apply_record(run.pub, record, PartType.pubmed_xml, _pubmed_url(ctx, record.pmid), ctx.args,
+                         parts=ctx.parts, force_corresp=True)
+        if ctx.wants(PartName.mesh):
+            _fill_unique_ids(run.pub.mesh, record.mesh)
 
-    _batched(ctx, "pubmed", todo, parse_pubmed_xml, lambda r: r.pmid, apply)
+    _batched(ctx, "pubmed", todo, parse_pubmed_xml, lambda r: r.pmid, apply, frozenset(mesh_only))
+
+
+def _lacks_mesh_ids(ctx: Context, run: PubRun) -> bool:
+    return (ctx.wants(PartName.mesh) and not run.has(RunFlag.MESH_IDS)
+            and any(not term.unique_id for term in run.pub.mesh.items))
+
+
+def _fill_unique_ids(part: ListPart, terms: Sequence[MeshTerm]) -> None:
+    ids = {term.term.casefold(): term.unique_id for term in terms if term.unique_id}
+    part.items = [term if term.unique_id or not isinstance(term, MeshTerm)
+                  else dataclasses.replace(term, unique_id=ids.get(term.term.casefold(), ""))
+                  for term in part.items]
 
 
 def _pubmed_url(ctx: Context, pmid: str) -> str:

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.part_type import PartName, PartType
-from pubfetch.resources.base import SERVICE_GLITCHES, Context, PubRun, RunFlag
+from pubfetch.resources.base import SERVICE_GLITCHES, Context, PubRun, RunFlag, email_address
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,11 @@ def fetch_unpaywall(ctx: Context, runs: Sequence[PubRun]) -> None:
 def _one(ctx: Context, run: PubRun) -> None:
     pub = run.pub
     url = ctx.endpoints.unpaywall + quote(pub.doi.content, safe="/")
-    result = ctx.client.get(url, params={"email": ctx.args.oadoi_email}, publication=True,
+    email = email_address(ctx.args.oadoi_email)
+    if not email:
+        ctx.warn_once("unpaywall-email", "Unpaywall is asked without an e-mail address and may refuse: set "
+                      "PUBFETCH_UNPAYWALL_EMAIL or --oadoiEmail")
+    result = ctx.client.get(url, params={"email": email} if email else None, publication=True,
                             headers={"Accept": "application/json"})
     if not result.ok:
         # PubFetcher: a timeout or an unexpected failure is worth a retry, an HTTP error (unknown DOI) is not

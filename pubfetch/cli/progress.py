@@ -1,0 +1,99 @@
+"""The progress bar of fetching runs: tqdm on stderr, advancing as each entry completes, with rate, ETA and the counts
+of final, partial and failed publications; warnings print above it, never glued to it."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from pubfetch.cli.logsetup import LOGGER
+
+
+class _AboveTheBar(logging.Handler):
+    """Writes log lines through tqdm, which clears the bar, prints the line and draws the bar again below it."""
+
+    def __init__(self, replaced: logging.Handler) -> None:
+        super().__init__(replaced.level)
+        self.setFormatter(replaced.formatter)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from tqdm import tqdm
+
+        try:
+            tqdm.write(self.format(record), file=sys.stderr)
+        except Exception:  # a log line must never break the run
+            self.handleError(record)
+
+
+class Progress:
+    """Called with (number done, entry) as entries complete; shown only when enabled (a terminal, or --progress, and
+    not --quiet). ``counts`` gives the figures shown after the bar (final, partial, failed)."""
+
+    def __init__(self, label: str, total: int, enabled: bool,
+                 counts: Callable[[], dict[str, int]] | None = None) -> None:
+        self.enabled = enabled
+        self.counts = counts
+        self._bar: Any = None
+        self._swapped: list[tuple[logging.Handler, logging.Handler]] = []
+        if enabled:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total or None, desc=label, unit="", file=sys.stderr, dynamic_ncols=True,
+                             mininterval=0.2, smoothing=0.1, leave=True)
+            self._log_above_the_bar()
+
+    def _log_above_the_bar(self) -> None:
+        logger = logging.getLogger(LOGGER)
+        for handler in list(logger.handlers):
+            if isinstance(handler, logging.StreamHandler) and getattr(handler, "stream", None) in (sys.stderr,
+                                                                                                  sys.__stderr__):
+                above = _AboveTheBar(handler)
+                logger.removeHandler(handler)
+                logger.addHandler(above)
+                self._swapped.append((handler, above))
+
+    def __call__(self, done: int, entry: object) -> None:
+        if self._bar is None:
+            return
+        self._bar.n = done
+        if self.counts is not None:
+            self._bar.set_postfix(self.counts(), refresh=False)
+        self._bar.refresh()
+
+    def finish(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+        logger = logging.getLogger(LOGGER)
+        for handler, above in self._swapped:
+            logger.removeHandler(above)
+            logger.addHandler(handler)
+        self._swapped.clear()
+
+
+class CountedIds:
+    """IDs read lazily with a total known beforehand (the non-comment lines of ID files), for the bar's ETA."""
+
+    def __init__(self, ids: Iterable[Any], total: int) -> None:
+        self._ids = ids
+        self.total = total
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return self.total
+
+
+def count_id_lines(paths: Iterable[str]) -> int:
+    """The lines of ID files that may hold an ID (not empty, not a # comment): a cheap first pass for the total."""
+    total = 0
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                total += sum(1 for line in f if line.strip() and not line.lstrip().startswith(b"#"))
+        except OSError:
+            pass  # reading the IDs reports it
+    return total

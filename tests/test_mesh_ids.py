@@ -1,0 +1,36 @@
+"""MeSH terms taken from Europe PMC (names only) get their unique IDs from PubMed XML, one efetch per batch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from synthetic import Article, SyntheticServices, use_services
+
+import pubfetch
+from pubfetch.model.part_type import PartType
+
+
+@pytest.fixture
+def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    with SyntheticServices(4) as s:
+        use_services(monkeypatch, tmp_path, s)
+        yield s
+
+
+def test_mesh_unique_ids_are_filled_from_one_efetch_per_batch(services: SyntheticServices) -> None:
+    pmids = [Article(i).pmid for i in range(4)]
+    pubs = list(pubfetch.fetch_many(pmids))
+    for pub in pubs:
+        assert [(t.term, t.major_topic, t.unique_id) for t in pub.mesh.items] == [
+            ("Humans", False, "D006801"), ("Software", True, "D012984"), ("Computational Biology", False, "D019295")]
+        assert pub.mesh.type is PartType.europepmc  # the part keeps its source
+        assert pub.mesh.url.startswith(services.base + "/epmc/rest/search")
+    assert services.counts["efetch_pubmed"] == 1, services.ids_asked["efetch_pubmed"]
+    assert sorted(services.ids_asked["efetch_pubmed"]) == sorted(pmids)
+
+
+def test_no_mesh_request_when_mesh_is_not_asked_for(services: SyntheticServices) -> None:
+    pubs = list(pubfetch.fetch_many([Article(0).pmid], parts=["title", "abstract", "fulltext"]))
+    assert pubs[0].title.content == Article(0).title
+    assert services.counts["efetch_pubmed"] == 0

@@ -1,0 +1,119 @@
+"""Progress that moves: each publication is stored and reported as soon as it is complete, so the bar advances per
+publication and an interrupt (SIGINT) mid-batch keeps every publication completed before it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from loopback import Reply
+from synthetic import Article, SyntheticServices, use_services
+
+import pubfetch
+from pubfetch.cli.main import main
+
+REPO = Path(__file__).resolve().parents[1]
+N = 6  # articles 0, 2, 4 are open access (complete after the services); 1, 3, 5 follow a slow Unpaywall PDF link
+SLOW_S = 5.0
+
+
+def slow_links(services: SyntheticServices, delay: float) -> None:
+    """Unpaywall points the closed-access articles at a PDF that takes ``delay`` seconds to come."""
+    for i in range(1, N, 2):
+        doi = Article(i).doi.upper()
+        record = {"doi": doi.lower(), "is_oa": True, "title": None,
+                  "best_oa_location": {"url_for_pdf": services.server.url(f"/slow/{i}.pdf")}, "oa_locations": []}
+        services.extra[f"/unpaywall/{doi}"] = Reply(200, json.dumps(record), "application/json")
+        services.extra[f"/slow/{i}.pdf"] = Reply(404, "gone", "text/plain", delay=delay)
+
+
+def stored_pmids(db: Path) -> set[str]:
+    if not db.exists():
+        return set()
+    with sqlite3.connect(db, timeout=5) as conn:
+        try:
+            return {r[0] for r in conn.execute("SELECT json_extract(json, '$.pmid.content') FROM publications")}
+        except sqlite3.OperationalError:  # the schema is being created
+            return set()
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    use_services(monkeypatch, tmp_path)
+    return tmp_path
+
+
+def test_each_publication_is_stored_and_reported_when_it_completes_not_when_its_batch_does(
+        env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = env / "pubs.db"
+    reports: list[tuple[int, str, bool]] = []
+
+    def progress(done: int, pub: pubfetch.Publication) -> None:
+        reports.append((done, pub.pmid.content, pub.pmid.content in stored_pmids(db)))
+
+    with SyntheticServices(N) as services:
+        use_services(monkeypatch, env, services)
+        slow_links(services, delay=1.0)
+        pubs = list(pubfetch.fetch_many([Article(i).pmid for i in range(N)], db=db, progress=progress,
+                                        allow_private_addresses=True, threads=N))
+    assert [p.pmid.content for p in pubs] == [Article(i).pmid for i in range(N)]  # input order within the batch
+    assert [done for done, _, _ in reports] == list(range(1, N + 1))
+    # the open-access ones were reported first, while the closed ones still waited for their PDFs, and each
+    # publication was already in the database when it was reported
+    assert {pmid for _, pmid, _ in reports[:3]} == {Article(i).pmid for i in (0, 2, 4)}
+    assert all(in_db for _, _, in_db in reports)
+
+
+def test_sigint_mid_batch_keeps_the_completed_publications(env: Path) -> None:
+    db = env / "pubs.db"
+    ids = env / "ids.txt"
+    ids.write_text("".join(Article(i).pmid + "\n" for i in range(N)))
+    with SyntheticServices(N) as services:
+        slow_links(services, delay=SLOW_S)
+        child_env = dict(os.environ)
+        for name, value in vars(services.endpoints()).items():
+            child_env[f"PUBFETCH_{name.upper()}_URL"] = value
+        child_env["PYTHONPATH"] = str(REPO) + os.pathsep + child_env.get("PYTHONPATH", "")
+        proc = subprocess.Popen([sys.executable, "-m", "pubfetch", "-pub-file", str(ids), "-db-fetch-end", str(db),
+                                 "--allow-private-addresses", "--threads", str(N), "--timeout", "60000"],
+                                env=child_env, cwd=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        open_access = {Article(i).pmid for i in (0, 2, 4)}
+        waited = 0.0
+        while not open_access <= stored_pmids(db) and waited < 60 and proc.poll() is None:
+            time.sleep(0.1)  # synchronisation, not a timing assertion: wait until the first ones are stored
+            waited += 0.1
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=SLOW_S + 30)
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == "pubfetch: error: interrupted"
+    # kept: the publications completed before the interrupt (the batch used to be stored whole at its end, so
+    # nothing was); the closed-access ones, still waiting for their PDFs, were not completed
+    stored = stored_pmids(db)
+    assert open_access <= stored and len(stored) < N, stored
+
+
+def test_progress_bar_advances_with_counts_and_warnings_print_above_it(
+        env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    with SyntheticServices(4) as services:
+        use_services(monkeypatch, env, services)
+        services.failing = {"unpaywall"}
+        ids = env / "ids.txt"
+        ids.write_text("# four papers\n" + "".join(Article(i).pmid + "\n" for i in range(4)))
+        code = main(["-pub-file", str(ids), "-db-fetch-end", str(env / "pubs.db"), "--progress", "--retryLimit", "0"])
+    err = capsys.readouterr().err
+    assert code == 1
+    screens = [part for line in err.split("\n") for part in line.split("\r") if part.strip()]
+    bars = [s for s in screens if s.startswith("publications:")]
+    assert bars[-1].startswith("publications: 100%") and "4/4" in bars[-1]
+    assert "final=2, partial=0, failed=2" in bars[-1]
+    assert any(" 2/4 " in s or "2/4 [" in s for s in bars)  # it moved through the middle
+    warnings = [s for s in screens if "warning:" in s]
+    assert warnings and all(s.startswith("pubfetch: warning: ") for s in warnings)  # never glued to the bar
