@@ -8,13 +8,13 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 from synthetic import SyntheticServices
+from test_reliability_hostile import within
 from test_throughput import service_env
 
 from pubfetch.distributed.submit import job_status, submit, wait
@@ -54,28 +54,6 @@ def _start_worker(broker: str, db: str, env: dict[str, str], log: Path) -> subpr
         return subprocess.Popen([sys.executable, "-m", "pubfetch", "worker", "--broker", broker, "--db", db,
                                  "--concurrency", "2", "--loglevel", "INFO", "--hostname", name], env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
-
-
-def _within(seconds: float, call, log: Path):
-    """call()'s result; fails the test (with the worker's log) if it has not returned after ``seconds``: a queued run
-    waits for its workers as long as it takes, and a test whose worker died must not hang the suite."""
-    box: dict = {}
-
-    def run() -> None:
-        try:
-            box["result"] = call()
-        except BaseException as e:  # noqa: BLE001 - raised again in the test's thread
-            box["error"] = e
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if "error" in box:
-        raise box["error"]
-    if "result" not in box:
-        pytest.fail(f"no result within {seconds} s; the worker's log ends:\n"
-                    + log.read_text(encoding="utf-8", errors="replace")[-3000:])
-    return box["result"]
 
 
 def _wait_for(condition, timeout: float, what: str) -> None:
@@ -191,8 +169,8 @@ def test_rabbitmq_broker_with_results_in_redis(tmp_path: Path, redis_url: str) -
         try:
             with pytest.MonkeyPatch.context() as mp:
                 mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
-                status = _within(300, lambda: fetch_queued(services.pmids(), str(db), broker, batch_size=3),
-                                 tmp_path / "worker.log")
+                # a queued run waits for its workers as long as it takes: a test whose worker died must not hang
+                status = within(300, lambda: fetch_queued(services.pmids(), str(db), broker, batch_size=3))
         finally:
             worker.terminate()
             worker.wait(timeout=60)

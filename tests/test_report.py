@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from synthetic import SyntheticServices
+from synthetic import SyntheticServices, use_services
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
 
@@ -184,10 +184,8 @@ def test_request_counts_per_host_count_every_attempt() -> None:
 
 @pytest.fixture
 def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
     with SyntheticServices(4) as s:
-        for name, value in vars(s.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+        use_services(monkeypatch, tmp_path, s)
         yield s
 
 
