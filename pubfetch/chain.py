@@ -70,7 +70,7 @@ def fetch_all(ctx: Context, runs: Sequence[PubRun], serve: Serve | None = None) 
         run.start_ids = run.pub.ids
     for _ in range(3):  # PMID, then PMCID, then DOI queries
         serve(europepmc.fetch_search, runs)
-    runs = [run for run in _distinct(runs) if run.same_as is None]
+    runs = _distinct(runs)
     europepmc.fetch_fulltext_xml(ctx, runs)
     for _ in range(2):
         serve(_efo, runs)
@@ -89,20 +89,8 @@ def _distinct(runs: Sequence[PubRun]) -> list[PubRun]:
     """The runs of different publications: one whose PMID, PMCID or DOI (as the search completed them) is that of an
     earlier run of the batch is the same paper given twice (by PMID on one line, by DOI on another): it stops here and
     is fetched only as the earlier one."""
-    owner: dict[str, PubRun] = {}
-    distinct = []
-    for run in runs:
-        keys = identity_keys(run.pub)
-        first = next((owner[k] for k in keys if k in owner), None)
-        if first is not None and first is not run:
-            log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
-            run.same_as = first.pub
-            run.goon = False
-            continue
-        for key in keys:
-            owner[key] = run
-        distinct.append(run)
-    return distinct
+    _claim(runs, {})
+    return [run for run in runs if run.same_as is None]
 
 
 def identity_keys(pub: Publication) -> list[str]:
@@ -222,8 +210,8 @@ def _flow(ctx: Context, pubs: list[Publication], same_as: dict[int, Publication]
 
 
 def _claim(runs: Sequence[PubRun], owners: dict[str, PubRun]) -> None:
-    """As :func:`_distinct`, across the whole flow: a run whose PMID, PMCID or DOI an earlier-claimed run holds is the
-    same paper; it stops (its thread sees ``same_as``) and is fetched only as that one."""
+    """A run whose PMID, PMCID or DOI an earlier-claimed run holds (``owners``: by key, across a batch or a whole
+    flow) is the same paper; it stops (its thread sees ``same_as``) and is fetched only as that one."""
     for run in runs:
         keys = identity_keys(run.pub)
         first = next((owners[k] for k in keys if k in owners), None)
