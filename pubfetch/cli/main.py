@@ -76,26 +76,8 @@ def _quiet_broken_pipe() -> None:
         pass
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
-    words = list(sys.argv[1:] if argv is None else argv)
-    if words[:1] == ["worker"]:  # a Celery worker, with options of its own (pubfetch.distributed.worker)
-        from pubfetch.distributed.worker import main as worker_main
-
-        return worker_main(words[1:])
-    if not words:
-        print(USAGE, file=sys.stderr)
-        _say("no operation given; see pubfetch --help")
-        return EXIT_USAGE
-    asks_help = "-h" in words or "--help" in words
-    try:
-        args = parse_args(words)
-    except CliError as e:
-        if asks_help:  # help is shown even when the rest of the command line is wrong
-            sys.stdout.write(format_help())
-            return EXIT_OK
-        _say(str(e))
-        return e.exit_status
+def _early_answer(args: ParsedArgs) -> int | None:
+    """Help, version and completion scripts answer before any logging or configuration is set up."""
     if args.flag("help"):
         sys.stdout.write(format_help())
         return EXIT_OK
@@ -111,6 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             _say(str(e))
             return e.exit_status
         return EXIT_OK
+    return None
+
+
+def _guarded_run(args: ParsedArgs, words: list[str]) -> int:
+    """Run the operations, turning each kind of failure into its one-line message and exit status."""
     try:
         if not args.has_role("oneoff", "pipeline", "test"):
             raise UsageError("no operation given (operations are the single-dash options); see pubfetch --help")
@@ -144,3 +131,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         setup.close()
     return EXIT_USAGE if setup.failed and status == EXIT_OK else status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["worker"]:  # a Celery worker, with options of its own (pubfetch.distributed.worker)
+        from pubfetch.distributed.worker import main as worker_main
+
+        return worker_main(words[1:])
+    if not words:
+        print(USAGE, file=sys.stderr)
+        _say("no operation given; see pubfetch --help")
+        return EXIT_USAGE
+    asks_help = "-h" in words or "--help" in words
+    try:
+        args = parse_args(words)
+    except CliError as e:
+        if asks_help:  # help is shown even when the rest of the command line is wrong
+            sys.stdout.write(format_help())
+            return EXIT_OK
+        _say(str(e))
+        return e.exit_status
+    early = _early_answer(args)
+    if early is not None:
+        return early
+    return _guarded_run(args, words)
