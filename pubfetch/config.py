@@ -218,8 +218,9 @@ class FetchConfig:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, config_file: str | os.PathLike[str] | None = None,
                  **overrides: object) -> FetchConfig:
-        """Defaults, then the config file (``config_file``, else :meth:`default_file`), then environment variables,
-        then keyword arguments.
+        """Defaults, then environment variables, then the config file (``config_file``, else :meth:`default_file`),
+        then keyword arguments: the more deliberate the choice, the later it applies. A setting the file leaves out
+        keeps its value from the environment.
 
         Variables: ``NCBI_API_KEY`` (or ``PUBFETCH_NCBI_API_KEY``), ``PUBFETCH_NCBI_EMAIL``, ``PUBFETCH_NCBI_TOOL``,
         ``PUBFETCH_EUROPEPMC_EMAIL``, ``PUBFETCH_UNPAYWALL_EMAIL``, ``PUBFETCH_THREADS``, ``PUBFETCH_CHROMIUM``, and the
@@ -227,35 +228,63 @@ class FetchConfig:
         """
         env = os.environ if environ is None else environ
         path = config_file if config_file is not None else cls.default_file(env)
-        from_file = cls.from_file(path) if path else {}
-        file_endpoints = from_file.pop("endpoints", None)
-        base_endpoints = dataclasses.asdict(file_endpoints) if isinstance(file_endpoints, Endpoints) else {}
-        values: dict[str, object] = dict(from_file)
-        for name in (f.name for f in dataclasses.fields(Endpoints)):
-            if env.get(Endpoints.env_var(name), "").strip():
-                base_endpoints[name] = env[Endpoints.env_var(name)].strip()
-        values["endpoints"] = Endpoints(**base_endpoints)
-        key = env.get("PUBFETCH_NCBI_API_KEY") or env.get("NCBI_API_KEY")
-        if key:
-            values["ncbi_api_key"] = key.strip()
-        for var, name in (("PUBFETCH_NCBI_EMAIL", "ncbi_email"), ("PUBFETCH_NCBI_TOOL", "ncbi_tool"),
-                          ("PUBFETCH_CHROMIUM", "chromium")):
-            if env.get(var):
-                values[name] = env[var].strip()
-        if env.get("PUBFETCH_THREADS"):
-            try:
-                values["threads"] = int(env["PUBFETCH_THREADS"])
-            except ValueError:
-                raise ValueError(f"PUBFETCH_THREADS must be an integer, got {env['PUBFETCH_THREADS']!r}") from None
-        given_args = values.pop("args", None)
-        args = given_args if isinstance(given_args, FetcherArgs) else FetcherArgs()
-        if env.get("PUBFETCH_EUROPEPMC_EMAIL"):
-            args = dataclasses.replace(args, europepmc_email=env["PUBFETCH_EUROPEPMC_EMAIL"].strip())
-        if env.get("PUBFETCH_UNPAYWALL_EMAIL"):
-            args = dataclasses.replace(args, oadoi_email=env["PUBFETCH_UNPAYWALL_EMAIL"].strip())
-        values["args"] = args  # explicit args in overrides win below
+        values = _environment_values(env)
+        if path:
+            _apply_file(values, cls.from_file(path), _read_yaml(path))
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+
+def _environment_values(env: Mapping[str, str]) -> dict[str, object]:
+    """The settings the environment variables give (endpoints and PubFetcher's e-mails as whole objects)."""
+    values: dict[str, object] = {}
+    endpoints = {name: env[Endpoints.env_var(name)].strip() for name in (f.name for f in dataclasses.fields(Endpoints))
+                 if env.get(Endpoints.env_var(name), "").strip()}
+    values["endpoints"] = Endpoints(**endpoints)
+    key = env.get("PUBFETCH_NCBI_API_KEY") or env.get("NCBI_API_KEY")
+    if key:
+        values["ncbi_api_key"] = key.strip()
+    for var, name in (("PUBFETCH_NCBI_EMAIL", "ncbi_email"), ("PUBFETCH_NCBI_TOOL", "ncbi_tool"),
+                      ("PUBFETCH_CHROMIUM", "chromium")):
+        if env.get(var):
+            values[name] = env[var].strip()
+    if env.get("PUBFETCH_THREADS"):
+        try:
+            values["threads"] = int(env["PUBFETCH_THREADS"])
+        except ValueError:
+            raise ValueError(f"PUBFETCH_THREADS must be an integer, got {env['PUBFETCH_THREADS']!r}") from None
+    args = FetcherArgs()
+    if env.get("PUBFETCH_EUROPEPMC_EMAIL"):
+        args = dataclasses.replace(args, europepmc_email=env["PUBFETCH_EUROPEPMC_EMAIL"].strip())
+    if env.get("PUBFETCH_UNPAYWALL_EMAIL"):
+        args = dataclasses.replace(args, oadoi_email=env["PUBFETCH_UNPAYWALL_EMAIL"].strip())
+    values["args"] = args
+    return values
+
+
+#: PubFetcher parameters the environment can set, by attribute, with the names a config file may give them under.
+_ENV_ARGS = {"europepmc_email": ("europepmcEmail", "europepmc_email"), "oadoi_email": ("oadoiEmail", "oadoi_email")}
+
+
+def _apply_file(values: dict[str, object], from_file: dict[str, object], raw: object) -> None:
+    """Lay the config file's settings over the environment's: only what the file names replaces a value."""
+    raw_map = raw if isinstance(raw, dict) else {}
+    file_endpoints = from_file.pop("endpoints", None)
+    if isinstance(file_endpoints, Endpoints):
+        named = {str(k) for k in (raw_map.get("endpoints") or {})}
+        env_endpoints = values["endpoints"]
+        assert isinstance(env_endpoints, Endpoints)
+        values["endpoints"] = dataclasses.replace(
+            env_endpoints, **{name: getattr(file_endpoints, name) for name in named})
+    file_args = from_file.pop("args", None)
+    if isinstance(file_args, FetcherArgs):
+        env_args = values["args"]
+        assert isinstance(env_args, FetcherArgs)
+        named_args = {str(k) for k in (raw_map.get("fetching") or {})}
+        kept = {attr: getattr(env_args, attr) for attr, names in _ENV_ARGS.items()
+                if not named_args & set(names) and getattr(env_args, attr) != getattr(FetcherArgs(), attr)}
+        values["args"] = dataclasses.replace(file_args, **kept) if kept else file_args
+    values.update(from_file)
 
 
 class FetchOptions(TypedDict, total=False):

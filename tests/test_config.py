@@ -1,4 +1,4 @@
-"""FetchConfig from a YAML file, the environment and keyword arguments, in that order of precedence."""
+"""FetchConfig from the environment, a YAML file and keyword arguments, in that order of precedence."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ endpoints:
 """
 
 
-def test_file_then_environment_then_keywords(tmp_path):
+def test_environment_then_file_then_keywords(tmp_path):
     path = tmp_path / "config.yaml"
     path.write_text(FILE)
     cfg = FetchConfig.from_env({}, config_file=path)
@@ -28,11 +28,19 @@ def test_file_then_environment_then_keywords(tmp_path):
     assert cfg.endpoints.eutils == "http://mirror.example.org/eutils/"
     assert cfg.endpoints.europepmc == "https://www.ebi.ac.uk/europepmc/webservices/rest/"
     env = {"PUBFETCH_THREADS": "5", "NCBI_API_KEY": "k123", "PUBFETCH_UNPAYWALL_EMAIL": "env@example.org",
-           "PUBFETCH_EUTILS_URL": "http://other.example.org/e/"}
-    cfg = FetchConfig.from_env(env, config_file=path)
+           "PUBFETCH_EUROPEPMC_EMAIL": "epmc@example.org", "PUBFETCH_EUTILS_URL": "http://other.example.org/e/",
+           "PUBFETCH_DOI_URL": "http://doi.example.org/"}
+    cfg = FetchConfig.from_env(env)  # the environment alone
     assert (cfg.threads, cfg.ncbi_api_key, cfg.args.oadoi_email) == (5, "k123", "env@example.org")
-    assert cfg.args.empty_cooldown == 720  # from the file, untouched by the environment
     assert cfg.endpoints.eutils == "http://other.example.org/e/"
+    cfg = FetchConfig.from_env(env, config_file=path)
+    # what the file names replaces the environment's value ...
+    assert (cfg.threads, cfg.args.oadoi_email, cfg.endpoints.eutils) == (
+        3, "file@example.org", "http://mirror.example.org/eutils/")
+    assert cfg.args.empty_cooldown == 720
+    # ... and what it leaves out keeps it
+    assert (cfg.ncbi_api_key, cfg.args.europepmc_email, cfg.endpoints.doi) == (
+        "k123", "epmc@example.org", "http://doi.example.org/")
     cfg = FetchConfig.from_env(env, config_file=path, threads=1, args=FetcherArgs(oadoi_email="kw@example.org"))
     assert (cfg.threads, cfg.args.oadoi_email) == (1, "kw@example.org")
 

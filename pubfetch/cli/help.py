@@ -49,7 +49,7 @@ def _environment() -> str:
     """The closing section of --help: the environment and where the config file is looked for on this machine."""
     from pubfetch.config import FetchConfig
 
-    lines = ["Environment (command-line options override it; it overrides the config file):"]
+    lines = ["Environment (the config file overrides the settings it names; command-line options override both):"]
     for name, meaning in ENVIRONMENT:
         lines.append(f"  {name.ljust(COLUMN - 2)}{meaning}" if len(name) < COLUMN - 3 else f"  {name}\n"
                      + " " * COLUMN + meaning)
