@@ -175,7 +175,11 @@ class FetchConfig:
     def from_file(cls, path: str | os.PathLike[str]) -> dict[str, object]:
         """The settings of a YAML config file, checked: FetchConfig fields (``threads``, ``ncbi_api_key``, ...), an
         ``endpoints`` mapping, and a ``fetching`` mapping of PubFetcher's parameters (``emptyCooldown: 12h``)."""
-        data = _read_yaml(path)
+        return cls._file_settings(_read_yaml(path), path)
+
+    @classmethod
+    def _file_settings(cls, data: object, path: str | os.PathLike[str]) -> dict[str, object]:
+        """The checked settings of a config file's YAML document (``path`` names the file in errors)."""
         if not isinstance(data, dict):
             raise ValueError(f"config file {path} must be a mapping of settings")  # noqa: TRY004 - user input
         fields = {f.name for f in dataclasses.fields(cls)} - {"args", "endpoints", "parts", "http_overrides"}
@@ -230,7 +234,8 @@ class FetchConfig:
         path = config_file if config_file is not None else cls.default_file(env)
         values = _environment_values(env)
         if path:
-            _apply_file(values, cls.from_file(path), _read_yaml(path))
+            data = _read_yaml(path)  # read once: the checked settings and the names the file gives come from it
+            _apply_file(values, cls._file_settings(data, path), data)
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
 
