@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from dbwait import stored_count, wait_while_running
 from synthetic import Article, SyntheticServices
 
 from pubfetch.model.part_type import PartType
@@ -74,20 +75,6 @@ def check_database(db: Path) -> dict[str, dict]:
     return entries
 
 
-def wait_for_first_commit(db: Path, proc: subprocess.Popen, limit_s: float = 120.0) -> None:
-    """Poll the database until the running fetch has committed an entry (or has ended), without asserting on time."""
-    deadline = time.monotonic() + limit_s
-    while proc.poll() is None and time.monotonic() < deadline:
-        conn = sqlite3.connect(db, timeout=30)
-        try:
-            if conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'publications'").fetchone()[0] and \
-                    conn.execute("SELECT count(*) FROM publications").fetchone()[0]:
-                return
-        finally:
-            conn.close()
-        time.sleep(0.2)
-
-
 def expect_complete(entries: dict[str, dict], pmids: list[str]) -> None:
     """Every publication is there, with the full text of the open-access ones."""
     assert sorted(entries) == sorted(pmids)
@@ -114,7 +101,7 @@ def test_sigkill_at_random_points_of_a_db_fetch_batch_then_a_rerun_completes(tmp
             proc = start(ids, db, env)
             time.sleep(random.Random(seed).uniform(1.2, 3.6))
             if not before:  # a loaded machine may still be starting: kill the first run only once it has committed
-                wait_for_first_commit(db, proc)
+                wait_while_running(proc, lambda: stored_count(db) > 0, ceiling_s=120.0, every_s=0.2)
             proc.send_signal(signal.SIGKILL)
             proc.communicate(timeout=30)
             if proc.returncode == -signal.SIGKILL:

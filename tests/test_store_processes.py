@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from dbwait import stored_count, wait_while_running
+
 from pubfetch.model import Publication, Webpage
 from pubfetch.store import init_db, open_db
 
@@ -46,18 +48,6 @@ def _assert_whole(db: Path) -> int:
     return len(pubs) + len(pages)
 
 
-def _wait_for_more_entries(db: Path, than: int, proc: subprocess.Popen[str], ceiling_s: float = 120.0) -> None:
-    """Poll until the database holds more than ``than`` entries (or the worker ended, or the ceiling passed)."""
-    deadline = time.monotonic() + ceiling_s
-    while proc.poll() is None and time.monotonic() < deadline:
-        with sqlite3.connect(db, timeout=30) as conn:
-            entries = sum(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                          for table in ("publications", "webpages"))
-        if entries > than:
-            return
-        time.sleep(0.05)
-
-
 def test_sigkill_mid_batch_leaves_whole_entries(tmp_path: Path) -> None:
     db = tmp_path / "kill.db"
     init_db(db).close()
@@ -68,7 +58,7 @@ def test_sigkill_mid_batch_leaves_whole_entries(tmp_path: Path) -> None:
         assert proc.stdout.readline().strip() == "ready", proc.stderr.read() if proc.stderr else ""
         # the kill lands at a different moment each round, but only once this round has written something: a loaded
         # machine may take longer than any fixed sleep to get the worker going
-        _wait_for_more_entries(db, total, proc)
+        wait_while_running(proc, lambda: stored_count(db, ("publications", "webpages")) > total, ceiling_s=120.0)
         time.sleep(0.13 * round_no)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from dbwait import stored_count, wait_while_running
 from synthetic import PMC_BASE, PMID_BASE, Article, SyntheticServices
 
 from pubfetch.config import FetchConfig
@@ -143,16 +144,6 @@ def asked_per_article(services: SyntheticServices) -> dict[str, Counter[int]]:
     return out
 
 
-def stored_count(db: Path) -> int:
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
-    try:
-        return conn.execute("SELECT COUNT(*) FROM publications").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        conn.close()
-
-
 def test_sigkill_then_the_same_command_finishes_without_asking_again_for_completed_entries(tmp_path: Path) -> None:
     args = FetcherArgs()
     with SyntheticServices(KILL_IDS, latency=0.002) as services:
@@ -162,9 +153,8 @@ def test_sigkill_then_the_same_command_finishes_without_asking_again_for_complet
         command = pubfetch_cmd("-pub-file", ids, "-db-fetch", db, "--no-rate-limit", "--allow-private-addresses",
                                "--quiet")
         first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 600  # a ceiling for a hung run only: a loaded machine may need minutes
-        while stored_count(db) < 400 and first.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
+        # a ceiling for a hung run only: a loaded machine may need minutes
+        wait_while_running(first, lambda: stored_count(db) >= 400, ceiling_s=600, every_s=0.02)
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=30)
         assert first.returncode == -signal.SIGKILL, "the first run ended before it could be killed"
