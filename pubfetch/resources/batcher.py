@@ -4,10 +4,22 @@ Each publication of a batch walks the resources in its own thread, so that a pub
 holds up another on a different host. The services that take many IDs per request (Europe PMC search, the annotations
 API, efetch for PubMed and PMC) are still asked for many publications at once: a publication reaching such a step
 joins that step's open batch and waits; the batch is served by one call of the step's batch function (the same
-function the whole-batch chain calls) when it is full, after the linger, or when every publication of the flow is
-waiting: then the batch of the earliest step in the chain goes (those waiting at later steps may still be joined by the
-publications it serves, as when the whole batch walked the chain step by step). The step function sees each
-publication with its own flags, so grouping never changes what is decided for a publication.
+function the whole-batch chain calls) when it is full, when every publication of the flow is waiting (then the batch
+of the earliest step in the chain goes: those waiting at later steps may still be joined by the publications it
+serves, as when the whole batch walked the chain step by step), or when nobody has joined it for a while.
+
+"For a while" is measured from the latest arrival, not the first: publications leave a per-publication step one by one
+(fullTextXML at Europe PMC's 10 requests/s lets out one every 0.1 s), and a linger counted from the first arrival cut
+that trickle into a request per second, on the host that bounds the run (10 annotation requests per 200 publications
+instead of one, and the efetch after them split too). Waiting for every publication that may still reach the step is
+worse: the closed-access half, at efetch after the search, would wait for the open-access half to get its full texts
+(10 s per 200) before asking doi.org and Unpaywall, which doubled the wall time in the benchmark. So a batch goes out
+when its arrivals stop: after ``linger`` without a newcomer while it has one member, and, once it has seen how far apart
+its members come, after :data:`GAP_FACTOR` times the longest gap so far (at least a tenth of the linger, at most the
+linger): a burst (the closed-access half, all let out by one search) goes within a tenth of the linger, a trickle is
+waited for to its end. :data:`CAP_FACTOR` times the linger after its first member a batch goes whatever comes, so that
+an endless trickle cannot hold the first publications for long. The step function sees each publication with its own
+flags, so grouping never changes what is decided for a publication.
 """
 
 from __future__ import annotations
@@ -19,6 +31,13 @@ from dataclasses import dataclass, field
 
 from pubfetch.resources.base import Context, PubRun
 
+#: Once a batch has two members, it waits for the next this many times the longest gap between its arrivals so far.
+GAP_FACTOR = 5.0
+#: ... but at least this fraction of the linger (a burst of arrivals microseconds apart still gets a moment).
+BURST_FRACTION = 0.1
+#: A batch goes at the latest this many lingers after its first member came (the guard against an endless trickle).
+CAP_FACTOR = 30.0
+
 #: A batchable step of the chain: serves every run it is given (each by its own flags), in as few requests as it can.
 Step = Callable[[Context, Sequence[PubRun]], None]
 
@@ -27,6 +46,8 @@ Step = Callable[[Context, Sequence[PubRun]], None]
 class _Batch:
     runs: list[PubRun] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
+    joined: float = field(default_factory=time.monotonic)  # latest arrival
+    gap: float = 0.0  # longest time between two arrivals
     due: bool = False
     taken: bool = False
     done: bool = False
@@ -41,7 +62,7 @@ class Flow:
         runs: the publications that will flow (each calls :meth:`finished` once at its end); a batch serves its
             members in this order, whatever order they arrived in, so that its requests do not depend on timing.
         size: most publications per batch (a full batch is served at once).
-        linger: longest wait of a publication for others to join its batch, in seconds.
+        linger: longest wait of a batch for its next member, in seconds (see the module's description).
         order: the steps in chain order.
     """
 
@@ -60,6 +81,10 @@ class Flow:
         """Serve ``run`` by ``step`` together with the other runs that reach the step about now (blocks)."""
         with self._cond:
             batch = self._open.setdefault(step, _Batch())
+            if batch.runs:
+                now = time.monotonic()
+                batch.gap = max(batch.gap, now - batch.joined)
+                batch.joined = now
             batch.runs.append(run)
             self._running -= 1
             if self._running == 0:
@@ -94,16 +119,23 @@ class Flow:
             self._cond.notify_all()
 
     def _wait_for_turn(self, step: Step, batch: _Batch) -> bool:
-        """Wait (holding the condition) until the batch is taken by another, or take it: when the linger is over or
-        the batch is due. Returns whether this thread serves the batch."""
+        """Wait (holding the condition) until the batch is taken by another, or take it: when its arrivals have
+        stopped (:meth:`_deadline`) or the batch is due. Returns whether this thread serves the batch."""
         while not batch.taken:
-            remaining = batch.started + self.linger - time.monotonic()
+            remaining = self._deadline(batch) - time.monotonic()
             if remaining <= 0 or batch.due:
                 self._take(step, batch)
                 self._cond.notify_all()
                 return True
             self._cond.wait(remaining)
         return False
+
+    def _deadline(self, batch: _Batch) -> float:
+        """When the batch goes unless somebody joins it before (a newcomer moves it; the cap does not move)."""
+        wait = self.linger
+        if len(batch.runs) > 1:
+            wait = min(self.linger, max(self.linger * BURST_FRACTION, GAP_FACTOR * batch.gap))
+        return min(batch.joined + wait, batch.started + CAP_FACTOR * self.linger)
 
     def _take(self, step: Step, batch: _Batch) -> None:
         batch.taken = True
