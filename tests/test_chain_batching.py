@@ -66,9 +66,9 @@ def test_publications_trickling_out_of_a_slow_step_are_asked_for_in_one_request_
 
 
 def test_publications_reaching_a_step_together_do_not_wait_for_the_trickle():
-    """The closed-access half goes from the search straight to efetch and is asked for at once; the open-access half
-    is asked for in a second efetch after its full texts: one request per group that arrives together, and the
-    closed-access publications ask doi.org and Unpaywall while the full texts are still coming."""
+    """The closed-access half goes from the search straight to efetch and is asked for after the linger; the
+    open-access half is asked for in a second efetch after its full texts: one request per group that arrives
+    together, and the closed-access publications ask doi.org and Unpaywall while the full texts are still coming."""
     services = SyntheticServices(24)
     pubs, sent = fetch_with_slow_fulltext(services, services.pmids())
     assert services.counts["europepmc_search"] == 1

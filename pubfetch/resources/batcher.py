@@ -8,18 +8,22 @@ function the whole-batch chain calls) when it is full, when every publication of
 of the earliest step in the chain goes: those waiting at later steps may still be joined by the publications it
 serves, as when the whole batch walked the chain step by step), or when nobody has joined it for a while.
 
-"For a while" is measured from the latest arrival, not the first: publications leave a per-publication step one by one
-(fullTextXML at Europe PMC's 10 requests/s lets out one every 0.1 s), and a linger counted from the first arrival cut
-that trickle into a request per second, on the host that bounds the run (10 annotation requests per 200 publications
-instead of one, and the efetch after them split too). Waiting for every publication that may still reach the step is
-worse: the closed-access half, at efetch after the search, would wait for the open-access half to get its full texts
-(10 s per 200) before asking doi.org and Unpaywall, which doubled the wall time in the benchmark. So a batch goes out
-when its arrivals stop: after ``linger`` without a newcomer while it has one member, and, once it has seen how far apart
-its members come, after :data:`GAP_FACTOR` times the longest gap so far (at least a tenth of the linger, at most the
-linger): a burst (the closed-access half, all let out by one search) goes within a tenth of the linger, a trickle is
-waited for to its end. :data:`CAP_FACTOR` times the linger after its first member a batch goes whatever comes, so that
-an endless trickle cannot hold the first publications for long. The step function sees each publication with its own
-flags, so grouping never changes what is decided for a publication.
+"For a while" is at least ``linger`` after the first arrival (as long as a batch has always waited), and then as long
+as publications keep coming. Publications leave a per-publication step one by one (fullTextXML at Europe PMC's 10
+requests/s lets out one every 0.1 s), and a linger counted from the first arrival only cut that trickle into a request
+per second, on the host that bounds the run (10 annotation requests per 200 publications instead of one, and under load
+the GO and efetch batches after them split too). So once the linger is over, a batch goes when nobody has joined it for
+:data:`GAP_FACTOR` times the longest gap between its arrivals so far (at least a tenth of the linger, at most the
+linger): a trickle is waited for to its end, a group that came together goes at once. :data:`CAP_FACTOR` times the
+linger after its first member a batch goes whatever comes, so that an endless trickle cannot hold the first
+publications for long.
+
+Two other policies were measured and left (1,000 PMIDs, benchmarks/): waiting for every publication that may still
+reach the step makes the closed-access half wait at efetch for the open-access half's full texts (10 s per 200) before
+it asks doi.org and Unpaywall, which doubled the wall time; sending a group that came together after a tenth of the
+linger saved the closed-access half most of its second (60.6 s instead of 63.1 s), but a group a few hundred
+milliseconds behind it (a small batch against fast services) then got a request of its own. The step function sees each
+publication with its own flags, so grouping never changes what is decided for a publication.
 """
 
 from __future__ import annotations
@@ -31,10 +35,10 @@ from dataclasses import dataclass, field
 
 from pubfetch.resources.base import Context, PubRun
 
-#: Once a batch has two members, it waits for the next this many times the longest gap between its arrivals so far.
+#: After the linger, a batch waits for its next member this many times the longest gap between its arrivals so far ...
 GAP_FACTOR = 5.0
-#: ... but at least this fraction of the linger (a burst of arrivals microseconds apart still gets a moment).
-BURST_FRACTION = 0.1
+#: ... but at least this fraction of the linger (arrivals microseconds apart say little about the next one).
+MIN_WAIT_FRACTION = 0.1
 #: A batch goes at the latest this many lingers after its first member came (the guard against an endless trickle).
 CAP_FACTOR = 30.0
 
@@ -62,7 +66,7 @@ class Flow:
         runs: the publications that will flow (each calls :meth:`finished` once at its end); a batch serves its
             members in this order, whatever order they arrived in, so that its requests do not depend on timing.
         size: most publications per batch (a full batch is served at once).
-        linger: longest wait of a batch for its next member, in seconds (see the module's description).
+        linger: least wait of a batch for more members, in seconds (see the module's description).
         order: the steps in chain order.
     """
 
@@ -131,11 +135,9 @@ class Flow:
         return False
 
     def _deadline(self, batch: _Batch) -> float:
-        """When the batch goes unless somebody joins it before (a newcomer moves it; the cap does not move)."""
-        wait = self.linger
-        if len(batch.runs) > 1:
-            wait = min(self.linger, max(self.linger * BURST_FRACTION, GAP_FACTOR * batch.gap))
-        return min(batch.joined + wait, batch.started + CAP_FACTOR * self.linger)
+        """When the batch goes unless somebody joins it before (a newcomer may move it; the cap does not move)."""
+        wait = min(self.linger, max(self.linger * MIN_WAIT_FRACTION, GAP_FACTOR * batch.gap))
+        return min(max(batch.started + self.linger, batch.joined + wait), batch.started + CAP_FACTOR * self.linger)
 
     def _take(self, step: Step, batch: _Batch) -> None:
         batch.taken = True
