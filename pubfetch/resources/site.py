@@ -188,7 +188,7 @@ def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, f
     if pub.fulltext.is_final(ctx.args):
         return
     with ctx.cpu_slots:
-        content = extract_pdf(result.body)
+        content = extract_pdf(result.body, workers=ctx.pdf_workers)
     if content.error:
         log.warning("PDF %s: %s", result.final_url, content.error)
     record = ArticleRecord(
