@@ -1,20 +1,36 @@
-"""A network that accepts connections but never answers: the run stops at the first silence of a second host (the
-first host had its request and PubFetcher's timeout retry), with one line, exit status 75, and the database as it was
-(no retry budget spent)."""
+"""A network that accepts connections but never answers: the run stops at the first silence of a second host (before
+anything answered, a publication-fetching run does not retry a timeout), so after two timeouts, with one line, exit
+status 75, and the database as it was (no retry budget spent, no end-of-run retry). Then the rule itself, on a
+scripted network: no timeout retry before the first answer in a watched run, PubFetcher's retry after one and
+outside such runs."""
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from netsupport import Sleeps
 
 from pubfetch.cli.main import main
-from pubfetch.fetcher import init_publication
+from pubfetch.config import FetchConfig
+from pubfetch.fetcher import fetch_many, init_publication
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.ids import classify
+from pubfetch.ids import PublicationIds, classify
+from pubfetch.net.client import HttpClient
+from pubfetch.net.config import HttpConfig
+from pubfetch.net.memory import Canned, MappingTransport
+from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.reachability import NetworkWatch
+from pubfetch.net.retry import ExchangeFailed
+from pubfetch.net.transport import Request
+from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
 
 TIMEOUT_MS = 1000
@@ -27,6 +43,8 @@ class Silent:
         self.sock = socket.create_server((host, 0))
         self.host, self.port = host, self.sock.getsockname()[1]
         self.accepted = 0
+        #: time.monotonic() of each accepted connection
+        self.times: list[float] = []
         self._held: list[socket.socket] = []
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
@@ -37,6 +55,7 @@ class Silent:
                 conn, _ = self.sock.accept()
             except OSError:
                 return
+            self.times.append(time.monotonic())
             self.accepted += 1
             self._held.append(conn)
 
@@ -50,7 +69,7 @@ class Silent:
 
 
 @pytest.fixture
-def silent_network(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+def silent_network(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[Silent]]:
     try:
         servers = [Silent("127.0.0.1"), Silent("127.0.0.2")]
     except OSError as e:
@@ -89,8 +108,10 @@ def test_silent_network_stops_the_run_with_one_line_and_leaves_the_entries_as_th
     assert code == 75
     assert err[-1] == ("pubfetch: error: network unreachable: 127.0.0.1, 127.0.0.2 did not answer (timed out); "
                        "check your connection or HTTPS_PROXY")
-    # Europe PMC's host: the search and its timeout retry; then E-utilities' host once, and nothing after the stop
-    assert [s.accepted for s in silent_network] == [2, 1]
+    assert sum("error" in line for line in err) == 1  # no summary line, nothing after the stop
+    # Europe PMC's host once (its timeout not retried: nothing had answered), then E-utilities' host once, and
+    # nothing after the stop (no end-of-run retry)
+    assert [s.accepted for s in silent_network] == [1, 1]
     with open_store(db) as store:
         for pmid in pmids:
             pub = store.get_publication(classify(pmid))
@@ -98,9 +119,123 @@ def test_silent_network_stops_the_run_with_one_line_and_leaves_the_entries_as_th
 
 
 @pytest.mark.timing
-def test_silent_network_stops_the_run_within_three_timeouts(silent_network, tmp_path: Path) -> None:
+def test_silent_network_stops_the_process_within_two_timeouts(silent_network, tmp_path: Path) -> None:
+    """Measured on the process a user runs: from its first request to its exit, two timeouts and what little the
+    stop costs (the run's end, thread joins, the interpreter's exit: 50-80 ms measured on a quiet machine); from
+    its start, the start-up too (imports of the fetching stack, config, database: 0.5-0.6 s measured before the
+    first request). The allowances are well under one timeout, so a third timeout (a retry) would fail."""
+    timeout_ms = 2000
     ids = tmp_path / "ids.txt"
     ids.write_text("22338609\n31114920\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(Path(__file__).parents[1]),
+                                                                    os.environ.get("PYTHONPATH")))))
     started = time.monotonic()
-    assert _run(ids, tmp_path / "pubs.db") == 75
-    assert time.monotonic() - started < 3 * TIMEOUT_MS / 1000 + 1.5  # first host twice, second host once
+    done = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", str(ids), "-db-fetch",
+                           str(tmp_path / "pubs.db"), "--timeout", str(timeout_ms)],
+                          env=env, capture_output=True, text=True, timeout=60)
+    ended = time.monotonic()
+    assert done.returncode == 75, done.stderr
+    assert [s.accepted for s in silent_network] == [1, 1]
+    first_request = min(t for s in silent_network for t in s.times)
+    two_timeouts = 2 * timeout_ms / 1000
+    assert two_timeouts <= ended - first_request < two_timeouts + 0.5
+    assert ended - started < two_timeouts + 1.5
+
+
+# --- the rule, on a scripted network ------------------------------------------------------------------------------
+
+SILENT_A, SILENT_B, ANSWERS = "http://a.test/slow", "http://b.test/slow", "http://c.test/ok"
+
+
+def _no_answer(_: Request) -> Canned:
+    raise ExchangeFailed(OutcomeKind.TIMEOUT, "read timed out", retryable=True)
+
+
+def _client() -> tuple[HttpClient, MappingTransport]:
+    network = MappingTransport({SILENT_A: _no_answer, SILENT_B: _no_answer, ANSWERS: Canned(200, "ok")})
+    return HttpClient(HttpConfig(), transport=network, sleep=Sleeps()), network
+
+
+def _outcome(client: HttpClient, url: str) -> tuple[OutcomeKind, int]:
+    result = client.get(url, publication=True)
+    return result.kind, result.attempts
+
+
+def test_a_watched_run_retries_a_timeout_only_once_something_answered() -> None:
+    client, network = _client()
+    with client.watch.watching():
+        assert _outcome(client, SILENT_A) == (OutcomeKind.TIMEOUT, 1)
+        assert _outcome(client, ANSWERS) == (OutcomeKind.OK, 1)
+        assert _outcome(client, SILENT_A) == (OutcomeKind.TIMEOUT, 2)
+    assert network.counts == {SILENT_A: 3, ANSWERS: 1}
+    assert not client.watch.down
+
+
+def test_outside_a_watched_run_a_timeout_is_retried_before_any_answer() -> None:
+    client, network = _client()
+    assert _outcome(client, SILENT_A) == (OutcomeKind.TIMEOUT, 2)
+    with client.watch.watching():
+        pass
+    assert _outcome(client, SILENT_A) == (OutcomeKind.TIMEOUT, 2)  # the run is over: PubFetcher's retry again
+    assert network.counts == {SILENT_A: 4}
+
+
+def test_before_any_answer_the_first_silence_of_a_second_host_means_the_network_is_down() -> None:
+    client, network = _client()
+    with client.watch.watching():
+        assert _outcome(client, SILENT_A) == (OutcomeKind.TIMEOUT, 1)
+        assert not client.watch.down
+        assert _outcome(client, SILENT_B) == (OutcomeKind.TIMEOUT, 1)
+        assert client.watch.down
+        assert _outcome(client, ANSWERS) == (OutcomeKind.CONNECTION, 0)  # not sent
+    assert network.counts == {SILENT_A: 1, SILENT_B: 1}
+    assert str(client.watch.error()) == ("network unreachable: a.test, b.test did not answer (timed out); check your "
+                                         "connection or HTTPS_PROXY")
+
+
+def test_unwatched_the_first_host_is_retried_and_the_second_host_is_not_once_the_network_is_down() -> None:
+    """A timeout that finds the network down is not retried (the retry would not be sent): it stays a timeout."""
+    client, network = _client()
+    assert _outcome(client, SILENT_A) == (OutcomeKind.TIMEOUT, 2)
+    assert not client.watch.down  # two silences of one host: that host's problem
+    assert _outcome(client, SILENT_B) == (OutcomeKind.TIMEOUT, 1)
+    assert client.watch.down
+    assert network.counts == {SILENT_A: 2, SILENT_B: 1}
+
+
+def test_after_an_answer_four_silences_on_two_hosts_mean_the_network_is_down() -> None:
+    client, network = _client()
+    with client.watch.watching():
+        assert _outcome(client, ANSWERS) == (OutcomeKind.OK, 1)
+        assert _outcome(client, SILENT_A) == (OutcomeKind.TIMEOUT, 2)
+        assert not client.watch.down
+        assert _outcome(client, SILENT_B) == (OutcomeKind.TIMEOUT, 2)
+        assert client.watch.down
+    assert network.counts == {ANSWERS: 1, SILENT_A: 2, SILENT_B: 2}
+
+
+def test_fetch_many_watches_its_run_and_only_while_it_runs() -> None:
+    """The IDs are read inside the run: there the watch does not retry a timeout (nothing answered); after it does."""
+    client, _ = _client()
+    seen: list[bool] = []
+
+    def ids() -> Iterator[PublicationIds]:
+        seen.append(client.watch.retries_timeout())
+        yield from ()
+
+    with Context(FetchConfig(), client=client) as ctx:
+        assert list(fetch_many(ids(), context=ctx)) == []
+    assert seen == [False]
+    assert client.watch.retries_timeout()
+
+
+def test_a_fresh_watch_retries_timeouts() -> None:
+    watch = NetworkWatch()
+    assert watch.retries_timeout()
+    with watch.watching():
+        assert not watch.retries_timeout()
+        with watch.watching():  # nested runs sharing one client
+            assert not watch.retries_timeout()
+        assert not watch.retries_timeout()
+        watch.answered()
+        assert watch.retries_timeout()

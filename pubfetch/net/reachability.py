@@ -5,11 +5,21 @@ One unreachable service is an ordinary per-publication failure (fetchException, 
 several different hosts in a row end without any answer at all (connection refused or reset before a response, DNS
 failure, timeout), the likely cause is the machine's network or proxy, and going on only repeats the wait. Any HTTP
 response, even an error status, proves the network works and resets the count.
+
+A run that stops itself when the network is found down (``fetch_many``, so the command line's publication fetching)
+says so with :meth:`NetworkWatch.watching`. In such a run, while nothing has answered yet, a timeout is not retried:
+PubFetcher's one immediate retry would only double the wait on a network that never worked, so two silent hosts stop
+the run after two timeouts instead of three. Once anything answered, the network works, and a timeout is the host's
+problem, retried as PubFetcher does. Elsewhere (``-fetch-document``, webpages and docs, a client on its own) the
+retry is as always.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Final
 
 from pubfetch.net.outcome import OutcomeKind
@@ -17,12 +27,15 @@ from pubfetch.net.retry import ExchangeFailed, ServerBusy
 from pubfetch.net.transport import Request, Response, Transport
 from pubfetch.net.urls import hostname
 
+logger = logging.getLogger(__name__)
+
 #: Outcomes without any answer from the server.
 UNREACHABLE: Final = frozenset({OutcomeKind.TIMEOUT, OutcomeKind.CONNECTION, OutcomeKind.DNS})
 #: Consecutive unanswered attempts, to at least two hosts, that mean the network is down once it has worked
 AFTER_ANSWERS: Final = 4
-#: ... and before anything ever answered in this run (nothing suggests the network works at all).
-BEFORE_ANSWERS: Final = 3
+#: ... and before anything ever answered in this run (nothing suggests the network works at all): the first silence
+#: of a second host (a first host's timeout retry, where there is one, makes its request two attempts).
+BEFORE_ANSWERS: Final = 2
 
 
 class NetworkUnreachable(Exception):
@@ -38,12 +51,14 @@ class NetworkWatch:
     """Counts consecutive unanswered attempts of one client (all its threads) and says when the network is down.
 
     Attempts, not requests, are counted, so a request and its timeout retry to one host are two failures of one host;
-    the network is found down at the first failure on a second host.
+    before any answer the network is found down at the first failure on a second host.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._answered = False
+        #: runs in progress that stop when the network is found down (see :meth:`watching`)
+        self._watching = 0
         self._failures: list[tuple[str, OutcomeKind]] = []
         self.down = False
         #: the run is stopping (interrupted, or its context closed): attempts not yet sent are not sent
@@ -53,6 +68,25 @@ class NetworkWatch:
     def halted(self) -> bool:
         """Whether nothing more is sent: the network is down or the run is stopping."""
         return self.down or self.stopped
+
+    @contextmanager
+    def watching(self) -> Iterator[None]:
+        """While inside, a run stops when the network is found down (``fetch_many`` raises
+        :class:`NetworkUnreachable`): then a timeout before any answer is not retried (:meth:`retries_timeout`)."""
+        with self._lock:
+            self._watching += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._watching -= 1
+
+    def retries_timeout(self) -> bool:
+        """Whether an attempt that timed out without any response may be retried: always, except in a run that stops
+        when the network is down (:meth:`watching`) while nothing has answered yet, where the retry would only
+        double the wait before the stop."""
+        with self._lock:
+            return self._answered or not self._watching
 
     def answered(self) -> None:
         """A server sent a response (any status)."""
@@ -87,8 +121,9 @@ _KIND_WORDS: Final = {OutcomeKind.TIMEOUT: "timed out", OutcomeKind.CONNECTION: 
 
 class WatchLayer:
     """The layer (inside the retries and the host slot, so every attempt counts and one that waited for its slot is
-    checked when it gets it) that tells the watch what each attempt met, and sends nothing more once the network is
-    found down or the run is stopping."""
+    checked when it gets it) that tells the watch what each attempt met, sends nothing more once the network is
+    found down or the run is stopping, and marks a timeout not to be retried when the watch says so
+    (:meth:`NetworkWatch.retries_timeout`)."""
 
     def __init__(self, inner: Transport, watch: NetworkWatch) -> None:
         self.inner = inner
@@ -104,7 +139,15 @@ class WatchLayer:
             self.watch.answered()
             raise
         except ExchangeFailed as failed:
-            self.watch.failed(host, failed.kind, failed.payload is not None)
+            responded = failed.payload is not None
+            self.watch.failed(host, failed.kind, responded)
+            if failed.retryable and not responded:
+                if self.watch.halted:  # the retry would not be sent; the failure stays what it was (timed out)
+                    failed.retryable = False
+                elif not self.watch.retries_timeout():
+                    logger.info("%s did not answer in time and nothing has answered in this run yet: not retried",
+                                host)
+                    failed.retryable = False
             raise
         self.watch.answered()
         return response
