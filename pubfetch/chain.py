@@ -24,6 +24,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
 from pubfetch.resources.base import Context, PubRun
 from pubfetch.resources.batcher import Flow, Step
+from pubfetch.resources.resume import Resume
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,8 @@ ID_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi)
 #: sources must not loop forever).
 MAX_RESTARTS = 3
 
+#: Called with each publication's run as soon as the publication is done.
+OnComplete = Callable[[PubRun], None]
 #: How a batchable step is served to runs: at once (the runs given are all there is) or through a :class:`Flow`.
 Serve = Callable[[Step, Sequence[PubRun]], None]
 
@@ -146,29 +149,30 @@ def _follow_links(ctx: Context, run: PubRun, serve: Serve | None = None) -> None
         _grow(ctx, [run], serve)
 
 
-def fetch_publications(ctx: Context, pubs: Sequence[Publication],
-                       on_complete: Callable[[Publication], None] | None = None) -> list[Publication]:
+def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: OnComplete | None = None,
+                       resumes: Sequence[Resume | None] | None = None) -> list[Publication]:
     """Fetch a batch of publications in place (the caller decides which ones may be fetched: can_fetch).
 
-    ``on_complete`` is called (on a worker thread) with each publication as soon as it is done, so that it can be
-    stored at once: an interrupted batch then loses only what was still in flight. Publications that gave up after
-    too many ID changes are not passed to it. Returns, for each of ``pubs``, the publication holding its content:
-    itself, or the earlier publication of the batch it turned out to be (same PMID, PMCID or DOI), which alone was
-    fetched."""
+    ``on_complete`` is called (on a worker thread) with each publication's run as soon as it is done, so that it can
+    be stored at once: an interrupted batch then loses only what was still in flight. Publications that gave up after
+    too many ID changes are not passed to it. ``resumes`` (aligned with ``pubs``) start publications where an earlier
+    fetch in this run stopped (:class:`~pubfetch.resources.resume.Resume`: the end-of-run retry). Returns, for each of
+    ``pubs``, the publication holding its content: itself, or the earlier publication of the batch it turned out to be
+    (same PMID, PMCID or DOI), which alone was fetched."""
     same_as: dict[int, Publication] = {}
-    if len(pubs) <= 1:
-        _fetch_until_stable(ctx, list(pubs), same_as, on_complete)
+    runs = [resume.run_for(pub) if resume is not None else PubRun(pub)
+            for pub, resume in zip(pubs, resumes or [None] * len(pubs), strict=True)]
+    if len(runs) <= 1:
+        _fetch_until_stable(ctx, runs, same_as, on_complete)
     else:
-        _flow(ctx, list(pubs), same_as, on_complete)
+        _flow(ctx, runs, same_as, on_complete)
     return [same_as.get(id(pub), pub) for pub in pubs]
 
 
-def _flow(ctx: Context, pubs: list[Publication], same_as: dict[int, Publication],
-          on_complete: Callable[[Publication], None] | None) -> None:
+def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_complete: OnComplete | None) -> None:
     """Each publication on its own thread; the batchable steps through one :class:`Flow`. Which publication of the
     batch a paper given twice belongs to is decided on the search's answer, in input order (see :func:`_claim`)."""
     cfg = ctx.config
-    runs = [PubRun(pub) for pub in pubs]
     flow = Flow(ctx, runs, max(cfg.europepmc_batch, cfg.efetch_batch, cfg.annotations_batch), cfg.linger_ms / 1000,
                 {step: index for index, step in enumerate(_WANTS)})
     owners: dict[str, PubRun] = {}
@@ -224,7 +228,7 @@ def _claim(runs: Sequence[PubRun], owners: dict[str, PubRun]) -> None:
             owners.setdefault(key, run)
 
 
-def _fetch_one(ctx: Context, run: PubRun, serve: Serve, on_complete: Callable[[Publication], None] | None) -> None:
+def _fetch_one(ctx: Context, run: PubRun, serve: Serve, on_complete: OnComplete | None) -> None:
     """One publication through the resources and its links, restarted when one of its IDs changed under it."""
     for attempt in range(MAX_RESTARTS + 1):
         if attempt:
@@ -238,33 +242,34 @@ def _fetch_one(ctx: Context, run: PubRun, serve: Serve, on_complete: Callable[[P
             _follow_links(ctx, run, serve)
         if run.goon:
             if on_complete is not None:
-                on_complete(run.pub)
+                on_complete(run)
             return
     log.warning("IDs of %s kept changing; giving up after %d restarts", run.pub.ids, MAX_RESTARTS)
     run.pub.state.fetch_exception = True
 
 
-def _fetch_until_stable(ctx: Context, pending: list[Publication], same_as: dict[int, Publication],
-                        on_complete: Callable[[Publication], None] | None) -> None:
+def _fetch_until_stable(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication],
+                        on_complete: OnComplete | None) -> None:
     def links_then_done(run: PubRun) -> None:
         _follow_links(ctx, run)
         if run.goon and on_complete is not None:
-            on_complete(run.pub)
+            on_complete(run)
 
+    pending = runs
     for attempt in range(MAX_RESTARTS + 1):
         runs = []
-        for pub in pending:
-            pub.state.fetch_exception = False
+        for run in pending:
+            run.pub.state.fetch_exception = False
             if attempt:
-                log.info("resetting publication %s", pub.ids)
-                pub.reset()
-            runs.append(PubRun(pub))
+                log.info("resetting publication %s", run.pub.ids)
+                run.restart()
+            runs.append(run)
         _grow(ctx, runs)
         ctx.map(links_then_done, [run for run in runs if run.goon])
         same_as.update((id(run.pub), run.same_as) for run in runs if run.same_as is not None)
-        pending = [run.pub for run in runs if not run.goon and run.same_as is None]
+        pending = [run for run in runs if not run.goon and run.same_as is None]
         if not pending:
             return
-    for pub in pending:
-        log.warning("IDs of %s kept changing; giving up after %d restarts", pub.ids, MAX_RESTARTS)
-        pub.state.fetch_exception = True
+    for run in pending:
+        log.warning("IDs of %s kept changing; giving up after %d restarts", run.pub.ids, MAX_RESTARTS)
+        run.pub.state.fetch_exception = True

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -25,9 +26,11 @@ from pubfetch.config import FetchConfig, FetchOptions
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.resources.base import Context
+from pubfetch.resources.base import Context, PubRun
 from pubfetch.resources.europepmc import update_citations
+from pubfetch.resources.resume import Resume
 from pubfetch.store import Store, open_or_init_store
+from pubfetch.store.spill import SpillList
 
 if TYPE_CHECKING:
     from pubfetch.net.counts import RequestCounts
@@ -208,11 +211,12 @@ def fetch_many(
         store = _open(stack, db)
         ctx = context or stack.enter_context(Context(cfg.with_shared_rate_limits() if cfg.rate_limits else cfg))
         watch = getattr(ctx.client, "watch", None)
-        if watch is not None:  # this run stops when the network is down: no timeout retry before the first answer
+        if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
             stack.enter_context(watch.watching())
         if summary is not None and summary.requests is None:
             summary.requests = ctx.client.counts
         tally = _Tally(ctx.args, summary, progress, retry_exceptions)
+        stack.callback(tally.retry.close)
         iterator = iter(ids)
         while True:
             batch = list(islice(iterator, cfg.batch_size))
@@ -220,20 +224,24 @@ def fetch_many(
                 break
             loaded = [_load(store if use_stored else None, ids, ctx.args) for ids in _valid_ids(batch, errors)]
             tally.batch_ids = Identities()
+            tally.batch_number += 1
             yield from _checked(_fetch_batch(ctx, store, loaded, tally), errors)
-        if tally.retry:
-            log.info("retrying %d publications that ended with a fetch exception", len(tally.retry))
-            retry, tally.retry, tally.retry_exceptions = tally.retry, [], False
-            for start in range(0, len(retry), cfg.batch_size):
+        if len(tally.retry):
+            log.info("retrying %d publications that ended with a fetch exception: only what failed",
+                     len(tally.retry))
+            tally.retry_exceptions = False
+            for entries in tally.retry.chunks(cfg.batch_size):
+                pubs, resumes = _waiting(entries, ctx.client.config.retry_after_cap_s)
                 tally.batch_ids = Identities()
-                yield from _checked(_fetch_batch(ctx, store, retry[start:start + cfg.batch_size], tally), errors)
+                yield from _checked(_fetch_batch(ctx, store, pubs, tally, resumes), errors)
 
 
 class _Tally:
     """Counts and reports publications as they complete (on worker threads): the summary, the progress callback, the
     end-of-run retry list, and the IDs reported in the current batch (the same paper given again under another ID in
     the batch is not reported twice). Only the batch's IDs are remembered, so memory stays flat for any stream; the
-    same paper further apart is found complete in the database, not fetched again, and reported as skipped."""
+    same paper further apart is found complete in the database, not fetched again, and reported as skipped. The retry
+    list waits on disk (:class:`~pubfetch.store.spill.SpillList`), so it does not grow memory either, whatever fails."""
 
     def __init__(self, args: FetcherArgs, summary: BatchSummary | None, progress: Progress | None,
                  retry_exceptions: bool) -> None:
@@ -241,17 +249,22 @@ class _Tally:
         self.summary = summary
         self.progress = progress
         self.retry_exceptions = retry_exceptions
-        self.retry: list[Publication] = []
+        self.retry = SpillList()
+        self.batch_number = 0
         self.done = 0
         self.batch_ids = Identities()
         self._lock = threading.Lock()
 
-    def complete(self, pub: Publication, fetched: bool) -> bool:
-        """Whether ``pub`` is reported now; False when it waits for the end-of-run retry or was already reported."""
+    def complete(self, pub: Publication, fetched: bool, run: PubRun | None = None, position: int = 0) -> bool:
+        """Whether ``pub`` is reported now; False when it waits for the end-of-run retry (with the ``run`` it was
+        fetched by and its ``position`` in the batch, which orders the retry) or was already reported."""
         with self._lock:
-            if fetched and pub.state.fetch_exception and self.retry_exceptions:
-                self.retry.append(pub)
-                return False
+            if fetched and run is not None and pub.state.fetch_exception and self.retry_exceptions:
+                resume = Resume.of(run)
+                if resume.worth_retrying:
+                    self.retry.append((self.batch_number, position),
+                                      {"pub": pub.to_json(computed=False), "resume": resume.to_json()})
+                    return False
             if not self.batch_ids.add(pub):
                 return False
             self.done += 1
@@ -303,16 +316,32 @@ def _load(store: Store | None, ids: idmod.PublicationIds, args: FetcherArgs) -> 
     return pub if pub is not None else init_publication(ids, args)
 
 
-def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], tally: _Tally) -> list[Publication]:
-    """Fetch the publications can_fetch allows; store and report each one as soon as it is complete (so that an
-    interrupt loses only what is in flight); return the reported ones in input order."""
+def _waiting(entries: list[dict], cap_s: float) -> tuple[list[Publication], list[Resume | None]]:
+    """Publications of the retry list with where they stopped, once the latest Retry-After among them (at most
+    ``cap_s`` from now) has passed."""
+    pubs = [Publication.from_json(entry["pub"]) for entry in entries]
+    resumes: list[Resume | None] = [Resume.from_json(entry["resume"]) for entry in entries]
+    wait = min(max(resume.not_before for resume in resumes if resume is not None) - time.time(), cap_s)
+    if wait > 0:
+        log.info("waiting %.1f s for the services' Retry-After before retrying", wait)
+        time.sleep(wait)
+    return pubs, resumes
+
+
+def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], tally: _Tally,
+                 resumes: list[Resume | None] | None = None) -> list[Publication]:
+    """Fetch the publications can_fetch allows (starting where ``resumes`` say, for the end-of-run retry); store and
+    report each one as soon as it is complete (so that an interrupt loses only what is in flight); return the
+    reported ones in input order."""
     args = ctx.args
     reported: set[int] = set()
     to_fetch: list[Publication] = []
-    for pub in batch:
+    starts: list[Resume | None] = []
+    for pub, resume in zip(batch, resumes or [None] * len(batch), strict=True):
         if pub.state.can_fetch(pub, args):
             pub.state.update_counters(pub, args)
             to_fetch.append(pub)
+            starts.append(resume)
         elif tally.complete(pub, fetched=False):
             reported.add(id(pub))
     if not to_fetch:
@@ -320,8 +349,11 @@ def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], ta
     watch = getattr(ctx.client, "watch", None)
     lock = threading.Lock()
     completed: set[int] = set()
+    # publications complete in any order; the retry asks (and reports) them in input order
+    order = {id(pub): index for index, pub in enumerate(batch)}
 
-    def done(pub: Publication) -> None:
+    def done(run: PubRun) -> None:
+        pub = run.pub
         if watch is not None and watch.halted:
             return  # network down or run stopping: its last requests were not sent, it stays as it was stored
         with lock:
@@ -329,20 +361,16 @@ def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], ta
             if store is not None:
                 store.put_publication(pub)
                 store.commit()
-        if tally.complete(pub, fetched=True):
+        if tally.complete(pub, True, run, order.get(id(pub), 0)):
             with lock:
                 reported.add(id(pub))
 
-    first_retry = len(tally.retry)
-    holders = fetch_publications(ctx, to_fetch, done)
-    # publications complete in any order; the retry asks (and reports) them in input order
-    order = {id(pub): index for index, pub in enumerate(batch)}
-    tally.retry[first_retry:] = sorted(tally.retry[first_retry:], key=lambda pub: order.get(id(pub), 0))
+    holders = fetch_publications(ctx, to_fetch, done, starts)
     if watch is not None and watch.down:
         raise watch.error()
     for pub, holder in zip(to_fetch, holders, strict=True):
         if holder is pub and id(pub) not in completed:  # gave up after its IDs kept changing
-            done(pub)
+            done(PubRun(pub))
     return [pub for pub in batch if id(pub) in reported]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.resources.links import Links
+from pubfetch.resources.links import Links, QueuedLink
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,11 @@ class PubRun:
     start_ids: PublicationIds | None = None
     #: the publication of the batch this one turned out to be (its PMID, PMCID or DOI is the same): fetched only there
     same_as: Publication | None = None
+    #: what failed in a way worth asking once more in this run (flags of the resources that asked, links followed),
+    #: and when it may be asked again (epoch seconds; the servers' Retry-After)
+    again_flags: set[RunFlag] = field(default_factory=set)
+    again_links: list[QueuedLink] = field(default_factory=list)
+    not_before: float = 0.0
 
     def restart(self) -> None:
         """Start the publication again from nothing but its IDs (an ID changed under it)."""
@@ -108,6 +114,9 @@ class PubRun:
         self.id_count = 0
         self.goon = True
         self.start_ids = None
+        self.again_flags = set()
+        self.again_links = []
+        self.not_before = 0.0
 
     def has(self, flag: RunFlag | str) -> bool:
         return RunFlag(flag) in self.flags
@@ -116,16 +125,32 @@ class PubRun:
         """Set flags; a string must be a flag's value (a misspelt one raises ValueError instead of never matching)."""
         self.flags.update(RunFlag(flag) for flag in flags)
 
-    def fail(self, result: FetchResult) -> None:
-        """Record a failed request: transient failures make the entry retryable later (fetchException)."""
+    def fail(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
+        """Record a failed request: transient failures make the entry retryable later (fetchException).
+
+        ``again`` is what asked: the flag the resource set when it asked, or the link it followed. When the failure
+        may pass within minutes (:func:`worth_asking_again`), the end-of-run retry asks it, and only it, once more.
+        """
         if result.fetch_exception:
             self.pub.state.fetch_exception = True
+            self._again(result, again)
 
-    def fail_service(self, result: FetchResult) -> None:
+    def fail_service(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
         """Record a failed request to a configured service: as :meth:`fail`, and also for an answer lost on the way
         (:data:`SERVICE_GLITCHES`), so that the entry is retried instead of silently missing what that service gives."""
         if result.fetch_exception or result.kind in SERVICE_GLITCHES:
             self.pub.state.fetch_exception = True
+            self._again(result, again)
+
+    def _again(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
+        if not worth_asking_again(result):
+            return
+        if isinstance(again, RunFlag):
+            self.again_flags.add(again)
+        else:
+            self.again_links.append(again)
+        if result.retry_after:
+            self.not_before = max(self.not_before, time.time() + result.retry_after)
 
     def blocked(self, url: str, reason: str) -> None:
         """A bot gate, browser challenge or refusal came back instead of the page: nothing is taken from it, and the
@@ -137,6 +162,16 @@ class PubRun:
         """A configured service answered with a body that is not what it serves (cut short, an error page with status
         200): a glitch of the service, so the entry is retried later."""
         self.pub.state.fetch_exception = True
+
+
+def worth_asking_again(result: FetchResult) -> bool:
+    """Whether a failed request may well succeed if asked again in a minute: no answer came (timeout, connection,
+    the server busy, an answer cut short) or the server failed (5xx). An answer that says something about the record
+    (404 "no such record", 4xx refusals, oversized or unsupported bodies, redirect loops) is not asked again in the
+    same run, whatever it means for fetchException."""
+    if result.kind.transient or result.kind is OutcomeKind.IO_ERROR:
+        return True
+    return result.kind is OutcomeKind.HTTP_ERROR and (result.status or 0) >= 500
 
 
 class Context:

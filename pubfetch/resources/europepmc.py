@@ -40,6 +40,10 @@ _SEARCH_TYPES = {name: PartType.europepmc for name in (PartName.pmid, PartName.p
                                                        PartName.keywords, PartName.mesh, PartName.theAbstract)}
 
 
+#: the flag a search by each kind of ID sets for a publication
+_KIND_FLAGS = {"pmid": RunFlag.EPMC_PMID, "pmcid": RunFlag.EPMC_PMCID, "doi": RunFlag.EPMC_DOI}
+
+
 def _query_kind(run: PubRun) -> tuple[str, str] | None:
     """Which ID the next search for this publication uses (PMID, then PMCID, then DOI), marking it used."""
     pub = run.pub
@@ -106,7 +110,7 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
 
 
 def _search_pass(ctx: Context, runs: Sequence[PubRun],
-                 on_failure: Callable[[list[tuple[PubRun, str]], FetchResult], None],
+                 on_failure: Callable[[str, list[tuple[PubRun, str]], FetchResult], None],
                  ) -> Iterator[tuple[PubRun, str, str, ArticleRecord | None]]:
     """One pass of batched searches: for each run, the ID kind used, the ID, and the record a one-ID query would
     have given (``None`` when there was none); runs whose request failed go to ``on_failure`` instead."""
@@ -119,7 +123,7 @@ def _search_pass(ctx: Context, runs: Sequence[PubRun],
         for chunk in chunks(members, ctx.config.europepmc_batch):
             records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
             if failed is not None:
-                on_failure(list(chunk), failed)
+                on_failure(kind, list(chunk), failed)
                 continue
             for run, value in chunk:
                 pub = run.pub
@@ -142,9 +146,9 @@ def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
     """One pass of PubFetcher's fetchEuropepmc over a batch (the chain makes three: PMID, PMCID, DOI)."""
     todo = [run for run in runs if wants_search(ctx, run)]
 
-    def failed(chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
+    def failed(kind: str, chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
         for run, _ in chunk:
-            run.fail_service(result)
+            run.fail_service(result, _KIND_FLAGS[kind])
 
     for run, kind, value, record in _search_pass(ctx, todo, failed):
         if record is None:
@@ -204,7 +208,7 @@ def _fulltext_one(ctx: Context, run: PubRun) -> None:
     result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"})
     if not result.ok:
         if announced or result.kind is not OutcomeKind.NOT_FOUND:
-            run.fail_service(result)
+            run.fail_service(result, RunFlag.EPMC_FULLTEXT_PMCID)
         # else: asked without the search's word, and there is no full text: an answer, not a failure
         return
     if apply_jats(ctx, run, result.body, PartType.europepmc_xml, result.final_url):
@@ -236,7 +240,7 @@ def update_citations(ctx: Context, pubs: Sequence[Publication]) -> int:
     runs = [PubRun(pub) for pub in pubs if pub.id_count() > 0]
     updated = 0
 
-    def failed(chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
+    def failed(_kind: str, chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
         log.warning("citation counts of %d publications not updated: %s", len(chunk), result.message)
 
     for _ in range(3):

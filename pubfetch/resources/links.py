@@ -90,6 +90,28 @@ class Links:
                     return link
         return None
 
+    def again(self, link: QueuedLink) -> None:
+        """Queue a link that was tried but failed in a way worth one more try (the end-of-run retry)."""
+        key = link_identity(link.url)
+        self._tried.discard(key)
+        self._queued[key] = link
+        self._buckets.setdefault(_rank(link.type), deque()).append(link)
+
+    def to_json(self) -> dict[str, list]:
+        """The queue and the tried pages, for a publication waiting on disk for the end-of-run retry."""
+        return {"queued": [[link.url, link.type.value, link.from_url] for link in self],
+                "tried": sorted(self._tried)}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, list]) -> Links:
+        links = cls()
+        links._tried.update(doc.get("tried", []))
+        for url, type_, from_url in doc.get("queued", []):
+            link = QueuedLink(url, PartType(type_), from_url)
+            links._queued[link_identity(url)] = link
+            links._buckets.setdefault(_rank(link.type), deque()).append(link)
+        return links
+
     def add_tried(self, url: str) -> None:
         """Mark a URL as visited (the page a resource itself fetched), so that no link leads back to it."""
         self._tried.add(link_identity(url))

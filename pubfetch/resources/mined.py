@@ -69,8 +69,9 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
         url = ctx.endpoints.europepmc_annotations + "annotationsByArticleIds"
         result = ctx.client.get(url, params=params, publication=True, headers={"Accept": "application/json"})
         if not result.ok:
-            for run, _ in chunk:
-                run.fail_service(result)
+            by_pmcid, by_pmid, _ = _FLAGS[part]
+            for run, article in chunk:
+                run.fail_service(result, by_pmcid if article.startswith("PMC:") else by_pmid)
             continue
         try:
             by_article = by_id(parse_annotations(result.body))

@@ -55,16 +55,18 @@ def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
 
 def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
              parse: Callable[[bytes], list[ArticleRecord]], key: Callable[[ArticleRecord], str],
-             apply: Callable[[PubRun, ArticleRecord, str], None], optional: frozenset[int] = frozenset()) -> None:
-    """Efetch ID lists and apply each record to its publication; a failure is the publication's fetch exception,
-    except for the runs in ``optional`` (by id()), which only wanted a detail."""
+             apply: Callable[[PubRun, ArticleRecord, str], None], asked: RunFlag,
+             optional: frozenset[int] = frozenset()) -> None:
+    """Efetch ID lists and apply each record to its publication; a failure is the publication's fetch exception (and
+    ``asked``, the flag set when it was asked, is asked again by the end-of-run retry), except for the runs in
+    ``optional`` (by id()), which only wanted a detail."""
     for chunk in chunks(todo, ctx.config.efetch_batch):
         ids = list(dict.fromkeys(value for _, value in chunk))
         result = efetch(ctx, db, ids)
         if not result.ok:
             for run, _ in chunk:
                 if id(run) not in optional:
-                    run.fail_service(result)
+                    run.fail_service(result, asked)
             continue
         try:
             records = parse(result.body)
@@ -125,7 +127,8 @@ def fetch_pubmed_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
         if ctx.wants(PartName.mesh):
             _fill_unique_ids(run.pub.mesh, record.mesh)
 
-    _batched(ctx, "pubmed", todo, parse_pubmed_xml, lambda r: r.pmid, apply, frozenset(mesh_only))
+    _batched(ctx, "pubmed", todo, parse_pubmed_xml, lambda r: r.pmid, apply, RunFlag.PUBMED_XML_PMID,
+             frozenset(mesh_only))
 
 
 def _lacks_mesh_ids(ctx: Context, run: PubRun) -> bool:
@@ -165,7 +168,7 @@ def _pubmed_html_one(ctx: Context, run: PubRun) -> None:
     url = f"{ctx.endpoints.pubmed}{run.pub.pmid.content}/"
     result = ctx.client.get(url, publication=True)
     if not result.ok:
-        run.fail_service(result)
+        run.fail_service(result, RunFlag.PUBMED_HTML_PMID)
         return
     reason = block_reason(result.text or "")
     if reason is not None:
@@ -197,4 +200,5 @@ def fetch_pmc_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
         if apply_jats(ctx, run, b"", PartType.pmc_xml, single, record=record):
             run.set(RunFlag.PMC_XML)
 
-    _batched(ctx, "pmc", todo, parse_jats, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply)
+    _batched(ctx, "pmc", todo, parse_jats, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply,
+             RunFlag.PMC_XML_PMCID)

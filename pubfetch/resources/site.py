@@ -25,6 +25,7 @@ from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, RunFlag
+from pubfetch.resources.links import QueuedLink
 from pubfetch.rules import JournalRule
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ def fetch_doi(ctx: Context, run: PubRun) -> None:
     resolved = ctx.client.resolve_redirect(resolver)
     if not resolved.location:
         if not resolved.ok or resolved.status is None:
-            run.fail_service(resolved)
+            run.fail_service(resolved, RunFlag.DOI)
         news = not (ctx.halted or resolved.not_sent)  # else the run's last line, or an earlier warning, says why
         (log.warning if news else log.info)("DOI %s did not redirect (%s)", doi,
                                             resolved.kind.name if not resolved.ok else resolved.status)
@@ -145,7 +146,7 @@ def get_page(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str
     if not result.ok:
         if result.is_pdf and result.kind is OutcomeKind.UNSUPPORTED_TYPE:
             return None
-        run.fail(result)
+        run.fail(result, QueuedLink(url, type_, from_url))
         return None
     return result
 
@@ -176,7 +177,7 @@ def fetch_pdf(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: st
         return
     result = ctx.client.get(url, publication=True, untrusted=True)
     if not result.ok:
-        run.fail(result)
+        run.fail(result, QueuedLink(url, type_, from_url))
         return
     if not result.is_pdf:
         log.warning("not a PDF: %s (%s)", result.final_url, result.content_type)

@@ -45,7 +45,7 @@ def _one(ctx: Context, run: PubRun) -> None:
         # PubFetcher: a timeout or an unexpected failure is worth a retry, an HTTP error (unknown DOI) is not
         # (and an answer lost on the way says nothing about the DOI either)
         if result.transient or result.kind in SERVICE_GLITCHES:
-            pub.state.fetch_exception = True
+            run.fail_service(result, RunFlag.OADOI)
         return
     try:
         record = parse_unpaywall(result.text or "")

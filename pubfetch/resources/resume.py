@@ -1,0 +1,64 @@
+"""Where a publication's fetch stopped, so that the end-of-run retry asks only what failed.
+
+PubFetcher fetches every entry that ended with fetchException once more at the end of a run, walking the whole chain
+again: every service that had answered is asked the same question again. Here a publication leaves its fetch with the
+flags of every resource that asked (so those that answered stay answered), the links it had still queued and tried,
+and what failed in a way worth one more try (:func:`~pubfetch.resources.base.worth_asking_again`): those flags are
+cleared and those links queued again. The retry then walks the chain with these flags: it asks the failed resources
+and whatever their answers newly open up, and nothing else. A publication with nothing worth asking again (its
+failures were answers, like a 404, or a bot gate) is not retried in this run; fetchException retries it in a later one.
+
+A resume is plain JSON, so that the retry list can wait on disk instead of in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pubfetch.model.publication import Publication
+from pubfetch.resources.base import PubRun, RunFlag
+from pubfetch.resources.links import Links
+
+__all__ = ["Resume"]
+
+
+@dataclass
+class Resume:
+    """A publication's fetch state for the end-of-run retry."""
+
+    #: the flags the retry starts with: what asked, minus what is to be asked again
+    flags: frozenset[RunFlag] = frozenset()
+    #: the link queue (``Links.to_json``) with the failed links queued again
+    links: dict[str, list[Any]] = field(default_factory=dict)
+    #: what is asked again (flags and link URLs): empty means there is nothing to retry in this run
+    again: tuple[str, ...] = ()
+    #: not to be asked before this time (epoch seconds), from the servers' Retry-After
+    not_before: float = 0.0
+
+    @classmethod
+    def of(cls, run: PubRun) -> Resume:
+        """Where ``run`` stopped."""
+        links = Links.from_json(run.links.to_json())
+        for link in run.again_links:
+            links.again(link)
+        again = tuple(sorted(flag.value for flag in run.again_flags)) + tuple(link.url for link in run.again_links)
+        return cls(frozenset(run.flags - run.again_flags), links.to_json(), again, run.not_before)
+
+    @property
+    def worth_retrying(self) -> bool:
+        return bool(self.again)
+
+    def run_for(self, pub: Publication) -> PubRun:
+        """A run of ``pub`` that starts where the failed one stopped."""
+        return PubRun(pub, links=Links.from_json(self.links), flags=set(self.flags))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"flags": sorted(flag.value for flag in self.flags), "links": self.links, "again": list(self.again),
+                "notBefore": self.not_before}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Resume:
+        return cls(frozenset(RunFlag(flag) for flag in doc.get("flags", [])), doc.get("links", {}),
+                   tuple(doc.get("again", [])), float(doc.get("notBefore", 0.0)))
+

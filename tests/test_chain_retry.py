@@ -1,0 +1,237 @@
+"""The end-of-run retry asks only what failed: the failed requests' resources and links, once, after their Retry-After;
+never a resource that answered, never a permanent answer; and the publications wait for it on disk, not in memory.
+
+The client here has no answer memory, so a request asked again would reach the server (and be counted as a repeat):
+what is tested is that the chain does not ask, not that a cache hides the asking."""
+
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+import time
+import weakref
+from collections import Counter
+
+from loopback import Reply, Request
+from synthetic import Article, SyntheticServices
+
+from pubfetch import fetcher
+from pubfetch.config import FetchConfig
+from pubfetch.fetcher import BatchSummary, fetch_many
+from pubfetch.model.part_type import PartType
+from pubfetch.model.publication import Publication
+from pubfetch.net.client import HttpClient
+from pubfetch.resources.base import Context
+from pubfetch.store.spill import SpillList
+
+
+class FlakyServices(SyntheticServices):
+    """Synthetic services where chosen requests fail: ``fail(path_part, times, reply)`` answers ``reply`` to the
+    first ``times`` requests whose path and query contain ``path_part`` (counted for their service and as
+    ``injected``). Every request's path and arrival time is kept."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._rules: list[list] = []
+        self.arrivals: list[tuple[str, float]] = []
+        self._rules_lock = threading.Lock()
+
+    def fail(self, part: str, times: int, reply: Reply) -> None:
+        self._rules.append([part, times, reply])
+
+    def handle(self, req: Request) -> Reply:
+        where = req.path + "?" + "&".join(f"{k}={v[0]}" for k, v in sorted(req.query.items())) + "|" + req.body.decode(
+            "utf-8", "replace")
+        with self._rules_lock:
+            self.arrivals.append((req.path, time.monotonic()))
+            for rule in self._rules:
+                if rule[0] in where and rule[1] > 0:
+                    rule[1] -= 1
+                    self.counts["injected"] += 1
+                    self.counts[self._service(req.path)] += 1
+                    return rule[2]
+        return super().handle(req)
+
+    def asked(self, path: str) -> list[float]:
+        return [at for p, at in self.arrivals if p == path]
+
+
+def config(services: SyntheticServices, **changes) -> FetchConfig:
+    values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "javascript": False, "threads": 4,
+              "linger_ms": 600_000, "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}}
+    values.update(changes)
+    return FetchConfig(**values)
+
+
+def run(services: SyntheticServices, ids: list[str], summary: BatchSummary | None = None,
+        **changes) -> list[Publication]:
+    cfg = config(services, **changes)
+    with Context(cfg, client=HttpClient(cfg.http_config())) as ctx:  # no answer memory
+        return list(fetch_many(ids, config=cfg, context=ctx, summary=summary))
+
+
+def reference(n: int, **changes) -> tuple[list[Publication], Counter[str]]:
+    with SyntheticServices(n) as healthy:
+        pubs = run(healthy, healthy.pmids(), **changes)
+        return pubs, healthy.counts.copy()
+
+
+def by_pmid(pubs: list[Publication]) -> dict[str, Publication]:
+    """Publications by PMID (a retried one is yielded after the retry, so the order differs from the input's)."""
+    return {pub.pmid.content: pub for pub in pubs}
+
+
+def contents(pubs: list[Publication]) -> dict[str, dict]:
+    return {pmid: content(pub) for pmid, pub in sorted(by_pmid(pubs).items())}
+
+
+def content(pub: Publication) -> dict:
+    d = pub.to_json()
+    return {part: d[part].get("content", d[part].get("list")) for part in
+            ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext")}
+
+
+BUSY = Reply(503, "Service Unavailable", "text/plain")
+
+
+def test_a_failed_request_is_asked_again_and_nothing_else():
+    expected, healthy_counts = reference(6)
+    closed = Article(1)
+    with FlakyServices(6) as services:
+        services.fail(f"/unpaywall/{closed.doi.upper()}", 1, BUSY)
+        summary = BatchSummary()
+        pubs = run(services, services.pmids(), summary)
+        counts = services.counts.copy()
+        asked = len(services.asked(f"/unpaywall/{closed.doi.upper()}"))
+    assert contents(pubs) == contents(expected)
+    assert not any(p.state.fetch_exception for p in pubs)
+    # the run asked what a healthy run asks, plus the one failed request once more
+    assert asked == 2
+    assert counts - healthy_counts == Counter({"unpaywall": 1, "injected": 1})
+    assert healthy_counts - counts == Counter()
+    assert services.repeats == Counter()
+    assert (summary.total, summary.final, summary.failed) == (6, 3, 0)
+
+
+def test_a_failure_made_good_by_a_later_resource_is_not_asked_again():
+    """fullTextXML failed, but PMC's efetch gave the final full text later in the chain: nothing is left to ask."""
+    expected, healthy_counts = reference(4)
+    oa = Article(2)
+    with FlakyServices(4) as services:
+        services.fail(f"/epmc/rest/{oa.pmcid}/fullTextXML", 1, BUSY)
+        pubs = run(services, services.pmids())
+        counts = services.counts.copy()
+    assert contents(pubs) == contents(expected)
+    assert by_pmid(pubs)[oa.pmid].fulltext.type is PartType.pmc_xml
+    assert not any(p.state.fetch_exception for p in pubs)
+    assert counts - healthy_counts == Counter({"efetch_pmc": 1, "ncbi": 1, "injected": 1})
+    assert healthy_counts - counts == Counter()
+
+
+def test_a_failed_batched_request_marks_only_its_publications_and_the_retry_asks_only_them(caplog):
+    expected, _ = reference(10, europepmc_batch=5)
+    with FlakyServices(10) as services:
+        # the PMID search of the second chunk of five (publications 5 to 9)
+        services.fail(f"EXT_ID:{Article(5).pmid}", 1, BUSY)
+        with caplog.at_level(logging.INFO, logger="pubfetch.fetcher"):
+            pubs = run(services, services.pmids(), europepmc_batch=5)
+        asked = services.ids_asked
+    retried = [r.getMessage() for r in caplog.records if r.getMessage().startswith("retrying ")]
+    assert retried == ["retrying 5 publications that ended with a fetch exception: only what failed"]
+    assert contents(pubs) == contents(expected)
+    assert not any(p.state.fetch_exception for p in pubs)
+    # PubFetcher's counters: the five went twice
+    assert [by_pmid(pubs)[a.pmid].state.retry_counter for a in map(Article, range(10))] == [0] * 5 + [1] * 5
+    assert services.repeats == Counter()
+    # the PubMed XML of every publication was asked exactly once, retry or not
+    assert set(asked["efetch_pubmed"].values()) == {1}
+
+
+def test_a_permanent_answer_is_not_asked_again_in_the_same_run():
+    oa = Article(2)
+    with FlakyServices(4) as services:
+        # the search said there is XML full text, and the endpoint says "no such record": fetchException (PubFetcher),
+        # but asking again in a minute cannot change the answer
+        services.fail(f"/epmc/rest/{oa.pmcid}/fullTextXML", 5, Reply(404, "not found", "text/plain"))
+        pubs = run(services, services.pmids())
+    assert len(services.asked(f"/epmc/rest/{oa.pmcid}/fullTextXML")) == 1
+    assert [by_pmid(pubs)[a.pmid].state.fetch_exception for a in map(Article, range(4))] == [False, False, True, False]
+
+
+def test_the_retry_waits_for_the_retry_after_of_the_failure():
+    closed = Article(1)
+    path = f"/unpaywall/{closed.doi.upper()}"
+    with FlakyServices(2) as services:
+        services.fail(path, 1, Reply(503, "busy", "text/plain", {"Retry-After": "2"}))
+        pubs = run(services, services.pmids())
+        first, second = services.asked(path)
+    assert not any(p.state.fetch_exception for p in pubs)
+    assert second - first >= 2.0 - 0.05  # asked again only after the server's Retry-After
+
+
+def test_a_failed_publisher_page_is_asked_again_without_resolving_the_doi_again():
+    closed = Article(1)
+    page = ("<html><head><title>Publisher page</title></head><body><article>"
+            + "<p>The full text of the synthetic article as the publisher shows it.</p>" * 40
+            + "</article></body></html>")
+    with FlakyServices(2) as services:
+        services.extra[f"/doi/{closed.doi.upper()}"] = Reply(302, "", "text/plain",
+                                                     {"Location": f"{services.base}/publisher/1"})
+        services.extra["/publisher/1"] = Reply(200, page, "text/html; charset=utf-8")
+        services.fail("/publisher/1", 1, BUSY)
+        pubs = run(services, services.pmids())
+        resolved = len(services.asked(f"/doi/{closed.doi.upper()}"))
+        fetched = len(services.asked("/publisher/1"))
+    assert (resolved, fetched) == (1, 2)
+    pub = by_pmid(pubs)[closed.pmid]
+    assert not pub.state.fetch_exception
+    assert "as the publisher shows it" in pub.fulltext.content
+    assert pub.fulltext.url == f"{services.base}/publisher/1"
+
+
+def test_publications_wait_for_the_retry_on_disk_not_in_memory(monkeypatch, caplog):
+    """When the retry starts, the publications of earlier batches that failed are no longer held by anything."""
+    made: list[weakref.ref] = []
+    original = fetcher.init_publication
+
+    def tracked(ids, args):
+        pub = original(ids, args)
+        made.append(weakref.ref(pub))
+        return pub
+
+    monkeypatch.setattr(fetcher, "init_publication", tracked)
+    alive_at_retry: list[int] = []
+    services = FlakyServices(10)
+
+    class AtRetry(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.getMessage().startswith("retrying "):
+                gc.collect()
+                alive_at_retry.append(sum(ref() is not None for ref in made[:5]))
+                services._rules.clear()  # Europe PMC is back for the retry
+
+    handler = AtRetry(logging.INFO)
+    logging.getLogger("pubfetch.fetcher").addHandler(handler)
+    try:
+        with caplog.at_level(logging.INFO, logger="pubfetch.fetcher"), services:
+            services.fail("/epmc/rest/search", 1000, BUSY)
+            pubs = run(services, services.pmids(), batch_size=5)
+    finally:
+        logging.getLogger("pubfetch.fetcher").removeHandler(handler)
+    assert alive_at_retry == [0]  # the first batch's five publications were dropped after being spilled
+    assert len(pubs) == 10
+    assert not any(p.state.fetch_exception for p in pubs)
+
+
+def test_spill_list_reads_back_in_key_order_and_leaves_no_file(tmp_path):
+    spill = SpillList(str(tmp_path))
+    assert list(spill.chunks(2)) == []
+    assert list(tmp_path.iterdir()) == []  # nothing failed, no file
+    for key, doc in (((2, 0), {"id": "c"}), ((1, 3), {"id": "b"}), ((1, 1), {"id": "a"}), ((2, 0), {"id": "d"})):
+        spill.append(key, doc)
+    assert len(spill) == 4 and len(list(tmp_path.iterdir())) == 1
+    assert list(spill.chunks(3)) == [[{"id": "a"}, {"id": "b"}, {"id": "c"}], [{"id": "d"}]]
+    assert len(spill) == 0
+    spill.close()
+    assert list(tmp_path.iterdir()) == []
