@@ -213,6 +213,13 @@ class Context:
         log.warning(message)
 
     @property
+    def halted(self) -> bool:
+        """Whether the client sends nothing more (the network was found down, or the run is stopping): a failure
+        then is no news for the console, where the run's last line says why it stopped."""
+        watch = getattr(self.client, "watch", None)
+        return watch is not None and watch.halted
+
+    @property
     def endpoints(self):
         return self.config.endpoints
 

@@ -49,7 +49,9 @@ def fetch_doi(ctx: Context, run: PubRun) -> None:
     if not resolved.location:
         if not resolved.ok or resolved.status is None:
             run.fail_service(resolved, RunFlag.DOI)
-        log.warning("DOI %s did not redirect (%s)", doi, resolved.kind.name if not resolved.ok else resolved.status)
+        news = not (ctx.halted or resolved.not_sent)  # else the run's last line, or an earlier warning, says why
+        (log.warning if news else log.info)("DOI %s did not redirect (%s)", doi,
+                                            resolved.kind.name if not resolved.ok else resolved.status)
         return
     fetch_site(ctx, run, resolved.location, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
 
