@@ -19,8 +19,9 @@ from services import SyntheticServices
 
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.jats import parse_jats
-from pubfetch.extract.pdf import extract_pdf, extract_pdf_in_process
+from pubfetch.extract.pdf import extract_pdf, extract_pdf_in_process, pdf_workers
 from pubfetch.extract.pubmed import parse_pubmed_xml
+from pubfetch.extract.workerpool import WorkerPool
 
 
 @dataclass
@@ -99,14 +100,18 @@ def _pdf_pages(doc: bytes) -> int:
     return min(result.pages, 200) if result.text else 0
 
 
-def _pdf_pages_in_worker(doc: bytes) -> int:
-    result = extract_pdf(doc)
-    return min(result.pages, 200) if result.text else 0
+def _pdf_pages_in_worker(workers: WorkerPool) -> Callable[[bytes], int]:
+    """Through the time-limited worker as a fetch run uses it: one worker process reused from file to file."""
+    def parse(doc: bytes) -> int:
+        result = extract_pdf(doc, workers=workers)
+        return min(result.pages, 200) if result.text else 0
+    return parse
 
 
 def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Throughput]:
     """Every parse measurement, corpus first, then synthetic documents."""
     synth = SyntheticServices(2000)
+    workers = pdf_workers(1)
     sets = [
         ("PubMed efetch XML", "corpus", "records", corpus_bodies(corpus, ("pubmed_efetch",)), _records),
         ("PubMed efetch XML", "synthetic, 200 per set", "records",
@@ -120,11 +125,14 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
         ("PDF extraction", "corpus", "pages", corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages),
         ("PDF extraction", "synthetic, 10 pages", "pages", [documents.text_pdf(k, 10) for k in range(5)], _pdf_pages),
         ("PDF extraction, time-limited worker process", "corpus", "pages",
-         corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages_in_worker),
+         corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages_in_worker(workers)),
     ]
     results = []
-    for kind, source, unit, docs, parse in sets:
-        result = measure(kind, source, unit, docs, parse, min_seconds)
-        if result is not None:
-            results.append(result)
+    try:
+        for kind, source, unit, docs, parse in sets:
+            result = measure(kind, source, unit, docs, parse, min_seconds)
+            if result is not None:
+                results.append(result)
+    finally:
+        workers.close()
     return results

@@ -210,6 +210,9 @@ def fetch_many(
     with ExitStack() as stack:
         store = _open(stack, db)
         ctx = context or stack.enter_context(Context(cfg.with_shared_rate_limits() if cfg.rate_limits else cfg))
+        watch = getattr(ctx.client, "watch", None)
+        if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
+            stack.enter_context(watch.watching())
         if summary is not None and summary.requests is None:
             summary.requests = ctx.client.counts
         tally = _Tally(ctx.args, summary, progress, retry_exceptions)

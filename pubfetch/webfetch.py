@@ -82,7 +82,7 @@ def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None
         log.warning("fetching %s failed: %s %s", start_url, result.kind.name, result.message)
         return page
     if result.is_pdf:
-        content = extract_pdf(result.body)
+        content = extract_pdf(result.body, workers=ctx.pdf_workers)
         page.title = content.title or content.xmp_title
         page.content = content.text
     else:

@@ -25,3 +25,8 @@ def crashing_worker(data: bytes, max_pages: int) -> object:
 
 def raising_worker(data: bytes, max_pages: int) -> object:
     raise RuntimeError("worker bug")
+
+
+def hungry_worker(data: bytes, max_pages: int) -> object:
+    """Ask for 8 GiB at once: more than the worker's address-space cap allows."""
+    return bytearray(8 * 1024**3)

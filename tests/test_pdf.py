@@ -7,12 +7,14 @@ import os
 import random
 import re
 import struct
+import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from pdf_workers import crashing_worker, raising_worker, slow_worker
+from pdf_workers import crashing_worker, hungry_worker, raising_worker, slow_worker
+from procs import children_supported, descendants, process_gone
 
 from pubfetch.extract import pdf
 from pubfetch.extract.pdf import (
@@ -187,22 +189,6 @@ INFO = {
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# The workers injected into extract_pdf are in tests/pdf_workers.py (the worker process imports that light module).
-# ---------------------------------------------------------------------------------------------------------------------
-
-
-def _process_gone(pid: int, wait: float = 60.0) -> bool:
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
-
-
-# ---------------------------------------------------------------------------------------------------------------------
 # Hand-built PDFs
 # ---------------------------------------------------------------------------------------------------------------------
 
@@ -325,7 +311,8 @@ def test_mutated_pdfs_never_raise() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# The worker process
+# The worker process. The workers injected into extract_pdf are in tests/pdf_workers.py (the worker process imports
+# that light module).
 # ---------------------------------------------------------------------------------------------------------------------
 
 
@@ -345,7 +332,7 @@ def test_timeout_kills_worker(tmp_path: Path) -> None:
     assert result.error == "PDF extraction exceeded the time limit of 3 s"
     pid = int(pid_file.read_text())  # the slow worker really ran
     assert pid != os.getpid()
-    assert _process_gone(pid), f"worker {pid} still alive after the timeout"
+    assert process_gone(pid), f"worker {pid} still alive after the timeout"
     # the next extraction works as usual
     assert extract_pdf(make_pdf(["After the kill"])).text == "After the kill"
 
@@ -366,10 +353,121 @@ def test_too_large_without_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_worker(*args: object) -> PdfContent:
         raise AssertionError("a worker was started")
 
-    monkeypatch.setattr(pdf, "_run_in_worker", no_worker)
+    monkeypatch.setattr(pdf, "_extract_isolated", no_worker)
     result = extract_pdf(make_pdf(["x"]), max_bytes=100)
     assert result.error_kind == "too_large"
     assert extract_pdf(b"<!DOCTYPE html><html></html>").error_kind == "not_pdf"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Worker processes reused from file to file (pdf_workers, as a fetch run's Context holds them)
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def _worker_pid(workers: pdf.WorkerPool) -> int:
+    """The pid of the process that runs the pool's next job (a job of its own: os.getpid in the worker, under the
+    memory cap of extract_pdf's jobs, since a worker serves jobs of one cap)."""
+    outcome = workers.run(os.getpid, time_limit=60, memory_limit=pdf.DEFAULT_MEMORY_LIMIT)
+    assert outcome.kind == "ok"
+    return outcome.value
+
+
+def test_workers_are_reused_across_files() -> None:
+    with pdf.pdf_workers(1) as workers:
+        first = extract_pdf(make_pdf(["Alpha page one", "Bravo page two"], info=INFO), workers=workers)
+        pid = _worker_pid(workers)
+        second = extract_pdf(make_pdf(["Charlie page three"], xmp=XMP), workers=workers)
+        assert first.text == "Alpha page one\n\nBravo page two"
+        assert first.title == "Ünïcode title – UTF-16"
+        assert second.text == "Charlie page three"
+        assert second.xmp_title == "An XMP title with markup"
+        assert _worker_pid(workers) == pid != os.getpid()
+        assert workers.pids() == [pid]
+        assert workers.started == 1
+        # another memory cap needs another process (the cap is set when a worker starts)
+        assert extract_pdf(make_pdf(["Uncapped"]), workers=workers, memory_limit=0).text == "Uncapped"
+        assert workers.started == 2
+        assert process_gone(pid)
+
+
+def test_overrun_kills_the_reused_worker_and_the_next_file_extracts(tmp_path: Path) -> None:
+    pid_file = tmp_path / "worker.pid"
+    with pdf.pdf_workers(1) as workers:
+        assert extract_pdf(make_pdf(["Before the hang"]), workers=workers).text == "Before the hang"
+        pid = _worker_pid(workers)
+        result = extract_pdf(b"%PDF-1.4\n" + str(pid_file).encode(), time_limit=3.0, worker=slow_worker,
+                             workers=workers)
+        assert result == PdfContent(error="PDF extraction exceeded the time limit of 3 s", error_kind="timeout")
+        assert int(pid_file.read_text()) == pid  # the hanging file ran in the worker the first file used
+        assert process_gone(pid), f"worker {pid} still alive after the timeout"
+        assert workers.pids() == []
+        after = extract_pdf(make_pdf(["After the kill"], info=INFO), workers=workers)
+        assert (after.text, after.title, after.error_kind) == ("After the kill", "Ünïcode title – UTF-16", None)
+        assert _worker_pid(workers) not in (pid, os.getpid())
+        assert workers.started == 2
+
+
+def test_crashed_worker_is_replaced() -> None:
+    with pdf.pdf_workers(1) as workers:
+        pid = _worker_pid(workers)
+        result = extract_pdf(b"%PDF-1.4\n", worker=crashing_worker, workers=workers)
+        assert result == PdfContent(error="PDF worker died without a result (exit code 7)", error_kind="broken")
+        assert process_gone(pid)
+        assert extract_pdf(make_pdf(["After the crash"]), workers=workers).text == "After the crash"
+        assert workers.started == 2
+
+
+def test_worker_out_of_memory_is_too_large_and_replaced() -> None:
+    with pdf.pdf_workers(1) as workers:
+        pid = _worker_pid(workers)
+        result = extract_pdf(b"%PDF-1.4\n", worker=hungry_worker, workers=workers, memory_limit=pdf.DEFAULT_MEMORY_LIMIT)
+        assert result == PdfContent(error="out of memory in the PDF worker", error_kind="too_large")
+        assert process_gone(pid)
+        assert extract_pdf(make_pdf(["After the bomb"]), workers=workers).text == "After the bomb"
+        assert workers.started == 2
+
+
+def test_raising_worker_keeps_its_process() -> None:
+    """An exception is an answer, not a crash: the same process serves the next file."""
+    with pdf.pdf_workers(1) as workers:
+        pid = _worker_pid(workers)
+        result = extract_pdf(b"%PDF-1.4\n", worker=raising_worker, workers=workers)
+        assert result == PdfContent(error="RuntimeError: worker bug", error_kind="broken")
+        assert extract_pdf(make_pdf(["Next file"]), workers=workers).text == "Next file"
+        assert _worker_pid(workers) == pid
+        assert workers.started == 1
+
+
+def test_close_ends_idle_and_busy_workers(tmp_path: Path) -> None:
+    if not children_supported():
+        pytest.skip("no /proc/<pid>/task/<tid>/children on this system")
+    assert extract_pdf(make_pdf(["x"])).text == "x"  # the fork server (a child that lives with this process) runs
+    before = descendants()
+    workers = pdf.pdf_workers(2)
+    pid_file = tmp_path / "busy.pid"
+    hung: list[PdfContent] = []
+    thread = threading.Thread(target=lambda: hung.append(extract_pdf(
+        b"%PDF-1.4\n" + str(pid_file).encode(), worker=slow_worker, workers=workers)))
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.is_file() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the hanging worker never started"
+            time.sleep(0.05)
+        busy = int(pid_file.read_text())
+        assert extract_pdf(make_pdf(["While the other hangs"]), workers=workers).text == "While the other hangs"
+        pids = workers.pids()
+        assert len(pids) == 2 and busy in pids
+        assert set(pids) <= descendants() - before
+    finally:
+        workers.close()
+        thread.join(60)
+    assert not thread.is_alive()
+    assert hung == [PdfContent(error="PDF worker died without a result (exit code -9)", error_kind="broken")]
+    assert descendants() - before == set()  # processes of other tests may have ended meanwhile
+    assert workers.pids() == []
+    assert extract_pdf(make_pdf(["Too late"]), workers=workers) == PdfContent(
+        error="PDF workers already closed", error_kind="broken")
 
 
 # ---------------------------------------------------------------------------------------------------------------------

@@ -12,19 +12,17 @@ words); pdfminer.six reads what PDFium has no API for (the XMP packet; the info 
 does everything when PDFium cannot open a file (encryption with a password, damage it does not repair) or when
 pypdfium2 is not installed. pdfminer.six can loop for a very long time (or forever) on hostile files, PDFium can crash
 on them, and a thread cannot be stopped from the outside, so :func:`extract_pdf` runs the extraction in a separate
-process that is killed when it overruns its time limit. :func:`extract_pdf_in_process` is the same extraction without
-that protection, for callers that already isolate it (and for the worker itself, :func:`_worker_main`).
+process that is killed when it overruns its time limit; a run reuses such processes from file to file
+(:func:`pdf_workers`, ``pubfetch.extract.workerpool``). :func:`extract_pdf_in_process` is the same extraction without
+that protection, for callers that already isolate it (and for the worker process itself).
 """
 
 from __future__ import annotations
 
-import functools
 import html
 import logging
 import multiprocessing
-import pickle
 import re
-import time
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -42,6 +40,8 @@ from pdfminer.pdftypes import PDFStream, resolve1
 from pdfminer.psparser import PSLiteral
 from pdfminer.utils import decode_text
 
+from pubfetch.extract.workerpool import Outcome, WorkerPool
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_PAGES",
@@ -56,6 +56,7 @@ __all__ = [
     "extract_with_pdfminer",
     "looks_like_pdf",
     "parse_xmp",
+    "pdf_workers",
     "split_keywords",
 ]
 
@@ -66,12 +67,13 @@ ErrorKind = Literal["not_pdf", "broken", "encrypted", "timeout", "too_large"]
 DEFAULT_MAX_PAGES = 200
 """Pages whose text is extracted; long documents (theses, supplements) cost time and add little to a fulltext."""
 DEFAULT_TIME_LIMIT = 60.0
-"""Seconds a worker may take (start-up included) before it is killed."""
+"""Seconds one file may take in its worker (the worker's start included when one is started for it) before the worker
+is killed."""
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
+"""Bodies larger than this are not parsed at all: pdfminer.six holds the whole file and its objects in memory."""
 #: Address space a PDF worker may use (RLIMIT_AS): a 2 MB compression-bomb PDF took a worker to 4 GiB, and eight
 #: threads can run eight workers. Real articles stay far below; hitting it is a ``too_large`` result.
 DEFAULT_MEMORY_LIMIT = 1536 * 1024 * 1024
-"""Bodies larger than this are not parsed at all: pdfminer.six holds the whole file and its objects in memory."""
 
 _SNIFF_BYTES = 1024
 _BOMS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
@@ -480,92 +482,59 @@ def _read_text_pdfium(result: PdfContent, pdf: Any, max_pages: int) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Worker process
+# Worker processes
 # ---------------------------------------------------------------------------------------------------------------------
 
 Worker = Callable[[bytes, int], PdfContent]
 
-@functools.cache
-def _mp_context() -> multiprocessing.context.BaseContext:
-    """A fork-free start method: forking a threaded parent (the fetcher runs hosts concurrently) can deadlock.
 
-    With forkserver the server imports this module (and so pdfminer.six and lxml) once; each worker is then a cheap
-    fork of it. Where forkserver does not exist (Windows) spawn is used, at the cost of a fresh interpreter per file.
-    """
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload([__name__])  # only takes effect if the server is not running yet
-        return ctx
-    return multiprocessing.get_context("spawn")
+def _quiet_pdfminer() -> None:
+    """Run once in each worker: hostile files make pdfminer.six warn per object."""
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
 
 
-def _limit_memory(limit: int) -> None:
-    """Cap this process's address space (where the platform has RLIMIT_AS; elsewhere only the time limit holds)."""
-    if limit <= 0:
-        return
-    try:
-        import resource
-
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard != resource.RLIM_INFINITY:
-            limit = min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    except (ImportError, AttributeError, ValueError, OSError) as exc:
-        log.debug("PDF worker memory limit not set: %s", exc)
-
-
-def _worker_main(conn: Any, worker: Worker, data: bytes, max_pages: int, memory_limit: int) -> None:
-    """Run in the child: extract, send the result back, never let an exception escape (it would only be printed)."""
-    logging.getLogger("pdfminer").setLevel(logging.ERROR)  # hostile files make it warn per object
-    _limit_memory(memory_limit)
-    try:
-        result = worker(data, max_pages)
-    except MemoryError:
-        result = _failure("too_large", "out of memory in the PDF worker")
-    except BaseException as exc:  # noqa: BLE001
-        result = _failure("broken", f"{type(exc).__name__}: {exc}")
-    try:
-        try:
-            conn.send(result)
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # an injected worker's odd result
-            conn.send(_failure("broken", f"PDF worker result not sendable: {type(exc).__name__}: {exc}"))
-    except OSError as exc:
-        log.debug("PDF worker result not delivered, parent gone: %s", exc)
-    finally:
-        conn.close()
+def pdf_workers(size: int = 1) -> WorkerPool:
+    """Worker processes for :func:`extract_pdf`, reused from file to file: at most ``size`` of them (a run gives its
+    CPU slots), each started on first need from a fork server that has this module (pdfminer.six, lxml) imported.
+    The owner closes the pool (``Context.close`` for a fetch run)."""
+    return WorkerPool(size, setup=_quiet_pdfminer, preload=(__name__,), name="pubfetch-pdf")
 
 
 _DIED = "PDF worker died without a result"
 
 
-def _run_in_worker(worker: Worker, data: bytes, max_pages: int, time_limit: float, memory_limit: int) -> PdfContent:
-    ctx = _mp_context()
-    reader, writer = ctx.Pipe(duplex=False)
-    process = ctx.Process(  # type: ignore[attr-defined]
-        target=_worker_main, args=(writer, worker, data, max_pages, memory_limit), name="pubfetch-pdf", daemon=True
-    )
-    deadline = time.monotonic() + time_limit
-    try:
-        process.start()
-        writer.close()  # else the parent's copy keeps the pipe open and a dead worker is never noticed
-        if not reader.poll(max(0.0, deadline - time.monotonic())):
-            log.warning("PDF extraction exceeded %.1f s; worker %s killed", time_limit, process.pid)
-            return _failure("timeout", f"PDF extraction exceeded the time limit of {time_limit:g} s")
-        try:
-            result = reader.recv()
-        except EOFError:
-            process.join(timeout=5)
-            return _failure("broken", f"{_DIED} (exit code {process.exitcode})")
-        if not isinstance(result, PdfContent):
-            return _failure("broken", f"PDF worker returned {type(result).__name__}")
-        return result
-    finally:
-        writer.close()
-        reader.close()
-        if process.pid is not None:
-            if process.is_alive():
-                process.kill()
-            process.join(timeout=5)
+def _content(outcome: Outcome, time_limit: float) -> PdfContent:
+    """The :class:`PdfContent` for how the job ended: the extraction's own result, or a classified failure."""
+    if outcome.kind == "ok":
+        if isinstance(outcome.value, PdfContent):
+            return outcome.value
+        return _failure("broken", f"PDF worker returned {type(outcome.value).__name__}")
+    if outcome.kind == "timeout":
+        log.warning("PDF extraction exceeded %.1f s; worker %s killed", time_limit, outcome.pid)
+        return _failure("timeout", f"PDF extraction exceeded the time limit of {time_limit:g} s")
+    if outcome.kind == "memory":
+        return _failure("too_large", "out of memory in the PDF worker")
+    if outcome.kind == "died":
+        return _failure("broken", f"{_DIED} (exit code {outcome.exitcode})")
+    if outcome.kind == "unsendable":
+        return _failure("broken", f"PDF worker result not sendable: {outcome.message}")
+    if outcome.kind == "closed":
+        return _failure("broken", "PDF workers already closed")
+    return _failure("broken", outcome.message)
+
+
+def _extract_isolated(workers: WorkerPool, worker: Worker, data: bytes, max_pages: int, time_limit: float,
+                      memory_limit: int) -> PdfContent:
+    """One extraction in the pool, with pdfminer.six alone (in a fresh worker) when the PDFium worker died."""
+    outcome = workers.run(worker, data, max_pages, time_limit=time_limit, memory_limit=memory_limit)
+    result = _content(outcome, time_limit)
+    if worker is extract_pdf_in_process and outcome.kind == "died":
+        # PDFium aborts the process where pdfminer.six raises (out of memory under the cap, some damage): the file
+        # is given to pdfminer.six alone, which classifies it
+        log.info("PDFium worker died (%s); extracting with pdfminer.six", result.error)
+        outcome = workers.run(extract_with_pdfminer, data, max_pages, time_limit=time_limit, memory_limit=memory_limit)
+        result = _content(outcome, time_limit)
+    return result
 
 
 def extract_pdf(
@@ -576,9 +545,14 @@ def extract_pdf(
     max_bytes: int = DEFAULT_MAX_BYTES,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     worker: Worker = extract_pdf_in_process,
+    workers: WorkerPool | None = None,
 ) -> PdfContent:
     """Extract text and metadata from ``data`` in a worker process that is killed after ``time_limit`` seconds and
     whose address space is capped at ``memory_limit`` bytes (0: no cap; running out is a ``too_large`` result).
+
+    ``workers`` (from :func:`pdf_workers`) are reused from call to call, which is what makes a run fast; a worker that
+    overran, died or ran out of memory is replaced for the next call. Without them a process is started for this
+    file alone and ended before returning (for callers that have no run to own a pool).
 
     Non-PDF bodies (``not_pdf``) and bodies over ``max_bytes`` (``too_large``, 0 for no limit) are classified without
     starting a worker. ``worker`` replaces the extraction (tests use slow or crashing ones); it runs in another process,
@@ -598,11 +572,7 @@ def extract_pdf(
             return _failure("too_large", "out of memory in PDF extraction")
         except Exception as exc:  # noqa: BLE001
             return _failure("broken", f"{type(exc).__name__}: {exc}")
-    result = _run_in_worker(worker, bytes(data), max_pages, time_limit, memory_limit)
-    if worker is extract_pdf_in_process and result.error_kind == "broken" and result.error and (
-            result.error.startswith(_DIED)):
-        # PDFium aborts the process where pdfminer.six raises (out of memory under the cap, some damage): the file
-        # is given to pdfminer.six alone, which classifies it
-        log.info("PDFium worker died (%s); extracting with pdfminer.six", result.error)
-        result = _run_in_worker(extract_with_pdfminer, bytes(data), max_pages, time_limit, memory_limit)
-    return result
+    if workers is not None:
+        return _extract_isolated(workers, worker, bytes(data), max_pages, time_limit, memory_limit)
+    with pdf_workers(1) as one_off:
+        return _extract_isolated(one_off, worker, bytes(data), max_pages, time_limit, memory_limit)

@@ -28,7 +28,7 @@ from pubfetch.net.encoding import decode_body
 from pubfetch.net.ftp import FtpTransport
 from pubfetch.net.layers import RetryLayer, SlotLayer, http_stack, refusal
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
-from pubfetch.net.reachability import NetworkWatch
+from pubfetch.net.reachability import HALTED, NetworkWatch, NotSent
 from pubfetch.net.requests_transport import RequestsTransport
 from pubfetch.net.retry import ExchangeFailed, ServerBusy
 from pubfetch.net.slots import HostSlots
@@ -84,6 +84,9 @@ class HttpClient:
         self.watch = NetworkWatch()
         self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts,
                                                watch=self.watch)
+        abort = getattr(self.network, "abort", None)
+        if abort is not None:  # once the network is found down, the exchanges in flight end at once
+            self.watch.when_down(lambda: abort("not answered: the network seems down"))
         ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s,
                                          cfg.allow_private_addresses), self.counts)
         self.ftp: Transport = RetryLayer(SlotLayer(ftp, self.slots), cfg, sleep)
@@ -166,8 +169,8 @@ class HttpClient:
 
     def _run(self, request: Request) -> FetchResult:
         if self.watch.halted:  # quietly: the run is about to stop with one line saying why
-            return FetchResult(request.url, request.url, OutcomeKind.CONNECTION,
-                               message="not sent: the network seems down or the run is stopping")
+            return FetchResult(request.url, request.url, OutcomeKind.CONNECTION, message="not sent: " + HALTED,
+                               not_sent=True)
         key = request_key(request) if self.answers is not None else None
         if self.answers is not None:
             known = self.answers.get(key)
@@ -185,10 +188,12 @@ class HttpClient:
                         elapsed)
         else:
             # one sentence on the console (host, the path that names the ID, what happened); the whole story in
-            # the log file
-            logger.warning("%s: %s %s: %s%s", hostname(result.final_url or result.url), request.method,
-                           _short_path(result.final_url or result.url), result.brief(),
-                           "; a later run retries it" if result.fetch_exception else "")
+            # the log file. Once the network is found down (or the run is stopping), the run's one line says why,
+            # and what was not sent or was cut is no news; nor is a request not sent to a host that was just silent
+            logger.log(logging.INFO if self.watch.halted or result.not_sent else logging.WARNING, "%s: %s %s: %s%s",
+                       hostname(result.final_url or result.url), request.method,
+                       _short_path(result.final_url or result.url), result.brief(),
+                       "; a later run retries it" if result.fetch_exception else "")
             logger.debug("%s %s failed: %s%s (%s)%s", request.method, result.url, result.kind.name,
                          f" {result.status}" if result.status else "", result.message,
                          " -> fetchException" if result.fetch_exception else "")
@@ -208,6 +213,10 @@ class HttpClient:
             url = busy.url or request.url
             busy_hop = busy.payload if isinstance(busy.payload, Response) else Response(url, busy.status)
             return _error(request, url, OutcomeKind.SERVER_BUSY, str(busy), busy_hop, busy.attempts)
+        except NotSent as unsent:
+            result = _error(request, unsent.url or request.url, unsent.kind, unsent.message, None, 0)
+            result.not_sent = True
+            return result
         except ExchangeFailed as failed:
             failed_hop = failed.payload if isinstance(failed.payload, Response) else None
             return _error(request, failed.url or request.url, failed.kind, failed.message, failed_hop,

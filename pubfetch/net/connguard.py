@@ -9,7 +9,8 @@ configured proxy), whenever the exchange in this thread is guarded (see :func:`e
 A socket timeout bounds each read, not the exchange: a server sending a header byte every few seconds, or a chunk-size
 line now and then, keeps a thread for ever. So every exchange has a timer that, at its deadline, shuts the connection
 down; whatever urllib3 is waiting for (status line, headers, chunks, body) then fails at once, and the transport
-reports a TIMEOUT for the deadline.
+reports a TIMEOUT for the deadline. The same cut ends the exchanges in flight at once when the network is found down
+(:meth:`Exchange.abort`, from :meth:`~pubfetch.net.requests_transport.RequestsTransport.abort`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class Exchange:
     connection: HTTPConnection | None = None
     refused: str | None = None
     expired: bool = False
+    #: why the exchange was cut before its deadline (the network was found down), if it was
+    aborted: str | None = None
     done: bool = False
     sockets: list[socket.socket] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -48,24 +51,35 @@ class Exchange:
     def use(self, connection: HTTPConnection) -> None:
         with self._lock:
             self.connection = connection
-            if self.expired:
+            if self.expired or self.aborted:
                 _shutdown(connection)
 
     def watch_socket(self, sock: socket.socket) -> None:
         """Cut this socket too at the deadline (the sockets of an ftp download)."""
         with self._lock:
             self.sockets.append(sock)
-            if self.expired:
+            if self.expired or self.aborted:
                 _shutdown_socket(sock)
 
     def expire(self) -> None:
         """The deadline passed: cut the connection so that whatever waits on it fails now."""
         with self._lock:
             self.expired = True
-            if self.connection is not None:
-                _shutdown(self.connection)
-            for sock in self.sockets:
-                _shutdown_socket(sock)
+            self._cut()
+
+    def abort(self, reason: str) -> None:
+        """Cut the connection now, for ``reason`` (the network was found down: waiting for this answer only delays
+        the stop of the run)."""
+        with self._lock:
+            if self.aborted is None:
+                self.aborted = reason
+            self._cut()
+
+    def _cut(self) -> None:
+        if self.connection is not None:
+            _shutdown(self.connection)
+        for sock in self.sockets:
+            _shutdown_socket(sock)
 
 
 def _shutdown(connection: HTTPConnection) -> None:
@@ -162,12 +176,15 @@ def check_socket(state: Exchange, sock: socket.socket, host: str) -> None:
 
 
 class _Guarded:
-    """Mixed into urllib3's connections: check every new socket's peer, and let the deadline timer find the
-    connection an exchange uses (new or reused from the pool)."""
+    """Mixed into urllib3's connections: check every new socket's peer, let the deadline timer (and an abort) find
+    the connection an exchange uses (new or reused from the pool), and cut a socket that connected after either."""
 
     def _new_conn(self) -> socket.socket:
         sock: socket.socket = super()._new_conn()  # type: ignore[misc]
         _check_peer(self, sock)  # type: ignore[arg-type]
+        state = current()
+        if state is not None and (state.expired or state.aborted):  # cut while it connected: nothing is sent
+            _shutdown_socket(sock)
         return sock
 
     def request(self, *args: Any, **kwargs: Any) -> None:

@@ -115,6 +115,8 @@ class FetchResult:
         attempts: requests sent for the last hop (retries included).
         message: why it failed, for logs.
         fetch_exception: :func:`sets_fetch_exception` for the ``publication`` flag the call was made with.
+        not_sent: the request was not sent (the network seems down, the run is stopping, or its host did not answer
+            before anything answered in the run: :mod:`pubfetch.net.reachability`); a consequence, not news.
     """
 
     url: str
@@ -134,6 +136,7 @@ class FetchResult:
     attempts: int = 0
     message: str = ""
     fetch_exception: bool = False
+    not_sent: bool = False
 
     @property
     def ok(self) -> bool:

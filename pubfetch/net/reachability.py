@@ -5,11 +5,25 @@ One unreachable service is an ordinary per-publication failure (fetchException, 
 several different hosts in a row end without any answer at all (connection refused or reset before a response, DNS
 failure, timeout), the likely cause is the machine's network or proxy, and going on only repeats the wait. Any HTTP
 response, even an error status, proves the network works and resets the count.
+
+A run that stops itself when the network is found down (``fetch_many``, so the command line's publication fetching)
+says so with :meth:`NetworkWatch.watching`. In such a run, while nothing has answered yet, one silence per host is
+enough: a timeout is not retried (PubFetcher's one immediate retry would only double the wait on a network that never
+worked), and a host that did not answer is not asked again (the Europe PMC searches for PMIDs, PMCIDs and DOIs queue
+one after the other for its connection, each would wait a whole timeout); such requests fail at once as transient
+failures, retried later. So two silent hosts stop the run after two timeouts, whatever the IDs. Once anything
+answered, the network works: a silent host is that host's problem, asked and retried as PubFetcher does. Elsewhere
+(``-fetch-document``, webpages and docs, a client on its own) nothing changes. When the network is found down, the
+exchanges still in flight are cut (:meth:`NetworkWatch.when_down`), so the run ends without waiting for their
+timeouts.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Final
 
 from pubfetch.net.outcome import OutcomeKind
@@ -17,12 +31,15 @@ from pubfetch.net.retry import ExchangeFailed, ServerBusy
 from pubfetch.net.transport import Request, Response, Transport
 from pubfetch.net.urls import hostname
 
+logger = logging.getLogger(__name__)
+
 #: Outcomes without any answer from the server.
 UNREACHABLE: Final = frozenset({OutcomeKind.TIMEOUT, OutcomeKind.CONNECTION, OutcomeKind.DNS})
 #: Consecutive unanswered attempts, to at least two hosts, that mean the network is down once it has worked
 AFTER_ANSWERS: Final = 4
-#: ... and before anything ever answered in this run (nothing suggests the network works at all).
-BEFORE_ANSWERS: Final = 3
+#: ... and before anything ever answered in this run (nothing suggests the network works at all): the first silence
+#: of a second host (a first host's timeout retry, where there is one, makes its request two attempts).
+BEFORE_ANSWERS: Final = 2
 
 
 class NetworkUnreachable(Exception):
@@ -34,17 +51,29 @@ class NetworkUnreachable(Exception):
                          "connection or HTTPS_PROXY")
 
 
+class NotSent(ExchangeFailed):
+    """An attempt the watch stopped before it was sent (a transient failure: the entry is retried later)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(OutcomeKind.CONNECTION, "not sent: " + message)
+
+
 class NetworkWatch:
     """Counts consecutive unanswered attempts of one client (all its threads) and says when the network is down.
 
     Attempts, not requests, are counted, so a request and its timeout retry to one host are two failures of one host;
-    the network is found down at the first failure on a second host.
+    before any answer the network is found down at the first failure on a second host.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._answered = False
+        #: runs in progress that stop when the network is found down (see :meth:`watching`)
+        self._watching = 0
         self._failures: list[tuple[str, OutcomeKind]] = []
+        #: hosts that did not answer an attempt before anything answered (see :meth:`skips`)
+        self._silent: set[str] = set()
+        self._when_down: list[Callable[[], None]] = []
         self.down = False
         #: the run is stopping (interrupted, or its context closed): attempts not yet sent are not sent
         self.stopped = False
@@ -54,11 +83,44 @@ class NetworkWatch:
         """Whether nothing more is sent: the network is down or the run is stopping."""
         return self.down or self.stopped
 
+    @contextmanager
+    def watching(self) -> Iterator[None]:
+        """While inside, a run stops when the network is found down (``fetch_many`` raises
+        :class:`NetworkUnreachable`): then a timeout before any answer is not retried (:meth:`retries_timeout`)."""
+        with self._lock:
+            self._watching += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._watching -= 1
+
+    def retries_timeout(self) -> bool:
+        """Whether an attempt that timed out without any response may be retried: always, except in a run that stops
+        when the network is down (:meth:`watching`) while nothing has answered yet, where the retry would only
+        double the wait before the stop."""
+        with self._lock:
+            return self._answered or not self._watching
+
+    def skips(self, host: str | None) -> bool:
+        """Whether an attempt to ``host`` is not sent: in a run that stops when the network is down
+        (:meth:`watching`), while nothing has answered yet, a host that did not answer once is not asked again (it
+        would most likely only add its timeout before the stop); once anything answered, every host is asked."""
+        with self._lock:
+            return bool(self._watching) and not self._answered and (host or "?") in self._silent
+
+    def when_down(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once, on the thread that finds the network down (the client cuts the exchanges still in
+        flight: waiting for their timeouts would only delay the stop)."""
+        with self._lock:
+            self._when_down.append(callback)
+
     def answered(self) -> None:
         """A server sent a response (any status)."""
         with self._lock:
             self._answered = True
             self._failures.clear()
+            self._silent.clear()
 
     def failed(self, host: str | None, kind: OutcomeKind, responded: bool) -> None:
         """An attempt failed; only failures without any response (``responded`` False) and of the kinds of
@@ -69,10 +131,18 @@ class NetworkWatch:
         if kind not in UNREACHABLE:
             return
         with self._lock:
+            if self.down:  # what was cut or not sent after the stop: the hosts that made it are the news
+                return
             self._failures.append((host or "?", kind))
+            if not self._answered:
+                self._silent.add(host or "?")
             needed = AFTER_ANSWERS if self._answered else BEFORE_ANSWERS
-            if len(self._failures) >= needed and len({h for h, _ in self._failures}) >= 2:
+            found = len(self._failures) >= needed and len({h for h, _ in self._failures}) >= 2
+            if found:
                 self.down = True
+            callbacks = list(self._when_down) if found else []
+        for callback in callbacks:
+            callback()
 
     def error(self) -> NetworkUnreachable:
         with self._lock:
@@ -81,14 +151,18 @@ class NetworkWatch:
         return NetworkUnreachable(hosts, kinds)
 
 
+#: why an attempt is not sent once the watch halted
+HALTED: Final = "the network seems down or the run is stopping"
+
 _KIND_WORDS: Final = {OutcomeKind.TIMEOUT: "timed out", OutcomeKind.CONNECTION: "could not connect",
                       OutcomeKind.DNS: "host name does not resolve"}
 
 
 class WatchLayer:
     """The layer (inside the retries and the host slot, so every attempt counts and one that waited for its slot is
-    checked when it gets it) that tells the watch what each attempt met, and sends nothing more once the network is
-    found down or the run is stopping."""
+    checked when it gets it) that tells the watch what each attempt met, sends nothing more once the network is
+    found down or the run is stopping, nor to a host the watch skips (:meth:`NetworkWatch.skips`), and marks a
+    timeout not to be retried when the watch says so (:meth:`NetworkWatch.retries_timeout`)."""
 
     def __init__(self, inner: Transport, watch: NetworkWatch) -> None:
         self.inner = inner
@@ -96,15 +170,25 @@ class WatchLayer:
 
     def send(self, request: Request) -> Response:
         if self.watch.halted:
-            raise ExchangeFailed(OutcomeKind.CONNECTION, "not sent: the network seems down or the run is stopping")
+            raise NotSent(HALTED)
         host = hostname(request.url)
+        if self.watch.skips(host):
+            raise NotSent(f"{host} did not answer before, and nothing has answered in this run yet")
         try:
             response = self.inner.send(request)
         except ServerBusy:
             self.watch.answered()
             raise
         except ExchangeFailed as failed:
-            self.watch.failed(host, failed.kind, failed.payload is not None)
+            responded = failed.payload is not None
+            self.watch.failed(host, failed.kind, responded)
+            if failed.retryable and not responded:
+                if self.watch.halted:  # the retry would not be sent; the failure stays what it was (timed out)
+                    failed.retryable = False
+                elif not self.watch.retries_timeout():
+                    logger.info("%s did not answer in time and nothing has answered in this run yet: not retried",
+                                host)
+                    failed.retryable = False
             raise
         self.watch.answered()
         return response

@@ -148,21 +148,43 @@ class RequestsTransport:
         self._local = threading.local()
         self._sessions: list[requests.Session] = []
         self._sessions_lock = threading.Lock()
+        #: the exchanges in flight, and why every exchange is cut (for :meth:`abort`)
+        self._live: set[connguard.Exchange] = set()
+        self._aborted: str | None = None
 
     def send(self, request: Request) -> Response:
         """One exchange under the connection guards (:mod:`pubfetch.net.connguard`): the peer address of a guarded
         hop is checked at connect time, and the whole exchange (connect, status line, headers, body, decoding) ends
-        at one wall-clock deadline."""
+        at one wall-clock deadline, or when :meth:`abort` cuts it."""
         deadline_s = self.config.total_timeout_s
         with connguard.exchange(needs_address_check(self.config, request, request.url), deadline_s) as state:
+            with self._sessions_lock:
+                if self._aborted is not None:
+                    raise ExchangeFailed(OutcomeKind.CONNECTION, self._aborted)
+                self._live.add(state)
             try:
-                response = self._exchange(request, deadline_s)
-            except ExchangeFailed as failed:
-                raise _guard_outcome(state, failed, deadline_s) from failed
-            if state.expired:  # cut while the headers came: http.client takes the cut for their end
-                raise ExchangeFailed(OutcomeKind.TIMEOUT, f"no complete answer within the deadline of {deadline_s:g} s",
-                                     payload=response)
-            return response
+                try:
+                    response = self._exchange(request, deadline_s)
+                except ExchangeFailed as failed:
+                    raise _guard_outcome(state, failed, deadline_s) from failed
+                if state.aborted:
+                    raise ExchangeFailed(OutcomeKind.CONNECTION, state.aborted, payload=response)
+                if state.expired:  # cut while the headers came: http.client takes the cut for their end
+                    raise ExchangeFailed(OutcomeKind.TIMEOUT, f"no complete answer within the deadline of "
+                                         f"{deadline_s:g} s", payload=response)
+                return response
+            finally:
+                with self._sessions_lock:
+                    self._live.discard(state)
+
+    def abort(self, reason: str) -> None:
+        """Cut every exchange in flight now, and any later one before it is sent: each fails at once as CONNECTION
+        with ``reason``, not retried (the network was found down, and the run stops as soon as its threads end)."""
+        with self._sessions_lock:
+            self._aborted = reason
+            live = list(self._live)
+        for state in live:
+            state.abort(reason)
 
     def _exchange(self, request: Request, deadline_s: float | None) -> Response:
         cfg = self.config
@@ -237,9 +259,11 @@ class RequestsTransport:
 
 
 def _guard_outcome(state: connguard.Exchange, failed: ExchangeFailed, deadline_s: float | None) -> ExchangeFailed:
-    """What a failed exchange really was when a guard cut it: a forbidden peer, or the deadline."""
+    """What a failed exchange really was when a guard cut it: a forbidden peer, an abort, or the deadline."""
     if state.refused is not None:
         outcome = ExchangeFailed(OutcomeKind.FORBIDDEN_ADDRESS, state.refused, payload=failed.payload)
+    elif state.aborted is not None:
+        outcome = ExchangeFailed(OutcomeKind.CONNECTION, state.aborted, payload=failed.payload)
     elif state.expired and (failed.kind is not OutcomeKind.TIMEOUT or failed.retryable):
         outcome = ExchangeFailed(OutcomeKind.TIMEOUT, f"no complete answer within the deadline of {deadline_s:g} s",
                                  payload=failed.payload)  # not retried: a server that drips once drips again

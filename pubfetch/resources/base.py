@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Self, TypeVar
 
 from pubfetch.config import FetchConfig
+from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.ids import PublicationIds
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
@@ -193,6 +194,7 @@ class Context:
         self._rules = rules
         self._renderer = renderer
         self._pool: ThreadPoolExecutor | None = None
+        self._pdf_workers: WorkerPool | None = None
         self._lock = threading.Lock()
         #: CPU-heavy work (PDF extraction workers) at most ``threads`` at a time, however many publications flow
         self.cpu_slots = threading.BoundedSemaphore(self.config.threads)
@@ -209,6 +211,13 @@ class Context:
                 return
             self._warned.add(key)
         log.warning(message)
+
+    @property
+    def halted(self) -> bool:
+        """Whether the client sends nothing more (the network was found down, or the run is stopping): a failure
+        then is no news for the console, where the run's last line says why it stopped."""
+        watch = getattr(self.client, "watch", None)
+        return watch is not None and watch.halted
 
     @property
     def endpoints(self):
@@ -249,6 +258,17 @@ class Context:
                 )
             return self._renderer
 
+    @property
+    def pdf_workers(self) -> WorkerPool:
+        """The run's PDF worker processes, reused from file to file (a process per file cost more than PDFium's
+        extraction): at most ``threads`` of them, like the CPU slots, started on first need, ended by :meth:`close`."""
+        with self._lock:
+            if self._pdf_workers is None:
+                from pubfetch.extract.pdf import pdf_workers  # pdfminer.six and lxml: only for runs that meet a PDF
+
+                self._pdf_workers = pdf_workers(self.config.threads)
+            return self._pdf_workers
+
     def wants(self, name: PartName) -> bool:
         """Whether a part is asked for (``--fetch-part`` / ``--not-fetch-part``)."""
         return self.parts is None or name in self.parts
@@ -283,11 +303,14 @@ class Context:
         with self._lock:
             pool, self._pool = self._pool, None
             renderer, self._renderer = self._renderer, None
+            workers, self._pdf_workers = self._pdf_workers, None
         watch = getattr(self.client, "watch", None)
         if pool is not None:
             if watch is not None:  # after an interrupt: requests not yet sent are not sent, only those in flight end
                 watch.stopped = True
             pool.shutdown(wait=True, cancel_futures=True)
+        if workers is not None:
+            workers.close()
         close = getattr(renderer, "close", None)
         if close is not None:
             close()

@@ -49,7 +49,9 @@ def fetch_doi(ctx: Context, run: PubRun) -> None:
     if not resolved.location:
         if not resolved.ok or resolved.status is None:
             run.fail_service(resolved, RunFlag.DOI)
-        log.warning("DOI %s did not redirect (%s)", doi, resolved.kind.name if not resolved.ok else resolved.status)
+        news = not (ctx.halted or resolved.not_sent)  # else the run's last line, or an earlier warning, says why
+        (log.warning if news else log.info)("DOI %s did not redirect (%s)", doi,
+                                            resolved.kind.name if not resolved.ok else resolved.status)
         return
     fetch_site(ctx, run, resolved.location, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
 
@@ -189,7 +191,7 @@ def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, f
     if pub.fulltext.is_final(ctx.args):
         return
     with ctx.cpu_slots:
-        content = extract_pdf(result.body)
+        content = extract_pdf(result.body, workers=ctx.pdf_workers)
     if content.error:
         log.warning("PDF %s: %s", result.final_url, content.error)
     record = ArticleRecord(

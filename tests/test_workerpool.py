@@ -1,0 +1,141 @@
+"""Tests for pubfetch.extract.workerpool: reusable worker processes with a time limit per job, and their end.
+
+The jobs are functions of the standard library (os.getpid, time.sleep, threading.Lock), which the worker imports for
+free; PDF extraction through the pool is tested in tests/test_pdf.py.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from procs import children_supported, descendants, process_gone
+
+from pubfetch.config import FetchConfig
+from pubfetch.extract.pdf import extract_pdf
+from pubfetch.extract.workerpool import Outcome, WorkerPool
+from pubfetch.resources.base import Context
+
+PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj "
+       b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Resources<</Font<</F1 4 0 R>>>>/Contents 5 0 R>>endobj "
+       b"4 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj "
+       b"5 0 obj<</Length 44>>stream\nBT /F1 12 Tf 20 100 Td (Pooled text) Tj ET\nendstream endobj\n"
+       b"trailer<</Root 1 0 R>>\n%%EOF\n")
+
+
+def _pid(pool: WorkerPool) -> int:
+    outcome = pool.run(os.getpid, time_limit=60)
+    assert outcome.kind == "ok"
+    return outcome.value
+
+
+def test_one_process_serves_many_jobs() -> None:
+    with WorkerPool(1) as pool:
+        pids = {_pid(pool) for _ in range(5)}
+        assert len(pids) == 1 and os.getpid() not in pids
+        assert pool.started == 1
+
+
+def test_callers_wait_for_the_only_worker() -> None:
+    with WorkerPool(1) as pool:
+        found: list[int] = []
+        threads = [threading.Thread(target=lambda: found.append(_pid(pool))) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(found) == 4 and len(set(found)) == 1
+        assert pool.started == 1
+
+
+def test_timeout_kills_and_the_next_job_gets_a_new_worker() -> None:
+    with WorkerPool(1) as pool:
+        pid = _pid(pool)
+        assert pool.run(time.sleep, 600, time_limit=2) == Outcome("timeout", pid=pid)
+        assert process_gone(pid)
+        assert _pid(pool) != pid
+        assert pool.started == 2
+
+
+def test_worker_replaced_after_max_jobs() -> None:
+    with WorkerPool(1, max_jobs=2) as pool:
+        first, second, third = _pid(pool), _pid(pool), _pid(pool)
+        assert first == second != third
+        assert pool.started == 2
+
+
+def test_unsendable_value_is_an_answer() -> None:
+    with WorkerPool(1) as pool:
+        pid = _pid(pool)
+        assert pool.run(threading.Lock, time_limit=60) == Outcome(
+            "unsendable", message="TypeError: cannot pickle '_thread.lock' object", pid=pid)
+        assert _pid(pool) == pid
+
+
+def test_closed_pool_runs_nothing() -> None:
+    pool = WorkerPool(1)
+    pid = _pid(pool)
+    pool.close()
+    pool.close()  # idempotent
+    assert process_gone(pid)
+    assert pool.run(os.getpid, time_limit=60) == Outcome("closed")
+    assert pool.started == 1
+
+
+def test_context_close_leaves_no_worker_process() -> None:
+    if not children_supported():
+        pytest.skip("no /proc/<pid>/task/<tid>/children on this system")
+    assert extract_pdf(PDF).text == "Pooled text"  # the fork server (a child that lives with this process) runs
+    before = descendants()
+    ctx = Context(FetchConfig(threads=3))
+    try:
+        workers = ctx.pdf_workers
+        assert ctx.pdf_workers is workers
+        assert workers.size == 3  # the run's CPU slots
+        assert extract_pdf(PDF, workers=workers).text == "Pooled text"
+        assert extract_pdf(PDF, workers=workers).text == "Pooled text"
+        assert workers.started == 1
+        assert set(workers.pids()) == descendants() - before
+    finally:
+        ctx.close()
+    assert workers.pids() == []
+    assert descendants() - before == set()  # processes of other tests may have ended meanwhile
+
+
+_KILLED_PARENT = """
+import sys, threading, time
+from pathlib import Path
+from pdf_workers import slow_worker
+from pubfetch.extract.workerpool import WorkerPool
+
+if __name__ == "__main__":
+    pool = WorkerPool(1)
+    pid_file = Path(sys.argv[1])
+    threading.Thread(target=pool.run, args=(slow_worker, b"%PDF-1.4\\n" + bytes(pid_file), 0),
+                     kwargs={"time_limit": 600}, daemon=True).start()
+    time.sleep(600)
+"""
+
+
+def test_hung_worker_ends_when_its_run_is_killed(tmp_path: Path) -> None:
+    """SIGKILL leaves nobody to enforce the time limit: the worker notices its parent went and ends itself."""
+    pid_file = tmp_path / "worker.pid"
+    tests = Path(__file__).resolve().parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests)])}
+    run = subprocess.Popen([sys.executable, "-c", _KILLED_PARENT, str(pid_file)], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.is_file() and pid_file.read_text()):
+            assert run.poll() is None, "the run ended before its worker started"
+            assert time.monotonic() < deadline, "the worker never started"
+            time.sleep(0.05)
+        worker = int(pid_file.read_text())
+    finally:
+        run.kill()
+        run.wait(60)
+    assert process_gone(worker), f"worker {worker} outlived its killed run"
