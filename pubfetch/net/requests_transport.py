@@ -146,7 +146,7 @@ class RequestsTransport:
         self.config = config
         self._settings = EnvironmentSettings(config)
         self._local = threading.local()
-        self._sessions: list[requests.Session] = []
+        self._sessions: dict[threading.Thread, requests.Session] = {}  # by the thread that uses it
         self._sessions_lock = threading.Lock()
         #: the exchanges in flight, and why every exchange is cut (for :meth:`abort`)
         self._live: set[connguard.Exchange] = set()
@@ -245,14 +245,20 @@ class RequestsTransport:
             session.mount("http://", adapter)
             session.mount("https://", adapter)
             self._local.session = session
+            # the sessions of threads that have ended are closed now: a fetch run starts new threads batch after batch
+            # (a thread per publication), and kept to the end their idle connections ran it out of file descriptors
             with self._sessions_lock:
-                self._sessions.append(session)
+                ended = [thread for thread in self._sessions if not thread.is_alive()]
+                stale = [self._sessions.pop(thread) for thread in ended]
+                self._sessions[threading.current_thread()] = session
+            for old in stale:
+                old.close()
         return session
 
     def close(self) -> None:
         """Close the pooled connections of every thread's session."""
         with self._sessions_lock:
-            sessions, self._sessions = self._sessions, []
+            sessions, self._sessions = list(self._sessions.values()), {}
         for session in sessions:
             session.close()
         self._local = threading.local()

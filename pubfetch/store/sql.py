@@ -202,7 +202,7 @@ class SqlStore(Store):
         self.readonly = readonly
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._conns: list[Any] = []
+        self._conns: dict[threading.Thread, Any] = {}  # by the thread that uses it
         self._closed = False
 
     # --- what a backend supplies --------------------------------------------------------------------------------------
@@ -233,7 +233,11 @@ class SqlStore(Store):
     # --- connections --------------------------------------------------------------------------------------------------
 
     def _conn(self) -> Any:
-        """This thread's connection, made on first use (both engines' connections are for one thread at a time)."""
+        """This thread's connection, made on first use (both engines' connections are for one thread at a time).
+
+        The connections of threads that have ended are closed then: a fetch run starts new threads batch after batch
+        (a thread per publication), and kept to the end of the run their connections held two file descriptors and
+        their caches each (a 200,000-ID run ran out of descriptors)."""
         if self._closed:
             raise StoreError(f"database '{self.name}' is already closed")
         conn = getattr(self._local, "conn", None)
@@ -241,7 +245,10 @@ class SqlStore(Store):
             conn = self._connect()
             self._local.conn = conn
             with self._lock:
-                self._conns.append(conn)
+                ended = [thread for thread in self._conns if not thread.is_alive()]
+                stale = [self._conns.pop(thread) for thread in ended]
+                self._conns[threading.current_thread()] = conn
+            self._close_all(stale)
         return conn
 
     def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
@@ -257,8 +264,11 @@ class SqlStore(Store):
 
     def close(self) -> None:
         with self._lock:
-            conns, self._conns = self._conns, []
+            conns, self._conns = list(self._conns.values()), {}
             self._closed = True
+        self._close_all(conns)
+
+    def _close_all(self, conns: list[Any]) -> None:
         for conn in conns:
             try:
                 conn.close()
