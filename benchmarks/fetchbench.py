@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +49,8 @@ class FetchRun:
     injected: int = 0
     bound_s: float = 0.0
     binding: str = ""
+    #: (fraction of the IDs started, the child's RSS then in MB, its peak RSS so far in MB) at each tenth of the run
+    rss_by_tenth: list[tuple[float, float, float]] = field(default_factory=list)
 
     @property
     def total_requests(self) -> int:
@@ -73,8 +76,33 @@ def child_env(hosted: HostedServices, rate_db: Path) -> dict[str, str]:
     return env
 
 
-def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float) -> tuple[int, float, float, float, str]:
-    """(exit status, wall seconds, CPU seconds, peak RSS in MB, last lines of stderr) of ``python -m pubfetch argv``."""
+def _memory_mb(pid: int) -> tuple[float, float] | None:
+    """(VmRSS, VmHWM) of a running process in MB, from /proc (None where there is no /proc or it has ended)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            fields = dict(line.split(":", 1) for line in f if line.startswith(("VmRSS", "VmHWM")))
+        return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+@dataclass
+class ChildRun:
+    """What the operating system says of one finished pubfetch child."""
+
+    exit_status: int
+    wall_s: float
+    cpu_s: float
+    peak_rss_mb: float
+    stderr_tail: str
+    rss_by_tenth: list[tuple[float, float, float]]
+
+
+def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float,
+                 progress: Callable[[], float] | None = None) -> ChildRun:
+    """Run ``python -m pubfetch argv`` to its end. ``progress`` (fraction of the work started, read while it runs)
+    makes the child's memory be sampled each time another tenth is reached, so growth over a run shows."""
+    samples: list[tuple[float, float, float]] = []
     with tempfile.TemporaryFile() as err:
         started = time.monotonic()
         proc = subprocess.Popen([sys.executable, "-m", "pubfetch", *argv], env=env, stdout=subprocess.DEVNULL,
@@ -88,41 +116,55 @@ def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float) -> tupl
                 proc.kill()
                 pid, status, usage = os.wait4(proc.pid, 0)
                 break
+            if progress is not None:
+                done = progress()
+                if done >= 0.1 * (len(samples) + 1) and (memory := _memory_mb(proc.pid)) is not None:
+                    samples.append((done, *memory))
             time.sleep(0.05)
         wall = time.monotonic() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         tail = err.read().decode("utf-8", "replace")[-2000:]
-    cpu = usage.ru_utime + usage.ru_stime
-    return proc.returncode, wall, cpu, usage.ru_maxrss / 1024, tail  # ru_maxrss is in KiB on Linux
+    # ru_maxrss is in KiB on Linux; wait4 gives this child's own, so earlier runs do not mask it
+    return ChildRun(proc.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, tail, samples)
 
 
 def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir: Path, *,
               rate_limits: bool = True, timeout_s: float = 6 * 3600, fail_every_third: bool = False,
-              latency: float = 0.1) -> FetchRun:
+              latency: float = 0.1, failing: frozenset[str] = frozenset(), sample_memory: bool = False) -> FetchRun:
     """Fetch ``pmids`` into a new database with ``--batch-size batch_size``; the server's counts are reset first.
-    ``fail_every_third``: the server answers the first try of every third distinct request 503 + Retry-After 1."""
-    tag = f"{len(pmids)}-{batch_size}-{'limited' if rate_limits else 'free'}-{'flaky' if fail_every_third else 'ok'}"
+    ``fail_every_third``: the server answers the first try of every third distinct request 503 + Retry-After 1.
+    ``failing``: services answering 503 to every request of the run. ``sample_memory``: the child's RSS at each
+    tenth of the IDs (counted as the Europe PMC searches asked for them)."""
+    tag = (f"{len(pmids)}-{batch_size}-{'limited' if rate_limits else 'free'}-{'flaky' if fail_every_third else 'ok'}"
+           f"-{'-'.join(sorted(failing)) or 'none'}")
     ids = write_id_file(workdir / f"ids-{tag}.txt", pmids)
     db = workdir / f"pubs-{tag}.db"
     env = child_env(hosted, workdir / f"rates-{tag}.sqlite")
-    status, _, _, _, tail = run_pubfetch(["-db-init", str(db)], env, 120)
-    if status != 0:
-        raise RuntimeError(f"pubfetch -db-init failed: {tail}")
+    init = run_pubfetch(["-db-init", str(db)], env, 120)
+    if init.exit_status != 0:
+        raise RuntimeError(f"pubfetch -db-init failed: {init.stderr_tail}")
     hosted.reset()
-    hosted.services.fail_every_third = fail_every_third
+    services = hosted.services
+    services.fail_every_third = fail_every_third
+    services.failing = set(failing)
     argv = ["-pub-file", str(ids), "-db-fetch-end", str(db), "--batch-size", str(batch_size),
             "--allow-private-addresses", "--quiet"]
     if not rate_limits:
         argv.append("--no-rate-limit")
-    status, wall, cpu, rss, tail = run_pubfetch(argv, env, timeout_s)
-    if status not in (0, 1):  # 1: the closed-access half has no full text anywhere, so it is not final
-        raise RuntimeError(f"pubfetch exited with {status}: {tail}")
-    services = hosted.services
+
+    def started() -> float:
+        return len(services.ids_asked.get("europepmc_search", ())) / len(pmids)
+
+    child = run_pubfetch(argv, env, timeout_s, started if sample_memory else None)
     services.fail_every_third = False
+    services.failing = set()
+    if child.exit_status not in (0, 1):  # 1: the closed-access half has no full text anywhere, so it is not final
+        raise RuntimeError(f"pubfetch exited with {child.exit_status}: {child.stderr_tail}")
     counts = services.counts
     wasted = services.repeats + services.too_many + services.injected
     bound = lower_bound(dict(counts), dict(wasted), latency)
-    return FetchRun(len(pmids), batch_size, wall, rss, status, cpu, {s: counts.get(s, 0) for s in SERVICES},
-                    sum(services.too_many.values()), tail, sum(services.repeats.values()),
-                    sum(services.injected.values()), bound.seconds, bound.binding)
+    return FetchRun(len(pmids), batch_size, child.wall_s, child.peak_rss_mb, child.exit_status, child.cpu_s,
+                    {s: counts.get(s, 0) for s in SERVICES}, sum(services.too_many.values()), child.stderr_tail,
+                    sum(services.repeats.values()), sum(services.injected.values()), bound.seconds, bound.binding,
+                    child.rss_by_tenth)

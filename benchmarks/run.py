@@ -8,7 +8,8 @@ Three parts, written as one markdown file (default ``benchmarks/RESULTS.md``, wi
    of the child process, requests per publication by service, with batching (``--batch-size 200``) and without
    (``--batch-size 1``) and their ratio; unbatched runs that would take longer than ``--unbatched-limit`` minutes are
    extrapolated from the ``--unbatched-sample`` run, and the table says so;
-2. peak RSS for a long ID file (``--long-file`` lines), without latency and rate limits, so that it ends in minutes;
+2. peak RSS for a long ID file (``--long-file`` lines), without latency and rate limits, so that it ends in minutes,
+   read at each tenth of the file, once with every service answering and once with ``--long-failing`` failing;
 3. parse throughput of PubMed efetch XML, JATS, HTML cleaning and PDF extraction on the recorded corpus
    (``--corpus``, default ../shared/corpus) and on synthetic documents.
 """
@@ -101,12 +102,19 @@ def fetch_rows(opts: argparse.Namespace, workdir: Path) -> list[dict]:
     return rows
 
 
-def long_file_row(opts: argparse.Namespace, workdir: Path) -> FetchRun:
-    log(f"{opts.long_file}-line ID file, no latency, no rate limits")
+def long_file_rows(opts: argparse.Namespace, workdir: Path) -> list[tuple[str, FetchRun]]:
+    """The long ID file fetched as it is and with ``--long-failing`` answering 503 throughout, memory sampled."""
+    rows: list[tuple[str, FetchRun]] = []
     with HostedServices(opts.long_file, latency=0.0, limits={}) as hosted:
-        run = fetch_run(hosted, hosted.services.pmids(), opts.batch_size, workdir, rate_limits=False)
-    log(f"  {duration(run.wall_s)}, peak RSS {run.peak_rss_mb:.0f} MB")
-    return run
+        for failing in ([], *([opts.long_failing] if opts.long_failing else [])):
+            label = f"{', '.join(failing)} failing throughout" if failing else "every service answering"
+            log(f"{opts.long_file}-line ID file, no latency, no rate limits, {label}")
+            run = fetch_run(hosted, hosted.services.pmids(), opts.batch_size, workdir, rate_limits=False,
+                            failing=frozenset(failing), sample_memory=True)
+            log(f"  {duration(run.wall_s)}, peak RSS {run.peak_rss_mb:.0f} MB, "
+                f"by tenths {[round(hwm) for _, _, hwm in run.rss_by_tenth]}")
+            rows.append((label, run))
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------------- the tables
@@ -155,13 +163,29 @@ def fetch_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
     return out
 
 
-def long_file_table(run: FetchRun) -> list[str]:
+def _peak_at(run: FetchRun, tenth: int) -> float | None:
+    """The child's peak RSS (MB) when ``tenth`` tenths of the IDs had been started, if it was sampled."""
+    return run.rss_by_tenth[tenth - 1][2] if len(run.rss_by_tenth) >= tenth else None
+
+
+def long_file_table(rows: list[tuple[str, FetchRun]]) -> list[str]:
     intro = ("Synthetic services without latency and without 429s, pubfetch with `--no-rate-limit` (so that the run "
-             "takes minutes, not hours); `-pub-file` with one PMID per line, `-db-fetch-end`.")
-    row = (f"| {run.ids:,} | `--batch-size {run.batch_size}` | {duration(run.wall_s)} | {run.ids / run.wall_s:.1f} | "
-           f"{duration(run.cpu_s)} | **{run.peak_rss_mb:.0f} MB** | {run.total_requests:,} | {run.exit_status} |")
-    heads = "| ID file lines | batching | wall time | publications/s | CPU time | peak RSS | requests | exit status |"
-    return [intro, "", heads, "|---|---|---|---|---|---|---|---|", row, ""]
+             "takes minutes, not hours); `-pub-file` with one PMID per line, `-db-fetch-end`. The child's peak RSS "
+             "(VmHWM) is read when 10 %, 50 % and 100 % of the IDs have been started (asked of Europe PMC's search), "
+             "and at its exit (after the end-of-run retry); *growth* is the exit's peak over the peak at 10 %.")
+    heads = ["ID file lines", "services", "wall time", "publications/s", "CPU time", "peak RSS at 10 %", "at 50 %",
+             "at 100 %", "at exit", "growth 10 % -> exit", "requests", "exit status"]
+    out = [intro, "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    for label, run in rows:
+        tenths = [_peak_at(run, t) for t in (1, 5, 10)]
+        first = tenths[0]
+        growth = f"**{(run.peak_rss_mb / first - 1) * 100:+.1f} %**" if first else ""
+        cells = [f"{run.ids:,}", label, duration(run.wall_s), f"{run.ids / run.wall_s:.1f}", duration(run.cpu_s),
+                 *(f"{m:.0f} MB" if m else "" for m in tenths), f"**{run.peak_rss_mb:.0f} MB**", growth,
+                 f"{run.total_requests:,}", str(run.exit_status)]
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    return out
 
 
 def parse_table(results: list[Throughput], seconds: float) -> list[str]:
@@ -188,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--flaky", action=argparse.BooleanOptionalAction, default=True,
                         help="also fetch each size with a third of the requests failing once (503 + Retry-After 1)")
     parser.add_argument("--long-file", type=int, default=100_000, help="lines of the long ID file (0: skip)")
+    parser.add_argument("--long-failing", nargs="*", default=["ncbi"],
+                        help="services answering 503 throughout the long file's second run (default: ncbi, the "
+                             "E-utilities; given without a service: no second run)")
     parser.add_argument("--parse-seconds", type=float, default=3.0, help="minimum seconds per parse measurement")
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus",
                         help="recorded-response corpus (manifest.jsonl); parse benchmarks use it when present")
@@ -211,9 +238,9 @@ def main(argv: list[str] | None = None) -> int:
             lines += ["### Fetching PMIDs", "", *fetch_table(rows, opts)]
             raw["fetch"] = [{**asdict(r["run"]), "extrapolated_from": r["extrapolated"]} for r in rows]
         if "long" not in opts.skip and opts.long_file:
-            run = long_file_row(opts, workdir)
-            lines += ["### A long ID file", "", *long_file_table(run)]
-            raw["long_file"] = asdict(run)
+            long_rows = long_file_rows(opts, workdir)
+            lines += ["### A long ID file", "", *long_file_table(long_rows)]
+            raw["long_file"] = [{"services": label, **asdict(run)} for label, run in long_rows]
     if "parse" not in opts.skip:
         log("parse throughput")
         results = parse_benchmarks(opts.corpus if opts.corpus.is_dir() else None, opts.parse_seconds)

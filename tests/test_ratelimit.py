@@ -182,3 +182,44 @@ def test_client_waits_for_the_shared_limit_and_honours_retry_after(limiter, tmp_
         assert result.ok and result.attempts == 2
         # the 429 asked for 7 s: the retry (and every other process) waited for it
         assert fake.now - start == pytest.approx(0.5 + 0.5 + 7.0, abs=0.01)
+
+
+def _open_limiter_when_told(path, start, answers) -> None:
+    start.wait()
+    try:
+        SharedRateLimiter(path)
+        answers.put("ok")
+    except Exception as e:  # the answer is the test's evidence, whatever went wrong
+        answers.put(repr(e))
+
+
+def test_processes_started_together_all_open_a_new_limiter_file(tmp_path):
+    """Workers started at once (a Celery worker's pool processes) create the same new limiter file together. Switching
+    it to WAL needs the file to itself, and SQLite refuses that at once ("database is locked", without waiting its
+    busy timeout) while another connection holds it: measured, 9 of 180 processes failed without the wait for the
+    switch. Each round is a fresh file and six processes released by one event."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    answers = []
+    for round_ in range(30):
+        start, queue = context.Event(), context.Queue()
+        workers = [context.Process(target=_open_limiter_when_told, args=(tmp_path / f"rl{round_}.sqlite", start, queue))
+                   for _ in range(6)]
+        for w in workers:
+            w.start()
+        start.set()
+        answers += [queue.get(timeout=60) for _ in workers]
+        for w in workers:
+            w.join(timeout=60)
+    assert answers == ["ok"] * 180
+
+
+def test_the_wal_switch_waits_only_for_a_lock(tmp_path):
+    """Another error is not waited out: a file that is no database says so at once."""
+    import sqlite3
+
+    path = tmp_path / "rl.sqlite"
+    path.write_bytes(b"this is not a database file, just text" * 100)
+    with pytest.raises(sqlite3.DatabaseError, match="not a database"):
+        SharedRateLimiter(path, sleep=lambda s: pytest.fail("waited for an error that is not a lock"))

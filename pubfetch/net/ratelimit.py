@@ -89,6 +89,26 @@ def default_path() -> Path:
     return Path(cache) / "pubfetch" / "rate-limits.sqlite"
 
 
+def _switch_to_wal(conn: sqlite3.Connection, sleep: Callable[[float], None]) -> None:
+    """Put a (possibly new) limiter file in WAL mode, waiting for another process doing the same.
+
+    The switch needs the file to itself, and SQLite answers "database is locked" at once, without its busy timeout,
+    when another connection holds the file while upgrading its own lock (it would otherwise risk a deadlock). Workers
+    started together all create and switch the same new file (seen in a Celery worker's two pool processes), so the
+    switch is tried again for up to the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    pause = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() >= deadline:
+                raise
+        sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
 @dataclass
 class SharedRateLimiter:
     """Cross-process limiter. ``acquire(key)`` blocks until a request to that service may go out.
@@ -118,7 +138,7 @@ class SharedRateLimiter:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
+            _switch_to_wal(conn, self.sleep)
             conn.execute("PRAGMA synchronous=NORMAL")
             self._local.conn = conn
         return conn
