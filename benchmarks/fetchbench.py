@@ -134,7 +134,9 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
               latency: float = 0.1, failing: frozenset[str] = frozenset(), sample_memory: bool = False) -> FetchRun:
     """Fetch ``pmids`` into a new database with ``--batch-size batch_size``; the server's counts are reset first.
     ``fail_every_third``: the server answers the first try of every third distinct request 503 + Retry-After 1.
-    ``failing``: services answering 503 to every request of the run. ``sample_memory``: the child's RSS at each
+    ``failing``: services answering 503 with ``Retry-After: 0`` to every request of the run (without the header the
+    client's backoff, 1 + 2 s per request, would make a long run last hours while measuring the same thing: what a
+    run holds while everything waits for the end-of-run retry). ``sample_memory``: the child's RSS at each
     tenth of the IDs (counted as the Europe PMC searches asked for them)."""
     tag = (f"{len(pmids)}-{batch_size}-{'limited' if rate_limits else 'free'}-{'flaky' if fail_every_third else 'ok'}"
            f"-{'-'.join(sorted(failing)) or 'none'}")
@@ -148,6 +150,7 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     services = hosted.services
     services.fail_every_third = fail_every_third
     services.failing = set(failing)
+    services.failing_retry_after = "0"
     argv = ["-pub-file", str(ids), "-db-fetch-end", str(db), "--batch-size", str(batch_size),
             "--allow-private-addresses", "--quiet"]
     if not rate_limits:
@@ -158,7 +161,7 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
 
     child = run_pubfetch(argv, env, timeout_s, started if sample_memory else None)
     services.fail_every_third = False
-    services.failing = set()
+    services.failing, services.failing_retry_after = set(), None
     if child.exit_status not in (0, 1):  # 1: the closed-access half has no full text anywhere, so it is not final
         raise RuntimeError(f"pubfetch exited with {child.exit_status}: {child.stderr_tail}")
     counts = services.counts

@@ -85,6 +85,8 @@ class SyntheticServices:
         self.n = n
         self.latency = latency
         self.failing: set[str] = set()
+        #: Retry-After of the failing services' 503s (None: no header, so the client backs off on its own)
+        self.failing_retry_after: str | None = None
         #: path -> Reply answered before any service (publisher pages, PDFs, redirects of a test)
         self.extra: dict[str, Reply] = {}
         self.counts: Counter[str] = Counter()
@@ -179,7 +181,8 @@ class SyntheticServices:
                 self.too_many[service] += 1
             return Reply(429, "Too Many Requests", "text/plain", {"Retry-After": "1"})
         if service in self.failing:
-            return Reply(503, "Service Unavailable", "text/html")
+            headers = {} if self.failing_retry_after is None else {"Retry-After": self.failing_retry_after}
+            return Reply(503, "Service Unavailable", "text/html", headers)
         key = hash((req.method, req.path, tuple(sorted((k, tuple(v)) for k, v in req.query.items())), req.body))
         with self._lock:
             if self.fail_every_third and key % 3 == 0 and key not in self._failed_once:
