@@ -92,7 +92,7 @@ def _distinct(runs: Sequence[PubRun]) -> list[PubRun]:
     """The runs of different publications: one whose PMID, PMCID or DOI (as the search completed them) is that of an
     earlier run of the batch is the same paper given twice (by PMID on one line, by DOI on another): it stops here and
     is fetched only as the earlier one."""
-    _claim(runs, {})
+    Claims().claim(runs, 0)
     return [run for run in runs if run.same_as is None]
 
 
@@ -149,39 +149,69 @@ def _follow_links(ctx: Context, run: PubRun, serve: Serve | None = None) -> None
         _grow(ctx, [run], serve)
 
 
+class Claims:
+    """Which run holds a paper, by PMID, PMCID and DOI, across the batches in flight together (fetch_many overlaps
+    a batch with the next one): a paper given twice, in one batch or in two neighbouring ones, is fetched once.
+    Each batch's claims are forgotten when it is done, so this holds at most the batches in flight."""
+
+    def __init__(self) -> None:
+        self._owners: dict[str, tuple[PubRun, int]] = {}
+        self._lock = threading.Lock()
+
+    def claim(self, runs: Sequence[PubRun], batch: int) -> None:
+        """Mark each of ``runs`` (of batch number ``batch``) whose paper an earlier-claimed run holds as the same
+        publication (it stops: its thread sees ``same_as``); claim the others' IDs."""
+        with self._lock:
+            for run in runs:
+                keys = identity_keys(run.pub)
+                first = next((self._owners[k][0] for k in keys if k in self._owners), None)
+                if first is not None and first is not run:
+                    log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
+                    run.same_as = first.pub
+                    run.goon = False
+                    continue
+                for key in keys:
+                    self._owners.setdefault(key, (run, batch))
+
+    def forget(self, batch: int) -> None:
+        """Batch number ``batch`` is done (stored): a later line naming its papers finds them in the database."""
+        with self._lock:
+            self._owners = {key: owner for key, owner in self._owners.items() if owner[1] != batch}
+
+
 def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: OnComplete | None = None,
-                       resumes: Sequence[Resume | None] | None = None) -> list[Publication]:
+                       resumes: Sequence[Resume | None] | None = None, claims: Claims | None = None,
+                       batch: int = 0) -> list[Publication]:
     """Fetch a batch of publications in place (the caller decides which ones may be fetched: can_fetch).
 
     ``on_complete`` is called (on a worker thread) with each publication's run as soon as it is done, so that it can
     be stored at once: an interrupted batch then loses only what was still in flight. Publications that gave up after
     too many ID changes are not passed to it. ``resumes`` (aligned with ``pubs``) start publications where an earlier
-    fetch in this run stopped (:class:`~pubfetch.resources.resume.Resume`: the end-of-run retry). Returns, for each of
-    ``pubs``, the publication holding its content: itself, or the earlier publication of the batch it turned out to be
-    (same PMID, PMCID or DOI), which alone was fetched."""
+    fetch in this run stopped (:class:`~pubfetch.resources.resume.Resume`: the end-of-run retry). ``claims`` (shared
+    with the batches fetched at the same time; ``batch`` is this one's number) say which run holds a paper given more
+    than once. Returns, for each of ``pubs``, the publication holding its content: itself, or the publication it turned
+    out to be (same PMID, PMCID or DOI), which alone was fetched."""
     same_as: dict[int, Publication] = {}
     runs = [resume.run_for(pub) if resume is not None else PubRun(pub)
             for pub, resume in zip(pubs, resumes or [None] * len(pubs), strict=True)]
-    if len(runs) <= 1:
+    if len(runs) <= 1 and claims is None:
         _fetch_until_stable(ctx, runs, same_as, on_complete)
     else:
-        _flow(ctx, runs, same_as, on_complete)
+        _flow(ctx, runs, same_as, on_complete, claims or Claims(), batch)
     return [same_as.get(id(pub), pub) for pub in pubs]
 
 
-def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_complete: OnComplete | None) -> None:
-    """Each publication on its own thread; the batchable steps through one :class:`Flow`. Which publication of the
-    batch a paper given twice belongs to is decided on the search's answer, in input order (see :func:`_claim`)."""
+def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_complete: OnComplete | None,
+          claims: Claims, batch_number: int) -> None:
+    """Each publication on its own thread; the batchable steps through one :class:`Flow`. Which publication a paper
+    given twice belongs to is decided on the search's answer, in the order the answers come (:class:`Claims`)."""
     cfg = ctx.config
     flow = Flow(ctx, runs, max(cfg.europepmc_batch, cfg.efetch_batch, cfg.annotations_batch), cfg.linger_ms / 1000,
                 {step: index for index, step in enumerate(_WANTS)})
-    owners: dict[str, PubRun] = {}
-    lock = threading.Lock()
 
     def search_and_claim(ctx: Context, batch: Sequence[PubRun]) -> None:
         europepmc.fetch_search(ctx, batch)
-        with lock:
-            _claim(batch, owners)
+        claims.claim(batch, batch_number)
 
     steps: dict[Step, Step] = {europepmc.fetch_search: search_and_claim}
 
@@ -211,21 +241,6 @@ def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
-
-
-def _claim(runs: Sequence[PubRun], owners: dict[str, PubRun]) -> None:
-    """A run whose PMID, PMCID or DOI an earlier-claimed run holds (``owners``: by key, across a batch or a whole
-    flow) is the same paper; it stops (its thread sees ``same_as``) and is fetched only as that one."""
-    for run in runs:
-        keys = identity_keys(run.pub)
-        first = next((owners[k] for k in keys if k in owners), None)
-        if first is not None and first is not run:
-            log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
-            run.same_as = first.pub
-            run.goon = False
-            continue
-        for key in keys:
-            owners.setdefault(key, run)
 
 
 def _fetch_one(ctx: Context, run: PubRun, serve: Serve, on_complete: OnComplete | None) -> None:

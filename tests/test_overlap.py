@@ -1,0 +1,75 @@
+"""Two batches in flight: the next batch is under way while the current one's last publications still wait for their
+hosts, publications are still yielded batch by batch in input order, and a paper named in both batches in flight is
+fetched once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from synthetic import Article, SyntheticServices, use_services
+
+from pubfetch.cli.main import main
+from pubfetch.config import FetchConfig
+from pubfetch.fetcher import fetch_many
+from pubfetch.store import open_store
+
+
+def _config(services: SyntheticServices, batch_size: int) -> FetchConfig:
+    return FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
+                       batch_size=batch_size, rate_limits=False)
+
+
+def test_the_next_batch_starts_before_the_current_one_is_done() -> None:
+    """Batches of two: the second batch's search reaches the server before the first batch's closed-access
+    publication (Article 1) has asked Unpaywall, its last request; one batch after the other it would come after every
+    request of the first batch. Yielded in input order all the same."""
+    with SyntheticServices(4, latency=0.05) as services:
+        pubs = list(fetch_many(services.pmids(), config=_config(services, 2)))
+        paths = [r.path for r in services.server.requests]
+    assert [p.pmid.content for p in pubs] == services.pmids()
+    searches = [i for i, path in enumerate(paths) if path.endswith("/search")]
+    assert len(searches) == 2
+    last_of_first_batch = [path.lower() for path in paths].index(f"/unpaywall/{Article(1).doi}".lower())
+    assert searches[1] < last_of_first_batch
+
+
+def _names(request, article: Article) -> bool:
+    text = (request.path + " " + " ".join(v for values in request.query.values() for v in values)).lower()
+    return any(name and name.lower() in text for name in (article.pmid, article.pmcid, article.doi))
+
+
+@pytest.mark.parametrize("first", [0, 1], ids=["open access first", "closed access first"])
+def test_batches_of_one_stay_one_publication_at_a_time(first: int) -> None:
+    """--batch-size 1 is PubFetcher's one publication at a time: no request for the first publication comes after
+    the second publication's search."""
+    with SyntheticServices(2, latency=0.01) as services:
+        order = [services.pmids()[first], services.pmids()[1 - first]]
+        list(fetch_many(order, config=_config(services, 1)))
+        requests = list(services.server.requests)
+    searches = [i for i, r in enumerate(requests) if r.path.endswith("/search")]
+    assert len(searches) == 2
+    assert any(_names(r, Article(first)) for r in requests[:searches[1]])
+    assert not any(_names(r, Article(first)) for r in requests[searches[1]:])
+
+
+@pytest.mark.parametrize("repeat", range(3))
+def test_a_paper_named_in_two_batches_in_flight_is_fetched_and_stored_once(
+        repeat: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Batches of two, the paper's PMID in the first and its PMCID and DOI in the second (in flight together): which
+    batch's search answers first decides who fetches it, the other names of it stop there. The fifth line, read when
+    the first batch is done, finds it complete in the database. (Repeated: the order of the answers varies.)"""
+    paper, other = Article(0), Article(2)  # both open access
+    ids = tmp_path / "ids.txt"
+    ids.write_text(f"{paper.pmid}\n{other.pmid}\n{paper.pmcid}\n{paper.doi.lower()}\n{paper.pmid}\n")
+    db = tmp_path / "pubs.db"
+    with SyntheticServices(3) as services:
+        use_services(monkeypatch, tmp_path, services)
+        code = main(["-pub-file", str(ids), "-db-fetch-end", str(db), "--batch-size", "2"])
+        err = capsys.readouterr().err
+        fulltext_asked = services.ids_asked["europepmc_fulltext"]
+    assert code == 0, err
+    assert err.splitlines()[-1] == "pubfetch: 3 publications: 2 fetched, 1 skipped; 3 final, 0 partial, 0 failed"
+    assert fulltext_asked[paper.pmcid] == 1 and fulltext_asked[other.pmcid] == 1
+    with open_store(db) as store:
+        assert sorted(i.pmid for i in store.publication_ids()) == sorted([paper.pmid, other.pmid])
