@@ -1,4 +1,5 @@
-"""What a thread opens for itself (its database connection, its HTTP session) is closed once the thread has ended.
+"""What a thread opens for itself (its database connection, its HTTP session) is closed once the thread has ended, and
+HTTP connections are shared by the threads.
 
 A fetch run starts a thread per publication, batch after batch; before, each thread's SQLite connection and HTTP
 session stayed open to the end of the run, so a 200,000-ID run held hundreds of thousands of descriptors (it stopped
@@ -15,7 +16,7 @@ import pytest
 from synthetic import SyntheticServices, use_services
 
 import pubfetch
-from pubfetch.net import requests_transport
+from pubfetch.net import connguard, requests_transport
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.transport import Request
 from pubfetch.store import init_db
@@ -65,24 +66,33 @@ def test_the_database_connections_of_ended_threads_are_closed_when_a_new_thread_
     assert open_descriptors(str(db)) == 0
 
 
-def test_the_http_sessions_of_ended_threads_are_closed_when_a_new_thread_asks(monkeypatch) -> None:
-    closed: list[int] = []
-    original = requests_transport._ManualRedirectSession.close
+def test_threads_share_the_transport_s_connections(monkeypatch) -> None:
+    """A thread per publication, but not a connection per publication: twenty threads asking the same host one after
+    the other use one connection (over HTTPS, one TLS handshake instead of twenty), five at once at most five, and
+    the sessions of ended threads are dropped. Closing the transport closes the pooled connections."""
+    opened: list[int] = []
+    original = connguard.GuardedHTTPConnection._new_conn
 
-    def counting_close(self) -> None:
-        closed.append(id(self))
-        original(self)
+    def counting_new_conn(self):
+        sock = original(self)
+        opened.append(sock.fileno())
+        return sock
 
-    monkeypatch.setattr(requests_transport._ManualRedirectSession, "close", counting_close)
+    monkeypatch.setattr(connguard.GuardedHTTPConnection, "_new_conn", counting_new_conn)
     with SyntheticServices(1) as services:
         transport = requests_transport.RequestsTransport(HttpConfig(allow_private_addresses=True))
         url = services.base + "/epmc/rest/search?query=EXT_ID:1"
+        for _ in range(20):
+            in_threads(lambda: transport.send(Request("GET", url)), 1)
+        assert len(opened) == 1
         in_threads(lambda: transport.send(Request("GET", url)), 5)
-        assert closed == []
+        assert 1 <= len(opened) <= 5
+        assert len(transport._sessions) == 5  # the five of the last round; the twenty ended before were dropped
         in_threads(lambda: transport.send(Request("GET", url)), 1)
-        assert len(closed) == 5
+        assert len(transport._sessions) == 1
+        sockets_before = open_descriptors("socket:")
         transport.close()
-        assert len(closed) == 6
+        assert open_descriptors("socket:") < sockets_before
 
 
 def test_a_run_of_many_batches_holds_the_connections_of_at_most_two_batches(tmp_path: Path, monkeypatch) -> None:

@@ -1,8 +1,10 @@
 """The network transport: one request sent with a pooled ``requests.Session``, its body streamed under the size cap,
 decompression-bomb guard and deadline.
 
-Each thread gets its own session because ``requests.Session`` is not documented as thread-safe; its connection pool
-still keeps connections alive across that thread's requests. What requests would look up in the environment on every
+Each thread gets its own session because ``requests.Session`` is not documented as thread-safe (its cookies, its
+settings), but all of them send through one adapter, whose urllib3 pools are: a connection to a host is reused by the
+next publication's thread instead of each publication (one thread each) opening its own TCP connection, and over
+HTTPS its own TLS handshake, to every host it asks. What requests would look up in the environment on every
 request (proxy variables, NO_PROXY bypass, CA bundle variables) is looked up once per transport instead: requests'
 ``trust_env`` re-reads them per request, which costs more CPU than the rest of a small request's handling.
 Redirects are never followed here (the redirect layer does it); a redirect, 503/429 or error status gets only a
@@ -148,6 +150,8 @@ class RequestsTransport:
         self._local = threading.local()
         self._sessions: dict[threading.Thread, requests.Session] = {}  # by the thread that uses it
         self._sessions_lock = threading.Lock()
+        #: every thread's session sends through this one: the connection pools are the transport's, not a thread's
+        self._adapter = GuardedAdapter(pool_connections=32, pool_maxsize=4, max_retries=0)
         #: the exchanges in flight, and why every exchange is cut (for :meth:`abort`)
         self._live: set[connguard.Exchange] = set()
         self._aborted: str | None = None
@@ -241,26 +245,22 @@ class RequestsTransport:
         if session is None:
             session = _ManualRedirectSession()
             session.trust_env = False  # the environment was read once, by EnvironmentSettings
-            adapter = GuardedAdapter(pool_connections=32, pool_maxsize=4, max_retries=0)
-            session.mount("http://", adapter)
-            session.mount("https://", adapter)
+            session.mount("http://", self._adapter)
+            session.mount("https://", self._adapter)
             self._local.session = session
-            # the sessions of threads that have ended are closed now: a fetch run starts new threads batch after batch
-            # (a thread per publication), and kept to the end their idle connections ran it out of file descriptors
+            # the sessions of threads that have ended are dropped now (a fetch run starts a thread per publication,
+            # batch after batch); their connections are the shared pools', so nothing of theirs is left open
             with self._sessions_lock:
-                ended = [thread for thread in self._sessions if not thread.is_alive()]
-                stale = [self._sessions.pop(thread) for thread in ended]
+                for thread in [thread for thread in self._sessions if not thread.is_alive()]:
+                    del self._sessions[thread]
                 self._sessions[threading.current_thread()] = session
-            for old in stale:
-                old.close()
         return session
 
     def close(self) -> None:
-        """Close the pooled connections of every thread's session."""
+        """Close the pooled connections (a later request opens new ones)."""
         with self._sessions_lock:
-            sessions, self._sessions = list(self._sessions.values()), {}
-        for session in sessions:
-            session.close()
+            self._sessions = {}
+        self._adapter.close()
         self._local = threading.local()
 
 
