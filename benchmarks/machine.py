@@ -54,6 +54,6 @@ def describe() -> dict[str, str]:
         "memory": f"{memory:.1f} GiB" if memory else "unknown",
         "system": platform.platform(),
         "Python": sys.version.split()[0] + f" ({platform.python_implementation()})",
-        "libraries": ", ".join(f"{p} {_version(p)}" for p in ("requests", "lxml", "beautifulsoup4", "pdfminer.six")),
+        "libraries": ", ".join(f"{p} {_version(p)}" for p in ("requests", "lxml", "beautifulsoup4", "pdfminer.six", "pypdfium2")),
         "load average at start (1/5/15 min)": load_average(),
     }
