@@ -152,7 +152,8 @@ def _follow_links(ctx: Context, run: PubRun, serve: Serve | None = None) -> None
 class Claims:
     """Which run holds a paper, by PMID, PMCID and DOI, across the batches in flight together (fetch_many overlaps
     a batch with the next one): a paper given twice, in one batch or in two neighbouring ones, is fetched once.
-    Each batch's claims are forgotten when it is done, so this holds at most the batches in flight."""
+    A batch's claims are kept until every batch read from the database while it was in flight is done (the caller
+    says when: :meth:`forget`), so this holds the claims of a few batches, never the run's."""
 
     def __init__(self) -> None:
         self._owners: dict[str, tuple[PubRun, int]] = {}
@@ -174,7 +175,8 @@ class Claims:
                     self._owners.setdefault(key, (run, batch))
 
     def forget(self, batch: int) -> None:
-        """Batch number ``batch`` is done (stored): a later line naming its papers finds them in the database."""
+        """Batch number ``batch`` and every batch that may not have found its papers in the database are done: a
+        later line naming them finds them there."""
         with self._lock:
             self._owners = {key: owner for key, owner in self._owners.items() if owner[1] != batch}
 

@@ -283,7 +283,9 @@ def _done(window: deque[tuple[int, Future[list[Publication]]]], claims: Claims) 
     number, future = window[0]
     pubs = future.result()
     window.popleft()
-    claims.forget(number)
+    # the batch before this one is forgotten now, not when it was done: the batch after it was read from the database
+    # while it was in flight (so did not find its papers there) and is done only now
+    claims.forget(number - 1)
     return pubs
 
 
