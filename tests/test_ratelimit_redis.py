@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from synthetic import PMID_BASE, SyntheticServices
-from test_throughput import init_db, ncbi_requests, pubfetch_cmd, service_env, write_ids
+from test_throughput import assert_efetch_asked_each_once, init_db, ncbi_requests, pubfetch_cmd, service_env, write_ids
 
 
 @pytest.mark.timing
@@ -36,6 +36,6 @@ def test_four_processes_under_a_3_per_second_limit_get_no_429(tmp_path: Path, re
         assert proc.returncode == 1, err  # the closed-access half has no full text: not final
         assert f"{per_process} publications: {per_process} fetched, 0 skipped; {per_process // 2} final, {per_process // 2} partial, 0 failed" in err
     assert too_many == {}
-    assert len(ncbi) == processes * per_process // batch  # one efetch per batch, none repeated after a 429
+    assert_efetch_asked_each_once(ncbi, pmids, batch)
     owners = {(int(r.param("id").split(",")[0]) - PMID_BASE) // per_process for r in ncbi[:8]}
     assert len(owners) >= 3  # the processes ran at the same time, taking turns in the shared schedule
