@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
 import sys
 from datetime import UTC, datetime
 from importlib import metadata
@@ -43,6 +44,18 @@ def load_average() -> str:
         return " / ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:
         return "unknown"
+
+
+def commit(repo: os.PathLike[str] | str) -> str:
+    """The checkout's commit, and whether files differ from it: the figures belong to that code."""
+    try:
+        head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True, timeout=30).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (not a git checkout)"
+    return f"{head} with uncommitted changes" if dirty else head
 
 
 def describe() -> dict[str, str]:

@@ -1,7 +1,8 @@
 """Regenerate the benchmark tables: ``python benchmarks/run.py`` (``--help`` for the knobs, ``--quick`` for a smoke run).
 
-Three parts, written as one markdown file (default ``benchmarks/RESULTS.md``, with the raw figures beside it in
-``results.json``):
+Three parts (``--skip`` leaves some out). Each part's raw figures are kept in ``results.json`` beside the markdown file
+(default ``benchmarks/RESULTS.md``) with the command, commit and machine that measured them; a run replaces the parts
+it measured and keeps the others, and the markdown is rewritten from all of them (``results_file.py``):
 
 1. fetching N PMIDs with ``python -m pubfetch -pub-file ids -db-fetch-end db`` against synthetic services on loopback
    addresses that answer after ``--latency`` and return 429 above the services' documented rates: wall time, peak RSS
@@ -17,7 +18,6 @@ Three parts, written as one markdown file (default ``benchmarks/RESULTS.md``, wi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -32,6 +32,7 @@ for path in (str(HERE), str(REPO)):  # this checkout's pubfetch, not an installe
     sys.path.insert(0, path)
 
 import machine
+import results_file
 from fetchbench import SERVICES, FetchRun, fetch_run
 from parsebench import Throughput, parse_benchmarks
 from services import HostedServices
@@ -106,7 +107,8 @@ def long_file_rows(opts: argparse.Namespace, workdir: Path) -> list[tuple[str, F
     """The long ID file fetched as it is and with ``--long-failing`` answering 503 throughout, memory sampled."""
     rows: list[tuple[str, FetchRun]] = []
     with HostedServices(opts.long_file, latency=0.0, limits={}) as hosted:
-        for failing in ([], *([opts.long_failing] if opts.long_failing else [])):
+        settings = {"answering": [], "failing": opts.long_failing}
+        for failing in (settings[name] for name in opts.long_runs if name == "answering" or opts.long_failing):
             label = f"{', '.join(failing)} failing throughout" if failing else "every service answering"
             log(f"{opts.long_file}-line ID file, no latency, no rate limits, {label}")
             run = fetch_run(hosted, hosted.services.pmids(), opts.batch_size, workdir, rate_limits=False,
@@ -215,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long-failing", nargs="*", default=["ncbi"],
                         help="services answering 503 throughout the long file's second run (default: ncbi, the "
                              "E-utilities; given without a service: no second run)")
+    parser.add_argument("--long-runs", choices=["answering", "failing"], nargs="+", default=["answering", "failing"],
+                        help="the long file's runs: every service answering, --long-failing failing (default both; "
+                             "a run of one keeps the other's row of the same file in results.json)")
     parser.add_argument("--parse-seconds", type=float, default=3.0, help="minimum seconds per parse measurement")
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus",
                         help="recorded-response corpus (manifest.jsonl); parse benchmarks use it when present")
@@ -229,28 +234,33 @@ def main(argv: list[str] | None = None) -> int:
 
     info = machine.describe()
     command = " ".join(["python benchmarks/run.py", *(sys.argv[1:] if argv is None else argv)])
-    lines: list[str] = []
-    raw: dict[str, object] = {"machine": info, "options": {k: str(v) for k, v in vars(opts).items()}}
+    measured: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="pubfetch-bench-") as tmp:
         workdir = Path(tmp)
         if "fetch" not in opts.skip:
             rows = fetch_rows(opts, workdir)
-            lines += ["### Fetching PMIDs", "", *fetch_table(rows, opts)]
-            raw["fetch"] = [{**asdict(r["run"]), "extrapolated_from": r["extrapolated"]} for r in rows]
+            measured["fetch"] = {"markdown": fetch_table(rows, opts),
+                                 "rows": [{**asdict(r["run"]), "extrapolated_from": r["extrapolated"],
+                                           "flaky": bool(r.get("flaky"))} for r in rows]}
         if "long" not in opts.skip and opts.long_file:
             long_rows = long_file_rows(opts, workdir)
-            lines += ["### A long ID file", "", *long_file_table(long_rows)]
-            raw["long_file"] = [{"services": label, **asdict(run)} for label, run in long_rows]
+            measured["long_file"] = {"rows": [{"services": label, **asdict(run)} for label, run in long_rows]}
     if "parse" not in opts.skip:
         log("parse throughput")
         results = parse_benchmarks(opts.corpus if opts.corpus.is_dir() else None, opts.parse_seconds)
-        lines += ["### Parse throughput", "", *parse_table(results, opts.parse_seconds)]
-        raw["parse"] = [{**asdict(r), "rate": r.rate} for r in results]
+        measured["parse"] = {"markdown": parse_table(results, opts.parse_seconds),
+                             "rows": [{**asdict(r), "rate": r.rate} for r in results]}
     info["load average at end (1/5/15 min)"] = machine.load_average()
-    head = ["## Benchmarks", "", f"Regenerated by `{command}` (see benchmarks/README.md).", "", *machine_table(info)]
-    text = "\n".join(head + lines) + "\n"
+    raw_path = opts.out.with_name("results.json")
+    sections = results_file.merge(results_file.load(raw_path), measured, {
+        "command": command, "commit": machine.commit(REPO), "machine": info,
+        "options": {k: str(v) for k, v in vars(opts).items()}})
+    if "long_file" in measured:  # rows of the other services' run measured earlier on the same file are kept
+        sections["long_file"]["markdown"] = long_file_table(
+            [(row["services"], results_file.fetch_run(row)) for row in sections["long_file"]["rows"]])
+    text = results_file.markdown(sections)
     opts.out.write_text(text, encoding="utf-8")
-    opts.out.with_name("results.json").write_text(json.dumps(raw, indent=1, default=str) + "\n", encoding="utf-8")
+    results_file.save(raw_path, sections)
     print(text)
     return 0
 
