@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 #: ``tables`` (publications as a data frame) belongs to the output; ``pubfetch`` is the package's lazy public facade;
 #: ``ruletest`` (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
-    "ids textutil yamlsafe lazy",
+    "ids textutil yamlsafe lazy perthread",
     "params fetcher_args lockss_params",
     "model",
     "rules",

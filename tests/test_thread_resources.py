@@ -51,16 +51,22 @@ def in_threads(work, count: int) -> None:
         thread.join()
 
 
-def test_the_database_connections_of_ended_threads_are_closed_when_a_new_thread_connects(tmp_path: Path) -> None:
+def test_the_database_connections_of_ended_threads_are_closed_as_new_threads_connect(tmp_path: Path) -> None:
     db = tmp_path / "pubs.db"
     store = init_db(str(db))
     try:
         in_threads(lambda: store.get_publication("1"), 20)
         # one connection per thread (each with a descriptor on the write-ahead log), and init_db's of this thread
         assert open_descriptors(str(db) + "-wal") == 21
-        in_threads(lambda: store.get_publication("1"), 1)
-        # the twenty are closed; this thread's stays, and the last thread's until the next thread connects
-        assert open_descriptors(str(db) + "-wal") == 2
+        held = []
+        for _ in range(100):
+            in_threads(lambda: store.get_publication("1"), 1)
+            held.append(open_descriptors(str(db) + "-wal"))
+        # the ended threads' connections are closed a few at a time (PerThread): never more than a quarter of the
+        # registry (at least 16) waits, and this thread's stays open
+        assert max(held) <= 21 + 16
+        assert min(held) == 2
+        assert max(held[-50:]) <= 2 + 16
     finally:
         store.close()
     assert open_descriptors(str(db)) == 0
@@ -87,15 +93,16 @@ def test_threads_share_the_transport_s_connections(monkeypatch) -> None:
         assert len(opened) == 1
         in_threads(lambda: transport.send(Request("GET", url)), 5)
         assert 1 <= len(opened) <= 5
-        assert len(transport._sessions) == 5  # the five of the last round; the twenty ended before were dropped
-        in_threads(lambda: transport.send(Request("GET", url)), 1)
-        assert len(transport._sessions) == 1
+        # the sessions of the twenty-five threads that ended are dropped a few at a time, not kept
+        for _ in range(20):
+            in_threads(lambda: transport.send(Request("GET", url)), 1)
+        assert len(transport._sessions) <= 16
         sockets_before = open_descriptors("socket:")
         transport.close()
         assert open_descriptors("socket:") < sockets_before
 
 
-def test_a_run_of_many_batches_holds_the_connections_of_at_most_two_batches(tmp_path: Path, monkeypatch) -> None:
+def test_a_run_of_many_batches_holds_the_connections_of_two_batches_and_a_few_ended_threads(tmp_path: Path, monkeypatch) -> None:
     db = tmp_path / "pubs.db"
     batch = 10
     held: list[int] = []
@@ -106,6 +113,7 @@ def test_a_run_of_many_batches_holds_the_connections_of_at_most_two_batches(tmp_
                                         progress=lambda done, pub: held.append(open_descriptors(str(db) + "-wal"))))
     assert len(pubs) == 60 and len(held) == 60
     # each publication's thread writes its entry through a connection of its own; those of a finished batch are
-    # closed while the next batch runs (the -wal file: one descriptor per open connection)
-    assert max(held) <= 2 * batch + 1
+    # closed while the next batch runs, a few at a time (the -wal file: one descriptor per open connection): two
+    # batches in flight, this thread's, and at most 16 of ended threads
+    assert max(held) <= 2 * batch + 1 + 16
     assert open_descriptors(str(db)) == 0

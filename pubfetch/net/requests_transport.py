@@ -36,6 +36,7 @@ from pubfetch.net.retry import ExchangeFailed, ServerBusy, parse_retry_after
 from pubfetch.net.sniff import is_pdf_media, is_skipped_media, media_type
 from pubfetch.net.transport import Request, Response
 from pubfetch.net.urls import header_text, resolve_location
+from pubfetch.perthread import PerThread
 
 REDIRECT_STATUSES: Final = frozenset({301, 302, 303, 307, 308})
 BUSY_STATUSES: Final = frozenset({429, 503})
@@ -147,9 +148,10 @@ class RequestsTransport:
     def __init__(self, config: HttpConfig) -> None:
         self.config = config
         self._settings = EnvironmentSettings(config)
-        self._local = threading.local()
-        self._sessions: dict[threading.Thread, requests.Session] = {}  # by the thread that uses it
-        self._sessions_lock = threading.Lock()
+        #: one session per thread; those of ended threads are dropped a few at a time (their connections are the
+        #: shared pools', so nothing of theirs is left open)
+        self._sessions: PerThread[requests.Session] = PerThread(self._new_session)
+        self._live_lock = threading.Lock()
         #: every thread's session sends through this one: the connection pools are the transport's, not a thread's
         self._adapter = GuardedAdapter(pool_connections=32, pool_maxsize=4, max_retries=0)
         #: the exchanges in flight, and why every exchange is cut (for :meth:`abort`)
@@ -162,7 +164,7 @@ class RequestsTransport:
         at one wall-clock deadline, or when :meth:`abort` cuts it."""
         deadline_s = self.config.total_timeout_s
         with connguard.exchange(needs_address_check(self.config, request, request.url), deadline_s) as state:
-            with self._sessions_lock:
+            with self._live_lock:
                 if self._aborted is not None:
                     raise ExchangeFailed(OutcomeKind.CONNECTION, self._aborted)
                 self._live.add(state)
@@ -178,13 +180,13 @@ class RequestsTransport:
                                          f"{deadline_s:g} s", payload=response)
                 return response
             finally:
-                with self._sessions_lock:
+                with self._live_lock:
                     self._live.discard(state)
 
     def abort(self, reason: str) -> None:
         """Cut every exchange in flight now, and any later one before it is sent: each fails at once as CONNECTION
         with ``reason``, not retried (the network was found down, and the run stops as soon as its threads end)."""
-        with self._sessions_lock:
+        with self._live_lock:
             self._aborted = reason
             live = list(self._live)
         for state in live:
@@ -241,27 +243,19 @@ class RequestsTransport:
             raise failed from e
 
     def _session(self) -> requests.Session:
-        session: requests.Session | None = getattr(self._local, "session", None)
-        if session is None:
-            session = _ManualRedirectSession()
-            session.trust_env = False  # the environment was read once, by EnvironmentSettings
-            session.mount("http://", self._adapter)
-            session.mount("https://", self._adapter)
-            self._local.session = session
-            # the sessions of threads that have ended are dropped now (a fetch run starts a thread per publication,
-            # batch after batch); their connections are the shared pools', so nothing of theirs is left open
-            with self._sessions_lock:
-                for thread in [thread for thread in self._sessions if not thread.is_alive()]:
-                    del self._sessions[thread]
-                self._sessions[threading.current_thread()] = session
+        return self._sessions.get()
+
+    def _new_session(self) -> requests.Session:
+        session = _ManualRedirectSession()
+        session.trust_env = False  # the environment was read once, by EnvironmentSettings
+        session.mount("http://", self._adapter)
+        session.mount("https://", self._adapter)
         return session
 
     def close(self) -> None:
         """Close the pooled connections (a later request opens new ones)."""
-        with self._sessions_lock:
-            self._sessions = {}
+        self._sessions.drain()
         self._adapter.close()
-        self._local = threading.local()
 
 
 def _guard_outcome(state: connguard.Exchange, failed: ExchangeFailed, deadline_s: float | None) -> ExchangeFailed:

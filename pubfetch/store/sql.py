@@ -23,6 +23,7 @@ from typing import Any, Protocol, TypeVar
 from pubfetch import ids as idmod
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
+from pubfetch.perthread import PerThread
 from pubfetch.store.base import Store, StoreError
 from pubfetch.store.rows import decode_entry
 
@@ -200,9 +201,9 @@ class SqlStore(Store):
         self.name = name
         self.label = f"database '{name}'"
         self.readonly = readonly
-        self._local = threading.local()
         self._lock = threading.Lock()
-        self._conns: dict[threading.Thread, Any] = {}  # by the thread that uses it
+        #: one connection per thread (both engines' connections are for one thread at a time)
+        self._conns: PerThread[Any] = PerThread(self._connect, self._close_all)
         self._closed = False
 
     # --- what a backend supplies --------------------------------------------------------------------------------------
@@ -233,23 +234,12 @@ class SqlStore(Store):
     # --- connections --------------------------------------------------------------------------------------------------
 
     def _conn(self) -> Any:
-        """This thread's connection, made on first use (both engines' connections are for one thread at a time).
-
-        The connections of threads that have ended are closed then: a fetch run starts new threads batch after batch
-        (a thread per publication), and kept to the end of the run their connections held two file descriptors and
-        their caches each (a 200,000-ID run ran out of descriptors)."""
+        """This thread's connection, made on first use. A fetch run starts new threads batch after batch (a thread per
+        publication): the connections of ended threads are closed a few at a time (:class:`~pubfetch.perthread.
+        PerThread`), as they held two file descriptors and their caches each."""
         if self._closed:
             raise StoreError(f"database '{self.name}' is already closed")
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._connect()
-            self._local.conn = conn
-            with self._lock:
-                ended = [thread for thread in self._conns if not thread.is_alive()]
-                stale = [self._conns.pop(thread) for thread in ended]
-                self._conns[threading.current_thread()] = conn
-            self._close_all(stale)
-        return conn
+        return self._conns.get()
 
     def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
         """One statement, so one snapshot: readers see only committed entries."""
@@ -264,9 +254,8 @@ class SqlStore(Store):
 
     def close(self) -> None:
         with self._lock:
-            conns, self._conns = list(self._conns.values()), {}
             self._closed = True
-        self._close_all(conns)
+        self._close_all(self._conns.drain())
 
     def _close_all(self, conns: list[Any]) -> None:
         for conn in conns:

@@ -41,6 +41,9 @@ class SqliteStore(SqlStore):
         super().__init__(str(path), readonly)
         self.path = str(path)
         self.label = f"database file '{self.path}'"
+        #: the write-ahead log is a property of the file: once a connection of this store has switched it on, the
+        #: connections of later threads (one per publication in a fetch run) need not ask again
+        self._wal_on = False
 
     # --- creating and opening -----------------------------------------------------------------------------------------
 
@@ -155,8 +158,9 @@ class SqliteStore(SqlStore):
             conn = sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                    check_same_thread=False)
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-            if not self.readonly:
+            if not self.readonly and not self._wal_on:
                 conn.execute("PRAGMA journal_mode = WAL")
+                self._wal_on = True
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         except sqlite3.DatabaseError as e:
