@@ -437,9 +437,8 @@ def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], ta
             return  # network down or run stopping: its last requests were not sent, it stays as it was stored
         with lock:
             completed.add(id(pub))
-            if store is not None:
+            if store is not None:  # committed when it returns; the write-ahead log is folded back once a batch
                 store.put_publication(pub)
-                store.commit()
         if tally.complete(pub, True, mark, run, order.get(id(pub), 0)):
             with lock:
                 reported.add(id(pub))
@@ -450,6 +449,8 @@ def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], ta
     for pub, holder in zip(to_fetch, holders, strict=True):
         if holder is pub and id(pub) not in completed:  # gave up after its IDs kept changing
             done(PubRun(pub))
+    if store is not None:
+        store.commit()
     return [pub for pub in batch if id(pub) in reported]
 
 
