@@ -51,6 +51,9 @@ class FetchRun:
     binding: str = ""
     #: (fraction of the IDs started, the child's RSS then in MB, its peak RSS so far in MB) at each tenth of the run
     rss_by_tenth: list[tuple[float, float, float]] = field(default_factory=list)
+    #: (seconds since the start, fraction of the IDs started, RSS in MB, peak RSS so far in MB) every few seconds:
+    #: where in the run (the first pass, the end-of-run retry, the last seconds) the peak was reached
+    rss_over_time: list[tuple[float, float, float, float]] = field(default_factory=list)
 
     @property
     def total_requests(self) -> int:
@@ -59,6 +62,10 @@ class FetchRun:
     def per_publication(self, service: str | None = None) -> float:
         count = self.total_requests if service is None else self.requests.get(service, 0)
         return count / self.ids if self.ids else 0.0
+
+
+#: seconds between two samples of a sampled child's memory over time
+SERIES_INTERVAL_S = 5.0
 
 
 def write_id_file(path: Path, pmids: list[str]) -> Path:
@@ -96,13 +103,16 @@ class ChildRun:
     peak_rss_mb: float
     stderr_tail: str
     rss_by_tenth: list[tuple[float, float, float]]
+    rss_over_time: list[tuple[float, float, float, float]]
 
 
 def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float,
                  progress: Callable[[], float] | None = None) -> ChildRun:
     """Run ``python -m pubfetch argv`` to its end. ``progress`` (fraction of the work started, read while it runs)
-    makes the child's memory be sampled each time another tenth is reached, so growth over a run shows."""
+    makes the child's memory be sampled each time another tenth is reached, so growth over a run shows, and every
+    ``SERIES_INTERVAL_S`` seconds (the tenths are all reached before the end-of-run retry)."""
     samples: list[tuple[float, float, float]] = []
+    series: list[tuple[float, float, float, float]] = []
     with tempfile.TemporaryFile() as err:
         started = time.monotonic()
         proc = subprocess.Popen([sys.executable, "-m", "pubfetch", *argv], env=env, stdout=subprocess.DEVNULL,
@@ -120,13 +130,17 @@ def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float,
                 done = progress()
                 if done >= 0.1 * (len(samples) + 1) and (memory := _memory_mb(proc.pid)) is not None:
                     samples.append((done, *memory))
+                elapsed = time.monotonic() - started
+                if elapsed >= SERIES_INTERVAL_S * len(series) and (memory := _memory_mb(proc.pid)) is not None:
+                    series.append((round(elapsed, 1), done, *memory))
             time.sleep(0.05)
         wall = time.monotonic() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         tail = err.read().decode("utf-8", "replace")[-2000:]
     # ru_maxrss is in KiB on Linux; wait4 gives this child's own, so earlier runs do not mask it
-    return ChildRun(proc.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, tail, samples)
+    return ChildRun(proc.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, tail, samples,
+                    series)
 
 
 def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir: Path, *,
@@ -170,4 +184,4 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     return FetchRun(len(pmids), batch_size, child.wall_s, child.peak_rss_mb, child.exit_status, child.cpu_s,
                     {s: counts.get(s, 0) for s in SERVICES}, sum(services.too_many.values()), child.stderr_tail,
                     sum(services.repeats.values()), sum(services.injected.values()), bound.seconds, bound.binding,
-                    child.rss_by_tenth)
+                    child.rss_by_tenth, child.rss_over_time)

@@ -61,7 +61,8 @@ def _merged_long_rows(old: list[dict[str, Any]], new: list[dict[str, Any]],
 def fetch_run(row: dict[str, Any]) -> FetchRun:
     """A stored long-file row as the run it was."""
     fields = {k: v for k, v in row.items() if k in FetchRun.__dataclass_fields__}
-    fields["rss_by_tenth"] = [tuple(sample) for sample in fields.get("rss_by_tenth", [])]
+    for name in ("rss_by_tenth", "rss_over_time"):
+        fields[name] = [tuple(sample) for sample in fields.get(name, [])]
     return FetchRun(**fields)
 
 

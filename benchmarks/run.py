@@ -174,16 +174,18 @@ def long_file_table(rows: list[tuple[str, FetchRun]]) -> list[str]:
     intro = ("Synthetic services without latency and without 429s, pubfetch with `--no-rate-limit` (so that the run "
              "takes minutes, not hours); `-pub-file` with one PMID per line, `-db-fetch-end`. The child's peak RSS "
              "(VmHWM) is read when 10 %, 50 % and 100 % of the IDs have been started (asked of Europe PMC's search), "
-             "and at its exit (after the end-of-run retry); *growth* is the exit's peak over the peak at 10 %.")
+             "every 5 s after that (through the end-of-run retry; the last sample is at most 5 s before the exit), "
+             "and at its exit (`os.wait4`); *growth* is the exit's peak over the peak at 10 %.")
     heads = ["ID file lines", "services", "wall time", "publications/s", "CPU time", "peak RSS at 10 %", "at 50 %",
-             "at 100 %", "at exit", "growth 10 % -> exit", "requests", "exit status"]
+             "at 100 %", "at the last sample", "at exit", "growth 10 % -> exit", "requests", "exit status"]
     out = [intro, "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     for label, run in rows:
         tenths = [_peak_at(run, t) for t in (1, 5, 10)]
         first = tenths[0]
         growth = f"**{(run.peak_rss_mb / first - 1) * 100:+.1f} %**" if first else ""
+        last = f"{run.rss_over_time[-1][3]:.0f} MB" if run.rss_over_time else ""
         cells = [f"{run.ids:,}", label, duration(run.wall_s), f"{run.ids / run.wall_s:.1f}", duration(run.cpu_s),
-                 *(f"{m:.0f} MB" if m else "" for m in tenths), f"**{run.peak_rss_mb:.0f} MB**", growth,
+                 *(f"{m:.0f} MB" if m else "" for m in tenths), last, f"**{run.peak_rss_mb:.0f} MB**", growth,
                  f"{run.total_requests:,}", str(run.exit_status)]
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
