@@ -33,6 +33,7 @@ from pubfetch.resources.europepmc import update_citations
 from pubfetch.resources.resume import Resume
 from pubfetch.store import Store, open_or_init_store
 from pubfetch.store.spill import SpillList
+from pubfetch.store.writer import StoreWriter
 
 if TYPE_CHECKING:
     from pubfetch.net.counts import RequestCounts
@@ -212,6 +213,7 @@ def fetch_many(
     cfg = _config(config, args, parts, options, "fetch_many")
     with ExitStack() as stack:
         store = _open(stack, db)
+        writer = stack.enter_context(StoreWriter(store)) if store is not None else None
         ctx = context or stack.enter_context(Context(cfg.with_shared_rate_limits() if cfg.rate_limits else cfg))
         watch = getattr(ctx.client, "watch", None)
         if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
@@ -221,7 +223,7 @@ def fetch_many(
         tally = _Tally(ctx.args, summary, progress, retry_exceptions)
         stack.callback(tally.retry.close)
         batches = _loaded_batches(iter(ids), cfg.batch_size, store if use_stored else None, ctx.args, errors)
-        yield from _overlapped(ctx, store, batches, tally, errors, in_flight=2 if cfg.batch_size > 1 else 1,
+        yield from _overlapped(ctx, writer, batches, tally, errors, in_flight=2 if cfg.batch_size > 1 else 1,
                                own_context=context is None)
         if len(tally.retry):
             log.info("retrying %d publications that ended with a fetch exception: only what failed",
@@ -229,7 +231,7 @@ def fetch_many(
             tally.retry_exceptions = False
             for entries in tally.retry.chunks(cfg.batch_size):
                 pubs, resumes = _waiting(entries, ctx.client.config.retry_after_cap_s)
-                yield from _checked(_fetch_batch(ctx, store, pubs, tally, tally.next_batch(), resumes=resumes),
+                yield from _checked(_fetch_batch(ctx, writer, pubs, tally, tally.next_batch(), resumes=resumes),
                                     errors)
 
 
@@ -241,8 +243,8 @@ def _loaded_batches(ids: Iterator[IdsLike], size: int, store: Store | None, args
         yield [_load(store, ids, args) for ids in _valid_ids(batch, errors)]
 
 
-def _overlapped(ctx: Context, store: Store | None, batches: Iterator[list[Publication]], tally: _Tally, errors: str,
-                *, in_flight: int, own_context: bool) -> Iterator[Publication]:
+def _overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[Publication]], tally: _Tally,
+                errors: str, *, in_flight: int, own_context: bool) -> Iterator[Publication]:
     """Fetch the batches ``in_flight`` at a time, yielding each batch's publications (in input order) when it is done.
 
     A batch's last publications keep a few hosts busy while the others wait: its closed-access half still at
@@ -407,7 +409,7 @@ def _waiting(entries: list[dict], cap_s: float) -> tuple[list[Publication], list
     return pubs, resumes
 
 
-def _fetch_batch(ctx: Context, store: Store | None, batch: list[Publication], tally: _Tally, mark: BatchMark,
+def _fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication], tally: _Tally, mark: BatchMark,
                  claims: Claims | None = None, resumes: list[Resume | None] | None = None) -> list[Publication]:
     """Fetch the publications can_fetch allows (starting where ``resumes`` say, for the end-of-run retry); store and
     report each one as soon as it is complete (so that an interrupt loses only what is in flight); return the

@@ -1,0 +1,42 @@
+"""The writes of a fetch run's many threads, made on one thread, so through one database connection.
+
+A fetch run stores each publication as soon as it is complete, from the publication's own thread (a thread per
+publication, about 400 alive with two batches in flight). Each of those threads used to open a connection of its own
+for its one write: about 195 KB of RSS each on a 200,000-entry SQLite file (schema, page cache), a third of a run's
+memory, and the connecting was 2.4 % of its CPU. The writes wait for the database's write lock one at a time anyway,
+so making them on one thread loses no parallelism; each caller still waits for its write, so an entry is stored
+before it is reported, and an interrupted run loses only what was in flight.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Self
+
+from pubfetch.model import Publication
+from pubfetch.store.base import Store
+
+__all__ = ["StoreWriter"]
+
+
+class StoreWriter:
+    """``put_publication`` and ``commit`` of ``store``, run on one thread of its own (a context manager)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="pubfetch-store")
+
+    def put_publication(self, pub: Publication) -> bool:
+        return self._thread.submit(self.store.put_publication, pub).result()
+
+    def commit(self) -> None:
+        self._thread.submit(self.store.commit).result()
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
