@@ -106,6 +106,35 @@ class ChildRun:
     rss_over_time: list[tuple[float, float, float, float]]
 
 
+#: ``python -m pubfetch``, writing the process's own peak RSS (VmHWM, KiB) at its exit to $PUBFETCH_BENCH_PEAK.
+#: ``os.wait4``'s ru_maxrss cannot be used for it: Linux carries the forking parent's RSS at the fork into the child's
+#: ru_maxrss across the exec, and the benchmark's parent holds the synthetic services (227 MB after serving a
+#: 200,000-ID run; the second long-file run "peaked" at exactly that, its own peak being 144 MB). VmHWM belongs to the
+#: process image the exec made.
+_CHILD = """
+import atexit, os, runpy, sys
+
+def _peak():
+    with open("/proc/self/status", encoding="ascii") as status:
+        peak = [line.split()[1] for line in status if line.startswith("VmHWM")]
+    with open(os.environ["PUBFETCH_BENCH_PEAK"], "w", encoding="ascii") as out:
+        out.write(peak[0] if peak else "")
+
+if os.path.exists("/proc/self/status"):
+    atexit.register(_peak)
+sys.argv[0] = "pubfetch"
+runpy.run_module("pubfetch", run_name="__main__", alter_sys=True)
+"""
+
+
+def _own_peak_mb(path: str) -> float | None:
+    try:
+        with open(path, encoding="ascii") as f:
+            return int(f.read().strip()) / 1024
+    except (OSError, ValueError):
+        return None
+
+
 def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float,
                  progress: Callable[[], float] | None = None) -> ChildRun:
     """Run ``python -m pubfetch argv`` to its end. ``progress`` (fraction of the work started, read while it runs)
@@ -113,10 +142,11 @@ def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float,
     ``SERIES_INTERVAL_S`` seconds (the tenths are all reached before the end-of-run retry)."""
     samples: list[tuple[float, float, float]] = []
     series: list[tuple[float, float, float, float]] = []
-    with tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as tmp:
+        peak_file = os.path.join(tmp, "peak")
         started = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "pubfetch", *argv], env=env, stdout=subprocess.DEVNULL,
-                                stderr=err)
+        proc = subprocess.Popen([sys.executable, "-c", _CHILD, *argv], env={**env, "PUBFETCH_BENCH_PEAK": peak_file},
+                                stdout=subprocess.DEVNULL, stderr=err)
         deadline = started + timeout_s
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -138,9 +168,9 @@ def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float,
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         tail = err.read().decode("utf-8", "replace")[-2000:]
-    # ru_maxrss is in KiB on Linux; wait4 gives this child's own, so earlier runs do not mask it
-    return ChildRun(proc.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, tail, samples,
-                    series)
+        # ru_maxrss (KiB on Linux) only where the child could not say (killed, no /proc): it may be the parent's
+        peak = _own_peak_mb(peak_file) or usage.ru_maxrss / 1024
+    return ChildRun(proc.returncode, wall, usage.ru_utime + usage.ru_stime, peak, tail, samples, series)
 
 
 def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir: Path, *,
