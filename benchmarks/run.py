@@ -175,7 +175,7 @@ def long_file_table(rows: list[tuple[str, FetchRun]]) -> list[str]:
              "takes minutes, not hours); `-pub-file` with one PMID per line, `-db-fetch-end`. The child's peak RSS "
              "(VmHWM) is read when 10 %, 50 % and 100 % of the IDs have been started (asked of Europe PMC's search), "
              "every 5 s after that (through the end-of-run retry; the last sample is at most 5 s before the exit), "
-             "and at its exit (`os.wait4`); *growth* is the exit's peak over the peak at 10 %.")
+             "and at its exit (its own VmHWM, written as it exits); *growth* is the exit's peak over the peak at 10 %.")
     heads = ["ID file lines", "services", "wall time", "publications/s", "CPU time", "peak RSS at 10 %", "at 50 %",
              "at 100 %", "at the last sample", "at exit", "growth 10 % -> exit", "requests", "exit status"]
     out = [intro, "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import threading
 from abc import abstractmethod
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
@@ -201,7 +200,6 @@ class SqlStore(Store):
         self.name = name
         self.label = f"database '{name}'"
         self.readonly = readonly
-        self._lock = threading.Lock()
         #: one connection per thread (both engines' connections are for one thread at a time)
         self._conns: PerThread[Any] = PerThread(self._connect, self._close_all)
         self._closed = False
@@ -253,8 +251,7 @@ class SqlStore(Store):
             raise StoreError(f"{self.label} is open read-only")
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
+        self._closed = True
         self._close_all(self._conns.drain())
 
     def _close_all(self, conns: list[Any]) -> None:

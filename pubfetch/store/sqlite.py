@@ -42,7 +42,7 @@ class SqliteStore(SqlStore):
         self.path = str(path)
         self.label = f"database file '{self.path}'"
         #: the write-ahead log is a property of the file: once a connection of this store has switched it on, the
-        #: connections of later threads (one per publication in a fetch run) need not ask again
+        #: connections of later threads need not ask again
         self._wal_on = False
 
     # --- creating and opening -----------------------------------------------------------------------------------------
