@@ -22,7 +22,8 @@ PubFetcher reads both with one method (fillWithPubMedCentralXml); this is that m
   ``author-notes``, matched to authors by name when there are several).
 
 Beyond PubFetcher (for the LOCKSS layer): every author with ORCID and affiliations, volume, issue, pages, ISSNs,
-publisher, article type, and the publication date (the earliest full electronic or print ``pub-date``).
+publisher, article type, and the publication date (the earliest full electronic or print ``pub-date``); funding,
+references, sections and licence (:mod:`pubfetch.extract.jats_rich`).
 """
 
 from __future__ import annotations
@@ -219,6 +220,9 @@ def article_record(article: etree._Element) -> ArticleRecord:
     rec.journal_title = _first_text(_xpath(article, ".//journal-title"))
     rec.corresp_author = corresp_authors(article)
     _biblio(article, rec)
+    from pubfetch.extract.jats_rich import add_rich_parts  # it reads text with this module's element_text
+
+    add_rich_parts(article, rec)
     return rec
 
 
