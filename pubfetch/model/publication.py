@@ -325,6 +325,10 @@ class Publication:
                 or any(u.type in RETRACTED_BY for u in updates)):
             self.retracted = True
 
+    def retraction_notices(self) -> list[str]:
+        """The PMIDs (else DOIs) of the retraction notices among the updates."""
+        return [u.pmid or u.doi for u in self.updates.items if u.type in RETRACTED_BY and (u.pmid or u.doi)]
+
     def add_visited_site(self, site: VisitedSite) -> None:
         if site not in self.visited_sites:
             self.visited_sites.append(site)

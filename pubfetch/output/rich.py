@@ -8,10 +8,11 @@ looks.
 
 from __future__ import annotations
 
+from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.model.rich import RichList, RichName, RichText, Section
 from pubfetch.model.timefmt import instant_human
-from pubfetch.output.common import type_label
+from pubfetch.output.common import PART_LABELS, type_label
 
 RICH_LABELS: dict[RichName, str] = {
     RichName.funding: "Funding",
@@ -21,6 +22,13 @@ RICH_LABELS: dict[RichName, str] = {
     RichName.license: "License",
 }
 
+
+
+def part_label(name: PartName | RichName) -> str:
+    """The label of one of PubFetcher's parts or of a rich part."""
+    return PART_LABELS[name] if isinstance(name, PartName) else RICH_LABELS[name]
+
+
 RETRACTED_TEXT = "RETRACTED PUBLICATION: this paper was retracted"
 
 
@@ -28,7 +36,7 @@ def retraction_notice(pub: Publication) -> str:
     """The notice naming the retraction notices a retracted paper has ("" when it is not retracted)."""
     if not pub.retracted:
         return ""
-    notices = [u.pmid or u.doi for u in pub.updates.items if u.type.startswith("Retraction") and (u.pmid or u.doi)]
+    notices = pub.retraction_notices()
     return RETRACTED_TEXT + (f" (retraction notice {', '.join(notices)})" if notices else "")
 
 
