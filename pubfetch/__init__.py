@@ -33,6 +33,7 @@ _LAZY = {
     "open_store": "pubfetch.store",
     "init_store": "pubfetch.store",
     "to_dataframe": "pubfetch.tables",
+    "to_csl": "pubfetch.output.citations",
     "report": "pubfetch.output.report",
 }
 
@@ -52,6 +53,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
     "open_store",
     "init_store",
     "to_dataframe",
+    "to_csl",
     "report",
 ]
 
@@ -65,6 +67,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.output.report import report
     from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.store import init_store, open_store
+    from pubfetch.output.citations import to_csl
     from pubfetch.tables import to_dataframe
     from pubfetch.webfetch import fetch_doc, fetch_webpage
 

@@ -25,6 +25,7 @@ PUBLIC = {
     "open_store",
     "init_store",
     "to_dataframe",
+    "to_csl",
     "report",
 }
 

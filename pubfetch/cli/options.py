@@ -492,7 +492,8 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
     flag("--plain", "Leave out metadata: only the content of entries, only the IDs without provenance", "modifier"),
     one("--format", "FORMAT",
         "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
-        "ArticleMetadata records in the JSON document) or metadata-jsonl (one record per line)",
+        "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), or citations of the "
+        "publications for reference managers: csljson, bibtex, ris (bibtex and ris need pubfetch[citations])",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",
          spec.part_name, "modifier"),
