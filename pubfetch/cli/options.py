@@ -258,6 +258,8 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--allow-private-addresses", "Let links and redirects taken from pages point at loopback, private and "
          "link-local addresses (intranets, tests) (pubfetch)", "modifier"),
     flag("--no-javascript", "Never render pages with JavaScript (pubfetch)", "modifier"),
+    flag("--references", "Ask Europe PMC's references endpoint for the reference list of a paper whose full text "
+         "and PubMed record give none (a request per such paper and page of 1000; pubfetch)", "modifier"),
     one("--chromium", "PATH", "Chromium binary for JavaScript pages (default: Playwright's, else a system one) "
         "(pubfetch)", role="modifier"),
     one("--rate-db", "FILE|URL", "SQLite file of the rate limits shared by all pubfetch processes (default "

@@ -29,7 +29,8 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
 
     progress = progress or (sys.stderr.isatty() and not quiet)
     kwargs = {"batch_size": batch_size or queued.BATCH_SIZE, "args": session.args,
-              "parts": sorted(p.value for p in parts) if parts is not None else None}
+              "parts": sorted(p.value for p in parts) if parts is not None else None,
+              "references": session.config.references}
     try:
         job = queued.submit(ids, db, queue, **kwargs)  # type: ignore[arg-type]
     except (queued.QueueError, ValueError) as e:

@@ -26,4 +26,5 @@ def fetch_many(ids: Iterable[Any], db: Any = None, parts: Any = None, args: Any 
     from pubfetch.distributed.submit import fetch_many_queued
 
     return fetch_many_queued(ids, db, queue, args=args, parts=parts, progress=options.get("progress"),
-                             summary=options.get("summary"), batch_size=options.get("batch_size"))
+                             summary=options.get("summary"), batch_size=options.get("batch_size"),
+                             references=bool(options.get("references", False)))

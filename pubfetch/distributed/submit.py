@@ -70,12 +70,13 @@ def _batches(ids: Iterable[Any], size: int) -> Iterable[list[list[str]]]:
 
 
 def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_SIZE, args: FetcherArgs | None = None,
-           parts: Iterable[Any] | None = None) -> str:
+           parts: Iterable[Any] | None = None, references: bool = False) -> str:
     """Send the IDs as tasks of ``batch_size`` IDs; return the job id at once (the workers do the rest)."""
     from celery import group
 
     app = _connected_app(queue)
-    options = encode_options(args, [getattr(p, "value", str(p)) for p in parts] if parts is not None else None)
+    options = encode_options(args, [getattr(p, "value", str(p)) for p in parts] if parts is not None else None,
+                             references)
     signatures = [app.signature(TASK_NAME, args=(batch, db, options)) for batch in _batches(ids, batch_size)]
     result = group(signatures).apply_async()
     result.save()
@@ -118,21 +119,23 @@ def wait(job_id: str, queue: str, progress: Callable[[JobStatus], None] | None =
 
 def fetch_queued(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_SIZE,
                  args: FetcherArgs | None = None, parts: Iterable[Any] | None = None,
-                 progress: Callable[[JobStatus], None] | None = None) -> JobStatus:
+                 progress: Callable[[JobStatus], None] | None = None, references: bool = False) -> JobStatus:
     """Submit and wait: the queued equivalent of fetching the IDs into ``db`` in this process."""
-    job = submit(ids, db, queue, batch_size=batch_size, args=args, parts=parts)
+    job = submit(ids, db, queue, batch_size=batch_size, args=args, parts=parts, references=references)
     return wait(job, queue, progress)
 
 
 def fetch_many_queued(ids: Iterable[Any], db: Any, queue: str, *, args: FetcherArgs | None = None,
                       parts: Iterable[Any] | None = None, progress: Callable[[int, Publication], None] | None = None,
-                      summary: BatchSummary | None = None, batch_size: int | None = None) -> Iterator[Publication]:
+                      summary: BatchSummary | None = None, batch_size: int | None = None,
+                      references: bool = False) -> Iterator[Publication]:
     """``fetch_many(ids, db=..., queue=...)``: the workers fetch, then the publications are read from the database in
     input order (an ID the database has no entry for is skipped)."""
     if not isinstance(db, str | os.PathLike):
         raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
     wanted = [to_ids(i) for i in ids]
-    status = fetch_queued(wanted, os.fspath(db), queue, batch_size=batch_size or BATCH_SIZE, args=args, parts=parts)
+    status = fetch_queued(wanted, os.fspath(db), queue, batch_size=batch_size or BATCH_SIZE, args=args, parts=parts,
+                          references=references)
     if status.failed:
         raise RuntimeError(f"{status}; see the workers' logs")
     if summary is not None:

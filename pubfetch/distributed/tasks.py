@@ -58,9 +58,10 @@ def encode_ids(ids: PublicationIds) -> list[str]:
     return list(ids.ids)
 
 
-def encode_options(args: FetcherArgs | None, parts: list[str] | None) -> dict[str, Any]:
-    """The fetching parameters of a job, as JSON for the task messages."""
-    return {"args": dataclasses.asdict(args) if args is not None else None, "parts": parts}
+def encode_options(args: FetcherArgs | None, parts: list[str] | None, references: bool = False) -> dict[str, Any]:
+    """The fetching parameters of a job, as JSON for the task messages (``references``: ``--references``)."""
+    return {"args": dataclasses.asdict(args) if args is not None else None, "parts": parts,
+            "references": references}
 
 
 @functools.cache
@@ -91,7 +92,8 @@ def fetch_batch(ids: list[list[str]], db: str | None, options: dict[str, Any]) -
     args = FetcherArgs(**options["args"]) if options.get("args") else None
     summary = BatchSummary()
     pubs = fetch_many([PublicationIds(*i) for i in ids], db=target, args=args, parts=options.get("parts"),
-                      config=_config(), summary=summary, batch_size=max(1, len(ids)))
+                      config=_config().replace(references=bool(options.get("references"))), summary=summary,
+                      batch_size=max(1, len(ids)))
     for _ in pubs:
         pass
     log.info("batch of %d done: %d fetched, %d already complete", len(ids), summary.fetched, summary.skipped)

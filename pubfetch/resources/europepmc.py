@@ -180,6 +180,8 @@ def _apply_search_record(ctx: Context, run: PubRun, record: ArticleRecord, url: 
         run.set(RunFlag.EPMC_HAS_PDF)
     if flags.get("hasTextMinedTerms"):
         run.set(RunFlag.EPMC_HAS_MINED)
+    if flags.get("hasReferences"):
+        run.set(RunFlag.EPMC_HAS_REFERENCES)
 
 
 def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
