@@ -462,7 +462,8 @@ def warn_retracted(pub: Publication) -> None:
     """One line for a retracted paper as it is fetched: a data set built from the output should not cite it
     unknowingly (the entry keeps its content, with ``retracted: true``)."""
     notices = pub.retraction_notices()
-    log.warning("%s is a retracted publication%s", pub, f" (retraction notice {', '.join(notices)})" if notices else "")
+    ids = ", ".join(i for i in (pub.pmid.content, pub.pmcid.content, pub.doi.content) if i)
+    log.warning("%s is a retracted publication%s", ids, f" (retraction notice {', '.join(notices)})" if notices else "")
 
 
 def fetch(
