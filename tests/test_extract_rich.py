@@ -164,3 +164,21 @@ def test_rich_parts_survive_the_stored_json(corpus_dir: Path, name: str) -> None
     again = Publication.from_json(json.loads(json.dumps(pub.to_json(computed=False))))
     assert again == pub
     assert again.to_json(FetcherArgs())["references"]["list"][0].keys() == {"pmid", "pmcid", "doi", "title", "text"}
+
+
+def test_page_licence_is_the_dublin_core_rights_tag(corpus_dir: Path) -> None:
+    from pubfetch.extract.clean import parse_html
+    from pubfetch.extract.page_license import LICENSE_META, page_license
+
+    found = 0
+    for path in sorted((corpus_dir / "files" / "publisher_page").glob("*/*.html")):
+        root = etree.HTML(path.read_bytes(), etree.HTMLParser(encoding="utf-8"))
+        if root is None:
+            continue
+        rights = [" ".join((m.get("content") or "").split()) for m in root.iter("meta")
+                  if (m.get("name") or "").lower() in LICENSE_META and (m.get("content") or "").strip()]
+        licence, where = page_license(parse_html(path.read_bytes()))
+        if rights:
+            assert (licence, where) == (rights[0], "dc"), path.name
+            found += 1
+    assert found

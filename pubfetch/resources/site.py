@@ -17,12 +17,14 @@ from bs4 import BeautifulSoup
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
+from pubfetch.extract.page_license import page_license
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_journal, scrape_journal_without_rule
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, RunFlag
 from pubfetch.resources.links import QueuedLink
@@ -92,6 +94,7 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     if (reason := block_reason(soup)) is not None:
         run.blocked(final_url, reason)
         return
+    licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(ctx, final_url, soup)
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
@@ -109,6 +112,9 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     if meta:
         apply_meta(ctx, run, parse_meta(html, final_url, site=rule.site if rule is not None else None), type_,
                    final_url, keywords)
+    if licence:
+        tag_type = PartType.dc if where == "dc" else PartType.meta
+        pub.set_rich(RichName.license, licence, PartType.worse(tag_type, type_), final_url)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
 
 
