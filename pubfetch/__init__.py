@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pubfetch._version import __version__
 from pubfetch.lazy import lazy_names
-
-__version__ = "0.1.0"
 
 _LAZY = {
     "fetch": "pubfetch.fetcher",

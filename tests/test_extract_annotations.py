@@ -19,7 +19,7 @@ from pubfetch.extract.annotations import (
     parse_annotations_xml,
 )
 from pubfetch.extract.errors import ParseError, ServiceError
-from pubfetch.extract.records import ArticleRecord
+from pubfetch.model.record import ArticleRecord
 from pubfetch.extract.xmlsafe import XmlError
 from pubfetch.model.parts import MinedTerm
 

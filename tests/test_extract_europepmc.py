@@ -21,7 +21,7 @@ from pubfetch.extract.europepmc import (
     parse_search_xml,
     pick_result,
 )
-from pubfetch.extract.records import ArticleRecord, Link
+from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.extract.xmlsafe import XmlError
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm

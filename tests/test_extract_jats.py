@@ -11,7 +11,7 @@ from mutations import mutated
 
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jats import element_text, match_email, parse_jats
-from pubfetch.extract.records import ArticleRecord
+from pubfetch.model.record import ArticleRecord
 from pubfetch.extract.xmlsafe import XmlError, parse_xml
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor

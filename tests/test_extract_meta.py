@@ -22,7 +22,7 @@ from pubfetch.extract.meta import (
     plain_text,
     scan_meta,
 )
-from pubfetch.extract.records import ArticleRecord, Link
+from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor
 

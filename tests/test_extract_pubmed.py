@@ -12,7 +12,7 @@ from mutations import MUTATIONS, mutate
 
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.pubmed import format_abstract, normalise_orcid, parse_pubmed_xml
-from pubfetch.extract.records import ArticleRecord
+from pubfetch.model.record import ArticleRecord
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 
 DOCS = Path(__file__).parent / "docs" / "pubmed"

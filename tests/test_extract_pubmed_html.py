@@ -11,7 +11,7 @@ from mutations import MUTATIONS, mutate
 
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.pubmed_html import parse_cit, parse_pubmed_html
-from pubfetch.extract.records import ArticleRecord
+from pubfetch.model.record import ArticleRecord
 from pubfetch.model.parts import Author, MeshTerm
 
 PAGE = Path(__file__).parent / "docs" / "pubmed" / "article_page.html"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from mutations import mutated
 
 from pubfetch.extract.errors import ParseError, ServiceError
-from pubfetch.extract.records import ArticleRecord, Link
+from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author

@@ -32,7 +32,8 @@ from pubfetch.metadata.extractors import (
     normalise_issn,
 )
 from pubfetch.metadata.plugin import load_plugin
-from pubfetch.metadata.sources import ArchivalUnit, CachedUrl, MemorySource, SourceError
+from pubfetch.metadata.archival_unit import ArchivalUnit
+from pubfetch.metadata.sources import CachedUrl, MemorySource, SourceError
 from pubfetch.metadata.tdb import TdbAu, parse_tdb
 
 FIXTURES = Path(__file__).parent / "metadata_au"

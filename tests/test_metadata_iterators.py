@@ -29,7 +29,8 @@ from pubfetch.metadata.iterators import (
     check_replacement,
     java_replace_first,
 )
-from pubfetch.metadata.sources import ArchivalUnit, CachedUrl, DirectorySource, MemorySource
+from pubfetch.metadata.archival_unit import ArchivalUnit
+from pubfetch.metadata.sources import CachedUrl, DirectorySource, MemorySource
 
 HTML = "text/html"
 PDF = "application/pdf"

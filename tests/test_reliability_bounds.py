@@ -16,7 +16,7 @@ from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources import europepmc
 from pubfetch.resources.base import Context
 from pubfetch.model.part_type import PartType
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.links import Links
 
 

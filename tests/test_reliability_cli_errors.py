@@ -19,7 +19,7 @@ from pubfetch.cli import spec
 from pubfetch.cli.emit import remove_stale_temporaries
 from pubfetch.cli.main import main
 from pubfetch.model import PartType, Publication, Webpage
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.store import init_db, open_store
 
 FULL = "/dev/full"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.extract.records import ArticleRecord, Link
+from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.extract.scrape import (
     WebpageContent,
     absolute_url,

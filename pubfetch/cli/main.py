@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Literal, TextIO
 
-import pubfetch
+from pubfetch._version import __version__
 from pubfetch.cli import testops
 from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_NETWORK, EXIT_OK, EXIT_USAGE, CliError, UsageError
 from pubfetch.cli.help import USAGE, format_help
@@ -82,7 +82,7 @@ def _early_answer(args: ParsedArgs) -> int | None:
         sys.stdout.write(format_help())
         return EXIT_OK
     if args.flag("version"):
-        print(f"pubfetch {pubfetch.__version__}")
+        print(f"pubfetch {__version__}")
         return EXIT_OK
     if "print-completion" in args:
         from pubfetch.cli.completion import completion_script

@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from pubfetch.ids import PublicationIds
-from pubfetch.params import FetcherArgs
+from pubfetch.fetcher_args import FetcherArgs
 
 log = logging.getLogger(__name__)
 

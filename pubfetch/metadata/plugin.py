@@ -91,9 +91,11 @@ from pubfetch.metadata.iterators import (
     SubTreeArticleIteratorBuilder,
     check_replacement,
 )
-from pubfetch.metadata.sources import ArchivalUnit, ContentSource
+from pubfetch.metadata.archival_unit import ArchivalUnit
+from pubfetch.metadata.sources import ContentSource
 from pubfetch.metadata.templates import DEFAULT_FUNCTOR, TemplateError, parse_template
-from pubfetch.params import BUILTIN_DESCRIPTORS, ParamDescr, ParamType, UnknownParameter
+from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
+from pubfetch.params import ParamDescr, ParamType, UnknownParameter
 
 if TYPE_CHECKING:
     from pubfetch.metadata.tdb import TdbAu

@@ -21,7 +21,7 @@ from urllib.parse import quote, urlsplit
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from pubfetch import __version__
+from pubfetch._version import __version__
 from pubfetch.net.record import ExchangeRecord
 from pubfetch.net.urls import redact
 
