@@ -13,8 +13,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from pubfetch.metadata.au import AuConfig
+from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.sources import (
-    ArchivalUnit,
     CachedUrl,
     DirectorySource,
     MemorySource,
