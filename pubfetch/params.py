@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-
 __all__ = [
     "MAX_SET_SIZE",
     "InvalidParamValue",

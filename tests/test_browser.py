@@ -16,8 +16,8 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from loopback import LoopbackServer, Reply, Request
 
+from loopback import LoopbackServer, Reply, Request
 from pubfetch.net import browser
 from pubfetch.net.browser import UNAVAILABLE_MESSAGE, BrowserRenderer, BrowserUnavailable, find_chromium
 from pubfetch.net.client import HttpClient

@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 import pytest
 import yaml
-from loopback import LoopbackServer, Reply
 
+from loopback import LoopbackServer, Reply
 from pubfetch.extract.meta import meta_tags
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_metadata import ArticleMetadata

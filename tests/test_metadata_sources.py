@@ -8,12 +8,12 @@ import os
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from pubfetch.metadata.au import AuConfig
+from loopback import LoopbackServer, Reply
 from pubfetch.metadata.archival_unit import ArchivalUnit
+from pubfetch.metadata.au import AuConfig
 from pubfetch.metadata.sources import (
     CachedUrl,
     DirectorySource,

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from netsupport import Sleeps
 
+from netsupport import Sleeps
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many, init_publication

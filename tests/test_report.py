@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+
 from synthetic import SyntheticServices, use_services
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
@@ -275,7 +276,6 @@ def test_chromium_renders_the_page_with_every_plot_loaded(database: Path, tmp_pa
 def test_pages_rendered_in_chromium_count_with_the_requests(tmp_path: Path) -> None:
     executable = chromium()
     from loopback import LoopbackServer, Reply
-
     from pubfetch.net.browser import BrowserRenderer
     from pubfetch.net.counts import RequestCounts
 

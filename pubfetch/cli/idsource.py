@@ -14,8 +14,8 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from pubfetch._version import __version__
 from pubfetch import ids as idmod
+from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
 from pubfetch.cli.oneoff import check_url
 from pubfetch.ids import InvalidId, PublicationIds

@@ -10,8 +10,8 @@ from typing import Literal, TextIO
 from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
-from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli import fetching
+from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.spec import scrape_selector_key

@@ -15,8 +15,8 @@ import logging
 import os
 from typing import Any
 
-from pubfetch.ids import PublicationIds
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.ids import PublicationIds
 
 log = logging.getLogger(__name__)
 

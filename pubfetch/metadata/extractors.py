@@ -48,13 +48,13 @@ from pubfetch.extract.errors import load_xml
 from pubfetch.extract.meta import meta_tags
 from pubfetch.extract.pdf import DEFAULT_TIME_LIMIT, extract_pdf
 from pubfetch.extract.pubmed import parse_pubmed_xml
-from pubfetch.model.record import ArticleRecord
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.metadata import fields as mf
+from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.article_files import ArticleFiles
 from pubfetch.metadata.article_metadata import ArticleMetadata, CookMap, CookMapLike
-from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.sources import CachedUrl
+from pubfetch.model.record import ArticleRecord
 
 __all__ = [
     "HIGHWIRE_COOK_MAP",

@@ -72,11 +72,12 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pubfetch import yamlsafe
-
 from pubfetch.metadata import fields as mf
+from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.article_files import ALL_ROLES
 from pubfetch.metadata.article_metadata import CookMap
 from pubfetch.metadata.au import AuConfig, derived_descriptors, is_reserved_param, resolve_descriptor
+from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
 from pubfetch.metadata.extractors import (
     BaseArticleMetadataExtractor,
     ExtractorFactory,
@@ -91,10 +92,8 @@ from pubfetch.metadata.iterators import (
     SubTreeArticleIteratorBuilder,
     check_replacement,
 )
-from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.sources import ContentSource
 from pubfetch.metadata.templates import DEFAULT_FUNCTOR, TemplateError, parse_template
-from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
 from pubfetch.params import ParamDescr, ParamType, UnknownParameter
 
 if TYPE_CHECKING:

@@ -34,6 +34,7 @@ images either): they cost time and hold nothing to extract.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import logging
 import os
@@ -50,16 +51,15 @@ from typing import TYPE_CHECKING, Any, Final, Self
 
 from pubfetch.net import addresses
 from pubfetch.net.config import DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT
+from pubfetch.net.guardproxy import GuardProxy
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
 from pubfetch.net.sniff import is_pdf_media, media_type
 from pubfetch.net.urls import HTTP_SCHEMES, hostname, origin, scheme
-import contextlib
-
-from pubfetch.net.guardproxy import GuardProxy
 
 if TYPE_CHECKING:
-    from pubfetch.net.counts import RequestCounts
     from playwright.sync_api import Browser, Page, Playwright, Request, Response, Route, WebSocketRoute
+
+    from pubfetch.net.counts import RequestCounts
 
 logger = logging.getLogger(__name__)
 

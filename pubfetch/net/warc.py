@@ -13,8 +13,8 @@ import dataclasses
 import io
 import logging
 import threading
-from pathlib import Path
 from collections.abc import Iterable
+from pathlib import Path
 from typing import BinaryIO, Self
 from urllib.parse import quote, urlsplit
 
