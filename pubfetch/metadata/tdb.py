@@ -47,9 +47,11 @@ Public API:
   "2003" / "2004"; Roman numerals count as numbers: "MCMLXXI-1977" -> "MCMLXXI"); ``coverage_includes(text, value)``.
 * TdbAu ranges and coverage (LOCKSS TdbAu): ``end_year``/``end_volume``/``end_issue``, ``includes_year(y)``,
   ``includes_volume(v)``, ``includes_issue(i)``, ``coverage_depth`` (attribute ``au_coverage_depth``, default
-  ``fulltext``), ``is_serial`` (journal or bookSeries); value equality (plugin, parameters, attributes and other
-  settings; not the name); :meth:`Tdb.add_au` skips an equal duplicate and refuses a different AU with the same
-  plugin and parameters (also across files in :func:`load_tdb_files`).
+  ``fulltext``), ``is_serial`` (journal or bookSeries); value equality (plugin, parameters, name, attributes and
+  other settings; LOCKSS' TdbAu.equals). Within one database a second AU with the plugin and parameters of another is
+  a :class:`TdbError` (LOCKSS' Tdb.addTdbAu), even when it repeats the first exactly; :func:`load_tdb_files` merges
+  the files' databases as LOCKSS' Tdb.copyFrom does: an AU whose plugin and parameters an earlier file already gave
+  is left out, with an error logged when its name, title or publisher differ.
 
 Accessor rules (LOCKSS TdbAu): attributes are ``attr[k]`` settings, and the AU-level keys ``year``, ``volume``,
 ``issue``, ``edition``, ``isbn`` and ``eisbn`` (what LOCKSS' tdb tools turn into attributes) unless ``attr[k]`` is set;
@@ -197,12 +199,12 @@ class TdbAu:
                 if k != "name" and not k.startswith(("param[", "attr["))}
 
     def __eq__(self, other: object) -> bool:
-        """Value equality as LOCKSS' TdbAu.equals: same id (plugin and parameters), attributes and other
-        properties; the name and the enclosing title are not compared."""
+        """Value equality as LOCKSS' TdbAu.equals: same id (plugin and parameters), name, attributes and other
+        properties; the enclosing title is not compared."""
         if not isinstance(other, TdbAu):
             return NotImplemented
-        return self is other or (self.id_key == other.id_key and self.attrs == other.attrs
-                                 and self._props() == other._props())
+        return self is other or (self.id_key == other.id_key and self.name == other.name
+                                 and self.attrs == other.attrs and self._props() == other._props())
 
     def __hash__(self) -> int:
         return hash(self.id_key)
@@ -495,15 +497,20 @@ def _range_includes(part: str, value: str) -> bool:
     numbers = (_number(low), _number(value), _number(high))
     if None not in numbers:
         return numbers[0] <= numbers[1] <= numbers[2]  # type: ignore[operator]
-    if _shape(low) == _shape(value) == _shape(high):
-        return _natural_key(low) <= _natural_key(value) <= _natural_key(high)
+    # A topic range ("Ge-Ma", the volume of an encyclopaedia) holds every topic from its start up to and including
+    # those that begin with its end: "Georgia", "Kansas", "Massachusetts" (LOCKSS' NumberUtil.rangeIncludes).
+    under_end = value.lower().startswith(high.lower())
+    if _shape(low) == _shape(high) and (under_end or _shape(value) == _shape(low)):
+        key = _natural_key(value)
+        return _natural_key(low) <= key and (under_end or key <= _natural_key(high))
     return False
 
 
 def coverage_includes(coverage: str | None, value: str | None) -> bool:
-    """Whether a range set ("1990, 1992-1995", "MCMLXXI-1977", "v1-v3") includes ``value``: numbers (Arabic or
-    Roman) compare by value, same-shaped identifiers in natural order ("1a" < "1c"), anything else by equality
-    (LOCKSS' BibliographicUtil.coverageIncludes)."""
+    """Whether a range set ("1990, 1992-1995", "MCMLXXI-1977", "v1-v3", "Ge-Ma") includes ``value``: numbers (Arabic
+    or Roman) compare by value, same-shaped identifiers in natural order ("1a" < "1c"), a value beginning with a
+    topic range's end belongs to it ("Mathematics" to "Ge-Ma"), anything else by equality (LOCKSS'
+    BibliographicUtil.coverageIncludes)."""
     if not value or not value.strip():
         return False
     return any(_range_includes(part, value.strip()) for part in _ranges(coverage))
@@ -524,27 +531,36 @@ class Tdb:
             self._by_id.setdefault(au.id_key, au)
 
     def extend(self, other: Tdb) -> None:
-        """Add another database's contents; AUs go through :meth:`add_au` (duplicates across files are checked)."""
+        """Merge another database (another file) into this one as LOCKSS' Tdb.copyFrom does: an AU whose plugin and
+        parameters this database already holds is left out, and an error is logged when its name, title or publisher
+        differ (one of the two entries probably has a typo; the first file's entry stays)."""
         self.publishers.extend(other.publishers)
         self.titles.extend(other.titles)
         for au in other.aus:
-            self.add_au(au)
+            existing = self._by_id.get(au.id_key)
+            if existing is None:
+                self.add_au(au)
+            elif (existing.name, existing.title.name, existing.publisher_name) != (
+                    au.name, au.title.name, au.publisher_name):
+                log.error("%s:%d: ignoring duplicate AU %r (title %r, publisher %r): %s:%d has the same plugin and "
+                          "parameters as %r (title %r, publisher %r)", au.source, au.line, au.name, au.title.name,
+                          au.publisher_name, existing.source, existing.line, existing.name, existing.title.name,
+                          existing.publisher_name)
 
     def add_au(self, au: TdbAu) -> bool:
-        """Add an AU unless one with the same id (plugin and parameters) is already there: an equal duplicate is
-        skipped (False), a different AU with the same id is a :class:`TdbError` naming both places (LOCKSS refuses
-        duplicate AU entries)."""
+        """Add an AU; False when this very AU is already there. Another AU with the same id (plugin and parameters)
+        is a :class:`TdbError` naming both places, even an exact repeat, as in LOCKSS' Tdb.addTdbAu: two entries
+        for one AU mean a typo in one of them, which would otherwise hide an AU."""
         existing = self._by_id.get(au.id_key)
+        if existing is au:
+            return False
         if existing is None:
             self._by_id[au.id_key] = au
             self.aus.append(au)
             return True
-        if existing == au:
-            log.debug("%s:%d: AU %r repeats %r (%s:%d); skipped", au.source, au.line, au.name, existing.name,
-                      existing.source, existing.line)
-            return False
-        raise TdbError(f"duplicate AU: {au.name!r} has the plugin and parameters of {existing.name!r} "
-                       f"({existing.source}:{existing.line}) but other settings", au.source, au.line, 1)
+        what = "repeats" if existing.name == au.name else "has the plugin and parameters of"
+        raise TdbError(f"duplicate AU: {au.name!r} {what} {existing.name!r} ({existing.source}:{existing.line})",
+                       au.source, au.line, 1)
 
     def duplicate_ids(self) -> dict[tuple[str, frozenset[tuple[str, str]]], list[TdbAu]]:
         """AUs sharing an id, for a database assembled by hand (``aus`` appended directly)."""
