@@ -21,7 +21,7 @@ from pubfetch.model.parts import MeshTerm, VisitedSite
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
-from pubfetch.net.memory import Canned, MappingTransport
+from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.output.report import ReportUnavailable
 from pubfetch.store import init_store
 

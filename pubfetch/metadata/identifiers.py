@@ -158,10 +158,6 @@ def _locale_parts(text: str) -> tuple[str, ...]:
     return tuple(part for part in text.strip().replace("-", "_").split("_"))
 
 
-def _locale_text(parts: tuple[str, ...]) -> str:
-    return "_".join(parts)
-
-
 def find_closest_locale(target: str, available: Iterable[str]) -> str | None:
     """The exact ``target``, else it without its variant, else its language alone, when ``available`` has it."""
     have = {_locale_parts(a): a for a in available}
