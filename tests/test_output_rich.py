@@ -7,7 +7,6 @@ import io
 import logging
 
 import pytest
-from test_store_rich import rich_publication
 
 from pubfetch.fetcher import warn_retracted
 from pubfetch.model import Publication
@@ -16,6 +15,7 @@ from pubfetch.output.report import gather
 from pubfetch.output.rich import RETRACTED_TEXT
 from pubfetch.output.writer import write_entries
 from pubfetch.tables import record
+from test_store_rich import rich_publication
 
 
 def test_text_says_retracted_first_and_lists_the_rich_parts() -> None:

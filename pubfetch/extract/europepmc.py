@@ -37,10 +37,10 @@ from lxml import etree
 
 from pubfetch.extract.errors import ParseError, ServiceError, load_json, load_xml
 from pubfetch.extract.europepmc_rich import add_rich_parts
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.ids import extract_dois, extract_pmcids, extract_pmids, is_doi, is_pmcid, is_pmid, normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
+from pubfetch.model.record import ArticleRecord, Link
 
 log = logging.getLogger(__name__)
 

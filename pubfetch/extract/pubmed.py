@@ -38,9 +38,9 @@ from lxml import etree
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError, ServiceError, load_xml
 from pubfetch.extract.pubmed_rich import add_rich_parts
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.extract.xmlsafe import local_name, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
+from pubfetch.model.record import ArticleRecord
 
 log = logging.getLogger(__name__)
 

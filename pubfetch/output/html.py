@@ -15,9 +15,9 @@ from pubfetch.model.entry import FetchState
 from pubfetch.model.part_type import PartName
 from pubfetch.model.parts import ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
 from pubfetch.model.publication import Publication
+from pubfetch.model.rich import Grant, Reference, RichList, RichName, RichText, Section, Update
 from pubfetch.model.timefmt import date_human, instant_human
 from pubfetch.model.webpage import Webpage
-from pubfetch.model.rich import Grant, Reference, RichList, RichName, RichText, Section, Update
 from pubfetch.output.common import PART_LABELS, in_order, is_id_only, type_label
 from pubfetch.output.rich import RICH_LABELS, retraction_notice
 from pubfetch.output.text import corresp_text, extras
