@@ -39,6 +39,7 @@ from lxml import etree
 
 from pubfetch.extract.errors import ParseError, load_xml
 from pubfetch.extract.europepmc import clean_doi, clean_pmcid, clean_pmid
+from pubfetch.extract.jats_rich import add_rich_parts
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.record import ArticleRecord
@@ -220,9 +221,7 @@ def article_record(article: etree._Element) -> ArticleRecord:
     rec.journal_title = _first_text(_xpath(article, ".//journal-title"))
     rec.corresp_author = corresp_authors(article)
     _biblio(article, rec)
-    from pubfetch.extract.jats_rich import add_rich_parts  # it reads text with this module's element_text
-
-    add_rich_parts(article, rec)
+    add_rich_parts(article, rec, element_text)
     return rec
 
 
