@@ -182,3 +182,28 @@ def test_page_licence_is_the_dublin_core_rights_tag(corpus_dir: Path) -> None:
             assert (licence, where) == (rights[0], "dc"), path.name
             found += 1
     assert found
+
+
+def test_europepmc_xml_answers_give_the_same_rich_parts() -> None:
+    xml = b"""<responseWrapper><hitCount>1</hitCount><resultList><result><id>1</id><source>MED</source>
+    <pmid>1</pmid><title>T</title><pubTypeList><pubType>Retracted Publication</pubType></pubTypeList>
+    <grantsList><grant><grantId>G1</grantId><agency>A &amp;amp; B</agency></grant></grantsList>
+    <commentCorrectionList><commentCorrection><id>5</id><source>MED</source><reference>X. doi: 10.1/x.</reference>
+    <type>Expression of concern in</type></commentCorrection></commentCorrectionList><license>cc by</license>
+    </result></resultList></responseWrapper>"""
+    record = parse_search(xml).records[0]
+    assert [(g.agency, g.grant_id) for g in record.funding] == [("A & B", "G1")]
+    assert [(u.type, u.pmid, u.doi) for u in record.updates] == [("ExpressionOfConcernIn", "5", "10.1/X")]
+    assert record.license == "cc by"
+
+
+@pytest.mark.parametrize(("epmc", "pubmed"), [
+    ("Retraction in", "RetractionIn"), ("Retraction of", "RetractionOf"), ("Erratum for", "ErratumFor"),
+    ("Expression of concern for", "ExpressionOfConcernFor"), ("Update in", "UpdateIn"), ("Comment on", "CommentOn"),
+    ("Corrected and republished from", "CorrectedandRepublishedFrom"),
+    ("Summary for patients in", "SummaryForPatientsIn"), ("RetractionIn", "RetractionIn"),
+])
+def test_europepmc_update_types_map_to_pubmeds_reftypes(epmc: str, pubmed: str) -> None:
+    from pubfetch.model.rich import update_type
+
+    assert update_type(epmc) == pubmed

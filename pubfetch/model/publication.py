@@ -129,6 +129,7 @@ class Publication:
             setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
         for rich in RichName:
             setattr(self, rich.value, new_part(rich))
+        self.retracted = False  # it was said of the paper the old ID named
 
     # --- finality -----------------------------------------------------------------------------------------------------
 
