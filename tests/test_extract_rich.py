@@ -207,3 +207,41 @@ def test_europepmc_update_types_map_to_pubmeds_reftypes(epmc: str, pubmed: str) 
     from pubfetch.model.rich import update_type
 
     assert update_type(epmc) == pubmed
+
+
+def test_page_sections_follow_the_heading_structure() -> None:
+    from pubfetch.extract.clean import parse_html
+    from pubfetch.extract.page_sections import page_sections
+
+    soup = parse_html("""<html><body><div id="body"><p>Lead.</p><h2>1. Introduction</h2><p>Why.</p>
+        <div><h3>1.1 Aims</h3><p>What.</p><ul><li>one</li><li>two</li></ul></div><h2>2. Methods</h2>
+        <figure><figcaption>Figure 1. A setup.</figcaption></figure></div></body></html>""")
+    sections = page_sections(soup.select("#body"))
+    assert [(s.level, s.title, s.text) for s in sections] == [
+        (1, "1. Introduction", "Why."), (2, "1.1 Aims", "What.\n\none\n\ntwo"), (1, "2. Methods", "Figure 1. A setup.")]
+    assert page_sections(soup.select("p")) == []  # no heading: no sections
+
+
+def test_page_sections_of_rule_pages_are_the_headings_of_the_body(corpus_dir: Path) -> None:
+    from pubfetch.extract.clean import parse_html
+    from pubfetch.extract.page_sections import page_sections
+    from pubfetch.rules import ScrapingRules
+
+    rules = ScrapingRules.load(None, None)
+    checked = 0
+    for manifest in ("pages.jsonl", "pages3.jsonl"):
+        for line in (corpus_dir / manifest).read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            rule = rules.journal_rule(entry["url"]) if entry["resource"] == "publisher_page" else None
+            if rule is None or rule.selector("fulltext") is None or not entry.get("body"):
+                continue
+            soup = parse_html((corpus_dir / entry["body"]).read_bytes())
+            roots = rule.selector("fulltext").select(soup)
+            ids = {id(r) for r in roots}
+            outer = [r for r in roots if not any(id(a) in ids for a in r.parents)]
+            headings = [" ".join(h.get_text().split()) for r in outer
+                        for h in ([r] if r.name in ("h1", "h2", "h3", "h4", "h5", "h6") else
+                                  r.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]))]
+            assert [" ".join(s.title.split()) for s in page_sections(roots)] == headings, entry["name"]
+            checked += bool(headings)
+    assert checked >= 10

@@ -18,6 +18,7 @@ from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
 from pubfetch.extract.page_license import page_license
+from pubfetch.extract.page_sections import page_sections
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_journal, scrape_journal_without_rule
 from pubfetch.model.merge import apply_record
@@ -98,6 +99,9 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     rule = _page_rule(ctx, final_url, soup)
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
+        body = rule.selector("fulltext")
+        if body is not None and (sections := page_sections(body.select(soup))):
+            pub.set_rich(RichName.sections, sections, type_, final_url)
         types = {name: type_ for name in SITE_PARTS}
         if not keywords:
             types.pop(PartName.keywords)
