@@ -120,17 +120,21 @@ class Session:
         for close in self._closers:
             close()
 
-    def exit_status(self) -> int:
-        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
-        that fetched publications ends with its summary. What was fetched is stored either way."""
-        s = self.summary
+    def report(self) -> None:
+        """The summary lines of what was fetched (and stored): at the end of a run, or when it is interrupted."""
         if self.fetched_publications:
-            print(f"pubfetch: {s.line()}", file=sys.stderr)
+            print(f"pubfetch: {self.summary.line()}", file=sys.stderr)
         if self.pages_not_final:
             print(f"pubfetch: {self.pages_not_final} webpages/docs not final", file=sys.stderr)
         if self.extraction_failures:
             print("pubfetch: some articles of the archival unit could not be extracted (see the warnings)",
                   file=sys.stderr)
+
+    def exit_status(self) -> int:
+        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
+        that fetched publications ends with its summary. What was fetched is stored either way."""
+        s = self.summary
+        self.report()
         if self._recorder is not None and self._recorder.error is not None:
             print(f"pubfetch: error: {self._recorder.error}; the fetched entries were stored", file=sys.stderr)
             return EXIT_USAGE

@@ -81,6 +81,9 @@ UNAVAILABLE_MESSAGE: Final = (
     "JavaScript fetching needs Chromium: install it with `apt-get install chromium` or `playwright install chromium`, "
     f"or set {ENV_VAR}=/path"
 )
+#: The start of the message when a browser is there but did not start (interrupted, crashed, out of memory):
+#: installing one would not help, so the message does not say to.
+NOT_STARTED: Final = "JavaScript fetching is unavailable:"
 
 #: PubFetcher 1.1.1 caps a JavaScript fetch at 2 minutes.
 DEFAULT_PAGE_TIMEOUT_MS: Final = 120_000
@@ -496,7 +499,7 @@ class _Worker:
             job.finish(_outcome(job.url, OutcomeKind.TIMEOUT,
                                 f"page did not finish within {self.settings.limit_s:g} s (browser worker abandoned)"))
         elif job is not None:
-            job.finish(error=BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} (the browser did not start)"))
+            job.finish(error=BrowserUnavailable(f"{NOT_STARTED} the browser did not start"))
         self._on_retire(self)
 
     # ---------------------------------------------------------------- the loop
@@ -520,7 +523,7 @@ class _Worker:
                     if job.url is not None:
                         job.finish(_outcome(job.url, OutcomeKind.OTHER, _first_line(e)))
                     else:
-                        job.finish(error=BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} ({_first_line(e)})"))
+                        job.finish(error=BrowserUnavailable(f"{NOT_STARTED} {_first_line(e)}"))
                     self._drop_browser()
                 finally:
                     self._current = None
@@ -578,7 +581,7 @@ class _Worker:
                 try:
                     self._pw = sync_playwright().start()
                 except Exception as e:
-                    raise BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} (Playwright did not start: {e})") from e
+                    raise BrowserUnavailable(f"{NOT_STARTED} Playwright did not start ({_first_line(e)})") from e
             try:
                 bundled: str | None = self._pw.chromium.executable_path
             except Exception:  # noqa: BLE001 - no browsers registered for this platform
@@ -593,8 +596,7 @@ class _Worker:
                     timeout=LAUNCH_TIMEOUT_MS,
                 )
             except Exception as e:
-                raise BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} (Chromium at {path} did not start: "
-                                         f"{_first_line(e)})") from e
+                raise BrowserUnavailable(f"{NOT_STARTED} Chromium at {path} did not start ({_first_line(e)})") from e
         except BrowserUnavailable as e:
             self._unavailable = (e, time.monotonic())
             logger.error("%s", e)
