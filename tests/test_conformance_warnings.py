@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
+
 from loopback import LoopbackServer
+from pubfetch.cli.main import main
 from replay import CorpusReplay
 from test_conformance import REAL_ENDPOINTS
 from tlsintercept import TlsInterceptor
-
-from pubfetch.cli.main import main
 
 _MORE = re.compile(r" \(and (\d+) more like it; all in [^)]+\)$")
 
