@@ -81,6 +81,15 @@ def test_init_in_missing_directory(tmp_path: Path) -> None:
     assert str(e.value) == f"cannot create database file '{target}': directory '{target.parent}' does not exist"
 
 
+@pytest.mark.skipif(not Path("/proc/self/mounts").is_file(), reason="needs Linux's /proc")
+def test_init_on_a_virtual_file_system_says_so_not_that_the_directory_is_missing() -> None:
+    with pytest.raises(StoreError) as e:
+        init_db("/proc/pubs.db")
+    assert str(e.value) == ("cannot create database file '/proc/pubs.db': directory '/proc' is on the virtual 'proc' "
+                            "file system, which holds no ordinary files; choose another directory")
+    assert not Path("/proc/pubs.db").exists()
+
+
 def test_open_missing(db_path: Path) -> None:
     with pytest.raises(StoreError) as e:
         open_db(db_path)

@@ -81,7 +81,7 @@ class HttpClient:
         #: requests, failures, 429s and 503s per host since the client was made (what a run report shows)
         self.counts = RequestCounts()
         #: whether the network seems down (attempts to several hosts in a row got no answer): then nothing is sent
-        self.watch = NetworkWatch()
+        self.watch = NetworkWatch(cfg.timeout_s)
         self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts,
                                                watch=self.watch)
         abort = getattr(self.network, "abort", None)

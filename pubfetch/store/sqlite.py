@@ -57,11 +57,8 @@ class SqliteStore(SqlStore):
             os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
         except FileExistsError:
             raise StoreError(f"database file '{p}' already exists; remove it or use another name") from None
-        except FileNotFoundError:
-            parent = os.path.dirname(p) or "."
-            raise StoreError(f"cannot create database file '{p}': directory '{parent}' does not exist") from None
         except OSError as e:
-            raise StoreError(f"cannot create database file '{p}': {e.strerror}") from None
+            raise StoreError(f"cannot create database file '{p}': {why_not_created(p, e)}") from None
         try:
             conn = sqlite3.connect(p, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             try:
@@ -227,6 +224,45 @@ class SqliteStore(SqlStore):
 
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r}{', readonly=True' if self.readonly else ''})"
+
+
+#: File systems that hold no ordinary files: creating one there fails with a misleading "No such file or directory".
+_VIRTUAL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
+                                   "securityfs", "pstore", "bpf", "configfs", "fusectl", "mqueue", "hugetlbfs"})
+
+
+def why_not_created(path: str, error: OSError) -> str:
+    """Why a new file could not be created at ``path``, in words that point at the fix (``error``: what the system
+    said): a missing directory, one that is not writable, one on a virtual file system such as /proc, a full disk."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        return f"directory '{parent}' does not exist"
+    fs = _file_system_type(parent)
+    if fs in _VIRTUAL_FILE_SYSTEMS:
+        return f"directory '{parent}' is on the virtual '{fs}' file system, which holds no ordinary files; choose " \
+               "another directory"
+    if isinstance(error, PermissionError) or not os.access(parent, os.W_OK | os.X_OK):
+        return f"directory '{parent}' is not writable (check its permissions)"
+    return f"{error.strerror or error} in directory '{parent}'"
+
+
+def _file_system_type(directory: str) -> str | None:
+    """The type of the file system ``directory`` is on, from /proc/self/mounts (``None`` where that cannot be read)."""
+    real = os.path.realpath(directory)
+    best, kind = "", None
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as mounts:
+            for line in mounts:
+                fields = line.split()
+                if len(fields) < 3:
+                    continue
+                point = fields[1].replace("\\040", " ")
+                inside = real == point or real.startswith(point.rstrip("/") + "/")
+                if inside and len(point) >= len(best):
+                    best, kind = point, fields[2]
+    except OSError:
+        return None
+    return kind
 
 
 def _check_file(p: str, readonly: bool) -> None:
