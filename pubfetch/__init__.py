@@ -22,6 +22,7 @@ _LAZY = {
     "fetch_many": "pubfetch.distributed",  # the fetcher's, or through a Celery queue with queue=
     "BatchSummary": "pubfetch.fetcher",
     "FetchError": "pubfetch.fetcher",
+    "PubfetchWarning": "pubfetch.resources.base",
     "fetch_webpage": "pubfetch.webfetch",
     "fetch_doc": "pubfetch.webfetch",
     "FetchConfig": "pubfetch.config",
@@ -41,6 +42,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _LAZY
     "fetch_many",
     "BatchSummary",
     "FetchError",
+    "PubfetchWarning",
     "fetch_webpage",
     "fetch_doc",
     "FetchConfig",
@@ -63,6 +65,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage
     from pubfetch.output.report import report
+    from pubfetch.resources.base import PubfetchWarning
     from pubfetch.store import init_store, open_store
     from pubfetch.tables import to_dataframe
     from pubfetch.webfetch import fetch_doc, fetch_webpage

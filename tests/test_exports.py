@@ -15,6 +15,7 @@ PUBLIC = {
     "fetch_many",
     "BatchSummary",
     "FetchError",
+    "PubfetchWarning",
     "fetch_webpage",
     "fetch_doc",
     "FetchConfig",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import logging
 import socket
+import warnings
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,22 @@ def test_fetch_error_says_not_found_when_every_service_answered_404(env: Path,
     assert "transient" not in message and "network" not in message and "busy" not in message
     assert message.endswith("the services do not know this ID or refused it: check it")
     assert set(info.value.failures) == {"not found"}
+
+
+def test_a_missing_e_mail_is_one_python_warning_per_process_not_one_per_call(
+        services: SyntheticServices, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Library calls warn the Python way: a PubfetchWarning (its category is the prefix Python prints, and it can be
+    filtered), shown once however many calls make it."""
+    for name in ("PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL"):
+        monkeypatch.delenv(name, raising=False)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("default")  # Python's own: once per place and text
+        for i in (0, 1, 2):
+            pubfetch.fetch(Article(i).pmid)
+    ours = [w for w in seen if issubclass(w.category, pubfetch.PubfetchWarning)]
+    assert sorted(str(w.message).split(":")[0] for w in ours) == [
+        "NCBI E-utilities are asked without an e-mail address", "Unpaywall is asked without an e-mail address and may "
+        "refuse"]
 
 
 def test_a_partial_result_is_returned_with_its_problems(services: SyntheticServices) -> None:

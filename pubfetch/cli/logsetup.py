@@ -15,8 +15,10 @@ import contextlib
 import logging
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
@@ -118,6 +120,8 @@ class LogSetup:
     old_level: int = logging.NOTSET
     old_propagate: bool = True
     warnings: RunWarnings = field(default_factory=lambda: RunWarnings(None))
+    #: the warning filters and ``showwarning`` as they were before the command (restored by :meth:`close`)
+    python_warnings: warnings.catch_warnings | None = None
 
     def flush_warnings(self) -> None:
         """The gathered warnings, one line per kind (before the run's summary line)."""
@@ -130,6 +134,9 @@ class LogSetup:
 
     def close(self) -> None:
         self.warnings.flush()
+        if self.python_warnings is not None:
+            self.python_warnings.__exit__(None, None, None)
+            self.python_warnings = None
         logger = logging.getLogger(LOGGER)
         for h in self.handlers:
             logger.removeHandler(h)
@@ -173,7 +180,28 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
         inner.propagate = False
     logger.setLevel(logging.DEBUG if log_file is not None else console.level)
     logger.propagate = False
+    _show_settings_warnings(setup)
     log = logging.getLogger(__name__)
     log.debug("pubfetch %s", " ".join(_redacted(argv)))
     log.info("This is pubfetch %s", __version__)
     return setup
+
+
+def _show_settings_warnings(setup: LogSetup) -> None:
+    """The library's :class:`~pubfetch.resources.base.PubfetchWarning` (an e-mail address missing) as a console line
+    once per command: a fresh filter forgets what earlier commands of this process showed."""
+    from pubfetch.resources.base import PubfetchWarning
+
+    setup.python_warnings = warnings.catch_warnings()
+    setup.python_warnings.__enter__()
+    warnings.simplefilter("default", PubfetchWarning)
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: TextIO | None = None,
+             line: str | None = None) -> None:
+        if issubclass(category, PubfetchWarning):
+            logging.getLogger("pubfetch.settings").warning("%s", message, extra={"kind": str(message)})
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -29,6 +30,11 @@ from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.links import Links, QueuedLink
 
 log = logging.getLogger(__name__)
+
+
+class PubfetchWarning(UserWarning):
+    """A setting that makes services answer less well (an e-mail address missing or invalid): filter it as any
+    Python warning, e.g. ``warnings.simplefilter("ignore", pubfetch.PubfetchWarning)``."""
 
 
 def email_address(value: str) -> str:
@@ -221,12 +227,14 @@ class Context:
         return self.config.args
 
     def warn_once(self, key: str, message: str) -> None:
-        """A warning about the run's settings, given once per run however many requests it concerns."""
+        """A warning about the run's settings (:class:`PubfetchWarning`): issued once per run however many requests
+        it concerns, and shown once per process by Python's warning filters however many library calls make it (the
+        command line shows it once per command)."""
         with self._lock:
             if key in self._warned:
                 return
             self._warned.add(key)
-        log.warning(message)
+        warnings.warn(message, PubfetchWarning, stacklevel=2)
 
     @property
     def halted(self) -> bool:
