@@ -121,7 +121,7 @@ class LogSetup:
     old_propagate: bool = True
     warnings: RunWarnings = field(default_factory=lambda: RunWarnings(None))
     #: the warning filters and ``showwarning`` as they were before the command (restored by :meth:`close`)
-    python_warnings: warnings.catch_warnings | None = None
+    python_warnings: contextlib.AbstractContextManager[object] | None = None
 
     def flush_warnings(self) -> None:
         """The gathered warnings, one line per kind (before the run's summary line)."""
