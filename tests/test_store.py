@@ -481,3 +481,26 @@ def test_fresh_and_migrated_schemas_match(tmp_path: Path) -> None:
             return sorted(r[0] for r in conn.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"))
 
     assert ddl(fresh) == ddl(old)
+
+
+def test_reading_leaves_no_wal_or_shm_files_behind(tmp_path: Path) -> None:
+    """A read-only open of a WAL database makes -wal and -shm files; closing it removes them again, so a command
+    that only reads leaves the directory as it found it."""
+    path = tmp_path / "pubs.db"
+    with init_db(path) as store:
+        store.put_publication(make_pub("1111"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pubs.db"]
+    with open_store(path, readonly=True) as store:
+        assert store.get_publication(PublicationIds(pmid="1111")) is not None
+        assert (tmp_path / "pubs.db-shm").exists()  # what reading a WAL database makes
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pubs.db"]
+
+
+def test_a_reader_leaves_the_wal_of_a_writer_that_is_still_open(tmp_path: Path) -> None:
+    path = tmp_path / "pubs.db"
+    with init_db(path) as writer:
+        writer.put_publication(make_pub("1111"))
+        with open_store(path, readonly=True) as reader:
+            assert reader.get_publication(PublicationIds(pmid="1111")) is not None
+        assert (tmp_path / "pubs.db-wal").exists()  # the writer's, still in use
+        writer.put_publication(make_pub("2222"))

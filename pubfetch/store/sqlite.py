@@ -44,6 +44,8 @@ class SqliteStore(SqlStore):
         #: the write-ahead log is a property of the file: once a connection of this store has switched it on, the
         #: connections of later threads need not ask again
         self._wal_on = False
+        #: a read-only store found no -wal/-shm beside the file: the ones its reading makes are removed on close
+        self._tidy_on_close = readonly and not any(os.path.lexists(self.path + s) for s in _WAL_FILES)
 
     # --- creating and opening -----------------------------------------------------------------------------------------
 
@@ -135,6 +137,23 @@ class SqliteStore(SqlStore):
         except sqlite3.Error as e:
             raise StoreError(f"cannot upgrade database file '{self.path}': {e}") from None
 
+    def close(self) -> None:
+        """Close the connections; a read-only store also leaves the directory as it found it. Reading a WAL database
+        makes -wal and -shm files that only a writable connection removes (when it is the last one to close), so one
+        is opened and closed for that; it writes nothing, and where it cannot open (a read-only file or mount) the
+        files stay."""
+        super().close()
+        if not self._tidy_on_close:
+            return
+        self._tidy_on_close = False
+        with suppress(sqlite3.Error, OSError):
+            if os.access(self.path, os.W_OK) and os.access(os.path.dirname(os.path.abspath(self.path)), os.W_OK):
+                conn = sqlite3.connect(self.path, timeout=0, isolation_level=None)
+                try:
+                    conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+                finally:
+                    conn.close()
+
     # --- connections and transactions ---------------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
@@ -225,6 +244,9 @@ class SqliteStore(SqlStore):
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r}{', readonly=True' if self.readonly else ''})"
 
+
+#: What SQLite keeps beside a database in WAL mode while it is open.
+_WAL_FILES = ("-wal", "-shm")
 
 #: File systems that hold no ordinary files: creating one there fails with a misleading "No such file or directory".
 _VIRTUAL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
