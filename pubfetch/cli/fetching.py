@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
@@ -79,6 +80,8 @@ class Session:
                 from pubfetch.net.warc import WarcRecorder
 
                 try:
+                    if os.path.dirname(self.warc):  # as for every output file (pubfetch.cli.preflight)
+                        os.makedirs(os.path.dirname(self.warc), exist_ok=True)
                     recorder = WarcRecorder(self.warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
                 except OSError as e:
                     raise InputError(f"cannot write WARC file '{self.warc}': {e.strerror or e}") from None

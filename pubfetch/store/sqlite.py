@@ -256,6 +256,16 @@ _VIRTUAL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "devtmpfs", "devpts", "cgrou
 def why_not_created(path: str, error: OSError) -> str:
     """Why a new file could not be created at ``path``, in words that point at the fix (``error``: what the system
     said): a missing directory, one that is not writable, one on a virtual file system such as /proc, a full disk."""
+    problem = creation_problem(path)
+    if problem is not None:
+        return problem
+    if isinstance(error, PermissionError):
+        return f"directory '{os.path.dirname(os.path.abspath(path))}' is not writable (check its permissions)"
+    return f"{error.strerror or error} in directory '{os.path.dirname(os.path.abspath(path))}'"
+
+
+def creation_problem(path: str) -> str | None:
+    """Why a new file could not be created at ``path``, told without trying (``None``: nothing stands in the way)."""
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         return f"directory '{parent}' does not exist"
@@ -263,9 +273,9 @@ def why_not_created(path: str, error: OSError) -> str:
     if fs in _VIRTUAL_FILE_SYSTEMS:
         return f"directory '{parent}' is on the virtual '{fs}' file system, which holds no ordinary files; choose " \
                "another directory"
-    if isinstance(error, PermissionError) or not os.access(parent, os.W_OK | os.X_OK):
+    if not os.access(parent, os.W_OK | os.X_OK):
         return f"directory '{parent}' is not writable (check its permissions)"
-    return f"{error.strerror or error} in directory '{parent}'"
+    return None
 
 
 def _file_system_type(directory: str) -> str | None:
