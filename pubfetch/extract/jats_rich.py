@@ -12,17 +12,17 @@
   ``license-type``, else the licence text.
 
 Parts of ``sub-article`` and ``response`` elements (peer reviews, replies) belong to those, not to the article.
-Text is read with :func:`pubfetch.extract.jats.element_text`, handed in by the JATS reader that calls this one (so
-that the two modules do not import each other).
+Text is read as the JATS reader reads it (:func:`pubfetch.extract.jats_text.element_text`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from lxml import etree
 
+from pubfetch.extract.jats_text import element_text
 from pubfetch.extract.pubmed_rich import valid_doi, valid_pmcid, valid_pmid
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.record import ArticleRecord
@@ -37,9 +37,6 @@ _URL = re.compile(r"https?://\S+[^\s.,;)]")
 _SPACE_BEFORE = re.compile(r"\s+([.,;:)\]])")
 _SPACE_AFTER = re.compile(r"([(\[])\s+")
 
-#: ``element_text(element, skip=names)`` of the JATS reader
-TextOf = Callable[..., str]
-
 
 def _xpath(el: etree._Element, path: str) -> list[etree._Element]:
     return [e for e in el.xpath(path) if isinstance(e, etree._Element)]
@@ -50,13 +47,10 @@ def _children(el: etree._Element, name: str) -> list[etree._Element]:
 
 
 class _Reader:
-    """The readers of one document, with the JATS reader's text function."""
-
-    def __init__(self, element_text: TextOf) -> None:
-        self.element_text = element_text
+    """The readers of one article's rich parts."""
 
     def _text(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
-        return str(self.element_text(el, skip=tuple(skip)))
+        return element_text(el, skip=tuple(skip))
 
     def _text_without(self, el: etree._Element, name: str) -> str:
         return self._text(el, (name,))
@@ -156,9 +150,9 @@ class _Reader:
         return ""
 
 
-def add_rich_parts(article: etree._Element, record: ArticleRecord, element_text: TextOf) -> None:
+def add_rich_parts(article: etree._Element, record: ArticleRecord) -> None:
     """Fill the record's funding, references, sections and licence from one ``<article>``."""
-    reader = _Reader(element_text)
+    reader = _Reader()
     record.funding = reader.funding(article)
     record.references = reader.references(article)
     record.sections = reader.sections(article)
