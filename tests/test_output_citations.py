@@ -71,11 +71,16 @@ def test_csljson_is_read_by_a_csl_processor(pubs: list[Publication]) -> None:
     assert "Retracted" in items[2]["note"]
 
 
-def test_csljson_validates_against_the_csl_schema_when_one_is_named(pubs: list[Publication]) -> None:
-    """No maintained package ships the CSL-JSON schema (csl-data.json); PUBFETCH_CSL_DATA_SCHEMA names a copy."""
-    path = os.environ.get("PUBFETCH_CSL_DATA_SCHEMA")
+#: where a copy of the CSL-JSON schema is looked for when PUBFETCH_CSL_DATA_SCHEMA names none
+SHARED_SCHEMA = Path(__file__).resolve().parents[1].parent / "shared" / "schemas" / "csl-data.json"
+
+
+def test_csljson_validates_against_the_csl_schema_when_one_is_there(pubs: list[Publication]) -> None:
+    """No maintained package ships the CSL-JSON schema (csl-data.json): PUBFETCH_CSL_DATA_SCHEMA names a copy, else
+    ../shared/schemas/csl-data.json beside the checkout is used when present."""
+    path = os.environ.get("PUBFETCH_CSL_DATA_SCHEMA") or (str(SHARED_SCHEMA) if SHARED_SCHEMA.exists() else "")
     if not path:
-        pytest.skip("set PUBFETCH_CSL_DATA_SCHEMA to a copy of the CSL-JSON schema (csl-data.json) to validate")
+        pytest.skip(f"no CSL-JSON schema: set PUBFETCH_CSL_DATA_SCHEMA to a csl-data.json, or put one at {SHARED_SCHEMA}")
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(Path(path).read_text(encoding="utf-8"))
     jsonschema.validators.validator_for(schema)(schema).validate(json.loads(_written(pubs, "csljson")))
