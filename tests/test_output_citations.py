@@ -83,7 +83,9 @@ def test_csljson_validates_against_the_csl_schema_when_one_is_there(pubs: list[P
         pytest.skip(f"no CSL-JSON schema: set PUBFETCH_CSL_DATA_SCHEMA to a csl-data.json, or put one at {SHARED_SCHEMA}")
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(Path(path).read_text(encoding="utf-8"))
-    jsonschema.validators.validator_for(schema)(schema).validate(json.loads(_written(pubs, "csljson")))
+    # the schema's versions since 1.0 name their draft (07); the older csl-data.json names none and is draft 3
+    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft3Validator)
+    validator(schema).validate(json.loads(_written(pubs, "csljson")))
 
 
 def test_bibtex_parses_back_to_the_same_fields(pubs: list[Publication]) -> None:
