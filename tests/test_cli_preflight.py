@@ -9,9 +9,9 @@ import os
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices, use_services
 
 from pubfetch.cli.main import main
+from synthetic import Article, SyntheticServices, use_services
 
 
 @pytest.fixture
