@@ -12,13 +12,12 @@ from __future__ import annotations
 import os
 
 from pubfetch.store.base import Store, StoreError
-from pubfetch.store.copy import CopyCounts, copy_database
+from pubfetch.store.copy import CopyCounts
 from pubfetch.store.postgres import PostgresStore, is_postgres
-from pubfetch.store.sql import SqlStore
 from pubfetch.store.sqlite import SqliteStore
 
-__all__ = ["PostgresStore", "SqliteStore", "Store", "StoreError", "copy_store", "init_db", "init_store", "open_db",
-           "open_or_init_store", "open_store", "sqlite_path"]
+__all__ = ["CopyCounts", "PostgresStore", "SqliteStore", "Store", "StoreError", "copy_store", "init_db", "init_store",
+           "is_postgres", "open_db", "open_or_init_store", "open_store", "sqlite_path"]
 
 _SQLITE_PREFIX = "sqlite:///"
 
@@ -65,6 +64,9 @@ def init_store(target: str | os.PathLike[str]) -> Store:
 
 def copy_store(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> CopyCounts:
     """Copy the database ``source`` into the new database ``target`` (created here), between any two backends."""
+    from pubfetch.store.copy import copy_database
+    from pubfetch.store.sql import SqlStore
+
     with open_store(source, readonly=True) as src:
         if not isinstance(src, SqlStore):
             raise StoreError(f"cannot copy from {src!r}")
