@@ -86,9 +86,9 @@ class Transport(Protocol):
 
     def send(self, request: Request) -> Response: ...
 
+    def close(self) -> None: ...
+
 
 def time_left(total_s: float | None, request: Request) -> float | None:
     """The exchange deadline of an attempt: what the hop's earlier attempts left of ``total_s`` (``None``: none)."""
     return None if total_s is None else round(max(0.0, total_s - request.spent_s), 3)
-
-    def close(self) -> None: ...
