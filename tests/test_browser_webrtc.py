@@ -13,7 +13,8 @@ import socket
 import pytest
 from loopback import LoopbackServer, Reply
 
-from pubfetch.net import addresses, browser
+from pubfetch.net import addresses
+from pubfetch.net.browser import chromium as browser
 from pubfetch.net.browser import BrowserRenderer, find_chromium
 
 WEBRTC_SWITCHES = ("--webrtc-ip-handling-policy=disable_non_proxied_udp",
