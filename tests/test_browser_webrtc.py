@@ -11,11 +11,11 @@ from __future__ import annotations
 import socket
 
 import pytest
-from loopback import LoopbackServer, Reply
 
+from loopback import LoopbackServer, Reply
 from pubfetch.net import addresses
-from pubfetch.net.browser import chromium as browser
 from pubfetch.net.browser import BrowserRenderer, find_chromium
+from pubfetch.net.browser import chromium as browser
 
 WEBRTC_SWITCHES = ("--webrtc-ip-handling-policy=disable_non_proxied_udp",
                    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp")

@@ -8,10 +8,10 @@ import socket
 import threading
 
 import pytest
-from test_reliability_hostile import within
-from test_reliability_network import DRIP_READ_TIMEOUT_MS, DripServer, client
 
 from pubfetch.net.outcome import OutcomeKind
+from test_reliability_hostile import within
+from test_reliability_network import DRIP_READ_TIMEOUT_MS, DripServer, client
 
 FTP_PROXY_DRIPS = {
     "status line": (b"", b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\n\r\n%PDF" + b"x" * 3000),

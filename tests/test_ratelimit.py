@@ -13,8 +13,7 @@ import pytest
 
 from pubfetch.config import FetchConfig
 from pubfetch.net.endpoints import Endpoints
-from pubfetch.net.ratelimit import (MAX_AHEAD_S, Limit, QuotaExceeded, ServiceMap, SharedRateLimiter,
-                                    default_limits)
+from pubfetch.net.ratelimit import MAX_AHEAD_S, Limit, QuotaExceeded, ServiceMap, SharedRateLimiter, default_limits
 from pubfetch.net.ratelimit_redis import RedisRateLimiter, shared_limiter
 
 

@@ -28,8 +28,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pubfetch.net.ratelimit import (MAX_AHEAD_S, Limit, QuotaExceeded, SharedRateLimiter, default_limits, is_redis_url,
-                                    note_reset)
+from pubfetch.net.ratelimit import (
+    MAX_AHEAD_S,
+    Limit,
+    QuotaExceeded,
+    SharedRateLimiter,
+    default_limits,
+    is_redis_url,
+    note_reset,
+)
 
 log = logging.getLogger(__name__)
 
