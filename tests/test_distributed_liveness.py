@@ -1,0 +1,144 @@
+"""A lost worker costs the grace period, not the visibility timeout: two real ``pubfetch worker`` processes on this
+machine (default names, so both must be unique), one killed with SIGKILL of its whole process group while it holds a
+batch, as a lost machine does; the other one finishes the job, every ID stored exactly once, within 2 minutes of the
+kill. On a Redis queue (the dead worker's batch comes back when its heartbeats stop) and on a RabbitMQ queue (the
+broker redelivers when the connection dies). ``-job-status`` says who holds what while it runs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from synthetic import SyntheticServices
+from test_throughput import service_env
+
+from pubfetch.distributed.submit import Job, submit, wait
+from pubfetch.store import init_store, open_store
+
+pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
+
+GRACE = 10
+
+
+def start_worker(broker: str, db: str, env: dict[str, str], log: Path, *extra: str) -> subprocess.Popen[bytes]:
+    """A worker in a process group of its own (so that the whole worker, pool included, can be killed at once), with
+    pubfetch's default name."""
+    with open(log, "ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "pubfetch", "worker", "--broker", broker, "--db", db,
+                                 "--concurrency", "2", "--grace-period", str(GRACE), "--loglevel", "INFO", *extra],
+                                env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop_workers(workers: list[subprocess.Popen[bytes]]) -> None:
+    for w in workers:
+        if w.poll() is None:
+            os.killpg(w.pid, signal.SIGTERM)
+    for w in workers:
+        try:
+            w.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(w.pid, signal.SIGKILL)
+            w.wait()
+
+
+def wait_until(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        got = condition()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+def held_by(job: Job, job_id: str, pid: int) -> bool:
+    status = job.status(job_id)
+    return any(b.state == "running" and b.holding is not None and b.holding.worker.startswith(f"pubfetch-{pid}@")
+               for b in status.open_batches)
+
+
+def lose_a_worker_mid_job(broker: str, db: str, env: dict[str, str], tmp_path: Path,
+                          services: SyntheticServices) -> tuple[float, object, str, int]:
+    """Two workers, a job of 10 batches; SIGKILL the first worker's process group while it holds a batch; return the
+    seconds from the kill to the job's end, its final status, the -job-status output taken after the kill and the killed
+    worker's pid."""
+    logs = [tmp_path / "worker0.log", tmp_path / "worker1.log"]
+    workers = [start_worker(broker, db, env, logs[0]), start_worker(broker, db, env, logs[1])]
+    try:
+        with Job(broker) as job:
+            wait_until(lambda: all("ready" in log.read_text(errors="replace") for log in logs), 90,
+                       "both workers to be ready")
+            job_id = submit(services.pmids(), db, broker, batch_size=4)
+            victim = workers[0]
+            wait_until(lambda: held_by(job, job_id, victim.pid), 120, "the first worker to hold a batch")
+            os.killpg(victim.pid, signal.SIGKILL)
+            killed = time.monotonic()
+            victim.wait(timeout=30)
+            report = subprocess.run([sys.executable, "-m", "pubfetch", "-job-status", job_id, "--queue", broker],
+                                    env=env, capture_output=True, text=True, timeout=60)
+            status = wait(job_id, broker, timeout=120)
+            took = time.monotonic() - killed
+    finally:
+        stop_workers(workers)
+    assert report.returncode == 0 and report.stderr == "", report.stderr
+    print(f"job done {took:.1f} s after the kill; -job-status then:\n{report.stdout}")
+    return took, status, report.stdout, victim.pid
+
+
+def assert_each_stored_once(db: str, services: SyntheticServices) -> None:
+    pmids = services.pmids()
+    with open_store(db) as store:
+        assert store.publications_size() == len(pmids)
+        assert sorted(ids.pmid for ids in store.publication_ids()) == sorted(pmids)
+        for p in pmids:
+            pub = store.get_publication(p)
+            assert pub is not None and pub.title.content == services.article(pmid=p).title
+
+
+def test_redis_queue_gives_a_killed_workers_batch_to_the_other_at_once(tmp_path: Path, pg_url: str,
+                                                                         redis_url: str) -> None:
+    init_store(pg_url).close()
+    with SyntheticServices(40, latency=0.15) as services:
+        took, status, report, victim = lose_a_worker_mid_job(redis_url, pg_url, service_env(services), tmp_path,
+                                                             services)
+    assert (status.batches, status.done, status.failed) == (10, 10, 0)
+    assert status.redone >= 1  # the killed worker's batch was given again ...
+    assert took < 120  # ... long before the hour of the queue's default visibility timeout
+    # the batch the killed worker held is named with its worker (still in its grace period, or already silent)
+    lines = report.splitlines()
+    assert lines[0].startswith("job ") and ", 10 batches" not in lines[0]
+    assert any(line.startswith("  batch ") and f"pubfetch-{victim}@" in line for line in lines[1:]), report
+    assert_each_stored_once(pg_url, services)
+
+
+def test_rabbitmq_queue_gives_a_killed_workers_batch_to_the_other_at_once(tmp_path: Path, redis_url: str) -> None:
+    try:
+        socket.create_connection(("127.0.0.1", 5672), timeout=2).close()
+    except OSError:
+        pytest.skip("RabbitMQ not reachable at 127.0.0.1:5672")
+    prefix = redis_url.split("prefix=", 1)[1]
+    broker = f"amqp://guest:guest@127.0.0.1:5672//?prefix={prefix}"
+    db = str(tmp_path / "pubs.db")
+    init_store(db).close()
+    try:
+        with SyntheticServices(40, latency=0.15) as services:
+            env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url)
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
+                took, status, _, _ = lose_a_worker_mid_job(broker, db, env, tmp_path, services)
+    finally:
+        from kombu import Connection
+
+        with Connection(broker.split("?", 1)[0]) as conn:
+            conn.channel().queue_delete(f"{prefix}pubfetch")
+    assert (status.batches, status.done, status.failed) == (10, 10, 0)
+    assert status.redone >= 1
+    assert took < 120
+    assert_each_stored_once(db, services)
