@@ -142,3 +142,28 @@ def test_rabbitmq_queue_gives_a_killed_workers_batch_to_the_other_at_once(tmp_pa
     assert status.redone >= 1
     assert took < 120
     assert_each_stored_once(db, services)
+
+
+def test_a_slow_live_worker_keeps_its_batch(tmp_path: Path, redis_url: str) -> None:
+    """A batch that takes several grace periods on a live worker is not given to the idle second worker: its heartbeats
+    renew it (Redis queue), and the batch is fetched once."""
+    db = str(tmp_path / "pubs.db")
+    init_store(db).close()
+    logs = [tmp_path / "worker0.log", tmp_path / "worker1.log"]
+    with SyntheticServices(2, latency=4.0) as services:  # each request 4 s: the batch takes well over 2 grace periods
+        env = service_env(services)
+        workers = [start_worker(redis_url, db, env, log) for log in logs]
+        try:
+            wait_until(lambda: all("ready" in log.read_text(errors="replace") for log in logs), 90,
+                       "both workers to be ready")
+            started = time.monotonic()
+            status = wait(submit(services.pmids(), db, redis_url, batch_size=2), redis_url, timeout=300)
+            took = time.monotonic() - started
+        finally:
+            stop_workers(workers)
+        counts = dict(services.counts)
+    assert took > 2 * GRACE, took  # the batch did outlast the grace period ...
+    assert (status.done, status.redone) == (1, 0)  # ... and was never given to the other worker
+    assert counts.get("europepmc_search", 0) == 1, counts
+    with open_store(db) as store:
+        assert store.publications_size() == 2
