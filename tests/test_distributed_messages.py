@@ -200,3 +200,75 @@ def test_a_worker_whose_database_is_gone_fails_each_batch_at_once(tmp_path: Path
     with psycopg.connect(pg_database.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
         assert admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (gone.rsplit("/", 1)[1],)).fetchone() \
             is None
+
+
+def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path, redis_url: str,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """The submitter's own way to Redis is cut for 10 s while its job runs: it asks again with backoff and returns
+    the finished job (it used to end with ``internal error: QueueError``)."""
+    import logging
+    import threading
+
+    from tcpcut import CuttableForwarder
+
+    db = tmp_path / "pubs.db"
+    init_store(db).close()
+    log = tmp_path / "worker.log"
+    with SyntheticServices(4, latency=0.3) as services, CuttableForwarder(6379) as forwarder:
+        env = service_env(services)
+        through = redis_url.replace("127.0.0.1:6379", f"127.0.0.1:{forwarder.port}")
+        worker = start_worker(redis_url, str(db), env, log)  # the workers' way to Redis stays up
+        seen: list[object] = []
+
+        def outage(status: object) -> None:
+            seen.append(status)
+            if len(seen) == 1:
+                forwarder.cut()
+                threading.Timer(10.0, forwarder.restore).start()
+
+        try:
+            with caplog.at_level(logging.WARNING, logger="pubfetch.distributed.submit"):
+                job_id = submit(services.pmids(), str(db), through, batch_size=2)
+                status = wait(job_id, through, progress=outage, timeout=180)
+        finally:
+            stop_workers([worker])
+    assert (status.done, status.failed, status.summary.total) == (2, 0, 4)
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("does not answer" in m for m in messages) and any("answers again" in m for m in messages), messages
+
+
+def test_a_submitter_whose_database_connection_is_ended_reads_the_results_anyway(tmp_path: Path, pg_url: str,
+                                                                                  redis_url: str) -> None:
+    """``-db-fetch PG --queue``: the server ends the submitter's database connection while the workers fetch (a restart,
+    an idle timeout); the submitter reads the results through a new one and exits as the run deserves (it used to exit
+    2 although the job succeeded)."""
+    import psycopg
+    import redis
+
+    init_store(pg_url).close()
+    prefix = redis_url.split("prefix=", 1)[1]
+    results = redis.Redis.from_url(redis_url.split("?")[0])
+    with SyntheticServices(4, latency=0.0) as services:
+        env = service_env(services)
+        ids = tmp_path / "ids.txt"
+        ids.write_text("\n".join(services.pmids()) + "\n", encoding="utf-8")
+        submitter = subprocess.Popen([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-db-fetch", pg_url,
+                                      "--queue", redis_url, "--batch-size", "2", "-out-ids"], env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        worker = None
+        try:
+            wait_until(lambda: list(results.scan_iter(match=f"{prefix}pubfetch-run:*")), 60, "the job to be sent")
+            with psycopg.connect(pg_url, autocommit=True) as admin:
+                ended = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                                      "current_database() AND pid <> pg_backend_pid()").fetchall()
+            worker = start_worker(redis_url, pg_url, env, tmp_path / "worker.log")
+            out, err = submitter.communicate(timeout=180)
+        finally:
+            if worker is not None:
+                stop_workers([worker])
+            if submitter.poll() is None:
+                submitter.kill()
+    assert ended  # the submitter's connection was there and was ended
+    assert submitter.returncode == 1, err  # closed-access halves stay partial, as in a local run
+    assert "pubfetch: 4 publications: 4 fetched, 0 skipped; 2 final, 2 partial, 0 failed" in err
+    assert len(out.splitlines()) == 4
