@@ -64,9 +64,10 @@ def held_by(job: Job, job_id: str, pid: int) -> bool:
                for b in status.open_batches)
 
 
-def lose_a_worker_mid_job(broker: str, db: str, env: dict[str, str], tmp_path: Path,
-                          services: SyntheticServices) -> tuple[float, object, str, int]:
-    """Two workers, a job of 10 batches; SIGKILL the first worker's process group while it holds a batch; return the
+def lose_a_worker_mid_job(broker: str, db: str, env: dict[str, str], tmp_path: Path, services: SyntheticServices,
+                          how: signal.Signals = signal.SIGKILL) -> tuple[float, object, str, int]:
+    """Two workers, a job of 10 batches; SIGKILL the first worker's process group while it holds a batch (or SIGSTOP
+    it: a worker that is silent but whose connections stay open, as when its machine is cut off); return the
     seconds from the kill to the job's end, its final status, the -job-status output taken after the kill and the killed
     worker's pid."""
     logs = [tmp_path / "worker0.log", tmp_path / "worker1.log"]
@@ -78,14 +79,18 @@ def lose_a_worker_mid_job(broker: str, db: str, env: dict[str, str], tmp_path: P
             job_id = submit(services.pmids(), db, broker, batch_size=4)
             victim = workers[0]
             wait_until(lambda: held_by(job, job_id, victim.pid), 120, "the first worker to hold a batch")
-            os.killpg(victim.pid, signal.SIGKILL)
+            os.killpg(victim.pid, how)
             killed = time.monotonic()
-            victim.wait(timeout=30)
+            if how == signal.SIGKILL:
+                victim.wait(timeout=30)
             report = subprocess.run([sys.executable, "-m", "pubfetch", "-job-status", job_id, "--queue", broker],
                                     env=env, capture_output=True, text=True, timeout=60)
             status = wait(job_id, broker, timeout=120)
             took = time.monotonic() - killed
     finally:
+        if how == signal.SIGSTOP:
+            os.killpg(workers[0].pid, signal.SIGKILL)
+            workers[0].wait(timeout=30)
         stop_workers(workers)
     assert report.returncode == 0 and report.stderr == "", report.stderr
     print(f"job done {took:.1f} s after the kill; -job-status then:\n{report.stdout}")
@@ -102,8 +107,8 @@ def assert_each_stored_once(db: str, services: SyntheticServices) -> None:
             assert pub is not None and pub.title.content == services.article(pmid=p).title
 
 
-def test_redis_queue_gives_a_killed_workers_batch_to_the_other_at_once(tmp_path: Path, pg_url: str,
-                                                                         redis_url: str) -> None:
+def test_redis_queue_gives_a_killed_workers_batch_to_the_other_after_the_grace_period(tmp_path: Path, pg_url: str,
+                                                                                      redis_url: str) -> None:
     init_store(pg_url).close()
     with SyntheticServices(40, latency=0.15) as services:
         took, status, report, victim = lose_a_worker_mid_job(redis_url, pg_url, service_env(services), tmp_path,
@@ -118,13 +123,29 @@ def test_redis_queue_gives_a_killed_workers_batch_to_the_other_at_once(tmp_path:
     assert_each_stored_once(pg_url, services)
 
 
-def test_rabbitmq_queue_gives_a_killed_workers_batch_to_the_other_at_once(tmp_path: Path, redis_url: str) -> None:
+def _rabbitmq_broker(redis_url: str) -> str:
     try:
         socket.create_connection(("127.0.0.1", 5672), timeout=2).close()
     except OSError:
         pytest.skip("RabbitMQ not reachable at 127.0.0.1:5672")
     prefix = redis_url.split("prefix=", 1)[1]
-    broker = f"amqp://guest:guest@127.0.0.1:5672//?prefix={prefix}"
+    return f"amqp://guest:guest@127.0.0.1:5672//?prefix={prefix}"
+
+
+def _delete_queue(broker: str) -> None:
+    from kombu import Connection
+
+    prefix = broker.split("prefix=", 1)[1]
+    with Connection(broker.split("?", 1)[0]) as conn:
+        conn.channel().queue_delete(f"{prefix}pubfetch")
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGSTOP], ids=["killed", "silent"])
+def test_rabbitmq_queue_gives_a_lost_workers_batch_to_the_other(tmp_path: Path, redis_url: str,
+                                                                how: signal.Signals) -> None:
+    """Killed: RabbitMQ redelivers as the connection closes. Silent (SIGSTOP, its connections left open): the broker
+    closes them after missed heartbeats (a heartbeat every half grace period) and redelivers then."""
+    broker = _rabbitmq_broker(redis_url)
     db = str(tmp_path / "pubs.db")
     init_store(db).close()
     try:
@@ -132,12 +153,9 @@ def test_rabbitmq_queue_gives_a_killed_workers_batch_to_the_other_at_once(tmp_pa
             env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url)
             with pytest.MonkeyPatch.context() as mp:
                 mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
-                took, status, _, _ = lose_a_worker_mid_job(broker, db, env, tmp_path, services)
+                took, status, _, _ = lose_a_worker_mid_job(broker, db, env, tmp_path, services, how)
     finally:
-        from kombu import Connection
-
-        with Connection(broker.split("?", 1)[0]) as conn:
-            conn.channel().queue_delete(f"{prefix}pubfetch")
+        _delete_queue(broker)
     assert (status.batches, status.done, status.failed) == (10, 10, 0)
     assert status.redone >= 1
     assert took < 120
