@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
-from synthetic import SyntheticServices
-from test_throughput import service_env
 
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
+from synthetic import SyntheticServices
+from test_throughput import service_env
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
 

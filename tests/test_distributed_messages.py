@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from synthetic import SyntheticServices
-from test_distributed_liveness import start_worker, stop_workers, wait_until
-from test_throughput import service_env
 
 from pubfetch.distributed.app import TASK_NAME, make_app
 from pubfetch.distributed.message import MAX_IDS_PER_TASK
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
+from synthetic import SyntheticServices
+from test_distributed_liveness import start_worker, stop_workers, wait_until
+from test_throughput import service_env
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
 
@@ -90,7 +90,7 @@ def test_messages_cannot_choose_the_database_or_read_worker_files(tmp_path: Path
 def test_a_cancelled_job_is_refused_at_once(tmp_path: Path, redis_url: str) -> None:
     """``-job-cancel`` makes the batches of a job that no worker has taken yet fail at once, one line each, without a
     request; the worker goes on with the next job."""
-    from pubfetch.params import FetcherArgs
+    from pubfetch.fetcher_args import FetcherArgs
 
     db = tmp_path / "pubs.db"
     init_store(db).close()
@@ -144,8 +144,8 @@ def test_only_thresholds_travel_in_a_message() -> None:
     """A job's fetching thresholds go to the workers; its User-Agent, e-mails and rule files do not (the worker's own
     apply)."""
     from pubfetch.distributed.message import BatchMessage, decode, job_args
+    from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.ids import PublicationIds
-    from pubfetch.params import FetcherArgs
 
     mine = FetcherArgs(retry_limit=7, timeout=3000, user_agent="submitter", journals_yaml="/etc/shadow",
                        oadoi_email="me@example.org")

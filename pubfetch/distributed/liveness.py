@@ -44,7 +44,8 @@ def redone_key(job: str) -> str:
 
 def connect(url: str) -> Any:
     """A Redis client for a queue or results URL, its ``?prefix=`` applied to every key by the caller."""
-    from pubfetch.net.ratelimit_redis import connect as redis_connect, split_prefix
+    from pubfetch.net.ratelimit_redis import connect as redis_connect
+    from pubfetch.net.ratelimit_redis import split_prefix
 
     return redis_connect(split_prefix(url)[0])
 

@@ -23,9 +23,9 @@ from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
 from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
 from pubfetch.distributed.tasks import add_summary, encode_summary
 from pubfetch.fetcher import BatchSummary, to_ids
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication
-from pubfetch.params import FetcherArgs
 from pubfetch.store import open_store
 
 __all__ = ["BATCH_SIZE", "Job", "JobStatus", "QueueError", "cancel", "fetch_many_queued", "fetch_queued", "job_status",
