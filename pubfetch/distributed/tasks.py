@@ -93,9 +93,9 @@ def _config() -> Any:
 
 @functools.cache
 def _results_client(url: str) -> Any:
-    from pubfetch.distributed.liveness import connect
+    from pubfetch.net.ratelimit_redis import connect, split_prefix
 
-    return connect(url)
+    return connect(split_prefix(url)[0])
 
 
 def _cancelled(task: Any, job: str | None) -> bool:
