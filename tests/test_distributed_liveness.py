@@ -185,3 +185,32 @@ def test_a_slow_live_worker_keeps_its_batch(tmp_path: Path, redis_url: str) -> N
     assert counts.get("europepmc_search", 0) == 1, counts
     with open_store(db) as store:
         assert store.publications_size() == 2
+
+
+def test_a_cluster_asks_the_e_utilities_no_more_than_one_process(tmp_path: Path, redis_url: str) -> None:
+    """230 PMIDs in batches of 50: two workers of two processes each make no more E-utilities requests than one
+    ``pubfetch -db-fetch-end`` process at the same batch size (each worker process holds one batch at a time and walks
+    it as the single process walks its batches)."""
+    from test_throughput import pubfetch_cmd, write_ids
+
+    with SyntheticServices(230, latency=0.02) as services:
+        env = service_env(services, PUBFETCH_RATE_DB=str(tmp_path / "rates.sqlite"))
+        ids = write_ids(tmp_path / "ids.txt", services.pmids())
+        single = subprocess.run(pubfetch_cmd("-pub-file", ids, "-db-fetch-end", tmp_path / "single.db", "--batch-size",
+                                             "50", "--quiet"), env=env, capture_output=True, text=True, timeout=600)
+        assert single.returncode in (0, 1), single.stderr
+        one_process = {k: v for k, v in services.counts.items() if k.startswith(("efetch", "ncbi"))}
+        services.counts.clear()
+        db = str(tmp_path / "cluster.db")
+        init_store(db).close()
+        logs = [tmp_path / "worker0.log", tmp_path / "worker1.log"]
+        workers = [start_worker(redis_url, db, env, log) for log in logs]
+        try:
+            status = wait(submit(services.pmids(), db, redis_url, batch_size=50), redis_url, timeout=600)
+        finally:
+            stop_workers(workers)
+        cluster = {k: v for k, v in services.counts.items() if k.startswith(("efetch", "ncbi"))}
+    assert (status.done, status.redone, status.summary.total) == (5, 0, 230)
+    assert sum(one_process.values()) > 0
+    assert sum(cluster.values()) <= sum(one_process.values()), (cluster, one_process)
+    print(f"E-utilities requests: one process {one_process}, cluster {cluster}")
