@@ -101,14 +101,22 @@ class Heartbeat:
     def _run(self) -> None:
         from celery.worker import state
 
+        failing = False
         while not self._stop.wait(renew_interval(self.grace)):
             try:
                 held = list(state.active_requests | state.reserved_requests)
                 self.renew(held)
                 self.forget_finished(r.id for r in held)
             except Exception as e:  # Redis down: the next round tries again; the batches are safe until the grace ends
-                log.warning("could not renew the batches this worker holds (%s); trying again in %.0f s",
-                            type(e).__name__, renew_interval(self.grace))
+                if not failing:
+                    log.warning("could not renew the batches this worker holds (%s); trying again every %.0f s (past "
+                                "the grace period of %.0f s they go to other workers)", type(e).__name__,
+                                renew_interval(self.grace), self.grace)
+                failing = True
+            else:
+                if failing:
+                    log.warning("renewing the batches this worker holds again")
+                failing = False
 
     def received(self, request: Any) -> None:
         """A batch has just been delivered to this worker: record the holding now, and count a redelivery."""
