@@ -67,7 +67,9 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
         run_key = job.prefix + _run_key(messages)
         signature = group([job.app.signature(TASK_NAME, args=(m,)) for m in messages])
         result = signature.freeze()
-        earlier = job.results.set(run_key, result.id, nx=True, ex=RESULT_EXPIRES_S, get=True)
+        # SET NX, then GET (not SET NX GET, which Redis before 7 lacks): a job id set meanwhile is followed too
+        earlier = None if job.results.set(run_key, result.id, nx=True, ex=RESULT_EXPIRES_S) else \
+            job.results.get(run_key)
         if earlier is not None:
             earlier_id = earlier.decode() if isinstance(earlier, bytes) else str(earlier)
             try:
