@@ -51,6 +51,8 @@ class BatchMessage:
     db: str | None = None
     args: dict[str, Any] = dataclasses.field(default_factory=dict)
     parts: list[str] | None = None
+    #: the number of batches of the job (the last one to finish retries the job's failures, :mod:`.jobretry`)
+    batches: int | None = None
 
     def fetcher_args(self, base: FetcherArgs) -> FetcherArgs:
         """The worker's own fetching parameters with the job's thresholds over them."""
@@ -58,7 +60,7 @@ class BatchMessage:
 
     def encode(self) -> dict[str, Any]:
         return {"v": VERSION, "ids": [list(i.ids) for i in self.ids], "db": self.db, "args": self.args,
-                "parts": self.parts}
+                "parts": self.parts, "batches": self.batches}
 
 
 def job_args(args: FetcherArgs | None) -> dict[str, Any]:
@@ -118,8 +120,15 @@ def _parts(value: Any) -> list[str] | None:
     return list(value)
 
 
+def _batches(value: Any) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= 10_000_000):
+        raise MessageRefused("'batches' is not a number of batches")
+    return value
+
+
 #: Each field a message may have and its checker; "v" is checked first.
-FIELDS: dict[str, Callable[[Any], Any]] = {"ids": _ids, "db": _db, "args": _args, "parts": _parts}
+FIELDS: dict[str, Callable[[Any], Any]] = {"ids": _ids, "db": _db, "args": _args, "parts": _parts,
+                                           "batches": _batches}
 
 
 def decode(args: Sequence[Any], kwargs: dict[str, Any]) -> BatchMessage:

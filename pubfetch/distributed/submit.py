@@ -62,7 +62,8 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
     size = max(1, min(batch_size, MAX_IDS_PER_TASK))
     shown_parts = [getattr(p, "value", str(p)) for p in parts] if parts is not None else None
     name = os.path.abspath(db) if database_name(db).startswith("sqlite:") and "://" not in db else db
-    messages = [BatchMessage(batch, name, job_args(args), shown_parts).encode() for batch in _batches(ids, size)]
+    batches = list(_batches(ids, size))
+    messages = [BatchMessage(batch, name, job_args(args), shown_parts, len(batches)).encode() for batch in batches]
     with Job(queue) as job:
         run_key = job.prefix + _run_key(messages)
         signature = group([job.app.signature(TASK_NAME, args=(m,)) for m in messages])

@@ -98,12 +98,18 @@ def _results_client(url: str) -> Any:
     return connect(split_prefix(url)[0])
 
 
+def _results(task: Any) -> tuple[Any, str]:
+    """The results' Redis of the task's app and its key prefix."""
+    conf = task.app.conf
+    return _results_client(conf.result_backend), (conf.result_backend_transport_options or {}).get("global_keyprefix",
+                                                                                                  "")
+
+
 def _cancelled(task: Any, job: str | None) -> bool:
     if not job:
         return False
-    conf = task.app.conf
-    prefix = (conf.result_backend_transport_options or {}).get("global_keyprefix", "")
-    return bool(_results_client(conf.result_backend).exists(prefix + cancelled_key(job)))
+    client, prefix = _results(task)
+    return bool(client.exists(prefix + cancelled_key(job)))
 
 
 def _refuse(task: Any, reason: str) -> BatchRefused:
@@ -142,14 +148,32 @@ def fetch_batch(task: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
-    from pubfetch.fetcher import BatchSummary, fetch_many
+    """Fetch the batch; in a job, leave its publications to retry to the job's retry, and do that retry when this is
+    the job's last batch to finish (:mod:`.jobretry`)."""
+    from pubfetch.distributed.jobretry import JobRetry
+    from pubfetch.fetcher import BatchSummary, fetch_many, fetch_retries
 
     cfg = _config()
+    args = message.fetcher_args(cfg.args)
     summary = BatchSummary()
-    pubs = fetch_many(message.ids, db=store, args=message.fetcher_args(cfg.args), parts=message.parts, config=cfg,
-                      summary=summary, batch_size=max(1, min(len(message.ids), WALK)))
+    job = task.request.group
+    deferred: list[dict[str, Any]] | None = [] if job and message.batches else None
+    pubs = fetch_many(message.ids, db=store, args=args, parts=message.parts, config=cfg, summary=summary,
+                      batch_size=max(1, min(len(message.ids), WALK)), deferred=deferred)
     for _ in pubs:
         pass
+    if deferred is not None:
+        client, prefix = _results(task)
+        retry = JobRetry(client, prefix, job, message.batches, task.request.id, int(task.app.conf.result_expires))
+        retry.defer(deferred)
+        if retry.finish():
+            entries = retry.entries(store)
+            if entries:
+                log.info("last batch of job %s: retrying the job's %d publications that ended with a fetch "
+                         "exception", job, len(entries))
+            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=summary):
+                pass
+            retry.done()
     log.info("batch %s of %d done: %d fetched, %d already complete", task.request.id, len(message.ids),
              summary.fetched, summary.skipped)
     return encode_summary(summary)
