@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from pubfetch.distributed.app import GRACE_S, RESULT_EXPIRES_S, make_app, shown_url
+from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app, shown_url
 from pubfetch.distributed.liveness import Holding, holdings
 from pubfetch.distributed.tasks import add_summary, cancelled_key
 from pubfetch.fetcher import BatchSummary
@@ -135,7 +135,7 @@ class Job:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def status(self, job_id: str, grace: float = GRACE_S) -> JobStatus:
+    def status(self, job_id: str) -> JobStatus:
         """The state of a submitted job."""
         result = self.app.GroupResult.restore(job_id)
         if result is None:
@@ -157,7 +157,7 @@ class Job:
                 status.failures[_first_line(task.result) if state == "FAILURE" else "revoked"] += 1
                 continue
             holding = held.get(task.id)
-            alive = holding is not None and now - holding.beat <= grace
+            alive = holding is not None and now - holding.beat <= holding.grace
             status.running += alive
             status.open_batches.append(BatchState(number, "running" if alive else "waiting", holding,
                                                   redone.get(task.id, 0)))

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pubfetch.distributed.app import RESULT_EXPIRES_S, is_redis, renew_interval
+from pubfetch.distributed.app import GRACE_S, RESULT_EXPIRES_S, is_redis, renew_interval
 
 log = logging.getLogger(__name__)
 
@@ -63,12 +63,14 @@ class Holding:
     worker: str
     since: float
     beat: float
+    grace: float = GRACE_S  # the worker's grace period: silent for longer, it is taken for lost
 
     @classmethod
     def parse(cls, task: str, raw: bytes | str) -> Holding | None:
         try:
             data = json.loads(raw)
-            return cls(task, str(data["worker"]), float(data["since"]), float(data["beat"]))
+            return cls(task, str(data["worker"]), float(data["since"]), float(data["beat"]),
+                       float(data.get("grace", GRACE_S)))
         except (ValueError, KeyError, TypeError):
             return None
 
@@ -140,7 +142,7 @@ class Heartbeat:
                 first = r.id not in self._since
                 since = self._since.setdefault(r.id, now)
             key = self._results_prefix + held_key(r.group)
-            pipe.hset(key, r.id, json.dumps({"worker": r.hostname, "since": since, "beat": now}))
+            pipe.hset(key, r.id, json.dumps({"worker": r.hostname, "since": since, "beat": now, "grace": self.grace}))
             pipe.expire(key, RESULT_EXPIRES_S)
             if first and (r.delivery_info or {}).get("redelivered"):
                 redone = self._results_prefix + redone_key(r.group)
