@@ -25,6 +25,7 @@ from pubfetch.cli.fetching import Session
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
     IdSets,
+    check_pub_file,
     iter_pub_file,
     pub_ids_from_args,
     pub_ids_from_db,
@@ -35,6 +36,7 @@ from pubfetch.cli.idsource import (
 )
 from pubfetch.cli.jsonsource import read_json_entries
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.preflight import check_outputs
 from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
 from pubfetch.ids import PublicationIds
@@ -87,6 +89,7 @@ class Pipeline:
 
     def run(self) -> None:
         check_report(self.args)
+        check_outputs(self.args)
         if self._streaming():
             self._stream()
             return
@@ -123,6 +126,8 @@ class Pipeline:
 
         a = self.args
         files = a.get("pub-file", [])
+        for path in files:  # before the database is created: nothing is made for input that cannot be used
+            check_pub_file(path, self.strict)
         ids = CountedIds(chain.from_iterable(iter_pub_file(path, self.strict) for path in files),
                          count_id_lines(files))
         if "queue" in a:
