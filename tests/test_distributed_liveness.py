@@ -162,6 +162,7 @@ def test_rabbitmq_queue_gives_a_lost_workers_batch_to_the_other(tmp_path: Path, 
     assert_each_stored_once(db, services)
 
 
+@pytest.mark.slow
 def test_a_slow_live_worker_keeps_its_batch(tmp_path: Path, redis_url: str) -> None:
     """A batch that takes several grace periods on a live worker is not given to the idle second worker: its heartbeats
     renew it (Redis queue), and the batch is fetched once."""
@@ -187,6 +188,7 @@ def test_a_slow_live_worker_keeps_its_batch(tmp_path: Path, redis_url: str) -> N
         assert store.publications_size() == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("count", "batch", "failing"), [(230, 50, set()), (40, 10, {"ncbi"})],
                          ids=["healthy", "e-utilities-failing"])
 def test_a_cluster_asks_the_e_utilities_no_more_than_one_process(tmp_path: Path, redis_url: str, count: int,
