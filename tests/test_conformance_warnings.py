@@ -48,6 +48,8 @@ def test_a_22_id_run_prints_one_warning_line_per_kind(corpus_dir: Path, tmp_path
             for name in ("HTTP_PROXY", "HTTPS_PROXY"):
                 monkeypatch.setenv(name, server.base)
             monkeypatch.setenv("REQUESTS_CA_BUNDLE", tls.ca_file)
+            for name in ("PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL"):
+                monkeypatch.delenv(name, raising=False)
             monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
             for name, url in vars(REAL_ENDPOINTS).items():
                 monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", url)
@@ -60,6 +62,8 @@ def test_a_22_id_run_prints_one_warning_line_per_kind(corpus_dir: Path, tmp_path
     warnings = [line for line in err if line.startswith("pubfetch: warning: ")]
     kinds = [kind_of(line) for line in warnings]
     assert len(set(kinds)) == len(kinds), "\n".join(warnings)
+    # the settings warnings come once each, also while other threads parse pages (whose parser silences warnings)
+    assert sum("asked without an e-mail address" in line for line in warnings) == 2, "\n".join(warnings)
     gathered = sum(int(m.group(1)) for line in warnings if (m := _MORE.search(line)))
     assert gathered >= 20, "\n".join(warnings)  # the log file has every one of them
     logged = (tmp_path / "run.log").read_text()

@@ -133,7 +133,8 @@ class Pipeline:
         if "queue" in a:
             self._queued(ids, "db-fetch-end")
             return
-        with open_or_init_store(a.get("db-fetch-end")) as store:
+        path = a.get("db-fetch-end")
+        with open_or_init_store(path) as store, store.fetch_run(lambda: _waiting_for(path)):
             fetching.get_publications(self.sess, ids, store, keep_entries=False, progress=a.flag("progress"),
                                       parts=self._fetch_parts())
         self._report()
@@ -299,6 +300,8 @@ class Pipeline:
             return
         with ExitStack() as stack:
             store = stack.enter_context(open_or_init_store(a.get(option))) if step.database else None
+            if store is not None and "queue" not in a:
+                stack.enter_context(store.fetch_run(lambda: _waiting_for(a.get(option))))
             for kind in kinds:
                 if "queue" in a and kind == "publications" and store is not None:
                     self._queued(list(self.ids.publications), option, store)
@@ -408,6 +411,11 @@ class Pipeline:
         sess = self.sess
         write_report(self.args, self.content["publications"], sess.summary if sess.fetched_publications else None,
                      self.fa)
+
+
+def _waiting_for(database: str) -> None:
+    log.warning("another fetching run is using database %s: waiting for it to end (what it stores is then not "
+                "fetched again; Ctrl-C stops)", database)
 
 
 def _head(items: list, n: int) -> list:

@@ -13,11 +13,12 @@ The ID-map rules and the queries are shared with PostgreSQL in :mod:`pubfetch.st
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import sqlite3
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from pubfetch._version import __version__
@@ -153,6 +154,24 @@ class SqliteStore(SqlStore):
                     conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
                 finally:
                     conn.close()
+
+    @contextmanager
+    def fetch_run(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+        """One fetching run at a time on this file (see :meth:`Store.fetch_run`): an exclusive ``flock`` on the
+        database file itself, so nothing new is created beside it and a killed run's lock goes with its process.
+        ``flock`` locks are apart from the POSIX locks SQLite takes on the same file (on local file systems; over
+        NFS, where they are the same, SQLite's own advice is not to share a database at all)."""
+        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if on_wait is not None:
+                    on_wait()
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
     # --- connections and transactions ---------------------------------------------------------------------------------
 
