@@ -124,10 +124,6 @@ class Job:
         if results is not None:
             results.close()
         self.app.close()
-        backend = self.app.__dict__.get("backend")
-        client = getattr(backend, "client", None) if backend is not None else None
-        if client is not None:
-            client.close()
 
     def __enter__(self) -> Job:
         return self
