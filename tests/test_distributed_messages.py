@@ -276,15 +276,14 @@ def test_a_submitter_whose_database_connection_is_ended_reads_the_results_anyway
 
 def test_a_failed_batch_stores_one_line_never_the_failures_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
-    """A batch fails with an error that quotes a file (the rule loader's, given a shadow-like file): what goes to the
-    result backend (readable by the queue's writers) is a line of the task's own; the error itself stays in the
-    worker's log."""
+    """A batch fails with an error whose text quotes a file (as the rule loader's errors once quoted the line they
+    could not read): what goes to the result backend (readable by the queue's writers) is a line of the task's own;
+    the error itself stays in the worker's log."""
     import logging
     from types import SimpleNamespace
 
     import pubfetch.fetcher
     from pubfetch.distributed.tasks import WORKER_ENV_DB, BatchFailed, fetch_batch
-    from pubfetch.rules import ScrapingRules
 
     shadow = tmp_path / "shadow"
     shadow.write_text(SECRET + "\n", encoding="utf-8")
@@ -292,13 +291,13 @@ def test_a_failed_batch_stores_one_line_never_the_failures_text(tmp_path: Path, 
     init_store(db).close()
     monkeypatch.setenv(WORKER_ENV_DB, str(db))
 
-    def load_the_wrong_rules(*args: object, **kwargs: object) -> None:
-        ScrapingRules.load(str(shadow), None)
+    def fail_quoting_the_file(*args: object, **kwargs: object) -> None:
+        raise ValueError(f"{shadow}:1: cannot read {shadow.read_text(encoding='utf-8').strip()!r}")
 
-    monkeypatch.setattr(pubfetch.fetcher, "fetch_many", load_the_wrong_rules)
+    monkeypatch.setattr(pubfetch.fetcher, "fetch_many", fail_quoting_the_file)
     task = SimpleNamespace(request=SimpleNamespace(id="t1", group=None, hostname="w@h"))
     with caplog.at_level(logging.ERROR, logger="pubfetch.distributed.tasks"), pytest.raises(BatchFailed) as failed:
         fetch_batch(task, {"v": 1, "ids": [["30000000", "", ""]]})
-    assert "SECRETHASH" in caplog.text  # the loader's error quotes the file, and the worker's log has it ...
+    assert "SECRETHASH" in caplog.text  # the error quotes the file, and the worker's log has it ...
     assert str(failed.value) == "the batch failed on worker w@h; its log has the details"  # ... the result does not
     assert failed.value.__suppress_context__ and failed.value.__cause__ is None
