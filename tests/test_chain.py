@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from loopback import Reply
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch, fetch_many
 from pubfetch.model.part_type import PartName, PartType
@@ -13,7 +12,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
-from synthetic import Article, SyntheticServices, in_process
+from support.loopback import Reply
+from support.synthetic import Article, SyntheticServices, in_process
 
 
 def config(services: SyntheticServices, **changes) -> FetchConfig:

@@ -13,7 +13,6 @@ import time
 import weakref
 from collections import Counter
 
-from loopback import Reply, Request
 from pubfetch import fetcher
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many
@@ -22,7 +21,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
 from pubfetch.store.spill import SpillList
-from synthetic import Article, SyntheticServices
+from support.loopback import Reply, Request
+from support.synthetic import Article, SyntheticServices
 
 
 class FlakyServices(SyntheticServices):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.cli.main import main
-from synthetic import Article, SyntheticServices
+from support.loopback import LoopbackServer, Reply
+from support.synthetic import Article, SyntheticServices
 
 TOOL_PAGE = ("<html><head><title>SeqTool: fast alignment</title><meta name='description' content='A tool to align "
              "sequences.'></head><body><nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav><main><h1>SeqTool</h1>"
@@ -123,7 +123,7 @@ def test_output_files_are_written_atomically(env, capsys, monkeypatch):
     """A run that dies while writing leaves the previous output file whole and no temporary file behind."""
     from pubfetch.cli import emit
 
-    fixtures = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
+    fixtures = Path(__file__).parent / "data" / "cli" / "entries.json"
     out = env / "out" / "pubs.jsonl"
     code, _, err = run(capsys, "-pub-json", fixtures, "-txt-pub", out, "--format", "jsonl")
     assert code == 0, err

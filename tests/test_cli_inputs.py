@@ -11,7 +11,7 @@ import pytest
 from pubfetch.cli.idsource import SHOWN_PER_SOURCE
 from pubfetch.cli.main import main
 
-FIXTURE = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
+FIXTURE = Path(__file__).parent / "data" / "cli" / "entries.json"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:

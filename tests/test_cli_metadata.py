@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pubfetch.cli.main import main
 
-AU = Path(__file__).parent / "metadata_au"
-FIXTURES = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
+AU = Path(__file__).parent / "data" / "archival_units"
+FIXTURES = Path(__file__).parent / "data" / "cli" / "entries.json"
 
 
 def run(capsys, *argv):

@@ -13,7 +13,7 @@ from pubfetch.model import Publication, Webpage
 from pubfetch.output.writer import format_entries
 from pubfetch.store import open_db
 
-FIXTURE = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
+FIXTURE = Path(__file__).parent / "data" / "cli" / "entries.json"
 PMID1, PMCID1, DOI1 = "39466770", "PMC11516011", "10.1371/JOURNAL.PONE.0311879"
 DOI2 = "10.1007/S00068-014-0450-3"
 PMID3 = "26037986"

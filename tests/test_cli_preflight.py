@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.main import main
-from synthetic import Article, SyntheticServices, use_services
+from support.synthetic import Article, SyntheticServices, use_services
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 from pubfetch.cli.completion import completion_script
 from pubfetch.cli.main import main
-from synthetic import SyntheticServices
+from support.synthetic import SyntheticServices
 
 KEY = "0123456789abcdef0123456789abcdef0123"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.main import main
-from synthetic import SyntheticServices, use_services
+from support.synthetic import SyntheticServices, use_services
 
 
 @pytest.fixture

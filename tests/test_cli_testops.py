@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.cli.main import main
-from synthetic import SyntheticServices
+from support.loopback import LoopbackServer, Reply
+from support.synthetic import SyntheticServices
 
 
 @pytest.fixture

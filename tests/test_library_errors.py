@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import pubfetch
-from loopback import LoopbackServer
 from pubfetch.ids import InvalidId, classify
 from pubfetch.store import open_store
-from synthetic import Article, SyntheticServices, use_services
+from support.loopback import LoopbackServer
+from support.synthetic import Article, SyntheticServices, use_services
 
 
 @pytest.fixture

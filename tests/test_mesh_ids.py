@@ -8,7 +8,7 @@ import pytest
 
 import pubfetch
 from pubfetch.model.part_type import PartType
-from synthetic import Article, SyntheticServices, use_services
+from support.synthetic import Article, SyntheticServices, use_services
 
 
 @pytest.fixture

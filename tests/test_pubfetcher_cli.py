@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.cli.main import main
 from pubfetch.cli.parser import parse_args
 from pubfetch.cli.spec import SCRAPE_SELECTOR_KEYS
+from support.loopback import LoopbackServer, Reply
 
 #: A user rule file (--journalsYaml) giving every journal key for one site, so the answers do not depend on the
 #: shipped rules.

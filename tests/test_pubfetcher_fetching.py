@@ -10,7 +10,6 @@ import time
 
 import pytest
 
-from loopback import LoopbackServer, Reply, Request
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
@@ -21,7 +20,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
 from pubfetch.resources.base import Context
 from pubfetch.webfetch import fetch_pages
-from synthetic import Article, SyntheticServices
+from support.loopback import LoopbackServer, Reply, Request
+from support.synthetic import Article, SyntheticServices
 
 ARGS = FetcherArgs()
 

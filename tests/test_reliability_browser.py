@@ -30,7 +30,7 @@ def can_unshare_network() -> bool:
 @pytest.mark.skipif(find_chromium() is None, reason="no Chromium found")
 @pytest.mark.skipif(not can_unshare_network(), reason="needs `unshare -rn` and `ip` (a network namespace)")
 def test_rendered_pages_cannot_reach_loopback_by_websocket_worker_or_redirect():
-    done = subprocess.run(["unshare", "-rn", sys.executable, str(HERE / "browser_guard_scenario.py"),
+    done = subprocess.run(["unshare", "-rn", sys.executable, str(HERE / "support" / "browser_guard_scenario.py"),
                            str(find_chromium())], capture_output=True, text=True, timeout=240,
                           env={**os.environ, "PYTHONPATH": str(HERE.parent)})
     assert done.returncode == 0, done.stderr[-3000:]

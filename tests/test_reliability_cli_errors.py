@@ -20,7 +20,7 @@ from pubfetch.cli.main import main
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import PartType, Publication, Webpage
 from pubfetch.store import init_db, open_store
-from synthetic import SyntheticServices
+from support.synthetic import SyntheticServices
 
 FULL = "/dev/full"
 needs_dev_full = pytest.mark.skipif(not os.path.exists(FULL), reason="no /dev/full on this system")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer
 from pubfetch.cli.main import main
 from pubfetch.store import init_db
+from support.loopback import LoopbackServer
 
 RULE_KEYS = ("pmid, pmcid, doi, title, subtitle, keywords, keywords_split, abstract, fulltext, fulltext_src, "
              "fulltext_dst, fulltext_a, pdf_src, pdf_dst, pdf_a, corresp_author_names, corresp_author_emails, "

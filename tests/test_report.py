@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from synthetic import SyntheticServices, use_services
+from support.synthetic import SyntheticServices, use_services
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
 
@@ -275,9 +275,9 @@ def test_chromium_renders_the_page_with_every_plot_loaded(database: Path, tmp_pa
 
 def test_pages_rendered_in_chromium_count_with_the_requests(tmp_path: Path) -> None:
     executable = chromium()
-    from loopback import LoopbackServer, Reply
     from pubfetch.net.browser import BrowserRenderer
     from pubfetch.net.counts import RequestCounts
+    from support.loopback import LoopbackServer, Reply
 
     counts = RequestCounts()
     article = "<html><head><title>An article</title></head><body><p>" + ABSTRACT + "</p></body></html>"

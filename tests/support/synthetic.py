@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Self
 from xml.sax.saxutils import escape
 
-from loopback import LoopbackServer, Reply, Request
+from support.loopback import LoopbackServer, Reply, Request
 
 PMID_BASE = 30_000_000
 PMC_BASE = 9_000_000
