@@ -46,12 +46,6 @@ def stored_pmids(db: Path) -> set[str]:
             return set()
 
 
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    use_services(monkeypatch, tmp_path)
-    return tmp_path
-
-
 def test_each_publication_is_stored_and_reported_when_it_completes_not_when_its_batch_does(
         env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = env / "pubs.db"
