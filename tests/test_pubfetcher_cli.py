@@ -1,4 +1,4 @@
-"""Command-line answers checked against PubFetcher's code (issue 15, points 11-14): -scrape-selector for every
+"""Command-line answers checked against PubFetcher's code: -scrape-selector for every
 ScrapeSiteKey, ``null`` for a look-up that finds nothing, ``--quick`` with and without a value, and the ID order."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def journals(tmp_path: Path) -> Path:
     return path
 
 
-# --- point 11: -scrape-selector for every key ------------------------------------------------------------------------
+# --- -scrape-selector for every key -----------------------------------------------------------------------------------
 
 
 def test_expected_values_cover_every_scrape_site_key() -> None:
@@ -90,7 +90,7 @@ def test_scrape_selector_with_an_unknown_key_is_one_clean_line_listing_the_keys(
     assert not (journals.parent / "never.db").exists(), "the command line is checked before anything runs"
 
 
-# --- point 13: null when nothing matches ---------------------------------------------------------------------------
+# --- null when nothing matches ----------------------------------------------------------------------------------------
 
 
 def test_look_ups_that_find_nothing_print_null(cli, journals: Path) -> None:
@@ -104,7 +104,7 @@ def test_look_ups_that_find_nothing_print_null(cli, journals: Path) -> None:
     assert (code, out) == (0, "baresite\nnull\n")
 
 
-# --- point 12: --quick with or without a value ---------------------------------------------------------------------
+# --- --quick with or without a value ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("words", "quick"), [
@@ -137,7 +137,7 @@ def test_quick_false_retries_a_timeout_and_quick_true_does_not(cli, tmp_path: Pa
             time.sleep(0.05)
 
 
-# --- point 14: ID order --------------------------------------------------------------------------------------------
+# --- ID order ---------------------------------------------------------------------------------------------------------
 
 
 def test_asc_ids_and_desc_ids_follow_publication_ids_compare_to(cli) -> None:

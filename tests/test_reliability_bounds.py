@@ -1,4 +1,4 @@
-"""Bounded work for hostile input (issue 16, points 9-13): links per page, PDF worker memory, Europe PMC paging,
+"""Bounded work for hostile input: links per page, PDF worker memory, Europe PMC paging,
 ``-grep`` regexes and YAML aliases. Each test feeds the hostile shape itself and checks the bound by counting work,
 never by timing it."""
 

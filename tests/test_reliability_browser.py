@@ -1,4 +1,4 @@
-"""Chromium behind the guard proxy (issue 16, points 2, 3 and 6): in a network namespace of its own (``unshare -rn``)
+"""Chromium behind the guard proxy: in a network namespace of its own (``unshare -rn``)
 a publisher on a public address serves pages whose WebSocket, worker, and redirected fetch/script/iframe requests go
 for a secret on 127.0.0.1. Rendered with the guard, no connection reaches the secret service and nothing of it is in
 the page; rendered with ``allow_private_addresses`` (the control) the same pages read it. Chromium's own update and
