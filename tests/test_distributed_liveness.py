@@ -18,7 +18,7 @@ import pytest
 
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
-from synthetic import SyntheticServices
+from support.synthetic import SyntheticServices
 from test_throughput import service_env
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')

@@ -15,7 +15,7 @@ from pubfetch.distributed.app import TASK_NAME, make_app
 from pubfetch.distributed.message import MAX_IDS_PER_TASK
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
-from synthetic import SyntheticServices
+from support.synthetic import SyntheticServices
 from test_distributed_liveness import start_worker, stop_workers, wait_until
 from test_throughput import service_env
 
@@ -209,7 +209,7 @@ def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path,
     import logging
     import threading
 
-    from tcpcut import CuttableForwarder
+    from support.tcpcut import CuttableForwarder
 
     db = tmp_path / "pubs.db"
     init_store(db).close()
