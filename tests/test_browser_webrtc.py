@@ -12,10 +12,10 @@ import socket
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.net import addresses
 from pubfetch.net.browser import BrowserRenderer, find_chromium
 from pubfetch.net.browser import chromium as browser
+from support.loopback import LoopbackServer, Reply
 
 WEBRTC_SWITCHES = ("--webrtc-ip-handling-policy=disable_non_proxied_udp",
                    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp")

@@ -74,7 +74,9 @@ def test_a_503_with_a_dripping_body_costs_one_deadline_not_one_per_retry(no_prox
 
 def test_retries_still_happen_within_the_deadline(no_proxies):
     """The shared deadline leaves the retry policy alone for quick answers: a plain 503 is asked three times."""
-    head = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nContent-Length: 0\r\n\r\n"
+    # the server closes each connection after its answer, so it says so: a client reusing the connection would race
+    # the close and see a reset instead of the next 503
+    head = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
     server = CountingDripServer(head, b"")
     try:
         with client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=60_000, busy_retries=2, busy_backoff_s=0.0,

@@ -166,9 +166,9 @@ def test_wall_clock_is_the_default_clock(tmp_path):
 
 
 def test_client_waits_for_the_shared_limit_and_honours_retry_after(limiter, tmp_path):
-    from loopback import LoopbackServer, Reply
     from pubfetch.net.client import HttpClient
     from pubfetch.net.config import HttpConfig
+    from support.loopback import LoopbackServer, Reply
 
     fake = FakeTime()
     rl = limiter({"host": Limit(2.0)}, fake)

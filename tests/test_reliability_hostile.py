@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.extract.annotations import parse_annotations
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.europepmc import parse_search, parse_search_json, parse_search_xml
@@ -33,6 +32,7 @@ from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.extract.scrape import scrape_journal_without_rule
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.rules import RuleError, ScrapingRules
+from support.loopback import LoopbackServer, Reply
 
 SECRET = "TOP-SECRET-7f3a9c"
 DEADLINE_S = 60.0

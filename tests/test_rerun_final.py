@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
@@ -14,6 +13,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources import ncbi
 from pubfetch.resources.base import Context, PubRun
+from support.loopback import LoopbackServer, Reply
 
 ARGS = FetcherArgs()
 EPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest/"

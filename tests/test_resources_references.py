@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 
-from loopback import Reply, Request
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
-from synthetic import Article, SyntheticServices
+from support.loopback import Reply, Request
+from support.synthetic import Article, SyntheticServices
 
 #: the closed-access article (odd index: no JATS) has these references, in citedOrder; the open one has a ref-list
 CITED = [("MED", "10000001", 1), ("PMC", "PMC555", 2), ("MED", "10000003", 3)]

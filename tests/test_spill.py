@@ -31,7 +31,7 @@ def test_a_full_temporary_directory_keeps_the_rest_of_the_list_in_memory(tmp_pat
     small.mkdir()
     if not can_mount_tmpfs(small):
         pytest.skip("needs `unshare -rm` and tmpfs mounts (a mount namespace) for a directory that fills up")
-    script = f"mount -t tmpfs -o size=64k tmpfs {small} && exec {sys.executable} {HERE / 'spill_full_disk.py'} {small}"
+    script = f"mount -t tmpfs -o size=64k tmpfs {small} && exec {sys.executable} {HERE / 'support' / 'spill_full_disk.py'} {small}"
     done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(HERE.parent)})
     assert done.returncode == 0, done.stderr[-3000:]

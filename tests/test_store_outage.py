@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from pubfetch.store import PostgresStore, StoreError, init_store, open_store
-from store_worker import make_pub
+from support.store_worker import make_pub
 from test_reliability_hostile import within
 
 psycopg = pytest.importorskip("psycopg", reason='PostgreSQL tests need psycopg (pip install ".[test]")')
