@@ -166,15 +166,15 @@ CASES = [
          ("pubfetch: error: option -head-ids: invalid value '-5': expected a whole number >= 0",)),
     # rule files, given to a network operation: refused before the first request
     rules_case("rule with an unknown key", "bogus_key.yaml",
-               f":5, rule 'example', key 'bogus': unknown key (known keys: {RULE_KEYS})"),
+               f":5: unknown key (known keys: {RULE_KEYS})"),
     rules_case("rule with a bad regex", "bad_regex.yaml",
-               ":1, rule '^https?://(example\\.org/': not a valid regular expression (Python re syntax): missing ), "
+               ":1: not a valid regular expression (Python re syntax): missing ), "
                "unterminated subpattern at position 10"),
     rules_case("rule with a bad selector", "bad_selector.yaml",
-               ":4, rule 'example', key 'title': invalid CSS selector 'h1[': Malformed attribute selector at "
+               ":4, key 'title': invalid CSS selector 'h1[': Malformed attribute selector at "
                "position 2"),
     rules_case("rule file with a Python tag", "tagged.yaml",
-               ":1, rule '^x': the site name of a regex must be a string, not a sequence (quote it)"),
+               ":1: the site name of a regex must be a string, not a sequence (quote it)"),
     rules_case("rule file indented with a tab", "tabs.yaml",
                ":4: YAML syntax error: found character '\\t' that cannot start any token"),
     rules_case("missing rule file", "missing.yaml", ": cannot read the file: No such file or directory"),
