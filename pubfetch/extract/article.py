@@ -1,0 +1,110 @@
+"""The generic article reader: title, abstract and body of a publisher page that no scraping rule reads.
+
+Used for a page whose host and markup no rule knows, and for the fields a rule's selectors find nothing for (a rule
+written for a publisher's current layout meeting an older one). It reads what a person sees:
+
+* title: the page's title meta tag when it has one (``citation_title``, ``dc.title``, schema.org ``headline``,
+  ``og:title``, in the meta parser's order), else the main ``<h1>`` as a whole, else the ``<title>`` without the site's
+  name and boilerplate; footnote marks removed (:mod:`pubfetch.extract.article_title`);
+* abstract: the block the page marks or heads as its abstract (:mod:`pubfetch.extract.article_abstract`); a meta
+  description is not the reader's business (the meta parser reads it, and the caller drops it when it is only a
+  truncation of this abstract);
+* body: trafilatura's main content without back matter (:mod:`pubfetch.extract.maincontent`). The rule between the
+  two main-content finders: trafilatura's body is taken; when trafilatura finds no main content at all, the body the
+  jsoup-like cleaning keeps is taken instead. Either counts as the article's full text only when, without the title
+  and abstract, it holds at least :data:`MIN_BODY` non-space characters in at least :data:`MIN_PARAGRAPHS` paragraphs:
+  a landing page's leftovers (author lists, metrics, cookie notes) stay below that.
+
+The full text is PubFetcher's format: title, abstract and body joined by blank lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bs4 import BeautifulSoup
+
+from pubfetch.extract.article_abstract import find_abstract
+from pubfetch.extract.article_title import tidy_title, title_from_page
+from pubfetch.extract.clean import clean_document, format_text
+from pubfetch.extract.maincontent import Section, main_content
+
+__all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "GenericArticle", "read_article"]
+
+#: Non-space characters the body must hold (besides title and abstract) to be a full text.
+MIN_BODY = 2500
+#: Paragraphs the body must hold to be a full text.
+MIN_PARAGRAPHS = 4
+_MIN_REPEAT = 40
+
+
+@dataclass
+class GenericArticle:
+    """What the reader found; ``sections`` is the body's heading structure, ``body_source`` names the finder
+    ("trafilatura", "cleaning", or "" when the page holds no full text)."""
+
+    title: str = ""
+    abstract: str = ""
+    body: str = ""
+    sections: list[Section] = field(default_factory=list)
+    body_source: str = ""
+
+    @property
+    def fulltext(self) -> str:
+        """Title, abstract and body joined by blank lines; "" when the page holds no body."""
+        if not self.body:
+            return ""
+        return "\n\n".join(p for p in (self.title, self.abstract, self.body) if p)
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [p for p in text.split("\n\n") if p.strip()]
+
+
+def _without_abstract(sections: list[Section], abstract: str) -> list[Section]:
+    """Paragraphs that repeat the abstract removed (a page printing the abstract without a heading above it)."""
+    if not abstract:
+        return sections
+    shown = _squash(abstract)
+    out = []
+    for section in sections:
+        kept = [p for p in _paragraphs(section.text) if len(p) < _MIN_REPEAT or _squash(p) not in shown]
+        if kept or section.title:
+            out.append(Section(section.title, section.level, "\n\n".join(kept)))
+    return out
+
+
+def _is_fulltext(body: str) -> bool:
+    return len(_squash(body)) >= MIN_BODY and len(_paragraphs(body)) >= MIN_PARAGRAPHS
+
+
+def _format(sections: list[Section]) -> str:
+    return "\n\n".join(b for s in sections for b in (s.title, s.text) if b)
+
+
+def read_article(html: str, soup: BeautifulSoup, url: str = "", meta_title: str = "",
+                 site_names: tuple[str, ...] = (), *, body: bool = True) -> GenericArticle:
+    """Read a page. ``soup`` is the parsed ``html``; when trafilatura finds nothing it is cleaned IN PLACE (read
+    everything else from it first). ``meta_title`` is the title the meta tags give, if any; ``site_names`` the site's
+    and journal's names (left out of a ``<title>``); ``body=False`` skips the body (the caller has one)."""
+    article = GenericArticle()
+    article.title = tidy_title(meta_title) or title_from_page(soup, url, site_names)
+    article.abstract = find_abstract(soup)
+    if not body:
+        return article
+    found = main_content(html, url, article.title)
+    sections = _without_abstract(found.sections, article.abstract)
+    source = "trafilatura"
+    if not sections and soup.body is not None:
+        clean_document(soup, publication=True)
+        cleaned = format_text(soup.body)
+        sections = _without_abstract([Section("", 0, cleaned)], article.abstract) if cleaned else []
+        source = "cleaning"
+    text = _format(sections)
+    if _is_fulltext(text):
+        article.body, article.sections, article.body_source = text, sections, source
+    return article
