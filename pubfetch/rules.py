@@ -808,15 +808,17 @@ def _read_text(path: str | Path) -> str:
 
 
 def _builtin_text(name: str) -> str:
-    """A built-in rule file: package data when installed, else the repository's scraping_rules/ directory."""
+    """A built-in rule file: the checkout's scraping_rules/ directory beside the package when there is one (so that a
+    source tree, or a second worktree of an editable install, reads the rules that belong to its code), else the
+    installed package data."""
+    path = BUILTIN_DIR / name
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
     try:
         return importlib.resources.files(BUILTIN_PACKAGE).joinpath(name).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError, OSError):
-        path = BUILTIN_DIR / name
-        if not path.is_file():
-            raise RuleError(f"built-in rule file not found (looked in package {BUILTIN_PACKAGE} and {BUILTIN_DIR})",
-                            file=name) from None
-        return path.read_text(encoding="utf-8")
+        raise RuleError(f"built-in rule file not found (looked in {BUILTIN_DIR} and package {BUILTIN_PACKAGE})",
+                        file=name) from None
 
 
 @functools.cache

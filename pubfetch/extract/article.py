@@ -10,16 +10,19 @@ written for a publisher's current layout meeting an older one). It reads what a 
   description is not the reader's business (the meta parser reads it, and the caller drops it when it is only a
   truncation of this abstract);
 * body: trafilatura's main content without back matter (:mod:`pubfetch.extract.maincontent`). The rule between the
-  two main-content finders: trafilatura's body is taken; when trafilatura finds no main content at all, the body the
-  jsoup-like cleaning keeps is taken instead. Either counts as the article's full text only when, without the title
-  and abstract, it holds at least :data:`MIN_BODY` non-space characters in at least :data:`MIN_PARAGRAPHS` paragraphs:
-  a landing page's leftovers (author lists, metrics, cookie notes) stay below that.
+  two main-content finders: trafilatura's body is taken when it is a full text (below); else the body the jsoup-like
+  cleaning keeps is taken when that is one (trafilatura now and then takes a side column or a layout table for the
+  main content; the cleaning keeps everything but menus, footers and reference lists). Either counts as the article's full text only when, without the
+  abstract, it holds at least :data:`MIN_PARAGRAPHS` paragraphs of running text (lines of :data:`MIN_PARAGRAPH_WORDS`
+  words or more, with more than one sentence), together at least :data:`MIN_BODY` non-space characters: a landing page's leftovers (bylines, reference
+  lists, metrics, cookie notes) stay below that.
 
 The full text is PubFetcher's format: title, abstract and body joined by blank lines.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup
@@ -29,13 +32,19 @@ from pubfetch.extract.article_title import tidy_title, title_from_page
 from pubfetch.extract.clean import clean_document, format_text
 from pubfetch.extract.maincontent import Section, main_content
 
-__all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "GenericArticle", "read_article"]
+__all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "MIN_PARAGRAPH_WORDS", "GenericArticle", "read_article"]
 
-#: Non-space characters the body must hold (besides title and abstract) to be a full text.
-MIN_BODY = 2500
-#: Paragraphs the body must hold to be a full text.
+#: Non-space characters of running text the body must hold (besides title and abstract) to be a full text ...
+MIN_BODY = 2000
+#: ... in at least this many paragraphs of running text ...
 MIN_PARAGRAPHS = 4
+#: ... each of at least this many words (shorter ones are captions, bylines, notes, metadata lines).
+MIN_PARAGRAPH_WORDS = 20
 _MIN_REPEAT = 40
+#: The end of one sentence and the start of the next: running text has them, reference entries, journal lines and
+#: author lists do not ("Trent, H. M., Isomorphisms ...,J. Acoust. Soc. 27, 1955, 500-527.").
+_SENTENCE_BREAK = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")
+_OPENING = 100
 
 
 @dataclass
@@ -65,6 +74,12 @@ def _paragraphs(text: str) -> list[str]:
     return [p for p in text.split("\n\n") if p.strip()]
 
 
+def _repeats(paragraph: str, abstract: str) -> bool:
+    """Whether a paragraph is (part of) the abstract, or holds it (an abstract run together with its byline)."""
+    squashed = _squash(paragraph)
+    return len(paragraph) >= _MIN_REPEAT and (squashed in abstract or abstract[:_OPENING] in squashed)
+
+
 def _without_abstract(sections: list[Section], abstract: str) -> list[Section]:
     """Paragraphs that repeat the abstract removed (a page printing the abstract without a heading above it)."""
     if not abstract:
@@ -72,14 +87,20 @@ def _without_abstract(sections: list[Section], abstract: str) -> list[Section]:
     shown = _squash(abstract)
     out = []
     for section in sections:
-        kept = [p for p in _paragraphs(section.text) if len(p) < _MIN_REPEAT or _squash(p) not in shown]
+        kept = [p for p in _paragraphs(section.text) if not _repeats(p, shown)]
         if kept or section.title:
             out.append(Section(section.title, section.level, "\n\n".join(kept)))
     return out
 
 
-def _is_fulltext(body: str) -> bool:
-    return len(_squash(body)) >= MIN_BODY and len(_paragraphs(body)) >= MIN_PARAGRAPHS
+def _is_fulltext(prose: list[str], abstract: str) -> bool:
+    """Whether the running text, without the abstract, is an article's body (see the module's rule); each line counts
+    on its own (a cleaned page's block of menu lines is no paragraph)."""
+    shown = _squash(abstract)
+    lines = (line for p in prose for line in p.split("\n"))
+    paragraphs = [p for p in lines if len(p.split()) >= MIN_PARAGRAPH_WORDS and _SENTENCE_BREAK.search(p)
+                  and not (shown and _repeats(p, shown))]
+    return len(paragraphs) >= MIN_PARAGRAPHS and sum(len(_squash(p)) for p in paragraphs) >= MIN_BODY
 
 
 def _format(sections: list[Section]) -> str:
@@ -98,13 +119,12 @@ def read_article(html: str, soup: BeautifulSoup, url: str = "", meta_title: str 
         return article
     found = main_content(html, url, article.title)
     sections = _without_abstract(found.sections, article.abstract)
-    source = "trafilatura"
-    if not sections and soup.body is not None:
+    if _is_fulltext(found.prose, article.abstract):
+        article.body, article.sections, article.body_source = _format(sections), sections, "trafilatura"
+    elif soup.body is not None:
         clean_document(soup, publication=True)
         cleaned = format_text(soup.body)
-        sections = _without_abstract([Section("", 0, cleaned)], article.abstract) if cleaned else []
-        source = "cleaning"
-    text = _format(sections)
-    if _is_fulltext(text):
-        article.body, article.sections, article.body_source = text, sections, source
+        if _is_fulltext(_paragraphs(cleaned), article.abstract):
+            sections = _without_abstract([Section("", 0, cleaned)], article.abstract)
+            article.body, article.sections, article.body_source = _format(sections), sections, "cleaning"
     return article

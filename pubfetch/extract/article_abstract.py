@@ -17,6 +17,7 @@ Blocks in related-article lists and other papers' teasers are never taken. The a
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 
@@ -73,7 +74,25 @@ def _among_other_papers(tag: Tag) -> bool:
     return False
 
 
+def _is_hidden(tag: Tag) -> bool:
+    style = str(tag.get("style") or "").replace(" ", "").lower()
+    return "display:none" in style or tag.has_attr("hidden") or tag.get("aria-hidden") == "true"
+
+
+def _is_link_list(tag: Tag) -> bool:
+    """A list of links only: a jump menu or a list of sections, not abstract text."""
+    items = tag.find_all("li")
+    return bool(items) and all(
+        "".join(a.get_text() for a in li.find_all("a")).strip() == li.get_text().strip() for li in items)
+
+
 def _text(element: Tag) -> str:
+    """The element's visible text as paragraphs, without hidden parts, link menus and a leading "Abstract" label."""
+    if any(_is_hidden(t) or (t.name in ("ul", "ol") and _is_link_list(t)) for t in element.find_all(True)):
+        element = copy.copy(element)
+        for tag in element.find_all(True):
+            if not tag.decomposed and (_is_hidden(tag) or (tag.name in ("ul", "ol") and _is_link_list(tag))):
+                tag.decompose()
     return _LABEL.sub("", format_text(element), count=1).strip()
 
 
@@ -81,17 +100,27 @@ def _sized(text: str) -> bool:
     return MIN_ABSTRACT <= len(_squash(text)) <= MAX_ABSTRACT
 
 
-def _semantic(soup: BeautifulSoup) -> Iterator[Tag]:
-    yield from soup.select('[role="doc-abstract"], [itemprop="abstract"]')
-
-
-def _named(soup: BeautifulSoup) -> Iterator[Tag]:
-    for tag in soup.find_all(_BLOCKS):
-        if not (tag.get("class") or tag.get("id")):
+def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
+    """One walk over the page: elements marked as the abstract, elements named after it, and "Abstract" headings."""
+    semantic: list[Tag] = []
+    named: list[Tag] = []
+    headings: list[Tag] = []
+    for tag in soup.descendants:
+        if tag.__class__ is not Tag:
             continue
-        tokens = _tokens(tag)
-        if tokens & _NAMING and not tokens & _NOT_THE_ABSTRACT:
-            yield tag
+        attrs = tag.attrs  # type: ignore[union-attr]
+        name = tag.name  # type: ignore[union-attr]
+        if attrs.get("role") == "doc-abstract" or attrs.get("itemprop") == "abstract":
+            semantic.append(tag)  # type: ignore[arg-type]
+        elif name in _BLOCKS and ("class" in attrs or "id" in attrs):
+            tokens = _tokens(tag)  # type: ignore[arg-type]
+            if tokens & _NAMING and not tokens & _NOT_THE_ABSTRACT:
+                named.append(tag)  # type: ignore[arg-type]
+        if name in _HEADINGS or name in _SHORT_LINE:
+            text = tag.get_text() if name in _HEADINGS else tag.string  # type: ignore[union-attr]
+            if text and len(text) < 40 and _HEADING.match(text):
+                headings.append(tag)  # type: ignore[arg-type]
+    return semantic, named, headings
 
 
 def _rank(tag: Tag) -> int:
@@ -126,23 +155,18 @@ def _after_heading(heading: Tag) -> str:
         node = node.parent
 
 
-def _headed(soup: BeautifulSoup) -> Iterator[str]:
-    for tag in soup.find_all((*_HEADINGS, *_SHORT_LINE)):
-        if len(tag.get_text()) < 40 and _HEADING.match(tag.get_text()) and not _among_other_papers(tag):
-            yield _after_heading(tag)
-
-
 def find_abstract(soup: BeautifulSoup) -> str:
     """The abstract the page shows, as paragraphs; "" when the page shows none that is recognisable as such."""
-    for finder in (_semantic, _named):
-        for tag in _outermost(list(finder(soup))):
+    semantic, named, headings = _candidates(soup)
+    for found in (semantic, named):
+        for tag in _outermost(found):
             if _among_other_papers(tag):
                 continue
             text = _text(tag)
             if _sized(text):
                 return text
-    for text in _headed(soup):
-        if _sized(text):
+    for heading in headings:
+        if not _among_other_papers(heading) and _sized(text := _after_heading(heading)):
             return text
     return ""
 

@@ -48,10 +48,13 @@ class Section:
 
 @dataclass
 class Body:
-    """The article body as text (PubFetcher's paragraph format) and as sections."""
+    """The article body as text (PubFetcher's paragraph format) and as sections; ``prose`` holds its running-text
+    paragraphs (not headings, lists or tables), by which a caller tells an article body from a landing page's
+    leftovers."""
 
     text: str = ""
     sections: list[Section] = field(default_factory=list)
+    prose: list[str] = field(default_factory=list)
 
 
 def _line(text: str) -> str:
@@ -71,12 +74,50 @@ def _element_text(element: Any) -> str:
     return _line("".join(element.itertext()))
 
 
-def _sections(body: Any, title: str) -> list[Section]:
-    """The body's elements grouped under their headings; the article title repeated as a heading is dropped."""
+_BLOCKS = frozenset(("p", "head", "list", "table", "quote", "div"))
+
+
+def _is_layout(element: Any) -> bool:
+    """A container to read through: a division, or a table (of a table-based page layout) whose cells hold blocks."""
+    if element.tag == "div":
+        return True
+    return element.tag == "table" and any(child.tag in _BLOCKS for cell in element.iter("cell") for child in cell)
+
+
+def _blocks(element: Any) -> Any:
+    """The heading, paragraph, list and table elements of trafilatura's body in reading order, containers opened."""
+    for child in element:
+        if _is_layout(child):
+            if child.tag == "table":
+                for cell in child.iter("cell"):
+                    if (cell.text or "").strip():
+                        yield cell
+                    yield from _blocks(cell)
+            else:
+                if (child.text or "").strip():
+                    yield child
+                yield from _blocks(child)
+        elif child.tag in _BLOCKS or (child.text or "").strip():
+            yield child
+
+
+def _own_text(element: Any) -> str:
+    """The text of an opened container outside its blocks (a cell's loose text)."""
+    parts = [element.text or ""]
+    for child in element:
+        if child.tag not in _BLOCKS:
+            parts.append("".join(child.itertext()))
+        parts.append(child.tail or "")
+    return _line("".join(parts))
+
+
+def _sections(body: Any, title: str, prose: list[tuple[int, str]]) -> list[Section]:
+    """The body's elements grouped under their headings; the article title repeated as a heading is dropped.
+    Paragraphs of running text are added to ``prose`` with the index of their section."""
     sections: list[Section] = []
     heading, level, parts = "", 0, []  # type: tuple[str, int, list[str]]
     squashed_title = "".join(title.split()).lower()
-    for element in body:
+    for element in _blocks(body):
         if element.tag == "head":
             text = _line("".join(element.itertext()))
             if squashed_title and "".join(text.split()).lower() == squashed_title:
@@ -85,25 +126,28 @@ def _sections(body: Any, title: str) -> list[Section]:
                 sections.append(Section(heading, level, "\n\n".join(parts)))
             heading, level, parts = text, _LEVELS.get(str(element.get("rend", "")), 2), []
             continue
-        if text := _element_text(element):
+        text = _own_text(element) if element.tag in ("cell", "div") else _element_text(element)
+        if text:
             parts.append(text)
+            if element.tag in ("p", "quote", "cell", "div"):
+                prose.append((len(sections), text))
     if heading or parts:
         sections.append(Section(heading, level, "\n\n".join(parts)))
     return sections
 
 
-def _body_sections(sections: list[Section]) -> list[Section]:
-    """Without back-matter and abstract sections (and the subsections under them)."""
-    kept: list[Section] = []
+def _body_sections(sections: list[Section]) -> list[int]:
+    """Indexes of the sections that are not back matter or abstract (nor subsections of those)."""
+    kept: list[int] = []
     dropped_level: int | None = None
-    for section in sections:
+    for index, section in enumerate(sections):
         if dropped_level is not None and section.level > dropped_level:
             continue
         dropped_level = None
         if section.title and _NOT_BODY.match(section.title):
             dropped_level = section.level
             continue
-        kept.append(section)
+        kept.append(index)
     return kept
 
 
@@ -122,7 +166,7 @@ def main_content(html: str, url: str = "", title: str = "") -> Body:
     none. ``title`` is the article's title, left out where the page repeats it as a heading."""
     import trafilatura  # imported on first use: it takes a noticeable time to import and most runs read no page
     try:
-        document = trafilatura.bare_extraction(html, url=url or None, favor_recall=True, include_tables=True,
+        document = trafilatura.bare_extraction(html, url=url or None, fast=True, favor_recall=True, include_tables=True,
                                                include_comments=False, include_images=False, with_metadata=False)
     except Exception as e:  # noqa: BLE001 - a page the library cannot read is one without detected main content
         log.debug("trafilatura failed on %s: %s", url or "(no URL)", e)
@@ -130,5 +174,9 @@ def main_content(html: str, url: str = "", title: str = "") -> Body:
     body = getattr(document, "body", None)
     if body is None:
         return Body()
-    sections = _body_sections(_sections(body, title))
-    return Body(_format(sections), sections)
+    prose: list[tuple[int, str]] = []
+    sections = _sections(body, title, prose)
+    kept = _body_sections(sections)
+    wanted = set(kept)
+    body_sections = [sections[i] for i in kept]
+    return Body(_format(body_sections), body_sections, [text for i, text in prose if i in wanted])
