@@ -23,7 +23,7 @@ _EXT_ID = re.compile(r"EXT_ID:(\d+)", re.IGNORECASE)
 _PMCID = re.compile(r"PMCID:(PMC\d+)", re.IGNORECASE)
 _DOI = re.compile(r'DOI:"([^"]+)"', re.IGNORECASE)
 #: The corpus manifests, served together: the first batch and the publisher/PubMed pages of the second.
-MANIFESTS = ("manifest.jsonl", "pages.jsonl")
+MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl")
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 

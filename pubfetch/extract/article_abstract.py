@@ -66,8 +66,11 @@ def _tokens(tag: Tag) -> set[str]:
 
 
 def _among_other_papers(tag: Tag) -> bool:
+    """Whether the element sits in a list of other papers (or a side column, menu or footer); the climb stops at the
+    page's main content or article element, inside which everything is the article's own."""
     for parent in tag.parents:
-        if not isinstance(parent, Tag) or parent.name in ("body", "html", "[document]"):
+        if not isinstance(parent, Tag) or parent.name in ("body", "html", "[document]", "main", "article") or (
+                parent.get("role") == "main"):
             return False
         if parent.name in ("nav", "footer", "aside") or _tokens(parent) & _OTHER_PAPERS:
             return True

@@ -18,7 +18,8 @@ elements become text follows PubFetcher (spec section 8):
 Two improvements over PubFetcher: when a selector matches an element and also one of its descendants, only the outer
 element is used, so no text appears twice; and a label the page prints inside the selected title or abstract
 ("Title:", "Abstract:", an "ABSTRACT" heading line) and text meant only for screen readers are dropped, so a rule need
-not fight the markup to leave them out. (A BeautifulSoup argument loses its screen-reader-only elements.)
+not fight the markup to leave them out. (A BeautifulSoup argument loses its screen-reader-only elements.) Footnote
+marks ending a title (†, ‡, *) are dropped too.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch import ids
+from pubfetch.extract.article_title import tidy_title
 from pubfetch.extract.clean import clean_html, element_text, format_text, page_title, parse_html
 from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.model.parts import CorrespAuthor
@@ -246,7 +248,7 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     record.doi = scrape_doi(first_text(soup, rule.selector("doi")))
     title = first_text(soup, rule.selector("title"))
     subtitle = first_text(soup, rule.selector("subtitle"))
-    title = _TITLE_LABEL.sub("", title, count=1)
+    title = tidy_title(_TITLE_LABEL.sub("", title, count=1))
     record.title = f"{title} : {subtitle}" if title and subtitle else title
     record.keywords = _keywords(soup, rule)
     record.abstract = _ABSTRACT_LABEL.sub("", joined_text(soup, rule.selector("abstract")), count=1)
