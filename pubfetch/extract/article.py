@@ -11,11 +11,12 @@ written for a publisher's current layout meeting an older one). It reads what a 
   truncation of this abstract);
 * body: trafilatura's main content without back matter (:mod:`pubfetch.extract.maincontent`). The rule between the
   two main-content finders: trafilatura's body is taken when it is a full text (below); else the body the jsoup-like
-  cleaning keeps is taken when that is one (trafilatura now and then takes a side column or a layout table for the
-  main content; the cleaning keeps everything but menus, footers and reference lists). Either counts as the article's full text only when, without the
+  cleaning keeps (without the parts that back-matter headings head) is taken when that is one (trafilatura now and then
+  takes a side column or a layout table for the main content; the cleaning keeps everything but menus, footers and
+  reference lists). Either counts as the article's full text only when, without the
   abstract, it holds at least :data:`MIN_PARAGRAPHS` paragraphs of running text (lines of :data:`MIN_PARAGRAPH_WORDS`
-  words or more, with more than one sentence), together at least :data:`MIN_BODY` non-space characters: a landing page's leftovers (bylines, reference
-  lists, metrics, cookie notes) stay below that.
+  words or more, with more than one sentence), together at least :data:`MIN_BODY` non-space characters: a landing
+  page's leftovers (bylines, reference lists, metrics, cookie notes) stay below that.
 
 The full text is PubFetcher's format: title, abstract and body joined by blank lines.
 """
@@ -30,7 +31,7 @@ from bs4 import BeautifulSoup
 from pubfetch.extract.article_abstract import find_abstract
 from pubfetch.extract.article_title import tidy_title, title_from_page
 from pubfetch.extract.clean import clean_document, format_text
-from pubfetch.extract.maincontent import Section, main_content
+from pubfetch.extract.maincontent import Section, drop_back_matter, main_content
 
 __all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "MIN_PARAGRAPH_WORDS", "GenericArticle", "read_article"]
 
@@ -123,6 +124,7 @@ def read_article(html: str, soup: BeautifulSoup, url: str = "", meta_title: str 
         article.body, article.sections, article.body_source = _format(sections), sections, "trafilatura"
     elif soup.body is not None:
         clean_document(soup, publication=True)
+        drop_back_matter(soup.body)
         cleaned = format_text(soup.body)
         if _is_fulltext(_paragraphs(cleaned), article.abstract):
             sections = _without_abstract([Section("", 0, cleaned)], article.abstract)

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator
 
 from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch.extract.clean import format_text, tokenize
+from pubfetch.extract.visible import is_hidden, is_link_list
 
 __all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "is_truncation"]
 
@@ -77,24 +77,12 @@ def _among_other_papers(tag: Tag) -> bool:
     return False
 
 
-def _is_hidden(tag: Tag) -> bool:
-    style = str(tag.get("style") or "").replace(" ", "").lower()
-    return "display:none" in style or tag.has_attr("hidden") or tag.get("aria-hidden") == "true"
-
-
-def _is_link_list(tag: Tag) -> bool:
-    """A list of links only: a jump menu or a list of sections, not abstract text."""
-    items = tag.find_all("li")
-    return bool(items) and all(
-        "".join(a.get_text() for a in li.find_all("a")).strip() == li.get_text().strip() for li in items)
-
-
 def _text(element: Tag) -> str:
     """The element's visible text as paragraphs, without hidden parts, link menus and a leading "Abstract" label."""
-    if any(_is_hidden(t) or (t.name in ("ul", "ol") and _is_link_list(t)) for t in element.find_all(True)):
+    if any(is_hidden(t) or is_link_list(t) for t in element.find_all(True)):
         element = copy.copy(element)
         for tag in element.find_all(True):
-            if not tag.decomposed and (_is_hidden(tag) or (tag.name in ("ul", "ol") and _is_link_list(tag))):
+            if not tag.decomposed and (is_hidden(tag) or is_link_list(tag)):
                 tag.decompose()
     return _LABEL.sub("", format_text(element), count=1).strip()
 
@@ -111,18 +99,18 @@ def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
     for tag in soup.descendants:
         if tag.__class__ is not Tag:
             continue
-        attrs = tag.attrs  # type: ignore[union-attr]
-        name = tag.name  # type: ignore[union-attr]
+        attrs = tag.attrs
+        name = tag.name
         if attrs.get("role") == "doc-abstract" or attrs.get("itemprop") == "abstract":
-            semantic.append(tag)  # type: ignore[arg-type]
+            semantic.append(tag)
         elif name in _BLOCKS and ("class" in attrs or "id" in attrs):
-            tokens = _tokens(tag)  # type: ignore[arg-type]
+            tokens = _tokens(tag)
             if tokens & _NAMING and not tokens & _NOT_THE_ABSTRACT:
-                named.append(tag)  # type: ignore[arg-type]
+                named.append(tag)
         if name in _HEADINGS or name in _SHORT_LINE:
-            text = tag.get_text() if name in _HEADINGS else tag.string  # type: ignore[union-attr]
+            text = tag.get_text() if name in _HEADINGS else tag.string
             if text and len(text) < 40 and _HEADING.match(text):
-                headings.append(tag)  # type: ignore[arg-type]
+                headings.append(tag)
     return semantic, named, headings
 
 

@@ -16,9 +16,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bs4.element import Tag
+
 log = logging.getLogger(__name__)
 
-__all__ = ["Body", "Section", "main_content"]
+__all__ = ["Body", "Section", "drop_back_matter", "is_back_matter", "main_content"]
 
 #: Headings of the back matter and of the abstract: the section they head is not part of the body.
 _NOT_BODY = re.compile(
@@ -32,8 +34,36 @@ _NOT_BODY = re.compile(
     r"ethics\s+(statement|declarations)|data\s+availability(\s+statement)?|citation|share|permissions"
     r")\s*[:.]?\s*$"
 )
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _SPACE = re.compile(r"[ \t\r\f\v\u00a0]+")
+
+
+def is_back_matter(heading: str) -> bool:
+    """Whether a heading opens back matter (references, acknowledgements, ...) or the abstract: not the body."""
+    return bool(_NOT_BODY.match(heading))
+
+
+def drop_back_matter(root: Tag) -> None:
+    """Remove, in place, what back-matter headings head in a page: the heading's section element when the heading opens
+    it, else the heading and what follows it up to the next heading of the same or a higher rank."""
+    for heading in root.find_all(_HEADINGS):
+        if heading.decomposed or not is_back_matter(heading.get_text()):
+            continue
+        parent = heading.parent
+        if isinstance(parent, Tag) and parent.name not in ("body", "html") and parent.find(_HEADINGS) is heading and (
+                len(parent.get_text()) < 0.5 * len(root.get_text())):
+            parent.decompose()
+            continue
+        rank = int(heading.name[1])
+        following = []
+        for sibling in heading.find_next_siblings():
+            if sibling.name in _HEADINGS and int(sibling.name[1]) <= rank:
+                break
+            following.append(sibling)
+        for element in following:
+            element.decompose()
+        heading.decompose()
 
 
 @dataclass(frozen=True)

@@ -101,13 +101,17 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
+        filled = _reader_fill(record, html, soup, final_url, meta_record)
         types = {name: type_ for name in SITE_PARTS}
         if not keywords:
             types.pop(PartName.keywords)
         apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts)
         for link in record.links:
             run.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
-        shown_abstract = _fill_from_reader(ctx, run, record, html, soup, final_url, meta_record)
+        if filled.title or filled.abstract or filled.fulltext:
+            apply_record(pub, filled, dict.fromkeys(READER_PARTS, PartType.webpage), final_url, ctx.args,
+                         parts=ctx.parts, ids=False)
+        shown_abstract = record.abstract or filled.abstract
     else:
         log.warning("no scraping rules for %s", final_url)
         record = _read_without_rule(html, soup, final_url, meta_record)
@@ -134,28 +138,28 @@ def _read_without_rule(html: str, soup: BeautifulSoup, url: str, meta_record: Ar
     return ArticleRecord(title=article.title, abstract=article.abstract, fulltext=fulltext)
 
 
-def _fill_from_reader(ctx: Context, run: PubRun, record: ArticleRecord, html: str, soup: BeautifulSoup, url: str,
-                      meta_record: ArticleRecord | None) -> str:
-    """The title, abstract and full text a rule's selectors found nothing for, read by the generic reader (of the
-    part type "webpage", as content read without a rule); returns the abstract the page shows."""
+def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str,
+                 meta_record: ArticleRecord | None) -> ArticleRecord:
+    """The title, abstract and full text a rule's selectors found nothing for, read by the generic reader (to be
+    merged as the part type "webpage", as content read without a rule). A full text the rule did find gets the title
+    and abstract the reader found put in front of it, so that it reads as the whole article."""
     if record.title and record.abstract and record.fulltext:
-        return record.abstract
+        return ArticleRecord()
     article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record),
                            body=not record.fulltext)
-    filled = ArticleRecord(
-        title="" if record.title else article.title,
-        abstract="" if record.abstract else article.abstract,
-        fulltext="" if record.fulltext else "\n\n".join(
-            p for p in (record.title or article.title, record.abstract or article.abstract, article.body) if p
-        ) if article.body else "",
-    )
-    if filled.title or filled.abstract or filled.fulltext:
-        log.info("%s: the rule found no %s; read from the page without it", url,
-                 ", ".join(n for n, v in (("title", filled.title), ("abstract", filled.abstract),
-                                          ("full text", filled.fulltext)) if v))
-        apply_record(run.pub, filled, dict.fromkeys(READER_PARTS, PartType.webpage), url, ctx.args, parts=ctx.parts,
-                     ids=False)
-    return record.abstract or article.abstract
+    title, abstract = record.title or article.title, record.abstract or article.abstract
+    filled = ArticleRecord(title="" if record.title else article.title,
+                           abstract="" if record.abstract else article.abstract)
+    if record.fulltext:
+        body = str(record.flags.get("body", ""))
+        record.fulltext = "\n\n".join(p for p in (title, abstract, body) if p)
+    elif article.body:
+        filled.fulltext = "\n\n".join(p for p in (title, abstract, article.body) if p)
+    found = [name for name, value in (("title", filled.title), ("abstract", filled.abstract),
+                                      ("full text", filled.fulltext)) if value]
+    if found:
+        log.info("%s: the rule found no %s; read from the page without it", url, ", ".join(found))
+    return filled
 
 
 def _page_rule(ctx: Context, url: str, soup: BeautifulSoup) -> JournalRule | None:
