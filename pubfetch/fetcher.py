@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, TypeVar, Unpack
 from pubfetch import ids as idmod
 from pubfetch.chain import Claims, fetch_publications, identity_keys
 from pubfetch.config import FetchConfig, FetchOptions
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context, PubRun
 from pubfetch.resources.europepmc import update_citations
 from pubfetch.resources.resume import Resume

@@ -326,7 +326,7 @@ def in_process(services: SyntheticServices):
     the chain and resources are tested through every client layer but no socket."""
     from urllib.parse import parse_qs, urlencode, urlsplit
 
-    from pubfetch.net.memory import Canned, MappingTransport
+    from pubfetch.net.mapping_transport import Canned, MappingTransport
     from pubfetch.net.outcome import OutcomeKind
     from pubfetch.net.retry import ExchangeFailed
 

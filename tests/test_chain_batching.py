@@ -14,13 +14,12 @@ from __future__ import annotations
 import threading
 import time
 
-from synthetic import SyntheticServices, in_process
-
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
+from synthetic import SyntheticServices, in_process
 
 #: Seconds each fullTextXML answer takes; the host has one connection, so they come out this far apart.
 GAP = 0.2

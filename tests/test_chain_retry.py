@@ -14,8 +14,6 @@ import weakref
 from collections import Counter
 
 from loopback import Reply, Request
-from synthetic import Article, SyntheticServices
-
 from pubfetch import fetcher
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many
@@ -24,6 +22,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
 from pubfetch.store.spill import SpillList
+from synthetic import Article, SyntheticServices
 
 
 class FlakyServices(SyntheticServices):

@@ -16,8 +16,8 @@ from typing import Any
 from pubfetch.distributed.app import TASK_NAME, make_app
 from pubfetch.distributed.tasks import add_summary, encode_ids, encode_options, encode_summary
 from pubfetch.fetcher import BatchSummary, to_ids
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import Publication
-from pubfetch.params import FetcherArgs
 from pubfetch.store import open_store
 
 POLL_S = 0.5

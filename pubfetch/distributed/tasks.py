@@ -15,8 +15,8 @@ import logging
 import os
 from typing import Any
 
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
-from pubfetch.params import FetcherArgs
 
 log = logging.getLogger(__name__)
 
