@@ -24,13 +24,13 @@ import re
 from collections import defaultdict
 
 import pytest
-from test_conformance import config_for, fetch_all, replay_server  # noqa: F401 - the fixture is used by the tests below
 
 from pubfetch.fetcher import init_publication
 from pubfetch.ids import classify
 from pubfetch.model.part_type import PartType
 from pubfetch.resources.base import Context, PubRun
 from pubfetch.resources.site import fetch_site
+from test_conformance import config_for, fetch_all, replay_server  # noqa: F401 - the fixture is used by the tests below
 
 MANIFEST = "pages3.jsonl"
 _DASHES = re.compile("[\u2010-\u2015\u2212]")

@@ -14,9 +14,9 @@ from urllib.parse import quote, urlsplit
 
 from bs4 import BeautifulSoup
 
-from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.article import read_article
 from pubfetch.extract.article_abstract import is_truncation
+from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import clean_html, parse_html
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
 from pubfetch.extract.pdf import extract_pdf
