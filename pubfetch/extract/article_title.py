@@ -62,6 +62,12 @@ def _heading_text(h1: Tag) -> str:
     """An <h1> as one line (its nested spans, such as a subtitle's, included) without the footnote marks at its end
     (a <sup> or a link to a note; a <sup> inside the title, as in "<sup>13</sup>C", stays)."""
     heading = copy.copy(h1)
+    for link in heading.find_all("a", href=True):  # a link to a note, anywhere: "Title<sup><a href="#fn1">1</a></sup>"
+        if str(link["href"]).startswith("#") and _NOTE_TEXT.match(link.get_text()):
+            parent = link.parent
+            link.decompose()
+            if isinstance(parent, Tag) and parent.name == "sup" and not parent.get_text().strip():
+                parent.decompose()
     while True:
         marks = [t for t in heading.find_all(("sup", "a")) if _is_note_mark(t)]
         if not marks:
