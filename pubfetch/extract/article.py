@@ -16,7 +16,8 @@ written for a publisher's current layout meeting an older one). It reads what a 
   reference lists). Either counts as the article's full text only when, without the
   abstract, it holds at least :data:`MIN_PARAGRAPHS` paragraphs of running text (lines of :data:`MIN_PARAGRAPH_WORDS`
   words or more, with more than one sentence), together at least :data:`MIN_BODY` non-space characters: a landing
-  page's leftovers (bylines, reference lists, metrics, cookie notes) stay below that.
+  page's leftovers (bylines, reference lists, metrics, cookie notes) stay below that. A page whose text has fewer
+  than :data:`MIN_SENTENCES` sentences is not searched at all.
 
 The full text is PubFetcher's format: title, abstract and body joined by blank lines.
 """
@@ -25,15 +26,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 
 from bs4 import BeautifulSoup
 
 from pubfetch.extract.article_abstract import find_abstract
 from pubfetch.extract.article_title import tidy_title, title_from_page
-from pubfetch.extract.clean import clean_document, format_text
+from pubfetch.extract.clean import clean_document, clean_html, format_text, meta_description
 from pubfetch.extract.maincontent import Section, drop_back_matter, main_content
 
-__all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "MIN_PARAGRAPH_WORDS", "GenericArticle", "read_article"]
+__all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "MIN_PARAGRAPH_WORDS", "MIN_SENTENCES", "GenericArticle", "cleaned_page",
+           "read_article"]
 
 #: Non-space characters of running text the body must hold (besides title and abstract) to be a full text ...
 MIN_BODY = 2000
@@ -41,23 +44,30 @@ MIN_BODY = 2000
 MIN_PARAGRAPHS = 4
 #: ... each of at least this many words (shorter ones are captions, bylines, notes, metadata lines).
 MIN_PARAGRAPH_WORDS = 20
+#: Sentences (counted as breaks between two) a page's text must hold before a body is searched for: a body of
+#: :data:`MIN_BODY` characters of running text has about 20 sentences, a landing page's text far fewer.
+MIN_SENTENCES = 25
 _MIN_REPEAT = 40
 #: The end of one sentence and the start of the next: running text has them, reference entries, journal lines and
 #: author lists do not ("Trent, H. M., Isomorphisms ...,J. Acoust. Soc. 27, 1955, 500-527.").
 _SENTENCE_BREAK = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")
+_MARKUP = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
 _OPENING = 100
 
 
 @dataclass
 class GenericArticle:
-    """What the reader found; ``sections`` is the body's heading structure, ``body_source`` names the finder
-    ("trafilatura", "cleaning", or "" when the page holds no full text)."""
+    """What the reader found; ``sections`` is the body's heading structure (title, level, text), ``body_source``
+    names the finder ("trafilatura", "cleaning", or "" when the page holds no full text)."""
 
     title: str = ""
     abstract: str = ""
     body: str = ""
     sections: list[Section] = field(default_factory=list)
     body_source: str = ""
+    #: the body the jsoup-like cleaning kept, when the reader ran it (the soup is then cleaned): a caller falling back
+    #: to the cleaned page takes it instead of cleaning again
+    cleaned: str | None = None
 
     @property
     def fulltext(self) -> str:
@@ -104,6 +114,13 @@ def _is_fulltext(prose: list[str], abstract: str) -> bool:
     return len(paragraphs) >= MIN_PARAGRAPHS and sum(len(_squash(p)) for p in paragraphs) >= MIN_BODY
 
 
+def _could_hold_body(html: str) -> bool:
+    """Whether the page's text has the sentences a body needs (:data:`MIN_SENTENCES`): a quick look at the markup with
+    scripts, styles and tags taken out, which spares landing and abstract pages the search for a body."""
+    breaks = islice(_SENTENCE_BREAK.finditer(_MARKUP.sub(" ", html)), MIN_SENTENCES)
+    return sum(1 for _ in breaks) >= MIN_SENTENCES
+
+
 def _format(sections: list[Section]) -> str:
     return "\n\n".join(b for s in sections for b in (s.title, s.text) if b)
 
@@ -116,7 +133,7 @@ def read_article(html: str, soup: BeautifulSoup, url: str = "", meta_title: str 
     article = GenericArticle()
     article.title = tidy_title(meta_title) or title_from_page(soup, url, site_names)
     article.abstract = find_abstract(soup)
-    if not body:
+    if not body or not _could_hold_body(html):
         return article
     found = main_content(html, url, article.title)
     sections = _without_abstract(found.sections, article.abstract)
@@ -125,8 +142,16 @@ def read_article(html: str, soup: BeautifulSoup, url: str = "", meta_title: str 
     elif soup.body is not None:
         clean_document(soup, publication=True)
         drop_back_matter(soup.body)
-        cleaned = format_text(soup.body)
+        cleaned = article.cleaned = format_text(soup.body)
         if _is_fulltext(_paragraphs(cleaned), article.abstract):
             sections = _without_abstract([Section("", 0, cleaned)], article.abstract)
             article.body, article.sections, article.body_source = _format(sections), sections, "cleaning"
     return article
+
+
+def cleaned_page(soup: BeautifulSoup, url: str, article: GenericArticle) -> str:
+    """PubFetcher's text of a page without a rule whose body the reader did not find (:func:`clean_html`: the meta
+    description, then the cleaned body), taking the reader's cleaning when it ran rather than cleaning twice."""
+    if article.cleaned is None:
+        return clean_html(soup, url, publication=True)
+    return "\n\n".join(p for p in (meta_description(soup), article.cleaned) if p)

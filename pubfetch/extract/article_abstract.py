@@ -103,7 +103,8 @@ def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
         name = tag.name
         if attrs.get("role") == "doc-abstract" or attrs.get("itemprop") == "abstract":
             semantic.append(tag)
-        elif name in _BLOCKS and ("class" in attrs or "id" in attrs):
+        elif name in _BLOCKS and ("class" in attrs or "id" in attrs) and "bstr" in (
+                str(attrs.get("id", "")) + str(attrs.get("class", ""))).lower():
             tokens = _tokens(tag)
             if tokens & _NAMING and not tokens & _NOT_THE_ABSTRACT:
                 named.append(tag)

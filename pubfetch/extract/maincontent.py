@@ -47,12 +47,16 @@ def is_back_matter(heading: str) -> bool:
 def drop_back_matter(root: Tag) -> None:
     """Remove, in place, what back-matter headings head in a page: the heading's section element when the heading opens
     it, else the heading and what follows it up to the next heading of the same or a higher rank."""
-    for heading in root.find_all(_HEADINGS):
-        if heading.decomposed or not is_back_matter(heading.get_text()):
+    headings = [h for h in root.find_all(_HEADINGS) if is_back_matter(h.get_text())]
+    if not headings:
+        return
+    half = len(root.get_text()) / 2
+    for heading in headings:
+        if heading.decomposed:
             continue
         parent = heading.parent
         if isinstance(parent, Tag) and parent.name not in ("body", "html") and parent.find(_HEADINGS) is heading and (
-                len(parent.get_text()) < 0.5 * len(root.get_text())):
+                len(parent.get_text()) < half):
             parent.decompose()
             continue
         rank = int(heading.name[1])

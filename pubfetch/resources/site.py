@@ -14,10 +14,10 @@ from urllib.parse import quote, urlsplit
 
 from bs4 import BeautifulSoup
 
-from pubfetch.extract.article import read_article
+from pubfetch.extract.article import cleaned_page, read_article
 from pubfetch.extract.article_abstract import is_truncation
 from pubfetch.extract.blockpage import block_reason
-from pubfetch.extract.clean import clean_html, parse_html
+from pubfetch.extract.clean import parse_html
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_journal
@@ -134,8 +134,8 @@ def _read_without_rule(html: str, soup: BeautifulSoup, url: str, meta_record: Ar
     """A page no rule knows, read by the generic reader; without a body found there, the cleaned page as the full
     text (PubFetcher's fallback), all of the part type "webpage"."""
     article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record))
-    fulltext = article.fulltext or clean_html(soup, url, publication=True)
-    return ArticleRecord(title=article.title, abstract=article.abstract, fulltext=fulltext)
+    return ArticleRecord(title=article.title, abstract=article.abstract, fulltext=article.fulltext or cleaned_page(
+        soup, url, article))
 
 
 def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str,
