@@ -34,6 +34,10 @@ _NOT_BODY = re.compile(
     r"ethics\s+(statement|declarations)|data\s+availability(\s+statement)?|citation|share|permissions"
     r")\s*[:.]?\s*$"
 )
+#: A short paragraph opening with these words is a back-matter heading the page did not mark up as one (a table
+#: layout's "REFERENCES  Section:" cell, a bold "Acknowledgments" line).
+_BACK_MATTER_LINE = re.compile(
+    r"(?i)^\s*(references?|bibliography|literature\s+cited|acknowledge?ments?)\b[^.!?]{0,30}$")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _SPACE = re.compile(r"[ \t\r\f\v\u00a0]+")
@@ -146,8 +150,9 @@ def _own_text(element: Any) -> str:
 
 
 def _sections(body: Any, title: str, prose: list[tuple[int, str]]) -> list[Section]:
-    """The body's elements grouped under their headings; the article title repeated as a heading is dropped.
-    Paragraphs of running text are added to ``prose`` with the index of their section."""
+    """The body's elements grouped under their headings; the article title repeated as a heading is dropped, a short
+    line naming the back matter counts as a heading. Paragraphs of running text are added to ``prose`` with the index
+    of their section."""
     sections: list[Section] = []
     heading, level, parts = "", 0, []  # type: tuple[str, int, list[str]]
     squashed_title = "".join(title.split()).lower()
@@ -161,6 +166,11 @@ def _sections(body: Any, title: str, prose: list[tuple[int, str]]) -> list[Secti
             heading, level, parts = text, _LEVELS.get(str(element.get("rend", "")), 2), []
             continue
         text = _own_text(element) if element.tag in ("cell", "div") else _element_text(element)
+        if text and _BACK_MATTER_LINE.match(text):
+            if heading or parts:
+                sections.append(Section(heading, level, "\n\n".join(parts)))
+            heading, level, parts = text, level or 2, []
+            continue
         if text:
             parts.append(text)
             if element.tag in ("p", "quote", "cell", "div"):
@@ -178,7 +188,7 @@ def _body_sections(sections: list[Section]) -> list[int]:
         if dropped_level is not None and section.level > dropped_level:
             continue
         dropped_level = None
-        if section.title and _NOT_BODY.match(section.title):
+        if section.title and (_NOT_BODY.match(section.title) or _BACK_MATTER_LINE.match(section.title)):
             dropped_level = section.level
             continue
         kept.append(index)
