@@ -51,7 +51,8 @@ _MIN_REPEAT = 40
 #: The end of one sentence and the start of the next: running text has them, reference entries, journal lines and
 #: author lists do not ("Trent, H. M., Isomorphisms ...,J. Acoust. Soc. 27, 1955, 500-527.").
 _SENTENCE_BREAK = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")
-_MARKUP = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.DOTALL | re.IGNORECASE)
+_SCRIPT_START = re.compile(r"<(script|style)\b")
+_TAG = re.compile(r"<[^<>]*>")
 _OPENING = 100
 
 
@@ -117,8 +118,23 @@ def _is_fulltext(prose: list[str], abstract: str) -> bool:
 def _could_hold_body(html: str) -> bool:
     """Whether the page's text has the sentences a body needs (:data:`MIN_SENTENCES`): a quick look at the markup with
     scripts, styles and tags taken out, which spares landing and abstract pages the search for a body."""
-    breaks = islice(_SENTENCE_BREAK.finditer(_MARKUP.sub(" ", html)), MIN_SENTENCES)
+    breaks = islice(_SENTENCE_BREAK.finditer(_TAG.sub(" ", _without_scripts(html))), MIN_SENTENCES)
     return sum(1 for _ in breaks) >= MIN_SENTENCES
+
+
+def _without_scripts(html: str) -> str:
+    """The page without the contents of its scripts and styles, in one pass (an unclosed one runs to the end)."""
+    lowered = html.lower()
+    kept: list[str] = []
+    pos = 0
+    for match in _SCRIPT_START.finditer(lowered):
+        if match.start() < pos:
+            continue
+        kept.append(html[pos:match.start()])
+        end = lowered.find("</" + match.group(1), match.end())
+        pos = len(html) if end < 0 else end
+    kept.append(html[pos:])
+    return "".join(kept)
 
 
 def _format(sections: list[Section]) -> str:

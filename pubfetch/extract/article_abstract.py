@@ -21,7 +21,7 @@ import copy
 import re
 
 from bs4 import BeautifulSoup
-from bs4.element import Tag
+from bs4.element import NavigableString, Tag
 
 from pubfetch.extract.clean import format_text, tokenize
 from pubfetch.extract.visible import is_hidden, is_link_list
@@ -109,7 +109,9 @@ def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
             if tokens & _NAMING and not tokens & _NOT_THE_ABSTRACT:
                 named.append(tag)
         if name in _HEADINGS or name in _SHORT_LINE:
-            text = tag.get_text() if name in _HEADINGS else tag.string
+            contents = tag.contents  # a short line is one text node (bs4's .string recurses: deep pages overflow it)
+            text = tag.get_text() if name in _HEADINGS else (
+                str(contents[0]) if len(contents) == 1 and isinstance(contents[0], NavigableString) else "")
             if text and len(text) < 40 and _HEADING.match(text):
                 headings.append(tag)
     return semantic, named, headings
