@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -208,6 +209,47 @@ def test_no_browser_gives_a_classified_failure_with_the_install_hint(server, mon
         assert str(info.value) == UNAVAILABLE_MESSAGE
         assert "apt-get install chromium" in str(info.value) and "PUBFETCH_CHROMIUM=/path" in str(info.value)
     assert server.count("/article") == 0
+
+
+def test_a_browser_that_is_there_but_does_not_start_is_not_called_missing(server, monkeypatch):
+    """A Chromium that exits at once (as one killed by a Ctrl-C does) is reported as not started, with its path;
+    the message does not tell the user to install a browser that is installed."""
+    pytest.importorskip("playwright")
+    monkeypatch.setattr(chromium, "choose_chromium", lambda configured, bundled: "/bin/false")
+    with BrowserRenderer(timeout_ms=LIMIT_MS, allow_private_addresses=True) as r:
+        with pytest.raises(BrowserUnavailable) as info:
+            r.ensure_browser()
+    message = str(info.value)
+    assert message.startswith("JavaScript fetching is unavailable: Chromium at /bin/false did not start ("), message
+    assert "install" not in message
+    assert server.count("/article") == 0
+
+
+def test_ctrl_c_while_rendering_ends_with_one_line(tmp_path: Path) -> None:
+    """Ctrl-C at a terminal reaches the whole process group, Playwright's driver too: the command ends with its one
+    line and status 130, without asyncio's "Future exception was never retrieved" about the driver it lost."""
+    pytest.importorskip("playwright")
+    _chromium_or_skip()
+    arrived = threading.Event()
+
+    def page(_request: Request) -> Reply:
+        arrived.set()
+        return Reply(hold=True)  # the page never comes: the interrupt lands while it is being rendered
+
+    with LoopbackServer({"/page": page}) as server:
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]) + os.pathsep +
+                   os.environ.get("PYTHONPATH", ""), PUBFETCH_RATE_DB=str(tmp_path / "rates.sqlite"))
+        proc = subprocess.Popen([sys.executable, "-m", "pubfetch", "-fetch-document-javascript", server.url("/page"),
+                                 "--allow-private-addresses"], env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            assert arrived.wait(300), proc.communicate(timeout=60)
+            os.killpg(proc.pid, signal.SIGINT)  # as the terminal sends it: to every process of the group
+            _, err = proc.communicate(timeout=300)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+    assert (proc.returncode, err) == (130, "pubfetch: error: interrupted\n")
 
 
 def test_untrusted_and_malformed_urls_are_refused_before_the_browser(server):

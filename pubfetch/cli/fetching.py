@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
@@ -79,6 +80,8 @@ class Session:
                 from pubfetch.net.warc import WarcRecorder
 
                 try:
+                    if os.path.dirname(self.warc):  # as for every output file (pubfetch.cli.preflight)
+                        os.makedirs(os.path.dirname(self.warc), exist_ok=True)
                     recorder = WarcRecorder(self.warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
                 except OSError as e:
                     raise InputError(f"cannot write WARC file '{self.warc}': {e.strerror or e}") from None
@@ -120,17 +123,21 @@ class Session:
         for close in self._closers:
             close()
 
-    def exit_status(self) -> int:
-        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
-        that fetched publications ends with its summary. What was fetched is stored either way."""
-        s = self.summary
+    def report(self) -> None:
+        """The summary lines of what was fetched (and stored): at the end of a run, or when it is interrupted."""
         if self.fetched_publications:
-            print(f"pubfetch: {s.line()}", file=sys.stderr)
+            print(f"pubfetch: {self.summary.line()}", file=sys.stderr)
         if self.pages_not_final:
             print(f"pubfetch: {self.pages_not_final} webpages/docs not final", file=sys.stderr)
         if self.extraction_failures:
             print("pubfetch: some articles of the archival unit could not be extracted (see the warnings)",
                   file=sys.stderr)
+
+    def exit_status(self) -> int:
+        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
+        that fetched publications ends with its summary. What was fetched is stored either way."""
+        s = self.summary
+        self.report()
         if self._recorder is not None and self._recorder.error is not None:
             print(f"pubfetch: error: {self._recorder.error}; the fetched entries were stored", file=sys.stderr)
             return EXIT_USAGE

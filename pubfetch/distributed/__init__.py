@@ -9,11 +9,17 @@ Celery, its Redis transport and a PostgreSQL driver are the ``cluster`` extra: `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any
+import typing as _typing
 
 from pubfetch import fetcher
-from pubfetch.model import Publication
+
+if _typing.TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
+
+    from pubfetch.model import Publication
+
+__all__ = ["fetch_many"]
 
 
 def fetch_many(ids: Iterable[Any], db: Any = None, parts: Any = None, args: Any = None, *, queue: str | None = None,
