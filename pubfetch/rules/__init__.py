@@ -51,7 +51,6 @@ from pubfetch.rules.ruleset import (
     JOURNALS_FILE,
     WEBPAGES_FILE,
     ScrapingRules,
-    _builtin_text,
     default_rules,
 )
 from pubfetch.rules.selectors import Selector, compile_selector, translate_jsoup
@@ -60,6 +59,6 @@ from pubfetch.rules.urls import UrlRewrite, compile_url_regex
 __all__ = [
     "BUILTIN_DIR", "BUILTIN_PACKAGE", "JOURNALS_FILE", "JOURNAL_KEYS", "JOURNAL_REWRITE_PAIRS", "JOURNAL_SELECTOR_KEYS",
     "JOURNAL_TEST_KEYS", "WEBPAGES_FILE", "WEBPAGE_KEYS", "WEBPAGE_TEST_KEYS", "JournalRule", "RuleError", "RuleTest",
-    "ScrapingRules", "Selector", "UrlRewrite", "WebpageRule", "_builtin_text", "compile_selector", "compile_url_regex",
+    "ScrapingRules", "Selector", "UrlRewrite", "WebpageRule", "compile_selector", "compile_url_regex",
     "default_rules", "translate_jsoup",
 ]  # fmt: skip

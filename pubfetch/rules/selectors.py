@@ -119,7 +119,7 @@ class Selector:
 
     text: str
     css: str = ""
-    _compiled: list[Any] = field(default_factory=list, repr=False, compare=False)
+    _compiled: list[Any] = field(default_factory=list, repr=False, compare=False, init=False)
 
     @property
     def compiled(self) -> Any:
@@ -155,4 +155,6 @@ def compile_selector(text: str, *, lazy: bool = False) -> Selector:
         compiled = _EMPTY_SOUP.css.compile(css)
     except Exception as e:  # soupsieve raises SelectorSyntaxError, and a few others for unsupported features
         raise ValueError(f"invalid CSS selector '{stripped}': {str(e).splitlines()[0]}") from e
-    return Selector(text, css, [compiled])
+    selector = Selector(text, css)
+    selector._compiled.append(compiled)
+    return selector
