@@ -12,6 +12,7 @@ import dataclasses
 import difflib
 import functools
 import os
+import stat
 import types
 import typing
 from collections.abc import Mapping
@@ -333,6 +334,19 @@ def _hints() -> dict[str, object]:
     return typing.get_type_hints(FetchConfig)
 
 
+def _read_config_text(path: str | os.PathLike[str]) -> str:
+    """The text of a config file: a regular file (a FIFO or a device would block or never end) of at most
+    :data:`MAX_CONFIG_BYTES` (a longer one is refused, not cut: a setting past the cut would be lost unseen)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, and is then refused
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"config file {path} is not a regular file")
+        data = f.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ValueError(f"config file {path} is over {MAX_CONFIG_BYTES // 1024} kB: a config file is a few settings")
+    return data.decode("utf-8")
+
+
 def _read_yaml(path: str | os.PathLike[str]) -> object:
     """The YAML document of a config file (empty: ``{}``); every problem a ValueError of one line."""
     import yaml
@@ -340,8 +354,7 @@ def _read_yaml(path: str | os.PathLike[str]) -> object:
     from pubfetch import yamlsafe
 
     try:
-        with open(path, encoding="utf-8") as f:
-            return yamlsafe.load(f.read(MAX_CONFIG_BYTES + 1)) or {}
+        return yamlsafe.load(_read_config_text(path)) or {}
     except OSError as e:
         raise ValueError(f"cannot read config file {path}: {e.strerror}") from None
     except UnicodeDecodeError as e:

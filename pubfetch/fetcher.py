@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
-from typing import TYPE_CHECKING, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from pubfetch import ids as idmod
 from pubfetch.chain import Claims, fetch_publications, identity_keys
@@ -200,6 +200,7 @@ def fetch_many(
     retry_exceptions: bool = True,
     use_stored: bool = True,
     errors: str = "skip",
+    deferred: list[dict[str, Any]] | None = None,
     **options: Unpack[FetchOptions],
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch;
@@ -221,6 +222,10 @@ def fetch_many(
             publication that got nothing because of transient failures is yielded as it is (``pub.problems()`` says
             so); "raise": an invalid ID raises :class:`~pubfetch.ids.InvalidId`, such a publication
             :class:`FetchError` (after it was stored).
+        deferred: a list that receives the publications of the end-of-run retry (JSON: ``"pub"``, ``"resume"``) instead
+            of their being retried and reported here (they are stored as they ended); :func:`fetch_retries` retries
+            them later, with those of other calls: a queued job retries its batches' failures together, once, as one
+            process does at the end of its run.
         options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ``rate_limits=False``, ...).
 
     Without ``context``, requests wait for the services' rate limits shared with every other pubfetch process
@@ -230,27 +235,57 @@ def fetch_many(
         raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
     cfg = _config(config, args, parts, options, "fetch_many")
     with ExitStack() as stack:
-        store = _open(stack, db)
-        writer = stack.enter_context(StoreWriter(store)) if store is not None else None
-        ctx = context or stack.enter_context(Context(cfg.with_shared_rate_limits() if cfg.rate_limits else cfg))
-        watch = getattr(ctx.client, "watch", None)
-        if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
-            stack.enter_context(watch.watching())
-        if summary is not None and summary.requests is None:
-            summary.requests = ctx.client.counts
+        store, writer, ctx = _session(stack, cfg, db, context, summary)
         tally = _Tally(ctx.args, summary, progress, retry_exceptions)
         stack.callback(tally.retry.close)
         batches = _loaded_batches(iter(ids), cfg.batch_size, store if use_stored else None, ctx.args, errors)
         yield from _overlapped(ctx, writer, batches, tally, errors, in_flight=2 if cfg.batch_size > 1 else 1,
                                own_context=context is None)
-        if len(tally.retry):
-            log.info("retrying %d publications that ended with a fetch exception: only what failed",
-                     len(tally.retry))
-            tally.retry_exceptions = False
+        if deferred is not None:
             for entries in tally.retry.chunks(cfg.batch_size):
-                pubs, resumes = _waiting(entries, ctx.client.config.retry_after_cap_s)
-                yield from _checked(_fetch_batch(ctx, writer, pubs, tally, tally.next_batch(), resumes=resumes),
-                                    errors)
+                deferred.extend(entries)
+            return
+        yield from _retried(ctx, writer, tally, tally.retry.chunks(cfg.batch_size), len(tally.retry), errors)
+
+
+def fetch_retries(entries: Iterable[dict[str, Any]], db: DbLike = None, parts: Iterable[PartName | str] | None = None,
+                  args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
+                  summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
+    """The end-of-run retry of publications that :func:`fetch_many` deferred (``deferred=``), in the order given,
+    each asked only what failed; yields them as they are done."""
+    cfg = _config(config, args, parts, {}, "fetch_retries")
+    entries = list(entries)
+    with ExitStack() as stack:
+        _, writer, ctx = _session(stack, cfg, db, None, summary)
+        tally = _Tally(ctx.args, summary, None, retry_exceptions=False)
+        chunks = (entries[i:i + cfg.batch_size] for i in range(0, len(entries), cfg.batch_size))
+        yield from _retried(ctx, writer, tally, chunks, len(entries), errors)
+
+
+def _session(stack: ExitStack, cfg: FetchConfig, db: DbLike, context: Context | None,
+             summary: BatchSummary | None) -> tuple[Store | None, StoreWriter | None, Context]:
+    """The store, its writer and the context of a fetch run, closed with ``stack``."""
+    store = _open(stack, db)
+    writer = stack.enter_context(StoreWriter(store)) if store is not None else None
+    ctx = context or stack.enter_context(Context(cfg.with_shared_rate_limits() if cfg.rate_limits else cfg))
+    watch = getattr(ctx.client, "watch", None)
+    if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
+        stack.enter_context(watch.watching())
+    if summary is not None and summary.requests is None:
+        summary.requests = ctx.client.counts
+    return store, writer, ctx
+
+
+def _retried(ctx: Context, writer: StoreWriter | None, tally: _Tally, chunks: Iterable[list[dict[str, Any]]],
+             count: int, errors: str) -> Iterator[Publication]:
+    """The end-of-run retry: each publication of ``chunks`` (``"pub"``, ``"resume"``) asked again only what failed."""
+    if not count:
+        return
+    log.info("retrying %d publications that ended with a fetch exception: only what failed", count)
+    tally.retry_exceptions = False
+    for entries in chunks:
+        pubs, resumes = _waiting(entries, ctx.client.config.retry_after_cap_s)
+        yield from _checked(_fetch_batch(ctx, writer, pubs, tally, tally.next_batch(), resumes=resumes), errors)
 
 
 def _loaded_batches(ids: Iterator[IdsLike], size: int, store: Store | None, args: FetcherArgs,

@@ -18,7 +18,6 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from loopback import LoopbackServer, Reply, Request
 from pubfetch.net import addresses, browser
 from pubfetch.net.browser import (
     UNAVAILABLE_MESSAGE,
@@ -32,8 +31,9 @@ from pubfetch.net.browser import worker as browser_worker
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
+from support.loopback import LoopbackServer, Reply, Request
 
-PAGES = Path(__file__).parent / "pages" / "js"
+PAGES = Path(__file__).parent / "data" / "pages" / "js"
 #: The page limit of the tests that wait for it to run out (``timing`` tests, run apart by .ci/run).
 LIMIT_MS = 4000
 #: The page limit of the tests of healthy pages: a loaded machine can take seconds to render one, and such a page must

@@ -2,7 +2,7 @@
 times: a trickle out of a slow per-publication step (fullTextXML) is one request per service, not one per linger, and
 publications that reach a step together do not wait for the trickle.
 
-The services answer in this process (``synthetic.in_process``), under all the client's layers; Europe PMC's
+The services answer in this process (``support.fetchrun``), under all the client's layers; Europe PMC's
 fullTextXML answers one request at a time, each after a delay, so that the open-access publications leave it one by
 one, ``GAP`` seconds apart, for longer than the linger (the other services answer at once and side by side, as
 services on other hosts would). The counts hold as long as the machine lets a publication through its step within the
@@ -14,12 +14,9 @@ from __future__ import annotations
 import threading
 import time
 
-from pubfetch.config import FetchConfig
-from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
-from pubfetch.net.client import HttpClient
-from pubfetch.resources.base import Context
-from synthetic import SyntheticServices, in_process
+from support.fetchrun import fetch_run
+from support.synthetic import SyntheticServices
 
 #: Seconds each fullTextXML answer takes; the host has one connection, so they come out this far apart.
 GAP = 0.2
@@ -29,7 +26,8 @@ LINGER_MS = 1000
 
 def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str]) -> tuple[list[Publication], list[str]]:
     """Fetch ``pmids`` in one batch; returns the publications and the services asked, in the order sent."""
-    transport = in_process(services)
+    run = fetch_run(services, per_host_connections=32, batch_size=len(pmids), linger_ms=LINGER_MS)
+    transport = run.transport
     inner = transport.answer_for
     sent: list[str] = []
     one_at_a_time = threading.Lock()
@@ -42,12 +40,7 @@ def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str]) -> t
         return inner(request)
 
     transport.answer_for = slow_fulltext  # type: ignore[method-assign]
-    cfg = FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False, threads=4,
-                      per_host_connections=32, batch_size=len(pmids), linger_ms=LINGER_MS,
-                      http_overrides={"busy_retries": 0, "timeout_ms": 5000})
-    with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
-        pubs = list(fetch_many(pmids, config=cfg, context=ctx))
-    return pubs, sent
+    return run.fetch(pmids), sent
 
 
 def test_publications_trickling_out_of_a_slow_step_are_asked_for_in_one_request_per_service():

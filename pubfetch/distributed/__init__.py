@@ -1,8 +1,13 @@
 """Fetching on several machines: Celery workers take batches of IDs from a queue and write to one shared database.
 
-- :mod:`.app`: the Celery application and its settings (late acknowledgement, redelivery of a killed worker's batch);
-- :mod:`.tasks`: the one task, fetching a batch into the database, idempotent by the fetcher's can-fetch rules;
-- :mod:`.submit`: splitting IDs into batches, sending them, following a job; :mod:`.worker`: ``pubfetch worker``.
+- :mod:`.app`: the Celery application and its settings (late acknowledgement, a lost worker's batches redelivered
+  after a grace period);
+- :mod:`.message`: what a task message may carry (IDs and fetching thresholds, nothing of the worker's own);
+- :mod:`.tasks`: the one task, fetching a batch into the worker's database, idempotent by the fetcher's can-fetch rules;
+- :mod:`.jobretry`: the job's end-of-run retry, once for the whole job;
+- :mod:`.liveness`: the workers' heartbeats, which renew the batches they hold and record who holds which;
+- :mod:`.submit`: splitting IDs into batches, sending them, following a job; :mod:`.jobstatus`: a job's state and
+  cancelling it; :mod:`.worker`: ``pubfetch worker``.
 
 Celery, its Redis transport and a PostgreSQL driver are the ``cluster`` extra: ``pip install "pubfetch[cluster]"``.
 """

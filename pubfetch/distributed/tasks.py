@@ -1,10 +1,15 @@
-"""The task a worker runs: fetch one batch of publications into the shared database.
+"""The task a worker runs: fetch one batch of publications into the worker's own database.
 
-A batch is walked through the chain together exactly as in a single process (``fetch_many`` with the batch as one
-chain batch), so the batchable services (Europe PMC search, efetch, annotations) are asked once per batch, as they
-would be by one process. The task is idempotent: an entry the database already holds complete enough is not fetched
-again (the fetcher's can-fetch rules), so a batch delivered twice, after a worker was killed, only finishes what the
-first delivery left undone; every entry is written in its own transaction.
+A batch is walked through the chain as in a single process (``fetch_many`` over the batch), so the batchable services
+(Europe PMC search, efetch, annotations) are asked about many publications together. The task is idempotent: an
+entry the database already holds complete enough is not fetched again (the fetcher's can-fetch rules), so a batch
+delivered twice, after a worker was lost, only finishes what the first delivery left undone; every entry is written
+in its own transaction.
+
+The message is checked first (:mod:`.message`); a message that is refused, a job that was cancelled, or a worker
+database that is gone fail the batch at once with one log line and are not retried: no later delivery could succeed.
+Whatever fails, what goes back to the result backend (which whoever writes to the queue can read) is one line written
+here, never an exception's own text, which may quote a file or an answer.
 """
 
 from __future__ import annotations
@@ -15,15 +20,29 @@ import logging
 import os
 from typing import Any
 
-from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.ids import PublicationIds
+from pubfetch.distributed.message import MessageRefused, database_name, decode
 
 log = logging.getLogger(__name__)
 
-#: The worker's own defaults, set by ``pubfetch worker`` before it starts taking tasks.
+#: The worker's own settings, set by ``pubfetch worker`` before it starts taking tasks.
 WORKER_ENV_DB = "PUBFETCH_WORKER_DB"
 WORKER_ENV_RATE_DB = "PUBFETCH_WORKER_RATE_DB"
 WORKER_ENV_ALLOW_PRIVATE = "PUBFETCH_WORKER_ALLOW_PRIVATE_ADDRESSES"
+#: Publications of a task walked through the chain together (a task of more is walked in batches of this many).
+WALK = 200
+
+
+class BatchRefused(Exception):
+    """A batch this worker will not fetch, whoever delivers it (refused message, cancelled job, database gone)."""
+
+
+class BatchFailed(Exception):
+    """A batch whose fetch failed on this worker; the details are in the worker's log only."""
+
+
+def cancelled_key(job: str) -> str:
+    """The results' Redis key whose presence cancels a job (``-job-cancel``)."""
+    return f"pubfetch-job:{job}:cancelled"
 
 
 def encode_summary(summary: Any) -> dict[str, Any]:
@@ -54,19 +73,11 @@ def add_summary(into: Any, counts: dict[str, Any]) -> None:
             setattr(into, f.name, current + int(value))
 
 
-def encode_ids(ids: PublicationIds) -> list[str]:
-    return list(ids.ids)
-
-
-def encode_options(args: FetcherArgs | None, parts: list[str] | None) -> dict[str, Any]:
-    """The fetching parameters of a job, as JSON for the task messages."""
-    return {"args": dataclasses.asdict(args) if args is not None else None, "parts": parts}
-
-
 @functools.cache
 def _config() -> Any:
-    """The worker process's configuration (endpoints and keys from its environment) with the shared rate limits:
-    ``--rate-db`` of the worker, which defaults to the broker's Redis, so every worker of a cluster shares them."""
+    """The worker process's configuration (endpoints, keys, contact e-mails, User-Agent and rule files from its
+    environment) with the shared rate limits: ``--rate-db`` of the worker, which defaults to the broker's Redis, so
+    every worker of a cluster shares them."""
     from pubfetch.config import FetchConfig
     from pubfetch.net.ratelimit import ServiceMap, default_limits
     from pubfetch.net.ratelimit_redis import shared_limiter
@@ -80,19 +91,89 @@ def _config() -> Any:
     return cfg.replace(http_overrides=overrides, allow_private_addresses=private or cfg.allow_private_addresses)
 
 
-def fetch_batch(ids: list[list[str]], db: str | None, options: dict[str, Any]) -> dict[str, Any]:
-    """Fetch ``ids`` (each ``[pmid, pmcid, doi]``) into the database ``db`` (else the worker's ``--db``); return the
-    batch's counts (a :class:`~pubfetch.fetcher.BatchSummary` as a dict)."""
-    from pubfetch.fetcher import BatchSummary, fetch_many
+@functools.cache
+def _results_client(url: str) -> Any:
+    from pubfetch.net.ratelimit_redis import connect, split_prefix
 
-    target = db or os.environ.get(WORKER_ENV_DB)
+    return connect(split_prefix(url)[0])
+
+
+def _results(task: Any) -> tuple[Any, str]:
+    """The results' Redis of the task's app and its key prefix."""
+    conf = task.app.conf
+    return _results_client(conf.result_backend), (conf.result_backend_transport_options or {}).get("global_keyprefix",
+                                                                                                  "")
+
+
+def _cancelled(task: Any, job: str | None) -> bool:
+    if not job:
+        return False
+    client, prefix = _results(task)
+    return bool(client.exists(prefix + cancelled_key(job)))
+
+
+def _refuse(task: Any, reason: str) -> BatchRefused:
+    log.warning("batch %s of job %s refused: %s", task.request.id, task.request.group, reason)
+    return BatchRefused(reason)
+
+
+def fetch_batch(task: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """Fetch the IDs of the message into the worker's ``--db``; return the batch's counts (a
+    :class:`~pubfetch.fetcher.BatchSummary` as a dict)."""
+    from pubfetch.store import StoreError, open_store
+
+    try:
+        message = decode(args, kwargs)
+    except MessageRefused as e:
+        raise _refuse(task, f"message refused: {e}") from None
+    target = os.environ.get(WORKER_ENV_DB, "")
     if not target:
-        raise ValueError("no database: give the job one (-db-fetch) or the worker one (--db)")
-    args = FetcherArgs(**options["args"]) if options.get("args") else None
+        raise _refuse(task, "this worker has no --db")
+    if message.db and database_name(message.db) != database_name(target):
+        raise _refuse(task, "the job names another database than this worker's --db (start workers with the job's "
+                            "database, or send the job to its database's queue)")
+    if _cancelled(task, task.request.group):
+        raise _refuse(task, "the job was cancelled")
+    try:
+        store = open_store(target)
+    except StoreError as e:
+        raise _refuse(task, f"the worker's database cannot be opened: {str(e).splitlines()[0][:300]}") from None
+    try:
+        return _fetch(task, message, store)
+    except Exception:
+        log.exception("batch %s of job %s failed", task.request.id, task.request.group)
+        raise BatchFailed(f"the batch failed on worker {task.request.hostname}; its log has the details") from None
+    finally:
+        store.close()
+
+
+def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
+    """Fetch the batch; in a job, leave its publications to retry to the job's retry, and do that retry when this is
+    the job's last batch to finish (:mod:`.jobretry`)."""
+    from pubfetch.distributed.jobretry import JobRetry
+    from pubfetch.fetcher import BatchSummary, fetch_many, fetch_retries
+
+    cfg = _config()
+    args = message.fetcher_args(cfg.args)
     summary = BatchSummary()
-    pubs = fetch_many([PublicationIds(*i) for i in ids], db=target, args=args, parts=options.get("parts"),
-                      config=_config(), summary=summary, batch_size=max(1, len(ids)))
+    job = task.request.group
+    deferred: list[dict[str, Any]] | None = [] if job and message.batches else None
+    pubs = fetch_many(message.ids, db=store, args=args, parts=message.parts, config=cfg, summary=summary,
+                      batch_size=max(1, min(len(message.ids), WALK)), deferred=deferred)
     for _ in pubs:
         pass
-    log.info("batch of %d done: %d fetched, %d already complete", len(ids), summary.fetched, summary.skipped)
+    if deferred is not None:
+        client, prefix = _results(task)
+        retry = JobRetry(client, prefix, job, message.batches, task.request.id, int(task.app.conf.result_expires))
+        retry.defer(deferred)
+        if retry.finish():
+            entries = retry.entries(store)
+            if entries:
+                log.info("last batch of job %s: retrying the job's %d publications that ended with a fetch "
+                         "exception", job, len(entries))
+            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=summary):
+                pass
+            retry.done()
+    log.info("batch %s of %d done: %d fetched, %d already complete", task.request.id, len(message.ids),
+             summary.fetched, summary.skipped)
     return encode_summary(summary)

@@ -24,10 +24,17 @@ JOURNAL_TEST_KEYS: Mapping[str, tuple[type, ...]] = MappingProxyType(
     {"title": (str,), "doi": (str,), "abstract": (int,), "fulltext": (int,), "keywords": (int,), "pdf": (str, bool)})
 WEBPAGE_TEST_KEYS: Mapping[str, tuple[type, ...]] = MappingProxyType(
     {"title": (str,), "content": (int,), "license": (str,), "language": (str,)})
+#: The keys a rule file may have: named in messages (an unknown key is the file's own text, and is not).
+_RULE_KEYS = frozenset(JOURNAL_KEYS) | frozenset(WEBPAGE_KEYS)
 
 
 class RuleError(ValueError):
-    """A scraping-rule file that cannot be used; the message names the file, line, rule (regex or site) and key."""
+    """A scraping-rule file that cannot be used; the message names the file, line and key, and the rule (regex or
+    site) only when no line is known.
+
+    The message never quotes the file's own text where the line number finds it: a file that is no rule file (a
+    secret handed over as ``journals_yaml``) must not come back in an error, which may end up where others read it.
+    The rule and key stay attributes for callers."""
 
     def __init__(self, problem: str, *, file: str, rule: str | None = None, key: str | None = None,
                  line: int | None = None) -> None:
@@ -38,8 +45,8 @@ class RuleError(ValueError):
         self.line = line
         where = f"{file}:{line}" if line else file
         parts = [f"scraping rules {where}"]
-        if rule is not None:
+        if rule is not None and not line:
             parts.append(f"rule '{rule}'")
-        if key is not None:
+        if key is not None and key in _RULE_KEYS:
             parts.append(f"key '{key}'")
         super().__init__(", ".join(parts) + ": " + problem)

@@ -40,7 +40,7 @@ def yaml_documents(text: str, file: str) -> tuple[list[Node | None], Callable[[N
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        problem = getattr(e, "problem", None) or str(e)
+        problem = getattr(e, "problem", None) or "not YAML"  # str(e) quotes the line
         raise RuleError(f"YAML syntax error: {problem}", file=file, line=line) from e
 
     def construct(node: Node) -> Any:
@@ -172,7 +172,7 @@ def _parse_tests(node: Node, allowed: Mapping[str, tuple[type, ...]], file: str,
         for key, (value, key_line) in entry.items():
             types = allowed.get(key)
             if types is None:
-                raise RuleError(f"unknown test expectation '{key}' (known: url, untested, {', '.join(allowed)})",
+                raise RuleError(f"unknown test expectation (known: url, untested, {', '.join(allowed)})",
                                 file=file, rule=rule, key="tests", line=key_line)
             if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
                 raise RuleError(f"test expectation '{key}' must be {' or '.join(t.__name__ for t in types)}",

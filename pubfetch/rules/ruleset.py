@@ -194,7 +194,7 @@ def _validate_journals(regexes: Sequence[UrlEntry], sites: Mapping[str, SiteEntr
     """PubFetcher's cross-checks: every regex names a defined site and every site is named by some regex."""
     for entry in regexes:
         if entry.value not in sites:
-            raise RuleError(f"site '{entry.value}' is not defined in the site section", file=entry.file,
+            raise RuleError("the site this regex names is not defined in the site section", file=entry.file,
                             rule=entry.regex, line=entry.line)
     used = {entry.value for entry in regexes}
     for name, site in sites.items():
