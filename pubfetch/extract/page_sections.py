@@ -5,6 +5,8 @@ in it starts a section titled as written; its depth is the rank of its heading l
 uses (a body whose headings are ``h2`` and ``h3`` has sections of level 1 and 2). A section's text is its
 paragraphs, list items, quotations and figure captions up to the next heading, one paragraph each. Text before the
 first heading belongs to no section (it is in the flat full text), and a body without headings has no sections.
+The generic article reader's body comes with its own heading structure, ranked the same way
+(:func:`ranked_sections`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from bs4.element import Tag
 from pubfetch.extract.clean import element_text
 from pubfetch.model.rich import Section
 
-__all__ = ["page_sections"]
+__all__ = ["page_sections", "ranked_sections"]
 
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
 #: the elements whose text is a paragraph of a section (the outermost one when they nest)
@@ -53,5 +55,12 @@ def page_sections(roots: Iterable[Tag]) -> list[Section]:
             found.append((HEADINGS[element.name], text, []))
         elif found and text:
             found[-1][2].append(text)
-    ranks = {level: rank for rank, level in enumerate(sorted({level for level, _, _ in found}), start=1)}
-    return [Section(title, ranks[level], "\n\n".join(paragraphs)) for level, title, paragraphs in found]
+    return ranked_sections((level, title, "\n\n".join(paragraphs)) for level, title, paragraphs in found)
+
+
+def ranked_sections(found: Iterable[tuple[int, str, str]]) -> list[Section]:
+    """Sections of (heading level, title, text), each level replaced by its rank among the levels used; text before
+    any heading (level 0, or no title) is no section. The generic page reader's body sections go through here too."""
+    kept = [(level, title, text) for level, title, text in found if level > 0 and title]
+    ranks = {level: rank for rank, level in enumerate(sorted({level for level, _, _ in kept}), start=1)}
+    return [Section(title, ranks[level], text) for level, title, text in kept]
