@@ -3,11 +3,10 @@ reader finds."""
 
 from __future__ import annotations
 
+from pubfetch.model.part_type import PartType
 from support.fetchrun import fetch_run
 from support.loopback import Reply
 from support.synthetic import Article, SyntheticServices
-
-from pubfetch.model.part_type import PartType
 
 PARAGRAPH = ("The {0} of the study were examined in detail across several independent cohorts of patients. Each "
              "cohort was followed for a period of years, and the measurements were repeated at every visit by "
