@@ -242,6 +242,7 @@ def test_page_sections_of_rule_pages_are_the_headings_of_the_body(corpus_dir: Pa
             headings = [" ".join(h.get_text().split()) for r in outer
                         for h in ([r] if r.name in ("h1", "h2", "h3", "h4", "h5", "h6") else
                                   r.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]))]
+            headings = [h for h in headings if h]  # a heading without text starts no section
             assert [" ".join(s.title.split()) for s in page_sections(roots)] == headings, entry["name"]
             checked += bool(headings)
     assert checked >= 10

@@ -52,7 +52,8 @@ def page_sections(roots: Iterable[Tag]) -> list[Section]:
     for kind, element in _blocks(roots):
         text = element_text(element)
         if kind == "heading":
-            found.append((HEADINGS[element.name], text, []))
+            if text:  # an empty heading (an icon, an anchor) starts no section; its text stays with the last one
+                found.append((HEADINGS[element.name], text, []))
         elif found and text:
             found[-1][2].append(text)
     return ranked_sections((level, title, "\n\n".join(paragraphs)) for level, title, paragraphs in found)
