@@ -52,6 +52,7 @@ import re
 import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 
 import bs4
 from bs4 import BeautifulSoup
@@ -100,6 +101,7 @@ _MAYBE_ARIA = frozenset(("tab", "search"))
 _MAIN_TAGS = frozenset(("main", "article"))
 _MAIN_ARIA = frozenset(("main", "article"))
 _TITLE_TAGS = frozenset(("h1", "h2"))
+_MAIN_OR_TITLE = MAIN_WORDS | TITLE_WORDS
 
 # jsoup 1.15 tag table: which tags are blocks, which add a blank line, which keep their whitespace.
 BLOCK_TAGS = frozenset((
@@ -281,17 +283,71 @@ def _children(tag: Tag) -> list[Tag]:
     return [child for child in tag.contents if isinstance(child, Tag)]
 
 
+#: What an id/class value says about its element (bits of :func:`_id_class_flags`).
+_ALWAYS, _MAYBE, _PUBLICATION_REF, _MAIN_WORD, _MAIN_OR_TITLE_WORD = 1, 2, 4, 8, 16
+#: What a role/aria-label value says (bits of :func:`_aria_flags`).
+_ARIA_ALWAYS, _ARIA_MAYBE, _ARIA_MAIN = 1, 2, 4
+
+
+@lru_cache(maxsize=16384)
+def _id_class_flags(value: str) -> int:
+    """The keyword tests of one id/class value, computed once per distinct value: pages repeat the same few hundred
+    class values over thousands of elements, and every element is tested several times."""
+    if not value:
+        return 0
+    flags = 0
+    for token in tokenize(value):
+        if is_always_token(token):
+            flags |= _ALWAYS
+        if is_maybe_token(token):
+            flags |= _MAYBE
+        if is_publication_token(token):
+            flags |= _PUBLICATION_REF
+    if _is_word_attr(value, MAIN_WORDS):
+        flags |= _MAIN_WORD | _MAIN_OR_TITLE_WORD
+    elif _is_word_attr(value, _MAIN_OR_TITLE):
+        flags |= _MAIN_OR_TITLE_WORD
+    return flags
+
+
+@lru_cache(maxsize=4096)
+def _aria_flags(value: str) -> int:
+    """The keyword tests of one role/aria-label value, once per distinct value."""
+    flags = 0
+    for token in tokenize(value):
+        if token in _ALWAYS_ARIA:
+            flags |= _ARIA_ALWAYS
+        if token in _MAYBE_ARIA:
+            flags |= _ARIA_MAYBE
+        if token in _MAIN_ARIA:
+            flags |= _ARIA_MAIN
+    return flags
+
+
+def _flags(tag: Tag) -> tuple[int, int]:
+    """(id/class flags, role/aria-label flags) of an element."""
+    attrs = tag.attrs
+    if not attrs:
+        return 0, 0
+    marks = aria = 0
+    if "id" in attrs:
+        marks = _id_class_flags(_attr(tag, "id"))
+    if "class" in attrs:
+        marks |= _id_class_flags(_attr(tag, "class"))
+    if "role" in attrs:
+        aria = _aria_flags(_attr(tag, "role"))
+    if "aria-label" in attrs:
+        aria |= _aria_flags(_attr(tag, "aria-label"))
+    return marks, aria
+
+
 def is_main(tag: Tag, also_title: bool = True) -> bool:
     """Whether the element itself marks main content (and, with also_title, a title/heading or <h1>/<h2>)."""
-    words = MAIN_WORDS | TITLE_WORDS if also_title else MAIN_WORDS
     name = (tag.name or "").translate(_ASCII_LOWER)
     if name in _MAIN_TAGS or (also_title and name in _TITLE_TAGS):
         return True
-    if _is_word_attr(_attr(tag, "id"), words) or _is_word_attr(_attr(tag, "class"), words):
-        return True
-    return any(t in _MAIN_ARIA for t in tokenize(_attr(tag, "role"))) or any(
-        t in _MAIN_ARIA for t in tokenize(_attr(tag, "aria-label"))
-    )
+    marks, aria = _flags(tag)
+    return bool(marks & (_MAIN_OR_TITLE_WORD if also_title else _MAIN_WORD) or aria & _ARIA_MAIN)
 
 
 def _subtree_main(root: Tag) -> dict[int, bool]:
@@ -310,30 +366,20 @@ def _subtree_main(root: Tag) -> dict[int, bool]:
     return flags
 
 
-def _tokens_say_remove(tag: Tag, attrs: tuple[str, str], always: Callable[[str], bool], maybe: Callable[[str], bool],
-                       has_main: Callable[[], bool]) -> bool:
-    """An "always" token removes; a "maybe" token removes only when the element holds no main content."""
-    for attr in attrs:
-        tokens = tokenize(_attr(tag, attr))
-        if any(always(t) for t in tokens):
-            return True
-        if any(maybe(t) for t in tokens) and not has_main():
-            return True
-    return False
-
-
 def _should_remove(tag: Tag, publication: bool, has_main: Callable[[], bool]) -> bool:
-    """PubFetcher's removal decision for one element; has_main is only asked when a "maybe" rule fires."""
+    """PubFetcher's removal decision for one element: an "always" keyword removes, a "maybe" keyword removes only
+    when the element holds no main content (has_main is only asked then)."""
     name = (tag.name or "").translate(_ASCII_LOWER)
     if name in _ALWAYS_TAGS:
         return True
-    if _tokens_say_remove(tag, ("id", "class"), is_always_token, is_maybe_token, has_main):
+    marks, aria = _flags(tag)
+    if marks & _ALWAYS or aria & _ARIA_ALWAYS:
         return True
-    if _tokens_say_remove(tag, ("role", "aria-label"), _ALWAYS_ARIA.__contains__, _MAYBE_ARIA.__contains__, has_main):
+    if (marks & _MAYBE or aria & _ARIA_MAYBE) and not has_main():
         return True
     if name == "noscript" and "javascript" in element_text(tag).translate(_ASCII_LOWER):
         return True
-    return publication and any(is_publication_token(t) for attr in ("id", "class") for t in tokenize(_attr(tag, attr)))
+    return publication and bool(marks & _PUBLICATION_REF)
 
 
 def find_removals(root: Tag, publication: bool = False) -> list[Tag]:
