@@ -32,7 +32,8 @@ from bs4 import BeautifulSoup
 
 from pubfetch.extract.article_abstract import find_abstract
 from pubfetch.extract.article_title import tidy_title, title_from_page
-from pubfetch.extract.clean import clean_document, clean_html, format_text, meta_description
+from pubfetch.extract.clean import clean_document, clean_html, meta_description
+from pubfetch.extract.html_text import format_text
 from pubfetch.extract.maincontent import Section, drop_back_matter, main_content
 
 __all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "MIN_PARAGRAPH_WORDS", "MIN_SENTENCES", "GenericArticle", "cleaned_page",
