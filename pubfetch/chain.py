@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
-from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
+from pubfetch.resources import europepmc, mined, ncbi, references, site, unpaywall
 from pubfetch.resources.base import Context, PubRun
 from pubfetch.resources.batcher import Flow, Step
 from pubfetch.resources.resume import Resume
@@ -84,6 +84,7 @@ def fetch_all(ctx: Context, runs: Sequence[PubRun], serve: Serve | None = None) 
     serve(ncbi.fetch_pmc_xml, runs)
     ctx.map(lambda run: site.fetch_doi(ctx, run), list(runs))
     unpaywall.fetch_unpaywall(ctx, runs)
+    references.fetch_references(ctx, runs)  # only with --references (references=True)
     for run in runs:
         run.goon = not _id_changed(run)
 

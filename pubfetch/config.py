@@ -99,6 +99,8 @@ class FetchConfig:
         rate_limits: library calls (``fetch``, ``fetch_many``) wait for the services' documented rate limits, shared
             with every other pubfetch process of the user (``$PUBFETCH_RATE_DB``, else a small SQLite file in the
             user's cache), as the command line does (see :meth:`with_shared_rate_limits`).
+        references: ask Europe PMC's references endpoint for the reference lists the full text and PubMed record
+            do not give (``--references``; off by default: it costs a request per such paper).
         http_overrides: HTTP client settings (:class:`~pubfetch.net.config.HttpConfig` fields: size caps, retries,
             proxies, the shared rate limiter, the WARC recorder) over those derived from the fields above.
     """
@@ -121,6 +123,7 @@ class FetchConfig:
     max_links: int = 10
     linger_ms: int = 1000
     rate_limits: bool = True
+    references: bool = False
     http_overrides: HttpOverrides = field(default_factory=HttpOverrides)
 
     def __post_init__(self) -> None:
@@ -129,6 +132,7 @@ class FetchConfig:
             setting_value(name, getattr(self, name), hints[name])
         setting_value("allow_private_addresses", self.allow_private_addresses, bool)
         setting_value("javascript", self.javascript, bool)
+        setting_value("references", self.references, bool)
 
     def http_config(self) -> HttpConfig:
         """The HTTP client settings these fetch settings imply."""
@@ -314,6 +318,7 @@ class FetchOptions(TypedDict, total=False):
     max_links: int
     linger_ms: int
     rate_limits: bool
+    references: bool
     http_overrides: HttpOverrides
 
 
