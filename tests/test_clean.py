@@ -18,20 +18,15 @@ from hypothesis import strategies as st
 from pubfetch.extract.clean import (
     clean_document,
     clean_html,
-    element_text,
     find_removals,
-    format_text,
-    is_always_token,
     is_main,
-    is_maybe_token,
-    is_publication_token,
     meta_description,
     page_title,
     parse_html,
-    selector_text,
-    tokenize,
     webpage_text,
 )
+from pubfetch.extract.clean_keywords import is_always_token, is_maybe_token, is_publication_token, tokenize
+from pubfetch.extract.html_text import element_text, format_text, selector_text
 from pubfetch.net.encoding import decode_body
 
 PAGES = Path(__file__).parent / "data" / "pages" / "clean"

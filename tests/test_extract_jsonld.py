@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pubfetch.extract.jsonld import json_ld_tags
-from pubfetch.extract.meta import meta_part_types, parse_meta
+from pubfetch.extract.meta import parse_meta
+from pubfetch.extract.meta_types import meta_part_types
 from pubfetch.model.part_type import PartName, PartType
 
 ZENODO = "files/publisher_page/zenodo/zenodo-1196821.html"

@@ -11,16 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pubfetch.extract.errors import ParseError
-from pubfetch.extract.meta import (
-    clean_value,
-    link_part_type,
-    meta_date,
-    meta_part_types,
-    meta_tags,
-    parse_meta,
-    plain_text,
-    scan_meta,
-)
+from pubfetch.extract.meta import meta_date, parse_meta
+from pubfetch.extract.meta_scan import clean_value, meta_tags, plain_text, scan_meta
+from pubfetch.extract.meta_types import link_part_type, meta_part_types
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.extract.jats import parse_jats
-from pubfetch.extract.meta import meta_tags
+from pubfetch.extract.meta_scan import meta_tags
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.article_files import ROLE_ARTICLE_METADATA, ROLE_FULL_TEXT_PDF, ArticleFiles

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from pubfetch.extract.meta import meta_tags
+from pubfetch.extract.meta_scan import meta_tags
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_metadata import ArticleMetadata
 from pubfetch.metadata.au import AuIdError

@@ -27,7 +27,8 @@ from pubfetch.extract.annotations import parse_annotations, parse_annotations_js
 from pubfetch.extract.clean import clean_html, meta_description, page_title
 from pubfetch.extract.europepmc import SearchPage, markup_text, parse_search, parse_search_json, parse_search_xml
 from pubfetch.extract.jats import parse_jats
-from pubfetch.extract.meta import meta_tags, parse_meta
+from pubfetch.extract.meta import parse_meta
+from pubfetch.extract.meta_scan import meta_tags
 from pubfetch.extract.pdf import PdfContent, extract_pdf, parse_xmp
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_html import parse_pubmed_html

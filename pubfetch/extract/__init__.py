@@ -22,7 +22,7 @@ _LAZY = {
     "parse_pubmed_html": "pubfetch.extract.pubmed_html",
     "parse_unpaywall": "pubfetch.extract.unpaywall",
     "parse_meta": "pubfetch.extract.meta",
-    "meta_tags": "pubfetch.extract.meta",
+    "meta_tags": "pubfetch.extract.meta_scan",
     "scrape_journal": "pubfetch.extract.scrape",
     "scrape_webpage": "pubfetch.extract.scrape",
     "WebpageContent": "pubfetch.extract.scrape",
@@ -43,8 +43,8 @@ if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead 
     from pubfetch.extract.jats import JatsArticle as JatsArticle
     from pubfetch.extract.jats import parse_jats as parse_jats
     from pubfetch.extract.jats import read_jats as read_jats
-    from pubfetch.extract.meta import meta_tags as meta_tags
     from pubfetch.extract.meta import parse_meta as parse_meta
+    from pubfetch.extract.meta_scan import meta_tags as meta_tags
     from pubfetch.extract.pdf import PdfContent as PdfContent
     from pubfetch.extract.pdf import extract_pdf as extract_pdf
     from pubfetch.extract.pubmed import parse_pubmed_xml as parse_pubmed_xml

@@ -32,7 +32,8 @@ from bs4 import BeautifulSoup
 
 from pubfetch.extract.article_abstract import find_abstract
 from pubfetch.extract.article_title import tidy_title, title_from_page
-from pubfetch.extract.clean import clean_document, clean_html, format_text, meta_description
+from pubfetch.extract.clean import clean_document, clean_html, meta_description
+from pubfetch.extract.html_text import format_text
 from pubfetch.extract.maincontent import Section, drop_back_matter, main_content
 
 __all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "MIN_PARAGRAPH_WORDS", "MIN_SENTENCES", "GenericArticle", "cleaned_page",
@@ -115,10 +116,11 @@ def _is_fulltext(prose: list[str], abstract: str) -> bool:
     return len(paragraphs) >= MIN_PARAGRAPHS and sum(len(_squash(p)) for p in paragraphs) >= MIN_BODY
 
 
-def _could_hold_body(html: str) -> bool:
-    """Whether the page's text has the sentences a body needs (:data:`MIN_SENTENCES`): a quick look at the markup with
-    scripts, styles and tags taken out, which spares landing and abstract pages the search for a body."""
-    breaks = islice(_SENTENCE_BREAK.finditer(_TAG.sub(" ", _without_scripts(html))), MIN_SENTENCES)
+def _could_hold_body(scriptless: str) -> bool:
+    """Whether the page's text has the sentences a body needs (:data:`MIN_SENTENCES`): a quick look at the markup
+    (scripts and styles already taken out) without its tags, which spares landing and abstract pages the search for
+    a body."""
+    breaks = islice(_SENTENCE_BREAK.finditer(_TAG.sub(" ", scriptless)), MIN_SENTENCES)
     return sum(1 for _ in breaks) >= MIN_SENTENCES
 
 
@@ -149,9 +151,12 @@ def read_article(html: str, soup: BeautifulSoup, url: str = "", meta_title: str 
     article = GenericArticle()
     article.title = tidy_title(meta_title) or title_from_page(soup, url, site_names)
     article.abstract = find_abstract(soup)
-    if not body or not _could_hold_body(html):
+    if not body:
         return article
-    found = main_content(html, url, article.title)
+    scriptless = _without_scripts(html)  # trafilatura drops scripts and styles too: it is given the page without them
+    if not _could_hold_body(scriptless):
+        return article
+    found = main_content(scriptless, url, article.title)
     sections = _without_abstract(found.sections, article.abstract)
     if _is_fulltext(found.prose, article.abstract):
         article.body, article.sections, article.body_source = _format(sections), sections, "trafilatura"

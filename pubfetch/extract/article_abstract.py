@@ -23,7 +23,8 @@ import re
 from bs4 import BeautifulSoup
 from bs4.element import NavigableString, Tag
 
-from pubfetch.extract.clean import format_text, tokenize
+from pubfetch.extract.clean_keywords import tokenize
+from pubfetch.extract.html_text import format_text
 from pubfetch.extract.visible import is_hidden, is_link_list
 
 __all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "is_truncation"]

@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 from bs4 import BeautifulSoup
 from bs4.element import Tag
 
-from pubfetch.extract.clean import element_text, page_title
+from pubfetch.extract.clean import page_title
+from pubfetch.extract.html_text import element_text
 
 __all__ = ["main_heading", "tidy_title", "title_from_page", "title_without_boilerplate"]
 

@@ -2,13 +2,8 @@
 Graph, Twitter and generic tags (PubFetcher's HtmlMeta), schema.org JSON-LD (beyond PubFetcher, through
 :mod:`pubfetch.extract.jsonld`), plus the raw tag list the LOCKSS-style metadata layer cooks.
 
-Two entry points share one scanner:
-
-* :func:`meta_tags` -- every ``<meta name=.. content=..>`` as ``(name lower-cased, value)``, values cleaned the LOCKSS
-  way: tags stripped, entities decoded, whitespace collapsed (``"l&lt;g&gt;a&amp;z"`` -> ``"l<g>a&z"``). Tags are
-  stripped from the value as written in the page, before entities are decoded, which is why the page is scanned
-  here rather than through a DOM parser (a DOM hands out attribute values already decoded).
-* :func:`parse_meta` -- one :class:`ArticleRecord` of what the tags say about the article.
+:func:`parse_meta` gives one :class:`ArticleRecord` of what the tags say about the article; the tags themselves are
+read by :mod:`pubfetch.extract.meta_scan` (raw, for the LOCKSS layer: :func:`~pubfetch.extract.meta_scan.meta_tags`).
 
 How PubFetcher reads the tags (kept here):
 
@@ -27,38 +22,31 @@ How PubFetcher reads the tags (kept here):
 
 Part types: which type each field's value is worth depends on the format it came from; the record carries it in
 ``record.flags["types"]`` (field name -> part type name) and each :class:`Link` names its tag in ``source``
-(:data:`LINK_TYPES` maps tags to link part types). :func:`meta_part_types` and :func:`link_part_type` turn these into
-the :class:`PartType` values a resource passes to ``apply_record`` -- never better than the page's own type, as in
+(:data:`LINK_TYPES` maps tags to link part types). :mod:`pubfetch.extract.meta_types` turns these into the
+:class:`PartType` values a resource passes to ``apply_record`` -- never better than the page's own type, as in
 PubFetcher ("a meta tag read on a link page is no better than the link itself").
 """
 
 from __future__ import annotations
 
-import html as htmlmod
 import logging
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date
 from urllib.parse import urljoin, urlsplit
-
-from bs4.dammit import UnicodeDammit
 
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jsonld import json_ld_tags
+from pubfetch.extract.meta_scan import MetaTag, clean_value, decode_page, plain_text, scan_meta
 from pubfetch.extract.pubmed import normalise_orcid
-from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "ABSTRACT_SOURCES", "ID_SOURCES", "KEYWORD_SOURCES", "LINK_SOURCES", "LINK_TYPES", "TITLE_SOURCES", "MetaTag",
-    "clean_value", "link_part_type", "meta_date", "meta_part_types", "meta_tags", "parse_meta", "plain_text",
-    "scan_meta",
-]  # fmt: skip
+__all__ = ["ABSTRACT_SOURCES", "ID_SOURCES", "KEYWORD_SOURCES", "LINK_SOURCES", "LINK_TYPES", "TITLE_SOURCES",
+           "meta_date", "parse_meta"]
 
 # ------------------------------------------------------------------------------------------------ source tables
 
@@ -138,156 +126,6 @@ _SCIENCEMAG = re.compile(r"^https?://[a-zA-Z0-9.-]*sciencemag\.org/.+$")
 _BIORXIV = re.compile(r"^https?://(www\.)?biorxiv\.org/.+$")
 
 _SEPARATOR = re.compile(r"[,;|]")
-_TAG = re.compile(r"<[^<>]*>")  # [^<>] keeps a run of "<" without ">" linear
-_SPACE = re.compile(r"\s+")
-
-# ------------------------------------------------------------------------------------------------------ scanning
-
-
-@dataclass(frozen=True)
-class MetaTag:
-    """One ``<meta>`` element: its ``name`` and ``property`` (lower-cased, trimmed; "" when absent) and its cleaned
-    ``content``."""
-
-    name: str
-    prop: str
-    content: str
-
-    def names(self) -> tuple[str, ...]:
-        """Canonical names the tag answers to (``.`` for ``:``), as PubFetcher's name-or-property selectors see it."""
-        return tuple(dict.fromkeys(k.replace(":", ".") for k in (self.name, self.prop) if k))
-
-
-_RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "noembed", "noframes", "template")
-_SKIP = re.compile(r"<!--|<(" + "|".join(_RAW_TEXT) + r")(?=[\s/>])|<meta(?=[\s/>])", re.IGNORECASE)
-_CLOSE = {name: re.compile(r"</" + name + r"[\s/>]", re.IGNORECASE) for name in _RAW_TEXT}
-_WS = " \t\n\r\f"
-
-
-def _decode(html: str | bytes | bytearray) -> str:
-    if isinstance(html, str):
-        return html
-    data = bytes(html)
-    text = UnicodeDammit(data, is_html=True).unicode_markup
-    return text if text is not None else data.decode("utf-8", errors="replace")
-
-
-def _skip(text: str, pos: int, chars: str) -> int:
-    """The index of the first character at or after ``pos`` that is not one of ``chars``."""
-    n = len(text)
-    while pos < n and text[pos] in chars:
-        pos += 1
-    return pos
-
-
-def _until(text: str, pos: int, stops: str) -> int:
-    """The index of the first character at or after ``pos`` that is one of ``stops`` (or the end)."""
-    n = len(text)
-    while pos < n and text[pos] not in stops:
-        pos += 1
-    return pos
-
-
-def _attribute_value(text: str, pos: int) -> tuple[str, int] | None:
-    """The value starting at ``pos`` (just after ``=`` and whitespace) and the index after it; None when a quoted
-    value is never closed (the tag then never ends)."""
-    if pos < len(text) and text[pos] in "\"'":
-        end = text.find(text[pos], pos + 1)
-        return None if end < 0 else (text[pos + 1 : end], end + 1)
-    end = _until(text, pos, _WS + ">")
-    return text[pos:end], end
-
-
-def _attributes(text: str, pos: int) -> tuple[dict[str, str], int]:
-    """Raw attributes of a start tag from just after its name; returns them and the index after ``>``.
-
-    Follows the HTML tokenizer: names end at whitespace, ``/``, ``>`` or ``=``; values are double-, single- or
-    unquoted; the first of repeated attributes wins. Linear in the tag's length.
-    """
-    attrs: dict[str, str] = {}
-    n = len(text)
-    while (pos := _skip(text, pos, _WS + "/")) < n:
-        if text[pos] == ">":
-            return attrs, pos + 1
-        end = _until(text, pos + 1, _WS + "/>=")  # the first character may be "=" (it is then part of the name)
-        name = text[pos:end].lower()
-        pos = _skip(text, end, _WS)
-        value = ""
-        if pos < n and text[pos] == "=":
-            found = _attribute_value(text, _skip(text, pos + 1, _WS))
-            if found is None:
-                return attrs, n
-            value, pos = found
-        attrs.setdefault(name, value)
-    return attrs, n
-
-
-def clean_value(raw: str, trim: bool = True) -> str:
-    """A meta value as LOCKSS reads it: tags stripped (as written), entities decoded, whitespace runs to one space;
-    ``trim=False`` keeps a leading or trailing blank as LOCKSS' extractor does (the fetcher trims)."""
-    if "<" in raw:
-        raw = _TAG.sub("", raw)
-    if "&" in raw:
-        raw = htmlmod.unescape(raw)
-    collapsed = _SPACE.sub(" ", raw)
-    return collapsed.strip() if trim else collapsed
-
-
-_BLOCK_TAG = re.compile(r"<\s*/?\s*(?:p|br|div|li|ul|ol|h[1-6]|tr|td|th|table|section|blockquote)\b[^<>]*>",
-                        re.IGNORECASE)
-
-
-def plain_text(value: str) -> str:
-    """A cleaned meta value as text, the way PubFetcher stores meta-tag titles, keywords and abstracts: markup that
-    was entity-escaped in the page (``&lt;i&gt;dark&lt;/i&gt;``, ``&lt;p&gt;..``) is removed -- block tags become a
-    space, inline tags nothing -- and entities escaped twice are decoded."""
-    if "<" not in value and "&" not in value:
-        return value
-    value = _TAG.sub("", _BLOCK_TAG.sub(" ", value))
-    return _SPACE.sub(" ", htmlmod.unescape(value)).strip()
-
-
-def scan_meta(html: str | bytes | bytearray | None, trim: bool = True) -> list[MetaTag]:
-    """Every ``<meta>`` element of a page in document order (outside comments and raw-text elements such as
-    ``<script>``), with a ``name`` or ``property``; never raises on content. ``trim`` as in :func:`clean_value`."""
-    if html is None:
-        return []
-    text = _decode(html)
-    tags: list[MetaTag] = []
-    pos = 0
-    while (match := _SKIP.search(text, pos)) is not None:
-        token = match.group(0)
-        if token == "<!--":
-            end = text.find("-->", match.end())
-            pos = len(text) if end < 0 else end + 3
-        elif match.group(1):
-            _, after = _attributes(text, match.end())
-            close = _CLOSE[match.group(1).lower()].search(text, after)
-            pos = len(text) if close is None else close.end()
-        else:
-            attrs, pos = _attributes(text, match.end())
-            name = attrs.get("name", "").strip().lower()
-            prop = attrs.get("property", "").strip().lower()
-            if (name or prop) and "content" in attrs:
-                tags.append(MetaTag(name, prop, clean_value(attrs["content"], trim)))
-    return tags
-
-
-def meta_tags(html: str | bytes | bytearray | None, include_property: bool = False,
-              trim: bool = True) -> list[tuple[str, str]]:
-    """``(name lower-cased, cleaned content)`` of every ``<meta name=.. content=..>``, in document order.
-
-    LOCKSS reads ``name=`` only; ``include_property`` also lists tags known only by ``property=`` (Open Graph) under
-    that property. ``trim=False`` keeps leading and trailing blanks (the LOCKSS extractor's values).
-    """
-    out = []
-    for tag in scan_meta(html, trim):
-        if tag.name:
-            out.append((tag.name, tag.content))
-        elif include_property and tag.prop:
-            out.append((tag.prop, tag.content))
-    return out
-
 
 # ----------------------------------------------------------------------------------------------------- helpers
 
@@ -480,7 +318,7 @@ def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None 
     if html is not None and not isinstance(html, (str, bytes, bytearray)):
         raise ParseError(f"meta tags need an HTML string or bytes, not {type(html).__name__}")
     url = url or ""
-    text = _decode(html) if html is not None else ""
+    text = decode_page(html) if html is not None else ""
     tags = scan_meta(text) + [MetaTag(name, "", clean_value(value)) for name, value in json_ld_tags(text)]
     index = _Index(tags)
     record = ArticleRecord()
@@ -590,42 +428,3 @@ def _absolute(base: str, value: str) -> str:
     except ValueError:
         return ""
     return link if scheme in ("http", "https", "ftp") else ""
-
-
-# ------------------------------------------------------------------------------------------------- part types
-
-
-def _typed(name: str, resource_type: PartType | None) -> PartType:
-    type_ = PartType(name)
-    return type_ if resource_type is None else PartType.worse(type_, resource_type)
-
-
-_FIELD_PARTS = {"pmid": PartName.pmid, "pmcid": PartName.pmcid, "doi": PartName.doi, "title": PartName.title,
-                "keywords": PartName.keywords, "abstract": PartName.theAbstract}
-
-
-def meta_part_types(record: ArticleRecord, resource_type: PartType | None = None,
-                    keywords: bool = True) -> dict[PartName, PartType]:
-    """The part type of each field :func:`parse_meta` filled, for ``apply_record``.
-
-    Each type is the worse of the format's type (citation, eprints, bepress, dc, og, twitter, meta) and the page's
-    ``resource_type`` (doi, link, link_oadoi, ...), as PubFetcher's chooseType; ``keywords=False`` leaves keywords out
-    (PubFetcher takes meta keywords only where the resource asks for them).
-    """
-    types = record.flags.get("types")
-    if not isinstance(types, dict):
-        return {}
-    out: dict[PartName, PartType] = {}
-    for field, name in types.items():
-        part = _FIELD_PARTS.get(field)
-        if part is None or (part is PartName.keywords and not keywords):
-            continue
-        out[part] = _typed(name, resource_type)
-    return out
-
-
-def link_part_type(link: Link, resource_type: PartType | None = None) -> PartType:
-    """The part type of a link found by :func:`parse_meta` (``link_citation``, ``pdf_citation``, ...), no better
-    than the page it was found on; a link from another source is ``link_meta``/``pdf_meta`` by its kind."""
-    name = LINK_TYPES.get(link.source) or ("pdf_meta" if link.kind == "pdf" else "link_meta")
-    return _typed(name, resource_type)

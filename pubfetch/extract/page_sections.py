@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from bs4.element import Tag
 
-from pubfetch.extract.clean import element_text
+from pubfetch.extract.html_text import element_text
 from pubfetch.model.rich import Section
 
 __all__ = ["page_sections", "ranked_sections"]

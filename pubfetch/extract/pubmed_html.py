@@ -27,8 +27,9 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch import ids as idmod
-from pubfetch.extract.clean import element_text, parse_html
+from pubfetch.extract.clean import parse_html
 from pubfetch.extract.errors import ParseError
+from pubfetch.extract.html_text import element_text
 from pubfetch.extract.meta import meta_date
 from pubfetch.extract.pubmed import normalise_orcid
 from pubfetch.model.parts import Author, MeshTerm

@@ -34,7 +34,8 @@ from bs4.element import Tag
 
 from pubfetch import ids
 from pubfetch.extract.article_title import tidy_title
-from pubfetch.extract.clean import clean_html, element_text, format_text, page_title, parse_html
+from pubfetch.extract.clean import clean_html, page_title, parse_html
+from pubfetch.extract.html_text import element_text, format_text
 from pubfetch.extract.visible import drop_hidden_menus
 from pubfetch.model.parts import CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link

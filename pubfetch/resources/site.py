@@ -18,7 +18,8 @@ from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
 from pubfetch.extract.article_abstract import is_truncation
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
-from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
+from pubfetch.extract.meta import parse_meta
+from pubfetch.extract.meta_types import link_part_type, meta_part_types
 from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.pdf import extract_pdf

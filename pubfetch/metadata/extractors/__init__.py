@@ -5,7 +5,7 @@ Two levels, as in LOCKSS (spec lockss.md sections 3 and 4):
 * A **file metadata extractor** reads one cached URL of a given media type and returns 0..n
   :class:`~pubfetch.metadata.article_metadata.ArticleMetadata` records: it stores what the file says under raw keys
   and cooks them with its cook map. The extractors share the fetcher's parsers, so a page reads the same whether it
-  is fetched or archived: :class:`HtmlMetaTagExtractor` (``pubfetch.extract.meta.meta_tags``; raw keys are the
+  is fetched or archived: :class:`HtmlMetaTagExtractor` (``pubfetch.extract.meta_scan.meta_tags``; raw keys are the
   lower-cased ``name`` of every ``<meta>``), :class:`JatsXmlExtractor` (``pubfetch.extract.jats``; LOCKSS-style raw
   keys and :data:`JATS_COOK_MAP`), :class:`PubMedXmlExtractor` (``pubfetch.extract.pubmed.parse_pubmed_xml``),
   :class:`PdfMetadataExtractor` (``pubfetch.extract.pdf.extract_pdf``: info dictionary, XMP and a DOI found in the

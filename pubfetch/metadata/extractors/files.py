@@ -16,7 +16,7 @@ from lxml import etree
 from pubfetch import ids as idmod
 from pubfetch.extract import jats as jatsmod
 from pubfetch.extract.errors import load_xml
-from pubfetch.extract.meta import meta_tags
+from pubfetch.extract.meta_scan import meta_tags
 from pubfetch.extract.pdf import DEFAULT_TIME_LIMIT, extract_pdf
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.xmlsafe import local_name
