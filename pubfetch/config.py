@@ -98,6 +98,8 @@ class FetchConfig:
         rate_limits: library calls (``fetch``, ``fetch_many``) wait for the services' documented rate limits, shared
             with every other pubfetch process of the user (``$PUBFETCH_RATE_DB``, else a small SQLite file in the
             user's cache), as the command line does (see :meth:`with_shared_rate_limits`).
+        rate_db: where those shared rate limits are kept: a SQLite file, or ``redis://host:6379/N`` for the processes
+            of several machines (``None``: ``$PUBFETCH_RATE_DB``, else a file in the user's cache).
         http_overrides: HTTP client settings (:class:`~pubfetch.net.config.HttpConfig` fields: size caps, retries,
             proxies, the shared rate limiter, the WARC recorder) over those derived from the fields above.
     """
@@ -120,6 +122,7 @@ class FetchConfig:
     max_links: int = 10
     linger_ms: int = 1000
     rate_limits: bool = True
+    rate_db: str | None = None
     http_overrides: HttpOverrides = field(default_factory=HttpOverrides)
 
     def __post_init__(self) -> None:
@@ -130,7 +133,8 @@ class FetchConfig:
         setting_value("javascript", self.javascript, bool)
 
     def http_config(self) -> HttpConfig:
-        """The HTTP client settings these fetch settings imply."""
+        """The HTTP client settings these fetch settings imply (the CA bundle, unless given, from the environment
+        as requests programs take it: ``REQUESTS_CA_BUNDLE``, ``CURL_CA_BUNDLE``)."""
         values = HttpOverrides(
             timeout_ms=self.args.timeout,
             user_agent=self.args.user_agent,
@@ -138,6 +142,9 @@ class FetchConfig:
             allow_private_addresses=self.allow_private_addresses,
             per_host_connections=self.per_host_connections,
         )
+        bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE")
+        if bundle:
+            values["ca_bundle"] = bundle
         values.update(self.http_overrides)
         return HttpConfig(**values)
 
@@ -151,7 +158,8 @@ class FetchConfig:
         from pubfetch.net.ratelimit_redis import shared_limiter
 
         overrides = HttpOverrides(**self.http_overrides)
-        overrides["rate_limiter"] = shared_limiter(target, default_limits(bool(self.ncbi_api_key)))
+        where = target or self.rate_db or rate_db_default()
+        overrides["rate_limiter"] = shared_limiter(where, default_limits(bool(self.ncbi_api_key)))
         overrides["rate_key"] = ServiceMap.for_endpoints(self.endpoints).key
         return dataclasses.replace(self, http_overrides=overrides)
 
@@ -241,12 +249,25 @@ class FetchConfig:
         return cls(**values)  # type: ignore[arg-type]
 
 
+def rate_db_default(environ: Mapping[str, str] | None = None) -> str:
+    """Where the shared rate limits are kept when the configuration names no place: ``$PUBFETCH_RATE_DB``, else
+    ``rate-limits.sqlite`` in the user's cache (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    from pubfetch.net.ratelimit import default_path
+
+    env = os.environ if environ is None else environ
+    return env.get("PUBFETCH_RATE_DB") or str(default_path(env.get("XDG_CACHE_HOME") or None))
+
+
+def result_backend_default(environ: Mapping[str, str] | None = None) -> str | None:
+    """Where a queue keeps its jobs' results when none is given: ``$PUBFETCH_RESULT_BACKEND`` (a Redis URL)."""
+    env = os.environ if environ is None else environ
+    return env.get("PUBFETCH_RESULT_BACKEND") or None
+
+
 def _environment_values(env: Mapping[str, str]) -> dict[str, object]:
     """The settings the environment variables give (endpoints and PubFetcher's e-mails as whole objects)."""
     values: dict[str, object] = {}
-    endpoints = {name: env[Endpoints.env_var(name)].strip() for name in (f.name for f in dataclasses.fields(Endpoints))
-                 if env.get(Endpoints.env_var(name), "").strip()}
-    values["endpoints"] = Endpoints(**endpoints)
+    values["endpoints"] = Endpoints.from_env(env)
     key = env.get("PUBFETCH_NCBI_API_KEY") or env.get("NCBI_API_KEY")
     if key:
         values["ncbi_api_key"] = key.strip()
@@ -313,6 +334,7 @@ class FetchOptions(TypedDict, total=False):
     max_links: int
     linger_ms: int
     rate_limits: bool
+    rate_db: str | None
     http_overrides: HttpOverrides
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 from loopback import Reply, Request
 from synthetic import Article, SyntheticServices
 
-from pubfetch import fetcher
+from pubfetch.engine import batches
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many
 from pubfetch.model.part_type import PartType
@@ -134,7 +134,7 @@ def test_a_failed_batched_request_marks_only_its_publications_and_the_retry_asks
     with FlakyServices(10) as services:
         # the PMID search of the second chunk of five (publications 5 to 9)
         services.fail(f"EXT_ID:{Article(5).pmid}", 1, BUSY)
-        with caplog.at_level(logging.INFO, logger="pubfetch.fetcher"):
+        with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"):
             pubs = run(services, services.pmids(), europepmc_batch=5)
         asked = services.ids_asked
     retried = [r.getMessage() for r in caplog.records if r.getMessage().startswith("retrying ")]
@@ -193,14 +193,14 @@ def test_a_failed_publisher_page_is_asked_again_without_resolving_the_doi_again(
 def test_publications_wait_for_the_retry_on_disk_not_in_memory(monkeypatch, caplog):
     """When the retry starts, the publications of earlier batches that failed are no longer held by anything."""
     made: list[weakref.ref] = []
-    original = fetcher.init_publication
+    original = batches.init_publication
 
     def tracked(ids, args):
         pub = original(ids, args)
         made.append(weakref.ref(pub))
         return pub
 
-    monkeypatch.setattr(fetcher, "init_publication", tracked)
+    monkeypatch.setattr(batches, "init_publication", tracked)
     alive_at_retry: list[int] = []
     services = FlakyServices(10)
 
@@ -212,13 +212,13 @@ def test_publications_wait_for_the_retry_on_disk_not_in_memory(monkeypatch, capl
                 services._rules.clear()  # Europe PMC is back for the retry
 
     handler = AtRetry(logging.INFO)
-    logging.getLogger("pubfetch.fetcher").addHandler(handler)
+    logging.getLogger("pubfetch.engine.overlap").addHandler(handler)
     try:
-        with caplog.at_level(logging.INFO, logger="pubfetch.fetcher"), services:
+        with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"), services:
             services.fail("/epmc/rest/search", 1000, BUSY)
             pubs = run(services, services.pmids(), batch_size=5)
     finally:
-        logging.getLogger("pubfetch.fetcher").removeHandler(handler)
+        logging.getLogger("pubfetch.engine.overlap").removeHandler(handler)
     assert alive_at_retry == [0]  # the first batch's five publications were dropped after being spilled
     assert len(pubs) == 10
     assert not any(p.state.fetch_exception for p in pubs)

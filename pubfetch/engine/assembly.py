@@ -1,0 +1,124 @@
+"""One fetching run assembled from its :class:`~pubfetch.config.FetchConfig` (in the spirit of Scrapy's ``Crawler``):
+the HTTP client and its layers, the shared rate limiter, the WARC recorder, the scraping rules, the renderer and the
+PDF workers (through the :class:`~pubfetch.resources.base.Context`), the store and its writer, and their closing in
+one place. The command line, the library calls and the Celery task all build their run here, so a setting means the
+same thing whichever of them runs it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Self
+
+from pubfetch.config import FetchConfig
+from pubfetch.engine.batches import IdsLike, Progress, Tally
+from pubfetch.engine.overlap import run_batches
+from pubfetch.engine.summary import BatchSummary
+from pubfetch.model.publication import Publication
+from pubfetch.net.answers import AnswerMemory
+from pubfetch.net.client import HttpClient
+from pubfetch.net.config import HttpOverrides
+from pubfetch.resources.base import Context
+from pubfetch.store import Store, open_or_init_store
+from pubfetch.store.writer import StoreWriter
+
+if TYPE_CHECKING:
+    from pubfetch.net.transport import Transport
+    from pubfetch.net.warc import WarcRecorder
+
+DbLike = str | os.PathLike[str] | Store | None
+
+
+class FetchRun:
+    """Everything one fetching run uses, built from its configuration and closed together.
+
+    Args:
+        config: the run's settings; with ``config.rate_limits`` its requests wait for the services' documented
+            rates shared with every other pubfetch process (``config.rate_db``, else
+            :func:`~pubfetch.config.rate_db_default`).
+        warc: record every exchange into this WARC file (:attr:`recorder` says whether it could be written to the end).
+        transport: the network under the client's layers (tests give an in-process one).
+        context: a caller's context to run in instead (used as it is, not closed).
+
+    Raises what building a part raises: ``OSError`` (WARC file), ``sqlite3.Error``/``ValueError`` (rate-limit
+    database), :class:`~pubfetch.rules.RuleError` (the user's rule files); what was built by then is closed.
+    """
+
+    def __init__(self, config: FetchConfig, *, warc: str | None = None, transport: Transport | None = None,
+                 context: Context | None = None) -> None:
+        self.config = config
+        self.recorder: WarcRecorder | None = None
+        self._stack = ExitStack()
+        self._owns_context = context is None
+        if context is not None:
+            self.context = context
+            return
+        try:
+            self.context = self._stack.enter_context(self._build(config, warc, transport))
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def _build(self, config: FetchConfig, warc: str | None, transport: Transport | None) -> Context:
+        overrides = HttpOverrides(**config.http_overrides)
+        if warc:
+            from pubfetch.net.warc import WarcRecorder
+
+            self.recorder = WarcRecorder(warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
+            self._stack.callback(self.recorder.close)
+            overrides["response_hook"] = self.recorder
+        config = dataclasses.replace(config, http_overrides=overrides)
+        if config.rate_limits:
+            config = config.with_shared_rate_limits(config.rate_db)
+        rules = _rules(config)
+        client = HttpClient(config.http_config(), transport=transport, answers=AnswerMemory())
+        return Context(config, client=client, rules=rules)
+
+    def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
+              summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
+              errors: str = "skip") -> Iterator[Publication]:
+        """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`)."""
+        ctx = self.context
+        with ExitStack() as stack:
+            store = _open(stack, db)
+            writer = stack.enter_context(StoreWriter(store)) if store is not None else None
+            watch = getattr(ctx.client, "watch", None)
+            if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
+                stack.enter_context(watch.watching())
+            if summary is not None and summary.requests is None:
+                summary.requests = ctx.client.counts
+            tally = Tally(ctx.args, summary, progress, retry_exceptions)
+            stack.callback(tally.retry.close)
+            yield from run_batches(ctx, writer, iter(ids), store if use_stored else None, tally, errors,
+                                   self.config.batch_size, own_context=self._owns_context)
+
+    def close(self) -> None:
+        """Close what this run built: the context (thread pool, PDF workers, renderer, client), the WARC file."""
+        self._stack.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _rules(config: FetchConfig) -> object | None:
+    """The user's rule files, read now so that a bad one is an error before anything is fetched (the built-in rules
+    are loaded on first use, once per process)."""
+    if not (config.args.journals_yaml or config.args.webpages_yaml):
+        return None
+    from pubfetch.rules import ScrapingRules
+
+    return ScrapingRules.load(config.args.journals_yaml or None, config.args.webpages_yaml or None)
+
+
+def _open(stack: ExitStack, db: DbLike) -> Store | None:
+    if db is None or isinstance(db, Store):
+        return db
+    store = open_or_init_store(db)
+    stack.callback(store.close)
+    return store
