@@ -180,6 +180,31 @@ class FetchConfig:
         changes: dict[str, Any] = {name: value for name, value in options.items() if value is not None}
         return dataclasses.replace(self, **changes) if changes else self
 
+    def job_settings(self) -> dict[str, Any]:
+        """The settings a queued job carries to the workers, as JSON: the fetching parameters, the parts, and the
+        batching and link knobs of :data:`JOB_SETTINGS` (endpoints, credentials, threads, rate limits and the
+        address guard are each worker's own)."""
+        values: dict[str, Any] = {name: getattr(self, name) for name in JOB_SETTINGS}
+        values["args"] = self.args.to_dict()
+        values["parts"] = None if self.parts is None else sorted(part.value for part in self.parts)
+        return values
+
+    def with_job_settings(self, values: Mapping[str, Any]) -> FetchConfig:
+        """This (a worker's) configuration with a job's settings (from :meth:`job_settings`) applied, each checked as
+        a config file's setting is; an unknown one is a ValueError."""
+        unknown = set(values) - set(JOB_SETTINGS) - {"args", "parts"}
+        if unknown:
+            raise ValueError(f"a job names settings a worker does not take from a job: {', '.join(sorted(unknown))}")
+        hints = _hints()
+        changes: dict[str, Any] = {name: setting_value(name, values[name], hints[name])
+                                   for name in JOB_SETTINGS if name in values}
+        if values.get("args") is not None:
+            changes["args"] = FetcherArgs.from_mapping(values["args"])
+        if "parts" in values:
+            parts = values["parts"]
+            changes["parts"] = None if parts is None else frozenset(PartName.parse(str(p)) for p in parts)
+        return dataclasses.replace(self, **changes)
+
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> dict[str, object]:
         """The settings of a YAML config file, checked: FetchConfig fields (``threads``, ``ncbi_api_key``, ...), an
@@ -346,6 +371,13 @@ class ConfigChanges(FetchOptions, total=False):
 
 
 _FIELD_NAMES = [f.name for f in dataclasses.fields(FetchConfig)]
+#: The settings of a queued job that the workers take from it (besides ``args`` and ``parts``): what to fetch and how
+#: to batch it. The others (endpoints, credentials, threads, connections, rate limits, the address guard, the browser,
+#: HTTP overrides) belong to each worker: its options and its own configuration.
+JOB_SETTINGS = ("ncbi_tool", "ncbi_email", "javascript", "europepmc_batch", "efetch_batch", "annotations_batch",
+                "max_links", "linger_ms")
+#: The settings of a library call that a queued job cannot carry (see :data:`JOB_SETTINGS`).
+WORKER_SETTINGS = tuple(name for name in _FIELD_NAMES if name not in JOB_SETTINGS + ("args", "parts", "batch_size"))
 #: A config file is a few settings; anything bigger is not one (``/dev/zero`` as a config file).
 MAX_CONFIG_BYTES = 1024 * 1024
 

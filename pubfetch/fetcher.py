@@ -24,13 +24,14 @@ from pubfetch.resources.base import Context
 from pubfetch.resources.europepmc import update_citations
 from pubfetch.store import Store
 
-__all__ = ["BatchSummary", "DbLike", "FetchError", "IdsLike", "Progress", "failed_transiently", "fetch", "fetch_many",
-           "init_publication", "put_publications", "remove_publications", "to_ids", "update_citations_count"]
+__all__ = ["BatchSummary", "DbLike", "FetchError", "IdsLike", "Progress", "call_config", "failed_transiently", "fetch",
+           "fetch_many", "init_publication", "put_publications", "remove_publications", "to_ids",
+           "update_citations_count"]
 
 T = TypeVar("T", idmod.PublicationIds, Publication)
 
 
-def _config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterable[PartName | str] | None,
+def call_config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterable[PartName | str] | None,
             options: FetchOptions, caller: str) -> FetchConfig:
     """The run's configuration: ``config`` (default: from the config file and environment), then the call's
     ``args``, ``parts`` and keyword options."""
@@ -81,7 +82,7 @@ def fetch_many(
     """
     if errors not in ("skip", "raise"):
         raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
-    cfg = _config(config, args, parts, options, "fetch_many")
+    cfg = call_config(config, args, parts, options, "fetch_many")
     with FetchRun(cfg, context=context) as run:
         yield from run.fetch(ids, db, progress=progress, summary=summary, retry_exceptions=retry_exceptions,
                              use_stored=use_stored, errors=errors)
@@ -102,7 +103,8 @@ def fetch(
     the publication attached) when nothing could be fetched because of transient failures. A partial result is
     returned: ``pub.status()`` and ``pub.problems()`` say what is missing.
     """
-    pubs = list(fetch_many([id_or_ids], db=db, config=_config(config, args, parts, options, "fetch"), errors="raise"))
+    cfg = call_config(config, args, parts, options, "fetch")
+    pubs = list(fetch_many([id_or_ids], db=db, config=cfg, errors="raise"))
     return pubs[0]
 
 

@@ -166,3 +166,16 @@ def test_one_writer_per_kind_of_entry() -> None:
                 strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.attr} (only in "
                               f"{WRITERS[node.attr]}.py)")
     assert not strays, "entries written outside their writer module:\n" + "\n".join(strays)
+
+
+def test_only_the_configuration_module_reads_the_environment() -> None:
+    """Settings come from one place: ``config.py`` reads the environment; everything else gets a configuration (a
+    worker's task included: its settings travel in the message and in the app, never through the environment)."""
+    strays = []
+    for path in sources():
+        if path.relative_to(PACKAGE).as_posix() == "config.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv", "environb"):
+                strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: os.{node.attr}")
+    assert not strays, "the environment used outside config.py:\n" + "\n".join(strays)

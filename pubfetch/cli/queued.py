@@ -28,10 +28,9 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
     from pubfetch.distributed import submit as queued
 
     progress = progress or (sys.stderr.isatty() and not quiet)
-    kwargs = {"batch_size": batch_size or queued.BATCH_SIZE, "args": session.args,
-              "parts": sorted(p.value for p in parts) if parts is not None else None}
     try:
-        job = queued.submit(ids, db, queue, **kwargs)  # type: ignore[arg-type]
+        job = queued.submit(ids, db, queue, batch_size=batch_size or queued.BATCH_SIZE,
+                            config=session.config.replace(parts=parts))
     except (queued.QueueError, ValueError) as e:
         raise UsageError(str(e)) from None
     if detach:

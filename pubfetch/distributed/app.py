@@ -11,8 +11,12 @@ Results (the batch summaries a job's progress is counted from) go to the broker'
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pubfetch.config import result_backend_default
+
+if TYPE_CHECKING:
+    from pubfetch.distributed.tasks import WorkerSettings
 
 TASK_NAME = "pubfetch.fetch_batch"
 #: How long a Redis-broker task may stay unacknowledged before it is given to another worker: the longest a batch may
@@ -30,7 +34,7 @@ def default_backend(broker: str) -> str:
 
     A RabbitMQ broker keeps no results that another process could read later (Celery's RPC backend cannot save a job),
     so it needs a Redis named by the variable."""
-    configured = os.environ.get(RESULT_BACKEND_ENV)
+    configured = result_backend_default()
     if configured:
         return configured
     if broker.startswith(("redis://", "rediss://")):
@@ -40,14 +44,15 @@ def default_backend(broker: str) -> str:
                      "queue")
 
 
-def make_app(broker: str, backend: str | None = None, visibility_timeout: float = VISIBILITY_TIMEOUT_S) -> Any:
-    """A Celery app with pubfetch's task registered; ``celery`` is imported here so the rest of pubfetch runs without
-    it."""
+def make_app(broker: str, backend: str | None = None, visibility_timeout: float = VISIBILITY_TIMEOUT_S,
+             worker: WorkerSettings | None = None) -> Any:
+    """A Celery app with pubfetch's task registered (with a worker's settings, for ``pubfetch worker``); ``celery``
+    is imported here so the rest of pubfetch runs without it."""
     try:
         from celery import Celery
     except ImportError:
         raise ValueError('queued fetching needs Celery: pip install "pubfetch[cluster]"') from None
-    from pubfetch.distributed.tasks import fetch_batch
+    from pubfetch.distributed.tasks import WorkerSettings, task_for
     from pubfetch.net.ratelimit_redis import split_prefix
 
     broker, prefix = split_prefix(broker)
@@ -71,5 +76,5 @@ def make_app(broker: str, backend: str | None = None, visibility_timeout: float 
     )
     if prefix:  # on RabbitMQ, where keys have no prefix, the queue's own name tells clusters apart
         app.conf.task_default_queue = f"{prefix}pubfetch"
-    app.task(name=TASK_NAME, bind=False)(fetch_batch)
+    app.task(name=TASK_NAME, bind=False)(task_for(worker or WorkerSettings()))
     return app

@@ -6,6 +6,7 @@ A job is a Celery group whose result is saved in the result backend under the jo
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -13,12 +14,15 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from pubfetch.config import FetchConfig
 from pubfetch.distributed.app import TASK_NAME, make_app
 from pubfetch.distributed.tasks import add_summary, encode_ids, encode_options, encode_summary
-from pubfetch.fetcher import BatchSummary, to_ids
+from pubfetch.fetcher import BatchSummary, FetchError, IdsLike, failed_transiently, to_ids
+from pubfetch.ids import InvalidId, PublicationIds
 from pubfetch.model import Publication
-from pubfetch.params import FetcherArgs
 from pubfetch.store import open_store
+
+log = logging.getLogger(__name__)
 
 POLL_S = 0.5
 #: IDs per task by default: small enough that CPU-heavy batches (PDFs) spread over the workers, large enough that the
@@ -63,19 +67,20 @@ class JobStatus:
         return f"job {self.job_id}: {state}, {self.done} of {self.batches} batches done{failed}; {self.summary.line()}"
 
 
-def _batches(ids: Iterable[Any], size: int) -> Iterable[list[list[str]]]:
+def _batches(ids: Iterable[IdsLike], size: int) -> Iterable[list[list[str]]]:
     iterator = (encode_ids(to_ids(i)) for i in ids)
     while batch := list(islice(iterator, size)):
         yield batch
 
 
-def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_SIZE, args: FetcherArgs | None = None,
-           parts: Iterable[Any] | None = None) -> str:
-    """Send the IDs as tasks of ``batch_size`` IDs; return the job id at once (the workers do the rest)."""
+def submit(ids: Iterable[IdsLike], db: str, queue: str, *, batch_size: int = BATCH_SIZE,
+           config: FetchConfig | None = None, use_stored: bool = True, retry_exceptions: bool = True) -> str:
+    """Send the IDs as tasks of ``batch_size`` IDs with the job's settings (``config``'s
+    :meth:`~pubfetch.config.FetchConfig.job_settings`); return the job id at once (the workers do the rest)."""
     from celery import group
 
     app = _connected_app(queue)
-    options = encode_options(args, [getattr(p, "value", str(p)) for p in parts] if parts is not None else None)
+    options = encode_options(config or FetchConfig(), use_stored=use_stored, retry_exceptions=retry_exceptions)
     signatures = [app.signature(TASK_NAME, args=(batch, db, options)) for batch in _batches(ids, batch_size)]
     result = group(signatures).apply_async()
     result.save()
@@ -116,23 +121,25 @@ def wait(job_id: str, queue: str, progress: Callable[[JobStatus], None] | None =
         time.sleep(poll)
 
 
-def fetch_queued(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_SIZE,
-                 args: FetcherArgs | None = None, parts: Iterable[Any] | None = None,
+def fetch_queued(ids: Iterable[IdsLike], db: str, queue: str, *, batch_size: int = BATCH_SIZE,
+                 config: FetchConfig | None = None, use_stored: bool = True, retry_exceptions: bool = True,
                  progress: Callable[[JobStatus], None] | None = None) -> JobStatus:
     """Submit and wait: the queued equivalent of fetching the IDs into ``db`` in this process."""
-    job = submit(ids, db, queue, batch_size=batch_size, args=args, parts=parts)
+    job = submit(ids, db, queue, batch_size=batch_size, config=config, use_stored=use_stored,
+                 retry_exceptions=retry_exceptions)
     return wait(job, queue, progress)
 
 
-def fetch_many_queued(ids: Iterable[Any], db: Any, queue: str, *, args: FetcherArgs | None = None,
-                      parts: Iterable[Any] | None = None, progress: Callable[[int, Publication], None] | None = None,
-                      summary: BatchSummary | None = None, batch_size: int | None = None) -> Iterator[Publication]:
-    """``fetch_many(ids, db=..., queue=...)``: the workers fetch, then the publications are read from the database in
-    input order (an ID the database has no entry for is skipped)."""
-    if not isinstance(db, str | os.PathLike):
-        raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
-    wanted = [to_ids(i) for i in ids]
-    status = fetch_queued(wanted, os.fspath(db), queue, batch_size=batch_size or BATCH_SIZE, args=args, parts=parts)
+def fetch_many_queued(ids: Iterable[IdsLike], db: str | os.PathLike[str], queue: str, config: FetchConfig, *,
+                      progress: Callable[[int, Publication], None] | None = None,
+                      summary: BatchSummary | None = None, use_stored: bool = True, retry_exceptions: bool = True,
+                      errors: str = "skip") -> Iterator[Publication]:
+    """``fetch_many(ids, db=..., queue=...)``: the workers fetch with the job's settings of ``config``, then the
+    publications are read from the database in input order (an ID the database has no entry for is skipped);
+    ``errors`` as for :func:`pubfetch.fetcher.fetch_many`."""
+    wanted = list(_valid(ids, errors))
+    status = fetch_queued(wanted, os.fspath(db), queue, batch_size=config.batch_size, config=config,
+                          use_stored=use_stored, retry_exceptions=retry_exceptions)
     if status.failed:
         raise RuntimeError(f"{status}; see the workers' logs")
     if summary is not None:
@@ -143,7 +150,22 @@ def fetch_many_queued(ids: Iterable[Any], db: Any, queue: str, *, args: FetcherA
             pub = store.get_publication(ids_)
             if pub is None:
                 continue
+            if errors == "raise" and failed_transiently(pub):
+                raise FetchError(pub)
             done += 1
             if progress is not None:
                 progress(done, pub)
             yield pub
+
+
+def _valid(ids: Iterable[IdsLike], errors: str) -> Iterator[PublicationIds]:
+    """The IDs as PublicationIds: an invalid one is skipped with a warning, or raises with ``errors="raise"``."""
+    for value in ids:
+        if isinstance(value, str) and (not value.strip() or value.lstrip().startswith("#")):
+            continue
+        try:
+            yield to_ids(value)
+        except InvalidId as e:
+            if errors == "raise":
+                raise
+            log.warning("skipping %r: %s", str(value), e)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from pubfetch.distributed.app import VISIBILITY_TIMEOUT_S, make_app
-from pubfetch.distributed.tasks import WORKER_ENV_ALLOW_PRIVATE, WORKER_ENV_DB, WORKER_ENV_RATE_DB
+from pubfetch.distributed.tasks import WorkerSettings
 
 
 def parser() -> argparse.ArgumentParser:
@@ -35,15 +35,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     opts = parser().parse_args(list(argv))
-    if opts.db:
-        os.environ[WORKER_ENV_DB] = opts.db
     rate_db = opts.rate_db or (opts.broker if opts.broker.startswith(("redis://", "rediss://")) else None)
-    if rate_db:
-        os.environ[WORKER_ENV_RATE_DB] = rate_db
-    if opts.allow_private_addresses:
-        os.environ[WORKER_ENV_ALLOW_PRIVATE] = "1"
+    # the pool processes are forked from this one after the app is made: the task they run holds these settings
+    worker = WorkerSettings(opts.db or None, rate_db, opts.allow_private_addresses)
     try:
-        app = make_app(opts.broker, visibility_timeout=opts.visibility_timeout)
+        app = make_app(opts.broker, visibility_timeout=opts.visibility_timeout, worker=worker)
     except ValueError as e:
         print(f"pubfetch: error: {e}", file=sys.stderr)
         return 2

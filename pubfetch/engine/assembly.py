@@ -39,36 +39,35 @@ class FetchRun:
         config: the run's settings; with ``config.rate_limits`` its requests wait for the services' documented
             rates shared with every other pubfetch process (``config.rate_db``, else
             :func:`~pubfetch.config.rate_db_default`).
-        warc: record every exchange into this WARC file (:attr:`recorder` says whether it could be written to the end).
+        recorder: record every exchange with this WARC recorder (closed with the run; its ``error`` says whether it
+            could be written to the end).
         transport: the network under the client's layers (tests give an in-process one).
         context: a caller's context to run in instead (used as it is, not closed).
 
-    Raises what building a part raises: ``OSError`` (WARC file), ``sqlite3.Error``/``ValueError`` (rate-limit
-    database), :class:`~pubfetch.rules.RuleError` (the user's rule files); what was built by then is closed.
+    Raises what building a part raises: ``OSError``, ``sqlite3.Error`` or ``ValueError`` (rate-limit database),
+    :class:`~pubfetch.rules.RuleError` (the user's rule files); what was built by then is closed.
     """
 
-    def __init__(self, config: FetchConfig, *, warc: str | None = None, transport: Transport | None = None,
-                 context: Context | None = None) -> None:
+    def __init__(self, config: FetchConfig, *, recorder: WarcRecorder | None = None,
+                 transport: Transport | None = None, context: Context | None = None) -> None:
         self.config = config
-        self.recorder: WarcRecorder | None = None
+        self.recorder = recorder
         self._stack = ExitStack()
+        if recorder is not None:
+            self._stack.callback(recorder.close)
         self._owns_context = context is None
         if context is not None:
             self.context = context
             return
         try:
-            self.context = self._stack.enter_context(self._build(config, warc, transport))
+            self.context = self._stack.enter_context(self._build(config, transport))
         except BaseException:
             self._stack.close()
             raise
 
-    def _build(self, config: FetchConfig, warc: str | None, transport: Transport | None) -> Context:
+    def _build(self, config: FetchConfig, transport: Transport | None) -> Context:
         overrides = HttpOverrides(**config.http_overrides)
-        if warc:
-            from pubfetch.net.warc import WarcRecorder
-
-            self.recorder = WarcRecorder(warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
-            self._stack.callback(self.recorder.close)
+        if self.recorder is not None:
             overrides["response_hook"] = self.recorder
         config = dataclasses.replace(config, http_overrides=overrides)
         if config.rate_limits:
@@ -96,7 +95,7 @@ class FetchRun:
                                    self.config.batch_size, own_context=self._owns_context)
 
     def close(self) -> None:
-        """Close what this run built: the context (thread pool, PDF workers, renderer, client), the WARC file."""
+        """Close what this run built (the context: thread pool, PDF workers, renderer, client) and the WARC recorder."""
         self._stack.close()
 
     def __enter__(self) -> Self:
