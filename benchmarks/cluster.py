@@ -27,7 +27,6 @@ from pathlib import Path
 from documents import text_pdf
 from fetchbench import SERVICES
 from services import HostedServices
-
 from synthetic import Article, Reply
 
 REPO = Path(__file__).resolve().parents[1]

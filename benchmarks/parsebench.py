@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import documents
-from services import SyntheticServices
-
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.pdf import extract_pdf, extract_pdf_in_process, pdf_workers
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.workerpool import WorkerPool
+from services import SyntheticServices
 
 
 @dataclass

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pubfetch._version import __version__
 from pubfetch.lazy import lazy_names
-
-__version__ = "0.1.0"
 
 _LAZY = {
     "fetch": "pubfetch.fetcher",
@@ -59,11 +58,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from pubfetch.config import FetchConfig
     from pubfetch.distributed import fetch_many
     from pubfetch.fetcher import BatchSummary, FetchError, fetch
+    from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.ids import PublicationIds
     from pubfetch.model.publication import Publication
     from pubfetch.model.webpage import Webpage
     from pubfetch.output.report import report
-    from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.store import init_store, open_store
     from pubfetch.tables import to_dataframe
     from pubfetch.webfetch import fetch_doc, fetch_webpage

@@ -206,7 +206,7 @@ class FetchConfig:
         return dataclasses.replace(self, **changes)
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> dict[str, object]:
+    def settings_from_file(cls, path: str | os.PathLike[str]) -> dict[str, object]:
         """The settings of a YAML config file, checked: FetchConfig fields (``threads``, ``ncbi_api_key``, ...), an
         ``endpoints`` mapping, and a ``fetching`` mapping of PubFetcher's parameters (``emptyCooldown: 12h``)."""
         return cls._file_settings(_read_yaml(path), path)

@@ -1,7 +1,7 @@
 """Names a module offers without importing their modules up front (PEP 562 module ``__getattr__``).
 
-The package root uses it so that ``import pubfetch`` stays cheap, and ``pubfetch.params`` so that names which moved to
-modules importing it (``FetcherArgs``) keep their old import path without an import cycle.
+The package root uses it so that ``import pubfetch`` stays cheap: the fetcher, the store and their dependencies load
+when a program first names them, not when a tool only wants the IDs.
 """
 
 from __future__ import annotations

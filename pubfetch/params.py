@@ -1,5 +1,6 @@
 """Typed parameters: the 12 LOCKSS plugin parameter types and parameter descriptors, the machinery shared by the
-LOCKSS parameters (:mod:`pubfetch.lockss_params`) and PubFetcher's fetching parameters (:mod:`pubfetch.fetcher_args`).
+LOCKSS built-in parameters (:mod:`pubfetch.metadata.descriptors`) and PubFetcher's fetching parameters
+(:mod:`pubfetch.fetcher_args`).
 
 LOCKSS describes every configurable value of a plugin with a descriptor (``ConfigParamDescr``) whose type code says how
 the text is parsed (``AuParamType``); see spec lockss.md section 7 and the seed page on plugin configuration parameters.
@@ -26,23 +27,16 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
-from pubfetch.lazy import lazy_names
-
 __all__ = [
-    "BUILTIN_DESCRIPTORS",
-    "FETCHER_DESCRIPTORS",
     "MAX_SET_SIZE",
-    "FetcherArgs",
     "InvalidParamValue",
     "ParamDescr",
     "ParamType",
     "UnknownParameter",
     "derived_values",
-    "fetcher_descriptor",
-    "parse_fetcher_option",
     "parse_value",
 ]
 
@@ -534,27 +528,3 @@ class ParamDescr:
         if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
             of = "" if self.min is not None and self.max is not None else "of "
             raise InvalidParamValue(given, f"a value {of}{self.bounds}", self.key)
-
-
-# --- names that moved to their own modules ----------------------------------------------------------------------------
-# ``from pubfetch.params import FetcherArgs`` (and the other names below) keeps working: those modules import this one,
-# so they are loaded on first use rather than here.
-
-_MOVED = {
-    "BUILTIN_DESCRIPTORS": "pubfetch.lockss_params",
-    "FETCHER_DESCRIPTORS": "pubfetch.fetcher_args",
-    "FetcherArgs": "pubfetch.fetcher_args",
-    "fetcher_descriptor": "pubfetch.fetcher_args",
-    "parse_fetcher_option": "pubfetch.fetcher_args",
-}
-
-if TYPE_CHECKING:  # pragma: no cover
-    from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, FetcherArgs, fetcher_descriptor, parse_fetcher_option
-    from pubfetch.lockss_params import BUILTIN_DESCRIPTORS
-
-
-def __getattr__(name: str) -> Any:
-    return _moved(name)
-
-
-_moved = lazy_names(__name__, _MOVED)

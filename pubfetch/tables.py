@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.model.timefmt import date_human
-from pubfetch.fetcher_args import FetcherArgs
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

@@ -21,10 +21,6 @@ def strip_html(text: str) -> str:
     return _SPACE.sub(" ", html.unescape(_TAG.sub(" ", text))).strip()
 
 
-def collapse_space(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
-
-
 #: Terminal escape sequences (CSI ``ESC [ ... final``, OSC/DCS/APC/PM strings up to BEL or ``ESC \``, two-character
 #: escapes) and then every other C0/C1 control character except newline and tab.
 _TERMINAL_SEQUENCE = re.compile(

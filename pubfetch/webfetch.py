@@ -24,10 +24,10 @@ from pubfetch.config import FetchConfig, FetchOptions
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_webpage, select_first_text, select_text
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.timefmt import now_ms
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_store
 

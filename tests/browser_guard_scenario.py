@@ -16,8 +16,7 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from pubfetch.net import browser
-from pubfetch.net.browser import BrowserRenderer
+from pubfetch.net.browser import BrowserRenderer, chromium
 
 PUBLIC = "93.184.216.34"
 SECRET = "SECRET-7f3a9c"
@@ -104,8 +103,8 @@ def serve(address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> Th
 #: they are switched off here so that the guard proxy alone is what stands in the way, and the allowed run shows the
 #: attack working (the control).
 NETWORK_ACCESS_FEATURES = "LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights"
-browser.LAUNCH_ARGS = tuple(f"{arg},{NETWORK_ACCESS_FEATURES}" if arg.startswith("--disable-features=") else arg
-                            for arg in browser.LAUNCH_ARGS)
+chromium.LAUNCH_ARGS = tuple(f"{arg},{NETWORK_ACCESS_FEATURES}" if arg.startswith("--disable-features=") else arg
+                             for arg in chromium.LAUNCH_ARGS)
 
 
 def main() -> None:

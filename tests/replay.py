@@ -16,8 +16,9 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from loopback import Reply, Request
 from lxml import etree
+
+from loopback import Reply, Request
 
 _EXT_ID = re.compile(r"EXT_ID:(\d+)", re.IGNORECASE)
 _PMCID = re.compile(r"PMCID:(PMC\d+)", re.IGNORECASE)

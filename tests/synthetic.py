@@ -358,7 +358,7 @@ def in_process(services: SyntheticServices):
     the chain and resources are tested through every client layer but no socket."""
     from urllib.parse import parse_qs, urlencode, urlsplit
 
-    from pubfetch.net.memory import Canned, MappingTransport
+    from pubfetch.net.mapping_transport import Canned, MappingTransport
     from pubfetch.net.outcome import OutcomeKind
     from pubfetch.net.retry import ExchangeFailed
 
@@ -402,7 +402,7 @@ def in_process_hosts(services: SyntheticServices, others: dict | None = None):
     from urllib.parse import urlsplit
 
     from pubfetch.net.endpoints import Endpoints
-    from pubfetch.net.memory import MappingTransport
+    from pubfetch.net.mapping_transport import MappingTransport
 
     inner = in_process(services)
     services.page_base = "http://pages.test"

@@ -16,10 +16,19 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from loopback import LoopbackServer, Reply, Request
 
-from pubfetch.net import browser
-from pubfetch.net.browser import UNAVAILABLE_MESSAGE, BrowserRenderer, BrowserUnavailable, find_chromium
+from loopback import LoopbackServer, Reply, Request
+from pubfetch.config import FetchConfig
+from pubfetch.net import addresses, browser
+from pubfetch.net.browser import (
+    UNAVAILABLE_MESSAGE,
+    BrowserRenderer,
+    BrowserUnavailable,
+    chromium,
+    find_chromium,
+    processes,
+)
+from pubfetch.net.browser import worker as browser_worker
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
@@ -166,16 +175,16 @@ def test_find_chromium_order(tmp_path, monkeypatch):
     configured = _fake_executable(tmp_path / "my-chrome")
     bundled = _fake_executable(tmp_path / "bundled-chrome")
     system = _fake_executable(tmp_path / "system-chromium")
-    monkeypatch.setattr(browser, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"), str(system)))
-    monkeypatch.setattr(browser, "_bundled_chromium", lambda: str(bundled))
+    monkeypatch.setattr(chromium, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"), str(system)))
+    monkeypatch.setattr(chromium, "_bundled_chromium", lambda: str(bundled))
     assert find_chromium(str(configured)) == str(configured)
     assert find_chromium("/nonexistent/chrome") == str(bundled)  # a bogus configured path falls back
     assert find_chromium(str(tmp_path / "not-executable.txt")) == str(bundled)
-    monkeypatch.setattr(browser, "_bundled_chromium", lambda: str(tmp_path / "ms-playwright" / "chrome"))
+    monkeypatch.setattr(chromium, "_bundled_chromium", lambda: str(tmp_path / "ms-playwright" / "chrome"))
     assert find_chromium("/nonexistent/chrome") == str(system)  # Playwright's browser not downloaded
-    monkeypatch.setenv(browser.ENV_VAR, str(configured))
-    assert find_chromium() == str(configured)
-    monkeypatch.setattr(browser, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"),))
+    monkeypatch.setenv(browser.ENV_VAR, str(configured))  # read by the configuration, which passes it on
+    assert find_chromium(FetchConfig.from_env(config_file="").chromium) == str(configured)
+    monkeypatch.setattr(chromium, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"),))
     monkeypatch.delenv(browser.ENV_VAR)
     assert find_chromium("/nonexistent/chrome") is None
 
@@ -188,7 +197,7 @@ def test_find_chromium_bogus_path_falls_back_to_a_real_browser(monkeypatch):
 
 
 def test_no_browser_gives_a_classified_failure_with_the_install_hint(server, monkeypatch):
-    monkeypatch.setattr(browser, "_choose", lambda configured, bundled: None)
+    monkeypatch.setattr(chromium, "choose_chromium", lambda configured, bundled: None)
     with BrowserRenderer(timeout_ms=LIMIT_MS, allow_private_addresses=True) as r:
         result = r.render(server.url("/article"), publication=True)
         assert result.kind is OutcomeKind.OTHER
@@ -228,29 +237,6 @@ def test_bad_arguments():
         r.render("https://example.org/")
     with pytest.raises(TypeError):
         BrowserRenderer().render(b"https://example.org/")  # type: ignore[arg-type]
-
-
-def test_shared_renderer_is_one_per_setting():
-    from pubfetch.config import FetchConfig
-    from pubfetch.fetcher_args import FetcherArgs
-
-    a = browser.shared_renderer(FetchConfig())
-    try:
-        assert browser.shared_renderer(FetchConfig()) is a
-        assert a.timeout_ms == 120_000  # 8 x PubFetcher's default 15 s timeout
-        b = browser.shared_renderer(FetchConfig(args=FetcherArgs(timeout=5000)))
-        assert b is not a and b.timeout_ms == 40_000
-        b.close()
-        c = browser.shared_renderer(FetchConfig(args=FetcherArgs(timeout=5000)))
-        assert c is not b and not c.closed
-        c.close()
-    finally:
-        a.close()
-
-
-# ---------------------------------------------------------------------------------------------------------------------
-# With a browser
-# ---------------------------------------------------------------------------------------------------------------------
 
 
 def test_javascript_text_needs_the_browser(server, renderer):
@@ -299,7 +285,7 @@ def test_wait_until_that_never_appears_returns_the_page_as_it_is(server, short_r
     elapsed = time.monotonic() - started
     assert result.ok
     assert visible_text(result.text) == ARTICLE_TEXT
-    assert (LIMIT_MS - browser.READ_RESERVE_MS) / 1000 - 0.5 < elapsed < LIMIT_MS / 1000 + 1
+    assert (LIMIT_MS - browser_worker.READ_RESERVE_MS) / 1000 - 0.5 < elapsed < LIMIT_MS / 1000 + 1
 
 
 @pytest.mark.timing
@@ -393,8 +379,8 @@ def test_size_cap_private_addresses_from_a_page_and_close(server, monkeypatch):
         return "loopback address" if host == "localhost" else None
 
     # the guard proxy checks names and connected addresses separately: 127.0.0.1 is a public address here
-    monkeypatch.setattr(browser.addresses, "forbidden_name_reason", forbid_localhost)
-    monkeypatch.setattr(browser.addresses, "forbidden_ip_reason", lambda ip: None)
+    monkeypatch.setattr(addresses, "forbidden_name_reason", forbid_localhost)
+    monkeypatch.setattr(addresses, "forbidden_ip_reason", lambda ip: None)
     internal = server.url("/article").replace("127.0.0.1", "localhost")
     server.route("/to-internal", Reply(302, "", headers={"Location": internal}))
     server.route("/fetches-internal", Reply(200, "<html><body><p>outside</p><script>"
@@ -417,13 +403,13 @@ def test_size_cap_private_addresses_from_a_page_and_close(server, monkeypatch):
         assert big.message == "rendered page over 20000 bytes (40146 characters)"
         assert r.render(server.url("/img")).ok  # small pages still pass
         marker = r._worker._marker  # the marker finds the browser's processes
-        assert browser._marked_pids(marker)
+        assert processes.marked_pids(marker)
     finally:
         r.close()
     deadline = time.monotonic() + 60  # a ceiling: the loop ends as soon as the processes are gone
-    while browser._marked_pids(marker) and time.monotonic() < deadline:
+    while processes.marked_pids(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert browser._marked_pids(marker) == []  # close() stopped the browser
+    assert processes.marked_pids(marker) == []  # close() stopped the browser
     r.close()  # twice is fine
     with pytest.raises(RuntimeError, match="closed"):
         r.render(server.url("/wait"))
@@ -433,14 +419,14 @@ def test_size_cap_private_addresses_from_a_page_and_close(server, monkeypatch):
 def test_worker_that_cannot_be_freed_is_replaced(server, monkeypatch):
     """Where the browser's processes cannot be found (no /proc), a stuck worker is abandoned for a new one."""
     _chromium_or_skip()
-    find_pids = browser._marked_pids
-    monkeypatch.setattr(browser, "_marked_pids", lambda marker: [])
+    find_pids = processes.marked_pids
+    monkeypatch.setattr(processes, "marked_pids", lambda marker: [])
     with BrowserRenderer(timeout_ms=3000, allow_private_addresses=True, kill_grace_ms=300) as r:
         r.ensure_browser()
         started = time.monotonic()
         stuck = r.render(server.url("/busy"))
         elapsed = time.monotonic() - started
-        monkeypatch.setattr(browser, "_marked_pids", find_pids)
+        monkeypatch.setattr(processes, "marked_pids", find_pids)
         assert len(r._retired) == 1
         old = r._retired[0]
         old.kill_browser()  # free the abandoned worker now: its browser spins in the script's loop

@@ -4,9 +4,8 @@ failures of one service, re-runs after cooldowns, part selection and the databas
 from __future__ import annotations
 
 import pytest
-from loopback import Reply
-from synthetic import Article, SyntheticServices, in_process
 
+from loopback import Reply
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch, fetch_many
 from pubfetch.model.part_type import PartName, PartType
@@ -14,6 +13,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
+from synthetic import Article, SyntheticServices, in_process
 
 
 def config(services: SyntheticServices, **changes) -> FetchConfig:

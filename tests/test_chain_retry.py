@@ -14,16 +14,15 @@ import weakref
 from collections import Counter
 
 from loopback import Reply, Request
-from synthetic import Article, SyntheticServices
-
-from pubfetch.engine import batches
 from pubfetch.config import FetchConfig
+from pubfetch.engine import batches
 from pubfetch.fetcher import BatchSummary, fetch_many
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
 from pubfetch.store.spill import SpillList
+from synthetic import Article, SyntheticServices
 
 
 class FlakyServices(SyntheticServices):

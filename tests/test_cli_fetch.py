@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply
-from synthetic import Article, SyntheticServices
 
+from loopback import LoopbackServer, Reply
 from pubfetch.cli.main import main
+from synthetic import Article, SyntheticServices
 
 TOOL_PAGE = ("<html><head><title>SeqTool: fast alignment</title><meta name='description' content='A tool to align "
              "sequences.'></head><body><nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav><main><h1>SeqTool</h1>"

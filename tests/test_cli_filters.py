@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.main import main
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import CorrespAuthor, FetchState, MeshTerm, PartType, Publication, VisitedSite, Webpage
 from pubfetch.model.timefmt import parse_instant
 from pubfetch.output.writer import format_entries
-from pubfetch.fetcher_args import FetcherArgs
 
 MS = parse_instant
 

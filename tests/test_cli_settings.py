@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from synthetic import SyntheticServices
 
 from pubfetch.cli.completion import completion_script
 from pubfetch.cli.main import main
+from synthetic import SyntheticServices
 
 KEY = "0123456789abcdef0123456789abcdef0123"
 

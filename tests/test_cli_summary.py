@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from synthetic import SyntheticServices, use_services
 
 from pubfetch.cli.main import main
+from synthetic import SyntheticServices, use_services
 
 
 @pytest.fixture

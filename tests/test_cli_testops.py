@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply
-from synthetic import SyntheticServices
 
+from loopback import LoopbackServer, Reply
 from pubfetch.cli.main import main
+from synthetic import SyntheticServices
 
 
 @pytest.fixture

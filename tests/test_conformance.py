@@ -12,16 +12,16 @@ import json
 import re
 
 import pytest
-from loopback import LoopbackServer
 from lxml import etree
-from replay import CorpusReplay
-from tlsintercept import TlsInterceptor
 
+from loopback import LoopbackServer
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.part_type import PartType
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources.base import Context
+from replay import CorpusReplay
+from tlsintercept import TlsInterceptor
 
 REAL_ENDPOINTS = Endpoints(
     europepmc="http://www.ebi.ac.uk/europepmc/webservices/rest/",

@@ -13,13 +13,13 @@ import uuid
 from pathlib import Path
 
 import pytest
-from synthetic import SyntheticServices
-from test_reliability_hostile import within
-from test_throughput import service_env
 
 from pubfetch.distributed.submit import job_status, submit, wait
 from pubfetch.ids import PublicationIds
 from pubfetch.store import init_store, open_store
+from synthetic import SyntheticServices
+from test_reliability_hostile import within
+from test_throughput import service_env
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
 

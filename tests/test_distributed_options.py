@@ -7,10 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices
-from test_distributed import _start_worker
-from test_reliability_hostile import within
-from test_throughput import service_env
 
 import pubfetch
 from pubfetch.config import WORKER_SETTINGS, FetchConfig
@@ -20,6 +16,10 @@ from pubfetch.ids import InvalidId
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
+from synthetic import Article, SyntheticServices
+from test_distributed import _start_worker
+from test_reliability_hostile import within
+from test_throughput import service_env
 
 #: A value for each setting a worker takes from its own options and configuration, never from a job.
 WORKER_OWNED: dict[str, object] = {

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mutations import mutated
 
+from mutations import mutated
 from pubfetch.extract.annotations import (
     Mention,
     by_id,
@@ -19,9 +19,9 @@ from pubfetch.extract.annotations import (
     parse_annotations_xml,
 )
 from pubfetch.extract.errors import ParseError, ServiceError
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.extract.xmlsafe import XmlError
 from pubfetch.model.parts import MinedTerm
+from pubfetch.model.record import ArticleRecord
 
 DOCS = Path(__file__).parent / "docs"
 GO_DIGESTION = MinedTerm("digestion", 3, "http://identifiers.org/GO:0007586")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mutations import mutated
 
+from mutations import mutated
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.europepmc import (
     SearchPage,
@@ -21,10 +21,10 @@ from pubfetch.extract.europepmc import (
     parse_search_xml,
     pick_result,
 )
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.extract.xmlsafe import XmlError
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
+from pubfetch.model.record import ArticleRecord, Link
 
 DOCS = Path(__file__).parent / "docs"
 SEARCH = "files/europepmc_search"

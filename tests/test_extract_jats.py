@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mutations import mutated
 
+from mutations import mutated
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jats import element_text, match_email, parse_jats
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.extract.xmlsafe import XmlError, parse_xml
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor
+from pubfetch.model.record import ArticleRecord
 
 DOCS = Path(__file__).parent / "docs"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mutations import MUTATIONS, mutate
 
+from mutations import MUTATIONS, mutate
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.meta import (
     clean_value,
@@ -22,9 +22,9 @@ from pubfetch.extract.meta import (
     plain_text,
     scan_meta,
 )
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor
+from pubfetch.model.record import ArticleRecord, Link
 
 DOCS = Path(__file__).parent / "docs" / "meta"
 HIGHWIRE = DOCS / "highwire_page.html"

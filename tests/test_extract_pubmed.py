@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mutations import MUTATIONS, mutate
 
+from mutations import MUTATIONS, mutate
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.pubmed import format_abstract, normalise_orcid, parse_pubmed_xml
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
+from pubfetch.model.record import ArticleRecord
 
 DOCS = Path(__file__).parent / "docs" / "pubmed"
 MIXED = DOCS / "mixed_set.xml"

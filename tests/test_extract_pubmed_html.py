@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from mutations import MUTATIONS, mutate
 
+from mutations import MUTATIONS, mutate
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.pubmed_html import parse_cit, parse_pubmed_html
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.model.parts import Author, MeshTerm
+from pubfetch.model.record import ArticleRecord
 
 PAGE = Path(__file__).parent / "docs" / "pubmed" / "article_page.html"
 

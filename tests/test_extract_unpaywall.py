@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mutations import mutated
 
+from mutations import mutated
 from pubfetch.extract.errors import ParseError, ServiceError
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author
+from pubfetch.model.record import ArticleRecord, Link
 
 DOCS = Path(__file__).parent / "docs"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices, use_services
 
 from pubfetch.cli.main import main
 from pubfetch.store import open_store
+from synthetic import Article, SyntheticServices, use_services
 
 
 @pytest.mark.parametrize(("batch_size", "summary"), [

@@ -15,14 +15,15 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 
-#: Bottom to top, as in DESIGN.md. The typed-parameter machinery (``params``) shares its layer with the two sets of
-#: parameters described with it (``params`` re-exports their names for older imports). ``textutil`` (string helpers of
-#: the model) and ``yamlsafe`` (YAML without aliases, for config and rule files) sit with ``ids`` at the bottom;
-#: ``tables`` (publications as a data frame) belongs to the output; ``pubfetch`` is the package's lazy public facade;
-#: ``ruletest`` (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
+#: Bottom to top, as in DESIGN.md. The typed-parameter machinery (``params``) shares its layer with PubFetcher's
+#: fetching parameters described with it (``fetcher_args``); the LOCKSS built-in descriptors live in ``metadata``.
+#: ``_version`` (the version string), ``textutil`` (string helpers of the model) and ``yamlsafe`` (YAML without aliases,
+#: for config and rule files) sit with ``ids`` at the bottom; ``tables`` (publications as a data frame) belongs to the
+#: output; ``pubfetch`` is the package's lazy public facade, which no module of the package imports; ``ruletest``
+#: (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
-    "ids textutil yamlsafe lazy perthread",
-    "params fetcher_args lockss_params",
+    "_version ids textutil yamlsafe lazy perthread",
+    "params fetcher_args",
     "model",
     "rules",
     "extract",
@@ -40,10 +41,6 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "pubfetch",
     "cli __main__",
 ))
-
-#: What any module may take from the package root itself: the root defines it without importing anything.
-ROOT_NAMES_FOR_ALL = frozenset({"__version__"})
-
 
 def layer_of(component: str) -> int:
     for i, names in enumerate(LAYERS):
@@ -81,17 +78,13 @@ def imported(tree: ast.AST, here: str) -> list[tuple[int, str, str]]:
         if name is not None and is_module(f"{dotted}.{name}"):
             dotted = f"{dotted}.{name}"
         parts = dotted.split(".")
-        if len(parts) == 1:
-            component = "pubfetch" if name not in ROOT_NAMES_FOR_ALL else ""
-        else:
-            component = parts[1]
+        component = "pubfetch" if len(parts) == 1 else parts[1]
         found.append((line, dotted if name is None else f"{dotted} ({name})", component))
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                # ``import pubfetch`` reads ``pubfetch.__version__`` (the only eager name of the root)
-                add(node.lineno, alias.name, "__version__" if alias.name == "pubfetch" else None)
+                add(node.lineno, alias.name)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -118,7 +111,7 @@ def test_no_upward_imports() -> None:
         level = layer_of(here)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for line, target, component in imported(tree, module_name(path)):
-            if component and component != here and layer_of(component) > level:
+            if component != here and layer_of(component) > level:
                 upward.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {here} imports {target} ({component})")
     assert not upward, "imports against the layer order of DESIGN.md:\n" + "\n".join(upward)
 
@@ -131,6 +124,9 @@ def test_no_upward_imports() -> None:
     ("from . import client", "net"),
     ("from ..config import FetchConfig", "config"),
     ("from pubfetch import fetch", "pubfetch"),
+    ("import pubfetch", "pubfetch"),
+    ("from pubfetch import __version__", "pubfetch"),
+    ("from pubfetch._version import __version__", "_version"),
 ])
 def test_imports_are_resolved_to_their_layer(source: str, expected: str) -> None:
     """The checker itself: absolute, relative, lazy and root imports all land on the right component."""
@@ -142,6 +138,61 @@ def test_an_upward_import_is_caught() -> None:
     tree = ast.parse("from pubfetch.fetcher import fetch_many")
     [(_, _, component)] = imported(tree, "pubfetch.model.publication")
     assert layer_of(component) > layer_of("model")
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports (every import, as for the layers)."""
+    graph: dict[str, set[str]] = {}
+    for path in sources():
+        here = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        graph[here] = {target.split(" ")[0] for _, target, _ in imported(tree, here)} - {here}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted: every import circle is in one."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circles() -> None:
+    """Modules within a layer may import each other, but never in a circle: a module on a circle cannot be read, tested
+    or reused without the others, and lazy imports that break one at run time still leave it in the design."""
+    found = circles(import_graph())
+    assert not found, "modules importing each other in a circle:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_a_circle_is_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert circles(graph) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
 
 
 #: Store methods that change entries, and the one module allowed to call each (store/ implements them).

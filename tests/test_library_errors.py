@@ -9,11 +9,11 @@ import socket
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices, use_services
 
 import pubfetch
 from pubfetch.ids import InvalidId, classify
 from pubfetch.store import open_store
+from synthetic import Article, SyntheticServices, use_services
 
 
 @pytest.fixture

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices, use_services
 
 import pubfetch
 from pubfetch.model.part_type import PartType
+from synthetic import Article, SyntheticServices, use_services
 
 
 @pytest.fixture

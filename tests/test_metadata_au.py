@@ -22,7 +22,7 @@ from pubfetch.metadata.au import (
     plugin_key,
     resolve_descriptor,
 )
-from pubfetch.lockss_params import BUILTIN_DESCRIPTORS
+from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
 from pubfetch.params import InvalidParamValue, ParamDescr, ParamType, UnknownParameter
 
 T = ParamType

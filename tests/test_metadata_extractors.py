@@ -9,6 +9,7 @@ import pytest
 
 from pubfetch.extract.meta import meta_tags
 from pubfetch.metadata import fields as mf
+from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.article_files import ROLE_ARTICLE_METADATA, ROLE_FULL_TEXT_PDF, ArticleFiles
 from pubfetch.metadata.article_metadata import ArticleMetadata, CookMap
 from pubfetch.metadata.au import AuConfig
@@ -32,7 +33,7 @@ from pubfetch.metadata.extractors import (
     normalise_issn,
 )
 from pubfetch.metadata.plugin import load_plugin
-from pubfetch.metadata.sources import ArchivalUnit, CachedUrl, MemorySource, SourceError
+from pubfetch.metadata.sources import CachedUrl, MemorySource, SourceError
 from pubfetch.metadata.tdb import TdbAu, parse_tdb
 
 FIXTURES = Path(__file__).parent / "metadata_au"

@@ -37,13 +37,22 @@ def test_wrong_check_digits_fail_only_the_checksum(issn: str) -> None:
 
 @pytest.mark.parametrize("issn", ["140-42001", "1402-200", "1938/4246", "1402", "1402-", "-4246", "", None])
 def test_malformed_issns(issn: str | None) -> None:
-    assert not is_valid_issn(issn) and format_issn(issn) is None
+    assert not is_valid_issn(issn)
 
 
 def test_issn_check_digit_and_format() -> None:
     assert [issn_check_digit(d) for d in ("0740278", "1144875", "0006336")] == ["3", "X", "3"]
     assert [format_issn(v) for v in ("07402783", "1144-875x", " 0006-3363 ")] == ["0740-2783", "1144-875X",
                                                                                   "0006-3363"]
+
+
+def test_format_issn_passes_a_non_issn_through_as_lockss_does() -> None:
+    """LOCKSS TestMetadataUtil.testISSN: ``assertEquals("1234-5678", MetadataUtil.formatIssn("12345678"))`` and
+    ``assertEquals("xyzzy", MetadataUtil.formatIssn("xyzzy"))`` -- eight characters are hyphenated whatever they are,
+    anything else comes back unchanged."""
+    assert format_issn("12345678") == "1234-5678"
+    assert format_issn("xyzzy") == "xyzzy"
+    assert format_issn("1402-200") == "1402-200" and format_issn("") == "" and format_issn(None) is None
 
 
 # --- ISBN ----------------------------------------------------------------------------------------------------------
@@ -58,13 +67,39 @@ def test_isbn_conversion_both_ways(isbn10: str, isbn13: str) -> None:
     assert is_valid_isbn(isbn10) and is_valid_isbn(isbn13)
     assert to_isbn13(isbn10) == compact13 and to_isbn13(isbn13) == compact13
     assert to_isbn10(isbn13) == compact10 and to_isbn10(isbn10) == compact10
-    assert format_isbn(isbn10) == compact10 and format_isbn(isbn13) == compact13
 
 
 @pytest.mark.parametrize("isbn", ["0-8044-2757-X", "1-84356-028-2", "978-0-8043-2957-3", "978-1-84356-128-9"])
 def test_wrong_isbn_checksums_fail_only_the_checksum(isbn: str) -> None:
     assert not is_valid_isbn(isbn) and is_isbn(isbn)
-    assert to_isbn13(isbn) is None and to_isbn10(isbn) is None and format_isbn(isbn) is None
+
+
+def test_isbn_conversion_ignores_the_input_check_digit_as_lockss_does() -> None:
+    """LOCKSS TestMetadataUtil.testISBN, "test ISBN conversions with incorrect check digit":
+    ``assertEquals("0201038048", MetadataUtil.toUnpunctuatedIsbn10("978-0-201-03804-7"))``,
+    ``assertEquals("020103804X", MetadataUtil.toUnpunctuatedIsbn10("0-201-03804-X"))`` and
+    ``assertEquals("9780201038040", MetadataUtil.toUnpunctuatedIsbn13("0-201-03804-X"))``; malformed input is null
+    (``assertNull(MetadataUtil.toUnpunctuatedIsbn10("978-X-201-03804-0"))``)."""
+    assert to_isbn10("978-0-201-03804-7") == "0201038048" and to_isbn10("9780201038047") == "0201038048"
+    assert to_isbn10("0-201-03804-X") == "020103804X" and to_isbn10("020103804X") == "020103804X"
+    assert to_isbn13("0-201-03804-X") == "9780201038040" and to_isbn13("020103804X") == "9780201038040"
+    assert to_isbn13("978-0-201-03804-0") == "9780201038040"
+    for malformed in ("978-X-201-03804-0", "9780X01038040", "xyzzy"):
+        assert to_isbn10(malformed) is None
+    for malformed in ("0-2X1-03804-8", "02X1038048", "xyzzy"):
+        assert to_isbn13(malformed) is None
+
+
+def test_format_isbn_hyphenates_and_passes_a_non_isbn_through_as_lockss_does() -> None:
+    """LOCKSS TestMetadataUtil.testISBN, "test ISBN formatting":
+    ``assertEquals("978-0-201-03804-0", MetadataUtil.formatIsbn("9780201038040"))``,
+    ``assertEquals("0-201-03804-8", MetadataUtil.formatIsbn("0201038048"))`` and
+    ``assertEquals("xyzzy", MetadataUtil.formatIsbn("xyzzy"))``."""
+    assert format_isbn("9780201038040") == "978-0-201-03804-0"
+    assert format_isbn("0201038048") == "0-201-03804-8"
+    assert format_isbn("xyzzy") == "xyzzy"
+    assert format_isbn("0-8044-2957-x") == "0-804-42957-X"  # fixed positions, whatever the input's hyphens
+    assert format_isbn(None) is None
 
 
 @pytest.mark.parametrize("isbn", ["X78-99931-58-10-4", "X9921-48-10-7", "0-8044-2957-Z", "1234-5678", "", None])
@@ -76,7 +111,7 @@ def test_isbn_check_digits_and_979_prefix() -> None:
     assert isbn10_check_digit("080442957") == "X" and isbn13_check_digit("978080442957") == "3"
     assert to_isbn13("979-10-90636-07-1") == "9791090636071"
     assert to_isbn10("979-10-90636-07-1") is None  # 979 numbers have no ISBN-10
-    assert format_isbn("0 8044 2957 x") == "080442957X"
+    assert format_isbn("0 8044 2957 x") == "0-804-42957-X"
 
 
 # --- locales -------------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 
 from pubfetch.metadata import article_files as afm
 from pubfetch.metadata import fields as mf
+from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.archives import ArchiveMemberSpec
 from pubfetch.metadata.article_files import (
     ALL_ROLES,
@@ -29,7 +30,7 @@ from pubfetch.metadata.iterators import (
     check_replacement,
     java_replace_first,
 )
-from pubfetch.metadata.sources import ArchivalUnit, CachedUrl, DirectorySource, MemorySource
+from pubfetch.metadata.sources import CachedUrl, DirectorySource, MemorySource
 
 HTML = "text/html"
 PDF = "application/pdf"

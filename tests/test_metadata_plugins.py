@@ -13,16 +13,16 @@ from urllib.parse import urlsplit
 
 import pytest
 import yaml
-from loopback import LoopbackServer, Reply
 
+from loopback import LoopbackServer, Reply
 from pubfetch.extract.meta import meta_tags
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_metadata import ArticleMetadata
 from pubfetch.metadata.au import AuIdError
-from pubfetch.metadata.cli_support import run_plugin_operation, select_tdb_au
 from pubfetch.metadata.extract_au import archival_unit, extract_au
 from pubfetch.metadata.extractors import HtmlMetaTagExtractor, MetadataTarget, PdfMetadataExtractor
 from pubfetch.metadata.plugin import Plugin, PluginError, load_plugin, plugin_from_dict, shipped_plugins
+from pubfetch.metadata.record_writer import run_plugin_operation, select_tdb_au
 from pubfetch.metadata.sources import MemorySource, SourceError
 from pubfetch.metadata.tdb import load_tdb
 from pubfetch.net.client import HttpClient

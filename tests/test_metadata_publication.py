@@ -1,5 +1,5 @@
 """Tests for pubfetch.metadata.publication_record: every Publication as an ArticleMetadata record, and
-cli_support.records_output."""
+record_writer.records_output."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 from pubfetch.extract.pubmed import parse_pubmed_xml
-from pubfetch.model.merge import apply_record
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_metadata import ArticleMetadata
-from pubfetch.metadata.cli_support import records_output
 from pubfetch.metadata.extractors import split_pages
 from pubfetch.metadata.publication_record import PUBLICATION_COOK_MAP, publication_record
+from pubfetch.metadata.record_writer import records_output
+from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.publication import Publication
-from pubfetch.fetcher_args import FetcherArgs
 
 ARGS = FetcherArgs()
 PAGE = "https://journal.example.org/article/17"

@@ -8,13 +8,13 @@ import os
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from loopback import LoopbackServer, Reply
+from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.au import AuConfig
 from pubfetch.metadata.sources import (
-    ArchivalUnit,
     CachedUrl,
     DirectorySource,
     MemorySource,

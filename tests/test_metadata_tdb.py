@@ -373,6 +373,17 @@ def test_coverage_includes(coverage: str | None, value: str, included: bool) -> 
     assert coverage_includes(coverage, value) is included
 
 
+def test_a_topic_range_includes_the_topics_beginning_with_its_end() -> None:
+    """LOCKSS NumberUtil.rangeIncludes: "the value is compared to the range start and stop values as a topic range.
+    That is, "Georgia", "Kansas", and "Massachusetts" are topics within the volume "Ge-Ma"" -- ``(value.compareTo(
+    endRange) <= 0) || value.startsWith(endRange)``; and TestBibliographicUtil: ``rangeIncludes("aa-cc", "bbb")``."""
+    for topic in ("Georgia", "Kansas", "Massachusetts", "Mathematics", "Ma"):
+        assert coverage_includes("Ge-Ma", topic), topic
+    for outside in ("Gamma", "Mb", "Nevada"):
+        assert not coverage_includes("Ge-Ma", outside), outside
+    assert coverage_includes("aa-cc", "bbb") and coverage_includes("a-c", "bb")
+
+
 def test_au_start_and_end_values_and_includes() -> None:
     au = one_au("year = MCMLXXI-1977\n    param[volume] = 85-87\n    param[num_issue_range] = 1-12")
     assert (au.start_year, au.end_year) == ("MCMLXXI", "1977")
@@ -418,9 +429,12 @@ def pair(settings: str, name: str, year: str) -> list[TdbAu]:
     return parse_tdb(DUPLICATES % (settings, name, year)).aus
 
 
-def test_au_value_equality() -> None:
-    """LOCKSS' TdbAu.equals: id (plugin and parameters), attributes and other properties; not the name."""
-    assert one_au("") == one_au("", au="au < Other name ; http://x/ >")
+def test_au_value_equality_includes_the_name() -> None:
+    """LOCKSS TdbAu.equals: "Equality is based on equality of their Ids, plus name, attributes and properties" --
+    ``tdbAuId.equals(other.getId()) && getName().equals(other.getName()) && getAttrs().equals(...) &&
+    getProperties().equals(...)``."""
+    assert one_au("") == one_au("", au="au < An AU ; http://x/ >")
+    assert one_au("") != one_au("", au="au < Other name ; http://x/ >")
     assert hash(one_au("")) == hash(one_au("", au="au < Other name ; http://x/ >"))
     assert one_au("") != one_au("", au="au < An AU ; http://y/ >")
     assert one_au("") != one_au("attr[volume] = 3")
@@ -429,24 +443,36 @@ def test_au_value_equality() -> None:
     assert first != second and len({first, second}) == 2
 
 
-def test_duplicate_aus_are_skipped_when_equal_and_refused_when_different(tmp_path: Path) -> None:
-    """LOCKSS refuses a second AU entry with the same id; an identical repeat adds nothing."""
-    assert [au.name for au in pair("", "Same id and settings", "2001")] == ["First"]
+def test_a_second_au_with_the_same_id_is_refused_even_when_identical() -> None:
+    """LOCKSS Tdb.addTdbAuForPlugin: ``if (au == otherAu) return false;`` otherwise ``throw new TdbException("New au
+    with duplicate id: " + au.getName())`` -- an exact repeat is refused too, only the very same AU is not added
+    twice."""
+    with pytest.raises(TdbError, match=r"<string>:13:1: duplicate AU: 'First' repeats 'First' \(<string>:8\)"):
+        pair("", "First", "2001")
     with pytest.raises(TdbError, match=r"<string>:13:1: duplicate AU: 'Again' has the plugin and parameters of "
-                                       r"'First' \(<string>:8\) but other settings"):
+                                       r"'First' \(<string>:8\)"):
         pair("status = down", "Again", "2001")
+    tdb = parse_tdb(DUPLICATES % ("", "Second", "2002"))
+    assert tdb.add_au(tdb.aus[0]) is False and len(tdb.aus) == 2
+
+
+def test_files_merge_as_lockss_copy_from(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """LOCKSS Tdb.copyFrom merges another file's database: an AU already there is skipped, and "ignore and log error
+    if existing AU is not identical" (name, title, publisher)."""
     one, two, three = tmp_path / "one.tdb", tmp_path / "two.tdb", tmp_path / "three.tdb"
     one.write_text(DUPLICATES % ("", "Second", "2002"), encoding="utf-8")
     two.write_text(DUPLICATES % ("", "Second", "2002"), encoding="utf-8")
     assert [au.name for au in load_tdb_files([one, two]).aus] == ["First", "Second"]
-    three.write_text(DUPLICATES.replace("plugin = org.example.Plugin", "plugin = org.example.Plugin\n  status = x")
-                     % ("", "Second", "2002"), encoding="utf-8")
-    with pytest.raises(TdbError, match="three.tdb:9:1: duplicate AU: 'First' has the plugin and parameters of "
-                                       "'First'"):
-        load_tdb_files([one, three])
+    assert not caplog.records
+    three.write_text((DUPLICATES % ("", "Second", "2002")).replace("au < First", "au < Premier"), encoding="utf-8")
+    merged = load_tdb_files([one, three])
+    assert [au.name for au in merged.aus] == ["First", "Second"]
+    [record] = caplog.records
+    assert record.levelname == "ERROR" and "three.tdb:8: ignoring duplicate AU 'Premier'" in record.getMessage()
+    assert "one.tdb:8 has the same plugin and parameters as 'First'" in record.getMessage()
     by_hand = Tdb(aus=[*load_tdb(one).aus, *load_tdb(three).aus])
     assert [[au.name for au in group] for group in by_hand.duplicate_ids().values()] == [
-        ["First", "First"], ["Second", "Second"]]
+        ["First", "Premier"], ["Second", "Second"]]
 
 
 # --- AU configuration and id -----------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from pubfetch.metadata.templates import (
     DEFAULT_FUNCTOR,
     MAX_NUM_RANGE_SIZE,
     MatchPattern,
-    PrintfTemplate,
     PrintfElement,
+    PrintfTemplate,
     TemplateArg,
     TemplateError,
     display_name,
@@ -69,15 +69,16 @@ def test_malformed_templates_are_definition_errors(text: str) -> None:
         parse_template(text)
 
 
-@pytest.mark.parametrize("text", ["foo bar", '"unclosed', ""])
-def test_template_without_quoted_format_is_an_empty_format_without_arguments(
-        text: str, caplog: pytest.LogCaptureFixture) -> None:
-    """LOCKSS' PrintfUtil.stringToPrintf: no pair of quotes -> format "" and no arguments, in every context."""
-    assert parse_template(text) == PrintfTemplate("", ())
-    assert url_list(text, BASE) == [""]
-    assert display_name(text, BASE) == ""
-    assert match_pattern(text, BASE) == MatchPattern("")
-    assert "no quoted format" in caplog.text
+@pytest.mark.parametrize("text", ["foo bar", '"unclosed', "", "http://no.args/blah", "blah/.*"])
+def test_template_without_quoted_format_is_the_whole_string_without_arguments(text: str) -> None:
+    """LOCKSS TestPrintfConverter: ``assertEquals(ListUtil.list("http://no.args/blah"),
+    convertUrlList("http://no.args/blah"))``, ``assertEquals("no args", convertNameString("no args"))`` and
+    ``mp = convertVariableRegexpString("blah/.*"); assertEquals("blah/.*", mp.getRegexp())`` -- the unquoted string is
+    the format, used as it is, in every context."""
+    assert parse_template(text) == PrintfTemplate(text, ())
+    assert url_list(text, BASE) == [text]
+    assert display_name(text, BASE) == text
+    assert match_pattern(text, BASE) == MatchPattern(text)
 
 
 def test_printf_to_elements_splits_literals_and_conversions() -> None:

@@ -4,6 +4,7 @@ import dataclasses
 
 import pytest
 
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import (
     CorrespAuthor,
     FetchState,
@@ -15,7 +16,6 @@ from pubfetch.model import (
     VisitedSite,
     Webpage,
 )
-from pubfetch.fetcher_args import FetcherArgs
 
 ARGS = FetcherArgs()
 T = PartType

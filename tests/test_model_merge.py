@@ -40,12 +40,6 @@ def test_a_part_missing_from_the_type_map_and_parts_not_asked_for_are_not_set() 
     assert pub.title.is_empty() and pub.doi.is_empty() and pub.keywords.is_empty()
 
 
-def test_extract_records_keeps_the_old_import_path() -> None:
-    from pubfetch.extract import records
-
-    assert records.apply_record is apply_record and records.ArticleRecord is ArticleRecord
-
-
 def test_run_flags_are_enum_members_and_a_misspelt_one_is_refused() -> None:
     run = PubRun(Publication())
     run.set(RunFlag.EPMC_PMID, "pubmed_xml")

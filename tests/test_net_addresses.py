@@ -7,10 +7,10 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+
 from loopback import Reply
 from netsupport import FastServer as LoopbackServer
 from netsupport import both, make_client
-
 from pubfetch.net import addresses
 from pubfetch.net.outcome import OutcomeKind
 

@@ -12,10 +12,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
 
 import pytest
+
 from loopback import Reply, Request
 from netsupport import FastServer as LoopbackServer
 from netsupport import Sleeps, both, make_client, sequence
-
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import DEFAULT_USER_AGENT, HttpConfig
 from pubfetch.net.outcome import OutcomeKind

@@ -7,10 +7,10 @@ import gzip
 import zlib
 
 import pytest
+
 from loopback import Reply
 from netsupport import FastServer as LoopbackServer
 from netsupport import both, make_client
-
 from pubfetch.net.outcome import OutcomeKind
 
 PAGE = "<html><head><title>Article</title></head><body><p>Text.</p></body></html>"

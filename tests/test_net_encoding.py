@@ -5,10 +5,10 @@ from __future__ import annotations
 import codecs
 
 import pytest
+
 from loopback import Reply
 from netsupport import FastServer as LoopbackServer
 from netsupport import make_client
-
 from pubfetch.net.encoding import (
     charset_from_content_type,
     charset_from_document,

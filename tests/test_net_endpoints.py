@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+
 from loopback import Reply
 from netsupport import FastServer as LoopbackServer
 from netsupport import make_client
-
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.net.outcome import OutcomeKind
 

@@ -6,14 +6,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
 from loopback import Reply
 from netsupport import FastServer as LoopbackServer
 from netsupport import make_client
-
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.slots import HostSlots
 from pubfetch.net.urls import host_key
-
 
 #: Ceiling of every wait for an event in these tests: far beyond what a loaded machine needs, only there so that a
 #: broken client fails the test instead of hanging it.

@@ -7,7 +7,7 @@ import pytest
 
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
-from pubfetch.net.memory import Canned, MappingTransport
+from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.transport import Request
 

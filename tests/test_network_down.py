@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from netsupport import Sleeps
 
+from netsupport import Sleeps
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many, init_publication
@@ -27,7 +27,7 @@ from pubfetch.net import connguard
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.connguard import GuardedHTTPConnection
-from pubfetch.net.memory import Canned, MappingTransport
+from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.reachability import NetworkWatch
 from pubfetch.net.retry import ExchangeFailed

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model import MeshTerm, MinedTerm, PartName, PartType, Publication, StringPart, Webpage
 from pubfetch.output import html as h
@@ -17,7 +18,6 @@ from pubfetch.output.common import is_id_only, is_one_liner, select_parts, versi
 from pubfetch.output.jsonform import entry_json
 from pubfetch.output.summary import format_counts, format_ids, format_top_hosts, part_table, top_hosts, url_host
 from pubfetch.output.writer import EntryWriter, format_entries, jsonl_line
-from pubfetch.fetcher_args import FetcherArgs
 
 FIXTURE = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
 

@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
-from synthetic import Article, SyntheticServices, use_services
 
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.store import open_store
+from synthetic import Article, SyntheticServices, use_services
 
 
 def _config(services: SyntheticServices, batch_size: int) -> FetchConfig:

@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, FetcherArgs, fetcher_descriptor, parse_fetcher_option
-from pubfetch.lockss_params import BUILTIN_DESCRIPTORS
+from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
 from pubfetch.params import (
     MAX_SET_SIZE,
     InvalidParamValue,
@@ -419,15 +419,3 @@ def test_parse_fetcher_option() -> None:
     assert fetcher_descriptor("--retryLimit") is FETCHER_DESCRIPTORS["retryLimit"]
     name, value = parse_fetcher_option("--timeout", "1m")
     assert FetcherArgs(**{name: value}).timeout == 60000
-
-
-def test_moved_names_are_still_importable_from_params() -> None:
-    """FetcherArgs and the descriptor tables have their own modules; the old import path keeps working."""
-    from pubfetch import fetcher_args, lockss_params, params
-
-    assert params.FetcherArgs is fetcher_args.FetcherArgs
-    assert params.FETCHER_DESCRIPTORS is fetcher_args.FETCHER_DESCRIPTORS
-    assert params.parse_fetcher_option("--emptyCooldown", "12h") == ("empty_cooldown", 720)
-    assert params.BUILTIN_DESCRIPTORS is lockss_params.BUILTIN_DESCRIPTORS
-    with pytest.raises(AttributeError, match="no attribute 'FetcherArguments'"):
-        params.FetcherArguments  # noqa: B018

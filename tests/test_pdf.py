@@ -13,9 +13,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from pdf_workers import crashing_worker, hungry_worker, raising_worker, slow_worker
 from procs import children_supported, descendants, process_gone
-
 from pubfetch.extract import pdf
 from pubfetch.extract.pdf import (
     PdfContent,

@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 
 import pytest
-from loopback import Reply
-from synthetic import Article, SyntheticServices, use_services
 
 import pubfetch
+from loopback import Reply
 from pubfetch.cli.main import main
+from synthetic import Article, SyntheticServices, use_services
 
 REPO = Path(__file__).resolve().parents[1]
 N = 6  # articles 0, 2, 4 are open access (complete after the services); 1, 3, 5 follow a slow Unpaywall PDF link

@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply
 
+from loopback import LoopbackServer, Reply
 from pubfetch.cli.main import main
 from pubfetch.cli.parser import parse_args
 from pubfetch.cli.spec import SCRAPE_SELECTOR_KEYS

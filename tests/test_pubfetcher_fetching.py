@@ -9,19 +9,19 @@ import threading
 import time
 
 import pytest
-from loopback import LoopbackServer, Reply, Request
-from synthetic import Article, SyntheticServices
 
+from loopback import LoopbackServer, Reply, Request
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import VisitedSite
 from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.webfetch import fetch_pages
+from synthetic import Article, SyntheticServices
 
 ARGS = FetcherArgs()
 

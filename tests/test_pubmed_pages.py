@@ -7,8 +7,8 @@ import logging
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply
 
+from loopback import LoopbackServer, Reply
 from pubfetch.config import FetchConfig
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.errors import ParseError

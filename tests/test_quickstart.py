@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from chaos import ChaosServices
 from loopback import Reply, Request
-from synthetic import PMC_BASE, PMID_BASE, Article
-
 from pubfetch.cli.idsource import iter_pub_file
 from pubfetch.cli.main import main
+from synthetic import PMC_BASE, PMID_BASE, Article
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "pmids.txt"

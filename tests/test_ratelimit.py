@@ -11,8 +11,8 @@ import time
 import pytest
 
 from pubfetch.net.endpoints import Endpoints
-from pubfetch.net.ratelimit_redis import RedisRateLimiter
 from pubfetch.net.ratelimit import Limit, QuotaExceeded, ServiceMap, SharedRateLimiter, default_limits
+from pubfetch.net.ratelimit_redis import RedisRateLimiter
 
 
 class FakeTime:
@@ -165,7 +165,6 @@ def test_wall_clock_is_the_default_clock(tmp_path):
 
 def test_client_waits_for_the_shared_limit_and_honours_retry_after(limiter, tmp_path):
     from loopback import LoopbackServer, Reply
-
     from pubfetch.net.client import HttpClient
     from pubfetch.net.config import HttpConfig
 

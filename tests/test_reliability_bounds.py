@@ -8,15 +8,15 @@ import json
 import zlib
 
 import pytest
-from loopback import LoopbackServer, Reply, Request
 
+from loopback import LoopbackServer, Reply, Request
 from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.part_type import PartType
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources import europepmc
 from pubfetch.resources.base import Context
-from pubfetch.model.part_type import PartType
-from pubfetch.params import FetcherArgs
 from pubfetch.resources.links import Links
 
 

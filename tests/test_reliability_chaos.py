@@ -13,8 +13,8 @@ import logging
 from collections import Counter
 
 import pytest
-from chaos import FAULTS, PLAUSIBLE_PAGE_FAULTS, ChaosServices
 
+from chaos import FAULTS, PLAUSIBLE_PAGE_FAULTS, ChaosServices
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many
 from pubfetch.model.part_type import PartName

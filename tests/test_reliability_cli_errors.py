@@ -13,14 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from synthetic import SyntheticServices
 
 from pubfetch.cli import spec
 from pubfetch.cli.emit import remove_stale_temporaries
 from pubfetch.cli.main import main
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import PartType, Publication, Webpage
-from pubfetch.params import FetcherArgs
 from pubfetch.store import init_db, open_store
+from synthetic import SyntheticServices
 
 FULL = "/dev/full"
 needs_dev_full = pytest.mark.skipif(not os.path.exists(FULL), reason="no /dev/full on this system")

@@ -31,10 +31,10 @@ from pubfetch.extract.meta import meta_tags, parse_meta
 from pubfetch.extract.pdf import PdfContent, extract_pdf, parse_xmp
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_html import parse_pubmed_html
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.extract.scrape import WebpageContent, scrape_journal, scrape_journal_without_rule, scrape_webpage
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
+from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.rules import ScrapingRules
 
 DOCS = Path(__file__).parent / "docs"

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from loopback import LoopbackServer, Reply
 
+from loopback import LoopbackServer, Reply
 from pubfetch.extract.annotations import parse_annotations
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.europepmc import parse_search, parse_search_json, parse_search_xml

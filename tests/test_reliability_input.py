@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer
 
+from loopback import LoopbackServer
 from pubfetch.cli.main import main
 from pubfetch.store import init_db
 

@@ -11,14 +11,14 @@ import zlib
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply, Request
-from test_reliability_hostile import within
 
+from loopback import LoopbackServer, Reply, Request
 from pubfetch.net import addresses
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.warc import WarcRecorder
+from test_reliability_hostile import within
 
 PUBLIC_IP = addresses.parse_ip("93.184.216.34")
 

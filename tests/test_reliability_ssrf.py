@@ -19,20 +19,20 @@ import socket
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply, Request
-from synthetic import SyntheticServices
 
+from loopback import LoopbackServer, Reply, Request
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.net import addresses
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.net.outcome import OutcomeKind
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
+from synthetic import SyntheticServices
 
 PUBLISHER = "http://publisher.example"
 METADATA = "http://169.254.169.254/latest/meta-data/iam/security-credentials/"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+
 from synthetic import SyntheticServices, use_services
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
@@ -20,7 +21,7 @@ from pubfetch.model.parts import MeshTerm, VisitedSite
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
-from pubfetch.net.memory import Canned, MappingTransport
+from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.output.report import ReportUnavailable
 from pubfetch.store import init_store
 
@@ -275,7 +276,6 @@ def test_chromium_renders_the_page_with_every_plot_loaded(database: Path, tmp_pa
 def test_pages_rendered_in_chromium_count_with_the_requests(tmp_path: Path) -> None:
     executable = chromium()
     from loopback import LoopbackServer, Reply
-
     from pubfetch.net.browser import BrowserRenderer
     from pubfetch.net.counts import RequestCounts
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.extract.scrape import (
     WebpageContent,
     absolute_url,
@@ -22,6 +21,7 @@ from pubfetch.extract.scrape import (
     select_text,
 )
 from pubfetch.model.parts import CorrespAuthor
+from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.rules import ScrapingRules, default_rules
 
 PAGES = Path(__file__).resolve().parent / "pages"

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from store_worker import make_pub
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Webpage
 from pubfetch.store import PostgresStore, StoreError, init_store, open_store
+from store_worker import make_pub
 
 psycopg = pytest.importorskip("psycopg", reason='PostgreSQL tests need psycopg (pip install ".[test]")')
 

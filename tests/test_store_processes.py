@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 from dbwait import stored_count, wait_while_running
-
 from pubfetch.model import Publication, Webpage
 from pubfetch.store import init_db, open_db
 

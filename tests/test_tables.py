@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import Author, MeshTerm
 from pubfetch.model.publication import Publication
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.tables import COLUMNS, row, to_dataframe
 
 

@@ -13,18 +13,18 @@ import threading
 from pathlib import Path
 
 import pytest
-from synthetic import SyntheticServices, use_services
 
 import pubfetch
-from pubfetch.net import connguard, requests_transport
-from pubfetch.net.config import HttpConfig
-from pubfetch.net.transport import Request
 from pubfetch.fetcher import init_publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
+from pubfetch.net import connguard, requests_transport
+from pubfetch.net.config import HttpConfig
+from pubfetch.net.transport import Request
 from pubfetch.store import init_db, open_db
 from pubfetch.store.base import StoreError
 from pubfetch.store.writer import StoreWriter
+from synthetic import SyntheticServices, use_services
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc/self/fd")
 

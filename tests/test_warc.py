@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gzip
 
-from loopback import LoopbackServer, Reply
 from warcio.archiveiterator import ArchiveIterator
 
+from loopback import LoopbackServer, Reply
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.warc import WarcRecorder, redact

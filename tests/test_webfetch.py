@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from loopback import LoopbackServer, Reply
 
+from loopback import LoopbackServer, Reply
 from pubfetch.config import FetchConfig
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.browser import find_chromium
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 from pubfetch.webfetch import fetch_pages, fetch_webpage, get_webpage

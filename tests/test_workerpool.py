@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from procs import children_supported, descendants, process_gone
 
+from procs import children_supported, descendants, process_gone
 from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.workerpool import Outcome, WorkerPool

@@ -17,12 +17,12 @@ from typing import TextIO
 
 from pubfetch.cli.errors import InputError
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
 from pubfetch.output.common import Format
 from pubfetch.output.summary import write_ids, write_top_hosts
 from pubfetch.output.writer import write_entries
-from pubfetch.fetcher_args import FetcherArgs
 
 
 def write_file(path: str, write: Callable[[TextIO], None]) -> None:

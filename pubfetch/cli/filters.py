@@ -29,10 +29,10 @@ from pubfetch.cli.errors import Unavailable
 from pubfetch.cli.oneoff import doi_registrant_as_given
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.spec import TimedPattern
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import ListPart, MeshTerm, MinedTerm, PartName, PartType, Publication, StringPart, Webpage
 from pubfetch.output.summary import url_host
 from pubfetch.output.text import publication_plain_text, webpage_plain_text
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.store import Store, open_store
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-import pubfetch
+from pubfetch._version import __version__
 from pubfetch.cli.options import GROUPS
 from pubfetch.cli.spec import Option
 
@@ -14,7 +14,7 @@ COLUMN = 36
 USAGE = "usage: pubfetch [-OPERATION [ARG ...] ...] [--MODIFIER [ARG ...] ...]"
 
 INTRO = (
-    f"pubfetch {pubfetch.__version__}: fetch publications (title, keywords, MeSH, EFO/GO terms, abstract, full text), "
+    f"pubfetch {__version__}: fetch publications (title, keywords, MeSH, EFO/GO terms, abstract, full text), "
     "webpages and docs, keep them in a database, filter them and output them as text, HTML or JSON "
     "(a Python PubFetcher).\n\n"
     "Single-dash options are operations, double-dash options modify them. One-off operations run first, in the "

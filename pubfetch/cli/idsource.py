@@ -14,8 +14,8 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import pubfetch
 from pubfetch import ids as idmod
+from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
 from pubfetch.cli.oneoff import check_url
 from pubfetch.ids import InvalidId, PublicationIds
@@ -23,7 +23,7 @@ from pubfetch.store import open_store
 
 log = logging.getLogger(__name__)
 
-SOURCE = f"pubfetch {pubfetch.__version__}"
+SOURCE = f"pubfetch {__version__}"
 """Provenance of IDs given on the command line or in ID files (PubFetcher writes its name and version there)."""
 
 SHOWN_PER_SOURCE = 10

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import pubfetch
+from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
 
 LOGGER = "pubfetch"
@@ -105,5 +105,5 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
     logger.propagate = False
     log = logging.getLogger(__name__)
     log.debug("pubfetch %s", " ".join(_redacted(argv)))
-    log.info("This is pubfetch %s", pubfetch.__version__)
+    log.info("This is pubfetch %s", __version__)
     return setup

@@ -14,17 +14,17 @@ import sys
 from collections.abc import Sequence
 from typing import Literal, TextIO
 
-import pubfetch
+from pubfetch._version import __version__
 from pubfetch.cli import testops
 from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_NETWORK, EXIT_OK, EXIT_USAGE, CliError, UsageError
+from pubfetch.cli.fetching import Session, open_session, test_operation
 from pubfetch.cli.help import USAGE, format_help
 from pubfetch.cli.logsetup import configure
-from pubfetch.cli.fetching import Session, open_session, test_operation
 from pubfetch.cli.oneoff import run_oneoff
 from pubfetch.cli.options import TESTS
 from pubfetch.cli.parser import ParsedArgs, parse_args
-from pubfetch.cli.testops import run_test_operations
 from pubfetch.cli.pipeline import Pipeline
+from pubfetch.cli.testops import run_test_operations
 from pubfetch.net.reachability import NetworkUnreachable
 from pubfetch.output.common import Format
 from pubfetch.output.writer import EntryWriter
@@ -82,7 +82,7 @@ def _early_answer(args: ParsedArgs) -> int | None:
         sys.stdout.write(format_help())
         return EXIT_OK
     if args.flag("version"):
-        print(f"pubfetch {pubfetch.__version__}")
+        print(f"pubfetch {__version__}")
         return EXIT_OK
     if "print-completion" in args:
         from pubfetch.cli.completion import completion_script

@@ -10,8 +10,8 @@ from typing import Literal, TextIO
 from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
-from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli import fetching
+from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.spec import scrape_selector_key
@@ -122,7 +122,7 @@ def _extract_au(args: ParsedArgs, out: TextIO, sess: Session) -> None:
     """Records of an archival unit from a mirror or WARC (the LOCKSS metadata layer)."""
     if "extract-au" not in args:
         return
-    from pubfetch.metadata.cli_support import run_plugin_operation
+    from pubfetch.metadata.record_writer import run_plugin_operation
 
     plugin, source = args.get("extract-au")
     params: dict[str, str] = {}

@@ -20,8 +20,8 @@ from typing import Any, Literal, NamedTuple, TextIO
 
 from pubfetch import fetcher, webfetch
 from pubfetch.cli import fetching
-
 from pubfetch.cli.emit import Emitter
+from pubfetch.cli.fetching import Session
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
     IdSets,
@@ -34,7 +34,6 @@ from pubfetch.cli.idsource import (
     urls_from_db,
 )
 from pubfetch.cli.jsonsource import read_json_entries
-from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report

@@ -50,7 +50,8 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
 def job_status(job_id: str, queue: str | None) -> str:
     if not queue:
         raise UsageError("-job-status needs the --queue the job was sent to")
-    from pubfetch.distributed.submit import QueueError, job_status as status
+    from pubfetch.distributed.submit import QueueError
+    from pubfetch.distributed.submit import job_status as status
 
     try:
         return str(status(job_id, queue))

@@ -10,7 +10,6 @@ Celery, its Redis transport and a PostgreSQL driver are the ``cluster`` extra: `
 from __future__ import annotations
 
 import os
-
 from collections.abc import Iterable, Iterator
 from typing import Unpack
 

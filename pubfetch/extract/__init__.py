@@ -1,4 +1,4 @@
-"""Pure parsers: bytes or text of one response in, :class:`~pubfetch.extract.records.ArticleRecord` (or terms, links,
+"""Pure parsers: bytes or text of one response in, :class:`~pubfetch.model.record.ArticleRecord` (or terms, links,
 text) out; no network, no database, no merging into publications (:mod:`pubfetch.model.merge` does that).
 
 One module per format (europepmc, jats, pubmed, pubmed_html, annotations, unpaywall, meta, scrape, clean, pdf);

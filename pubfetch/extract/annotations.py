@@ -24,9 +24,9 @@ from lxml import etree
 
 from pubfetch.extract.errors import ParseError, ServiceError, load_json, load_xml
 from pubfetch.extract.europepmc import clean_pmcid, clean_pmid
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.parts import MinedTerm
+from pubfetch.model.record import ArticleRecord
 
 log = logging.getLogger(__name__)
 

@@ -35,10 +35,10 @@ from typing import Any
 from lxml import etree
 
 from pubfetch.extract.errors import ParseError, ServiceError, load_json, load_xml
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.ids import extract_dois, extract_pmcids, extract_pmids, is_doi, is_pmcid, is_pmid, normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
+from pubfetch.model.record import ArticleRecord, Link
 
 log = logging.getLogger(__name__)
 

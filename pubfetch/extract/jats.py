@@ -38,9 +38,9 @@ from lxml import etree
 
 from pubfetch.extract.errors import ParseError, load_xml
 from pubfetch.extract.europepmc import clean_doi, clean_pmcid, clean_pmid
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.parts import Author, CorrespAuthor
+from pubfetch.model.record import ArticleRecord
 
 log = logging.getLogger(__name__)
 

@@ -48,9 +48,9 @@ from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jsonld import json_ld_tags
 from pubfetch.extract.pubmed import normalise_orcid
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor
+from pubfetch.model.record import ArticleRecord, Link
 
 log = logging.getLogger(__name__)
 

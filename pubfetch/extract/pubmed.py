@@ -36,9 +36,9 @@ from lxml import etree
 
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError, ServiceError, load_xml
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.extract.xmlsafe import local_name, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
+from pubfetch.model.record import ArticleRecord
 
 log = logging.getLogger(__name__)
 

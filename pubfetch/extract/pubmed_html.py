@@ -31,8 +31,8 @@ from pubfetch.extract.clean import element_text, parse_html
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.meta import meta_date
 from pubfetch.extract.pubmed import normalise_orcid
-from pubfetch.extract.records import ArticleRecord
 from pubfetch.model.parts import Author, MeshTerm
+from pubfetch.model.record import ArticleRecord
 
 log = logging.getLogger(__name__)
 

@@ -33,8 +33,8 @@ from bs4.element import Tag
 
 from pubfetch import ids
 from pubfetch.extract.clean import clean_html, element_text, format_text, page_title, parse_html
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.model.parts import CorrespAuthor
+from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.rules import JournalRule, Selector, WebpageRule, compile_selector
 
 log = logging.getLogger(__name__)

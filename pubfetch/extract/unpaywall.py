@@ -16,8 +16,8 @@ from typing import Any
 
 from pubfetch.extract.errors import ParseError, ServiceError, load_json
 from pubfetch.extract.europepmc import clean_doi, iso_date
-from pubfetch.extract.records import ArticleRecord, Link
 from pubfetch.model.parts import Author
+from pubfetch.model.record import ArticleRecord, Link
 
 log = logging.getLogger(__name__)
 

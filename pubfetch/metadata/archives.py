@@ -11,7 +11,7 @@ stores the archive as one URL and lets article iterators and extractors reach in
 * ``archive_members(cu)``: a :class:`~pubfetch.metadata.sources.CachedUrl` per regular file in the archive, in archive
   order, with the content type guessed from the member name and first bytes, the archive's status and fetch time, and
   the bytes read on demand. ``member_cu(cu, name)``: one of them, or None. :class:`OpenArchive` reads an archive
-  once for many members (an :class:`~pubfetch.metadata.sources.ArchivalUnit` keeps the last two it opened).
+  once for many members (an :class:`~pubfetch.metadata.archival_unit.ArchivalUnit` keeps the last two it opened).
 
 Bounds, since archives come from publishers: at most :data:`MAX_MEMBERS` members are listed and a member larger than
 :data:`MAX_MEMBER_BYTES` (as the archive declares it, and as read) is a :class:`~pubfetch.metadata.sources.SourceError`

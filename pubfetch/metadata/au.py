@@ -11,11 +11,11 @@ Public API:
 
 * ``AuConfig.parse(raw, descriptors=(), *, unknown="keep")`` -> :class:`AuConfig`: ``raw`` maps parameter keys to
   their text; ``descriptors`` are the plugin's :class:`~pubfetch.params.ParamDescr` objects or keys of
-  :data:`~pubfetch.params.BUILTIN_DESCRIPTORS`. Keys without a descriptor are looked up among the built-ins
-  (``pub_down``, ``crawl_proxy``, ...); other keys are kept as untyped text in ``extras`` (``unknown="keep"``) or
-  refused with
-  :class:`~pubfetch.params.UnknownParameter` (``unknown="error"``). A value that does not parse raises
-  :class:`~pubfetch.params.InvalidParamValue` naming the key. Missing values are allowed (templates then yield nothing).
+  :data:`~pubfetch.metadata.descriptors.BUILTIN_DESCRIPTORS`. Keys without a descriptor are looked up among the
+  built-ins (``pub_down``, ``crawl_proxy``, ...); other keys are kept as untyped text in ``extras``
+  (``unknown="keep"``) or refused with :class:`~pubfetch.params.UnknownParameter` (``unknown="error"``). A value
+  that does not parse raises :class:`~pubfetch.params.InvalidParamValue` naming the key. Missing values are
+  allowed (templates then yield nothing).
 * :class:`AuConfig`: ``values`` (typed, derived ones included), ``raw`` (text of typed parameters), ``extras``,
   ``descriptors`` (declared and derived, keyed by key); ``config[key]``, ``get(key)``, ``key in config``,
   ``type_of(key) -> ParamType | None``, ``descriptor(key)``, ``definitional_values() -> dict[str, str]``,
@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
 from pubfetch.params import (
-    BUILTIN_DESCRIPTORS,
     ParamDescr,
     ParamType,
     UnknownParameter,

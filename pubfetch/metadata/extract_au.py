@@ -33,11 +33,12 @@ import os
 from collections.abc import Iterator, Mapping
 from urllib.parse import urlsplit
 
+from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.article_files import ArticleFiles
 from pubfetch.metadata.article_metadata import ArticleMetadata
 from pubfetch.metadata.extractors import MetadataTarget
 from pubfetch.metadata.plugin import Plugin, load_plugin
-from pubfetch.metadata.sources import ArchivalUnit, ContentSource, open_source
+from pubfetch.metadata.sources import ContentSource, open_source
 from pubfetch.metadata.tdb import TdbAu
 
 __all__ = ["archival_unit", "extract_au"]

@@ -4,13 +4,20 @@ What LOCKSS' ``org.lockss.util.MetadataUtil`` offers beyond the field validators
 (which check the form only, because real journals print wrong check digits):
 
 * ``issn_check_digit(first7)``, ``is_valid_issn(value)`` (form and check digit; LOCKSS ``isIssn(issn, true)``) and
-  ``format_issn(value)`` (``NNNN-NNNC``, upper-case X; None for anything that is not an ISSN in form).
+  ``format_issn(value)``: eight characters once hyphens are removed are written ``NNNN-NNNN``; anything else is
+  returned unchanged, as LOCKSS' ``formatIssn`` does (``"xyzzy"`` stays ``"xyzzy"``), so that a caller printing what a
+  record holds never loses a value. Surrounding blanks are ignored and a lower-case ``x`` check character is written
+  ``X``.
 * ``isbn10_check_digit(first9)``, ``isbn13_check_digit(first12)``, ``is_valid_isbn(value)`` (form and checksum of an
   ISBN-10 or ISBN-13, hyphens and blanks ignored; LOCKSS ``isIsbn(isbn, true)``).
 * ``to_isbn13(value)`` / ``to_isbn10(value)``: either form converted (ISBN-10 -> ``978`` + nine digits + new check
-  digit; ISBN-13 -> ISBN-10 only for the ``978`` prefix); None when the input is not a valid ISBN or has no such form.
-  ``format_isbn(value)``: the unpunctuated form (hyphens and blanks removed, X upper-case) of a valid ISBN. ISBN
-  hyphenation needs the registration-group tables, which LOCKSS does not carry either.
+  digit; ISBN-13 -> ISBN-10 only for the ``978`` prefix). As in LOCKSS' ``toUnpunctuatedIsbn13``/``...Isbn10`` the
+  input's check digit is not verified (a misprinted check digit still names the book: ``978-0-201-03804-7`` ->
+  ``0201038048``); None when the input is not an ISBN in form, and for a ``979`` ISBN-13, which has no ISBN-10
+  (LOCKSS converts it into the ISBN-10 of another book).
+* ``format_isbn(value)``: LOCKSS' fixed hyphenation once hyphens and blanks are removed (ten characters ->
+  ``0-201-03804-8``, thirteen -> ``978-0-201-03804-0``; X upper-case); anything else is returned unchanged
+  (``"xyzzy"``). The groups are fixed positions, not the registration groups, as in LOCKSS' ``formatIsbn``.
 * ``find_closest_locale(target, available)`` and ``find_closest_available_locale(target)``: the exact locale, else
   the one without the variant, else the language alone; None when none of those is available (LOCKSS
   ``findClosestLocale`` / ``findClosestAvailableLocale``). Locales are written as Java prints them: ``en``,
@@ -65,10 +72,14 @@ def is_valid_issn(value: str | None) -> bool:
 
 
 def format_issn(value: str | None) -> str | None:
-    """``07402783`` / ``0740-2783`` / `` 1144-875x `` -> ``0740-2783`` / ``1144-875X``; None when not an ISSN in
-    form (the check digit is not verified, as with the field validator)."""
-    digits = _issn_digits(value)
-    return f"{digits[:4]}-{digits[4:]}" if digits else None
+    """``07402783`` / ``0740-2783`` / `` 1144-875x `` -> ``0740-2783`` / ``1144-875X``; a value without eight characters
+    once hyphens are removed is returned unchanged (LOCKSS' formatIssn; the check digit is not verified)."""
+    if not isinstance(value, str):
+        return value
+    compact = value.strip().replace("-", "")
+    if len(compact) != 8:
+        return value
+    return f"{compact[:4]}-{compact[4:7]}{compact[7].upper()}"
 
 
 # --- ISBN ----------------------------------------------------------------------------------------------------------
@@ -106,13 +117,22 @@ def is_valid_isbn(value: str | None) -> bool:
 
 
 def format_isbn(value: str | None) -> str | None:
-    """A valid ISBN without hyphens and blanks (``0-8044-2957-x`` -> ``080442957X``); None when not valid."""
-    return _isbn_compact(value) if is_valid_isbn(value) else None
+    """LOCKSS' formatIsbn: ``0201038048`` -> ``0-201-03804-8``, ``9780201038040`` -> ``978-0-201-03804-0`` (hyphens and
+    blanks removed first, X upper-case); a value of another length is returned unchanged. Validity is not checked."""
+    if not isinstance(value, str):
+        return value
+    compact = re.sub(r"[\s\-]", "", value).upper()
+    if len(compact) == 10:
+        return f"{compact[0]}-{compact[1:4]}-{compact[4:9]}-{compact[9]}"
+    if len(compact) == 13:
+        return f"{compact[:3]}-{compact[3]}-{compact[4:7]}-{compact[7:12]}-{compact[12]}"
+    return value
 
 
 def to_isbn13(value: str | None) -> str | None:
-    """A valid ISBN as ISBN-13 (``0-8044-2957-X`` -> ``9780804429573``); None when not a valid ISBN."""
-    compact = format_isbn(value)
+    """An ISBN in form as ISBN-13 (``0-8044-2957-X`` -> ``9780804429573``); None when not an ISBN in form. The input's
+    check digit is not verified (LOCKSS' toUnpunctuatedIsbn13)."""
+    compact = _isbn_compact(value)
     if compact is None or len(compact) == 13:
         return compact
     body = "978" + compact[:9]
@@ -120,9 +140,10 @@ def to_isbn13(value: str | None) -> str | None:
 
 
 def to_isbn10(value: str | None) -> str | None:
-    """A valid ISBN as ISBN-10 (``978-0-8044-2957-3`` -> ``080442957X``); None when not a valid ISBN or an ISBN-13
-    outside the ``978`` prefix (``979`` numbers have no ISBN-10)."""
-    compact = format_isbn(value)
+    """An ISBN in form as ISBN-10 (``978-0-8044-2957-3`` -> ``080442957X``); the input's check digit is not verified
+    (LOCKSS' toUnpunctuatedIsbn10). None when not an ISBN in form or an ISBN-13 outside the ``978`` prefix
+    (``979`` numbers have no ISBN-10)."""
+    compact = _isbn_compact(value)
     if compact is None or len(compact) == 10:
         return compact
     if not compact.startswith("978"):
@@ -135,10 +156,6 @@ def to_isbn10(value: str | None) -> str | None:
 
 def _locale_parts(text: str) -> tuple[str, ...]:
     return tuple(part for part in text.strip().replace("-", "_").split("_"))
-
-
-def _locale_text(parts: tuple[str, ...]) -> str:
-    return "_".join(parts)
 
 
 def find_closest_locale(target: str, available: Iterable[str]) -> str | None:

@@ -48,10 +48,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Self
 
+from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.archives import archive_kind
 from pubfetch.metadata.article_files import ArticleFiles
 from pubfetch.metadata.extractors import MetadataTarget
-from pubfetch.metadata.sources import ArchivalUnit, CachedUrl
+from pubfetch.metadata.sources import CachedUrl
 from pubfetch.metadata.templates import DEFAULT_FUNCTOR, ParamFunctor, match_pattern, url_list
 
 __all__ = [

@@ -20,8 +20,7 @@ be read raises :class:`SourceError` naming it.
 * :class:`MemorySource` -- URLs given in code, for library users and tests.
 
 :func:`open_source(path, scheme="https")` picks the source for a path (a directory or a ``.warc``/``.warc.gz``
-file). :class:`ArchivalUnit` bundles a source with the AU's configuration, title database entry and plugin facts
-that article iterators and metadata extractors need.
+file); :class:`pubfetch.metadata.archival_unit.ArchivalUnit` bundles a source with the rest of an AU.
 
 A cached URL "has content" when its status is 2xx (or unknown, as for mirror files): redirects and error pages that a
 crawl recorded are in the source but are not content, as in a LOCKSS repository.
@@ -38,19 +37,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 from urllib.parse import quote, urlsplit
 
-from pubfetch.metadata.au import AuConfig
 from pubfetch.net.sniff import has_pdf_magic, media_type
 
-if TYPE_CHECKING:
-    from pubfetch.metadata.archives import OpenArchive
-    from pubfetch.metadata.tdb import TdbAu
-
 __all__ = [
-    "ArchivalUnit",
     "CachedUrl",
     "ContentSource",
     "DirectorySource",
@@ -517,79 +509,3 @@ def open_source(path: str | os.PathLike[str], *, scheme: str = "https") -> Conte
             return WarcSource(location)
         raise SourceError(f"{location}: not a directory and not a .warc or .warc.gz file")
     raise SourceError(f"content source {location} does not exist")
-
-
-# --- archival units ------------------------------------------------------------------------------------------------
-
-
-def _empty_config() -> AuConfig:
-    return AuConfig.parse({})
-
-
-@dataclass
-class ArchivalUnit:
-    """An AU as the metadata layer sees it: its content, its parameter values and what the plugin and title database
-    say about it. ``bulk_content`` marks disparate content from many sources (title-database bibliographic defaults
-    then do not apply)."""
-
-    source: ContentSource
-    config: AuConfig = field(default_factory=_empty_config)
-    tdb_au: TdbAu | None = None
-    plugin_id: str | None = None
-    default_mime_type: str | None = None
-    bulk_content: bool = False
-    name: str = ""
-    extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    _archives: dict[tuple[str, int | None, int | None], OpenArchive] = field(default_factory=dict, init=False,
-                                                                            repr=False, compare=False)
-
-    def make_cached_url(self, url: str) -> CachedUrl | None:
-        """The cached URL of ``url`` in this AU, or None. A URL ``<archive>!/<member>`` that the source does not hold
-        itself names a member of a zip or tar archive in the AU (LOCKSS' ArchiveMemberSpec)."""
-        found = self.source.get(url)
-        if found is not None:
-            return found
-        from pubfetch.metadata.archives import ArchiveMemberSpec, archive_kind  # archives builds on this module
-
-        spec = ArchiveMemberSpec.from_url(url)
-        archive = self.source.get(spec.archive_url) if spec is not None else None
-        if spec is None or archive is None or not archive.has_content() or archive_kind(archive) is None:
-            return None
-        try:
-            return self.open_archive(archive).member(spec.member)
-        except SourceError as e:
-            log.warning("%s: %s", url, e)
-            return None
-
-    def open_archive(self, cu: CachedUrl) -> OpenArchive:
-        """The archive ``cu`` read once; the last two opened stay open, so aspects resolving members of the archive
-        being iterated do not read it again. :class:`SourceError` when it is not a readable zip or tar archive."""
-        from pubfetch.metadata.archives import OpenArchive
-
-        key = (cu.url, cu.fetch_time, cu.status)
-        opened = self._archives.pop(key, None) or OpenArchive(cu)
-        self._archives[key] = opened
-        while len(self._archives) > 2:
-            del self._archives[next(iter(self._archives))]
-        return opened
-
-    def has_content(self, url: str | None) -> bool:
-        if url is None:
-            return False
-        if self.source.has_content(url):
-            return True
-        cu = self.make_cached_url(url) if "!/" in url else None
-        return cu is not None and cu.has_content()
-
-    def urls(self) -> list[str]:
-        return self.source.urls()
-
-    @property
-    def au_id(self) -> str | None:
-        """The AU id (None without a plugin id); raises :class:`~pubfetch.metadata.au.AuIdError` when a definitional
-        parameter is missing."""
-        return self.config.au_id(self.plugin_id) if self.plugin_id else None
-
-    def __repr__(self) -> str:
-        return f"ArchivalUnit({self.name or self.plugin_id!r}, source={self.source.name!r})"
-

@@ -38,8 +38,8 @@ Public API:
 
 ``config`` is a :class:`pubfetch.metadata.au.AuConfig`; its descriptors give each argument's type.
 
-A string without a quoted format (``foo bar``) is, as in LOCKSS' ``PrintfUtil.stringToPrintf``, an empty format
-without arguments: it gives ``[""]`` as URL list, ``""`` as name and an empty regexp (a warning is logged).
+A string without a quoted format (``http://no.args/blah``) is, as in LOCKSS' ``PrintfConverter``, the whole string as
+a format without arguments, used as it is: the URL list is ``[text]``, the name ``text`` and the regexp ``text``.
 :func:`printf_to_elements` splits a template into :class:`PrintfElement` items (LOCKSS' ``printfToElements``).
 
 Deliberate differences from LOCKSS: a NumRange in a URL expands to at most 100 numbers (LOCKSS' cap let 101 through);
@@ -119,15 +119,15 @@ class PrintfTemplate:
 
 
 def parse_template(text: str | PrintfTemplate) -> PrintfTemplate:
-    """Parse ``"FORMAT", arg1, arg2``: the format lies between the first and the last double quote."""
+    """Parse ``"FORMAT", arg1, arg2``: the format lies between the first and the last double quote; text without such
+    a pair is a format of its own, without arguments."""
     if isinstance(text, PrintfTemplate):
         return text
     if not isinstance(text, str):
         raise TypeError(f"a printf template is a string, not {text!r}")
     first, last = text.find('"'), text.rfind('"')
     if first < 0 or last <= first:
-        log.warning("printf template %r has no quoted format: read as an empty format without arguments", text)
-        return PrintfTemplate("")
+        return PrintfTemplate(text)
     if text[:first].strip():
         raise TemplateError(f"text before the format of printf template {text!r}")
     fmt, rest = text[first + 1:last], text[last + 1:].strip()

@@ -60,7 +60,7 @@ class HttpClient:
         slots: share one :class:`HostSlots` between several clients (defaults to one built from ``config``).
         sleep: how retries wait (tests may speed it up).
         transport: the network under the layers (default: requests); tests give an in-process one
-            (:class:`~pubfetch.net.memory.MappingTransport`).
+            (:class:`~pubfetch.net.mapping_transport.MappingTransport`).
         answers: remember answers and hand them out again instead of sending an identical request twice (a fetch
             run gives one; see :mod:`pubfetch.net.answers`).
     """

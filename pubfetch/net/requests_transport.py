@@ -25,8 +25,8 @@ from requests.structures import CaseInsensitiveDict
 
 from pubfetch.net import body as bodies
 from pubfetch.net import connguard
-from pubfetch.net.connguard import GuardedAdapter
 from pubfetch.net.config import HttpConfig
+from pubfetch.net.connguard import GuardedAdapter
 from pubfetch.net.errors import classify_exception
 from pubfetch.net.layers import needs_address_check
 from pubfetch.net.outcome import OutcomeKind

@@ -6,7 +6,7 @@ carrying the :class:`Response` received so far as ``payload`` when there was one
 (:class:`~pubfetch.net.requests_transport.RequestsTransport`, or :class:`~pubfetch.net.ftp.FtpTransport`); redirects,
 retries, per-host slots, rate limits and recording are transports wrapping another one (:mod:`pubfetch.net.layers`),
 the way httpx transports and Scrapy downloader middlewares stack. Tests put an in-process transport
-(:class:`~pubfetch.net.memory.MappingTransport`) at the bottom and keep every layer above it.
+(:class:`~pubfetch.net.mapping_transport.MappingTransport`) at the bottom and keep every layer above it.
 """
 
 from __future__ import annotations

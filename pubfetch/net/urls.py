@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Final
 from collections.abc import Mapping
+from typing import Final
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 HTTP_SCHEMES: Final = frozenset({"http", "https"})

@@ -13,15 +13,15 @@ import dataclasses
 import io
 import logging
 import threading
-from pathlib import Path
 from collections.abc import Iterable
+from pathlib import Path
 from typing import BinaryIO, Self
 from urllib.parse import quote, urlsplit
 
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from pubfetch import __version__
+from pubfetch._version import __version__
 from pubfetch.net.record import ExchangeRecord
 from pubfetch.net.urls import redact
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
 
-import pubfetch
+from pubfetch._version import __version__
 from pubfetch.model.part_type import PartName, PartType
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def is_one_liner(parts: Sequence[PartName] | None, plain: bool) -> bool:
 
 def version_info(version: str | None = None) -> dict[str, str]:
     """The ``version`` block at the top of every JSON document, naming the program that wrote it."""
-    return {"name": PROJECT_NAME, "url": PROJECT_URL, "version": version or pubfetch.__version__}
+    return {"name": PROJECT_NAME, "url": PROJECT_URL, "version": version or __version__}
 
 
 def resolve_args(args: FetcherArgs | None) -> FetcherArgs:

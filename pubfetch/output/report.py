@@ -4,7 +4,7 @@ It answers what a summary line cannot: which parts are final and from which sour
 texts and which did not, and which hosts were asked how often and refused (failures, HTTP 429 and 503). Publications
 are read in one pass (:class:`Tally`), so a database of any size needs only its counts in memory; rendering
 (:mod:`pubfetch.output.report_html`, plots by :mod:`pubfetch.output.report_plots`) works on the gathered
-:class:`ReportData` alone.
+:class:`~pubfetch.output.report_data.ReportData` alone.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pubfetch.model.parts import ListPart, StringPart
 from pubfetch.model.publication import Publication, default_args
 from pubfetch.net.counts import HostCounts, RequestCounts
 from pubfetch.net.urls import host_key
+from pubfetch.output.report_data import NotFinal, PartCoverage, PublisherRow, ReportData
 
 if TYPE_CHECKING:
     from pubfetch.fetcher import BatchSummary
@@ -37,62 +38,6 @@ DECIDING_PARTS = (PartName.title, PartName.theAbstract, PartName.fulltext)
 
 class ReportUnavailable(Exception):
     """The report's plotting library is not installed; the message says how to install it."""
-
-
-@dataclass(frozen=True)
-class PartCoverage:
-    """How many publications have one part final, usable but not final (partial), or missing (empty or unusable),
-    and the part types (sources) of the non-empty ones."""
-
-    part: PartName
-    final: int
-    partial: int
-    missing: int
-    types: Mapping[PartType, int]
-
-
-@dataclass(frozen=True)
-class PublisherRow:
-    """Full-text success at one publisher host: of the publications whose pages on it were read, how many got a
-    final full text from it, how many from another source, and how many none."""
-
-    host: str
-    publications: int
-    fulltext_here: int
-    fulltext_elsewhere: int
-    no_fulltext: int
-
-    @property
-    def success(self) -> float:
-        return self.fulltext_here / self.publications if self.publications else 0.0
-
-
-@dataclass(frozen=True)
-class NotFinal:
-    """A publication that is not final: its IDs, title and the deciding parts that are not final."""
-
-    ids: str
-    title: str
-    missing: tuple[PartName, ...]
-    fetch_exception: bool
-
-
-@dataclass
-class ReportData:
-    """Everything the page shows, gathered before any rendering."""
-
-    source: str
-    generated: datetime
-    publications: int
-    final: int
-    parts: list[PartCoverage]
-    publishers: list[PublisherRow]
-    not_final: list[NotFinal]
-    not_final_total: int
-    #: per host; ``None`` when the report is not about a run (no request was counted)
-    requests: dict[str, HostCounts] | None = None
-    summary: BatchSummary | None = None
-    title: str = "pubfetch report"
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The report page: tables and embedded plots of a :class:`~pubfetch.output.report.ReportData`, as one HTML file.
+"""The report page: tables and embedded plots of a :class:`~pubfetch.output.report_data.ReportData`, as one HTML file.
 
 Every value that came from a database or a server (titles, IDs, host names) is escaped, and the page's
 Content-Security-Policy allows nothing but its own inline style and ``data:`` images: it loads no external resource
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
-import pubfetch
+from pubfetch._version import __version__
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.output.common import PART_LABELS, type_label
-from pubfetch.output.report import ReportData
+from pubfetch.output.report_data import ReportData
 from pubfetch.output.report_plots import plots
 
 #: Rows of the per-host tables; the rest are summed in one line.
@@ -78,7 +78,7 @@ def _overview(data: ReportData) -> str:
     n = data.publications
     counted = f"{n} publication{'' if n == 1 else 's'}, {data.final} final ({_percent(data.final, n)})"
     return (f"<h1>{escape(data.title)}</h1>\n<p id=\"overview\">On {escape(data.source)}: {counted}; made {when} by "
-            f"pubfetch {escape(pubfetch.__version__)}.</p>\n")
+            f"pubfetch {escape(__version__)}.</p>\n")
 
 
 def _run(data: ReportData) -> str:

@@ -15,7 +15,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.output.common import PART_LABELS
 
 if TYPE_CHECKING:
-    from pubfetch.output.report import ReportData
+    from pubfetch.output.report_data import ReportData
 
 #: Bars in one plot; the tables list everything.
 MAX_BARS = 20

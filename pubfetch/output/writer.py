@@ -230,16 +230,6 @@ def format_entries(publications: Iterable[Publication] | None = None, webpages: 
     return buf.getvalue()
 
 
-def write_publications(out: TextIO, publications: Iterable[Publication], fmt: Format | str = Format.text,
-                       args: FetcherArgs | None = None, plain: bool = False,
-                       parts: Iterable[PartName | str] | None = None, argv: Sequence[str] = (),
-                       webpages: Iterable[Webpage] | None = None, docs: Iterable[Webpage] | None = None,
-                       omit_empty: bool = True, html_document: bool = True) -> None:
-    """Publications first, as most callers have only those; webpages and docs may follow in the same document."""
-    write_entries(out, publications, webpages, docs, fmt=fmt, args=args, plain=plain, parts=parts, argv=argv,
-                  omit_empty=omit_empty, html_document=html_document)
-
-
 def jsonl_line(entry: Publication | Webpage, kind: Kind | None = None, *, args: FetcherArgs | None = None,
                plain: bool = False, parts: Iterable[PartName | str] | None = None, tag_kind: bool = False) -> str:
     """One JSON Lines line (with its newline) for one entry, for callers that stream entries as they are fetched."""

@@ -20,13 +20,13 @@ from typing import Self, TypeVar
 
 from pubfetch.config import FetchConfig
 from pubfetch.extract.workerpool import WorkerPool
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.links import Links, QueuedLink
 
 log = logging.getLogger(__name__)

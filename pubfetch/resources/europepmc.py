@@ -17,9 +17,9 @@ from pubfetch import ids as idmod
 from pubfetch.extract.europepmc import parse_search_json, pick_result
 from pubfetch.extract.jats import parse_jats
 from pubfetch.model.merge import apply_record
-from pubfetch.model.record import ArticleRecord
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
+from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
 

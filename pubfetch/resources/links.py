@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import link_identity
 from pubfetch.model.publication import Publication
-from pubfetch.fetcher_args import FetcherArgs
 
 log = logging.getLogger(__name__)
 

@@ -12,14 +12,14 @@ import logging
 from collections.abc import Callable, Sequence
 
 from pubfetch import ids as idmod
+from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.pubmed import parse_pubmed_xml
-from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.model.merge import apply_record
-from pubfetch.model.record import ArticleRecord
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import ListPart, MeshTerm
+from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context, PubRun, RunFlag, chunks, email_address

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from pubfetch import __version__
+from pubfetch._version import __version__
 from pubfetch.store import schema
 from pubfetch.store.base import StoreError
 from pubfetch.store.sql import Cursor, SqlStore, T, Tx, dumps

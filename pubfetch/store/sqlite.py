@@ -20,7 +20,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
-from pubfetch import __version__
+from pubfetch._version import __version__
 from pubfetch.store import schema
 from pubfetch.store.base import StoreError
 from pubfetch.store.sql import SqlStore, T, Tx

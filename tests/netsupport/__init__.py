@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Self
 
 from loopback import LoopbackServer, Reply, Request
-
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import FetchResult

@@ -1,8 +1,9 @@
 """The LOCKSS built-in plugin parameter descriptors (``base_url``, ``year``, ``volume``, ``pub_down``, ...).
 
 They describe the values every plugin may use without declaring them (spec lockss.md section 7 and the seed page on
-plugin configuration parameters); :mod:`pubfetch.metadata` resolves plugin and AU parameters against them. The types and
-parsing rules are the shared ones of :mod:`pubfetch.params`.
+plugin configuration parameters); plugins (:mod:`pubfetch.metadata.plugin`) and AU configurations
+(:mod:`pubfetch.metadata.au`) resolve their parameters against them. The types and parsing rules are the shared ones
+of :mod:`pubfetch.params`.
 """
 
 from __future__ import annotations

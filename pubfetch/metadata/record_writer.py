@@ -1,7 +1,7 @@
-"""What the command line needs from the metadata layer: run a plugin over an AU, and write publications as records.
+"""Writing metadata records to a text stream: the records of an AU a plugin extracts, or of publications.
 
-The CLI owns argument parsing and exit codes; these two functions do the work and write to a text stream, so the CLI
-(and tests) need no knowledge of plugins, title databases or sources:
+The command line owns argument parsing and exit codes; these functions do the work and write to a text stream, so
+the CLI (and tests) need no knowledge of plugins, title databases or sources:
 
 * ``run_plugin_operation(plugin_path, au_params, tdb_path, au_name, source_path, out, fmt) -> int`` -- extract the
   records of one archival unit and write them as ArticleMetadata JSON (``fmt="json"``: one array) or JSON Lines
