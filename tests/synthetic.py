@@ -110,6 +110,9 @@ class SyntheticServices:
         #: page (under ``page_base``, default this server) that names it
         self.pmcid_on_page_only: Callable[[Article], bool] = lambda a: False
         self.page_base = ""
+        #: (service, start, end) of every request answered, epoch seconds, when a list is given (the benchmarks'
+        #: host timelines)
+        self.timeline: list[tuple[str, float, float]] | None = None
         self.server = LoopbackServer({"/*": self.handle})
 
     def __enter__(self) -> Self:
@@ -178,6 +181,15 @@ class SyntheticServices:
             return False
 
     def handle(self, req: Request) -> Reply:
+        if self.timeline is None:
+            return self._handle(req)
+        started = time.time()
+        try:
+            return self._handle(req)
+        finally:
+            self.timeline.append((self._service(req.path), started, time.time()))
+
+    def _handle(self, req: Request) -> Reply:
         if req.path in self.extra:
             with self._lock:
                 self.counts["extra:" + req.path] += 1

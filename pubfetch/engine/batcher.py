@@ -2,30 +2,35 @@
 
 The services that take many IDs per request (Europe PMC search, the annotations API, efetch for PubMed and PMC) are
 asked for many publications at once, but no publication waits for a host that could serve it now. A publication
-reaching such a step joins the step's open batch; the first one to arrive leads it: it queues for the step's host
-(its connection slot, :meth:`~pubfetch.net.client.HttpClient.turn`) like any other request, and while the host is
-busy with others the batch keeps gathering, up to the service's batch size. When the leader has the host, the batch
-waits only for the publications on their way to some step (those just released by a batch, or just started, which
-have neither sent a request nor reached a step yet: they are milliseconds away, and a group released together is
-asked for together), then for the service's rate-limit permit (gathering meanwhile), and goes with everything gathered
-by then. A full batch closes and the next arrival opens a new one.
+reaching such a step joins the step's open batch; the first one to arrive leads it. The leader first waits for the
+publications on their way to some step (those just released by a batch, just started, or between two requests: they
+are milliseconds away, and a group released together is asked for together), then queues for the step's host (its
+connection slot, :meth:`~pubfetch.net.client.HttpClient.turn`) like any other request; while the host is busy with
+others the batch keeps gathering, up to the service's batch size. When the leader has the host it lets the requests
+queued behind it go first, once (their publications may be on their way to this batch), then waits for the service's
+rate-limit permit (gathering meanwhile) and goes with everything gathered by then. A full batch closes and the next
+arrival opens a new one.
 
 So a publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
 doing (the second pass of one publication does not wait for the first pass of the others), and the stragglers of a
-batch ride with the next request to the same endpoint, which is due anyway: one batcher serves every batch of a run
-in flight (``fetch_many`` overlaps two). The step function sees each publication with its own flags, so grouping
-never changes what is decided for a publication.
+batch ride with the next request to the same endpoint: one batcher serves every batch of a run in flight
+(``fetch_many`` overlaps two). Hosts serve the threads of the oldest batch first
+(:meth:`~pubfetch.net.client.HttpClient.rank_thread`), so that it finishes while the next keeps them busy. The step
+function sees each publication with its own flags, so grouping never changes what is decided for a publication.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from pubfetch.resources.base import Context, PubRun
+
+log = logging.getLogger(__name__)
 
 #: A batchable step of the chain: serves every run it is given (each by its own flags), in as few requests as it can.
 Step = Callable[[Context, Sequence[PubRun]], None]
@@ -43,6 +48,7 @@ class BatchedService:
 @dataclass
 class _Batch:
     runs: list[PubRun] = field(default_factory=list)
+    opened: float = field(default_factory=time.time)
     closed: bool = False  # full, or taken: newcomers open another batch
     done: bool = False
     error: BaseException | None = None
@@ -125,17 +131,21 @@ class Batcher:
     def _lead(self, step: Step, service: BatchedService, batch: _Batch) -> None:
         url = service.url(self.ctx)
         try:
+            self._settle(batch)
             for yielded in (False, True):
                 with self._turn(url) as prepay:
-                    self._settle(batch)
                     if not yielded and not batch.closed and self._host_waiters(url):
                         # requests queued behind the batch's turn may be what keeps its publications from it (the
                         # per-publication step before it on the same host): they go first, once, while it gathers
                         continue
+                    permit = time.time()
                     prepay()
                     with self._cond:
                         self._close(step, batch)
                         runs = sorted(batch.runs, key=lambda r: self._order.get(id(r), (0, 0)))
+                    # the batch's timeline (epoch seconds), for finding a host idle while work waited for it
+                    log.debug("batch of %d for %s: opened %.3f, rate limit %.3f-%.3f", len(runs), url, batch.opened,
+                              permit, time.time())
                     step(self.ctx, runs)
                     break
         except BaseException as e:  # every member re-raises it in its own thread
@@ -155,7 +165,8 @@ class Batcher:
         return slots.waiting(url) if slots is not None else 0
 
     def _settle(self, batch: _Batch) -> None:
-        """Wait (the host held) until the batch is full or no publication is on its way to a step."""
+        """Wait until the batch is full or no publication is on its way to a step (before queueing for the host, so
+        that the host serves others meanwhile)."""
         deadline = time.monotonic() + self.settle_s
         with self._cond:
             while not batch.closed and self._transit:

@@ -83,6 +83,9 @@ def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_
         on_request = getattr(ctx.client, "on_request", None)
         if on_request is not None:
             on_request(lambda sending: batcher.requesting(run, sending))
+        rank = getattr(ctx.client, "rank_thread", None)
+        if rank is not None:  # the older batch first at every host: it finishes while the next keeps them busy
+            rank(number)
         try:
             complete = _fetch_one(ctx, run, serve)
             batcher.finished(run)

@@ -171,6 +171,11 @@ class HttpClient:
                 if rate is not None:
                     rate.forget_prepaid()
 
+    def rank_thread(self, rank: int) -> None:
+        """This thread's requests queue for a host before those of threads of a higher rank
+        (:meth:`~pubfetch.net.slots.HostSlots.rank_thread`)."""
+        self.slots.rank_thread(rank)
+
     def on_request(self, listener: Callable[[bool], None] | None) -> None:
         """Call ``listener(True)`` on this thread whenever it is about to send a request (not for an answer the client
         already had), ``listener(False)`` when the request is done: how the batcher knows a publication is waiting

@@ -13,9 +13,10 @@ re-entrant): the batcher holds the slot of a batched service while it gathers th
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import threading
-from collections import deque
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 
@@ -25,15 +26,15 @@ logger = logging.getLogger(__name__)
 
 
 class _Slot:
-    """The connections of one host, given out first come, first served (a thread that lets its turn go and asks
-    again queues behind those already waiting)."""
+    """The connections of one host, given out in order of rank, then first come, first served: a released
+    connection goes straight to the next waiting thread (only that one is woken), so a thread that lets its turn go
+    and asks again queues behind those of its rank already waiting."""
 
-    __slots__ = ("free", "queue", "turn", "users")
+    __slots__ = ("free", "queue", "users")
 
-    def __init__(self, size: int, lock: threading.Lock) -> None:
+    def __init__(self, size: int) -> None:
         self.free = size
-        self.queue: deque[object] = deque()
-        self.turn = threading.Condition(lock)
+        self.queue: list[tuple[int, int, threading.Event]] = []  # a heap of (rank, arrival, woken when handed one)
         self.users = 0
 
 
@@ -56,13 +57,20 @@ class HostSlots:
         self._unlimited = frozenset(host_key(h) for h in unlimited)
         self._lock = threading.Lock()
         self._slots: dict[str, _Slot] = {}
-        self._held = threading.local()  # the hosts this thread holds, with how many holds deep
+        self._held = threading.local()  # the hosts this thread holds, with how many holds deep; its rank
+        self._arrivals = itertools.count()
 
     def size(self, key: str) -> int | None:
         """Slots of a normalised host (``None``: unlimited)."""
         if key in self._unlimited:
             return None
         return self._overrides.get(key, self._per_host)
+
+    def rank_thread(self, rank: int) -> None:
+        """This thread's waits for a host come before those of threads of a higher rank (the fetch engine ranks a
+        publication's thread by its batch: the oldest batch in flight finishes first, while the next keeps the hosts
+        busy). Threads not ranked have rank 0."""
+        self._held.rank = rank
 
     @contextmanager
     def hold(self, url: str) -> Iterator[None]:
@@ -80,29 +88,43 @@ class HostSlots:
         with self._lock:
             slot = self._slots.get(key)
             if slot is None:
-                slot = self._slots[key] = _Slot(size, self._lock)
+                slot = self._slots[key] = _Slot(size)
             slot.users += 1
-            if slot.free == 0 or slot.queue:
-                logger.info("Waiting behind host %s", key)
-                ticket = object()
-                slot.queue.append(ticket)
-                while slot.free == 0 or slot.queue[0] is not ticket:
-                    slot.turn.wait()
-                slot.queue.popleft()
-                logger.info("Resuming for host %s", key)
-            slot.free -= 1
-            slot.turn.notify_all()  # the next in the queue may take another free connection
+            handed: threading.Event | None = None
+            if slot.free and not slot.queue:
+                slot.free -= 1
+            else:
+                handed = threading.Event()
+                heapq.heappush(slot.queue, (getattr(self._held, "rank", 0), next(self._arrivals), handed))
+        if handed is not None:
+            logger.info("Waiting behind host %s", key)
+            try:
+                handed.wait()  # the releasing thread gave its connection to this one
+            except BaseException:  # interrupted while waiting: leave the queue, or pass on what was handed over
+                self._leave(key, slot, handed)
+                raise
+            logger.info("Resuming for host %s", key)
         held[key] = 1
         try:
             yield
         finally:
             held[key] = 0
-            with self._lock:
+            self._leave(key, slot, None)
+
+    def _leave(self, key: str, slot: _Slot, waiting: threading.Event | None) -> None:
+        """A thread is done with the host: its connection (if it had one) goes to the next in the queue."""
+        with self._lock:
+            slot.users -= 1
+            mine = [entry for entry in slot.queue if entry[2] is waiting] if waiting is not None else []
+            if mine:
+                slot.queue.remove(mine[0])  # it never had a connection
+                heapq.heapify(slot.queue)
+            elif slot.queue:
+                heapq.heappop(slot.queue)[2].set()
+            else:
                 slot.free += 1
-                slot.users -= 1
-                if slot.users == 0:
-                    del self._slots[key]
-                slot.turn.notify_all()
+            if slot.users == 0:
+                del self._slots[key]
 
     def waiting(self, url: str) -> int:
         """Threads waiting for a slot of the URL's host now."""
