@@ -134,6 +134,7 @@ class Batcher:
             self._settle(batch)
             for yielded in (False, True):
                 with self._turn(url) as prepay:
+                    self._settle(batch, same_flows=True)
                     if not yielded and not batch.closed and self._host_waiters(url):
                         # requests queued behind the batch's turn may be what keeps its publications from it (the
                         # per-publication step before it on the same host): they go first, once, while it gathers
@@ -164,16 +165,24 @@ class Batcher:
         slots = getattr(self.ctx.client, "slots", None)
         return slots.waiting(url) if slots is not None else 0
 
-    def _settle(self, batch: _Batch) -> None:
-        """Wait until the batch is full or no publication is on its way to a step (before queueing for the host, so
-        that the host serves others meanwhile)."""
+    def _settle(self, batch: _Batch, same_flows: bool = False) -> None:
+        """Wait until the batch is full or no publication is on its way to a step: before queueing for the host (so
+        that the host serves others meanwhile), and once it has the host, for those of the batch's own batches of
+        the run (one just out of the request before, on the same host, may be coming here; the publications of
+        other batches are elsewhere in the chain, and the host would idle while waiting for them)."""
         deadline = time.monotonic() + self.settle_s
         with self._cond:
-            while not batch.closed and self._transit:
+            while not batch.closed and self._on_their_way(batch, same_flows):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return
                 self._cond.wait(remaining)
+
+    def _on_their_way(self, batch: _Batch, same_flows: bool) -> bool:
+        if not same_flows:
+            return bool(self._transit)
+        flows = {self._flow_of.get(id(run)) for run in batch.runs}
+        return any(self._flow_of.get(run) in flows for run in self._transit)
 
     def _close(self, step: Step, batch: _Batch) -> None:
         batch.closed = True
