@@ -9,7 +9,9 @@ Network and database are not involved: this is the CPU cost per document that th
 from __future__ import annotations
 
 import json
+import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,6 +109,41 @@ def _pdf_pages_in_worker(workers: WorkerPool) -> Callable[[bytes], int]:
     return parse
 
 
+def pubmed_parser_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
+    """pubfetch's JATS reader beside pubmed_parser (the PubMed Open Access parser: article metadata and body
+    paragraphs) on the recorded full texts pubmed_parser reads (it fails on a few), each given what it takes: bytes
+    for pubfetch, a file path for pubmed_parser. Nothing when pubmed_parser is not installed; it is not a dependency,
+    only the yardstick."""
+    try:
+        import pubmed_parser
+    except ImportError:
+        return []
+    docs = corpus_bodies(corpus, ("europepmc_fulltext", "pmc_efetch"))
+
+    def with_pubmed_parser(path: str) -> int:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # its deprecation warnings are not the measurement
+            pubmed_parser.parse_pubmed_xml(path)
+            pubmed_parser.parse_pubmed_paragraph(path, all_paragraph=True)
+        return 1
+
+    with tempfile.TemporaryDirectory(prefix="parsebench-") as folder:
+        readable: dict[bytes, str] = {}
+        for i, doc in enumerate(docs):
+            path = Path(folder) / f"article{i}.xml"
+            path.write_bytes(doc)
+            try:
+                with_pubmed_parser(str(path))
+            except Exception:  # noqa: BLE001 - a file it cannot read is left out of both rows
+                continue
+            readable[doc] = str(path)
+        source = "corpus, the files pubmed_parser reads"
+        rows = [measure("JATS full text", source, "articles", list(readable), _articles, min_seconds),
+                measure("JATS full text, pubmed_parser (metadata + paragraphs)", source, "articles",
+                        list(readable), lambda doc: with_pubmed_parser(readable[doc]), min_seconds)]
+    return [row for row in rows if row is not None]
+
+
 def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Throughput]:
     """Every parse measurement, corpus first, then synthetic documents."""
     synth = SyntheticServices(2000)
@@ -132,6 +169,8 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
             result = measure(kind, source, unit, docs, parse, min_seconds)
             if result is not None:
                 results.append(result)
+            if kind == "JATS full text" and source == "synthetic":
+                results += pubmed_parser_rows(corpus, min_seconds)
     finally:
         workers.close()
     return results

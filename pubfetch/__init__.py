@@ -12,16 +12,17 @@ The names below are imported on first use, so ``import pubfetch`` stays cheap fo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import typing as _typing
 
 from pubfetch._version import __version__
-from pubfetch.lazy import lazy_names
+from pubfetch.lazy import lazy_names as _lazy_names
 
 _LAZY = {
     "fetch": "pubfetch.fetcher",
     "fetch_many": "pubfetch.distributed",  # the fetcher's, or through a Celery queue with queue=
     "BatchSummary": "pubfetch.fetcher",
     "FetchError": "pubfetch.fetcher",
+    "PubfetchWarning": "pubfetch.resources.base",
     "fetch_webpage": "pubfetch.webfetch",
     "fetch_doc": "pubfetch.webfetch",
     "FetchConfig": "pubfetch.config",
@@ -35,41 +36,29 @@ _LAZY = {
     "report": "pubfetch.output.report",
 }
 
-__all__ = [  # noqa: RUF022 - grouped as in _LAZY
-    "__version__",
-    "fetch",
-    "fetch_many",
-    "BatchSummary",
-    "FetchError",
-    "fetch_webpage",
-    "fetch_doc",
-    "FetchConfig",
-    "FetcherArgs",
-    "Publication",
-    "Webpage",
-    "PublicationIds",
-    "open_store",
-    "init_store",
-    "to_dataframe",
-    "report",
-]
+__all__ = ["__version__", *_LAZY]  # noqa: PLE0604 - the lazy table is the one list of public names
 
-if TYPE_CHECKING:  # pragma: no cover
-    from pubfetch.config import FetchConfig
-    from pubfetch.distributed import fetch_many
-    from pubfetch.fetcher import BatchSummary, FetchError, fetch
-    from pubfetch.fetcher_args import FetcherArgs
-    from pubfetch.ids import PublicationIds
-    from pubfetch.model.publication import Publication
-    from pubfetch.model.webpage import Webpage
-    from pubfetch.output.report import report
-    from pubfetch.store import init_store, open_store
-    from pubfetch.tables import to_dataframe
-    from pubfetch.webfetch import fetch_doc, fetch_webpage
+if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead (``as``: re-exported)
+    from pubfetch.config import FetchConfig as FetchConfig
+    from pubfetch.distributed import fetch_many as fetch_many
+    from pubfetch.fetcher import BatchSummary as BatchSummary
+    from pubfetch.fetcher import FetchError as FetchError
+    from pubfetch.fetcher import fetch as fetch
+    from pubfetch.fetcher_args import FetcherArgs as FetcherArgs
+    from pubfetch.ids import PublicationIds as PublicationIds
+    from pubfetch.model.publication import Publication as Publication
+    from pubfetch.model.webpage import Webpage as Webpage
+    from pubfetch.output.report import report as report
+    from pubfetch.resources.base import PubfetchWarning as PubfetchWarning
+    from pubfetch.store import init_store as init_store
+    from pubfetch.store import open_store as open_store
+    from pubfetch.tables import to_dataframe as to_dataframe
+    from pubfetch.webfetch import fetch_doc as fetch_doc
+    from pubfetch.webfetch import fetch_webpage as fetch_webpage
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     return _lazy(name)
 
 
-_lazy = lazy_names(__name__, _LAZY)
+_lazy = _lazy_names(__name__, _LAZY)

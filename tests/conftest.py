@@ -32,12 +32,22 @@ def _private_rate_limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         os.environ["PUBFETCH_RATE_DB"] = previous
 
 
+CORPUS_MISSING = f"recorded-response corpus not found at {CORPUS} (clone ../shared beside the repository to run these)"
+
+
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
     """The recorded-response corpus beside the checkout; tests using it skip when it is absent."""
     if not (CORPUS / "manifest.jsonl").is_file():
-        pytest.skip(f"recorded-response corpus not found at {CORPUS} (clone ../shared beside the repository to run these)")
+        pytest.skip(CORPUS_MISSING)
     return CORPUS
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line saying why the conformance tests were skipped, printed even with -q (which hides skip reasons)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if CORPUS_MISSING in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} tests skipped: {CORPUS_MISSING}")
 
 
 @pytest.fixture(scope="session")

@@ -211,6 +211,20 @@ def test_no_browser_gives_a_classified_failure_with_the_install_hint(server, mon
     assert server.count("/article") == 0
 
 
+def test_a_browser_that_is_there_but_does_not_start_is_not_called_missing(server, monkeypatch):
+    """A Chromium that exits at once (as one killed by a Ctrl-C does) is reported as not started, with its path;
+    the message does not tell the user to install a browser that is installed."""
+    pytest.importorskip("playwright")
+    monkeypatch.setattr(chromium, "choose_chromium", lambda configured, bundled: "/bin/false")
+    with BrowserRenderer(timeout_ms=LIMIT_MS, allow_private_addresses=True) as r:
+        with pytest.raises(BrowserUnavailable) as info:
+            r.ensure_browser()
+    message = str(info.value)
+    assert message.startswith("JavaScript fetching is unavailable: Chromium at /bin/false did not start ("), message
+    assert "install" not in message
+    assert server.count("/article") == 0
+
+
 def test_untrusted_and_malformed_urls_are_refused_before_the_browser(server):
     with BrowserRenderer(timeout_ms=LIMIT_MS) as r:  # private addresses not allowed
         result = r.render(server.url("/article"))

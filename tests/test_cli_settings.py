@@ -60,6 +60,29 @@ def test_missing_e_mails_give_one_warning_each_and_unpaywall_never_gets_a_bare_a
     assert all("email" not in p for p in _eutils_params(services))
 
 
+def test_an_invalid_unpaywall_address_is_called_invalid_not_missing(
+        services: SyntheticServices, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["-pub", services.pmids()[1], "-fetch", "--allow-private-addresses", "--oadoiEmail", "notanemail"])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert "pubfetch: warning: Unpaywall is asked without an e-mail address and may refuse: 'notanemail' " \
+           "(--oadoiEmail or PUBFETCH_UNPAYWALL_EMAIL) is not a valid address (NAME@DOMAIN)" in err
+    assert not any("set PUBFETCH_UNPAYWALL_EMAIL" in line for line in err)
+    unpaywall = [r for r in services.server.requests if r.path.startswith("/unpaywall/")]
+    assert unpaywall and all("email" not in r.query for r in unpaywall)
+
+
+def test_a_timeout_too_short_for_any_server_is_refused_as_a_unit_mistake(
+        services: SyntheticServices, capsys: pytest.CaptureFixture[str]) -> None:
+    """--timeout 15 (milliseconds, meant as seconds) would time every request out and look like a network outage:
+    refused before anything is sent, saying the unit."""
+    code = main(["-pub", services.pmids()[1], "-fetch", "--allow-private-addresses", "--timeout", "15"])
+    assert (code, capsys.readouterr().err) == (2, "pubfetch: error: option --timeout: 15 ms is too short for any "
+                                                  "server to answer; the timeout is in milliseconds (e.g. 15000 for "
+                                                  "15 s; 0 for none)\n")
+    assert services.server.requests == []
+
+
 def test_help_ends_with_the_environment_and_the_config_file(
         services: SyntheticServices, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0

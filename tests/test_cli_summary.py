@@ -41,8 +41,9 @@ def test_summary_counts_fetched_skipped_final_partial_failed_and_says_when_the_r
     limit = f"1 reached the retry limit; eligible again after {eligible} or with --fetchExceptionCooldown 0"
     assert err[-1] == f"pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 0 partial, 1 failed; {limit}"
     warnings = [line for line in err if line.startswith("pubfetch: warning: ")]
+    # asked twice (the end-of-run retry): one line for both, with their count
     assert "pubfetch: warning: 127.0.0.1: GET /unpaywall/10.5555/SYNTH.1: server busy (HTTP 503); a later run " \
-           "retries it" in warnings, warnings
+           "retries it (and 1 more like it; --log FILE keeps them all)" in warnings, warnings
     assert all(len(line) < 160 and "?" not in line for line in warnings), warnings
     asked = services.counts["unpaywall"]
 

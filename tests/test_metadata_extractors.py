@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.meta import meta_tags
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.archival_unit import ArchivalUnit
@@ -191,7 +192,7 @@ def test_jats_cook_map_fields() -> None:
     (am,) = JatsXmlExtractor().extract(ANY, cu((BATCH / "a1.xml").read_bytes(), "application/xml"))
     assert am.to_json()["cooked"] == {
         "abstract": "We measured sediment transport in two estuaries.",
-        "article.title": "Sediment transport in estuaries: A two-year field study",
+        "article.title": "Sediment transport in estuaries : A two-year field study",
         "author": ["Example, Ana M.", "Sample, Bo"],
         "date": "2024-03-05",
         "doi": "10.5555/joe.2024.101",
@@ -208,6 +209,56 @@ def test_jats_cook_map_fields() -> None:
     assert am.get_raw("front/article-meta/article-id[@pub-id-type='pmid']") == "39000001"
     assert am.get_raw("front/journal-meta/journal-title-group") == "Journal of Examples"
     assert JatsXmlExtractor().cook_map is JATS_COOK_MAP
+
+
+MIXED_DATES = """<article><front><journal-meta><journal-title-group><journal-title>Annals</journal-title>
+<journal-subtitle>Of Examples</journal-subtitle></journal-title-group></journal-meta><article-meta>
+<article-id pub-id-type="doi">10.5555/Mixed.1</article-id>
+<title-group><article-title>Dates</article-title><subtitle>and keywords</subtitle></title-group>
+<pub-date pub-type="ppub"><month>Jun</month><year>2021</year></pub-date>
+<pub-date pub-type="epub"><day>3</day><month>2</month><year>2021</year></pub-date>
+<pub-date pub-type="collection"><year>2020</year></pub-date>
+<kwd-group><kwd>tide</kwd><kwd>silt</kwd><kwd>tide</kwd></kwd-group></article-meta></front></article>"""
+
+
+@pytest.mark.parametrize("document", [BATCH / "a1.xml", BATCH / "set.xml", MIXED_DATES])
+def test_a_jats_file_reads_the_same_to_the_fetcher_and_the_lockss_extractor(document: Path | str) -> None:
+    """One JATS reader: the LOCKSS extractor's title, journal title, date, keywords and authors are the fetcher's
+    (the date at the precision the file gives it), so records from a fetch and from an archive compare equal."""
+    data = document.read_bytes() if isinstance(document, Path) else document.encode()
+    records = parse_jats(data)
+    extracted = JatsXmlExtractor().extract(ANY, cu(data, "application/xml"))
+    assert len(records) == len(extracted) >= 1
+    for rec, am in zip(records, extracted, strict=True):
+        assert am.get(mf.FIELD_ARTICLE_TITLE) == rec.title
+        assert am.get(mf.FIELD_PUBLICATION_TITLE) == (rec.journal_title or None)
+        assert am.get(mf.FIELD_DATE) == (rec.pub_date or rec.flags.get("date_partial"))
+        assert (am.get_list(mf.FIELD_KEYWORDS) or []) == rec.keywords
+        assert len(am.get_list(mf.FIELD_AUTHOR) or []) == len(rec.authors)
+    if document is MIXED_DATES:
+        (am,) = extracted
+        assert (am.get(mf.FIELD_ARTICLE_TITLE), am.get(mf.FIELD_PUBLICATION_TITLE), am.get(mf.FIELD_DATE)) == (
+            "Dates : and keywords", "Annals: Of Examples", "2021-02-03")  # the earliest electronic or print date
+        assert am.get_list(mf.FIELD_KEYWORDS) == ["tide", "silt"]
+        assert am.get(mf.FIELD_DOI) == "10.5555/Mixed.1" and records[0].doi == "10.5555/MIXED.1"  # LOCKSS: as written
+
+
+def test_recorded_jats_reads_the_same_to_the_fetcher_and_the_lockss_extractor(corpus_dir: Path,
+                                                                             corpus_manifest: list[dict]) -> None:
+    """The recorded Europe PMC and PMC full texts: same titles, journal titles, dates and keywords from both."""
+    bodies = [corpus_dir / row["body"] for row in corpus_manifest
+              if row["resource"] in ("europepmc_fulltext", "pmc_efetch") and row["status"] == 200 and row.get("body")]
+    compared = 0
+    for path in bodies:
+        data = path.read_bytes()
+        for rec, am in zip(parse_jats(data), JatsXmlExtractor().extract(ANY, cu(data, "application/xml")),
+                           strict=True):
+            assert (am.get(mf.FIELD_ARTICLE_TITLE), am.get(mf.FIELD_PUBLICATION_TITLE), am.get(mf.FIELD_DATE),
+                    am.get_list(mf.FIELD_KEYWORDS)) == (
+                rec.title or None, rec.journal_title or None, rec.pub_date or rec.flags.get("date_partial"),
+                rec.keywords), path.name
+            compared += 1
+    assert compared >= 5
 
 
 def test_jats_journal_title_keeps_its_subtitle() -> None:

@@ -214,7 +214,7 @@ def test_jats_delivery_plugin() -> None:
     a1, files = results[0]
     assert {role: files.get_role_url(role) for role in files.roles()} == {
         "FullTextXml": BATCH + "a1.xml", "ArticleMetadata": BATCH + "a1.xml", "FullTextPdfFile": BATCH + "a1.pdf"}
-    assert a1.get(mf.FIELD_ARTICLE_TITLE) == "Sediment transport in estuaries: A two-year field study"
+    assert a1.get(mf.FIELD_ARTICLE_TITLE) == "Sediment transport in estuaries : A two-year field study"
     assert a1.get(mf.FIELD_ACCESS_URL) == BATCH + "a1.pdf"
     assert cooked(results[1][0]) == {"access.url": BATCH + "broken.xml"}
 

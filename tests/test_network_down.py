@@ -117,7 +117,8 @@ def test_silent_network_stops_the_run_with_one_line_and_leaves_the_entries_as_th
     assert code == 75
     assert err == ["pubfetch: warning: 127.0.0.1: GET /europepmc/search: timed out; a later run retries it",
                    "pubfetch: error: network unreachable: 127.0.0.1, 127.0.0.2 did not answer (timed out); check your "
-                   "connection or HTTPS_PROXY"]
+                   f"connection or HTTPS_PROXY, or give a longer timeout than {TIMEOUT_MS / 1000:g} s (--timeout is "
+                   "in milliseconds)"]
     assert [s.accepted for s in silent_network] == [1, 1]
     with open_store(db) as store:
         for value in given:
@@ -200,7 +201,8 @@ def test_before_any_answer_the_first_silence_of_a_second_host_means_the_network_
         assert _outcome(client, ANSWERS) == (OutcomeKind.CONNECTION, 0)  # not sent
     assert network.counts == {SILENT_A: 1, SILENT_B: 1}
     assert str(client.watch.error()) == ("network unreachable: a.test, b.test did not answer (timed out); check your "
-                                         "connection or HTTPS_PROXY")
+                                         "connection or HTTPS_PROXY, or give a longer timeout than 15 s (--timeout "
+                                         "is in milliseconds)")
 
 
 def test_unwatched_the_first_host_is_retried_and_the_second_host_is_not_once_the_network_is_down() -> None:

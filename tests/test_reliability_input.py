@@ -88,10 +88,11 @@ CASES = [
          ("pubfetch: error: cannot read publication ID file '{d}/missing.txt': No such file or directory",)),
     Case("directory as ID file", ("-pub-file", "{d}/dir.db", "-out-ids"), 2,
          ("pubfetch: error: cannot read publication ID file '{d}/dir.db': Is a directory",)),
-    Case("two columns", ("-pub-file", "{d}/two.txt", "-out-ids"), 0,
+    # a file whose every line is invalid was not what was meant: an error before anything is done
+    Case("two columns", ("-pub-file", "{d}/two.txt", "-out-ids"), 2,
          (("pubfetch: warning: {d}/two.txt:1: expected 'pmid<TAB>pmcid<TAB>doi' or a single ID, found 2 "
           "tab-separated fields"),
-          "pubfetch: warning: {d}/two.txt: 1 of 1 publication ID lines invalid, 1 skipped")),
+          "pubfetch: error: {d}/two.txt: 1 publication ID lines given, none valid (see the warnings above)")),
     Case("four columns, strict", ("-pub-file", "{d}/four.txt", "-out-ids", "--strict"), 2,
          (("pubfetch: error: {d}/four.txt:1: expected 'pmid<TAB>pmcid<TAB>doi' or a single ID, found 4 "
           "tab-separated fields"),)),

@@ -351,15 +351,17 @@ def test_ftp_downloads_with_a_deadline_and_a_peer_check(rebinding_dns):
     assert server.commands.count("USER anonymous") == 1  # only the allowed download logged in
 
 
-@pytest.mark.parametrize(("url", "why"), [
-    ("http://pub lisher.example/x.pdf", "' ' in the host part"),
-    # urllib.parse drops the tab (as browsers do), urllib3 keeps it: two different hosts
-    ("http://publisher.example\t.evil.example/",
-     "host 'publisher.example.evil.example' to one parser, 'publisher.example\\t.evil.example' to another"),
-    ("http://publisher.example:99999/x.pdf", "unparsable: Failed to parse: http://publisher.example:99999/x.pdf"),
+@pytest.mark.parametrize("url", [
+    "http://pub lisher.example/x.pdf",
+    # urllib.parse drops the tab (as browsers do); urllib3 keeps it (a host of its own) or refuses it, by version
+    "http://publisher.example\t.evil.example/",
+    "http://publisher.example:99999/x.pdf",
 ])
-def test_other_urls_parsers_read_differently_are_refused(url, why, internal):
+def test_other_urls_parsers_read_differently_are_refused(url, internal):
+    """Refused before any connection, whatever words the URL parsers use for it: pubfetch promises the kind, that the
+    message calls the URL ambiguous and names it; the reason in the parentheses may quote urllib3."""
     with client() as c:
         result = c.get(url, untrusted=True)
-    assert (result.kind, result.message) == (OutcomeKind.BAD_URL, f"ambiguous URL ({why}): {url}")
+    assert result.kind is OutcomeKind.BAD_URL
+    assert result.message.startswith("ambiguous URL (") and result.message.endswith(f"): {url}"), result.message
     assert internal.requests == []

@@ -298,10 +298,14 @@ def _counts(requests: int, failed: int, too_many: int):
 
 def test_a_report_file_that_cannot_be_written_is_one_line_and_status_2(
         database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    target = tmp_path / "no such directory" / "r.html"
+    (tmp_path / "a file").write_text("not a directory\n")
+    target = tmp_path / "a file" / "r.html"
     assert main(["-db", str(database), "-report", str(target)]) == 2
-    assert capsys.readouterr().err == (f"pubfetch: error: cannot write report file '{target}': "
-                                       "No such file or directory\n")
+    assert capsys.readouterr().err == (f"pubfetch: error: cannot write output file '{target}' (-report): "
+                                       f"'{tmp_path / 'a file'}' is not a directory\n")
+    missing = tmp_path / "no such directory" / "r.html"  # made, as for every output file
+    assert main(["-db", str(database), "-report", str(missing)]) == 0
+    assert missing.is_file()
 
 
 def test_report_needs_exactly_one_of_publications_and_database(database: Path, tmp_path: Path) -> None:

@@ -81,6 +81,15 @@ def test_init_in_missing_directory(tmp_path: Path) -> None:
     assert str(e.value) == f"cannot create database file '{target}': directory '{target.parent}' does not exist"
 
 
+@pytest.mark.skipif(not Path("/proc/self/mounts").is_file(), reason="needs Linux's /proc")
+def test_init_on_a_virtual_file_system_says_so_not_that_the_directory_is_missing() -> None:
+    with pytest.raises(StoreError) as e:
+        init_db("/proc/pubs.db")
+    assert str(e.value) == ("cannot create database file '/proc/pubs.db': directory '/proc' is on the virtual 'proc' "
+                            "file system, which holds no ordinary files; choose another directory")
+    assert not Path("/proc/pubs.db").exists()
+
+
 def test_open_missing(db_path: Path) -> None:
     with pytest.raises(StoreError) as e:
         open_db(db_path)
@@ -472,3 +481,26 @@ def test_fresh_and_migrated_schemas_match(tmp_path: Path) -> None:
             return sorted(r[0] for r in conn.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"))
 
     assert ddl(fresh) == ddl(old)
+
+
+def test_reading_leaves_no_wal_or_shm_files_behind(tmp_path: Path) -> None:
+    """A read-only open of a WAL database makes -wal and -shm files; closing it removes them again, so a command
+    that only reads leaves the directory as it found it."""
+    path = tmp_path / "pubs.db"
+    with init_db(path) as store:
+        store.put_publication(make_pub("1111"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pubs.db"]
+    with open_store(path, readonly=True) as store:
+        assert store.get_publication(PublicationIds(pmid="1111")) is not None
+        assert (tmp_path / "pubs.db-shm").exists()  # what reading a WAL database makes
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pubs.db"]
+
+
+def test_a_reader_leaves_the_wal_of_a_writer_that_is_still_open(tmp_path: Path) -> None:
+    path = tmp_path / "pubs.db"
+    with init_db(path) as writer:
+        writer.put_publication(make_pub("1111"))
+        with open_store(path, readonly=True) as reader:
+            assert reader.get_publication(PublicationIds(pmid="1111")) is not None
+        assert (tmp_path / "pubs.db-wal").exists()  # the writer's, still in use
+        writer.put_publication(make_pub("2222"))

@@ -37,6 +37,7 @@ def write_file(path: str, write: Callable[[TextIO], None]) -> None:
         remove_stale_temporaries(path)
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.{os.getpid()}.", suffix=".tmp",
                                    dir=parent or ".")
+        os.fchmod(fd, _mode_for(path))  # mkstemp's 0600 is for secrets; an output file is made as any other
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             write(f)
             f.flush()
@@ -49,6 +50,28 @@ def write_file(path: str, write: Callable[[TextIO], None]) -> None:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _mode_for(path: str) -> int:
+    """The permissions of the file replaced, or for a new file those the umask gives (as ``open(path, "w")``)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux tells it (changing it races other threads)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def remove_stale_temporaries(path: str) -> list[str]:

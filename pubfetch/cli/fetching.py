@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
@@ -80,17 +81,21 @@ class Session:
         if self._run is not None:
             self._run.close()
 
-    def exit_status(self) -> int:
-        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
-        that fetched publications ends with its summary. What was fetched is stored either way."""
-        s = self.summary
+    def report(self) -> None:
+        """The summary lines of what was fetched (and stored): at the end of a run, or when it is interrupted."""
         if self.fetched_publications:
-            print(f"pubfetch: {s.line()}", file=sys.stderr)
+            print(f"pubfetch: {self.summary.line()}", file=sys.stderr)
         if self.pages_not_final:
             print(f"pubfetch: {self.pages_not_final} webpages/docs not final", file=sys.stderr)
         if self.extraction_failures:
             print("pubfetch: some articles of the archival unit could not be extracted (see the warnings)",
                   file=sys.stderr)
+
+    def exit_status(self) -> int:
+        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
+        that fetched publications ends with its summary. What was fetched is stored either way."""
+        s = self.summary
+        self.report()
         recorder = self._run.recorder if self._run is not None else None
         if recorder is not None and recorder.error is not None:
             print(f"pubfetch: error: {recorder.error}; the fetched entries were stored", file=sys.stderr)
@@ -107,6 +112,8 @@ def _assemble(config: FetchConfig, warc: str | None) -> FetchRun:
         from pubfetch.net.warc import WarcRecorder
 
         try:
+            if os.path.dirname(warc):  # as for every output file (pubfetch.cli.preflight)
+                os.makedirs(os.path.dirname(warc), exist_ok=True)
             recorder = WarcRecorder(warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
         except OSError as e:
             raise InputError(f"cannot write WARC file '{warc}': {e.strerror or e}") from None

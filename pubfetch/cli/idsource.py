@@ -40,19 +40,27 @@ class Problems:
     total: int = 0
     bad: int = 0
     dropped: int = 0
+    #: count without saying anything (the first look at an ID file, before anything is created)
+    silent: bool = False
 
     def report(self, where: str, message: str, dropped: bool = True) -> None:
         if self.strict:
             raise InputError(f"{where}: {message}")
         self.bad += 1
         self.dropped += dropped
+        if self.silent:
+            return
         level = logging.WARNING if self.bad <= SHOWN_PER_SOURCE else logging.INFO
         log.log(level, "%s: %s%s", where, message, "" if dropped else " (kept the valid IDs of the line)")
 
     def summarise(self) -> None:
+        """The source's summary line; a source whose every entry is invalid is an error (it was surely not what was
+        meant: a file of another kind, IDs of another column), before anything is fetched."""
         if self.bad == 0:
             log.info("%s: %d %s OK", self.source, self.total, self.what)
             return
+        if self.dropped == self.total:
+            raise InputError(f"{self.source}: {self.total} {self.what} given, none valid (see the warnings above)")
         hidden = self.bad - SHOWN_PER_SOURCE
         more = f"; {hidden} not shown above (all are in the --log file)" if hidden > 0 else ""
         kept = f", {self.bad - self.dropped} kept with their valid IDs" if self.bad != self.dropped else ""
@@ -132,6 +140,18 @@ def iter_pub_file(path: str, strict: bool = False) -> Iterator[PublicationIds]:
         if ids is not None:
             yield ids
     problems.summarise()
+
+
+def check_pub_file(path: str, strict: bool = False) -> None:
+    """Before a streamed run creates its database: the file is readable and holds a valid ID (read up to the first
+    one). Raises InputError, after warning about each of its lines, when every line is invalid."""
+    problems = Problems(path, "publication ID lines", strict, silent=True)
+    for number, line in _lines(path, "publication ID"):
+        problems.total += 1
+        if _pub_row(line.split("\t"), problems, f"{path}:{number}") is not None:
+            return
+    if problems.total:
+        read_pub_file(path, strict)  # says what is wrong with each line, then raises
 
 
 def read_pub_file(path: str, strict: bool = False) -> list[PublicationIds]:

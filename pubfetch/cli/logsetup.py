@@ -2,6 +2,9 @@
 
 The console shows only what a user must act on (skipped IDs, missing entries, failures) so that stdout stays clean
 for pipes and stderr stays short; ``--verbose`` adds the informational step-by-step messages PubFetcher prints.
+The library's warnings (a service's 404s, a record missing from a batch answer) come by the hundred in a long run, so
+the console gathers them by kind and prints one line per kind, with the count, when the run's results are reported
+(or before an error); each one is in the log file as it happens.
 The log file gets timestamps and the logger names, as PubFetcher's does, and is appended to so that repeated runs of
 a long job keep one history.
 """
@@ -12,8 +15,10 @@ import contextlib
 import logging
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
@@ -24,6 +29,55 @@ LOGGER = "pubfetch"
 class _ConsoleFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         return f"pubfetch: {record.levelname.lower()}: {record.getMessage()}"
+
+
+#: Loggers of libraries pubfetch drives whose complaints are about its own internals, not the user's run (asyncio's
+#: "Future exception was never retrieved" from Playwright's driver after a Ctrl-C): the log file only.
+_LIBRARY_INTERNALS = ("asyncio",)
+
+#: Loggers whose warnings are printed as they come: the command's own (what it read, what it skipped).
+_LIVE = ("pubfetch.cli",)
+
+
+def warning_kind(record: logging.LogRecord) -> tuple[str, ...]:
+    """What makes two warnings the same kind of problem: the ``kind`` a logger gave (``extra={"kind": ...}``), else
+    the logger and the message's format string (the same sentence about other IDs or URLs)."""
+    kind = getattr(record, "kind", None)
+    return (record.name, str(kind)) if kind is not None else (record.name, str(record.msg))
+
+
+@dataclass
+class _Kind:
+    first: str
+    count: int = 0
+
+
+class RunWarnings(logging.Filter):
+    """Keeps the library's warnings off the console as they come (the filter of the console handler) and prints them
+    by kind on :meth:`flush`: the first one's words, and how many more of its kind there were."""
+
+    def __init__(self, log_file: str | None) -> None:
+        super().__init__()
+        self.log_file = log_file
+        self.kinds: dict[tuple[str, ...], _Kind] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR:
+            self.flush()  # what led to the error is said before it
+            return True
+        if record.levelno != logging.WARNING or record.name.startswith(_LIVE):
+            return True
+        kind = self.kinds.setdefault(warning_kind(record), _Kind(record.getMessage()))
+        kind.count += 1
+        return False
+
+    def flush(self) -> None:
+        """Print one line per kind of warning gathered since the last flush."""
+        kinds, self.kinds = self.kinds, {}
+        where = f"all in {self.log_file}" if self.log_file else "--log FILE keeps them all"
+        for kind in kinds.values():
+            more = f" (and {kind.count - 1} more like it; {where})" if kind.count > 1 else ""
+            print(f"pubfetch: warning: {kind.first}{more}", file=sys.stderr)
 
 
 _SECRET_OPTIONS = frozenset({"--ncbi-api-key"})
@@ -65,6 +119,13 @@ class LogSetup:
     handlers: list[logging.Handler] = field(default_factory=list)
     old_level: int = logging.NOTSET
     old_propagate: bool = True
+    warnings: RunWarnings = field(default_factory=lambda: RunWarnings(None))
+    #: the warning filters and ``showwarning`` as they were before the command (restored by :meth:`close`)
+    python_warnings: contextlib.AbstractContextManager[object] | None = None
+
+    def flush_warnings(self) -> None:
+        """The gathered warnings, one line per kind (before the run's summary line)."""
+        self.warnings.flush()
 
     @property
     def failed(self) -> str | None:
@@ -72,21 +133,32 @@ class LogSetup:
         return next((h.failed for h in self.handlers if isinstance(h, _LogFile) and h.failed), None)
 
     def close(self) -> None:
+        self.warnings.flush()
+        if self.python_warnings is not None:
+            self.python_warnings.__exit__(None, None, None)
+            self.python_warnings = None
         logger = logging.getLogger(LOGGER)
         for h in self.handlers:
             logger.removeHandler(h)
             h.close()
         logger.setLevel(self.old_level)
         logger.propagate = self.old_propagate
+        for name in _LIBRARY_INTERNALS:
+            inner = logging.getLogger(name)
+            for h in inner.handlers[:]:
+                if h in self.handlers or isinstance(h, logging.NullHandler):
+                    inner.removeHandler(h)
+            inner.propagate = True
 
 
 def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSetup:
     """Attach a stderr handler and, with ``--log``, an appending file handler to the ``pubfetch`` logger."""
     logger = logging.getLogger(LOGGER)
-    setup = LogSetup(old_level=logger.level, old_propagate=logger.propagate)
+    setup = LogSetup(old_level=logger.level, old_propagate=logger.propagate, warnings=RunWarnings(log_file))
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.INFO if verbose else logging.WARNING)
     console.setFormatter(_ConsoleFormatter())
+    console.addFilter(setup.warnings)
     setup.handlers.append(console)
     if log_file is not None:
         try:
@@ -101,9 +173,35 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
         setup.handlers.append(file_handler)
     for h in setup.handlers:
         logger.addHandler(h)
+    for name in _LIBRARY_INTERNALS:
+        inner = logging.getLogger(name)
+        inner.addHandler(logging.NullHandler())
+        inner.handlers.extend(h for h in setup.handlers if isinstance(h, _LogFile))
+        inner.propagate = False
     logger.setLevel(logging.DEBUG if log_file is not None else console.level)
     logger.propagate = False
+    _show_settings_warnings(setup)
     log = logging.getLogger(__name__)
     log.debug("pubfetch %s", " ".join(_redacted(argv)))
     log.info("This is pubfetch %s", __version__)
     return setup
+
+
+def _show_settings_warnings(setup: LogSetup) -> None:
+    """The library's :class:`~pubfetch.resources.base.PubfetchWarning` (an e-mail address missing) as a console line
+    once per command: a fresh filter forgets what earlier commands of this process showed."""
+    from pubfetch.resources.base import PubfetchWarning
+
+    setup.python_warnings = warnings.catch_warnings()
+    setup.python_warnings.__enter__()
+    warnings.simplefilter("default", PubfetchWarning)
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: TextIO | None = None,
+             line: str | None = None) -> None:
+        if issubclass(category, PubfetchWarning):
+            logging.getLogger("pubfetch.settings").warning("%s", message, extra={"kind": str(message)})
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show

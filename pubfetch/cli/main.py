@@ -19,7 +19,7 @@ from pubfetch.cli import testops
 from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_NETWORK, EXIT_OK, EXIT_USAGE, CliError, UsageError
 from pubfetch.cli.fetching import Session, open_session, test_operation
 from pubfetch.cli.help import USAGE, format_help
-from pubfetch.cli.logsetup import configure
+from pubfetch.cli.logsetup import LogSetup, configure
 from pubfetch.cli.oneoff import run_oneoff
 from pubfetch.cli.options import TESTS
 from pubfetch.cli.parser import ParsedArgs, parse_args
@@ -51,19 +51,27 @@ def run_tests(args: ParsedArgs, out: TextIO, argv: Sequence[str], sess: Session)
             writer.write_all([entry], kind)
 
 
-def run(args: ParsedArgs, argv: Sequence[str], out: TextIO) -> int:
+def run(args: ParsedArgs, argv: Sequence[str], out: TextIO, setup: LogSetup | None = None) -> int:
     """Everything the options ask for, in PubFetcher's order: one-off operations, the pipeline, test operations.
 
     The command's one session is created here and passed down. Returns 0, or 1 when some fetched entry is not final
-    (with a summary line on stderr)."""
+    (with a summary line on stderr, after the run's warnings; also when interrupted, for what was stored by then)."""
     with open_session(args.values, dict(args.fetcher), warc=args.get("warc"), rate_db=args.get("rate-db"),
                       rate_limits=not args.flag("no-rate-limit"), quiet=args.flag("quiet")) as sess:
-        run_oneoff(args, out, list(argv), sess)
-        if args.has_role("pipeline"):
-            Pipeline(args, argv, out, sess).run()
-        run_tests(args, out, argv, sess)
-        failed_tests = run_test_operations(args, out, sess) if testops.wanted(args) else 0
-        out.flush()
+        try:
+            run_oneoff(args, out, list(argv), sess)
+            if args.has_role("pipeline"):
+                Pipeline(args, argv, out, sess).run()
+            run_tests(args, out, argv, sess)
+            failed_tests = run_test_operations(args, out, sess) if testops.wanted(args) else 0
+            out.flush()
+        except KeyboardInterrupt:
+            if setup is not None:
+                setup.flush_warnings()
+            sess.report()
+            raise
+        if setup is not None:
+            setup.flush_warnings()
         return max(sess.exit_status(), failed_tests)
 
 
@@ -106,7 +114,7 @@ def _guarded_run(args: ParsedArgs, words: list[str]) -> int:
         _say(str(e))
         return e.exit_status
     try:
-        status = run(args, words, sys.stdout)
+        status = run(args, words, sys.stdout, setup)
         sys.stdout.flush()
     except CliError as e:
         log.error("%s", e)

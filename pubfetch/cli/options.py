@@ -43,11 +43,20 @@ def fixed(names: str, metavar: str, help: str, role: Role = "oneoff", network: b
 _PRIVATE = ("europepmcEmail", "oadoiEmail", "userAgent", "journalsYaml", "webpagesYaml")
 
 
+#: The shortest --timeout taken (milliseconds; 0 is "none"): below it no server can answer, and the value was
+#: almost surely meant as seconds.
+MIN_TIMEOUT_MS = 100
+
+
 def _fetcher_convert(value: str, option: str) -> tuple[str, object]:
     try:
-        return parse_fetcher_option(option, value)
+        key, parsed = parse_fetcher_option(option, value)
     except InvalidParamValue as e:
         raise UsageError(f"option {option}: {e}") from None
+    if key == "timeout" and isinstance(parsed, int) and 0 < parsed < MIN_TIMEOUT_MS:
+        raise UsageError(f"option {option}: {parsed} ms is too short for any server to answer; the timeout is in "
+                         f"milliseconds (e.g. {parsed * 1000} for {parsed} s; 0 for none)")
+    return key, parsed
 
 
 def _fetcher_option(key: str) -> Option:

@@ -25,6 +25,7 @@ from pubfetch.cli.fetching import Session
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
     IdSets,
+    check_pub_file,
     iter_pub_file,
     pub_ids_from_args,
     pub_ids_from_db,
@@ -35,6 +36,7 @@ from pubfetch.cli.idsource import (
 )
 from pubfetch.cli.jsonsource import read_json_entries
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.preflight import check_outputs
 from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
 from pubfetch.ids import PublicationIds
@@ -87,6 +89,7 @@ class Pipeline:
 
     def run(self) -> None:
         check_report(self.args)
+        check_outputs(self.args)
         if self._streaming():
             self._stream()
             return
@@ -123,12 +126,15 @@ class Pipeline:
 
         a = self.args
         files = a.get("pub-file", [])
+        for path in files:  # before the database is created: nothing is made for input that cannot be used
+            check_pub_file(path, self.strict)
         ids = CountedIds(chain.from_iterable(iter_pub_file(path, self.strict) for path in files),
                          count_id_lines(files))
         if "queue" in a:
             self._queued(ids, "db-fetch-end")
             return
-        with open_or_init_store(a.get("db-fetch-end")) as store:
+        path = a.get("db-fetch-end")
+        with open_or_init_store(path) as store, store.fetch_run(lambda: _waiting_for(path)):
             fetching.get_publications(self.sess, ids, store, keep_entries=False, progress=a.flag("progress"),
                                       parts=self._fetch_parts())
         self._report()
@@ -294,6 +300,8 @@ class Pipeline:
             return
         with ExitStack() as stack:
             store = stack.enter_context(open_or_init_store(a.get(option))) if step.database else None
+            if store is not None and "queue" not in a:
+                stack.enter_context(store.fetch_run(lambda: _waiting_for(a.get(option))))
             for kind in kinds:
                 if "queue" in a and kind == "publications" and store is not None:
                     self._queued(list(self.ids.publications), option, store)
@@ -400,6 +408,11 @@ class Pipeline:
         sess = self.sess
         write_report(self.args, self.content["publications"], sess.summary if sess.fetched_publications else None,
                      self.fa)
+
+
+def _waiting_for(database: str) -> None:
+    log.warning("another fetching run is using database %s: waiting for it to end (what it stores is then not "
+                "fetched again; Ctrl-C stops)", database)
 
 
 def _head(items: list, n: int) -> list:

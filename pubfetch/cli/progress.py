@@ -17,6 +17,7 @@ class _AboveTheBar(logging.Handler):
     def __init__(self, replaced: logging.Handler) -> None:
         super().__init__(replaced.level)
         self.setFormatter(replaced.formatter)
+        self.filters = list(replaced.filters)  # the run's warnings are still gathered by kind
 
     def emit(self, record: logging.LogRecord) -> None:
         from tqdm import tqdm

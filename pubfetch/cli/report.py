@@ -7,6 +7,7 @@ pipeline. A command that fetched publications adds its own counts and its reques
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from pubfetch.cli.errors import CliError, InputError
@@ -37,6 +38,9 @@ def write_report(args: ParsedArgs, publications: Sequence[Publication], summary:
     path = args.get("report")
     db = next((args.get(o) for o in DATABASE_OPTIONS if o in args), None)
     try:
+        parent = os.path.dirname(path)
+        if parent:  # as for every output file (pubfetch.cli.preflight)
+            os.makedirs(parent, exist_ok=True)
         if db is None:
             report(path, publications, summary=summary, args=fetcher_args)
         else:

@@ -9,17 +9,21 @@ Celery, its Redis transport and a PostgreSQL driver are the ``cluster`` extra: `
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator
-from typing import Unpack
+import os as _os
+import typing as _typing
 
-from pubfetch import fetcher
-from pubfetch.config import WORKER_SETTINGS, FetchConfig, FetchOptions
-from pubfetch.fetcher import BatchSummary, DbLike, IdsLike, Progress
-from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.model import Publication
-from pubfetch.model.part_type import PartName
-from pubfetch.resources.base import Context
+if _typing.TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Unpack
+
+    from pubfetch.config import FetchConfig, FetchOptions
+    from pubfetch.fetcher import BatchSummary, DbLike, IdsLike, Progress
+    from pubfetch.fetcher_args import FetcherArgs
+    from pubfetch.model import Publication
+    from pubfetch.model.part_type import PartName
+    from pubfetch.resources.base import Context
+
+__all__ = ["fetch_many"]
 
 
 def fetch_many(
@@ -49,10 +53,13 @@ def fetch_many(
     :data:`~pubfetch.config.WORKER_SETTINGS`) and ``context`` (live objects of this process) are refused with a
     ValueError, and so is a ``db`` that is an open Store rather than a URL or path the workers reach.
     """
+    from pubfetch import fetcher
+
     if queue is None:
         return fetcher.fetch_many(ids, db, parts, args, config=config, context=context, progress=progress,
                                   summary=summary, retry_exceptions=retry_exceptions, use_stored=use_stored,
                                   errors=errors, **options)
+    from pubfetch.config import WORKER_SETTINGS
     from pubfetch.distributed.submit import BATCH_SIZE, fetch_many_queued
 
     if errors not in ("skip", "raise"):
@@ -63,7 +70,7 @@ def fetch_many(
     if refused:
         raise ValueError(f"fetch_many(queue=...) cannot set {', '.join(refused)}: each worker uses its own (the "
                          "options of pubfetch worker and its environment or config file)")
-    if db is None or not isinstance(db, str | os.PathLike):
+    if db is None or not isinstance(db, str | _os.PathLike):
         raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
     cfg = fetcher.call_config(config, args, parts, {"batch_size": BATCH_SIZE, **options}, "fetch_many")
     return fetch_many_queued(ids, db, queue, cfg, progress=progress, summary=summary, use_stored=use_stored,

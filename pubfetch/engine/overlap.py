@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -65,7 +66,8 @@ def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[P
                 yield from checked(_done(window, shared), errors)
         finally:
             if window:
-                _stop(ctx, [future for _, future in window], own_context)
+                interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
+                _stop(ctx, [future for _, future in window], own_context, interrupted)
     if bad_input is not None:
         raise bad_input
 
@@ -80,12 +82,16 @@ def _done(window: deque[tuple[int, Future[list[Publication]]]], shared: InFlight
     return pubs
 
 
-def _stop(ctx: Context, futures: list[Future[list[Publication]]], own_context: bool) -> None:
-    """Stop sending and wait for the batches still in flight (their errors are the stop's consequence, not news)."""
+def _stop(ctx: Context, futures: list[Future[list[Publication]]], own_context: bool, interrupted: bool) -> None:
+    """Stop sending and wait for the batches still in flight (their errors are the stop's consequence, not news);
+    after an interrupt, the exchanges in flight are cut rather than waited for."""
     watch = getattr(ctx.client, "watch", None)
     was_stopped = watch.stopped if watch is not None else False
     if watch is not None:
         watch.stopped = True
+    cut = getattr(ctx.client, "cut_in_flight", None)
+    if interrupted and cut is not None:
+        cut()
     for future in futures:
         future.cancel()
     wait(futures)

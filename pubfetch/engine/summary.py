@@ -86,14 +86,31 @@ class BatchSummary:
 
 
 class FetchError(Exception):
-    """Nothing could be fetched for a publication because of transient failures (network down, services busy or
-    timing out). ``publication`` is what there is: its IDs and its fetch state (fetchException), as stored."""
+    """Nothing could be fetched for a publication, and the failures are worth another try later (fetchException).
+    The message names the kinds of failure seen (not found, refused, timed out, blocked, transient) and what to do;
+    ``publication`` is what there is: its IDs and its fetch state, as stored; ``failures`` counts each kind."""
 
     def __init__(self, publication: Publication) -> None:
         ids = ", ".join(p.content for p in (publication.pmid, publication.pmcid, publication.doi) if p.content)
-        super().__init__(f"nothing could be fetched for {ids}: the services failed transiently (network down, busy "
-                         "or timing out); fetching again later may work")
+        self.failures = dict(publication.state.failures)
+        seen = sorted(self.failures.items(), key=lambda kv: (-kv[1], kv[0]))
+        what = ", ".join(f"{word} ({count})" for word, count in seen) or "stopped before an answer"
+        super().__init__(f"nothing could be fetched for {ids}: the requests failed: {what}; {_advice(self.failures)}")
         self.publication = publication
+
+
+def _advice(failures: dict[str, int]) -> str:
+    """What to do about the failures of a :class:`FetchError`, for the kinds that were seen."""
+    advice = []
+    if "transient" in failures or not failures:
+        advice.append("the network or the services may be down or busy: fetching again later may work")
+    if "timed out" in failures:
+        advice.append("a longer timeout may help (--timeout, in milliseconds; FetcherArgs(timeout=...) in the library)")
+    if "not found" in failures or "refused" in failures:
+        advice.append("the services do not know this ID or refused it: check it")
+    if "blocked" in failures:
+        advice.append("an address or URL was refused by the guard (see the log)")
+    return "; ".join(advice)
 
 
 def failed_transiently(pub: Publication) -> bool:

@@ -53,6 +53,7 @@ import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 
+import bs4
 from bs4 import BeautifulSoup
 from bs4.element import CData, NavigableString, PreformattedString, Script, Stylesheet, Tag
 
@@ -383,13 +384,23 @@ def _extract_all(removals: list[Tag]) -> None:
                     child.extract()
 
 
+#: BeautifulSoup's warnings about its input, which say nothing to a user of a fetched page (by name: older
+#: BeautifulSoup releases lack some of them).
+_BS4_WARNINGS: tuple[type[Warning], ...] = tuple(
+    getattr(bs4, name) for name in ("MarkupResemblesLocatorWarning", "XMLParsedAsHTMLWarning", "GuessedAtParserWarning",
+                                    "AttributeResemblesVariableWarning") if hasattr(bs4, name))
+
+
 def parse_html(html: str | bytes) -> BeautifulSoup:
     """Parse a page with lxml (the project's HTML parser). Markup problems never raise -- a fetched page is whatever
     the server sent -- but a value that is not str/bytes is a caller bug and raises TypeError."""
     if not isinstance(html, (str, bytes)):
         raise TypeError(f"HTML must be str or bytes, not {type(html).__name__}")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # e.g. MarkupResemblesLocatorWarning for a page that is just a URL
+        # only BeautifulSoup's own (MarkupResemblesLocatorWarning for a page that is just a URL): the filters are the
+        # process's, so ignoring everything here would swallow another thread's warnings while a page is parsed
+        for category in _BS4_WARNINGS:
+            warnings.simplefilter("ignore", category)
         try:
             return BeautifulSoup(html, "lxml")
         except Exception:  # lxml gave up on the markup: the lenient pure-Python parser still yields a tree

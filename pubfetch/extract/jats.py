@@ -14,52 +14,40 @@ PubFetcher reads both with one method (fillWithPubMedCentralXml); this is that m
   ``floats-wrap`` (figures and tables kept apart from the body). Acknowledgements, appendices, biographies,
   footnotes and references stay out. The record's fulltext is title, abstract and body joined by blank lines (an empty
   part is left out rather than leaving four newlines as PubFetcher does).
-* each selected element's text is jsoup's ``Element.text()`` as PubFetcher had it: whitespace collapsed to one line,
-  a space where a block element starts or ends (here: any element except inline markup such as ``italic``, ``sup``,
-  ``xref`` or MathML, so "Table 1" and its caption do not run together).
-* journal title: the first non-empty ``journal-title``; corresponding authors: PubFetcher's contrib / author-notes
-  matching (``contrib[corresp=yes]`` or with an ``xref`` to a ``corresp``, e-mails, phones and URIs from
-  ``author-notes``, matched to authors by name when there are several).
+* each selected element's text is jsoup's ``Element.text()`` as PubFetcher had it (:mod:`pubfetch.extract.jats_text`).
+* corresponding authors: PubFetcher's contrib / author-notes matching (:mod:`pubfetch.extract.jats_corresp`).
 
 Beyond PubFetcher (for the LOCKSS layer): every author with ORCID and affiliations, volume, issue, pages, ISSNs,
-publisher, article type, and the publication date (the earliest full electronic or print ``pub-date``).
+publisher, article type, the journal title (``journal-title: journal-subtitle``, as LOCKSS' JATS helper joins them)
+and the publication date: the earliest electronic or print ``pub-date``, else the collection (issue) date, else any;
+``pub_date`` when it names a day, else its year or month in ``flags["date_partial"]`` (as the meta-tag reader).
+
+This is the one reader of JATS: the fetcher takes the records (:func:`parse_jats`), and the LOCKSS layer's JATS
+extractor takes :class:`JatsArticle` objects (:func:`read_jats`), the same records plus what LOCKSS keeps as written
+(identifiers before cleaning, the date at the precision it is given), so that a file reads the same to both.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 
 from lxml import etree
 
 from pubfetch.extract.errors import ParseError, load_xml
 from pubfetch.extract.europepmc import clean_doi, clean_pmcid, clean_pmid
+from pubfetch.extract.jats_corresp import corresp_authors
+from pubfetch.extract.jats_text import attr, element_text, elements, first_text, texts
 from pubfetch.extract.xmlsafe import local_name
-from pubfetch.model.parts import Author, CorrespAuthor
+from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
 
+__all__ = ["JatsArticle", "article_record", "authors", "element_text", "jats_date", "parse_jats", "pub_date",
+           "read_jats", "read_jats_root", "title_text"]
+
 log = logging.getLogger(__name__)
-
-MATHML_NS = "http://www.w3.org/1998/Math/MathML"
-
-#: Elements laid out inline: no space at their edges (everything else is treated as a block).
-INLINE = frozenset((
-    "italic", "bold", "sup", "sub", "sc", "underline", "overline", "monospace", "roman", "sans-serif", "strike",
-    "styled-content", "named-content", "xref", "ext-link", "uri", "email", "inline-formula", "inline-graphic",
-    "inline-supplementary-material", "abbrev", "private-char", "glyph-data", "glyph-ref", "target", "fn-ref",
-    "alternatives", "ruby", "rb", "rt", "phone", "fax", "milestone-start", "milestone-end", "hi", "span", "i", "b",
-    "u", "a", "em", "strong", "break",
-    # address parts, written inline in <aff> and <corresp> ("<institution>X</institution>, <city>Y</city>")
-    "institution", "institution-wrap", "city", "state", "country", "postal-code", "addr-line",
-))  # fmt: skip
-SKIPPED = frozenset(("tex-math",))
-
-_WS = re.compile(r"[ \t\n\r\f\u00a0]+")  # jsoup's whitespace
-_INVISIBLE = re.compile(r"[\u200b\u00ad]")
 
 # PubFetcher's selectors, as XPath relative to an <article> (union results come back in document order, once each).
 _TITLE_GROUP = "front//title-group[not(preceding-sibling::title-group)]"
@@ -74,85 +62,6 @@ _BODY = " | ".join((
     f"floats-wrap/*{_NO_REFS}",
     f"floats-group/*{_NO_REFS}",
 ))
-
-# ---------------------------------------------------------------------------------------------------- text
-
-
-class _Text:
-    """jsoup's text accumulation: whitespace runs collapse to one space, leading space dropped after a space."""
-
-    __slots__ = ("last", "parts")
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.last = " "  # nothing yet counts as "after whitespace"
-
-    def add(self, text: str) -> None:
-        text = _WS.sub(" ", _INVISIBLE.sub("", text))
-        if self.last == " ":
-            text = text.lstrip(" ")
-        if text:
-            self.parts.append(text)
-            self.last = text[-1]
-
-    def space(self) -> None:
-        if self.parts and self.last != " ":
-            self.parts.append(" ")
-            self.last = " "
-
-    def value(self) -> str:
-        return "".join(self.parts).strip()
-
-
-def element_text(el: etree._Element | None, skip: Iterable[str] = ()) -> str:
-    """The element's text on one line (jsoup ``text()``), without ``tex-math`` and without elements named in skip
-    (their tails are kept). Iterative, so hostile nesting costs no recursion."""
-    if el is None:
-        return ""
-    skipped = SKIPPED.union(skip)
-    out = _Text()
-    walker = etree.iterwalk(el, events=("start", "end"))
-    for event, node in walker:
-        if not isinstance(node.tag, str):  # an unresolved entity reference: its name is not text
-            if event == "end" and node is not el and node.tail:
-                out.add(node.tail)
-            continue
-        name = local_name(node)
-        if event == "start":
-            if name in skipped and node is not el:
-                walker.skip_subtree()
-                continue
-            if node is not el and name not in INLINE and etree.QName(node).namespace != MATHML_NS:
-                out.space()
-            if node.text:
-                out.add(node.text)
-        elif node is not el:
-            if name not in skipped and name not in INLINE and etree.QName(node).namespace != MATHML_NS:
-                out.space()
-            if node.tail:
-                out.add(node.tail)
-    return out.value()
-
-
-def _texts(elements: Iterable[etree._Element]) -> list[str]:
-    return [t for t in (element_text(e) for e in elements) if t]
-
-
-def _first_text(elements: Iterable[etree._Element]) -> str:
-    for e in elements:
-        text = element_text(e)
-        if text:
-            return text
-    return ""
-
-
-def _xpath(el: etree._Element, path: str) -> list[etree._Element]:
-    return [e for e in el.xpath(path) if isinstance(e, etree._Element)]
-
-
-def _attr(el: etree._Element, name: str) -> str:
-    return (el.get(name) or "").strip().lower()
-
 
 # ----------------------------------------------------------------------------------------------- documents
 
@@ -173,8 +82,8 @@ def _articles(root: etree._Element) -> list[etree._Element]:
     if name == "article":
         return [root]
     found = []
-    for el in root.iter():
-        if isinstance(el.tag, str) and local_name(el) == "article" and el is not root:
+    for el in root.iter("{*}article"):
+        if el is not root:
             parent = el.getparent()
             while parent is not None and local_name(parent) != "article":
                 parent = parent.getparent()
@@ -183,9 +92,16 @@ def _articles(root: etree._Element) -> list[etree._Element]:
     if not found and name != "pmc-articleset":
         raise ParseError(f"not a JATS document: root element is <{name}> and it holds no <article>")
     if not found:
-        errors = [element_text(e) for e in root.iter() if isinstance(e.tag, str) and local_name(e) == "error"]
+        errors = [element_text(e) for e in root.iter("{*}error")]
         log.warning("no article in pmc-articleset%s", f": {'; '.join(errors)}" if errors else "")
     return found
+
+
+def _plain_articles(root: etree._Element) -> list[etree._Element]:
+    articles = _articles(root)
+    for article in articles:
+        _strip_namespace(article)
+    return articles
 
 
 def parse_jats(data: str | bytes) -> list[ArticleRecord]:
@@ -194,38 +110,97 @@ def parse_jats(data: str | bytes) -> list[ArticleRecord]:
 
     Raises XmlError for malformed XML and ParseError for XML that is not JATS (both ValueErrors).
     """
-    root = load_xml(data, "JATS document")
-    records = []
-    for article in _articles(root):
-        _strip_namespace(article)
-        records.append(article_record(article))
-    return records
+    return [article_record(article) for article in _plain_articles(load_xml(data, "JATS document"))]
+
+
+@dataclass
+class JatsArticle:
+    """One ``<article>`` as the LOCKSS layer reads it: the fetcher's record, and the values LOCKSS keeps as written.
+
+    ``title`` and ``subtitle`` are the record's title before it joins them; ``journal_title`` is the record's;
+    ``date`` is the record's publication date at the precision the file gives it (``YYYY``, ``YYYY-MM`` or
+    ``YYYY-MM-DD``; the record's ``pub_date`` holds only a whole day); ``doi``, ``pmid`` and ``pmcid`` are the
+    ``article-id`` texts before the record cleans them (LOCKSS keeps ``10.5555/abc`` lower-case).
+    """
+
+    record: ArticleRecord
+    title: str = ""
+    subtitle: str = ""
+    journal_title: str = ""
+    date: str = ""
+    doi: str = ""
+    pmid: str = ""
+    pmcid: str = ""
+
+
+def read_jats(data: str | bytes) -> list[JatsArticle]:
+    """:func:`parse_jats` for the LOCKSS layer: one :class:`JatsArticle` per ``<article>`` (same errors)."""
+    return read_jats_root(load_xml(data, "JATS document"))
+
+
+def read_jats_root(root: etree._Element) -> list[JatsArticle]:
+    """:func:`read_jats` of a document already parsed (its articles lose their default namespace); ParseError when
+    it is not JATS."""
+    out = []
+    for article in _plain_articles(root):
+        record = article_record(article)
+        title, subtitle = title_parts(article)
+        out.append(JatsArticle(
+            record, title, subtitle, record.journal_title, record.pub_date or str(record.flags.get("date_partial", "")),
+            first_text(elements(article, _ID_PATHS["doi"])), first_text(elements(article, _ID_PATHS["pmid"])),
+            first_text(elements(article, _ID_PATHS["pmcid"]))))
+    return out
+
+
+_ID_PATHS = {
+    "pmid": "front//article-id[@pub-id-type='pmid']",
+    "pmcid": "front//article-id[@pub-id-type='pmcid' or @pub-id-type='pmc']",
+    "doi": "front//article-id[@pub-id-type='doi']",
+}
 
 
 def article_record(article: etree._Element) -> ArticleRecord:
     """The record of one parsed ``<article>`` element."""
     rec = ArticleRecord()
     where = "JATS article-id"
-    rec.pmid = clean_pmid(_first_text(_xpath(article, "front//article-id[@pub-id-type='pmid']")), where)
-    rec.pmcid = clean_pmcid(_first_text(_xpath(
-        article, "front//article-id[@pub-id-type='pmcid' or @pub-id-type='pmc']")), where)
-    rec.doi = clean_doi(_first_text(_xpath(article, "front//article-id[@pub-id-type='doi']")), where)
+    rec.pmid = clean_pmid(first_text(elements(article, _ID_PATHS["pmid"])), where)
+    rec.pmcid = clean_pmcid(first_text(elements(article, _ID_PATHS["pmcid"])), where)
+    rec.doi = clean_doi(first_text(elements(article, _ID_PATHS["doi"])), where)
     rec.title = title_text(article)
-    rec.keywords = list(dict.fromkeys(_texts(_xpath(article, "front//kwd"))))
-    rec.abstract = "\n\n".join(_texts(_xpath(article, _ABSTRACT)))
-    body = "\n\n".join(_texts(_xpath(article, _BODY)))
+    rec.keywords = list(dict.fromkeys(texts(elements(article, "front//kwd"))))
+    rec.abstract = "\n\n".join(texts(elements(article, _ABSTRACT)))
+    body = "\n\n".join(texts(elements(article, _BODY)))
     if body:
         rec.fulltext = "\n\n".join(p for p in (rec.title, rec.abstract, body) if p)
-    rec.journal_title = _first_text(_xpath(article, ".//journal-title"))
+    rec.journal_title = journal_title(article)
     rec.corresp_author = corresp_authors(article)
     _biblio(article, rec)
     return rec
 
 
+def title_parts(article: etree._Element) -> tuple[str, str]:
+    """The first ``article-title`` and ``subtitle`` of the first ``title-group``."""
+    title = element_text(next(iter(elements(article, f"{_TITLE_GROUP}//article-title")), None))
+    subtitle = element_text(next(iter(elements(article, f"{_TITLE_GROUP}//subtitle")), None))
+    return title, subtitle
+
+
 def title_text(article: etree._Element) -> str:
-    title = element_text(next(iter(_xpath(article, f"{_TITLE_GROUP}//article-title")), None))
-    subtitle = element_text(next(iter(_xpath(article, f"{_TITLE_GROUP}//subtitle")), None))
+    """PubFetcher's title: the title, and " : " and the subtitle when there is one."""
+    title, subtitle = title_parts(article)
     return f"{title} : {subtitle}" if subtitle else title
+
+
+def journal_title(article: etree._Element) -> str:
+    """``journal-title: journal-subtitle`` of the journal's title group (whichever exists, as LOCKSS' JATS helper
+    joins them), else the first non-empty ``journal-title``."""
+    group = next(iter(elements(article, "front/journal-meta//journal-title-group")), None)
+    if group is not None:
+        title = first_text(elements(group, "journal-title"))
+        subtitle = first_text(elements(group, "journal-subtitle"))
+        if title or subtitle:
+            return f"{title}: {subtitle}" if title and subtitle else title or subtitle
+    return first_text(elements(article, ".//journal-title"))
 
 
 # ------------------------------------------------------------------------------------------- bibliographic
@@ -235,50 +210,76 @@ _MONTHS = {m: i for i, m in enumerate(
 _PRIMARY_DATES = frozenset(("epub", "ppub", "epub-ppub", "pub", "epreprint"))
 
 
-def jats_date(el: etree._Element) -> str:
-    """A ``pub-date`` as YYYY-MM-DD (``iso-8601-date`` if full, else year/month/day with missing parts -01)."""
+def _date_parts(el: etree._Element) -> tuple[int, int | None, int | None] | None:
+    """(year, month, day) of a ``pub-date`` as given (``iso-8601-date`` when it names a day), or None without a
+    four-digit year or with an impossible day."""
     iso = (el.get("iso-8601-date") or "").strip()
     if len(iso) == 10:
         try:
-            return date.fromisoformat(iso).isoformat()
+            day = date.fromisoformat(iso)
         except ValueError:
             pass
+        else:
+            return day.year, day.month, day.day
     parts = {local_name(c): element_text(c) for c in el if isinstance(c.tag, str)}
     year = parts.get("year", "")
     if not re.fullmatch(r"\d{4}", year):
-        return ""
+        return None
     month_text = parts.get("month", "").lower()
-    month = int(month_text) if month_text.isdigit() else _MONTHS.get(month_text[:3], 1)
+    month = int(month_text) if month_text.isdigit() else _MONTHS.get(month_text[:3])
     day_text = parts.get("day", "")
-    day = int(day_text) if day_text.isdigit() else 1
+    day_number = int(day_text) if day_text.isdigit() and month is not None else None
     try:
-        return date(int(year), month, day).isoformat()
+        date(int(year), 1 if month is None else month, 1 if day_number is None else day_number)
     except ValueError:
+        return None
+    return int(year), month, day_number
+
+
+def jats_date(el: etree._Element) -> str:
+    """A ``pub-date`` as YYYY-MM-DD, a missing month or day taken as 01: what the dates are ranked by."""
+    parts = _date_parts(el)
+    if parts is None:
         return ""
+    year, month, day = parts
+    return date(year, 1 if month is None else month, 1 if day is None else day).isoformat()
+
+
+def date_as_written(el: etree._Element) -> str:
+    """A ``pub-date`` at the precision it is given: ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` ("" without a year)."""
+    parts = _date_parts(el)
+    if parts is None:
+        return ""
+    year, month, day = parts
+    if month is None:
+        return f"{year:04d}"
+    return f"{year:04d}-{month:02d}" if day is None else f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def pub_date_element(article: etree._Element) -> etree._Element | None:
+    """The ``pub-date`` that dates the article: the earliest electronic or print one, else the earliest collection
+    (issue) date, else the earliest of any other kind; None when no ``pub-date`` has a year."""
+    ranked: list[tuple[int, str, etree._Element]] = []
+    for el in elements(article, "front/article-meta/pub-date"):
+        value = jats_date(el)
+        if value:
+            kind = attr(el, "pub-type") or attr(el, "date-type")
+            rank = 0 if kind in _PRIMARY_DATES else 1 if kind == "collection" else 2
+            ranked.append((rank, value, el))
+    return min(ranked, key=lambda item: item[:2])[2] if ranked else None
 
 
 def pub_date(article: etree._Element) -> str:
-    """The earliest electronic or print publication date; a collection (issue) date, then any date, when none."""
-    primary: list[str] = []
-    collection: list[str] = []
-    other: list[str] = []
-    for el in _xpath(article, "front/article-meta/pub-date"):
-        value = jats_date(el)
-        if not value:
-            continue
-        kind = _attr(el, "pub-type") or _attr(el, "date-type")
-        (primary if kind in _PRIMARY_DATES else collection if kind == "collection" else other).append(value)
-    for group in (primary, collection, other):
-        if group:
-            return min(group)
-    return ""
+    """:func:`pub_date_element` as written (``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD``), or ""."""
+    chosen = pub_date_element(article)
+    return date_as_written(chosen) if chosen is not None else ""
 
 
 def _issns(article: etree._Element) -> tuple[str, str]:
     issn = eissn = ""
-    for el in _xpath(article, "front/journal-meta/issn"):
+    for el in elements(article, "front/journal-meta/issn"):
         value = element_text(el)
-        kind = _attr(el, "pub-type") or _attr(el, "publication-format")
+        kind = attr(el, "pub-type") or attr(el, "publication-format")
         if kind in ("epub", "electronic"):
             eissn = eissn or value
         elif kind in ("ppub", "print", ""):
@@ -287,15 +288,15 @@ def _issns(article: etree._Element) -> tuple[str, str]:
 
 
 def _pages(meta: etree._Element) -> str:
-    first = _first_text(_xpath(meta, "fpage"))
-    last = _first_text(_xpath(meta, "lpage"))
+    first = first_text(elements(meta, "fpage"))
+    last = first_text(elements(meta, "lpage"))
     if first:
         return f"{first}-{last}" if last and last != first else first
-    return _first_text(_xpath(meta, "elocation-id"))
+    return first_text(elements(meta, "elocation-id"))
 
 
 def _affiliation_texts(article: etree._Element) -> dict[str, str]:
-    return {el.get("id", ""): _aff_text(el) for el in _xpath(article, "front//aff")}
+    return {el.get("id", ""): _aff_text(el) for el in elements(article, "front//aff")}
 
 
 def _aff_text(aff: etree._Element) -> str:
@@ -307,234 +308,42 @@ def authors(article: etree._Element) -> list[Author]:
     """All authors of ``article-meta``: name, ORCID and affiliations (by ``xref`` to an ``aff``, an ``aff`` inside
     the contrib, or the group's affiliations when no author points to any)."""
     affs = _affiliation_texts(article)
-    contribs = [c for c in _xpath(article, "front/article-meta//contrib-group/contrib")
-                if _attr(c, "contrib-type") in ("author", "")]
-    any_xref = any(_xpath(c, ".//xref[@ref-type='aff']") for c in contribs)
+    contribs = [c for c in elements(article, "front/article-meta//contrib-group/contrib")
+                if attr(c, "contrib-type") in ("author", "")]
+    any_xref = any(elements(c, ".//xref[@ref-type='aff']") for c in contribs)
     out = []
     for contrib in contribs:
-        name_el = next(iter(_xpath(contrib, "name | string-name")), None)
-        given = _first_text(_xpath(name_el, "given-names")) if name_el is not None else ""
-        family = _first_text(_xpath(name_el, "surname")) if name_el is not None else ""
+        name_el = next(iter(elements(contrib, "name | string-name")), None)
+        given = first_text(elements(name_el, "given-names")) if name_el is not None else ""
+        family = first_text(elements(name_el, "surname")) if name_el is not None else ""
         name = f"{given} {family}".strip() if family else element_text(name_el)
-        name = name or _first_text(_xpath(contrib, "collab"))
+        name = name or first_text(elements(contrib, "collab"))
         if not name:
             continue
         found = []
-        for rid in " ".join(x.get("rid", "") for x in _xpath(contrib, ".//xref[@ref-type='aff']")).split():
+        for rid in " ".join(x.get("rid", "") for x in elements(contrib, ".//xref[@ref-type='aff']")).split():
             found.append(affs.get(rid, ""))
-        found += [_aff_text(a) for a in _xpath(contrib, "aff")]
+        found += [_aff_text(a) for a in elements(contrib, "aff")]
         if not any_xref and not found:
-            found = [_aff_text(a) for a in _xpath(contrib.getparent(), "aff")]
-        orcid = _first_text(c for c in _xpath(contrib, "contrib-id") if _attr(c, "contrib-id-type") == "orcid")
+            found = [_aff_text(a) for a in elements(contrib.getparent(), "aff")]
+        orcid = first_text(c for c in elements(contrib, "contrib-id") if attr(c, "contrib-id-type") == "orcid")
         out.append(Author(name, given, family, orcid, list(dict.fromkeys(a for a in found if a))))
     return out
 
 
 def _biblio(article: etree._Element, rec: ArticleRecord) -> None:
-    meta = next(iter(_xpath(article, "front/article-meta")), None)
+    meta = next(iter(elements(article, "front/article-meta")), None)
     if meta is not None:
-        rec.volume = _first_text(_xpath(meta, "volume"))
-        rec.issue = _first_text(_xpath(meta, "issue"))
+        rec.volume = first_text(elements(meta, "volume"))
+        rec.issue = first_text(elements(meta, "issue"))
         rec.pages = _pages(meta)
     rec.issn, rec.eissn = _issns(article)
-    rec.publisher = _first_text(_xpath(article, "front/journal-meta/publisher/publisher-name"))
+    rec.publisher = first_text(elements(article, "front/journal-meta/publisher/publisher-name"))
     article_type = (article.get("article-type") or "").strip()
     rec.pub_types = [article_type] if article_type else []
-    rec.pub_date = pub_date(article)
+    written = pub_date(article)
+    if len(written) == len("YYYY-MM-DD"):
+        rec.pub_date = written
+    elif written:  # the model keeps days only; a year or month is kept beside it, as the meta-tag reader does
+        rec.flags["date_partial"] = written
     rec.authors = authors(article)
-
-
-# --------------------------------------------------------------------------------------- corresponding authors
-
-_SEP = r"[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\x00-\x1f\x7f-\x9f]*"  # [\p{Z}\p{Cc}]*
-EMAIL = re.compile(r"(?i)e-?mail[:.]*" + _SEP + r"([a-zA-Z0-9+._-]+@[a-zA-Z0-9.-]+\.[a-z]{2,})")
-PHONE = re.compile(r"(?i)(tel[:.e]*" + _SEP + r"(phone[:.]*)?|phone[:.]*)" + _SEP + r"([\d /.ext()+-]+[\d)])")
-_NAME_SEPARATOR = re.compile(r"[ \u002d\u2010]+")
-_FN_ID = re.compile(r"(?i)fn[0-9]+")
-_N_ID = re.compile(r"(?i)^N[0-9a-fx.]+$")
-_ID_ESCAPE = re.compile(r"[^\w.:-]")  # Java's [^\p{L}\p{N}._:-] (\w adds "_", which maps to itself anyway)
-
-
-def _drop(text: str, categories: tuple[str, ...]) -> str:
-    return "".join(ch for ch in text if not unicodedata.category(ch).startswith(categories))
-
-
-def _no_whitespace(text: str) -> str:
-    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Zs", "Zl", "Zp", "Cc", "Cf"))
-
-
-def _spaced(text: str) -> str:
-    """Java's WHITESPACE run -> one space, trimmed."""
-    out = "".join(" " if unicodedata.category(ch) in ("Zs", "Zl", "Zp", "Cc", "Cf") else ch for ch in text)
-    return re.sub(" +", " ", out).strip()
-
-
-def _strip_symbols(text: str) -> str:
-    return _drop(text, ("P", "S", "N"))
-
-
-def _name_parts(name: str) -> list[str]:
-    name = _spaced(name.replace(".", ". "))
-    return [_strip_symbols(part) for part in _NAME_SEPARATOR.split(name)]
-
-
-def match_email(name: str, email: str, attempt: int) -> bool:
-    """PubFetcher's matchEmail: does the local part of the address look like this name? Attempt 0 wants the whole
-    name, 1 any name part, 2 the initials, 3+ name parts shortened by attempt-2 letters."""
-    at = email.find("@")
-    local = _strip_symbols(_no_whitespace(unicodedata.normalize("NFKD", (email[:at] if at > -1 else email).lower())))
-    if not local:
-        return False
-    name = unicodedata.normalize("NFKD", name.lower())
-    if attempt == 0:
-        return _strip_symbols(_no_whitespace(name)) == local
-    if attempt == 1:
-        return any(len(part) > 1 and part in local for part in _name_parts(name))
-    if attempt == 2:
-        plain = _strip_symbols(_spaced(name.replace(".", ". ")))
-        acronym = plain[:1] + "".join(plain[i + 1] for i, ch in enumerate(plain[:-1]) if ch == " ")
-        return len(acronym) > 1 and acronym == local
-    for whole in _name_parts(name):
-        keep = len(whole) - attempt + 2
-        part = whole[:keep] if keep > 0 else ""
-        if len(part) > 1 and part in local:
-            return True
-    return False
-
-
-def _contrib_name(contrib: etree._Element) -> str:
-    name = next(iter(_xpath(contrib, ".//name")), None)
-    if name is None:
-        return ""
-    surname = element_text(next(iter(_xpath(name, ".//surname")), None))
-    if not surname:
-        return ""
-    given = element_text(next(iter(_xpath(name, ".//given-names")), None))
-    return f"{given} {surname}" if given else surname
-
-
-def _contrib_surname(contrib: etree._Element) -> str:
-    name = next(iter(_xpath(contrib, ".//name")), None)
-    return element_text(next(iter(_xpath(name, ".//surname")), None)) if name is not None else ""
-
-
-def _uris(el: etree._Element) -> list[etree._Element]:
-    return [u for u in el.iter() if isinstance(u.tag, str) and (
-        local_name(u) == "uri" or (local_name(u) == "ext-link" and _attr(u, "ext-link-type") == "uri"))]
-
-
-def _named(el: etree._Element, name: str) -> list[etree._Element]:
-    return [e for e in el.iter() if isinstance(e.tag, str) and local_name(e) == name]
-
-
-def _add_contact(el: etree._Element, ca: CorrespAuthor) -> None:
-    """PubFetcher's addEmailPhoneUriXml: fill what is still missing from tags, then from labelled text."""
-    if not ca.email:
-        ca.email = _first_text(_named(el, "email"))
-    if not ca.phone:
-        ca.phone = _first_text(_named(el, "phone"))
-    if not ca.uri:
-        ca.uri = _first_text(_uris(el))
-    text = element_text(el)
-    if not ca.email:
-        m = EMAIL.search(text)
-        ca.email = m.group(1).strip() if m else ""
-    if not ca.phone:
-        m = PHONE.search(text)
-        ca.phone = m.group(3).strip() if m else ""
-
-
-def _corresp_contribs(article: etree._Element) -> list[etree._Element]:
-    contribs = _named(article, "contrib")
-    chosen = [c for c in contribs if _attr(c, "corresp") == "yes"
-              or any(_attr(x, "ref-type") == "corresp" for x in _named(c, "xref"))]
-    if chosen:
-        return chosen
-    for c in contribs:
-        xrefs = _named(c, "xref")
-        if any(_attr(x, "ref-type") == "author-notes" for x in xrefs) and any(
-                _FN_ID.search(x.get("rid", "")) or _N_ID.search(x.get("rid", "")) for x in xrefs):
-            chosen.append(c)
-    if chosen:
-        return chosen
-    notes = _xpath(article, ".//author-notes/corresp")
-    for c in contribs:
-        surname = _contrib_surname(c)
-        rids = {x.get("rid", "") for x in _named(c, "xref")} - {""}
-        for corresp in notes:
-            if (surname and surname in element_text(corresp)) or (corresp.get("id") and corresp.get("id") in rids):
-                chosen.append(c)
-                break
-    return chosen
-
-
-@dataclass
-class _NoteContacts:
-    """E-mails of ``author-notes/corresp`` with the phone and URI beside each (aligned lists), and which were used."""
-
-    emails: list[str] = field(default_factory=list)
-    phones: list[str] = field(default_factory=list)
-    uris: list[str] = field(default_factory=list)
-    taken: list[bool] = field(default_factory=list)
-
-    def take(self, j: int, ca: CorrespAuthor) -> None:
-        ca.email = ca.email or self.emails[j]
-        ca.phone = ca.phone or self.phones[j]
-        ca.uri = ca.uri or self.uris[j]
-        self.taken[j] = True
-
-
-def _note_contacts(article: etree._Element) -> _NoteContacts:
-    """Phones and URIs are padded or cut to the e-mails of their note, so index j describes one person."""
-    notes = _NoteContacts()
-    for corresp in _xpath(article, ".//author-notes/corresp"):
-        found_emails = [element_text(e) for e in _named(corresp, "email")]
-        found_emails += [m.group(1).strip() for m in EMAIL.finditer(element_text(corresp, skip=("email",)))]
-        found_phones = [element_text(e) for e in _named(corresp, "phone")]
-        found_phones += [m.group(3).strip() for m in PHONE.finditer(element_text(corresp, skip=("email", "phone")))]
-        found_uris = [element_text(e) for e in _uris(corresp)]
-        notes.emails += found_emails
-        notes.phones += (found_phones + [""] * len(found_emails))[:len(found_emails)]
-        notes.uris += (found_uris + [""] * len(found_emails))[:len(found_emails)]
-    notes.taken = [False] * len(notes.emails)
-    return notes
-
-
-def _contrib_author(article: etree._Element, contrib: etree._Element, alone: bool,
-                    notes: _NoteContacts) -> CorrespAuthor:
-    """One chosen contributor with the contacts of its own markup and of the footnotes its xrefs point to."""
-    ca = CorrespAuthor(name=_contrib_name(contrib))
-    ca.orcid = _first_text(c for c in _named(contrib, "contrib-id") if _attr(c, "contrib-id-type") == "orcid")
-    _add_contact(contrib, ca)
-    if alone and len(notes.emails) == 1:
-        notes.take(0, ca)
-    for xref in _named(contrib, "xref"):
-        if _attr(xref, "ref-type") in ("corresp", "author-notes") and xref.get("rid"):
-            rid = _ID_ESCAPE.sub("_", xref.get("rid", ""))
-            for fn in _xpath(article, ".//author-notes/fn"):
-                if fn.get("id") == rid:
-                    _add_contact(fn, ca)
-    return ca
-
-
-def _match_note_emails(found: list[CorrespAuthor], notes: _NoteContacts) -> None:
-    """PubFetcher's matching of note e-mails to names, loosest attempt last, each e-mail given once."""
-    longest = min(100, max((len(p) for ca in found for p in _name_parts(ca.name)), default=0))
-    for attempt in range(longest + 1):
-        for ca in found:
-            if ca.email:
-                continue
-            for j, email in enumerate(notes.emails):
-                if not notes.taken[j] and match_email(ca.name, email, attempt):
-                    notes.take(j, ca)
-                    break
-
-
-def corresp_authors(article: etree._Element) -> list[CorrespAuthor]:
-    """PubFetcher's corresponding authors of a JATS article (see the module docstring)."""
-    contribs = _corresp_contribs(article)
-    notes = _note_contacts(article)
-    alone = len(contribs) == 1
-    found = [ca for ca in (_contrib_author(article, c, alone, notes) for c in contribs) if not ca.is_empty()]
-    _match_note_emails(found, notes)
-    return found

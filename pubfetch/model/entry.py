@@ -7,7 +7,7 @@ clock is injected so every condition can be tested without waiting for real cool
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
@@ -37,6 +37,15 @@ class FetchState:
     fetch_time: int = 0
     retry_counter: int = 0
     fetch_exception: bool = False
+    #: what the failures that set fetchException in this fetch were, in words (``not found``, ``refused``, ``timed
+    #: out``, ``blocked``, ``transient``), with how often each came; not stored, so that an error message can say
+    #: what happened instead of guessing
+    failures: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def failed(self, word: str) -> None:
+        """A failure of the kind ``word`` made the entry retryable later (it sets fetchException)."""
+        self.fetch_exception = True
+        self.failures[word] = self.failures.get(word, 0) + 1
 
     @property
     def fetch_time_human(self) -> str:

@@ -82,7 +82,7 @@ class HttpClient:
         #: requests, failures, 429s and 503s per host since the client was made (what a run report shows)
         self.counts = RequestCounts()
         #: whether the network seems down (attempts to several hosts in a row got no answer): then nothing is sent
-        self.watch = NetworkWatch()
+        self.watch = NetworkWatch(cfg.timeout_s)
         self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts,
                                                watch=self.watch)
         abort = getattr(self.network, "abort", None)
@@ -182,6 +182,13 @@ class HttpClient:
         for a host rather than on its way towards a batch."""
         self._listener.fn = listener
 
+    def cut_in_flight(self) -> None:
+        """The run was interrupted: cut the exchanges in flight now instead of waiting for their deadlines (a slow
+        server would hold a Ctrl-C for minutes). Later requests are sent as usual (``watch.stopped`` holds them)."""
+        abort = getattr(self.network, "abort", None)
+        if abort is not None:
+            abort("not answered: the run was interrupted", later_too=False)
+
     def close(self) -> None:
         """Close the pooled connections."""
         self.transport.close()
@@ -225,10 +232,11 @@ class HttpClient:
             # one sentence on the console (host, the path that names the ID, what happened); the whole story in
             # the log file. Once the network is found down (or the run is stopping), the run's one line says why,
             # and what was not sent or was cut is no news; nor is a request not sent to a host that was just silent
+            host = hostname(result.final_url or result.url)
             logger.log(logging.INFO if self.watch.halted or result.not_sent else logging.WARNING, "%s: %s %s: %s%s",
-                       hostname(result.final_url or result.url), request.method,
-                       _short_path(result.final_url or result.url), result.brief(),
-                       "; a later run retries it" if result.fetch_exception else "")
+                       host, request.method, _short_path(result.final_url or result.url), result.brief(),
+                       "; a later run retries it" if result.fetch_exception else "",
+                       extra={"kind": f"{host} {result.kind.name} {result.status or ''}"})
             logger.debug("%s %s failed: %s%s (%s)%s", request.method, result.url, result.kind.name,
                          f" {result.status}" if result.status else "", result.message,
                          " -> fetchException" if result.fetch_exception else "")

@@ -189,7 +189,9 @@ class GuardProxy:
         except Refused as e:
             with self._lock:
                 self.refused.append((url, str(e)))
-            logger.warning("browser connection refused: %s (%s)", url, e)
+            # Chromium's own background services (sign-in, updates) are refused by design: expected, not news
+            (logger.info if browser_service_reason(host) else logger.warning)(
+                "browser connection refused: %s (%s)", url, e)
             raise
         server.settimeout(IDLE_TIMEOUT_S)
         with self._lock:

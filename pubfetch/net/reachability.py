@@ -45,10 +45,13 @@ BEFORE_ANSWERS: Final = 2
 class NetworkUnreachable(Exception):
     """Requests to several hosts in a row got no answer at all: the network or the proxy seems down."""
 
-    def __init__(self, hosts: list[str], kinds: list[str]) -> None:
+    def __init__(self, hosts: list[str], kinds: list[str], timeout_s: float | None = None) -> None:
         self.hosts = hosts
+        # when every host only timed out, the timeout may be what is wrong (a value meant as seconds)
+        longer = (f", or give a longer timeout than {timeout_s:g} s (--timeout is in milliseconds)"
+                  if kinds == ["timed out"] and timeout_s else "")
         super().__init__(f"network unreachable: {', '.join(hosts)} did not answer ({', '.join(kinds)}); check your "
-                         "connection or HTTPS_PROXY")
+                         f"connection or HTTPS_PROXY{longer}")
 
 
 class NotSent(ExchangeFailed):
@@ -65,7 +68,9 @@ class NetworkWatch:
     before any answer the network is found down at the first failure on a second host.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, timeout_s: float | None = None) -> None:
+        #: the client's timeout, named when every failure was a timeout
+        self.timeout_s = timeout_s
         self._lock = threading.Lock()
         self._answered = False
         #: runs in progress that stop when the network is found down (see :meth:`watching`)
@@ -148,7 +153,7 @@ class NetworkWatch:
         with self._lock:
             hosts = list(dict.fromkeys(h for h, _ in self._failures))
             kinds = list(dict.fromkeys(_KIND_WORDS[k] for _, k in self._failures))
-        return NetworkUnreachable(hosts, kinds)
+        return NetworkUnreachable(hosts, kinds, self.timeout_s)
 
 
 #: why an attempt is not sent once the watch halted

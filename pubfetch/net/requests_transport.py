@@ -182,11 +182,13 @@ class RequestsTransport:
                 with self._live_lock:
                     self._live.discard(state)
 
-    def abort(self, reason: str) -> None:
-        """Cut every exchange in flight now, and any later one before it is sent: each fails at once as CONNECTION
-        with ``reason``, not retried (the network was found down, and the run stops as soon as its threads end)."""
+    def abort(self, reason: str, *, later_too: bool = True) -> None:
+        """Cut every exchange in flight now, and (``later_too``) any later one before it is sent: each fails at once
+        as CONNECTION with ``reason``, not retried (the network was found down, or the run was interrupted, and it
+        stops as soon as its threads end)."""
         with self._live_lock:
-            self._aborted = reason
+            if later_too:
+                self._aborted = reason
             live = list(self._live)
         for state in live:
             state.abort(reason)

@@ -2,7 +2,31 @@
 which parser reads the answer and which part type its parts get; the order and the loop are in
 :mod:`pubfetch.engine.chain`.
 
-Nothing is imported here: :mod:`pubfetch.engine.chain` imports the resource modules it walks.
+What every resource shares is exported: the run's :class:`Context` and one publication's pass (:class:`PubRun`,
+:class:`RunFlag`). The names are imported on first use: :mod:`pubfetch.engine.chain` imports the resource modules
+it walks.
 """
 
-__all__: list[str] = []
+import typing as _typing
+
+from pubfetch.lazy import lazy_names as _lazy_names
+
+_LAZY = {
+    "Context": "pubfetch.resources.base",
+    "PubRun": "pubfetch.resources.base",
+    "RunFlag": "pubfetch.resources.base",
+}
+
+__all__ = [*_LAZY]  # noqa: PLE0604 - the lazy table is the one list of public names
+
+if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead (``as``: re-exported)
+    from pubfetch.resources.base import Context as Context
+    from pubfetch.resources.base import PubRun as PubRun
+    from pubfetch.resources.base import RunFlag as RunFlag
+
+
+def __getattr__(name: str) -> object:
+    return _lazy(name)
+
+
+_lazy = _lazy_names(__name__, _LAZY)

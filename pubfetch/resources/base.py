@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Self, TypeVar
+from typing import Final, Self, TypeVar
 
 from pubfetch.config import FetchConfig
 from pubfetch.extract.workerpool import WorkerPool
@@ -30,6 +31,11 @@ from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.links import Links, QueuedLink
 
 log = logging.getLogger(__name__)
+
+
+class PubfetchWarning(UserWarning):
+    """A setting that makes services answer less well (an e-mail address missing or invalid): filter it as any
+    Python warning, e.g. ``warnings.simplefilter("ignore", pubfetch.PubfetchWarning)``."""
 
 
 def email_address(value: str) -> str:
@@ -134,14 +140,14 @@ class PubRun:
         may pass within minutes (:func:`worth_asking_again`), the end-of-run retry asks it, and only it, once more.
         """
         if result.fetch_exception:
-            self.pub.state.fetch_exception = True
+            self.pub.state.failed(failure_word(result.kind))
             self._again(result, again)
 
     def fail_service(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
         """Record a failed request to a configured service: as :meth:`fail`, and also for an answer lost on the way
         (:data:`SERVICE_GLITCHES`), so that the entry is retried instead of silently missing what that service gives."""
         if result.fetch_exception or result.kind in SERVICE_GLITCHES:
-            self.pub.state.fetch_exception = True
+            self.pub.state.failed(failure_word(result.kind))
             self._again(result, again)
 
     def _again(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
@@ -158,12 +164,28 @@ class PubRun:
         """A bot gate, browser challenge or refusal came back instead of the page: nothing is taken from it, and the
         entry is retried later (fetchException), as for any transient failure."""
         log.warning("%s instead of the page at %s: nothing taken from it, retried later", reason, url)
-        self.pub.state.fetch_exception = True
+        self.pub.state.failed("blocked")
 
     def unreadable(self) -> None:
         """A configured service answered with a body that is not what it serves (cut short, an error page with status
         200): a glitch of the service, so the entry is retried later."""
-        self.pub.state.fetch_exception = True
+        self.pub.state.failed("transient")
+
+
+#: The words a failure is told in (FetchError, the run's problems): what the user can act on, not the mechanism.
+_FAILURE_WORDS: Final = {
+    OutcomeKind.NOT_FOUND: "not found",
+    OutcomeKind.HTTP_ERROR: "refused",
+    OutcomeKind.TIMEOUT: "timed out",
+    OutcomeKind.FORBIDDEN_ADDRESS: "blocked",
+    OutcomeKind.BAD_URL: "blocked",
+    OutcomeKind.BAD_SCHEME: "blocked",
+}
+
+
+def failure_word(kind: OutcomeKind) -> str:
+    """A failure in the words of :data:`_FAILURE_WORDS`; any other (busy, no connection, cut short) is transient."""
+    return _FAILURE_WORDS.get(kind, "transient")
 
 
 def worth_asking_again(result: FetchResult) -> bool:
@@ -206,12 +228,14 @@ class Context:
         return self.config.args
 
     def warn_once(self, key: str, message: str) -> None:
-        """A warning about the run's settings, given once per run however many requests it concerns."""
+        """A warning about the run's settings (:class:`PubfetchWarning`): issued once per run however many requests
+        it concerns, and shown once per process by Python's warning filters however many library calls make it (the
+        command line shows it once per command)."""
         with self._lock:
             if key in self._warned:
                 return
             self._warned.add(key)
-        log.warning(message)
+        warnings.warn(message, PubfetchWarning, stacklevel=2)
 
     @property
     def halted(self) -> bool:

@@ -49,7 +49,8 @@ def fetch_doi(ctx: Context, run: PubRun) -> None:
     if not resolved.location:
         if not resolved.ok or resolved.status is None:
             run.fail_service(resolved, RunFlag.DOI)
-        news = not (ctx.halted or resolved.not_sent)  # else the run's last line, or an earlier warning, says why
+        # a failed request was warned about by the client; the run's last line says why nothing more was sent
+        news = resolved.ok and not (ctx.halted or resolved.not_sent)
         (log.warning if news else log.info)("DOI %s did not redirect (%s)", doi,
                                             resolved.kind.name if not resolved.ok else resolved.status)
         return

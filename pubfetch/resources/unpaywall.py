@@ -36,7 +36,11 @@ def _one(ctx: Context, run: PubRun) -> None:
     pub = run.pub
     url = ctx.endpoints.unpaywall + quote(pub.doi.content, safe="/")
     email = email_address(ctx.args.oadoi_email)
-    if not email:
+    given = ctx.args.oadoi_email.strip()
+    if not email and given not in ("", "@"):  # "@" is PubFetcher's default, meaning none
+        ctx.warn_once("unpaywall-email", f"Unpaywall is asked without an e-mail address and may refuse: "
+                      f"'{given}' (--oadoiEmail or PUBFETCH_UNPAYWALL_EMAIL) is not a valid address (NAME@DOMAIN)")
+    elif not email:
         ctx.warn_once("unpaywall-email", "Unpaywall is asked without an e-mail address and may refuse: set "
                       "PUBFETCH_UNPAYWALL_EMAIL or --oadoiEmail")
     result = ctx.client.get(url, params={"email": email} if email else None, publication=True,

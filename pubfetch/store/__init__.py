@@ -12,13 +12,12 @@ from __future__ import annotations
 import os
 
 from pubfetch.store.base import Store, StoreError
-from pubfetch.store.copy import CopyCounts, copy_database
+from pubfetch.store.copy import CopyCounts
 from pubfetch.store.postgres import PostgresStore, is_postgres
-from pubfetch.store.sql import SqlStore
 from pubfetch.store.sqlite import SqliteStore
 
-__all__ = ["PostgresStore", "SqliteStore", "Store", "StoreError", "copy_store", "init_db", "init_store", "open_db",
-           "open_or_init_store", "open_store"]
+__all__ = ["CopyCounts", "PostgresStore", "SqliteStore", "Store", "StoreError", "copy_store", "init_db", "init_store",
+           "is_postgres", "open_db", "open_or_init_store", "open_store", "sqlite_path"]
 
 _SQLITE_PREFIX = "sqlite:///"
 
@@ -33,7 +32,7 @@ def open_db(path: str | os.PathLike[str], readonly: bool = False) -> SqliteStore
     return SqliteStore.open(path, readonly=readonly)
 
 
-def _sqlite_path(target: str) -> str | None:
+def sqlite_path(target: str) -> str | None:
     """The file path of a SQLite target, or None if the target names another backend."""
     if is_postgres(target):
         return None
@@ -49,7 +48,7 @@ def _sqlite_path(target: str) -> str | None:
 
 def open_store(target: str | os.PathLike[str], readonly: bool = False) -> Store:
     """Open a database named by a path or URL."""
-    path = _sqlite_path(os.fspath(target))
+    path = sqlite_path(os.fspath(target))
     if path is None:
         return PostgresStore.open(os.fspath(target), readonly=readonly)
     return open_db(path, readonly=readonly)
@@ -57,7 +56,7 @@ def open_store(target: str | os.PathLike[str], readonly: bool = False) -> Store:
 
 def init_store(target: str | os.PathLike[str]) -> Store:
     """Create a database named by a path or URL."""
-    path = _sqlite_path(os.fspath(target))
+    path = sqlite_path(os.fspath(target))
     if path is None:
         return PostgresStore.init(os.fspath(target))
     return init_db(path)
@@ -65,6 +64,9 @@ def init_store(target: str | os.PathLike[str]) -> Store:
 
 def copy_store(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> CopyCounts:
     """Copy the database ``source`` into the new database ``target`` (created here), between any two backends."""
+    from pubfetch.store.copy import copy_database
+    from pubfetch.store.sql import SqlStore
+
     with open_store(source, readonly=True) as src:
         if not isinstance(src, SqlStore):
             raise StoreError(f"cannot copy from {src!r}")
@@ -76,7 +78,7 @@ def copy_store(source: str | os.PathLike[str], target: str | os.PathLike[str]) -
 def open_or_init_store(target: str | os.PathLike[str]) -> Store:
     """Open a database, creating it first when it does not exist yet: what fetching into a database wants, so that the
     first run of a fetching command needs no separate ``-db-init`` and every later run carries on in the same file."""
-    path = _sqlite_path(os.fspath(target))
+    path = sqlite_path(os.fspath(target))
     if path is None:
         return PostgresStore.open_or_init(os.fspath(target))
     if not os.path.lexists(path):

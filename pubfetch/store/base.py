@@ -6,7 +6,8 @@ SQLite is the embedded default; another backend (PostgreSQL, say) implements thi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Self
 
 from pubfetch.ids import PublicationIds
@@ -86,6 +87,14 @@ class Store(ABC):
 
     @abstractmethod
     def close(self) -> None: ...
+
+    @contextmanager
+    def fetch_run(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+        """Held for the whole of a fetching run into this database. Where two runs could fetch the same publications
+        twice (the SQLite file, shared by the processes of one machine), a second run waits until the first has
+        ended, calling ``on_wait`` once first, and then finds what the first stored (database first); an engine
+        built for many writers (PostgreSQL, which the cluster shares) lets runs go side by side."""
+        yield
 
     def __enter__(self) -> Self:
         return self

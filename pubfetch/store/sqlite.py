@@ -13,11 +13,12 @@ The ID-map rules and the queries are shared with PostgreSQL in :mod:`pubfetch.st
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import sqlite3
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from pubfetch._version import __version__
@@ -44,6 +45,8 @@ class SqliteStore(SqlStore):
         #: the write-ahead log is a property of the file: once a connection of this store has switched it on, the
         #: connections of later threads need not ask again
         self._wal_on = False
+        #: a read-only store found no -wal/-shm beside the file: the ones its reading makes are removed on close
+        self._tidy_on_close = readonly and not any(os.path.lexists(self.path + s) for s in _WAL_FILES)
 
     # --- creating and opening -----------------------------------------------------------------------------------------
 
@@ -57,11 +60,8 @@ class SqliteStore(SqlStore):
             os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
         except FileExistsError:
             raise StoreError(f"database file '{p}' already exists; remove it or use another name") from None
-        except FileNotFoundError:
-            parent = os.path.dirname(p) or "."
-            raise StoreError(f"cannot create database file '{p}': directory '{parent}' does not exist") from None
         except OSError as e:
-            raise StoreError(f"cannot create database file '{p}': {e.strerror}") from None
+            raise StoreError(f"cannot create database file '{p}': {why_not_created(p, e)}") from None
         try:
             conn = sqlite3.connect(p, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             try:
@@ -137,6 +137,41 @@ class SqliteStore(SqlStore):
                 raise
         except sqlite3.Error as e:
             raise StoreError(f"cannot upgrade database file '{self.path}': {e}") from None
+
+    def close(self) -> None:
+        """Close the connections; a read-only store also leaves the directory as it found it. Reading a WAL database
+        makes -wal and -shm files that only a writable connection removes (when it is the last one to close), so one
+        is opened and closed for that; it writes nothing, and where it cannot open (a read-only file or mount) the
+        files stay."""
+        super().close()
+        if not self._tidy_on_close:
+            return
+        self._tidy_on_close = False
+        with suppress(sqlite3.Error, OSError):
+            if os.access(self.path, os.W_OK) and os.access(os.path.dirname(os.path.abspath(self.path)), os.W_OK):
+                conn = sqlite3.connect(self.path, timeout=0, isolation_level=None)
+                try:
+                    conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+                finally:
+                    conn.close()
+
+    @contextmanager
+    def fetch_run(self, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+        """One fetching run at a time on this file (see :meth:`Store.fetch_run`): an exclusive ``flock`` on the
+        database file itself, so nothing new is created beside it and a killed run's lock goes with its process.
+        ``flock`` locks are apart from the POSIX locks SQLite takes on the same file (on local file systems; over
+        NFS, where they are the same, SQLite's own advice is not to share a database at all)."""
+        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if on_wait is not None:
+                    on_wait()
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
     # --- connections and transactions ---------------------------------------------------------------------------------
 
@@ -227,6 +262,58 @@ class SqliteStore(SqlStore):
 
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r}{', readonly=True' if self.readonly else ''})"
+
+
+#: What SQLite keeps beside a database in WAL mode while it is open.
+_WAL_FILES = ("-wal", "-shm")
+
+#: File systems that hold no ordinary files: creating one there fails with a misleading "No such file or directory".
+_VIRTUAL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
+                                   "securityfs", "pstore", "bpf", "configfs", "fusectl", "mqueue", "hugetlbfs"})
+
+
+def why_not_created(path: str, error: OSError) -> str:
+    """Why a new file could not be created at ``path``, in words that point at the fix (``error``: what the system
+    said): a missing directory, one that is not writable, one on a virtual file system such as /proc, a full disk."""
+    problem = creation_problem(path)
+    if problem is not None:
+        return problem
+    if isinstance(error, PermissionError):
+        return f"directory '{os.path.dirname(os.path.abspath(path))}' is not writable (check its permissions)"
+    return f"{error.strerror or error} in directory '{os.path.dirname(os.path.abspath(path))}'"
+
+
+def creation_problem(path: str) -> str | None:
+    """Why a new file could not be created at ``path``, told without trying (``None``: nothing stands in the way)."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        return f"directory '{parent}' does not exist"
+    fs = _file_system_type(parent)
+    if fs in _VIRTUAL_FILE_SYSTEMS:
+        return f"directory '{parent}' is on the virtual '{fs}' file system, which holds no ordinary files; choose " \
+               "another directory"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"directory '{parent}' is not writable (check its permissions)"
+    return None
+
+
+def _file_system_type(directory: str) -> str | None:
+    """The type of the file system ``directory`` is on, from /proc/self/mounts (``None`` where that cannot be read)."""
+    real = os.path.realpath(directory)
+    best, kind = "", None
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as mounts:
+            for line in mounts:
+                fields = line.split()
+                if len(fields) < 3:
+                    continue
+                point = fields[1].replace("\\040", " ")
+                inside = real == point or real.startswith(point.rstrip("/") + "/")
+                if inside and len(point) >= len(best):
+                    best, kind = point, fields[2]
+    except OSError:
+        return None
+    return kind
 
 
 def _check_file(p: str, readonly: bool) -> None:

@@ -116,163 +116,58 @@ def normalise_issn(value: str) -> str:
     return value.strip()
 
 
-def _jats_articles(root: etree._Element) -> list[etree._Element]:
-    if local_name(root) == "article":
-        return [root]
-    found = []
-    for el in root.iter():
-        if el is root or not isinstance(el.tag, str) or local_name(el) != "article":
-            continue
-        parent = el.getparent()
-        while parent is not None and local_name(parent) != "article":
-            parent = parent.getparent()
-        if parent is None:
-            found.append(el)
-    return found
+def _join(title: str, subtitle: str, separator: str) -> str:
+    return f"{title}{separator}{subtitle}" if title and subtitle else title or subtitle
 
 
-def _plain(article: etree._Element) -> None:
-    """Drop the default namespace some JATS copies carry (OAI-PMH, JATS 1.3), so one set of paths serves all."""
-    for el in article.iter():
-        if isinstance(el.tag, str) and etree.QName(el).namespace:
-            el.tag = etree.QName(el).localname
-
-
-def _texts(article: etree._Element, path: str) -> list[str]:
-    return [text for text in (jatsmod.element_text(el) for el in article.xpath(path)) if text]
-
-
-def _first(article: etree._Element, path: str) -> str:
-    texts = _texts(article, path)
-    return texts[0] if texts else ""
-
-
-_JATS_PRIMARY_DATES = ("epub", "ppub", "epub-ppub", "pub", "epreprint")
-
-
-def _jats_date(article: etree._Element) -> str:
-    """The first electronic or print publication date (else collection, else any) as ``YYYY`` or ``YYYY-MM-DD``
-    (``YYYY-MM`` when only the month is given)."""
-    def rank(el: etree._Element) -> int:
-        kind = (el.get("pub-type") or el.get("date-type") or "").strip()
-        return 0 if kind in _JATS_PRIMARY_DATES else 1 if kind == "collection" else 2
-
-    for el in sorted(article.xpath("front/article-meta/pub-date"), key=rank):
-        year = _first(el, "year")
-        if not re.fullmatch(r"\d{4}", year):
-            continue
-        month, day = _first(el, "month"), _first(el, "day")
-        if not month.isdigit():
-            return year
-        if not day.isdigit():
-            return f"{year}-{int(month):02d}"
-        return f"{year}-{int(month):02d}-{int(day):02d}"
-    return ""
-
-
-def _title_with_subtitle(group: etree._Element, title_path: str, subtitle_path: str) -> str:
-    """``title: subtitle`` (or whichever exists), as LOCKSS' JATS helper joins article and journal titles."""
-    title, subtitle = _first(group, title_path), _first(group, subtitle_path)
-    return f"{title}: {subtitle}" if title and subtitle else title or subtitle
-
-
-def _jats_titles(am: ArticleMetadata, article: etree._Element) -> None:
-    title_group = article.xpath("front/article-meta/title-group")
-    if title_group:
-        full_title = _title_with_subtitle(title_group[0], "article-title", "subtitle")
-        if full_title:
-            am.put_raw(JATS_ARTICLE_TITLE, full_title)
-    journal_group = article.xpath("front/journal-meta/journal-title-group")
-    journal = _title_with_subtitle(journal_group[0], "journal-title", "journal-subtitle") if journal_group else ""
-    journal = journal or _first(article, "front/journal-meta/journal-title")
-    if journal:
-        am.put_raw(JATS_JOURNAL_TITLE, journal)
-
-
-_JATS_SIMPLE_VALUES = (
-    (JATS_DOI, "front/article-meta/article-id[@pub-id-type='doi']"),
-    (JATS_PMID, "front/article-meta/article-id[@pub-id-type='pmid']"),
-    (JATS_PMCID, "front/article-meta/article-id[@pub-id-type='pmcid' or @pub-id-type='pmc']"),
-    (JATS_VOLUME, "front/article-meta/volume"), (JATS_ISSUE, "front/article-meta/issue"),
-    (JATS_FPAGE, "front/article-meta/fpage"), (JATS_LPAGE, "front/article-meta/lpage"),
-    (JATS_PUBLISHER, "front/journal-meta/publisher/publisher-name"),
-)
-
-
-def _jats_identifiers(am: ArticleMetadata, article: etree._Element) -> None:
-    for key, path in _JATS_SIMPLE_VALUES:
-        value = _first(article, path)
+def _jats_raw(am: ArticleMetadata, article: jatsmod.JatsArticle) -> ArticleMetadata:
+    """The ``JATS_*`` raw keys of one article, from the fetcher's JATS reader, so that a file reads the same whether
+    fetched or archived: the same title (joined as PubFetcher does), journal title, date, keywords, authors and
+    abstract; identifiers as written (LOCKSS does not clean them)."""
+    rec = article.record
+    values = (
+        (JATS_ARTICLE_TITLE, _join(article.title, article.subtitle, " : ")),
+        (JATS_JOURNAL_TITLE, article.journal_title), (JATS_DOI, article.doi), (JATS_PMID, article.pmid),
+        (JATS_PMCID, article.pmcid), (JATS_VOLUME, rec.volume), (JATS_ISSUE, rec.issue),
+        (JATS_FPAGE, split_pages(rec.pages)[0]), (JATS_LPAGE, split_pages(rec.pages)[1]),
+        (JATS_PUBLISHER, rec.publisher), (JATS_ISSN, normalise_issn(rec.issn)), (JATS_EISSN, normalise_issn(rec.eissn)),
+        (JATS_DATE, article.date), (JATS_ABSTRACT, rec.abstract),
+    )
+    for key, value in values:
         if value:
             am.put_raw(key, value)
-    for el in article.xpath("front/journal-meta/issn"):
-        kind = (el.get("pub-type") or el.get("publication-format") or "").strip()
-        value = normalise_issn(jatsmod.element_text(el))
-        if value:
-            am.put_raw(JATS_EISSN if kind in ("epub", "electronic") else JATS_ISSN, value)
-
-
-def _jats_author(contrib: etree._Element) -> str:
-    name = next(iter(contrib.xpath("name")), None)
-    if name is None:
-        return _first(contrib, "string-name") or _first(contrib, "collab")
-    surname, given = _first(name, "surname"), _first(name, "given-names")
-    return f"{surname}, {given}" if surname and given else surname or given
-
-
-def _jats_authors(am: ArticleMetadata, article: etree._Element) -> None:
-    for contrib in article.xpath("front/article-meta/contrib-group/contrib"):
-        if (contrib.get("contrib-type") or "author").strip() != "author":
-            continue
-        author = _jats_author(contrib)
-        if author:
-            am.put_raw(JATS_CONTRIB, author)
-
-
-def _jats_content(am: ArticleMetadata, article: etree._Element) -> None:
-    """Date, keywords and abstract."""
-    date = _jats_date(article)
-    if date:
-        am.put_raw(JATS_DATE, date)
-    for keyword in dict.fromkeys(_texts(article, "front/article-meta/kwd-group/kwd")):
+    for author in rec.authors:
+        text = _author_text(author.family, author.given, author.name)
+        if text:
+            am.put_raw(JATS_CONTRIB, text)
+    for keyword in rec.keywords:
         am.put_raw(JATS_KEYWORDS, keyword)
-    abstract = jatsmod.article_record(article).abstract
-    if abstract:
-        am.put_raw(JATS_ABSTRACT, abstract)
-
-
-def _jats_raw(am: ArticleMetadata, article: etree._Element) -> None:
-    _jats_titles(am, article)
-    _jats_identifiers(am, article)
-    _jats_authors(am, article)
-    _jats_content(am, article)
+    return am
 
 
 class JatsXmlExtractor(FileMetadataExtractor):
-    """One record per ``<article>`` of a JATS document (a lone article or an article set); raw keys are the
-    ``JATS_*`` paths, cooked by :data:`JATS_COOK_MAP`. XML that does not parse gives one empty record."""
+    """One record per ``<article>`` of a JATS document (a lone article or an article set), read by the fetcher's
+    JATS reader (:func:`pubfetch.extract.jats.read_jats`); raw keys are the ``JATS_*`` paths, cooked by
+    :data:`JATS_COOK_MAP`. XML that does not parse, or is not JATS, gives one empty record."""
 
     kind = "jats"
     default_cook_map = JATS_COOK_MAP
 
     def extract(self, target: MetadataTarget, cu: CachedUrl) -> list[ArticleMetadata]:
-        data = cu.content()
         try:
-            root = load_xml(data, f"JATS document {cu.url}")
+            root = load_xml(cu.content(), f"JATS document {cu.url}")
         except ValueError as e:
             log.warning("%s: %s; emitting an empty record", cu.url, e)
             return [ArticleMetadata()]
         return self.from_root(root, cu.url)
 
     def from_root(self, root: etree._Element, where: str) -> list[ArticleMetadata]:
-        records = []
-        for article in _jats_articles(root):
-            _plain(article)
-            am = ArticleMetadata()
-            _jats_raw(am, article)
-            records.append(cook(am, self.cook_map, where))
-        if not records:
-            log.warning("%s: no <article> in <%s>", where, local_name(root))
-        return records
+        try:
+            articles = jatsmod.read_jats_root(root)
+        except ValueError as e:
+            log.warning("%s: %s; emitting an empty record", where, e)
+            return [ArticleMetadata()]
+        return [cook(_jats_raw(ArticleMetadata(), article), self.cook_map, where) for article in articles]
 
 
 def _author_text(family: str, given: str, name: str) -> str:

@@ -351,7 +351,7 @@ class Tdb:
     publishers: list[TdbPublisher] = field(default_factory=list)
     titles: list[TdbTitle] = field(default_factory=list)
     aus: list[TdbAu] = field(default_factory=list)
-    _by_id: dict[tuple[str, frozenset[tuple[str, str]]], TdbAu] = field(default_factory=dict, repr=False,
+    _by_id: dict[tuple[str, frozenset[tuple[str, str]]], TdbAu] = field(default_factory=dict, init=False, repr=False,
                                                                           compare=False)
 
     def __post_init__(self) -> None:

@@ -34,6 +34,9 @@ UNAVAILABLE_MESSAGE: Final = (
     "JavaScript fetching needs Chromium: install it with `apt-get install chromium` or `playwright install chromium`, "
     f"or set {ENV_VAR}=/path"
 )
+#: The start of the message when a browser is there but did not start (interrupted, crashed, out of memory):
+#: installing one would not help, so the message does not say to.
+NOT_STARTED: Final = "JavaScript fetching is unavailable:"
 
 
 class BrowserUnavailable(RuntimeError):

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from pubfetch.net.browser import chromium, processes
-from pubfetch.net.browser.chromium import UNAVAILABLE_MESSAGE, BrowserUnavailable
+from pubfetch.net.browser.chromium import NOT_STARTED, UNAVAILABLE_MESSAGE, BrowserUnavailable
 from pubfetch.net.browser.jobs import RenderJob, RenderSettings
 from pubfetch.net.browser.outcome import classify, first_line, outcome
 from pubfetch.net.browser.pageguard import PageWatch
@@ -133,7 +133,7 @@ class Worker:
             job.finish(outcome(job.url, OutcomeKind.TIMEOUT,
                                 f"page did not finish within {self.settings.limit_s:g} s (browser worker abandoned)"))
         elif job is not None:
-            job.finish(error=BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} (the browser did not start)"))
+            job.finish(error=BrowserUnavailable(f"{NOT_STARTED} the browser did not start"))
         self._on_retire(self)
 
     # ---------------------------------------------------------------- the loop
@@ -157,7 +157,7 @@ class Worker:
                     if job.url is not None:
                         job.finish(outcome(job.url, OutcomeKind.OTHER, first_line(e)))
                     else:
-                        job.finish(error=BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} ({first_line(e)})"))
+                        job.finish(error=BrowserUnavailable(f"{NOT_STARTED} {first_line(e)}"))
                     self._drop_browser()
                 finally:
                     self._current = None
@@ -215,7 +215,7 @@ class Worker:
                 try:
                     self._pw = sync_playwright().start()
                 except Exception as e:
-                    raise BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} (Playwright did not start: {e})") from e
+                    raise BrowserUnavailable(f"{NOT_STARTED} Playwright did not start ({first_line(e)})") from e
             try:
                 bundled: str | None = self._pw.chromium.executable_path
             except Exception:  # noqa: BLE001 - no browsers registered for this platform
@@ -230,8 +230,7 @@ class Worker:
                     args=[*chromium.LAUNCH_ARGS, *self._proxy_args(), self._marker], timeout=LAUNCH_TIMEOUT_MS,
                 )
             except Exception as e:
-                raise BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} (Chromium at {path} did not start: "
-                                         f"{first_line(e)})") from e
+                raise BrowserUnavailable(f"{NOT_STARTED} Chromium at {path} did not start ({first_line(e)})") from e
         except BrowserUnavailable as e:
             self._unavailable = (e, time.monotonic())
             logger.error("%s", e)
