@@ -92,9 +92,9 @@ class FetchConfig:
         javascript: allow JavaScript rendering at all (off: pages that need it are fetched plainly).
         europepmc_batch, efetch_batch, annotations_batch: IDs per request to each batched service.
         max_links: links tried per publication after the resources (PubFetcher: 10).
-        linger_ms: how long a batched service's request (Europe PMC search, annotations, efetch) waits for more
-            publications to join it at least, and for the next one while they keep coming (resources/batcher.py); a
-            request goes out at once when every publication of the batch waits.
+        linger_ms: the longest a batched service's request (Europe PMC search, annotations, efetch) waits for
+            publications on their way to it (engine/batcher.py; they normally arrive within milliseconds); it goes
+            as soon as its host can take it, with every publication gathered by then.
         rate_limits: library calls (``fetch``, ``fetch_many``) wait for the services' documented rate limits, shared
             with every other pubfetch process of the user (``$PUBFETCH_RATE_DB``, else a small SQLite file in the
             user's cache), as the command line does (see :meth:`with_shared_rate_limits`).
