@@ -50,7 +50,7 @@ class _Batch:
     runs: list[PubRun] = field(default_factory=list)
     opened: float = field(default_factory=time.time)
     closed: bool = False  # full, or taken: newcomers open another batch
-    done: bool = False
+    done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
 
@@ -122,9 +122,7 @@ class Batcher:
         if leader:
             self._lead(step, service, batch)
         else:
-            with self._cond:
-                while not batch.done:
-                    self._cond.wait()
+            batch.done.wait()
         if batch.error is not None:
             raise batch.error
 
@@ -153,9 +151,8 @@ class Batcher:
             batch.error = e
         finally:
             with self._cond:
-                batch.done = True
                 self._transit.update(id(r) for r in batch.runs)  # released together: on their way again
-                self._cond.notify_all()
+            batch.done.set()
 
     def _turn(self, url: str) -> contextlib.AbstractContextManager[Callable[[], None]]:
         turn = getattr(self.ctx.client, "turn", None)
