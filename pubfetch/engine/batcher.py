@@ -59,8 +59,8 @@ class Batcher:
 
     Args:
         ctx: the run's context (its client's host turns; the step functions get it).
-        settle_s: the longest a batch that has its host waits for publications on their way (a safety net: they
-            normally arrive, send a request or finish within milliseconds).
+        settle_s: the longest a batch waits for publications on their way (a safety net: they normally arrive, send
+            a request or finish within milliseconds).
     """
 
     def __init__(self, ctx: Context, settle_s: float) -> None:
