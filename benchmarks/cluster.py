@@ -1,5 +1,5 @@
 """Celery workers on one machine: 1, 2 and 4 worker processes fetching the same IDs into PostgreSQL, and a run in which
-one of two workers is killed with SIGKILL half-way.
+one of two workers is killed with SIGKILL (its whole process group, as a lost machine) a third of the way.
 
 The services are the hosted synthetic ones (100 ms latency, 429 beyond each service's documented rate); a third of the
 publications are closed-access papers whose DOI leads to a publisher page with a 10-page PDF, so a third of the work is
@@ -27,12 +27,12 @@ from pathlib import Path
 from documents import text_pdf
 from fetchbench import SERVICES
 from services import HostedServices
-from synthetic import Article, Reply
+from support.synthetic import Article, Reply
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pubfetch.distributed.submit import job_status, submit, wait  # noqa: E402
+from pubfetch.distributed.submit import Job, submit, wait  # noqa: E402
 from pubfetch.net.ratelimit import default_limits  # noqa: E402
 from pubfetch.store import init_store, open_store  # noqa: E402
 
@@ -52,6 +52,8 @@ class ClusterRun:
     stored: int
     distinct: int
     killed: str = ""
+    recover_s: float = 0.0  # from the kill until every batch the killed worker held was done by another
+    redone: int = 0  # batches given again after the loss
 
 
 def add_pdf_mix(hosted: HostedServices, n: int) -> int:
@@ -94,10 +96,10 @@ def rate_bound(counts: Counter[str]) -> float:
     return max((n / limits[key].rate for key, n in per_key.items()), default=0.0)
 
 
-def worker_cmd(broker: str, db: str, concurrency: int, name: str, visibility: float) -> list[str]:
+def worker_cmd(broker: str, db: str, concurrency: int, name: str, grace: float) -> list[str]:
     return [sys.executable, "-m", "pubfetch", "worker", "--broker", broker, "--db", db, "--concurrency",
-            str(concurrency), "--hostname", f"{name}@%h", "--allow-private-addresses", "--loglevel", "WARNING",
-            "--visibility-timeout", str(visibility)]
+            str(concurrency), "--name", f"{name}@%h", "--allow-private-addresses", "--loglevel", "WARNING",
+            "--grace-period", str(grace)]
 
 
 def start_workers(cmds: list[list[str]], env: dict[str, str], logdir: Path) -> list[subprocess.Popen[bytes]]:
@@ -122,9 +124,10 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
 
 
 def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: int, logdir: Path,
-            kill_after: int = 0) -> ClusterRun:
+            kill_after: int = 0, grace: float = 60.0) -> ClusterRun:
     """Fetch every ID with workers of the given pool sizes; with ``kill_after``, SIGKILL the first worker (its whole
-    process group) once that many batches are done."""
+    process group) once that many batches are done and it holds a batch, and time until the batches it held are done
+    by the other worker."""
     import psycopg
 
     tag = uuid.uuid4().hex[:8]
@@ -135,20 +138,31 @@ def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: 
     env = {k: v for k, v in os.environ.items() if not k.startswith("PUBFETCH_") and k != "NCBI_API_KEY"}
     env.update(hosted.endpoint_env())
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    visibility = 30.0 if kill_after else 3600.0
-    procs = start_workers([worker_cmd(broker, db, c, f"w{k}-{tag}", visibility) for k, c in enumerate(worker_specs)],
+    procs = start_workers([worker_cmd(broker, db, c, f"w{k}-{tag}", grace) for k, c in enumerate(worker_specs)],
                           env, logdir)
     pmids = hosted.services.pmids()
     hosted.reset()
-    killed = ""
+    killed, recover = "", 0.0
     try:
         started = time.monotonic()
         job = submit(pmids, db, broker, batch_size=batch)
         if kill_after:
-            while job_status(job, broker).done < kill_after:
-                time.sleep(0.2)
-            os.killpg(procs[0].pid, signal.SIGKILL)
-            killed = f"worker 1 of {len(procs)} killed after {kill_after} batches"
+            victim = f"w0-{tag}@"
+            with Job(broker) as follow:
+                while True:
+                    state = follow.status(job)
+                    held = {b.number for b in state.open_batches if b.state == "running" and b.holding is not None
+                            and b.holding.worker.startswith(victim)}
+                    if state.done >= kill_after and held:
+                        break
+                    time.sleep(0.2)
+                os.killpg(procs[0].pid, signal.SIGKILL)
+                killed_at = time.monotonic()
+                killed = (f"worker 1 of {len(procs)} killed after {kill_after} batches, holding {len(held)}; "
+                          f"grace {grace:.0f} s")
+                while held & {b.number for b in follow.status(job).open_batches}:
+                    time.sleep(0.2)
+                recover = time.monotonic() - killed_at
         status = wait(job, broker, timeout=3600)
         wall = time.monotonic() - started
     finally:
@@ -166,7 +180,9 @@ def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: 
         client.delete(*keys)
     if status.failed:
         raise RuntimeError(f"{label}: {status}")
-    return _result(label, hosted, len(pmids), wall, stored, distinct, killed)
+    run = _result(label, hosted, len(pmids), wall, stored, distinct, killed)
+    run.recover_s, run.redone = recover, status.redone
+    return run
 
 
 def single_process_run(hosted: HostedServices, batch: int, workdir: Path) -> ClusterRun:
@@ -203,12 +219,14 @@ def _result(label: str, hosted: HostedServices, n: int, wall: float, stored: int
 
 def table(runs: list[ClusterRun]) -> list[str]:
     services = list(runs[0].per_pub)
-    head = ["run", "IDs", "wall", "bound", "wall / bound", "429s", "stored", "lost", "duplicated", *services]
+    head = ["run", "IDs", "wall", "bound", "wall / bound", "429s", "stored", "lost", "duplicated", "recovered after",
+            "batches redone", *services]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in runs:
         cells = [r.label + (f" ({r.killed})" if r.killed else ""), str(r.ids), f"{r.wall_s:.1f} s", f"{r.bound_s:.1f} s",
                  f"{r.wall_s / r.bound_s:.2f}" if r.bound_s else "-", str(r.too_many), str(r.stored),
-                 str(r.ids - r.distinct), str(r.stored - r.distinct), *(f"{r.per_pub[s]:.2f}" for s in services)]
+                 str(r.ids - r.distinct), str(r.stored - r.distinct), f"{r.recover_s:.1f} s" if r.killed else "",
+                 str(r.redone) if r.killed else "", *(f"{r.per_pub[s]:.2f}" for s in services)]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -220,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch-size", type=int, default=10)
     p.add_argument("--latency", type=float, default=0.1)
     p.add_argument("--no-kill", action="store_true", help="skip the SIGKILL run")
+    p.add_argument("--grace", type=float, default=60.0, help="the workers' --grace-period (default: pubfetch's, 60)")
     p.add_argument("--json", type=Path, help="also write the rows here")
     opts = p.parse_args(argv)
     logdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"pubfetch-cluster-bench-{os.getpid()}"
@@ -236,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         if not opts.no_kill:
             batches = -(-opts.ids // opts.batch_size)
             runs.append(one_run(hosted, "2 workers x 2 processes", [2, 2], opts.batch_size, logdir,
-                                kill_after=batches // 3))
+                                kill_after=batches // 3, grace=opts.grace))
     print("\n".join(table(runs)))
     if opts.json:
         opts.json.write_text(json.dumps([asdict(r) for r in runs], indent=1), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Synthetic documents for the parse benchmarks, shaped like the real ones and built from tests/synthetic.py's articles.
+"""Synthetic documents for the parse benchmarks, shaped like the real ones and built from tests/support/synthetic.py's articles.
 
 The recorded corpus (../shared/corpus) has only a handful of files per kind; these add many documents of a known size
 so that the throughput figures do not hang on one odd file: PubMed efetch sets, JATS articles, publisher-like HTML
@@ -11,7 +11,7 @@ import textwrap
 from xml.sax.saxutils import escape
 
 from services import SyntheticServices
-from synthetic import Article
+from support.synthetic import Article
 
 PDF_LINES_PER_PAGE = 48
 

@@ -1,4 +1,4 @@
-"""The benchmark's stand-in for the real services: tests/synthetic.py answered on one loopback address per real host.
+"""The benchmark's stand-in for the real services: tests/support/synthetic.py answered on one loopback address per real host.
 
 pubfetch keeps one connection per host (PubFetcher's politeness), so services that live on different hosts in
 production (www.ebi.ac.uk, eutils.ncbi.nlm.nih.gov, pubmed.ncbi.nlm.nih.gov, doi.org, api.unpaywall.org) must be on
@@ -19,7 +19,7 @@ TESTS = Path(__file__).resolve().parents[1] / "tests"
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 
-from synthetic import SyntheticServices
+from support.synthetic import SyntheticServices
 
 #: Endpoint field -> (loopback address, path prefix). Europe PMC's REST and annotations APIs share www.ebi.ac.uk.
 HOSTS: dict[str, tuple[str, str]] = {

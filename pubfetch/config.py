@@ -12,6 +12,7 @@ import dataclasses
 import difflib
 import functools
 import os
+import stat
 import types
 import typing
 from collections.abc import Mapping
@@ -181,29 +182,20 @@ class FetchConfig:
         return dataclasses.replace(self, **changes) if changes else self
 
     def job_settings(self) -> dict[str, Any]:
-        """The settings a queued job carries to the workers, as JSON: the fetching parameters, the parts, and the
-        batching and link knobs of :data:`JOB_SETTINGS` (endpoints, credentials, threads, rate limits and the
-        address guard are each worker's own)."""
-        values: dict[str, Any] = {name: getattr(self, name) for name in JOB_SETTINGS}
-        values["args"] = self.args.to_dict()
-        values["parts"] = None if self.parts is None else sorted(part.value for part in self.parts)
-        return values
+        """The run settings a queued job carries to the workers (:data:`JOB_SETTINGS`: batching and links), as JSON;
+        the message carries the fetching thresholds and the parts in fields of their own, and everything else is each
+        worker's own."""
+        return {name: getattr(self, name) for name in JOB_SETTINGS}
 
     def with_job_settings(self, values: Mapping[str, Any]) -> FetchConfig:
         """This (a worker's) configuration with a job's settings (from :meth:`job_settings`) applied, each checked as
-        a config file's setting is; an unknown one is a ValueError."""
-        unknown = set(values) - set(JOB_SETTINGS) - {"args", "parts"}
+        a config file's setting is; a setting not of a job is a ValueError."""
+        unknown = set(values) - set(JOB_SETTINGS)
         if unknown:
             raise ValueError(f"a job names settings a worker does not take from a job: {', '.join(sorted(unknown))}")
         hints = _hints()
-        changes: dict[str, Any] = {name: setting_value(name, values[name], hints[name])
-                                   for name in JOB_SETTINGS if name in values}
-        if values.get("args") is not None:
-            changes["args"] = FetcherArgs.from_mapping(values["args"])
-        if "parts" in values:
-            parts = values["parts"]
-            changes["parts"] = None if parts is None else frozenset(PartName.parse(str(p)) for p in parts)
-        return dataclasses.replace(self, **changes)
+        changes: dict[str, Any] = {name: setting_value(name, value, hints[name]) for name, value in values.items()}
+        return dataclasses.replace(self, **changes) if changes else self
 
     @classmethod
     def settings_from_file(cls, path: str | os.PathLike[str]) -> dict[str, object]:
@@ -281,6 +273,12 @@ def rate_db_default(environ: Mapping[str, str] | None = None) -> str:
 
     env = os.environ if environ is None else environ
     return env.get("PUBFETCH_RATE_DB") or str(default_path(env.get("XDG_CACHE_HOME") or None))
+
+
+def environment_value(name: str) -> str:
+    """A process setting of the environment that has no place in :class:`FetchConfig` (a store's or a queue's own),
+    read here so that the environment is read in this module only; "" when unset."""
+    return os.environ.get(name, "")
 
 
 def result_backend_default(environ: Mapping[str, str] | None = None) -> str | None:
@@ -371,11 +369,11 @@ class ConfigChanges(FetchOptions, total=False):
 
 
 _FIELD_NAMES = [f.name for f in dataclasses.fields(FetchConfig)]
-#: The settings of a queued job that the workers take from it (besides ``args`` and ``parts``): what to fetch and how
-#: to batch it. The others (endpoints, credentials, threads, connections, rate limits, the address guard, the browser,
-#: HTTP overrides) belong to each worker: its options and its own configuration.
-JOB_SETTINGS = ("ncbi_tool", "ncbi_email", "javascript", "europepmc_batch", "efetch_batch", "annotations_batch",
-                "max_links", "linger_ms")
+#: The settings of a queued job that the workers take from it (besides the fetching thresholds and ``parts``, which
+#: the message carries in fields of their own): how to batch and how far to follow links. The others (endpoints,
+#: credentials and contact e-mails, threads, connections, rate limits, the address guard, the browser, HTTP overrides)
+#: belong to each worker: its options and its own configuration.
+JOB_SETTINGS = ("javascript", "europepmc_batch", "efetch_batch", "annotations_batch", "max_links", "linger_ms")
 #: The settings of a library call that a queued job cannot carry (see :data:`JOB_SETTINGS`).
 WORKER_SETTINGS = tuple(name for name in _FIELD_NAMES if name not in JOB_SETTINGS + ("args", "parts", "batch_size"))
 #: A config file is a few settings; anything bigger is not one (``/dev/zero`` as a config file).
@@ -387,6 +385,19 @@ def _hints() -> dict[str, object]:
     return typing.get_type_hints(FetchConfig)
 
 
+def _read_config_text(path: str | os.PathLike[str]) -> str:
+    """The text of a config file: a regular file (a FIFO or a device would block or never end) of at most
+    :data:`MAX_CONFIG_BYTES` (a longer one is refused, not cut: a setting past the cut would be lost unseen)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, and is then refused
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"config file {path} is not a regular file")
+        data = f.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ValueError(f"config file {path} is over {MAX_CONFIG_BYTES // 1024} kB: a config file is a few settings")
+    return data.decode("utf-8")
+
+
 def _read_yaml(path: str | os.PathLike[str]) -> object:
     """The YAML document of a config file (empty: ``{}``); every problem a ValueError of one line."""
     import yaml
@@ -394,8 +405,7 @@ def _read_yaml(path: str | os.PathLike[str]) -> object:
     from pubfetch import yamlsafe
 
     try:
-        with open(path, encoding="utf-8") as f:
-            return yamlsafe.load(f.read(MAX_CONFIG_BYTES + 1)) or {}
+        return yamlsafe.load(_read_config_text(path)) or {}
     except OSError as e:
         raise ValueError(f"cannot read config file {path}: {e.strerror}") from None
     except UnicodeDecodeError as e:

@@ -10,7 +10,7 @@ IDs and a killed run re-run with the same arguments skips what is already comple
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TypeVar, Unpack
+from typing import Any, TypeVar, Unpack
 
 from pubfetch import ids as idmod
 from pubfetch.config import FetchConfig, FetchOptions
@@ -25,7 +25,7 @@ from pubfetch.resources.europepmc import update_citations
 from pubfetch.store import Store
 
 __all__ = ["BatchSummary", "DbLike", "FetchError", "IdsLike", "Progress", "call_config", "failed_transiently", "fetch",
-           "fetch_many", "init_publication", "put_publications", "remove_publications", "to_ids",
+           "fetch_many", "fetch_retries", "init_publication", "put_publications", "remove_publications", "to_ids",
            "update_citations_count"]
 
 T = TypeVar("T", idmod.PublicationIds, Publication)
@@ -53,6 +53,7 @@ def fetch_many(
     retry_exceptions: bool = True,
     use_stored: bool = True,
     errors: str = "skip",
+    deferred: list[dict[str, Any]] | None = None,
     **options: Unpack[FetchOptions],
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch;
@@ -75,6 +76,10 @@ def fetch_many(
             publication that got nothing because of transient failures is yielded as it is (``pub.problems()`` says
             so); "raise": an invalid ID raises :class:`~pubfetch.ids.InvalidId`, such a publication
             :class:`FetchError` (after it was stored).
+        deferred: a list that receives the publications of the end-of-run retry (JSON: ``"pub"``, ``"resume"``) instead
+            of their being retried and reported here (they are stored as they ended); :func:`fetch_retries` retries
+            them later, with those of other calls: a queued job retries its batches' failures together, once, as one
+            process does at the end of its run.
         options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ``rate_limits=False``, ...).
 
     Without ``context``, requests wait for the services' rate limits shared with every other pubfetch process
@@ -85,7 +90,17 @@ def fetch_many(
     cfg = call_config(config, args, parts, options, "fetch_many")
     with FetchRun(cfg, context=context) as run:
         yield from run.fetch(ids, db, progress=progress, summary=summary, retry_exceptions=retry_exceptions,
-                             use_stored=use_stored, errors=errors)
+                             use_stored=use_stored, errors=errors, deferred=deferred)
+
+
+def fetch_retries(entries: Iterable[dict[str, Any]], db: DbLike = None, parts: Iterable[PartName | str] | None = None,
+                  args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
+                  summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
+    """The end-of-run retry of publications that :func:`fetch_many` deferred (``deferred=``), in the order given,
+    each asked only what failed; yields them as they are done."""
+    cfg = call_config(config, args, parts, {}, "fetch_retries")
+    with FetchRun(cfg) as run:
+        yield from run.fetch_retries(entries, db, summary=summary, errors=errors)
 
 
 def fetch(

@@ -54,6 +54,17 @@ class PerThread(Generic[T]):
         self._next_sweep = live + max(_MIN_SWEEP_INTERVAL, live // 4)
         return stale
 
+    def discard(self) -> T | None:
+        """Forget the calling thread's resource (a broken connection), returned for closing: its next ``get`` makes
+        a new one."""
+        held: list[T] | None = getattr(self._local, "held", None)
+        if held is None:
+            return None
+        del self._local.held
+        with self._lock:
+            self._by_thread.pop(threading.current_thread(), None)
+        return held[0]
+
     def drain(self) -> list[T]:
         """Every resource made so far, forgotten: each thread makes a new one on its next ``get``."""
         with self._lock:

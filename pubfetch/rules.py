@@ -69,6 +69,8 @@ JOURNAL_TEST_KEYS: Mapping[str, tuple[type, ...]] = MappingProxyType(
     {"title": (str,), "doi": (str,), "abstract": (int,), "fulltext": (int,), "keywords": (int,), "pdf": (str, bool)})
 WEBPAGE_TEST_KEYS: Mapping[str, tuple[type, ...]] = MappingProxyType(
     {"title": (str,), "content": (int,), "license": (str,), "language": (str,)})
+#: The keys a rule file may have: named in messages (an unknown key is the file's own text, and is not).
+_RULE_KEYS = frozenset(JOURNAL_KEYS) | frozenset(WEBPAGE_KEYS)
 
 BUILTIN_PACKAGE = "pubfetch.scraping_rules"
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "scraping_rules"
@@ -82,7 +84,12 @@ _EMPTY_SOUP = BeautifulSoup("", "html.parser")
 
 
 class RuleError(ValueError):
-    """A scraping-rule file that cannot be used; the message names the file, line, rule (regex or site) and key."""
+    """A scraping-rule file that cannot be used; the message names the file, line and key, and the rule (regex or
+    site) only when no line is known.
+
+    The message never quotes the file's own text where the line number finds it: a file that is no rule file (a
+    secret handed over as ``journals_yaml``) must not come back in an error, which may end up where others read it.
+    The rule and key stay attributes for callers."""
 
     def __init__(self, problem: str, *, file: str, rule: str | None = None, key: str | None = None,
                  line: int | None = None) -> None:
@@ -93,9 +100,9 @@ class RuleError(ValueError):
         self.line = line
         where = f"{file}:{line}" if line else file
         parts = [f"scraping rules {where}"]
-        if rule is not None:
+        if rule is not None and not line:
             parts.append(f"rule '{rule}'")
-        if key is not None:
+        if key is not None and key in _RULE_KEYS:
             parts.append(f"key '{key}'")
         super().__init__(", ".join(parts) + ": " + problem)
 
@@ -451,7 +458,7 @@ def _documents(text: str, file: str) -> tuple[list[Node | None], Callable[[Node]
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        problem = getattr(e, "problem", None) or str(e)
+        problem = getattr(e, "problem", None) or "not YAML"  # str(e) quotes the line
         raise RuleError(f"YAML syntax error: {problem}", file=file, line=line) from e
 
     def construct(node: Node) -> Any:
@@ -582,7 +589,7 @@ def _parse_tests(node: Node, allowed: Mapping[str, tuple[type, ...]], file: str,
         for key, (value, key_line) in entry.items():
             types = allowed.get(key)
             if types is None:
-                raise RuleError(f"unknown test expectation '{key}' (known: url, untested, {', '.join(allowed)})",
+                raise RuleError(f"unknown test expectation (known: url, untested, {', '.join(allowed)})",
                                 file=file, rule=rule, key="tests", line=key_line)
             if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
                 raise RuleError(f"test expectation '{key}' must be {' or '.join(t.__name__ for t in types)}",
@@ -789,7 +796,7 @@ def _validate_journals(regexes: Sequence[_UrlEntry], sites: Mapping[str, _SiteEn
     """PubFetcher's cross-checks: every regex names a defined site and every site is named by some regex."""
     for entry in regexes:
         if entry.value not in sites:
-            raise RuleError(f"site '{entry.value}' is not defined in the site section", file=entry.file,
+            raise RuleError("the site this regex names is not defined in the site section", file=entry.file,
                             rule=entry.regex, line=entry.line)
     used = {entry.value for entry in regexes}
     for name, site in sites.items():

@@ -6,9 +6,14 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:  # the helpers are imported where used, so this file also works copied alone (tests/test_conftest.py)
+    from support.cli import Cli
+    from support.synthetic import SyntheticServices
 
 # Property tests check what the code does, never how fast: Hypothesis's default 200 ms deadline per example and its
 # "too slow" health check fail (or report "unreliable test timings") when a loaded machine is slow. Tests that set
@@ -121,3 +126,42 @@ def redis_url() -> object:
         if keys:
             client.delete(*keys)
         client.close()
+
+
+# --- pubfetch as a user runs it: the command line, and the services it is pointed at ---
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
+    """``cli("-pub", "1", "-out")`` runs the command line in this process: ``(code, out, err)``, never a traceback."""
+    from support.cli import Cli
+
+    return Cli(capsys)
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """``tmp_path``, with pubfetch's rate limits in a file there and no user configuration file, but no services."""
+    from support.synthetic import use_services
+
+    use_services(monkeypatch, tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def services(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
+             tmp_path: Path) -> Iterator[SyntheticServices]:
+    """Synthetic Europe PMC, E-utilities, doi.org and Unpaywall on 127.0.0.1, which pubfetch (library and command
+    line) is pointed at through the environment, with the private files of :func:`env`.
+
+    ``@pytest.mark.services(n)`` gives them ``n`` publications (3 when unmarked); ``emails=False`` leaves pubfetch
+    without the e-mail addresses NCBI and Unpaywall ask for (also when the machine's environment has them).
+    """
+    from support.synthetic import SyntheticServices, use_services
+
+    marker = request.node.get_closest_marker("services")
+    count = marker.args[0] if marker and marker.args else 3
+    emails = marker.kwargs.get("emails", True) if marker else True
+    with SyntheticServices(count) as synthetic:
+        use_services(monkeypatch, tmp_path, synthetic, emails=emails)
+        yield synthetic

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 
-from loopback import Reply
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
@@ -14,7 +13,8 @@ from pubfetch.net.client import HttpClient
 from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
-from synthetic import Article, SyntheticServices, in_process_hosts
+from support.loopback import Reply
+from support.synthetic import Article, SyntheticServices, in_process_hosts
 
 #: Longest a held answer waits for the event it expects before giving up (the test then fails: the event should have
 #: come long before; this only keeps a batcher that holds requests back from hanging the suite).

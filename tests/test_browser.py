@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -17,7 +18,6 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from loopback import LoopbackServer, Reply, Request
 from pubfetch.config import FetchConfig
 from pubfetch.net import addresses, browser
 from pubfetch.net.browser import (
@@ -32,8 +32,9 @@ from pubfetch.net.browser import worker as browser_worker
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
+from support.loopback import LoopbackServer, Reply, Request
 
-PAGES = Path(__file__).parent / "pages" / "js"
+PAGES = Path(__file__).parent / "data" / "pages" / "js"
 #: The page limit of the tests that wait for it to run out (``timing`` tests, run apart by .ci/run).
 LIMIT_MS = 4000
 #: The page limit of the tests of healthy pages: a loaded machine can take seconds to render one, and such a page must
@@ -223,6 +224,33 @@ def test_a_browser_that_is_there_but_does_not_start_is_not_called_missing(server
     assert message.startswith("JavaScript fetching is unavailable: Chromium at /bin/false did not start ("), message
     assert "install" not in message
     assert server.count("/article") == 0
+
+
+def test_ctrl_c_while_rendering_ends_with_one_line(tmp_path: Path) -> None:
+    """Ctrl-C at a terminal reaches the whole process group, Playwright's driver too: the command ends with its one
+    line and status 130, without asyncio's "Future exception was never retrieved" about the driver it lost."""
+    pytest.importorskip("playwright")
+    _chromium_or_skip()
+    arrived = threading.Event()
+
+    def page(_request: Request) -> Reply:
+        arrived.set()
+        return Reply(hold=True)  # the page never comes: the interrupt lands while it is being rendered
+
+    with LoopbackServer({"/page": page}) as server:
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]) + os.pathsep +
+                   os.environ.get("PYTHONPATH", ""), PUBFETCH_RATE_DB=str(tmp_path / "rates.sqlite"))
+        proc = subprocess.Popen([sys.executable, "-m", "pubfetch", "-fetch-document-javascript", server.url("/page"),
+                                 "--allow-private-addresses"], env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            assert arrived.wait(300), proc.communicate(timeout=60)
+            os.killpg(proc.pid, signal.SIGINT)  # as the terminal sends it: to every process of the group
+            _, err = proc.communicate(timeout=300)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+    assert (proc.returncode, err) == (130, "pubfetch: error: interrupted\n")
 
 
 def test_untrusted_and_malformed_urls_are_refused_before_the_browser(server):

@@ -1,41 +1,28 @@
 """The batched chain against counting synthetic services: requests per batch, equality with one-at-a-time fetching,
-failures of one service, re-runs after cooldowns, part selection and the database round trip."""
+failures of one service, re-runs after cooldowns, part selection and the database round trip.
+
+The services answer in this process (``support.fetchrun``); the library calls and the check that in-process answers
+equal the answers over sockets use the loopback server."""
 
 from __future__ import annotations
 
 import pytest
 
-from loopback import Reply
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch, fetch_many
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
-from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
-from synthetic import Article, SyntheticServices, in_process
+from support.fetchrun import chain_config, fetch_run
+from support.loopback import Reply
+from support.synthetic import Article, SyntheticServices
 
 
-def config(services: SyntheticServices, **changes) -> FetchConfig:
-    """The chain against the services; a batched service's request goes out when every publication of the batch waits
-    (or is done), never after a linger, so that the requests of a batch do not depend on the machine's speed."""
-    values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "javascript": False, "threads": 4,
-              "linger_ms": 600_000,
-              "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}}
-    values.update(changes)
-    return FetchConfig(**values)
-
-
-def run(services, ids, db=None, **changes) -> list[Publication]:
-    cfg = config(services, **changes)
+def run(services: SyntheticServices, ids: list[str], **changes) -> list[Publication]:
+    """Over a socket: the loopback services, with the chain tests' settings."""
+    cfg = chain_config(services, **changes)
     with Context(cfg) as ctx:
-        return list(fetch_many(ids, db=db, config=cfg, context=ctx))
-
-
-def run_in_process(services, ids, **changes) -> list[Publication]:
-    """As :func:`run`, through the client's layers but with the services answering in this process."""
-    cfg = config(services, **changes)
-    with Context(cfg, client=HttpClient(cfg.http_config(), transport=in_process(services))) as ctx:
         return list(fetch_many(ids, config=cfg, context=ctx))
 
 
@@ -50,14 +37,14 @@ def comparable(pub: Publication) -> dict:
 
 
 def test_two_hundred_pmids_cost_a_handful_of_requests_and_equal_one_at_a_time():
-    with SyntheticServices(200) as services:
-        pmids = services.pmids()
-        batched = run(services, pmids, batch_size=200)
-        batch_counts = services.counts.copy()
-        batch_asked = services.ids_asked["efetch_pubmed"].copy()
-        services.counts.clear()
-        single = run(services, pmids[:20], batch_size=1)
-        single_counts = services.counts.copy()
+    services = SyntheticServices(200)
+    pmids = services.pmids()
+    batched = fetch_run(services, batch_size=200).fetch(pmids)
+    batch_counts = services.counts.copy()
+    batch_asked = services.ids_asked["efetch_pubmed"].copy()
+    services.counts.clear()
+    single = fetch_run(services, batch_size=1).fetch(pmids[:20])
+    single_counts = services.counts.copy()
     assert batch_counts["europepmc_search"] == 1
     # the closed-access half (released together by the search) in one request while the open-access half is still at
     # Europe PMC's full texts; the open-access half after them, in one or two (a full text that had not queued yet
@@ -77,8 +64,7 @@ def test_two_hundred_pmids_cost_a_handful_of_requests_and_equal_one_at_a_time():
 
 
 def test_content_of_a_fetched_publication():
-    with SyntheticServices(2) as services:
-        oa, closed = run(services, services.pmids())
+    oa, closed = fetch_run(2).fetch(Article(i).pmid for i in range(2))
     a = Article(0)
     assert oa.pmid.content == a.pmid and oa.pmcid.content == a.pmcid and oa.doi.content == a.doi.upper()
     assert oa.title.content == a.title and oa.title.type is PartType.europepmc
@@ -102,58 +88,57 @@ def test_content_of_a_fetched_publication():
 def test_one_service_down_leaves_entries_retryable_and_a_rerun_completes_them(tmp_path):
     db_path = tmp_path / "pubs.db"
     init_db(db_path).close()
-    with SyntheticServices(4) as services:
-        services.failing.add("europepmc_search")
-        first = run(services, services.pmids(), db=str(db_path))
-        assert all(p.state.fetch_exception for p in first)
-        # filled from PubMed meanwhile
-        assert all(p.title.type is PartType.pubmed_xml for p in first)
-        assert first[0].pmcid.content == Article(0).pmcid  # PubMed knows the PMCID; PMC gave the full text
-        services.failing.clear()
-        services.counts.clear()
-        # within the fetchException cooldown, retryLimit (3) still allows attempts
-        second = run(services, services.pmids(), db=str(db_path))
-        assert services.counts["europepmc_search"] == 1
-        assert not any(p.state.fetch_exception for p in second)
-        # Europe PMC's facts arrived (a tie between final types keeps the title PubMed gave)
-        assert [p.citations_count for p in second] == [0, 1, 2, 3]
-        assert [p.oa for p in second] == [True, False, True, False]
-        # first run: the fetch and its final retry (counter 1); this run: the second retry
-        assert [p.state.retry_counter for p in second] == [2, 2, 2, 2]
+    run = fetch_run(4)
+    services = run.services
+    services.failing.add("europepmc_search")
+    first = run.fetch(services.pmids(), db=str(db_path))
+    assert all(p.state.fetch_exception for p in first)
+    # filled from PubMed meanwhile
+    assert all(p.title.type is PartType.pubmed_xml for p in first)
+    assert first[0].pmcid.content == Article(0).pmcid  # PubMed knows the PMCID; PMC gave the full text
+    services.failing.clear()
+    services.counts.clear()
+    # within the fetchException cooldown, retryLimit (3) still allows attempts
+    second = run.fetch(services.pmids(), db=str(db_path))
+    assert services.counts["europepmc_search"] == 1
+    assert not any(p.state.fetch_exception for p in second)
+    # Europe PMC's facts arrived (a tie between final types keeps the title PubMed gave)
+    assert [p.citations_count for p in second] == [0, 1, 2, 3]
+    assert [p.oa for p in second] == [True, False, True, False]
+    # first run: the fetch and its final retry (counter 1); this run: the second retry
+    assert [p.state.retry_counter for p in second] == [2, 2, 2, 2]
 
 
 def test_final_entries_are_not_fetched_again(tmp_path):
     db_path = tmp_path / "pubs.db"
     init_db(db_path).close()
-    with SyntheticServices(2) as services:
-        run(services, [Article(0).pmid], db=str(db_path))
-        services.counts.clear()
-        summary = BatchSummary()
-        cfg = config(services)
-        [again] = list(fetch_many([Article(0).pmid], db=str(db_path), config=cfg, summary=summary))
-        assert sum(services.counts.values()) == 0
-        assert summary.skipped == 1 and summary.final == 1
-        assert again.title.content == Article(0).title
+    run = fetch_run(2)
+    run.fetch([Article(0).pmid], db=str(db_path))
+    run.services.counts.clear()
+    summary = BatchSummary()
+    [again] = run.fetch([Article(0).pmid], db=str(db_path), summary=summary)
+    assert sum(run.services.counts.values()) == 0
+    assert summary.skipped == 1 and summary.final == 1
+    assert again.title.content == Article(0).title
 
 
 def test_fetch_part_limits_what_is_fetched():
-    with SyntheticServices(2) as services:
-        [pub] = run(services, [Article(0).pmid], parts=frozenset({PartName.title, PartName.theAbstract}))
-        assert pub.title.content and pub.abstract.content
-        assert pub.keywords.is_empty() and pub.mesh.is_empty() and pub.fulltext.is_empty()
-        assert services.counts["europepmc_fulltext"] == 0 and services.counts["annotations"] == 0
+    run = fetch_run(2, parts=frozenset({PartName.title, PartName.theAbstract}))
+    [pub] = run.fetch([Article(0).pmid])
+    assert pub.title.content and pub.abstract.content
+    assert pub.keywords.is_empty() and pub.mesh.is_empty() and pub.fulltext.is_empty()
+    assert run.services.counts["europepmc_fulltext"] == 0 and run.services.counts["annotations"] == 0
 
 
 def test_fetch_by_pmcid_and_doi_find_the_same_publication():
-    with SyntheticServices(2) as services:
-        by_pmid, by_pmcid, by_doi = (run(services, [x])[0] for x in (Article(0).pmid, Article(0).pmcid,
-                                                                        Article(0).doi))
+    run = fetch_run(2)
+    by_pmid, by_pmcid, by_doi = (run.fetch([x])[0] for x in (Article(0).pmid, Article(0).pmcid, Article(0).doi))
     assert by_pmid.ids == by_pmcid.ids == by_doi.ids
 
 
 def test_library_fetch_with_options():
     with SyntheticServices(1) as services:
-        pub = fetch(Article(0).pmid, config=config(services))
+        pub = fetch(Article(0).pmid, config=chain_config(services))
     assert pub.title.content == Article(0).title
 
 
@@ -163,9 +148,9 @@ def test_library_calls_share_the_rate_limits_unless_told_not_to(tmp_path, monkey
     rates = tmp_path / "rates.sqlite"
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(rates))
     with SyntheticServices(2) as services:
-        list(fetch_many(services.pmids(), config=config(services), rate_limits=False))
+        list(fetch_many(services.pmids(), config=chain_config(services), rate_limits=False))
         assert not rates.exists()
-        list(fetch_many(services.pmids(), config=config(services)))
+        list(fetch_many(services.pmids(), config=chain_config(services)))
     with sqlite3.connect(rates) as db:
         booked = {key for (key,) in db.execute("SELECT key FROM schedule")}
     # every service the chain asked took its permits from the shared file
@@ -180,16 +165,16 @@ def test_bad_id_is_a_clear_error():
 def test_doi_page_then_its_pdf_link_give_the_full_text(corpus_dir):
     pdf = (corpus_dir / "files" / "pdf" / "peerj.1120.pdf").read_bytes()
     closed = Article(1)  # closed access: no full text from Europe PMC or PMC
-    with SyntheticServices(2) as services:
-        page = (f'<html><head><title>{closed.title} | Synthetic Journal</title>'
-                f'<meta name="citation_title" content="{closed.title}">'
-                f'<meta name="citation_pdf_url" content="{services.base}/files/paper.pdf"></head>'
-                f"<body><h1>{closed.title}</h1><p>Short landing page.</p></body></html>")
-        services.extra[f"/doi/{closed.doi.upper()}"] = Reply(302, "", "text/plain",
-                                                             {"Location": f"{services.base}/article/1"})
-        services.extra["/article/1"] = Reply(200, page)
-        services.extra["/files/paper.pdf"] = Reply(200, pdf, "application/pdf")
-        [pub] = run(services, [closed.pmid])
+    services = SyntheticServices(2)
+    page = (f'<html><head><title>{closed.title} | Synthetic Journal</title>'
+            f'<meta name="citation_title" content="{closed.title}">'
+            f'<meta name="citation_pdf_url" content="{services.base}/files/paper.pdf"></head>'
+            f"<body><h1>{closed.title}</h1><p>Short landing page.</p></body></html>")
+    services.extra[f"/doi/{closed.doi.upper()}"] = Reply(302, "", "text/plain",
+                                                         {"Location": f"{services.base}/article/1"})
+    services.extra["/article/1"] = Reply(200, page)
+    services.extra["/files/paper.pdf"] = Reply(200, pdf, "application/pdf")
+    [pub] = fetch_run(services).fetch([closed.pmid])
     assert services.counts["extra:/article/1"] == 1 and services.counts["extra:/files/paper.pdf"] == 1
     assert pub.fulltext.type is PartType.pdf_citation
     assert len(pub.fulltext.content) > 20_000
@@ -197,17 +182,16 @@ def test_doi_page_then_its_pdf_link_give_the_full_text(corpus_dir):
     assert pub.visited_sites[0].type is PartType.doi and pub.visited_sites[1].type is PartType.pdf_citation
 
 
-def test_update_citations_asks_one_search_for_the_batch(tmp_path, capsys):
-    from pubfetch.fetcher import init_publication, to_ids
+def test_update_citations_asks_one_search_for_the_batch():
     from pubfetch.resources.europepmc import update_citations
 
-    with SyntheticServices(5) as services:
-        pubs = [init_publication(to_ids(p), FetchConfig().args) for p in services.pmids()]
-        with Context(config(services)) as ctx:
-            assert update_citations(ctx, pubs) == 5
-        assert services.counts["europepmc_search"] == 1
-        assert [p.citations_count for p in pubs] == [0, 1, 2, 3, 4]
-        assert all(p.citations_timestamp > 0 for p in pubs)
+    run = fetch_run(5)
+    pubs = [run.pub_run(p).pub for p in run.services.pmids()]
+    with run.context() as ctx:
+        assert update_citations(ctx, pubs) == 5
+    assert run.services.counts["europepmc_search"] == 1
+    assert [p.citations_count for p in pubs] == [0, 1, 2, 3, 4]
+    assert all(p.citations_timestamp > 0 for p in pubs)
 
 
 def test_in_process_services_give_what_the_loopback_services_give():
@@ -215,16 +199,16 @@ def test_in_process_services_give_what_the_loopback_services_give():
         over_sockets = run(services, services.pmids())
         socket_counts = services.counts.copy()
         services.counts.clear()
-        in_process_pubs = run_in_process(services, services.pmids())
+        in_process_pubs = fetch_run(services).fetch(services.pmids())
         assert services.counts == socket_counts
     assert socket_counts["europepmc_search"] == 1 and socket_counts["europepmc_fulltext"] == 3
     assert [comparable(p) for p in in_process_pubs] == [comparable(p) for p in over_sockets]
 
 
 def test_in_process_failing_service_marks_entries_for_retry():
-    services = SyntheticServices(4)  # never started: nothing listens, every answer comes from the handler
-    services.failing.add("europepmc_search")
-    pubs = run_in_process(services, services.pmids())
+    run = fetch_run(4)
+    run.services.failing.add("europepmc_search")
+    pubs = run.fetch(run.services.pmids())
     assert all(p.state.fetch_exception for p in pubs)
     assert [p.title.type for p in pubs] == [PartType.pubmed_xml] * 4
 def test_each_publication_asks_the_services_in_the_order_it_would_alone():
@@ -235,8 +219,8 @@ def test_each_publication_asks_the_services_in_the_order_it_would_alone():
     from urllib.parse import unquote
 
     def asked_in_order(batch_size: int) -> dict[int, list[str]]:
-        services = SyntheticServices(12)
-        transport = in_process(services)
+        run = fetch_run(12, batch_size=batch_size)
+        transport = run.transport
         sent: list[str] = []
         lock = threading.Lock()
         inner = transport.answer_for
@@ -249,9 +233,7 @@ def test_each_publication_asks_the_services_in_the_order_it_would_alone():
             return inner(request)
 
         transport.answer_for = logging_answer  # type: ignore[method-assign]
-        cfg = config(services, batch_size=batch_size)
-        with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
-            list(fetch_many(services.pmids(), config=cfg, context=ctx))
+        run.fetch(run.services.pmids())
         order: dict[int, list[str]] = {}
         for i in range(12):
             a = Article(i)

@@ -18,7 +18,7 @@ from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.resources.base import Context
-from synthetic import SyntheticServices, in_process_hosts
+from support.synthetic import SyntheticServices, in_process_hosts
 
 #: Seconds each fullTextXML answer takes; the host has one connection, so they come out this far apart.
 GAP = 0.2

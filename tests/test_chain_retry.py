@@ -1,8 +1,9 @@
 """The end-of-run retry asks only what failed: the failed requests' resources and links, once, after their Retry-After;
 never a resource that answered, never a permanent answer; and the publications wait for it on disk, not in memory.
 
-The client here has no answer memory, so a request asked again would reach the server (and be counted as a repeat):
-what is tested is that the chain does not ask, not that a cache hides the asking."""
+The services answer in this process (``support.fetchrun``), through a client with no answer memory, so a request asked
+again reaches them (and is counted as a repeat): what is tested is that the chain does not ask, not that a cache hides
+the asking."""
 
 from __future__ import annotations
 
@@ -13,16 +14,14 @@ import time
 import weakref
 from collections import Counter
 
-from loopback import Reply, Request
-from pubfetch.config import FetchConfig
 from pubfetch.engine import batches
-from pubfetch.fetcher import BatchSummary, fetch_many
+from pubfetch.fetcher import BatchSummary
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.net.client import HttpClient
-from pubfetch.resources.base import Context
 from pubfetch.store.spill import SpillList
-from synthetic import Article, SyntheticServices
+from support.fetchrun import fetch_run
+from support.loopback import Reply, Request
+from support.synthetic import Article, SyntheticServices
 
 
 class FlakyServices(SyntheticServices):
@@ -56,24 +55,15 @@ class FlakyServices(SyntheticServices):
         return [at for p, at in self.arrivals if p == path]
 
 
-def config(services: SyntheticServices, **changes) -> FetchConfig:
-    values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "javascript": False, "threads": 4,
-              "linger_ms": 600_000, "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}}
-    values.update(changes)
-    return FetchConfig(**values)
-
-
 def run(services: SyntheticServices, ids: list[str], summary: BatchSummary | None = None,
         **changes) -> list[Publication]:
-    cfg = config(services, **changes)
-    with Context(cfg, client=HttpClient(cfg.http_config())) as ctx:  # no answer memory
-        return list(fetch_many(ids, config=cfg, context=ctx, summary=summary))
+    return fetch_run(services, **changes).fetch(ids, summary=summary)
 
 
 def reference(n: int, **changes) -> tuple[list[Publication], Counter[str]]:
-    with SyntheticServices(n) as healthy:
-        pubs = run(healthy, healthy.pmids(), **changes)
-        return pubs, healthy.counts.copy()
+    healthy = SyntheticServices(n)
+    pubs = run(healthy, healthy.pmids(), **changes)
+    return pubs, healthy.counts.copy()
 
 
 def by_pmid(pubs: list[Publication]) -> dict[str, Publication]:
@@ -97,12 +87,12 @@ BUSY = Reply(503, "Service Unavailable", "text/plain")
 def test_a_failed_request_is_asked_again_and_nothing_else():
     expected, healthy_counts = reference(6)
     closed = Article(1)
-    with FlakyServices(6) as services:
-        services.fail(f"/unpaywall/{closed.doi.upper()}", 1, BUSY)
-        summary = BatchSummary()
-        pubs = run(services, services.pmids(), summary)
-        counts = services.counts.copy()
-        asked = len(services.asked(f"/unpaywall/{closed.doi.upper()}"))
+    services = FlakyServices(6)
+    services.fail(f"/unpaywall/{closed.doi.upper()}", 1, BUSY)
+    summary = BatchSummary()
+    pubs = run(services, services.pmids(), summary)
+    counts = services.counts.copy()
+    asked = len(services.asked(f"/unpaywall/{closed.doi.upper()}"))
     assert contents(pubs) == contents(expected)
     assert not any(p.state.fetch_exception for p in pubs)
     # the run asked what a healthy run asks, plus the one failed request once more
@@ -117,10 +107,10 @@ def test_a_failure_made_good_by_a_later_resource_is_not_asked_again():
     """fullTextXML failed, but PMC's efetch gave the final full text later in the chain: nothing is left to ask."""
     expected, healthy_counts = reference(4)
     oa = Article(2)
-    with FlakyServices(4) as services:
-        services.fail(f"/epmc/rest/{oa.pmcid}/fullTextXML", 1, BUSY)
-        pubs = run(services, services.pmids())
-        counts = services.counts.copy()
+    services = FlakyServices(4)
+    services.fail(f"/epmc/rest/{oa.pmcid}/fullTextXML", 1, BUSY)
+    pubs = run(services, services.pmids())
+    counts = services.counts.copy()
     assert contents(pubs) == contents(expected)
     assert by_pmid(pubs)[oa.pmid].fulltext.type is PartType.pmc_xml
     assert not any(p.state.fetch_exception for p in pubs)
@@ -130,12 +120,12 @@ def test_a_failure_made_good_by_a_later_resource_is_not_asked_again():
 
 def test_a_failed_batched_request_marks_only_its_publications_and_the_retry_asks_only_them(caplog):
     expected, _ = reference(10, europepmc_batch=5)
-    with FlakyServices(10) as services:
-        # the PMID search of the second chunk of five (publications 5 to 9)
-        services.fail(f"EXT_ID:{Article(5).pmid}", 1, BUSY)
-        with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"):
-            pubs = run(services, services.pmids(), europepmc_batch=5)
-        asked = services.ids_asked
+    services = FlakyServices(10)
+    # the PMID search of the second chunk of five (publications 5 to 9)
+    services.fail(f"EXT_ID:{Article(5).pmid}", 1, BUSY)
+    with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"):
+        pubs = run(services, services.pmids(), europepmc_batch=5)
+    asked = services.ids_asked
     retried = [r.getMessage() for r in caplog.records if r.getMessage().startswith("retrying ")]
     assert retried == ["retrying 5 publications that ended with a fetch exception: only what failed"]
     assert contents(pubs) == contents(expected)
@@ -149,11 +139,11 @@ def test_a_failed_batched_request_marks_only_its_publications_and_the_retry_asks
 
 def test_a_permanent_answer_is_not_asked_again_in_the_same_run():
     oa = Article(2)
-    with FlakyServices(4) as services:
-        # the search said there is XML full text, and the endpoint says "no such record": fetchException (PubFetcher),
-        # but asking again in a minute cannot change the answer
-        services.fail(f"/epmc/rest/{oa.pmcid}/fullTextXML", 5, Reply(404, "not found", "text/plain"))
-        pubs = run(services, services.pmids())
+    services = FlakyServices(4)
+    # the search said there is XML full text, and the endpoint says "no such record": fetchException (PubFetcher),
+    # but asking again in a minute cannot change the answer
+    services.fail(f"/epmc/rest/{oa.pmcid}/fullTextXML", 5, Reply(404, "not found", "text/plain"))
+    pubs = run(services, services.pmids())
     assert len(services.asked(f"/epmc/rest/{oa.pmcid}/fullTextXML")) == 1
     assert [by_pmid(pubs)[a.pmid].state.fetch_exception for a in map(Article, range(4))] == [False, False, True, False]
 
@@ -161,10 +151,10 @@ def test_a_permanent_answer_is_not_asked_again_in_the_same_run():
 def test_the_retry_waits_for_the_retry_after_of_the_failure():
     closed = Article(1)
     path = f"/unpaywall/{closed.doi.upper()}"
-    with FlakyServices(2) as services:
-        services.fail(path, 1, Reply(503, "busy", "text/plain", {"Retry-After": "2"}))
-        pubs = run(services, services.pmids())
-        first, second = services.asked(path)
+    services = FlakyServices(2)
+    services.fail(path, 1, Reply(503, "busy", "text/plain", {"Retry-After": "2"}))
+    pubs = run(services, services.pmids())
+    first, second = services.asked(path)
     assert not any(p.state.fetch_exception for p in pubs)
     assert second - first >= 2.0 - 0.05  # asked again only after the server's Retry-After
 
@@ -174,14 +164,14 @@ def test_a_failed_publisher_page_is_asked_again_without_resolving_the_doi_again(
     page = ("<html><head><title>Publisher page</title></head><body><article>"
             + "<p>The full text of the synthetic article as the publisher shows it.</p>" * 40
             + "</article></body></html>")
-    with FlakyServices(2) as services:
-        services.extra[f"/doi/{closed.doi.upper()}"] = Reply(302, "", "text/plain",
-                                                     {"Location": f"{services.base}/publisher/1"})
-        services.extra["/publisher/1"] = Reply(200, page, "text/html; charset=utf-8")
-        services.fail("/publisher/1", 1, BUSY)
-        pubs = run(services, services.pmids())
-        resolved = len(services.asked(f"/doi/{closed.doi.upper()}"))
-        fetched = len(services.asked("/publisher/1"))
+    services = FlakyServices(2)
+    services.extra[f"/doi/{closed.doi.upper()}"] = Reply(302, "", "text/plain",
+                                                 {"Location": f"{services.base}/publisher/1"})
+    services.extra["/publisher/1"] = Reply(200, page, "text/html; charset=utf-8")
+    services.fail("/publisher/1", 1, BUSY)
+    pubs = run(services, services.pmids())
+    resolved = len(services.asked(f"/doi/{closed.doi.upper()}"))
+    fetched = len(services.asked("/publisher/1"))
     assert (resolved, fetched) == (1, 2)
     pub = by_pmid(pubs)[closed.pmid]
     assert not pub.state.fetch_exception
@@ -213,7 +203,7 @@ def test_publications_wait_for_the_retry_on_disk_not_in_memory(monkeypatch, capl
     handler = AtRetry(logging.INFO)
     logging.getLogger("pubfetch.engine.overlap").addHandler(handler)
     try:
-        with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"), services:
+        with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"):
             services.fail("/epmc/rest/search", 1000, BUSY)
             pubs = run(services, services.pmids(), batch_size=5)
     finally:

@@ -34,7 +34,7 @@ from pubfetch.extract.clean import (
 )
 from pubfetch.net.encoding import decode_body
 
-PAGES = Path(__file__).parent / "pages" / "clean"
+PAGES = Path(__file__).parent / "data" / "pages" / "clean"
 
 
 def page(name: str) -> str:

@@ -9,22 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.main import main
 from pubfetch.cli.options import BY_NAME, GROUPS
 from pubfetch.model import PartType
+from support.cli import Cli
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+def error(cli: Cli, *argv: str) -> str:
     """Run a command that must fail with exit status 2 and exactly one line on stderr; return that line."""
-    code, out, err = run(capsys, *argv)
+    code, out, err = cli(*argv)
     assert code == 2, (code, out, err)
     assert err.count("\n") == 1 and err.endswith("\n"), err
     assert "Traceback" not in err
@@ -34,8 +28,8 @@ def error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 # --- help ------------------------------------------------------------------------------------------------------------
 
 
-def test_help_lists_the_groups_in_pipeline_order(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "--help")
+def test_help_lists_the_groups_in_pipeline_order(cli: Cli) -> None:
+    code, out, err = cli("--help")
     assert code == 0 and err == ""
     titles = ["General:", "Fetching parameters:", "Fetching private parameters:", "One-off: database:",
               "One-off: print a web page (network):", "One-off: scrape rules:", "One-off: publication IDs:",
@@ -52,8 +46,8 @@ def test_help_lists_the_groups_in_pipeline_order(capsys: pytest.CaptureFixture[s
     assert [g.title + ":" for g in GROUPS] == titles
 
 
-def test_help_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, "-h")
+def test_help_lists_every_option(cli: Cli) -> None:
+    _, out, _ = cli("-h")
     listed = {word.rstrip(",") for line in out.splitlines() if line.startswith("  -") for word in line.split()
               if word.startswith("-")}
     assert set(BY_NAME) <= listed
@@ -63,12 +57,12 @@ def test_help_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
            "pipelines), metadata" in out
 
 
-def test_help_wins_over_other_options(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "-pubb", "--help")
+def test_help_wins_over_other_options(cli: Cli) -> None:
+    code, out, _ = cli("-pubb", "--help")
     assert code == 0 and out.startswith("usage: pubfetch ")
 
 
-def test_option_names_are_pubfetchers(capsys: pytest.CaptureFixture[str]) -> None:
+def test_option_names_are_pubfetchers() -> None:
     for name in ("-db-init", "-db-commit", "-db-compact", "-db-publications-size", "-db-webpages-size", "-db-docs-size",
                  "-db-publications-map", "-db-publications-map-reverse", "-fetch-document",
                  "-fetch-document-javascript", "-post-document", "-fetch-webpage-selector", "-scrape-site",
@@ -95,8 +89,8 @@ def test_option_names_are_pubfetchers(capsys: pytest.CaptureFixture[str]) -> Non
         assert name in BY_NAME, name
 
 
-def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "--version") == (0, "pubfetch 0.1.0\n", "")
+def test_version(cli: Cli) -> None:
+    assert cli("--version") == (0, "pubfetch 0.1.0\n", "")
 
 
 # --- publication ID operations -----------------------------------------------------------------------------------------
@@ -127,60 +121,60 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     (["-extract-pmcid", "PMC123\n"], ""),
     (["-is-doi", "10.1093/nar\n"], "false"),
 ])
-def test_id_operations_print_pubfetchers_answers(capsys: pytest.CaptureFixture[str], argv: list[str],
+def test_id_operations_print_pubfetchers_answers(cli: Cli, argv: list[str],
                                                  answer: str) -> None:
-    assert run(capsys, *argv) == (0, answer + "\n", "")
+    assert cli(*argv) == (0, answer + "\n", "")
 
 
-def test_one_off_operations_run_in_pubfetchers_order(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "-extract-doi-registrant", "10.1093/nar/gkz369", "-is-doi", "x", "-is-pmid", "1",
+def test_one_off_operations_run_in_pubfetchers_order(cli: Cli) -> None:
+    code, out, _ = cli("-extract-doi-registrant", "10.1093/nar/gkz369", "-is-doi", "x", "-is-pmid", "1",
                        "-escape-html", "<b>")
     assert (code, out) == (0, "true\nfalse\n1093\n&lt;b&gt;\n")
 
 
-def test_find_ids_and_url_ids(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "-find-ids", "See PMID: 31114920, PMCID:PMC6198355 and doi:10.1093/nar/gkz369.")
+def test_find_ids_and_url_ids(cli: Cli) -> None:
+    code, out, _ = cli("-find-ids", "See PMID: 31114920, PMCID:PMC6198355 and doi:10.1093/nar/gkz369.")
     assert (code, out) == (0, "31114920\t\t\n\tPMC6198355\t\n\t\t10.1093/NAR/GKZ369\n")
-    assert run(capsys, "-url-ids", "https://pubmed.ncbi.nlm.nih.gov/31114920/") == (0, "31114920\t\t\n", "")
-    assert run(capsys, "-url-ids", "https://europepmc.org/article/PMC/PMC6198355")[1] == "\tPMC6198355\t\n"
-    assert error(capsys, "-url-ids", "https://example.org/x") == (
+    assert cli("-url-ids", "https://pubmed.ncbi.nlm.nih.gov/31114920/") == (0, "31114920\t\t\n", "")
+    assert cli("-url-ids", "https://europepmc.org/article/PMC/PMC6198355")[1] == "\tPMC6198355\t\n"
+    assert error(cli, "-url-ids", "https://example.org/x") == (
         "pubfetch: error: 'https://example.org/x' is not a PubMed, PMC, Europe PMC or doi.org link to a publication")
 
 
 # --- miscellaneous operations -----------------------------------------------------------------------------------------
 
 
-def test_escape_html(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "-escape-html", '<a href="x">Q&A</a>')[1] == '&lt;a href="x"&gt;Q&amp;A&lt;/a&gt;\n'
-    assert run(capsys, "-escape-html-attribute", 'a b"<\u00e9')[1] == "a&#32;b&#34;&#60;\u00e9\n"
+def test_escape_html(cli: Cli) -> None:
+    assert cli("-escape-html", '<a href="x">Q&A</a>')[1] == '&lt;a href="x"&gt;Q&amp;A&lt;/a&gt;\n'
+    assert cli("-escape-html-attribute", 'a b"<\u00e9')[1] == "a&#32;b&#34;&#60;\u00e9\n"
 
 
-def test_check_publication_id(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "-check-publication-id", "31114920")[1] == "31114920\t\t\n"
-    assert run(capsys, "-check-publication-id", "PMC6198355")[1] == "\tPMC6198355\t\n"
-    assert run(capsys, "-check-publication-id", "doi:10.1093/nar/gkz369")[1] == "\t\t10.1093/NAR/GKZ369\n"
-    assert error(capsys, "-check-publication-id", "PMC123x") == (
+def test_check_publication_id(cli: Cli) -> None:
+    assert cli("-check-publication-id", "31114920")[1] == "31114920\t\t\n"
+    assert cli("-check-publication-id", "PMC6198355")[1] == "\tPMC6198355\t\n"
+    assert cli("-check-publication-id", "doi:10.1093/nar/gkz369")[1] == "\t\t10.1093/NAR/GKZ369\n"
+    assert error(cli, "-check-publication-id", "PMC123x") == (
         "pubfetch: error: unknown publication ID 'PMC123x': expected a PMID (31114920), a PMCID (PMC6198355) or a "
         "DOI (10.1093/nar/gkz369)")
 
 
-def test_check_publication_ids(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "-check-publication-ids", "31114920", "", "10.1093/nar/gkz369")[1] == (
+def test_check_publication_ids(cli: Cli) -> None:
+    assert cli("-check-publication-ids", "31114920", "", "10.1093/nar/gkz369")[1] == (
         "31114920\t\t10.1093/NAR/GKZ369\n")
-    assert error(capsys, "-check-publication-ids", "31114920", "6198355", "") == (
+    assert error(cli, "-check-publication-ids", "31114920", "6198355", "") == (
         "pubfetch: error: invalid PMCID '6198355': PMCID must start with PMC; '6198355' looks like a PMID "
         "(did you mean PMC6198355?)")
-    assert error(capsys, "-check-publication-ids", "", "", "") == (
+    assert error(cli, "-check-publication-ids", "", "", "") == (
         "pubfetch: error: no publication ID given (all of PMID, PMCID and DOI are empty)")
 
 
-def test_check_url(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "-check-url", "https://bio.tools/pubfetcher")[1] == "https://bio.tools/pubfetcher\n"
-    assert run(capsys, "-check-url", " ftp://ftp.ebi.ac.uk/pub/ ")[1] == "ftp://ftp.ebi.ac.uk/pub/\n"
-    assert error(capsys, "-check-url", "bio.tools/pubfetcher") == (
+def test_check_url(cli: Cli) -> None:
+    assert cli("-check-url", "https://bio.tools/pubfetcher")[1] == "https://bio.tools/pubfetcher\n"
+    assert cli("-check-url", " ftp://ftp.ebi.ac.uk/pub/ ")[1] == "ftp://ftp.ebi.ac.uk/pub/\n"
+    assert error(cli, "-check-url", "bio.tools/pubfetcher") == (
         "pubfetch: error: malformed URL 'bio.tools/pubfetcher': no scheme (expected an absolute URL such as "
         "https://example.org/)")
-    assert error(capsys, "-check-url", "mailto:someone@example.org") == (
+    assert error(cli, "-check-url", "mailto:someone@example.org") == (
         "pubfetch: error: malformed URL 'mailto:someone@example.org': unsupported scheme 'mailto' (expected http, "
         "https or ftp)")
 
@@ -188,92 +182,92 @@ def test_check_url(capsys: pytest.CaptureFixture[str]) -> None:
 # --- errors ------------------------------------------------------------------------------------------------------------
 
 
-def test_unknown_option(capsys: pytest.CaptureFixture[str]) -> None:
-    assert error(capsys, "-pubb", "1") == (
+def test_unknown_option(cli: Cli) -> None:
+    assert error(cli, "-pubb", "1") == (
         "pubfetch: error: unknown option '-pubb' (did you mean -pub?); see pubfetch --help")
-    assert error(capsys, "--formatt=json", "-out") == (
+    assert error(cli, "--formatt=json", "-out") == (
         "pubfetch: error: unknown option '--formatt=json' (did you mean --format?); see pubfetch --help")
-    assert error(capsys, "-zzz") == "pubfetch: error: unknown option '-zzz'; see pubfetch --help"
+    assert error(cli, "-zzz") == "pubfetch: error: unknown option '-zzz'; see pubfetch --help"
 
 
-def test_unknown_option_inside_a_list(capsys: pytest.CaptureFixture[str]) -> None:
-    assert error(capsys, "-pub", "1", "-outt") == (
+def test_unknown_option_inside_a_list(cli: Cli) -> None:
+    assert error(cli, "-pub", "1", "-outt") == (
         "pubfetch: error: unknown option '-outt' (did you mean -out?); see pubfetch --help")
 
 
-def test_stray_argument(capsys: pytest.CaptureFixture[str]) -> None:
-    assert error(capsys, "-out", "31114920") == (
+def test_stray_argument(cli: Cli) -> None:
+    assert error(cli, "-out", "31114920") == (
         "pubfetch: error: unexpected argument '31114920': it follows no option that takes it; see pubfetch --help")
 
 
-def test_missing_arguments(capsys: pytest.CaptureFixture[str]) -> None:
-    assert error(capsys, "-pub", "1", "-db") == "pubfetch: error: option -db needs an argument (DATABASE)"
-    assert error(capsys, "-db", "-out") == (
+def test_missing_arguments(cli: Cli) -> None:
+    assert error(cli, "-pub", "1", "-db") == "pubfetch: error: option -db needs an argument (DATABASE)"
+    assert error(cli, "-db", "-out") == (
         "pubfetch: error: option -db needs an argument (DATABASE) but is followed by option -out")
-    assert error(capsys, "-pub", "-out") == "pubfetch: error: option -pub needs at least one argument (ID ...)"
-    assert error(capsys, "-check-publication-ids", "1", "PMC1") == (
+    assert error(cli, "-pub", "-out") == "pubfetch: error: option -pub needs at least one argument (ID ...)"
+    assert error(cli, "-check-publication-ids", "1", "PMC1") == (
         "pubfetch: error: option -check-publication-ids needs 3 arguments (PMID PMCID DOI), got 2")
 
 
-def test_bad_values(capsys: pytest.CaptureFixture[str]) -> None:
-    assert error(capsys, "-pub", "1", "-pmid", "(") == (
+def test_bad_values(cli: Cli) -> None:
+    assert error(cli, "-pub", "1", "-pmid", "(") == (
         "pubfetch: error: option -pmid: invalid regular expression '(': missing ), unterminated subpattern at "
         "position 0")
-    assert error(capsys, "-pub", "1", "-fetch-time-more", "yesterday") == (
+    assert error(cli, "-pub", "1", "-fetch-time-more", "yesterday") == (
         "pubfetch: error: option -fetch-time-more: invalid time 'yesterday': expected an ISO-8601 instant such as "
         "2024-01-31T12:00:00Z")
-    assert error(capsys, "-pub", "1", "-head", "-3") == (
+    assert error(cli, "-pub", "1", "-head", "-3") == (
         "pubfetch: error: option -head: invalid value '-3': expected a whole number >= 0")
-    assert error(capsys, "-pub", "1", "--threads", "0") == (
+    assert error(cli, "-pub", "1", "--threads", "0") == (
         "pubfetch: error: option --threads: invalid value '0': expected a whole number >= 1")
-    assert error(capsys, "-pub", "1", "-out", "--format", "xml") == (
+    assert error(cli, "-pub", "1", "-out", "--format", "xml") == (
         "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl, metadata, "
         "metadata-jsonl")
-    assert error(capsys, "-pub", "1", "-out", "--out-part", "abstrct") == (
+    assert error(cli, "-pub", "1", "-out", "--out-part", "abstrct") == (
         "pubfetch: error: option --out-part: unknown publication part 'abstrct': expected one of pmid, pmcid, doi, "
         "title, keywords, mesh, efo, go, abstract, fulltext")
     types = ", ".join(t.value for t in PartType)
-    assert error(capsys, "-pub", "1", "-part-type", "doi", "-part-type-part", "title", "-part-type", "pdf") == (
+    assert error(cli, "-pub", "1", "-part-type", "doi", "-part-type-part", "title", "-part-type", "pdf") == (
         f"pubfetch: error: option -part-type: unknown publication part type 'pdf': expected one of {types}")
 
 
-def test_bad_fetching_parameter(capsys: pytest.CaptureFixture[str]) -> None:
-    assert error(capsys, "-pub", "1", "-out", "--timeout", "-5") == (
+def test_bad_fetching_parameter(cli: Cli) -> None:
+    assert error(cli, "-pub", "1", "-out", "--timeout", "-5") == (
         "pubfetch: error: option --timeout: invalid value '-5' for parameter timeout: expected a value of at least "
         "0 milliseconds")
-    assert error(capsys, "-pub", "1", "-out", "--emptyCooldown", "30s").startswith(
+    assert error(cli, "-pub", "1", "-out", "--emptyCooldown", "30s").startswith(
         "pubfetch: error: option --emptyCooldown: invalid value '30s' for parameter emptyCooldown: expected ")
-    assert error(capsys, "-pub", "1", "-out", "--retryLimit", "2", "--retryLimit", "3") == (
+    assert error(cli, "-pub", "1", "-out", "--retryLimit", "2", "--retryLimit", "3") == (
         "pubfetch: error: option --retryLimit given more than once")
 
 
-def test_conflicting_and_incomplete_options(capsys: pytest.CaptureFixture[str]) -> None:
-    assert error(capsys, "-pub", "1", "-part-content", "x") == (
+def test_conflicting_and_incomplete_options(cli: Cli) -> None:
+    assert error(cli, "-pub", "1", "-part-content", "x") == (
         "pubfetch: error: option -part-content needs -part-content-part (the publication parts to test)")
-    assert error(capsys, "-pub", "1", "-not-part-size-part", "title") == (
+    assert error(cli, "-pub", "1", "-not-part-size-part", "title") == (
         "pubfetch: error: option -not-part-size-part needs -not-part-size (the test to apply to the parts)")
-    assert error(capsys, "-pub", "1", "--fetch-part", "title", "--not-fetch-part", "abstract") == (
+    assert error(cli, "-pub", "1", "--fetch-part", "title", "--not-fetch-part", "abstract") == (
         "pubfetch: error: options --fetch-part and --not-fetch-part can't be used together")
-    assert error(capsys, "-pub", "1", "-db", "a.db", "-db", "b.db") == "pubfetch: error: option -db given more than once"
-    assert error(capsys, "-out", "--plain=yes") == "pubfetch: error: option --plain takes no argument (given '--plain=yes')"
+    assert error(cli, "-pub", "1", "-db", "a.db", "-db", "b.db") == "pubfetch: error: option -db given more than once"
+    assert error(cli, "-out", "--plain=yes") == "pubfetch: error: option --plain takes no argument (given '--plain=yes')"
 
 
-def test_no_operation(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys)
+def test_no_operation(cli: Cli) -> None:
+    code, out, err = cli()
     assert (code, out) == (2, "")
     assert err == ("usage: pubfetch [-OPERATION [ARG ...] ...] [--MODIFIER [ARG ...] ...]\n"
                    "pubfetch: error: no operation given; see pubfetch --help\n")
-    assert error(capsys, "--plain", "--format", "json") == (
+    assert error(cli, "--plain", "--format", "json") == (
         "pubfetch: error: no operation given (operations are the single-dash options); see pubfetch --help")
 
 
-def test_network_steps_without_ids_do_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+def test_network_steps_without_ids_do_nothing(cli: Cli) -> None:
     """As in PubFetcher, a content step with no IDs to work on is skipped (so nothing asks for the network)."""
-    assert run(capsys, "-fetch", "-count") == (0, "", "")
+    assert cli("-fetch", "-count") == (0, "", "")
 
 
 def test_one_session_per_command_and_no_module_global(monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+                                                      cli: Cli) -> None:
     """main() creates the session once and passes it down; the fetching module keeps no session of its own."""
     from pubfetch.cli import fetching
 
@@ -285,7 +279,7 @@ def test_one_session_per_command_and_no_module_global(monkeypatch: pytest.Monkey
         opened.append(self)
 
     monkeypatch.setattr(fetching.Session, "__init__", record)
-    assert run(capsys, "-fetch", "-count", "--threads", "2") == (0, "", "")
+    assert cli("-fetch", "-count", "--threads", "2") == (0, "", "")
     assert len(opened) == 1 and opened[0].config.threads == 2
     assert not [name for name, value in vars(fetching).items() if isinstance(value, fetching.Session)]
 
@@ -293,9 +287,9 @@ def test_one_session_per_command_and_no_module_global(monkeypatch: pytest.Monkey
 # --- logging -----------------------------------------------------------------------------------------------------------
 
 
-def test_log_file_gets_debug_lines_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_log_file_gets_debug_lines_and_errors(cli: Cli, tmp_path: Path) -> None:
     log_file = tmp_path / "logs" / "run.log"
-    code, out, err = run(capsys, "-l", str(log_file), "-pub", "31114920", "xyz", "-out-ids", "--plain")
+    code, out, err = cli("-l", str(log_file), "-pub", "31114920", "xyz", "-out-ids", "--plain")
     assert (code, out) == (0, "31114920\t\t\n")
     assert err == ("pubfetch: warning: -pub: unknown publication ID 'xyz': expected a PMID (31114920), a PMCID "
                    "(PMC6198355) or a DOI (10.1093/nar/gkz369)\n"
@@ -304,19 +298,19 @@ def test_log_file_gets_debug_lines_and_errors(capsys: pytest.CaptureFixture[str]
     assert f"DEBUG   pubfetch.cli.logsetup: pubfetch -l {log_file} -pub 31114920 xyz -out-ids --plain" in text
     assert "INFO    pubfetch.cli.logsetup: This is pubfetch 0.1.0" in text
     assert "WARNING pubfetch.cli.idsource: -pub: 1 of 2 publication IDs invalid, 1 skipped" in text
-    run(capsys, "--log", str(log_file), "-is-pmid", "1")
+    cli("--log", str(log_file), "-is-pmid", "1")
     assert log_file.read_text(encoding="utf-8").startswith(text), "the log is appended to"
 
 
-def test_verbose_shows_info(capsys: pytest.CaptureFixture[str]) -> None:
-    _, _, err = run(capsys, "--verbose", "-pub", "31114920", "-count-ids")
+def test_verbose_shows_info(cli: Cli) -> None:
+    _, _, err = cli("--verbose", "-pub", "31114920", "-count-ids")
     assert "pubfetch: info: This is pubfetch 0.1.0\n" in err
     assert "pubfetch: info: Got 1 new distinct publication IDs from the command line\n" in err
 
 
-def test_unwritable_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_unwritable_log(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "f").write_text("")
-    assert error(capsys, "-l", str(tmp_path / "f" / "x.log"), "-is-pmid", "1").startswith(
+    assert error(cli, "-l", str(tmp_path / "f" / "x.log"), "-is-pmid", "1").startswith(
         f"pubfetch: error: cannot open log file '{tmp_path / 'f' / 'x.log'}': ")
 
 

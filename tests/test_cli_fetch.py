@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply
-from pubfetch.cli.main import main
-from synthetic import Article, SyntheticServices
+from support.loopback import LoopbackServer, Reply
+from support.synthetic import Article, SyntheticServices
 
 TOOL_PAGE = ("<html><head><title>SeqTool: fast alignment</title><meta name='description' content='A tool to align "
              "sequences.'></head><body><nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav><main><h1>SeqTool</h1>"
@@ -18,34 +17,22 @@ TOOL_PAGE = ("<html><head><title>SeqTool: fast alignment</title><meta name='desc
              "<footer>Copyright 2024 SeqLab</footer></body></html>")
 
 
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-    return tmp_path
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def test_web_file_db_fetch_fills_the_database_and_a_second_run_fetches_nothing(env, capsys):
+def test_web_file_db_fetch_fills_the_database_and_a_second_run_fetches_nothing(env, cli):
     routes = {"/tool": Reply(200, TOOL_PAGE), "/gone": Reply(404, "no such page", "text/plain")}
     with LoopbackServer(routes) as site:
         urls = env / "urls.txt"
         urls.write_text(f"{site.url('/tool')}\n{site.url('/gone')}\n")
         db = env / "pages.db"
-        assert run(capsys, "-db-init", db)[0] == 0
-        code, out, err = run(capsys, "-web-file", urls, "-db-fetch", db, "--allow-private-addresses",
+        assert cli("-db-init", db)[0] == 0
+        code, out, err = cli("-web-file", urls, "-db-fetch", db, "--allow-private-addresses",
                              "--no-javascript", "--quiet")
         assert code == 1  # the 404 page is broken, so not everything is final
         assert "1 webpages/docs not final" in err
         assert site.count("/tool") == 1 and site.count("/gone") == 1
-        code, out, err = run(capsys, "-web-file", urls, "-db-fetch", db, "--allow-private-addresses",
+        code, out, err = cli("-web-file", urls, "-db-fetch", db, "--allow-private-addresses",
                              "--no-javascript", "--quiet")
         assert site.count("/tool") == 1  # final and within the cooldowns: not fetched again
-        code, out, err = run(capsys, "-web-db", db, "-db", db, "-out", "--format", "json")
+        code, out, err = cli("-web-db", db, "-db", db, "-out", "--format", "json")
     doc = json.loads(out)
     pages = {p["startUrl"]: p for p in doc["webpages"]}
     tool = pages[site.url("/tool")]
@@ -58,20 +45,20 @@ def test_web_file_db_fetch_fills_the_database_and_a_second_run_fetches_nothing(e
     assert (gone["statusCode"], gone["broken"], gone["content"]) == (404, True, "")
 
 
-def test_pub_file_db_fetch_then_output_shows_parts_with_types(env, capsys, monkeypatch):
+def test_pub_file_db_fetch_then_output_shows_parts_with_types(env, cli, monkeypatch):
     with SyntheticServices(3) as services:
         for name, value in vars(services.endpoints()).items():
             monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
         ids = env / "ids.tsv"
         ids.write_text("# pmid\\tpmcid\\tdoi\n" + "".join(f"{p}\t\t\n" for p in services.pmids()) + "not-an-id\n")
         db = env / "pubs.db"
-        run(capsys, "-db-init", db)
-        code, out, err = run(capsys, "-pub-file", ids, "-db-fetch", db, "--allow-private-addresses", "--quiet")
+        cli("-db-init", db)
+        code, out, err = cli("-pub-file", ids, "-db-fetch", db, "--allow-private-addresses", "--quiet")
         assert code == 1, err  # the closed-access publication has no full text
         assert "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, " in err
         assert "ids.tsv:5" in err  # the bad line is reported with its place, and skipped
         assert services.counts["europepmc_search"] == 1
-        code, out, err = run(capsys, "-pub-db", db, "-db", db, "-out", "--format", "json")
+        code, out, err = cli("-pub-db", db, "-db", db, "-out", "--format", "json")
     pubs = json.loads(out)["publications"]
     first = next(p for p in pubs if p["pmid"]["content"] == Article(0).pmid)
     assert first["title"]["content"] == Article(0).title
@@ -80,28 +67,28 @@ def test_pub_file_db_fetch_then_output_shows_parts_with_types(env, capsys, monke
     assert first["title"]["timestampHuman"].endswith("Z")
 
 
-def test_fetch_document_and_print_operations(env, capsys, monkeypatch):
+def test_fetch_document_and_print_operations(env, cli, monkeypatch):
     with LoopbackServer({"/doc": Reply(200, "<p>plain document</p>")}) as site:
-        code, out, err = run(capsys, "-fetch-document", site.url("/doc"))
+        code, out, err = cli("-fetch-document", site.url("/doc"))
         assert (code, out) == (0, "<p>plain document</p>\n")
     with SyntheticServices(1) as services:
         for name, value in vars(services.endpoints()).items():
             monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
-        code, out, err = run(capsys, "-print-pubmed-xml", Article(0).pmid, "--format", "json", "--plain")
+        code, out, err = cli("-print-pubmed-xml", Article(0).pmid, "--format", "json", "--plain")
         assert code == 0, err
         assert services.counts["europepmc_search"] == 0 and services.counts["efetch_pubmed"] == 1
         pub = json.loads(out)["publications"][0]
         assert pub["title"] == Article(0).title and pub["mesh"][1]["term"] == "Software"
 
 
-def test_scrape_rule_lookups(capsys):
-    assert run(capsys, "-scrape-site", "https://journals.plos.org/plosone/article?id=10.1371/journal.pone.1")[1] == (
+def test_scrape_rule_lookups(cli):
+    assert cli("-scrape-site", "https://journals.plos.org/plosone/article?id=10.1371/journal.pone.1")[1] == (
         "plos\n")
-    code, out, _err = run(capsys, "-scrape-javascript", "https://example.org/")
+    code, out, _err = cli("-scrape-javascript", "https://example.org/")
     assert (code, out) == (0, "false\n")
 
 
-def test_pub_file_into_db_fetch_end_streams_the_file(env, capsys, monkeypatch):
+def test_pub_file_into_db_fetch_end_streams_the_file(env, cli, monkeypatch):
     """With only -pub-file and -db-fetch-end, the file is read as it is fetched: a bad line (with --strict) stops the
     run after the batches before it were fetched and stored, where the whole-list pipeline would fetch nothing."""
     with SyntheticServices(6) as services:
@@ -110,22 +97,22 @@ def test_pub_file_into_db_fetch_end_streams_the_file(env, capsys, monkeypatch):
         ids = env / "ids.txt"
         ids.write_text("".join(f"{p}\n" for p in services.pmids(4)) + "PMC-bad\n" + f"{services.pmids()[5]}\n")
         db = env / "pubs.db"
-        run(capsys, "-db-init", db)
-        code, out, err = run(capsys, "-pub-file", ids, "-db-fetch-end", db, "--batch-size", "2", "--strict",
+        cli("-db-init", db)
+        code, out, err = cli("-pub-file", ids, "-db-fetch-end", db, "--batch-size", "2", "--strict",
                              "--allow-private-addresses", "--quiet")
         assert code == 2 and f"{ids}:5: " in err
         assert services.counts["europepmc_search"] == 2  # two batches of two went through before line 5
-        code, out, err = run(capsys, "-db-publications-size", db)
+        code, out, err = cli("-db-publications-size", db)
     assert out == "4\n"
 
 
-def test_output_files_are_written_atomically(env, capsys, monkeypatch):
+def test_output_files_are_written_atomically(env, cli, monkeypatch):
     """A run that dies while writing leaves the previous output file whole and no temporary file behind."""
     from pubfetch.cli import emit
 
-    fixtures = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
+    fixtures = Path(__file__).parent / "data" / "cli" / "entries.json"
     out = env / "out" / "pubs.jsonl"
-    code, _, err = run(capsys, "-pub-json", fixtures, "-txt-pub", out, "--format", "jsonl")
+    code, _, err = cli("-pub-json", fixtures, "-txt-pub", out, "--format", "jsonl")
     assert code == 0, err
     first = out.read_text()
     assert len(first.splitlines()) == 3

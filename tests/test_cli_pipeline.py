@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.main import main
 from pubfetch.model import Publication, Webpage
 from pubfetch.output.writer import format_entries
 from pubfetch.store import open_db
+from support.cli import Cli
 
-FIXTURE = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
+FIXTURE = Path(__file__).parent / "data" / "cli" / "entries.json"
 PMID1, PMCID1, DOI1 = "39466770", "PMC11516011", "10.1371/JOURNAL.PONE.0311879"
 DOI2 = "10.1007/S00068-014-0450-3"
 PMID3 = "26037986"
@@ -21,14 +21,8 @@ WEB1, WEB2 = "https://github.com/edamontology/pubfetcher", "http://example.org/g
 DOC1 = "https://pubfetcher.readthedocs.io/en/latest/cli.html"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def ok(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> str:
-    code, out, err = run(capsys, *argv)
+def ok(cli: Cli, *argv: str | Path) -> str:
+    code, out, err = cli(*argv)
     assert (code, err) == (0, ""), err
     return out
 
@@ -39,10 +33,10 @@ def fixture_doc() -> dict:
 
 
 @pytest.fixture
-def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+def db(tmp_path: Path, cli: Cli) -> Path:
     """A database holding the fixture's 3 publications, 2 webpages and 1 doc, put with the CLI."""
     path = tmp_path / "pubs.db"
-    assert ok(capsys, "-db-init", path, "-pub-json", FIXTURE, "-web-json", FIXTURE, "-doc-json", FIXTURE,
+    assert ok(cli, "-db-init", path, "-pub-json", FIXTURE, "-web-json", FIXTURE, "-doc-json", FIXTURE,
               "-put", path) == ""
     return path
 
@@ -54,35 +48,35 @@ def everything(db: Path) -> list[str | Path]:
 # --- database one-off operations ------------------------------------------------------------------------------------
 
 
-def test_db_init_makes_an_empty_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_db_init_makes_an_empty_database(tmp_path: Path, cli: Cli) -> None:
     path = tmp_path / "new.db"
-    assert ok(capsys, "-db-init", path) == ""
-    assert ok(capsys, "-db-publications-size", path, "-db-webpages-size", path, "-db-docs-size", path) == "0\n0\n0\n"
-    code, out, err = run(capsys, "-db-init", path)
+    assert ok(cli, "-db-init", path) == ""
+    assert ok(cli, "-db-publications-size", path, "-db-webpages-size", path, "-db-docs-size", path) == "0\n0\n0\n"
+    code, out, err = cli("-db-init", path)
     assert (code, out) == (2, "")
     assert err == f"pubfetch: error: database file '{path}' already exists; remove it or use another name\n"
 
 
-def test_db_sizes_and_maps(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert ok(capsys, "-db-publications-size", db, "-db-webpages-size", db, "-db-docs-size", db) == "3\n2\n1\n"
-    assert ok(capsys, "-db-publications-map", db) == (
+def test_db_sizes_and_maps(db: Path, cli: Cli) -> None:
+    assert ok(cli, "-db-publications-size", db, "-db-webpages-size", db, "-db-docs-size", db) == "3\n2\n1\n"
+    assert ok(cli, "-db-publications-map", db) == (
         f"{PMID1} -> {PMID1}\n{PMCID1} -> {PMID1}\n{DOI1} -> {PMID1}\n{DOI2} -> {DOI2}\n{PMID3} -> {PMID3}\n")
     epmc = ("https://www.ebi.ac.uk/europepmc/webservices/rest/search?resulttype=core&format=xml&query="
             "ext_id:39466770%20src:med")
-    assert ok(capsys, "-db-publications-map-reverse", db) == (
+    assert ok(cli, "-db-publications-map-reverse", db) == (
         f"{PMID1} -> [{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n"
         f"{DOI2} -> [{DOI2}] (pubfetch 0.1.0)\n"
         f"{PMID3} -> [{PMID3}] (pubfetch 0.1.0)\n")
 
 
-def test_db_commit_and_compact(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert ok(capsys, "-db-commit", db, "-db-compact", db) == ""
-    assert ok(capsys, "-db-publications-size", db) == "3\n"
+def test_db_commit_and_compact(db: Path, cli: Cli) -> None:
+    assert ok(cli, "-db-commit", db, "-db-compact", db) == ""
+    assert ok(cli, "-db-publications-size", db) == "3\n"
 
 
-def test_missing_database_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_database_is_a_clear_error(tmp_path: Path, cli: Cli) -> None:
     missing = tmp_path / "missing.db"
-    code, out, err = run(capsys, "-pub-db", missing, "-out-ids")
+    code, out, err = cli("-pub-db", missing, "-out-ids")
     assert (code, out) == (2, "")
     assert err == f"pubfetch: error: database file '{missing}' does not exist (create it with -db-init)\n"
 
@@ -91,8 +85,8 @@ def test_missing_database_is_a_clear_error(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_json_output_reproduces_the_stored_entries(db: Path, fixture_doc: dict,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    doc = json.loads(ok(capsys, *everything(db), "-out", "--format", "json"))
+                                                   cli: Cli) -> None:
+    doc = json.loads(ok(cli, *everything(db), "-out", "--format", "json"))
     assert doc["version"] == {"name": "pubfetch", "url": "https://pypi.org/project/pubfetch/", "version": "0.1.0"}
     assert doc["argv"] == [*map(str, everything(db)), "-out", "--format", "json"]
     for kind in ("publications", "webpages", "docs"):
@@ -100,18 +94,18 @@ def test_json_output_reproduces_the_stored_entries(db: Path, fixture_doc: dict,
 
 
 def test_text_and_html_output_reproduce_the_stored_entries(db: Path, fixture_doc: dict,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+                                                           cli: Cli) -> None:
     pubs = [Publication.from_json(p) for p in fixture_doc["publications"]]
     webs = [Webpage.from_json(w) for w in fixture_doc["webpages"]]
     docs = [Webpage.from_json(d) for d in fixture_doc["docs"]]
     for fmt in ("text", "html"):
         for plain in ([], ["--plain"]):
-            out = ok(capsys, *everything(db), "-out", "--format", fmt, *plain)
+            out = ok(cli, *everything(db), "-out", "--format", fmt, *plain)
             assert out == format_entries(pubs, webs, docs, fmt=fmt, plain=bool(plain)), (fmt, plain)
 
 
-def test_text_output_of_one_entry(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = ok(capsys, "-web", WEB2, "-db", db, "-out")
+def test_text_output_of_one_entry(db: Path, cli: Cli) -> None:
+    out = ok(cli, "-web", WEB2, "-db", db, "-out")
     assert out == (
         "FETCH TIME: 2024-10-26T07:34:31.300Z (1729928071300)\n"
         "RETRY COUNTER: 3\n"
@@ -127,7 +121,7 @@ def test_text_output_of_one_entry(db: Path, capsys: pytest.CaptureFixture[str]) 
         "CONTENT LENGTH: 0\n\n"
         "TITLE: \n\n"
         "CONTENT: \n")
-    text = ok(capsys, "-pub", DOI2, "-db", db, "-out")
+    text = ok(cli, "-pub", DOI2, "-db", db, "-out")
     assert ("TITLE: A short title from meta tags\n"
             "    type: HighWire\n"
             "    url: https://link.springer.com/article/10.1007/s00068-014-0450-3\n"
@@ -145,15 +139,15 @@ def test_text_output_of_one_entry(db: Path, capsys: pytest.CaptureFixture[str]) 
         "    timestamp: 2024-10-25T07:34:31.600Z (1729841671600)\n")
 
 
-def test_text_entries_are_separated_by_a_dashed_line(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = ok(capsys, "-pub", PMID3, DOI2, "-db", db, "-out", "--plain", "--out-part", "title", "abstract")
+def test_text_entries_are_separated_by_a_dashed_line(db: Path, cli: Cli) -> None:
+    out = ok(cli, "-pub", PMID3, DOI2, "-db", db, "-out", "--plain", "--out-part", "title", "abstract")
     assert out == ("\n\n\n"
                    "\n -----------------------------------------------------------------------------\n\n"
                    "A short title from meta tags\n\nA short description from og:description.\n")
 
 
-def test_html_output_is_escaped(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = ok(capsys, "-pub", PMID1, "-db", db, "-out", "--format", "html")
+def test_html_output_is_escaped(db: Path, cli: Cli) -> None:
+    out = ok(cli, "-pub", PMID1, "-db", db, "-out", "--format", "html")
     assert "<angle brackets>" not in out and "<5%" not in out
     assert "<h3>Title</h3>\n<p>Ranking publication sources by provenance: a test record with &lt;angle brackets&gt; " \
            "&amp; ampersands</p>\n" in out
@@ -165,8 +159,8 @@ def test_html_output_is_escaped(db: Path, capsys: pytest.CaptureFixture[str]) ->
     assert out.endswith("</ul>\n</body>\n</html>\n")
 
 
-def test_plain_json_and_parts(db: Path, fixture_doc: dict, capsys: pytest.CaptureFixture[str]) -> None:
-    doc = json.loads(ok(capsys, "-pub", PMID1, "-web", WEB1, "-db", db, "-out", "--format", "json", "--plain"))
+def test_plain_json_and_parts(db: Path, fixture_doc: dict, cli: Cli) -> None:
+    doc = json.loads(ok(cli, "-pub", PMID1, "-web", WEB1, "-db", db, "-out", "--format", "json", "--plain"))
     full = fixture_doc["publications"][0]
     assert list(doc) == ["version", "argv", "publications", "webpages"]
     assert doc["publications"] == [{
@@ -176,47 +170,47 @@ def test_plain_json_and_parts(db: Path, fixture_doc: dict, capsys: pytest.Captur
         "abstract": full["abstract"]["content"], "fulltext": full["fulltext"]["content"]}]
     assert doc["webpages"] == [{"startUrl": WEB1, "title": fixture_doc["webpages"][0]["title"],
                                 "content": fixture_doc["webpages"][0]["content"]}]
-    parts = json.loads(ok(capsys, "-pub", PMID1, "-db", db, "-out", "--format", "json", "--out-part", "abstract",
+    parts = json.loads(ok(cli, "-pub", PMID1, "-db", db, "-out", "--format", "json", "--out-part", "abstract",
                           "pmid"))
     assert parts["publications"] == [{"pmid": full["pmid"], "abstract": full["abstract"]}]
 
 
-def test_plain_id_parts_give_the_pub_file_form(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = ok(capsys, "-pub-db", db, "-db", db, "-out", "--plain", "--out-part", "doi", "pmid")
+def test_plain_id_parts_give_the_pub_file_form(db: Path, cli: Cli) -> None:
+    out = ok(cli, "-pub-db", db, "-db", db, "-out", "--plain", "--out-part", "doi", "pmid")
     assert out == f"{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n"
 
 
-def test_jsonl_round_trip(db: Path, fixture_doc: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = ok(capsys, *everything(db), "-out", "--format", "jsonl")
+def test_jsonl_round_trip(db: Path, fixture_doc: dict, tmp_path: Path, cli: Cli) -> None:
+    out = ok(cli, *everything(db), "-out", "--format", "jsonl")
     lines = out.splitlines()
     assert len(lines) == 6
     assert [json.loads(line)["kind"] for line in lines] == ["publication"] * 3 + ["webpage"] * 2 + ["doc"]
     stream = tmp_path / "entries.jsonl"
     stream.write_text(out, encoding="utf-8")
-    doc = json.loads(ok(capsys, "-pub-json", stream, "-web-json", stream, "-doc-json", stream, "-out", "--format",
+    doc = json.loads(ok(cli, "-pub-json", stream, "-web-json", stream, "-doc-json", stream, "-out", "--format",
                         "json"))
     for kind in ("publications", "webpages", "docs"):
         assert doc[kind] == fixture_doc[kind], kind
-    single = ok(capsys, "-pub-db", db, "-db", db, "-out", "--format", "jsonl")
+    single = ok(cli, "-pub-db", db, "-db", db, "-out", "--format", "jsonl")
     assert "kind" not in json.loads(single.splitlines()[0]), "one kind of IDs given: no kind tag"
 
 
 def test_json_round_trip_through_a_new_database(db: Path, fixture_doc: dict, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+                                                cli: Cli) -> None:
     exported = tmp_path / "export" / "pubs.json"
-    ok(capsys, "-pub-db", db, "-db", db, "-txt-pub", exported, "--format", "json")
+    ok(cli, "-pub-db", db, "-db", db, "-txt-pub", exported, "--format", "json")
     copy = tmp_path / "copy.db"
-    ok(capsys, "-db-init", copy, "-pub-json", exported, "-put", copy)
-    doc = json.loads(ok(capsys, "-pub-db", copy, "-db", copy, "-out", "--format", "json"))
+    ok(cli, "-db-init", copy, "-pub-json", exported, "-put", copy)
+    doc = json.loads(ok(cli, "-pub-db", copy, "-db", copy, "-out", "--format", "json"))
     assert doc["publications"] == fixture_doc["publications"]
     with open_db(copy, readonly=True) as store:
         assert [i.ids for i in store.publication_ids()] == [(PMID1, PMCID1, DOI1), ("", "", DOI2), (PMID3, "", "")]
 
 
-def test_plain_json_is_read_as_external_content(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plain_json_is_read_as_external_content(db: Path, tmp_path: Path, cli: Cli) -> None:
     plain = tmp_path / "plain.json"
-    ok(capsys, "-pub", DOI2, "-db", db, "-txt-pub", plain, "--format", "json", "--plain")
-    doc = json.loads(ok(capsys, "-pub-json", plain, "-out", "--format", "json"))
+    ok(cli, "-pub", DOI2, "-db", db, "-txt-pub", plain, "--format", "json", "--plain")
+    doc = json.loads(ok(cli, "-pub-json", plain, "-out", "--format", "json"))
     (pub,) = doc["publications"]
     assert pub["doi"]["content"] == DOI2 and pub["doi"]["type"] == "external"
     assert pub["title"] == {"content": "A short title from meta tags", "type": "external", "url": "", "timestamp": 0,
@@ -228,62 +222,62 @@ def test_plain_json_is_read_as_external_content(db: Path, tmp_path: Path, capsys
 # --- IDs -------------------------------------------------------------------------------------------------------------
 
 
-def test_out_ids_formats(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert ok(capsys, "-pub-db", db, "-doc-db", db, "-out-ids", "--plain") == (
+def test_out_ids_formats(db: Path, cli: Cli) -> None:
+    assert ok(cli, "-pub-db", db, "-doc-db", db, "-out-ids", "--plain") == (
         f"{PMID1}\t{PMCID1}\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n{DOC1}\n")
     epmc = ("https://www.ebi.ac.uk/europepmc/webservices/rest/search?resulttype=core&format=xml&query="
             "ext_id:39466770%20src:med")
-    assert ok(capsys, "-pub-db", db, "-out-ids") == (
+    assert ok(cli, "-pub-db", db, "-out-ids") == (
         f"[{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n[{DOI2}] (pubfetch 0.1.0)\n[{PMID3}] (pubfetch 0.1.0)\n")
-    doc = json.loads(ok(capsys, "-pub", "31114920", "-web-db", db, "-out-ids", "--format", "json", "--plain"))
+    doc = json.loads(ok(cli, "-pub", "31114920", "-web-db", db, "-out-ids", "--format", "json", "--plain"))
     assert doc["publicationIds"] == [{"pmid": "31114920", "pmcid": "", "doi": ""}]
     assert doc["webpageUrls"] == [WEB1, WEB2]
     assert "docUrls" not in doc
-    lines = ok(capsys, "-pub", "31114920", "-out-ids", "--format", "jsonl").splitlines()
+    lines = ok(cli, "-pub", "31114920", "-out-ids", "--format", "jsonl").splitlines()
     assert [json.loads(line) for line in lines] == [
         {"pmid": "31114920", "pmcid": "", "doi": "", "pmidUrl": "pubfetch 0.1.0", "pmcidUrl": "", "doiUrl": ""}]
 
 
-def test_txt_ids_files_and_counts(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_txt_ids_files_and_counts(db: Path, tmp_path: Path, cli: Cli) -> None:
     ids_file = tmp_path / "out" / "ids.txt"
     docs_file = tmp_path / "out" / "docs.json"
-    out = ok(capsys, "-pub-db", db, "-web", WEB1, "-txt-ids-pub", ids_file, "-txt-ids-doc", docs_file, "--plain",
+    out = ok(cli, "-pub-db", db, "-web", WEB1, "-txt-ids-pub", ids_file, "-txt-ids-doc", docs_file, "--plain",
              "-count-ids")
     assert out == "Publication IDs : 3\nWebpage URLs    : 1\n"
     assert ids_file.read_text(encoding="utf-8") == f"{PMID1}\t{PMCID1}\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n"
     assert docs_file.read_text(encoding="utf-8") == ""
     json_file = tmp_path / "docs.json"
-    ok(capsys, "-pub", "1", "-txt-ids-doc", json_file, "--format", "json")
+    ok(cli, "-pub", "1", "-txt-ids-doc", json_file, "--format", "json")
     assert json.loads(json_file.read_text(encoding="utf-8"))["docUrls"] == []
-    assert ok(capsys, "-pub-file", ids_file, "-count-ids") == "Publication IDs : 3\n"
+    assert ok(cli, "-pub-file", ids_file, "-count-ids") == "Publication IDs : 3\n"
 
 
-def test_ids_sort_and_limit(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ids_sort_and_limit(cli: Cli) -> None:
     """PubFetcher's PublicationIds.compareTo: PMIDs first (by number), then PMCID-only, then DOI-only (by string)."""
     ids = ["10.1093/nar/gkz369", "PMC6198355", "31114920", "9999", "10.12688/f1000research.1", "PMC17"]
-    assert ok(capsys, "-pub", *ids, "-asc-ids", "-out-ids", "--plain") == (
+    assert ok(cli, "-pub", *ids, "-asc-ids", "-out-ids", "--plain") == (
         "9999\t\t\n31114920\t\t\n\tPMC17\t\n\tPMC6198355\t\n\t\t10.1093/NAR/GKZ369\n\t\t10.12688/F1000RESEARCH.1\n")
-    assert ok(capsys, "-pub", *ids, "-desc-ids", "-head-ids", "2", "-out-ids", "--plain") == (
+    assert ok(cli, "-pub", *ids, "-desc-ids", "-head-ids", "2", "-out-ids", "--plain") == (
         "\t\t10.12688/F1000RESEARCH.1\n\t\t10.1093/NAR/GKZ369\n")
-    assert ok(capsys, "-pub", *ids, "-tail-ids", "2", "-out-ids", "--plain") == (
+    assert ok(cli, "-pub", *ids, "-tail-ids", "2", "-out-ids", "--plain") == (
         "\t\t10.12688/F1000RESEARCH.1\n\tPMC17\t\n")
-    assert ok(capsys, "-web", "https://b.org/", "https://a.org/", "https://b.org/", "-asc-ids", "-out-ids") == (
+    assert ok(cli, "-web", "https://b.org/", "https://a.org/", "https://b.org/", "-asc-ids", "-out-ids") == (
         "https://a.org/\nhttps://b.org/\n")
 
 
-def test_pipeline_order_does_not_depend_on_argument_order(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    forward = ok(capsys, "-pub-db", db, "-db", db, "-desc", "-head", "2", "-out", "--plain", "--out-part", "pmid",
+def test_pipeline_order_does_not_depend_on_argument_order(db: Path, cli: Cli) -> None:
+    forward = ok(cli, "-pub-db", db, "-db", db, "-desc", "-head", "2", "-out", "--plain", "--out-part", "pmid",
                  "doi", "-count")
-    backward = ok(capsys, "-count", "--out-part", "pmid", "doi", "--plain", "-out", "-head", "2", "-desc", "-db", db,
+    backward = ok(cli, "-count", "--out-part", "pmid", "doi", "--plain", "-out", "-head", "2", "-desc", "-db", db,
                   "-pub-db", db)
     assert forward == backward == f"\t\t{DOI2}\n{PMID1}\t\t{DOI1}\nPublications : 2\n"
 
 
-def test_remove_ids(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert ok(capsys, "-pub", PMCID1, "-web", WEB2, "-remove-ids", db) == ""
-    assert ok(capsys, "-db-publications-size", db, "-db-webpages-size", db) == "2\n1\n"
-    assert ok(capsys, "-db-publications-map", db) == f"{DOI2} -> {DOI2}\n{PMID3} -> {PMID3}\n"
-    code, _, err = run(capsys, "-pub", "31114920", "-remove-ids", db)
+def test_remove_ids(db: Path, cli: Cli) -> None:
+    assert ok(cli, "-pub", PMCID1, "-web", WEB2, "-remove-ids", db) == ""
+    assert ok(cli, "-db-publications-size", db, "-db-webpages-size", db) == "2\n1\n"
+    assert ok(cli, "-db-publications-map", db) == f"{DOI2} -> {DOI2}\n{PMID3} -> {PMID3}\n"
+    code, _, err = cli("-pub", "31114920", "-remove-ids", db)
     assert code == 0
     assert err == f"pubfetch: warning: Could not remove 1 of 1 publications from database {db} (not there)\n"
 
@@ -291,15 +285,15 @@ def test_remove_ids(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
 # --- content ---------------------------------------------------------------------------------------------------------
 
 
-def test_db_reports_entries_not_found(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "-pub", PMID1, "31114920", "-db", db, "-count")
+def test_db_reports_entries_not_found(db: Path, cli: Cli) -> None:
+    code, out, err = cli("-pub", PMID1, "31114920", "-db", db, "-count")
     assert (code, out) == (0, "Publications : 1\n")
     assert err == f"pubfetch: warning: Got 1 publications from database {db}, 1 not found\n"
 
 
-def test_content_sort_limit_and_counts(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_content_sort_limit_and_counts(db: Path, cli: Cli) -> None:
     def ids(*extra: str) -> str:
-        return ok(capsys, "-pub-db", db, "-db", db, *extra, "-out", "--plain", "--out-part", "pmid", "doi")
+        return ok(cli, "-pub-db", db, "-db", db, *extra, "-out", "--plain", "--out-part", "pmid", "doi")
 
     assert ids() == f"{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n{PMID3}\t\t\n"
     assert ids("-asc") == f"{PMID3}\t\t\n{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n"  # PMIDs first, as PubFetcher
@@ -307,37 +301,37 @@ def test_content_sort_limit_and_counts(db: Path, capsys: pytest.CaptureFixture[s
     assert ids("-asc-time") == f"\t\t{DOI2}\n{PMID3}\t\t\n{PMID1}\t\t{DOI1}\n"
     assert ids("-desc-time", "-tail", "1") == f"\t\t{DOI2}\n"
     assert ids("--limit", "2") == f"{PMID1}\t\t{DOI1}\n\t\t{DOI2}\n"
-    counts = ok(capsys, *everything(db), "--limit", "1", "-count")
+    counts = ok(cli, *everything(db), "--limit", "1", "-count")
     assert counts == "Publications : 1\nWebpages     : 1\nDocs         : 1\n"
-    web = ok(capsys, "-web-db", db, "-db", db, "-desc", "-out", "--plain", "--format", "json")
+    web = ok(cli, "-web-db", db, "-db", db, "-desc", "-out", "--plain", "--format", "json")
     assert [w["startUrl"] for w in json.loads(web)["webpages"]] == [WEB1, WEB2], "http:// sorts before https://"
-    web = ok(capsys, "-web-db", db, "-db", db, "-desc-time", "-out", "--plain", "--format", "json")
+    web = ok(cli, "-web-db", db, "-db", db, "-desc-time", "-out", "--plain", "--format", "json")
     assert [w["startUrl"] for w in json.loads(web)["webpages"]] == [WEB2, WEB1]
-    web = ok(capsys, "-web-db", db, "-db", db, "-asc", "-out", "--plain", "--format", "json")
+    web = ok(cli, "-web-db", db, "-db", db, "-asc", "-out", "--plain", "--format", "json")
     assert [w["startUrl"] for w in json.loads(web)["webpages"]] == [WEB2, WEB1]
 
 
-def test_put_and_remove_content(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_put_and_remove_content(db: Path, tmp_path: Path, cli: Cli) -> None:
     other = tmp_path / "other.db"
-    ok(capsys, "-db-init", other, *everything(db), "-usable", "-put", other)
-    assert ok(capsys, "-db-publications-size", other, "-db-webpages-size", other, "-db-docs-size", other) == (
+    ok(cli, "-db-init", other, *everything(db), "-usable", "-put", other)
+    assert ok(cli, "-db-publications-size", other, "-db-webpages-size", other, "-db-docs-size", other) == (
         "2\n1\n1\n")
-    ok(capsys, "-pub-db", other, "-db", other, "-oa", "-remove", other)
-    assert ok(capsys, "-db-publications-map", other) == f"{DOI2} -> {DOI2}\n"
+    ok(cli, "-pub-db", other, "-db", other, "-oa", "-remove", other)
+    assert ok(cli, "-db-publications-map", other) == f"{DOI2} -> {DOI2}\n"
 
 
-def test_top_hosts_and_part_table(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = ok(capsys, *everything(db), "-out-top-hosts", "-count-top-hosts")
+def test_top_hosts_and_part_table(db: Path, tmp_path: Path, cli: Cli) -> None:
+    out = ok(cli, *everything(db), "-out-top-hosts", "-count-top-hosts")
     assert out == ("link.springer.com\t2\njournals.plos.org\t1\n"
                    "github.com\t1\nexample.org\t1\n"
                    "pubfetcher.readthedocs.io\t1\n"
                    "Publications top hosts : 2\nWebpages top hosts     : 2\nDocs top hosts         : 1\n")
-    assert ok(capsys, *everything(db), "-out-top-hosts", "-head", "1") == (
+    assert ok(cli, *everything(db), "-out-top-hosts", "-head", "1") == (
         "link.springer.com\t2\ngithub.com\t1\npubfetcher.readthedocs.io\t1\n")
     hosts_file = tmp_path / "hosts.json"
-    ok(capsys, "-pub-db", db, "-db", db, "-txt-top-hosts-web", hosts_file, "--format", "json")
+    ok(cli, "-pub-db", db, "-db", db, "-txt-top-hosts-web", hosts_file, "--format", "json")
     assert json.loads(hosts_file.read_text(encoding="utf-8"))["webpageTopHosts"] == []
-    table = ok(capsys, "-pub-db", db, "-db", db, "-part-table").splitlines()
+    table = ok(cli, "-pub-db", db, "-db", db, "-part-table").splitlines()
     assert table[0] == "type,pmid,pmcid,doi,title,keywords,mesh,efo,go,theAbstract,fulltext,total"
     assert table[1] == "europepmc,1,1,1,1,1,0,1,1,1,0,8"
     assert "external,1,0,1,0,0,0,0,0,0,0,2" in table
@@ -346,18 +340,18 @@ def test_top_hosts_and_part_table(db: Path, tmp_path: Path, capsys: pytest.Captu
 
 
 def test_txt_outputs_write_their_kind_even_when_empty(db: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+                                                      cli: Cli) -> None:
     pubs, webs = tmp_path / "p.json", tmp_path / "w.json"
-    ok(capsys, "-pub", PMID1, "-db", db, "-txt-pub", pubs, "-txt-web", webs, "--format", "json")
+    ok(cli, "-pub", PMID1, "-db", db, "-txt-pub", pubs, "-txt-web", webs, "--format", "json")
     assert [p["pmid"]["content"] for p in json.loads(pubs.read_text(encoding="utf-8"))["publications"]] == [PMID1]
     assert json.loads(webs.read_text(encoding="utf-8"))["webpages"] == []
-    code, out, err = run(capsys, "-pub", "31114920", "-db", db, "-out", "--format", "json")
+    code, out, err = cli("-pub", "31114920", "-db", db, "-out", "--format", "json")
     assert code == 0 and list(json.loads(out)) == ["version", "argv"]
     assert err == f"pubfetch: warning: Got 0 publications from database {db}, 1 not found\n"
 
 
-def test_html_plain_id_table(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = ok(capsys, "-pub", PMID3, "-db", db, "-out", "--format", "html", "--plain", "--out-part", "pmid")
+def test_html_plain_id_table(db: Path, cli: Cli) -> None:
+    out = ok(cli, "-pub", PMID3, "-db", db, "-out", "--format", "html", "--plain", "--out-part", "pmid")
     assert '<table border="1">\n<tr><td><a href="https&#58;&#47;&#47;www&#46;ncbi&#46;nlm&#46;nih&#46;gov&#47;pubmed' \
            '&#47;&#63;term&#61;26037986">26037986</a></td><td></td><td></td></tr>\n</table>\n' in out
 
@@ -415,7 +409,7 @@ class FakeFetcher:
 
 
 def test_network_steps_go_through_the_fetch_functions(db: Path, fixture_doc: dict, monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+                                                      cli: Cli) -> None:
     from pubfetch.ids import PublicationIds
     from pubfetch.model import PartName
     from pubfetch.store import Store
@@ -423,7 +417,7 @@ def test_network_steps_go_through_the_fetch_functions(db: Path, fixture_doc: dic
     fetched = [Publication.from_json(p) for p in fixture_doc["publications"]]
     fake = FakeFetcher({"publications": fetched})
     fake.install(monkeypatch)
-    out = ok(capsys, "-pub", "31114920", PMID1, "-web", WEB1, "-db-fetch", db, "--threads", "3", "--limit", "2",
+    out = ok(cli, "-pub", "31114920", PMID1, "-web", WEB1, "-db-fetch", db, "--threads", "3", "--limit", "2",
              "--progress", "--not-fetch-part", "fulltext", "efo", "go", "--timeout", "20s", "-usable", "--pre-filter",
              "-count")
     assert out == "Publications : 2\nWebpages     : 0\n"
@@ -439,27 +433,27 @@ def test_network_steps_go_through_the_fetch_functions(db: Path, fixture_doc: dic
 
 
 def test_fetch_steps_run_in_order_with_limits(db: Path, fixture_doc: dict, monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+                                              cli: Cli) -> None:
     fake = FakeFetcher({"publications": [Publication.from_json(fixture_doc["publications"][2])]})
     fake.install(monkeypatch)
     argv = ["-db-fetch-end", db, "-fetch-put", db, "-fetch", "-db", db, "-pub", PMID1, PMID3, "31114920", "-count"]
-    code, out, err = run(capsys, *argv)
+    code, out, err = cli(*argv)
     assert (code, out) == (0, "Publications : 4\n"), "2 from -db, 1 from -fetch, 1 from -fetch-put, 0 from -db-fetch-end"
     assert err == f"pubfetch: warning: Got 2 publications from database {db}, 1 not found\n"
     # -fetch: no database; -fetch-put: fetched afresh, written; -db-fetch-end: database first, nothing kept
     assert [(c["use_stored"], c["keep_entries"], c["limit"], c["store"] is None) for c in fake.calls] == [
         (False, True, 3, True), (False, True, 3, False), (True, False, 3, False)]
     fake.calls.clear()
-    assert run(capsys, *argv, "--limit", "3")[1] == "Publications : 3\n"
+    assert cli(*argv, "--limit", "3")[1] == "Publications : 3\n"
     assert [(c["store"] is None, c["limit"]) for c in fake.calls] == [(True, 1)]
 
 
 def test_one_off_fetch_operations_go_through_the_fetch_functions(monkeypatch: pytest.MonkeyPatch,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+                                                                 cli: Cli) -> None:
     fake = FakeFetcher({"webpages": [Webpage(start_url="https://a.org/", title="A", content="<b>")]},
                        text="<html>raw</html>")
     fake.install(monkeypatch)
-    out = ok(capsys, "-fetch-document", "https://a.org/", "-post-document", "https://a.org/form", "q", "x y",
+    out = ok(cli, "-fetch-document", "https://a.org/", "-post-document", "https://a.org/form", "q", "x y",
              "-fetch-webpage-selector", "https://a.org/", "h1", "", "false", "--format", "html", "--plain",
              "-print-webpage", "https://a.org/")
     assert out == ("<html>raw</html>\n<html>raw</html>\n"
@@ -469,9 +463,9 @@ def test_one_off_fetch_operations_go_through_the_fetch_functions(monkeypatch: py
                    ("post-document", ["https://a.org/form"], ["q", "x y"]),
                    ("fetch-webpage-selector", ["https://a.org/"], ("h1", "", "false")),
                    ("print-webpage", ["https://a.org/"], ())]
-    assert run(capsys, "-post-document", "https://a.org/", "q")[2] == (
+    assert cli("-post-document", "https://a.org/", "q")[2] == (
         "pubfetch: error: option -post-document needs a URL followed by NAME VALUE pairs; the last NAME has no "
         "VALUE\n")
-    assert run(capsys, "-fetch-webpage-selector", "https://a.org/", "h1", "", "maybe")[2] == (
+    assert cli("-fetch-webpage-selector", "https://a.org/", "h1", "", "maybe")[2] == (
         "pubfetch: error: option -fetch-webpage-selector: invalid value 'maybe': expected true, false or an empty "
         "string\n")

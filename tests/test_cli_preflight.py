@@ -10,32 +10,29 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.main import main
-from synthetic import Article, SyntheticServices, use_services
+from support.cli import Cli
+from support.synthetic import Article, SyntheticServices
+
+pytestmark = pytest.mark.services(2)
+
+PRIVATE = "--allow-private-addresses"  # the services are on 127.0.0.1
 
 
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    with SyntheticServices(2) as s:
-        use_services(monkeypatch, tmp_path, s)
-        monkeypatch.chdir(tmp_path)
-        yield s
+@pytest.fixture(autouse=True)
+def _in_tmp_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The commands name their files relative to the working directory, as a user typing them would."""
+    monkeypatch.chdir(tmp_path)
 
 
 def listing(d: Path) -> list[str]:
     return sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.name != "rates.sqlite")
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:
-    code = main([*argv, "--allow-private-addresses"])
-    return code, capsys.readouterr().err.splitlines()
-
-
 def test_a_missing_id_file_creates_no_database_and_no_report_directory(
-        services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
     before = listing(tmp_path)
     for fetch in ("-db-fetch-end", "-db-fetch"):
-        code, err = run(capsys, "-pub-file", "missing.txt", fetch, "pubs.db", "-report", "out/run.html")
+        code, _, err = cli.lines(PRIVATE, "-pub-file", "missing.txt", fetch, "pubs.db", "-report", "out/run.html")
         assert (code, err) == (2, ["pubfetch: error: cannot read publication ID file 'missing.txt': No such file or "
                                    "directory"])
     assert listing(tmp_path) == before
@@ -43,10 +40,10 @@ def test_a_missing_id_file_creates_no_database_and_no_report_directory(
 
 
 def test_an_id_file_of_invalid_lines_only_exits_2_before_anything_is_created(
-        services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
     (tmp_path / "ids.txt").write_text("# IDs\nnot-an-id\nPMC-x\n")
     before = listing(tmp_path)
-    code, err = run(capsys, "-pub-file", "ids.txt", "-db-fetch-end", "pubs.db")
+    code, _, err = cli.lines(PRIVATE, "-pub-file", "ids.txt", "-db-fetch-end", "pubs.db")
     assert code == 2
     assert err[-1] == "pubfetch: error: ids.txt: 2 publication ID lines given, none valid (see the warnings above)"
     assert [line.split(": ")[2] for line in err[:-1]] == ["ids.txt:2", "ids.txt:3"]  # each line, once
@@ -55,27 +52,27 @@ def test_an_id_file_of_invalid_lines_only_exits_2_before_anything_is_created(
 
 @pytest.mark.parametrize("option", ["-report", "-txt-pub", "--warc"])
 def test_an_output_file_that_cannot_be_written_is_refused_before_any_request(
-        option: str, services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        option: str, services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
     (tmp_path / "afile").write_text("not a directory\n")
     before = listing(tmp_path)
-    code, err = run(capsys, "-pub", Article(0).pmid, "-db-fetch", "pubs.db", option, "afile/out")
+    code, _, err = cli.lines(PRIVATE, "-pub", Article(0).pmid, "-db-fetch", "pubs.db", option, "afile/out")
     assert (code, err) == (2, [f"pubfetch: error: cannot write output file 'afile/out' ({option}): "
                                f"'{tmp_path / 'afile'}' is not a directory"])
     assert listing(tmp_path) == before and services.server.requests == []
 
 
 def test_a_new_database_in_a_missing_directory_is_refused_before_any_request(
-        services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, err = run(capsys, "-pub", Article(0).pmid, "-db-fetch", "nodir/pubs.db")
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    code, _, err = cli.lines(PRIVATE, "-pub", Article(0).pmid, "-db-fetch", "nodir/pubs.db")
     assert (code, err) == (2, [f"pubfetch: error: cannot create database file 'nodir/pubs.db': directory "
                                f"'{tmp_path / 'nodir'}' does not exist"])
     assert services.server.requests == []
 
 
 def test_every_output_file_option_creates_its_missing_directories(
-        services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
     pytest.importorskip("matplotlib")
-    code, err = run(capsys, "-pub", Article(0).pmid, "-db-fetch", "pubs.db", "-report", "a/run.html",
+    code, _, err = cli.lines(PRIVATE, "-pub", Article(0).pmid, "-db-fetch", "pubs.db", "-report", "a/run.html",
                     "-txt-pub", "b/pubs.json", "--warc", "c/run.warc", "-l", "d/run.log")
     assert code == 0, err
     assert all((tmp_path / f).is_file() for f in ("a/run.html", "b/pubs.json", "c/run.warc", "d/run.log"))
@@ -83,10 +80,10 @@ def test_every_output_file_option_creates_its_missing_directories(
 
 @pytest.mark.parametrize("umask", [0o022, 0o027])
 def test_output_files_get_the_umasks_mode(umask: int, services: SyntheticServices, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+                                          cli: Cli) -> None:
     old = os.umask(umask)
     try:
-        code, err = run(capsys, "-pub", Article(0).pmid, "-fetch", "-txt-pub", "pubs.txt")
+        code, _, err = cli.lines(PRIVATE, "-pub", Article(0).pmid, "-fetch", "-txt-pub", "pubs.txt")
     finally:
         os.umask(old)
     assert code == 0, err
@@ -94,10 +91,10 @@ def test_output_files_get_the_umasks_mode(umask: int, services: SyntheticService
 
 
 def test_a_command_that_only_reads_a_database_leaves_no_wal_or_shm(
-        services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "-pub", Article(0).pmid, "-db-fetch", "pubs.db")[0] == 0
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    assert cli(PRIVATE, "-pub", Article(0).pmid, "-db-fetch", "pubs.db")[0] == 0
     before = listing(tmp_path)
     assert "pubs.db-wal" not in before
     for argv in (("-pub-db", "pubs.db", "-out-ids"), ("-pub", Article(0).pmid, "-db", "pubs.db", "-out")):
-        assert run(capsys, *argv)[0] == 0
+        assert cli(PRIVATE, *argv)[0] == 0
         assert listing(tmp_path) == before

@@ -10,22 +10,12 @@ import pytest
 
 from pubfetch.cli.completion import completion_script
 from pubfetch.cli.main import main
-from synthetic import SyntheticServices
+from support.synthetic import SyntheticServices
 
 KEY = "0123456789abcdef0123456789abcdef0123"
 
 
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-    for var in ("PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL", "NCBI_API_KEY", "PUBFETCH_NCBI_API_KEY",
-                "PUBFETCH_CONFIG"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
-    with SyntheticServices(2) as s:
-        for name, value in vars(s.endpoints()).items():
-            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
-        yield s
+pytestmark = pytest.mark.services(2, emails=False)  # the e-mails are what these tests set, each its own way
 
 
 def _eutils_params(services: SyntheticServices) -> list[dict[str, str]]:

@@ -9,14 +9,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.main import main
-from synthetic import SyntheticServices, use_services
-
-
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    with SyntheticServices(3) as s:
-        use_services(monkeypatch, tmp_path, s)
-        yield s
+from support.synthetic import SyntheticServices
 
 
 def fetch(capsys, ids: Path, db: Path, *extra: str) -> tuple[int, list[str]]:

@@ -7,24 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply
-from pubfetch.cli.main import main
-from synthetic import SyntheticServices
+from support.loopback import LoopbackServer, Reply
+from support.synthetic import SyntheticServices
 
 
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-    return tmp_path
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def live_site_test(env: Path, capsys, page: str, rule: str, entry: str, javascript: bool = False
+def live_site_test(env: Path, cli, page: str, rule: str, entry: str, javascript: bool = False
                    ) -> tuple[int, str, str, str, int]:
     """``-test-site-regex loopsite`` live, with a user rule file whose site ``loopsite`` covers a loopback page.
 
@@ -37,13 +24,13 @@ def live_site_test(env: Path, capsys, page: str, rule: str, entry: str, javascri
         user = env / "journals.yaml"
         user.write_text(f"{regex}: loopsite\n---\nloopsite:\n{rule}  tests:\n    - url: '{url}'\n{entry}"
                         f"{javascript_section}")
-        code, out, err = run(capsys, "-test-site-regex", "loopsite", "--journalsYaml", user,
+        code, out, err = cli("-test-site-regex", "loopsite", "--journalsYaml", user,
                              "--allow-private-addresses", "--no-javascript")
         return code, out, err, url, server.count("/article/1")
 
 
-def test_test_site_regex_offline_on_the_corpus(env, capsys, corpus_dir: Path) -> None:
-    code, out, err = run(capsys, "-test-site-regex", "^(cambridge|lww)$", "--replay", corpus_dir)
+def test_test_site_regex_offline_on_the_corpus(env, cli, corpus_dir: Path) -> None:
+    code, out, err = cli("-test-site-regex", "^(cambridge|lww)$", "--replay", corpus_dir)
     assert code == 0, err
     assert out.splitlines() == [
         "# journal sites matching ^(cambridge|lww)$",
@@ -55,48 +42,48 @@ def test_test_site_regex_offline_on_the_corpus(env, capsys, corpus_dir: Path) ->
     ]
 
 
-def test_a_failing_entry_says_what_differed_and_exits_1(env, capsys, corpus_dir: Path) -> None:
+def test_a_failing_entry_says_what_differed_and_exits_1(env, cli, corpus_dir: Path) -> None:
     user = env / "journals.yaml"
     user.write_text("{}\n---\ncambridge:\n  title: '#maincontent hgroup h1'\n  abstract: '.no-such-abstract'\n"
                     "  tests:\n    - url: 'https://www.cambridge.org/core/journals/global-sustainability/article/"
                     "wellbeing-cost-of-carbon/TOKEN'\n      title: 'Wellbeing cost of carbon'\n      abstract: 2171\n")
-    code, out, err = run(capsys, "-test-site-regex", "^cambridge$", "--replay", corpus_dir, "--journalsYaml", user)
+    code, out, err = cli("-test-site-regex", "^cambridge$", "--replay", corpus_dir, "--journalsYaml", user)
     assert code == 1
     assert "  FAIL     https://www.cambridge.org/core/journals/global-sustainability/article/" in out
     assert "           abstract: expected 2171 characters (±10%), got 0" in out
     assert out.endswith("1 tests: 1 fail\n")
 
 
-def test_test_webpage_offline(env, capsys, corpus_dir: Path) -> None:
-    code, out, err = run(capsys, "-test-webpage-regex", "zenodo", "--replay", corpus_dir)
+def test_test_webpage_offline(env, cli, corpus_dir: Path) -> None:
+    code, out, err = cli("-test-webpage-regex", "zenodo", "--replay", corpus_dir)
     assert code == 0, err
     assert "  PASS     https://zenodo.org/records/1196821" in out
     assert out.endswith("1 tests: 1 pass\n")
 
 
-def test_test_site_live_fetches_each_entry(env, capsys) -> None:
+def test_test_site_live_fetches_each_entry(env, cli) -> None:
     page = ("<html><head><title>x</title></head><body><h1 class='t'>A title</h1><div class='abs'><p>"
             + "An abstract. " * 20 + "</p></div></body></html>")
-    code, out, err, url, fetched = live_site_test(env, capsys, page, "  title: 'h1.t'\n  abstract: '.abs'\n",
+    code, out, err, url, fetched = live_site_test(env, cli, page, "  title: 'h1.t'\n  abstract: '.abs'\n",
                                                   "      title: 'A title'\n      abstract: 259\n      fulltext: 0\n")
     assert code == 0, out + err
     assert f"  PASS     {url}" in out
     assert fetched == 1
 
 
-def test_bad_regex_and_missing_replay_directory_are_usage_errors(env, capsys) -> None:
-    assert run(capsys, "-test-site-regex", "(", "--replay", env)[0] == 2
-    code, out, err = run(capsys, "-test-site-regex", "(", "--replay", env / "none")
+def test_bad_regex_and_missing_replay_directory_are_usage_errors(env, cli) -> None:
+    assert cli("-test-site-regex", "(", "--replay", env)[0] == 2
+    code, out, err = cli("-test-site-regex", "(", "--replay", env / "none")
     assert code == 2
     assert "--replay" in err and "no manifest.jsonl or pages.jsonl" in err
 
 
-def test_resource_test_prints_a_row_per_id(env, capsys, monkeypatch) -> None:
+def test_resource_test_prints_a_row_per_id(env, cli, monkeypatch) -> None:
     with SyntheticServices(2) as services:
         for name, value in vars(services.endpoints()).items():
             monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
         pmids = services.pmids()
-        code, out, err = run(capsys, "-test-europepmc", "--test-ids", *pmids, "--allow-private-addresses",
+        code, out, err = cli("-test-europepmc", "--test-ids", *pmids, "--allow-private-addresses",
                              "--no-javascript", "--quiet")
     lines = out.splitlines()
     assert lines[0].startswith("# test-europepmc: what europepmc gives for each test ID")
@@ -111,31 +98,31 @@ def test_resource_test_prints_a_row_per_id(env, capsys, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("op", ["-test-europepmc-html", "-test-pmc-html"])
-def test_html_resource_tests_are_not_offered(env, capsys, op: str) -> None:
-    code, out, err = run(capsys, op)
+def test_html_resource_tests_are_not_offered(env, cli, op: str) -> None:
+    code, out, err = cli(op)
     assert code == 2
     assert f"{op} is not offered" in err
 
 
-def test_test_site_live_falls_back_to_a_plain_fetch_without_a_browser(env, capsys) -> None:
+def test_test_site_live_falls_back_to_a_plain_fetch_without_a_browser(env, cli) -> None:
     page = "<html><body><h1 class='t'>Rendered title</h1></body></html>"
-    code, out, err, url, _ = live_site_test(env, capsys, page, "  title: 'h1.t'\n", "      title: 'Rendered title'\n",
+    code, out, err, url, _ = live_site_test(env, cli, page, "  title: 'h1.t'\n", "      title: 'Rendered title'\n",
                                             javascript=True)
     assert code == 0, out + err
     assert f"  PASS     {url}" in out
     assert "JavaScript" in err  # the browser step was refused (switched off), and said so
 
 
-def test_a_broken_replay_manifest_is_a_usage_error_naming_the_line(env, capsys) -> None:
+def test_a_broken_replay_manifest_is_a_usage_error_naming_the_line(env, cli) -> None:
     (env / "pages.jsonl").write_text('{"resource": "publisher_page", "url": "https://a.org/1", "body": "x.html"}\n{oops\n')
-    code, out, err = run(capsys, "-test-site", "--replay", env)
+    code, out, err = cli("-test-site", "--replay", env)
     assert code == 2
     assert f"{env / 'pages.jsonl'}:2: not JSON" in err
 
 
-def test_an_entry_expecting_nothing_shows_what_the_rule_got(env, capsys) -> None:
+def test_an_entry_expecting_nothing_shows_what_the_rule_got(env, cli) -> None:
     page = "<html><body><h1 class='t'>Only a title</h1></body></html>"
-    code, out, err, _, _ = live_site_test(env, capsys, page, "  title: 'h1.t'\n", "      untested: true\n")
+    code, out, err, _, _ = live_site_test(env, cli, page, "  title: 'h1.t'\n", "      untested: true\n")
     assert code == 0, err
     assert ("           nothing expected yet; got: title 'Only a title', doi '', abstract 0, fulltext 0, keywords 0"
             in out)

@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from synthetic import Article, SyntheticServices, use_services
+from support.synthetic import Article, SyntheticServices, use_services
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
 """Conformance over ../shared/corpus: fetch every recorded publication through the whole chain, replayed on 127.0.0.1.
 
-The replay server (tests/replay.py) is the HTTP proxy of every service, so the fetcher runs exactly as in production
+The replay server (tests/support/replay.py) is the HTTP proxy of every service, so the fetcher runs exactly as in production
 (real endpoint URLs, scraping rules matched against real publisher URLs) while every byte comes from the recordings.
 Expected values are read straight from the recorded bodies with json/lxml, not through pubfetch's parsers, so a parser
 bug cannot hide behind itself.
@@ -14,14 +14,14 @@ import re
 import pytest
 from lxml import etree
 
-from loopback import LoopbackServer
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.part_type import PartType
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources.base import Context
-from replay import CorpusReplay
-from tlsintercept import TlsInterceptor
+from support.loopback import LoopbackServer
+from support.replay import CorpusReplay
+from support.tlsintercept import TlsInterceptor
 
 REAL_ENDPOINTS = Endpoints(
     europepmc="http://www.ebi.ac.uk/europepmc/webservices/rest/",

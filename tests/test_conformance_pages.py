@@ -14,10 +14,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.model.part_type import PartType
+from support.loopback import LoopbackServer, Reply
+from support.tlsintercept import TlsInterceptor
 from test_conformance import fetch_all, replay_server  # noqa: F401 - the fixture is used by the tests below
-from tlsintercept import TlsInterceptor
 
 #: page name -> (kind, title, opening of the abstract as the page shows it, or None when it shows none).
 #: Kinds: F full text in the page, A abstract/landing page, O a data set's page (title and description).

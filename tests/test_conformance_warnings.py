@@ -1,4 +1,4 @@
-"""A run of 22 IDs against the recorded responses (tests/replay.py as every service's proxy) prints at most one
+"""A run of 22 IDs against the recorded responses (tests/support/replay.py as every service's proxy) prints at most one
 warning line per kind of problem: a service's 404s for twenty DOIs are one line with their count, not twenty."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer
 from pubfetch.cli.main import main
-from replay import CorpusReplay
+from support.loopback import LoopbackServer
+from support.replay import CorpusReplay
+from support.tlsintercept import TlsInterceptor
 from test_conformance import REAL_ENDPOINTS
-from tlsintercept import TlsInterceptor
 
 _MORE = re.compile(r" \(and (\d+) more like it; all in [^)]+\)$")
 

@@ -17,7 +17,7 @@ import pytest
 from pubfetch.distributed.submit import job_status, submit, wait
 from pubfetch.ids import PublicationIds
 from pubfetch.store import init_store, open_store
-from synthetic import SyntheticServices
+from support.synthetic import SyntheticServices
 from test_reliability_hostile import within
 from test_throughput import service_env
 

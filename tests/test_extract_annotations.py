@@ -9,7 +9,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mutations import mutated
 from pubfetch.extract.annotations import (
     Mention,
     by_id,
@@ -22,8 +21,9 @@ from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.xmlsafe import XmlError
 from pubfetch.model.parts import MinedTerm
 from pubfetch.model.record import ArticleRecord
+from support.mutations import mutated
 
-DOCS = Path(__file__).parent / "docs"
+DOCS = Path(__file__).parent / "data" / "documents"
 GO_DIGESTION = MinedTerm("digestion", 3, "http://identifiers.org/GO:0007586")
 GO_MEMBRANE = MinedTerm("membranes", 1, "http://identifiers.org/GO:0016020")
 GO_DEATH = MinedTerm("death", 1, "http://identifiers.org/GO:0016265")

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mutations import mutated
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.europepmc import (
     SearchPage,
@@ -25,8 +24,9 @@ from pubfetch.extract.xmlsafe import XmlError
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord, Link
+from support.mutations import mutated
 
-DOCS = Path(__file__).parent / "docs"
+DOCS = Path(__file__).parent / "data" / "documents"
 SEARCH = "files/europepmc_search"
 
 

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mutations import mutated
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jats import element_text, parse_jats
 from pubfetch.extract.jats_corresp import match_email
@@ -16,8 +15,9 @@ from pubfetch.extract.xmlsafe import XmlError, parse_xml
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.record import ArticleRecord
+from support.mutations import mutated
 
-DOCS = Path(__file__).parent / "docs"
+DOCS = Path(__file__).parent / "data" / "documents"
 
 
 def _corpus(corpus_dir: Path, name: str) -> ArticleRecord:

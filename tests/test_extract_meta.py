@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mutations import MUTATIONS, mutate
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.meta import (
     clean_value,
@@ -25,8 +24,9 @@ from pubfetch.extract.meta import (
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link
+from support.mutations import MUTATIONS, mutate
 
-DOCS = Path(__file__).parent / "docs" / "meta"
+DOCS = Path(__file__).parent / "data" / "documents" / "meta"
 HIGHWIRE = DOCS / "highwire_page.html"
 HIGHWIRE_URL = "https://jir.example.org/content/12/3/101"
 EPRINTS = DOCS / "eprints_page.html"

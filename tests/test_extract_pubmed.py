@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mutations import MUTATIONS, mutate
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.pubmed import format_abstract, normalise_orcid, parse_pubmed_xml
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
+from support.mutations import MUTATIONS, mutate
 
-DOCS = Path(__file__).parent / "docs" / "pubmed"
+DOCS = Path(__file__).parent / "data" / "documents" / "pubmed"
 MIXED = DOCS / "mixed_set.xml"
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from mutations import MUTATIONS, mutate
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.pubmed_html import parse_cit, parse_pubmed_html
 from pubfetch.model.parts import Author, MeshTerm
 from pubfetch.model.record import ArticleRecord
+from support.mutations import MUTATIONS, mutate
 
-PAGE = Path(__file__).parent / "docs" / "pubmed" / "article_page.html"
+PAGE = Path(__file__).parent / "data" / "documents" / "pubmed" / "article_page.html"
 
 
 def test_article_page() -> None:

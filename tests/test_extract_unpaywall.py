@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mutations import mutated
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord, Link
+from support.mutations import mutated
 
-DOCS = Path(__file__).parent / "docs"
+DOCS = Path(__file__).parent / "data" / "documents"
 
 
 def _link(url: str, kind: str = "html") -> Link:

@@ -8,7 +8,7 @@ import pytest
 
 from pubfetch.cli.main import main
 from pubfetch.store import open_store
-from synthetic import Article, SyntheticServices, use_services
+from support.synthetic import Article, SyntheticServices, use_services
 
 
 @pytest.mark.parametrize(("batch_size", "summary"), [

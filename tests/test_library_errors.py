@@ -12,23 +12,10 @@ from pathlib import Path
 import pytest
 
 import pubfetch
-from loopback import LoopbackServer
 from pubfetch.ids import InvalidId, classify
 from pubfetch.store import open_store
-from synthetic import Article, SyntheticServices, use_services
-
-
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    use_services(monkeypatch, tmp_path)
-    return tmp_path
-
-
-@pytest.fixture
-def services(env: Path, monkeypatch: pytest.MonkeyPatch):
-    with SyntheticServices(3) as s:
-        use_services(monkeypatch, env, s)
-        yield s
+from support.loopback import LoopbackServer
+from support.synthetic import Article, SyntheticServices
 
 
 def _closed_port() -> int:

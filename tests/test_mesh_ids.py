@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import pubfetch
 from pubfetch.model.part_type import PartType
-from synthetic import Article, SyntheticServices, use_services
+from support.synthetic import Article, SyntheticServices
 
-
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    with SyntheticServices(4) as s:
-        use_services(monkeypatch, tmp_path, s)
-        yield s
+pytestmark = pytest.mark.services(4)
 
 
 def test_mesh_unique_ids_are_filled_from_the_efetch_of_each_group(services: SyntheticServices) -> None:

@@ -37,7 +37,7 @@ from pubfetch.metadata.plugin import load_plugin
 from pubfetch.metadata.sources import CachedUrl, MemorySource, SourceError
 from pubfetch.metadata.tdb import TdbAu, parse_tdb
 
-FIXTURES = Path(__file__).parent / "metadata_au"
+FIXTURES = Path(__file__).parent / "data" / "archival_units"
 BATCH = FIXTURES / "jats_delivery" / "deliveries.example.com" / "2024" / "batch1"
 TINY_PDF = (FIXTURES / "tiny_article.pdf").read_bytes()
 ANY = MetadataTarget()

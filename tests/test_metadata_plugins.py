@@ -14,7 +14,6 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from loopback import LoopbackServer, Reply
 from pubfetch.extract.meta import meta_tags
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_metadata import ArticleMetadata
@@ -29,8 +28,9 @@ from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.warc import WarcRecorder
 from pubfetch.params import InvalidParamValue, ParamType
+from support.loopback import LoopbackServer, Reply
 
-FIXTURES = Path(__file__).parent / "metadata_au"
+FIXTURES = Path(__file__).parent / "data" / "archival_units"
 OJS_MIRROR = FIXTURES / "ojs_mirror"
 OJS_TDB = FIXTURES / "ojs.tdb"
 JATS_DELIVERY = FIXTURES / "jats_delivery"

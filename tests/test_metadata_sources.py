@@ -11,7 +11,6 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from loopback import LoopbackServer, Reply
 from pubfetch.metadata.archival_unit import ArchivalUnit
 from pubfetch.metadata.au import AuConfig
 from pubfetch.metadata.sources import (
@@ -27,8 +26,9 @@ from pubfetch.metadata.sources import (
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.warc import WarcRecorder
+from support.loopback import LoopbackServer, Reply
 
-FIXTURES = Path(__file__).parent / "metadata_au"
+FIXTURES = Path(__file__).parent / "data" / "archival_units"
 OJS_MIRROR = FIXTURES / "ojs_mirror"
 JOE = "https://journal.example.org/ojs/index.php/joe/"
 

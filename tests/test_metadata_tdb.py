@@ -18,7 +18,7 @@ from pubfetch.metadata.tdb import (
     range_set_start,
 )
 
-SAMPLE = Path(__file__).parent / "metadata" / "sample.tdb"
+SAMPLE = Path(__file__).parent / "data" / "tdb" / "sample.tdb"
 
 
 def one_au(body: str, implicit: str = "implicit < name ; param[base_url] >",

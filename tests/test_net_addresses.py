@@ -8,11 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from loopback import Reply
-from netsupport import FastServer as LoopbackServer
-from netsupport import both, make_client
 from pubfetch.net import addresses
 from pubfetch.net.outcome import OutcomeKind
+from support.loopback import Reply
+from support.netsupport import FastServer as LoopbackServer
+from support.netsupport import both, make_client
 
 
 @pytest.fixture(autouse=True)

@@ -13,13 +13,13 @@ from typing import Self
 
 import pytest
 
-from loopback import Reply, Request
-from netsupport import FastServer as LoopbackServer
-from netsupport import Sleeps, both, make_client, sequence
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import DEFAULT_USER_AGENT, HttpConfig
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.record import ExchangeRecord
+from support.loopback import Reply, Request
+from support.netsupport import FastServer as LoopbackServer
+from support.netsupport import Sleeps, both, make_client, sequence
 
 PAGE = "<html><head><title>Article</title></head><body><p>Text.</p></body></html>"
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"

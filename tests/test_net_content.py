@@ -8,10 +8,10 @@ import zlib
 
 import pytest
 
-from loopback import Reply
-from netsupport import FastServer as LoopbackServer
-from netsupport import both, make_client
 from pubfetch.net.outcome import OutcomeKind
+from support.loopback import Reply
+from support.netsupport import FastServer as LoopbackServer
+from support.netsupport import both, make_client
 
 PAGE = "<html><head><title>Article</title></head><body><p>Text.</p></body></html>"
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"

@@ -6,9 +6,6 @@ import codecs
 
 import pytest
 
-from loopback import Reply
-from netsupport import FastServer as LoopbackServer
-from netsupport import make_client
 from pubfetch.net.encoding import (
     charset_from_content_type,
     charset_from_document,
@@ -18,6 +15,9 @@ from pubfetch.net.encoding import (
     normalise_charset,
 )
 from pubfetch.net.outcome import OutcomeKind
+from support.loopback import Reply
+from support.netsupport import FastServer as LoopbackServer
+from support.netsupport import make_client
 
 FRENCH = ("<html><head>{decl}<title>Études génomiques</title></head><body><p>Les données déposées à l'Institut ont été "
           "vérifiées. Größe, Übersicht, naïve café, “quoted” – dash.</p></body></html>")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from loopback import Reply
-from netsupport import FastServer as LoopbackServer
-from netsupport import make_client
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.net.outcome import OutcomeKind
+from support.loopback import Reply
+from support.netsupport import FastServer as LoopbackServer
+from support.netsupport import make_client
 
 
 def test_defaults_are_the_real_services() -> None:

@@ -8,12 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from loopback import Reply
-from netsupport import FastServer as LoopbackServer
-from netsupport import make_client
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.slots import HostSlots
 from pubfetch.net.urls import host_key
+from support.loopback import Reply
+from support.netsupport import FastServer as LoopbackServer
+from support.netsupport import make_client
 
 #: Ceiling of every wait for an event in these tests: far beyond what a loaded machine needs, only there so that a
 #: broken client fails the test instead of hanging it.

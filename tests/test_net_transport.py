@@ -108,3 +108,20 @@ def test_a_run_never_sends_an_answered_request_twice_but_asks_again_after_a_pass
     assert transport.counts == {"http://api.test/record/1": 2, "http://api.test/record/2": 1,
                                 "http://api.test/record/3": 2}
     assert posted.ok and transport.sent[-1].method == "POST"
+
+
+def test_the_answer_memory_counts_headers_too() -> None:
+    """Red team (issue 28): pages with 96 headers of 6 kB and an empty body took a run's memory past its bound, which
+    counted bodies only. Every answer kept counts its headers; the kept answers stay within the bound."""
+    from pubfetch.net.answers import AnswerMemory
+
+    heavy = {f"X-Filler-{i}": "h" * 6000 for i in range(96)}  # 576 kB of headers, one byte of body
+    transport = MappingTransport({"http://pages.test/*": Canned(200, "x", "text/plain", heavy)})
+    memory = AnswerMemory(max_bytes=4 * 1024 * 1024)
+    with HttpClient(HttpConfig(busy_retries=0), transport=transport, answers=memory) as client:
+        for i in range(30):
+            assert client.get(f"http://pages.test/{i}").ok
+        assert client.get("http://pages.test/29").ok  # the latest answers are still remembered
+    kept_headers = sum(len(k) + len(v) for r in memory._answers.values() for k, v in r.headers.items())
+    assert 0 < kept_headers <= memory.max_bytes
+    assert len(memory) < 30 and transport.counts["http://pages.test/29"] == 1

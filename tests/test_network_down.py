@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from netsupport import Sleeps
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many, init_publication
@@ -34,6 +33,7 @@ from pubfetch.net.retry import ExchangeFailed
 from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
+from support.netsupport import Sleeps
 
 TIMEOUT_MS = 1000
 

@@ -19,7 +19,7 @@ from pubfetch.output.jsonform import entry_json
 from pubfetch.output.summary import format_counts, format_ids, format_top_hosts, part_table, top_hosts, url_host
 from pubfetch.output.writer import EntryWriter, format_entries, jsonl_line
 
-FIXTURE = Path(__file__).parent / "fixtures" / "cli" / "entries.json"
+FIXTURE = Path(__file__).parent / "data" / "cli" / "entries.json"
 
 
 @pytest.fixture(scope="module")

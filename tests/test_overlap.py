@@ -4,13 +4,14 @@ fetched once."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from loopback import Reply
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
@@ -19,12 +20,31 @@ from pubfetch.net.mapping_transport import Canned
 from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
 from pubfetch.store import open_store
-from synthetic import Article, SyntheticServices, in_process_hosts, use_services
+from support.loopback import Reply
+from support.synthetic import Article, SyntheticServices, in_process_hosts, use_services
 
 
 def _config(services: SyntheticServices, batch_size: int) -> FetchConfig:
     return FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                        batch_size=batch_size, rate_limits=False)
+
+
+def stored_pmids(db: Path) -> set[str]:
+    if not db.exists():
+        return set()
+    with sqlite3.connect(db, timeout=30) as conn:
+        try:
+            return {r[0] for r in conn.execute("SELECT json_extract(json, '$.pmid.content') FROM publications")}
+        except sqlite3.OperationalError:  # the schema is being created
+            return set()
+
+
+def wait_until(condition: Callable[[], bool], ceiling_s: float = 300) -> None:
+    """Wait for an event seen by polling (the ceiling only ends a hung test)."""
+    deadline = time.monotonic() + ceiling_s
+    while not condition():
+        assert time.monotonic() < deadline, "the awaited event never came"
+        time.sleep(0.02)
 
 
 def test_the_next_batch_starts_before_the_current_one_is_done() -> None:
@@ -82,22 +102,27 @@ def test_a_paper_named_in_two_batches_in_flight_is_fetched_and_stored_once(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Batches of two, in flight together: the paper's PMID in the first (with another paper), its PMCID and DOI in
     the second, its PMID again in the third. Whichever batch's search answers first fetches it (the server holds back
-    the other batch's search), the other names of it stop there, and the third batch, read while the paper may still
-    be in flight (the second batch's case: its full text is held back), does not fetch it again: the paper's full
-    text is asked once and it is stored once."""
+    the other batch's search until the paper's full text is asked), the other names of it stop there, and the third
+    batch, read while the paper may still be in flight (the second batch's case: its full text is held back until the
+    first batch is done), does not fetch it again: the paper's full text is asked once and it is stored once."""
     paper, other = Article(0), Article(2)  # both open access
     ids = tmp_path / "ids.txt"
     ids.write_text(f"{paper.pmid}\n{other.pmid}\n{paper.pmcid}\n{paper.doi.lower()}\n{paper.pmid}\n")
     db = tmp_path / "pubs.db"
     late = paper.pmcid if answers_first == "first batch" else f"EXT_ID:{paper.pmid}"
+    paper_asked = threading.Event()
     with SyntheticServices(3) as services:
         answer = services.handle
 
         def held_back(request):
-            if request.path.endswith("/search") and late in " ".join(request.query.get("query", [])):
-                time.sleep(0.5)
-            if answers_first == "second batch" and request.path.endswith(f"/{paper.pmcid}/fullTextXML"):
-                time.sleep(1.0)  # the second batch is still fetching the paper when the third is read
+            if request.path.endswith(f"/{paper.pmcid}/fullTextXML"):
+                paper_asked.set()  # the batch that answered first has taken the paper
+                if answers_first == "second batch":
+                    # still fetching the paper when the third batch is read: that is when the first batch is done,
+                    # which its other paper's being stored tells
+                    wait_until(lambda: other.pmid in stored_pmids(db))
+            elif request.path.endswith("/search") and late in " ".join(request.query.get("query", [])):
+                assert paper_asked.wait(300), "the other batch never asked for the paper"
             return answer(request)
 
         services.server.routes["/*"] = held_back

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from pdf_workers import crashing_worker, hungry_worker, raising_worker, slow_worker
-from procs import children_supported, descendants, process_gone
 from pubfetch.extract import pdf
 from pubfetch.extract.pdf import (
     PdfContent,
@@ -26,6 +24,8 @@ from pubfetch.extract.pdf import (
     looks_like_pdf,
     parse_xmp,
 )
+from support.pdf_workers import crashing_worker, hungry_worker, raising_worker, slow_worker
+from support.procs import children_supported, descendants, process_gone
 
 # ---------------------------------------------------------------------------------------------------------------------
 # A tiny PDF writer: enough to give pdfminer.six text pages, an Info dictionary, an XMP stream and RC4 encryption.
@@ -311,7 +311,7 @@ def test_mutated_pdfs_never_raise() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# The worker process. The workers injected into extract_pdf are in tests/pdf_workers.py (the worker process imports
+# The worker process. The workers injected into extract_pdf are in tests/support/pdf_workers.py (the worker process imports
 # that light module).
 # ---------------------------------------------------------------------------------------------------------------------
 

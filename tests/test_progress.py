@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import pubfetch
-from loopback import Reply
 from pubfetch.cli.main import main
-from synthetic import Article, SyntheticServices, use_services
+from support.loopback import Reply
+from support.synthetic import Article, SyntheticServices, use_services
 
 REPO = Path(__file__).resolve().parents[1]
 N = 6  # articles 0, 2, 4 are open access (complete after the services); 1, 3, 5 follow a slow Unpaywall PDF link
@@ -46,12 +46,6 @@ def stored_pmids(db: Path) -> set[str]:
             return {r[0] for r in conn.execute("SELECT json_extract(json, '$.pmid.content') FROM publications")}
         except sqlite3.OperationalError:  # the schema is being created
             return set()
-
-
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    use_services(monkeypatch, tmp_path)
-    return tmp_path
 
 
 def test_each_publication_is_stored_and_reported_when_it_completes_not_when_its_batch_does(

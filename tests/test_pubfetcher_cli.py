@@ -1,4 +1,4 @@
-"""Command-line answers checked against PubFetcher's code (issue 15, points 11-14): -scrape-selector for every
+"""Command-line answers checked against PubFetcher's code: -scrape-selector for every
 ScrapeSiteKey, ``null`` for a look-up that finds nothing, ``--quick`` with and without a value, and the ID order."""
 
 from __future__ import annotations
@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply
-from pubfetch.cli.main import main
 from pubfetch.cli.parser import parse_args
 from pubfetch.cli.spec import SCRAPE_SELECTOR_KEYS
+from support.loopback import LoopbackServer, Reply
 
 #: A user rule file (--journalsYaml) giving every journal key for one site, so the answers do not depend on the
 #: shipped rules.
@@ -60,13 +59,7 @@ def journals(tmp_path: Path) -> Path:
     return path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-# --- point 11: -scrape-selector for every key ------------------------------------------------------------------------
+# --- -scrape-selector for every key -----------------------------------------------------------------------------------
 
 
 def test_expected_values_cover_every_scrape_site_key() -> None:
@@ -74,21 +67,21 @@ def test_expected_values_cover_every_scrape_site_key() -> None:
 
 
 @pytest.mark.parametrize("key", sorted(EXPECTED))
-def test_scrape_selector_prints_the_rule_value_of_every_key(capsys, journals: Path, key: str) -> None:
+def test_scrape_selector_prints_the_rule_value_of_every_key(cli, journals: Path, key: str) -> None:
     """PubFetcher's Scrape.getSelector: the value as written, also for the URL rewrites and wait_until."""
-    code, out, err = run(capsys, "-scrape-selector", "https://example.org/article/12", key, "--journalsYaml", journals)
+    code, out, err = cli("-scrape-selector", "https://example.org/article/12", key, "--journalsYaml", journals)
     assert (code, out, err) == (0, EXPECTED[key] + "\n", "")
 
 
-def test_scrape_selector_accepts_the_rule_file_name_abstract_too(capsys, journals: Path) -> None:
+def test_scrape_selector_accepts_the_rule_file_name_abstract_too(cli, journals: Path) -> None:
     """pubfetch's own help said ``abstract``; it stays accepted beside PubFetcher's ``theAbstract`` (a documented
     addition: docs/limits.md)."""
-    assert run(capsys, "-scrape-selector", "https://example.org/article/12", "abstract", "--journalsYaml",
+    assert cli("-scrape-selector", "https://example.org/article/12", "abstract", "--journalsYaml",
                journals) == (0, "div.abstract p\n", "")
 
 
-def test_scrape_selector_with_an_unknown_key_is_one_clean_line_listing_the_keys(capsys, journals: Path) -> None:
-    code, out, err = run(capsys, "-db-init", journals.parent / "never.db", "-scrape-selector",
+def test_scrape_selector_with_an_unknown_key_is_one_clean_line_listing_the_keys(cli, journals: Path) -> None:
+    code, out, err = cli("-db-init", journals.parent / "never.db", "-scrape-selector",
                          "https://example.org/article/12", "Abstract", "--journalsYaml", journals)
     assert (code, out) == (2, "")
     assert err == ("pubfetch: error: option -scrape-selector: unknown KEY 'Abstract': expected one of pmid, pmcid, "
@@ -97,21 +90,21 @@ def test_scrape_selector_with_an_unknown_key_is_one_clean_line_listing_the_keys(
     assert not (journals.parent / "never.db").exists(), "the command line is checked before anything runs"
 
 
-# --- point 13: null when nothing matches ---------------------------------------------------------------------------
+# --- null when nothing matches ----------------------------------------------------------------------------------------
 
 
-def test_look_ups_that_find_nothing_print_null(capsys, journals: Path) -> None:
+def test_look_ups_that_find_nothing_print_null(cli, journals: Path) -> None:
     """System.out.println(null) in PubFetcher: no site for the URL, a site without the key, no webpage rule."""
-    code, out, err = run(capsys, "-scrape-site", "https://nowhere.example.net/a", "-scrape-selector",
+    code, out, err = cli("-scrape-site", "https://nowhere.example.net/a", "-scrape-selector",
                          "https://nowhere.example.net/a", "title", "-scrape-webpage", "https://nowhere.example.net/a",
                          "--journalsYaml", journals)
     assert (code, out, err) == (0, "null\nnull\nnull\n", "")
-    code, out, _ = run(capsys, "-scrape-site", "https://example.org/bare/1", "-scrape-selector",
+    code, out, _ = cli("-scrape-site", "https://example.org/bare/1", "-scrape-selector",
                        "https://example.org/bare/1", "pdf_src", "--journalsYaml", journals)
     assert (code, out) == (0, "baresite\nnull\n")
 
 
-# --- point 12: --quick with or without a value ---------------------------------------------------------------------
+# --- --quick with or without a value ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("words", "quick"), [
@@ -123,13 +116,13 @@ def test_quick_is_a_flag_or_takes_true_or_false(words: list[str], quick: bool) -
     assert parse_args(["-is-pmid", "1", *words]).fetcher_args().quick is quick
 
 
-def test_quick_with_a_bad_value_is_a_clean_error(capsys) -> None:
-    code, out, err = run(capsys, "-is-pmid", "1", "--quick", "maybe")
+def test_quick_with_a_bad_value_is_a_clean_error(cli) -> None:
+    code, out, err = cli("-is-pmid", "1", "--quick", "maybe")
     assert (code, out) == (2, "")
     assert err.startswith("pubfetch: error: option --quick: invalid value 'maybe'") and err.count("\n") == 1
 
 
-def test_quick_false_retries_a_timeout_and_quick_true_does_not(capsys, tmp_path: Path, monkeypatch) -> None:
+def test_quick_false_retries_a_timeout_and_quick_true_does_not(cli, tmp_path: Path, monkeypatch) -> None:
     """The value reaches the fetcher: a page that times out is asked twice without --quick, once with it."""
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
     # the answer never comes (the server holds the connection until the client gave up and closed it), so however
@@ -137,22 +130,22 @@ def test_quick_false_retries_a_timeout_and_quick_true_does_not(capsys, tmp_path:
     with LoopbackServer({"/slow": Reply(hold=True)}) as server:
         for words, asked in ((["--quick", "false"], 2), (["--quick", "true"], 1), (["--quick"], 1)):
             before = server.count("/slow")
-            code, _out, err = run(capsys, "-fetch-document", server.url("/slow"), "--timeout", "150", *words)
+            code, _out, err = cli("-fetch-document", server.url("/slow"), "--timeout", "150", *words)
             assert code == 2 and "TIMEOUT" in err
             assert server.count("/slow") - before == asked, words
         while server.active:
             time.sleep(0.05)
 
 
-# --- point 14: ID order --------------------------------------------------------------------------------------------
+# --- ID order ---------------------------------------------------------------------------------------------------------
 
 
-def test_asc_ids_and_desc_ids_follow_publication_ids_compare_to(capsys) -> None:
+def test_asc_ids_and_desc_ids_follow_publication_ids_compare_to(cli) -> None:
     """PMIDs first (by number, so 9 before 10), then PMCID-only (by number), then DOI-only (as strings, so registrant
     10.1000 sorts before 10.999)."""
     given = ["10.999/b", "PMC20", "10", "10.1000/a", "PMC3", "9", "PMC7 ", "10.1000/a"]
-    code, out, _ = run(capsys, "-pub", *given, "-asc-ids", "-out-ids", "--plain")
+    code, out, _ = cli("-pub", *given, "-asc-ids", "-out-ids", "--plain")
     assert code == 0
     assert out.splitlines() == ["9\t\t", "10\t\t", "\tPMC3\t", "\tPMC7\t", "\tPMC20\t", "\t\t10.1000/A", "\t\t10.999/B"]
-    code, out, _ = run(capsys, "-pub", *given, "-desc-ids", "-out-ids", "--plain")
+    code, out, _ = cli("-pub", *given, "-desc-ids", "-out-ids", "--plain")
     assert out.splitlines() == ["\t\t10.999/B", "\t\t10.1000/A", "\tPMC20\t", "\tPMC7\t", "\tPMC3\t", "10\t\t", "9\t\t"]

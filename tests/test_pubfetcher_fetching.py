@@ -1,4 +1,4 @@
-"""Fetching behaviour checked against PubFetcher's code (issue 15, points 16, 17, 19, 20), over loopback servers:
+"""Fetching behaviour checked against PubFetcher's code over loopback servers:
 a webpage's status, visited sites told apart as PubFetcher's Link does, Europe PMC's fullTextXML when the search gave
 no answer, and the connections allowed per host."""
 
@@ -10,7 +10,6 @@ import time
 
 import pytest
 
-from loopback import LoopbackServer, Reply, Request
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
@@ -21,7 +20,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
 from pubfetch.resources.base import Context
 from pubfetch.webfetch import fetch_pages
-from synthetic import Article, SyntheticServices
+from support.loopback import LoopbackServer, Reply, Request
+from support.synthetic import Article, SyntheticServices
 
 ARGS = FetcherArgs()
 
@@ -40,7 +40,7 @@ def fetch_ids(services: SyntheticServices, ids: list[str], **changes: object) ->
         return list(fetch_many(ids, config=cfg, context=ctx))
 
 
-# --- point 16: "broken" only when broken and not usable ----------------------------------------------------------
+# --- "broken" only when broken and not usable -------------------------------------------------------------------------
 
 
 def test_a_broken_webpage_is_reported_broken_only_when_it_is_not_usable() -> None:
@@ -68,7 +68,7 @@ def test_a_broken_webpage_is_reported_broken_only_when_it_is_not_usable() -> Non
     assert short.status(ARGS) == "broken"
 
 
-# --- point 17: visited sites told apart by host, path and query ----------------------------------------------------
+# --- visited sites told apart by host, path and query -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("first", "second", "same"), [
@@ -99,7 +99,7 @@ def test_a_link_back_to_the_doi_page_with_a_fragment_is_one_visited_site() -> No
     assert [(s.url, s.type) for s in pub.visited_sites] == [(article, PartType.doi)]
 
 
-# --- point 19: fullTextXML when the search gave no answer ------------------------------------------------------------
+# --- fullTextXML when the search gave no answer -----------------------------------------------------------------------
 
 
 def _empty_search() -> Reply:
@@ -142,7 +142,7 @@ def test_fulltext_xml_keeps_pubfetchers_rule_when_the_search_answered() -> None:
     assert pub.title.type is PartType.europepmc and pub.fulltext.type is PartType.pmc_xml
 
 
-# --- point 20: --connections-per-host --------------------------------------------------------------------------------
+# --- --connections-per-host -------------------------------------------------------------------------------------------
 
 
 class Gate:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.config import FetchConfig
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.errors import ParseError
@@ -17,6 +16,7 @@ from pubfetch.fetcher import fetch_many
 from pubfetch.model.parts import MeshTerm
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources.base import Context
+from support.loopback import LoopbackServer, Reply
 
 LEGACY = "files/pubmed_page/pubmed-legacy-22188593.html"
 CURRENT = "files/pubmed_page/pubmed-28003037.html"

@@ -1,6 +1,6 @@
 """The README's quick start, run as written against a local stand-in for the services.
 
-The stand-in answers for the real IDs of ``examples/pmids.txt`` with synthetic records (tests/synthetic.py) carrying
+The stand-in answers for the real IDs of ``examples/pmids.txt`` with synthetic records (tests/support/synthetic.py) carrying
 those IDs, so the command, the shipped ID file and the database handling are the ones a newcomer runs.
 """
 
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from chaos import ChaosServices
-from loopback import Reply, Request
 from pubfetch.cli.idsource import iter_pub_file
 from pubfetch.cli.main import main
-from synthetic import PMC_BASE, PMID_BASE, Article
+from support.chaos import ChaosServices
+from support.loopback import Reply, Request
+from support.synthetic import PMC_BASE, PMID_BASE, Article
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "pmids.txt"

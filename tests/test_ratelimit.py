@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -10,9 +11,10 @@ import time
 
 import pytest
 
+from pubfetch.config import FetchConfig
 from pubfetch.net.endpoints import Endpoints
-from pubfetch.net.ratelimit import Limit, QuotaExceeded, ServiceMap, SharedRateLimiter, default_limits
-from pubfetch.net.ratelimit_redis import RedisRateLimiter
+from pubfetch.net.ratelimit import MAX_AHEAD_S, Limit, QuotaExceeded, ServiceMap, SharedRateLimiter, default_limits
+from pubfetch.net.ratelimit_redis import RedisRateLimiter, shared_limiter
 
 
 class FakeTime:
@@ -164,9 +166,9 @@ def test_wall_clock_is_the_default_clock(tmp_path):
 
 
 def test_client_waits_for_the_shared_limit_and_honours_retry_after(limiter, tmp_path):
-    from loopback import LoopbackServer, Reply
     from pubfetch.net.client import HttpClient
     from pubfetch.net.config import HttpConfig
+    from support.loopback import LoopbackServer, Reply
 
     fake = FakeTime()
     rl = limiter({"host": Limit(2.0)}, fake)
@@ -222,3 +224,76 @@ def test_the_wal_switch_waits_only_for_a_lock(tmp_path):
     path.write_bytes(b"this is not a database file, just text" * 100)
     with pytest.raises(sqlite3.DatabaseError, match="not a database"):
         SharedRateLimiter(path, sleep=lambda s: pytest.fail("waited for an error that is not a lock"))
+
+
+# ------------------------------------------------------------------ red team (issue 28): a shared store others can write
+
+
+def write_schedule(rl, key: str, value: object) -> None:
+    """Write a service's schedule behind the limiter's back, as another program with access to the store could."""
+    if isinstance(rl, SharedRateLimiter):
+        with sqlite3.connect(rl.path) as conn:
+            conn.execute("INSERT OR REPLACE INTO schedule (key, tat) VALUES (?, ?)", (key, value))
+    else:
+        rl.redis.set(f"{rl.prefix}rate:{key}", value)
+
+
+def write_count(rl, key: str, calls: object) -> None:
+    if isinstance(rl, SharedRateLimiter):
+        day = time.strftime("%Y-%m-%d", time.gmtime(rl.clock()))
+        with sqlite3.connect(rl.path) as conn:
+            conn.execute("INSERT OR REPLACE INTO quota (key, day, calls) VALUES (?, ?, ?)", (key, day, calls))
+    else:
+        rl.redis.set(rl._quota_key(key), calls)
+
+
+@pytest.mark.parametrize("schedule", [11 * 86_400, "11 days", float("inf")], ids=["11 days ahead", "text", "inf"])
+def test_a_far_future_or_garbled_schedule_is_reset_once_not_slept(limiter, caplog, schedule):
+    fake = FakeTime()
+    rl = limiter({"ncbi": Limit(3.0)}, fake)
+    rl.acquire("ncbi")
+    for _ in range(2):
+        write_schedule(rl, "ncbi", fake.now + schedule if isinstance(schedule, int) else str(schedule))
+        before = fake.now
+        assert rl.acquire("ncbi") <= 1.0  # not 11 days
+        assert fake.now - before <= 1.0
+    resets = [r for r in caplog.records if "rate limits of ncbi" in r.getMessage()]
+    assert len(resets) == 1, caplog.text  # one warning per service, however often it is found
+    assert resets[0].levelname == "WARNING" and "reset" in resets[0].getMessage()
+    # the limiter works on: the next permits are spaced by the rate again
+    assert rl.acquire("ncbi") == pytest.approx(1 / 3, rel=0.01)
+
+
+def test_a_quota_count_over_the_quota_is_reset(limiter, caplog):
+    fake = FakeTime()
+    rl = limiter({"unpaywall": Limit(100.0, daily=10)}, fake)
+    rl.acquire("unpaywall")
+    write_count(rl, "unpaywall", 10**12)
+    assert rl.acquire("unpaywall") >= 0.0  # not "quota used up" for the rest of the day
+    assert rl.calls_today("unpaywall") == 1
+    assert "daily call count" in caplog.text and "reset" in caplog.text
+    write_count(rl, "unpaywall", 10)  # a count the quota allows is believed
+    with pytest.raises(QuotaExceeded):
+        rl.acquire("unpaywall")
+
+
+def test_a_wait_is_capped_whatever_retry_after_asked(limiter):
+    fake = FakeTime()
+    rl = limiter({"ncbi": Limit(3.0)}, fake)
+    rl.acquire("ncbi")
+    rl.penalize("ncbi", 950_400.0)
+    assert rl.acquire("ncbi") == pytest.approx(MAX_AHEAD_S)
+
+
+def test_a_redis_url_in_the_environment_is_the_redis_limiter(redis_url, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PUBFETCH_RATE_DB", redis_url)
+    rl = shared_limiter(None, default_limits())
+    assert isinstance(rl, RedisRateLimiter)
+    rl.close()
+    config = FetchConfig().with_shared_rate_limits()
+    assert isinstance(config.http_overrides["rate_limiter"], RedisRateLimiter)
+    config.http_overrides["rate_limiter"].close()
+    with pytest.raises(ValueError, match="PUBFETCH_RATE_DB names Redis"):
+        SharedRateLimiter()
+    assert list(tmp_path.iterdir()) == []  # no directory "redis:" made for a file path

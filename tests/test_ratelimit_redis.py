@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from synthetic import PMID_BASE, SyntheticServices
+from support.synthetic import PMID_BASE, SyntheticServices
 from test_throughput import assert_efetch_asked_each_once, init_db, ncbi_requests, pubfetch_cmd, service_env, write_ids
 
 

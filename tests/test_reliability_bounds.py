@@ -1,4 +1,4 @@
-"""Bounded work for hostile input (issue 16, points 9-13): links per page, PDF worker memory, Europe PMC paging,
+"""Bounded work for hostile input: links per page, PDF worker memory, Europe PMC paging,
 ``-grep`` regexes and YAML aliases. Each test feeds the hostile shape itself and checks the bound by counting work,
 never by timing it."""
 
@@ -9,7 +9,6 @@ import zlib
 
 import pytest
 
-from loopback import LoopbackServer, Reply, Request
 from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.fetcher_args import FetcherArgs
@@ -18,6 +17,7 @@ from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources import europepmc
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import Links
+from support.loopback import LoopbackServer, Reply, Request
 
 
 def test_links_keep_part_type_order_and_the_better_type_of_a_repeated_url():

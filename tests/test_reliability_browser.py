@@ -1,4 +1,4 @@
-"""Chromium behind the guard proxy (issue 16, points 2, 3 and 6): in a network namespace of its own (``unshare -rn``)
+"""Chromium behind the guard proxy: in a network namespace of its own (``unshare -rn``)
 a publisher on a public address serves pages whose WebSocket, worker, and redirected fetch/script/iframe requests go
 for a secret on 127.0.0.1. Rendered with the guard, no connection reaches the secret service and nothing of it is in
 the page; rendered with ``allow_private_addresses`` (the control) the same pages read it. Chromium's own update and
@@ -30,7 +30,7 @@ def can_unshare_network() -> bool:
 @pytest.mark.skipif(find_chromium() is None, reason="no Chromium found")
 @pytest.mark.skipif(not can_unshare_network(), reason="needs `unshare -rn` and `ip` (a network namespace)")
 def test_rendered_pages_cannot_reach_loopback_by_websocket_worker_or_redirect():
-    done = subprocess.run(["unshare", "-rn", sys.executable, str(HERE / "browser_guard_scenario.py"),
+    done = subprocess.run(["unshare", "-rn", sys.executable, str(HERE / "support" / "browser_guard_scenario.py"),
                            str(find_chromium())], capture_output=True, text=True, timeout=240,
                           env={**os.environ, "PYTHONPATH": str(HERE.parent)})
     assert done.returncode == 0, done.stderr[-3000:]

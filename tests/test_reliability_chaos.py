@@ -1,6 +1,6 @@
 """Fault injection: a batch of 1,000 IDs against services that fail in every way real ones do, then a healthy re-run.
 
-The chaos server (tests/chaos.py) answers a seeded 15 % of requests with 503, 429, timeouts, resets, cut or
+The chaos server (tests/support/chaos.py) answers a seeded 15 % of requests with 503, 429, timeouts, resets, cut or
 truncated bodies, invalid XML/JSON, HTML error pages with status 200, wrong Content-Types, redirect loops and oversized
 bodies. The run must finish; every ID must end with the parts a healthy run gives it, or with fetchException, or (for a
 publisher page that failed in a way PubFetcher treats as lasting) not final with a retry still due; the counters of the
@@ -14,13 +14,13 @@ from collections import Counter
 
 import pytest
 
-from chaos import FAULTS, PLAUSIBLE_PAGE_FAULTS, ChaosServices
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db, open_db
+from support.chaos import FAULTS, PLAUSIBLE_PAGE_FAULTS, ChaosServices
 
 N = 1000
 SEED = 20240607

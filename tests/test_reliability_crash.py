@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from dbwait import stored_count, wait_while_running
 from pubfetch.model.part_type import PartType
 from pubfetch.store import init_db, open_db
-from synthetic import Article, SyntheticServices
+from support.dbwait import stored_count, wait_while_running
+from support.synthetic import Article, SyntheticServices
 
 REPO = Path(__file__).resolve().parents[1]
 N = 300

@@ -1,7 +1,7 @@
 """Property-based fuzzing of every parser in ``pubfetch/extract/`` with mutated real documents.
 
 Seeds are the recorded responses of ../shared/corpus (through the ``corpus_dir`` fixture; without it, only the small
-hand-written documents of tests/docs) and tests/docs. Hypothesis mutates them at three levels -- bytes (cuts,
+hand-written documents of tests/data/documents) and tests/data/documents. Hypothesis mutates them at three levels -- bytes (cuts,
 duplications, insertions of markup and JSON tokens, encodings marks, NULs), XML elements (removed, duplicated, moved,
 text replaced) and JSON values (any value replaced by a value of any type) -- and each parser must either return a
 result of the documented type, whose fields have their documented types and whose IDs are valid, or raise ValueError.
@@ -37,7 +37,7 @@ from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.rules import ScrapingRules
 
-DOCS = Path(__file__).parent / "docs"
+DOCS = Path(__file__).parent / "data" / "documents"
 PAGE_URL = "https://publisher.example/article/1"
 HTML_CROP = 40_000  # bs4 takes ~1 s per 100 kB; the head and the start of the body carry what the parsers read
 GENERIC_RULES = """'^https?://': generic
@@ -148,7 +148,7 @@ class Target:
     parse: Callable[[Any], Any]
     check: Callable[[object], None]
     corpus: tuple[str, ...]  # corpus resources whose bodies are seeds
-    docs: tuple[str, ...]  # tests/docs files that are seeds
+    docs: tuple[str, ...]  # tests/data/documents files that are seeds
     kind: str  # "xml", "json", "html", "pdf": which structural mutations apply
     per_example: int = 3  # documents tried per Hypothesis example (1 for the slow HTML parsers)
     text: bool = True  # the parser also takes str
@@ -206,7 +206,7 @@ class Seeds(dict):
 
 @pytest.fixture(scope="module")
 def seeds(request: pytest.FixtureRequest) -> Seeds:
-    """Seed documents per target: tests/docs, plus the corpus when it is there."""
+    """Seed documents per target: tests/data/documents, plus the corpus when it is there."""
     corpus: dict[str, list[bytes]] = {}
     try:
         corpus_dir: Path = request.getfixturevalue("corpus_dir")

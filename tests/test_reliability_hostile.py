@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.extract.annotations import parse_annotations
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.europepmc import parse_search, parse_search_json, parse_search_xml
@@ -33,6 +32,7 @@ from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.extract.scrape import scrape_journal_without_rule
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.rules import RuleError, ScrapingRules
+from support.loopback import LoopbackServer, Reply
 
 SECRET = "TOP-SECRET-7f3a9c"
 DEADLINE_S = 60.0
@@ -336,7 +336,7 @@ def test_self_referencing_pdf_ends_without_a_crash():
 
 YAML_ATTACKS = {
     "python object as a site": ("'^https?://example\\.org/': !!python/object/apply:os.system ['touch {marker}']\n",
-                                ("rules.yaml:1, rule '^https?://example\\.org/': the site name of a regex must be a "
+                                ("rules.yaml:1: the site name of a regex must be a "
                                 "string, not a sequence (quote it)")),
     "python object scalar": ("'^https?://example\\.org/': !!python/object:os.system 'x'\n",
                              ("rules.yaml:1: cannot read value: could not determine a constructor for the tag "
@@ -346,7 +346,7 @@ YAML_ATTACKS = {
                     "'tag:yaml.org,2002:python/name:os.system'")),
     "python object as a selector": (("'^x': example\n---\nexample:\n  title: !!python/object/new:os.system "
                                     "['touch {marker}']\n"),
-                                    "rules.yaml:4, rule 'example', key 'title': value must be a non-empty string"),
+                                    "rules.yaml:4, key 'title': value must be a non-empty string"),
     "python object as a key": ("? !!python/object/apply:os.system ['touch {marker}']\n: example\n",
                                "rules.yaml:1: a regex must be a string, not a sequence (quote it)"),
     "whole document": ("!!python/object/apply:os.system ['touch {marker}']\n",

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer
-from pubfetch.cli.main import main
 from pubfetch.store import init_db
+from support.cli import Cli
+from support.synthetic import SyntheticServices
 
 RULE_KEYS = ("pmid, pmcid, doi, title, subtitle, keywords, keywords_split, abstract, fulltext, fulltext_src, "
              "fulltext_dst, fulltext_a, pdf_src, pdf_dst, pdf_a, corresp_author_names, corresp_author_emails, "
@@ -166,15 +166,15 @@ CASES = [
          ("pubfetch: error: option -head-ids: invalid value '-5': expected a whole number >= 0",)),
     # rule files, given to a network operation: refused before the first request
     rules_case("rule with an unknown key", "bogus_key.yaml",
-               f":5, rule 'example', key 'bogus': unknown key (known keys: {RULE_KEYS})"),
+               f":5: unknown key (known keys: {RULE_KEYS})"),
     rules_case("rule with a bad regex", "bad_regex.yaml",
-               ":1, rule '^https?://(example\\.org/': not a valid regular expression (Python re syntax): missing ), "
+               ":1: not a valid regular expression (Python re syntax): missing ), "
                "unterminated subpattern at position 10"),
     rules_case("rule with a bad selector", "bad_selector.yaml",
-               ":4, rule 'example', key 'title': invalid CSS selector 'h1[': Malformed attribute selector at "
+               ":4, key 'title': invalid CSS selector 'h1[': Malformed attribute selector at "
                "position 2"),
     rules_case("rule file with a Python tag", "tagged.yaml",
-               ":1, rule '^x': the site name of a regex must be a string, not a sequence (quote it)"),
+               ":1: the site name of a regex must be a string, not a sequence (quote it)"),
     rules_case("rule file indented with a tab", "tabs.yaml",
                ":4: YAML syntax error: found character '\\t' that cannot start any token"),
     rules_case("missing rule file", "missing.yaml", ": cannot read the file: No such file or directory"),
@@ -188,21 +188,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    """Every endpoint on a loopback server that answers nothing: it must not even be asked."""
-    with LoopbackServer() as server:
-        for name in ("EUROPEPMC", "EUROPEPMC_ANNOTATIONS", "EUTILS", "PUBMED", "DOI", "UNPAYWALL"):
-            monkeypatch.setenv(f"PUBFETCH_{name}_URL", server.url(f"/{name.lower()}/"))
-        monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-        yield server
-
-
+@pytest.mark.services(1, emails=False)  # the services must not even be asked
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_bad_input(case: Case, files: Path, services: LoopbackServer, capsys: pytest.CaptureFixture[str]):
-    status = main([a.replace("{d}", str(files)) for a in case.argv])
-    out, err = capsys.readouterr()
-    assert (status, err.splitlines(), out) == (
+def test_bad_input(case: Case, files: Path, services: SyntheticServices, cli: Cli):
+    status, out, err = cli.lines(*(a.replace("{d}", str(files)) for a in case.argv))
+    assert (status, err, out) == (
         case.status, [line.replace("{d}", str(files)) for line in case.stderr], case.stdout)
-    assert "Traceback" not in err
-    assert services.requests == []
+    assert services.server.requests == []

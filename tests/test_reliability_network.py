@@ -1,4 +1,4 @@
-"""The HTTP client against hostile servers (issue 16, points 1, 5, 7 and 8), all on 127.0.0.1: URLs that parsers read
+"""The HTTP client against hostile servers all on 127.0.0.1: URLs that parsers read
 differently, DNS that answers differently at connect time, servers that drip the status line, headers or any body,
 gzip that never yields output, and secrets that must not leave for another host or reach the WARC file."""
 
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply, Request
 from pubfetch.net import addresses
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.warc import WarcRecorder
+from support.loopback import LoopbackServer, Reply, Request
 from test_reliability_hostile import within
 
 PUBLIC_IP = addresses.parse_ip("93.184.216.34")
@@ -57,7 +57,7 @@ def client(**settings: object) -> HttpClient:
     return HttpClient(HttpConfig(**values))  # type: ignore[arg-type]
 
 
-# ------------------------------------------------------------------------------------------------ point 1: SSRF
+# ----------------------------------------------------------------------------------------------- SSRF
 
 
 def test_backslash_urls_are_refused_before_any_connection(internal, rebinding_dns):
@@ -102,7 +102,7 @@ def test_redirects_of_a_trusted_url_to_ambiguous_or_rebinding_hosts_are_refused(
     assert [r.path for r in web.requests] == ["/to-backslash", "/to-rebinding"]
 
 
-# ------------------------------------------------------------------------------------------------ point 7: deadlines
+# ------------------------------------------------------------------------------------------ deadlines
 
 
 class DripServer:
@@ -193,7 +193,7 @@ def test_bodies_of_redirects_and_errors_are_bounded_by_the_same_deadline(status,
     assert server.sent < 100
 
 
-# ------------------------------------------------------------------------------------------------ point 8: gzip
+# ----------------------------------------------------------------------------------------------- gzip
 
 
 def test_gzip_that_never_yields_output_is_capped_by_its_compressed_size():
@@ -228,7 +228,7 @@ def test_a_deflate_bomb_is_decoded_in_bounded_steps():
         "decompression bomb")
 
 
-# ------------------------------------------------------------------------------------------------ point 5: secrets
+# -------------------------------------------------------------------------------------------- secrets
 
 KEY = "ncbiKEY0123456789abcdef"
 

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply, Request
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
@@ -32,7 +31,8 @@ from pubfetch.net.endpoints import Endpoints
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
-from synthetic import SyntheticServices
+from support.loopback import LoopbackServer, Reply, Request
+from support.synthetic import SyntheticServices
 
 PUBLISHER = "http://publisher.example"
 METADATA = "http://169.254.169.254/latest/meta-data/iam/security-credentials/"

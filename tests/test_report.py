@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from synthetic import SyntheticServices, use_services
+from support.synthetic import SyntheticServices
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
 
@@ -183,13 +183,7 @@ def test_request_counts_per_host_count_every_attempt() -> None:
     }
 
 
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    with SyntheticServices(4) as s:
-        use_services(monkeypatch, tmp_path, s)
-        yield s
-
-
+@pytest.mark.services(4)
 def test_cli_report_of_a_fetching_run_has_its_requests(services: SyntheticServices, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     services.failing = {"unpaywall"}  # the closed-access publications (1 and 3) ask Unpaywall and get 503s
@@ -275,9 +269,9 @@ def test_chromium_renders_the_page_with_every_plot_loaded(database: Path, tmp_pa
 
 def test_pages_rendered_in_chromium_count_with_the_requests(tmp_path: Path) -> None:
     executable = chromium()
-    from loopback import LoopbackServer, Reply
     from pubfetch.net.browser import BrowserRenderer
     from pubfetch.net.counts import RequestCounts
+    from support.loopback import LoopbackServer, Reply
 
     counts = RequestCounts()
     article = "<html><head><title>An article</title></head><body><p>" + ABSTRACT + "</p></body></html>"
@@ -322,6 +316,7 @@ def test_report_on_publications_given(tmp_path: Path) -> None:
     assert "not-final" not in tables(page) and tables(page)["coverage"]["Fulltext"] == ["1", "0", "0", "100.0 %"]
 
 
+@pytest.mark.services(4)
 def test_a_library_run_reports_its_requests_and_its_summary_still_encodes(services: SyntheticServices,
                                                                           tmp_path: Path) -> None:
     import dataclasses

@@ -185,7 +185,7 @@ def test_docs_rules_md_counts_are_true() -> None:
         assert f"| `{name}` |" in text, name
 
 
-#: The sites issue 14 names as PubFetcher's (by family), each with a sample article URL of today's site, and the rule
+#: PubFetcher's sites (by family), each with a sample article URL of today's site, and the rule
 #: pubfetch applies to it (the platform that hosts the journal now).
 PUBFETCHER_SITES = {
     "PNAS": ("https://www.pnas.org/doi/10.1073/pnas.1816400116", "atypon"),

@@ -1,5 +1,5 @@
 """Applying scraping rules: the built-in rules on real publisher pages (corpus) and on pages shaped like the real sites
-(tests/pages/), and the extraction details (IDs, keywords, corresponding authors, links, formatting)."""
+(tests/data/pages/), and the extraction details (IDs, keywords, corresponding authors, links, formatting)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from pubfetch.model.parts import CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.rules import ScrapingRules, default_rules
 
-PAGES = Path(__file__).resolve().parent / "pages"
+PAGES = Path(__file__).resolve().parent / "data" / "pages"
 
 
 def page(kind: str, name: str) -> bytes:

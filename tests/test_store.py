@@ -15,7 +15,7 @@ import pytest
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
 from pubfetch.store import SqliteStore, Store, StoreError, init_db, init_store, open_db, open_store, schema
-from store_worker import make_pub
+from support.store_worker import make_pub
 
 
 @pytest.fixture

@@ -12,11 +12,11 @@ import pytest
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Webpage
 from pubfetch.store import PostgresStore, StoreError, init_store, open_store
-from store_worker import make_pub
+from support.store_worker import make_pub
 
 psycopg = pytest.importorskip("psycopg", reason='PostgreSQL tests need psycopg (pip install ".[test]")')
 
-WORKER = Path(__file__).resolve().parent / "store_worker.py"
+WORKER = Path(__file__).resolve().parent / "support" / "store_worker.py"
 
 
 def test_init_refuses_a_database_holding_pubfetch_tables(pg_url: str) -> None:

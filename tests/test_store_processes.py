@@ -10,11 +10,11 @@ import sys
 import time
 from pathlib import Path
 
-from dbwait import stored_count, wait_while_running
 from pubfetch.model import Publication, Webpage
 from pubfetch.store import init_db, open_db
+from support.dbwait import stored_count, wait_while_running
 
-WORKER = Path(__file__).resolve().parent / "store_worker.py"
+WORKER = Path(__file__).resolve().parent / "support" / "store_worker.py"
 
 
 def _start(*args: str) -> subprocess.Popen[str]:

@@ -24,7 +24,7 @@ from pubfetch.net.transport import Request
 from pubfetch.store import init_db, open_db
 from pubfetch.store.base import StoreError
 from pubfetch.store.writer import StoreWriter
-from synthetic import SyntheticServices, use_services
+from support.synthetic import SyntheticServices, use_services
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc/self/fd")
 

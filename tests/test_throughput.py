@@ -23,13 +23,13 @@ from pathlib import Path
 
 import pytest
 
-from dbwait import stored_count, wait_while_running
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import open_store
-from synthetic import PMC_BASE, PMID_BASE, Article, SyntheticServices
+from support.dbwait import stored_count, wait_while_running
+from support.synthetic import PMC_BASE, PMID_BASE, Article, SyntheticServices
 
 REPO = Path(__file__).resolve().parents[1]
 NCBI_RATE = 3.0

@@ -6,10 +6,10 @@ import gzip
 
 from warcio.archiveiterator import ArchiveIterator
 
-from loopback import LoopbackServer, Reply
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.warc import WarcRecorder, redact
+from support.loopback import LoopbackServer, Reply
 
 
 def test_every_exchange_is_recorded_with_decoded_bodies(tmp_path):

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from loopback import LoopbackServer, Reply
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.webpage import Webpage
@@ -14,8 +13,9 @@ from pubfetch.net.browser import find_chromium
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 from pubfetch.webfetch import fetch_pages, fetch_webpage, get_webpage
+from support.loopback import LoopbackServer, Reply
 
-JS_PAGE = (Path(__file__).parent / "pages" / "js" / "article.html").read_text()
+JS_PAGE = (Path(__file__).parent / "data" / "pages" / "js" / "article.html").read_text()
 LONG = "Sequence alignment tool documentation. " * 10
 
 

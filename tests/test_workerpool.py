@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from procs import children_supported, descendants, process_gone
 from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.workerpool import Outcome, WorkerPool
 from pubfetch.resources.base import Context
+from support.procs import children_supported, descendants, process_gone
 
 PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj "
        b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Resources<</Font<</F1 4 0 R>>>>/Contents 5 0 R>>endobj "
@@ -110,7 +110,7 @@ def test_context_close_leaves_no_worker_process() -> None:
 _KILLED_PARENT = """
 import sys, threading, time
 from pathlib import Path
-from pdf_workers import slow_worker
+from support.pdf_workers import slow_worker
 from pubfetch.extract.workerpool import WorkerPool
 
 if __name__ == "__main__":

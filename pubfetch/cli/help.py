@@ -37,7 +37,8 @@ ENVIRONMENT = (
     ("PUBFETCH_UNPAYWALL_EMAIL", "e-mail sent to Unpaywall (it requires one)"),
     ("PUBFETCH_<SERVICE>_URL", "base URL of a service: EUROPEPMC, EUROPEPMC_ANNOTATIONS, EUTILS, PUBMED, DOI, "
      "UNPAYWALL"),
-    ("PUBFETCH_RATE_DB", "the shared rate-limit file"),
+    ("PUBFETCH_RATE_DB", "the shared rate limits: a file or a redis:// URL"),
+    ("PUBFETCH_DB_OUTAGE_S", "seconds a PostgreSQL outage is ridden out (300)"),
     ("PUBFETCH_CHROMIUM", "the Chromium binary"),
     ("PUBFETCH_THREADS", "worker threads"),
     ("PUBFETCH_CONFIG", "the config file"),

@@ -8,6 +8,7 @@ one line on stderr and never a traceback; 1 for an internal error (its traceback
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sys
@@ -137,6 +138,9 @@ def _guarded_run(args: ParsedArgs, words: list[str]) -> int:
                   type(e).__name__, e)
         return EXIT_INTERNAL
     finally:
+        # what the run left for the garbage collector is collected while the log setup still routes it: after a
+        # Ctrl-C, Playwright's lost driver leaves a future whose unread exception asyncio reports when it is freed
+        gc.collect()
         setup.close()
     return EXIT_USAGE if setup.failed and status == EXIT_OK else status
 

@@ -75,6 +75,10 @@ def _database(args: ParsedArgs, out: TextIO) -> None:
         from pubfetch.cli.queued import job_status
 
         out.write(f"{job_status(args.get('job-status'), args.get('queue'))}\n")
+    if "job-cancel" in args:
+        from pubfetch.cli.queued import job_cancel
+
+        out.write(f"{job_cancel(args.get('job-cancel'), args.get('queue'))}\n")
     if "db-copy" in args:
         src, dst = args.get("db-copy")
         log.info("Copy database %s to %s", src, dst)

@@ -108,8 +108,11 @@ ONEOFF_DATABASE = Group("One-off: database", (
     one("-db-webpages-size", "DATABASE", "Print the number of webpages in the database", role="oneoff"),
     one("-db-docs-size", "DATABASE", "Print the number of docs in the database", role="oneoff"),
     one("-db-publications-map", "DATABASE", "Print every 'ID -> primary ID' pair of the database", role="oneoff"),
-    one("-job-status", "JOB", "Print the state of a job sent with --queue --detach (give the same --queue) (pubfetch)",
+    one("-job-status", "JOB", "Print the state of a job sent with --queue: batches done, running (on which worker, for "
+        "how long), waiting, failed, given again after a lost worker (give the same --queue) (pubfetch)",
         role="oneoff"),
+    one("-job-cancel", "JOB", "Cancel a job sent with --queue: its waiting batches are refused by the workers, its "
+        "running ones finish (give the same --queue) (pubfetch)", role="oneoff"),
     fixed("-db-copy", "FROM TO", "Copy every entry of database FROM into the new database TO, e.g. from a SQLite file "
           "to postgresql://host/db or back (pubfetch)"),
     one("-db-publications-map-reverse", "DATABASE",
@@ -259,7 +262,8 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
          "modifier"),
     flag("--quiet", "No progress display (pubfetch)", "modifier"),
     one("--batch-size", "N", "Publications walked through the resources together (default 200; 1 fetches them one "
-        "at a time as PubFetcher does) (pubfetch)", spec.positive, "modifier"),
+        "at a time as PubFetcher does; with --queue, IDs per task: default 50, at most 1000, larger sizes are split) "
+        "(pubfetch)", spec.positive, "modifier"),
     one("--connections-per-host", "N", "Requests to any one host at the same time, whatever the number of threads "
         "(default 1; PubFetcher's develop branch: 4) (pubfetch)", spec.positive, "modifier"),
     one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped) (pubfetch)",

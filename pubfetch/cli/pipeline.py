@@ -327,8 +327,11 @@ class Pipeline:
                    parts=self._fetch_parts(), detach=a.flag("detach"), progress=a.flag("progress"),
                    quiet=a.flag("quiet"))
         if store is not None and step == "db-fetch" and not a.flag("detach"):
-            got = (store.get_publication(i) for i in wanted)
-            self.content["publications"].extend(p for p in got if p is not None)
+            # read back through a connection of its own: the one held while the workers fetched may have been ended
+            # by the server meanwhile (a restart, an idle timeout), which says nothing about the job
+            with open_store(a.get(step), readonly=True) as fresh:
+                got = (fresh.get_publication(i) for i in wanted)
+                self.content["publications"].extend(p for p in got if p is not None)
 
     # --- 7. sort, top hosts, limit ----------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""``--queue URL``: the pipeline's publication fetch steps sent to Celery workers instead of run in this process."""
+"""``--queue URL``: the pipeline's publication fetch steps sent to Celery workers instead of run in this process;
+``-job-status`` and ``-job-cancel``."""
 
 from __future__ import annotations
 
@@ -18,25 +19,32 @@ def _progress(status: object) -> None:
     print(f"pubfetch: {status}", file=sys.stderr, flush=True)
 
 
+def _same_run(job: str) -> None:
+    print(f"pubfetch: the same run is already queued as job {job}: following it instead of sending it again",
+          file=sys.stderr, flush=True)
+
+
 def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Session, *, batch_size: int | None,
                parts: frozenset[PartName] | None, detach: bool, progress: bool, quiet: bool = False) -> None:
-    """Send the IDs to the queue's workers as batches (with the session's fetching parameters); wait for all of them
-    unless ``detach`` (then print the job id); the workers' counts go into the session's summary.
-    Progress (batches done) is shown on stderr with ``progress``, or when it is a terminal and not ``quiet``.
+    """Send the IDs to the queue's workers as batches (with the session's fetching thresholds and run settings); wait
+    for all of them unless ``detach`` (then print the job id); the workers' counts go into the session's summary.
+    Progress (the job's state line when it changes) is shown on stderr with ``progress``, or when it is a terminal and
+    not ``quiet``.
 
     A batch that failed on a worker (after its retries) makes the run fail with a message naming the job."""
     from pubfetch.distributed import submit as queued
 
     progress = progress or (sys.stderr.isatty() and not quiet)
     try:
-        job = queued.submit(ids, db, queue, batch_size=batch_size or queued.BATCH_SIZE,
-                            config=session.config.replace(parts=parts))
+        job = queued.submit(ids, db, queue, batch_size=batch_size or queued.BATCH_SIZE, args=session.args,
+                            parts=sorted(p.value for p in parts) if parts is not None else None,
+                            on_same_run=_same_run, settings=session.config.job_settings())
+        if detach:
+            print(job, flush=True)
+            return
+        status = queued.wait(job, queue, _progress if progress else None)
     except (queued.QueueError, ValueError) as e:
         raise UsageError(str(e)) from None
-    if detach:
-        print(job, flush=True)
-        return
-    status = queued.wait(job, queue, _progress if progress else None)
     log.info("%s", status)
     # the run's summary line and exit status count the workers' entries as they count a local fetch's
     from pubfetch.distributed.tasks import add_summary, encode_summary
@@ -44,16 +52,32 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
     session.fetched_publications = True
     add_summary(session.summary, encode_summary(status.summary))
     if status.failed:
-        raise UsageError(f"{status}; see the workers' logs")
+        raise UsageError(f"{status.report()}\nsee the workers' logs")
 
 
 def job_status(job_id: str, queue: str | None) -> str:
     if not queue:
         raise UsageError("-job-status needs the --queue the job was sent to")
-    from pubfetch.distributed.submit import QueueError
-    from pubfetch.distributed.submit import job_status as status
+    from pubfetch.distributed.submit import Job, QueueError
 
     try:
-        return str(status(job_id, queue))
+        with Job(queue) as job:
+            return job.status(job_id).report()
     except (QueueError, ValueError) as e:
         raise UsageError(str(e)) from None
+
+
+def job_cancel(job_id: str, queue: str | None) -> str:
+    if not queue:
+        raise UsageError("-job-cancel needs the --queue the job was sent to")
+    from pubfetch.distributed.submit import Job, QueueError
+
+    try:
+        with Job(queue) as job:
+            status = job.cancel(job_id)
+    except (QueueError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    if status.finished:
+        return f"job {job_id} had already finished; nothing to cancel"
+    return (f"job {job_id} cancelled: {status.waiting} waiting batches will be refused by the workers that take them, "
+            f"{status.running} running ones finish")

@@ -1,8 +1,13 @@
 """Fetching on several machines: Celery workers take batches of IDs from a queue and write to one shared database.
 
-- :mod:`.app`: the Celery application and its settings (late acknowledgement, redelivery of a killed worker's batch);
-- :mod:`.tasks`: the one task, fetching a batch into the database, idempotent by the fetcher's can-fetch rules;
-- :mod:`.submit`: splitting IDs into batches, sending them, following a job; :mod:`.worker`: ``pubfetch worker``.
+- :mod:`.app`: the Celery application and its settings (late acknowledgement, a lost worker's batches redelivered
+  after a grace period);
+- :mod:`.message`: what a task message may carry (IDs and fetching thresholds, nothing of the worker's own);
+- :mod:`.tasks`: the one task, fetching a batch into the worker's database, idempotent by the fetcher's can-fetch rules;
+- :mod:`.jobretry`: the job's end-of-run retry, once for the whole job;
+- :mod:`.liveness`: the workers' heartbeats, which renew the batches they hold and record who holds which;
+- :mod:`.submit`: splitting IDs into batches, sending them, following a job; :mod:`.jobstatus`: a job's state and
+  cancelling it; :mod:`.worker`: ``pubfetch worker``.
 
 Celery, its Redis transport and a PostgreSQL driver are the ``cluster`` extra: ``pip install "pubfetch[cluster]"``.
 """
@@ -46,12 +51,15 @@ def fetch_many(
     URL, ``redis://host:6379/0``) by ``pubfetch worker`` processes into ``db`` (a database URL or path they reach),
     yielding the publications from it, in input order, once every batch is done.
 
-    Through a queue, ``parts``, ``args``, ``progress``, ``summary``, ``retry_exceptions``, ``use_stored``, ``errors``,
-    ``batch_size`` (IDs per task) and the job's settings of ``config`` and the keyword options
-    (:data:`~pubfetch.config.JOB_SETTINGS`: what to fetch, how to batch it) work as they do here; the settings that
-    belong to each worker (endpoints, credentials, threads, connections, rate limits, the address guard, the browser:
-    :data:`~pubfetch.config.WORKER_SETTINGS`) and ``context`` (live objects of this process) are refused with a
-    ValueError, and so is a ``db`` that is an open Store rather than a URL or path the workers reach.
+    Through a queue, ``parts``, the fetching thresholds of ``args`` (cooldowns, retry limit, minimum lengths, timeout,
+    quick), ``progress``, ``summary``, ``errors``, ``batch_size`` (IDs per task) and the run settings of ``config`` and
+    the keyword options (:data:`~pubfetch.config.JOB_SETTINGS`: batch sizes of the batched services, links, linger)
+    work as they do here. Refused with a ValueError: the settings that belong to each worker (endpoints, credentials
+    and contact e-mails, threads, connections, rate limits, the address guard, the browser:
+    :data:`~pubfetch.config.WORKER_SETTINGS`; in ``args`` the User-Agent, e-mails and rule files), ``context`` (live
+    objects of this process), ``use_stored=False`` and ``retry_exceptions=False`` (workers always use the stored
+    entries and retry failures at the job's end), and a ``db`` that is an open Store rather than a URL or path the
+    workers reach.
     """
     from pubfetch import fetcher
 
@@ -60,7 +68,9 @@ def fetch_many(
                                   summary=summary, retry_exceptions=retry_exceptions, use_stored=use_stored,
                                   errors=errors, **options)
     from pubfetch.config import WORKER_SETTINGS
-    from pubfetch.distributed.submit import BATCH_SIZE, fetch_many_queued
+    from pubfetch.distributed.message import ALLOWED_ARGS
+    from pubfetch.distributed.submit import fetch_many_queued
+    from pubfetch.fetcher_args import FetcherArgs
 
     if errors not in ("skip", "raise"):
         raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
@@ -70,8 +80,19 @@ def fetch_many(
     if refused:
         raise ValueError(f"fetch_many(queue=...) cannot set {', '.join(refused)}: each worker uses its own (the "
                          "options of pubfetch worker and its environment or config file)")
+    default = FetcherArgs()
+    worker_args = sorted(name for name in vars(default) if name not in ALLOWED_ARGS
+                         and args is not None and getattr(args, name) != getattr(default, name))
+    if worker_args:
+        raise ValueError(f"fetch_many(queue=...) cannot set the fetching parameters {', '.join(worker_args)}: each "
+                         "worker uses its own (its environment or config file)")
+    if not use_stored or not retry_exceptions:
+        raise ValueError("fetch_many(queue=...) always uses the entries in the database and retries the failed "
+                         "publications at the job's end: use_stored=False and retry_exceptions=False need a run in "
+                         "this process")
     if db is None or not isinstance(db, str | _os.PathLike):
         raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
-    cfg = fetcher.call_config(config, args, parts, {"batch_size": BATCH_SIZE, **options}, "fetch_many")
-    return fetch_many_queued(ids, db, queue, cfg, progress=progress, summary=summary, use_stored=use_stored,
-                             retry_exceptions=retry_exceptions, errors=errors)
+    cfg = fetcher.call_config(config, args, parts, options, "fetch_many")
+    return fetch_many_queued(ids, db, queue, args=cfg.args, parts=sorted(p.value for p in cfg.parts)
+                             if cfg.parts is not None else None, progress=progress, summary=summary,
+                             batch_size=options.get("batch_size"), settings=cfg.job_settings(), errors=errors)

@@ -1,26 +1,35 @@
 """Sending a run to the workers: split the IDs into batches, one task each, and follow the job until it is done.
 
-A job is a Celery group whose result is saved in the result backend under the job id, so ``-job-status ID`` (or
-:func:`job_status`) can report it from any machine, while it runs or after, for as long as results are kept.
+The job is saved in the result backend under its id (:mod:`.jobstatus`), so ``-job-status ID`` can report on it from
+any machine. A run sent again while the same run (same database, IDs, batches and options) is still queued follows
+that job instead of sending its batches a second time: two submitters of one run cost the services one run's requests.
+Following a job survives outages of the queue's Redis for minutes (it asks again with backoff), since the job goes on
+in the workers whatever happens to the submitter.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from pubfetch.config import FetchConfig
-from pubfetch.distributed.app import TASK_NAME, make_app
-from pubfetch.distributed.tasks import add_summary, encode_ids, encode_options, encode_summary
-from pubfetch.fetcher import BatchSummary, FetchError, IdsLike, failed_transiently, to_ids
+from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, shown_url
+from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
+from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
+from pubfetch.distributed.tasks import add_summary, encode_summary
+from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_ids
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId, PublicationIds
 from pubfetch.model import Publication
 from pubfetch.store import open_store
+
+__all__ = ["BATCH_SIZE", "Job", "JobStatus", "QueueError", "cancel", "fetch_many_queued", "fetch_queued", "job_status",
+           "submit", "wait"]
 
 log = logging.getLogger(__name__)
 
@@ -28,118 +37,137 @@ POLL_S = 0.5
 #: IDs per task by default: small enough that CPU-heavy batches (PDFs) spread over the workers, large enough that the
 #: batchable services are still asked about many publications per request.
 BATCH_SIZE = 50
+#: How long a submitter keeps asking a queue whose Redis stopped answering before it gives up following the job.
+OUTAGE_S = 300.0
 
 
-class QueueError(Exception):
-    """The queue cannot be reached, or knows no such job; the message is meant for the user as is."""
-
-
-def _connected_app(queue: str) -> Any:
-    """The Celery app of ``queue``, after checking that its broker answers (Celery would otherwise retry for long)."""
-    app = make_app(queue)
-    try:
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=2, interval_start=0.2, interval_step=0.5)
-    except Exception as e:  # kombu and the transports raise their own kinds
-        shown = queue.rsplit("@", maxsplit=1)[-1] if "@" in queue else queue
-        raise QueueError(f"cannot reach the queue {shown}: {str(e).strip().splitlines()[0] if str(e) else e!r}") \
-            from None
-    return app
-
-
-@dataclass
-class JobStatus:
-    """Where a job is: batches done, failed and in all; summed counts of the batches done."""
-
-    job_id: str
-    batches: int
-    done: int = 0
-    failed: int = 0
-    summary: BatchSummary = field(default_factory=BatchSummary)
-
-    @property
-    def finished(self) -> bool:
-        return self.done + self.failed == self.batches
-
-    def __str__(self) -> str:
-        state = "finished" if self.finished else "running"
-        failed = f", {self.failed} failed" if self.failed else ""
-        return f"job {self.job_id}: {state}, {self.done} of {self.batches} batches done{failed}; {self.summary.line()}"
-
-
-def _batches(ids: Iterable[IdsLike], size: int) -> Iterable[list[list[str]]]:
-    iterator = (encode_ids(to_ids(i)) for i in ids)
+def _batches(ids: Iterable[Any], size: int) -> Iterable[list[PublicationIds]]:
+    iterator = (to_ids(i) for i in ids)
     while batch := list(islice(iterator, size)):
         yield batch
 
 
-def submit(ids: Iterable[IdsLike], db: str, queue: str, *, batch_size: int = BATCH_SIZE,
-           config: FetchConfig | None = None, use_stored: bool = True, retry_exceptions: bool = True) -> str:
-    """Send the IDs as tasks of ``batch_size`` IDs with the job's settings (``config``'s
-    :meth:`~pubfetch.config.FetchConfig.job_settings`); return the job id at once (the workers do the rest)."""
+def _run_key(messages: list[dict[str, Any]]) -> str:
+    digest = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
+    return f"pubfetch-run:{digest}"
+
+
+def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_SIZE, args: FetcherArgs | None = None,
+           parts: Iterable[Any] | None = None, on_same_run: Callable[[str], None] | None = None,
+           settings: dict[str, Any] | None = None) -> str:
+    """Send the IDs as tasks of ``batch_size`` IDs (at most :data:`~.message.MAX_IDS_PER_TASK` each); return the job id
+    at once (the workers do the rest). When the same run is still queued, return its job id instead, after calling
+    ``on_same_run`` with it. ``settings``: the job's run settings
+    (:meth:`~pubfetch.config.FetchConfig.job_settings`)."""
     from celery import group
 
-    app = _connected_app(queue)
-    options = encode_options(config or FetchConfig(), use_stored=use_stored, retry_exceptions=retry_exceptions)
-    signatures = [app.signature(TASK_NAME, args=(batch, db, options)) for batch in _batches(ids, batch_size)]
-    result = group(signatures).apply_async()
-    result.save()
-    return str(result.id)
+    size = max(1, min(batch_size, MAX_IDS_PER_TASK))
+    shown_parts = [getattr(p, "value", str(p)) for p in parts] if parts is not None else None
+    name = os.path.abspath(db) if database_name(db).startswith("sqlite:") and "://" not in db else db
+    batches = list(_batches(ids, size))
+    messages = [BatchMessage(batch, name, job_args(args), shown_parts, len(batches), dict(settings or {})).encode()
+                for batch in batches]
+    with Job(queue) as job:
+        run_key = job.prefix + _run_key(messages)
+        signature = group([job.app.signature(TASK_NAME, args=(m,)) for m in messages])
+        result = signature.freeze()
+        # SET NX, then GET (not SET NX GET, which Redis before 7 lacks): a job id set meanwhile is followed too
+        earlier = None if job.results.set(run_key, result.id, nx=True, ex=RESULT_EXPIRES_S) else \
+            job.results.get(run_key)
+        if earlier is not None:
+            earlier_id = earlier.decode() if isinstance(earlier, bytes) else str(earlier)
+            try:
+                state = job.status(earlier_id)
+            except QueueError:
+                state = None  # its submitter has not saved it yet, or it expired
+            if state is None or not (state.finished or state.cancelled):
+                job.release(result)
+                if on_same_run is not None:
+                    on_same_run(earlier_id)
+                return earlier_id
+            job.results.set(run_key, result.id, ex=RESULT_EXPIRES_S)
+        result.save()
+        signature.apply_async()
+        job.release(result)
+        return str(result.id)
 
 
 def job_status(job_id: str, queue: str) -> JobStatus:
     """The state of a submitted job, from the result backend of the queue it was sent to."""
-    app = _connected_app(queue)
-    result = app.GroupResult.restore(job_id)
-    if result is None:
-        raise QueueError(f"no job {job_id} in the results of {queue} (finished over a week ago, or another queue)")
-    status = JobStatus(job_id, len(result.results))
-    for task in result.results:
-        if task.successful():
-            status.done += 1
-            add_summary(status.summary, task.result or {})
-        elif task.failed():
-            status.failed += 1
-    return status
+    with Job(queue) as job:
+        return job.status(job_id)
+
+
+def _outage_errors() -> tuple[type[BaseException], ...]:
+    import redis
+    from kombu.exceptions import OperationalError
+
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OperationalError, OSError)
 
 
 def wait(job_id: str, queue: str, progress: Callable[[JobStatus], None] | None = None,
-         poll: float = POLL_S, timeout: float | None = None) -> JobStatus:
-    """Follow a job until every batch is done or failed, calling ``progress`` whenever more batches are; TimeoutError
-    after ``timeout`` seconds (None: wait as long as it takes)."""
-    seen = -1
+         poll: float = POLL_S, timeout: float | None = None, outage: float = OUTAGE_S) -> JobStatus:
+    """Follow a job until every batch is done or failed, calling ``progress`` whenever its state line changes;
+    TimeoutError after ``timeout`` seconds (None: wait as long as it takes). While the queue's Redis does not answer,
+    ask again with backoff for up to ``outage`` seconds (one warning when it starts), then :class:`QueueError`."""
+    seen = ""
     deadline = None if timeout is None else time.monotonic() + timeout
-    while True:
-        status = job_status(job_id, queue)
-        if progress is not None and status.done + status.failed != seen:
-            seen = status.done + status.failed
-            progress(status)
-        if status.finished:
-            return status
-        if deadline is not None and time.monotonic() > deadline:
-            raise TimeoutError(f"{status} after {timeout:.0f} s")
-        time.sleep(poll)
+    errors = _outage_errors()
+    lost_since: float | None = None
+    with Job(queue) as job:
+        while True:
+            try:
+                status = job.status(job_id)
+            except errors as e:
+                now = time.monotonic()
+                if lost_since is None:
+                    lost_since = now
+                    log.warning("the queue %s does not answer (%s); asking again for up to %.0f s",
+                                shown_url(queue), type(e).__name__, outage)
+                if now - lost_since > outage:
+                    raise QueueError(f"the queue {shown_url(queue)} has not answered for {outage:.0f} s; the job goes "
+                                     f"on in the workers: pubfetch -job-status {job_id} --queue URL") from None
+                time.sleep(min(10.0, 0.5 * 2 ** min(5, int((now - lost_since) // 2))))
+                continue
+            if lost_since is not None:
+                log.warning("the queue %s answers again", shown_url(queue))
+                lost_since = None
+            if progress is not None and str(status) != seen:
+                seen = str(status)
+                progress(status)
+            if status.finished:
+                return status
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"{status} after {timeout:.0f} s")
+            time.sleep(poll)
 
 
-def fetch_queued(ids: Iterable[IdsLike], db: str, queue: str, *, batch_size: int = BATCH_SIZE,
-                 config: FetchConfig | None = None, use_stored: bool = True, retry_exceptions: bool = True,
-                 progress: Callable[[JobStatus], None] | None = None) -> JobStatus:
+def cancel(job_id: str, queue: str) -> JobStatus:
+    """Cancel a job (see :meth:`.jobstatus.Job.cancel`)."""
+    with Job(queue) as job:
+        return job.cancel(job_id)
+
+
+def fetch_queued(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_SIZE,
+                 args: FetcherArgs | None = None, parts: Iterable[Any] | None = None,
+                 progress: Callable[[JobStatus], None] | None = None,
+                 settings: dict[str, Any] | None = None) -> JobStatus:
     """Submit and wait: the queued equivalent of fetching the IDs into ``db`` in this process."""
-    job = submit(ids, db, queue, batch_size=batch_size, config=config, use_stored=use_stored,
-                 retry_exceptions=retry_exceptions)
+    job = submit(ids, db, queue, batch_size=batch_size, args=args, parts=parts, settings=settings)
     return wait(job, queue, progress)
 
 
-def fetch_many_queued(ids: Iterable[IdsLike], db: str | os.PathLike[str], queue: str, config: FetchConfig, *,
+def fetch_many_queued(ids: Iterable[Any], db: str | os.PathLike[str], queue: str, *,
+                      args: FetcherArgs | None = None, parts: Iterable[Any] | None = None,
                       progress: Callable[[int, Publication], None] | None = None,
-                      summary: BatchSummary | None = None, use_stored: bool = True, retry_exceptions: bool = True,
-                      errors: str = "skip") -> Iterator[Publication]:
-    """``fetch_many(ids, db=..., queue=...)``: the workers fetch with the job's settings of ``config``, then the
-    publications are read from the database in input order (an ID the database has no entry for is skipped);
-    ``errors`` as for :func:`pubfetch.fetcher.fetch_many`."""
+                      summary: BatchSummary | None = None, batch_size: int | None = None,
+                      settings: dict[str, Any] | None = None, errors: str = "skip") -> Iterator[Publication]:
+    """``fetch_many(ids, db=..., queue=...)``: the workers fetch, then the publications are read from the database in
+    input order (an ID the database has no entry for is skipped); ``errors`` as for
+    :func:`pubfetch.fetcher.fetch_many`."""
     wanted = list(_valid(ids, errors))
-    status = fetch_queued(wanted, os.fspath(db), queue, batch_size=config.batch_size, config=config,
-                          use_stored=use_stored, retry_exceptions=retry_exceptions)
+    status = fetch_queued(wanted, os.fspath(db), queue, batch_size=batch_size or BATCH_SIZE, args=args, parts=parts,
+                          settings=settings)
     if status.failed:
         raise RuntimeError(f"{status}; see the workers' logs")
     if summary is not None:
@@ -158,7 +186,7 @@ def fetch_many_queued(ids: Iterable[IdsLike], db: str | os.PathLike[str], queue:
             yield pub
 
 
-def _valid(ids: Iterable[IdsLike], errors: str) -> Iterator[PublicationIds]:
+def _valid(ids: Iterable[Any], errors: str) -> Iterator[PublicationIds]:
     """The IDs as PublicationIds: an invalid one is skipped with a warning, or raises with ``errors="raise"``."""
     for value in ids:
         if isinstance(value, str) and (not value.strip() or value.lstrip().startswith("#")):

@@ -1,15 +1,19 @@
-"""The task a worker runs: fetch one batch of publications into the shared database.
+"""The task a worker runs: fetch one batch of publications into the worker's own database.
 
-A batch is walked through the chain together exactly as in a single process (``fetch_many`` with the batch as one
-chain batch), so the batchable services (Europe PMC search, efetch, annotations) are asked once per batch, as they
-would be by one process. The task is idempotent: an entry the database already holds complete enough is not fetched
-again (the fetcher's can-fetch rules), so a batch delivered twice, after a worker was killed, only finishes what the
-first delivery left undone; every entry is written in its own transaction.
+A batch is walked through the chain as in a single process (``fetch_many`` over the batch), so the batchable services
+(Europe PMC search, efetch, annotations) are asked about many publications together. The task is idempotent: an
+entry the database already holds complete enough is not fetched again (the fetcher's can-fetch rules), so a batch
+delivered twice, after a worker was lost, only finishes what the first delivery left undone; every entry is written
+in its own transaction.
 
-The run is assembled as any other (:class:`~pubfetch.engine.assembly.FetchRun`) from the worker's configuration (its
-own environment and config file, and the options of ``pubfetch worker``: :class:`WorkerSettings`, handed to the task
-when the app is made, never through the environment) with the job's settings, which the message carries
-(:meth:`~pubfetch.config.FetchConfig.job_settings`).
+The run is assembled as any other (``fetch_many``, :class:`~pubfetch.engine.assembly.FetchRun`) from the worker's
+configuration (its environment and config file, and the options of ``pubfetch worker``: :class:`WorkerSettings`,
+read from the app, never from the environment) with the job's fetching thresholds, parts and run settings, which the
+message carries. The message is checked first (:mod:`.message`); a message that is refused, a job that was
+cancelled, or a worker database that is gone fail the batch at once with one log line and are not retried: no later
+delivery could succeed.
+Whatever fails, what goes back to the result backend (which whoever writes to the queue can read) is one line written
+here, never an exception's own text, which may quote a file or an answer.
 """
 
 from __future__ import annotations
@@ -17,27 +21,38 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from pubfetch.config import FetchConfig
-from pubfetch.ids import PublicationIds
+from pubfetch.distributed.message import MessageRefused, database_name, decode
 
 log = logging.getLogger(__name__)
 
-#: A batch's task: (IDs, database or None, the job's options) -> the batch's counts.
-BatchTask = Callable[[list[list[str]], str | None, dict[str, Any]], dict[str, Any]]
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class WorkerSettings:
-    """What ``pubfetch worker`` was told: the database of jobs that name none, where the shared rate limits are kept
-    (default: the broker's Redis), and whether links may point at private addresses."""
+    """What ``pubfetch worker`` was told: its database (the only one its tasks write to), where the shared rate limits
+    are kept (default: the broker's Redis), and whether links may point at private addresses. Handed to the tasks in
+    the app (``app.conf.pubfetch_worker``), never through the environment."""
 
-    db: str | None = None
+    db: str = ""
     rate_db: str | None = None
     allow_private_addresses: bool = False
+#: Publications of a task walked through the chain together (a task of more is walked in batches of this many).
+WALK = 200
+
+
+class BatchRefused(Exception):
+    """A batch this worker will not fetch, whoever delivers it (refused message, cancelled job, database gone)."""
+
+
+class BatchFailed(Exception):
+    """A batch whose fetch failed on this worker; the details are in the worker's log only."""
+
+
+def cancelled_key(job: str) -> str:
+    """The results' Redis key whose presence cancels a job (``-job-cancel``)."""
+    return f"pubfetch-job:{job}:cancelled"
 
 
 def encode_summary(summary: Any) -> dict[str, Any]:
@@ -68,21 +83,19 @@ def add_summary(into: Any, counts: dict[str, Any]) -> None:
             setattr(into, f.name, current + int(value))
 
 
-def encode_ids(ids: PublicationIds) -> list[str]:
-    return list(ids.ids)
-
-
-def encode_options(config: FetchConfig, *, use_stored: bool = True, retry_exceptions: bool = True) -> dict[str, Any]:
-    """What a job asks of the workers, as JSON for the task messages: the job's settings, whether entries in the
-    database are used (off: fetched afresh), whether entries that failed transiently are retried at the batch's end."""
-    return {"settings": config.job_settings(), "use_stored": use_stored, "retry_exceptions": retry_exceptions}
+def _worker(task: Any) -> WorkerSettings:
+    settings = getattr(task.app.conf, "pubfetch_worker", None)
+    return settings if isinstance(settings, WorkerSettings) else WorkerSettings()
 
 
 @functools.cache
-def worker_config(worker: WorkerSettings) -> FetchConfig:
-    """The worker process's configuration (endpoints and keys from its environment and config file, its options)
-    with the shared rate limits: ``--rate-db``, which defaults to the broker's Redis, so every worker of a cluster
-    shares them. Made once per process: the limiter's connection serves every batch."""
+def _config(worker: WorkerSettings) -> Any:
+    """The worker process's configuration (endpoints, keys, contact e-mails, User-Agent and rule files from its
+    environment and config file) with its options, and the shared rate limits: ``--rate-db``, which defaults to the
+    broker's Redis, so every worker of a cluster shares them. Made once per process: the limiter serves every batch
+    (each batch's run is assembled from it, :class:`~pubfetch.engine.assembly.FetchRun`)."""
+    from pubfetch.config import FetchConfig
+
     cfg = FetchConfig.from_env()
     cfg = cfg.replace(rate_db=worker.rate_db or cfg.rate_db,
                       allow_private_addresses=worker.allow_private_addresses or cfg.allow_private_addresses)
@@ -90,34 +103,88 @@ def worker_config(worker: WorkerSettings) -> FetchConfig:
 
 
 @functools.cache
-def task_for(worker: WorkerSettings) -> BatchTask:
-    """The task function of a worker with these settings (what the Celery app registers; one per settings, so that
-    the apps a submitter makes register the same one)."""
+def _results_client(url: str) -> Any:
+    from pubfetch.net.ratelimit_redis import connect, split_prefix
 
-    def fetch_batch_task(ids: list[list[str]], db: str | None, options: dict[str, Any]) -> dict[str, Any]:
-        return fetch_batch(ids, db, options, worker)
-
-    return fetch_batch_task
+    return connect(split_prefix(url)[0])
 
 
-def fetch_batch(ids: list[list[str]], db: str | None, options: dict[str, Any],
-                worker: WorkerSettings = WorkerSettings()) -> dict[str, Any]:
-    """Fetch ``ids`` (each ``[pmid, pmcid, doi]``) into the database ``db`` (else the worker's ``--db``) with the
-    job's ``options`` (:func:`encode_options`); return the batch's counts (a :class:`~pubfetch.fetcher.BatchSummary`
-    as a dict)."""
-    from pubfetch.engine.assembly import FetchRun
-    from pubfetch.engine.summary import BatchSummary
+def _results(task: Any) -> tuple[Any, str]:
+    """The results' Redis of the task's app and its key prefix."""
+    conf = task.app.conf
+    return _results_client(conf.result_backend), (conf.result_backend_transport_options or {}).get("global_keyprefix",
+                                                                                                  "")
 
-    target = db or worker.db
+
+def _cancelled(task: Any, job: str | None) -> bool:
+    if not job:
+        return False
+    client, prefix = _results(task)
+    return bool(client.exists(prefix + cancelled_key(job)))
+
+
+def _refuse(task: Any, reason: str) -> BatchRefused:
+    log.warning("batch %s of job %s refused: %s", task.request.id, task.request.group, reason)
+    return BatchRefused(reason)
+
+
+def fetch_batch(task: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """Fetch the IDs of the message into the worker's ``--db``; return the batch's counts (a
+    :class:`~pubfetch.fetcher.BatchSummary` as a dict)."""
+    from pubfetch.store import StoreError, open_store
+
+    try:
+        message = decode(args, kwargs)
+    except MessageRefused as e:
+        raise _refuse(task, f"message refused: {e}") from None
+    target = _worker(task).db
     if not target:
-        raise ValueError("no database: give the job one (-db-fetch) or the worker one (--db)")
-    config = worker_config(worker).with_job_settings(options.get("settings") or {}).replace(
-        batch_size=max(1, len(ids)))
+        raise _refuse(task, "this worker has no --db")
+    if message.db and database_name(message.db) != database_name(target):
+        raise _refuse(task, "the job names another database than this worker's --db (start workers with the job's "
+                            "database, or send the job to its database's queue)")
+    if _cancelled(task, task.request.group):
+        raise _refuse(task, "the job was cancelled")
+    try:
+        store = open_store(target)
+    except StoreError as e:
+        raise _refuse(task, f"the worker's database cannot be opened: {str(e).splitlines()[0][:300]}") from None
+    try:
+        return _fetch(task, message, store)
+    except Exception:
+        log.exception("batch %s of job %s failed", task.request.id, task.request.group)
+        raise BatchFailed(f"the batch failed on worker {task.request.hostname}; its log has the details") from None
+    finally:
+        store.close()
+
+
+def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
+    """Fetch the batch; in a job, leave its publications to retry to the job's retry, and do that retry when this is
+    the job's last batch to finish (:mod:`.jobretry`)."""
+    from pubfetch.distributed.jobretry import JobRetry
+    from pubfetch.fetcher import BatchSummary, fetch_many, fetch_retries
+
+    cfg = _config(_worker(task)).with_job_settings(message.settings)
+    args = message.fetcher_args(cfg.args)
     summary = BatchSummary()
-    with FetchRun(config) as run:
-        for _ in run.fetch([PublicationIds(*i) for i in ids], target, summary=summary,
-                           use_stored=bool(options.get("use_stored", True)),
-                           retry_exceptions=bool(options.get("retry_exceptions", True))):
-            pass
-    log.info("batch of %d done: %d fetched, %d already complete", len(ids), summary.fetched, summary.skipped)
+    job = task.request.group
+    deferred: list[dict[str, Any]] | None = [] if job and message.batches else None
+    pubs = fetch_many(message.ids, db=store, args=args, parts=message.parts, config=cfg, summary=summary,
+                      batch_size=max(1, min(len(message.ids), WALK)), deferred=deferred)
+    for _ in pubs:
+        pass
+    if deferred is not None:
+        client, prefix = _results(task)
+        retry = JobRetry(client, prefix, job, message.batches, task.request.id, int(task.app.conf.result_expires))
+        retry.defer(deferred)
+        if retry.finish():
+            entries = retry.entries(store)
+            if entries:
+                log.info("last batch of job %s: retrying the job's %d publications that ended with a fetch "
+                         "exception", job, len(entries))
+            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=summary):
+                pass
+            retry.done()
+    log.info("batch %s of %d done: %d fetched, %d already complete", task.request.id, len(message.ids),
+             summary.fetched, summary.skipped)
     return encode_summary(summary)

@@ -1,51 +1,74 @@
 """``pubfetch worker --broker redis://... --db postgresql://...``: a Celery worker that fetches queued batches.
 
-Each worker process fetches one batch at a time into the shared database, waiting on the cluster-wide rate limits
-(``--rate-db``, by default the broker's Redis when the broker is Redis).
+Each of its ``--concurrency`` processes fetches one batch at a time into the worker's own database, waiting on the
+cluster-wide rate limits (``--rate-db``, by default the broker's Redis when the broker is Redis). Every worker has a
+name of its own by default (``pubfetch-PID@HOST``), so that several can run on one machine with either broker (RabbitMQ
+gives a name's control queue to one worker only), and renews the batches it holds while it is alive
+(:mod:`.liveness`).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Sequence
 
-from pubfetch.distributed.app import VISIBILITY_TIMEOUT_S, make_app
+from pubfetch.distributed.app import GRACE_S, MIN_GRACE_S, default_backend, make_app
 from pubfetch.distributed.tasks import WorkerSettings
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pubfetch worker", description="Fetch batches of publications sent to a queue "
                                 "(pubfetch -pub-file IDS -db-fetch DB --queue URL) into a shared database.")
-    p.add_argument("--broker", required=True, help="the queue: redis://host:6379/N or amqp://host (RabbitMQ)")
-    p.add_argument("--db", help="database of jobs that name none (postgresql://user@host/dbname, or a SQLite file "
-                   "on this machine)")
+    p.add_argument("--broker", required=True, help="the queue: redis://host:6379/N or amqp://user:pass@host// "
+                   "(RabbitMQ, with PUBFETCH_RESULT_BACKEND=redis://host:6379/N for the job results)")
+    p.add_argument("--db", required=True, help="the database this worker writes to, and the only one: "
+                   "postgresql://user@host/dbname, or a SQLite file on this machine (a job naming another is refused)")
     p.add_argument("--rate-db", help="shared rate limits: redis://host:6379/N (default: the broker, if Redis), or a "
                    "SQLite file for workers of one machine")
-    p.add_argument("--concurrency", type=int, default=os.cpu_count() or 1, help="worker processes (default: CPUs)")
-    p.add_argument("--visibility-timeout", type=float, default=VISIBILITY_TIMEOUT_S,
-                   help="seconds before a Redis-broker batch of a vanished worker goes to another one (default 3600)")
+    p.add_argument("--concurrency", type=int, default=os.cpu_count() or 1,
+                   help="batches fetched at a time, one process each (default: the machine's CPUs, %(default)s here); "
+                   "the worker takes no more batches than this from the queue")
+    p.add_argument("--grace-period", type=float, default=GRACE_S, metavar="SECONDS",
+                   help="a worker silent for longer (machine lost, process group killed) has its batches given to "
+                   "another worker; give every worker of a queue the same value (default %(default).0f)")
     p.add_argument("--allow-private-addresses", action="store_true", help="let links and redirects taken from pages "
                    "point at loopback and private addresses (intranets, tests)")
-    p.add_argument("--hostname", help="the worker's name (default: celery@HOST)")
+    p.add_argument("--name", "--hostname", dest="name", help="the worker's name, unique in the cluster (NAME@HOST; "
+                   "%%h is this machine's host name; default: pubfetch-PID@HOST)")
     p.add_argument("--loglevel", default="INFO")
     return p
 
 
 def main(argv: Sequence[str]) -> int:
     opts = parser().parse_args(list(argv))
+    if opts.concurrency < 1:
+        return _usage("--concurrency must be at least 1")
+    if opts.grace_period < MIN_GRACE_S:
+        return _usage(f"--grace-period must be at least {MIN_GRACE_S:.0f} s (workers renew their batches every "
+                      "quarter of it)")
     rate_db = opts.rate_db or (opts.broker if opts.broker.startswith(("redis://", "rediss://")) else None)
-    # the pool processes are forked from this one after the app is made: the task they run holds these settings
-    worker = WorkerSettings(opts.db or None, rate_db, opts.allow_private_addresses)
+    # the pool processes are forked from this one after the app is made: their tasks read these settings from it
+    worker = WorkerSettings(opts.db, rate_db, opts.allow_private_addresses)
     try:
-        app = make_app(opts.broker, visibility_timeout=opts.visibility_timeout, worker=worker)
+        backend = default_backend(opts.broker)
+        app = make_app(opts.broker, grace=opts.grace_period, worker=worker)
     except ValueError as e:
-        print(f"pubfetch: error: {e}", file=sys.stderr)
-        return 2
+        return _usage(str(e))
+    from pubfetch.distributed.liveness import install
+
+    install(app, opts.broker, backend, opts.grace_period)
+    # a refused or failed batch is logged once, by the task, in one line; Celery's own line about it would repeat it
+    logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
+    name = opts.name or f"pubfetch-{os.getpid()}@%h"
     celery_argv = ["worker", f"--loglevel={opts.loglevel}", f"--concurrency={opts.concurrency}", "--pool=prefork",
-                   "--without-gossip", "--without-mingle"]
-    if opts.hostname:
-        celery_argv.append(f"--hostname={opts.hostname}")
+                   "--without-gossip", "--without-mingle", f"--hostname={name}"]
     app.worker_main(celery_argv)
     return 0
+
+
+def _usage(message: str) -> int:
+    print(f"pubfetch: error: {message}", file=sys.stderr)
+    return 2

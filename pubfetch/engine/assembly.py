@@ -11,11 +11,11 @@ import dataclasses
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from pubfetch.config import FetchConfig
 from pubfetch.engine.batches import IdsLike, Progress, Tally
-from pubfetch.engine.overlap import run_batches
+from pubfetch.engine.overlap import retried, run_batches
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
@@ -78,21 +78,39 @@ class FetchRun:
 
     def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
               summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
-              errors: str = "skip") -> Iterator[Publication]:
+              errors: str = "skip", deferred: list[dict[str, Any]] | None = None) -> Iterator[Publication]:
         """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`)."""
-        ctx = self.context
         with ExitStack() as stack:
-            store = _open(stack, db)
-            writer = stack.enter_context(StoreWriter(store)) if store is not None else None
-            watch = getattr(ctx.client, "watch", None)
-            if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
-                stack.enter_context(watch.watching())
-            if summary is not None and summary.requests is None:
-                summary.requests = ctx.client.counts
-            tally = Tally(ctx.args, summary, progress, retry_exceptions)
+            store, writer = self._writing(stack, db, summary)
+            tally = Tally(self.context.args, summary, progress, retry_exceptions)
             stack.callback(tally.retry.close)
-            yield from run_batches(ctx, writer, iter(ids), store if use_stored else None, tally, errors,
-                                   self.config.batch_size, own_context=self._owns_context)
+            yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
+                                   self.config.batch_size, own_context=self._owns_context, deferred=deferred)
+
+    def fetch_retries(self, entries: Iterable[dict[str, Any]], db: DbLike = None, *,
+                      summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
+        """The end-of-run retry of publications a :meth:`fetch` deferred (``deferred=``), in the order given, each
+        asked only what failed; yields them as they are done."""
+        entries = list(entries)
+        size = self.config.batch_size
+        with ExitStack() as stack:
+            _, writer = self._writing(stack, db, summary)
+            tally = Tally(self.context.args, summary, None, retry_exceptions=False)
+            chunks = (entries[i:i + size] for i in range(0, len(entries), size))
+            yield from retried(self.context, writer, tally, chunks, len(entries), errors)
+
+    def _writing(self, stack: ExitStack, db: DbLike,
+                 summary: BatchSummary | None) -> tuple[Store | None, StoreWriter | None]:
+        """The store and its writer of one fetch (closed with ``stack``), the network watch on, the summary counting
+        this run's requests."""
+        store = _open(stack, db)
+        writer = stack.enter_context(StoreWriter(store)) if store is not None else None
+        watch = getattr(self.context.client, "watch", None)
+        if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
+            stack.enter_context(watch.watching())
+        if summary is not None and summary.requests is None:
+            summary.requests = self.context.client.counts
+        return store, writer
 
     def close(self) -> None:
         """Close what this run built (the context: thread pool, PDF workers, renderer, client) and the WARC recorder."""

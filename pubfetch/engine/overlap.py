@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import Any
 
 from pubfetch.engine.batches import IdsLike, Tally, checked, fetch_batch, loaded_batches, waiting
 from pubfetch.engine.flow import InFlight
@@ -19,18 +20,31 @@ log = logging.getLogger(__name__)
 
 
 def run_batches(ctx: Context, writer: StoreWriter | None, ids: Iterator[IdsLike], store: Store | None,
-                tally: Tally, errors: str, size: int, *, own_context: bool) -> Iterator[Publication]:
+                tally: Tally, errors: str, size: int, *, own_context: bool,
+                deferred: list[dict[str, Any]] | None = None) -> Iterator[Publication]:
     """The publications of ``ids`` in batches of ``size`` (read from ``store`` when given, fetched as can_fetch
-    allows, written through ``writer``), then those of the end-of-run retry."""
+    allows, written through ``writer``), then those of the end-of-run retry, or, with ``deferred``, the publications
+    to retry put there (JSON: ``"pub"``, ``"resume"``) for a later :func:`retried` (a queued job's last batch)."""
     batches = loaded_batches(ids, size, store, ctx.args, errors)
     yield from overlapped(ctx, writer, batches, tally, errors, in_flight=2 if size > 1 else 1,
                           own_context=own_context)
-    if len(tally.retry):
-        log.info("retrying %d publications that ended with a fetch exception: only what failed", len(tally.retry))
-        tally.retry_exceptions = False
+    if deferred is not None:
         for entries in tally.retry.chunks(size):
-            pubs, resumes = waiting(entries, ctx.client.config.retry_after_cap_s)
-            yield from checked(fetch_batch(ctx, writer, pubs, tally, tally.next_batch(), resumes=resumes), errors)
+            deferred.extend(entries)
+        return
+    yield from retried(ctx, writer, tally, tally.retry.chunks(size), len(tally.retry), errors)
+
+
+def retried(ctx: Context, writer: StoreWriter | None, tally: Tally, chunks: Iterable[list[dict[str, Any]]],
+            count: int, errors: str) -> Iterator[Publication]:
+    """The end-of-run retry: each publication of ``chunks`` (``"pub"``, ``"resume"``) asked again only what failed."""
+    if not count:
+        return
+    log.info("retrying %d publications that ended with a fetch exception: only what failed", count)
+    tally.retry_exceptions = False
+    for entries in chunks:
+        pubs, resumes = waiting(entries, ctx.client.config.retry_after_cap_s)
+        yield from checked(fetch_batch(ctx, writer, pubs, tally, tally.next_batch(), resumes=resumes), errors)
 
 
 def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[Publication]], tally: Tally,

@@ -68,7 +68,10 @@ def element_text(el: etree._Element | None, skip: Iterable[str] = ()) -> str:
     """
     if el is None:
         return ""
+    if len(el) == 0:  # a leaf (most names, years, IDs): its own text, no walk
+        return _collapsed(el.text or "")
     skipped = SKIPPED.union(skip) if skip else SKIPPED
+    blocks = _BLOCK_TAGS
     parts: list[str] = []
     walker = etree.iterwalk(el, events=("start", "end"))
     for event, node in walker:
@@ -82,16 +85,19 @@ def element_text(el: etree._Element | None, skip: Iterable[str] = ()) -> str:
             if name in skipped and node is not el:
                 walker.skip_subtree()
                 continue
-            if node is not el and _is_block(tag):
+            if node is not el and (blocks.get(tag) or _is_block(tag)):
                 parts.append(" ")
             if node.text:
                 parts.append(node.text)
         elif node is not el:
-            if name not in skipped and _is_block(tag):
+            if name not in skipped and (blocks.get(tag) or _is_block(tag)):
                 parts.append(" ")
             if node.tail:
                 parts.append(node.tail)
-    text = "".join(parts)
+    return _collapsed("".join(parts))
+
+
+def _collapsed(text: str) -> str:
     if "\u200b" in text or "\u00ad" in text:
         text = _INVISIBLE.sub("", text)
     return _WS.sub(" ", text).strip()

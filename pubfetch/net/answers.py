@@ -5,12 +5,14 @@ DOI or a publisher page, or when the retry re-resolves a DOI whose page failed. 
 is not a passing condition: 2xx/3xx, 404, other HTTP errors, skipped media types) is kept under the request's method,
 URL, body and headers and handed out again as a copy. Failures that may pass (503/429, timeouts, connection errors)
 are never kept, so they are asked again. The memory is bounded (entries and bytes, least recently used first out), so
-a long run keeps the recent answers, where repeats happen, in constant memory.
+a long run keeps the recent answers, where repeats happen, in constant memory. Every byte an answer keeps counts:
+body, text, headers, URLs, message and the request key; a server can send kilobytes of headers with an empty body.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -37,8 +39,8 @@ class AnswerMemory:
 
     Args:
         max_entries: answers kept.
-        max_bytes: body bytes kept in all.
-        max_body: larger bodies are not kept (a PDF is rarely asked twice; it would push out many small answers).
+        max_bytes: bytes kept in all (:func:`answer_size`).
+        max_body: larger answers are not kept (a PDF is rarely asked twice; it would push out many small answers).
     """
 
     def __init__(self, max_entries: int = 4096, max_bytes: int = 32 * 1024 * 1024,
@@ -48,6 +50,8 @@ class AnswerMemory:
         self.max_body = max_body
         self.hits = 0
         self._answers: OrderedDict[Hashable, FetchResult] = OrderedDict()
+        #: each kept answer's size as counted when it was put (the same number comes off when it goes)
+        self._sizes: dict[Hashable, int] = {}
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -63,23 +67,49 @@ class AnswerMemory:
 
     def put(self, key: Hashable, result: FetchResult) -> None:
         """Keep a result if it is an answer (see module docstring)."""
-        size = _size(result)
-        if result.status is None or result.kind not in ANSWER_KINDS or size > self.max_body:
+        if result.status is None or result.kind not in ANSWER_KINDS:
+            return
+        size = answer_size(key, result)
+        if size > self.max_body:
             return
         with self._lock:
             old = self._answers.pop(key, None)
             if old is not None:
-                self._bytes -= _size(old)
+                self._bytes -= self._sizes.pop(key)
             self._answers[key] = dataclasses.replace(result)
+            self._sizes[key] = size
             self._bytes += size
             while self._answers and (len(self._answers) > self.max_entries or self._bytes > self.max_bytes):
-                _, dropped = self._answers.popitem(last=False)
-                self._bytes -= _size(dropped)
+                dropped, _ = self._answers.popitem(last=False)
+                self._bytes -= self._sizes.pop(dropped)
+
+    @property
+    def kept_bytes(self) -> int:
+        """Bytes the kept answers count (:func:`answer_size`)."""
+        return self._bytes
 
     def __len__(self) -> int:
         return len(self._answers)
 
 
-def _size(result: FetchResult) -> int:
-    """Bytes an answer holds: its body and the text decoded from it."""
-    return len(result.body) + len(result.text or "")
+#: What an entry costs beyond its strings and bytes (the result object, dictionaries, the key's tuple).
+ENTRY_OVERHEAD: Final = 1024
+
+
+def answer_size(key: Hashable, result: FetchResult) -> int:
+    """Bytes an answer holds: body, text, headers, URLs, message and its request key, and the objects around them."""
+    headers = sum(_held(name) + _held(value) for name, value in result.headers.items())
+    strings = (result.url, result.final_url, result.content_type, result.text, result.encoding, result.location,
+               result.message, *result.redirects)
+    return ENTRY_OVERHEAD + len(result.body) + headers + sum(_held(s) for s in strings) + _held(key)
+
+
+def _held(value: object) -> int:
+    """Bytes of the strings and bytes in a value (recursing into tuples, as request keys are)."""
+    if isinstance(value, str):
+        return sys.getsizeof(value)
+    if isinstance(value, bytes):
+        return len(value)
+    if isinstance(value, tuple):
+        return sum(_held(v) for v in value)
+    return 0

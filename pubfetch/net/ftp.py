@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ftplib
+import http.client
 import mimetypes
 import socket
 import time
@@ -24,7 +25,7 @@ from pubfetch.net.body import BodyTooLarge, DeadlineExceeded
 from pubfetch.net.errors import classify_exception
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.retry import ExchangeFailed
-from pubfetch.net.transport import Request, Response
+from pubfetch.net.transport import Request, Response, time_left
 
 _CHUNK: Final = 64 * 1024
 
@@ -36,14 +37,22 @@ def fetch_ftp(url: str, *, timeout: float | None, max_bytes: int, deadline: floa
     Without an ftp proxy the download goes through ftplib directly, so that the control and data sockets are known:
     the deadline cuts both (a server dripping its greeting or its data holds no thread past it), and when ``guarded``
     the control connection's peer address is checked before logging in (the data connection goes to the same host:
-    ftplib ignores the address a PASV answer names). With an ftp proxy in the environment, urllib's handler is used.
+    ftplib ignores the address a PASV answer names). With an ftp proxy in the environment, urllib's handler is used,
+    its connection to the proxy under the same deadline.
 
     Raises:
         BodyTooLarge, DeadlineExceeded, ExchangeFailed (classified; timeouts are retryable like HTTP's).
     """
-    if urllib.request.getproxies().get("ftp"):
-        return _fetch_through_proxy(url, timeout=timeout, max_bytes=max_bytes, deadline=deadline)
     remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+    if urllib.request.getproxies().get("ftp"):
+        with connguard.exchange(False, remaining) as proxied:  # the proxy is trusted: no peer check
+            try:
+                return _fetch_through_proxy(url, timeout=timeout, max_bytes=max_bytes, deadline=deadline)
+            except ExchangeFailed as e:
+                if proxied.expired:
+                    raise DeadlineExceeded(f"no complete answer within the deadline of {round(remaining or 0, 2):g} s"
+                                           ) from e
+                raise
     with connguard.exchange(guarded, remaining) as state:
         try:
             return _fetch_direct(url, timeout, max_bytes, deadline, state)
@@ -115,20 +124,40 @@ def _read_all(read: Callable[[int], bytes], max_bytes: int, deadline: float | No
     return b"".join(chunks)
 
 
+class _WatchedConnection(http.client.HTTPConnection):
+    """The connection to the ftp proxy, cut at the exchange's deadline like the direct download's sockets (a read
+    timeout bounds one read; a proxy dripping a byte a second would otherwise hold the thread for ever)."""
+
+    def connect(self) -> None:
+        super().connect()
+        state = connguard.current()
+        if state is not None:
+            state.watch_socket(self.sock)
+
+
+class _WatchedHandler(urllib.request.HTTPHandler):
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_WatchedConnection, req)
+
+
 def _fetch_through_proxy(url: str, *, timeout: float | None, max_bytes: int,
                          deadline: float | None) -> tuple[bytes, str | None]:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler())
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler(), _WatchedHandler())
+    state = connguard.current()
     try:
         with opener.open(url, timeout=timeout) as stream:
             length = stream.headers.get("Content-length")
             if length and length.isdigit() and int(length) > max_bytes:
                 raise BodyTooLarge(f"size {length} exceeds the cap of {max_bytes} bytes")
-            return _read_all(stream.read, max_bytes, deadline), stream.headers.get("Content-type")
+            body = _read_all(stream.read1, max_bytes, deadline)
+            if state is not None and state.expired:  # the cut ends the read as if the body were complete
+                raise DeadlineExceeded(f"body not read within the deadline ({len(body)} bytes read)")
+            return body, stream.headers.get("Content-type")
     except (BodyTooLarge, DeadlineExceeded):
         raise
     except urllib.error.URLError as e:
         raise _classify(e.reason, url) from e
-    except (OSError, EOFError, ftplib.Error) as e:
+    except (OSError, EOFError, ftplib.Error, http.client.HTTPException) as e:
         raise _classify(e, url) from e
 
 
@@ -159,7 +188,15 @@ class FtpTransport:
         self.allow_private_addresses = allow_private_addresses
 
     def send(self, request: Request) -> Response:
-        deadline = time.monotonic() + self.total_timeout if self.total_timeout is not None else None
+        started = time.monotonic()
+        try:
+            return self._send(request)
+        finally:
+            request.spent_s += time.monotonic() - started
+
+    def _send(self, request: Request) -> Response:
+        left = time_left(self.total_timeout, request)
+        deadline = time.monotonic() + left if left is not None else None
         try:
             body, content_type = fetch_ftp(request.url, timeout=self.timeout, max_bytes=self.max_bytes,
                                            deadline=deadline, guarded=request.untrusted

@@ -8,6 +8,12 @@ resolves the host itself, refuses it when ANY of its addresses is forbidden (:fu
 and connects to the very address it checked. Plain HTTP (absolute-form requests) and CONNECT tunnels (HTTPS, ``ws``
 and ``wss``) are both covered, and a refusal is a 403 that Chromium reports as a failed request.
 
+A plain HTTP client connection carries ONE exchange: the request head and its declared body go to the server, then
+only the answer comes back, and whatever else the browser sends on that connection is dropped. Were the connection
+piped both ways after the first request, a second request on it (keep-alive or pipelined, for any host) would reach
+the server, or the upstream proxy, unchecked. Chromium opens a new connection when one closes; that new connection's
+request is checked like the first. A tunnel carries bytes to the one checked host, so it is piped as it is.
+
 When the environment names an upstream proxy (``HTTP_PROXY``/``HTTPS_PROXY``/``NO_PROXY``, as requests honours), the
 request is handed to it unchanged after the host name check, because the upstream proxy does the resolving.
 """
@@ -153,12 +159,16 @@ class GuardProxy:
             except (ValueError, OSError) as e:
                 _answer(client, 502, f"proxy: {e}")
                 return
-            _pipe(client, server)
+            if method == "CONNECT":
+                _pipe(client, server)
+            else:
+                _answer_one(client, server)
 
     @contextlib.contextmanager
     def _open(self, method: str, target: str, version: str, lines: list[str], head: bytes, rest: bytes,
               client: socket.socket):
-        """Connect to the target (or the upstream proxy), send what must go first, and yield the server socket."""
+        """Connect to the target (or the upstream proxy), send what must go first (for plain HTTP: the request head and
+        its whole body, nothing more), and yield the server socket."""
         if method == "CONNECT":
             host, port = _split_host_port(target, 443)
             url = f"https://{host}:{port}/"
@@ -168,6 +178,7 @@ class GuardProxy:
                 raise ValueError(f"not an absolute http URL: {target[:200]!r}")
             host, port = _split_host_port(split.netloc.rpartition("@")[2], 80)
             url = target
+            rest = _request_body(client, lines, rest)
         self._note(f"{host}:{port}")
         upstream = self._upstream(url)
         try:
@@ -177,7 +188,8 @@ class GuardProxy:
                     raise Refused(f"{host} is a {reason}")
                 up_host, up_port = _split_host_port(urlsplit(upstream).netloc.rpartition("@")[2], 8080)
                 server = socket.create_connection((up_host, up_port), timeout=CONNECT_TIMEOUT_S)
-                server.sendall(head + rest)  # the upstream proxy answers CONNECT itself
+                # the upstream proxy answers CONNECT itself; a plain request goes with "Connection: close"
+                server.sendall(head + rest if method == "CONNECT" else _one_exchange_head(head) + rest)
             else:
                 server = _connect(allowed_addresses(host, port))
                 if method == "CONNECT":
@@ -256,14 +268,44 @@ def _parse_head(head: bytes) -> tuple[str, str, str, list[str]]:
     return method.upper(), target, version, [line for line in lines[1:] if line]
 
 
+_HOP_HEADERS: Final = ("proxy-connection", "proxy-authorization", "connection", "keep-alive")
+#: Longest request body forwarded (form posts of a page; nothing pubfetch renders uploads more).
+MAX_REQUEST_BODY: Final = 16 * 1024 * 1024
+
+
 def _origin_form(method: str, split, version: str, lines: list[str]) -> bytes:  # noqa: ANN001 - SplitResult
     """The request as a server expects it: path only, no proxy headers, one exchange per connection."""
     path = (split.path or "/") + (f"?{split.query}" if split.query else "")
-    kept = [line for line in lines
-            if line.split(":", 1)[0].strip().lower() not in ("proxy-connection", "proxy-authorization", "connection",
-                                                            "keep-alive")]
+    kept = [line for line in lines if line.split(":", 1)[0].strip().lower() not in _HOP_HEADERS]
     return (f"{method} {path} {version}\r\n" + "".join(f"{line}\r\n" for line in kept)
             + "Connection: close\r\n\r\n").encode("latin-1")
+
+
+def _one_exchange_head(head: bytes) -> bytes:
+    """A request head for the upstream proxy, as received but asking to close the connection after the answer."""
+    first, *lines = [line for line in head.decode("latin-1").split("\r\n") if line]
+    kept = [line for line in lines if line.split(":", 1)[0].strip().lower() not in _HOP_HEADERS]
+    return (first + "\r\n" + "".join(f"{line}\r\n" for line in kept) + "Connection: close\r\n\r\n").encode("latin-1")
+
+
+def _request_body(client: socket.socket, lines: list[str], rest: bytes) -> bytes:
+    """The request's body, by its Content-Length, read in full: the bytes after it (a pipelined second request) are
+    not the exchange's and are dropped. A body without a length (chunked) is refused: its end cannot be told from
+    the next request's start without parsing the chunks."""
+    fields = {line.split(":", 1)[0].strip().lower(): line.split(":", 1)[1].strip() for line in lines if ":" in line}
+    if "transfer-encoding" in fields:
+        raise ValueError("request bodies without a Content-Length are not forwarded")
+    length_text = fields.get("content-length", "0")
+    if not length_text.isdigit() or int(length_text) > MAX_REQUEST_BODY:
+        raise ValueError(f"bad request Content-Length {length_text[:40]!r}")
+    length = int(length_text)
+    body = rest
+    while len(body) < length:
+        chunk = client.recv(min(_BUFFER, length - len(body)))
+        if not chunk:
+            raise ValueError("connection closed before the request body")
+        body += chunk
+    return body[:length]
 
 
 def _answer(client: socket.socket, status: int, message: str) -> None:
@@ -272,6 +314,28 @@ def _answer(client: socket.socket, status: int, message: str) -> None:
     with contextlib.suppress(OSError):
         client.sendall(f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n"
                        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+
+
+def _answer_one(client: socket.socket, server: socket.socket) -> None:
+    """Copy the server's answer to the client until either side closes or nothing moves for IDLE_TIMEOUT_S; the
+    client's further bytes (another request on this connection) end the exchange unforwarded."""
+    with selectors.DefaultSelector() as sel:
+        sel.register(server, selectors.EVENT_READ)
+        sel.register(client, selectors.EVENT_READ)
+        while True:
+            ready = sel.select(timeout=IDLE_TIMEOUT_S)
+            if not ready:
+                return
+            for key, _ in ready:
+                try:
+                    if key.fileobj is client:
+                        return  # closed, or a next request: this connection's one exchange is over
+                    data = server.recv(_BUFFER)
+                    if not data:
+                        return
+                    client.sendall(data)
+                except OSError:
+                    return
 
 
 def _pipe(a: socket.socket, b: socket.socket) -> None:

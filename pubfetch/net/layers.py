@@ -5,7 +5,7 @@ Outermost first (:func:`http_stack` builds them in this order):
 1. :class:`RedirectLayer`: follows redirects by hand, so that every hop is checked like the first (scheme, host,
    address), loops are caught and every response passes through the layers below.
 2. :class:`RetryLayer`: retries one hop (tenacity, :mod:`pubfetch.net.retry`): a timeout once unless quick, 503/429
-   after Retry-After.
+   after Retry-After; the attempts share one exchange deadline.
 3. :class:`SlotLayer`: holds one of the host's connection slots for the exchange (request, headers, whole body).
 4. :class:`RateLimitLayer`: takes a permit of the URL's service from the shared limiter; a 429 with Retry-After
    holds back every process using the limiter (a 503 only the request that got it, which waits before its retry).
@@ -167,14 +167,19 @@ class RetryLayer(Layer):
 
     def send(self, request: Request) -> Response:
         attempts = 0
+        total = self.config.total_timeout_s
+        request.spent_s = 0.0  # the attempts of this hop share one exchange deadline
 
         def attempt() -> Response:
             nonlocal attempts
             attempts += 1
             return self.inner.send(request)
 
+        def out_of_time() -> bool:
+            return total is not None and request.spent_s >= total
+
         try:
-            response: Response = build_retrying(self.config, self.sleep)(attempt)
+            response: Response = build_retrying(self.config, self.sleep, out_of_time)(attempt)
         except (ServerBusy, ExchangeFailed) as e:
             e.attempts = attempts
             if isinstance(e.payload, Response):

@@ -6,12 +6,16 @@ taking a permit is one short ``BEGIN IMMEDIATE`` transaction that reads the serv
 books the next slot (GCRA, the algorithm of token buckets without a refill thread) and commits; the caller then sleeps
 until its slot. A 429 with Retry-After pushes the schedule back for everybody. Daily quotas (Unpaywall: 100,000
 calls a day) are counted in the same file and a warning is logged at 90 %; beyond the quota requests are refused.
+The file is shared, so what it holds is checked: a schedule more than :data:`MAX_AHEAD_S` ahead, or a quota count
+above the quota, was not written by a limiter (no Retry-After honoured and no queue of waiting requests gets there):
+it is reset, with one warning, rather than obeyed with a sleep of days. No wait is ever longer than that bound.
 SQLite is already a dependency, has no server to run, and its locking is exactly the cross-process mutex needed.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sqlite3
 import threading
@@ -31,6 +35,8 @@ BUSY_TIMEOUT_S = 30.0
 #: Slack of the default limits: 3 req/s are spaced 0.35 s apart, so a request may arrive up to 50 ms late (or its
 #: predecessor early) without the server counting four in one second.
 JITTER_S = 0.05
+#: Longest wait for a permit, and how far ahead of now a service's schedule may be before it is taken for corrupt.
+MAX_AHEAD_S = 3600.0
 
 
 @dataclass(frozen=True)
@@ -124,8 +130,12 @@ class SharedRateLimiter:
     sleep: Callable[[float], None] = time.sleep
     _local: threading.local = field(default_factory=threading.local, repr=False)
     _warned: set[str] = field(default_factory=set, repr=False)
+    _reset: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
+        if is_redis_url(str(self.path)) or str(self.path).startswith(("redis:/", "rediss:/", "unix:/")):
+            raise ValueError(f"{self.path} is a Redis URL, not a file: pass it to shared_limiter() "
+                             "(pubfetch.net.ratelimit_redis), which opens the Redis limiter")
         self.path = Path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._conn() as conn:
@@ -155,6 +165,9 @@ class SharedRateLimiter:
             now = self.clock()
             row = conn.execute("SELECT tat FROM schedule WHERE key = ?", (key,)).fetchone()
             tat = row[0] if row else now
+            if not plausible_schedule(tat, now):
+                note_reset(self._reset, key, schedule_fault(tat, now), str(self.path))
+                tat = now
             start = max(now, tat - (limit.burst - 1) * interval)
             new_tat = max(tat, now) + interval
             conn.execute("INSERT INTO schedule (key, tat) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET tat = ?",
@@ -171,6 +184,10 @@ class SharedRateLimiter:
         day = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
         row = conn.execute("SELECT calls FROM quota WHERE key = ? AND day = ?", (key, day)).fetchone()
         calls = row[0] if row else 0
+        if not plausible_count(calls, limit.daily):
+            note_reset(self._reset, key, count_fault(calls, limit.daily), str(self.path))
+            conn.execute("DELETE FROM quota WHERE key = ? AND day = ?", (key, day))
+            calls = 0
         if calls >= limit.daily:
             raise QuotaExceeded(f"daily quota of {limit.daily} calls to {key} used up for {day} (UTC)")
         conn.execute("INSERT INTO quota (key, day, calls) VALUES (?, ?, 1) "
@@ -180,9 +197,10 @@ class SharedRateLimiter:
             log.warning("%d of the %d daily calls to %s used today", calls + 1, limit.daily, key)
 
     def acquire(self, key: str) -> float:
-        """Block until the next request to a service may go; return the seconds waited."""
+        """Block until the next request to a service may go (never longer than :data:`MAX_AHEAD_S`); return the
+        seconds waited."""
         start = self.reserve(key)
-        wait = start - self.clock()
+        wait = min(start - self.clock(), MAX_AHEAD_S)
         if wait > 0:
             self.sleep(wait)
             return wait
@@ -195,7 +213,7 @@ class SharedRateLimiter:
         conn = self._conn()
         conn.execute("BEGIN IMMEDIATE")
         try:
-            until = self.clock() + seconds
+            until = self.clock() + min(seconds, MAX_AHEAD_S)
             conn.execute("INSERT INTO schedule (key, tat) VALUES (?, ?) "
                          "ON CONFLICT (key) DO UPDATE SET tat = MAX(tat, excluded.tat)", (key, until))
             conn.execute("COMMIT")
@@ -208,6 +226,42 @@ class SharedRateLimiter:
         day = datetime.fromtimestamp(self.clock(), UTC).strftime("%Y-%m-%d")
         row = self._conn().execute("SELECT calls FROM quota WHERE key = ? AND day = ?", (key, day)).fetchone()
         return row[0] if row else 0
+
+
+def is_redis_url(target: str) -> bool:
+    """A ``redis://``, ``rediss://`` or ``unix://`` URL (the Redis limiter's), not a file path."""
+    return target.startswith(("redis://", "rediss://", "unix://"))
+
+
+def plausible_schedule(tat: object, now: float) -> bool:
+    """A service's schedule as a limiter writes it: a finite number at most :data:`MAX_AHEAD_S` ahead of now."""
+    return isinstance(tat, int | float) and math.isfinite(tat) and tat <= now + MAX_AHEAD_S
+
+
+def plausible_count(calls: object, daily: int) -> bool:
+    """A day's call count as a limiter writes it: a whole number from 0 to the quota."""
+    return isinstance(calls, int) and 0 <= calls <= daily
+
+
+def schedule_fault(tat: object, now: float) -> str:
+    if isinstance(tat, int | float) and math.isfinite(tat):
+        return f"schedule {tat - now:.0f} s ahead (more than {MAX_AHEAD_S:.0f} s)"
+    return "schedule that is not a number"
+
+
+def count_fault(calls: object, daily: int) -> str:
+    if isinstance(calls, int | float) and math.isfinite(calls):
+        return f"daily call count {calls:.0f} (the quota is {daily})"
+    return "daily call count that is not a number"
+
+
+def note_reset(done: set[str], key: str, fault: str, where: str) -> None:
+    """Warn, once per service and limiter, that a schedule or count no limiter writes was reset (the store is shared:
+    another program, or a person, wrote it)."""
+    if key in done:
+        return
+    done.add(key)
+    log.warning("rate limits of %s in %s: a %s is not a limiter's; reset", key, where, fault)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,9 @@ when a server sends Retry-After. Both are a few lines of GCRA here.
 
 Keys: ``<prefix>rate:<service>`` (expires once its slot is in the past) and ``<prefix>quota:<service>:<UTC day>`` (kept
 two days). ``?prefix=NAME:`` in the URL sets the prefix (default ``pubfetch:``), so several clusters can share a Redis.
+Whoever can write the broker's Redis can write these keys: a schedule more than
+:data:`~pubfetch.net.ratelimit.MAX_AHEAD_S` ahead, or a count that is not a whole number up to the quota, is reset
+by the script (one warning per service), never obeyed with a sleep of days.
 """
 
 from __future__ import annotations
@@ -24,7 +27,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pubfetch.net.ratelimit import Limit, QuotaExceeded, SharedRateLimiter, default_limits
+from pubfetch.net.ratelimit import (
+    MAX_AHEAD_S,
+    Limit,
+    QuotaExceeded,
+    SharedRateLimiter,
+    default_limits,
+    is_redis_url,
+    note_reset,
+)
 
 log = logging.getLogger(__name__)
 
@@ -32,21 +43,36 @@ PREFIXES = ("redis://", "rediss://", "unix://")
 DEFAULT_KEY_PREFIX = "pubfetch:"
 QUOTA_TTL_S = 2 * 86_400
 
-# KEYS: schedule, quota. ARGV: interval, burst, daily quota (0: none), now (negative: the server's clock).
-# Returns {wait seconds as text, calls today}; calls -1 when the quota is used up (nothing booked then).
+# KEYS: schedule, quota. ARGV: interval, burst, daily quota (0: none), now (negative: the server's clock), quota TTL,
+# longest schedule ahead. Returns {wait seconds as text, calls today, what was reset as text ('' if nothing)}; calls -1
+# when the quota is used up (nothing booked then).
 _RESERVE = """
 local interval, burst, daily = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
+local ahead = tonumber(ARGV[6])
 if now < 0 then
   local t = redis.call('TIME')
   now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 end
+local reset = ''
 local calls = 0
 if daily > 0 then
-  calls = tonumber(redis.call('GET', KEYS[2]) or '0')
-  if calls >= daily then return {'0', -1} end
+  local stored = redis.call('GET', KEYS[2])
+  calls = tonumber(stored or '0')
+  if calls == nil or calls ~= math.floor(calls) or calls < 0 or calls > daily then
+    reset = 'daily call count ' .. string.sub(tostring(calls or 'that is not a number'), 1, 24) ..
+            ' (the quota is ' .. daily .. ')'
+    redis.call('DEL', KEYS[2])
+    calls = 0
+  end
+  if calls >= daily then return {'0', -1, reset} end
 end
-local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+local stored_tat = redis.call('GET', KEYS[1])
+local tat = tonumber(stored_tat or now)
+if tat == nil or tat ~= tat or tat > now + ahead then
+  reset = 'schedule ' .. (tat and string.format('%.0f s ahead', tat - now) or 'that is not a number')
+  tat = now
+end
 local start = math.max(now, tat - (burst - 1) * interval)
 local new_tat = math.max(tat, now) + interval
 redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', math.ceil((new_tat - now) * 1000) + 60000)
@@ -54,7 +80,7 @@ if daily > 0 then
   calls = redis.call('INCR', KEYS[2])
   redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
 end
-return {string.format('%.17g', start - now), calls}
+return {string.format('%.17g', start - now), calls, reset}
 """
 
 # KEYS: schedule. ARGV: seconds, now (negative: the server's clock). No slot before now + seconds.
@@ -65,7 +91,7 @@ if now < 0 then
   now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 end
 local until_ = now + tonumber(ARGV[1])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
 if until_ > tat then
   redis.call('SET', KEYS[1], string.format('%.17g', until_), 'PX', math.ceil((until_ - now) * 1000) + 60000)
 end
@@ -74,7 +100,7 @@ return 1
 
 
 def is_redis(target: str) -> bool:
-    return str(target).startswith(PREFIXES)
+    return is_redis_url(str(target))
 
 
 def split_prefix(url: str, default: str = "") -> tuple[str, str]:
@@ -110,6 +136,7 @@ class RedisRateLimiter:
     clock: Callable[[], float] | None = None
     sleep: Callable[[float], None] = time.sleep
     _warned: set[str] = field(default_factory=set, repr=False)
+    _reset: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         url, self.prefix = split_prefix(self.url, DEFAULT_KEY_PREFIX)
@@ -138,16 +165,19 @@ class RedisRateLimiter:
     def wait_for(self, key: str) -> float:
         """Book the next slot of a service; return the seconds until it starts (0: now)."""
         limit = self.limit_of(key)
-        wait, calls = self._reserve(keys=[f"{self.prefix}rate:{key}", self._quota_key(key)],
-                                    args=[repr(limit.interval), limit.burst, limit.daily, repr(self._now_arg()),
-                                          QUOTA_TTL_S])
+        wait, calls, reset = self._reserve(keys=[f"{self.prefix}rate:{key}", self._quota_key(key)],
+                                           args=[repr(limit.interval), limit.burst, limit.daily, repr(self._now_arg()),
+                                                 QUOTA_TTL_S, repr(MAX_AHEAD_S)])
+        if reset:
+            text = reset.decode("utf-8", "replace") if isinstance(reset, bytes) else str(reset)
+            note_reset(self._reset, key, text, self.url.split("@")[-1])
         calls = int(calls)
         if calls < 0:
             raise QuotaExceeded(f"daily quota of {limit.daily} calls to {key} used up for {self._day()} (UTC)")
         if limit.daily and calls >= 0.9 * limit.daily and key not in self._warned:
             self._warned.add(key)
             log.warning("%d of the %d daily calls to %s used today", calls, limit.daily, key)
-        return max(0.0, float(wait))
+        return min(max(0.0, float(wait)), MAX_AHEAD_S)
 
     def acquire(self, key: str) -> float:
         """Block until the next request to a service may go; return the seconds waited."""
@@ -160,7 +190,8 @@ class RedisRateLimiter:
         """A server asked everybody to wait (429/503 with Retry-After): no slot of this service before then."""
         if seconds <= 0:
             return
-        self._penalize(keys=[f"{self.prefix}rate:{key}"], args=[repr(float(seconds)), repr(self._now_arg())])
+        seconds = min(float(seconds), MAX_AHEAD_S)
+        self._penalize(keys=[f"{self.prefix}rate:{key}"], args=[repr(seconds), repr(self._now_arg())])
         log.info("%s asked to wait %.1f s; every process on every machine holds back", key, seconds)
 
     def calls_today(self, key: str) -> int:
@@ -171,7 +202,9 @@ class RedisRateLimiter:
 
 
 def shared_limiter(target: str | None, limits: Mapping[str, Limit]) -> SharedRateLimiter | RedisRateLimiter:
-    """The limiter named by ``--rate-db``: Redis for a ``redis://`` URL, else the SQLite file (default path if None)."""
+    """The limiter named by ``target`` (``--rate-db``, else ``$PUBFETCH_RATE_DB``, which the configuration resolves:
+    :func:`pubfetch.config.rate_db_default`): Redis for a ``redis://`` URL, else the SQLite file (the default path if
+    none is named)."""
     if target and is_redis(target):
         return RedisRateLimiter(target, limits)
     if target:

@@ -33,7 +33,7 @@ from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.record import ExchangeRecord
 from pubfetch.net.retry import ExchangeFailed, ServerBusy, parse_retry_after
 from pubfetch.net.sniff import is_pdf_media, is_skipped_media, media_type
-from pubfetch.net.transport import Request, Response
+from pubfetch.net.transport import Request, Response, time_left
 from pubfetch.net.urls import header_text, resolve_location
 from pubfetch.perthread import PerThread
 
@@ -160,8 +160,15 @@ class RequestsTransport:
     def send(self, request: Request) -> Response:
         """One exchange under the connection guards (:mod:`pubfetch.net.connguard`): the peer address of a guarded
         hop is checked at connect time, and the whole exchange (connect, status line, headers, body, decoding) ends
-        at one wall-clock deadline, or when :meth:`abort` cuts it."""
-        deadline_s = self.config.total_timeout_s
+        at one wall-clock deadline (what the hop's earlier attempts left of it), or when :meth:`abort` cuts it."""
+        deadline_s = time_left(self.config.total_timeout_s, request)
+        started = time.monotonic()
+        try:
+            return self._send(request, deadline_s)
+        finally:
+            request.spent_s += time.monotonic() - started
+
+    def _send(self, request: Request, deadline_s: float | None) -> Response:
         with connguard.exchange(needs_address_check(self.config, request, request.url), deadline_s) as state:
             with self._live_lock:
                 if self._aborted is not None:

@@ -77,12 +77,16 @@ class _Budget:
     computes the wait BEFORE it asks the stop condition, so counting in ``stop`` would make the backoff lag by one.
     """
 
-    def __init__(self, config: HttpConfig) -> None:
+    def __init__(self, config: HttpConfig, out_of_time: Callable[[], bool]) -> None:
         self.config = config
+        self.out_of_time = out_of_time
         self.timeouts = 0
         self.busy = 0
 
     def retryable(self, exc: BaseException) -> bool:
+        if self.out_of_time():
+            logger.info("not retrying (%s): the exchange deadline is spent", exc)
+            return False
         if isinstance(exc, ServerBusy):
             self.busy += 1
             if exc.retry_after is not None and exc.retry_after > self.config.retry_after_cap_s:
@@ -111,12 +115,15 @@ class _Budget:
         return 0.0
 
 
-def build_retrying(config: HttpConfig, sleep: Callable[[float], None] = time.sleep) -> tenacity.Retrying:
+def build_retrying(config: HttpConfig, sleep: Callable[[float], None] = time.sleep,
+                   out_of_time: Callable[[], bool] = lambda: False) -> tenacity.Retrying:
     """A fresh tenacity controller for one request (the budget is per request, so never share it between calls).
 
-    The last exception is re-raised when retries are exhausted, for the client to classify.
+    The last exception is re-raised when retries are exhausted, or when ``out_of_time()`` says the request's one
+    exchange deadline is used up (a 503 whose body drips must not cost a deadline per retry), for the client to
+    classify.
     """
-    budget = _Budget(config)
+    budget = _Budget(config, out_of_time)
     return tenacity.Retrying(
         retry=tenacity.retry_if_exception(budget.retryable),
         stop=tenacity.stop_never,  # the retry predicate holds the budget

@@ -36,6 +36,8 @@ class Request:
         read_body: read the body in full (false: a bounded piece only, then dropped).
         record: fill :attr:`Response.exchange` for a recorder (set by the recording layer).
         redirects: URLs that redirected so far, in order.
+        spent_s: seconds this hop's attempts have spent in the network transport so far: a hop's retries share one
+            exchange deadline (the transport adds to it, the retry layer stops retrying once it is used up).
     """
 
     method: str
@@ -49,6 +51,7 @@ class Request:
     read_body: bool = True
     record: bool = False
     redirects: list[str] = field(default_factory=list)
+    spent_s: float = 0.0
 
 
 @dataclass
@@ -84,3 +87,8 @@ class Transport(Protocol):
     def send(self, request: Request) -> Response: ...
 
     def close(self) -> None: ...
+
+
+def time_left(total_s: float | None, request: Request) -> float | None:
+    """The exchange deadline of an attempt: what the hop's earlier attempts left of ``total_s`` (``None``: none)."""
+    return None if total_s is None else round(max(0.0, total_s - request.spent_s), 3)

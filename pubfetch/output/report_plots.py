@@ -1,7 +1,9 @@
 """The report's plots: horizontal stacked bars drawn by matplotlib into PNG ``data:`` URIs (the page stays one file).
 
 Figures are made with ``matplotlib.figure.Figure`` and its Agg canvas, never through ``pyplot``: a library must not
-switch the backend of a program (or notebook) that imported it, and Agg needs no display.
+switch the backend of a program (or notebook) that imported it, and Agg needs no display. Labels come from the
+database (hosts, read from pages and links): matplotlib would read ``$...$`` in them as mathtext (and fail on a bad
+formula), so every label is drawn as plain text.
 """
 
 from __future__ import annotations
@@ -40,12 +42,14 @@ def stacked_bars(title: str, labels: Sequence[str], segments: Segments, xlabel: 
     for name, colour, values in segments:
         ax.barh(rows, values, left=left, color=colour, label=name)
         left = [a + b for a, b in zip(left, values, strict=True)]
-    ax.set_yticks(list(rows), labels=[_short(label) for label in labels])
+    ax.set_yticks(list(rows), labels=[_short(label) for label in labels], parse_math=False)
     ax.invert_yaxis()
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
+    ax.set_title(title, parse_math=False)
+    ax.set_xlabel(xlabel, parse_math=False)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.legend(loc="outside lower center", ncols=min(len(segments), 4), fontsize="small", frameon=False)
+    legend = fig.legend(loc="outside lower center", ncols=min(len(segments), 4), fontsize="small", frameon=False)
+    for text in legend.get_texts():
+        text.set_parse_math(False)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from pubfetch import ids as idmod
 from pubfetch.extract.blockpage import block_reason
@@ -20,7 +21,7 @@ from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import ListPart, MeshTerm
 from pubfetch.model.record import ArticleRecord
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context, PubRun, RunFlag, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
@@ -164,10 +165,19 @@ def fetch_pubmed_html(ctx: Context, runs: Sequence[PubRun]) -> None:
     ctx.map(lambda run: _pubmed_html_one(ctx, run), todo)
 
 
+#: Answers that say something lasting about the page (it is not there), as opposed to failures that may pass.
+LASTING_ANSWERS: Final = frozenset({OutcomeKind.NOT_FOUND, OutcomeKind.HTTP_ERROR})
+
+
 def _pubmed_html_one(ctx: Context, run: PubRun) -> None:
     url = f"{ctx.endpoints.pubmed}{run.pub.pmid.content}/"
     result = ctx.client.get(url, publication=True)
     if not result.ok:
+        if result.kind in LASTING_ANSWERS and run.pub.is_final(ctx.args):
+            # the page was asked for IDs or MeSH only: a final entry is not marked failed (and retried on every
+            # later run) by a lookup its finality did not need, and the same page answers the same next time
+            log.info("PubMed page %s: %s; the entry is final without it", url, result.message or result.kind.name)
+            return
         run.fail_service(result, RunFlag.PUBMED_HTML_PMID)
         return
     reason = block_reason(result.text or "")

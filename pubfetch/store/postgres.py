@@ -6,6 +6,12 @@ taken turns; when PostgreSQL detects that two of them overlapped it aborts one (
 run again from the start against what the other committed. Row locks alone would not do: a put also reads the entries
 reached through the other IDs of the publication, which a writer elsewhere may be changing. A worker killed mid-put
 leaves an aborted transaction, never half an entry.
+
+The server is across a network, and it restarts (an upgrade, a failover, an administrator ending sessions): a lost
+connection or a server that does not answer is not a failed put. Once the store is open, a read or a put that meets
+one is tried again on a new connection, waiting a little longer each time, for up to :data:`OUTAGE_S` (or
+``$PUBFETCH_DB_OUTAGE_S``) seconds; only an outage longer than that fails it. A put is all-or-nothing and putting the
+same publication twice gives the same entry, so trying again after a connection lost in the middle is safe.
 """
 
 from __future__ import annotations
@@ -13,8 +19,8 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -30,6 +36,11 @@ CREATED_BY = "pubfetch"
 CONNECT_TIMEOUT_S = 10
 #: Attempts of one transaction that keeps meeting concurrent writers (each retry waits a little longer, at random).
 MAX_ATTEMPTS = 50
+#: How long an open store keeps trying through a lost connection or an unreachable server before a read or put fails.
+OUTAGE_S = 300.0
+OUTAGE_ENV = "PUBFETCH_DB_OUTAGE_S"
+#: Longest pause between two tries during an outage.
+MAX_PAUSE_S = 10.0
 _NO_PUBFETCH_DATABASE = "holds no pubfetch database (create one with -db-init)"
 PREFIXES = ("postgresql://", "postgres://", "postgresql+")
 
@@ -87,18 +98,45 @@ class _PgTx:
         return result
 
 
+class _Unreachable(StoreError):
+    """No connection to the server could be made."""
+
+
+def outage_setting(environ: Mapping[str, str] | None = None) -> float:
+    """``$PUBFETCH_DB_OUTAGE_S`` (seconds, >= 0), else :data:`OUTAGE_S`; a bad value is a StoreError saying so. The
+    configuration module reads the variable (:func:`pubfetch.config.environment_value`)."""
+    from pubfetch.config import environment_value
+
+    text = (environment_value(OUTAGE_ENV) if environ is None else environ.get(OUTAGE_ENV, "")).strip()
+    if not text:
+        return OUTAGE_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise StoreError(f"{OUTAGE_ENV} must be a number of seconds >= 0, not {text[:40]!r}")
+    return value
+
+
 class PostgresStore(SqlStore):
-    """A pubfetch database in a PostgreSQL database: create with :meth:`init`, open with :meth:`open`."""
+    """A pubfetch database in a PostgreSQL database: create with :meth:`init`, open with :meth:`open`.
+
+    ``outage_s``: how long a read or put keeps trying through a lost connection (default :func:`outage_setting`).
+    """
 
     JSON_MARK = "CAST(? AS jsonb)"
 
-    def __init__(self, url: str, readonly: bool = False) -> None:
+    def __init__(self, url: str, readonly: bool = False, outage_s: float | None = None) -> None:
         """Use :meth:`open`; the constructor only records the settings, it connects to nothing."""
         super().__init__(redact(url), readonly)
         self.url = _libpq_url(url)
         self.label = f"PostgreSQL database '{self.name}'"
         self._pg = _psycopg()
         self.DB_ERRORS = (self._pg.Error,)
+        self.outage_s = outage_setting() if outage_s is None else outage_s
+        #: opening fails at once (a wrong URL or a server that is down is said now); an open store rides out outages
+        self._riding = False
 
     # --- creating and opening -----------------------------------------------------------------------------------------
 
@@ -122,6 +160,7 @@ class PostgresStore(SqlStore):
                         tx.execute(stmt)
                 tx.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('created_by', ?), "
                            "('created_with', ?)", (str(SCHEMA_VERSION), CREATED_BY, __version__))
+        store._riding = True
         return store
 
     @classmethod
@@ -130,6 +169,7 @@ class PostgresStore(SqlStore):
         store = cls(url, readonly)
         with store._closed_on_error():
             store._check_meta()
+        store._riding = True
         return store
 
     @contextmanager
@@ -194,7 +234,7 @@ class PostgresStore(SqlStore):
         try:
             conn = pg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
         except pg.Error as e:
-            raise StoreError(f"cannot connect to {self.label}: {_first_line(e)}") from None
+            raise _Unreachable(f"cannot connect to {self.label}: {_first_line(e)}") from None
         # writes run in explicit transaction blocks, all serializable (see the module's docstring)
         conn.isolation_level = pg.IsolationLevel.SERIALIZABLE
         return conn
@@ -212,18 +252,62 @@ class PostgresStore(SqlStore):
     def _transact(self, work: Callable[[Tx], T]) -> T:
         self._check_writable()
         pg = self._pg
-        conn = self._conn()
-        for attempt in range(1, MAX_ATTEMPTS + 1):
+
+        def attempts(conn: Any) -> T:
+            for attempt in range(1, MAX_ATTEMPTS + 1):
+                try:
+                    with conn.transaction():
+                        return work(_PgTx(conn))
+                except (pg.errors.SerializationFailure, pg.errors.DeadlockDetected) as e:
+                    if attempt == MAX_ATTEMPTS:
+                        raise self._error(e) from None
+                    time.sleep(random.uniform(0, 0.01 * attempt))
+            raise AssertionError("unreachable")
+
+        return self._through_outages(attempts)
+
+    def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """One statement, so one snapshot (readers see only committed entries), through outages."""
+        return self._through_outages(lambda conn: list(self._execute(conn, sql, params).fetchall()))
+
+    def _through_outages(self, op: Callable[[Any], T]) -> T:
+        """``op(connection)``, tried again on a new connection while the server is unreachable or the connection is
+        lost, for up to ``outage_s`` (see the module docstring); any other database error fails at once."""
+        pg = self._pg
+        started: float | None = None
+        pause = 0.25
+        while True:
             try:
-                with conn.transaction():
-                    return work(_PgTx(conn))
-            except (pg.errors.SerializationFailure, pg.errors.DeadlockDetected) as e:
-                if attempt == MAX_ATTEMPTS:
-                    raise self._error(e) from None
-                time.sleep(random.uniform(0, 0.01 * attempt))
+                result = op(self._conn())
+            except pg.errors.TransactionRollback as e:  # an OperationalError too, but the server answered
+                raise self._error(e) from None
+            except (_Unreachable, pg.OperationalError) as e:
+                error = e if isinstance(e, StoreError) else self._error(e)
+                self._drop_connection()
+                if not self._riding:
+                    raise error from None
+                now = time.monotonic()
+                if started is None:
+                    started = now
+                    log.warning("%s; trying again for up to %.0f s", error, self.outage_s)
+                if now - started + pause > self.outage_s:
+                    raise StoreError(f"{error} (still after {now - started:.0f} s of trying again; "
+                                     f"{OUTAGE_ENV} sets how long)") from None
+                time.sleep(pause)
+                pause = min(pause * 2, MAX_PAUSE_S)
             except pg.Error as e:
                 raise self._error(e) from None
-        raise AssertionError("unreachable")
+            else:
+                if started is not None:
+                    log.info("%s answers again", self.label)
+                return result
+
+    def _drop_connection(self) -> None:
+        """Forget this thread's connection (lost or never made); the next try makes a new one."""
+        conn = self._conns.discard()
+        if conn is not None:
+            with suppress(self._pg.Error):
+                conn.close()
 
     # --- lifecycle ----------------------------------------------------------------------------------------------------
 

@@ -20,16 +20,24 @@ logger = logging.getLogger(__name__)
 ENV_VAR: Final = "PUBFETCH_CHROMIUM"
 #: System binaries tried, in order, when neither a configured path nor Playwright's own browser is there.
 SYSTEM_CANDIDATES: tuple[str, ...] = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+#: A page's RTCPeerConnection sends STUN/TURN over UDP straight from the browser, around the guard proxy (which sees
+#: only TCP): ``stun:127.0.0.1:N`` reaches internal services. With "disable_non_proxied_udp" WebRTC uses the proxy or
+#: nothing. Chromium 156 reads the first switch; the second is the name other builds document (an unknown switch is
+#: ignored).
+WEBRTC_ARGS: Final = ("--webrtc-ip-handling-policy=disable_non_proxied_udp",
+                      "--force-webrtc-ip-handling-policy=disable_non_proxied_udp")
 #: Chromium switches: no sandbox (containers run as root), no GPU, /tmp instead of a small /dev/shm (Docker's 64 MB
 #: makes renderers crash), and no phoning home: no background networking, component updates (update.googleapis.com),
 #: sync, default apps, safe-browsing and domain-reliability reports, translation, hyperlink pings or DNS prefetching.
+#: WebRTC sends no UDP of its own (:data:`WEBRTC_ARGS`).
 LAUNCH_ARGS: Final = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                       "--disable-dev-shm-usage", "--disable-component-update", "--disable-sync", "--disable-extensions",
                       "--disable-default-apps", "--no-first-run", "--no-default-browser-check",
                       "--disable-domain-reliability", "--disable-client-side-phishing-detection",
                       "--disable-breakpad", "--metrics-recording-only", "--no-pings", "--dns-prefetch-disable",
                       "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,"
-                      "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,CalculateNativeWinOcclusion")
+                      "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,CalculateNativeWinOcclusion",
+                      *WEBRTC_ARGS)
 UNAVAILABLE_MESSAGE: Final = (
     "JavaScript fetching needs Chromium: install it with `apt-get install chromium` or `playwright install chromium`, "
     f"or set {ENV_VAR}=/path"

@@ -1,6 +1,6 @@
 """Helpers shared by the tests/test_net_*.py files (network layer tests).
 
-``FastServer`` is tests/loopback.py's server with a short shutdown poll: ``serve_forever`` only notices a shutdown
+``FastServer`` is tests/support/loopback.py's server with a short shutdown poll: ``serve_forever`` only notices a shutdown
 request between polls (0.5 s by default), which would add half a second to every test that starts a server.
 """
 
@@ -11,10 +11,10 @@ import threading
 from collections.abc import Callable
 from typing import Self
 
-from loopback import LoopbackServer, Reply, Request
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import FetchResult
+from support.loopback import LoopbackServer, Reply, Request
 
 POLL_INTERVAL = 0.02
 

@@ -2,7 +2,7 @@
 
 The fetcher is configured with ``http://`` endpoints of the real hosts and a proxy pointing here, so the URLs it sees
 (and matches scraping rules against) are the real ones while every byte comes from 127.0.0.1; https URLs come through
-``CONNECT`` tunnels (tests/tlsintercept.py). Batched requests are
+``CONNECT`` tunnels (tests/support/tlsintercept.py). Batched requests are
 answered the way the services answer them: a Europe PMC query ORing many IDs gets every recorded record matching one
 of them, an efetch ID list gets a set of the recorded articles, an annotations request the recorded articles asked for.
 Each answer is built from recorded bodies only; nothing is invented.
@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from lxml import etree
 
-from loopback import Reply, Request
+from support.loopback import Reply, Request
 
 _EXT_ID = re.compile(r"EXT_ID:(\d+)", re.IGNORECASE)
 _PMCID = re.compile(r"PMCID:(PMC\d+)", re.IGNORECASE)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Self
 from urllib.parse import parse_qs, urlsplit
 
 if TYPE_CHECKING:
-    from tlsintercept import TlsInterceptor
+    from support.tlsintercept import TlsInterceptor
 
 
 @dataclass

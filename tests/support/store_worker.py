@@ -15,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pubfetch.model import PartType, Publication, Webpage
 from pubfetch.store import open_db, open_store

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Self
 from xml.sax.saxutils import escape
 
-from loopback import LoopbackServer, Reply, Request
+from support.loopback import LoopbackServer, Reply, Request
 
 PMID_BASE = 30_000_000
 PMC_BASE = 9_000_000
@@ -389,12 +389,18 @@ def in_process(services: SyntheticServices):
 
 
 def use_services(monkeypatch, tmp_path, services: SyntheticServices | None = None, *, emails: bool = True) -> None:
-    """Point pubfetch (through the environment) at ``services``, with a private rate-limit file and, unless
-    ``emails`` is False, the e-mail addresses NCBI and Unpaywall want (so no warning says they are missing)."""
+    """Point pubfetch (through the environment) at ``services``, with a private rate-limit file, no user
+    configuration file or NCBI API key (the machine's own would change what is asked) and, unless ``emails`` is
+    False, the e-mail addresses NCBI and Unpaywall want (so no warning says they are missing); with False, none."""
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-    if emails:
-        monkeypatch.setenv("PUBFETCH_NCBI_EMAIL", "curator@example.org")
-        monkeypatch.setenv("PUBFETCH_UNPAYWALL_EMAIL", "curator@example.org")
+    for name in ("PUBFETCH_CONFIG", "NCBI_API_KEY", "PUBFETCH_NCBI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
+    for name in ("PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL"):
+        if emails:
+            monkeypatch.setenv(name, "curator@example.org")
+        else:
+            monkeypatch.delenv(name, raising=False)
     if services is not None:
         for name, value in vars(services.endpoints()).items():
             monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)

@@ -21,8 +21,8 @@ import threading
 from collections import Counter
 from html import escape as html_escape
 
-from loopback import Reply, Request
-from synthetic import Article, SyntheticServices
+from support.loopback import Reply, Request
+from support.synthetic import Article, SyntheticServices
 
 #: Every fault kind, in the order the hash picks from.
 FAULTS: tuple[str, ...] = (

@@ -1,0 +1,78 @@
+"""A fetch run over the in-process transport in one line, for the unit tests of the chain and the resources.
+
+``fetch_run(4)`` is what Scrapy's ``get_crawler`` is to a spider: the synthetic services of 4 publications answering
+in this process (``synthetic.in_process``) under every layer of the HTTP client, the settings a test of the chain
+wants, and the ways in (a whole fetch, a context for calling one resource, a publication's run state). No socket is
+opened and nothing waits for a server, so these tests are fast and their requests are exactly the ones the chain
+made. The transport and network layers keep their loopback servers (tests/support/loopback.py): what they test is
+what happens on a socket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from pubfetch.config import FetchConfig
+from pubfetch.fetcher import BatchSummary, fetch_many, init_publication
+from pubfetch.ids import classify
+from pubfetch.model.publication import Publication
+from pubfetch.net.client import HttpClient
+from pubfetch.net.mapping_transport import Answer, MappingTransport
+from pubfetch.resources.base import Context, PubRun
+from support.synthetic import SyntheticServices, in_process
+
+
+def chain_config(services: SyntheticServices, **changes: Any) -> FetchConfig:
+    """Settings for a test of the chain against ``services``: private addresses allowed, no JavaScript, 4 threads,
+    no second try of a busy service within one request, and a batched service's request sent when every publication
+    of the batch waits, never after a linger (so what a batch asks does not depend on the machine's speed)."""
+    values: dict[str, Any] = {"endpoints": services.endpoints(), "allow_private_addresses": True,
+                              "javascript": False, "threads": 4, "linger_ms": 600_000,
+                              "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}}
+    values.update(changes)
+    return FetchConfig(**values)
+
+
+@dataclass
+class FetchRun:
+    """The pieces of one in-process fetch run; each attribute may be changed before the run is used."""
+
+    #: the services answering (their ``counts``, ``ids_asked`` and ``failing`` are the tests' handles)
+    services: SyntheticServices
+    #: the transport under the client: ``answers`` maps URL prefixes to answers, ``sent`` keeps every request
+    transport: MappingTransport
+    config: FetchConfig
+
+    @contextmanager
+    def context(self) -> Iterator[Context]:
+        """The run's context (client over :attr:`transport`), for calling the chain or one resource directly."""
+        with Context(self.config, client=HttpClient(self.config.http_config(), transport=self.transport)) as ctx:
+            yield ctx
+
+    def fetch(self, ids: Iterable[str], *, db: object = None, summary: BatchSummary | None = None,
+              **options: Any) -> list[Publication]:
+        """``fetch_many`` of ``ids`` through the run (``options``: keyword options of ``fetch_many``)."""
+        with self.context() as ctx:
+            return list(fetch_many(ids, db=db, config=self.config, context=ctx, summary=summary, **options))
+
+    def pub_run(self, publication_id: str) -> PubRun:
+        """A publication's run state as the chain starts it: the ID (PMID, PMCID or DOI) as an external part."""
+        return PubRun(init_publication(classify(publication_id), self.config.args))
+
+
+def fetch_run(services: SyntheticServices | int = 3, *, answers: Mapping[str, Answer] | None = None,
+              **changes: Any) -> FetchRun:
+    """A fetch run over the in-process transport: ``fetch_run(4).fetch(ids)``.
+
+    ``services``: the synthetic services, or how many publications they have (they are never started: their handler
+    answers in this process). ``answers``: more URLs (or ``prefix*``) the transport answers, e.g. publisher pages.
+    ``changes``: :class:`FetchConfig` settings over :func:`chain_config`'s.
+    """
+    if isinstance(services, int):
+        services = SyntheticServices(services)
+    transport = in_process(services)
+    transport.answers.update(answers or {})
+    return FetchRun(services, transport, chain_config(services, **changes))

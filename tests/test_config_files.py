@@ -1,0 +1,62 @@
+"""Configuration and rule files the red team handed over (issue 28): a FIFO as the config file hung the run, a file
+over 1 MB was cut silently (a later ``ncbi_api_key`` ignored), 200,000 nested brackets ended in "internal error:
+RecursionError", a key given twice silently took its last value, and a rule file's error quoted the file's first line
+(a secret, when the file was not a rule file at all). Each is now a one-line refusal naming the file and line."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pubfetch.config import MAX_CONFIG_BYTES, FetchConfig
+from pubfetch.rules import RuleError, ScrapingRules
+from test_reliability_hostile import within
+
+
+def config_error(path: Path) -> str:
+    with pytest.raises(ValueError) as caught:
+        within(60, lambda: FetchConfig.from_env({}, config_file=path))
+    message = str(caught.value)
+    assert "\n" not in message and str(path) in message
+    return message
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path):
+    fifo = tmp_path / "config.yaml"
+    os.mkfifo(fifo)
+    assert config_error(fifo).endswith("is not a regular file")
+
+
+def test_a_config_over_the_bound_is_refused_not_cut(tmp_path: Path):
+    big = tmp_path / "config.yaml"
+    big.write_text("# padding\n" * (MAX_CONFIG_BYTES // 10) + "ncbi_api_key: abc\n")
+    assert "is over 1024 kB" in config_error(big)
+    fits = tmp_path / "fits.yaml"
+    fits.write_text("# padding\n" * (MAX_CONFIG_BYTES // 10 - 10) + "ncbi_api_key: abc\n")
+    assert FetchConfig.from_env({}, config_file=fits).ncbi_api_key == "abc"
+
+
+def test_deep_nesting_is_refused_without_recursion_error(tmp_path: Path):
+    deep = tmp_path / "config.yaml"
+    deep.write_text("threads: " + "[" * 200_000 + "\n")
+    assert config_error(deep).endswith("(line 1): nested deeper than 64 levels")
+
+
+def test_a_key_given_twice_is_refused_with_its_line(tmp_path: Path):
+    twice = tmp_path / "config.yaml"
+    twice.write_text("allow_private_addresses: false\nthreads: 4\nallow_private_addresses: true\n")
+    assert config_error(twice).endswith("(line 3): the key 'allow_private_addresses' is given twice")
+
+
+def test_a_rule_file_error_names_file_and_line_not_the_text(tmp_path: Path):
+    shadow = tmp_path / "shadow"
+    secret = "root:$6$Zr4f$hashedvalue:19000:0:99999:7:::"
+    shadow.write_text(f"{secret}\ndaemon:*:19000:0:99999:7:::\n")
+    with pytest.raises(RuleError) as caught:
+        ScrapingRules().add_journals(shadow.read_text(), str(shadow))
+    message = str(caught.value)
+    assert message.startswith(f"scraping rules {shadow}:1: ")
+    problem = message.removeprefix(f"scraping rules {shadow}:1: ")
+    assert "hashed" not in problem and "root" not in problem

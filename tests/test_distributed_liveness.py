@@ -1,0 +1,252 @@
+"""A lost worker costs the grace period, not the visibility timeout: two real ``pubfetch worker`` processes on this
+machine (default names, so both must be unique), one killed with SIGKILL of its whole process group while it holds a
+batch, as a lost machine does; the other one finishes the job, every ID stored exactly once, within 2 minutes of the
+kill. On a Redis queue (the dead worker's batch comes back when its heartbeats stop) and on a RabbitMQ queue (the
+broker redelivers when the connection dies). ``-job-status`` says who holds what while it runs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pubfetch.distributed.submit import Job, submit, wait
+from pubfetch.store import init_store, open_store
+from support.synthetic import SyntheticServices
+from test_throughput import service_env
+
+pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
+
+GRACE = 10
+
+
+def start_worker(broker: str, db: str, env: dict[str, str], log: Path, *extra: str) -> subprocess.Popen[bytes]:
+    """A worker in a process group of its own (so that the whole worker, pool included, can be killed at once), with
+    pubfetch's default name."""
+    with open(log, "ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "pubfetch", "worker", "--broker", broker, "--db", db,
+                                 "--concurrency", "2", "--grace-period", str(GRACE), "--loglevel", "INFO", *extra],
+                                env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop_workers(workers: list[subprocess.Popen[bytes]]) -> None:
+    for w in workers:
+        if w.poll() is None:
+            os.killpg(w.pid, signal.SIGTERM)
+    for w in workers:
+        try:
+            w.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(w.pid, signal.SIGKILL)
+            w.wait()
+
+
+def wait_until(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        got = condition()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+def held_by(job: Job, job_id: str, pid: int) -> bool:
+    status = job.status(job_id)
+    return any(b.state == "running" and b.holding is not None and b.holding.worker.startswith(f"pubfetch-{pid}@")
+               for b in status.open_batches)
+
+
+def lose_a_worker_mid_job(broker: str, db: str, env: dict[str, str], tmp_path: Path, services: SyntheticServices,
+                          how: signal.Signals = signal.SIGKILL) -> tuple[float, object, str, int]:
+    """Two workers, a job of 10 batches; SIGKILL the first worker's process group while it holds a batch (or SIGSTOP
+    it: a worker that is silent but whose connections stay open, as when its machine is cut off); return the
+    seconds from the kill to the job's end, its final status, the -job-status output taken after the kill and the killed
+    worker's pid."""
+    logs = [tmp_path / "worker0.log", tmp_path / "worker1.log"]
+    workers = [start_worker(broker, db, env, logs[0]), start_worker(broker, db, env, logs[1])]
+    try:
+        with Job(broker) as job:
+            wait_until(lambda: all("ready" in log.read_text(errors="replace") for log in logs), 90,
+                       "both workers to be ready")
+            job_id = submit(services.pmids(), db, broker, batch_size=4)
+            victim = workers[0]
+            wait_until(lambda: held_by(job, job_id, victim.pid), 120, "the first worker to hold a batch")
+            os.killpg(victim.pid, how)
+            killed = time.monotonic()
+            if how == signal.SIGKILL:
+                victim.wait(timeout=30)
+            report = subprocess.run([sys.executable, "-m", "pubfetch", "-job-status", job_id, "--queue", broker],
+                                    env=env, capture_output=True, text=True, timeout=60)
+            status = wait(job_id, broker, timeout=120)
+            took = time.monotonic() - killed
+    finally:
+        if how == signal.SIGSTOP:
+            os.killpg(workers[0].pid, signal.SIGKILL)
+            workers[0].wait(timeout=30)
+        stop_workers(workers)
+    assert report.returncode == 0 and report.stderr == "", report.stderr
+    print(f"job done {took:.1f} s after the kill; -job-status then:\n{report.stdout}")
+    return took, status, report.stdout, victim.pid
+
+
+def assert_each_stored_once(db: str, services: SyntheticServices) -> None:
+    pmids = services.pmids()
+    with open_store(db) as store:
+        assert store.publications_size() == len(pmids)
+        assert sorted(ids.pmid for ids in store.publication_ids()) == sorted(pmids)
+        for p in pmids:
+            pub = store.get_publication(p)
+            assert pub is not None and pub.title.content == services.article(pmid=p).title
+
+
+def test_redis_queue_gives_a_killed_workers_batch_to_the_other_after_the_grace_period(tmp_path: Path, pg_url: str,
+                                                                                      redis_url: str) -> None:
+    init_store(pg_url).close()
+    with SyntheticServices(40, latency=0.15) as services:
+        took, status, report, victim = lose_a_worker_mid_job(redis_url, pg_url, service_env(services), tmp_path,
+                                                             services)
+    assert (status.batches, status.done, status.failed) == (10, 10, 0)
+    assert status.redone >= 1  # the killed worker's batch was given again ...
+    assert took < 120  # ... long before the hour of the queue's default visibility timeout
+    # the batch the killed worker held is named with its worker (still in its grace period, or already silent)
+    lines = report.splitlines()
+    assert lines[0].startswith("job ") and ", 10 batches" not in lines[0]
+    assert any(line.startswith("  batch ") and f"pubfetch-{victim}@" in line for line in lines[1:]), report
+    assert_each_stored_once(pg_url, services)
+
+
+def _rabbitmq_broker(redis_url: str) -> str:
+    try:
+        socket.create_connection(("127.0.0.1", 5672), timeout=2).close()
+    except OSError:
+        pytest.skip("RabbitMQ not reachable at 127.0.0.1:5672")
+    prefix = redis_url.split("prefix=", 1)[1]
+    return f"amqp://guest:guest@127.0.0.1:5672//?prefix={prefix}"
+
+
+def _delete_queue(broker: str) -> None:
+    from kombu import Connection
+
+    prefix = broker.split("prefix=", 1)[1]
+    with Connection(broker.split("?", 1)[0]) as conn:
+        conn.channel().queue_delete(f"{prefix}pubfetch")
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGSTOP], ids=["killed", "silent"])
+def test_rabbitmq_queue_gives_a_lost_workers_batch_to_the_other(tmp_path: Path, redis_url: str,
+                                                                how: signal.Signals) -> None:
+    """Killed: RabbitMQ redelivers as the connection closes. Silent (SIGSTOP, its connections left open): the broker
+    closes them after missed heartbeats (a heartbeat every half grace period) and redelivers then."""
+    broker = _rabbitmq_broker(redis_url)
+    db = str(tmp_path / "pubs.db")
+    init_store(db).close()
+    try:
+        with SyntheticServices(40, latency=0.15) as services:
+            env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url)
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
+                took, status, _, _ = lose_a_worker_mid_job(broker, db, env, tmp_path, services, how)
+    finally:
+        _delete_queue(broker)
+    assert (status.batches, status.done, status.failed) == (10, 10, 0)
+    assert status.redone >= 1
+    assert took < 120
+    assert_each_stored_once(db, services)
+
+
+@pytest.mark.slow
+def test_a_slow_live_worker_keeps_its_batch(tmp_path: Path, redis_url: str) -> None:
+    """A batch that takes several grace periods on a live worker is not given to the idle second worker: its heartbeats
+    renew it (Redis queue), and the batch is fetched once."""
+    db = str(tmp_path / "pubs.db")
+    init_store(db).close()
+    logs = [tmp_path / "worker0.log", tmp_path / "worker1.log"]
+    with SyntheticServices(2, latency=4.0) as services:  # each request 4 s: the batch takes well over 2 grace periods
+        env = service_env(services)
+        workers = [start_worker(redis_url, db, env, log) for log in logs]
+        try:
+            wait_until(lambda: all("ready" in log.read_text(errors="replace") for log in logs), 90,
+                       "both workers to be ready")
+            started = time.monotonic()
+            status = wait(submit(services.pmids(), db, redis_url, batch_size=2), redis_url, timeout=300)
+            took = time.monotonic() - started
+        finally:
+            stop_workers(workers)
+        counts = dict(services.counts)
+    assert took > 2 * GRACE, took  # the batch did outlast the grace period ...
+    assert (status.done, status.redone) == (1, 0)  # ... and was never given to the other worker
+    assert counts.get("europepmc_search", 0) == 1, counts
+    with open_store(db) as store:
+        assert store.publications_size() == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("count", "batch", "failing"), [(230, 50, set()), (40, 10, {"ncbi"})],
+                         ids=["healthy", "e-utilities-failing"])
+def test_a_cluster_asks_the_e_utilities_no_more_than_one_process(tmp_path: Path, redis_url: str, count: int,
+                                                                 batch: int, failing: set[str]) -> None:
+    """Two workers of two processes each make at most one batch's E-utilities requests more than one ``pubfetch
+    -db-fetch-end`` process at the same batch size: each worker process holds one batch at a time and walks it as the
+    process walks its batches, and the publications that end with a fetch exception are retried once for the whole
+    job (by its last batch), not once per batch. With the E-utilities answering 503 throughout, retrying per batch cost
+    the cluster half as many requests again."""
+    from test_throughput import pubfetch_cmd, write_ids
+
+    with SyntheticServices(count, latency=0.02) as services:
+        services.failing, services.failing_retry_after = failing, "0"
+        env = service_env(services, PUBFETCH_RATE_DB=str(tmp_path / "rates.sqlite"))
+        ids = write_ids(tmp_path / "ids.txt", services.pmids())
+        single = subprocess.run(pubfetch_cmd("-pub-file", ids, "-db-fetch-end", tmp_path / "single.db", "--batch-size",
+                                             str(batch), "--quiet"), env=env, capture_output=True, text=True,
+                                timeout=600)
+        assert single.returncode in (0, 1), single.stderr
+        one_process = services.counts["ncbi"]
+        services.counts.clear()
+        db = str(tmp_path / "cluster.db")
+        init_store(db).close()
+        logs = [tmp_path / "worker0.log", tmp_path / "worker1.log"]
+        workers = [start_worker(redis_url, db, env, log) for log in logs]
+        try:
+            status = wait(submit(services.pmids(), db, redis_url, batch_size=batch), redis_url, timeout=600)
+        finally:
+            stop_workers(workers)
+        cluster = services.counts["ncbi"]
+    batches = -(-count // batch)
+    assert (status.done, status.redone, status.summary.total) == (batches, 0, count)  # each counted once
+    assert one_process > 0
+    print(f"E-utilities requests: one process {one_process}, cluster {cluster}")
+    assert cluster <= one_process + one_process / batches, (cluster, one_process)
+
+
+def test_job_status_report_lines() -> None:
+    """-job-status: one line for the job, one per batch not done (running first: which worker, for how long; then
+    waiting, naming a worker that went silent), one per failure reason."""
+    from collections import Counter
+
+    from pubfetch.distributed.jobstatus import BatchState, JobStatus
+    from pubfetch.distributed.liveness import Holding
+
+    now = 10_000.0
+    status = JobStatus("J", 6, done=2, failed=1, running=2, redone=1, now=now, failures=Counter({"the job was "
+                                                                                                  "cancelled": 1}))
+    status.open_batches = [
+        BatchState(5, "waiting", Holding("t5", "pubfetch-12@a", now - 300, now - 75, 60.0)),
+        BatchState(4, "running", Holding("t4", "pubfetch-34@b", now - 130, now - 2, 60.0), redone=1),
+        BatchState(3, "running", Holding("t3", "pubfetch-12@a", now - 12, now - 1, 60.0)),
+    ]
+    assert status.report().splitlines() == [
+        "job J: running, 2 of 6 batches done, 2 running, 1 waiting, 1 failed, 1 given again after a lost worker; "
+        + status.summary.line(),
+        "  batch 3: running on pubfetch-12@a for 12 s",
+        "  batch 4: running on pubfetch-34@b for 2 min 10 s, given again 1 time after a lost worker",
+        "  batch 5: waiting, pubfetch-12@a went silent 75 s ago",
+        "  1 batch failed: the job was cancelled",
+    ]

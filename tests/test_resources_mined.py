@@ -1,0 +1,64 @@
+"""Text-mined terms (pubfetch/resources/mined.py) called directly, over the in-process services: asked only when the
+search says there are some, by PMCID before PMID, many articles per request, each publication at most once per ID."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.resources import europepmc, mined
+from pubfetch.resources.base import RunFlag
+from support.fetchrun import fetch_run
+from support.synthetic import Article
+
+
+def searched(run, indexes):
+    runs = [run.pub_run(Article(i).pmid) for i in indexes]
+    with run.context() as ctx:
+        europepmc.fetch_search(ctx, runs)
+    run.transport.sent.clear()
+    return runs
+
+
+def asked_ids(run) -> list[list[str]]:
+    return [parse_qs(urlsplit(r.url).query)["articleIds"][0].split(",") for r in run.transport.sent]
+
+
+def test_one_request_per_type_for_a_batch_by_pmcid_and_only_where_the_search_announced_terms() -> None:
+    run = fetch_run(4)
+    runs = searched(run, range(4))
+    with run.context() as ctx:
+        mined.fetch_mined(ctx, runs, PartName.efo)
+        mined.fetch_mined(ctx, runs, PartName.go)
+    # the closed-access ones (1, 3) have no text-mined terms, says the search: not asked
+    assert asked_ids(run) == [[f"PMC:{Article(0).pmcid}", f"PMC:{Article(2).pmcid}"]] * 2
+    oa = runs[0].pub
+    assert [(t.term, t.count) for t in oa.efo.items] == [("sequencing", 1)]
+    assert [(t.term, t.count) for t in oa.go.items] == [("signal transduction", 2), ("cell", 1)]  # most often first
+    assert oa.efo.type is PartType.europepmc and "articleIds=PMC%3A" in oa.efo.url
+    assert runs[1].pub.efo.is_empty() and not runs[1].has(RunFlag.EFO_PMCID)
+
+
+def test_the_pmid_is_asked_when_the_pmcid_gave_nothing_and_then_nothing_more() -> None:
+    run = fetch_run(2)
+    [only] = searched(run, [0])
+    run.services.failing.add("annotations")
+    with run.context() as ctx:
+        mined.fetch_mined(ctx, [only], PartName.efo)  # by PMCID: the service is busy
+        run.services.failing.clear()
+        assert mined.wants_mined(ctx, only, PartName.efo)
+        mined.fetch_mined(ctx, [only], PartName.efo)  # by PMID
+        assert not mined.wants_mined(ctx, only, PartName.efo)
+        mined.fetch_mined(ctx, [only], PartName.efo)
+    assert asked_ids(run) == [[f"PMC:{Article(0).pmcid}"], [f"MED:{Article(0).pmid}"]]
+    assert only.again_flags == {RunFlag.EFO_PMCID}  # the busy request is the one the retry asks again
+    assert [t.term for t in only.pub.efo.items] == ["sequencing"]
+
+
+def test_requests_are_split_at_the_annotations_batch_size() -> None:
+    run = fetch_run(6, annotations_batch=2)
+    runs = searched(run, range(6))  # open access: 0, 2, 4
+    with run.context() as ctx:
+        mined.fetch_mined(ctx, runs, PartName.go)
+    assert [len(ids) for ids in asked_ids(run)] == [2, 1]
+    assert all(runs[i].pub.go.items for i in (0, 2, 4))

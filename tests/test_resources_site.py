@@ -1,0 +1,107 @@
+"""Publisher pages and PDFs (pubfetch/resources/site.py) called directly, over the in-process transport: a DOI
+resolved without following the redirect, what a page gives (its text, its meta tags, the links it names), a body
+that turns out to be a PDF read as one, and a bot gate taken for a failure instead of for the article."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pubfetch.model.part_type import PartType
+from pubfetch.net.mapping_transport import Canned
+from pubfetch.resources import site
+from pubfetch.resources.base import RunFlag
+from support.fetchrun import fetch_run
+from support.synthetic import Article
+
+PDF = (Path(__file__).parent / "data" / "archival_units" / "tiny_article.pdf").read_bytes()
+CLOSED = Article(1)  # closed access: the publisher's page is where its full text would be
+
+
+def publisher(run, body: bytes | str, content_type: str = "text/html; charset=utf-8") -> str:
+    """Make the DOI of CLOSED redirect to a publisher page answering ``body``; returns the page's URL."""
+    page = run.services.base + "/publisher/1"
+    run.transport.answers[run.services.base + "/doi/" + CLOSED.doi.upper()] = Canned(
+        302, "", "text/plain", {"Location": page})
+    run.transport.answers[page] = Canned(200, body, content_type)
+    return page
+
+
+def article_page(run) -> str:
+    return (f"<html><head><title>{CLOSED.title} | Publisher</title>"
+            f'<meta name="citation_title" content="{CLOSED.title}">'
+            f'<meta name="citation_pdf_url" content="{run.services.base}/publisher/1.pdf"></head>'
+            f"<body><article><h1>{CLOSED.title}</h1>" + "<p>The article as the publisher shows it.</p>" * 30
+            + "</article></body></html>")
+
+
+def test_the_doi_page_gives_title_text_meta_tags_and_the_pdf_link() -> None:
+    run = fetch_run(2)
+    page = publisher(run, article_page(run))
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+        site.fetch_doi(ctx, pub_run)  # the DOI is resolved once per fetch
+    assert [r.url for r in run.transport.sent] == [run.services.base + "/doi/" + CLOSED.doi.upper(), page]
+    assert run.transport.sent[0].follow is False  # resolved without following: the page is fetched as the site
+    pub = pub_run.pub
+    assert pub.title.content == CLOSED.title and pub.title.type is PartType.citation
+    assert "as the publisher shows it" in pub.fulltext.content
+    assert [(s.url, s.type) for s in pub.visited_sites] == [(page, PartType.doi)]
+    assert [(link.url, link.type) for link in pub_run.links] == [(page + ".pdf", PartType.pdf_citation)]
+    assert pub_run.has(RunFlag.DOI)
+
+
+def test_a_doi_that_does_not_redirect_fetches_no_page_and_is_no_failure() -> None:
+    run = fetch_run(2)  # the synthetic resolver answers 404
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+    assert len(run.transport.sent) == 1
+    assert not pub_run.pub.state.fetch_exception and not pub_run.pub.visited_sites
+
+
+def test_a_page_that_is_a_pdf_is_read_as_one() -> None:
+    run = fetch_run(2)
+    page = publisher(run, PDF, "application/pdf")
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+    pub = pub_run.pub
+    assert pub.fulltext.type is PartType.pdf_doi and "A tiny test article" in pub.fulltext.content
+    assert [(s.url, s.type) for s in pub.visited_sites] == [(page, PartType.pdf_doi)]
+
+
+def test_a_bot_gate_instead_of_the_page_gives_nothing_and_is_retried_later() -> None:
+    run = fetch_run(2)
+    publisher(run, "<html><head><title>Just a moment...</title></head><body><div id='challenge-running'>"
+                   "Checking your browser</div></body></html>")
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+    pub = pub_run.pub
+    assert pub.title.is_empty() and pub.fulltext.is_empty() and not pub.visited_sites
+    assert pub.state.fetch_exception
+
+
+def test_a_pdf_link_gives_the_full_text_and_a_busy_one_is_queued_again() -> None:
+    run = fetch_run(2)
+    good, busy = run.services.base + "/files/a.pdf", run.services.base + "/files/b.pdf"
+    run.transport.answers[good] = Canned(200, PDF, "application/pdf")
+    run.transport.answers[busy] = Canned(503, "busy", "text/plain")
+    fetched, waiting = run.pub_run(CLOSED.doi), run.pub_run(Article(0).doi)
+    with run.context() as ctx:
+        site.fetch_pdf(ctx, fetched, good, PartType.pdf_link, "https://example.org/from")
+        site.fetch_pdf(ctx, waiting, busy, PartType.pdf_link, "https://example.org/from")
+    assert fetched.pub.fulltext.type is PartType.pdf_link and fetched.pub.title.content == "A Tiny Test Article"
+    assert waiting.pub.state.fetch_exception
+    assert [link.url for link in waiting.again_links] == [busy]
+
+
+def test_a_pdf_link_that_gives_a_web_page_gives_nothing() -> None:
+    run = fetch_run(2)
+    url = run.services.base + "/files/not-a.pdf"
+    run.transport.answers[url] = Canned(200, "<html><body>Sign in to read</body></html>")
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
+    assert pub_run.pub.fulltext.is_empty() and not pub_run.pub.state.fetch_exception
