@@ -18,7 +18,7 @@ from pathlib import Path
 from bound import lower_bound
 from idle import idle_with_waiting_work
 from services import HostedServices
-from synthetic import SyntheticServices
+from support.synthetic import SyntheticServices
 
 REPO = Path(__file__).resolve().parents[1]
 
