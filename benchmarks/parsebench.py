@@ -1,5 +1,5 @@
-"""Parse throughput: PubMed efetch XML, JATS full text, HTML cleaning and PDF extraction, on recorded and synthetic
-documents.
+"""Parse throughput: PubMed efetch XML, JATS full text, HTML cleaning, the generic article reader (beside trafilatura
+alone) and PDF extraction, on recorded and synthetic documents.
 
 Each measurement runs the parser over its whole document set, again and again until ``min_seconds`` have passed, and
 counts the units it produced (records, articles, pages), so small and large documents weigh as they would in a run.
@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import documents
-from pubfetch.extract.clean import clean_html
+from pubfetch.extract.article import cleaned_page, read_article
+from pubfetch.extract.clean import clean_html, parse_html
 from pubfetch.extract.jats import parse_jats
+from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.pdf import extract_pdf, extract_pdf_in_process, pdf_workers
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.workerpool import WorkerPool
@@ -68,19 +70,27 @@ def measure(kind: str, source: str, unit: str, docs: list[bytes], parse: Callabl
             return Throughput(kind, source, unit, len(docs), count, size, units, elapsed)
 
 
-def corpus_bodies(corpus: Path | None, resources: tuple[str, ...], content_type: str = "") -> list[bytes]:
-    """Bodies of the recorded 200 answers of these resources (optionally of one content type)."""
+#: Every manifest of the corpus: the first batch and the publisher pages of the second and third.
+ALL_MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl")
+
+
+def corpus_bodies(corpus: Path | None, resources: tuple[str, ...], content_type: str = "",
+                  manifests: tuple[str, ...] = ("manifest.jsonl",)) -> list[bytes]:
+    """Bodies of the recorded 200 answers of these resources (optionally of one content type) in these manifests."""
     if corpus is None or not (corpus / "manifest.jsonl").is_file():
         return []
     out = []
-    with open(corpus / "manifest.jsonl", encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            ctype = (row.get("headers") or {}).get("Content-Type", "")
-            if row["resource"] in resources and row["status"] == 200 and row.get("body") and content_type in ctype:
-                out.append((corpus / row["body"]).read_bytes())
+    for manifest in manifests:
+        if not (corpus / manifest).is_file():
+            continue
+        with open(corpus / manifest, encoding="utf-8") as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                ctype = (row.get("headers") or {}).get("Content-Type", "")
+                if row["resource"] in resources and row["status"] == 200 and row.get("body") and content_type in ctype:
+                    out.append((corpus / row["body"]).read_bytes())
     return out
 
 
@@ -94,6 +104,34 @@ def _articles(doc: bytes) -> int:
 
 def _page(doc: bytes) -> int:
     return 1 if clean_html(doc, publication=True) else 0
+
+
+def _cleaned_page(doc: bytes) -> int:
+    """A page without a rule as the fetcher read it before the generic reader: meta tags, then the cleaned page."""
+    html = doc.decode("utf-8", "replace")
+    parse_meta(html, "")
+    clean_html(parse_html(html), publication=True)
+    return 1  # a page read, as for _reader_page
+
+
+def _reader_page(doc: bytes) -> int:
+    """A page without a rule as the fetcher reads it now: parsed once, meta tags, then the generic reader (its
+    fallback to the cleaned page included), against :func:`_page`, which is what the fetcher did before."""
+    html = doc.decode("utf-8", "replace")
+    meta = parse_meta(html, "")
+    soup = parse_html(html)
+    article = read_article(html, soup, "", meta.title, (meta.journal_title, meta.publisher))
+    if not article.fulltext:
+        cleaned_page(soup, "", article)  # PubFetcher's fallback for a page without a rule, as resources/site.py does
+    return 1  # a page read (some of the corpus's hold nothing to read: head-only and block pages)
+
+
+def _trafilatura_page(doc: bytes) -> int:
+    """trafilatura alone, as the reader calls it (its own parse included): the main content with recall favoured."""
+    import trafilatura
+    trafilatura.bare_extraction(doc.decode("utf-8", "replace"), fast=True, favor_recall=True, include_tables=True,
+                                include_comments=False, with_metadata=False)
+    return 1  # a page read, as for _reader_page
 
 
 def _pdf_pages(doc: bytes) -> int:
@@ -158,6 +196,12 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
          _articles),
         ("HTML cleaning", "corpus", "pages", corpus_bodies(corpus, ("publisher_page",)), _page),
         ("HTML cleaning", "synthetic", "pages", [documents.publisher_page(k) for k in range(50)], _page),
+        ("HTML cleaning (jsoup-like, the page without a rule before)", "corpus, all publisher pages", "pages",
+         corpus_bodies(corpus, ("publisher_page",), manifests=ALL_MANIFESTS), _cleaned_page),
+        ("Generic article reader (meta tags, title, abstract, body)", "corpus, all publisher pages", "pages",
+         corpus_bodies(corpus, ("publisher_page",), manifests=ALL_MANIFESTS), _reader_page),
+        ("trafilatura alone (main content)", "corpus, all publisher pages", "pages",
+         corpus_bodies(corpus, ("publisher_page",), manifests=ALL_MANIFESTS), _trafilatura_page),
         ("PDF extraction", "corpus", "pages", corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages),
         ("PDF extraction", "synthetic, 10 pages", "pages", [documents.text_pdf(k, 10) for k in range(5)], _pdf_pages),
         ("PDF extraction, time-limited worker process", "corpus", "pages",

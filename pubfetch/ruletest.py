@@ -33,7 +33,7 @@ __all__ = ["LENGTH_TOLERANCE", "MANIFESTS", "Page", "PageSource", "RuleOutcome",
 LENGTH_TOLERANCE = 0.1
 LENGTH_SLACK = 20
 #: The manifests of a recorded-response directory, read in this order.
-MANIFESTS = ("manifest.jsonl", "pages.jsonl")
+MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl")
 
 
 @dataclass(frozen=True)

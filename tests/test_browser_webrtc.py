@@ -1,4 +1,4 @@
-"""A rendered page's WebRTC cannot send UDP around the guard proxy (red team, issue 28): a page that opens an
+"""A rendered page's WebRTC cannot send UDP around the guard proxy: a page that opens an
 ``RTCPeerConnection`` with ``stun:127.0.0.1:N`` would make Chromium send STUN requests straight to that address from
 every non-loopback interface, and the guard proxy sees only TCP. Chromium is started with
 ``--webrtc-ip-handling-policy=disable_non_proxied_udp`` (``--force-...`` in older releases): no UDP leaves it.

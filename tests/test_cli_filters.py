@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.main import main
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import CorrespAuthor, FetchState, MeshTerm, PartType, Publication, VisitedSite, Webpage
 from pubfetch.model.timefmt import parse_instant
 from pubfetch.output.writer import format_entries
+from support.cli import Cli
 
 MS = parse_instant
 
@@ -83,13 +83,12 @@ def _name(obj: dict) -> str:
 
 
 @pytest.fixture
-def kept(entries: Path, capsys: pytest.CaptureFixture[str]):
+def kept(entries: Path, cli: Cli):
     """Run the filter options over all fixture entries and return the names of the entries kept (PMID, DOI or URL)."""
 
     def run(*options: str, kinds: tuple[str, ...] = ("pub", "web", "doc")) -> list[str]:
         argv = [a for k in kinds for a in (f"-{k}-json", str(entries))]
-        code = main([*argv, *options, "-out", "--format", "jsonl", "--plain"])
-        out, err = capsys.readouterr()
+        code, out, err = cli(*argv, *options, "-out", "--format", "jsonl", "--plain")
         assert (code, err) == (0, ""), err
         return [_name(json.loads(line)) for line in out.splitlines()]
 
@@ -132,11 +131,10 @@ def test_url_filters(kept) -> None:
                                                                          "https://docs.example.org/"]
 
 
-def test_in_db_filters(kept, entries: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_in_db_filters(kept, entries: Path, tmp_path: Path, cli: Cli) -> None:
     db = tmp_path / "some.db"
-    assert main(["-db-init", str(db), "-pub-json", str(entries), "-web-json", str(entries), "-pmid", "^1$",
-                 "-url", "tool", "-put", str(db)]) == 0
-    capsys.readouterr()
+    assert cli("-db-init", db, "-pub-json", entries, "-web-json", entries, "-pmid", "^1$", "-url", "tool",
+               "-put", db).code == 0
     assert kept("-in-db", str(db)) == ["1", "https://www.example.org/tool"]
     assert kept("-not-in-db", str(db)) == ["10.1000/XYZ", "2", "http://example.com/x", "https://docs.example.org/"]
 
@@ -296,7 +294,6 @@ def test_limit_before_or_after_filters(kept) -> None:
     assert pubs(kept, "--limit", "2", "-oa", "--pre-filter") == ["1"]
 
 
-def test_has_scrape_needs_scraping_rules(entries: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["-web-json", str(entries), "-has-scrape", "-out"]) == 2
-    assert capsys.readouterr().err == (
-        "pubfetch: error: operation -has-scrape needs the scraping rules, which is not available in this version\n")
+def test_has_scrape_needs_scraping_rules(entries: Path, cli: Cli) -> None:
+    assert cli("-web-json", entries, "-has-scrape", "-out") == (
+        2, "", "pubfetch: error: operation -has-scrape needs the scraping rules, which is not available in this version\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.completion import completion_script
-from pubfetch.cli.main import main
+from support.cli import Cli
 from support.synthetic import SyntheticServices
 
 KEY = "0123456789abcdef0123456789abcdef0123"
@@ -24,11 +24,10 @@ def _eutils_params(services: SyntheticServices) -> list[dict[str, str]]:
 
 
 def test_ncbi_email_and_api_key_options_reach_e_utilities_and_the_key_stays_out_of_the_log(
-        services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
     log = tmp_path / "run.log"
-    code = main(["-pub", services.pmids()[1], "-fetch", "--allow-private-addresses", "--ncbi-email",
-                 "curator@example.org", "--ncbi-api-key", KEY, "--oadoiEmail", "curator@example.org", "-l", str(log)])
-    err = capsys.readouterr().err
+    code, _, err = cli("-pub", services.pmids()[1], "-fetch", "--allow-private-addresses", "--ncbi-email",
+                       "curator@example.org", "--ncbi-api-key", KEY, "--oadoiEmail", "curator@example.org", "-l", log)
     assert code == 1, err  # closed access: no full text
     params = _eutils_params(services)
     assert params and all(p.get("email") == "curator@example.org" and p.get("api_key") == KEY for p in params)
@@ -37,9 +36,8 @@ def test_ncbi_email_and_api_key_options_reach_e_utilities_and_the_key_stays_out_
 
 
 def test_missing_e_mails_give_one_warning_each_and_unpaywall_never_gets_a_bare_at(
-        services: SyntheticServices, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["-pub", services.pmids()[1], services.pmids()[0], "-fetch", "--allow-private-addresses"])
-    err = capsys.readouterr().err.splitlines()
+        services: SyntheticServices, cli: Cli) -> None:
+    code, _, err = cli.lines("-pub", services.pmids()[1], services.pmids()[0], "-fetch", "--allow-private-addresses")
     assert code == 1
     assert err.count("pubfetch: warning: NCBI E-utilities are asked without an e-mail address: set "
                      "PUBFETCH_NCBI_EMAIL or --ncbi-email") == 1
@@ -51,9 +49,9 @@ def test_missing_e_mails_give_one_warning_each_and_unpaywall_never_gets_a_bare_a
 
 
 def test_an_invalid_unpaywall_address_is_called_invalid_not_missing(
-        services: SyntheticServices, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["-pub", services.pmids()[1], "-fetch", "--allow-private-addresses", "--oadoiEmail", "notanemail"])
-    err = capsys.readouterr().err.splitlines()
+        services: SyntheticServices, cli: Cli) -> None:
+    code, _, err = cli.lines("-pub", services.pmids()[1], "-fetch", "--allow-private-addresses", "--oadoiEmail",
+                             "notanemail")
     assert code == 1
     assert "pubfetch: warning: Unpaywall is asked without an e-mail address and may refuse: 'notanemail' " \
            "(--oadoiEmail or PUBFETCH_UNPAYWALL_EMAIL) is not a valid address (NAME@DOMAIN)" in err
@@ -63,20 +61,19 @@ def test_an_invalid_unpaywall_address_is_called_invalid_not_missing(
 
 
 def test_a_timeout_too_short_for_any_server_is_refused_as_a_unit_mistake(
-        services: SyntheticServices, capsys: pytest.CaptureFixture[str]) -> None:
+        services: SyntheticServices, cli: Cli) -> None:
     """--timeout 15 (milliseconds, meant as seconds) would time every request out and look like a network outage:
     refused before anything is sent, saying the unit."""
-    code = main(["-pub", services.pmids()[1], "-fetch", "--allow-private-addresses", "--timeout", "15"])
-    assert (code, capsys.readouterr().err) == (2, "pubfetch: error: option --timeout: 15 ms is too short for any "
-                                                  "server to answer; the timeout is in milliseconds (e.g. 15000 for "
-                                                  "15 s; 0 for none)\n")
+    code, _, err = cli("-pub", services.pmids()[1], "-fetch", "--allow-private-addresses", "--timeout", "15")
+    assert (code, err) == (2, "pubfetch: error: option --timeout: 15 ms is too short for any server to answer; the "
+                              "timeout is in milliseconds (e.g. 15000 for 15 s; 0 for none)\n")
     assert services.server.requests == []
 
 
 def test_help_ends_with_the_environment_and_the_config_file(
-        services: SyntheticServices, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--help"]) == 0
-    out = capsys.readouterr().out
+        services: SyntheticServices, cli: Cli) -> None:
+    code, out, _ = cli("--help")
+    assert code == 0
     tail = out[out.index("\nEnvironment"):]
     for name in ("NCBI_API_KEY", "PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL", "PUBFETCH_EUROPEPMC_EMAIL",
                  "HTTPS_PROXY"):
@@ -104,7 +101,6 @@ def test_bash_completion_completes_operations_and_modifiers(tmp_path: Path) -> N
     assert "#compdef pubfetch" in completion_script("zsh")
 
 
-def test_completion_for_an_unknown_shell_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--print-completion", "fish"]) == 2
-    assert capsys.readouterr().err == ("pubfetch: error: option --print-completion: unknown shell 'fish': expected one "
-                                       "of bash, zsh\n")
+def test_completion_for_an_unknown_shell_is_a_usage_error(cli: Cli) -> None:
+    assert cli("--print-completion", "fish") == (2, "", "pubfetch: error: option --print-completion: unknown shell "
+                                                        "'fish': expected one of bash, zsh\n")

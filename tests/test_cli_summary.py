@@ -6,27 +6,25 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-
-from pubfetch.cli.main import main
+from support.cli import Cli
 from support.synthetic import SyntheticServices
 
 
-def fetch(capsys, ids: Path, db: Path, *extra: str) -> tuple[int, list[str]]:
-    code = main(["-pub-file", str(ids), "-db-fetch", str(db), "--allow-private-addresses", "--no-javascript",
-                 "--retryLimit", "1", *extra])
-    return code, capsys.readouterr().err.splitlines()
+def fetch(cli: Cli, ids: Path, db: Path, *extra: str) -> tuple[int, list[str]]:
+    code, _, err = cli.lines("-pub-file", ids, "-db-fetch", db, "--allow-private-addresses", "--no-javascript",
+                             "--retryLimit", "1", *extra)
+    return code, err
 
 
 def test_summary_counts_fetched_skipped_final_partial_failed_and_says_when_the_retry_limit_lifts(
-        services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
     services.failing = {"unpaywall"}  # the closed-access publication (index 1) fails transiently
     ids = tmp_path / "ids.txt"
     ids.write_text("\n".join(services.pmids()) + "\n")
     db = tmp_path / "pubs.db"
 
     # the run fetches all three, then retries the failed one at its end: that is the one retry --retryLimit 1 allows
-    code, err = fetch(capsys, ids, db)
+    code, err = fetch(cli, ids, db)
     assert code == 1
     with sqlite3.connect(db) as conn:
         (failed_at,) = conn.execute("SELECT max(json_extract(json, '$.fetchTime')) FROM publications").fetchone()
@@ -40,19 +38,19 @@ def test_summary_counts_fetched_skipped_final_partial_failed_and_says_when_the_r
     assert all(len(line) < 160 and "?" not in line for line in warnings), warnings
     asked = services.counts["unpaywall"]
 
-    code, err = fetch(capsys, ids, db)
+    code, err = fetch(cli, ids, db)
     assert services.counts["unpaywall"] == asked  # nothing asked: the retry limit is used up
     assert err[-1] == f"pubfetch: 3 publications: 0 fetched, 3 skipped; 2 final, 0 partial, 1 failed; {limit}"
 
     services.failing = set()
-    code, err = fetch(capsys, ids, db, "--fetchExceptionCooldown", "0")
+    code, err = fetch(cli, ids, db, "--fetchExceptionCooldown", "0")
     assert services.counts["unpaywall"] == asked + 1
     assert err[-1] == "pubfetch: 3 publications: 1 fetched, 2 skipped; 2 final, 1 partial, 0 failed"
 
 
 def test_a_run_where_everything_succeeds_still_ends_with_the_summary(
-        services: SyntheticServices, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["-pub", services.pmids()[0], services.pmids()[2], "-fetch", "--allow-private-addresses"])
-    captured = capsys.readouterr()
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    captured = cli("-pub", services.pmids()[0], services.pmids()[2], "-fetch", "--allow-private-addresses")
+    code = captured.code
     assert code == 0
     assert captured.err == "pubfetch: 2 publications: 2 fetched, 0 skipped; 2 final, 0 partial, 0 failed\n"

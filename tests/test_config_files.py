@@ -1,4 +1,4 @@
-"""Configuration and rule files the red team handed over (issue 28): a FIFO as the config file hung the run, a file
+"""Configuration and rule files: a FIFO as the config file hung the run, a file
 over 1 MB was cut silently (a later ``ncbi_api_key`` ignored), 200,000 nested brackets ended in "internal error:
 RecursionError", a key given twice silently took its last value, and a rule file's error quoted the file's first line
 (a secret, when the file was not a rule file at all). Each is now a one-line refusal naming the file and line."""

@@ -1,4 +1,4 @@
-"""Deadlines the red team got around (issue 28): an ftp download through ``ftp_proxy`` read a byte a second for
+"""Deadlines that could be got around: an ftp download through ``ftp_proxy`` read a byte a second for
 ever (the deadline was checked only between 64 kB reads), and a 503 whose body drips cost one full exchange deadline
 per retry. Every read is under the exchange deadline, and a request's retries share one deadline."""
 

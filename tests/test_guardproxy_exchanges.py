@@ -1,4 +1,4 @@
-"""The browser's guard proxy serves one exchange per plain-HTTP client connection (red team, issue 28): a second
+"""The browser's guard proxy serves one exchange per plain-HTTP client connection: a second
 request on a connection whose first one was checked, pipelined or sent after the answer, must not reach the server or
 the upstream proxy unchecked. The server here ignores ``Connection: close`` and answers every request it gets, as a
 hostile server (or a keep-alive upstream proxy) would."""

@@ -111,7 +111,7 @@ def test_a_run_never_sends_an_answered_request_twice_but_asks_again_after_a_pass
 
 
 def test_the_answer_memory_counts_headers_too() -> None:
-    """Red team (issue 28): pages with 96 headers of 6 kB and an empty body took a run's memory past its bound, which
+    """Pages with 96 headers of 6 kB and an empty body took a run's memory past its bound, which
     counted bodies only. Every answer kept counts its headers; the kept answers stay within the bound."""
     from pubfetch.net.answers import AnswerMemory
 

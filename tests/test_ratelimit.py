@@ -226,7 +226,7 @@ def test_the_wal_switch_waits_only_for_a_lock(tmp_path):
         SharedRateLimiter(path, sleep=lambda s: pytest.fail("waited for an error that is not a lock"))
 
 
-# ------------------------------------------------------------------ red team (issue 28): a shared store others can write
+# ------------------------------------------------------------------ a shared store others can write
 
 
 def write_schedule(rl, key: str, value: object) -> None:

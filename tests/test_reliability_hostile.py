@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from pubfetch.extract.annotations import parse_annotations
-from pubfetch.extract.clean import clean_html
+from pubfetch.extract.article import read_article
+from pubfetch.extract.clean import clean_html, parse_html
 from pubfetch.extract.europepmc import parse_search, parse_search_json, parse_search_xml
 from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.meta import parse_meta
@@ -219,6 +220,7 @@ HTML_PARSERS: dict[str, Callable[[str], Any]] = {
     "clean_html": lambda html: clean_html(html, "https://publisher.example/a", publication=True),
     "parse_meta": lambda html: parse_meta(html, "https://publisher.example/a"),
     "scrape_journal_without_rule": lambda html: scrape_journal_without_rule(html, "https://publisher.example/a"),
+    "read_article": lambda html: read_article(html, parse_html(html), "https://publisher.example/a"),
     "parse_pubmed_html": parse_pubmed_html,
 }
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from support.cli import Cli
 from support.synthetic import SyntheticServices
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
 
 import pubfetch
-from pubfetch.cli.main import main
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import MeshTerm, VisitedSite
@@ -185,14 +185,13 @@ def test_request_counts_per_host_count_every_attempt() -> None:
 
 @pytest.mark.services(4)
 def test_cli_report_of_a_fetching_run_has_its_requests(services: SyntheticServices, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+                                                       cli: Cli) -> None:
     services.failing = {"unpaywall"}  # the closed-access publications (1 and 3) ask Unpaywall and get 503s
     ids = tmp_path / "ids.txt"
     ids.write_text("\n".join(services.pmids()) + "\n")
     db, out = tmp_path / "pubs.db", tmp_path / "run.html"
-    code = main(["-pub-file", str(ids), "-db-fetch-end", str(db), "-report", str(out), "--allow-private-addresses",
-                 "--no-javascript", "--retryLimit", "1"])
-    capsys.readouterr()
+    code = cli("-pub-file", ids, "-db-fetch-end", db, "-report", out, "--allow-private-addresses",
+               "--no-javascript", "--retryLimit", "1").code
     assert code == 1  # two publications failed
     t = tables(out.read_text(encoding="utf-8"))
     asked = sum(n for k, n in services.counts.items() if not k.startswith("efetch_"))  # efetch counted twice there
@@ -207,23 +206,22 @@ def test_cli_report_of_a_fetching_run_has_its_requests(services: SyntheticServic
         assert conn.execute("SELECT count(*) FROM publications").fetchone() == (4,)
 
 
-def test_cli_report_of_a_database_alone(database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_report_of_a_database_alone(database: Path, tmp_path: Path, cli: Cli) -> None:
     out = tmp_path / "db.html"
-    assert main(["-db", str(database), "-report", str(out)]) == 0
+    assert cli("-db", database, "-report", out) == (0, "", "")
     assert tables(out.read_text(encoding="utf-8"))["coverage"]["Fulltext"] == ["3", "1", "1", "60.0 %"]
 
 
 def test_without_matplotlib_the_cli_says_so_in_one_line(database: Path, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+                                                        cli: Cli) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
     with pytest.raises(ReportUnavailable, match=r"pip install 'pubfetch\[report\]'"):
         pubfetch.report(tmp_path / "r.html", db=database)
-    assert main(["-db", str(database), "-report", str(tmp_path / "r.html")]) == 2
-    err = capsys.readouterr().err
-    assert err == "pubfetch: error: the report needs matplotlib: pip install 'pubfetch[report]'\n"
+    assert cli("-db", database, "-report", tmp_path / "r.html") == (
+        2, "", "pubfetch: error: the report needs matplotlib: pip install 'pubfetch[report]'\n")
     assert not (tmp_path / "r.html").exists()
 
 
@@ -291,14 +289,13 @@ def _counts(requests: int, failed: int, too_many: int):
 
 
 def test_a_report_file_that_cannot_be_written_is_one_line_and_status_2(
-        database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        database: Path, tmp_path: Path, cli: Cli) -> None:
     (tmp_path / "a file").write_text("not a directory\n")
     target = tmp_path / "a file" / "r.html"
-    assert main(["-db", str(database), "-report", str(target)]) == 2
-    assert capsys.readouterr().err == (f"pubfetch: error: cannot write output file '{target}' (-report): "
-                                       f"'{tmp_path / 'a file'}' is not a directory\n")
+    assert cli("-db", database, "-report", target) == (2, "", f"pubfetch: error: cannot write output file '{target}' "
+                                                              f"(-report): '{tmp_path / 'a file'}' is not a directory\n")
     missing = tmp_path / "no such directory" / "r.html"  # made, as for every output file
-    assert main(["-db", str(database), "-report", str(missing)]) == 0
+    assert cli("-db", database, "-report", missing).code == 0
     assert missing.is_file()
 
 

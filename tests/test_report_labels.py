@@ -1,4 +1,4 @@
-"""Report labels come from the database (red team, issue 28): a publisher host containing ``$...$`` crashed
+"""Report labels come from the database: a publisher host containing ``$...$`` crashed
 ``-report`` in matplotlib's mathtext parser. Every label is drawn as plain text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Re-runs of final entries (red team, issue 28): after a run that left every entry final, re-runs sent thousands of
+"""Re-runs of final entries: after a run that left every entry final, re-runs sent thousands of
 requests again, because a 404 from the PubMed page (asked for IDs or MeSH only) set fetchException on entries whose
 title, abstract and full text were final, and such entries are retried up to the retry limit."""
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from pubfetch import rules as rules_mod
 from pubfetch.rules import (
     JOURNAL_KEYS,
     WEBPAGE_KEYS,
@@ -21,6 +20,7 @@ from pubfetch.rules import (
     default_rules,
     translate_jsoup,
 )
+from pubfetch.rules import ruleset as rules_mod
 
 MINIMAL_JOURNALS = """\
 'example\\.org/+articles/': example
@@ -155,7 +155,8 @@ def test_builtin_webpage_rules(url: str, regex: str | None) -> None:
 
 
 def test_builtin_files_load_from_the_repository_directory() -> None:
-    """The repository fallback is what tests use (the package is not installed); the files are package data."""
+    """A checkout reads the rule files beside its code (a second worktree of an editable install included); an
+    installed package reads its package data."""
     assert (rules_mod.BUILTIN_DIR / "journals.yaml").is_file()
     assert (rules_mod.BUILTIN_DIR / "webpages.yaml").is_file()
     assert rules_mod._builtin_text("journals.yaml") == (rules_mod.BUILTIN_DIR / "journals.yaml").read_text("utf-8")

@@ -1,4 +1,4 @@
-"""The end-of-run retry list against its disk (red team, issue 28): a full ``$TMPDIR`` ended a run with "internal
+"""The end-of-run retry list against its disk: a full ``$TMPDIR`` ended a run with "internal
 error: database disk image is malformed", and the files of killed runs stayed for ever."""
 
 from __future__ import annotations

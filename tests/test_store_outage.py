@@ -1,4 +1,4 @@
-"""PostgreSQL outages (red team, issue 28): an 8 s outage failed 13 of 15 batches at once, with no retry. An open store
+"""PostgreSQL outages: an 8 s outage failed 13 of 15 batches at once, with no retry. An open store
 rides out a lost connection or an unreachable server for minutes (``PUBFETCH_DB_OUTAGE_S``), trying again on a new
 connection; a longer outage fails the read or put with one line. The outage is made by a proxy on 127.0.0.1 between
 the store and the machine's PostgreSQL (which is never stopped), or by ending the store's sessions on the server."""

@@ -17,8 +17,9 @@ elements become text follows PubFetcher (spec section 8):
 
 Two improvements over PubFetcher: when a selector matches an element and also one of its descendants, only the outer
 element is used, so no text appears twice; and a label the page prints inside the selected title or abstract
-("Title:", "Abstract:", an "ABSTRACT" heading line) and text meant only for screen readers are dropped, so a rule need
-not fight the markup to leave them out. (A BeautifulSoup argument loses its screen-reader-only elements.)
+("Title:", "Abstract:", an "ABSTRACT" heading line), text meant only for screen readers and hidden jump menus
+(lists of links) are dropped, so a rule need not fight the markup to leave them out (a BeautifulSoup argument loses
+those elements). Footnote marks ending a title (†, ‡, *) are dropped too.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch import ids
+from pubfetch.extract.article_title import tidy_title
 from pubfetch.extract.clean import clean_html, element_text, format_text, page_title, parse_html
+from pubfetch.extract.visible import drop_hidden_menus
 from pubfetch.model.parts import CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.rules import JournalRule, Selector, WebpageRule, compile_selector
@@ -240,18 +243,21 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     soup = _soup(html)
     for hidden in soup.select(_SCREEN_READER_ONLY):
         hidden.decompose()
+    if soup.body is not None:
+        drop_hidden_menus(soup.body)
     record = ArticleRecord()
     record.pmid = scrape_pmid(first_text(soup, rule.selector("pmid")))
     record.pmcid = scrape_pmcid(first_text(soup, rule.selector("pmcid")))
     record.doi = scrape_doi(first_text(soup, rule.selector("doi")))
     title = first_text(soup, rule.selector("title"))
     subtitle = first_text(soup, rule.selector("subtitle"))
-    title = _TITLE_LABEL.sub("", title, count=1)
+    title = tidy_title(_TITLE_LABEL.sub("", title, count=1))
     record.title = f"{title} : {subtitle}" if title and subtitle else title
     record.keywords = _keywords(soup, rule)
     record.abstract = _ABSTRACT_LABEL.sub("", joined_text(soup, rule.selector("abstract")), count=1)
     body = joined_text(soup, rule.selector("fulltext"))
     record.fulltext = _join(record.title, record.abstract, body) if body else ""
+    record.flags["body"] = body  # the full text without title and abstract, for a caller that finds those elsewhere
     record.corresp_author = _corresp_authors(soup, rule)
     record.links = _links(soup, url, rule)
     return record

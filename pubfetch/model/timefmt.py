@@ -52,7 +52,7 @@ def parse_instant(text: str) -> int:
         if len(t) == 10:
             dt = datetime.fromisoformat(t).replace(tzinfo=UTC)
         else:
-            dt = datetime.fromisoformat(t.replace("Z", "+00:00") if t.endswith(("Z", "z")) else t)
+            dt = datetime.fromisoformat(t[:-1] + "+00:00" if t.endswith(("Z", "z")) else t)
             if dt.tzinfo is None:
                 dt = dt.replace(tzinfo=UTC)
     except ValueError:

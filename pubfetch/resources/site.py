@@ -14,11 +14,13 @@ from urllib.parse import quote, urlsplit
 
 from bs4 import BeautifulSoup
 
+from pubfetch.extract.article import cleaned_page, read_article
+from pubfetch.extract.article_abstract import is_truncation
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
 from pubfetch.extract.pdf import extract_pdf
-from pubfetch.extract.scrape import scrape_journal, scrape_journal_without_rule
+from pubfetch.extract.scrape import scrape_journal
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
@@ -32,6 +34,8 @@ log = logging.getLogger(__name__)
 
 SITE_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartName.keywords, PartName.theAbstract,
               PartName.fulltext)
+#: What the generic reader gives: content read without a rule, of the part type "webpage".
+READER_PARTS = (PartName.title, PartName.theAbstract, PartName.fulltext)
 SITE_PARTS_NO_KEYWORDS = tuple(p for p in SITE_PARTS if p is not PartName.keywords)
 ELSEVIER_REDIRECT = re.compile(r"^https?://linkinghub\.elsevier\.com/retrieve/pii/(.+)$")
 SCIENCEDIRECT_LINK = "https://www.sciencedirect.com/science/article/pii/"
@@ -84,8 +88,9 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
 
 def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str, *, meta: bool,
                 keywords: bool) -> None:
-    """What a fetched page says: nothing from a block page; else its rule's fields (or the cleaned page), its meta
-    tags, and the links it gives; then the page is remembered as visited."""
+    """What a fetched page says: nothing from a block page; else its rule's fields (what they miss, and a page without
+    a rule, read by the generic reader), its meta tags (a description that only truncates the page's abstract left
+    out), and the links it gives; then the page is remembered as visited."""
     pub = run.pub
     html = result.text or ""
     final_url = result.final_url
@@ -94,23 +99,68 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
         run.blocked(final_url, reason)
         return
     rule = _page_rule(ctx, final_url, soup)
+    meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
+        filled = _reader_fill(record, html, soup, final_url, meta_record)
         types = {name: type_ for name in SITE_PARTS}
         if not keywords:
             types.pop(PartName.keywords)
         apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts)
         for link in record.links:
             run.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
+        if filled.title or filled.abstract or filled.fulltext:
+            apply_record(pub, filled, dict.fromkeys(READER_PARTS, PartType.webpage), final_url, ctx.args,
+                         parts=ctx.parts, ids=False)
+        shown_abstract = record.abstract or filled.abstract
     else:
         log.warning("no scraping rules for %s", final_url)
-        record = scrape_journal_without_rule(soup, final_url)
-        apply_record(pub, record, {PartName.title: PartType.webpage, PartName.fulltext: PartType.webpage}, final_url,
-                     ctx.args, parts=ctx.parts, ids=False)
-    if meta:
-        apply_meta(ctx, run, parse_meta(html, final_url, site=rule.site if rule is not None else None), type_,
-                   final_url, keywords)
+        record = _read_without_rule(html, soup, final_url, meta_record)
+        apply_record(pub, record, dict.fromkeys(READER_PARTS, PartType.webpage), final_url, ctx.args,
+                     parts=ctx.parts, ids=False)
+        shown_abstract = record.abstract
+    if meta_record is not None:
+        if is_truncation(meta_record.abstract, shown_abstract):
+            log.debug("%s: the meta description only repeats the start of the page's abstract", final_url)
+            meta_record.abstract = ""
+        apply_meta(ctx, run, meta_record, type_, final_url, keywords)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
+
+
+def _site_names(meta_record: ArticleRecord | None) -> tuple[str, ...]:
+    return tuple(n for n in (meta_record.journal_title, meta_record.publisher) if n) if meta_record else ()
+
+
+def _read_without_rule(html: str, soup: BeautifulSoup, url: str, meta_record: ArticleRecord | None) -> ArticleRecord:
+    """A page no rule knows, read by the generic reader; without a body found there, the cleaned page as the full
+    text (PubFetcher's fallback), all of the part type "webpage"."""
+    article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record))
+    return ArticleRecord(title=article.title, abstract=article.abstract, fulltext=article.fulltext or cleaned_page(
+        soup, url, article))
+
+
+def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str,
+                 meta_record: ArticleRecord | None) -> ArticleRecord:
+    """The title, abstract and full text a rule's selectors found nothing for, read by the generic reader (to be
+    merged as the part type "webpage", as content read without a rule). A full text the rule did find gets the title
+    and abstract the reader found put in front of it, so that it reads as the whole article."""
+    if record.title and record.abstract and record.fulltext:
+        return ArticleRecord()
+    article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record),
+                           body=not record.fulltext)
+    title, abstract = record.title or article.title, record.abstract or article.abstract
+    filled = ArticleRecord(title="" if record.title else article.title,
+                           abstract="" if record.abstract else article.abstract)
+    if record.fulltext:
+        body = str(record.flags.get("body", ""))
+        record.fulltext = "\n\n".join(p for p in (title, abstract, body) if p)
+    elif article.body:
+        filled.fulltext = "\n\n".join(p for p in (title, abstract, article.body) if p)
+    found = [name for name, value in (("title", filled.title), ("abstract", filled.abstract),
+                                      ("full text", filled.fulltext)) if value]
+    if found:
+        log.info("%s: the rule found no %s; read from the page without it", url, ", ".join(found))
+    return filled
 
 
 def _page_rule(ctx: Context, url: str, soup: BeautifulSoup) -> JournalRule | None:

@@ -23,8 +23,9 @@ from support.loopback import Reply, Request
 _EXT_ID = re.compile(r"EXT_ID:(\d+)", re.IGNORECASE)
 _PMCID = re.compile(r"PMCID:(PMC\d+)", re.IGNORECASE)
 _DOI = re.compile(r'DOI:"([^"]+)"', re.IGNORECASE)
-#: The corpus manifests, served together: the first batch and the publisher/PubMed pages of the second.
-MANIFESTS = ("manifest.jsonl", "pages.jsonl")
+#: The corpus manifests, served together: the first batch, the publisher/PubMed pages of the second, and the third
+#: batch's publisher pages (with what each page shows).
+MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl")
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
@@ -40,7 +41,8 @@ class CorpusReplay:
 
     def __init__(self, corpus_dir: Path) -> None:
         self.dir = corpus_dir
-        self.entries = [json.loads(line) for name in MANIFESTS if (corpus_dir / name).is_file()
+        #: every entry, with the manifest it comes from under "_manifest"
+        self.entries = [{**json.loads(line), "_manifest": name} for name in MANIFESTS if (corpus_dir / name).is_file()
                         for line in (corpus_dir / name).read_text(encoding="utf-8").splitlines() if line.strip()]
         self.counts: Counter[str] = Counter()
         self.search_records: list[dict] = []

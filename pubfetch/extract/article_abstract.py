@@ -1,0 +1,186 @@
+"""The abstract a page shows, found from the page's own structure when no rule says where it is.
+
+Publishers mark the abstract in a few recurring ways, tried in this order (the first that holds an abstract-sized text
+wins, outer elements before the ones inside them, earlier before later in the page):
+
+1. semantic markup: ``role="doc-abstract"``, ``itemprop="abstract"``;
+2. an element whose ``id`` or ``class`` names it: a token ``abstract`` (``abstract``, ``articleAbstract``,
+   ``hlFld-Abstract``, ``abstract-content``; JATS-like HTML ``div.abstract``) -- but not a graphical, video or
+   lay abstract, highlights, keywords, or a link or button to the abstract;
+3. a heading reading "Abstract" or "Summary" (``h1``-``h6``, or a short bold line): what follows it up to the next
+   heading of the same rank.
+
+Blocks in related-article lists and other papers' teasers are never taken. The abstract keeps its inner headings
+(a structured abstract's "Background", "Methods", ...) on their own lines and loses a leading "Abstract" label.
+:func:`is_truncation` says whether a meta description merely repeats the start of the visible abstract.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from bs4 import BeautifulSoup
+from bs4.element import NavigableString, Tag
+
+from pubfetch.extract.clean import format_text, tokenize
+from pubfetch.extract.visible import is_hidden, is_link_list
+
+__all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "is_truncation"]
+
+#: An abstract has at least this many non-space characters (shorter blocks are labels, teasers, links) ...
+MIN_ABSTRACT = 150
+#: ... and at most this many (longer is a whole article or a page section that merely contains the word).
+MAX_ABSTRACT = 12_000
+_NAMING = frozenset(("abstract", "abstracts", "abstr"))
+#: Tokens that make an abstract-named element something else.
+_NOT_THE_ABSTRACT = frozenset((
+    "graphical", "visual", "video", "lay", "plain", "highlights", "highlight", "keywords", "keyword", "link", "links",
+    "toggle", "button", "btn", "nav", "menu", "tab", "tabs", "title", "heading", "header", "label", "figure", "fig",
+    "image", "img", "thumb", "thumbnail", "translated", "trans", "teaser", "preview", "short",
+))  # fmt: skip
+#: Tokens of containers whose abstracts are other papers' (recommendations, citing articles, search results).
+_OTHER_PAPERS = frozenset((
+    "related", "recommended", "recommendations", "similar", "citing", "citedby", "cited", "more", "also", "popular",
+    "trending", "results", "sidebar", "aside",
+))  # fmt: skip
+_HEADING = re.compile(r"^\s*(abstract|summary|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t)\s*[:.]?\s*$", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*(abstract|summary|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t)(\s*[:.]\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)",
+                    re.IGNORECASE)
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_SHORT_LINE = ("b", "strong", "p", "div", "span", "dt", "header")
+_BLOCKS = frozenset(("div", "section", "p", "article", "blockquote", "dd", "td", "span", "aside", "details"))
+_ELLIPSIS = re.compile(r"(\.\.\.|\u2026|\[\.\.\.\]|\[\u2026\])\s*$")
+_OPENING = 100
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def _tokens(tag: Tag) -> set[str]:
+    values = [str(tag.get("id") or "")]
+    cls = tag.get("class")
+    values.extend(cls if isinstance(cls, list) else [str(cls or "")])
+    return {t.lower() for t in tokenize(" ".join(values))}
+
+
+def _among_other_papers(tag: Tag) -> bool:
+    """Whether the element sits in a list of other papers (or a side column, menu or footer); the climb stops at the
+    page's main content or article element, inside which everything is the article's own."""
+    for parent in tag.parents:
+        if not isinstance(parent, Tag) or parent.name in ("body", "html", "[document]", "main", "article") or (
+                parent.get("role") == "main"):
+            return False
+        if parent.name in ("nav", "footer", "aside") or _tokens(parent) & _OTHER_PAPERS:
+            return True
+    return False
+
+
+def _text(element: Tag) -> str:
+    """The element's visible text as paragraphs, without hidden parts, link menus and a leading "Abstract" label."""
+    if any(is_hidden(t) or is_link_list(t) for t in element.find_all(True)):
+        element = copy.copy(element)
+        for tag in element.find_all(True):
+            if not tag.decomposed and (is_hidden(tag) or is_link_list(tag)):
+                tag.decompose()
+    return _LABEL.sub("", format_text(element), count=1).strip()
+
+
+def _sized(text: str) -> bool:
+    return MIN_ABSTRACT <= len(_squash(text)) <= MAX_ABSTRACT
+
+
+def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
+    """One walk over the page: elements marked as the abstract, elements named after it, and "Abstract" headings."""
+    semantic: list[Tag] = []
+    named: list[Tag] = []
+    headings: list[Tag] = []
+    for tag in soup.descendants:
+        if tag.__class__ is not Tag:
+            continue
+        attrs = tag.attrs
+        name = tag.name
+        if attrs.get("role") == "doc-abstract" or attrs.get("itemprop") == "abstract":
+            semantic.append(tag)
+        elif name in _BLOCKS and ("class" in attrs or "id" in attrs) and "bstr" in (
+                str(attrs.get("id", "")) + str(attrs.get("class", ""))).lower():
+            tokens = _tokens(tag)
+            if tokens & _NAMING and not tokens & _NOT_THE_ABSTRACT:
+                named.append(tag)
+        if name in _HEADINGS or name in _SHORT_LINE:
+            contents = tag.contents  # a short line is one text node (bs4's .string recurses: deep pages overflow it)
+            text = tag.get_text() if name in _HEADINGS else (
+                str(contents[0]) if len(contents) == 1 and isinstance(contents[0], NavigableString) else "")
+            if text and len(text) < 40 and _HEADING.match(text):
+                headings.append(tag)
+    return semantic, named, headings
+
+
+def _rank(tag: Tag) -> int:
+    return int(tag.name[1]) if tag.name in _HEADINGS else 7
+
+
+def _is_heading(tag: Tag) -> bool:
+    if tag.name in _HEADINGS:
+        return True
+    return tag.name in _SHORT_LINE and len(tag.get_text()) < 40 and bool(_HEADING.match(tag.get_text()))
+
+
+def _after_heading(heading: Tag) -> str:
+    """The text after an "Abstract" heading up to the next heading of the same or a higher rank (climbing out of a
+    wrapper that holds the heading alone)."""
+    node: Tag = heading
+    while True:
+        parts: list[str] = []
+        rank = _rank(heading)
+        for sibling in node.find_next_siblings():
+            if not isinstance(sibling, Tag):
+                continue
+            if _is_heading(sibling) and _rank(sibling) <= rank:
+                break
+            inner = sibling.find(_HEADINGS[:rank]) if rank <= 6 else None
+            if inner is not None and not _HEADING.match(inner.get_text()):
+                break
+            if text := format_text(sibling):
+                parts.append(text)
+        if parts or not isinstance(node.parent, Tag) or node.parent.name in ("body", "html"):
+            return "\n\n".join(parts)
+        node = node.parent
+
+
+def find_abstract(soup: BeautifulSoup) -> str:
+    """The abstract the page shows, as paragraphs; "" when the page shows none that is recognisable as such."""
+    semantic, named, headings = _candidates(soup)
+    for found in (semantic, named):
+        for tag in _outermost(found):
+            if _among_other_papers(tag):
+                continue
+            text = _text(tag)
+            if _sized(text):
+                return text
+    for heading in headings:
+        if not _among_other_papers(heading) and _sized(text := _after_heading(heading)):
+            return text
+    return ""
+
+
+def _outermost(tags: list[Tag]) -> list[Tag]:
+    chosen = {id(t) for t in tags}
+    return [t for t in tags if not any(id(p) in chosen for p in t.parents)]
+
+
+def is_truncation(description: str, abstract: str) -> bool:
+    """Whether a meta description is only (the start of) the abstract the page shows: it opens with text found in the
+    abstract (compared without whitespace, so "BackgroundHigh" matches "Background\\n\\nHigh") and is not longer, or
+    it ends with an ellipsis. Such a description never wins over the visible abstract."""
+    if not description or not abstract:
+        return False
+    shown = _squash(abstract).lower()
+    described = _squash(_ELLIPSIS.sub("", description)).lower()
+    if not described:
+        return True
+    opening = described[:_OPENING]
+    if opening not in shown:
+        return False
+    return len(described) <= len(shown) or bool(_ELLIPSIS.search(description))

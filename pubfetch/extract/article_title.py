@@ -1,0 +1,138 @@
+"""The title of an article page no rule reads: the best of the page's own candidates, tidied.
+
+A page names its article in several places of different trust: bibliographic meta tags (``citation_title``,
+``dc.title``, schema.org ``headline``, ``og:title``), the main ``<h1>`` and the browser's ``<title>``. The meta tags are
+written for machines and are read by :mod:`pubfetch.extract.meta` with their own part types; this module gives the
+candidates a person sees, for pages without such tags or whose tags are empty: the main ``<h1>`` read as a whole (a
+subtitle in a nested element is part of it), else the ``<title>`` with the site's name and boilerplate ("Welcome to
+...", "... Full-Text HTML", "| Journal name") cut away. Every title, from whatever source, loses trailing footnote
+marks (†, ‡, *, ...), which belong to the page's notes and not to the title.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from urllib.parse import urlsplit
+
+from bs4 import BeautifulSoup
+from bs4.element import Tag
+
+from pubfetch.extract.clean import element_text, page_title
+
+__all__ = ["main_heading", "tidy_title", "title_from_page", "title_without_boilerplate"]
+
+#: Marks that point to a footnote when they end a title ("Title†", "Title*,1").
+_TRAILING_MARKS = re.compile(r"[\s\u00a0]*(?:[*\u2020\u2021\u00a7\u00b6\u2016\u204e\u2217]+[\s\u00a0,]*\d?)+$")
+_SPACE = re.compile(r"[\s\u00a0]+")
+#: Separators a <title> puts between the article title and the site's name.
+_SEPARATORS = re.compile(r"\s+(?:\||-|\u2013|\u2014|:|::|\u00bb|\u00b7)\s+|\s*\|\s*")
+_WELCOME = re.compile(r"(?i)^\s*welcome\s+to\s+[^:|]{1,80}?[:|]\s*")
+#: Words that mark a <title> segment as the site's label rather than the article's title.
+_BOILERPLATE = re.compile(
+    r"(?i)\b(full[- ]?text(?:\s*html)?(?:\s*page)?|abstract\s+page|home\s*page|sign\s+in|log\s+in|online\s+library|"
+    r"xplore|sciencedirect|springerlink|wiley|oxford\s+academic|taylor\s*&\s*francis|psycnet|pubmed|"
+    r"europe\s+pmc|researchgate|jstor|journals?)\b"
+)
+#: An element holding a footnote mark inside a heading: a <sup> of marks or digits, a link to a note.
+_NOTE_TEXT = re.compile(r"^[\s*\u2020\u2021\u00a7\u00b6\u2016\u204e\u2217,\d a-z]{1,6}$")
+_NOT_MAIN = ("header", "nav", "footer", "aside")
+
+
+def tidy_title(text: str) -> str:
+    """Whitespace collapsed, trailing footnote marks removed."""
+    text = _SPACE.sub(" ", text).strip()
+    return _TRAILING_MARKS.sub("", text).strip()
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _in_page_chrome(tag: Tag) -> bool:
+    return any(parent.name in _NOT_MAIN for parent in tag.parents if isinstance(parent, Tag))
+
+
+def _is_note_mark(tag: Tag) -> bool:
+    text = tag.get_text()
+    return bool(_NOTE_TEXT.match(text)) and (tag.name == "sup" or str(tag.get("href", "")).startswith("#"))
+
+
+def _heading_text(h1: Tag) -> str:
+    """An <h1> as one line (its nested spans, such as a subtitle's, included) without the footnote marks at its end
+    (a <sup> or a link to a note; a <sup> inside the title, as in "<sup>13</sup>C", stays)."""
+    heading = copy.copy(h1)
+    for link in heading.find_all("a", href=True):  # a link to a note, anywhere: "Title<sup><a href="#fn1">1</a></sup>"
+        if str(link["href"]).startswith("#") and _NOTE_TEXT.match(link.get_text()):
+            parent = link.parent
+            link.decompose()
+            if isinstance(parent, Tag) and parent.name == "sup" and not parent.get_text().strip():
+                parent.decompose()
+    while True:
+        marks = [t for t in heading.find_all(("sup", "a")) if _is_note_mark(t)]
+        if not marks:
+            break
+        last = marks[-1]
+        after = "".join(last.find_all_next(string=True))  # the copy is detached: only the heading's own text
+        if _TRAILING_MARKS.sub("", after).strip(" ,\u00a0\n\t"):
+            break
+        last.decompose()
+    return tidy_title(element_text(heading))
+
+
+def main_heading(soup: BeautifulSoup, hint: str = "") -> str:
+    """The article's <h1> as a whole: the one whose text the ``hint`` (the <title>) contains, else the first in the
+    page's main content (``main``, ``article``, ``role=main``), else the first outside headers, menus and footers;
+    "" when none has two words."""
+    candidates = [h for h in soup.find_all("h1") if isinstance(h, Tag) and not _in_page_chrome(h)]
+    texts = [(h, _heading_text(h)) for h in candidates]
+    texts = [(h, t) for h, t in texts if _words(t) >= 2]
+    if not texts:
+        return ""
+    squashed_hint = "".join(hint.split()).lower()
+    if squashed_hint:
+        for _, text in texts:
+            if "".join(text.split()).lower() in squashed_hint:
+                return text
+    for h, text in texts:
+        if any(isinstance(p, Tag) and (p.name in ("main", "article") or p.get("role") == "main") for p in h.parents):
+            return text
+    return texts[0][1]
+
+
+def _site_words(url: str, site_names: tuple[str, ...]) -> set[str]:
+    host = (urlsplit(url).hostname or "").lower()
+    words = {w for w in re.split(r"[.\-]", host) if len(w) > 3 and w not in ("www", "com", "org", "net")}
+    for name in site_names:
+        words.update(w.lower() for w in re.findall(r"\w+", name) if len(w) > 3)
+    return words
+
+
+def title_without_boilerplate(title: str, url: str = "", site_names: tuple[str, ...] = ()) -> str:
+    """A <title> without its site part: "Welcome to X: " cut, then of the segments between separators the longest
+    one that is not the site's name or a label ("Full-Text HTML", "Journal of ...", the host's words)."""
+    title = _WELCOME.sub("", _SPACE.sub(" ", title).strip())
+    segments = [s.strip() for s in _SEPARATORS.split(title) if s and s.strip()]
+    if len(segments) <= 1:
+        return tidy_title(title)
+    site = _site_words(url, site_names)
+    names = {n.strip().lower() for n in site_names if n.strip()}
+
+    def is_label(segment: str) -> bool:
+        lowered = segment.lower()
+        if lowered in names or _BOILERPLATE.search(segment) and _words(segment) <= 6:
+            return True
+        words = [w.lower() for w in re.findall(r"\w+", segment)]
+        return bool(words) and sum(w in site for w in words) * 2 >= len(words)
+
+    kept = [s for s in segments if not is_label(s)]
+    return tidy_title(max(kept or segments, key=len))
+
+
+def title_from_page(soup: BeautifulSoup, url: str = "", site_names: tuple[str, ...] = ()) -> str:
+    """The title a person reads on a page without title meta tags: the main <h1>, else the cleaned <title>."""
+    raw_title = page_title(soup)
+    heading = main_heading(soup, raw_title)
+    if heading:
+        return heading
+    return title_without_boilerplate(raw_title, url, site_names)

@@ -1,0 +1,33 @@
+"""What a reader does not see as text: hidden elements and menus that are only lists of links.
+
+A page's jump menus ("Top of Page / Abstract / Introduction / ... / References"), hidden by an inline ``display:
+none`` until a click, would otherwise be read as the first lines of an abstract or body.
+"""
+
+from __future__ import annotations
+
+from bs4.element import Tag
+
+__all__ = ["drop_hidden_menus", "is_hidden", "is_link_list"]
+
+
+def is_hidden(tag: Tag) -> bool:
+    """Hidden by an inline style or by the ``hidden`` / ``aria-hidden`` attributes."""
+    style = str(tag.get("style") or "").replace(" ", "").lower()
+    return "display:none" in style or tag.has_attr("hidden") or tag.get("aria-hidden") == "true"
+
+
+def is_link_list(tag: Tag) -> bool:
+    """A list (``ul``/``ol``) whose items hold nothing but links: a jump menu or a list of sections."""
+    if tag.name not in ("ul", "ol"):
+        return False
+    items = tag.find_all("li")
+    return bool(items) and all(
+        "".join(a.get_text() for a in li.find_all("a")).strip() == li.get_text().strip() for li in items)
+
+
+def drop_hidden_menus(root: Tag) -> None:
+    """Remove, in place, hidden lists of links (a hidden block of text may be a tab a script shows, so it stays)."""
+    for tag in root.find_all(("ul", "ol")):
+        if not tag.decomposed and is_hidden(tag) and is_link_list(tag):
+            tag.decompose()

@@ -1,0 +1,51 @@
+"""XML from the web parsed without reaching anything (pubfetch/extract/xmlsafe.py): entities stay unresolved, no DTD
+or network is loaded, and anything that is not XML is one exception type."""
+
+from __future__ import annotations
+
+import pytest
+
+from pubfetch.extract.xmlsafe import XmlError, local_name, parse_xml, text_of
+
+
+def test_an_external_entity_is_not_read(tmp_path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET")
+    doc = (f'<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file://{secret}">]>'
+           "<article><title>&x;</title></article>")
+    root = parse_xml(doc.encode())
+    assert "TOP SECRET" not in text_of(root)
+
+
+def test_an_entity_expansion_bomb_is_refused_or_left_unexpanded() -> None:
+    entities = '<!ENTITY a "aaaaaaaaaa">' + "".join(
+        f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(8))
+    try:
+        root = parse_xml(f'<!DOCTYPE r [{entities}]><r>&i;</r>'.encode())
+    except XmlError:  # libxml2 refuses the amplification outright
+        return
+    assert len(text_of(root)) < 1000  # or leaves the entities unexpanded
+
+
+@pytest.mark.parametrize("data", [b"", b"   \n", b"<unclosed>", "not xml at all", b"<a></b>"])
+def test_what_is_not_xml_is_an_xml_error(data) -> None:
+    with pytest.raises(XmlError):
+        parse_xml(data)
+
+
+def test_a_str_with_an_encoding_declaration_is_read_as_its_text() -> None:
+    root = parse_xml('<?xml version="1.0" encoding="ISO-8859-1"?><t>caf\u00e9</t>')
+    assert text_of(root) == "caf\u00e9"
+
+
+def test_a_truncated_document_is_salvaged_only_when_asked() -> None:
+    cut = b"<set><article><title>Kept</title></article><article><title>Cut sho"
+    with pytest.raises(XmlError):
+        parse_xml(cut)
+    assert "Kept" in text_of(parse_xml(cut, recover=True))
+
+
+def test_names_without_namespaces_and_text_with_space_collapsed() -> None:
+    root = parse_xml(b'<a xmlns="urn:x"><!-- gone --><b>  two\n  words </b></a>')
+    assert local_name(root) == "a" and [local_name(c) for c in root] == ["b"]
+    assert text_of(root) == "two words" and text_of(None) == ""
