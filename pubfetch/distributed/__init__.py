@@ -17,6 +17,8 @@ from __future__ import annotations
 import os as _os
 import typing as _typing
 
+from pubfetch import fetcher as _fetcher
+
 if _typing.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import Unpack
@@ -61,10 +63,8 @@ def fetch_many(
     entries and retry failures at the job's end), and a ``db`` that is an open Store rather than a URL or path the
     workers reach.
     """
-    from pubfetch import fetcher
-
     if queue is None:
-        return fetcher.fetch_many(ids, db, parts, args, config=config, context=context, progress=progress,
+        return _fetcher.fetch_many(ids, db, parts, args, config=config, context=context, progress=progress,
                                   summary=summary, retry_exceptions=retry_exceptions, use_stored=use_stored,
                                   errors=errors, **options)
     from pubfetch.config import WORKER_SETTINGS
@@ -92,7 +92,7 @@ def fetch_many(
                          "this process")
     if db is None or not isinstance(db, str | _os.PathLike):
         raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
-    cfg = fetcher.call_config(config, args, parts, options, "fetch_many")
+    cfg = _fetcher.call_config(config, args, parts, options, "fetch_many")
     return fetch_many_queued(ids, db, queue, args=cfg.args, parts=sorted(p.value for p in cfg.parts)
                              if cfg.parts is not None else None, progress=progress, summary=summary,
                              batch_size=options.get("batch_size"), settings=cfg.job_settings(), errors=errors)
