@@ -33,6 +33,7 @@ _LAZY = {
     "open_store": "pubfetch.store",
     "init_store": "pubfetch.store",
     "to_dataframe": "pubfetch.tables",
+    "to_csl": "pubfetch.output.citations",
     "report": "pubfetch.output.report",
 }
 
@@ -48,6 +49,7 @@ if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead 
     from pubfetch.ids import PublicationIds as PublicationIds
     from pubfetch.model.publication import Publication as Publication
     from pubfetch.model.webpage import Webpage as Webpage
+    from pubfetch.output.citations import to_csl as to_csl
     from pubfetch.output.report import report as report
     from pubfetch.resources.base import PubfetchWarning as PubfetchWarning
     from pubfetch.store import init_store as init_store

@@ -101,6 +101,8 @@ class FetchConfig:
             user's cache), as the command line does (see :meth:`with_shared_rate_limits`).
         rate_db: where those shared rate limits are kept: a SQLite file, or ``redis://host:6379/N`` for the processes
             of several machines (``None``: ``$PUBFETCH_RATE_DB``, else a file in the user's cache).
+        references: ask Europe PMC's references endpoint for the reference lists the full text and PubMed record
+            do not give (``--references``; off by default: it costs a request per such paper).
         http_overrides: HTTP client settings (:class:`~pubfetch.net.config.HttpConfig` fields: size caps, retries,
             proxies, the shared rate limiter, the WARC recorder) over those derived from the fields above.
     """
@@ -124,6 +126,7 @@ class FetchConfig:
     linger_ms: int = 1000
     rate_limits: bool = True
     rate_db: str | None = None
+    references: bool = False
     http_overrides: HttpOverrides = field(default_factory=HttpOverrides)
 
     def __post_init__(self) -> None:
@@ -132,6 +135,7 @@ class FetchConfig:
             setting_value(name, getattr(self, name), hints[name])
         setting_value("allow_private_addresses", self.allow_private_addresses, bool)
         setting_value("javascript", self.javascript, bool)
+        setting_value("references", self.references, bool)
 
     def http_config(self) -> HttpConfig:
         """The HTTP client settings these fetch settings imply (the CA bundle, unless given, from the environment
@@ -358,6 +362,7 @@ class FetchOptions(TypedDict, total=False):
     linger_ms: int
     rate_limits: bool
     rate_db: str | None
+    references: bool
     http_overrides: HttpOverrides
 
 
@@ -373,7 +378,8 @@ _FIELD_NAMES = [f.name for f in dataclasses.fields(FetchConfig)]
 #: the message carries in fields of their own): how to batch and how far to follow links. The others (endpoints,
 #: credentials and contact e-mails, threads, connections, rate limits, the address guard, the browser, HTTP overrides)
 #: belong to each worker: its options and its own configuration.
-JOB_SETTINGS = ("javascript", "europepmc_batch", "efetch_batch", "annotations_batch", "max_links", "linger_ms")
+JOB_SETTINGS = ("javascript", "europepmc_batch", "efetch_batch", "annotations_batch", "max_links", "linger_ms",
+                "references")
 #: The settings of a library call that a queued job cannot carry (see :data:`JOB_SETTINGS`).
 WORKER_SETTINGS = tuple(name for name in _FIELD_NAMES if name not in JOB_SETTINGS + ("args", "parts", "batch_size"))
 #: A config file is a few settings; anything bigger is not one (``/dev/zero`` as a config file).

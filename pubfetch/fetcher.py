@@ -15,7 +15,7 @@ from typing import Any, TypeVar, Unpack
 from pubfetch import ids as idmod
 from pubfetch.config import FetchConfig, FetchOptions
 from pubfetch.engine.assembly import DbLike, FetchRun
-from pubfetch.engine.batches import IdsLike, Progress, init_publication, to_ids
+from pubfetch.engine.batches import IdsLike, Progress, init_publication, to_ids, warn_retracted
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName
@@ -26,7 +26,7 @@ from pubfetch.store import Store
 
 __all__ = ["BatchSummary", "DbLike", "FetchError", "IdsLike", "Progress", "call_config", "failed_transiently", "fetch",
            "fetch_many", "fetch_retries", "init_publication", "put_publications", "remove_publications", "to_ids",
-           "update_citations_count"]
+           "update_citations_count", "warn_retracted"]
 
 T = TypeVar("T", idmod.PublicationIds, Publication)
 
@@ -101,6 +101,7 @@ def fetch_retries(entries: Iterable[dict[str, Any]], db: DbLike = None, parts: I
     cfg = call_config(config, args, parts, {}, "fetch_retries")
     with FetchRun(cfg) as run:
         yield from run.fetch_retries(entries, db, summary=summary, errors=errors)
+
 
 
 def fetch(

@@ -1,8 +1,10 @@
 """Publications as table rows, for pipelines that hand results on as a pandas DataFrame or CSV.
 
 One row per publication, one column per part plus the authors and the journal, date, open-access and fetch facts that
-a curator filters on. :func:`row` gives flat text (lists joined with "; ") for CSV; :func:`to_dataframe` keeps lists as
-lists and times as pandas datetimes, so a frame can be filtered without parsing strings back. It needs pandas
+a curator filters on, and the rich parts: grant IDs, update links ("RetractionIn:123"), the cited PMIDs (or DOIs),
+the top-level section titles, the licence and the retraction flag. :func:`row` gives flat text (lists joined with
+"; ") for CSV; :func:`to_dataframe` keeps lists as lists and times as pandas datetimes, so a frame can be filtered
+without parsing strings back. It needs pandas
 (``pip install pubfetch[tables]``) and says so clearly when it is missing.
 """
 
@@ -23,7 +25,7 @@ LIST_SEPARATOR = "; "
 
 COLUMNS = ("pmid", "pmcid", "doi", "title", "authors", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
            "journal_title", "pub_date", "oa", "preprint", "citations_count", "status", "fetch_exception",
-           "fetch_time")
+           "fetch_time", "retracted", "license", "funding", "updates", "references", "sections")
 
 
 def _part_value(pub: Publication, name: PartName) -> str | list[str]:
@@ -48,6 +50,12 @@ def record(pub: Publication, args: FetcherArgs | None = None) -> dict[str, Any]:
         status=pub.status(args),
         fetch_exception=pub.state.fetch_exception,
         fetch_time=pub.state.fetch_time or None,
+        retracted=pub.retracted,
+        license=pub.license.content,
+        funding=[" ".join(x for x in (g.agency, g.grant_id) if x) for g in pub.funding.items],
+        updates=[f"{u.type}:{u.pmid or u.doi}" for u in pub.updates.items],
+        references=[r.pmid or r.doi or r.pmcid or r.title or r.text for r in pub.references.items],
+        sections=[s.title for s in pub.sections.items if s.level == 1],
     )
     return {column: values[column] for column in COLUMNS}
 

@@ -30,7 +30,8 @@ def comparable(pub: Publication) -> dict:
     d = pub.to_json()
     for key in [k for k in d if "ime" in k or k.startswith("citationsTimestamp")]:
         d.pop(key)
-    for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext"):
+    for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
+                 "funding", "updates", "references", "sections", "license"):
         d[part] = {k: v for k, v in d[part].items() if not k.startswith("timestamp")}
     d["visitedSites"] = [{k: v for k, v in s.items() if not k.startswith("timestamp")} for s in d["visitedSites"]]
     return d

@@ -222,7 +222,7 @@ def test_bad_values(cli: Cli) -> None:
         "pubfetch: error: option --threads: invalid value '0': expected a whole number >= 1")
     assert error(cli, "-pub", "1", "-out", "--format", "xml") == (
         "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl, metadata, "
-        "metadata-jsonl")
+        "metadata-jsonl, csljson, bibtex, ris")
     assert error(cli, "-pub", "1", "-out", "--out-part", "abstrct") == (
         "pubfetch: error: option --out-part: unknown publication part 'abstrct': expected one of pmid, pmcid, doi, "
         "title, keywords, mesh, efo, go, abstract, fulltext")

@@ -190,7 +190,8 @@ def test_batch_equals_one_at_a_time_and_costs_one_search(replay_server):
         for key in list(d):
             if "ime" in key or key in ("visitedSites", "citationsTimestamp", "citationsTimestampHuman"):
                 d.pop(key)
-        for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext"):
+        for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
+                     "funding", "updates", "references", "sections", "license"):
             d[part] = {k: v for k, v in d[part].items() if "timestamp" not in k}
         return d
 

@@ -127,3 +127,18 @@ def test_a_request_body_is_forwarded_by_its_length_and_nothing_after_it(server, 
     assert len(server.heads) == 1
     assert server.heads[0].startswith(b"POST /form ")
     assert server.received.endswith(b"\r\n\r\n" + body)  # the body, and nothing after it
+
+
+def test_the_answer_tells_the_browser_that_the_connection_closes(server, loopback_is_public):
+    """The server's keep-alive is replaced by ``Connection: close`` in the answer the browser gets, so the browser opens
+    a new connection for its next request instead of sending it on this one and waiting to see it dropped."""
+    with GuardProxy(upstream=lambda url: None) as proxy:
+        browser = socket.create_connection(("127.0.0.1", int(proxy.url.rsplit(":", 1)[1])), timeout=60)
+        with browser:
+            browser.sendall(request(f"http://127.0.0.1:{server.port}/first"))
+            answer = read_answer(browser)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    fields = [line.lower() for line in head.split(b"\r\n")[1:]]
+    assert body == b"ok" and head.startswith(b"HTTP/1.1 200 OK")
+    assert b"connection: close" in fields and b"connection: keep-alive" not in fields
+    assert b"content-length: 2" in fields

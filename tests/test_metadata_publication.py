@@ -79,7 +79,7 @@ def test_raw_keys_are_the_publication_parts_and_fields() -> None:
     assert sorted(am.raw_keys()) == [
         "abstract", "authors", "citationscount", "correspauthor", "doi", "efo", "eissn", "fulltext", "issn", "issue",
         "journaltitle", "keywords", "mesh", "oa", "pages", "pmcid", "pmid", "preprint", "pubdate", "publisher",
-        "pubtypes", "title", "volume",
+        "pubtypes", "retracted", "title", "volume",
     ]
     assert am.get_raw("journalTitle") == "Journal of Examples"
     assert am.get_raw("pubdate") == "2020-05-01"
@@ -159,3 +159,20 @@ def test_records_output_of_nothing() -> None:
     assert records_output(iter([]), lines, "jsonl") == 0 and lines.getvalue() == ""
     with pytest.raises(ValueError, match="output format must be 'json' or 'jsonl', not 'csv'"):
         records_output([], io.StringIO(), "csv")  # type: ignore[arg-type]
+
+
+def test_rich_parts_are_raw_maps() -> None:
+    from pubfetch.model.part_type import PartType
+    from pubfetch.model.rich import Grant, Reference, RichName, Update
+
+    pub = full_publication()
+    pub.set_rich(RichName.funding, [Grant("NIGMS NIH HHS", "R01 GM1", "United States")], PartType.pubmed_xml, "u")
+    pub.set_rich(RichName.updates, [Update("RetractionIn", "456")], PartType.pubmed_xml, "u")
+    pub.set_rich(RichName.references, [Reference(pmid="1", text="A. 2000")], PartType.pubmed_xml, "u")
+    pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u")
+    pub.mark_retracted(updates=pub.updates.items)
+    am = publication_record(pub)
+    assert am.get_raw("funding") == {"agency": "NIGMS NIH HHS", "grantid": "R01 GM1", "country": "United States"}
+    assert am.get_raw("updates") == {"type": "RetractionIn", "pmid": "456", "doi": ""}
+    assert am.get_raw("references")["text"] == "A. 2000"
+    assert (am.get_raw("license"), am.get_raw("retracted")) == ("https://creativecommons.org/licenses/by/4.0/", "true")

@@ -312,6 +312,8 @@ def fetch_config(values: dict, fetching: dict | None = None) -> FetchConfig:
         overrides["allow_private_addresses"] = True
     if values.get("no-javascript"):
         overrides["javascript"] = False
+    if values.get("references"):
+        overrides["references"] = True
     if values.get("chromium"):
         overrides["chromium"] = values["chromium"]
     if values.get("ncbi-email"):

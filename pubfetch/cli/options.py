@@ -271,6 +271,8 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--allow-private-addresses", "Let links and redirects taken from pages point at loopback, private and "
          "link-local addresses (intranets, tests) (pubfetch)", "modifier"),
     flag("--no-javascript", "Never render pages with JavaScript (pubfetch)", "modifier"),
+    flag("--references", "Ask Europe PMC's references endpoint for the reference list of a paper whose full text "
+         "and PubMed record give none (a request per such paper and page of 1000; pubfetch)", "modifier"),
     one("--chromium", "PATH", "Chromium binary for JavaScript pages (default: Playwright's, else a system one) "
         "(pubfetch)", role="modifier"),
     one("--rate-db", "FILE|URL", "SQLite file of the rate limits shared by all pubfetch processes (default "
@@ -505,7 +507,8 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
     flag("--plain", "Leave out metadata: only the content of entries, only the IDs without provenance", "modifier"),
     one("--format", "FORMAT",
         "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
-        "ArticleMetadata records in the JSON document) or metadata-jsonl (one record per line)",
+        "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), or citations of the "
+        "publications for reference managers: csljson, bibtex, ris (bibtex and ris need pubfetch[citations])",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",
          spec.part_name, "modifier"),

@@ -10,6 +10,7 @@ Converters get the option name so that every error message says which option was
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -159,10 +160,18 @@ def part_type(value: str, option: str) -> PartType:
 
 def output_format(value: str, option: str) -> Format:
     try:
-        return Format(value)
+        fmt = Format(value)
     except ValueError:
         known = ", ".join(f.value for f in Format)
         raise UsageError(f"option {option}: unknown format '{value}': expected one of {known}") from None
+    library = CITATION_LIBRARIES.get(fmt)
+    if library is not None and importlib.util.find_spec(library) is None:  # said now, not after a long fetch
+        raise UsageError(f"option {option}: {value} needs {library}: pip install 'pubfetch[citations]'")
+    return fmt
+
+
+#: the library each citation format is written with (checked when the format is chosen)
+CITATION_LIBRARIES = {Format.bibtex: "bibtexparser", Format.ris: "rispy"}
 
 
 def optional_bool(value: str, option: str) -> bool | None:

@@ -161,6 +161,14 @@ def waiting(entries: list[dict], cap_s: float) -> tuple[list[Publication], list[
     return pubs, resumes
 
 
+def warn_retracted(pub: Publication) -> None:
+    """One line for a retracted paper as it is fetched: a data set built from the output should not cite it
+    unknowingly (the entry keeps its content, with ``retracted: true``)."""
+    notices = pub.retraction_notices()
+    ids = ", ".join(i for i in (pub.pmid.content, pub.pmcid.content, pub.doi.content) if i)
+    log.warning("%s is a retracted publication%s", ids, f" (retraction notice {', '.join(notices)})" if notices else "")
+
+
 def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication], tally: Tally, mark: BatchMark,
                  shared: InFlight | None = None, resumes: list[Resume | None] | None = None) -> list[Publication]:
     """Fetch the publications can_fetch allows (starting where ``resumes`` say, for the end-of-run retry); store and
@@ -193,6 +201,8 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
             completed.add(id(pub))
             if store is not None:  # committed when it returns; the write-ahead log is folded back once a batch
                 store.put_publication(pub)
+        if pub.retracted:
+            warn_retracted(pub)
         if tally.complete(pub, True, mark, run, order.get(id(pub), 0)):
             with lock:
                 reported.add(id(pub))

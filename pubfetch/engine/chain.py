@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from pubfetch.engine.batcher import BatchedService, Step
 from pubfetch.model.part_type import PartName, PartType
-from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
+from pubfetch.resources import europepmc, mined, ncbi, references, site, unpaywall
 from pubfetch.resources.base import Context, PubRun
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ def fetch_all(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
     serve(ncbi.fetch_pmc_xml, runs)
     ctx.map(lambda run: site.fetch_doi(ctx, run), list(runs))
     unpaywall.fetch_unpaywall(ctx, runs)
+    references.fetch_references(ctx, runs)  # only with --references (references=True)
     for run in runs:
         run.goon = not id_changed(run)
 

@@ -18,6 +18,7 @@ Field mapping (PubFetcher's, plus what the LOCKSS layer wants):
 * corresponding authors: authors whose affiliation holds an e-mail address (name "firstName lastName", ORCID as an
   https://orcid.org/ URL), as PubFetcher's develop branch does.
 * ``source`` PPR means preprint; ``isOpenAccess`` Y/N is ``oa``; the Y/N flags go to ``flags`` as booleans.
+* funding, corrections and licence: :mod:`pubfetch.extract.europepmc_rich`.
 
 The "lite" result type (``journalTitle``, ``journalVolume``, ``journalIssn``, ``pubType`` as one string) is read too.
 """
@@ -35,6 +36,7 @@ from typing import Any
 from lxml import etree
 
 from pubfetch.extract.errors import ParseError, ServiceError, load_json, load_xml
+from pubfetch.extract.europepmc_rich import add_rich_parts
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.ids import extract_dois, extract_pmcids, extract_pmids, is_doi, is_pmcid, is_pmid, normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
@@ -373,6 +375,8 @@ def result_record(r: Mapping[str, Any]) -> ArticleRecord:
     rec.pub_types = _pub_types(r)
     rec.links, raw_links = _links(r)
     rec.flags = _result_flags(r, source, raw_links)
+    add_rich_parts(rec, _listed(r, "grantsList", "grant"), _listed(r, "commentCorrectionList", "commentCorrection"),
+                   _s(_get(r, "license")))
     return rec
 
 

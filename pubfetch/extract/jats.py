@@ -25,6 +25,7 @@ and the publication date: the earliest electronic or print ``pub-date``, else th
 This is the one reader of JATS: the fetcher takes the records (:func:`parse_jats`), and the LOCKSS layer's JATS
 extractor takes :class:`JatsArticle` objects (:func:`read_jats`), the same records plus what LOCKSS keeps as written
 (identifiers before cleaning, the date at the precision it is given), so that a file reads the same to both.
+Funding, references, sections and licence: :mod:`pubfetch.extract.jats_rich`.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from lxml import etree
 from pubfetch.extract.errors import ParseError, load_xml
 from pubfetch.extract.europepmc import clean_doi, clean_pmcid, clean_pmid
 from pubfetch.extract.jats_corresp import corresp_authors
+from pubfetch.extract.jats_rich import add_rich_parts
 from pubfetch.extract.jats_text import attr, element_text, elements, first_text, texts
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.parts import Author
@@ -175,6 +177,7 @@ def article_record(article: etree._Element) -> ArticleRecord:
     rec.journal_title = journal_title(article)
     rec.corresp_author = corresp_authors(article)
     _biblio(article, rec)
+    add_rich_parts(article, rec)
     return rec
 
 

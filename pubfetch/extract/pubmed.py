@@ -20,7 +20,8 @@ a one-PMID answer, which would mix articles here). What is taken follows PubFetc
 * corresponding authors: the authors whose affiliation holds an e-mail address (PubMed's only marker of them).
 
 Beyond PubFetcher (for the LOCKSS metadata layer): all authors with ORCID and affiliations, ISSN print/electronic,
-volume, issue, pages, publication types, publication status, partial journal dates, and book records.
+volume, issue, pages, publication types, publication status, partial journal dates, and book records; funding,
+corrections and references (:mod:`pubfetch.extract.pubmed_rich`).
 ``record.flags``: ``source`` ("pubmed"), ``journal_date``/``article_date`` (partial ISO dates), ``publication_status``,
 ``citation_status``, ``journal_abbreviation``; book records add ``book``, ``book_title`` and ``isbn``.
 """
@@ -36,6 +37,7 @@ from lxml import etree
 
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError, ServiceError, load_xml
+from pubfetch.extract.pubmed_rich import add_rich_parts
 from pubfetch.extract.xmlsafe import local_name, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
@@ -332,6 +334,7 @@ def _journal_article(element: etree._Element) -> ArticleRecord:
         record.flags["publication_status"] = status
     if citation is not None and citation.get("Status"):
         record.flags["citation_status"] = citation.get("Status")
+    add_rich_parts(element, record)
     return record
 
 

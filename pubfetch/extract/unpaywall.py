@@ -6,7 +6,8 @@ PubFetcher's order: ``url`` and ``url_for_landing_page`` as "html" (each only wh
 ``url_for_pdf`` as "pdf". The best location comes first, then ``oa_locations`` in their order, each URL once.
 
 Also kept for the metadata layer: DOI, publisher, ``published_date`` (YYYY-MM-DD), the ``z_authors`` list, the
-ISSNs (Unpaywall does not say which is print: the first becomes ``issn``, the second ``eissn``), and ``genre``.
+ISSNs (Unpaywall does not say which is print: the first becomes ``issn``, the second ``eissn``), and ``genre``;
+the licence of the best open location (else of the first location that names one), for the ``license`` part.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ def parse_unpaywall(data: str | bytes) -> ArticleRecord:
             if link.url not in seen:
                 seen.add(link.url)
                 rec.links.append(link)
+        if not rec.license and isinstance(location, dict):
+            rec.license = _s(location.get("license"))
     flags: dict[str, object] = {}
     for key in ("oa_status", "journal_issn_l", "doi_url", "journal_is_oa", "journal_is_in_doaj", "has_repository_copy",
                 "year"):

@@ -7,8 +7,11 @@ exported the same way, a publication converts to an :class:`~pubfetch.metadata.a
   ``pmid``, ``pmcid``, ``doi``, ``title``, ``keywords``, ``mesh``, ``efo``, ``go``, ``abstract``, ``fulltext``,
   ``oa``, ``preprint``, ``journaltitle``, ``pubdate`` (``YYYY-MM-DD``), ``citationscount``, ``correspauthor`` and
   ``authors`` (string -> string maps), ``volume``, ``issue``, ``pages``, ``issn``, ``eissn``, ``publisher``,
-  ``pubtypes``. Lists give one raw value per element; empty parts and unknown values (-1) are left out. MeSH terms
-  are maps (``term``, ``majortopic``, ``uniqueid``), EFO and GO terms maps (``term``, ``count``, ``uri``).
+  ``pubtypes``, ``retracted``, ``license``, and the maps of ``funding`` (``agency``, ``grantid``, ``country``),
+  ``updates`` (``type``, ``pmid``, ``doi``), ``references`` (``pmid``, ``pmcid``, ``doi``, ``title``, ``text``)
+  and ``sections`` (``title``, ``level``, ``text``), which have no LOCKSS field. Lists give one raw value per
+  element; empty parts and unknown values (-1) are left out. MeSH terms are maps (``term``, ``majortopic``,
+  ``uniqueid``), EFO and GO terms maps (``term``, ``count``, ``uri``).
 * cooked: ``doi``, ``article.title``, ``author`` (every author of ``Publication.authors`` as ``Family, Given`` when
   both are known, else the name; the corresponding authors' names when the full list is unknown),
   ``publication.title``, ``date``, ``volume``, ``issue``, ``startpage`` and ``endpage`` (from ``pages``: "123-130",
@@ -105,6 +108,17 @@ def _raw(am: ArticleMetadata, pub: Publication) -> None:
         am.put_raw("authors", _author(author))
     for pub_type in pub.pub_types:
         am.put_raw("pubtypes", pub_type)
+    _rich_raw(am, pub)
+
+
+def _rich_raw(am: ArticleMetadata, pub: Publication) -> None:
+    """The rich parts as raw values: ArticleMetadata has no field for grants, updates, references or sections."""
+    am.put_raw("retracted", "true" if pub.retracted else "false")
+    if pub.license.content:
+        am.put_raw("license", pub.license.content)
+    for part in (pub.funding, pub.updates, pub.references, pub.sections):
+        for item in part.items:
+            am.put_raw(part.name.value, {k.lower(): str(v) for k, v in item.to_json().items()})
 
 
 def _access_url(pub: Publication) -> str:

@@ -7,25 +7,26 @@ it is taken, so every resource merges the same way whatever its parser.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import RichName, dedup_grants
 
 __all__ = ["PartTypes", "apply_record"]
 
-PartTypes = PartType | Mapping[PartName, PartType]
+PartTypes = PartType | Mapping[PartName, PartType] | Mapping[PartName | RichName, PartType]
 
 _CONTENT = (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
             PartName.fulltext)
 
 
-def _type_for(types: PartTypes, name: PartName) -> PartType | None:
+def _type_for(types: PartTypes, name: PartName | RichName) -> PartType | None:
     if isinstance(types, PartType):
         return types
-    return types.get(name)
+    return cast("Mapping[PartName | RichName, PartType]", types).get(name)
 
 
 def apply_record(
@@ -43,7 +44,8 @@ def apply_record(
 
     Args:
         types: one part type for every part, or a type per part (a part missing from the mapping is not set, which
-            is how a resource says "this source's keywords are not worth taking").
+            is how a resource says "this source's keywords are not worth taking"); the rich parts (funding,
+            updates, references, sections, license) are keyed by :class:`RichName` in a mapping.
         url: the URL the record was read from (stored on each part).
         parts: when given, only these content parts are set (``--fetch-part``); IDs and bibliographic fields are
             always taken because they steer the rest of the chain.
@@ -89,4 +91,21 @@ def apply_record(
     pub.set_biblio(volume=record.volume, issue=record.issue, pages=record.pages, issn=record.issn,
                    eissn=record.eissn, publisher=record.publisher)
     pub.set_pub_types(record.pub_types)
+    pub.mark_retracted(record.pub_types, record.updates, record.retracted)
+    _apply_rich(pub, record, types, url)
     return changed
+
+
+def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: str) -> None:
+    """The rich parts: always taken when the type allows (``--fetch-part`` names only PubFetcher's ten parts)."""
+    values: dict[RichName, list | str] = {
+        RichName.funding: dedup_grants(record.funding),
+        RichName.updates: list(dict.fromkeys(record.updates)),
+        RichName.references: record.references,
+        RichName.sections: record.sections,
+        RichName.license: record.license,
+    }
+    for name, value in values.items():
+        type_ = _type_for(types, name)
+        if value and type_ is not None:
+            pub.set_rich(name, value, type_, url)

@@ -19,6 +19,7 @@ from pubfetch.ids import PublicationIds
 from pubfetch.model.entry import FetchState
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor, ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
+from pubfetch.model.rich import RETRACTED_BY, RETRACTED_TYPE, RichList, RichName, RichText, Update, new_part
 from pubfetch.model.timefmt import Clock, date_human, date_to_ms, instant_human, now_ms
 from pubfetch.textutil import strip_html
 
@@ -81,6 +82,13 @@ class Publication:
     eissn: str = ""
     publisher: str = ""
     pub_types: list[str] = field(default_factory=list)
+    #: the paper was retracted (a "Retracted Publication" type or a RetractionIn update from any source)
+    retracted: bool = False
+    funding: RichList = field(default_factory=lambda: RichList(RichName.funding))
+    updates: RichList = field(default_factory=lambda: RichList(RichName.updates))
+    references: RichList = field(default_factory=lambda: RichList(RichName.references))
+    sections: RichList = field(default_factory=lambda: RichList(RichName.sections))
+    license: RichText = field(default_factory=lambda: RichText(RichName.license))
     clock: Clock = field(default=now_ms, repr=False, compare=False)
 
     def __repr__(self) -> str:
@@ -107,6 +115,10 @@ class Publication:
         return PublicationIds(self.pmid.content, self.pmcid.content, self.doi.content,
                               self.pmid.url, self.pmcid.url, self.doi.url)
 
+    def rich(self, name: RichName) -> RichList | RichText:
+        """A rich part (funding, updates, references, sections, license) by name."""
+        return getattr(self, name.value)
+
     def id_count(self) -> int:
         return sum(1 for p in (self.pmid, self.pmcid, self.doi) if p.content)
 
@@ -115,6 +127,9 @@ class Publication:
         for name in (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
                      PartName.fulltext):
             setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
+        for rich in RichName:
+            setattr(self, rich.value, new_part(rich))
+        self.retracted = False  # it was said of the paper the old ID named
 
     # --- finality -----------------------------------------------------------------------------------------------------
 
@@ -297,6 +312,24 @@ class Publication:
         if not self.pub_types:
             self.pub_types = list(dict.fromkeys(t.strip() for t in types if t and t.strip()))
 
+    def set_rich(self, name: RichName, value: list | str, type_: PartType, url: str) -> bool:
+        """Offer a rich part under the parts' overwrite rule (see :mod:`pubfetch.model.rich`)."""
+        part = self.rich(name)
+        if isinstance(part, RichText):
+            return part.offer(value if isinstance(value, str) else "", type_, url, self.clock)
+        return part.offer(value if isinstance(value, list) else [], type_, url, self.clock)
+
+    def mark_retracted(self, types: Iterable[str] = (), updates: Iterable[Update] = (), flag: bool = False) -> None:
+        """Set ``retracted`` (never cleared: a retraction notice does not go away) from publication types, update
+        links or a source's own flag."""
+        if (flag or any(t.strip().lower() == RETRACTED_TYPE for t in types)
+                or any(u.type in RETRACTED_BY for u in updates)):
+            self.retracted = True
+
+    def retraction_notices(self) -> list[str]:
+        """The PMIDs (else DOIs) of the retraction notices among the updates."""
+        return [u.pmid or u.doi for u in self.updates.items if u.type in RETRACTED_BY and (u.pmid or u.doi)]
+
     def add_visited_site(self, site: VisitedSite) -> None:
         if site not in self.visited_sites:
             self.visited_sites.append(site)
@@ -327,7 +360,10 @@ class Publication:
             eissn=self.eissn,
             publisher=self.publisher,
             pubTypes=list(self.pub_types),
+            retracted=self.retracted,
         )
+        for rich in RichName:  # before the ten parts, which close the object as in PubFetcher
+            d[rich.value] = self.rich(rich).to_json(computed)
         if computed:
             assert args is not None
             d.update(empty=self.is_empty(), usable=self.is_usable(args), final=self.is_final(args),
@@ -355,6 +391,10 @@ class Publication:
         for name in PartName:
             if name.value in d and isinstance(d[name.value], dict):
                 pub.part(name).load_json(d[name.value])
+        for rich in RichName:  # absent from entries written before these parts existed
+            if isinstance(d.get(rich.value), dict):
+                pub.rich(rich).load_json(d[rich.value])
+        pub.mark_retracted(pub.pub_types, pub.updates.items, bool(d.get("retracted", False)))
         return pub
 
     def plain_json(self, names: Iterable[PartName] | None = None) -> dict[str, Any]:

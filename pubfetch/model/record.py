@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
+from pubfetch.model.rich import Grant, Reference, Section, Update
 
 __all__ = ["ArticleRecord", "Link"]
 
@@ -59,6 +60,13 @@ class ArticleRecord:
     publisher: str = ""
     pub_types: list[str] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
+    funding: list[Grant] = field(default_factory=list)
+    updates: list[Update] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    license: str = ""
+    #: the source's own retraction flag (publication types and updates are looked at when merging)
+    retracted: bool = False
     #: Source-specific flags resources use to decide what to ask next (e.g. "source": "MED", "inEPMC": True,
     #: "hasPDF": True, "hasTextMinedTerms": True).
     flags: dict[str, object] = field(default_factory=dict)

@@ -318,7 +318,12 @@ def _answer(client: socket.socket, status: int, message: str) -> None:
 
 def _answer_one(client: socket.socket, server: socket.socket) -> None:
     """Copy the server's answer to the client until either side closes or nothing moves for IDLE_TIMEOUT_S; the
-    client's further bytes (another request on this connection) end the exchange unforwarded."""
+    client's further bytes (another request on this connection) end the exchange unforwarded.
+
+    The answer's head is told to close the connection (:func:`_closing_head`): a browser that believed the connection
+    kept alive would send its next request on it, see it dropped and only then retry on a new one, a delay on every
+    resource of a page."""
+    head: bytes | None = b""  # the answer's head while it comes; None once it went to the client
     with selectors.DefaultSelector() as sel:
         sel.register(server, selectors.EVENT_READ)
         sel.register(client, selectors.EVENT_READ)
@@ -332,10 +337,27 @@ def _answer_one(client: socket.socket, server: socket.socket) -> None:
                         return  # closed, or a next request: this connection's one exchange is over
                     data = server.recv(_BUFFER)
                     if not data:
+                        if head:
+                            client.sendall(head)  # an answer cut inside its head goes on as it came
                         return
+                    if head is not None:
+                        head += data
+                        end = head.find(b"\r\n\r\n")
+                        if end < 0 and len(head) <= MAX_HEAD:
+                            continue
+                        data = _closing_head(head[:end]) + head[end:] if end >= 0 else head
+                        head = None
                     client.sendall(data)
                 except OSError:
                     return
+
+
+def _closing_head(head: bytes) -> bytes:
+    """An answer's head (status line and fields, without the blank line) with its hop-by-hop connection fields
+    replaced by ``Connection: close``."""
+    first, *lines = head.split(b"\r\n")
+    kept = [line for line in lines if line.split(b":", 1)[0].strip().lower().decode("latin-1") not in _HOP_HEADERS]
+    return b"\r\n".join([first, *kept, b"Connection: close", b"Proxy-Connection: close"])
 
 
 def _pipe(a: socket.socket, b: socket.socket) -> None:

@@ -21,8 +21,9 @@ PROJECT_URL = "https://pypi.org/project/pubfetch/"
 
 
 class Format(StrEnum):
-    """Output formats: PubFetcher's three (``--format``), JSON Lines for pipelines, and LOCKSS-style ArticleMetadata
-    records (``metadata``: the JSON document with records in place of entries; ``metadata-jsonl``: one per line)."""
+    """Output formats: PubFetcher's three (``--format``), JSON Lines for pipelines, LOCKSS-style ArticleMetadata
+    records (``metadata``: the JSON document with records in place of entries; ``metadata-jsonl``: one per line), and
+    citations for reference managers (``csljson``, ``bibtex``, ``ris``)."""
 
     text = "text"
     html = "html"
@@ -30,6 +31,9 @@ class Format(StrEnum):
     jsonl = "jsonl"
     metadata = "metadata"
     metadata_jsonl = "metadata-jsonl"
+    csljson = "csljson"
+    bibtex = "bibtex"
+    ris = "ris"
 
     @property
     def is_json(self) -> bool:
@@ -38,6 +42,11 @@ class Format(StrEnum):
     @property
     def is_jsonl(self) -> bool:
         return self in (Format.jsonl, Format.metadata_jsonl)
+
+    @property
+    def is_citation(self) -> bool:
+        """Citations for reference managers (CSL-JSON, BibTeX, RIS): publications only."""
+        return self in (Format.csljson, Format.bibtex, Format.ris)
 
 
 Kind = Literal["publication", "webpage", "doc"]

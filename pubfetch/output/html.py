@@ -15,9 +15,11 @@ from pubfetch.model.entry import FetchState
 from pubfetch.model.part_type import PartName
 from pubfetch.model.parts import ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
 from pubfetch.model.publication import Publication
+from pubfetch.model.rich import Grant, Reference, RichList, RichName, RichText, Section, Update
 from pubfetch.model.timefmt import date_human, instant_human
 from pubfetch.model.webpage import Webpage
 from pubfetch.output.common import PART_LABELS, in_order, is_id_only, type_label
+from pubfetch.output.rich import RICH_LABELS, retraction_notice
 from pubfetch.output.text import corresp_text, extras
 
 SEPARATOR = "\n<hr>\n"
@@ -141,10 +143,59 @@ def visited_html(site: VisitedSite) -> str:
     )
 
 
+def _cited_ids_html(pmid: str, pmcid: str, doi: str) -> str:
+    links = [
+        link_html(idmod.pmid_url(pmid), f"PMID {pmid}") if pmid else "",
+        link_html(idmod.pmcid_url(pmcid), pmcid) if pmcid else "",
+        link_html(idmod.doi_url(doi), f"doi:{doi}") if doi else "",
+    ]
+    return ", ".join(x for x in links if x)
+
+
+def _rich_item_html(item: object) -> str:
+    if isinstance(item, Grant):
+        country = f"({item.country})" if item.country else ""
+        return escape_html(" ".join(p for p in (item.agency, item.grant_id, country) if p))
+    if isinstance(item, Update):
+        return escape_html(item.type) + " " + _cited_ids_html(item.pmid, "", item.doi)
+    if isinstance(item, Reference):
+        ids = _cited_ids_html(item.pmid, item.pmcid, item.doi)
+        return escape_html(item.text or item.title) + (f" [{ids}]" if ids else "")
+    if isinstance(item, Section):
+        return "&nbsp;" * 4 * (item.level - 1) + escape_html(item.title or "(untitled)")
+    return escape_html(str(item))
+
+
+def rich_part_html(part: RichList | RichText) -> str:
+    """A rich part: the licence as a link, references as a numbered list, the others as bullet lists."""
+    if isinstance(part, RichText):
+        body = f"<p>{link_html(part.content)}</p>"
+    else:
+        tag = "ol" if part.name is RichName.references else "ul"
+        body = f"<{tag}>\n" + "".join(f"<li>{_rich_item_html(i)}</li>\n" for i in part.items) + f"</{tag}>"
+    return (
+        f"<h3>{RICH_LABELS[part.name]}</h3>\n{body}\n"
+        f"{_div('Type', escape_html(type_label(part.type)))}\n"
+        f"{_div('URL', link_html(part.url))}\n"
+        f"{_div('Timestamp', f'{instant_human(part.timestamp)} ({part.timestamp})')}\n"
+        f"{_div('Size', str(part.size))}"
+    )
+
+
+def rich_parts_html(pub: Publication) -> str:
+    return "".join(rich_part_html(pub.rich(n)) + "\n" for n in RichName if not pub.rich(n).is_empty())
+
+
+def retraction_html(pub: Publication) -> str:
+    notice = retraction_notice(pub)
+    return f"<p><strong>{escape_html(notice)}</strong></p>\n" if notice else ""
+
+
 def publication_html(pub: Publication) -> str:
     p = pub
-    out = ["<h2>Publication</h2>\n"]
+    out = ["<h2>Publication</h2>\n", retraction_html(p)]
     out += [part_html(part) + "\n" for part in p.parts()]
+    out.append(rich_parts_html(p))
     out += [
         "<br>\n",
         state_html(p.state) + "\n",
@@ -166,7 +217,7 @@ def publication_html(pub: Publication) -> str:
 
 def publication_plain_html(pub: Publication) -> str:
     p = pub
-    head = f"<h2>{ids_html(p.pmid.content, p.pmcid.content, p.doi.content)}</h2>\n"
+    head = f"<h2>{ids_html(p.pmid.content, p.pmcid.content, p.doi.content)}</h2>\n" + retraction_html(p)
     return head + "\n".join(part_plain_html(part) for part in p.parts()[3:])
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import ListPart, StringPart
 from pubfetch.model.publication import Publication, default_args
+from pubfetch.model.rich import RichList, RichName, RichText
 from pubfetch.net.counts import HostCounts, RequestCounts
 from pubfetch.net.urls import host_key
 from pubfetch.output.report_data import NotFinal, PartCoverage, PublisherRow, ReportData
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 NOT_FINAL_LISTED = 100
 #: The parts whose finality decides whether a publication is final (PubFetcher's isFinal).
 DECIDING_PARTS = (PartName.title, PartName.theAbstract, PartName.fulltext)
+#: The parts counted for coverage: PubFetcher's ten, then the rich parts.
+ALL_PARTS: tuple[PartName | RichName, ...] = (*PartName, *RichName)
 
 
 class ReportUnavailable(Exception):
@@ -47,8 +50,10 @@ class Tally:
     args: FetcherArgs = field(default_factory=default_args)
     publications: int = 0
     final: int = 0
-    part_status: dict[PartName, Counter[str]] = field(default_factory=lambda: {p: Counter() for p in PartName})
-    part_types: dict[PartName, Counter[PartType]] = field(default_factory=lambda: {p: Counter() for p in PartName})
+    part_status: dict[PartName | RichName, Counter[str]] = field(
+        default_factory=lambda: {p: Counter() for p in ALL_PARTS})
+    part_types: dict[PartName | RichName, Counter[PartType]] = field(
+        default_factory=lambda: {p: Counter() for p in ALL_PARTS})
     visited: Counter[str] = field(default_factory=Counter)
     fulltext_here: Counter[str] = field(default_factory=Counter)
     fulltext_elsewhere: Counter[str] = field(default_factory=Counter)
@@ -69,6 +74,11 @@ class Tally:
             self.part_status[part.name][part_status(part, self.args)] += 1
             if not part.is_empty():
                 self.part_types[part.name][part.type] += 1
+        for name in RichName:
+            rich = pub.rich(name)
+            self.part_status[name][rich_status(rich)] += 1
+            if not rich.is_empty():
+                self.part_types[name][rich.type] += 1
 
     def _publishers(self, pub: Publication) -> None:
         hosts = publisher_hosts(pub)
@@ -91,12 +101,19 @@ class Tally:
         return [PartCoverage(p, self.part_status[p]["final"], self.part_status[p]["partial"],
                              self.part_status[p]["missing"], dict(sorted(self.part_types[p].items(),
                                                                          key=lambda kv: kv[0].order)))
-                for p in PartName]
+                for p in ALL_PARTS]
 
     def publisher_rows(self) -> list[PublisherRow]:
         hosts = sorted(self.visited, key=lambda h: (-self.visited[h], h))
         return [PublisherRow(h, self.visited[h], self.fulltext_here[h], self.fulltext_elsewhere[h],
                              self.visited[h] - self.fulltext_here[h] - self.fulltext_elsewhere[h]) for h in hosts]
+
+
+def rich_status(part: RichList | RichText) -> str:
+    """A rich part is usable whenever it is not empty; final when from a final source."""
+    if part.is_empty():
+        return "missing"
+    return "final" if part.is_final() else "partial"
 
 
 def part_status(part: StringPart | ListPart, args: FetcherArgs) -> str:

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.rich import RichName
 from pubfetch.net.counts import HostCounts
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class PartCoverage:
     """How many publications have one part final, usable but not final (partial), or missing (empty or unusable),
     and the part types (sources) of the non-empty ones."""
 
-    part: PartName
+    part: PartName | RichName
     final: int
     partial: int
     missing: int

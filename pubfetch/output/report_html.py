@@ -12,9 +12,11 @@ from html import escape
 
 from pubfetch._version import __version__
 from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.rich import RichName
 from pubfetch.output.common import PART_LABELS, type_label
 from pubfetch.output.report_data import ReportData
 from pubfetch.output.report_plots import plots
+from pubfetch.output.rich import part_label
 
 #: Rows of the per-host tables; the rest are summed in one line.
 MAX_ROWS = 50
@@ -93,7 +95,7 @@ def _run(data: ReportData) -> str:
 
 def _coverage(data: ReportData, images: dict[str, str]) -> str:
     n = data.publications
-    rows = [(PART_LABELS[c.part], c.final, c.partial, c.missing, _percent(c.final, n)) for c in data.parts]
+    rows = [(part_label(c.part), c.final, c.partial, c.missing, _percent(c.final, n)) for c in data.parts]
     return ("<h2>Coverage by part</h2>\n"
             + _note("Final: from a final source (Europe PMC, PubMed, PMC, the article's own pages) and usable; "
                     "partial: usable but from a lesser source (meta tags, PDFs, whole pages); missing: empty or "
@@ -103,10 +105,10 @@ def _coverage(data: ReportData, images: dict[str, str]) -> str:
 
 
 def _sources(data: ReportData, images: dict[str, str]) -> str:
-    present = sorted({t for c in data.parts for t in c.types}, key=lambda t: t.order)
+    present = sorted({t for c in data.parts if isinstance(c.part, PartName) for t in c.types}, key=lambda t: t.order)
     if not present:
         return ""
-    by_part: dict[PartName, dict[PartType, int]] = {c.part: dict(c.types) for c in data.parts}
+    by_part: dict[PartName | RichName, dict[PartType, int]] = {c.part: dict(c.types) for c in data.parts}
     rows = [(type_label(t), "yes" if t.is_final else "no", *(by_part[p].get(t, 0) for p in PartName),
              sum(by_part[p].get(t, 0) for p in PartName)) for t in present]
     return ("<h2>Coverage by part type (source)</h2>\n"

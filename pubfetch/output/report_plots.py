@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pubfetch.model.part_type import PartName, PartType
-from pubfetch.output.common import PART_LABELS
+from pubfetch.output.rich import part_label
 
 if TYPE_CHECKING:
     from pubfetch.output.report_data import ReportData
@@ -61,7 +61,7 @@ def _short(label: str, width: int = 40) -> str:
 
 def coverage_plot(data: ReportData) -> str:
     parts = data.parts
-    return stacked_bars("Parts: final, partial, missing", [PART_LABELS[c.part] for c in parts],
+    return stacked_bars("Parts: final, partial, missing", [part_label(c.part) for c in parts],
                         [("final", GREEN, [c.final for c in parts]), ("partial", ORANGE, [c.partial for c in parts]),
                          ("missing", GREY, [c.missing for c in parts])], "publications")
 
@@ -83,7 +83,7 @@ def sources_plot(data: ReportData) -> str:
     other = [sum(n for t, n in c.types.items() if t not in named) for c in parts]
     if any(other):
         segments.append(("other", GREY, other))
-    return stacked_bars("Sources of the parts (part type)", [PART_LABELS[c.part] for c in parts], segments,
+    return stacked_bars("Sources of the parts (part type)", [part_label(c.part) for c in parts], segments,
                         "publications")
 
 

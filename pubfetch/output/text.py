@@ -2,7 +2,8 @@
 
 The layout is kept line for line so that scripts written against PubFetcher's text output (grep for ``TITLE:``, cut
 the ID lines) keep working. pubfetch adds only lines for what it stores beyond PubFetcher: PREPRINT (as in PubFetcher's
-development branch) always, and the bibliographic extras (authors, volume, ...) when they are known.
+development branch) always, the bibliographic extras (authors, volume, ...) and the rich parts (funding, references,
+...) when they are known, and a first line saying that a retracted paper was retracted.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.timefmt import date_human, instant_human
 from pubfetch.model.webpage import Webpage
 from pubfetch.output.common import PART_LABELS, in_order, is_id_only, type_label
+from pubfetch.output.rich import retraction_notice, rich_parts_text
 
 SEPARATOR = " " + "-" * 77
 """The line between two entries of text output (PubFetcher prints it with a blank line on either side)."""
@@ -98,12 +100,15 @@ def visited_text(site: VisitedSite) -> str:
 def publication_text(pub: Publication) -> str:
     """The whole publication with every part's provenance and the fetch metadata."""
     p = pub
+    notice = retraction_notice(p)
     lines = [
+        notice + "\n\n" if notice else "",
         part_text(p.pmid), "\n", part_text(p.pmcid), "\n", part_text(p.doi), "\n\n",
         part_text(p.title), "\n\n",
         part_text(p.keywords), "\n", part_text(p.mesh), "\n", part_text(p.efo), "\n", part_text(p.go), "\n\n",
         part_text(p.abstract), "\n\n",
         part_text(p.fulltext), "\n\n",
+        rich_parts_text(p),
         state_text(p.state), "\n\n",
         f"OPEN ACCESS: {_bool(p.oa)}\n",
         f"PREPRINT: {_bool(p.preprint)}\n",
@@ -121,8 +126,10 @@ def publication_text(pub: Publication) -> str:
 def publication_plain_text(pub: Publication) -> str:
     """Contents only, no provenance: what ``-grep`` searches and ``--plain`` prints."""
     p = pub
+    notice = retraction_notice(p)
     return (
         f"[{ids_text(p.pmid.content, p.pmcid.content, p.doi.content)}]\n\n"
+        + (f"{notice}\n\n" if notice else "") +
         f"{p.title.plain()}\n\n"
         f"{p.keywords.plain()}\n{p.mesh.plain()}\n{p.efo.plain()}\n{p.go.plain()}\n\n"
         f"{p.abstract.plain()}\n\n"

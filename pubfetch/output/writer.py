@@ -97,6 +97,9 @@ class EntryWriter:
         kind = check_kind(kind) if kind is not None else kind_of(entry)
         if self._closed:
             raise ValueError("write to a closed EntryWriter")
+        if self.fmt.is_citation:
+            self._write_citation(entry)
+            return
         if self.fmt.is_jsonl:
             obj = self._entry_obj(kind, entry)
             if self.tag_kind:
@@ -122,7 +125,9 @@ class EntryWriter:
     def close(self) -> None:
         if self._closed:
             return
-        if not self.fmt.is_jsonl:
+        if self.fmt is Format.csljson:
+            self.out.write("[]\n" if self._count == 0 else "\n]\n")
+        elif not self.fmt.is_jsonl and not self.fmt.is_citation:
             self._start()
             self._close_kind()
             if self.fmt.is_json:
@@ -136,6 +141,21 @@ class EntryWriter:
         self._closed = True
 
     # --- internals ----------------------------------------------------------------------------------------------------
+
+    def _write_citation(self, entry: Publication | Webpage) -> None:
+        """A publication as a citation; webpages and docs have no citation form and are left out."""
+        if not isinstance(entry, Publication):
+            return
+        from pubfetch.output import citations
+
+        if self.fmt is Format.csljson:
+            item = _indent(dumps(citations.csl_item(entry)), "  ")
+            self.out.write(("[\n  " if self._count == 0 else ",\n  ") + item)
+        elif self.fmt is Format.bibtex:
+            self.out.write(("\n" if self._count else "") + citations.bibtex_entries([entry]))
+        else:
+            self.out.write(citations.ris_records([entry]))
+        self._count += 1
 
     def _entry_obj(self, kind: Kind, entry: Publication | Webpage) -> dict:
         if self.fmt in (Format.metadata, Format.metadata_jsonl):

@@ -72,6 +72,7 @@ class RunFlag(StrEnum):
     EPMC_HAS_FULLTEXT_HTML = "epmc_has_fulltext_html"
     EPMC_HAS_PDF = "epmc_has_pdf"
     EPMC_HAS_MINED = "epmc_has_mined"
+    EPMC_HAS_REFERENCES = "epmc_has_references"
     #: Europe PMC fullTextXML asked by PMCID, and answered
     EPMC_FULLTEXT_PMCID = "epmc_fulltext_pmcid"
     EPMC_FULLTEXT_XML = "epmc_fulltext_xml"
@@ -94,6 +95,8 @@ class RunFlag(StrEnum):
     #: the DOI resolved to the publisher's page; Unpaywall asked
     DOI = "doi"
     OADOI = "oadoi"
+    #: Europe PMC's references endpoint asked (``--references`` only)
+    EPMC_REFERENCES = "epmc_references"
 
 
 @dataclass

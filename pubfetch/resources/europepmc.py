@@ -20,6 +20,7 @@ from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
 
@@ -36,8 +37,10 @@ PAGE_SIZE = 1000
 #: service announcing hitCount 10^12 with a fresh nextCursorMark on every page is cut off here instead of being paged
 #: for ever with the records piling up in memory.
 MAX_PAGES = 5
-_SEARCH_TYPES = {name: PartType.europepmc for name in (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
-                                                       PartName.keywords, PartName.mesh, PartName.theAbstract)}
+_SEARCH_TYPES: dict[PartName | RichName, PartType] = {
+    name: PartType.europepmc for name in (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
+                                          PartName.keywords, PartName.mesh, PartName.theAbstract,
+                                          RichName.funding, RichName.updates, RichName.license)}
 
 
 #: the flag a search by each kind of ID sets for a publication
@@ -177,6 +180,8 @@ def _apply_search_record(ctx: Context, run: PubRun, record: ArticleRecord, url: 
         run.set(RunFlag.EPMC_HAS_PDF)
     if flags.get("hasTextMinedTerms"):
         run.set(RunFlag.EPMC_HAS_MINED)
+    if flags.get("hasReferences"):
+        run.set(RunFlag.EPMC_HAS_REFERENCES)
 
 
 def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:

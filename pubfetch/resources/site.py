@@ -14,17 +14,20 @@ from urllib.parse import quote, urlsplit
 
 from bs4 import BeautifulSoup
 
-from pubfetch.extract.article import cleaned_page, read_article
+from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
 from pubfetch.extract.article_abstract import is_truncation
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.meta import link_part_type, meta_part_types, parse_meta
+from pubfetch.extract.page_license import page_license
+from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_journal
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import RichName, Section
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, RunFlag
 from pubfetch.resources.links import QueuedLink
@@ -36,6 +39,9 @@ SITE_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartN
               PartName.fulltext)
 #: What the generic reader gives: content read without a rule, of the part type "webpage".
 READER_PARTS = (PartName.title, PartName.theAbstract, PartName.fulltext)
+#: ... and the sections of the body it found
+READER_TYPES: dict[PartName | RichName, PartType] = {**dict.fromkeys(READER_PARTS, PartType.webpage),
+                                                     RichName.sections: PartType.webpage}
 SITE_PARTS_NO_KEYWORDS = tuple(p for p in SITE_PARTS if p is not PartName.keywords)
 ELSEVIER_REDIRECT = re.compile(r"^https?://linkinghub\.elsevier\.com/retrieve/pii/(.+)$")
 SCIENCEDIRECT_LINK = "https://www.sciencedirect.com/science/article/pii/"
@@ -98,10 +104,14 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     if (reason := block_reason(soup)) is not None:
         run.blocked(final_url, reason)
         return
+    licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(ctx, final_url, soup)
     meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
+        body = rule.selector("fulltext")
+        if body is not None and (sections := page_sections(body.select(soup))):
+            pub.set_rich(RichName.sections, sections, type_, final_url)
         filled = _reader_fill(record, html, soup, final_url, meta_record)
         types = {name: type_ for name in SITE_PARTS}
         if not keywords:
@@ -110,13 +120,13 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
         for link in record.links:
             run.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
         if filled.title or filled.abstract or filled.fulltext:
-            apply_record(pub, filled, dict.fromkeys(READER_PARTS, PartType.webpage), final_url, ctx.args,
+            apply_record(pub, filled, READER_TYPES, final_url, ctx.args,
                          parts=ctx.parts, ids=False)
         shown_abstract = record.abstract or filled.abstract
     else:
         log.warning("no scraping rules for %s", final_url)
         record = _read_without_rule(html, soup, final_url, meta_record)
-        apply_record(pub, record, dict.fromkeys(READER_PARTS, PartType.webpage), final_url, ctx.args,
+        apply_record(pub, record, READER_TYPES, final_url, ctx.args,
                      parts=ctx.parts, ids=False)
         shown_abstract = record.abstract
     if meta_record is not None:
@@ -124,6 +134,9 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
             log.debug("%s: the meta description only repeats the start of the page's abstract", final_url)
             meta_record.abstract = ""
         apply_meta(ctx, run, meta_record, type_, final_url, keywords)
+    if licence:
+        tag_type = PartType.dc if where == "dc" else PartType.meta
+        pub.set_rich(RichName.license, licence, PartType.worse(tag_type, type_), final_url)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
 
 
@@ -136,7 +149,12 @@ def _read_without_rule(html: str, soup: BeautifulSoup, url: str, meta_record: Ar
     text (PubFetcher's fallback), all of the part type "webpage"."""
     article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record))
     return ArticleRecord(title=article.title, abstract=article.abstract, fulltext=article.fulltext or cleaned_page(
-        soup, url, article))
+        soup, url, article), sections=_sections(article))
+
+
+def _sections(article: GenericArticle) -> list[Section]:
+    """The reader's body sections (its own heading levels, ranked as a rule's page sections are)."""
+    return ranked_sections((s.level, s.title, s.text) for s in article.sections) if article.body else []
 
 
 def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str,
@@ -156,6 +174,7 @@ def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str
         record.fulltext = "\n\n".join(p for p in (title, abstract, body) if p)
     elif article.body:
         filled.fulltext = "\n\n".join(p for p in (title, abstract, article.body) if p)
+        filled.sections = _sections(article)
     found = [name for name, value in (("title", filled.title), ("abstract", filled.abstract),
                                       ("full text", filled.fulltext)) if value]
     if found:

@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.rich import RichName
 from pubfetch.resources.base import SERVICE_GLITCHES, Context, PubRun, RunFlag, email_address
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,8 @@ def _one(ctx: Context, run: PubRun) -> None:
     if record.oa:
         pub.oa = True
     pub.set_journal_title(record.journal_title)
+    if record.license:
+        pub.set_rich(RichName.license, record.license, PartType.oadoi, url)
     for link in record.links:
         type_ = PartType.pdf_oadoi if link.kind == "pdf" else PartType.link_oadoi
         run.links.add(link.url, type_, url, pub, ctx.args)

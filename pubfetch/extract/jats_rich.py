@@ -1,0 +1,159 @@
+"""Funding, references, sections and licence of a JATS ``<article>``, for the rich parts.
+
+* ``funding``: each ``award-id`` of every ``funding-group``'s ``award-group`` (also inside ``support-group``) with
+  the group's ``funding-source`` (institution name, without its registry identifier); a group without award IDs
+  gives its agency alone. Older articles' ``contract-sponsor``/``contract-num`` pairs are read the same way.
+* ``references``: every ``ref`` of the article's reference lists, in order: ``pub-id`` values (pmid, pmcid or pmc,
+  doi), the cited title (``article-title``, else ``chapter-title``, else ``source``) and the citation's text.
+* ``sections``: every ``sec`` of ``body``, depth first in document order: its ``title`` as written, its depth (a
+  top-level section is 1) and the text of its own paragraphs, lists, figures and tables, one paragraph each
+  (subsections are sections of their own). The flat full text stays as PubFetcher builds it.
+* ``license``: the licence URL (``ali:license_ref``, ``license/@xlink:href``, a URL in the licence text), else its
+  ``license-type``, else the licence text.
+
+Parts of ``sub-article`` and ``response`` elements (peer reviews, replies) belong to those, not to the article.
+Text is read as the JATS reader reads it (:func:`pubfetch.extract.jats_text.element_text`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from lxml import etree
+
+from pubfetch.extract.jats_text import element_text
+from pubfetch.extract.pubmed_rich import valid_doi, valid_pmcid, valid_pmid
+from pubfetch.extract.xmlsafe import local_name
+from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import Grant, Reference, Section
+
+__all__ = ["add_rich_parts"]
+
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_OWN = "[not(ancestor::sub-article) and not(ancestor::response)]"
+_CITATIONS = ("element-citation", "mixed-citation", "nlm-citation", "citation")
+_URL = re.compile(r"https?://\S+[^\s.,;)]")
+_SPACE_BEFORE = re.compile(r"\s+([.,;:)\]])")
+_SPACE_AFTER = re.compile(r"([(\[])\s+")
+
+
+def _xpath(el: etree._Element, path: str) -> list[etree._Element]:
+    return [e for e in el.xpath(path) if isinstance(e, etree._Element)]
+
+
+def _children(el: etree._Element, name: str) -> list[etree._Element]:
+    return [c for c in el if isinstance(c.tag, str) and local_name(c) == name]
+
+
+class _Reader:
+    """The readers of one article's rich parts."""
+
+    def _text(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
+        return element_text(el, skip=tuple(skip))
+
+    def _text_without(self, el: etree._Element, name: str) -> str:
+        return self._text(el, (name,))
+
+    # ---------------------------------------------------------------------------------------------------------- funding
+
+    def _agency(self, source: etree._Element) -> str:
+        institutions = [self._text(i) for i in source.iter()
+                        if isinstance(i.tag, str) and local_name(i) == "institution"]
+        if institutions:
+            return "; ".join(i for i in institutions if i)
+        return self._text_without(source, "institution-id")
+
+    def funding(self, article: etree._Element) -> list[Grant]:
+        out: list[Grant] = []
+        for group in _xpath(article, f"front/article-meta//funding-group//award-group{_OWN}"):
+            agency = "; ".join(a for a in (self._agency(s) for s in _children(group, "funding-source")) if a)
+            country = next((s.get("country", "").strip() for s in _children(group, "funding-source")
+                            if s.get("country")), "")
+            award_ids = [a for a in (self._text(e) for e in _children(group, "award-id")) if a]
+            out += [Grant(agency, award_id, country) for award_id in award_ids] or ([Grant(agency, "", country)]
+                                                                                 if agency else [])
+        sponsors = {s.get("id", ""): self._text(s) for s in _xpath(article, "front/article-meta/contract-sponsor")}
+        for number in _xpath(article, "front/article-meta/contract-num"):
+            rid = number.get("rid", "")
+            out.append(Grant(sponsors.get(rid, ""), self._text(number)))
+        if not out:
+            out = [Grant(s) for s in sponsors.values() if s]
+        return out
+
+    # ------------------------------------------------------------------------------------------------------- references
+
+    def _pub_ids(self, ref: etree._Element) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for pub_id in _xpath(ref, ".//pub-id"):
+            kind = (pub_id.get("pub-id-type") or "").strip().lower()
+            kind = "pmcid" if kind == "pmc" else kind
+            clean = {"pmid": valid_pmid, "pmcid": valid_pmcid, "doi": valid_doi}.get(kind)
+            value = clean(self._text(pub_id)) if clean is not None and kind not in found else ""
+            if value:
+                found[kind] = value
+        return found
+
+    def _cited_title(self, ref: etree._Element) -> str:
+        for name in ("article-title", "chapter-title", "source"):
+            hits = _xpath(ref, f".//{name}")
+            if hits:
+                text = self._text(hits[0])
+                if text:
+                    return text
+        return ""
+
+    def _citation_text(self, ref: etree._Element) -> str:
+        """The first citation's text; the blank that element_text puts between a citation's elements is taken out
+        before punctuation ("Nat. Methods 2007, 4, 785", not "Nat. Methods 2007 , 4 , 785")."""
+        citations = [c for c in ref.iter() if isinstance(c.tag, str) and local_name(c) in _CITATIONS]
+        text = self._text(citations[0]) if citations else self._text_without(ref, "label")
+        return _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", text))
+
+    def references(self, article: etree._Element) -> list[Reference]:
+        out = []
+        for ref in _xpath(article, f".//ref-list//ref{_OWN}"):
+            found = self._pub_ids(ref)
+            out.append(Reference(pmid=found.get("pmid", ""), pmcid=found.get("pmcid", ""), doi=found.get("doi", ""),
+                                 title=self._cited_title(ref), text=self._citation_text(ref)))
+        return out
+
+    # --------------------------------------------------------------------------------------------------------- sections
+
+    def sections(self, article: etree._Element) -> list[Section]:
+        out: list[Section] = []
+        for body in _children(article, "body"):
+            stack = [(sec, 1) for sec in reversed(_children(body, "sec"))]
+            while stack:  # iterative: hostile nesting costs no recursion
+                sec, level = stack.pop()
+                title = next((self._text(t) for t in _children(sec, "title")), "")
+                paragraphs = [self._text(c) for c in sec
+                              if isinstance(c.tag, str) and local_name(c) not in ("sec", "title", "label")]
+                out.append(Section(title, level, "\n\n".join(p for p in paragraphs if p)))
+                stack += [(child, level + 1) for child in reversed(_children(sec, "sec"))]
+        return out
+
+    # ---------------------------------------------------------------------------------------------------------- licence
+
+    def license_text(self, article: etree._Element) -> str:
+        for lic in _xpath(article, "front/article-meta/permissions/license"):
+            refs = [r for r in lic.iter() if isinstance(r.tag, str) and local_name(r) == "license_ref"]
+            for candidate in [self._text(r) for r in refs] + [lic.get(XLINK_HREF, "")]:
+                if candidate.strip():
+                    return candidate.strip()
+            paragraph = self._text(lic)
+            url = _URL.search(" ".join(
+                [e.get(XLINK_HREF, "") for e in lic.iter() if isinstance(e.tag, str)] + [paragraph]))
+            if url:
+                return url.group()
+            return (lic.get("license-type") or "").strip() or paragraph
+        return ""
+
+
+def add_rich_parts(article: etree._Element, record: ArticleRecord) -> None:
+    """Fill the record's funding, references, sections and licence from one ``<article>``."""
+    reader = _Reader()
+    record.funding = reader.funding(article)
+    record.references = reader.references(article)
+    record.sections = reader.sections(article)
+    record.license = reader.license_text(article)

@@ -1,0 +1,81 @@
+"""Funding, corrections and references of a PubMed efetch article (``PubmedArticle``), for the rich parts.
+
+* ``funding``: every ``GrantList/Grant`` of the article (``Agency``, ``GrantID``, ``Country``), deduplicated by grant ID
+  when merged.
+* ``updates``: every ``CommentsCorrectionsList/CommentsCorrections``: ``RefType`` as written, the ``PMID``, and the
+  DOI when ``RefSource`` names one ("... doi: 10.1000/x."). A ``RetractionIn`` entry marks the paper retracted.
+* ``references``: every ``Reference`` of ``PubmedData/ReferenceList`` (nested lists included), in order: the
+  ``Citation`` text and the cited paper's ``ArticleId`` values (pubmed, pmc, doi).
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from pubfetch import ids as idmod
+from pubfetch.extract.xmlsafe import text_of
+from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import Grant, Reference, Update
+
+__all__ = ["add_rich_parts", "valid_doi", "valid_pmcid", "valid_pmid"]
+
+
+def valid_pmid(text: str) -> str:
+    """The PMID of a cited paper's ID field, "" when invalid (a cited paper's bad ID is not worth a warning)."""
+    return text if idmod.is_pmid(text) else ""
+
+
+def valid_pmcid(text: str) -> str:
+    """A PMCID with its ``PMC`` prefix (some sources give the bare number), "" when invalid."""
+    value = text.upper() if text.upper().startswith("PMC") else "PMC" + text
+    return value if text and idmod.is_pmcid(value) else ""
+
+
+def valid_doi(text: str) -> str:
+    """A normalised DOI (resolver prefix stripped, ASCII upper case like every DOI in pubfetch), "" when invalid."""
+    value = idmod.normalise_doi(text) if text else ""
+    return value if value and " " not in value and idmod.is_doi(value) else ""
+
+
+def grants(citation: etree._Element) -> list[Grant]:
+    out = []
+    for grant in citation.findall("Article/GrantList/Grant"):
+        agency, grant_id = text_of(grant.find("Agency")), text_of(grant.find("GrantID"))
+        if agency or grant_id:
+            out.append(Grant(agency, grant_id, text_of(grant.find("Country"))))
+    return out
+
+
+def updates(citation: etree._Element) -> list[Update]:
+    out = []
+    for entry in citation.findall("CommentsCorrectionsList/CommentsCorrections"):
+        ref_type = (entry.get("RefType") or "").strip()
+        if not ref_type:
+            continue
+        dois = idmod.extract_dois(text_of(entry.find("RefSource")))
+        out.append(Update(ref_type, valid_pmid(text_of(entry.find("PMID"))), dois[0] if dois else ""))
+    return out
+
+
+def references(article: etree._Element) -> list[Reference]:
+    out = []
+    for reference in article.iterfind("PubmedData/ReferenceList//Reference"):
+        found: dict[str, str] = {}
+        for article_id in reference.iterfind("ArticleIdList/ArticleId"):
+            kind = (article_id.get("IdType") or "").strip().lower()
+            value = text_of(article_id)
+            clean = {"pubmed": valid_pmid, "pmc": valid_pmcid, "doi": valid_doi}.get(kind)
+            if clean is not None and kind not in found and clean(value):
+                found[kind] = clean(value)
+        out.append(Reference(pmid=found.get("pubmed", ""), pmcid=found.get("pmc", ""), doi=found.get("doi", ""),
+                             text=text_of(reference.find("Citation"))))
+    return out
+
+
+def add_rich_parts(element: etree._Element, record: ArticleRecord) -> None:
+    """Fill the record's funding, updates and references from one ``PubmedArticle``."""
+    citation = element.find("MedlineCitation")
+    if citation is not None:
+        record.funding = grants(citation)
+        record.updates = updates(citation)
+    record.references = references(element)

@@ -1,0 +1,299 @@
+"""The rich parts of a publication beyond PubFetcher's ten: funding, corrections and retractions, references,
+sections of the full text, and the licence.
+
+They come from answers the chain already receives (PubMed XML, JATS, Europe PMC's search result, Unpaywall, page
+meta tags), so they are kept as parts with provenance (type, URL, time) and offered through the same overwrite rule
+as the ten parts: a part that is final is kept; otherwise a better type, or among final types a bigger offer, wins.
+They are not :class:`~pubfetch.model.part_type.PartName` members because PubFetcher's part names are a command-line
+and JSON contract (``--fetch-part``, ``--out-part``, ``totallyFinal``) that these parts must not change.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from pubfetch.model.part_type import PartType
+from pubfetch.model.timefmt import Clock, instant_human, now_ms
+
+__all__ = ["Grant", "Reference", "RichList", "RichName", "RichText", "Section", "Update", "dedup_grants",
+           "update_type"]
+
+
+class RichName(Enum):
+    """The rich parts; ``value`` is the JSON name."""
+
+    funding = "funding"
+    updates = "updates"
+    references = "references"
+    sections = "sections"
+    license = "license"
+
+    @property
+    def is_list(self) -> bool:
+        return self is not RichName.license
+
+
+def _s(d: dict, key: str) -> str:
+    value = d.get(key, "")
+    return value if isinstance(value, str) else ""
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One grant: the funding agency, the grant number as written, and the agency's country when the source says."""
+
+    agency: str = ""
+    grant_id: str = ""
+    country: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"agency": self.agency, "grantId": self.grant_id, "country": self.country}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Grant:
+        return cls(_s(d, "agency"), _s(d, "grantId"), _s(d, "country"))
+
+    def __str__(self) -> str:
+        return " ".join(p for p in (self.agency, self.grant_id) if p)
+
+
+@dataclass(frozen=True)
+class Update:
+    """A link to a correction, retraction, comment or update: ``type`` is PubMed's CommentsCorrections RefType
+    (``RetractionIn``, ``ErratumFor``, ...), ``pmid`` and ``doi`` name the other paper."""
+
+    type: str = ""
+    pmid: str = ""
+    doi: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"type": self.type, "pmid": self.pmid, "doi": self.doi}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Update:
+        return cls(_s(d, "type"), _s(d, "pmid"), _s(d, "doi"))
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.pmid or self.doi}".strip()
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One entry of the reference list: the cited paper's IDs and title when given, and the citation as written."""
+
+    pmid: str = ""
+    pmcid: str = ""
+    doi: str = ""
+    title: str = ""
+    text: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"pmid": self.pmid, "pmcid": self.pmcid, "doi": self.doi, "title": self.title, "text": self.text}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Reference:
+        return cls(_s(d, "pmid"), _s(d, "pmcid"), _s(d, "doi"), _s(d, "title"), _s(d, "text"))
+
+    def __str__(self) -> str:
+        return self.title or self.text or self.pmid or self.doi or self.pmcid
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the full text: its heading as written, its depth (1 for top-level) and its own text (without
+    the text of its subsections, which follow it as sections of their own)."""
+
+    title: str = ""
+    level: int = 1
+    text: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "level": self.level, "text": self.text}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Section:
+        level = d.get("level", 1)
+        return cls(_s(d, "title"), level if isinstance(level, int) and not isinstance(level, bool) else 1,
+                   _s(d, "text"))
+
+    def __str__(self) -> str:
+        return self.title
+
+
+_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.updates: Update,
+                                    RichName.references: Reference, RichName.sections: Section}
+
+
+class _RichPart:
+    """Provenance and the overwrite rule shared by the rich parts."""
+
+    def __init__(self, name: RichName) -> None:
+        self.name = name
+        self.type = PartType.na
+        self.url = ""
+        self.timestamp = 0
+
+    @property
+    def size(self) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def is_empty(self) -> bool:
+        return self.size == 0
+
+    def is_final(self) -> bool:
+        return self.type.is_final and not self.is_empty()
+
+    def accepts(self, size: int, type_: PartType) -> bool:
+        """The ten parts' rule (Publication._accepts) with "usable" meaning "not empty"."""
+        return (not self.is_final() and size > 0
+                and ((type_.is_final and self.size < size) or type_.is_better_than(self.type)))
+
+    def _stamp(self, type_: PartType, url: str, clock: Clock) -> None:
+        self.type = type_
+        self.url = (url or "").strip()
+        self.timestamp = clock()
+
+    def _meta(self, computed: bool) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type.value, "url": self.url, "timestamp": self.timestamp}
+        if computed:
+            d.update(timestampHuman=instant_human(self.timestamp), size=self.size, empty=self.is_empty(),
+                     final=self.is_final())
+        return d
+
+    def _load_meta(self, d: dict) -> None:
+        try:
+            self.type = PartType(d.get("type", "na"))
+        except ValueError:
+            self.type = PartType.na
+        self.url = d.get("url", "") or ""
+        self.timestamp = int(d.get("timestamp", 0) or 0)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _RichPart) and type(other) is type(self) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class RichList(_RichPart):
+    """A list part (funding, updates, references, sections)."""
+
+    def __init__(self, name: RichName, items: list | None = None) -> None:
+        super().__init__(name)
+        self.items: list = list(items or [])
+
+    @property
+    def size(self) -> int:
+        return len(self.items)
+
+    def offer(self, items: list, type_: PartType, url: str, clock: Clock = now_ms) -> bool:
+        if not self.accepts(len(items), type_):
+            return False
+        self.items = list(items)
+        self._stamp(type_, url, clock)
+        return True
+
+    def plain(self) -> str:
+        return "[" + "; ".join(str(i) for i in self.items) + "]"
+
+    def items_json(self) -> list[dict[str, Any]]:
+        return [i.to_json() for i in self.items]
+
+    def to_json(self, computed: bool = True) -> dict[str, Any]:
+        return {"list": self.items_json(), **self._meta(computed)}
+
+    def load_json(self, d: dict) -> None:
+        item_type = _ITEM_TYPES[self.name]
+        self.items = [item_type.from_json(i) for i in d.get("list", []) or [] if isinstance(i, dict)]
+        self._load_meta(d)
+
+    def __repr__(self) -> str:
+        return f"RichList({self.name.value}, {len(self.items)} items, {self.type.value})"
+
+
+class RichText(_RichPart):
+    """A text part (the licence)."""
+
+    def __init__(self, name: RichName, content: str = "") -> None:
+        super().__init__(name)
+        self.content = content
+
+    @property
+    def size(self) -> int:
+        return len(self.content)
+
+    def offer(self, content: str, type_: PartType, url: str, clock: Clock = now_ms) -> bool:
+        content = (content or "").strip()
+        if not self.accepts(len(content), type_):
+            return False
+        self.content = content
+        self._stamp(type_, url, clock)
+        return True
+
+    def plain(self) -> str:
+        return self.content
+
+    def to_json(self, computed: bool = True) -> dict[str, Any]:
+        return {"content": self.content, **self._meta(computed)}
+
+    def load_json(self, d: dict) -> None:
+        content = d.get("content", "")
+        self.content = content if isinstance(content, str) else ""
+        self._load_meta(d)
+
+    def __repr__(self) -> str:
+        return f"RichText({self.name.value}, {self.content!r}, {self.type.value})"
+
+
+def new_part(name: RichName) -> RichList | RichText:
+    return RichList(name) if name.is_list else RichText(name)
+
+
+# ------------------------------------------------------------------------------------------------ helpers for parsers
+
+
+def dedup_grants(grants: list[Grant]) -> list[Grant]:
+    """Grants without repeats, in order: one entry per grant ID (blanks filled from a later twin); a grant without an
+    ID is kept once per agency, and only when no grant with an ID names the same agency."""
+    out: list[Grant] = []
+    index: dict[str, int] = {}
+    for grant in grants:
+        if not (grant.agency or grant.grant_id):
+            continue
+        key = "id:" + grant.grant_id.lower() if grant.grant_id else "agency:" + grant.agency.lower()
+        if key not in index:
+            index[key] = len(out)
+            out.append(grant)
+            continue
+        kept = out[index[key]]
+        out[index[key]] = Grant(kept.agency or grant.agency, kept.grant_id, kept.country or grant.country)
+    with_ids = {g.agency.lower() for g in out if g.grant_id}
+    return [g for g in out if g.grant_id or g.agency.lower() not in with_ids]
+
+
+#: PubMed's RefTypes whose words are not simply capitalised ("Corrected and republished in" ->
+#: "CorrectedandRepublishedIn"); every other Europe PMC type maps by capitalising its words.
+_UPDATE_TYPES = {
+    "correctedandrepublishedin": "CorrectedandRepublishedIn",
+    "correctedandrepublishedfrom": "CorrectedandRepublishedFrom",
+    "retractedandrepublishedin": "RetractedandRepublishedIn",
+    "retractedandrepublishedfrom": "RetractedandRepublishedFrom",
+}
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def update_type(text: str) -> str:
+    """PubMed's RefType for a CommentsCorrections type as Europe PMC writes it ("Retraction in" -> "RetractionIn",
+    "Expression of concern for" -> "ExpressionOfConcernFor"); a PubMed RefType is returned unchanged."""
+    words = _WORD.findall(text or "")
+    if len(words) == 1:
+        return words[0]
+    joined = "".join(w.lower() for w in words)
+    return _UPDATE_TYPES.get(joined) or "".join(w[:1].upper() + w[1:].lower() for w in words)
+
+
+#: update types that say the paper itself was retracted
+RETRACTED_BY = frozenset(("RetractionIn", "RetractedandRepublishedIn"))
+RETRACTED_TYPE = "retracted publication"

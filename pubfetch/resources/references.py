@@ -1,0 +1,69 @@
+"""Europe PMC's references endpoint, asked only with ``--references`` (``references=True``): the reference list of
+a paper whose full text and PubMed record gave none (no JATS ``ref-list``, no ``ReferenceList``).
+
+Asked last in the chain, so that the answers already received had their chance; only for a paper the Europe PMC
+search said has references (or that no search record described); by PMID (source MED), else by PMCID (source PMC).
+The endpoint pages its answer: page after page of :data:`PAGE_SIZE` until the announced count is reached, one
+request per page, at most :data:`MAX_PAGES`; the requests go through the client's rate limits like every other.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from pubfetch.extract.europepmc_references import parse_references_json
+from pubfetch.model.part_type import PartType
+from pubfetch.model.rich import Reference, RichName
+from pubfetch.resources.base import Context, PubRun, RunFlag
+
+log = logging.getLogger(__name__)
+
+__all__ = ["MAX_PAGES", "PAGE_SIZE", "fetch_references", "wants_references"]
+
+#: references per page (the service's largest page)
+PAGE_SIZE = 1000
+#: pages asked per paper at most: a review cites hundreds, never tens of thousands
+MAX_PAGES = 10
+
+
+def wants_references(ctx: Context, run: PubRun) -> bool:
+    pub = run.pub
+    if not ctx.config.references or run.has(RunFlag.EPMC_REFERENCES) or not pub.references.is_empty():
+        return False
+    said = run.has(RunFlag.EPMC_HAS_REFERENCES) or not run.has(RunFlag.EUROPEPMC)
+    return said and bool(pub.pmid.content or pub.pmcid.content)
+
+
+def fetch_references(ctx: Context, runs: Sequence[PubRun]) -> None:
+    todo = [run for run in runs if wants_references(ctx, run)]
+    for run in todo:
+        run.set(RunFlag.EPMC_REFERENCES)
+    ctx.map(lambda run: _one(ctx, run), todo)
+
+
+def _one(ctx: Context, run: PubRun) -> None:
+    pub = run.pub
+    source, cited = ("MED", pub.pmid.content) if pub.pmid.content else ("PMC", pub.pmcid.content)
+    url = f"{ctx.endpoints.europepmc}{source}/{cited}/references"
+    found: list[Reference] = []
+    for page in range(1, MAX_PAGES + 1):
+        result = ctx.client.get(url, params={"page": str(page), "pageSize": str(PAGE_SIZE), "format": "json"},
+                                publication=True, headers={"Accept": "application/json"})
+        if not result.ok:
+            run.fail_service(result, RunFlag.EPMC_REFERENCES)
+            return  # a list cut short is not kept: the part would look complete
+        try:
+            answer = parse_references_json(result.text or "")
+        except ValueError as e:
+            log.warning("unreadable Europe PMC references of %s %s: %s", source, cited, e)
+            run.unreadable()
+            return
+        found += answer.references
+        if not answer.references or len(found) >= (answer.hit_count or 0):
+            break
+    else:
+        log.warning("references of %s %s not complete after %d pages; kept the %d read", source, cited, MAX_PAGES,
+                    len(found))
+    if found:
+        pub.set_rich(RichName.references, found, PartType.europepmc, f"{url}?format=json")

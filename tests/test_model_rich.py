@@ -1,0 +1,39 @@
+"""The rich parts' overwrite rule is the parts' rule: a final part is kept, a better type replaces a worse one, and
+among non-final parts of one type a bigger offer wins; grants are kept once per grant ID."""
+
+from __future__ import annotations
+
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model import ArticleRecord, PartName, PartType, Publication, apply_record
+from pubfetch.model.rich import Grant, Reference, RichName, dedup_grants
+
+
+def test_a_final_source_replaces_a_page_and_is_then_kept() -> None:
+    pub = Publication()
+    assert pub.set_rich(RichName.license, "Copyright 2020 Publisher", PartType.dc, "page")
+    assert pub.set_rich(RichName.license, "cc by", PartType.europepmc, "search")
+    assert not pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml,
+                            "jats")
+    assert (pub.license.content, pub.license.type, pub.license.url) == ("cc by", PartType.europepmc, "search")
+
+
+def test_an_offer_of_the_same_lesser_type_is_refused_as_for_the_ten_parts() -> None:
+    pub = Publication()
+    pub.set_rich(RichName.references, [Reference(text="a")], PartType.dc, "one")
+    assert not pub.set_rich(RichName.references, [Reference(text="a"), Reference(text="b")], PartType.dc, "two")
+    pub.set_title("A title", PartType.dc, "one", FetcherArgs())
+    assert not pub.set_title("A longer title", PartType.dc, "two", FetcherArgs())
+    assert (pub.references.url, pub.title.url) == ("one", "one")
+
+
+def test_a_mapping_without_a_rich_part_leaves_it_alone() -> None:
+    record = ArticleRecord(title="A title", license="cc by", funding=[Grant("A", "1")])
+    pub = Publication()
+    apply_record(pub, record, {PartName.title: PartType.webpage, RichName.funding: PartType.doi}, "u", FetcherArgs())
+    assert pub.license.is_empty() and [g.grant_id for g in pub.funding.items] == ["1"]
+
+
+def test_grants_are_kept_once_per_grant_id() -> None:
+    grants = [Grant("", "R01 1"), Grant("NIH", "R01 1", "United States"), Grant("NIH"), Grant("Wellcome"),
+              Grant("Wellcome")]
+    assert dedup_grants(grants) == [Grant("NIH", "R01 1", "United States"), Grant("Wellcome")]

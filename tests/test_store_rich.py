@@ -1,0 +1,66 @@
+"""The rich parts in both stores: kept with their provenance, and entries written before they existed still read (the
+JSON entry simply lacks their keys) and gain them when fetched again."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model import PartType, Publication
+from pubfetch.model.rich import Grant, Reference, RichName, Section, Update
+from pubfetch.store import init_store, open_store
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return str(tmp_path / "rich.db") if request.param == "sqlite" else request.getfixturevalue("pg_url")
+
+
+def rich_publication() -> Publication:
+    pub = Publication()
+    pub.set_pmid("22528466", PartType.pubmed_xml, "https://eutils/x", FetcherArgs())
+    pub.set_rich(RichName.funding, [Grant("NIGMS NIH HHS", "R01 GM1", "United States")], PartType.pubmed_xml, "u1")
+    pub.set_rich(RichName.updates, [Update("RetractionIn", "456", "10.1/X")], PartType.pubmed_xml, "u1")
+    pub.set_rich(RichName.references, [Reference("1", "PMC2", "10.2/Y", "Cited", "Cited. 2000")],
+                 PartType.europepmc_xml, "u2")
+    pub.set_rich(RichName.sections, [Section("Introduction", 1, "Text."), Section("Aims", 2, "More.")],
+                 PartType.europepmc_xml, "u2")
+    pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u2")
+    pub.mark_retracted(updates=pub.updates.items)
+    return pub
+
+
+def test_rich_parts_round_trip_through_the_store(target: str) -> None:
+    pub = rich_publication()
+    with init_store(target) as store:
+        assert store.put_publication(pub)
+    with open_store(target) as store:
+        again = store.get_publication("22528466")
+    assert again is not None
+    assert again == pub
+    assert again.references.type is PartType.europepmc_xml and again.references.url == "u2"
+    assert again.retracted and again.retraction_notices() == ["456"]
+
+
+def test_an_entry_written_before_the_rich_parts_reads_and_gains_them(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    with init_store(str(db)) as store:
+        store.put_publication(rich_publication())
+    with sqlite3.connect(db) as conn:  # the entry as an older pubfetch wrote it: none of the new keys
+        doc = json.loads(conn.execute("SELECT json FROM publications").fetchone()[0])
+        for key in ("funding", "updates", "references", "sections", "license", "retracted"):
+            doc.pop(key)
+        doc["pubTypes"] = ["Retracted Publication"]
+        conn.execute("UPDATE publications SET json = ?", (json.dumps(doc),))
+    with open_store(str(db)) as store:
+        old = store.get_publication("22528466")
+        assert old is not None
+        assert all(old.rich(name).is_empty() for name in RichName)
+        assert old.retracted  # from its publication types
+        old.set_rich(RichName.license, "cc by", PartType.europepmc, "u3")
+        assert store.put_publication(old)
+        assert store.get_publication("22528466").license.content == "cc by"  # type: ignore[union-attr]
