@@ -18,6 +18,7 @@ RATES: dict[str, tuple[float, tuple[str, ...]]] = {
     "europepmc_annotations": (10.0, ("annotations",)),
     "unpaywall": (10.0, ("unpaywall",)),
     "doi": (20.0, ("doi",)),
+    "host": (4.0, ("publisher",)),
 }
 #: host -> (services it serves, connections pubfetch keeps to it). doi.org takes no connection slot (PubFetcher).
 HOSTS: dict[str, tuple[tuple[str, ...], int]] = {
@@ -25,6 +26,7 @@ HOSTS: dict[str, tuple[tuple[str, ...], int]] = {
     "eutils.ncbi.nlm.nih.gov": (("ncbi",), 1),
     "pubmed.ncbi.nlm.nih.gov": (("other",), 1),
     "api.unpaywall.org": (("unpaywall",), 1),
+    "publisher": (("publisher",), 1),
 }
 
 

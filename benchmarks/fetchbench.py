@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bound import lower_bound
+from idle import idle_with_waiting_work
 from services import HostedServices
+from support.synthetic import SyntheticServices
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,6 +31,7 @@ SERVICES: dict[str, str] = {
     "other": "PubMed pages",
     "doi": "doi.org",
     "unpaywall": "Unpaywall",
+    "publisher": "publisher pages",
 }
 
 
@@ -54,6 +57,13 @@ class FetchRun:
     #: (seconds since the start, fraction of the IDs started, RSS in MB, peak RSS so far in MB) every few seconds:
     #: where in the run (the first pass, the end-of-run retry, the last seconds) the peak was reached
     rss_over_time: list[tuple[float, float, float, float]] = field(default_factory=list)
+    #: seconds each host of a batched service was idle while a batch waited for it (idle.py)
+    idle: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def idle_fraction(self) -> float:
+        """The largest idle time with waiting work of a host, as a fraction of the wall time."""
+        return max(self.idle.values(), default=0.0) / self.wall_s if self.wall_s else 0.0
 
     @property
     def total_requests(self) -> int:
@@ -173,9 +183,18 @@ def run_pubfetch(argv: list[str], env: dict[str, str], timeout_s: float,
     return ChildRun(proc.returncode, wall, usage.ru_utime + usage.ru_stime, peak, tail, samples, series)
 
 
+def second_passes(services: SyntheticServices, on: bool) -> None:
+    """The second-pass scenario (on) or the standard one: Europe PMC's search does not know a third of the PMIDs
+    (their PMCID and DOI come from PubMed, and they search again by them), and for a sixth of the open-access ones
+    PubMed names no PMCID either: their DOI resolves to a publisher page that does."""
+    services.search_misses_pmid = (lambda a: a.index % 3 == 1) if on else (lambda a: False)
+    services.pmcid_on_page_only = (lambda a: a.index % 12 == 4) if on else (lambda a: False)
+
+
 def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir: Path, *,
               rate_limits: bool = True, timeout_s: float = 6 * 3600, fail_every_third: bool = False,
-              latency: float = 0.1, failing: frozenset[str] = frozenset(), sample_memory: bool = False) -> FetchRun:
+              latency: float = 0.1, failing: frozenset[str] = frozenset(), sample_memory: bool = False,
+              second_pass: bool = False) -> FetchRun:
     """Fetch ``pmids`` into a new database with ``--batch-size batch_size``; the server's counts are reset first.
     ``fail_every_third``: the server answers the first try of every third distinct request 503 + Retry-After 1.
     ``failing``: services answering 503 with ``Retry-After: 0`` to every request of the run (without the header the
@@ -183,7 +202,7 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     run holds while everything waits for the end-of-run retry). ``sample_memory``: the child's RSS at each
     tenth of the IDs (counted as the Europe PMC searches asked for them)."""
     tag = (f"{len(pmids)}-{batch_size}-{'limited' if rate_limits else 'free'}-{'flaky' if fail_every_third else 'ok'}"
-           f"-{'-'.join(sorted(failing)) or 'none'}")
+           f"-{'-'.join(sorted(failing)) or 'none'}-{'second' if second_pass else 'first'}")
     ids = write_id_file(workdir / f"ids-{tag}.txt", pmids)
     db = workdir / f"pubs-{tag}.db"
     env = child_env(hosted, workdir / f"rates-{tag}.sqlite")
@@ -195,8 +214,12 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     services.fail_every_third = fail_every_third
     services.failing = set(failing)
     services.failing_retry_after = "0"
+    second_passes(services, second_pass)
+    log_file = workdir / f"log-{tag}.txt"
+    timed = not sample_memory  # the long file's runs make too many requests to keep each one's times
+    services.timeline = [] if timed else None
     argv = ["-pub-file", str(ids), "-db-fetch-end", str(db), "--batch-size", str(batch_size),
-            "--allow-private-addresses", "--quiet"]
+            "--allow-private-addresses", "--quiet"] + (["--log", str(log_file)] if timed else [])
     if not rate_limits:
         argv.append("--no-rate-limit")
 
@@ -206,6 +229,9 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     child = run_pubfetch(argv, env, timeout_s, started if sample_memory else None)
     services.fail_every_third = False
     services.failing, services.failing_retry_after = set(), None
+    second_passes(services, False)
+    idle = idle_with_waiting_work(log_file, services.timeline) if timed and log_file.exists() else {}
+    services.timeline = None
     if child.exit_status not in (0, 1):  # 1: the closed-access half has no full text anywhere, so it is not final
         raise RuntimeError(f"pubfetch exited with {child.exit_status}: {child.stderr_tail}")
     counts = services.counts
@@ -214,4 +240,4 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     return FetchRun(len(pmids), batch_size, child.wall_s, child.peak_rss_mb, child.exit_status, child.cpu_s,
                     {s: counts.get(s, 0) for s in SERVICES}, sum(services.too_many.values()), child.stderr_tail,
                     sum(services.repeats.values()), sum(services.injected.values()), bound.seconds, bound.binding,
-                    child.rss_by_tenth, child.rss_over_time)
+                    child.rss_by_tenth, child.rss_over_time, idle)

@@ -2,7 +2,7 @@
 
 A full run takes more than an hour, so parts are often re-measured alone (``--skip``). Rewritten whole by such a run,
 results.json and RESULTS.md used to hold only the part just measured, or went stale beside tables gathered by hand.
-Here each part (``fetch``, ``long_file``, ``parse``) is stored with the command, commit and machine that measured it;
+Here each part (``fetch``, ``second_pass``, ``long_file``, ``parse``) is stored with the command, commit and machine that measured it;
 a run replaces the parts it measured and keeps the others, and RESULTS.md is rendered from all of them, each under its
 own heading. The long file's rows (one per services setting, see ``--long-runs``) are merged one by one: re-measuring
 the failing run keeps the answering run of the same file, and each row says which commit measured it.
@@ -18,7 +18,8 @@ from typing import Any
 from fetchbench import FetchRun
 
 #: the parts, in the order RESULTS.md shows them, with their headings
-PARTS = {"fetch": "Fetching PMIDs", "long_file": "A long ID file", "parse": "Parse throughput"}
+PARTS = {"fetch": "Fetching PMIDs", "second_pass": "Fetching PMIDs with second passes", "long_file": "A long ID file",
+         "parse": "Parse throughput"}
 
 
 def load(path: Path) -> dict[str, dict[str, Any]]:

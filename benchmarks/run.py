@@ -1,6 +1,6 @@
 """Regenerate the benchmark tables: ``python benchmarks/run.py`` (``--help`` for the knobs, ``--quick`` for a smoke run).
 
-Three parts (``--skip`` leaves some out). Each part's raw figures are kept in ``results.json`` beside the markdown file
+Four parts (``--skip`` leaves some out). Each part's raw figures are kept in ``results.json`` beside the markdown file
 (default ``benchmarks/RESULTS.md``) with the command, commit and machine that measured them; a run replaces the parts
 it measured and keeps the others, and the markdown is rewritten from all of them (``results_file.py``):
 
@@ -9,9 +9,12 @@ it measured and keeps the others, and the markdown is rewritten from all of them
    of the child process, requests per publication by service, with batching (``--batch-size 200``) and without
    (``--batch-size 1``) and their ratio; unbatched runs that would take longer than ``--unbatched-limit`` minutes are
    extrapolated from the ``--unbatched-sample`` run, and the table says so;
-2. peak RSS for a long ID file (``--long-file`` lines), without latency and rate limits, so that it ends in minutes,
+2. the same with second passes (``--second-pass`` PMIDs): Europe PMC's search does not know a third of them, PubMed
+   names their PMCIDs and DOIs, and some DOIs lead to pages naming a PMCID; every fetch run also reports the time a
+   host of a batched service was idle while a batch waited for it (``idle.py``);
+3. peak RSS for a long ID file (``--long-file`` lines), without latency and rate limits, so that it ends in minutes,
    read at each tenth of the file, once with every service answering and once with ``--long-failing`` failing;
-3. parse throughput of PubMed efetch XML, JATS, HTML cleaning and PDF extraction on the recorded corpus
+4. parse throughput of PubMed efetch XML, JATS, HTML cleaning and PDF extraction on the recorded corpus
    (``--corpus``, default ../shared/corpus) and on synthetic documents.
 """
 
@@ -103,6 +106,17 @@ def fetch_rows(opts: argparse.Namespace, workdir: Path) -> list[dict]:
     return rows
 
 
+def second_pass_rows(opts: argparse.Namespace, workdir: Path) -> list[dict]:
+    """The second-pass scenario's batched run."""
+    n = opts.second_pass
+    with HostedServices(n, latency=opts.latency) as hosted:
+        log(f"{n} PMIDs with second passes, --batch-size {opts.batch_size}")
+        run = fetch_run(hosted, hosted.services.pmids(), opts.batch_size, workdir, latency=opts.latency,
+                        second_pass=True)
+        log(f"  {duration(run.wall_s)} (bound {duration(run.bound_s)})")
+    return [{"n": n, "run": run, "extrapolated": None}]
+
+
 def long_file_rows(opts: argparse.Namespace, workdir: Path) -> list[tuple[str, FetchRun]]:
     """The long ID file fetched as it is and with ``--long-failing`` answering 503 throughout, memory sampled."""
     rows: list[tuple[str, FetchRun]] = []
@@ -126,14 +140,24 @@ def machine_table(info: dict[str, str]) -> list[str]:
     return ["| machine | |", "|---|---|", *(f"| {k} | {v} |" for k, v in info.items()), ""]
 
 
-def fetch_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
+def _idle(run: FetchRun) -> str:
+    """The host idle longest while a batch waited for it: seconds and share of the run."""
+    if not run.idle:
+        return ""
+    host = max(run.idle, key=lambda h: run.idle[h])
+    return f"{run.idle[host]:.1f} s ({run.idle_fraction * 100:.1f} %, {host})"
+
+
+def fetch_table(rows: list[dict], opts: argparse.Namespace, intro: str = "") -> list[str]:
     heads = ["PMIDs", "batching", "wall time", "lower bound", "wall / bound", "publications/s", "CPU time", "peak RSS",
-             *SERVICES.values(), "all services", "repeats", "429s"]
-    intro = (f"Synthetic services on loopback, {opts.latency * 1000:.0f} ms latency per request, 429 above the "
-             "documented rates (NCBI 3/s, Europe PMC 10/s, annotations 10/s, Unpaywall 10/s, doi.org 20/s); "
-             "pubfetch's default rate limits and one connection per host. Half of the synthetic publications are open "
-             "access (full text from Europe PMC), half closed (doi.org and Unpaywall asked, nothing found). Requests "
-             "are per publication.")
+             *SERVICES.values(), "all services", "repeats", "429s", "host idle with waiting work"]
+    intro = intro or (
+        f"Synthetic services on loopback, {opts.latency * 1000:.0f} ms latency per request, 429 above the "
+        "documented rates (NCBI 3/s, Europe PMC 10/s, annotations 10/s, Unpaywall 10/s, doi.org 20/s); "
+        "pubfetch's default rate limits and one connection per host. Half of the synthetic publications are open "
+        "access (full text from Europe PMC), half closed (doi.org and Unpaywall asked, nothing found). Requests "
+        "are per publication. *Host idle with waiting work*: the longest time a host of a batched service had no "
+        "request in flight while a batch waited for it (not for its rate limit), and its share of the wall time.")
     out = [intro, "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     by_n: dict[int, list[dict]] = {}
     for row in rows:
@@ -151,7 +175,7 @@ def fetch_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
             cells = [f"{n:,}", mode, duration(run.wall_s), f"{duration(run.bound_s)} ({run.binding})", ratio,
                      f"{run.ids / run.wall_s:.2f}", duration(run.cpu_s), rss,
                      *(f"{run.per_publication(s):.3f}" for s in SERVICES), f"{run.per_publication():.3f}",
-                     str(run.repeats), str(run.too_many)]
+                     str(run.repeats), str(run.too_many), _idle(run)]
             out.append("| " + " | ".join(cells) + " |")
         batched = next((r["run"] for r in pair if r["run"].batch_size != 1 and not r.get("flaky")), None)
         single = next((r["run"] for r in pair if r["run"].batch_size == 1), None)
@@ -159,7 +183,7 @@ def fetch_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
             ratio = single.wall_s / batched.wall_s
             requests = single.total_requests / batched.total_requests if batched.total_requests else 0
             cells = [f"{n:,}", "**unbatched / batched**", f"**x{ratio:.2f}**", "", "", "", "", "",
-                     *("" for _ in SERVICES), f"x{requests:.2f}", "", ""]
+                     *("" for _ in SERVICES), f"x{requests:.2f}", "", "", ""]
             out.append("| " + " | ".join(cells) + " |")
     out.append("")
     return out
@@ -168,6 +192,15 @@ def fetch_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
 def _peak_at(run: FetchRun, tenth: int) -> float | None:
     """The child's peak RSS (MB) when ``tenth`` tenths of the IDs had been started, if it was sampled."""
     return run.rss_by_tenth[tenth - 1][2] if len(run.rss_by_tenth) >= tenth else None
+
+
+def second_pass_table(rows: list[dict], opts: argparse.Namespace) -> list[str]:
+    intro = ("The services of the table above, where Europe PMC's search does not know a third of the PMIDs (it finds "
+             "those publications by PMCID and DOI only), so that their PMCID and DOI come from PubMed and they go "
+             "round the resources a second time with them; for a sixth of the open-access publications PubMed names "
+             "no PMCID either, and their DOI resolves to a publisher page (4 requests/s, pubfetch's limit for a "
+             "publisher's host) that names it. Requests are per publication; *host idle with waiting work* as above.")
+    return fetch_table(rows, opts, intro)
 
 
 def long_file_table(rows: list[tuple[str, FetchRun]]) -> list[str]:
@@ -218,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="PMIDs of the unbatched run that larger ones are extrapolated from (default 1000)")
     parser.add_argument("--flaky", action=argparse.BooleanOptionalAction, default=True,
                         help="also fetch each size with a third of the requests failing once (503 + Retry-After 1)")
+    parser.add_argument("--second-pass", type=int, default=1000,
+                        help="PMIDs of the second-pass scenario's run (default 1000; 0: skip)")
     parser.add_argument("--long-file", type=int, default=100_000, help="lines of the long ID file (0: skip)")
     parser.add_argument("--long-failing", nargs="*", default=["ncbi"],
                         help="services answering 503 throughout the long file's second run (default: ncbi, the "
@@ -228,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parse-seconds", type=float, default=3.0, help="minimum seconds per parse measurement")
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus",
                         help="recorded-response corpus (manifest.jsonl); parse benchmarks use it when present")
-    parser.add_argument("--skip", choices=["fetch", "long", "parse"], nargs="*", default=[],
+    parser.add_argument("--skip", choices=["fetch", "second", "long", "parse"], nargs="*", default=[],
                         help="parts not to run")
     parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md", help="markdown file to write")
     parser.add_argument("--quick", action="store_true",
@@ -236,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     opts = parser.parse_args(argv)
     if opts.quick:
         opts.sizes, opts.long_file, opts.parse_seconds, opts.unbatched_sample = [100], 2000, 0.3, 100
+        opts.second_pass = 100
 
     info = machine.describe()
     command = " ".join(["python benchmarks/run.py", *(sys.argv[1:] if argv is None else argv)])
@@ -247,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
             measured["fetch"] = {"markdown": fetch_table(rows, opts),
                                  "rows": [{**asdict(r["run"]), "extrapolated_from": r["extrapolated"],
                                            "flaky": bool(r.get("flaky"))} for r in rows]}
+        if "second" not in opts.skip and opts.second_pass:
+            second = second_pass_rows(opts, workdir)
+            measured["second_pass"] = {"markdown": second_pass_table(second, opts),
+                                       "rows": [{**asdict(r["run"]), "extrapolated_from": None} for r in second]}
         if "long" not in opts.skip and opts.long_file:
             long_rows = long_file_rows(opts, workdir)
             measured["long_file"] = {"rows": [{"services": label, **asdict(run)} for label, run in long_rows]}

@@ -30,6 +30,8 @@ HOSTS: dict[str, tuple[str, str]] = {
     "doi": ("127.0.0.4", "/doi/"),
     "unpaywall": ("127.0.0.5", "/unpaywall/"),
 }
+#: Publisher pages (the second-pass scenario's DOIs resolve to them) on a host of their own.
+PAGES = "127.0.0.6"
 
 #: Requests per second each synthetic service accepts before answering 429 (the services' documented limits, the same
 #: numbers as pubfetch.net.ratelimit.default_limits). The synthetic server counts Europe PMC's search and full-text
@@ -62,7 +64,7 @@ class HostedServices:
         # the LoopbackServer's handler class serves any listening socket and records into the same server object
         handler = self.services.server._server.RequestHandlerClass
         self._servers: dict[str, ThreadingHTTPServer] = {}
-        for address in sorted({a for a, _ in HOSTS.values()}):
+        for address in sorted({a for a, _ in HOSTS.values()} | {PAGES}):
             server = ThreadingHTTPServer((address, 0), handler)
             server.daemon_threads = True
             self._servers[address] = server
@@ -70,6 +72,7 @@ class HostedServices:
     def __enter__(self) -> Self:
         for server in self._servers.values():
             threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+        self.services.page_base = f"http://{PAGES}:{self._servers[PAGES].server_address[1]}"
         return self
 
     def __exit__(self, *exc: object) -> None:

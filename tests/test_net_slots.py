@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -161,3 +162,72 @@ def test_slot_released_when_the_block_raises() -> None:
     assert slots.active_hosts() == 0
     with slots.hold("https://example.org/"):  # would block forever if the slot leaked
         pass
+
+
+def _until(condition, what: str) -> None:
+    """Wait until ``condition`` holds (polled; the ceiling only keeps a broken slot from hanging the test)."""
+    deadline = time.monotonic() + EVENT_WAIT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.005)
+
+
+def test_a_released_connection_goes_to_the_lowest_rank_then_the_first_come() -> None:
+    """The fetch engine ranks a publication's thread by its batch: the oldest batch's requests go first."""
+    slots = HostSlots(1)
+    url = "https://host.example/x"
+    order: list[str] = []
+
+    def wait_turn(name: str, rank: int) -> None:
+        slots.rank_thread(rank)
+        with slots.hold(url):
+            order.append(name)
+
+    with slots.hold(url):
+        threads = []
+        for queued, (name, rank) in enumerate((("late batch", 2), ("old batch, first", 1), ("old batch, second", 1))):
+            thread = threading.Thread(target=wait_turn, args=(name, rank))
+            thread.start()
+            threads.append(thread)
+            _until(lambda n=queued + 1: slots.waiting(url) == n, f"{queued + 1} threads queued")
+    for thread in threads:
+        thread.join(EVENT_WAIT_S)
+    assert order == ["old batch, first", "old batch, second", "late batch"]
+
+
+def test_a_thread_holding_a_host_sends_to_it_without_another_connection() -> None:
+    """The batcher holds the host while it decides what to send, then sends within that hold."""
+    slots = HostSlots(1)
+    with slots.hold("https://host.example/a"), slots.hold("https://host.example/b"):
+        assert slots.active_hosts() == 1
+    assert slots.active_hosts() == 0
+
+
+def test_a_permit_taken_ahead_is_used_by_the_next_request_and_an_unused_one_is_dropped() -> None:
+    from pubfetch.net.client import HttpClient
+    from pubfetch.net.config import HttpConfig
+    from pubfetch.net.mapping_transport import Canned, MappingTransport
+
+    class CountingLimiter:
+        def __init__(self) -> None:
+            self.acquired = 0
+
+        def acquire(self, key: str) -> float:
+            self.acquired += 1
+            return 0.0
+
+        def penalize(self, key: str, seconds: float) -> None:
+            pass
+
+    limiter = CountingLimiter()
+    client = HttpClient(HttpConfig(rate_limiter=limiter, allow_private_addresses=True),
+                        transport=MappingTransport({"http://api.test/*": Canned(200, b"{}", "application/json")}))
+    with client.turn("http://api.test/search") as prepay:
+        prepay()
+        assert client.get("http://api.test/search?q=1").ok
+    assert limiter.acquired == 1  # the request used the permit taken ahead
+    with client.turn("http://api.test/search") as prepay:
+        prepay()  # taken, never used: dropped when the turn ends
+    assert client.get("http://api.test/search?q=2").ok
+    assert limiter.acquired == 3  # the next request waited for a permit of its own

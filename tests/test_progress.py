@@ -26,11 +26,13 @@ SLOW_S = 5.0
 
 def slow_links(services: SyntheticServices, delay: float | None) -> None:
     """Unpaywall points the closed-access articles at a PDF that takes ``delay`` seconds to come (``None``: that never
-    comes while the client waits for it)."""
+    comes while the client waits for it), on a host of its own (``localhost``, the same server), as a publisher's
+    would be: the services' host is not held up by it."""
     for i in range(1, N, 2):
         doi = Article(i).doi.upper()
+        pdf = services.server.url(f"/slow/{i}.pdf").replace("//127.0.0.1:", "//localhost:")
         record = {"doi": doi.lower(), "is_oa": True, "title": None,
-                  "best_oa_location": {"url_for_pdf": services.server.url(f"/slow/{i}.pdf")}, "oa_locations": []}
+                  "best_oa_location": {"url_for_pdf": pdf}, "oa_locations": []}
         services.extra[f"/unpaywall/{doi}"] = Reply(200, json.dumps(record), "application/json")
         services.extra[f"/slow/{i}.pdf"] = (Reply(hold=True) if delay is None
                                              else Reply(404, "gone", "text/plain", delay=delay))

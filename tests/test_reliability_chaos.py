@@ -66,7 +66,7 @@ def content(pub: Publication) -> dict[str, object]:
 
 @pytest.mark.slow
 def test_chaos_batch_of_a_thousand_then_a_healthy_rerun_completes_everything(tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="pubfetch.fetcher")
+    caplog.set_level(logging.INFO, logger="pubfetch.engine")
     db_path = str(tmp_path / "chaos.db")
     init_db(db_path).close()
     page_faults = tuple(f for f in FAULTS if f not in PLAUSIBLE_PAGE_FAULTS)  # see the xfail test below

@@ -21,12 +21,12 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pubfetch import fetcher
 from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
 from pubfetch.cli.progress import Progress
 from pubfetch.config import ConfigChanges, FetchConfig
+from pubfetch.engine.assembly import FetchRun
 from pubfetch.fetcher import BatchSummary, fetch_many, init_publication, to_ids
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
@@ -38,9 +38,6 @@ from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
 from pubfetch.resources.base import Context, PubRun, RunFlag
 from pubfetch.store import Store
 from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
-
-if TYPE_CHECKING:
-    from pubfetch.net.warc import WarcRecorder
 
 log = logging.getLogger("pubfetch.cli")
 
@@ -62,9 +59,7 @@ class Session:
     #: a publication fetching step ran (so the run closes with the summary line, even when it had nothing to do)
     fetched_publications: bool = False
     extraction_failures: int = 0
-    _context: Context | None = None
-    _closers: list[Callable[[], None]] = field(default_factory=list)
-    _recorder: WarcRecorder | None = None
+    _run: FetchRun | None = None
 
     @property
     def args(self) -> FetcherArgs:
@@ -72,56 +67,19 @@ class Session:
         return self.config.args
 
     def context(self, parts: frozenset[PartName] | None = None) -> Context:
-        """The run's context, built on first use; ``parts``: the publication parts this step fetches."""
-        config = self.config.replace(parts=parts)
-        if self._context is None:
-            overrides = config.http_overrides.copy()
-            if self.warc:
-                from pubfetch.net.warc import WarcRecorder
-
-                try:
-                    if os.path.dirname(self.warc):  # as for every output file (pubfetch.cli.preflight)
-                        os.makedirs(os.path.dirname(self.warc), exist_ok=True)
-                    recorder = WarcRecorder(self.warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
-                except OSError as e:
-                    raise InputError(f"cannot write WARC file '{self.warc}': {e.strerror or e}") from None
-                self._closers.append(recorder.close)
-                self._recorder = recorder
-                overrides["response_hook"] = recorder
-            if self.rate_limits:
-                from pubfetch.net.ratelimit import ServiceMap, default_limits
-                from pubfetch.net.ratelimit_redis import shared_limiter
-
-                try:
-                    limiter = shared_limiter(self.rate_db, default_limits(bool(config.ncbi_api_key)))
-                except (sqlite3.Error, OSError) as e:
-                    where = self.rate_db or "the default rate-limit file"
-                    raise InputError(f"cannot use rate-limit database '{where}': {e}; give --rate-db a new file or "
-                                     "one written by pubfetch") from None
-                except ValueError as e:  # a redis:// URL: no driver, or the server does not answer
-                    raise InputError(f"cannot use rate-limit database: {e}") from None
-                overrides["rate_limiter"] = limiter
-                overrides["rate_key"] = ServiceMap.for_endpoints(config.endpoints).key
-            config = config.replace(http_overrides=overrides)
-            # read the rule files now: a bad --journalsYaml is a usage error before anything is fetched, not an
-            # internal error when the first publisher page needs the rules
-            from pubfetch.rules import RuleError, ScrapingRules
-
-            try:
-                rules = ScrapingRules.load(self.args.journals_yaml or None, self.args.webpages_yaml or None)
-            except RuleError as e:
-                raise UsageError(str(e)) from None
-            self._context = Context(config, rules=rules)
+        """The run's context, assembled on first use (:class:`~pubfetch.engine.assembly.FetchRun`); ``parts``: the
+        publication parts this step fetches."""
+        if self._run is None:
+            config = self.config.replace(parts=parts, rate_limits=self.rate_limits, rate_db=self.rate_db)
+            self._run = _assemble(config, self.warc)
         else:
             # same client, rules and browser; the step's own parts
-            self._context.config = self._context.config.replace(parts=parts)
-        return self._context
+            self._run.context.config = self._run.context.config.replace(parts=parts)
+        return self._run.context
 
     def close(self) -> None:
-        if self._context is not None:
-            self._context.close()
-        for close in self._closers:
-            close()
+        if self._run is not None:
+            self._run.close()
 
     def report(self) -> None:
         """The summary lines of what was fetched (and stored): at the end of a run, or when it is interrupted."""
@@ -138,10 +96,41 @@ class Session:
         that fetched publications ends with its summary. What was fetched is stored either way."""
         s = self.summary
         self.report()
-        if self._recorder is not None and self._recorder.error is not None:
-            print(f"pubfetch: error: {self._recorder.error}; the fetched entries were stored", file=sys.stderr)
+        recorder = self._run.recorder if self._run is not None else None
+        if recorder is not None and recorder.error is not None:
+            print(f"pubfetch: error: {recorder.error}; the fetched entries were stored", file=sys.stderr)
             return EXIT_USAGE
         return 1 if s.not_final or self.pages_not_final or self.extraction_failures else 0
+
+
+def _assemble(config: FetchConfig, warc: str | None) -> FetchRun:
+    """The command's run; what cannot be built is a one-line error of the command line."""
+    from pubfetch.rules import RuleError
+
+    recorder = None
+    if warc:
+        from pubfetch.net.warc import WarcRecorder
+
+        try:
+            if os.path.dirname(warc):  # as for every output file (pubfetch.cli.preflight)
+                os.makedirs(os.path.dirname(warc), exist_ok=True)
+            recorder = WarcRecorder(warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
+        except OSError as e:
+            raise InputError(f"cannot write WARC file '{warc}': {e.strerror or e}") from None
+    try:
+        return FetchRun(config, recorder=recorder)
+    except RuleError as e:  # a bad --journalsYaml: a usage error before anything is fetched
+        raise UsageError(str(e)) from None
+    except (sqlite3.Error, OSError) as e:
+        raise _rate_db_error(config.rate_db, e) from None
+    except ValueError as e:  # a redis:// URL: no driver, or the server does not answer
+        raise InputError(f"cannot use rate-limit database: {e}") from None
+
+
+def _rate_db_error(rate_db: str | None, e: Exception) -> InputError:
+    where = rate_db or "the default rate-limit file"
+    return InputError(f"cannot use rate-limit database '{where}': {e}; give --rate-db a new file or one written by "
+                      "pubfetch")
 
 
 @contextmanager

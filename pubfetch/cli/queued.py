@@ -26,8 +26,8 @@ def _same_run(job: str) -> None:
 
 def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Session, *, batch_size: int | None,
                parts: frozenset[PartName] | None, detach: bool, progress: bool, quiet: bool = False) -> None:
-    """Send the IDs to the queue's workers as batches (with the session's fetching thresholds); wait for all of them
-    unless ``detach`` (then print the job id); the workers' counts go into the session's summary.
+    """Send the IDs to the queue's workers as batches (with the session's fetching thresholds and run settings); wait
+    for all of them unless ``detach`` (then print the job id); the workers' counts go into the session's summary.
     Progress (the job's state line when it changes) is shown on stderr with ``progress``, or when it is a terminal and
     not ``quiet``.
 
@@ -35,10 +35,10 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
     from pubfetch.distributed import submit as queued
 
     progress = progress or (sys.stderr.isatty() and not quiet)
-    kwargs = {"batch_size": batch_size or queued.BATCH_SIZE, "args": session.args,
-              "parts": sorted(p.value for p in parts) if parts is not None else None}
     try:
-        job = queued.submit(ids, db, queue, on_same_run=_same_run, **kwargs)  # type: ignore[arg-type]
+        job = queued.submit(ids, db, queue, batch_size=batch_size or queued.BATCH_SIZE, args=session.args,
+                            parts=sorted(p.value for p in parts) if parts is not None else None,
+                            on_same_run=_same_run, settings=session.config.job_settings())
         if detach:
             print(job, flush=True)
             return

@@ -14,27 +14,85 @@ Celery, its Redis transport and a PostgreSQL driver are the ``cluster`` extra: `
 
 from __future__ import annotations
 
+import os as _os
 import typing as _typing
 
-from pubfetch import fetcher
+from pubfetch import fetcher as _fetcher
 
 if _typing.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from typing import Any
+    from typing import Unpack
 
+    from pubfetch.config import FetchConfig, FetchOptions
+    from pubfetch.fetcher import BatchSummary, DbLike, IdsLike, Progress
+    from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.model import Publication
+    from pubfetch.model.part_type import PartName
+    from pubfetch.resources.base import Context
 
 __all__ = ["fetch_many"]
 
 
-def fetch_many(ids: Iterable[Any], db: Any = None, parts: Any = None, args: Any = None, *, queue: str | None = None,
-               **options: Any) -> Iterator[Publication]:
+def fetch_many(
+    ids: Iterable[IdsLike],
+    db: DbLike = None,
+    parts: Iterable[PartName | str] | None = None,
+    args: FetcherArgs | None = None,
+    *,
+    queue: str | None = None,
+    config: FetchConfig | None = None,
+    context: Context | None = None,
+    progress: Progress | None = None,
+    summary: BatchSummary | None = None,
+    retry_exceptions: bool = True,
+    use_stored: bool = True,
+    errors: str = "skip",
+    **options: Unpack[FetchOptions],
+) -> Iterator[Publication]:
     """``pubfetch.fetch_many``: :func:`pubfetch.fetcher.fetch_many` in this process, or with ``queue`` (a Celery broker
     URL, ``redis://host:6379/0``) by ``pubfetch worker`` processes into ``db`` (a database URL or path they reach),
-    yielding the publications from it, in input order, once every batch is done."""
-    if queue is None:
-        return fetcher.fetch_many(ids, db, parts, args, **options)
-    from pubfetch.distributed.submit import fetch_many_queued
+    yielding the publications from it, in input order, once every batch is done.
 
-    return fetch_many_queued(ids, db, queue, args=args, parts=parts, progress=options.get("progress"),
-                             summary=options.get("summary"), batch_size=options.get("batch_size"))
+    Through a queue, ``parts``, the fetching thresholds of ``args`` (cooldowns, retry limit, minimum lengths, timeout,
+    quick), ``progress``, ``summary``, ``errors``, ``batch_size`` (IDs per task) and the run settings of ``config`` and
+    the keyword options (:data:`~pubfetch.config.JOB_SETTINGS`: batch sizes of the batched services, links, linger)
+    work as they do here. Refused with a ValueError: the settings that belong to each worker (endpoints, credentials
+    and contact e-mails, threads, connections, rate limits, the address guard, the browser:
+    :data:`~pubfetch.config.WORKER_SETTINGS`; in ``args`` the User-Agent, e-mails and rule files), ``context`` (live
+    objects of this process), ``use_stored=False`` and ``retry_exceptions=False`` (workers always use the stored
+    entries and retry failures at the job's end), and a ``db`` that is an open Store rather than a URL or path the
+    workers reach.
+    """
+    if queue is None:
+        return _fetcher.fetch_many(ids, db, parts, args, config=config, context=context, progress=progress,
+                                  summary=summary, retry_exceptions=retry_exceptions, use_stored=use_stored,
+                                  errors=errors, **options)
+    from pubfetch.config import WORKER_SETTINGS
+    from pubfetch.distributed.message import ALLOWED_ARGS
+    from pubfetch.distributed.submit import fetch_many_queued
+    from pubfetch.fetcher_args import FetcherArgs
+
+    if errors not in ("skip", "raise"):
+        raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
+    if context is not None:
+        raise ValueError("fetch_many(queue=...) cannot use a context: the workers build their own")
+    refused = sorted(name for name in options if name in WORKER_SETTINGS and options[name] is not None)  # type: ignore[literal-required]
+    if refused:
+        raise ValueError(f"fetch_many(queue=...) cannot set {', '.join(refused)}: each worker uses its own (the "
+                         "options of pubfetch worker and its environment or config file)")
+    default = FetcherArgs()
+    worker_args = sorted(name for name in vars(default) if name not in ALLOWED_ARGS
+                         and args is not None and getattr(args, name) != getattr(default, name))
+    if worker_args:
+        raise ValueError(f"fetch_many(queue=...) cannot set the fetching parameters {', '.join(worker_args)}: each "
+                         "worker uses its own (its environment or config file)")
+    if not use_stored or not retry_exceptions:
+        raise ValueError("fetch_many(queue=...) always uses the entries in the database and retries the failed "
+                         "publications at the job's end: use_stored=False and retry_exceptions=False need a run in "
+                         "this process")
+    if db is None or not isinstance(db, str | _os.PathLike):
+        raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
+    cfg = _fetcher.call_config(config, args, parts, options, "fetch_many")
+    return fetch_many_queued(ids, db, queue, args=cfg.args, parts=sorted(p.value for p in cfg.parts)
+                             if cfg.parts is not None else None, progress=progress, summary=summary,
+                             batch_size=options.get("batch_size"), settings=cfg.job_settings(), errors=errors)

@@ -20,8 +20,12 @@ summaries a job's progress is counted from, and who holds which batch) go to the
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pubfetch.config import result_backend_default
+
+if TYPE_CHECKING:
+    from pubfetch.distributed.tasks import WorkerSettings
 
 TASK_NAME = "pubfetch.fetch_batch"
 #: Seconds a worker may stay silent before the batches it holds are given to another worker.
@@ -40,7 +44,7 @@ def default_backend(broker: str) -> str:
 
     A RabbitMQ broker keeps no results that another process could read later (Celery's RPC backend cannot save a job),
     so it needs a Redis named by the variable."""
-    configured = os.environ.get(RESULT_BACKEND_ENV)
+    configured = result_backend_default()
     if configured:
         return configured
     if is_redis(broker):
@@ -64,14 +68,16 @@ def renew_interval(grace: float) -> float:
     return grace / 4
 
 
-def make_app(broker: str, backend: str | None = None, grace: float = GRACE_S) -> Any:
+def make_app(broker: str, backend: str | None = None, grace: float = GRACE_S,
+             worker: WorkerSettings | None = None) -> Any:
     """A Celery app with pubfetch's task registered; ``celery`` is imported here so the rest of pubfetch runs without
-    it."""
+    it. ``worker``: the settings of ``pubfetch worker`` (its database, rate limits, address guard), which its tasks read
+    from the app (the pool processes are forked from the worker after the app is made), never from the environment."""
     try:
         from celery import Celery
     except ImportError:
         raise ValueError('queued fetching needs Celery: pip install "pubfetch[cluster]"') from None
-    from pubfetch.distributed.tasks import BatchFailed, BatchRefused, fetch_batch
+    from pubfetch.distributed.tasks import BatchFailed, BatchRefused, WorkerSettings, fetch_batch
     from pubfetch.net.ratelimit_redis import split_prefix
 
     broker, prefix = split_prefix(broker)
@@ -101,5 +107,6 @@ def make_app(broker: str, backend: str | None = None, grace: float = GRACE_S) ->
     )
     if prefix:  # on RabbitMQ, where keys have no prefix, the queue's own name tells clusters apart
         app.conf.task_default_queue = f"{prefix}pubfetch"
+    app.conf.pubfetch_worker = worker or WorkerSettings()
     app.task(name=TASK_NAME, bind=True, throws=(BatchRefused, BatchFailed))(fetch_batch)
     return app

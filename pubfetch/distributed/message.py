@@ -2,11 +2,12 @@
 
 Anyone who can write to the queue can send a task, so a message is input from outside, checked field by field against
 a whitelist before any work. It carries the batch's IDs, the fetching thresholds of the job (cooldowns, retry limit,
-minimum lengths, timeout, quick) and the parts to fetch. It never chooses what belongs to the worker's operator: the
-database (the worker writes only to its own ``--db``; the job's database name travels only so that a job sent to the
-wrong cluster is refused instead of written elsewhere), files to read (rule files), the User-Agent and contact
-e-mails, endpoints, rate limits, or address policy. A message with anything else is refused whole, with one line
-saying which field.
+minimum lengths, timeout, quick), the parts to fetch and the job's run settings (batch sizes of the batched
+services, the links followed, the linger: :data:`pubfetch.config.JOB_SETTINGS`). It never chooses what belongs to
+the worker's operator: the database (the worker writes only to its own ``--db``; the job's database name travels
+only so that a job sent to the wrong cluster is refused instead of written elsewhere), files to read (rule files),
+the User-Agent and contact e-mails, endpoints, rate limits, or address policy. A message with anything else is
+refused whole, with one line saying which field.
 
 A later field (such as a carried run configuration) is added by giving it a checker in :data:`FIELDS`; what a checker
 does not name stays refused.
@@ -53,6 +54,8 @@ class BatchMessage:
     parts: list[str] | None = None
     #: the number of batches of the job (the last one to finish retries the job's failures, :mod:`.jobretry`)
     batches: int | None = None
+    #: the job's run settings (:data:`pubfetch.config.JOB_SETTINGS`: batching and links), over the worker's
+    settings: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def fetcher_args(self, base: FetcherArgs) -> FetcherArgs:
         """The worker's own fetching parameters with the job's thresholds over them."""
@@ -60,7 +63,7 @@ class BatchMessage:
 
     def encode(self) -> dict[str, Any]:
         return {"v": VERSION, "ids": [list(i.ids) for i in self.ids], "db": self.db, "args": self.args,
-                "parts": self.parts, "batches": self.batches}
+                "parts": self.parts, "batches": self.batches, "settings": self.settings}
 
 
 def job_args(args: FetcherArgs | None) -> dict[str, Any]:
@@ -126,9 +129,27 @@ def _batches(value: Any) -> int | None:
     return value
 
 
+def _settings(value: Any) -> dict[str, Any]:
+    from pubfetch.config import JOB_SETTINGS, FetchConfig
+
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise MessageRefused("'settings' is not a mapping")
+    refused = sorted(str(k)[:40] for k in value if k not in JOB_SETTINGS)
+    if refused:
+        raise MessageRefused(f"'settings' sets {', '.join(refused)}, which only the worker's own configuration may "
+                             "set")
+    try:
+        FetchConfig().with_job_settings(value)
+    except (TypeError, ValueError) as e:
+        raise MessageRefused(f"'settings' has an invalid value ({type(e).__name__})") from None
+    return dict(value)
+
+
 #: Each field a message may have and its checker; "v" is checked first.
 FIELDS: dict[str, Callable[[Any], Any]] = {"ids": _ids, "db": _db, "args": _args, "parts": _parts,
-                                           "batches": _batches}
+                                           "batches": _batches, "settings": _settings}
 
 
 def decode(args: Sequence[Any], kwargs: dict[str, Any]) -> BatchMessage:

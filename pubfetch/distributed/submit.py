@@ -22,9 +22,9 @@ from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, shown_url
 from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
 from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
 from pubfetch.distributed.tasks import add_summary, encode_summary
-from pubfetch.fetcher import BatchSummary, to_ids
+from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_ids
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.ids import PublicationIds
+from pubfetch.ids import InvalidId, PublicationIds
 from pubfetch.model import Publication
 from pubfetch.store import open_store
 
@@ -53,17 +53,20 @@ def _run_key(messages: list[dict[str, Any]]) -> str:
 
 
 def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_SIZE, args: FetcherArgs | None = None,
-           parts: Iterable[Any] | None = None, on_same_run: Callable[[str], None] | None = None) -> str:
+           parts: Iterable[Any] | None = None, on_same_run: Callable[[str], None] | None = None,
+           settings: dict[str, Any] | None = None) -> str:
     """Send the IDs as tasks of ``batch_size`` IDs (at most :data:`~.message.MAX_IDS_PER_TASK` each); return the job id
     at once (the workers do the rest). When the same run is still queued, return its job id instead, after calling
-    ``on_same_run`` with it."""
+    ``on_same_run`` with it. ``settings``: the job's run settings
+    (:meth:`~pubfetch.config.FetchConfig.job_settings`)."""
     from celery import group
 
     size = max(1, min(batch_size, MAX_IDS_PER_TASK))
     shown_parts = [getattr(p, "value", str(p)) for p in parts] if parts is not None else None
     name = os.path.abspath(db) if database_name(db).startswith("sqlite:") and "://" not in db else db
     batches = list(_batches(ids, size))
-    messages = [BatchMessage(batch, name, job_args(args), shown_parts, len(batches)).encode() for batch in batches]
+    messages = [BatchMessage(batch, name, job_args(args), shown_parts, len(batches), dict(settings or {})).encode()
+                for batch in batches]
     with Job(queue) as job:
         run_key = job.prefix + _run_key(messages)
         signature = group([job.app.signature(TASK_NAME, args=(m,)) for m in messages])
@@ -147,21 +150,24 @@ def cancel(job_id: str, queue: str) -> JobStatus:
 
 def fetch_queued(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_SIZE,
                  args: FetcherArgs | None = None, parts: Iterable[Any] | None = None,
-                 progress: Callable[[JobStatus], None] | None = None) -> JobStatus:
+                 progress: Callable[[JobStatus], None] | None = None,
+                 settings: dict[str, Any] | None = None) -> JobStatus:
     """Submit and wait: the queued equivalent of fetching the IDs into ``db`` in this process."""
-    job = submit(ids, db, queue, batch_size=batch_size, args=args, parts=parts)
+    job = submit(ids, db, queue, batch_size=batch_size, args=args, parts=parts, settings=settings)
     return wait(job, queue, progress)
 
 
-def fetch_many_queued(ids: Iterable[Any], db: Any, queue: str, *, args: FetcherArgs | None = None,
-                      parts: Iterable[Any] | None = None, progress: Callable[[int, Publication], None] | None = None,
-                      summary: BatchSummary | None = None, batch_size: int | None = None) -> Iterator[Publication]:
+def fetch_many_queued(ids: Iterable[Any], db: str | os.PathLike[str], queue: str, *,
+                      args: FetcherArgs | None = None, parts: Iterable[Any] | None = None,
+                      progress: Callable[[int, Publication], None] | None = None,
+                      summary: BatchSummary | None = None, batch_size: int | None = None,
+                      settings: dict[str, Any] | None = None, errors: str = "skip") -> Iterator[Publication]:
     """``fetch_many(ids, db=..., queue=...)``: the workers fetch, then the publications are read from the database in
-    input order (an ID the database has no entry for is skipped)."""
-    if not isinstance(db, str | os.PathLike):
-        raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
-    wanted = [to_ids(i) for i in ids]
-    status = fetch_queued(wanted, os.fspath(db), queue, batch_size=batch_size or BATCH_SIZE, args=args, parts=parts)
+    input order (an ID the database has no entry for is skipped); ``errors`` as for
+    :func:`pubfetch.fetcher.fetch_many`."""
+    wanted = list(_valid(ids, errors))
+    status = fetch_queued(wanted, os.fspath(db), queue, batch_size=batch_size or BATCH_SIZE, args=args, parts=parts,
+                          settings=settings)
     if status.failed:
         raise RuntimeError(f"{status}; see the workers' logs")
     if summary is not None:
@@ -172,7 +178,22 @@ def fetch_many_queued(ids: Iterable[Any], db: Any, queue: str, *, args: FetcherA
             pub = store.get_publication(ids_)
             if pub is None:
                 continue
+            if errors == "raise" and failed_transiently(pub):
+                raise FetchError(pub)
             done += 1
             if progress is not None:
                 progress(done, pub)
             yield pub
+
+
+def _valid(ids: Iterable[Any], errors: str) -> Iterator[PublicationIds]:
+    """The IDs as PublicationIds: an invalid one is skipped with a warning, or raises with ``errors="raise"``."""
+    for value in ids:
+        if isinstance(value, str) and (not value.strip() or value.lstrip().startswith("#")):
+            continue
+        try:
+            yield to_ids(value)
+        except InvalidId as e:
+            if errors == "raise":
+                raise
+            log.warning("skipping %r: %s", str(value), e)

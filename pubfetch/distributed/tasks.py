@@ -6,8 +6,12 @@ entry the database already holds complete enough is not fetched again (the fetch
 delivered twice, after a worker was lost, only finishes what the first delivery left undone; every entry is written
 in its own transaction.
 
-The message is checked first (:mod:`.message`); a message that is refused, a job that was cancelled, or a worker
-database that is gone fail the batch at once with one log line and are not retried: no later delivery could succeed.
+The run is assembled as any other (``fetch_many``, :class:`~pubfetch.engine.assembly.FetchRun`) from the worker's
+configuration (its environment and config file, and the options of ``pubfetch worker``: :class:`WorkerSettings`,
+read from the app, never from the environment) with the job's fetching thresholds, parts and run settings, which the
+message carries. The message is checked first (:mod:`.message`); a message that is refused, a job that was
+cancelled, or a worker database that is gone fail the batch at once with one log line and are not retried: no later
+delivery could succeed.
 Whatever fails, what goes back to the result backend (which whoever writes to the queue can read) is one line written
 here, never an exception's own text, which may quote a file or an answer.
 """
@@ -17,17 +21,23 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import os
 from typing import Any
 
 from pubfetch.distributed.message import MessageRefused, database_name, decode
 
 log = logging.getLogger(__name__)
 
-#: The worker's own settings, set by ``pubfetch worker`` before it starts taking tasks.
-WORKER_ENV_DB = "PUBFETCH_WORKER_DB"
-WORKER_ENV_RATE_DB = "PUBFETCH_WORKER_RATE_DB"
-WORKER_ENV_ALLOW_PRIVATE = "PUBFETCH_WORKER_ALLOW_PRIVATE_ADDRESSES"
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerSettings:
+    """What ``pubfetch worker`` was told: its database (the only one its tasks write to), where the shared rate limits
+    are kept (default: the broker's Redis), and whether links may point at private addresses. Handed to the tasks in
+    the app (``app.conf.pubfetch_worker``), never through the environment."""
+
+    db: str = ""
+    rate_db: str | None = None
+    allow_private_addresses: bool = False
 #: Publications of a task walked through the chain together (a task of more is walked in batches of this many).
 WALK = 200
 
@@ -73,22 +83,23 @@ def add_summary(into: Any, counts: dict[str, Any]) -> None:
             setattr(into, f.name, current + int(value))
 
 
+def _worker(task: Any) -> WorkerSettings:
+    settings = getattr(task.app.conf, "pubfetch_worker", None)
+    return settings if isinstance(settings, WorkerSettings) else WorkerSettings()
+
+
 @functools.cache
-def _config() -> Any:
+def _config(worker: WorkerSettings) -> Any:
     """The worker process's configuration (endpoints, keys, contact e-mails, User-Agent and rule files from its
-    environment) with the shared rate limits: ``--rate-db`` of the worker, which defaults to the broker's Redis, so
-    every worker of a cluster shares them."""
+    environment and config file) with its options, and the shared rate limits: ``--rate-db``, which defaults to the
+    broker's Redis, so every worker of a cluster shares them. Made once per process: the limiter serves every batch
+    (each batch's run is assembled from it, :class:`~pubfetch.engine.assembly.FetchRun`)."""
     from pubfetch.config import FetchConfig
-    from pubfetch.net.ratelimit import ServiceMap, default_limits
-    from pubfetch.net.ratelimit_redis import shared_limiter
 
     cfg = FetchConfig.from_env()
-    limiter = shared_limiter(os.environ.get(WORKER_ENV_RATE_DB) or None, default_limits(bool(cfg.ncbi_api_key)))
-    overrides = cfg.http_overrides.copy()
-    overrides["rate_limiter"] = limiter
-    overrides["rate_key"] = ServiceMap.for_endpoints(cfg.endpoints).key
-    private = os.environ.get(WORKER_ENV_ALLOW_PRIVATE) == "1"
-    return cfg.replace(http_overrides=overrides, allow_private_addresses=private or cfg.allow_private_addresses)
+    cfg = cfg.replace(rate_db=worker.rate_db or cfg.rate_db,
+                      allow_private_addresses=worker.allow_private_addresses or cfg.allow_private_addresses)
+    return cfg.with_shared_rate_limits()
 
 
 @functools.cache
@@ -126,7 +137,7 @@ def fetch_batch(task: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         message = decode(args, kwargs)
     except MessageRefused as e:
         raise _refuse(task, f"message refused: {e}") from None
-    target = os.environ.get(WORKER_ENV_DB, "")
+    target = _worker(task).db
     if not target:
         raise _refuse(task, "this worker has no --db")
     if message.db and database_name(message.db) != database_name(target):
@@ -153,7 +164,7 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     from pubfetch.distributed.jobretry import JobRetry
     from pubfetch.fetcher import BatchSummary, fetch_many, fetch_retries
 
-    cfg = _config()
+    cfg = _config(_worker(task)).with_job_settings(message.settings)
     args = message.fetcher_args(cfg.args)
     summary = BatchSummary()
     job = task.request.group

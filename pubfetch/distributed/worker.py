@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from pubfetch.distributed.app import GRACE_S, MIN_GRACE_S, default_backend, make_app
-from pubfetch.distributed.tasks import WORKER_ENV_ALLOW_PRIVATE, WORKER_ENV_DB, WORKER_ENV_RATE_DB
+from pubfetch.distributed.tasks import WorkerSettings
 
 
 def parser() -> argparse.ArgumentParser:
@@ -49,15 +49,12 @@ def main(argv: Sequence[str]) -> int:
     if opts.grace_period < MIN_GRACE_S:
         return _usage(f"--grace-period must be at least {MIN_GRACE_S:.0f} s (workers renew their batches every "
                       "quarter of it)")
-    os.environ[WORKER_ENV_DB] = opts.db
     rate_db = opts.rate_db or (opts.broker if opts.broker.startswith(("redis://", "rediss://")) else None)
-    if rate_db:
-        os.environ[WORKER_ENV_RATE_DB] = rate_db
-    if opts.allow_private_addresses:
-        os.environ[WORKER_ENV_ALLOW_PRIVATE] = "1"
+    # the pool processes are forked from this one after the app is made: their tasks read these settings from it
+    worker = WorkerSettings(opts.db, rate_db, opts.allow_private_addresses)
     try:
         backend = default_backend(opts.broker)
-        app = make_app(opts.broker, grace=opts.grace_period)
+        app = make_app(opts.broker, grace=opts.grace_period, worker=worker)
     except ValueError as e:
         return _usage(str(e))
     from pubfetch.distributed.liveness import install

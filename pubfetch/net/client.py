@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Final, Self
 
 import requests
@@ -26,7 +27,7 @@ from pubfetch.net.config import HttpConfig
 from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.encoding import decode_body
 from pubfetch.net.ftp import FtpTransport
-from pubfetch.net.layers import RetryLayer, SlotLayer, http_stack, refusal
+from pubfetch.net.layers import RateLimitLayer, RetryLayer, SlotLayer, http_stack, refusal
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
 from pubfetch.net.reachability import HALTED, NetworkWatch, NotSent
 from pubfetch.net.requests_transport import RequestsTransport
@@ -90,6 +91,8 @@ class HttpClient:
         ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s,
                                          cfg.allow_private_addresses), self.counts)
         self.ftp: Transport = RetryLayer(SlotLayer(ftp, self.slots), cfg, sleep)
+        self._rate_layer = _find_layer(self.transport, RateLimitLayer)
+        self._listener = threading.local()
 
     # ------------------------------------------------------------------ public API
 
@@ -154,6 +157,31 @@ class HttpClient:
         return self._run(Request("GET", url, None, self._headers(url, referer, headers), untrusted=untrusted,
                                  follow=False, read_body=False))
 
+    @contextlib.contextmanager
+    def turn(self, url: str) -> Iterator[Callable[[], None]]:
+        """Hold the connection slot of the URL's host for this thread (its requests to that host inside take no
+        other), and yield a function that waits for the service's rate-limit permit, which this thread's next
+        request to the service then uses. Whoever holds the turn can send the moment it decides what to send: the
+        batcher gathers publications until then (``pubfetch.engine.batcher``)."""
+        rate = self._rate_layer
+        with self.slots.hold(url):
+            try:
+                yield (lambda: rate.prepay(url)) if rate is not None else (lambda: None)
+            finally:
+                if rate is not None:
+                    rate.forget_prepaid()
+
+    def rank_thread(self, rank: int) -> None:
+        """This thread's requests queue for a host before those of threads of a higher rank
+        (:meth:`~pubfetch.net.slots.HostSlots.rank_thread`)."""
+        self.slots.rank_thread(rank)
+
+    def on_request(self, listener: Callable[[bool], None] | None) -> None:
+        """Call ``listener(True)`` on this thread whenever it is about to send a request (not for an answer the client
+        already had), ``listener(False)`` when the request is done: how the batcher knows a publication is waiting
+        for a host rather than on its way towards a batch."""
+        self._listener.fn = listener
+
     def cut_in_flight(self) -> None:
         """The run was interrupted: cut the exchanges in flight now instead of waiting for their deadlines (a slow
         server would hold a Ctrl-C for minutes). Later requests are sent as usual (``watch.stopped`` holds them)."""
@@ -184,8 +212,15 @@ class HttpClient:
             if known is not None:
                 logger.info("answered before: %s %s", request.method, request.url)
                 return known
+        listener = getattr(self._listener, "fn", None)
+        if listener is not None:
+            listener(True)
         started = time.monotonic()
-        result = self._send(request)
+        try:
+            result = self._send(request)
+        finally:
+            if listener is not None:
+                listener(False)
         result.fetch_exception = sets_fetch_exception(result, publication=request.publication)
         if self.answers is not None:
             self.answers.put(key, result)
@@ -243,6 +278,16 @@ class HttpClient:
         if extra:
             headers.update(extra)
         return headers
+
+
+def _find_layer(transport: Transport, kind: type[RateLimitLayer]) -> RateLimitLayer | None:
+    """The layer of ``kind`` in a stack of layers (each wraps ``inner``), if there is one."""
+    layer: object = transport
+    while layer is not None:
+        if isinstance(layer, kind):
+            return layer
+        layer = getattr(layer, "inner", None)
+    return None
 
 
 def _final(request: Request, hop: Response) -> FetchResult:

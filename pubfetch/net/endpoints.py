@@ -20,7 +20,6 @@ PUBFETCH_UNPAYWALL_URL             unpaywall                   https://api.unpay
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -63,9 +62,10 @@ class Endpoints:
         return f"{ENV_PREFIX}{field_name.upper()}_URL"
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: str) -> Endpoints:
-        """Defaults, then ``PUBFETCH_*_URL`` environment variables, then keyword overrides (empty values ignored)."""
-        env = os.environ if environ is None else environ
+    def from_env(cls, environ: Mapping[str, str], **overrides: str) -> Endpoints:
+        """Defaults, then the ``PUBFETCH_*_URL`` variables of ``environ`` (the configuration module passes the
+        process's), then keyword overrides (empty values ignored)."""
+        env = environ
         values: dict[str, str] = {}
         for f in dataclasses.fields(cls):
             from_env = env.get(cls.env_var(f.name), "").strip()

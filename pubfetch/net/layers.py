@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -215,18 +216,37 @@ class RateLimitLayer(Layer):
         self.limiter = limiter
         self.rate_key = rate_key
         self.retry_after_cap_s = retry_after_cap_s
+        self._prepaid = threading.local()  # service keys whose permit this thread took ahead of its request
 
     def _key(self, url: str) -> str:
         return self.rate_key(url) if self.rate_key is not None else "host:" + host_key(url)
 
+    def prepay(self, url: str) -> None:
+        """Wait for the permit of the URL's service now; this thread's next request to it uses that permit instead
+        of waiting again (the batcher gathers publications while it waits)."""
+        key = self._key(url)
+        try:
+            self.limiter.acquire(key)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - the request itself meets it again and fails with it
+            return
+        self._prepaid.__dict__.setdefault("keys", set()).add(key)
+
+    def forget_prepaid(self) -> None:
+        """Drop this thread's unused permits (the batch asked nothing after all): a later request waits its turn."""
+        self._prepaid.__dict__.setdefault("keys", set()).clear()
+
     def send(self, request: Request) -> Response:
         key = self._key(request.url)
-        try:
-            waited = self.limiter.acquire(key)  # type: ignore[attr-defined]
-        except Exception as e:
-            raise ExchangeFailed(OutcomeKind.SERVER_BUSY, f"rate limit: {e}") from e
-        if waited > 0.5:
-            logger.debug("waited %.2f s for the rate limit of %s", waited, key)
+        prepaid: set[str] = self._prepaid.__dict__.setdefault("keys", set())
+        if key in prepaid:
+            prepaid.discard(key)
+        else:
+            try:
+                waited = self.limiter.acquire(key)  # type: ignore[attr-defined]
+            except Exception as e:
+                raise ExchangeFailed(OutcomeKind.SERVER_BUSY, f"rate limit: {e}") from e
+            if waited > 0.5:
+                logger.debug("waited %.2f s for the rate limit of %s", waited, key)
         try:
             return self.inner.send(request)
         except ServerBusy as busy:

@@ -86,17 +86,11 @@ def default_limits(ncbi_api_key: bool = False) -> dict[str, Limit]:
     }
 
 
-def default_path() -> Path:
-    """``$PUBFETCH_RATE_DB``, else ``$XDG_CACHE_HOME/pubfetch/rate-limits.sqlite`` (``~/.cache`` by default).
-
-    A ``redis://`` URL there is for :func:`~pubfetch.net.ratelimit_redis.shared_limiter`, not a file: ValueError."""
-    configured = os.environ.get("PUBFETCH_RATE_DB")
-    if configured and is_redis_url(configured):
-        raise ValueError(f"PUBFETCH_RATE_DB names Redis ({configured.split('@')[-1]}), not a file: the SQLite "
-                         "limiter cannot use it; open limits with pubfetch.net.ratelimit_redis.shared_limiter()")
-    if configured:
-        return Path(configured)
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+def default_path(cache_home: str | None = None) -> Path:
+    """``rate-limits.sqlite`` in the user's cache (``cache_home``, else ``~/.cache``), under ``pubfetch/``; the
+    configuration module says which cache (``$XDG_CACHE_HOME``) and whether another file was chosen
+    (:func:`pubfetch.config.rate_db_default`)."""
+    cache = cache_home or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(cache) / "pubfetch" / "rate-limits.sqlite"
 
 

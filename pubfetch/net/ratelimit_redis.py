@@ -19,7 +19,6 @@ by the script (one warning per service), never obeyed with a sleep of days.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -203,9 +202,9 @@ class RedisRateLimiter:
 
 
 def shared_limiter(target: str | None, limits: Mapping[str, Limit]) -> SharedRateLimiter | RedisRateLimiter:
-    """The limiter named by ``--rate-db`` (else ``$PUBFETCH_RATE_DB``): Redis for a ``redis://`` URL, else the SQLite
-    file (the default path if neither names one)."""
-    target = target or os.environ.get("PUBFETCH_RATE_DB") or None
+    """The limiter named by ``target`` (``--rate-db``, else ``$PUBFETCH_RATE_DB``, which the configuration resolves:
+    :func:`pubfetch.config.rate_db_default`): Redis for a ``redis://`` URL, else the SQLite file (the default path if
+    none is named)."""
     if target and is_redis(target):
         return RedisRateLimiter(target, limits)
     if target:

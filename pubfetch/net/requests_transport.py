@@ -13,7 +13,6 @@ bounded piece of its body read.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import urllib.request
@@ -49,14 +48,14 @@ _HTTP_VERSIONS: Final = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1", 20: "HTT
 
 
 class EnvironmentSettings:
-    """Proxies and CA bundle from the environment and the config, read once (what requests' ``trust_env`` reads on
-    every request): HTTP_PROXY/HTTPS_PROXY/ALL_PROXY/NO_PROXY and REQUESTS_CA_BUNDLE/CURL_CA_BUNDLE."""
+    """Proxies from the environment and the config, read once (what requests' ``trust_env`` reads on every request:
+    HTTP_PROXY/HTTPS_PROXY/ALL_PROXY/NO_PROXY), and the config's CA bundle."""
 
     def __init__(self, config: HttpConfig) -> None:
         self.environment_proxies = {k: v for k, v in urllib.request.getproxies().items() if k != "no"}
         self.explicit_proxies = dict(config.proxies) if config.proxies else {}
-        self.verify: bool | str = (config.ca_bundle or os.environ.get("REQUESTS_CA_BUNDLE")
-                                   or os.environ.get("CURL_CA_BUNDLE") or True)
+        # the configuration fills ca_bundle from REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE (FetchConfig.http_config)
+        self.verify: bool | str = config.ca_bundle or True
         self._no_proxy = self.explicit_proxies.get("no_proxy")
         self._bypass: dict[str, bool] = {}
         self._lock = threading.Lock()

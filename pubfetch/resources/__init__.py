@@ -1,8 +1,10 @@
 """One module per resource of the chain: which publications it can still help, how to ask for a batch of them,
-which parser reads the answer and which part type its parts get; the order and the loop are in :mod:`pubfetch.chain`.
+which parser reads the answer and which part type its parts get; the order and the loop are in
+:mod:`pubfetch.engine.chain`.
 
 What every resource shares is exported: the run's :class:`Context` and one publication's pass (:class:`PubRun`,
-:class:`RunFlag`). The names are imported on first use: :mod:`pubfetch.chain` imports the resource modules it walks.
+:class:`RunFlag`). The names are imported on first use: :mod:`pubfetch.engine.chain` imports the resource modules
+it walks.
 """
 
 import typing as _typing

@@ -1,9 +1,10 @@
 """What every resource shares: the run context, the per-publication run state, and the finality tests of the chain.
 
 A resource module knows one service: which publications of a batch it can still help, how to ask for all of them in as
-few requests as the service allows, and which part types the answers are worth. The chain (``pubfetch.chain``) only
-decides the order. The flags of :class:`PubRun` are PubFetcher's FetcherPublicationState: they make each resource ask
-for a publication at most once per ID kind within one fetch, whatever the batch around it.
+few requests as the service allows, and which part types the answers are worth. The chain
+(``pubfetch.engine.chain``) only decides the order. The flags of :class:`PubRun` are PubFetcher's
+FetcherPublicationState: they make each resource ask for a publication at most once per ID kind within one fetch,
+whatever the batch around it.
 """
 
 from __future__ import annotations
@@ -279,6 +280,7 @@ class Context:
                 self._renderer = BrowserRenderer(
                     user_agent=self.args.user_agent,
                     timeout_ms=page_timeout_ms(self.args.timeout),
+                    max_bytes=self.client.config.max_bytes,
                     executable=self.config.chromium,
                     allow_private_addresses=self.config.allow_private_addresses,
                     counts=self.client.counts,

@@ -17,10 +17,9 @@ same publication twice gives the same entry, so trying again after a connection 
 from __future__ import annotations
 
 import logging
-import os
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -103,9 +102,12 @@ class _Unreachable(StoreError):
     """No connection to the server could be made."""
 
 
-def outage_setting(environ: dict[str, str] | os._Environ[str] | None = None) -> float:
-    """``$PUBFETCH_DB_OUTAGE_S`` (seconds, >= 0), else :data:`OUTAGE_S`; a bad value is a StoreError saying so."""
-    text = (os.environ if environ is None else environ).get(OUTAGE_ENV, "").strip()
+def outage_setting(environ: Mapping[str, str] | None = None) -> float:
+    """``$PUBFETCH_DB_OUTAGE_S`` (seconds, >= 0), else :data:`OUTAGE_S`; a bad value is a StoreError saying so. The
+    configuration module reads the variable (:func:`pubfetch.config.environment_value`)."""
+    from pubfetch.config import environment_value
+
+    text = (environment_value(OUTAGE_ENV) if environ is None else environ.get(OUTAGE_ENV, "")).strip()
     if not text:
         return OUTAGE_S
     try:

@@ -8,11 +8,13 @@ when a service is asked more often than its limit) make it a stand-in for the re
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Self
 from xml.sax.saxutils import escape
@@ -101,6 +103,16 @@ class SyntheticServices:
         self._answered: set[int] = set()
         self._failed_once: set[int] = set()
         self._lock = threading.Lock()
+        #: second passes: articles Europe PMC's search does not find by PMID (only by PMCID or DOI), so that their
+        #: PMCID and DOI come from PubMed and they go round the resources again with them ...
+        self.search_misses_pmid: Callable[[Article], bool] = lambda a: False
+        #: ... and open-access articles whose PMCID PubMed does not give either: their DOI resolves to a publisher
+        #: page (under ``page_base``, default this server) that names it
+        self.pmcid_on_page_only: Callable[[Article], bool] = lambda a: False
+        self.page_base = ""
+        #: (service, start, end) of every request answered, epoch seconds, when a list is given (the benchmarks'
+        #: host timelines)
+        self.timeline: list[tuple[str, float, float]] | None = None
         self.server = LoopbackServer({"/*": self.handle})
 
     def __enter__(self) -> Self:
@@ -151,6 +163,8 @@ class SyntheticServices:
             return "doi"
         if path.startswith("/unpaywall/"):
             return "unpaywall"
+        if path.startswith("/pages/"):
+            return "publisher"
         return "other"
 
     def _over_limit(self, service: str) -> bool:
@@ -167,6 +181,15 @@ class SyntheticServices:
             return False
 
     def handle(self, req: Request) -> Reply:
+        if self.timeline is None:
+            return self._handle(req)
+        started = time.time()
+        try:
+            return self._handle(req)
+        finally:
+            self.timeline.append((self._service(req.path), started, time.time()))
+
+    def _handle(self, req: Request) -> Reply:
         if req.path in self.extra:
             with self._lock:
                 self.counts["extra:" + req.path] += 1
@@ -197,6 +220,8 @@ class SyntheticServices:
             "europepmc_fulltext": self._fulltext,
             "annotations": self._annotations,
             "ncbi": self._efetch,
+            "doi": self._doi,
+            "publisher": self._page,
         }.get(service)
         if handler is None:
             return Reply(404, "not found", "text/plain")
@@ -230,7 +255,7 @@ class SyntheticServices:
         query = req.param("query") or ""
         found = []
         for pmid in _EXT_ID.findall(query):
-            if (a := self.article(pmid=pmid)) is not None:
+            if (a := self.article(pmid=pmid)) is not None and not self.search_misses_pmid(a):
                 found.append(a)
         for pmcid in _PMCID.findall(query):
             if (a := self.article(pmcid=pmcid)) is not None:
@@ -292,7 +317,7 @@ class SyntheticServices:
         mesh = "".join(f'<MeshHeading><DescriptorName UI="{ui}" MajorTopicYN="{"Y" if major else "N"}">{t}'
                        f"</DescriptorName></MeshHeading>" for t, ui, major in a.mesh)
         ids = f'<ArticleId IdType="pubmed">{a.pmid}</ArticleId><ArticleId IdType="doi">{a.doi}</ArticleId>'
-        if a.oa:
+        if a.oa and not self.pmcid_on_page_only(a):
             ids += f'<ArticleId IdType="pmc">{a.pmcid}</ArticleId>'
         return (f'<PubmedArticle><MedlineCitation Status="MEDLINE" Owner="NLM"><PMID Version="1">{a.pmid}</PMID>'
                 f'<Article PubModel="Print"><Journal><ISSN IssnType="Print">1234-5678</ISSN><JournalIssue>'
@@ -319,6 +344,25 @@ class SyntheticServices:
         else:
             return Reply(400, "unknown db", "text/plain")
         return Reply(200, body, "text/xml; charset=UTF-8")
+
+
+    # ------------------------------------------------------------------ doi.org and publisher pages
+
+    def _doi(self, req: Request) -> Reply:
+        a = self.article(doi=req.path.removeprefix("/doi/"))
+        if a is None or not (a.oa and self.pmcid_on_page_only(a)):
+            return Reply(404, "not found", "text/plain")
+        return Reply(302, "", "text/plain", {"Location": f"{self.page_base or self.base}/pages/{a.index}"})
+
+    def _page(self, req: Request) -> Reply:
+        index = req.path.removeprefix("/pages/")
+        if not index.isdigit() or int(index) >= self.n:
+            return Reply(404, "not found", "text/plain")
+        a = Article(int(index))
+        return Reply(200, f'<html><head><meta name="citation_title" content="{escape(a.title)}">'
+                     f'<meta name="citation_doi" content="{a.doi}"><meta name="citation_pmid" content="{a.pmid}">'
+                     f'<meta name="citation_pmcid" content="{a.pmcid}"></head><body><h1>{escape(a.title)}</h1>'
+                     f"<p>{escape(a.abstract)}</p></body></html>")
 
 
 def in_process(services: SyntheticServices):
@@ -360,3 +404,32 @@ def use_services(monkeypatch, tmp_path, services: SyntheticServices | None = Non
     if services is not None:
         for name, value in vars(services.endpoints()).items():
             monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+
+
+#: Hosts of the services for :func:`in_process_hosts`, as in production: Europe PMC's REST and annotations APIs share
+#: one host, the others have their own.
+HOSTS = {"europepmc": "http://ebi.test/epmc/rest/", "europepmc_annotations": "http://ebi.test/epmc/annotations/",
+         "eutils": "http://eutils.test/eutils/", "pubmed": "http://pubmed.test/pubmed/", "doi": "http://doi.test/doi/",
+         "unpaywall": "http://unpaywall.test/unpaywall/"}
+
+
+def in_process_hosts(services: SyntheticServices, others: dict | None = None):
+    """As :func:`in_process`, with each service on its own host as in production (one connection each), publisher
+    pages on ``http://pages.test``; ``others`` maps more URL prefixes (``"http://slow.test/*"``) to answers. Returns
+    the transport and the endpoints."""
+    from urllib.parse import urlsplit
+
+    from pubfetch.net.endpoints import Endpoints
+    from pubfetch.net.mapping_transport import MappingTransport
+
+    inner = in_process(services)
+    services.page_base = "http://pages.test"
+
+    def answer(request):
+        path = urlsplit(request.url)
+        rewritten = services.base + path.path + (f"?{path.query}" if path.query else "")
+        return inner.answer_for(dataclasses.replace(request, url=rewritten))
+
+    hosts = {f"{urlsplit(url).scheme}://{urlsplit(url).netloc}/*" for url in HOSTS.values()} | {"http://pages.test/*"}
+    transport = MappingTransport({**{host: answer for host in hosts}, **(others or {})})
+    return transport, Endpoints(**HOSTS)

@@ -66,7 +66,7 @@ def _usable(candidate: str) -> str | None:
 def choose_chromium(configured: str | None, bundled: str | None) -> str | None:
     """Pick the browser: the configured one (argument, else ``PUBFETCH_CHROMIUM``), then Playwright's own, then the
     system's. A configured path that is not there is reported and skipped rather than failing every page."""
-    configured = configured or os.environ.get(ENV_VAR) or None
+    configured = configured or None  # PUBFETCH_CHROMIUM is read by the configuration (FetchConfig.chromium)
     if configured:
         found = _usable(configured)
         if found:

@@ -1,17 +1,17 @@
-"""Where a publication's fetch stopped (pubfetch/resources/resume.py): the end-of-run retry starts from the flags of
+"""Where a publication's fetch stopped (pubfetch/engine/resume.py): the end-of-run retry starts from the flags of
 what answered and asks only what failed in a way worth asking again, and the state survives JSON on disk."""
 
 from __future__ import annotations
 
 import json
 
+from pubfetch.engine.resume import Resume
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import PubRun, RunFlag
 from pubfetch.resources.links import QueuedLink
-from pubfetch.resources.resume import Resume
 
 PAGE = "https://journal.example/article"
 

@@ -1,0 +1,141 @@
+"""One fetching run assembled from its :class:`~pubfetch.config.FetchConfig` (in the spirit of Scrapy's ``Crawler``):
+the HTTP client and its layers, the shared rate limiter, the WARC recorder, the scraping rules, the renderer and the
+PDF workers (through the :class:`~pubfetch.resources.base.Context`), the store and its writer, and their closing in
+one place. The command line, the library calls and the Celery task all build their run here, so a setting means the
+same thing whichever of them runs it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any, Self
+
+from pubfetch.config import FetchConfig
+from pubfetch.engine.batches import IdsLike, Progress, Tally
+from pubfetch.engine.overlap import retried, run_batches
+from pubfetch.engine.summary import BatchSummary
+from pubfetch.model.publication import Publication
+from pubfetch.net.answers import AnswerMemory
+from pubfetch.net.client import HttpClient
+from pubfetch.net.config import HttpOverrides
+from pubfetch.resources.base import Context
+from pubfetch.store import Store, open_or_init_store
+from pubfetch.store.writer import StoreWriter
+
+if TYPE_CHECKING:
+    from pubfetch.net.transport import Transport
+    from pubfetch.net.warc import WarcRecorder
+
+DbLike = str | os.PathLike[str] | Store | None
+
+
+class FetchRun:
+    """Everything one fetching run uses, built from its configuration and closed together.
+
+    Args:
+        config: the run's settings; with ``config.rate_limits`` its requests wait for the services' documented
+            rates shared with every other pubfetch process (``config.rate_db``, else
+            :func:`~pubfetch.config.rate_db_default`).
+        recorder: record every exchange with this WARC recorder (closed with the run; its ``error`` says whether it
+            could be written to the end).
+        transport: the network under the client's layers (tests give an in-process one).
+        context: a caller's context to run in instead (used as it is, not closed).
+
+    Raises what building a part raises: ``OSError``, ``sqlite3.Error`` or ``ValueError`` (rate-limit database),
+    :class:`~pubfetch.rules.RuleError` (the user's rule files); what was built by then is closed.
+    """
+
+    def __init__(self, config: FetchConfig, *, recorder: WarcRecorder | None = None,
+                 transport: Transport | None = None, context: Context | None = None) -> None:
+        self.config = config
+        self.recorder = recorder
+        self._stack = ExitStack()
+        if recorder is not None:
+            self._stack.callback(recorder.close)
+        self._owns_context = context is None
+        if context is not None:
+            self.context = context
+            return
+        try:
+            self.context = self._stack.enter_context(self._build(config, transport))
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def _build(self, config: FetchConfig, transport: Transport | None) -> Context:
+        overrides = HttpOverrides(**config.http_overrides)
+        if self.recorder is not None:
+            overrides["response_hook"] = self.recorder
+        config = dataclasses.replace(config, http_overrides=overrides)
+        if config.rate_limits:
+            config = config.with_shared_rate_limits(config.rate_db)
+        rules = _rules(config)
+        client = HttpClient(config.http_config(), transport=transport, answers=AnswerMemory())
+        return Context(config, client=client, rules=rules)
+
+    def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
+              summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
+              errors: str = "skip", deferred: list[dict[str, Any]] | None = None) -> Iterator[Publication]:
+        """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`)."""
+        with ExitStack() as stack:
+            store, writer = self._writing(stack, db, summary)
+            tally = Tally(self.context.args, summary, progress, retry_exceptions)
+            stack.callback(tally.retry.close)
+            yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
+                                   self.config.batch_size, own_context=self._owns_context, deferred=deferred)
+
+    def fetch_retries(self, entries: Iterable[dict[str, Any]], db: DbLike = None, *,
+                      summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
+        """The end-of-run retry of publications a :meth:`fetch` deferred (``deferred=``), in the order given, each
+        asked only what failed; yields them as they are done."""
+        entries = list(entries)
+        size = self.config.batch_size
+        with ExitStack() as stack:
+            _, writer = self._writing(stack, db, summary)
+            tally = Tally(self.context.args, summary, None, retry_exceptions=False)
+            chunks = (entries[i:i + size] for i in range(0, len(entries), size))
+            yield from retried(self.context, writer, tally, chunks, len(entries), errors)
+
+    def _writing(self, stack: ExitStack, db: DbLike,
+                 summary: BatchSummary | None) -> tuple[Store | None, StoreWriter | None]:
+        """The store and its writer of one fetch (closed with ``stack``), the network watch on, the summary counting
+        this run's requests."""
+        store = _open(stack, db)
+        writer = stack.enter_context(StoreWriter(store)) if store is not None else None
+        watch = getattr(self.context.client, "watch", None)
+        if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
+            stack.enter_context(watch.watching())
+        if summary is not None and summary.requests is None:
+            summary.requests = self.context.client.counts
+        return store, writer
+
+    def close(self) -> None:
+        """Close what this run built (the context: thread pool, PDF workers, renderer, client) and the WARC recorder."""
+        self._stack.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _rules(config: FetchConfig) -> object | None:
+    """The user's rule files, read now so that a bad one is an error before anything is fetched (the built-in rules
+    are loaded on first use, once per process)."""
+    if not (config.args.journals_yaml or config.args.webpages_yaml):
+        return None
+    from pubfetch.rules import ScrapingRules
+
+    return ScrapingRules.load(config.args.journals_yaml or None, config.args.webpages_yaml or None)
+
+
+def _open(stack: ExitStack, db: DbLike) -> Store | None:
+    if db is None or isinstance(db, Store):
+        return db
+    store = open_or_init_store(db)
+    stack.callback(store.close)
+    return store

@@ -1,0 +1,193 @@
+"""Micro-batching for publications that flow through the chain each on its own thread: work-conserving.
+
+The services that take many IDs per request (Europe PMC search, the annotations API, efetch for PubMed and PMC) are
+asked for many publications at once, but no publication waits for a host that could serve it now. A publication
+reaching such a step joins the step's open batch; the first one to arrive leads it. The leader first waits for the
+publications on their way to some step (those just released by a batch, just started, or between two requests: they
+are milliseconds away, and a group released together is asked for together), then queues for the step's host (its
+connection slot, :meth:`~pubfetch.net.client.HttpClient.turn`) like any other request; while the host is busy with
+others the batch keeps gathering, up to the service's batch size. When the leader has the host it lets the requests
+queued behind it go first, once (their publications may be on their way to this batch), then waits for the service's
+rate-limit permit (gathering meanwhile) and goes with everything gathered by then. A full batch closes and the next
+arrival opens a new one.
+
+So a publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
+doing (the second pass of one publication does not wait for the first pass of the others), and the stragglers of a
+batch ride with the next request to the same endpoint: one batcher serves every batch of a run in flight
+(``fetch_many`` overlaps two). Hosts serve the threads of the oldest batch first
+(:meth:`~pubfetch.net.client.HttpClient.rank_thread`), so that it finishes while the next keeps them busy. The step
+function sees each publication with its own flags, so grouping never changes what is decided for a publication.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from pubfetch.resources.base import Context, PubRun
+
+log = logging.getLogger(__name__)
+
+#: A batchable step of the chain: serves every run it is given (each by its own flags), in as few requests as it can.
+Step = Callable[[Context, Sequence[PubRun]], None]
+
+
+@dataclass(frozen=True)
+class BatchedService:
+    """What the batcher needs to know of a batchable step: the URL whose host and rate limit its requests use, and
+    the most publications one of its requests may carry."""
+
+    url: Callable[[Context], str]
+    size: Callable[[Context], int]
+
+
+@dataclass
+class _Batch:
+    runs: list[PubRun] = field(default_factory=list)
+    opened: float = field(default_factory=time.time)
+    closed: bool = False  # full, or taken: newcomers open another batch
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+
+class Batcher:
+    """The open batch of each batchable step, shared by the flows of a run, and the publications on their way.
+
+    Args:
+        ctx: the run's context (its client's host turns; the step functions get it).
+        settle_s: the longest a batch waits for publications on their way (a safety net: they normally arrive, send
+            a request or finish within milliseconds).
+    """
+
+    def __init__(self, ctx: Context, settle_s: float) -> None:
+        self.ctx = ctx
+        self.settle_s = settle_s
+        self._cond = threading.Condition()
+        self._open: dict[Step, _Batch] = {}
+        self._transit: set[int] = set()
+        self._order: dict[int, tuple[int, int]] = {}
+        self._flow_of: dict[int, int] = {}
+
+    # ------------------------------------------------------------------------------------------ publications' moves
+
+    def start(self, runs: Sequence[PubRun], flow: int) -> None:
+        """``runs`` (of flow number ``flow``) start: on their way, served in flow and input order."""
+        with self._cond:
+            for index, run in enumerate(runs):
+                self._order[id(run)] = (flow, index)
+                self._flow_of[id(run)] = flow
+                self._transit.add(id(run))
+
+    def flow_of(self, run: PubRun) -> int:
+        return self._flow_of.get(id(run), 0)
+
+    def requesting(self, run: PubRun, sending: bool) -> None:
+        """``run`` sends a request (it waits for a host, not on its way to a step) or got its answer (on its way
+        again: it may come to a step in a moment)."""
+        with self._cond:
+            if sending:
+                self._transit.discard(id(run))
+                self._cond.notify_all()
+            elif id(run) in self._order:
+                self._transit.add(id(run))
+
+    def finished(self, run: PubRun) -> None:
+        """``run`` is done: forgotten."""
+        with self._cond:
+            self._transit.discard(id(run))
+            self._order.pop(id(run), None)
+            self._flow_of.pop(id(run), None)
+            self._cond.notify_all()
+
+    # ------------------------------------------------------------------------------------------------- the batches
+
+    def serve(self, step: Step, service: BatchedService, run: PubRun) -> None:
+        """Serve ``run`` by ``step`` together with the other runs that reach the step before its host can take the
+        request (blocks until served; re-raises the step's error)."""
+        size = max(1, service.size(self.ctx))
+        with self._cond:
+            self._transit.discard(id(run))
+            batch = self._open.get(step)
+            leader = batch is None
+            if batch is None:
+                batch = self._open[step] = _Batch()
+            batch.runs.append(run)
+            if len(batch.runs) >= size:
+                self._close(step, batch)
+            self._cond.notify_all()
+        if leader:
+            self._lead(step, service, batch)
+        else:
+            batch.done.wait()
+        if batch.error is not None:
+            raise batch.error
+
+    def _lead(self, step: Step, service: BatchedService, batch: _Batch) -> None:
+        url = service.url(self.ctx)
+        try:
+            self._settle(batch)
+            for yielded in (False, True):
+                with self._turn(url) as prepay:
+                    self._settle(batch, same_flows=True)
+                    if not yielded and not batch.closed and self._host_waiters(url):
+                        # requests queued behind the batch's turn may be what keeps its publications from it (the
+                        # per-publication step before it on the same host): they go first, once, while it gathers
+                        continue
+                    permit = time.time()
+                    prepay()
+                    with self._cond:
+                        self._close(step, batch)
+                        runs = sorted(batch.runs, key=lambda r: self._order.get(id(r), (0, 0)))
+                    # the batch's timeline (epoch seconds), for finding a host idle while work waited for it
+                    log.debug("batch of %d for %s: opened %.3f, rate limit %.3f-%.3f", len(runs), url, batch.opened,
+                              permit, time.time())
+                    step(self.ctx, runs)
+                    break
+        except BaseException as e:  # every member re-raises it in its own thread
+            batch.error = e
+        finally:
+            with self._cond:
+                self._transit.update(id(r) for r in batch.runs)  # released together: on their way again
+            batch.done.set()
+
+    def _turn(self, url: str) -> contextlib.AbstractContextManager[Callable[[], None]]:
+        turn = getattr(self.ctx.client, "turn", None)
+        return turn(url) if turn is not None else _no_turn()
+
+    def _host_waiters(self, url: str) -> int:
+        slots = getattr(self.ctx.client, "slots", None)
+        return slots.waiting(url) if slots is not None else 0
+
+    def _settle(self, batch: _Batch, same_flows: bool = False) -> None:
+        """Wait until the batch is full or no publication is on its way to a step: before queueing for the host (so
+        that the host serves others meanwhile), and once it has the host, for those of the batch's own batches of
+        the run (one just out of the request before, on the same host, may be coming here; the publications of
+        other batches are elsewhere in the chain, and the host would idle while waiting for them)."""
+        deadline = time.monotonic() + self.settle_s
+        with self._cond:
+            while not batch.closed and self._on_their_way(batch, same_flows):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                self._cond.wait(remaining)
+
+    def _on_their_way(self, batch: _Batch, same_flows: bool) -> bool:
+        if not same_flows:
+            return bool(self._transit)
+        flows = {self._flow_of.get(id(run)) for run in batch.runs}
+        return any(self._flow_of.get(run) in flows for run in self._transit)
+
+    def _close(self, step: Step, batch: _Batch) -> None:
+        batch.closed = True
+        if self._open.get(step) is batch:
+            del self._open[step]
+
+
+@contextlib.contextmanager
+def _no_turn() -> Iterator[Callable[[], None]]:
+    """For a client without host turns (a test's stand-in): the request waits for its host itself."""
+    yield lambda: None

@@ -1,0 +1,122 @@
+"""The resource chain: PubFetcher's order and multiplicity of the resources, ID growth, and the links loop, for one
+publication (its thread is in :mod:`pubfetch.engine.flow`).
+
+PubFetcher walks one publication through every resource. Here every publication of a batch walks them in its own
+thread; the steps whose service takes many IDs per request (:data:`BATCHED`) are served through a function the flow
+gives (:data:`Serve`: the batcher gathers the publications that reach the step), so each publication goes through
+exactly the decisions it would have gone through alone. After the resources it follows its links; a publication whose
+ID set grew goes round the resources again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from pubfetch.engine.batcher import BatchedService, Step
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.resources import europepmc, mined, ncbi, references, site, unpaywall
+from pubfetch.resources.base import Context, PubRun
+
+log = logging.getLogger(__name__)
+
+LINK_STOP_PARTS = (PartName.title, PartName.keywords, PartName.theAbstract, PartName.fulltext)
+ID_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi)
+
+#: How a batchable step is served to a publication's runs (the flow's batcher).
+Serve = Callable[[Step, Sequence[PubRun]], None]
+
+
+def _efo(ctx: Context, runs: Sequence[PubRun]) -> None:
+    mined.fetch_mined(ctx, runs, PartName.efo)
+
+
+def _go(ctx: Context, runs: Sequence[PubRun]) -> None:
+    mined.fetch_mined(ctx, runs, PartName.go)
+
+
+_SEARCH = BatchedService(lambda ctx: ctx.endpoints.europepmc + "search", lambda ctx: ctx.config.europepmc_batch)
+_ANNOTATIONS = BatchedService(lambda ctx: ctx.endpoints.europepmc_annotations + "annotationsByArticleIds",
+                              lambda ctx: ctx.config.annotations_batch)
+_EFETCH = BatchedService(lambda ctx: ctx.endpoints.eutils + "efetch.fcgi", lambda ctx: ctx.config.efetch_batch)
+
+#: The batchable steps, in chain order: whether a step will ask for a publication (one that will not does not wait
+#: for the step's batch), and the service its requests go to.
+BATCHED: dict[Step, tuple[Callable[[Context, PubRun], bool], BatchedService]] = {
+    europepmc.fetch_search: (europepmc.wants_search, _SEARCH),
+    _efo: (lambda ctx, run: mined.wants_mined(ctx, run, PartName.efo), _ANNOTATIONS),
+    _go: (lambda ctx, run: mined.wants_mined(ctx, run, PartName.go), _ANNOTATIONS),
+    ncbi.fetch_pubmed_xml: (ncbi.wants_pubmed_xml, _EFETCH),
+    ncbi.fetch_pmc_xml: (ncbi.wants_pmc_xml, _EFETCH),
+}
+
+
+def fetch_all(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
+    """PubFetcher's fetchAll: every resource once, in its order and multiplicity."""
+    if not runs:
+        return
+    for run in runs:
+        run.start_ids = run.pub.ids
+    for _ in range(3):  # PMID, then PMCID, then DOI queries
+        serve(europepmc.fetch_search, runs)
+    runs = [run for run in runs if run.same_as is None]  # the search showed it to be a paper another run holds
+    europepmc.fetch_fulltext_xml(ctx, runs)
+    for _ in range(2):
+        serve(_efo, runs)
+    for _ in range(2):
+        serve(_go, runs)
+    serve(ncbi.fetch_pubmed_xml, runs)
+    ncbi.fetch_pubmed_html(ctx, runs)
+    serve(ncbi.fetch_pmc_xml, runs)
+    ctx.map(lambda run: site.fetch_doi(ctx, run), list(runs))
+    unpaywall.fetch_unpaywall(ctx, runs)
+    references.fetch_references(ctx, runs)  # only with --references (references=True)
+    for run in runs:
+        run.goon = not id_changed(run)
+
+
+def id_changed(run: PubRun) -> bool:
+    before = run.start_ids
+    now = run.pub.ids
+    if before is None:
+        return False
+    for old, new, name in ((before.pmid, now.pmid, "PMID"), (before.pmcid, now.pmcid, "PMCID"),
+                           (before.doi, now.doi, "DOI")):
+        if old and new and old != new:
+            log.warning("%s changed from %s to %s", name, old, new)
+            return True
+    return False
+
+
+def grow(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
+    """Go round the resources while the publications' ID sets grow (only those whose set grew)."""
+    while True:
+        todo = [run for run in runs if run.goon and run.pub.id_count() > run.id_count]
+        if not todo:
+            return
+        for run in todo:
+            run.id_count = run.pub.id_count()
+        fetch_all(ctx, todo, serve)
+
+
+def follow_links(ctx: Context, run: PubRun, serve: Serve) -> None:
+    """PubFetcher's links loop for one publication."""
+    pub = run.pub
+    for _ in range(ctx.config.max_links):
+        if not run.goon:
+            return
+        if ctx.is_final(pub, LINK_STOP_PARTS) and (ctx.is_final(pub, ID_PARTS) or not ctx.id_only()):
+            return
+        link = run.links.pop()
+        if link is None:
+            return
+        if not link.type.is_better_than(pub.lowest_type()):
+            return
+        if not link.type.is_pdf:
+            site.fetch_site(ctx, run, link.url, link.type, link.from_url, meta=True,
+                            keywords=link.type is not PartType.link_oadoi)
+        elif site.SCIENCEDIRECT.match(link.url):
+            site.fetch_site(ctx, run, link.url, link.type, link.from_url, meta=True, keywords=True)
+        else:
+            site.fetch_pdf(ctx, run, link.url, link.type, link.from_url)
+        grow(ctx, [run], serve)

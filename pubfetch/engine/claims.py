@@ -1,0 +1,51 @@
+"""Which run holds a paper given more than once (by PMID on one line, by DOI on another), in one batch or in the
+batches in flight together: the paper is fetched once, as the run that claimed it first."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+
+from pubfetch.model.publication import Publication
+from pubfetch.resources.base import PubRun
+
+log = logging.getLogger(__name__)
+
+
+def identity_keys(pub: Publication) -> list[str]:
+    """The keys under which a publication is known: its PMID, PMCID and DOI (DOIs are case-insensitive)."""
+    return [f"{name}:{value.lower()}" for name, value in (("pmid", pub.pmid.content), ("pmcid", pub.pmcid.content),
+                                                          ("doi", pub.doi.content)) if value]
+
+
+class Claims:
+    """Which run holds a paper, by PMID, PMCID and DOI, across the batches in flight together (fetch_many overlaps
+    a batch with the next one): a paper given twice, in one batch or in two neighbouring ones, is fetched once.
+    A batch's claims are kept until every batch read from the database while it was in flight is done (the caller
+    says when: :meth:`forget`), so this holds the claims of a few batches, never the run's."""
+
+    def __init__(self) -> None:
+        self._owners: dict[str, tuple[PubRun, int]] = {}
+        self._lock = threading.Lock()
+
+    def claim(self, runs: Sequence[PubRun], batch: int) -> None:
+        """Mark each of ``runs`` (of batch number ``batch``) whose paper an earlier-claimed run holds as the same
+        publication (it stops: its thread sees ``same_as``); claim the others' IDs."""
+        with self._lock:
+            for run in runs:
+                keys = identity_keys(run.pub)
+                first = next((self._owners[k][0] for k in keys if k in self._owners), None)
+                if first is not None and first is not run:
+                    log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
+                    run.same_as = first.pub
+                    run.goon = False
+                    continue
+                for key in keys:
+                    self._owners.setdefault(key, (run, batch))
+
+    def forget(self, batch: int) -> None:
+        """Batch number ``batch`` and every batch that may not have found its papers in the database are done: a
+        later line naming them finds them there."""
+        with self._lock:
+            self._owners = {key: owner for key, owner in self._owners.items() if owner[1] != batch}

@@ -1,0 +1,136 @@
+"""A batch of publications in flight: each on its own thread, through the chain and its links, restarted when one of
+its IDs changed under it; the batchable steps served by the run's :class:`~pubfetch.engine.batcher.Batcher`.
+
+One publication waits for its publisher's page while another is at Unpaywall and a third at PubMed, so the hosts work
+at the same time; one Europe PMC search still asks for hundreds of IDs, one efetch for an ID list. A publication that
+the search shows to be one given earlier (same PMID, PMCID or DOI, in this batch or the one in flight beside it) stops
+there and is fetched only as that one (:class:`~pubfetch.engine.claims.Claims`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from pubfetch.engine.batcher import Batcher, Step
+from pubfetch.engine.chain import BATCHED, follow_links, grow
+from pubfetch.engine.claims import Claims
+from pubfetch.engine.resume import Resume
+from pubfetch.model.publication import Publication
+from pubfetch.resources import europepmc
+from pubfetch.resources.base import Context, PubRun
+
+log = logging.getLogger(__name__)
+
+#: Restarts after an ID changed, per publication (PubFetcher recurses without bound; a flip-flopping pair of
+#: sources must not loop forever).
+MAX_RESTARTS = 3
+
+#: Called with each publication's run as soon as the publication is done.
+OnComplete = Callable[[PubRun], None]
+
+
+class InFlight:
+    """What the batches in flight together share: who holds which paper, and the open batches of each step."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.claims = Claims()
+        self.batcher = Batcher(ctx, ctx.config.linger_ms / 1000)
+
+
+def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: OnComplete | None = None,
+                       resumes: Sequence[Resume | None] | None = None, shared: InFlight | None = None,
+                       batch: int = 0) -> list[Publication]:
+    """Fetch a batch of publications in place (the caller decides which ones may be fetched: can_fetch).
+
+    ``on_complete`` is called (on a worker thread) with each publication's run as soon as it is done, so that it can
+    be stored at once: an interrupted batch then loses only what was still in flight. Publications that gave up after
+    too many ID changes are not passed to it. ``resumes`` (aligned with ``pubs``) start publications where an earlier
+    fetch in this run stopped (:class:`~pubfetch.engine.resume.Resume`: the end-of-run retry). ``shared`` is what the
+    batches in flight together share (``batch`` is this one's number). Returns, for each of ``pubs``, the publication
+    holding its content: itself, or the publication it turned out to be (same PMID, PMCID or DOI), which alone was
+    fetched."""
+    shared = shared or InFlight(ctx)
+    runs = [resume.run_for(pub) if resume is not None else PubRun(pub)
+            for pub, resume in zip(pubs, resumes or [None] * len(pubs), strict=True)]
+    same_as: dict[int, Publication] = {}
+    if runs:
+        _flow(ctx, runs, same_as, on_complete, shared, batch)
+    return [same_as.get(id(pub), pub) for pub in pubs]
+
+
+def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_complete: OnComplete | None,
+          shared: InFlight, number: int) -> None:
+    """Each publication on its own thread. Which publication a paper given twice belongs to is decided on the
+    search's answer, in the order the answers come (:class:`Claims`)."""
+    batcher = shared.batcher
+
+    def search_and_claim(ctx: Context, batch: Sequence[PubRun]) -> None:
+        europepmc.fetch_search(ctx, batch)
+        for flow in sorted({batcher.flow_of(run) for run in batch}):
+            shared.claims.claim([run for run in batch if batcher.flow_of(run) == flow], flow)
+
+    steps: dict[Step, Step] = {europepmc.fetch_search: search_and_claim}
+
+    def serve(step: Step, runs: Sequence[PubRun]) -> None:
+        wants, service = BATCHED[step]
+        for run in runs:  # one: the publication of this thread
+            if wants(ctx, run):
+                batcher.serve(steps.get(step, step), service, run)
+
+    def one(run: PubRun) -> None:
+        on_request = getattr(ctx.client, "on_request", None)
+        if on_request is not None:
+            on_request(lambda sending: batcher.requesting(run, sending))
+        rank = getattr(ctx.client, "rank_thread", None)
+        if rank is not None:  # the older batch first at every host: it finishes while the next keeps them busy
+            rank(number)
+        try:
+            complete = _fetch_one(ctx, run, serve)
+            batcher.finished(run)
+            if run.same_as is not None:
+                same_as[id(run.pub)] = run.same_as
+            elif complete and on_complete is not None:
+                on_complete(run)
+        finally:
+            batcher.finished(run)
+            if on_request is not None:
+                on_request(None)
+
+    batcher.start(runs, number)
+    pool = ThreadPoolExecutor(len(runs), thread_name_prefix="pubfetch-pub")
+    try:
+        for future in [pool.submit(one, run) for run in runs]:
+            future.result()
+    except BaseException:
+        # interrupted: requests not yet sent are not sent (the publications still in flight end at once and are not
+        # stored as complete), and the threads are waited for so that nothing is logged after the run's last word
+        watch = getattr(ctx.client, "watch", None)
+        if watch is not None:
+            watch.stopped = True
+        pool.shutdown(wait=True, cancel_futures=True)
+        for run in runs:
+            batcher.finished(run)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _fetch_one(ctx: Context, run: PubRun, serve: Callable[[Step, Sequence[PubRun]], None]) -> bool:
+    """One publication through the resources and its links, restarted when one of its IDs changed under it; whether
+    it is complete (False: it is another run's paper, or it gave up after too many restarts)."""
+    for attempt in range(MAX_RESTARTS + 1):
+        if attempt:
+            log.info("resetting publication %s", run.pub.ids)
+            run.restart()
+        run.pub.state.fetch_exception = False
+        grow(ctx, [run], serve)
+        if run.same_as is not None:
+            return False
+        if run.goon:
+            follow_links(ctx, run, serve)
+        if run.goon:
+            return True
+    log.warning("IDs of %s kept changing; giving up after %d restarts", run.pub.ids, MAX_RESTARTS)
+    run.pub.state.fetch_exception = True
+    return False

@@ -1,0 +1,113 @@
+"""The batches of a run in flight two at a time, then the end-of-run retry of what failed transiently."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import Any
+
+from pubfetch.engine.batches import IdsLike, Tally, checked, fetch_batch, loaded_batches, waiting
+from pubfetch.engine.flow import InFlight
+from pubfetch.model.publication import Publication
+from pubfetch.resources.base import Context
+from pubfetch.store import Store
+from pubfetch.store.writer import StoreWriter
+
+log = logging.getLogger(__name__)
+
+
+def run_batches(ctx: Context, writer: StoreWriter | None, ids: Iterator[IdsLike], store: Store | None,
+                tally: Tally, errors: str, size: int, *, own_context: bool,
+                deferred: list[dict[str, Any]] | None = None) -> Iterator[Publication]:
+    """The publications of ``ids`` in batches of ``size`` (read from ``store`` when given, fetched as can_fetch
+    allows, written through ``writer``), then those of the end-of-run retry, or, with ``deferred``, the publications
+    to retry put there (JSON: ``"pub"``, ``"resume"``) for a later :func:`retried` (a queued job's last batch)."""
+    batches = loaded_batches(ids, size, store, ctx.args, errors)
+    yield from overlapped(ctx, writer, batches, tally, errors, in_flight=2 if size > 1 else 1,
+                          own_context=own_context)
+    if deferred is not None:
+        for entries in tally.retry.chunks(size):
+            deferred.extend(entries)
+        return
+    yield from retried(ctx, writer, tally, tally.retry.chunks(size), len(tally.retry), errors)
+
+
+def retried(ctx: Context, writer: StoreWriter | None, tally: Tally, chunks: Iterable[list[dict[str, Any]]],
+            count: int, errors: str) -> Iterator[Publication]:
+    """The end-of-run retry: each publication of ``chunks`` (``"pub"``, ``"resume"``) asked again only what failed."""
+    if not count:
+        return
+    log.info("retrying %d publications that ended with a fetch exception: only what failed", count)
+    tally.retry_exceptions = False
+    for entries in chunks:
+        pubs, resumes = waiting(entries, ctx.client.config.retry_after_cap_s)
+        yield from checked(fetch_batch(ctx, writer, pubs, tally, tally.next_batch(), resumes=resumes), errors)
+
+
+def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[Publication]], tally: Tally,
+                errors: str, *, in_flight: int, own_context: bool) -> Iterator[Publication]:
+    """Fetch the batches ``in_flight`` at a time, yielding each batch's publications (in input order) when it is done.
+
+    A batch's last publications keep a few hosts busy while the others wait: its closed-access half still at
+    Unpaywall while Europe PMC has nothing left to do, its last annotations and efetch requests, storing and loading
+    between batches. With the next batch already under way, every host has work until the end of the run. A paper
+    named twice in two batches in flight is fetched once (:class:`~pubfetch.engine.claims.Claims`). A bad line in
+    the input stops the run after the batches before it are done.
+    When the reading stops early otherwise (an interrupt, an error, the caller leaving the loop), the requests not yet
+    sent are not sent and the batches in flight are waited for, so nothing runs on after this returns; their
+    publications that were complete are stored."""
+    shared = InFlight(ctx)
+    window: deque[tuple[int, Future[list[Publication]]]] = deque()
+    bad_input: Exception | None = None
+    with ThreadPoolExecutor(in_flight, thread_name_prefix="pubfetch-batch") as pool:
+        try:
+            while bad_input is None:
+                try:
+                    batch = next(batches)
+                except StopIteration:
+                    break
+                except Exception as e:  # a bad line (--strict, errors="raise"): what is in flight is finished first
+                    bad_input = e
+                    break
+                mark = tally.next_batch()
+                window.append((mark.number, pool.submit(fetch_batch, ctx, store, batch, tally, mark, shared)))
+                while len(window) >= in_flight:
+                    yield from checked(_done(window, shared), errors)
+            while window:
+                yield from checked(_done(window, shared), errors)
+        finally:
+            if window:
+                interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
+                _stop(ctx, [future for _, future in window], own_context, interrupted)
+    if bad_input is not None:
+        raise bad_input
+
+
+def _done(window: deque[tuple[int, Future[list[Publication]]]], shared: InFlight) -> list[Publication]:
+    number, future = window[0]
+    pubs = future.result()
+    window.popleft()
+    # the batch before this one is forgotten now, not when it was done: the batch after it was read from the database
+    # while it was in flight (so did not find its papers there) and is done only now
+    shared.claims.forget(number - 1)
+    return pubs
+
+
+def _stop(ctx: Context, futures: list[Future[list[Publication]]], own_context: bool, interrupted: bool) -> None:
+    """Stop sending and wait for the batches still in flight (their errors are the stop's consequence, not news);
+    after an interrupt, the exchanges in flight are cut rather than waited for."""
+    watch = getattr(ctx.client, "watch", None)
+    was_stopped = watch.stopped if watch is not None else False
+    if watch is not None:
+        watch.stopped = True
+    cut = getattr(ctx.client, "cut_in_flight", None)
+    if interrupted and cut is not None:
+        cut()
+    for future in futures:
+        future.cancel()
+    wait(futures)
+    if watch is not None and not own_context:
+        watch.stopped = was_stopped  # the caller's context goes on serving

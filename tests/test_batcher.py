@@ -1,0 +1,76 @@
+"""The batcher is work-conserving: a publication that reaches a batchable service whose host is idle is asked for at
+once, whatever the other publications are doing, and the publications that reach a service together are asked for
+together. The services answer in this process, each on its own host as in production (one connection per host)."""
+
+from __future__ import annotations
+
+import threading
+
+from pubfetch.config import FetchConfig
+from pubfetch.fetcher import fetch_many
+from pubfetch.model.publication import Publication
+from pubfetch.net.client import HttpClient
+from pubfetch.net.mapping_transport import Canned, MappingTransport
+from pubfetch.net.transport import Request
+from pubfetch.resources.base import Context
+from support.loopback import Reply
+from support.synthetic import Article, SyntheticServices, in_process_hosts
+
+#: Longest a held answer waits for the event it expects before giving up (the test then fails: the event should have
+#: come long before; this only keeps a batcher that holds requests back from hanging the suite).
+GUARD_S = 30.0
+
+
+def fetch(transport: MappingTransport, endpoints, pmids: list[str]) -> list[Publication]:
+    """One batch through the chain; a batch that waited for publications busy elsewhere would wait for ever (the
+    linger, the batcher's safety net, is ten minutes)."""
+    cfg = FetchConfig(endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
+                      batch_size=len(pmids), linger_ms=600_000, rate_limits=False,
+                      http_overrides={"busy_retries": 0, "timeout_ms": 120_000})
+    with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
+        return list(fetch_many(pmids, config=cfg, context=ctx))
+
+
+def test_a_second_pass_search_goes_to_its_idle_host_while_another_publication_waits_for_a_page():
+    """Europe PMC's search does not find B by its PMID and PubMed names no PMCID; B's DOI leads to a page that does, so
+    B searches again by it. A's publisher page answers only once that second search has reached Europe PMC: held until the other
+    publications are done, the search would never come."""
+    services = SyntheticServices(4)
+    a, b = Article(1), Article(2)  # A closed access, B open access
+    services.search_misses_pmid = lambda article: article.index == b.index
+    services.pmcid_on_page_only = lambda article: article.index == b.index
+    services.extra[f"/doi/{a.doi.upper()}"] = Reply(302, "", "text/plain", {"Location": "http://slow.test/a"})
+    second_search = threading.Event()
+    page_waited: list[bool] = []  # for each request of A's page: whether B's second search came before the guard
+    transport, endpoints = in_process_hosts(services, {"http://slow.test/*": lambda request: held_page(request)})
+    search = transport.answers["http://ebi.test/*"]
+
+    def watched_search(request: Request) -> Canned:
+        if "/search" in request.url and b.pmcid in request.url:
+            second_search.set()
+        return search(request)
+
+    def held_page(request: Request) -> Canned:
+        came = second_search.wait(GUARD_S)
+        page_waited.append(came)
+        return Canned(200 if came else 504, f"<html><head><title>{'A' if came else 'timed out'}</title></head></html>",
+                      "text/html")
+
+    transport.answers["http://ebi.test/*"] = watched_search
+    pubs = fetch(transport, endpoints, [a.pmid, b.pmid])
+    assert page_waited == [True]
+    assert pubs[1].pmcid.content == b.pmcid and pubs[1].fulltext.content
+
+
+def test_publications_released_together_reach_the_next_service_in_one_request():
+    """The search does not find the PMIDs; one efetch of PubMed gives every PMCID, and every publication then asks
+    PMC for its JATS: one request for all of them, not one for the first and another for the rest."""
+    services = SyntheticServices(40)
+    services.search_misses_pmid = lambda article: True
+    transport, endpoints = in_process_hosts(services)
+    open_access = services.pmids()[::2]
+    pubs = fetch(transport, endpoints, open_access)
+    assert services.counts["efetch_pubmed"] == 1
+    assert services.counts["efetch_pmc"] == 1
+    assert services.ids_asked["efetch_pmc"] == {Article(i).pmcid.removeprefix("PMC"): 1 for i in range(0, 40, 2)}
+    assert all(pub.pmcid.content and pub.fulltext.content for pub in pubs)

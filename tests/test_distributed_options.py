@@ -1,0 +1,97 @@
+"""``fetch_many(ids, db=..., queue=...)``: every option either does through the workers what it does in this process,
+or is refused at once with a message saying why (the settings that belong to each worker, live objects, what workers
+always do their own way, a database the workers cannot reach)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pubfetch
+from pubfetch.config import WORKER_SETTINGS, FetchConfig
+from pubfetch.fetcher import BatchSummary
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.ids import InvalidId
+from pubfetch.net.endpoints import Endpoints
+from pubfetch.resources.base import Context
+from pubfetch.store import init_store, open_store
+from support.synthetic import Article, SyntheticServices
+from test_distributed import _start_worker
+from test_reliability_hostile import within
+from test_throughput import service_env
+
+#: A value for each setting a worker takes from its own options and configuration, never from a job.
+WORKER_OWNED: dict[str, object] = {
+    "endpoints": Endpoints(), "ncbi_api_key": "key", "ncbi_tool": "mytool", "ncbi_email": "me@example.org",
+    "threads": 2, "allow_private_addresses": True,
+    "per_host_connections": 2, "chromium": "/usr/bin/chromium", "rate_limits": False, "rate_db": "rates.sqlite",
+    "http_overrides": {"timeout_ms": 1000},
+}
+#: No broker listens here: a refused call must not get as far as trying it.
+NO_BROKER = "redis://127.0.0.1:1/0"
+
+
+def test_every_worker_setting_is_named_here() -> None:
+    assert set(WORKER_OWNED) == set(WORKER_SETTINGS)
+
+
+@pytest.mark.parametrize("name", sorted(WORKER_OWNED))
+def test_a_setting_of_the_workers_is_refused(name: str, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=f"cannot set {name}: each worker uses its own"):
+        pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER,
+                            **{name: WORKER_OWNED[name]})  # type: ignore[misc]
+
+
+def test_a_context_a_database_the_workers_cannot_reach_or_their_own_ways_are_refused(tmp_path: Path) -> None:
+    with Context(FetchConfig()) as ctx, pytest.raises(ValueError, match="cannot use a context"):
+        pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, context=ctx)
+    with pytest.raises(ValueError, match="needs db= a database URL or path the workers can reach"):
+        pubfetch.fetch_many(["31114920"], queue=NO_BROKER)
+    with init_store(str(tmp_path / "open.db")) as store, pytest.raises(ValueError, match="needs db="):
+        pubfetch.fetch_many(["31114920"], db=store, queue=NO_BROKER)
+    with pytest.raises(ValueError, match="cannot set the fetching parameters oadoi_email, user_agent: each worker"):
+        pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER,
+                            args=FetcherArgs(oadoi_email="me@example.org", user_agent="mine"))
+    for option in ("use_stored", "retry_exceptions"):
+        with pytest.raises(ValueError, match="always uses the entries in the database and retries"):
+            pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER,
+                                **{option: False})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="errors must be 'skip' or 'raise'"):
+        pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, errors="ignore")
+    with pytest.raises(InvalidId):  # errors="raise": an invalid ID before anything is sent
+        list(pubfetch.fetch_many(["not-an-id"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, errors="raise"))
+
+
+def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path: Path, redis_url: str) -> None:
+    db = str(tmp_path / "pubs.db")
+    init_store(db).close()
+    with SyntheticServices(4) as services:
+        worker = _start_worker(redis_url, db, service_env(services), tmp_path / "worker.log")
+        try:
+            done: list[int] = []
+            summary = BatchSummary()
+            pmids = services.pmids()
+            # parts: title and IDs only; args: a title is usable from 10,000 characters (so none is final);
+            # batch_size: two IDs per task (so two searches); max_links, a job setting, travels too
+            pubs = within(300, lambda: list(pubfetch.fetch_many(
+                [*pmids, "not-an-id"], db=db, queue=redis_url, parts=["title", "pmid", "pmcid", "doi"],
+                args=FetcherArgs(title_min_length=10_000), progress=lambda n, pub: done.append(n), summary=summary,
+                batch_size=2, max_links=0)))
+            asked = services.counts.copy()
+            # the entries in the database are used (their titles are final under the default fetching parameters):
+            # nothing is asked again
+            within(300, lambda: list(pubfetch.fetch_many(pmids, db=db, queue=redis_url, parts=["title"])))
+            asked_again = services.counts.copy()
+        finally:
+            worker.terminate()
+            worker.wait(timeout=60)
+    assert [pub.pmid.content for pub in pubs] == pmids  # in input order, the invalid ID skipped (errors="skip")
+    assert done == [1, 2, 3, 4]
+    assert (summary.total, summary.fetched, summary.final) == (4, 4, 0)  # none final: the args travelled
+    assert asked["europepmc_search"] == 2  # two tasks of two IDs
+    assert asked["annotations"] == 0  # EFO and GO terms are not among the parts asked for
+    assert asked_again == asked
+    with open_store(db, readonly=True) as store:
+        stored = store.get_publication(pmids[0])
+    assert stored is not None and stored.title.content == Article(0).title
