@@ -171,7 +171,7 @@ CASES = [
                ":1: not a valid regular expression (Python re syntax): missing ), "
                "unterminated subpattern at position 10"),
     rules_case("rule with a bad selector", "bad_selector.yaml",
-               ":4, key 'title': invalid CSS selector 'h1[': Malformed attribute selector at "
+               ":4, key 'title': invalid CSS selector: Malformed attribute selector at "
                "position 2"),
     rules_case("rule file with a Python tag", "tagged.yaml",
                ":1: the site name of a regex must be a string, not a sequence (quote it)"),

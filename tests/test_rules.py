@@ -358,7 +358,7 @@ def test_empty_site() -> None:
 def test_bad_selector_is_reported_at_load_time() -> None:
     err = error_of(journals, "'a\\.org/': a\n---\na:\n  title: h1\n  abstract: 'div[class='\n")
     assert (err.key, err.line) == ("abstract", 5)
-    assert "invalid CSS selector 'div[class='" in str(err)
+    assert "invalid CSS selector" in str(err) and "div[class=" not in str(err)  # named by line and key, not quoted
 
 
 def test_unsupported_jsoup_pseudo_class_is_reported() -> None:
@@ -480,7 +480,7 @@ def test_translate_jsoup_rejects_regex_pseudo_classes_and_unclosed_parentheses()
     for selector in ("p:matchesOwn(^x$)", "div:has(p:containsData(x))"):
         with pytest.raises(ValueError, match="not supported"):
             translate_jsoup(selector)
-    with pytest.raises(ValueError, match="invalid CSS selector 'p:matchText'"):
+    with pytest.raises(ValueError, match="invalid CSS selector"):
         compile_selector("p:matchText")
     with pytest.raises(ValueError, match="unclosed parenthesis"):
         translate_jsoup("p:containsOwn(abc")

@@ -154,7 +154,8 @@ def compile_selector(text: str, *, lazy: bool = False) -> Selector:
     try:
         compiled = _EMPTY_SOUP.css.compile(css)
     except Exception as e:  # soupsieve raises SelectorSyntaxError, and a few others for unsupported features
-        raise ValueError(f"invalid CSS selector '{stripped}': {str(e).splitlines()[0]}") from e
+        # the selector itself is not quoted: a rule file's error names its file, line and key, never its content
+        raise ValueError(f"invalid CSS selector: {str(e).splitlines()[0]}") from e
     selector = Selector(text, css)
     selector._compiled.append(compiled)
     return selector
