@@ -16,7 +16,7 @@ from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 from support.fetchrun import chain_config, fetch_run
 from support.loopback import Reply
-from support.synthetic import Article, SyntheticServices
+from support.synthetic import Article, SyntheticServices, per_publication
 
 
 def run(services: SyntheticServices, ids: list[str], **changes) -> list[Publication]:
@@ -198,10 +198,12 @@ def test_update_citations_asks_one_search_for_the_batch():
 def test_in_process_services_give_what_the_loopback_services_give():
     with SyntheticServices(6) as services:
         over_sockets = run(services, services.pmids())
-        socket_counts = services.counts.copy()
+        socket_counts, socket_ids = services.counts.copy(), {k: v.copy() for k, v in services.ids_asked.items()}
         services.counts.clear()
+        services.ids_asked.clear()
         in_process_pubs = fetch_run(services).fetch(services.pmids())
-        assert services.counts == socket_counts
+        assert per_publication(services.counts) == per_publication(socket_counts)
+        assert services.ids_asked == socket_ids  # the batched services asked for the same IDs, however grouped
     assert socket_counts["europepmc_search"] == 1 and socket_counts["europepmc_fulltext"] == 3
     assert [comparable(p) for p in in_process_pubs] == [comparable(p) for p in over_sockets]
 

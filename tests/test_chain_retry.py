@@ -21,7 +21,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.store.spill import SpillList
 from support.fetchrun import fetch_run
 from support.loopback import Reply, Request
-from support.synthetic import Article, SyntheticServices
+from support.synthetic import Article, SyntheticServices, per_publication
 
 
 class FlakyServices(SyntheticServices):
@@ -82,16 +82,6 @@ def content(pub: Publication) -> dict:
 
 
 BUSY = Reply(503, "Service Unavailable", "text/plain")
-
-#: Services asked for many publications at once: their requests go out as publications arrive (a host that is free
-#: takes what has gathered), so how many requests a run makes of them varies with timing, while each ID is asked once
-#: (``services.repeats``); the other services are asked once per publication.
-BATCHED = frozenset({"europepmc_search", "annotations", "ncbi", "efetch_pubmed", "efetch_pmc"})
-
-
-def per_publication(counts: Counter[str]) -> Counter[str]:
-    return Counter({service: n for service, n in counts.items() if service not in BATCHED})
-
 
 def test_a_failed_request_is_asked_again_and_nothing_else():
     expected, healthy_counts = reference(6)

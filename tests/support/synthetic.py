@@ -433,3 +433,15 @@ def in_process_hosts(services: SyntheticServices, others: dict | None = None):
     hosts = {f"{urlsplit(url).scheme}://{urlsplit(url).netloc}/*" for url in HOSTS.values()} | {"http://pages.test/*"}
     transport = MappingTransport({**{host: answer for host in hosts}, **(others or {})})
     return transport, Endpoints(**HOSTS)
+
+
+#: Services asked for many publications at once. A host that is free takes what has gathered, so how many requests a
+#: run makes of these varies with arrival timing, while the IDs each is asked for do not (``ids_asked``); the other
+#: services are asked once per publication and their counts are exact.
+BATCHED_SERVICES = frozenset({"europepmc_search", "annotations", "ncbi", "efetch_pubmed", "efetch_pmc"})
+
+
+def per_publication(counts: Counter[str]) -> Counter[str]:
+    """The request counts of the services asked once per publication."""
+    return Counter({service: n for service, n in counts.items() if service not in BATCHED_SERVICES})
+
