@@ -27,6 +27,7 @@ from pathlib import Path
 from documents import text_pdf
 from fetchbench import SERVICES
 from services import HostedServices
+from support.procs import stop_process_groups
 from support.synthetic import Article, Reply
 
 REPO = Path(__file__).resolve().parents[1]
@@ -111,17 +112,6 @@ def start_workers(cmds: list[list[str]], env: dict[str, str], logdir: Path) -> l
     return procs
 
 
-def stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for p in procs:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGTERM)
-    for p in procs:
-        try:
-            p.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-
 
 def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: int, logdir: Path,
             kill_after: int = 0, grace: float = 60.0) -> ClusterRun:
@@ -166,7 +156,7 @@ def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: 
         status = wait(job, broker, timeout=3600)
         wall = time.monotonic() - started
     finally:
-        stop(procs)
+        stop_process_groups(procs)
     with open_store(db) as store:
         stored = store.publications_size()
         distinct = len({ids.pmid for ids in store.publication_ids()})

@@ -18,6 +18,7 @@ import pytest
 
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
+from support.procs import stop_process_groups
 from support.synthetic import SyntheticServices
 from test_throughput import service_env
 
@@ -34,17 +35,6 @@ def start_worker(broker: str, db: str, env: dict[str, str], log: Path, *extra: s
                                  "--concurrency", "2", "--grace-period", str(GRACE), "--loglevel", "INFO", *extra],
                                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
-
-def stop_workers(workers: list[subprocess.Popen[bytes]]) -> None:
-    for w in workers:
-        if w.poll() is None:
-            os.killpg(w.pid, signal.SIGTERM)
-    for w in workers:
-        try:
-            w.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(w.pid, signal.SIGKILL)
-            w.wait()
 
 
 def wait_until(condition, timeout: float, what: str):
@@ -91,7 +81,7 @@ def lose_a_worker_mid_job(broker: str, db: str, env: dict[str, str], tmp_path: P
         if how == signal.SIGSTOP:
             os.killpg(workers[0].pid, signal.SIGKILL)
             workers[0].wait(timeout=30)
-        stop_workers(workers)
+        stop_process_groups(workers)
     assert report.returncode == 0 and report.stderr == "", report.stderr
     print(f"job done {took:.1f} s after the kill; -job-status then:\n{report.stdout}")
     return took, status, report.stdout, victim.pid
@@ -179,7 +169,7 @@ def test_a_slow_live_worker_keeps_its_batch(tmp_path: Path, redis_url: str) -> N
             status = wait(submit(services.pmids(), db, redis_url, batch_size=2), redis_url, timeout=300)
             took = time.monotonic() - started
         finally:
-            stop_workers(workers)
+            stop_process_groups(workers)
         counts = dict(services.counts)
     assert took > 2 * GRACE, took  # the batch did outlast the grace period ...
     assert (status.done, status.redone) == (1, 0)  # ... and was never given to the other worker
@@ -218,7 +208,7 @@ def test_a_cluster_asks_the_e_utilities_no_more_than_one_process(tmp_path: Path,
         try:
             status = wait(submit(services.pmids(), db, redis_url, batch_size=batch), redis_url, timeout=600)
         finally:
-            stop_workers(workers)
+            stop_process_groups(workers)
         cluster = services.counts["ncbi"]
     batches = -(-count // batch)
     assert (status.done, status.redone, status.summary.total) == (batches, 0, count)  # each counted once

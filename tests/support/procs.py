@@ -6,6 +6,8 @@ Read from Linux's ``/proc/<pid>/task/<tid>/children``; where that file does not 
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -53,3 +55,18 @@ def _zombie(pid: int) -> bool:
     except OSError:
         return False
     return stat.rpartition(")")[2].split()[0] == "Z"  # the state follows the command name, which may hold spaces
+
+
+def stop_process_groups(procs: list[subprocess.Popen[bytes]]) -> None:
+    """End processes started with ``start_new_session=True`` (a worker and its pool) by their whole process group:
+    SIGTERM to each, then SIGKILL to a group that has not ended within a minute."""
+    for p in procs:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
