@@ -15,8 +15,9 @@ from pubfetch.distributed.app import TASK_NAME, make_app
 from pubfetch.distributed.message import MAX_IDS_PER_TASK
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
+from support.procs import stop_process_groups
 from support.synthetic import SyntheticServices
-from test_distributed_liveness import start_worker, stop_workers, wait_until
+from test_distributed_liveness import start_worker, wait_until
 from test_throughput import service_env
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
@@ -71,7 +72,7 @@ def test_messages_cannot_choose_the_database_or_read_worker_files(tmp_path: Path
             sent = {what: app.send_task(TASK_NAME, args=args).id for what, args in attacks.items()}
             outcomes = {what: _outcome(app, task_id) for what, task_id in sent.items()}
         finally:
-            stop_workers([worker])
+            stop_process_groups([worker])
             app.close()
     text = log.read_text(encoding="utf-8", errors="replace")
     for what, (state, stored) in outcomes.items():
@@ -110,7 +111,7 @@ def test_a_cancelled_job_is_refused_at_once(tmp_path: Path, redis_url: str) -> N
             requests = sum(services.counts.values())
             done = wait(submit(pmids[3:], str(db), redis_url, batch_size=3), redis_url, timeout=120)
         finally:
-            stop_workers([worker])
+            stop_process_groups([worker])
         report = subprocess.run([sys.executable, "-m", "pubfetch", "-job-status", cancelled, "--queue", redis_url],
                                 env=env, capture_output=True, text=True, timeout=60)
     assert (status.batches, status.done, status.failed, requests) == (3, 0, 3, 0)
@@ -190,7 +191,7 @@ def test_a_worker_whose_database_is_gone_fails_each_batch_at_once(tmp_path: Path
         try:
             status = wait(job_id, redis_url, timeout=120)
         finally:
-            stop_workers([worker])
+            stop_process_groups([worker])
         requests = sum(services.counts.values())
     assert (status.done, status.failed, requests) == (0, 2, 0)
     (reason, n), = status.failures.items()
@@ -231,7 +232,7 @@ def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path,
                 job_id = submit(services.pmids(), str(db), through, batch_size=2)
                 status = wait(job_id, through, progress=outage, timeout=180)
         finally:
-            stop_workers([worker])
+            stop_process_groups([worker])
     assert (status.done, status.failed, status.summary.total) == (2, 0, 4)
     messages = [r.getMessage() for r in caplog.records]
     assert any("does not answer" in m for m in messages) and any("answers again" in m for m in messages), messages
@@ -265,7 +266,7 @@ def test_a_submitter_whose_database_connection_is_ended_reads_the_results_anyway
             out, err = submitter.communicate(timeout=180)
         finally:
             if worker is not None:
-                stop_workers([worker])
+                stop_process_groups([worker])
             if submitter.poll() is None:
                 submitter.kill()
     assert ended  # the submitter's connection was there and was ended
