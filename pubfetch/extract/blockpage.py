@@ -18,10 +18,14 @@ empty or rewrite.
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import Any
 
 from bs4 import BeautifulSoup
 
 from pubfetch.extract.clean import parse_html
+from pubfetch.rules.page_index import PageIndex
+from pubfetch.rules.selectors import compile_selector
 
 __all__ = ["block_reason"]
 
@@ -56,19 +60,29 @@ def _visible_text(soup: BeautifulSoup) -> str:
     return " ".join(" ".join(texts).split())
 
 
-def block_reason(page: str | bytes | BeautifulSoup) -> str | None:
-    """What blocks this page ("Cloudflare browser check", "captcha", ...), or None when it is not a block page."""
+@cache
+def _compiled(selector: str) -> Any:
+    return compile_selector(selector).compiled
+
+
+def block_reason(page: str | bytes | BeautifulSoup, index: PageIndex | None = None) -> str | None:
+    """What blocks this page ("Cloudflare browser check", "captcha", ...), or None when it is not a block page.
+    ``index`` is the parsed page's :class:`PageIndex` when the caller has one (built here otherwise)."""
     soup = page if isinstance(page, BeautifulSoup) else parse_html(page)
+    if index is None:
+        index = PageIndex(soup)
     title = soup.title.get_text(" ", strip=True) if soup.title is not None else ""
     for name, selector, title_pattern in _CHALLENGES:
-        if (selector and soup.select_one(selector) is not None) or (title_pattern and title_pattern.match(title)):
+        if (selector and index.select_one(_compiled(selector)) is not None) or (
+                title_pattern and title_pattern.match(title)):
             return name
-    if soup.select_one('meta[name^="citation_"]') is not None:
+    if index.select_one(_compiled('meta[name^="citation_"]')) is not None:
         return None
     text = _visible_text(soup)
     if len(text) > SHORT_PAGE:
         return None
     for name, selector, text_pattern in _SIGNS:
-        if (selector and soup.select_one(selector) is not None) or (text_pattern and text_pattern.search(text)):
+        if (selector and index.select_one(_compiled(selector)) is not None) or (
+                text_pattern and text_pattern.search(text)):
             return name
     return None

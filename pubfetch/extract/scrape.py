@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from functools import cache
 from urllib.parse import unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
@@ -40,6 +41,7 @@ from pubfetch.extract.visible import drop_hidden_menus
 from pubfetch.model.parts import CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.rules import JournalRule, Selector, WebpageRule, compile_selector
+from pubfetch.rules.page_index import PageIndex
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,11 @@ class WebpageContent:
 # ------------------------------------------------------------------------------------------------------ helpers
 
 
+@cache
+def _screen_reader_only() -> Selector:
+    return compile_selector(_SCREEN_READER_ONLY)
+
+
 def _soup(html: Html) -> BeautifulSoup:
     return html if isinstance(html, BeautifulSoup) else parse_html(html)
 
@@ -88,27 +95,27 @@ def _outermost(elements: list[Tag]) -> list[Tag]:
     return kept
 
 
-def first_text(root: Tag, selector: Selector | None) -> str:
-    """Text (one line) of the first element the selector matches; "" when none."""
+def first_text(root: Tag, selector: Selector | None, index: PageIndex | None = None) -> str:
+    """Text (one line) of the first element the selector matches; "" when none. ``index``: ``root``'s, if at hand."""
     if selector is None:
         return ""
-    element = selector.select_one(root)
+    element = selector.select_one(root, index)
     return element_text(element) if element is not None else ""
 
 
-def all_texts(root: Tag, selector: Selector | None) -> list[str]:
+def all_texts(root: Tag, selector: Selector | None, index: PageIndex | None = None) -> list[str]:
     """One-line texts of all matching elements, empty ones dropped."""
     if selector is None:
         return []
-    texts = (element_text(e) for e in _outermost(selector.select(root)))
+    texts = (element_text(e) for e in _outermost(selector.select(root, index)))
     return [t for t in texts if t]
 
 
-def joined_text(root: Tag, selector: Selector | None) -> str:
+def joined_text(root: Tag, selector: Selector | None, index: PageIndex | None = None) -> str:
     """All matching elements formatted as paragraphs and joined by blank lines (abstract, fulltext, content)."""
     if selector is None:
         return ""
-    texts = (format_text(e) for e in _outermost(selector.select(root)))
+    texts = (format_text(e) for e in _outermost(selector.select(root, index)))
     return "\n\n".join(t for t in texts if t)
 
 
@@ -186,10 +193,10 @@ def scrape_doi(text: str) -> str:
     return ""
 
 
-def _keywords(root: Tag, rule: JournalRule) -> list[str]:
-    keywords = all_texts(root, rule.selector("keywords"))
+def _keywords(root: Tag, rule: JournalRule, index: PageIndex) -> list[str]:
+    keywords = all_texts(root, rule.selector("keywords"), index)
     if not keywords:
-        for text in all_texts(root, rule.selector("keywords_split")):
+        for text in all_texts(root, rule.selector("keywords_split"), index):
             keywords.extend(_KEYWORD_SEPARATOR.split(_KEYWORDS_BEGIN.sub("", text, count=1)))
     return list(dict.fromkeys(k.strip() for k in keywords if k.strip()))
 
@@ -203,11 +210,11 @@ def _email(element: Tag) -> str:
     return text if "@" in text and " " not in text else ""
 
 
-def _corresp_authors(root: Tag, rule: JournalRule) -> list[CorrespAuthor]:
-    names = [n.rstrip(" ,;*") for n in all_texts(root, rule.selector("corresp_author_names"))]
+def _corresp_authors(root: Tag, rule: JournalRule, index: PageIndex) -> list[CorrespAuthor]:
+    names = [n.rstrip(" ,;*") for n in all_texts(root, rule.selector("corresp_author_names"), index)]
     names = [n for n in names if n]
     selector = rule.selector("corresp_author_emails")
-    emails = [_email(el) for el in _outermost(selector.select(root))] if selector else []
+    emails = [_email(el) for el in _outermost(selector.select(root, index))] if selector else []
     emails = [e for e in emails if e]
     if emails and len(names) == len(emails):
         return [CorrespAuthor(name=n, email=e) for n, e in zip(names, emails, strict=True)]
@@ -218,7 +225,7 @@ def _corresp_authors(root: Tag, rule: JournalRule) -> list[CorrespAuthor]:
     return [CorrespAuthor(name=n) for n in dict.fromkeys(names)]
 
 
-def _links(soup: BeautifulSoup, url: str, rule: JournalRule) -> list[Link]:
+def _links(soup: BeautifulSoup, url: str, rule: JournalRule, index: PageIndex) -> list[Link]:
     base = base_url(soup, url)
     page = _without_fragment(url)
     found: list[Link] = []
@@ -229,7 +236,7 @@ def _links(soup: BeautifulSoup, url: str, rule: JournalRule) -> list[Link]:
         selector = rule.selector(key)
         if selector is None:
             continue
-        for element in selector.select(soup):
+        for element in selector.select(soup, index):
             href = absolute_url(str(element.get("href") or ""), base)
             if href is not None and _without_fragment(href) != page:
                 found.append(Link(href, kind, key))
@@ -242,25 +249,26 @@ def _links(soup: BeautifulSoup, url: str, rule: JournalRule) -> list[Link]:
 def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     """Apply a journal site's rules to its page at ``url`` (the final URL, used for links and URL rewrites)."""
     soup = _soup(html)
-    for hidden in soup.select(_SCREEN_READER_ONLY):
+    for hidden in _screen_reader_only().select(soup, PageIndex(soup)):
         hidden.decompose()
     if soup.body is not None:
         drop_hidden_menus(soup.body)
+    index = PageIndex(soup)  # the tree is only read from here on: one walk answers every selector of the rule
     record = ArticleRecord()
-    record.pmid = scrape_pmid(first_text(soup, rule.selector("pmid")))
-    record.pmcid = scrape_pmcid(first_text(soup, rule.selector("pmcid")))
-    record.doi = scrape_doi(first_text(soup, rule.selector("doi")))
-    title = first_text(soup, rule.selector("title"))
-    subtitle = first_text(soup, rule.selector("subtitle"))
+    record.pmid = scrape_pmid(first_text(soup, rule.selector("pmid"), index))
+    record.pmcid = scrape_pmcid(first_text(soup, rule.selector("pmcid"), index))
+    record.doi = scrape_doi(first_text(soup, rule.selector("doi"), index))
+    title = first_text(soup, rule.selector("title"), index)
+    subtitle = first_text(soup, rule.selector("subtitle"), index)
     title = tidy_title(_TITLE_LABEL.sub("", title, count=1))
     record.title = f"{title} : {subtitle}" if title and subtitle else title
-    record.keywords = _keywords(soup, rule)
-    record.abstract = _ABSTRACT_LABEL.sub("", joined_text(soup, rule.selector("abstract")), count=1)
-    body = joined_text(soup, rule.selector("fulltext"))
+    record.keywords = _keywords(soup, rule, index)
+    record.abstract = _ABSTRACT_LABEL.sub("", joined_text(soup, rule.selector("abstract"), index), count=1)
+    body = joined_text(soup, rule.selector("fulltext"), index)
     record.fulltext = _join(record.title, record.abstract, body) if body else ""
     record.flags["body"] = body  # the full text without title and abstract, for a caller that finds those elsewhere
-    record.corresp_author = _corresp_authors(soup, rule)
-    record.links = _links(soup, url, rule)
+    record.corresp_author = _corresp_authors(soup, rule, index)
+    record.links = _links(soup, url, rule, index)
     return record
 
 

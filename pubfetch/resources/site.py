@@ -33,6 +33,7 @@ from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, PubRun, RunFlag
 from pubfetch.resources.links import QueuedLink
 from pubfetch.rules import JournalRule
+from pubfetch.rules.page_index import PageIndex
 
 log = logging.getLogger(__name__)
 
@@ -102,11 +103,12 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     html = result.text or ""
     final_url = result.final_url
     soup = parse_html(html)
-    if (reason := block_reason(soup)) is not None:
+    index = PageIndex(soup)  # one walk over the page for the block markers and the platforms' fingerprints
+    if (reason := block_reason(soup, index)) is not None:
         run.blocked(final_url, reason)
         return
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
-    rule = _page_rule(ctx, final_url, soup)
+    rule = _page_rule(ctx, final_url, soup, index)
     meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
@@ -183,12 +185,12 @@ def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str
     return filled
 
 
-def _page_rule(ctx: Context, url: str, soup: BeautifulSoup) -> JournalRule | None:
+def _page_rule(ctx: Context, url: str, soup: BeautifulSoup, index: PageIndex) -> JournalRule | None:
     """The rule of the page's host, else of the platform the page shows (its ``recognise`` fingerprint)."""
     rule = ctx.rules.journal_rule(url)
     if rule is not None:
         return rule
-    platform = ctx.rules.recognise(soup)
+    platform = ctx.rules.recognise(soup, index)
     if platform is not None:
         log.info("%s: no rule for the host, the page shows the platform '%s'", url, platform.site)
     return platform

@@ -15,6 +15,7 @@ from yaml.nodes import MappingNode
 
 from pubfetch.rules.keys import RuleError
 from pubfetch.rules.model import JournalRule, SiteEntry, UrlEntry, WebpageEntry, WebpageRule
+from pubfetch.rules.page_index import PageIndex
 from pubfetch.rules.reader import (
     compile_regex_or_fail,
     mapping_items,
@@ -122,18 +123,23 @@ class ScrapingRules:
         site = self.site(url)
         return self._sites[site].rule if site is not None else None
 
-    def page_rule(self, url: str, page: Tag) -> JournalRule | None:
+    def page_rule(self, url: str, page: Tag, index: PageIndex | None = None) -> JournalRule | None:
         """The rule for a fetched page: by its final URL, else by the platform the page itself shows (the LAST site
         whose ``recognise`` selector matches, so a user file's platforms and specific platforms listed after generic
         ones win)."""
-        return self.journal_rule(url) or self.recognise(page)
+        return self.journal_rule(url) or self.recognise(page, index)
 
-    def recognise(self, page: Tag) -> JournalRule | None:
-        """The platform rule whose fingerprint (``recognise`` selector) the page carries, or None."""
+    def recognise(self, page: Tag, index: PageIndex | None = None) -> JournalRule | None:
+        """The platform rule whose fingerprint (``recognise`` selector) the page carries, or None. ``index`` is the
+        page's :class:`PageIndex` when the caller has one (built here otherwise: one walk for all the fingerprints)."""
         found = None
         for entry in self._sites.values():
             selector = entry.rule.recognise
-            if selector is not None and selector.select_one(page) is not None:
+            if selector is None or selector.empty:
+                continue
+            if index is None:
+                index = PageIndex(page)
+            if index.select_one(selector.compiled) is not None:
                 found = entry.rule
         return found
 

@@ -11,6 +11,8 @@ from typing import Any
 from bs4 import BeautifulSoup
 from bs4.element import Tag
 
+from pubfetch.rules.page_index import PageIndex
+
 log = logging.getLogger(__name__)
 
 _EMPTY_SOUP = BeautifulSoup("", "html.parser")
@@ -134,12 +136,20 @@ class Selector:
     def empty(self) -> bool:
         return not self.css
 
-    def select(self, root: Tag) -> list[Tag]:
-        """All matching elements in document order."""
-        return list(self.compiled.select(root)) if self.compiled is not None else []
+    def select(self, root: Tag, index: PageIndex | None = None) -> list[Tag]:
+        """All matching elements in document order; ``index``, when it is the index of ``root``, answers faster."""
+        if self.compiled is None:
+            return []
+        if index is not None and index.root is root:
+            return index.select(self.compiled)
+        return list(self.compiled.select(root))
 
-    def select_one(self, root: Tag) -> Tag | None:
-        return self.compiled.select_one(root) if self.compiled is not None else None
+    def select_one(self, root: Tag, index: PageIndex | None = None) -> Tag | None:
+        if self.compiled is None:
+            return None
+        if index is not None and index.root is root:
+            return index.select_one(self.compiled)
+        return self.compiled.select_one(root)
 
 
 def compile_selector(text: str, *, lazy: bool = False) -> Selector:

@@ -1,0 +1,105 @@
+"""A fetched publisher page as the fetcher handles it: ``resources.site._merge_page`` on the recorded pages.
+
+This is everything a fetch run does with a page once its body has arrived: parse it, check for a block page, find its
+rule (by host, else by the platform fingerprints the page carries), read its licence and meta tags, apply the rule or,
+for a page no rule fits, the generic article reader (with PubFetcher's cleaned page as the last resort), and merge the
+result into the publication. Two modes: with the built-in rules at the page's recorded address (what a fetch of the
+corpus's DOIs does), and with no rules at all (every page read as one no rule knows).
+
+Run alone it prints both rates for the pubfetch first on ``sys.path``, so the same measurement can be made on another
+checkout, back to back on one machine (the function it calls has kept its signature):
+
+    PYTHONPATH=/path/to/checkout python benchmarks/pagepath.py [--corpus ../shared/corpus] [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+#: Every manifest of the corpus: the first batch and the publisher pages of the second and third.
+ALL_MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl")
+#: Where a page is put when no rule should know it (the rules are empty then anyway).
+NO_RULE_URL = "https://publisher.invalid/article"
+
+
+def corpus_pages(corpus: Path | None) -> list[tuple[str, bytes]]:
+    """(recorded address, body) of every recorded publisher page answered 200."""
+    out: list[tuple[str, bytes]] = []
+    if corpus is None:
+        return out
+    for manifest in ALL_MANIFESTS:
+        if not (corpus / manifest).is_file():
+            continue
+        with open(corpus / manifest, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line) if line.strip() else {}
+                if row.get("resource") == "publisher_page" and row.get("status") == 200 and row.get("body"):
+                    out.append((row["url"], (corpus / row["body"]).read_bytes()))
+    return out
+
+
+def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
+    """A function handling one page as a fetch does (a fresh publication each time, as for a page of a new DOI)."""
+    from pubfetch.fetcher import init_publication
+    from pubfetch.ids import classify
+    from pubfetch.model.part_type import PartType
+    from pubfetch.net.outcome import FetchResult, OutcomeKind
+    from pubfetch.resources.base import Context, PubRun
+    from pubfetch.resources.site import _merge_page
+    from pubfetch.rules import ScrapingRules
+
+    logging.getLogger("pubfetch").addHandler(logging.NullHandler())  # records made as in a run, not printed
+    ctx = Context(rules=None if with_rules else ScrapingRules())
+    doi = "10.1000/page"
+
+    def handle(url: str, body: bytes) -> int:
+        address = url if with_rules else NO_RULE_URL
+        result = FetchResult(address, address, OutcomeKind.OK, status=200, content_type="text/html", body=body,
+                             text=body.decode("utf-8", "replace"))
+        run = PubRun(init_publication(classify(doi), ctx.args))
+        _merge_page(ctx, run, result, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+        return 1
+    return handle
+
+
+def measure(pages: list[tuple[str, bytes]], handle: Callable[[str, bytes], int],
+            min_seconds: float) -> tuple[int, int, float, float]:
+    """(pages handled, bytes, wall seconds, CPU seconds): every page once, then again until ``min_seconds``."""
+    count = size = 0
+    cpu_started, started = time.process_time(), time.perf_counter()
+    while True:
+        for url, body in pages:
+            count += handle(url, body)
+            size += len(body)
+        elapsed = time.perf_counter() - started
+        if elapsed >= min_seconds:
+            return count, size, elapsed, time.process_time() - cpu_started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    parser.add_argument("--seconds", type=float, default=10.0, help="minimum seconds per mode")
+    opts = parser.parse_args()
+    pages = corpus_pages(opts.corpus)
+    if not pages:
+        print(f"no recorded publisher pages under {opts.corpus}; give the corpus with --corpus", file=sys.stderr)
+        return 2
+    for with_rules in (True, False):
+        handle = page_handler(with_rules)
+        for url, body in pages:  # warm up: imports, rule compilation
+            handle(url, body)
+        count, _size, wall, cpu = measure(pages, handle, opts.seconds)
+        mode = "built-in rules at the recorded address" if with_rules else "no rules (generic reader)"
+        print(f"{mode}: {len(pages)} pages, {count / wall:.1f} pages/s wall, {count / cpu:.1f} pages per CPU-second")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""A page's elements filed by tag name, id and class, so that a selector is tried only where it could match.
+
+soupsieve finds a page's first match for a selector by testing the selector on every element in turn. A page of a few
+thousand elements asked whether it carries one of the platforms' fingerprints or a block page's markers (a few dozen
+selectors, most of which match nothing) is walked once per selector, nearly always on elements that lack the tag name,
+id or class the selector's last part requires. A :class:`PageIndex` walks the page once and files its elements under
+those keys; :meth:`PageIndex.select_one` tests the selector only on the elements filed under a key each of its
+alternatives requires (every element when an alternative requires none), with soupsieve's own test, so it returns the
+element soupsieve's ``select_one`` returns.
+
+An index describes the tree as it was when built: build it after the page is parsed and before anything edits it. It is
+for trees parsed as HTML (lower-case tag names), as every page pubfetch reads is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bs4.element import Tag
+
+__all__ = ["PageIndex"]
+
+#: How soupsieve splits a class attribute given as one string: at HTML whitespace only.
+_CLASS_TOKEN = re.compile(r"[^ \t\r\n\f]+")
+
+
+def _classes(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return _CLASS_TOKEN.findall(value)
+    return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
+
+
+class PageIndex:
+    """The elements below ``root`` (not ``root`` itself, as for ``select_one``), in document order, and by lower-cased
+    tag name, id and class token (lower-cased: a superset of what soupsieve matches case-sensitively)."""
+
+    def __init__(self, root: Tag) -> None:
+        self.root = root
+        self.elements: list[Tag] = []
+        self._position: dict[int, int] = {}
+        self._by_name: dict[str, list[Tag]] = {}
+        self._by_id: dict[str, list[Tag]] = {}
+        self._by_class: dict[str, list[Tag]] = {}
+        elements, position = self.elements, self._position
+        by_name, by_id, by_class = self._by_name, self._by_id, self._by_class
+        # the contents of a <template> are not part of the document: soupsieve neither enters nor matches them
+        stack = [] if root.name == "template" else list(reversed(root.contents))
+        while stack:
+            node = stack.pop()
+            if node.__class__ is not Tag and not isinstance(node, Tag):
+                continue
+            position[id(node)] = len(elements)
+            elements.append(node)
+            by_name.setdefault(node.name.lower(), []).append(node)
+            if node.contents and node.name != "template":
+                stack.extend(reversed(node.contents))
+            attrs = node.attrs
+            if not attrs:
+                continue
+            if "id" in attrs:
+                by_id.setdefault(str(attrs["id"]).lower(), []).append(node)
+            if "class" in attrs:
+                for token in {c.lower() for c in _classes(attrs["class"])}:
+                    by_class.setdefault(token, []).append(node)
+
+    def _candidates(self, alternative: Any) -> list[Tag]:
+        """The elements that have what an alternative's last compound requires (its tag name, ids and classes): the
+        shortest such list, all elements when it requires none of these."""
+        lists: list[list[Tag]] = []
+        name = getattr(getattr(alternative, "tag", None), "name", None)
+        if name and name != "*":
+            lists.append(self._by_name.get(name.lower(), []))
+        lists.extend(self._by_id.get(str(value).lower(), []) for value in getattr(alternative, "ids", ()))
+        lists.extend(self._by_class.get(str(value).lower(), []) for value in getattr(alternative, "classes", ()))
+        return min(lists, key=len) if lists else self.elements
+
+    def _unscoped(self, compiled: Any) -> Any:
+        """The selector's alternatives, or None when the index cannot answer for it (a selector relative to the
+        scope, ``:scope``, is answered by soupsieve itself)."""
+        alternatives = getattr(compiled, "selectors", None)
+        if alternatives is None or ":scope" in str(getattr(compiled, "pattern", ":scope")):
+            return None
+        return alternatives
+
+    def select(self, compiled: Any) -> list[Tag]:
+        """Every element a compiled soupsieve selector matches, in document order (as ``compiled.select(root)``)."""
+        if compiled is None:
+            return []
+        alternatives = self._unscoped(compiled)
+        if alternatives is None:
+            return list(compiled.select(self.root))
+        if len(alternatives) == 1:
+            candidates = self._candidates(alternatives[0])
+        else:
+            position = self._position
+            seen = {id(tag): tag for alternative in alternatives for tag in self._candidates(alternative)}
+            candidates = sorted(seen.values(), key=lambda tag: position[id(tag)])
+        return [tag for tag in candidates if compiled.match(tag)]
+
+    def select_one(self, compiled: Any) -> Tag | None:
+        """The first element in document order that a compiled soupsieve selector matches, or None (as
+        ``compiled.select_one(root)``; selectors relative to the scope (``:scope``) are handed to it as they are)."""
+        if compiled is None:
+            return None
+        alternatives = self._unscoped(compiled)
+        if alternatives is None:
+            return compiled.select_one(self.root)
+        found: Tag | None = None
+        found_at = len(self.elements)
+        for alternative in alternatives:
+            for tag in self._candidates(alternative):
+                if self._position[id(tag)] >= found_at:
+                    break
+                if compiled.match(tag):
+                    found, found_at = tag, self._position[id(tag)]
+                    break
+        return found
