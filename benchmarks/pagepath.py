@@ -87,6 +87,8 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
     parser.add_argument("--seconds", type=float, default=10.0, help="minimum seconds per mode")
     opts = parser.parse_args()
+    import pubfetch
+    print(f"pubfetch of {Path(pubfetch.__file__).parent.parent}")
     pages = corpus_pages(opts.corpus)
     if not pages:
         print(f"no recorded publisher pages under {opts.corpus}; give the corpus with --corpus", file=sys.stderr)

@@ -1,5 +1,6 @@
 """Parse throughput: PubMed efetch XML, JATS full text, HTML cleaning, the generic article reader (beside trafilatura
-alone) and PDF extraction, on recorded and synthetic documents.
+alone), a publisher page as a fetch handles it (:mod:`pagepath`) and PDF extraction, on recorded and synthetic
+documents.
 
 Each measurement runs the parser over its whole document set, again and again until ``min_seconds`` have passed, and
 counts the units it produced (records, articles, pages), so small and large documents weigh as they would in a run.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import documents
+import pagepath
 from pubfetch.extract.article import cleaned_page, read_article
 from pubfetch.extract.clean import clean_html, parse_html
 from pubfetch.extract.jats import parse_jats
@@ -80,8 +82,7 @@ def measure(kind: str, source: str, unit: str, docs: list[bytes], parse: Callabl
                               time.process_time() - cpu_started, in_process)
 
 
-#: Every manifest of the corpus: the first batch and the publisher pages of the second and third.
-ALL_MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl")
+ALL_MANIFESTS = pagepath.ALL_MANIFESTS
 
 
 def corpus_bodies(corpus: Path | None, resources: tuple[str, ...], content_type: str = "",
@@ -142,6 +143,15 @@ def _trafilatura_page(doc: bytes) -> int:
     trafilatura.bare_extraction(doc.decode("utf-8", "replace"), fast=True, favor_recall=True, include_tables=True,
                                 include_comments=False, with_metadata=False)
     return 1  # a page read, as for _reader_page
+
+
+def _fetched_pages(corpus: Path | None, with_rules: bool) -> tuple[list[bytes], Callable[[bytes], int]]:
+    """The recorded publisher pages and a function handling one as a fetch does (:mod:`pagepath`), at the page's
+    recorded address with the built-in rules, or with no rules at all."""
+    pages = pagepath.corpus_pages(corpus)
+    address = {body: url for url, body in pages}
+    handle = pagepath.page_handler(with_rules)
+    return [body for _, body in pages], lambda doc: handle(address[doc], doc)
 
 
 def _pdf_pages(doc: bytes) -> int:
@@ -212,6 +222,10 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
          corpus_bodies(corpus, ("publisher_page",), manifests=ALL_MANIFESTS), _reader_page),
         ("trafilatura alone (main content)", "corpus, all publisher pages", "pages",
          corpus_bodies(corpus, ("publisher_page",), manifests=ALL_MANIFESTS), _trafilatura_page),
+        ("Publisher page as a fetch handles it, no rules (block check, licence, meta tags, generic reader, merge)",
+         "corpus, all publisher pages", "pages", *_fetched_pages(corpus, False)),
+        ("Publisher page as a fetch handles it (rule by host or platform, else the generic reader)",
+         "corpus, all publisher pages at their addresses", "pages", *_fetched_pages(corpus, True)),
         ("PDF extraction", "corpus", "pages", corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages),
         ("PDF extraction", "synthetic, 10 pages", "pages", [documents.text_pdf(k, 10) for k in range(5)], _pdf_pages),
         ("PDF extraction, time-limited worker process", "corpus", "pages",

@@ -1,0 +1,94 @@
+"""A page index answers a selector with the elements soupsieve's own select and select_one give, in the same order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pubfetch.extract.clean import parse_html
+from pubfetch.rules import default_rules
+from pubfetch.rules.page_index import PageIndex
+from pubfetch.rules.selectors import compile_selector
+
+PAGE = """<html><head><title>t</title><meta name="citation_title" content="A"><meta name="generator"
+content="Open Journal Systems 3.3"></head><body>
+<div id="Main" class="Article full-text"><h1 class="c-article-title">Title</h1>
+<section id="sec1"><h3>Intro</h3><p class="x  y">one</p></section>
+<section id="sec2"><h3>Methods</h3><p class="y">two</p><a href="https://janeway.systems/x">j</a></section></div>
+<template><main class="content"><p class="y">inside a template</p></main></template>
+<main class="content"><p class="Y">three</p><span class="sr-only">hidden</span></main>
+<div class="visually-hidden"><h1 class="visually-hidden">kept</h1></div>
+<p data-x="1">four</p></body></html>"""
+
+SELECTORS = [
+    "p", "p.y", ".Y", "#main", "#Main > section > h3", ".article.full-text #sec2 > h3", "main", "main p",
+    "section:nth-child(2) p", "h3, h1", "p.y, h1, #sec1", 'meta[name^="citation_"]',
+    'meta[name=generator][content^="Open Journal Systems"]', 'a[href*="janeway.systems"]', "[data-x]",
+    ".sr-only, .visually-hidden:not(h1)", "div:has(> h1)", "p:not(.y)", "*", "template p", ":scope > body p",
+    "h1.c-article-title, .c-article-header",
+]
+
+
+def same_as_soupsieve(soup, index: PageIndex, css: str) -> None:
+    compiled = compile_selector(css).compiled
+    assert [id(t) for t in index.select(compiled)] == [id(t) for t in compiled.select(soup)], css
+    assert index.select_one(compiled) is compiled.select_one(soup), css
+
+
+@pytest.mark.parametrize("css", SELECTORS)
+def test_selectors_match_as_soupsieve(css: str) -> None:
+    soup = parse_html(PAGE)
+    same_as_soupsieve(soup, PageIndex(soup), css)
+
+
+def test_template_contents_are_not_the_page() -> None:
+    soup = parse_html(PAGE)
+    texts = [t.get_text() for t in PageIndex(soup).select(compile_selector("main p").compiled)]
+    assert texts == ["three"]
+
+
+def test_empty_selector_selects_nothing() -> None:
+    soup = parse_html(PAGE)
+    index = PageIndex(soup)
+    assert index.select(compile_selector("").compiled) == []
+    assert index.select_one(compile_selector("").compiled) is None
+
+
+def test_a_selector_given_an_index_of_another_tree_asks_soupsieve() -> None:
+    soup, other = parse_html(PAGE), parse_html("<html><body><p>x</p></body></html>")
+    selector = compile_selector("p")
+    assert [t.get_text() for t in selector.select(other, PageIndex(soup))] == ["x"]
+
+
+def test_platform_fingerprints_and_rule_selectors_on_recorded_pages(corpus_dir: Path) -> None:
+    """Every built-in platform fingerprint, and the selectors of the rule whose fingerprint the page carries, on one
+    recorded publisher page of each platform of the third batch."""
+    rules = default_rules()
+    fingerprints = [rule.recognise.compiled for rule in rules.sites.values() if rule.recognise and rule.recognise.css]
+    assert len(fingerprints) >= 10
+    with open(corpus_dir / "pages3.jsonl", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    by_platform = {}
+    for row in rows:
+        if row["resource"] == "publisher_page" and row["status"] == 200 and row.get("body"):
+            by_platform.setdefault(row["body"].split("/")[2], row)
+    assert len(by_platform) >= 15
+    recognised = 0
+    for row in by_platform.values():
+        soup = parse_html((corpus_dir / row["body"]).read_bytes())
+        index = PageIndex(soup)
+        for compiled in fingerprints:
+            assert index.select_one(compiled) is compiled.select_one(soup), (row["name"], compiled.pattern)
+        rule = rules.recognise(soup, index)
+        if rule is None:
+            continue
+        recognised += 1
+        for key in ("title", "abstract", "fulltext", "keywords", "doi", "pdf_a"):
+            selector = rule.selector(key)
+            if selector is not None and selector.css:
+                compiled = selector.compiled
+                found = [id(t) for t in index.select(compiled)]
+                assert found == [id(t) for t in compiled.select(soup)], (row["name"], key)
+    assert recognised >= 5
