@@ -113,7 +113,8 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
         body = rule.selector("fulltext")
-        if body is not None and (sections := page_sections(body.select(soup))):
+        # a fresh index: the scraping took hidden elements out of the tree the first one describes
+        if body is not None and (sections := page_sections(body.select(soup, PageIndex(soup)))):
             pub.set_rich(RichName.sections, sections, type_, final_url)
         filled = _reader_fill(record, html, soup, final_url, meta_record)
         types = {name: type_ for name in SITE_PARTS}
