@@ -98,7 +98,7 @@ def main() -> int:
         for url, body in pages:  # warm up: imports, rule compilation
             handle(url, body)
         count, _size, wall, cpu = measure(pages, handle, opts.seconds)
-        mode = "built-in rules at the recorded address" if with_rules else "no rules (generic reader)"
+        mode = "built-in rules at the recorded address" if with_rules else "no rules"
         print(f"{mode}: {len(pages)} pages, {count / wall:.1f} pages/s wall, {count / cpu:.1f} pages per CPU-second")
     return 0
 

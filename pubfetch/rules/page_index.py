@@ -64,55 +64,57 @@ class PageIndex:
                 for token in {c.lower() for c in _classes(attrs["class"])}:
                     by_class.setdefault(token, []).append(node)
 
-    def _candidates(self, alternative: Any) -> list[Tag]:
+    def _candidates(self, alternative: Any) -> list[Tag] | None:
         """The elements that have what an alternative's last compound requires (its tag name, ids and classes): the
-        shortest such list, all elements when it requires none of these."""
+        shortest such list; None when it requires none of these."""
         lists: list[list[Tag]] = []
         name = getattr(getattr(alternative, "tag", None), "name", None)
         if name and name != "*":
             lists.append(self._by_name.get(name.lower(), []))
         lists.extend(self._by_id.get(str(value).lower(), []) for value in getattr(alternative, "ids", ()))
         lists.extend(self._by_class.get(str(value).lower(), []) for value in getattr(alternative, "classes", ()))
-        return min(lists, key=len) if lists else self.elements
+        return min(lists, key=len) if lists else None
 
-    def _unscoped(self, compiled: Any) -> Any:
-        """The selector's alternatives, or None when the index cannot answer for it (a selector relative to the
-        scope, ``:scope``, is answered by soupsieve itself)."""
+    def _all_candidates(self, compiled: Any) -> list[Tag] | None:
+        """The candidates of all the selector's alternatives in document order; None when the index cannot narrow
+        them (an alternative that requires no tag name, id or class: soupsieve's own walk is as quick) or must not
+        answer (a selector relative to the scope, ``:scope``, which soupsieve matches against the element it
+        selects from)."""
         alternatives = getattr(compiled, "selectors", None)
         if alternatives is None or ":scope" in str(getattr(compiled, "pattern", ":scope")):
             return None
-        return alternatives
+        lists = []
+        for alternative in alternatives:
+            candidates = self._candidates(alternative)
+            if candidates is None:
+                return None
+            lists.append(candidates)
+        if len(lists) == 1:
+            return lists[0]
+        position = self._position
+        distinct = {id(tag): tag for candidates in lists for tag in candidates}
+        return sorted(distinct.values(), key=lambda tag: position[id(tag)])
 
     def select(self, compiled: Any) -> list[Tag]:
         """Every element a compiled soupsieve selector matches, in document order (as ``compiled.select(root)``)."""
         if compiled is None:
             return []
-        alternatives = self._unscoped(compiled)
-        if alternatives is None:
+        candidates = self._all_candidates(compiled)
+        if candidates is None:
             return list(compiled.select(self.root))
-        if len(alternatives) == 1:
-            candidates = self._candidates(alternatives[0])
-        else:
-            position = self._position
-            seen = {id(tag): tag for alternative in alternatives for tag in self._candidates(alternative)}
-            candidates = sorted(seen.values(), key=lambda tag: position[id(tag)])
-        return [tag for tag in candidates if compiled.match(tag)]
+        return list(compiled.filter(candidates))  # soupsieve's test, its caches shared over the candidates
 
     def select_one(self, compiled: Any) -> Tag | None:
         """The first element in document order that a compiled soupsieve selector matches, or None (as
-        ``compiled.select_one(root)``; selectors relative to the scope (``:scope``) are handed to it as they are)."""
+        ``compiled.select_one(root)``)."""
         if compiled is None:
             return None
-        alternatives = self._unscoped(compiled)
-        if alternatives is None:
+        candidates = self._all_candidates(compiled)
+        if candidates is None:
             return compiled.select_one(self.root)
-        found: Tag | None = None
-        found_at = len(self.elements)
-        for alternative in alternatives:
-            for tag in self._candidates(alternative):
-                if self._position[id(tag)] >= found_at:
-                    break
-                if compiled.match(tag):
-                    found, found_at = tag, self._position[id(tag)]
-                    break
-        return found
+        start, size = 0, 16
+        while start < len(candidates):  # in growing slices: the first match is often among the first candidates
+            if found := compiled.filter(candidates[start:start + size]):
+                return found[0]
+            start, size = start + size, size * 4
+        return None
