@@ -48,13 +48,13 @@ ENVIRONMENT = (
 
 def _environment() -> str:
     """The closing section of --help: the environment and where the config file is looked for on this machine."""
-    from pubfetch.config import FetchConfig
+    from pubfetch.config import default_file
 
     lines = ["Environment (the config file overrides the settings it names; command-line options override both):"]
     for name, meaning in ENVIRONMENT:
         lines.append(f"  {name.ljust(COLUMN - 2)}{meaning}" if len(name) < COLUMN - 3 else f"  {name}\n"
                      + " " * COLUMN + meaning)
-    found = FetchConfig.default_file()
+    found = default_file()
     where = (f"{found} (in use)" if found else
              "$PUBFETCH_CONFIG, else ~/.config/pubfetch/config.yaml (none found)")
     lines += ["", f"Config file: {where}"]

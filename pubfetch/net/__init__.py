@@ -16,7 +16,7 @@ _LAZY = {
     "HttpConfig": "pubfetch.net.config",
     "FetchResult": "pubfetch.net.outcome",
     "OutcomeKind": "pubfetch.net.outcome",
-    "Endpoints": "pubfetch.net.endpoints",
+    "Endpoints": "pubfetch.config",
     "Request": "pubfetch.net.transport",
     "Response": "pubfetch.net.transport",
     "Transport": "pubfetch.net.transport",
@@ -29,10 +29,10 @@ _LAZY = {
 __all__ = [*_LAZY]  # noqa: PLE0604 - the lazy table is the one list of public names
 
 if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead (``as``: re-exported)
+    from pubfetch.config import Endpoints as Endpoints
     from pubfetch.net.browser import BrowserRenderer as BrowserRenderer
     from pubfetch.net.client import HttpClient as HttpClient
     from pubfetch.net.config import HttpConfig as HttpConfig
-    from pubfetch.net.endpoints import Endpoints as Endpoints
     from pubfetch.net.mapping_transport import Canned as Canned
     from pubfetch.net.mapping_transport import MappingTransport as MappingTransport
     from pubfetch.net.outcome import FetchResult as FetchResult

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pubfetch.net.endpoints import Endpoints
+    from pubfetch.config import Endpoints
 
 log = logging.getLogger(__name__)
 
