@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from pubfetch.config import Endpoints, FetchConfig, rate_db_default
+from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.engine.assembly import shared_rate_limiter
 from pubfetch.net.ratelimit import MAX_AHEAD_S, Limit, QuotaExceeded, ServiceMap, SharedRateLimiter, default_limits
-from pubfetch.net.ratelimit_redis import RedisRateLimiter, shared_limiter
+from pubfetch.net.ratelimit_redis import RedisRateLimiter
 
 
 class FakeTime:
@@ -288,9 +288,7 @@ def test_a_wait_is_capped_whatever_retry_after_asked(limiter):
 def test_a_redis_url_in_the_environment_is_the_redis_limiter(redis_url, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PUBFETCH_RATE_DB", redis_url)
-    rl = shared_limiter(rate_db_default(), default_limits())  # the configuration reads the variable
-    assert isinstance(rl, RedisRateLimiter)
-    rl.close()
+    assert FetchConfig.from_env(config_file="").run.rate_db == redis_url  # the configuration reads the variable
     limiter = shared_rate_limiter(FetchConfig.from_env(config_file=""))
     assert isinstance(limiter, RedisRateLimiter)
     limiter.close()

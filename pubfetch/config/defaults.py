@@ -27,6 +27,9 @@ DEFAULT_MAX_BYTES: Final = 50 * 1024 * 1024
 #: Hosts PubFetcher never queues behind (the DOI resolver answers every thread at once and only redirects).
 DEFAULT_UNLIMITED_HOSTS: Final[frozenset[str]] = frozenset({"doi.org", "dx.doi.org"})
 
+#: The shared rate limits' file in the user's cache when ``rate_db`` names no place.
+RATE_DB_FILE: Final = ("pubfetch", "rate-limits.sqlite")
+
 #: Environment variables of PubFetcher's fetching parameters, by :class:`~pubfetch.fetcher_args.FetcherArgs` field.
 FETCHING_ENV: Final[Mapping[str, str]] = {"europepmc_email": "PUBFETCH_EUROPEPMC_EMAIL",
                                           "oadoi_email": "PUBFETCH_UNPAYWALL_EMAIL"}

@@ -9,7 +9,7 @@ import dataclasses
 import os
 from collections.abc import Mapping
 
-from pubfetch.config.defaults import FETCHING_ENV
+from pubfetch.config.defaults import FETCHING_ENV, RATE_DB_FILE
 from pubfetch.config.registry import GROUPS, SETTINGS, checked
 from pubfetch.config.values import declared, field_type
 
@@ -65,13 +65,14 @@ def default_file(environ: Mapping[str, str] | None = None) -> str | None:
 
 
 def rate_db_default(environ: Mapping[str, str] | None = None) -> str:
-    """Where the shared rate limits are kept when the configuration names no place: ``$PUBFETCH_RATE_DB``, else
-    ``pubfetch/rate-limits.sqlite`` in the user's cache (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    """Where the shared rate limits are kept when the configuration names no place (a configuration built in code
+    has no ``rate_db``): ``$PUBFETCH_RATE_DB``, else ``pubfetch/rate-limits.sqlite`` in the user's cache
+    (``$XDG_CACHE_HOME``, else ``~/.cache``). The limits are the user's, whoever built the configuration."""
     env = os.environ if environ is None else environ
     if env.get("PUBFETCH_RATE_DB"):
         return env["PUBFETCH_RATE_DB"]
     cache = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(cache, "pubfetch", "rate-limits.sqlite")
+    return os.path.join(cache, *RATE_DB_FILE)
 
 
 def environment_value(name: str) -> str:
