@@ -148,3 +148,31 @@ def test_command_line_fetching_parameters_are_applied_once_over_the_file(tmp_pat
     cfg = fetch_config({"config": str(path), "threads": 4}, {"timeout": 30000})
     assert (cfg.run.threads, cfg.fetching.timeout, cfg.fetching.empty_cooldown, cfg.fetching.oadoi_email) == (
         4, 30000, 720, "file@example.org")
+
+
+def test_each_option_a_setting_declares_is_on_the_command_line_with_its_default():
+    import re
+
+    from pubfetch.cli.options import GROUPS as OPTION_GROUPS
+    from pubfetch.config import cli_options
+
+    helps = {name: opt.help for group in OPTION_GROUPS for opt in group.options for name in opt.names}
+    for setting, option, default in cli_options():
+        assert option in helps, f"{setting} declares {option}, which the command line does not have"
+        stated = re.search(r"\(default (\d+)", helps[option])
+        if stated and isinstance(default, int) and not isinstance(default, bool):
+            assert int(stated.group(1)) == default, f"{option} says default {stated.group(1)}, {setting} is {default}"
+
+
+def test_command_line_options_set_the_settings_they_declare(tmp_path):
+    from pubfetch.cli.fetching import fetch_config
+
+    values = {"config": str(tmp_path / "none.yaml"), "threads": 3, "batch-size": 7, "connections-per-host": 2,
+              "no-javascript": True, "allow-private-addresses": True, "references": True, "no-rate-limit": True,
+              "rate-db": "redis://127.0.0.1:6379/2", "ncbi-api-key": " k ", "chromium": "/bin/chromium"}
+    (tmp_path / "none.yaml").write_text("threads: 5\nbatch_size: 9\n")
+    cfg = fetch_config(values)
+    assert (cfg.run.threads, cfg.batching.batch_size, cfg.http.per_host_connections) == (3, 7, 2)
+    assert (cfg.run.javascript, cfg.http.allow_private_addresses, cfg.run.references, cfg.run.rate_limits) == (
+        False, True, True, False)
+    assert (cfg.run.rate_db, cfg.run.ncbi_api_key, cfg.run.chromium) == ("redis://127.0.0.1:6379/2", "k", "/bin/chromium")
