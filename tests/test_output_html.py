@@ -65,15 +65,21 @@ def test_ids_link_to_their_databases_and_an_invalid_id_is_not_linked() -> None:
 
 def test_a_part_with_its_provenance() -> None:
     part = StringPart(PartName.title, PartType.pubmed_xml, "https://x/", 1500, "A <title>")
-    out = h.part_html(part)
-    assert "A &lt;title&gt;" in out and "PubMed XML" in out and "1970-01-01T00:00:01.500Z" in out
-    assert "<title>" not in out
+    assert h.part_html(part) == (
+        "<h3>Title</h3>\n<p>A &lt;title&gt;</p>\n<div><span>Type:</span> <span>PubMed XML</span></div>\n"
+        '<div><span>URL:</span> <span><a href="https&#58;&#47;&#47;x&#47;">https://x/</a></span></div>\n'
+        "<div><span>Timestamp:</span> <span>1970-01-01T00:00:01.500Z (1500)</span></div>\n"
+        "<div><span>Size:</span> <span>9</span></div>")
 
 
 def test_state_and_visited_site() -> None:
-    assert "true" in h.state_html(FetchState(1000, 2, True))
+    assert h.state_html(FetchState(1000, 2, True)) == (
+        "<div><span>Fetch time:</span> <span>1970-01-01T00:00:01Z (1000)</span></div>\n"
+        "<div><span>Retry counter:</span> <span>2</span></div>\n"
+        "<div><span>Fetch exception:</span> <span>true</span></div>")
     out = h.visited_html(VisitedSite("https://a.example/<x>", PartType.doi, "https://doi.org/x", 1000))
-    assert "<x>" not in out and "&lt;x&gt;" in out
+    assert out.startswith('<span><a href="https&#58;&#47;&#47;a&#46;example&#47;&#60;x&#62;">https://a.example/&lt;x&gt;'
+                          "</a></span>\n<div><span>Type:</span> <span>DOI</span></div>")
 
 
 def test_publication_layouts_escape_the_content() -> None:
