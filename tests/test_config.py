@@ -108,6 +108,11 @@ def test_changes_are_checked_against_the_declarations():
         FetchConfig().with_changes(host_connections={"ebi.ac.uk": 0})
     hosts = FetchConfig().with_changes(unlimited_hosts=["doi.org"]).http.unlimited_hosts
     assert hosts == frozenset({"doi.org"})
+    from pubfetch.model.part_type import PartName
+
+    assert FetchConfig().with_changes(parts=["title"]).run.parts == frozenset({PartName.title})
+    with pytest.raises(ValueError, match=r"parts must name some of pmid, .*got \['titel'\]"):
+        FetchConfig().with_changes(parts=["titel"])
 
 
 def test_a_setting_s_name_is_unique_across_the_records():
@@ -176,3 +181,16 @@ def test_command_line_options_set_the_settings_they_declare(tmp_path):
     assert (cfg.run.javascript, cfg.http.allow_private_addresses, cfg.run.references, cfg.run.rate_limits) == (
         False, True, True, False)
     assert (cfg.run.rate_db, cfg.run.ncbi_api_key, cfg.run.chromium) == ("redis://127.0.0.1:6379/2", "k", "/bin/chromium")
+
+
+def test_help_names_every_variable_of_the_environment(capsys):
+    from pubfetch.config.defaults import PROCESS_VARIABLES
+    from pubfetch.config.environment import variables
+
+    main(["--help"])
+    tail = capsys.readouterr().out.split("\nEnvironment", 1)[1]
+    names = [name for names in variables().values() for name in names] + [
+        name for name in PROCESS_VARIABLES if name.startswith("PUBFETCH_")]
+    missing = [name for name in names if name not in tail
+               and not (name.endswith("_URL") and "PUBFETCH_<SERVICE>_URL" in tail)]
+    assert not missing, f"--help does not name {', '.join(missing)}"

@@ -42,7 +42,9 @@ ENVIRONMENT = (
     ("PUBFETCH_CHROMIUM", "the Chromium binary"),
     ("PUBFETCH_THREADS", "worker threads"),
     ("PUBFETCH_CONFIG", "the config file"),
-    ("HTTPS_PROXY, NO_PROXY, REQUESTS_CA_BUNDLE", "proxy and CA bundle, as for any HTTP client"),
+    ("PUBFETCH_RESULT_BACKEND", "where a queue keeps its jobs' results (a Redis URL)"),
+    ("HTTPS_PROXY, NO_PROXY", "proxies, as for any HTTP client"),
+    ("REQUESTS_CA_BUNDLE (or CURL_CA_BUNDLE)", "the CA bundle"),
 )
 
 

@@ -9,6 +9,7 @@ docs/configuration.md all read the one declaration.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import types
 import typing
@@ -101,6 +102,13 @@ def setting_value(key: str, value: object, expected: object, decl: Declared | No
     if origin is frozenset:
         if isinstance(value, str) or not isinstance(value, list | tuple | set | frozenset):
             raise ValueError(f"{key} must be a list, got {value!r}")
+        item = typing.get_args(expected)[0]
+        if isinstance(item, type) and issubclass(item, enum.Enum) and not all(isinstance(v, item) for v in value):
+            try:
+                return frozenset(item(v) for v in value)
+            except ValueError:
+                known = ", ".join(str(m.value) for m in item)
+                raise ValueError(f"{key} must name some of {known}, got {sorted(map(str, value))}") from None
         return value if isinstance(value, frozenset) else frozenset(value)
     if origin is Mapping:
         if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
