@@ -100,16 +100,7 @@ def setting_value(key: str, value: object, expected: object, decl: Declared | No
             raise ValueError(f"{key} must be a string, got {value!r}")
         return value
     if origin is frozenset:
-        if isinstance(value, str) or not isinstance(value, list | tuple | set | frozenset):
-            raise ValueError(f"{key} must be a list, got {value!r}")
-        item = typing.get_args(expected)[0]
-        if isinstance(item, type) and issubclass(item, enum.Enum) and not all(isinstance(v, item) for v in value):
-            try:
-                return frozenset(item(v) for v in value)
-            except ValueError:
-                known = ", ".join(str(m.value) for m in item)
-                raise ValueError(f"{key} must name some of {known}, got {sorted(map(str, value))}") from None
-        return value if isinstance(value, frozenset) else frozenset(value)
+        return _set(key, value, typing.get_args(expected)[0])
     if origin is Mapping:
         if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
             raise ValueError(f"{key} must be a mapping of names to values, got {value!r}")
@@ -118,6 +109,19 @@ def setting_value(key: str, value: object, expected: object, decl: Declared | No
             setting_value(f"{key}.{k}", v, item, decl)
         return value
     return value
+
+
+def _set(key: str, value: object, item: object) -> frozenset[Any]:
+    """A list given for a set of names (the hosts, the parts); names of an enumeration become its members."""
+    if isinstance(value, str) or not isinstance(value, list | tuple | set | frozenset):
+        raise ValueError(f"{key} must be a list, got {value!r}")
+    if isinstance(item, type) and issubclass(item, enum.Enum) and not all(isinstance(v, item) for v in value):
+        try:
+            return frozenset(item(v) for v in value)
+        except ValueError:
+            known = ", ".join(str(m.value) for m in item)
+            raise ValueError(f"{key} must name some of {known}, got {sorted(map(str, value))}") from None
+    return value if isinstance(value, frozenset) else frozenset(value)
 
 
 def _shown(bound: float) -> str:
