@@ -29,6 +29,7 @@ ANY = MetadataTarget()
 
 # --- BaseArticleMetadataExtractor (section 4) ----------------------------------------------------------------------
 
+
 TDB = parse_tdb("""
 {
   publisher < name = Tdb Publisher >

@@ -57,6 +57,7 @@ def test_dublin_core_fallbacks_of_the_highwire_map() -> None:
 
 # --- JATS, PubMed, XML ---------------------------------------------------------------------------------------------
 
+
 def test_jats_cook_map_fields() -> None:
     (am,) = JatsXmlExtractor().extract(ANY, cu((BATCH / "a1.xml").read_bytes(), "application/xml"))
     assert am.to_json()["cooked"] == {

@@ -19,6 +19,7 @@ from support.cached_urls import cu
 
 # --- factory -------------------------------------------------------------------------------------------------------
 
+
 def test_factory_chooses_by_content_type() -> None:
     html, pdf, anything = HtmlMetaTagExtractor(), PdfMetadataExtractor(), JatsXmlExtractor()
     factory = ExtractorFactory({"text/html": html, "application/*": pdf})

@@ -37,6 +37,7 @@ def raw_only(html: str) -> ArticleMetadata:
 
 # --- HTML meta tags ------------------------------------------------------------------------------------------------
 
+
 def test_meta_values_are_cleaned_the_lockss_way() -> None:
     am = raw_only(meta('<meta name="a" content="foo\n&#xA;  \t   bar">',
                        '<meta name="b" content="&#34;Quoted&#34; Title">',
@@ -233,6 +234,7 @@ def test_xml_auto_chooses_pubmed_or_jats() -> None:
 
 
 # --- PDF -----------------------------------------------------------------------------------------------------------
+
 
 def test_pdf_info_dictionary_and_doi() -> None:
     (am,) = PdfMetadataExtractor().extract(ANY, cu(TINY_PDF, "application/pdf"))

@@ -11,6 +11,7 @@ from pubfetch.metadata.extractors import (
 
 # --- targets -------------------------------------------------------------------------------------------------------
 
+
 def test_metadata_target_purposes_and_format() -> None:
     assert [p.value for p in Purpose] == ["Any", "DOI", "OpenURL", "Article"]
     assert MetadataTarget.article().is_article() and not MetadataTarget.any().is_article()
