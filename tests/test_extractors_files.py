@@ -108,6 +108,9 @@ def test_invalid_values_stay_visible_after_cooking() -> None:
     assert am.get_list(mf.FIELD_AUTHOR) == []
 
 
+# --- JATS, PubMed, XML ---------------------------------------------------------------------------------------------
+
+
 MIXED_DATES = """<article><front><journal-meta><journal-title-group><journal-title>Annals</journal-title>
 <journal-subtitle>Of Examples</journal-subtitle></journal-title-group></journal-meta><article-meta>
 <article-id pub-id-type="doi">10.5555/Mixed.1</article-id>

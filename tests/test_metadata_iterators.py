@@ -319,7 +319,6 @@ def test_check_replacement() -> None:
 
 # --- builder -------------------------------------------------------------------------------------------------------
 
-
 SITE_HTML = "http://www.example.com/content/jabc/v123/i1/{}.html"
 SITE_PDF = "http://www.example.com/cgi-bin/download?jid=jabc&vol=123&iss=1&page={}"
 SITE_ABSTRACT = "http://www.example.com/content/jabc/v123/i1/{}-abstract.html"

@@ -27,11 +27,7 @@ from pubfetch.net.warc import WarcRecorder
 from support.loopback import LoopbackServer, Reply
 
 FIXTURES = Path(__file__).parent / "data" / "archival_units"
-
-
 OJS_MIRROR = FIXTURES / "ojs_mirror"
-
-
 JOE = "https://journal.example.org/ojs/index.php/joe/"
 
 

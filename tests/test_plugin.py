@@ -11,6 +11,8 @@ import yaml
 from pubfetch.metadata.extractors import PdfMetadataExtractor
 from pubfetch.metadata.plugin import PluginError, load_plugin, shipped_plugins
 
+# --- shipped plugins -----------------------------------------------------------------------------------------------
+
 
 def test_shipped_plugins_load() -> None:
     assert shipped_plugins() == ["highwire", "jats_delivery", "ojs"]
@@ -24,6 +26,8 @@ def test_shipped_plugins_load() -> None:
     assert highwire.id == "org.pubfetch.plugin.highwire.HighWireMetaTagsPlugin"
     assert isinstance(highwire.extractor_factory().for_content_type("application/pdf"), PdfMetadataExtractor)
 
+
+# --- plugin file checks --------------------------------------------------------------------------------------------
 
 def test_plugin_file_errors(tmp_path: Path) -> None:
     with pytest.raises(PluginError, match="plugin file not found \\(shipped plugins: highwire, jats_delivery, ojs\\)"):
