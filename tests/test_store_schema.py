@@ -75,3 +75,42 @@ def test_fresh_and_migrated_schemas_match(tmp_path: Path) -> None:
             return sorted(r[0] for r in conn.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"))
 
     assert ddl(fresh) == ddl(old)
+
+
+def test_a_fresh_database_is_at_the_current_version_and_says_who_made_it() -> None:
+    conn = sqlite3.connect(":memory:")
+    schema.create_current(conn, "9.9.9")
+    assert schema.read_meta(conn) == {"schema_version": str(schema.SCHEMA_VERSION), "created_by": "pubfetch",
+                                      "created_with": "9.9.9"}
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"meta", "publications", "publication_ids", "webpages", "docs"}
+
+
+def test_migrating_records_the_new_version_and_adds_the_index() -> None:
+    conn = sqlite3.connect(":memory:")
+    schema.create_v0(conn)
+    assert schema.read_meta(conn)["schema_version"] == "0"
+    schema.migrate(conn, 0)
+    assert schema.read_meta(conn)["schema_version"] == str(schema.SCHEMA_VERSION)
+    assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'publication_ids_primary'").fetchone() == (1,)
+
+
+def test_read_meta_is_none_for_a_file_of_another_program() -> None:
+    conn = sqlite3.connect(":memory:")
+    assert schema.read_meta(conn) is None
+    conn.execute("CREATE TABLE users (name TEXT)")
+    assert schema.read_meta(conn) is None
+
+
+def test_the_tables_take_the_engines_types_and_list_in_insertion_order() -> None:
+    ddl = schema.tables_ddl("BIGSERIAL PRIMARY KEY", "JSONB")
+    assert ddl.count("seq        BIGSERIAL PRIMARY KEY") == 2 and ddl.count("json       JSONB NOT NULL") == 1
+    assert ddl.count("json JSONB NOT NULL") == 2 and "{" not in ddl
+    conn = sqlite3.connect(":memory:")
+    schema.create_v0(conn)
+    for url in ("https://b/", "https://a/", "https://c/"):
+        conn.execute("INSERT INTO webpages (url, json) VALUES (?, '{}')", (url,))
+    conn.commit()
+    conn.execute("VACUUM")  # an explicit seq survives it, unlike an implicit rowid
+    assert [r[0] for r in conn.execute("SELECT url FROM webpages ORDER BY seq")] == ["https://b/", "https://a/",
+                                                                                     "https://c/"]
