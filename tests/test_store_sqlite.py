@@ -8,6 +8,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Webpage
 from pubfetch.store import SqliteStore, StoreError, init_db, open_db, open_store, schema
+from pubfetch.store.sqlite import creation_problem, why_not_created
 from support.store_worker import make_pub
 
 
@@ -199,3 +201,33 @@ def test_a_reader_leaves_the_wal_of_a_writer_that_is_still_open(tmp_path: Path) 
             assert reader.get_publication(PublicationIds(pmid="1111")) is not None
         assert (tmp_path / "pubs.db-wal").exists()  # the writer's, still in use
         writer.put_publication(make_pub("2222"))
+
+
+def test_a_second_fetch_run_on_the_file_waits_for_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "pubs.db"
+    init_db(path).close()
+    first, second = open_db(path), open_db(path)
+    waiting, second_running = threading.Event(), threading.Event()
+
+    def second_run() -> None:
+        with second.fetch_run(on_wait=waiting.set):
+            second_running.set()
+
+    try:
+        with first.fetch_run(on_wait=lambda: pytest.fail("the first run has nobody to wait for")):
+            runner = threading.Thread(target=second_run)
+            runner.start()
+            assert waiting.wait(60)  # told the user it waits, and waits
+            assert not second_running.is_set()
+        runner.join(60)
+        assert second_running.is_set()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_creation_problems_are_told_before_trying(tmp_path: Path) -> None:
+    assert creation_problem(str(tmp_path / "new.db")) is None
+    assert creation_problem(str(tmp_path / "missing" / "new.db")) == f"directory '{tmp_path / 'missing'}' does not exist"
+    error = OSError(28, "No space left on device")
+    assert why_not_created(str(tmp_path / "new.db"), error) == f"No space left on device in directory '{tmp_path}'"
