@@ -12,6 +12,7 @@ import pytest
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
 from pubfetch.store import SqliteStore, Store, StoreError, init_db, init_store, open_store
+from pubfetch.store.sql import PAGE_TABLES, check_kind, dumps, lookup_key
 from support.store_worker import make_pub
 
 
@@ -270,3 +271,22 @@ def test_threads_share_one_store(store: Store) -> None:
         t.join()
     assert store.publications_size() == 320
     assert len(ids_map(store)) == 640
+
+
+# --- the helpers every backend's SQL uses -----------------------------------------------------------------------------
+
+
+def test_ids_are_looked_up_trimmed_and_dois_normalised() -> None:
+    assert lookup_key(" 12345 ") == "12345" and lookup_key("PMC42") == "PMC42"
+    assert lookup_key(" https://doi.org/10.1093/nar/gkz1 ") == lookup_key("10.1093/NAR/GKZ1")
+    assert lookup_key("10.1093/nar/gkz1") == PublicationIds(doi="10.1093/nar/gkz1").doi
+
+
+def test_entries_are_compact_json_readable_in_any_script() -> None:
+    assert dumps({"title": "γάμμα café", "n": [1, 2]}) == '{"title":"γάμμα café","n":[1,2]}'
+
+
+def test_page_kinds_are_webpages_and_docs() -> None:
+    assert [check_kind(kind) for kind in PAGE_TABLES] == ["webpages", "docs"]
+    with pytest.raises(ValueError, match="unknown page kind 'pages' \\(expected one of webpages, docs\\)"):
+        check_kind("pages")
