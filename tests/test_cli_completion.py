@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.completion import SHELLS, completion_script
+from pubfetch.cli.completion import completion_script
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.options import GROUPS
 
