@@ -20,7 +20,7 @@ def test_each_publication_is_fetched_and_reported_once_complete() -> None:
     assert holders == pubs
     assert [p.title.content for p in pubs] == [Article(i).title for i in range(3)]
     assert sorted(r.pub.pmid.content for r in completed) == [Article(i).pmid for i in range(3)]
-    assert all(run.pub in pubs for run in completed)
+    assert all(done.pub in pubs for done in completed)
 
 
 def test_a_paper_given_by_pmid_and_by_doi_is_fetched_once_as_the_first() -> None:
