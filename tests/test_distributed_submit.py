@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-import redis
 
 from pubfetch.distributed.message import MAX_IDS_PER_TASK
 from pubfetch.distributed.submit import Job, cancel, fetch_many_queued, job_status, submit, wait
@@ -21,6 +20,8 @@ pytest.importorskip("celery", reason='queued fetching needs celery (pip install 
 
 def queued_messages(redis_url: str) -> list[dict]:
     """The batch messages waiting in the test's queue."""
+    import redis
+
     prefix = redis_url.split("prefix=", 1)[1]
     queued = redis.Redis.from_url(redis_url.split("?")[0]).lrange(f"{prefix}{prefix}pubfetch", 0, -1)
     return [json.loads(base64.b64decode(json.loads(m)["body"]))[0][0] for m in queued]
