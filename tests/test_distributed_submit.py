@@ -31,10 +31,7 @@ def test_a_batch_size_over_the_task_cap_is_split(tmp_path: Path, redis_url: str)
     """``--queue --batch-size 200000`` sends tasks of at most MAX_IDS_PER_TASK IDs (no worker holds a giant batch)."""
     ids = [str(30_000_000 + k) for k in range(MAX_IDS_PER_TASK + 5)]
     job_id = submit(ids, str(tmp_path / "pubs.db"), redis_url, batch_size=200_000)
-    prefix = redis_url.split("prefix=", 1)[1]
-    queued = redis.Redis.from_url(redis_url.split("?")[0]).lrange(f"{prefix}{prefix}pubfetch", 0, -1)
-    bodies = [json.loads(base64.b64decode(json.loads(m)["body"])) for m in queued]
-    assert sorted(len(body[0][0]["ids"]) for body in bodies) == [5, MAX_IDS_PER_TASK]
+    assert sorted(len(message["ids"]) for message in queued_messages(redis_url)) == [5, MAX_IDS_PER_TASK]
     with Job(redis_url) as job:
         job.cancel(job_id)
 
