@@ -15,8 +15,7 @@ from pubfetch.config.environment import (
 from pubfetch.config.files import settings_from_file
 from pubfetch.config.registry import JOB_SETTINGS, SETTINGS, WORKER_SETTINGS, cli_options
 from pubfetch.config.tree import FetchConfig
-from pubfetch.fetcher_args import FetcherArgs
 
-__all__ = ["JOB_SETTINGS", "SETTINGS", "WORKER_SETTINGS", "Batching", "Endpoints", "FetchConfig", "FetcherArgs",
+__all__ = ["JOB_SETTINGS", "SETTINGS", "WORKER_SETTINGS", "Batching", "Endpoints", "FetchConfig",
            "HttpSettings", "RunSettings", "cli_options", "default_file", "environment_value", "rate_db_default",
            "result_backend_default", "settings_from_file"]
