@@ -133,6 +133,8 @@ def test_the_environment_gives_settings_of_every_record():
         "redis://127.0.0.1:6379/3", "/etc/ca.pem", "/usr/bin/chromium", "key")
     with pytest.raises(ValueError, match="PUBFETCH_THREADS must be a whole number, got 'many'"):
         FetchConfig.from_env({"PUBFETCH_THREADS": "many"}, config_file="")
+    with pytest.raises(ValueError, match="PUBFETCH_THREADS: threads must be between 1 and 1024, got 0"):
+        FetchConfig.from_env({"PUBFETCH_THREADS": "0"}, config_file="")
 
 
 def test_a_file_names_settings_flat_or_under_their_record(tmp_path):

@@ -44,13 +44,16 @@ def environment_settings(env: Mapping[str, str]) -> dict[str, object]:
             values[name] = text
             continue
         expected = field_type(GROUPS[SETTINGS[name]], name)
+        value: object = text
         if expected is int:
             try:
-                values[name] = checked(name, int(text))
+                value = int(text)
             except ValueError:
                 raise ValueError(f"{var} must be a whole number, got {text!r}") from None
-        else:
-            values[name] = checked(name, text)
+        try:
+            values[name] = checked(name, value)
+        except ValueError as e:
+            raise ValueError(f"{var}: {e}") from None
     return values
 
 
