@@ -59,7 +59,6 @@ def cli_options() -> list[tuple[str, str, object]]:
     return found
 
 
-
 def checked(name: str, value: object) -> object:
     """``value`` checked as the type and bounds of setting ``name`` declare (a config file's, a job's)."""
     group = SETTINGS[name]

@@ -22,6 +22,7 @@ from pubfetch.fetcher_args import FetcherArgs
 
 __all__ = ["FetchConfig"]
 
+
 @dataclass(frozen=True)
 class FetchConfig:
     """How to fetch, whom to ask and how hard to push them: a tree of value records.
@@ -89,7 +90,7 @@ class FetchConfig:
         """Defaults, then the environment (``environ``, else the process's), then the config file (``config_file``,
         else ``$PUBFETCH_CONFIG``, else ``~/.config/pubfetch/config.yaml`` when it exists), then ``changes``: the more
         deliberate the choice, the later it applies. A setting the file leaves out keeps its value from the
-        environment. The environment is read here and nowhere else."""
+        environment. This is the one way settings come from the environment (:mod:`pubfetch.config.environment`)."""
         env = process_environment() if environ is None else environ
         config = cls().with_changes(**environment_settings(env))
         path = config_file if config_file is not None else default_file(env)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Declared", "check_record", "declared", "setting", "setting_value"]
+__all__ = ["Declared", "check_record", "declared", "field_type", "setting", "setting_value"]
 
 
 @dataclass(frozen=True)
