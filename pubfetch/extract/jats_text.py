@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 from lxml import etree
 
-__all__ = ["INLINE", "MATHML_NS", "SKIPPED", "attr", "element_text", "elements", "first_text", "texts"]
+__all__ = ["INLINE", "MATHML_NS", "SKIPPED", "ArticleTexts", "ElementTexts", "attr", "element_text", "elements",
+           "first_text", "texts"]
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
@@ -97,7 +98,93 @@ def element_text(el: etree._Element | None, skip: Iterable[str] = ()) -> str:
     return _collapsed("".join(parts))
 
 
+class ElementTexts:
+    """Texts of elements read one at a time (:func:`element_text`): for callers reading a few elements of a tree."""
+
+    def of(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
+        """The element's text (:func:`element_text`)."""
+        return element_text(el, skip)
+
+    def all(self, els: Iterable[etree._Element]) -> list[str]:
+        """The non-empty texts of the elements."""
+        return [t for t in map(self.of, els) if t]
+
+    def first(self, els: Iterable[etree._Element]) -> str:
+        """The first non-empty text of the elements."""
+        for e in els:
+            text = self.of(e)
+            if text:
+                return text
+        return ""
+
+
+class ArticleTexts(ElementTexts):
+    """The texts of one article's elements from a single walk over it, each collapsed at most once.
+
+    A reading of an article asks for overlapping elements (the body's paragraphs for the full text and again for the
+    sections, a citation and then its title); walking each element anew costs a walk per request, while one walk
+    that notes where every element's pieces start and end makes each text a join of pieces already gathered. The
+    result is :func:`element_text`'s, which the texts asked with ``skip`` still come from.
+    """
+
+    def __init__(self, article: etree._Element) -> None:
+        self._pieces: list[str] = []
+        self._spans: dict[etree._Element, tuple[int, int]] = {}
+        self._known: dict[etree._Element, str] = {}
+        self._walk(article)
+
+    def _walk(self, article: etree._Element) -> None:
+        """The pieces of :func:`element_text`'s walk over the whole article, and each inner element's span of them
+        (leaves need none: their text is their own)."""
+        pieces = self._pieces
+        append = pieces.append
+        spans = self._spans
+        opened: list[int] = []
+        blocks = _BLOCK_TAGS
+        walker = etree.iterwalk(article, events=("start", "end"))
+        for event, node in walker:
+            tag = node.tag
+            if not isinstance(tag, str):  # an unresolved entity reference: its name is not text
+                if event == "end" and node.tail:
+                    append(node.tail)
+                continue
+            name = tag.rsplit("}", 1)[1] if tag.startswith("{") else tag
+            if event == "start":
+                if name in SKIPPED:
+                    walker.skip_subtree()
+                    continue
+                if blocks.get(tag) or _is_block(tag):
+                    append(" ")
+                opened.append(len(pieces))
+                if node.text:
+                    append(node.text)
+            else:
+                if name not in SKIPPED:
+                    start = opened.pop()
+                    if len(node):
+                        spans[node] = (start, len(pieces))
+                    if blocks.get(tag) or _is_block(tag):
+                        append(" ")
+                if node.tail:
+                    append(node.tail)
+
+    def of(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
+        if el is None:
+            return ""
+        if skip:
+            return element_text(el, skip)
+        text = self._known.get(el)
+        if text is None:
+            span = self._spans.get(el)
+            text = element_text(el) if span is None else _collapsed("".join(self._pieces[span[0]:span[1]]))
+            self._known[el] = text
+        return text
+
+
 def _collapsed(text: str) -> str:
+    if text.isascii() and not ("\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
+                               or "\x0b" in text):
+        return " ".join(text.split())  # str.split's ASCII whitespace is jsoup's but for the five excluded above
     if "\u200b" in text or "\u00ad" in text:
         text = _INVISIBLE.sub("", text)
     return _WS.sub(" ", text).strip()
