@@ -37,6 +37,7 @@ _CITATION_TAGS = tuple("{*}" + name for name in _CITATIONS)
 _URL = re.compile(r"https?://\S+[^\s.,;)]")
 _SPACE_BEFORE = re.compile(r"\s+([.,;:)\]])")
 _SPACE_AFTER = re.compile(r"([(\[])\s+")
+_ASCII_SPACED_PUNCTUATION = (" .", " ,", " ;", " :", " )", " ]", "( ", "[ ")
 
 
 def _xpath(el: etree._Element, path: str) -> list[etree._Element]:
@@ -113,6 +114,8 @@ class _Reader:
         before punctuation ("Nat. Methods 2007, 4, 785", not "Nat. Methods 2007 , 4 , 785")."""
         citation = next(ref.iter(*_CITATION_TAGS), None)
         text = self._text(citation) if citation is not None else self._text_without(ref, "label")
+        if text.isascii() and text.isprintable() and not any(pair in text for pair in _ASCII_SPACED_PUNCTUATION):
+            return text  # printable ASCII: its only whitespace is the space, and none stands beside such punctuation
         return _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", text))
 
     def references(self, article: etree._Element) -> list[Reference]:

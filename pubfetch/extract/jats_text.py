@@ -59,6 +59,24 @@ def _is_block(tag: str) -> bool:
     return block
 
 
+# How the article-wide walk treats a tag: inline, block (spaced at its edges), skipped with its content (tex-math),
+# or not an element (an unresolved entity reference: only its tail is text). Cached and bounded as _BLOCK_TAGS.
+_INLINE, _BLOCK, _SKIPPED, _NOT_ELEMENT = 0, 1, 2, 3
+_WALK_KINDS: dict[object, int] = {}
+
+
+def _walk_kind(tag: object) -> int:
+    if not isinstance(tag, str):
+        kind = _NOT_ELEMENT
+    elif (tag.rsplit("}", 1)[1] if tag.startswith("{") else tag) in SKIPPED:
+        kind = _SKIPPED
+    else:
+        kind = _BLOCK if _spaced_at_edges(tag) else _INLINE
+    if len(_WALK_KINDS) < _BLOCK_TAGS_MAX:
+        _WALK_KINDS[tag] = kind
+    return kind
+
+
 def element_text(el: etree._Element | None, skip: Iterable[str] = ()) -> str:
     """The element's text on one line (jsoup ``text()``), without ``tex-math`` and without elements named in skip
     (their tails are kept). Iterative, so hostile nesting costs no recursion.
@@ -140,33 +158,34 @@ class ArticleTexts(ElementTexts):
         append = pieces.append
         spans = self._spans
         opened: list[int] = []
-        blocks = _BLOCK_TAGS
+        kinds = _WALK_KINDS
         walker = etree.iterwalk(article, events=("start", "end"))
         for event, node in walker:
             tag = node.tag
-            if not isinstance(tag, str):  # an unresolved entity reference: its name is not text
-                if event == "end" and node.tail:
-                    append(node.tail)
-                continue
-            name = tag.rsplit("}", 1)[1] if tag.startswith("{") else tag
+            kind = kinds.get(tag)
+            if kind is None:
+                kind = _walk_kind(tag)
             if event == "start":
-                if name in SKIPPED:
-                    walker.skip_subtree()
+                if kind >= _SKIPPED:
+                    if kind == _SKIPPED:
+                        walker.skip_subtree()
                     continue
-                if blocks.get(tag) or _is_block(tag):
+                if kind:
                     append(" ")
                 opened.append(len(pieces))
-                if node.text:
-                    append(node.text)
+                text = node.text
+                if text:
+                    append(text)
             else:
-                if name not in SKIPPED:
+                if kind < _SKIPPED:
                     start = opened.pop()
                     if len(node):
                         spans[node] = (start, len(pieces))
-                    if blocks.get(tag) or _is_block(tag):
+                    if kind:
                         append(" ")
-                if node.tail:
-                    append(node.tail)
+                tail = node.tail
+                if tail:
+                    append(tail)
 
     def of(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
         if el is None:
@@ -204,9 +223,20 @@ def first_text(elements: Iterable[etree._Element]) -> str:
     return ""
 
 
+#: The readers' XPaths, compiled once each (an lxml XPath evaluator locks around each evaluation, so threads may share
+#: it); bounded, in case a caller builds paths from data.
+_COMPILED: dict[str, etree.XPath] = {}
+_COMPILED_MAX = 256
+
+
 def elements(el: etree._Element, path: str) -> list[etree._Element]:
     """The elements an XPath selects (text and attribute results left out)."""
-    return [e for e in el.xpath(path) if isinstance(e, etree._Element)]
+    compiled = _COMPILED.get(path)
+    if compiled is None:
+        compiled = etree.XPath(path)
+        if len(_COMPILED) < _COMPILED_MAX:
+            _COMPILED[path] = compiled
+    return [e for e in compiled(el) if isinstance(e, etree._Element)]
 
 
 def attr(el: etree._Element, name: str) -> str:
