@@ -58,6 +58,18 @@ def test_recorded_full_texts_read_as_recorded(corpus_dir: Path) -> None:
         assert articles[0].keys() == expected[body][0].keys()
 
 
+def test_without_rich_parts_only_the_rich_parts_are_left_out(corpus_dir: Path) -> None:
+    read = {}
+    for body in jats_bodies(corpus_dir):
+        data = (corpus_dir / body).read_bytes()
+        ((full,), (plain,)) = parse_jats(data), parse_jats(data, rich_parts=False)
+        assert (plain.funding, plain.references, plain.sections, plain.license) == ([], [], [], "")
+        assert dataclasses.replace(full, funding=[], references=[], sections=[], license="") == plain
+        read[body] = full
+    for part in ("funding", "references", "sections", "license"):  # each left out of at least one that has it
+        assert any(getattr(full, part) for full in read.values()), part
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: PYTHONPATH=. python tests/test_extract_jats_golden.py --write  (rewrites the digests)")

@@ -109,13 +109,15 @@ def _plain_articles(root: etree._Element) -> list[etree._Element]:
     return articles
 
 
-def parse_jats(data: str | bytes) -> list[ArticleRecord]:
+def parse_jats(data: str | bytes, rich_parts: bool = True) -> list[ArticleRecord]:
     """One record per ``<article>`` of a JATS document (a lone article, or a ``pmc-articleset`` of several; an
-    articleset without articles, as efetch answers for unknown IDs, gives an empty list).
+    articleset without articles, as efetch answers for unknown IDs, gives an empty list). ``rich_parts=False``
+    leaves funding, references, sections and licence out, for a reader wanting only the rest.
 
     Raises XmlError for malformed XML and ParseError for XML that is not JATS (both ValueErrors).
     """
-    return [article_record(article) for article in _plain_articles(load_xml(data, "JATS document"))]
+    return [article_record(article, rich_parts=rich_parts)
+            for article in _plain_articles(load_xml(data, "JATS document"))]
 
 
 @dataclass
@@ -148,7 +150,7 @@ def read_jats_root(root: etree._Element) -> list[JatsArticle]:
     it is not JATS."""
     out = []
     for article in _plain_articles(root):
-        texts = ArticleTexts(article)
+        texts = ArticleTexts()
         record = article_record(article, texts)
         title, subtitle = title_parts(article, texts)
         out.append(JatsArticle(
@@ -165,11 +167,13 @@ _ID_PATHS = {
 }
 
 
-def article_record(article: etree._Element, texts: ElementTexts | None = None) -> ArticleRecord:
-    """The record of one parsed ``<article>`` element; ``texts``, when given, are that article's
-    (:class:`~pubfetch.extract.jats_text.ArticleTexts`, shared with a caller reading more of it)."""
+def article_record(article: etree._Element, texts: ElementTexts | None = None,
+                   rich_parts: bool = True) -> ArticleRecord:
+    """The record of one parsed ``<article>`` element (without funding, references, sections and licence when not
+    ``rich_parts``); ``texts``, when given, are that article's (:class:`~pubfetch.extract.jats_text.ArticleTexts`,
+    shared with a caller reading more of it)."""
     if texts is None:
-        texts = ArticleTexts(article)
+        texts = ArticleTexts()
     rec = ArticleRecord()
     where = "JATS article-id"
     rec.pmid = clean_pmid(texts.first(elements(article, _ID_PATHS["pmid"])), where)
@@ -184,7 +188,8 @@ def article_record(article: etree._Element, texts: ElementTexts | None = None) -
     rec.journal_title = journal_title(article)
     rec.corresp_author = corresp_authors(article, texts)
     _biblio(article, rec)
-    add_rich_parts(article, rec, texts)
+    if rich_parts:
+        add_rich_parts(article, rec, texts)
     return rec
 
 

@@ -161,7 +161,7 @@ class _Reader:
 def add_rich_parts(article: etree._Element, record: ArticleRecord, texts: ElementTexts | None = None) -> None:
     """Fill the record's funding, references, sections and licence from one ``<article>`` (``texts``: the article's,
     when the caller has them)."""
-    reader = _Reader(ArticleTexts(article) if texts is None else texts)
+    reader = _Reader(ArticleTexts() if texts is None else texts)
     record.funding = reader.funding(article)
     record.references = reader.references(article)
     record.sections = reader.sections(article)

@@ -59,7 +59,7 @@ def _is_block(tag: str) -> bool:
     return block
 
 
-# How the article-wide walk treats a tag: inline, block (spaced at its edges), skipped with its content (tex-math),
+# How ArticleTexts' walk treats a tag: inline, block (spaced at its edges), skipped with its content (tex-math),
 # or not an element (an unresolved entity reference: only its tail is text). Cached and bounded as _BLOCK_TAGS.
 _INLINE, _BLOCK, _SKIPPED, _NOT_ELEMENT = 0, 1, 2, 3
 _WALK_KINDS: dict[object, int] = {}
@@ -137,29 +137,45 @@ class ElementTexts:
 
 
 class ArticleTexts(ElementTexts):
-    """The texts of one article's elements from a single walk over it, each collapsed at most once.
+    """The texts of one article's elements, each subtree walked once and each text collapsed at most once.
 
     A reading of an article asks for overlapping elements (the body's paragraphs for the full text and again for the
-    sections, a citation and then its title); walking each element anew costs a walk per request, while one walk
-    that notes where every element's pieces start and end makes each text a join of pieces already gathered. The
-    result is :func:`element_text`'s, which the texts asked with ``skip`` still come from.
+    sections, a citation and then its title): walking each element anew costs a walk per request. Here the walk of
+    an element asked for notes where each element inside it starts and ends among the text pieces it gathers, so
+    that a later request for any of them is a join of pieces already gathered; parts never asked for are never
+    walked. The result is :func:`element_text`'s, which the texts asked with ``skip`` still come from. One instance
+    serves one parsed article (it holds on to the elements it has seen).
     """
 
-    def __init__(self, article: etree._Element) -> None:
+    def __init__(self) -> None:
         self._pieces: list[str] = []
         self._spans: dict[etree._Element, tuple[int, int]] = {}
         self._known: dict[etree._Element, str] = {}
-        self._walk(article)
 
-    def _walk(self, article: etree._Element) -> None:
-        """The pieces of :func:`element_text`'s walk over the whole article, and each inner element's span of them
-        (leaves need none: their text is their own)."""
+    def of(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
+        if el is None:
+            return ""
+        if skip:
+            return element_text(el, skip)
+        text = self._known.get(el)
+        if text is None:
+            span = self._spans.get(el)
+            if span is None and len(el):
+                self._walk(el)
+                span = self._spans.get(el)  # still None for tex-math, whose own text element_text gives
+            text = element_text(el) if span is None else _collapsed("".join(self._pieces[span[0]:span[1]]))
+            self._known[el] = text
+        return text
+
+    def _walk(self, top: etree._Element) -> None:
+        """:func:`element_text`'s walk over ``top``, its pieces added to those gathered, and the span of them of
+        every inner element met (leaves need none: their text is their own)."""
         pieces = self._pieces
         append = pieces.append
         spans = self._spans
         opened: list[int] = []
         kinds = _WALK_KINDS
-        walker = etree.iterwalk(article, events=("start", "end"))
+        walker = etree.iterwalk(top, events=("start", "end"))
         for event, node in walker:
             tag = node.tag
             kind = kinds.get(tag)
@@ -186,18 +202,6 @@ class ArticleTexts(ElementTexts):
                 tail = node.tail
                 if tail:
                     append(tail)
-
-    def of(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
-        if el is None:
-            return ""
-        if skip:
-            return element_text(el, skip)
-        text = self._known.get(el)
-        if text is None:
-            span = self._spans.get(el)
-            text = element_text(el) if span is None else _collapsed("".join(self._pieces[span[0]:span[1]]))
-            self._known[el] = text
-        return text
 
 
 def _collapsed(text: str) -> str:
