@@ -56,6 +56,23 @@ def test_frontiers_2024_layout() -> None:
     assert pdf_links(r) == ["https://www.frontiersin.org/journals/psychology/articles/10.3389/fpsyg.2024.1300123/pdf"]
 
 
+def test_frontiers_2024_layout_without_the_article_content_wrapper() -> None:
+    """Provisionally accepted articles put the abstract block straight into the content column."""
+    html = (PAGES / "frontiers_2024_article.html").read_text(encoding="utf-8")
+    unwrapped = html.replace('<div class="ArticleContent">\n', "").replace("</ul>\n</div>\n</div>\n</div>\n",
+                                                                          "</ul>\n</div>\n</div>\n")
+    assert unwrapped.count("<div") == unwrapped.count("</div>") and "ArticleContent" not in unwrapped
+    url = "https://www.frontiersin.org/journals/psychology/articles/10.3389/fpsyg.2024.1300123/full"
+    rule = RULES.journal_rule(url)
+    wrapped = scrape("frontiers_2024_article.html", url, "frontiers")
+    r = scrape_journal(unwrapped, url, rule)
+    assert (r.title, r.abstract, r.keywords, r.fulltext) == (wrapped.title, wrapped.abstract, wrapped.keywords,
+                                                             wrapped.fulltext)
+    abstract_only = unwrapped[:unwrapped.index('<div id="h2">')] + unwrapped[unwrapped.index('<div class="Summary">'):]
+    r = scrape_journal(abstract_only.replace('<div class="Summary">', '</div>\n<div class="Summary">', 1), url, rule)
+    assert r.abstract == wrapped.abstract and r.fulltext == ""
+
+
 def test_frontiers_classic_page_at_its_2013_address() -> None:
     url = "https://www.frontiersin.org/Journal/10.3389/fmicb.2013.00570/full"
     r = scrape("frontiers_article.html", url, "frontiers")
@@ -77,7 +94,8 @@ def test_taylor_and_francis_full_text() -> None:
     assert body(r) == (
         "1. Introduction\n\nActive commuting adds physical activity to daily life (Oja et al. 2011).\n\n2. Methods\n\n"
         "2.1. Data\n\nEmployees of two municipalities answered a commuting survey in 2019.\n\n3. Results\n\n"
-        "Sickness absence was lower among cyclists in both cities.")
+        "Sickness absence was lower among cyclists in both cities.\n\n"
+        "Figure 1. Days of absence a year by mode of commuting.")
     assert pdf_links(r) == ["https://www.tandfonline.com/doi/pdf/10.1080/17512549.2021.1900001?download=true"]
 
 
@@ -107,7 +125,7 @@ def test_wellcome_open_research_current_layout() -> None:
         "Introduction\n\nMicroscopy remains the reference method for malaria diagnosis in many clinics1.\n\nMethods\n\n"
         "Implementation\n\nThe pipeline is written in Python and runs on a laptop.\n\nData availability\n\n"
         "The slide images are deposited in Zenodo.")
-    assert r.corresp_author == [CorrespAuthor(email="k.mensah@example.org")]
+    assert r.corresp_author == [CorrespAuthor(name="Kwame Mensah", email="k.mensah@example.org")]
     assert pdf_links(r) == ["https://wellcomeopenresearch.org/articles/8-101/v1/pdf"]
 
 
@@ -148,6 +166,8 @@ def test_thieme_full_text() -> None:
         "Study design\n\nThe trial ran at six German centres from 2019 to 2022.\n\nDiscussion\n\nCold snare resection "
         "was as complete as hot snare resection and safer.")
     assert pdf_links(r) == ["https://www.thieme-connect.com/products/ejournals/pdf/10.1055/a-1234-5678.pdf"]
+    assert r.corresp_author == [CorrespAuthor(email="jonas.weber@example.de")]
+    assert "Rex DK" not in r.fulltext and "Publication History" not in r.fulltext
 
 
 def test_copernicus_article_page_with_its_full_text() -> None:
