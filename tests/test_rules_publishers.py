@@ -129,16 +129,24 @@ def test_wellcome_open_research_current_layout() -> None:
     assert pdf_links(r) == ["https://wellcomeopenresearch.org/articles/8-101/v1/pdf"]
 
 
-def test_f1000research_older_layout() -> None:
+def test_f1000research_2015_layout() -> None:
+    """The title block of these pages carries a version badge and the referee status: the rule leaves the title to
+    the page's meta tags rather than take them into it."""
     r = scrape("f1000_2015_article.html", "https://f1000research.com/articles/4-55/v1", "f1000")
-    assert r.title == "Tracking bumblebee foraging with radio tags"
-    assert r.keywords == ["bumblebee", "foraging", "telemetry"]
-    assert r.abstract.startswith("We fitted 60 bumblebee workers") and r.abstract.endswith("as untagged ones.")
-    assert body(r) == ("Introduction\n\nHow far bumblebees fly to forage decides how landscapes support them.\n\n"
-                       "Results\n\nWorkers foraged up to 800 metres from the nest.")
+    assert r.title == ""
+    assert r.doi == "10.12688/F1000RESEARCH.5501.1"
+    assert r.abstract == ("We fitted 60 bumblebee workers with radio tags and followed their foraging trips for a "
+                          "summer. Tagged bees made as many trips as untagged ones.")
+    assert r.fulltext == (
+        f"{r.abstract}\n\nIntroduction\n\nHow far bumblebees fly to forage decides how landscapes support them "
+        "(Osborne et al., 2008).\n\nMethods\n\nWorkers were tagged at the nest entrance.\n\nTracking\n\nEach bee was "
+        "followed with a handheld receiver.\n\nResults\n\nWorkers foraged up to 800 metres from the nest.")
+    assert r.corresp_author == [CorrespAuthor(email="svoboda@example.cz")]
+    assert pdf_links(r) == ["http://f1000research.com/articles/4-55/v1/pdf"]
 
 
-def test_peerj_page_without_main_and_a_structured_abstract() -> None:
+def test_peerj_2015_layout_with_the_sections_in_collapsible_rows() -> None:
+    """The 2015 pages leave main > .body empty; the declarations after the sections are no body."""
     r = scrape("peerj_2015_article.html", "https://peerj.com/articles/1111/", "peerj")
     assert r.doi == "10.7717/PEERJ.1111"
     assert r.title == "Shell shape of garden snails varies with altitude"
@@ -147,8 +155,8 @@ def test_peerj_page_without_main_and_a_structured_abstract() -> None:
                           "We measured 900 shells from twelve sites between 200 and 1,800 metres.\n\nResults\n\n"
                           "Shells were rounder and thicker at higher sites.")
     assert body(r) == ("Introduction\n\nShell shape responds to climate in many snails (Goodfriend, 1986).\n\n"
-                       "Methods\n\nShells were photographed and outlined with landmarks.\n\nResults\n\n"
-                       "Altitude explained a third of the variation in shape.")
+                       "Materials and Methods\n\nSampling\n\nShells were photographed and outlined with landmarks.\n\n"
+                       "Results\n\nAltitude explained a third of the variation in shape.")
     assert r.corresp_author == [CorrespAuthor(name="Marta Kowalska", email="m.kowalska@example.pl")]
 
 
@@ -221,3 +229,31 @@ def test_platform_recognised_on_a_host_no_regex_knows(name: str, site: str) -> N
 ])  # fmt: skip
 def test_old_and_current_addresses_lead_to_the_platform_rule(url: str, site: str) -> None:
     assert RULES.site(url) == site
+
+
+def test_taylor_and_francis_2015_summation_layout() -> None:
+    """The full text's sections are heading/section pairs; the reference pop-ups and the figure viewer's copy of the
+    article header inside them are no body text."""
+    url = "https://www.tandfonline.com/doi/full/10.1080/01431161.2015.1000001"
+    r = scrape("tandf_2015_fulltext.html", url, "tandf")
+    assert r.doi == "10.1080/01431161.2015.1000001"
+    assert r.title == "Snow cover duration in the Tatra Mountains from satellite data"
+    assert r.keywords == ["snow cover", "MODIS", "Tatra Mountains"]
+    assert r.abstract == ("We mapped snow cover in the Tatra Mountains from daily satellite images of 2000-2013. Snow "
+                          "lay two weeks shorter at the end of the period than at its start.")
+    assert body(r) == (
+        "1. Introduction\n\nSnow cover controls the water supply of mountain valleys (Kowalczyk 2011).\nSatellite "
+        "images give daily maps of snow at a resolution of 500 m.\nFigure 1. The study area.\n\n2. Results\n\n"
+        "The snow season shortened by 14 days between 2000 and 2013.")
+    assert pdf_links(r) == ["https://www.tandfonline.com/doi/pdf/10.1080/01431161.2015.1000001"]
+
+
+def test_taylor_and_francis_2015_abstract_page() -> None:
+    """On the abstract page (no full-text panel) the abstract is the overview's abstract module."""
+    html = (PAGES / "tandf_2015_fulltext.html").read_text(encoding="utf-8")
+    abstract_page = html[:html.index('<div id="tabModule"')] + "</body></html>"
+    url = "https://www.tandfonline.com/doi/abs/10.1080/01431161.2015.1000001"
+    r = scrape_journal(abstract_page, url, RULES.journal_rule(url))
+    assert r.title == "Snow cover duration in the Tatra Mountains from satellite data"
+    assert r.abstract.startswith("We mapped snow cover") and r.abstract.endswith("than at its start.")
+    assert r.fulltext == ""
