@@ -18,7 +18,7 @@ import pytest
 from pubfetch.cli.main import main
 from pubfetch.extract.clean import parse_html
 from pubfetch.rules import ScrapingRules, default_rules
-from pubfetch.ruletest import MANIFESTS, compare, corpus_pages, journal_outcomes, outcome_table, webpage_outcomes
+from pubfetch.ruletest import MANIFESTS, corpus_pages, journal_outcomes, outcome_table, webpage_outcomes
 
 RULES = default_rules()
 SITE_ENTRIES = [(name, test) for name, site in RULES.sites.items() for test in site.tests]
@@ -85,18 +85,6 @@ def test_a_changed_selector_fails_its_entry(corpus_dir: Path) -> None:
     assert outcome.status == "fail"
     assert outcome.differences[0].startswith("fulltext: expected ")
     assert outcome.got["fulltext"] == 0
-
-
-def test_compare_reports_each_difference() -> None:
-    expect = {"title": "A", "doi": "10.1/X", "abstract": 1000, "fulltext": 0, "pdf": True}
-    got = {"title": "B", "doi": "10.1/x", "abstract": 850, "fulltext": 12}
-    assert compare(expect, got, []) == [
-        "title: expected 'A', got 'B'",
-        "abstract: expected 1000 characters (±10%), got 850",
-        "fulltext: expected 0 characters (±10%), got 12",
-        "pdf: expected a link, got none",
-    ]
-    assert compare({"abstract": 1000, "pdf": "https://x/p.pdf"}, {"abstract": 1090}, ["https://x/p.pdf"]) == []
 
 
 # -------------------------------------------------------------------------------------------- platform recognition
