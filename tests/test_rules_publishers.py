@@ -1,6 +1,7 @@
 """The rules of Frontiers, F1000Research/Wellcome Open Research, PeerJ, Taylor & Francis, Thieme and Copernicus on
-pages shaped like each platform's layouts (tests/data/pages/journals/), and on the recorded Taylor & Francis page:
-title, structured abstract with its labels, keywords, and a body without back matter or references."""
+pages made in each platform's layouts, old and current (tests/data/pages/journals/), and on the recorded Taylor &
+Francis page: title, structured abstract with its labels, keywords, and a body without back matter or references;
+then each page read as a publication's DOI page (rule, generic reader for what the rule misses, merge)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ import pytest
 
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.scrape import scrape_journal
+from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import CorrespAuthor
 from pubfetch.model.record import ArticleRecord
+from pubfetch.net.mapping_transport import Canned
+from pubfetch.resources import site
 from pubfetch.rules import default_rules
+from support.fetchrun import fetch_run
 
 PAGES = Path(__file__).resolve().parent / "data" / "pages" / "journals"
 RULES = default_rules()
@@ -257,3 +262,58 @@ def test_taylor_and_francis_2015_abstract_page() -> None:
     assert r.title == "Snow cover duration in the Tatra Mountains from satellite data"
     assert r.abstract.startswith("We mapped snow cover") and r.abstract.endswith("than at its start.")
     assert r.fulltext == ""
+
+
+#: page, its URL, its DOI, the title, the abstract's opening, the body's opening (None: no full text), text of the
+#: page's back matter or reference list that the publication must not hold
+THROUGH_THE_FETCHER = [
+    ("frontiers_2024_article.html",
+     "https://www.frontiersin.org/journals/psychology/articles/10.3389/fpsyg.2024.1300123/full",
+     "10.3389/fpsyg.2024.1300123", "Sleep spindles predict word learning in children",
+     "Background: Children learn new words", "1 Introduction", ("Diekelmann, S., and Born", "AM designed")),
+    ("tandf_fulltext.html", "https://www.tandfonline.com/doi/full/10.1080/17512549.2021.1900001",
+     "10.1080/17512549.2021.1900001", "Commuting by bicycle and sickness absence in two Dutch cities",
+     "Background\n\nCycling to work", "1. Introduction", ("Health benefits of cycling", "No potential conflict")),
+    ("tandf_2015_fulltext.html", "https://www.tandfonline.com/doi/full/10.1080/01431161.2015.1000001",
+     "10.1080/01431161.2015.1000001", "Snow cover duration in the Tatra Mountains from satellite data",
+     "We mapped snow cover", "1. Introduction", ("Geographia Polonica", "National Science Centre", "All authors")),
+    ("f1000_article.html", "https://wellcomeopenresearch.org/articles/8-101/v1", "10.12688/wellcomeopenres.19001.1",
+     "A reproducible pipeline for malaria parasite counts in blood smears", "Background: Counting parasites",
+     "Introduction", ("quality assurance manual", "supported by Wellcome")),
+    ("f1000_2015_article.html", "https://f1000research.com/articles/4-55/v1", "10.12688/f1000research.5501.1",
+     "Tracking bumblebee foraging with radio tags", "We fitted 60 bumblebee workers", "Introduction",
+     ("Bumblebee flight distances in relation", "JS tagged the bees", "ref status")),
+    ("peerj_2015_article.html", "https://peerj.com/articles/1111/", "10.7717/peerj.1111",
+     "Shell shape of garden snails varies with altitude", "Background\n\nLand snails", "Introduction",
+     ("Variation in land-snail shell form", "park rangers", "no competing interests")),
+    ("thieme_fulltext.html", "https://www.thieme-connect.com/products/ejournals/html/10.1055/a-1234-5678",
+     "10.1055/a-1234-5678", "Cold snare polypectomy of small colorectal polyps: a randomized trial",
+     "Background Hot snare polypectomy", "Introduction", ("Polyp detection at colonoscopy", "no conflict of")),
+    ("copernicus_2023_article.html", "https://gmd.copernicus.org/articles/16/4321/2023/", "10.5194/gmd-16-4321-2023",
+     "A fast snow model for land surface schemes", "Snow on the ground controls", "1 Introduction",
+     ("A comparison of 1701 snow models", "station operators", "Abstract.")),
+    ("copernicus_2014_landing.html", "http://www.atmos-chem-phys.net/14/4400/2014/acp-14-4400-2014.html",
+     "10.5194/acp-14-4400-2014", "Nitrous oxide over the Southern Ocean", "We measured nitrous oxide", None,
+     ("Citation:",)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "url", "doi", "title", "abstract", "body", "absent"), THROUGH_THE_FETCHER,
+                         ids=[case[0] for case in THROUGH_THE_FETCHER])
+def test_the_publication_a_layout_gives_through_the_doi_page_code(name, url, doi, title, abstract, body,
+                                                                   absent) -> None:
+    """The page read as the publication's DOI page: the rule's fields, the generic reader for what they miss (the
+    title of F1000's 2015 page from its meta tags), merged into the publication."""
+    run = fetch_run(1, answers={url: Canned(200, (PAGES / name).read_bytes(), "text/html; charset=utf-8")})
+    pub_run = run.pub_run(doi)
+    with run.context() as ctx:
+        site.fetch_site(ctx, pub_run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+    pub = pub_run.pub
+    assert pub.title.content == title
+    assert pub.abstract.content.startswith(abstract)
+    if body is None:
+        assert pub.fulltext.content == ""
+    else:
+        assert pub.fulltext.content.startswith(f"{title}\n\n{pub.abstract.content}\n\n{body}\n\n")
+    for text in absent:
+        assert text not in pub.fulltext.content and text not in pub.abstract.content
