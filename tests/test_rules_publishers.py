@@ -145,7 +145,8 @@ def test_f1000research_2015_layout() -> None:
     assert r.fulltext == (
         f"{r.abstract}\n\nIntroduction\n\nHow far bumblebees fly to forage decides how landscapes support them "
         "(Osborne et al., 2008).\n\nMethods\n\nWorkers were tagged at the nest entrance.\n\nTracking\n\nEach bee was "
-        "followed with a handheld receiver.\n\nResults\n\nWorkers foraged up to 800 metres from the nest.")
+        "followed with a handheld receiver.\n\nResults\n\nWorkers foraged up to 800 metres from the nest.\n\n"
+        "Figure 1. Foraging distances of tagged workers.\n\nTable 1. Trips per colony.")
     assert r.corresp_author == [CorrespAuthor(email="svoboda@example.cz")]
     assert pdf_links(r) == ["http://f1000research.com/articles/4-55/v1/pdf"]
 
@@ -282,7 +283,7 @@ THROUGH_THE_FETCHER = [
      "Introduction", ("quality assurance manual", "supported by Wellcome")),
     ("f1000_2015_article.html", "https://f1000research.com/articles/4-55/v1", "10.12688/f1000research.5501.1",
      "Tracking bumblebee foraging with radio tags", "We fitted 60 bumblebee workers", "Introduction",
-     ("Bumblebee flight distances in relation", "JS tagged the bees", "ref status")),
+     ("Bumblebee flight distances in relation", "JS tagged the bees", "ref status", "PowerPoint", "Col…")),
     ("peerj_2015_article.html", "https://peerj.com/articles/1111/", "10.7717/peerj.1111",
      "Shell shape of garden snails varies with altitude", "Background\n\nLand snails", "Introduction",
      ("Variation in land-snail shell form", "park rangers", "no competing interests")),
