@@ -155,7 +155,7 @@ def test_scrape_site_as_a_command() -> None:
     url = "https://www.tandfonline.com/doi/full/10.1080/0144929X.2019.1578828"
     done = subprocess.run([sys.executable, "-m", "pubfetch", "-scrape-site", url], capture_output=True, text=True,
                           timeout=60)
-    assert (done.returncode, done.stdout) == (0, "atypon\n")
+    assert (done.returncode, done.stdout) == (0, "tandf\n")
 
 
 def test_docs_rules_md_counts_are_true() -> None:
@@ -199,7 +199,7 @@ PUBFETCHER_SITES = {
     "MIT Press": ("https://direct.mit.edu/neco/article/9/8/1735/6109/Long-Short-Term-Memory", "silverchair"),
     "ACS": ("https://pubs.acs.org/doi/10.1021/acs.jproteome.8b00717", "atypon"),
     "Science": ("https://www.science.org/doi/10.1126/science.aaw1219", "atypon"),
-    "Taylor & Francis": ("https://www.tandfonline.com/doi/full/10.1080/0144929X.2019.1578828", "atypon"),
+    "Taylor & Francis": ("https://www.tandfonline.com/doi/full/10.1080/0144929X.2019.1578828", "tandf"),
     "Mary Ann Liebert": ("https://www.liebertpub.com/doi/10.1089/cmb.2018.0238", "atypon"),
     "World Scientific": ("https://www.worldscientific.com/doi/abs/10.1142/S0219720018400012", "atypon"),
     "Future Science": ("https://www.future-science.com/doi/10.4155/fmc-2018-0345", "atypon"),
