@@ -12,7 +12,7 @@ import pytest
 
 from pubfetch.config import MAX_CONFIG_BYTES, FetchConfig
 from pubfetch.rules import RuleError, ScrapingRules
-from test_reliability_hostile import within
+from support.waits import within
 
 
 def config_error(path: Path) -> str:

@@ -16,9 +16,9 @@ from pubfetch.distributed.message import MAX_IDS_PER_TASK
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
 from support.procs import stop_process_groups
+from support.pubfetch_processes import service_env, start_worker
 from support.synthetic import SyntheticServices
-from test_distributed_liveness import start_worker, wait_until
-from test_throughput import service_env
+from support.waits import wait_until
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
 
