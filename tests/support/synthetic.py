@@ -452,6 +452,13 @@ def ncbi_requests(services: SyntheticServices) -> list[Request]:
     return [r for r in services.server.requests if r.path.startswith(("/eutils/", "/pubmed/"))]
 
 
+def efetch_ids_sent(services: SyntheticServices) -> Counter[tuple[str, str]]:
+    """How often each ``(database, ID)`` was sent to efetch, failed requests included (``ids_asked`` counts only the
+    requests the services answered)."""
+    return Counter((r.param("db") or "", i) for r in ncbi_requests(services) if r.path.endswith("/efetch.fcgi")
+                   for i in (r.param("id") or "").split(",") if i)
+
+
 def assert_efetch_asked_each_once(ncbi: list[Request], pmids: list[str], batch: int) -> None:
     """Every PMID was in exactly one efetch (none repeated, after a 429 or otherwise), and the efetch requests were
     one or two per batch: a batch's closed-access publications reach efetch right after the search, its open-access
