@@ -1,4 +1,5 @@
-"""The publication model: part types, finality, the merge (overwrite) rules, set-once fields, IDs, webpages, can_fetch."""
+"""A publication: when its parts and the whole are usable and final, the overwrite rules between sources, IDs,
+set-once fields and the JSON form. Part types, parts, webpages and the fetch state have files of their own."""
 
 import dataclasses
 
@@ -7,15 +8,13 @@ import pytest
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import (
     CorrespAuthor,
-    FetchState,
     MeshTerm,
     MinedTerm,
-    PartName,
     PartType,
     Publication,
     VisitedSite,
-    Webpage,
 )
+from support.clock import FixedClock
 
 ARGS = FetcherArgs()
 T = PartType
@@ -23,58 +22,8 @@ ABSTRACT = "A" * 250
 FULLTEXT = "F" * 2500
 
 
-class Clock:
-    def __init__(self, now: int = 1_700_000_000_000):
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
-
-
 def pub() -> Publication:
-    return Publication(clock=Clock())
-
-
-# --- part types -------------------------------------------------------------------------------------------------------
-
-def test_part_type_order_and_finality():
-    names = [t.value for t in PartType]
-    assert names[:10] == ["europepmc", "europepmc_xml", "europepmc_html", "pubmed_xml", "pubmed_html", "pmc_xml",
-                          "pmc_html", "doi", "link", "link_oadoi"]
-    assert names[-2:] == ["webpage", "na"]
-    assert len(names) == 33
-    assert all(t.is_final for t in list(PartType)[:10])
-    assert not any(t.is_final for t in list(PartType)[10:])
-
-
-def test_no_final_type_is_better_than_another():
-    assert not T.europepmc.is_better_than(T.link_oadoi)
-    assert not T.link_oadoi.is_better_than(T.europepmc)
-    assert T.link_oadoi.is_better_than(T.citation)
-    assert T.citation.is_better_than(T.eprints)
-    assert not T.eprints.is_better_than(T.citation)
-    assert T.webpage.is_better_than(T.na)
-    assert not T.na.is_better_than(T.na)
-
-
-def test_to_pdf():
-    assert T.doi.to_pdf() is T.pdf_doi
-    assert T.link.to_pdf() is T.pdf_link
-    assert T.link_oadoi.to_pdf() is T.pdf_oadoi
-    assert T.link_citation.to_pdf() is T.pdf_citation
-    assert T.link_eprints.to_pdf() is T.pdf_eprints
-    assert T.link_meta.to_pdf() is T.pdf_meta
-    assert T.europepmc_html.to_pdf() is T.pdf_europepmc
-    assert T.pmc_html.to_pdf() is T.pdf_pmc
-    assert T.pdf_doi.to_pdf() is T.pdf_doi
-    assert T.pdf_doi.is_pdf and not T.doi.is_pdf
-
-
-def test_part_name_parse():
-    assert PartName.parse("abstract") is PartName.theAbstract
-    assert PartName.parse("theAbstract") is PartName.theAbstract
-    with pytest.raises(ValueError, match="unknown publication part 'abstrakt'"):
-        PartName.parse("abstrakt")
+    return Publication(clock=FixedClock())
 
 
 # --- usable / final -----------------------------------------------------------------------------------------------------
@@ -214,7 +163,7 @@ def test_meta_values_strip_html():
 
 
 def test_part_records_type_url_and_time():
-    clock = Clock(1_600_000_000_123)
+    clock = FixedClock(1_600_000_000_123)
     p = Publication(clock=clock)
     p.set_title("Title here", T.pubmed_xml, " https://x/ ", ARGS)
     assert (p.title.type, p.title.url, p.title.timestamp) == (T.pubmed_xml, "https://x/", 1_600_000_000_123)
@@ -229,13 +178,6 @@ def test_lowest_type():
     assert p.lowest_type() is T.na  # keywords never set
     p.set_keywords(["a", "b"], T.og, "u", ARGS)
     assert p.lowest_type() is T.pdf_doi
-
-
-def test_mined_term_frequency():
-    t = MinedTerm("gene", 5, "u")
-    assert t.frequency(100) == 0.05
-    assert t.frequency(2) == 1.0
-    assert t.frequency(0) == 0.0
 
 
 # --- IDs --------------------------------------------------------------------------------------------------------------
@@ -307,7 +249,7 @@ def test_set_once_fields():
 
 
 def test_citations_count():
-    p = Publication(clock=Clock(5))
+    p = Publication(clock=FixedClock(5))
     assert not p.set_citations_count("-1")
     assert not p.set_citations_count("many")
     assert p.set_citations_count("12")
@@ -338,122 +280,3 @@ def test_json_round_trip():
     stored = p.to_json(computed=False)
     assert "empty" not in stored and "usable" not in stored["title"]
     assert Publication.from_json(stored).to_json(ARGS) == d
-
-
-# --- webpages --------------------------------------------------------------------------------------------------------
-
-def test_webpage_broken_usable_final():
-    w = Webpage(start_url="http://a", final_url="http://a", status_code=200, title="T" * 10, content="C" * 40)
-    assert not w.is_broken() and w.is_usable(ARGS) and w.is_final(ARGS)
-    assert Webpage(status_code=404, final_url="x").is_broken()
-    assert not Webpage(status_code=0, final_url="file:///x").is_broken()
-    assert Webpage(status_code=0, final_url="").is_broken()
-    w2 = Webpage(status_code=200, final_url="x", title="T" * 60)
-    assert w2.is_usable(ARGS) and not w2.is_final(ARGS)
-    assert Webpage(status_code=200, final_url="x", title="short").status(ARGS) == "non-usable"
-
-
-def test_webpage_overwrite_rule():
-    final = Webpage(status_code=200, final_url="x", title="T" * 10, content="C" * 50)
-    nonfinal = Webpage(status_code=200, final_url="x", title="T" * 10)
-    empty = Webpage(status_code=500, final_url="x")
-    assert final.should_replace(nonfinal, ARGS)
-    assert final.should_replace(final, ARGS)
-    assert nonfinal.should_replace(nonfinal, ARGS)
-    assert not nonfinal.should_replace(final, ARGS)
-    assert not empty.should_replace(final, ARGS)
-    assert not empty.should_replace(nonfinal, ARGS)
-    assert empty.should_replace(Webpage(status_code=404, final_url="y"), ARGS)
-    assert empty.should_replace(None, ARGS)
-
-
-def test_webpage_json_round_trip():
-    w = Webpage("http://a", "https://a/", "text/html", 200, 5, "MIT", "en", "Title", "Content")
-    d = w.to_json(ARGS)
-    assert d["titleLength"] == 5 and d["broken"] is False and list(d)[-1] == "content"
-    assert Webpage.from_json(d).to_json(ARGS) == d
-
-
-# --- can_fetch ----------------------------------------------------------------------------------------------------------
-
-MIN = 60_000
-
-
-def final_pub() -> Publication:
-    p = pub()
-    p.set_title("Title", T.europepmc, "u", ARGS)
-    p.set_abstract(ABSTRACT, T.europepmc, "u", ARGS)
-    p.set_fulltext(FULLTEXT, T.europepmc_xml, "u", ARGS)
-    return p
-
-
-def nonfinal_pub() -> Publication:
-    p = pub()
-    p.set_title("Title", T.europepmc, "u", ARGS)
-    return p
-
-
-def test_can_fetch_first_time_and_counters_reset():
-    p = final_pub()
-    clock = Clock(10 * MIN)
-    assert p.state.can_fetch(p, ARGS, clock)
-    assert p.state.update_counters(p, ARGS, clock)
-    assert (p.state.fetch_time, p.state.retry_counter) == (10 * MIN, 0)
-    assert not p.state.can_fetch(p, ARGS, Clock(10 * MIN + 10**12))  # final: never again
-
-
-def test_empty_cooldown():
-    p = pub()
-    st = FetchState(fetch_time=1_000 * MIN, retry_counter=3)
-    assert not st.can_fetch(p, ARGS, Clock(1_000 * MIN + 719 * MIN))
-    assert st.can_fetch(p, ARGS, Clock(1_000 * MIN + 720 * MIN))
-    assert st.update_counters(p, ARGS, Clock(1_000 * MIN + 720 * MIN))
-    assert (st.fetch_time, st.retry_counter) == (1_720 * MIN, 0)
-    never = dataclasses.replace(ARGS, empty_cooldown=-1)
-    assert not FetchState(fetch_time=1, retry_counter=3).can_fetch(p, never, Clock(10**15))
-    always = dataclasses.replace(ARGS, empty_cooldown=0)
-    assert FetchState(fetch_time=5, retry_counter=3).can_fetch(p, always, Clock(5))
-
-
-def test_non_final_cooldown():
-    p = nonfinal_pub()
-    st = FetchState(fetch_time=MIN, retry_counter=3)
-    assert not st.can_fetch(p, ARGS, Clock(MIN + 10079 * MIN))
-    assert st.can_fetch(p, ARGS, Clock(MIN + 10080 * MIN))
-    # the empty cooldown does not apply to a non-empty entry
-    assert not st.can_fetch(p, ARGS, Clock(MIN + 720 * MIN))
-
-
-def test_fetch_exception_cooldown():
-    p = final_pub()
-    st = FetchState(fetch_time=MIN, retry_counter=3, fetch_exception=True)
-    assert not st.can_fetch(p, ARGS, Clock(MIN + 1439 * MIN))
-    assert st.can_fetch(p, ARGS, Clock(MIN + 1440 * MIN))
-
-
-def test_retry_limit_within_cooldown():
-    p = nonfinal_pub()
-    st = FetchState(fetch_time=MIN, retry_counter=0)
-    now = Clock(2 * MIN)
-    for expected in (1, 2, 3):
-        assert st.can_fetch(p, ARGS, now)
-        assert st.update_counters(p, ARGS, now)
-        assert st.retry_counter == expected and st.fetch_time == MIN
-    assert not st.can_fetch(p, ARGS, now)
-    assert not st.update_counters(p, ARGS, now)
-    unlimited = dataclasses.replace(ARGS, retry_limit=-1)
-    assert st.can_fetch(p, unlimited, now)
-    none = dataclasses.replace(ARGS, retry_limit=0)
-    assert not FetchState(fetch_time=MIN).can_fetch(p, none, now)
-
-
-def test_retry_applies_to_final_entries_with_fetch_exception_only():
-    p = final_pub()
-    assert not FetchState(fetch_time=MIN).can_fetch(p, ARGS, Clock(2 * MIN))
-    assert FetchState(fetch_time=MIN, fetch_exception=True).can_fetch(p, ARGS, Clock(2 * MIN))
-
-
-def test_webpage_can_fetch_uses_same_rules():
-    w = Webpage(status_code=200, final_url="x")
-    assert FetchState(fetch_time=MIN, retry_counter=3).can_fetch(w, ARGS, Clock(MIN + 720 * MIN))
-    assert not FetchState(fetch_time=MIN, retry_counter=3).can_fetch(w, ARGS, Clock(MIN + 700 * MIN))
