@@ -39,7 +39,7 @@ class Claims:
                 if first is not None and first is not run:
                     log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
                     run.same_as = first.pub
-                    run.goon = False
+                    run.keep_going = False
                     continue
                 for key in keys:
                     self._owners.setdefault(key, (run, batch))

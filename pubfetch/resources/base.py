@@ -107,7 +107,8 @@ class PubRun:
     links: Links = field(default_factory=Links)
     flags: set[RunFlag] = field(default_factory=set)
     id_count: int = 0
-    goon: bool = True
+    #: False once the chain must stop with it: an ID changed under it (it starts again) or it is another run's paper
+    keep_going: bool = True
     start_ids: PublicationIds | None = None
     #: the publication of the batch this one turned out to be (its PMID, PMCID or DOI is the same): fetched only there
     same_as: Publication | None = None
@@ -123,7 +124,7 @@ class PubRun:
         self.links = Links()
         self.flags = set()
         self.id_count = 0
-        self.goon = True
+        self.keep_going = True
         self.start_ids = None
         self.again_flags = set()
         self.again_links = []
