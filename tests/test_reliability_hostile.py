@@ -29,7 +29,6 @@ from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.pdf import extract_pdf, parse_xmp
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_html import parse_pubmed_html
-from pubfetch.extract.scrape import scrape_journal_without_rule
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.rules import RuleError, ScrapingRules
 from support.loopback import LoopbackServer, Reply
@@ -201,7 +200,6 @@ HTML_BOMBS = {
 HTML_PARSERS: dict[str, Callable[[str], Any]] = {
     "clean_html": lambda html: clean_html(html, "https://publisher.example/a", publication=True),
     "parse_meta": lambda html: parse_meta(html, "https://publisher.example/a"),
-    "scrape_journal_without_rule": lambda html: scrape_journal_without_rule(html, "https://publisher.example/a"),
     "read_article": lambda html: read_article(html, parse_html(html), "https://publisher.example/a"),
     "parse_pubmed_html": parse_pubmed_html,
 }
