@@ -415,17 +415,6 @@ class PublicationIds:
             d.update(pmidUrl=self.pmid_url, pmcidUrl=self.pmcid_url, doiUrl=self.doi_url)
         return d
 
-    @classmethod
-    def from_dict(cls, d: dict) -> PublicationIds:
-        return cls(
-            pmid=d.get("pmid", "") or "",
-            pmcid=d.get("pmcid", "") or "",
-            doi=d.get("doi", "") or "",
-            pmid_url=d.get("pmidUrl", "") or "",
-            pmcid_url=d.get("pmcidUrl", "") or "",
-            doi_url=d.get("doiUrl", "") or "",
-        )
-
     def __str__(self) -> str:
         return "[" + ", ".join(self._key) + "]"
 
