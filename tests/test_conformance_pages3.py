@@ -28,7 +28,8 @@ import pytest
 from pubfetch.fetcher import init_publication
 from pubfetch.ids import classify
 from pubfetch.model.part_type import PartType
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_site
 from support.replayrun import config_for, fetch_all
 

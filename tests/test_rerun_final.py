@@ -12,7 +12,8 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources import ncbi
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from support.loopback import LoopbackServer, Reply
 
 ARGS = FetcherArgs()

@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from pubfetch.engine.batcher import BatchedService, Step
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.resources import europepmc, mined, ncbi, references, site, unpaywall
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 
 from pubfetch.model.publication import Publication
-from pubfetch.resources.base import PubRun
+from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
 

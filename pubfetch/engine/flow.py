@@ -19,7 +19,8 @@ from pubfetch.engine.claims import Claims
 from pubfetch.engine.resume import Resume
 from pubfetch.model.publication import Publication
 from pubfetch.resources import europepmc
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
 
