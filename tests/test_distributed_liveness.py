@@ -194,28 +194,3 @@ def test_a_cluster_asks_the_e_utilities_no_more_than_one_process(tmp_path: Path,
     assert {pmid for db, pmid in one_process if db == "pubmed"} == set(services.pmids())
     assert cluster == one_process, (cluster - one_process, one_process - cluster)
 
-
-def test_job_status_report_lines() -> None:
-    """-job-status: one line for the job, one per batch not done (running first: which worker, for how long; then
-    waiting, naming a worker that went silent), one per failure reason."""
-    from collections import Counter
-
-    from pubfetch.distributed.jobstatus import BatchState, JobStatus
-    from pubfetch.distributed.liveness import Holding
-
-    now = 10_000.0
-    status = JobStatus("J", 6, done=2, failed=1, running=2, redone=1, now=now, failures=Counter({"the job was "
-                                                                                                  "cancelled": 1}))
-    status.open_batches = [
-        BatchState(5, "waiting", Holding("t5", "pubfetch-12@a", now - 300, now - 75, 60.0)),
-        BatchState(4, "running", Holding("t4", "pubfetch-34@b", now - 130, now - 2, 60.0), redone=1),
-        BatchState(3, "running", Holding("t3", "pubfetch-12@a", now - 12, now - 1, 60.0)),
-    ]
-    assert status.report().splitlines() == [
-        "job J: running, 2 of 6 batches done, 2 running, 1 waiting, 1 failed, 1 given again after a lost worker; "
-        + status.summary.line(),
-        "  batch 3: running on pubfetch-12@a for 12 s",
-        "  batch 4: running on pubfetch-34@b for 2 min 10 s, given again 1 time after a lost worker",
-        "  batch 5: waiting, pubfetch-12@a went silent 75 s ago",
-        "  1 batch failed: the job was cancelled",
-    ]

@@ -13,7 +13,7 @@ import pytest
 
 from pubfetch.distributed.app import TASK_NAME, make_app
 from pubfetch.distributed.message import MAX_IDS_PER_TASK
-from pubfetch.distributed.submit import Job, submit, wait
+from pubfetch.distributed.submit import submit, wait
 from pubfetch.store import init_store, open_store
 from support.procs import stop_process_groups
 from support.pubfetch_processes import service_env, start_worker
@@ -122,56 +122,6 @@ def test_a_cancelled_job_is_refused_at_once(tmp_path: Path, redis_url: str) -> N
     assert sum("the job was cancelled" in line for line in text.splitlines()) == 3
     with open_store(db) as store:
         assert store.publications_size() == 3
-
-
-def test_a_batch_size_over_the_task_cap_is_split(tmp_path: Path, redis_url: str) -> None:
-    """``--queue --batch-size 200000`` sends tasks of at most MAX_IDS_PER_TASK IDs (no worker holds a giant batch)."""
-    import base64
-    import json
-
-    import redis
-
-    ids = [str(30_000_000 + k) for k in range(MAX_IDS_PER_TASK + 5)]
-    job_id = submit(ids, str(tmp_path / "pubs.db"), redis_url, batch_size=200_000)
-    prefix = redis_url.split("prefix=", 1)[1]
-    queued = redis.Redis.from_url(redis_url.split("?")[0]).lrange(f"{prefix}{prefix}pubfetch", 0, -1)
-    bodies = [json.loads(base64.b64decode(json.loads(m)["body"])) for m in queued]
-    assert sorted(len(body[0][0]["ids"]) for body in bodies) == [5, MAX_IDS_PER_TASK]
-    with Job(redis_url) as job:
-        job.cancel(job_id)
-
-
-def test_only_thresholds_travel_in_a_message() -> None:
-    """A job's fetching thresholds go to the workers; its User-Agent, e-mails and rule files do not (the worker's own
-    apply)."""
-    from pubfetch.distributed.message import BatchMessage, decode, job_args
-    from pubfetch.fetcher_args import FetcherArgs
-    from pubfetch.ids import PublicationIds
-
-    mine = FetcherArgs(retry_limit=7, timeout=3000, user_agent="submitter", journals_yaml="/etc/shadow",
-                       oadoi_email="me@example.org")
-    carried = BatchMessage([PublicationIds("123")], None, job_args(mine), ["title"]).encode()
-    assert carried["args"] == {"retry_limit": 7, "timeout": 3000}
-    got = decode((carried,), {}).fetcher_args(FetcherArgs(user_agent="worker", oadoi_email="ops@example.org"))
-    assert (got.retry_limit, got.timeout, got.user_agent, got.oadoi_email, got.journals_yaml) == \
-        (7, 3000, "worker", "ops@example.org", "")
-
-
-def test_one_run_sent_twice_is_followed_not_repeated(tmp_path: Path, redis_url: str) -> None:
-    """Two submitters of the same run (same database, IDs, batches, options) while it is queued: the second follows the
-    first's job, so the workers fetch it once."""
-    notes: list[str] = []
-    ids = [str(30_000_000 + k) for k in range(5)]
-    first = submit(ids, str(tmp_path / "pubs.db"), redis_url, batch_size=2)
-    second = submit(ids, str(tmp_path / "pubs.db"), redis_url, batch_size=2, on_same_run=notes.append)
-    other = submit(ids[:4], str(tmp_path / "pubs.db"), redis_url, batch_size=2)
-    assert second == first and notes == [first]
-    assert other != first
-    with Job(redis_url) as job:
-        job.cancel(first)
-        job.cancel(other)
-    # once cancelled (or finished), the same run sent again is a new job
-    assert submit(ids, str(tmp_path / "pubs.db"), redis_url, batch_size=2) != first
 
 
 def test_a_worker_whose_database_is_gone_fails_each_batch_at_once(tmp_path: Path, redis_url: str,

@@ -1,14 +1,11 @@
-"""Outcome rules without a network: fetchException (PubFetcher's rule), status kinds, Retry-After, config checks."""
+"""Outcome rules without a network: fetchException (PubFetcher's rule), status kinds, config checks."""
 
 from __future__ import annotations
-
-from datetime import UTC, datetime
 
 import pytest
 
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
-from pubfetch.net.retry import parse_retry_after
 
 
 def result(kind: OutcomeKind, url: str = "https://journal.example/article/1") -> FetchResult:
@@ -82,18 +79,6 @@ def test_result_properties_and_repr() -> None:
     assert "10000 bytes" in repr(r) and "xxxx" not in repr(r)
     assert result(OutcomeKind.NOT_FOUND).permanent is True
     assert OutcomeKind.SERVER_BUSY.is_http_status and not OutcomeKind.TIMEOUT.is_http_status
-
-
-NOW = datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC)
-
-
-@pytest.mark.parametrize(
-    ("value", "seconds"),
-    [("120", 120.0), (" 7 ", 7.0), ("0", 0.0), ("Wed, 01 May 2024 12:01:30 GMT", 90.0),
-     ("Wed, 01 May 2024 11:00:00 GMT", 0.0), ("soon", None), ("-5", None), ("", None), (None, None)],
-)
-def test_parse_retry_after(value: str | None, seconds: float | None) -> None:
-    assert parse_retry_after(value, now=NOW) == seconds
 
 
 def test_config_defaults_are_pubfetchers() -> None:

@@ -5,8 +5,6 @@ gzip that never yields output, and secrets that must not leave for another host 
 from __future__ import annotations
 
 import socket
-import threading
-import time
 import zlib
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from pubfetch.net import addresses
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.warc import WarcRecorder
 from support.drip import DRIP_READ_TIMEOUT_MS, DripServer, patient_client
+from support.ftpserver import FtpServer
 from support.loopback import LoopbackServer, Reply, Request
 from support.waits import within
 
@@ -208,68 +207,6 @@ def test_response_bodies_echoing_the_api_key_are_redacted_in_the_warc(tmp_path: 
 
 
 # ------------------------------------------------------------------------------------------------ ftp
-
-
-class FtpServer:
-    """A minimal passive-mode FTP server serving ``files``; ``drip`` sends the greeting one byte per 0.1 s."""
-
-    def __init__(self, files: dict[str, bytes], drip: bool = False) -> None:
-        self.files, self.drip = files, drip
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.commands: list[str] = []
-        self.closed = False
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def url(self, path: str, host: str = "127.0.0.1") -> str:
-        return f"ftp://{host}:{self.listener.getsockname()[1]}{path}"
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._session, args=(conn,), daemon=True).start()
-
-    def _session(self, conn: socket.socket) -> None:
-        with conn, conn.makefile("rb") as lines:
-            try:
-                greeting = b"220 " + b"welcome " * 40 + b"\r\n"
-                for i in range(len(greeting)) if self.drip else ():
-                    if self.closed:
-                        return
-                    conn.sendall(greeting[i:i + 1])
-                    time.sleep(0.1)
-                if not self.drip:
-                    conn.sendall(b"220 ready\r\n")
-                data_listener: socket.socket | None = None
-                for raw in lines:
-                    command = raw.decode().strip()
-                    self.commands.append(command)
-                    verb, _, argument = command.partition(" ")
-                    if verb == "PASV":
-                        data_listener = socket.create_server(("127.0.0.1", 0))
-                        port = data_listener.getsockname()[1]
-                        conn.sendall(f"227 Entering Passive Mode (127,0,0,1,{port >> 8},{port & 255})\r\n".encode())
-                    elif verb == "RETR" and data_listener is not None and argument in self.files:
-                        conn.sendall(b"150 sending\r\n")
-                        data, _ = data_listener.accept()
-                        with data:
-                            data.sendall(self.files[argument])
-                        conn.sendall(b"226 done\r\n")
-                    elif verb == "RETR":
-                        conn.sendall(b"550 no such file\r\n")
-                    elif verb == "QUIT":
-                        conn.sendall(b"221 bye\r\n")
-                        return
-                    else:
-                        conn.sendall({"USER": b"331 password\r\n", "PASS": b"230 in\r\n"}.get(verb, b"200 ok\r\n"))
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.closed = True
-        self.listener.close()
 
 
 PDF = b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n"

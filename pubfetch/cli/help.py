@@ -51,9 +51,10 @@ def _environment() -> str:
     from pubfetch.config import FetchConfig
 
     lines = ["Environment (the config file overrides the settings it names; command-line options override both):"]
+    wrapper = textwrap.TextWrapper(width=WIDTH, subsequent_indent=" " * COLUMN, break_on_hyphens=False)
     for name, meaning in ENVIRONMENT:
-        lines.append(f"  {name.ljust(COLUMN - 2)}{meaning}" if len(name) < COLUMN - 3 else f"  {name}\n"
-                     + " " * COLUMN + meaning)
+        lines.append(wrapper.fill(f"  {name.ljust(COLUMN - 2)}{meaning}") if len(name) < COLUMN - 3 else f"  {name}\n"
+                     + wrapper.fill(" " * COLUMN + meaning))
     found = FetchConfig.default_file()
     where = (f"{found} (in use)" if found else
              "$PUBFETCH_CONFIG, else ~/.config/pubfetch/config.yaml (none found)")

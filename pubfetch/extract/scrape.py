@@ -48,8 +48,12 @@ _KEYWORD_SEPARATOR = re.compile(r"[,;|]")
 #: A label the page prints in front of the value inside the selected element ("Title: ...", "ABSTRACT ...").
 #: Text only screen readers announce ("Unavailable" beside a title, "Opens in a new window"): not part of any value.
 _SCREEN_READER_ONLY = ".screenreader-text, .sr-only, .screen-reader-text, .u-visually-hidden, .visually-hidden:not(h1)"
+# Pop-up copies inside the article text, which would put reference text or the article's header into a body
+# paragraph: a citation's reference (Atypon's .ref-overlay, Taylor & Francis's .referenceDiv drop-down) and a figure
+# viewer's copy of the article's title and authors.
+_INLINE_POPUPS = ".ref-lnk .ref-overlay, .referenceDiv .dropDown, #figureViewerArticleInfo, #tableViewerArticleInfo"
 _TITLE_LABEL = re.compile(r"^title\s*:\s*(?=\S)", re.IGNORECASE)
-_ABSTRACT_LABEL = re.compile(r"^abstract(\s*:\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)", re.IGNORECASE)
+_ABSTRACT_LABEL = re.compile(r"^abstract(\s*[:.]\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)", re.IGNORECASE)
 _DOI_RESOLVER = re.compile(r"(?i)^(?:https?://)?(?:dx\.)?doi\.org/")
 _LINK_SCHEMES = ("http", "https", "ftp")
 
@@ -242,7 +246,7 @@ def _links(soup: BeautifulSoup, url: str, rule: JournalRule) -> list[Link]:
 def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     """Apply a journal site's rules to its page at ``url`` (the final URL, used for links and URL rewrites)."""
     soup = _soup(html)
-    for hidden in soup.select(_SCREEN_READER_ONLY):
+    for hidden in soup.select(f"{_SCREEN_READER_ONLY}, {_INLINE_POPUPS}"):
         hidden.decompose()
     if soup.body is not None:
         drop_hidden_menus(soup.body)

@@ -1,12 +1,9 @@
-"""The SQLite database: opening rules, PubFetcher's ID-map semantics, pages, JSON storage, compact and migration."""
+"""Tests for pubfetch.store.sql: the rules every backend shares (PubFetcher's ID-map semantics, pages, JSON storage,
+read-only and closed stores, threads sharing a store), each run on a SQLite file and on a database of the machine's
+PostgreSQL (skipped with one message when it is unreachable)."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import sqlite3
-import subprocess
 import threading
 from pathlib import Path
 
@@ -14,7 +11,8 @@ import pytest
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
-from pubfetch.store import SqliteStore, Store, StoreError, init_db, init_store, open_db, open_store, schema
+from pubfetch.store import SqliteStore, Store, StoreError, init_db, init_store, open_store
+from pubfetch.store.sql import PAGE_TABLES, check_kind, dumps, lookup_key
 from support.store_worker import make_pub
 
 
@@ -36,119 +34,11 @@ def store(target: str):
     s.close()
 
 
-@pytest.fixture
-def sqlite_store(db_path: Path):
-    s = init_db(db_path)
-    yield s
-    s.close()
-
-
 def ids_map(s: Store) -> dict[str, str]:
     return dict(s.publications_map())
 
 
 # --- creating and opening -------------------------------------------------------------------------------------------
-
-
-def test_init_creates_pubfetch_file(db_path: Path) -> None:
-    init_db(db_path).close()
-    with sqlite3.connect(db_path) as conn:
-        meta = dict(conn.execute("SELECT key, value FROM meta"))
-        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-    assert meta["created_by"] == "pubfetch"
-    assert meta["schema_version"] == str(schema.SCHEMA_VERSION)
-    assert mode == "wal"
-
-
-def test_init_refuses_existing_file(db_path: Path) -> None:
-    db_path.write_text("precious")
-    with pytest.raises(StoreError) as e:
-        init_db(db_path)
-    assert str(e.value) == f"database file '{db_path}' already exists; remove it or use another name"
-    assert db_path.read_text() == "precious"
-
-
-def test_init_refuses_existing_database(db_path: Path) -> None:
-    init_db(db_path).close()
-    with pytest.raises(StoreError, match="already exists; remove it or use another name"):
-        init_db(db_path)
-
-
-def test_init_in_missing_directory(tmp_path: Path) -> None:
-    target = tmp_path / "nowhere" / "x.db"
-    with pytest.raises(StoreError) as e:
-        init_db(target)
-    assert str(e.value) == f"cannot create database file '{target}': directory '{target.parent}' does not exist"
-
-
-@pytest.mark.skipif(not Path("/proc/self/mounts").is_file(), reason="needs Linux's /proc")
-def test_init_on_a_virtual_file_system_says_so_not_that_the_directory_is_missing() -> None:
-    with pytest.raises(StoreError) as e:
-        init_db("/proc/pubs.db")
-    assert str(e.value) == ("cannot create database file '/proc/pubs.db': directory '/proc' is on the virtual 'proc' "
-                            "file system, which holds no ordinary files; choose another directory")
-    assert not Path("/proc/pubs.db").exists()
-
-
-def test_open_missing(db_path: Path) -> None:
-    with pytest.raises(StoreError) as e:
-        open_db(db_path)
-    assert str(e.value) == f"database file '{db_path}' does not exist (create it with -db-init)"
-    assert not db_path.exists()  # opening never creates a file
-
-
-def test_open_not_sqlite(db_path: Path) -> None:
-    db_path.write_bytes(os.urandom(4096))
-    with pytest.raises(StoreError) as e:
-        open_db(db_path)
-    assert str(e.value) == (f"database file '{db_path}' is not an SQLite database (a PubFetcher MapDB file or some "
-                            "other kind of file?); pubfetch databases are created with -db-init")
-
-
-def test_open_empty_file(db_path: Path) -> None:
-    db_path.touch()
-    with pytest.raises(StoreError) as e:
-        open_db(db_path)
-    assert str(e.value) == (f"database file '{db_path}' is empty, not a pubfetch database "
-                            "(remove it and create it with -db-init)")
-
-
-def test_open_directory(tmp_path: Path) -> None:
-    with pytest.raises(StoreError) as e:
-        open_db(tmp_path)
-    assert str(e.value) == f"database file '{tmp_path}' is a directory, not a database file"
-
-
-@pytest.mark.parametrize("ddl", ["CREATE TABLE users (name TEXT)", "CREATE TABLE meta (key TEXT, value TEXT)"])
-def test_open_foreign_sqlite(db_path: Path, ddl: str) -> None:
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(ddl)
-    with pytest.raises(StoreError) as e:
-        open_db(db_path)
-    assert str(e.value) == (f"database file '{db_path}' is an SQLite database of another program, not a pubfetch "
-                            "database (it has no pubfetch 'meta' table)")
-
-
-def test_open_newer_schema(db_path: Path) -> None:
-    init_db(db_path).close()
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    with pytest.raises(StoreError) as e:
-        open_db(db_path)
-    assert str(e.value) == (f"database file '{db_path}' has schema version 99, newer than this pubfetch supports "
-                            f"({schema.SCHEMA_VERSION}); upgrade pubfetch to use it")
-
-
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can read any file")
-def test_open_unreadable(db_path: Path) -> None:
-    init_db(db_path).close()
-    db_path.chmod(0)
-    try:
-        with pytest.raises(StoreError) as e:
-            open_db(db_path)
-        assert str(e.value) == f"database file '{db_path}' is not readable (check its permissions)"
-    finally:
-        db_path.chmod(0o644)
 
 
 def test_open_store_dispatch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -213,29 +103,6 @@ def test_round_trip_equal_json(store: Store) -> None:
     assert isinstance(got, Publication)
     assert got.to_json() == pub.to_json()
     assert got.to_json(computed=False) == pub.to_json(computed=False)
-
-
-def test_json_readable_with_sqlite3(sqlite_store: SqliteStore, db_path: Path) -> None:
-    store = sqlite_store
-    pub = make_pub(pmid="42", doi="10.5/ABC", title="Inspect me", fulltext="ünïcode body")
-    page = Webpage(start_url="https://example.org/", final_url="https://example.org/home", status_code=200,
-                   title="Home", content="Welcome")
-    store.put_publication(pub)
-    store.put_webpage(page)
-    store.put_doc(page)
-    store.commit()
-
-    def query(sql: str) -> str:
-        cli = shutil.which("sqlite3")
-        if cli:
-            return subprocess.run([cli, str(db_path), sql], capture_output=True, text=True, check=True).stdout
-        with sqlite3.connect(db_path) as conn:
-            return conn.execute(sql).fetchone()[0]
-
-    assert json.loads(query("SELECT json FROM publications WHERE primary_id = '42'")) == pub.to_json(computed=False)
-    assert json.loads(query("SELECT json FROM webpages")) == page.to_json(computed=False)
-    assert json.loads(query("SELECT json FROM docs")) == page.to_json(computed=False)
-    assert query("SELECT primary_id FROM publication_ids WHERE id = '10.5/ABC'").strip() == "42"
 
 
 def test_contains_needs_all_ids(store: Store) -> None:
@@ -391,24 +258,6 @@ def test_page_wrappers_and_bad_kind(store: Store) -> None:
 # --- lifecycle ----------------------------------------------------------------------------------------------------------
 
 
-def test_compact_gives_space_back(sqlite_store: SqliteStore, db_path: Path) -> None:
-    store = sqlite_store
-    for k in range(1, 21):
-        store.put_publication(make_pub(pmid=str(k), fulltext="z" * 100_000))
-    store.commit()
-    for k in range(1, 20):
-        store.remove_publication(str(k))
-    store.commit()
-    before = db_path.stat().st_size
-    store.compact()
-    assert db_path.stat().st_size < before / 5
-    wal = Path(str(db_path) + "-wal")
-    assert not wal.exists() or wal.stat().st_size == 0
-    assert store.get_publication("20").fulltext.size == 100_000
-    assert store.integrity_check() == "ok"
-    assert [i.pmid for i in store.publication_ids()] == ["20"]
-
-
 def test_threads_share_one_store(store: Store) -> None:
     def work(base: int) -> None:
         for k in range(base, base + 40):
@@ -424,83 +273,20 @@ def test_threads_share_one_store(store: Store) -> None:
     assert len(ids_map(store)) == 640
 
 
-# --- migration ----------------------------------------------------------------------------------------------------------
+# --- the helpers every backend's SQL uses -----------------------------------------------------------------------------
 
 
-def _make_v0_file(path: Path) -> None:
-    """A version-0 file written by hand, as an old pubfetch left it (no index on publication_ids.primary_id)."""
-    pub = make_pub(pmid="5", doi="10.1/OLD", title="from v0")
-    with sqlite3.connect(path) as conn:
-        conn.executescript("""
-            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            INSERT INTO meta VALUES ('schema_version', '0'), ('created_by', 'pubfetch');
-            CREATE TABLE publications (seq INTEGER PRIMARY KEY, primary_id TEXT NOT NULL UNIQUE,
-                pmid TEXT NOT NULL DEFAULT '', pmcid TEXT NOT NULL DEFAULT '', doi TEXT NOT NULL DEFAULT '',
-                pmid_url TEXT NOT NULL DEFAULT '', pmcid_url TEXT NOT NULL DEFAULT '', doi_url TEXT NOT NULL DEFAULT '',
-                json TEXT NOT NULL);
-            CREATE TABLE publication_ids (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, primary_id TEXT NOT NULL);
-            CREATE TABLE webpages (seq INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, json TEXT NOT NULL);
-            CREATE TABLE docs (seq INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, json TEXT NOT NULL);
-            INSERT INTO publication_ids (id, primary_id) VALUES ('5', '5'), ('10.1/OLD', '5');
-        """)
-        conn.execute("INSERT INTO publications (primary_id, pmid, doi, json) VALUES ('5', '5', '10.1/OLD', ?)",
-                     (json.dumps(pub.to_json(computed=False)),))
+def test_ids_are_looked_up_trimmed_and_dois_normalised() -> None:
+    assert lookup_key(" 12345 ") == "12345" and lookup_key("PMC42") == "PMC42"
+    assert lookup_key(" https://doi.org/10.1093/nar/gkz1 ") == lookup_key("10.1093/NAR/GKZ1")
+    assert lookup_key("10.1093/nar/gkz1") == PublicationIds(doi="10.1093/nar/gkz1").doi
 
 
-def _indexes(path: Path) -> set[str]:
-    with sqlite3.connect(path) as conn:
-        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")}
+def test_entries_are_compact_json_readable_in_any_script() -> None:
+    assert dumps({"title": "γάμμα café", "n": [1, 2]}) == '{"title":"γάμμα café","n":[1,2]}'
 
 
-def test_migration_v0_to_v1(db_path: Path) -> None:
-    _make_v0_file(db_path)
-    assert "publication_ids_primary" not in _indexes(db_path)
-    with pytest.raises(StoreError) as e:
-        open_db(db_path, readonly=True)
-    assert str(e.value) == (f"database file '{db_path}' has old schema version 0 (current is {schema.SCHEMA_VERSION}); "
-                            "open it once without read-only to upgrade it")
-    with open_db(db_path) as s:
-        assert s.get_publication("10.1/OLD").title.content == "from v0"
-        s.put_publication(make_pub(pmid="6"))
-    with sqlite3.connect(db_path) as conn:
-        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "1"
-    assert "publication_ids_primary" in _indexes(db_path)
-    with open_db(db_path, readonly=True) as s:  # an upgraded file opens read-only too
-        assert s.publications_size() == 2
-
-
-def test_fresh_and_migrated_schemas_match(tmp_path: Path) -> None:
-    fresh, old = tmp_path / "fresh.db", tmp_path / "old.db"
-    init_db(fresh).close()
-    with sqlite3.connect(old) as conn:
-        schema.create_v0(conn)
-    open_db(old).close()
-
-    def ddl(path: Path) -> list[str]:
-        with sqlite3.connect(path) as conn:
-            return sorted(r[0] for r in conn.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"))
-
-    assert ddl(fresh) == ddl(old)
-
-
-def test_reading_leaves_no_wal_or_shm_files_behind(tmp_path: Path) -> None:
-    """A read-only open of a WAL database makes -wal and -shm files; closing it removes them again, so a command
-    that only reads leaves the directory as it found it."""
-    path = tmp_path / "pubs.db"
-    with init_db(path) as store:
-        store.put_publication(make_pub("1111"))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["pubs.db"]
-    with open_store(path, readonly=True) as store:
-        assert store.get_publication(PublicationIds(pmid="1111")) is not None
-        assert (tmp_path / "pubs.db-shm").exists()  # what reading a WAL database makes
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["pubs.db"]
-
-
-def test_a_reader_leaves_the_wal_of_a_writer_that_is_still_open(tmp_path: Path) -> None:
-    path = tmp_path / "pubs.db"
-    with init_db(path) as writer:
-        writer.put_publication(make_pub("1111"))
-        with open_store(path, readonly=True) as reader:
-            assert reader.get_publication(PublicationIds(pmid="1111")) is not None
-        assert (tmp_path / "pubs.db-wal").exists()  # the writer's, still in use
-        writer.put_publication(make_pub("2222"))
+def test_page_kinds_are_webpages_and_docs() -> None:
+    assert [check_kind(kind) for kind in PAGE_TABLES] == ["webpages", "docs"]
+    with pytest.raises(ValueError, match="unknown page kind 'pages' \\(expected one of webpages, docs\\)"):
+        check_kind("pages")

@@ -1,7 +1,8 @@
-"""Tests for pubfetch.net.browser: JavaScript rendering in headless Chromium against loopback pages.
+"""Tests for pubfetch.net.browser.renderer, the public face of pubfetch.net.browser: JavaScript rendering in
+headless Chromium against loopback pages.
 
-Browser tests skip (with the reason) when no Chromium is found; discovery, the unavailable-browser path and URL refusals
-run everywhere.
+Browser tests skip (with the reason) when no Chromium is found; the unavailable-browser path and URL refusals run
+everywhere.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from pubfetch.config import FetchConfig
 from pubfetch.net import addresses, browser
 from pubfetch.net.browser import (
     UNAVAILABLE_MESSAGE,
@@ -163,38 +163,6 @@ def test_importing_does_not_load_playwright():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[1])
     assert out.stdout.strip() == "[]"
-
-
-def _fake_executable(path: Path) -> Path:
-    path.write_text("#!/bin/sh\nexit 1\n")
-    path.chmod(0o755)
-    return path
-
-
-def test_find_chromium_order(tmp_path, monkeypatch):
-    monkeypatch.delenv(browser.ENV_VAR, raising=False)
-    configured = _fake_executable(tmp_path / "my-chrome")
-    bundled = _fake_executable(tmp_path / "bundled-chrome")
-    system = _fake_executable(tmp_path / "system-chromium")
-    monkeypatch.setattr(chromium, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"), str(system)))
-    monkeypatch.setattr(chromium, "_bundled_chromium", lambda: str(bundled))
-    assert find_chromium(str(configured)) == str(configured)
-    assert find_chromium("/nonexistent/chrome") == str(bundled)  # a bogus configured path falls back
-    assert find_chromium(str(tmp_path / "not-executable.txt")) == str(bundled)
-    monkeypatch.setattr(chromium, "_bundled_chromium", lambda: str(tmp_path / "ms-playwright" / "chrome"))
-    assert find_chromium("/nonexistent/chrome") == str(system)  # Playwright's browser not downloaded
-    monkeypatch.setenv(browser.ENV_VAR, str(configured))  # read by the configuration, which passes it on
-    assert find_chromium(FetchConfig.from_env(config_file="").chromium) == str(configured)
-    monkeypatch.setattr(chromium, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"),))
-    monkeypatch.delenv(browser.ENV_VAR)
-    assert find_chromium("/nonexistent/chrome") is None
-
-
-def test_find_chromium_bogus_path_falls_back_to_a_real_browser(monkeypatch):
-    monkeypatch.delenv(browser.ENV_VAR, raising=False)
-    real = _chromium_or_skip()
-    assert find_chromium("/nonexistent/chromium-binary") == real
-    assert os.access(real, os.X_OK)
 
 
 def test_no_browser_gives_a_classified_failure_with_the_install_hint(server, monkeypatch):

@@ -1,16 +1,30 @@
-"""Adding IDs from the command line, ID files and JSON files: invalid IDs reported with file:line, skipped and
-counted (or, with --strict, an error); unreadable and malformed files are one-line errors with exit status 2."""
+"""Adding IDs from the command line, ID files and databases: invalid IDs reported with file:line, skipped and counted
+(or, with --strict, an error); unreadable files are one-line errors with exit status 2."""
 
 from __future__ import annotations
 
-import json
+import logging
 from pathlib import Path
 
-from pubfetch.cli.idsource import SHOWN_PER_SOURCE
+import pytest
+
+from pubfetch.cli.errors import InputError
+from pubfetch.cli.idsource import (
+    SHOWN_PER_SOURCE,
+    SOURCE,
+    IdSets,
+    Problems,
+    check_pub_file,
+    iter_pub_file,
+    pub_ids_from_args,
+    pub_ids_from_db,
+    with_source,
+)
+from pubfetch.engine.batches import init_publication
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.ids import PublicationIds
+from pubfetch.store import init_db
 from support.cli import Cli
-
-FIXTURE = Path(__file__).parent / "data" / "cli" / "entries.json"
-
 
 ID_FILE = (
     "# pmid\tpmcid\tdoi\n"               # 1: comment
@@ -110,70 +124,64 @@ def test_pub_arguments_accept_links(cli: Cli) -> None:
                               "[10.1093/NAR/GKZ369] (pubfetch 0.1.0)\n"))
 
 
-# --- JSON files ------------------------------------------------------------------------------------------------------
+def test_ids_typed_by_the_user_name_pubfetch_as_their_provenance() -> None:
+    assert SOURCE.startswith("pubfetch ")
+    ids = with_source(PublicationIds("1", "", "10.1/A"))
+    assert (ids.pmid_url, ids.pmcid_url, ids.doi_url) == (SOURCE, "", SOURCE)  # of each ID present
+    assert [i.pmid for i in pub_ids_from_args(["1", "PMC2"])] == ["1", ""]
 
 
-def test_json_files_that_are_not_json(tmp_path: Path, cli: Cli) -> None:
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"publications": [', encoding="utf-8")
-    assert cli("-pub-json", bad, "-count") == (
-        2, "", f"pubfetch: error: {bad}: invalid JSON: Expecting value (line 1, column 19)\n")
-    lines = tmp_path / "bad.jsonl"
-    lines.write_text('{"pmid": "1"}\n{"pmid": \n', encoding="utf-8")
-    assert cli("-pub-json", lines, "-count") == (
-        2, "", f"pubfetch: error: {lines}:2: invalid JSON: Expecting value (column 10)\n")
-    numbers = tmp_path / "numbers.json"
-    numbers.write_text("[1, 2]", encoding="utf-8")
-    assert cli("-pub-json", numbers, "-count") == (
-        2, "", f"pubfetch: error: {numbers}: entry 1: expected a JSON object, found int\n")
-    wrong = tmp_path / "wrong.json"
-    wrong.write_text('{"publications": {}}', encoding="utf-8")
-    assert cli("-pub-json", wrong, "-count") == (
-        2, "", f"pubfetch: error: {wrong}: \"publications\" is not an array\n")
-    bad_type = tmp_path / "type.json"
-    bad_type.write_text('[{"pmid": {"content": "1", "type": "bogus"}}]', encoding="utf-8")
-    assert cli("-pub-json", bad_type, "-count") == (
-        2, "", (f"pubfetch: error: {bad_type}: entry 1: not a publication in PubFetcher's JSON form ('bogus' is not a "
-               "valid PartType)\n"))
+def test_a_source_whose_every_entry_is_invalid_is_an_error() -> None:
+    with pytest.raises(InputError, match="^-pub: 2 publication IDs given, none valid"):
+        pub_ids_from_args(["x", "PMC"])
 
 
-def test_json_entries_without_valid_ids_are_skipped(tmp_path: Path, cli: Cli) -> None:
-    doc = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    doc["publications"][1]["doi"]["content"] = "10.1000 /with space"
-    doc["publications"][2]["pmid"]["content"] = ""
-    path = tmp_path / "some.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    code, out, err = cli("-pub-json", path, "-out-ids", "--plain")
-    assert (code, out) == (0, "39466770\tPMC11516011\t10.1371/JOURNAL.PONE.0311879\n")
-    assert err.splitlines() == [
-        f"pubfetch: warning: {path}: publications[1]: invalid DOI '10.1000 /with space': a DOI cannot contain spaces",
-        f"pubfetch: warning: {path}: publications[2]: publication has no PMID, PMCID or DOI",
-        f"pubfetch: warning: {path}: 2 of 3 publications invalid, 2 skipped",
-    ]
+def test_problems_are_counted_and_only_the_first_ones_shown(caplog: pytest.LogCaptureFixture) -> None:
+    problems = Problems("f.txt", "lines")
+    problems.total = SHOWN_PER_SOURCE + 3
+    with caplog.at_level(logging.INFO, logger="pubfetch.cli.idsource"):
+        for n in range(SHOWN_PER_SOURCE + 2):
+            problems.report(f"f.txt:{n + 1}", "bad")
+        problems.summarise()
+    levels = [r.levelno for r in caplog.records]
+    assert levels == [logging.WARNING] * SHOWN_PER_SOURCE + [logging.INFO] * 2 + [logging.WARNING]
+    assert caplog.records[-1].getMessage() == f"f.txt: {SHOWN_PER_SOURCE + 2} of {SHOWN_PER_SOURCE + 3} lines " \
+                                              "invalid, 12 skipped; 2 not shown above (all are in the --log file)"
 
 
-def test_json_shapes(tmp_path: Path, cli: Cli) -> None:
-    doc = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    single = tmp_path / "single.json"
-    single.write_text(json.dumps(doc["webpages"][0]), encoding="utf-8")
-    array = tmp_path / "array.json"
-    array.write_text(json.dumps(doc["docs"]), encoding="utf-8")
-    empty = tmp_path / "empty.json"
-    empty.write_text("", encoding="utf-8")
-    code, out, err = cli("-web-json", single, "-doc-json", array, "-pub-json", empty, "-out-ids", "-count")
-    assert (code, err) == (0, "")
-    assert out == ("https://github.com/edamontology/pubfetcher\nhttps://pubfetcher.readthedocs.io/en/latest/cli.html\n"
-                   "Webpages     : 1\nDocs         : 1\n")
+def test_a_file_is_read_lazily_and_checked_up_to_its_first_valid_line(tmp_path: Path) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("x\n31114920\n" + "y\n" * 3, encoding="utf-8")
+    check_pub_file(str(ids))  # a valid line: the run may start
+    lines = iter_pub_file(str(ids))
+    assert next(lines).pmid == "31114920"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x\ny\n", encoding="utf-8")
+    with pytest.raises(InputError, match="none valid"):
+        check_pub_file(str(bad))
 
 
-def test_json_ids_go_through_the_id_filters(cli: Cli) -> None:
-    code, out, _ = cli("-pub-json", FIXTURE, "-has-pmid", "-head-ids", "1", "-out", "--plain", "--out-part",
-                       "title")
-    assert (code, out) == (0, ("Ranking publication sources by provenance: a test record with <angle brackets> & "
-                              "ampersands\n"))
+def test_an_endless_line_is_refused(tmp_path: Path) -> None:
+    long = tmp_path / "long.txt"
+    long.write_text("1" * 100_001, encoding="utf-8")
+    with pytest.raises(InputError, match=f"^{long}:1: line longer than 100000 characters; not a publication ID file"):
+        list(iter_pub_file(str(long)))
 
 
-def test_json_content_is_found_by_any_of_its_ids(cli: Cli) -> None:
-    code, out, _ = cli("-pub-json", FIXTURE, "-pub", "PMC11516011", "-head-ids", "1", "-out", "--plain",
-                       "--out-part", "pmid")
-    assert (code, out) == (0, "39466770\t\t\n")
+def test_ids_of_a_database(tmp_path: Path) -> None:
+    store = init_db(tmp_path / "p.db")
+    for pmid in ("2", "1"):
+        store.put_publication(init_publication(PublicationIds(pmid), FetcherArgs()))
+    store.commit()
+    store.close()
+    assert sorted(i.pmid for i in pub_ids_from_db(str(tmp_path / "p.db"))) == ["1", "2"]
+
+
+def test_id_sets_keep_the_first_of_duplicates_in_order() -> None:
+    sets = IdSets()
+    sets.add("publications", [with_source(PublicationIds("1")), PublicationIds("2")], "-pub")
+    sets.add("publications", [PublicationIds("1"), PublicationIds("3")], "-pub-file")
+    assert [i.pmid for i in sets.publications] == ["1", "2", "3"]
+    assert next(iter(sets.publications)).pmid_url == SOURCE  # the first provenance is kept
+    sets.replace("webpages", ["https://b/", "https://a/", "https://b/"])
+    assert list(sets.sets()[1]) == ["https://b/", "https://a/"]
