@@ -9,6 +9,8 @@ import pytest
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.parser import parse_args
 from pubfetch.model.part_type import PartName
+from support.cli import Cli
+from support.cli import usage_error as usage_error_of
 
 
 def usage_error(*argv: str) -> str:
@@ -61,6 +63,10 @@ def test_converted_values_are_checked_as_parsed() -> None:
     (["-pub", "1", "-out", "--plain=yes"], "option --plain takes no argument (given '--plain=yes')"),
     (["-pub", "1", "-db-fetch", "x.db", "--timeout", "5000", "--timeout", "6000"],
      "option --timeout given more than once"),
+    (["-pub", "1", "-out", "-out"], "option -out given more than once"),
+    (["-pub", "1", "-out", "--plain", "--format", "json", "--plain"], "option --plain given more than once"),
+    (["-pub", "1", "-out", "--quick", "--quick"], "option --quick given more than once"),
+    (["-pub", "1", "-out", "--quick", "false", "--quick"], "option --quick given more than once"),
     (["-pub", "1", "-fetch", "--fetch-part", "title", "--not-fetch-part", "abstract"],
      "options --fetch-part and --not-fetch-part can't be used together"),
     (["-post-document", "https://x.example/", "name"],
@@ -86,3 +92,7 @@ def test_an_invalid_fetching_parameter_is_a_usage_error() -> None:
 def test_the_argument_count_and_the_following_option_are_named() -> None:
     assert usage_error("-db-copy", "a.db").endswith(", got 1")
     assert usage_error("-db-copy", "a.db", "-out").endswith(" but is followed by option -out")
+
+
+def test_a_flag_given_twice_stops_the_command_with_one_usage_line(cli: Cli) -> None:
+    assert usage_error_of(cli, "-pub", "1", "-out", "-out") == "pubfetch: error: option -out given more than once"

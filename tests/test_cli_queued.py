@@ -22,7 +22,7 @@ UNREACHABLE = "redis://127.0.0.1:1/0"
 def test_job_operations_need_the_queue(operation, name: str) -> None:  # noqa: ANN001 - either operation
     with pytest.raises(UsageError, match=f"^{name} needs the --queue the job was sent to$"):
         operation("some-job", None)
-    with pytest.raises(UsageError, match="^cannot reach the queue 127.0.0.1:1/0: "):
+    with pytest.raises(UsageError, match="^cannot reach the queue redis://127.0.0.1:1/0: "):
         operation("some-job", "redis://user:pw@127.0.0.1:1/0")
 
 

@@ -125,7 +125,7 @@ def test_unreachable_queue_is_one_line(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-db-fetch", tmp_path / "pubs.db",
                           "--queue", "redis://user:secret@127.0.0.1:1/0"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
-    assert run.stderr.startswith("pubfetch: error: cannot reach the queue 127.0.0.1:1/0: ")
+    assert run.stderr.startswith("pubfetch: error: cannot reach the queue redis://127.0.0.1:1/0: ")
     assert len(run.stderr.splitlines()) == 1 and "secret" not in run.stderr
 
 

@@ -62,7 +62,7 @@ def test_an_unreachable_queue_is_one_message() -> None:
     with pytest.raises(QueueError) as info:
         Job("redis://user:pw@127.0.0.1:1/0")
     message = str(info.value)
-    assert message.startswith("cannot reach the queue 127.0.0.1:1/0: ")
+    assert message.startswith("cannot reach the queue redis://127.0.0.1:1/0: ")
     assert "\n" not in message and "pw" not in message
 
 

@@ -77,6 +77,20 @@ def test_each_field_is_checked_and_a_refusal_names_it(fields: dict[str, Any], pr
     assert refusal(message(**fields)).startswith(problem)
 
 
+@pytest.mark.parametrize("entry", [
+    ["", "", ""], [" ", "\t", ""], ["not-a-pmid", "", ""], ["0123", "", ""], ["PMC123", "", ""], ["", "123", ""],
+    ["", "pmc123", ""], ["", "", "not-a-doi"], ["123", "", "10.1000/a b"], ["https://example.org/paper", "", ""],
+])  # fmt: skip
+def test_an_entry_that_is_not_a_publication_id_is_refused(entry: list[str]) -> None:
+    assert refusal(message(ids=[["123", "", ""], entry])) == "an entry of 'ids' is not a valid publication ID"
+
+
+def test_an_entry_is_read_as_a_row_of_an_id_file() -> None:
+    got = decode((message(ids=[["https://pubmed.ncbi.nlm.nih.gov/31114920/", "", "doi:10.1093/nar/gkz369"],
+                               [" 123 ", "PMC6198355", ""]]),), {}).ids
+    assert [i.ids for i in got] == [("31114920", "", "10.1093/NAR/GKZ369"), ("123", "PMC6198355", "")]
+
+
 def test_a_message_is_one_mapping_and_nothing_else() -> None:
     expected = "not a pubfetch batch message of this version (one mapping expected)"
     assert refusal(message(), message()) == expected

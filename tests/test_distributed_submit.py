@@ -13,7 +13,7 @@ import pytest
 from pubfetch.distributed.message import MAX_IDS_PER_TASK
 from pubfetch.distributed.submit import Job, cancel, fetch_many_queued, job_status, submit, wait
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.ids import InvalidId
+from pubfetch.ids import InvalidId, PublicationIds
 
 pytest.importorskip("celery", reason='queued fetching needs celery (pip install ".[test]")')
 
@@ -92,3 +92,13 @@ def test_an_invalid_id_is_refused_before_anything_is_sent(tmp_path: Path) -> Non
     with pytest.raises(InvalidId):
         list(fetch_many_queued(["30000000", "no such id"], tmp_path / "p.db", "redis://127.0.0.1:1/0",
                                errors="raise"))
+
+
+def test_ids_a_worker_would_refuse_are_named_by_the_submitter(tmp_path: Path) -> None:
+    """A PublicationIds with an invalid field is refused before any queue is asked (the queue here is unreachable),
+    and fetch_many skips it with a warning as it skips an invalid string."""
+    bad = PublicationIds("123", doi="not-a-doi")
+    with pytest.raises(InvalidId, match="^invalid DOI 'not-a-doi'"):
+        submit([PublicationIds("30000000"), bad], str(tmp_path / "p.db"), "redis://127.0.0.1:1/0")
+    with pytest.raises(InvalidId):
+        list(fetch_many_queued([bad], tmp_path / "p.db", "redis://127.0.0.1:1/0", errors="raise"))
