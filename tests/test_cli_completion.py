@@ -12,6 +12,7 @@ import pytest
 from pubfetch.cli.completion import completion_script
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.options import GROUPS
+from support.cli import Cli
 
 pytest.importorskip("shtab", reason='shell completion needs shtab (pip install ".[test]")')
 
@@ -48,8 +49,25 @@ def test_a_file_option_completes_file_names(tmp_path: Path) -> None:
     assert bash_completions(script, tmp_path, "-is-pmi") == ["-is-pmid"]
 
 
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash completion is checked with bash")
+def test_bash_completes_operations_and_modifiers_by_their_beginning(tmp_path: Path) -> None:
+    script = completion_script("bash")
+    assert bash_completions(script, tmp_path, "-db-fetch") == ["-db-fetch", "-db-fetch-end"]
+    assert bash_completions(script, tmp_path, "--ncbi") == ["--ncbi-api-key", "--ncbi-email"]
+
+
 def test_an_unknown_shell_is_a_usage_error() -> None:
     with pytest.raises(UsageError) as info:
         completion_script("fish")
     assert str(info.value) == "option --print-completion: unknown shell 'fish': expected one of bash, zsh"
     assert info.value.exit_status == 2
+
+
+def test_print_completion_for_an_unknown_shell_is_a_one_line_usage_error(cli: Cli) -> None:
+    assert cli("--print-completion", "fish") == (2, "", "pubfetch: error: option --print-completion: unknown shell "
+                                                        "'fish': expected one of bash, zsh\n")
+
+
+def test_print_completion_prints_the_script(cli: Cli) -> None:
+    code, out, err = cli("--print-completion", "zsh")
+    assert (code, err) == (0, "") and out.startswith("#compdef pubfetch")

@@ -3,12 +3,18 @@ pipeline order, and ends with the environment and the config file in use."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from pubfetch.cli.help import COLUMN, ENVIRONMENT, USAGE, WIDTH, format_help
 from pubfetch.cli.options import BY_NAME, GROUPS
+from pubfetch.config import Endpoints
+from pubfetch.config.defaults import PROCESS_VARIABLES
+from pubfetch.config.environment import variables
+from pubfetch.config.registry import setting_field
+from pubfetch.config.values import declared
 from support.cli import Cli
 
 
@@ -71,3 +77,29 @@ def test_help_names_the_config_file_in_use(env: Path, monkeypatch: pytest.Monkey
     assert format_help().rstrip().splitlines()[-1] == f"Config file: {config} (in use)"
     for name, _ in ENVIRONMENT:
         assert name in format_help()
+
+
+def test_help_ends_with_the_environment_and_the_config_file(cli: Cli, env: Path) -> None:
+    code, out, _ = cli("--help")
+    assert code == 0
+    tail = out[out.index("\nEnvironment"):]
+    for name in ("NCBI_API_KEY", "PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL", "PUBFETCH_EUROPEPMC_EMAIL",
+                 "HTTPS_PROXY"):
+        assert name in tail
+    assert out.rstrip().splitlines()[-1] == ("Config file: $PUBFETCH_CONFIG, else ~/.config/pubfetch/config.yaml "
+                                             "(none found)")
+    assert "--ncbi-api-key KEY" in out and "--ncbi-email EMAIL" in out
+    assert "-print-europepmc-html" not in out and "-print-pmc-html" not in out
+
+
+def test_the_environment_section_names_every_declared_variable_with_its_doc(env: Path) -> None:
+    tail = " ".join(format_help().split("\nEnvironment", 1)[1].split())
+    names = [name for names in variables().values() for name in names if not name.endswith("_URL")]
+    assert [name for name in [*names, *PROCESS_VARIABLES] if name not in tail] == []
+    services = ", ".join(f.name.upper() for f in dataclasses.fields(Endpoints))
+    assert f"PUBFETCH_<SERVICE>_URL base URL of a service: {services}" in tail
+    assert "PUBFETCH_NCBI_API_KEY, else NCBI_API_KEY NCBI API key: E-utilities allow 10 instead of 3 requests/s" in tail
+    assert "PUBFETCH_UNPAYWALL_EMAIL e-mail to send to the Unpaywall (oaDOI) API" in tail
+    threads = declared(setting_field("run", "threads")).doc
+    assert f"PUBFETCH_THREADS {threads}" in tail
+    assert [name for name, _ in ENVIRONMENT].count("PUBFETCH_THREADS") == 1

@@ -131,7 +131,7 @@ def test_the_environment_gives_settings_of_every_record():
     cfg = FetchConfig.from_env(env, config_file="")
     assert (cfg.run.rate_db, cfg.http.ca_bundle, cfg.run.chromium, cfg.run.ncbi_api_key) == (
         "redis://127.0.0.1:6379/3", "/etc/ca.pem", "/usr/bin/chromium", "key")
-    with pytest.raises(ValueError, match="PUBFETCH_THREADS must be a whole number, got 'many'"):
+    with pytest.raises(ValueError, match="PUBFETCH_THREADS: threads must be a whole number, got 'many'"):
         FetchConfig.from_env({"PUBFETCH_THREADS": "many"}, config_file="")
     with pytest.raises(ValueError, match="PUBFETCH_THREADS: threads must be between 1 and 1024, got 0"):
         FetchConfig.from_env({"PUBFETCH_THREADS": "0"}, config_file="")
@@ -155,44 +155,3 @@ def test_command_line_fetching_parameters_are_applied_once_over_the_file(tmp_pat
     cfg = fetch_config({"config": str(path), "threads": 4}, {"timeout": 30000})
     assert (cfg.run.threads, cfg.fetching.timeout, cfg.fetching.empty_cooldown, cfg.fetching.oadoi_email) == (
         4, 30000, 720, "file@example.org")
-
-
-def test_each_option_a_setting_declares_is_on_the_command_line_with_its_default():
-    import re
-
-    from pubfetch.cli.options import GROUPS as OPTION_GROUPS
-    from pubfetch.config import cli_options
-
-    helps = {name: opt.help for group in OPTION_GROUPS for opt in group.options for name in opt.names}
-    for setting, option, default in cli_options():
-        assert option in helps, f"{setting} declares {option}, which the command line does not have"
-        stated = re.search(r"\(default (\d+)", helps[option])
-        if stated and isinstance(default, int) and not isinstance(default, bool):
-            assert int(stated.group(1)) == default, f"{option} says default {stated.group(1)}, {setting} is {default}"
-
-
-def test_command_line_options_set_the_settings_they_declare(tmp_path):
-    from pubfetch.cli.fetching import fetch_config
-
-    values = {"config": str(tmp_path / "none.yaml"), "threads": 3, "batch-size": 7, "connections-per-host": 2,
-              "no-javascript": True, "allow-private-addresses": True, "references": True, "no-rate-limit": True,
-              "rate-db": "redis://127.0.0.1:6379/2", "ncbi-api-key": " k ", "chromium": "/bin/chromium"}
-    (tmp_path / "none.yaml").write_text("threads: 5\nbatch_size: 9\n")
-    cfg = fetch_config(values)
-    assert (cfg.run.threads, cfg.batching.batch_size, cfg.http.per_host_connections) == (3, 7, 2)
-    assert (cfg.run.javascript, cfg.http.allow_private_addresses, cfg.run.references, cfg.run.rate_limits) == (
-        False, True, True, False)
-    assert (cfg.run.rate_db, cfg.run.ncbi_api_key, cfg.run.chromium) == ("redis://127.0.0.1:6379/2", "k", "/bin/chromium")
-
-
-def test_help_names_every_variable_of_the_environment(capsys):
-    from pubfetch.config.defaults import PROCESS_VARIABLES
-    from pubfetch.config.environment import variables
-
-    main(["--help"])
-    tail = capsys.readouterr().out.split("\nEnvironment", 1)[1]
-    names = [name for names in variables().values() for name in names] + [
-        name for name in PROCESS_VARIABLES if name.startswith("PUBFETCH_")]
-    missing = [name for name in names if name not in tail
-               and not (name.endswith("_URL") and "PUBFETCH_<SERVICE>_URL" in tail)]
-    assert not missing, f"--help does not name {', '.join(missing)}"

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pubfetch import fetcher
 from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
 from pubfetch.cli.progress import Progress
-from pubfetch.config import FetchConfig, cli_options
+from pubfetch.cli.setting_options import command_line_settings
+from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import FetchRun
 from pubfetch.fetcher import BatchSummary, fetch_many, init_publication, to_ids
 from pubfetch.fetcher_args import FetcherArgs
@@ -298,25 +299,12 @@ def test_operation(sess: Session, operation: str, target: str) -> Publication | 
 
 def fetch_config(values: dict, fetching: dict | None = None) -> FetchConfig:
     """The configuration of the command: the environment, then the config file (``--config``, ``$PUBFETCH_CONFIG`` or
-    ``~/.config/pubfetch/config.yaml``), then the command line: its options of settings (:func:`command_line_settings`)
-    and its fetching parameters (``fetching``, by :class:`~pubfetch.fetcher_args.FetcherArgs` field)."""
+    ``~/.config/pubfetch/config.yaml``), then the command line: its options of settings
+    (:func:`~pubfetch.cli.setting_options.command_line_settings`) and its fetching parameters (``fetching``, by
+    :class:`~pubfetch.fetcher_args.FetcherArgs` field)."""
     try:
         return FetchConfig.from_env(None, config_file=values.get("config"), **command_line_settings(values),
                                     **(fetching or {}))
     except ValueError as e:
         raise UsageError(str(e)) from None
 
-
-def command_line_settings(values: dict) -> dict[str, object]:
-    """The settings the parsed options give, by field name: each setting declares its option
-    (:mod:`pubfetch.config.defaults`); a flag sets a true-or-false setting to the opposite of its default."""
-    changes: dict[str, object] = {}
-    for name, option, default in cli_options():
-        given = values.get(option.lstrip("-"))
-        if not given:
-            continue
-        if isinstance(default, bool):
-            changes[name] = not default
-        else:
-            changes[name] = given.strip() if isinstance(given, str) else given
-    return changes

@@ -172,14 +172,14 @@ class RunSettings:
     references: bool = setting(
         False, cli="--references", job=True,
         doc="ask Europe PMC's references endpoint for the reference lists the full text and PubMed record do not "
-            "give (a request per such paper)")
+            "give (a request per such paper and page of 1000 references)")
     rate_limits: bool = setting(
         True, cli="--no-rate-limit",
         doc="wait for the services' documented rate limits, shared with every pubfetch process of the user")
     rate_db: str | None = setting(
         None, env="PUBFETCH_RATE_DB", cli="--rate-db",
         doc="where the shared rate limits are kept: a SQLite file, or `redis://host:6379/N` to share them across "
-            "machines (empty: `rate-limits.sqlite` in the user's cache)")
+            "machines (empty: `~/.cache/pubfetch/rate-limits.sqlite`, under `$XDG_CACHE_HOME` when set)")
     ncbi_api_key: str = setting("", env=("PUBFETCH_NCBI_API_KEY", "NCBI_API_KEY"), cli="--ncbi-api-key",
                                 doc="NCBI API key: E-utilities allow 10 instead of 3 requests/s")
     ncbi_tool: str = setting("pubfetch", env="PUBFETCH_NCBI_TOOL", doc="the `tool` name sent to E-utilities")

@@ -10,8 +10,8 @@ import os
 from collections.abc import Mapping
 
 from pubfetch.config.defaults import FETCHING_ENV, RATE_DB_FILE
-from pubfetch.config.registry import GROUPS, SETTINGS, checked
-from pubfetch.config.values import declared, field_type
+from pubfetch.config.registry import GROUPS, SETTINGS, from_text
+from pubfetch.config.values import declared
 
 __all__ = ["default_file", "environment_settings", "environment_value", "process_environment", "rate_db_default",
            "result_backend_default"]
@@ -43,15 +43,8 @@ def environment_settings(env: Mapping[str, str]) -> dict[str, object]:
         if SETTINGS[name] == "fetching":
             values[name] = text
             continue
-        expected = field_type(GROUPS[SETTINGS[name]], name)
-        value: object = text
-        if expected is int:
-            try:
-                value = int(text)
-            except ValueError:
-                raise ValueError(f"{var} must be a whole number, got {text!r}") from None
         try:
-            values[name] = checked(name, value)
+            values[name] = from_text(name, text)
         except ValueError as e:
             raise ValueError(f"{var}: {e}") from None
     return values

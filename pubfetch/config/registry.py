@@ -1,11 +1,14 @@
 """The names of the settings: which record of a :class:`~pubfetch.config.tree.FetchConfig` holds each (names are
 unique across the records, so a setting is changed by its name alone), which a queued job carries, which have a
-command-line option, and the check of a value given by name.
+command-line option, and the check of a value given by name, as a value or as text.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
+import types
+import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -13,7 +16,8 @@ from pubfetch.config.defaults import Batching, Endpoints, HttpSettings, RunSetti
 from pubfetch.config.values import declared, field_type, setting_value
 from pubfetch.fetcher_args import FetcherArgs
 
-__all__ = ["GROUPS", "JOB_SETTINGS", "SETTINGS", "WORKER_SETTINGS", "checked", "cli_options", "setting_field"]
+__all__ = ["GROUPS", "JOB_SETTINGS", "SETTINGS", "WORKER_SETTINGS", "checked", "cli_options", "from_text",
+           "setting_field"]
 
 #: The records of a configuration, by the name of its field.
 GROUPS: Final[Mapping[str, type]] = {"fetching": FetcherArgs, "endpoints": Endpoints, "http": HttpSettings,
@@ -65,3 +69,33 @@ def checked(name: str, value: object) -> object:
     if group == "fetching":
         return value
     return setting_value(name, value, field_type(GROUPS[group], name), declared(setting_field(group, name)))
+
+
+def from_text(name: str, text: str) -> object:
+    """The value of setting ``name`` that ``text`` gives (an environment variable's, a command-line option's): a
+    number read as one when it looks like one, then :func:`checked`, so that a bad value has the one message it has
+    in a config file (``threads must be between 1 and 1024, got 0``). Raises ValueError naming the setting."""
+    group = SETTINGS[name]
+    if group == "fetching":
+        raise ValueError(f"{name} is one of PubFetcher's parameters, read by pubfetch.fetcher_args")
+    return checked(name, _number(text.strip(), _bare(field_type(GROUPS[group], name))))
+
+
+def _bare(expected: object) -> object:
+    """``int`` of ``int | None``: the type a text is read as."""
+    if typing.get_origin(expected) in (typing.Union, types.UnionType):
+        kinds = [a for a in typing.get_args(expected) if a is not type(None)]
+        return kinds[0] if len(kinds) == 1 else expected
+    return expected
+
+
+def _number(text: str, expected: object) -> object:
+    """A number's text as the number a config file would give (``2.5`` for a whole number is refused as 2.5)."""
+    if expected is int and re.fullmatch(r"[+-]?[0-9]+", text):
+        return int(text)
+    if expected in (int, float):
+        try:
+            return float(text)
+        except ValueError:
+            return text
+    return text

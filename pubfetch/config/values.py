@@ -28,7 +28,9 @@ class Declared:
         doc: one line for docs/configuration.md and error messages.
         low, high: the bounds of a number (inclusive).
         env: environment variables giving the setting, the first one set wins (:meth:`FetchConfig.from_env`).
-        cli: the command-line option setting it; a flag sets a boolean to the opposite of its default.
+        cli: the command-line option setting it; a flag sets a boolean to the opposite of its default. Its ``--help``
+            is ``doc`` with the default, bounds and variables (:mod:`pubfetch.cli.setting_options`), after "Do not"
+            when the flag turns the setting off, so ``doc`` reads as what the setting does when on.
         in_file: whether a config file may give it (not: values of a call, such as the parts to fetch).
         job: whether a queued job carries it to the workers (the others are each worker's own).
     """
