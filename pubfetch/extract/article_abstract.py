@@ -140,7 +140,7 @@ def _after_heading(heading: Tag) -> str:
                 continue
             if _is_heading(sibling) and _rank(sibling) <= rank:
                 break
-            inner = sibling.find(_HEADINGS[:rank]) if rank <= 6 else None
+            inner = sibling.find(_HEADINGS[:rank])  # a bold line's abstract (rank 7) ends at any real heading
             if inner is not None and not _HEADING.match(inner.get_text()):
                 break
             if text := format_text(sibling):
