@@ -74,7 +74,8 @@ def _heading_text(h1: Tag) -> str:
         if not marks:
             break
         last = marks[-1]
-        after = "".join(last.find_all_next(string=True))  # the copy is detached: only the heading's own text
+        own = {id(text) for text in last.find_all(string=True)}  # the mark's own text is not what follows it
+        after = "".join(t for t in last.find_all_next(string=True) if id(t) not in own)  # the copy is detached
         if _TRAILING_MARKS.sub("", after).strip(" ,\u00a0\n\t"):
             break
         last.decompose()
