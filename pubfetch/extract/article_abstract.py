@@ -12,7 +12,8 @@ wins, outer elements before the ones inside them, earlier before later in the pa
 
 Blocks in related-article lists and other papers' teasers are never taken. The abstract keeps its inner headings
 (a structured abstract's "Background", "Methods", ...) on their own lines and loses a leading "Abstract" label.
-:func:`is_truncation` says whether a meta description merely repeats the start of the visible abstract.
+:func:`is_truncation` says whether a meta description merely repeats the start of the visible abstract, and
+:func:`gives_way` whether it must give way to the visible abstract (a truncation, or a description saying less).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import format_text
 from pubfetch.extract.visible import is_hidden, is_link_list
 
-__all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "is_truncation"]
+__all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "gives_way", "is_truncation"]
 
 #: An abstract has at least this many non-space characters (shorter blocks are labels, teasers, links) ...
 MIN_ABSTRACT = 150
@@ -53,6 +54,7 @@ _SHORT_LINE = ("b", "strong", "p", "div", "span", "dt", "header")
 _BLOCKS = frozenset(("div", "section", "p", "article", "blockquote", "dd", "td", "span", "aside", "details"))
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026|\[\.\.\.\]|\[\u2026\])\s*$")
 _OPENING = 100
+_NOT_LETTERS = re.compile(r"[\W_]+")
 
 
 def _squash(text: str) -> str:
@@ -171,17 +173,32 @@ def _outermost(tags: list[Tag]) -> list[Tag]:
     return [t for t in tags if not any(id(p) in chosen for p in t.parents)]
 
 
+def _letters(text: str) -> str:
+    """The text's letters and digits only, lower case: what a description and the abstract it repeats share however
+    each lays out its labels ("Background: High" and "Background\n\nHigh"), spaces and punctuation."""
+    return _NOT_LETTERS.sub("", text).lower()
+
+
 def is_truncation(description: str, abstract: str) -> bool:
     """Whether a meta description is only (the start of) the abstract the page shows: it opens with text found in the
-    abstract (compared without whitespace, so "BackgroundHigh" matches "Background\\n\\nHigh") and is not longer, or
-    it ends with an ellipsis. Such a description never wins over the visible abstract."""
+    abstract (compared on letters and digits, so "Background: High" matches "Background\n\nHigh") and is not
+    longer, or it ends with an ellipsis."""
     if not description or not abstract:
         return False
-    shown = _squash(abstract).lower()
-    described = _squash(_ELLIPSIS.sub("", description)).lower()
+    shown = _letters(abstract)
+    described = _letters(_ELLIPSIS.sub("", description))
     if not described:
         return True
     opening = described[:_OPENING]
     if opening not in shown:
         return False
     return len(described) <= len(shown) or bool(_ELLIPSIS.search(description))
+
+
+def gives_way(description: str, abstract: str) -> bool:
+    """Whether a meta description gives way to the abstract the page shows, so that it never wins over it: when it
+    is a truncation of it, or says less than it (a site's blurb, a teaser written for sharing). Only a description
+    that says more than the visible abstract is kept, for the part types to decide between the two."""
+    if not description or not abstract:
+        return False
+    return is_truncation(description, abstract) or len(_letters(description)) < len(_letters(abstract))
