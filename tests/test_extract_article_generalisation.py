@@ -1,0 +1,278 @@
+"""The generic article reader on publisher pages it has never seen: pages built from independent parts (where the
+title is given, how the abstract is marked, which meta descriptions the page carries, what wraps the article, the
+chrome around it), so that each promise of docs/rules.md ("When no rule fits") is checked across many layouts:
+
+* the abstract the page marks by a heading, a class or id, a role or itemprop, or JATS-like sections is found whole,
+  a structured abstract with its labels on their own lines, never another paper's abstract from a side column;
+* a meta description (``description``, ``og:description``, ``dc.description``, ``twitter:description``,
+  ``citation_abstract``) that truncates the visible abstract or says less than it never wins over it; one that says
+  more is kept, and a page that shows no abstract gets the meta one;
+* the title comes from the meta tags, else the main ``<h1>`` read whole, else the ``<title>``, and never keeps a
+  footnote mark or the site's boilerplate;
+* the body is found in any container, without menus, cookie banners, acknowledgements or references, and the full
+  text is title, abstract and body in that order.
+
+Titles and abstracts are checked where a user meets them: the publication fetched by its DOI through the DOI-page
+code (over the in-process transport), with the part types deciding between the reader, the meta tags and the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from pubfetch.extract.article import read_article
+from pubfetch.extract.article_abstract import find_abstract, gives_way, is_truncation
+from pubfetch.extract.article_title import title_from_page
+from pubfetch.extract.clean import parse_html
+from pubfetch.model.part_type import PartType
+from pubfetch.model.publication import Publication
+from pubfetch.net.mapping_transport import Canned
+from pubfetch.resources import site
+from support.fetchrun import fetch_run
+from support.publisher_pages import (
+    ABSTRACT_MARKUP,
+    ABSTRACT_PARAGRAPHS,
+    ACKNOWLEDGEMENT,
+    BLURB,
+    CONTAINERS,
+    COOKIE,
+    H1_MARKUP,
+    HOST,
+    JOURNAL,
+    MARKUP_MARKS,
+    MENU,
+    REFERENCE,
+    SECTIONS,
+    SITE,
+    STRUCTURED,
+    TEXT_MARKS,
+    TITLE,
+    TITLE_META,
+    TITLE_TAGS,
+    Page,
+    abstract_text,
+    body_paragraph,
+    meta,
+    publisher_page,
+    squash,
+)
+
+URL = f"https://www.{HOST}/doi/full/10.5555/tide.2021.1"
+Fetch = Callable[[str], Publication]
+
+
+@pytest.fixture(scope="module")
+def fetch() -> Iterator[Fetch]:
+    """Fetch a publication whose DOI leads to a page answering the given HTML, as a user's fetch reaches a publisher
+    page no rule knows; gives the publication."""
+    run = fetch_run(1)
+    numbers = itertools.count()
+    with run.context() as ctx:
+        def fetch_page(html: str) -> Publication:
+            doi = f"10.5555/tide.{next(numbers)}"
+            page = f"{run.services.base}/publisher/{doi.rsplit('.', 1)[1]}"
+            run.transport.answers[run.services.base + "/doi/" + doi.upper()] = Canned(
+                302, "", "text/plain", {"Location": page})
+            run.transport.answers[page] = Canned(200, html, "text/html; charset=utf-8")
+            pub_run = run.pub_run(doi)
+            site.fetch_doi(ctx, pub_run)
+            assert pub_run.pub.visited_sites, "the page was not reached"
+            return pub_run.pub
+        yield fetch_page
+
+
+def short_page(**parts: object) -> str:
+    """A page holding no body (title and abstract only): the reader does not search it for one."""
+    return publisher_page(Page(body=False, **parts))  # type: ignore[arg-type]
+
+
+# -------------------------------------------------------------------------------------------------------- abstract
+
+
+@pytest.mark.parametrize("container", list(CONTAINERS))
+@pytest.mark.parametrize("structured", [False, True], ids=["plain", "structured"])
+@pytest.mark.parametrize("markup", list(ABSTRACT_MARKUP))
+def test_the_abstract_the_page_marks_is_found_whole(markup: str, structured: bool, container: str) -> None:
+    html = publisher_page(Page(abstract=ABSTRACT_MARKUP[markup](structured), container=container))
+    assert find_abstract(parse_html(html)) == abstract_text(structured)
+
+
+@pytest.mark.parametrize("markup", list(ABSTRACT_MARKUP))
+def test_the_abstract_ends_where_the_page_ends_it_without_a_body(markup: str) -> None:
+    """An abstract page (no body) ends the abstract at its back matter or its page's chrome."""
+    html = publisher_page(Page(abstract=ABSTRACT_MARKUP[markup](True), body=False))
+    assert find_abstract(parse_html(html)) == abstract_text(True)
+
+
+def test_a_structured_abstract_keeps_every_label_on_its_own_line() -> None:
+    for markup in ABSTRACT_MARKUP:
+        lines = find_abstract(parse_html(publisher_page(Page(abstract=ABSTRACT_MARKUP[markup](True))))).split("\n")
+        assert [label for label, _ in STRUCTURED] == [line for line in lines if line in dict(STRUCTURED)], markup
+
+
+@pytest.mark.parametrize("related_first", [False, True], ids=["column-after", "column-before"])
+@pytest.mark.parametrize("markup", ["class-abstract", "h3-ABSTRACT", "role-doc-abstract", "id-abstract"])
+def test_another_papers_abstract_in_a_side_column_is_never_taken(markup: str, related_first: bool) -> None:
+    with_article = publisher_page(Page(abstract=ABSTRACT_MARKUP[markup](False), related_first=related_first))
+    assert find_abstract(parse_html(with_article)) == abstract_text()
+    without = publisher_page(Page(abstract="", related_first=related_first))
+    assert find_abstract(parse_html(without)) == ""
+
+
+# ------------------------------------------------------------------------------------------- meta descriptions
+
+FULL = " ".join(ABSTRACT_PARAGRAPHS)
+RUN_IN = " ".join(f"{label}: {text}" for label, text in STRUCTURED)  # a structured abstract flattened into one line
+DESCRIPTION_TAGS = {"description": ("name", "description"), "og:description": ("property", "og:description"),
+                    "dc.description": ("name", "dc.description"), "DC.Description": ("name", "DC.Description"),
+                    "twitter:description": ("name", "twitter:description"),
+                    "citation_abstract": ("name", "citation_abstract")}
+#: Meta descriptions that only repeat the visible abstract: (structured abstract?, description).
+TRUNCATIONS = {
+    "prefix": (False, FULL[:240]),
+    "prefix-mid-word": (False, FULL[:233]),
+    "prefix-dots": (False, FULL[:240].rstrip() + "..."),
+    "prefix-ellipsis": (False, FULL[:240].rstrip() + "\u2026"),
+    "prefix-bracketed-dots": (False, FULL[:240].rstrip() + " [...]"),
+    "short-prefix-dots": (False, FULL[:90] + "..."),
+    "whole": (False, FULL),
+    "whole-respaced": (False, FULL.replace(". ", ".  ").replace(", ", ",\n")),
+    "second-paragraph-cut": (False, ABSTRACT_PARAGRAPHS[1][:200] + "..."),
+    "structured-run-in-cut": (True, RUN_IN[:250] + "..."),
+    "structured-run-in-whole": (True, RUN_IN),
+    "structured-labels-dropped-cut": (True, " ".join(text for _, text in STRUCTURED)[:300] + "\u2026"),
+}
+
+
+@pytest.mark.parametrize("variant", list(TRUNCATIONS))
+def test_a_truncated_description_is_recognised(variant: str) -> None:
+    structured, description = TRUNCATIONS[variant]
+    assert gives_way(description, abstract_text(structured))
+    if variant != "structured-labels-dropped-cut":  # that one does not open with the abstract's opening
+        assert is_truncation(description, abstract_text(structured))
+
+
+@pytest.mark.parametrize("markup", ["h2-Abstract", "class-abstractSection", "jats-div.abstract-div.sec"])
+@pytest.mark.parametrize("variant", list(TRUNCATIONS))
+@pytest.mark.parametrize("tag", list(DESCRIPTION_TAGS))
+def test_a_truncated_description_never_wins_over_the_visible_abstract(fetch: Fetch, tag: str, variant: str,
+                                                                      markup: str) -> None:
+    structured, description = TRUNCATIONS[variant]
+    pub = fetch(short_page(head=meta(DESCRIPTION_TAGS[tag][1], description, DESCRIPTION_TAGS[tag][0]),
+                           abstract=ABSTRACT_MARKUP[markup](structured)))
+    assert (pub.abstract.content, pub.abstract.type) == (abstract_text(structured), PartType.webpage)
+
+
+@pytest.mark.parametrize("tag", list(DESCRIPTION_TAGS))
+def test_a_site_blurb_never_wins_over_the_visible_abstract(fetch: Fetch, tag: str) -> None:
+    pub = fetch(short_page(head=meta(DESCRIPTION_TAGS[tag][1], BLURB, DESCRIPTION_TAGS[tag][0])))
+    assert (pub.abstract.content, pub.abstract.type) == (abstract_text(), PartType.webpage)
+
+
+@pytest.mark.parametrize("tag", list(DESCRIPTION_TAGS))
+def test_without_a_visible_abstract_the_description_is_the_abstract(fetch: Fetch, tag: str) -> None:
+    pub = fetch(short_page(head=meta(DESCRIPTION_TAGS[tag][1], FULL[:240] + "...", DESCRIPTION_TAGS[tag][0]),
+                           abstract=""))
+    assert pub.abstract.content == FULL[:240] + "..."
+    assert pub.abstract.type.is_better_than(PartType.webpage)
+
+
+@pytest.mark.parametrize("tag", list(DESCRIPTION_TAGS))
+def test_a_description_saying_more_than_the_visible_abstract_is_kept(fetch: Fetch, tag: str) -> None:
+    """A page that shows only the start of its abstract: the meta tag's longer one wins by its part type."""
+    shown = f'<div class="abstract"><p>{ABSTRACT_PARAGRAPHS[0]}</p></div>'
+    pub = fetch(short_page(head=meta(DESCRIPTION_TAGS[tag][1], FULL, DESCRIPTION_TAGS[tag][0]), abstract=shown))
+    assert pub.abstract.content == FULL
+    assert pub.abstract.type.is_better_than(PartType.webpage)
+
+
+# ---------------------------------------------------------------------------------------------------------- title
+
+
+@pytest.mark.parametrize("mark", list(TEXT_MARKS) + ["none"])
+@pytest.mark.parametrize("source", list(TITLE_META))
+def test_a_meta_tags_title_loses_its_footnote_marks(fetch: Fetch, source: str, mark: str) -> None:
+    marked = TITLE + TEXT_MARKS.get(mark, "")
+    pub = fetch(short_page(head=TITLE_META[source](marked), h1=TITLE + MARKUP_MARKS.get(mark, "")))
+    assert pub.title.content == TITLE
+    assert pub.title.type.is_better_than(PartType.webpage)  # the meta tag's title, not the reader's
+
+
+@pytest.mark.parametrize("title_tag", ["pipe-journal", "welcome", "site-dash", "fulltexthtml"])
+@pytest.mark.parametrize("mark", list(MARKUP_MARKS) + ["none"])
+@pytest.mark.parametrize("h1", list(H1_MARKUP))
+def test_an_h1_is_read_whole_without_its_footnote_marks(h1: str, mark: str, title_tag: str) -> None:
+    markup, title = H1_MARKUP[h1]
+    html = publisher_page(Page(h1=markup + MARKUP_MARKS.get(mark, ""), title_tag=TITLE_TAGS[title_tag]))
+    assert title_from_page(parse_html(html), URL) == title
+
+
+@pytest.mark.parametrize("mark", ["none", "dagger", "sup-digit", "sup-letter", "sup-link", "link-mark"])
+@pytest.mark.parametrize("h1", list(H1_MARKUP))
+def test_a_page_with_an_h1_and_no_title_meta_gets_its_title(fetch: Fetch, h1: str, mark: str) -> None:
+    markup, title = H1_MARKUP[h1]
+    pub = fetch(short_page(h1=markup + MARKUP_MARKS[mark] if mark != "none" else markup, title_tag=f"{SITE} - "
+                           f"{title}"))
+    assert (pub.title.content, pub.title.type) == (title, PartType.webpage)
+
+
+@pytest.mark.parametrize("mark", ["none", "dagger", "asterisk", "asterisk-comma-digit"])
+@pytest.mark.parametrize("title_tag", list(TITLE_TAGS))
+def test_a_title_element_alone_gives_the_title_without_the_sites_boilerplate(fetch: Fetch, title_tag: str,
+                                                                              mark: str) -> None:
+    tag = TITLE_TAGS[title_tag].replace(TITLE, TITLE + TEXT_MARKS.get(mark, ""))
+    pub = fetch(short_page(h1="", title_tag=tag))
+    assert pub.title.content == TITLE
+
+
+@pytest.mark.parametrize("source", ["og:title", "twitter:title", "title"])
+@pytest.mark.parametrize("title_tag", list(TITLE_TAGS))
+def test_a_meta_title_copied_from_the_title_element_loses_the_sites_part(fetch: Fetch, title_tag: str,
+                                                                         source: str) -> None:
+    """Sites copy their <title>, site name and all, into og:title, twitter:title or a title meta tag: the site's
+    part is what surrounds the page's <h1>, or, on a page without one, the journal's or publisher's name."""
+    attribute = "property" if source.startswith("og:") else "name"
+    decorated = meta(source, TITLE_TAGS[title_tag], attribute)
+    assert fetch(short_page(head=decorated)).title.content == TITLE
+    names = meta("citation_journal_title", JOURNAL) + meta("citation_publisher", SITE)
+    assert fetch(short_page(head=decorated + names, h1="")).title.content == TITLE
+
+
+@pytest.mark.parametrize("source", ["citation_title", "og:title"])
+def test_a_title_holding_a_separator_of_its_own_stays_whole(fetch: Fetch, source: str) -> None:
+    whole = "Marsh accretion - a review of forty sites"
+    attribute = "property" if source.startswith("og:") else "name"
+    pub = fetch(short_page(head=meta(source, whole, attribute), h1=whole, title_tag=f"{whole} | {JOURNAL}"))
+    assert pub.title.content == whole
+
+
+# ----------------------------------------------------------------------------------------------------------- body
+
+
+@pytest.mark.parametrize("chrome", [True, False], ids=["chrome", "bare"])
+@pytest.mark.parametrize("container", list(CONTAINERS))
+def test_the_body_is_found_in_any_container_without_chrome_or_back_matter(container: str, chrome: bool) -> None:
+    html = publisher_page(Page(container=container, chrome=chrome))
+    article = read_article(html, parse_html(html), URL)
+    assert article.body_source, "no body found"
+    body = squash(article.body)
+    for section, heading in enumerate(SECTIONS):
+        assert squash(heading) in body
+        for paragraph in (0, 1):
+            assert squash(body_paragraph(section, paragraph)) in body
+    for not_body in (ACKNOWLEDGEMENT, REFERENCE, COOKIE, *MENU[1:], *ABSTRACT_PARAGRAPHS):
+        assert squash(not_body) not in body, not_body
+
+
+@pytest.mark.parametrize("container", list(CONTAINERS))
+def test_the_full_text_is_title_abstract_and_body_in_that_order(fetch: Fetch, container: str) -> None:
+    pub = fetch(publisher_page(Page(container=container, abstract=ABSTRACT_MARKUP["h2-Abstract"](True))))
+    text = pub.fulltext.content
+    assert pub.fulltext.type is PartType.webpage
+    assert text.startswith(f"{TITLE}\n\n{abstract_text(True)}\n\n")
+    positions = [text.find(body_paragraph(section, 0)) for section in range(len(SECTIONS))]
+    assert -1 not in positions and positions == sorted(positions)
+    assert ACKNOWLEDGEMENT not in text and REFERENCE not in text and COOKIE not in text
