@@ -111,6 +111,11 @@ def parse_fetcher_option(name: str, text: str) -> tuple[str, Any]:
     return attribute, _BY_ATTRIBUTE[attribute].parse(text)
 
 
+def _default(attribute: str) -> Any:
+    """A field's default, as its descriptor declares it (the one place it is written)."""
+    return _BY_ATTRIBUTE[attribute].default
+
+
 def _as_text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -130,24 +135,24 @@ class FetcherArgs:
     Cooldowns and ``retry_limit`` may be negative (meaning never / unlimited); lengths, sizes and ``timeout`` may not.
     """
 
-    empty_cooldown: int = 720
-    non_final_cooldown: int = 10080
-    fetch_exception_cooldown: int = 1440
-    retry_limit: int = 3
-    title_min_length: int = 4
-    keywords_min_size: int = 2
-    mined_terms_min_size: int = 1
-    abstract_min_length: int = 200
-    fulltext_min_length: int = 2000
-    webpage_min_length: int = 50
-    webpage_min_length_javascript: int = 200
-    timeout: int = 15000
-    quick: bool = False
-    europepmc_email: str = ""
-    oadoi_email: str = "@"
-    user_agent: str = "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0"
-    journals_yaml: str = ""
-    webpages_yaml: str = ""
+    empty_cooldown: int = _default("empty_cooldown")
+    non_final_cooldown: int = _default("non_final_cooldown")
+    fetch_exception_cooldown: int = _default("fetch_exception_cooldown")
+    retry_limit: int = _default("retry_limit")
+    title_min_length: int = _default("title_min_length")
+    keywords_min_size: int = _default("keywords_min_size")
+    mined_terms_min_size: int = _default("mined_terms_min_size")
+    abstract_min_length: int = _default("abstract_min_length")
+    fulltext_min_length: int = _default("fulltext_min_length")
+    webpage_min_length: int = _default("webpage_min_length")
+    webpage_min_length_javascript: int = _default("webpage_min_length_javascript")
+    timeout: int = _default("timeout")
+    quick: bool = _default("quick")
+    europepmc_email: str = _default("europepmc_email")
+    oadoi_email: str = _default("oadoi_email")
+    user_agent: str = _default("user_agent")
+    journals_yaml: str = _default("journals_yaml")
+    webpages_yaml: str = _default("webpages_yaml")
 
     def __post_init__(self) -> None:
         for attribute, descr in _BY_ATTRIBUTE.items():

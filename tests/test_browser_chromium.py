@@ -43,7 +43,7 @@ def test_find_chromium_order(tmp_path, monkeypatch):
     monkeypatch.setattr(chromium, "_bundled_chromium", lambda: str(tmp_path / "ms-playwright" / "chrome"))
     assert find_chromium("/nonexistent/chrome") == str(system)  # Playwright's browser not downloaded
     monkeypatch.setenv(browser.ENV_VAR, str(configured))  # read by the configuration, which passes it on
-    assert find_chromium(FetchConfig.from_env(config_file="").chromium) == str(configured)
+    assert find_chromium(FetchConfig.from_env(config_file="").run.chromium) == str(configured)
     monkeypatch.setattr(chromium, "SYSTEM_CANDIDATES", (str(tmp_path / "absent"),))
     monkeypatch.delenv(browser.ENV_VAR)
     assert find_chromium("/nonexistent/chrome") is None

@@ -153,7 +153,7 @@ def test_one_session_per_command_and_no_module_global(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(fetching.Session, "__init__", record)
     assert cli("-fetch", "-count", "--threads", "2") == (0, "", "")
-    assert len(opened) == 1 and opened[0].config.threads == 2
+    assert len(opened) == 1 and opened[0].config.run.threads == 2
     assert not [name for name, value in vars(fetching).items() if isinstance(value, fetching.Session)]
 
 

@@ -30,7 +30,7 @@ LOCAL = {"allow-private-addresses": True, "no-javascript": True}
 def test_publications_are_fetched_stored_and_counted(services: SyntheticServices, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     store = init_db(tmp_path / "p.db")
-    with open_session(LOCAL, {}, rate_limits=False) as sess:
+    with open_session({**LOCAL, "no-rate-limit": True}, {}) as sess:
         pubs = get_publications(sess, [Article(0).pmid, Article(1).pmid], store)
         assert [p.title.content for p in pubs] == [Article(0).title, Article(1).title]
         assert store.get_publication(Article(1).pmid) is not None
@@ -41,7 +41,7 @@ def test_publications_are_fetched_stored_and_counted(services: SyntheticServices
 
 @pytest.mark.services(3)
 def test_a_fetch_step_keeps_what_passes_its_filter_up_to_its_limit(services: SyntheticServices) -> None:
-    with open_session(LOCAL, {}, rate_limits=False) as sess:
+    with open_session({**LOCAL, "no-rate-limit": True}, {}) as sess:
         ids = [Article(i).pmid for i in range(3)]
         kept = get_publications(sess, ids, keep=lambda pub: pub.pmid.content != Article(0).pmid, limit=1)
         assert [p.pmid.content for p in kept] == [Article(1).pmid]
@@ -52,7 +52,7 @@ def test_a_fetch_step_keeps_what_passes_its_filter_up_to_its_limit(services: Syn
 def test_documents_are_fetched_and_posted_as_text(services: SyntheticServices) -> None:
     services.extra["/doc/page"] = Reply(body="<p>the document</p>")
     services.extra["/doc/missing"] = Reply(status=404, body="gone")
-    with open_session(LOCAL, {}, rate_limits=False) as sess:
+    with open_session({**LOCAL, "no-rate-limit": True}, {}) as sess:
         assert fetch_document(sess, services.base + "/doc/page") == "<p>the document</p>"
         assert post_document(sess, services.base + "/doc/page", ["q", "1", "page", "2"]) == "<p>the document</p>"
         with pytest.raises(CliError, match=f"fetching {services.base}/doc/missing failed: "):
@@ -67,7 +67,7 @@ def test_documents_are_fetched_and_posted_as_text(services: SyntheticServices) -
 
 @pytest.mark.services(2)
 def test_a_test_operation_asks_one_resource_alone(services: SyntheticServices) -> None:
-    with open_session(LOCAL, {}, rate_limits=False) as sess:
+    with open_session({**LOCAL, "no-rate-limit": True}, {}) as sess:
         pub = one_resource(sess, "print-pubmed-xml", Article(1).pmid)
         assert isinstance(pub, Publication) and pub.title.content == Article(1).title
         with pytest.raises(UsageError, match="^-print-oadoi: "):
@@ -79,7 +79,7 @@ def test_a_test_operation_asks_one_resource_alone(services: SyntheticServices) -
 
 def test_a_session_that_fetched_nothing_reports_nothing_and_exits_0(env: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    with open_session(LOCAL, {}, rate_limits=False) as sess:
+    with open_session({**LOCAL, "no-rate-limit": True}, {}) as sess:
         assert sess.exit_status() == 0
         sess.pages_not_final = 2
         assert sess.exit_status() == 1
@@ -89,7 +89,7 @@ def test_a_session_that_fetched_nothing_reports_nothing_and_exits_0(env: Path,
 def test_a_bad_rule_file_is_a_usage_error_when_the_context_is_built(env: Path) -> None:
     rules = env / "j.yaml"
     rules.write_text("'x\\.example/': undefined\n", encoding="utf-8")
-    with open_session(LOCAL, {"journals_yaml": str(rules)}, rate_limits=False) as sess, \
+    with open_session({**LOCAL, "no-rate-limit": True}, {"journals_yaml": str(rules)}) as sess, \
             pytest.raises(UsageError, match=f"^scraping rules {rules}:1"):
         sess.context()
 
@@ -97,6 +97,6 @@ def test_a_bad_rule_file_is_a_usage_error_when_the_context_is_built(env: Path) -
 def test_an_unwritable_warc_file_is_an_input_error(env: Path) -> None:
     blocker = env / "file"
     blocker.write_text("", encoding="utf-8")
-    with open_session(LOCAL, {}, warc=str(blocker / "run.warc.gz"), rate_limits=False) as sess, \
+    with open_session({**LOCAL, "no-rate-limit": True}, {}, warc=str(blocker / "run.warc.gz")) as sess, \
             pytest.raises(InputError, match=f"^cannot write WARC file '{blocker}/run.warc.gz': "):
         sess.context()

@@ -29,7 +29,7 @@ def test_job_operations_need_the_queue(operation, name: str) -> None:  # noqa: A
 def test_a_detached_fetch_prints_its_job_which_can_be_followed_and_cancelled(
         env: Path, redis_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     ids = [PublicationIds("30000000"), PublicationIds("30000001")]
-    with open_session({}, {}, rate_limits=False) as sess:
+    with open_session({"no-rate-limit": True}, {}) as sess:
         fetch_step(ids, str(env / "pubs.db"), redis_url, sess, batch_size=1, parts=None, detach=True, progress=False)
         assert not sess.fetched_publications  # nothing was fetched here: the summary stays out
     job = capsys.readouterr().out.strip()
@@ -43,7 +43,7 @@ def test_a_detached_fetch_prints_its_job_which_can_be_followed_and_cancelled(
 
 def test_the_same_run_sent_again_is_followed(env: Path, redis_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     ids = [PublicationIds("30000000")]
-    with open_session({}, {}, rate_limits=False) as sess:
+    with open_session({"no-rate-limit": True}, {}) as sess:
         fetch_step(ids, str(env / "pubs.db"), redis_url, sess, batch_size=None, parts=None, detach=True,
                    progress=False)
         fetch_step(ids, str(env / "pubs.db"), redis_url, sess, batch_size=None, parts=None, detach=True,

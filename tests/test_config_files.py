@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.config import MAX_CONFIG_BYTES, FetchConfig
+from pubfetch.config import FetchConfig
+from pubfetch.config.files import MAX_CONFIG_BYTES
 from pubfetch.rules import RuleError, ScrapingRules
 from test_reliability_hostile import within
 
@@ -35,7 +36,7 @@ def test_a_config_over_the_bound_is_refused_not_cut(tmp_path: Path):
     assert "is over 1024 kB" in config_error(big)
     fits = tmp_path / "fits.yaml"
     fits.write_text("# padding\n" * (MAX_CONFIG_BYTES // 10 - 10) + "ncbi_api_key: abc\n")
-    assert FetchConfig.from_env({}, config_file=fits).ncbi_api_key == "abc"
+    assert FetchConfig.from_env({}, config_file=fits).run.ncbi_api_key == "abc"
 
 
 def test_deep_nesting_is_refused_without_recursion_error(tmp_path: Path):

@@ -14,10 +14,9 @@ import re
 import pytest
 from lxml import etree
 
-from pubfetch.config import FetchConfig
+from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.part_type import PartType
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources.base import Context
 from support.loopback import LoopbackServer
 from support.replay import CorpusReplay
@@ -59,8 +58,8 @@ def config_for(server: LoopbackServer, **changes) -> FetchConfig:
     # a batched service's request waits for every publication on its way to it (released together by the step
     # before), however slow the machine, not at most a linger
     changes = {"linger_ms": 600_000, **changes}
-    return FetchConfig(endpoints=REAL_ENDPOINTS, allow_private_addresses=True, javascript=False, threads=4,
-                       http_overrides={"proxies": proxies, "timeout_ms": 10000, "ca_bundle": server.ca_file}, **changes)
+    return FetchConfig().with_changes(endpoints=REAL_ENDPOINTS, allow_private_addresses=True, javascript=False, threads=4,
+                       proxies=proxies, timeout=10000, ca_bundle=server.ca_file, **changes)
 
 
 def fetch_all(server, ids, **changes):

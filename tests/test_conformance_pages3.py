@@ -56,7 +56,7 @@ def _read_at_url(server, entries: list[dict]) -> dict[str, object]:
     with Context(cfg) as ctx:
         for entry in entries:
             doi = entry["expected"]["doi"]
-            run = PubRun(init_publication(classify(doi), cfg.args))
+            run = PubRun(init_publication(classify(doi), cfg.fetching))
             fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
             out[entry["name"]] = run.pub
     return out
@@ -156,7 +156,7 @@ def test_consent_page_gives_nothing(replay_server) -> None:  # noqa: F811
                  if e["_manifest"] == MANIFEST and e["expected"]["kind"] == "blocked")
     cfg = config_for(server)
     with Context(cfg) as ctx:
-        run = PubRun(init_publication(classify("10.1234/consent.page"), cfg.args))
+        run = PubRun(init_publication(classify("10.1234/consent.page"), cfg.fetching))
         fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/10.1234/consent.page", meta=True,
                    keywords=True)
     assert (run.pub.title.content, run.pub.abstract.content, run.pub.fulltext.content) == ("", "", "")

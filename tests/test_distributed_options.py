@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 import pubfetch
-from pubfetch.config import WORKER_SETTINGS, FetchConfig
+from pubfetch.config import WORKER_SETTINGS, Endpoints, FetchConfig, HttpSettings, RunSettings
 from pubfetch.fetcher import BatchSummary
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
 from support.synthetic import Article, SyntheticServices
@@ -23,10 +22,16 @@ from test_throughput import service_env
 
 #: A value for each setting a worker takes from its own options and configuration, never from a job.
 WORKER_OWNED: dict[str, object] = {
-    "endpoints": Endpoints(), "ncbi_api_key": "key", "ncbi_tool": "mytool", "ncbi_email": "me@example.org",
+    "endpoints": Endpoints(), "http": HttpSettings(), "run": RunSettings(),
+    **{name: "http://mirror.example.org/" for name in ("europepmc", "europepmc_annotations", "eutils", "pubmed", "doi",
+                                                       "unpaywall")},
+    "ncbi_api_key": "key", "ncbi_tool": "mytool", "ncbi_email": "me@example.org",
     "threads": 2, "allow_private_addresses": True,
     "per_host_connections": 2, "chromium": "/usr/bin/chromium", "rate_limits": False, "rate_db": "rates.sqlite",
-    "http_overrides": {"timeout_ms": 1000},
+    "host_connections": {"ebi.ac.uk": 2}, "unlimited_hosts": frozenset(), "max_bytes": 1000, "max_compression_ratio": 10.0,
+    "compression_ratio_floor": 1000, "total_timeout_ms": 1000, "max_redirects": 1, "timeout_retries": 0,
+    "busy_retries": 0, "retry_after_cap_s": 1.0, "busy_backoff_s": 0.5, "proxies": {"https": "http://proxy:3128"},
+    "ca_bundle": "/etc/ca.pem", "extra_headers": {"X-A": "b"},
 }
 #: No broker listens here: a refused call must not get as far as trying it.
 NO_BROKER = "redis://127.0.0.1:1/0"
@@ -53,6 +58,8 @@ def test_a_context_a_database_the_workers_cannot_reach_or_their_own_ways_are_ref
     with pytest.raises(ValueError, match="cannot set the fetching parameters oadoi_email, user_agent: each worker"):
         pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER,
                             args=FetcherArgs(oadoi_email="me@example.org", user_agent="mine"))
+    with pytest.raises(ValueError, match="cannot set the fetching parameters user_agent: each worker"):
+        pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, user_agent="mine")
     for option in ("use_stored", "retry_exceptions"):
         with pytest.raises(ValueError, match="always uses the entries in the database and retries"):
             pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER,

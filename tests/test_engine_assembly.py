@@ -3,7 +3,6 @@ before anything is fetched, the store opened (or created) for a fetch, and every
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -54,7 +53,7 @@ def test_a_bad_user_rule_file_stops_the_run_before_any_request(tmp_path: Path) -
     rules.write_text("'x\\.org/': x\n---\nx:\n  title: 'h1['\n", encoding="utf-8")
     services = SyntheticServices(1)
     config = chain_config(services, rate_limits=False)
-    config = dataclasses.replace(config, args=dataclasses.replace(config.args, journals_yaml=str(rules)))
+    config = config.with_changes(journals_yaml=str(rules))
     transport = in_process(services)
     with pytest.raises(RuleError) as info:
         FetchRun(config, transport=transport)
@@ -67,7 +66,7 @@ def test_the_user_rule_files_are_the_contexts_rules(tmp_path: Path) -> None:
     rules.write_text("'x\\.org/': x\n---\nx:\n  title: h2\n", encoding="utf-8")
     services = SyntheticServices(1)
     config = chain_config(services, rate_limits=False)
-    config = dataclasses.replace(config, args=dataclasses.replace(config.args, journals_yaml=str(rules)))
+    config = config.with_changes(journals_yaml=str(rules))
     with FetchRun(config, transport=in_process(services)) as run:
         assert run.context.rules.site("https://x.org/1") == "x"
 

@@ -105,7 +105,7 @@ def test_checked_raises_for_a_transient_failure_only_when_asked() -> None:
 
 def test_a_batch_is_fetched_stored_and_reported_in_input_order(tmp_path: Path) -> None:
     run = fetch_run(3)
-    args = run.config.args
+    args = run.config.fetching
     store = init_db(tmp_path / "p.db")
     summary = BatchSummary()
     tally = Tally(args, summary, None, retry_exceptions=True)
@@ -123,7 +123,7 @@ def test_a_batch_is_fetched_stored_and_reported_in_input_order(tmp_path: Path) -
 
 def test_a_publication_can_fetch_refuses_is_reported_without_a_request() -> None:
     run = fetch_run(1)
-    args = run.config.args
+    args = run.config.fetching
     done = init_publication(PublicationIds("99"), args)
     done.state.fetch_time = int(time.time() * 1000)  # fetched just now ...
     done.state.retry_counter = args.retry_limit  # ... and out of retries

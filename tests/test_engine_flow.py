@@ -13,7 +13,7 @@ from support.synthetic import Article
 
 def test_each_publication_is_fetched_and_reported_once_complete() -> None:
     run = fetch_run(3)
-    pubs = [init_publication(PublicationIds(Article(i).pmid), run.config.args) for i in range(3)]
+    pubs = [init_publication(PublicationIds(Article(i).pmid), run.config.fetching) for i in range(3)]
     completed: list[PubRun] = []
     with run.context() as ctx:
         holders = fetch_publications(ctx, pubs, completed.append)
@@ -25,7 +25,7 @@ def test_each_publication_is_fetched_and_reported_once_complete() -> None:
 
 def test_a_paper_given_by_pmid_and_by_doi_is_fetched_once_as_the_first() -> None:
     run = fetch_run(2)
-    args = run.config.args
+    args = run.config.fetching
     by_pmid = init_publication(PublicationIds(Article(1).pmid), args)
     by_doi = init_publication(PublicationIds(doi=Article(1).doi), args)
     completed: list[PubRun] = []
@@ -39,7 +39,7 @@ def test_a_paper_given_by_pmid_and_by_doi_is_fetched_once_as_the_first() -> None
 
 def test_batches_sharing_their_claims_fetch_a_repeated_paper_once() -> None:
     run = fetch_run(2)
-    args = run.config.args
+    args = run.config.fetching
     with run.context() as ctx:
         shared = InFlight(ctx)
         [first] = fetch_publications(ctx, [init_publication(PublicationIds(Article(0).pmid), args)], shared=shared,

@@ -58,7 +58,7 @@ def _record_corpus_pages(corpus_dir: Path, manifest: list[dict], warc: Path) -> 
     routes["/peerj.com/articles/1120.pdf"] = Reply(200, (corpus_dir / peerj_1120["body"]).read_bytes(),
                                                    "application/pdf")
     with LoopbackServer(routes) as server, WarcRecorder(warc) as recorder:
-        client = HttpClient(HttpConfig(allow_private_addresses=True, response_hook=recorder))
+        client = HttpClient(HttpConfig(allow_private_addresses=True), response_hook=recorder)
         for target in [*targets, "/peerj.com/articles/4375.pdf", "/peerj.com/articles/1120.pdf"]:
             assert client.get(server.url(target)).ok
         base = server.base + "/"

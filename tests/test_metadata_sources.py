@@ -228,7 +228,7 @@ def test_warc_written_by_the_recorder_is_read_by_target_uri(tmp_path: Path) -> N
     }
     path = tmp_path / "crawl.warc.gz"
     with LoopbackServer(routes) as server, WarcRecorder(path) as recorder:
-        client = HttpClient(HttpConfig(allow_private_addresses=True, response_hook=recorder))
+        client = HttpClient(HttpConfig(allow_private_addresses=True), response_hook=recorder)
         for route in ("/old", "/paper.pdf", "/gone"):
             client.get(server.url(route))
         base = server.base

@@ -94,10 +94,12 @@ def test_config_defaults_are_pubfetchers() -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"timeout_ms": -1}, "timeout_ms must be >= 0"), ({"max_bytes": 0}, "max_bytes must be > 0"),
-     ({"max_redirects": -1}, "max_redirects must be >= 0"), ({"per_host_connections": 0}, "per-host connections"),
-     ({"host_connections": {"a.example": 0}}, "per-host connections"), ({"busy_retries": -1}, "retry counts"),
-     ({"busy_backoff_s": -1}, "waits must be >= 0")],
+    [({"timeout_ms": -1}, "timeout_ms must be between 0 and"), ({"max_bytes": 0}, "max_bytes must be between 1 and"),
+     ({"max_redirects": -1}, "max_redirects must be between 0 and 100"),
+     ({"per_host_connections": 0}, "per_host_connections must be between 1 and 1024"),
+     ({"host_connections": {"a.example": 0}}, "host_connections.a.example must be between 1 and 1024"),
+     ({"busy_retries": -1}, "busy_retries must be between 0 and 100"),
+     ({"busy_backoff_s": -1}, "busy_backoff_s must be between 0 and 3600")],
 )
 def test_config_validation(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):

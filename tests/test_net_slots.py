@@ -221,7 +221,7 @@ def test_a_permit_taken_ahead_is_used_by_the_next_request_and_an_unused_one_is_d
             pass
 
     limiter = CountingLimiter()
-    client = HttpClient(HttpConfig(rate_limiter=limiter, allow_private_addresses=True),
+    client = HttpClient(HttpConfig(allow_private_addresses=True), rate_limiter=limiter,
                         transport=MappingTransport({"http://api.test/*": Canned(200, b"{}", "application/json")}))
     with client.turn("http://api.test/search") as prepay:
         prepay()

@@ -16,6 +16,7 @@ from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.net.client import HttpClient
+from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
@@ -25,7 +26,7 @@ from support.synthetic import Article, SyntheticServices, in_process_hosts, use_
 
 
 def _config(services: SyntheticServices, batch_size: int) -> FetchConfig:
-    return FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
+    return FetchConfig().with_changes(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                        batch_size=batch_size, rate_limits=False)
 
 
@@ -69,9 +70,9 @@ def test_the_next_batch_starts_before_the_current_one_is_done() -> None:
         return search(request)
 
     transport.answers["http://ebi.test/*"] = watched
-    cfg = FetchConfig(endpoints=endpoints, allow_private_addresses=True, javascript=False, batch_size=2,
+    cfg = FetchConfig().with_changes(endpoints=endpoints, allow_private_addresses=True, javascript=False, batch_size=2,
                       rate_limits=False)
-    with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
+    with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:
         pubs = list(fetch_many(services.pmids(), config=cfg, context=ctx))
     assert page_waited == [True]
     assert [p.pmid.content for p in pubs] == services.pmids()

@@ -9,11 +9,10 @@ import zlib
 
 import pytest
 
-from pubfetch.config import FetchConfig
+from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources import europepmc
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import Links
@@ -108,7 +107,7 @@ def test_europepmc_paging_stops_at_the_page_cap_when_every_page_has_a_new_cursor
         return Reply(200, json.dumps(body), "application/json")
 
     with LoopbackServer({"/rest/search": endless}) as server:
-        cfg = FetchConfig(endpoints=Endpoints(europepmc=server.base + "/rest/"))
+        cfg = FetchConfig().with_changes(endpoints=Endpoints(europepmc=server.base + "/rest/"))
         with Context(cfg) as ctx:
             records, failed = europepmc.search(ctx, "(EXT_ID:1) AND SRC:MED")
     assert failed is None

@@ -65,7 +65,7 @@ def test_string_false_no_longer_switches_the_address_guard_off_in_the_library(tm
     with pytest.raises(ValueError, match="allow_private_addresses must be true or false, got 'false'"):
         FetchConfig.from_env({}, config_file=config)
     with pytest.raises(ValueError, match="allow_private_addresses must be true or false, got 'false'"):
-        FetchConfig(allow_private_addresses="false")  # type: ignore[arg-type]
+        FetchConfig().with_changes(allow_private_addresses="false")  # type: ignore[arg-type]
 
 
 def test_batch_size_option_of_ten_to_the_thirty(services, cli):

@@ -14,7 +14,7 @@ import pytest
 
 from pubfetch.net import addresses
 from pubfetch.net.client import HttpClient
-from pubfetch.net.config import HttpConfig
+from pubfetch.net.config import HttpConfig, ResponseHook
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.warc import WarcRecorder
 from support.ftpserver import FtpServer
@@ -51,11 +51,11 @@ def rebinding_dns(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.delenv(var, raising=False)
 
 
-def client(**settings: object) -> HttpClient:
+def client(response_hook: ResponseHook | None = None, **settings: object) -> HttpClient:
     """A client without retries whose read timeout no healthy loopback exchange reaches, even on a loaded machine."""
     values: dict[str, object] = {"timeout_ms": 30_000, "busy_retries": 0, "timeout_retries": 0}
     values.update(settings)
-    return HttpClient(HttpConfig(**values))  # type: ignore[arg-type]
+    return HttpClient(HttpConfig(**values), response_hook=response_hook)  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------------------------- SSRF

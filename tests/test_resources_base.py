@@ -86,7 +86,7 @@ def test_an_answer_lost_on_the_way_from_a_service_is_a_failure_though_no_fetch_e
 
 def test_restart_keeps_nothing_but_the_ids() -> None:
     run = fetch_run(1).pub_run(Article(0).pmid)
-    run.pub.set_title("A title", PartType.europepmc, URL, fetch_run(1).config.args)
+    run.pub.set_title("A title", PartType.europepmc, URL, fetch_run(1).config.fetching)
     run.set(RunFlag.EUROPEPMC)
     run.id_count = 2
     run.restart()

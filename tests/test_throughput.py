@@ -227,7 +227,7 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
             k += 1
 
     with SyntheticServices(3 * batch) as services:
-        cfg = FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
+        cfg = FetchConfig().with_changes(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                           batch_size=batch)
         seen_at: list[int] = []
         with Context(cfg) as ctx:

@@ -42,20 +42,22 @@ ENVIRONMENT = (
     ("PUBFETCH_CHROMIUM", "the Chromium binary"),
     ("PUBFETCH_THREADS", "worker threads"),
     ("PUBFETCH_CONFIG", "the config file"),
-    ("HTTPS_PROXY, NO_PROXY, REQUESTS_CA_BUNDLE", "proxy and CA bundle, as for any HTTP client"),
+    ("PUBFETCH_RESULT_BACKEND", "where a queue keeps its jobs' results (a Redis URL)"),
+    ("HTTPS_PROXY, NO_PROXY", "proxies, as for any HTTP client"),
+    ("REQUESTS_CA_BUNDLE (or CURL_CA_BUNDLE)", "the CA bundle"),
 )
 
 
 def _environment() -> str:
     """The closing section of --help: the environment and where the config file is looked for on this machine."""
-    from pubfetch.config import FetchConfig
+    from pubfetch.config import default_file
 
     lines = ["Environment (the config file overrides the settings it names; command-line options override both):"]
     wrapper = textwrap.TextWrapper(width=WIDTH, subsequent_indent=" " * COLUMN, break_on_hyphens=False)
     for name, meaning in ENVIRONMENT:
         lines.append(wrapper.fill(f"  {name.ljust(COLUMN - 2)}{meaning}") if len(name) < COLUMN - 3 else f"  {name}\n"
                      + wrapper.fill(" " * COLUMN + meaning))
-    found = FetchConfig.default_file()
+    found = default_file()
     where = (f"{found} (in use)" if found else
              "$PUBFETCH_CONFIG, else ~/.config/pubfetch/config.yaml (none found)")
     lines += ["", f"Config file: {where}"]

@@ -35,10 +35,11 @@ def _go(ctx: Context, runs: Sequence[PubRun]) -> None:
     mined.fetch_mined(ctx, runs, PartName.go)
 
 
-_SEARCH = BatchedService(lambda ctx: ctx.endpoints.europepmc + "search", lambda ctx: ctx.config.europepmc_batch)
+_SEARCH = BatchedService(lambda ctx: ctx.endpoints.europepmc + "search",
+                         lambda ctx: ctx.config.batching.europepmc_batch)
 _ANNOTATIONS = BatchedService(lambda ctx: ctx.endpoints.europepmc_annotations + "annotationsByArticleIds",
-                              lambda ctx: ctx.config.annotations_batch)
-_EFETCH = BatchedService(lambda ctx: ctx.endpoints.eutils + "efetch.fcgi", lambda ctx: ctx.config.efetch_batch)
+                              lambda ctx: ctx.config.batching.annotations_batch)
+_EFETCH = BatchedService(lambda ctx: ctx.endpoints.eutils + "efetch.fcgi", lambda ctx: ctx.config.batching.efetch_batch)
 
 #: The batchable steps, in chain order: whether a step will ask for a publication (one that will not does not wait
 #: for the step's batch), and the service its requests go to.
@@ -102,7 +103,7 @@ def grow(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
 def follow_links(ctx: Context, run: PubRun, serve: Serve) -> None:
     """PubFetcher's links loop for one publication."""
     pub = run.pub
-    for _ in range(ctx.config.max_links):
+    for _ in range(ctx.config.run.max_links):
         if not run.goon:
             return
         if ctx.is_final(pub, LINK_STOP_PARTS) and (ctx.is_final(pub, ID_PARTS) or not ctx.id_only()):

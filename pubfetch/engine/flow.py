@@ -36,7 +36,7 @@ class InFlight:
 
     def __init__(self, ctx: Context) -> None:
         self.claims = Claims()
-        self.batcher = Batcher(ctx, ctx.config.linger_ms / 1000)
+        self.batcher = Batcher(ctx, ctx.config.batching.linger_ms / 1000)
 
 
 def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: OnComplete | None = None,

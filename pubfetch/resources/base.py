@@ -27,6 +27,7 @@ from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
+from pubfetch.net.config import http_config
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.links import Links, QueuedLink
 
@@ -216,19 +217,19 @@ class Context:
         renderer: object | None = None,
     ) -> None:
         self.config = config or FetchConfig()
-        self.client = client or HttpClient(self.config.http_config(), answers=AnswerMemory())
+        self.client = client or HttpClient(http_config(self.config), answers=AnswerMemory())
         self._rules = rules
         self._renderer = renderer
         self._pool: ThreadPoolExecutor | None = None
         self._pdf_workers: WorkerPool | None = None
         self._lock = threading.Lock()
         #: CPU-heavy work (PDF extraction workers) at most ``threads`` at a time, however many publications flow
-        self.cpu_slots = threading.BoundedSemaphore(self.config.threads)
+        self.cpu_slots = threading.BoundedSemaphore(self.config.run.threads)
         self._warned: set[str] = set()
 
     @property
     def args(self) -> FetcherArgs:
-        return self.config.args
+        return self.config.fetching
 
     def warn_once(self, key: str, message: str) -> None:
         """A warning about the run's settings (:class:`PubfetchWarning`): issued once per run however many requests
@@ -253,7 +254,7 @@ class Context:
 
     @property
     def parts(self) -> frozenset[PartName] | None:
-        return self.config.parts
+        return self.config.run.parts
 
     @property
     def rules(self):
@@ -271,7 +272,7 @@ class Context:
     @property
     def renderer(self):
         """The JavaScript renderer, started on first use; ``None`` when JavaScript is switched off."""
-        if not self.config.javascript:
+        if not self.config.run.javascript:
             return None
         with self._lock:
             if self._renderer is None:
@@ -281,8 +282,8 @@ class Context:
                     user_agent=self.args.user_agent,
                     timeout_ms=page_timeout_ms(self.args.timeout),
                     max_bytes=self.client.config.max_bytes,
-                    executable=self.config.chromium,
-                    allow_private_addresses=self.config.allow_private_addresses,
+                    executable=self.config.run.chromium,
+                    allow_private_addresses=self.config.http.allow_private_addresses,
                     counts=self.client.counts,
                 )
             return self._renderer
@@ -295,7 +296,7 @@ class Context:
             if self._pdf_workers is None:
                 from pubfetch.extract.pdf import pdf_workers  # pdfminer.six and lxml: only for runs that meet a PDF
 
-                self._pdf_workers = pdf_workers(self.config.threads)
+                self._pdf_workers = pdf_workers(self.config.run.threads)
             return self._pdf_workers
 
     def wants(self, name: PartName) -> bool:
@@ -320,11 +321,11 @@ class Context:
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """Run ``fn`` over items on the worker threads (in order of the results); inline for one item."""
-        if len(items) <= 1 or self.config.threads <= 1:
+        if len(items) <= 1 or self.config.run.threads <= 1:
             return [fn(item) for item in items]
         with self._lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.config.threads, thread_name_prefix="pubfetch")
+                self._pool = ThreadPoolExecutor(self.config.run.threads, thread_name_prefix="pubfetch")
             pool = self._pool
         return list(pool.map(fn, items))
 

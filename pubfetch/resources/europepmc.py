@@ -123,7 +123,7 @@ def _search_pass(ctx: Context, runs: Sequence[PubRun],
         if query is not None:
             groups[query[0]].append((run, query[1]))
     for kind, members in groups.items():
-        for chunk in chunks(members, ctx.config.europepmc_batch):
+        for chunk in chunks(members, ctx.config.batching.europepmc_batch):
             records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
             if failed is not None:
                 on_failure(kind, list(chunk), failed)

@@ -63,7 +63,7 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
         article = _article_id(run, part)
         if article is not None:
             todo.append((run, article))
-    for chunk in chunks(todo, ctx.config.annotations_batch):
+    for chunk in chunks(todo, ctx.config.batching.annotations_batch):
         articles = list(dict.fromkeys(article for _, article in chunk))
         params = {"articleIds": ",".join(articles), "type": api_type, "format": "JSON"}
         url = ctx.endpoints.europepmc_annotations + "annotationsByArticleIds"

@@ -29,7 +29,7 @@ MAX_PAGES = 10
 
 def wants_references(ctx: Context, run: PubRun) -> bool:
     pub = run.pub
-    if not ctx.config.references or run.has(RunFlag.EPMC_REFERENCES) or not pub.references.is_empty():
+    if not ctx.config.run.references or run.has(RunFlag.EPMC_REFERENCES) or not pub.references.is_empty():
         return False
     said = run.has(RunFlag.EPMC_HAS_REFERENCES) or not run.has(RunFlag.EUROPEPMC)
     return said and bool(pub.pmid.content or pub.pmcid.content)

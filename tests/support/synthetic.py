@@ -127,7 +127,7 @@ class SyntheticServices:
         return self.server.base
 
     def endpoints(self):
-        from pubfetch.net.endpoints import Endpoints
+        from pubfetch.config import Endpoints
 
         b = self.base
         return Endpoints(europepmc=f"{b}/epmc/rest/", europepmc_annotations=f"{b}/epmc/annotations/",
@@ -419,7 +419,7 @@ def in_process_hosts(services: SyntheticServices, others: dict | None = None):
     the transport and the endpoints."""
     from urllib.parse import urlsplit
 
-    from pubfetch.net.endpoints import Endpoints
+    from pubfetch.config import Endpoints
     from pubfetch.net.mapping_transport import MappingTransport
 
     inner = in_process(services)
