@@ -37,6 +37,7 @@ from support.publisher_pages import (
     ABSTRACT_PARAGRAPHS,
     ACKNOWLEDGEMENT,
     BLURB,
+    BODY_HEADINGS,
     CONTAINERS,
     COOKIE,
     H1_MARKUP,
@@ -105,6 +106,31 @@ def test_the_abstract_ends_where_the_page_ends_it_without_a_body(markup: str) ->
     """An abstract page (no body) ends the abstract at its back matter or its page's chrome."""
     html = publisher_page(Page(abstract=ABSTRACT_MARKUP[markup](True), body=False))
     assert find_abstract(parse_html(html)) == abstract_text(True)
+
+
+HEADED = [m for m in ABSTRACT_MARKUP if m.startswith(("h2", "h3", "h4", "strong", "div.title", "label"))]
+
+
+@pytest.mark.parametrize("keywords", [False, True], ids=["", "keywords"])
+@pytest.mark.parametrize("body_headings", list(BODY_HEADINGS))
+@pytest.mark.parametrize("structured", [False, True], ids=["plain", "structured"])
+@pytest.mark.parametrize("markup", HEADED)
+def test_an_abstract_under_a_heading_ends_where_the_body_or_keywords_begin(markup: str, structured: bool,
+                                                                           body_headings: str, keywords: bool) -> None:
+    """Older layouts head the body's sections with bold lines ("Introduction", "1. INTRODUCTION") and follow the
+    abstract with a keywords line: neither is part of the abstract."""
+    html = publisher_page(Page(abstract=ABSTRACT_MARKUP[markup](structured), body_headings=body_headings,
+                               keywords=keywords))
+    assert find_abstract(parse_html(html)) == abstract_text(structured)
+
+
+def test_an_abstract_structured_as_introduction_methods_results_discussion_keeps_its_first_label() -> None:
+    labels = ("Introduction", "Methods", "Results", "Discussion")
+    block = "<p><b>Abstract</b></p>" + "".join(f"<p><b>{label}</b></p><p>{text}</p>"
+                                               for label, (_, text) in zip(labels, STRUCTURED, strict=True))
+    html = publisher_page(Page(abstract=block, body_headings="bold-line"))
+    assert find_abstract(parse_html(html)) == "\n\n".join(f"{label}\n\n{text}" for label, (_, text)
+                                                           in zip(labels, STRUCTURED, strict=True))
 
 
 def test_a_structured_abstract_keeps_every_label_on_its_own_line() -> None:

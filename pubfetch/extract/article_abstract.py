@@ -8,7 +8,7 @@ wins, outer elements before the ones inside them, earlier before later in the pa
    ``hlFld-Abstract``, ``abstract-content``; JATS-like HTML ``div.abstract``) -- but not a graphical, video or
    lay abstract, highlights, keywords, or a link or button to the abstract;
 3. a heading reading "Abstract" or "Summary" (``h1``-``h6``, or a short bold line): what follows it up to the next
-   heading of the same rank.
+   heading of the same rank, a keywords line, or a line opening the body or back matter ("1. Introduction").
 
 Blocks in related-article lists and other papers' teasers are never taken. The abstract keeps its inner headings
 (a structured abstract's "Background", "Methods", ...) on their own lines and loses a leading "Abstract" label.
@@ -52,6 +52,12 @@ _LABEL = re.compile(r"^\s*(abstract|summary|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t)(\s*[:
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _SHORT_LINE = ("b", "strong", "p", "div", "span", "dt", "header")
 _BLOCKS = frozenset(("div", "section", "p", "article", "blockquote", "dd", "td", "span", "aside", "details"))
+#: What ends an abstract even where the page does not mark it up as a heading (bold lines, plain paragraphs): the
+#: keywords line, and a line opening the body or the back matter. An unnumbered "Introduction" ends it only after
+#: some abstract text, since an IMRaD-structured abstract opens with that label.
+_KEYWORDS_LINE = re.compile(r"(?i)^\s*(key\s*words?|index\s+terms)\b")
+_BODY_LINE = re.compile(r"(?i)^\s*(?:(?P<number>(?:\d+|[ivx]+)\.?)\s+)?(?P<word>introduction|references|bibliography|"
+                        r"acknowledge?ments?)\s*[:.]?\s*$")
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026|\[\.\.\.\]|\[\u2026\])\s*$")
 _OPENING = 100
 _NOT_LETTERS = re.compile(r"[\W_]+")
@@ -130,6 +136,17 @@ def _is_heading(tag: Tag) -> bool:
     return tag.name in _SHORT_LINE and len(tag.get_text()) < 40 and bool(_HEADING.match(tag.get_text()))
 
 
+def _ends_abstract(text: str, after_text: bool) -> bool:
+    """Whether an element's text opens what follows an abstract (see :data:`_BODY_LINE`)."""
+    first = text.lstrip().split("\n", 1)[0]
+    if _KEYWORDS_LINE.match(first):
+        return True
+    line = _BODY_LINE.match(first)
+    if line is None:
+        return False
+    return after_text or line.group("number") is not None or line.group("word").lower() != "introduction"
+
+
 def _after_heading(heading: Tag) -> str:
     """The text after an "Abstract" heading up to the next heading of the same or a higher rank (climbing out of a
     wrapper that holds the heading alone)."""
@@ -145,7 +162,10 @@ def _after_heading(heading: Tag) -> str:
             inner = sibling.find(_HEADINGS[:rank])  # a bold line's abstract (rank 7) ends at any real heading
             if inner is not None and not _HEADING.match(inner.get_text()):
                 break
-            if text := format_text(sibling):
+            text = format_text(sibling)
+            if _ends_abstract(text, bool(parts)):
+                break
+            if text:
                 parts.append(text)
         if parts or not isinstance(node.parent, Tag) or node.parent.name in ("body", "html"):
             return "\n\n".join(parts)

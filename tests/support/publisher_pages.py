@@ -47,6 +47,7 @@ ACKNOWLEDGEMENT = "We thank the harbour master of Saltby for access to the marsh
 REFERENCE = "Morris, J. T. et al. (2002). Responses of coastal wetlands to rising sea level. Ecology 83, 2869-2877."
 CAPTION = "Figure 1. Map of the forty marsh sites along the three estuaries and their tide gauges."
 COOKIE = "We use cookies to improve your experience on our site. By continuing you agree to our use of cookies."
+KEYWORDS = "Keywords: salt marsh; sediment supply; sea-level rise; accretion"
 MENU = ("Home", "Browse journals", "Submit a manuscript", "Subscribe", "Contact us")
 
 _WORDS = ("accretion", "sediment", "tide", "marsh", "estuary", "elevation", "vegetation", "channel", "creek", "mudflat",
@@ -204,13 +205,22 @@ def back_matter() -> str:
             "</section>")
 
 
-def body_sections(figure: bool = True) -> str:
+#: How the body's section headings are marked up: a function of the section's number and heading. Older layouts
+#: write them as bold lines, numbered or not.
+BODY_HEADINGS = {
+    "h2": lambda i, h: f"<h2>{h}</h2>",
+    "bold-line": lambda i, h: f"<p><b>{h}</b></p>",
+    "bold-numbered-upper": lambda i, h: f"<p><strong>{i + 1}. {h.upper()}</strong></p>",
+}
+
+
+def body_sections(figure: bool = True, headings: str = "h2") -> str:
     parts = []
     for i, heading in enumerate(SECTIONS):
         fig = (f'<figure><img src="/fig1.png" alt=""><figcaption>{CAPTION}</figcaption></figure>'
                if figure and i == 1 else "")
-        parts.append(f"<section><h2>{heading}</h2><p>{body_paragraph(i, 0)}</p>{fig}<p>{body_paragraph(i, 1)}</p>"
-                     "</section>")
+        parts.append(f"<section>{BODY_HEADINGS[headings](i, heading)}<p>{body_paragraph(i, 0)}</p>{fig}"
+                     f"<p>{body_paragraph(i, 1)}</p></section>")
     return "".join(parts)
 
 
@@ -238,14 +248,17 @@ class Page:
     chrome: bool = True  # header menu, cookie banner, side column, footer
     back: bool = True  # acknowledgements and references
     related_first: bool = False  # the side column of other papers before the article rather than after it
+    body_headings: str = "h2"  # a key of BODY_HEADINGS
+    keywords: bool = False  # a keywords line after the abstract
 
 
 def publisher_page(page: Page = Page()) -> str:
     """The page as HTML: the site's header, the article (its <h1>, abstract, body and back matter) in its container,
     a side column of other papers, the footer."""
     heading = f'<h1 class="article-title">{page.h1}</h1>' if page.h1 else ""
-    article = (heading + '<div class="authors">Ana Ramos, Li Wei and Sam Okafor</div>' + page.abstract
-               + (body_sections() if page.body else "") + (back_matter() if page.back else ""))
+    keywords = f'<p class="kwd-group">{KEYWORDS}</p>' if page.keywords else ""
+    article = (heading + '<div class="authors">Ana Ramos, Li Wei and Sam Okafor</div>' + page.abstract + keywords
+               + (body_sections(headings=page.body_headings) if page.body else "") + (back_matter() if page.back else ""))
     related = related_column() if page.chrome else ""
     chrome_top = cookie_banner() + site_header() + (related if page.related_first else "") if page.chrome else ""
     chrome_bottom = ("" if page.related_first else related) + (
