@@ -278,15 +278,20 @@ def test_a_title_holding_a_separator_of_its_own_stays_whole(fetch: Fetch, source
 # ----------------------------------------------------------------------------------------------------------- body
 
 
-@pytest.mark.parametrize("chrome", [True, False], ids=["chrome", "bare"])
+@pytest.mark.parametrize("headings", list(BODY_HEADINGS))
+@pytest.mark.parametrize("chrome", ["chrome", "column-first", "bare"])
 @pytest.mark.parametrize("container", list(CONTAINERS))
-def test_the_body_is_found_in_any_container_without_chrome_or_back_matter(container: str, chrome: bool) -> None:
-    html = publisher_page(Page(container=container, chrome=chrome))
+def test_the_body_is_found_in_any_container_without_chrome_or_back_matter(container: str, chrome: str,
+                                                                           headings: str) -> None:
+    """Whatever wraps the article, wherever the side column is, and however the sections and the back matter are
+    headed (``<h2>``, bold lines, numbered bold capitals such as "7. REFERENCES")."""
+    html = publisher_page(Page(container=container, chrome=chrome != "bare", related_first=chrome == "column-first",
+                               body_headings=headings))
     article = read_article(html, parse_html(html), URL)
     assert article.body_source, "no body found"
     body = squash(article.body)
     for section, heading in enumerate(SECTIONS):
-        assert squash(heading) in body
+        assert squash(heading).lower() in body.lower()
         for paragraph in (0, 1):
             assert squash(body_paragraph(section, paragraph)) in body
     for not_body in (ACKNOWLEDGEMENT, REFERENCE, COOKIE, *MENU[1:], *ABSTRACT_PARAGRAPHS):

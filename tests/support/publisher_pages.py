@@ -198,9 +198,12 @@ def related_column() -> str:
             f"<h3>Abstract</h3><p>{other}</p></div></div></aside>")
 
 
-def back_matter() -> str:
-    return (f'<section class="ack"><h2>Acknowledgements</h2><p>{ACKNOWLEDGEMENT}</p></section>'
-            f'<section class="ref-list"><h2>References</h2><ol><li>{REFERENCE}</li>'
+def back_matter(headings: str = "h2") -> str:
+    """Acknowledgements and references, headed as the body's sections are (a key of :data:`BODY_HEADINGS`)."""
+    ack, refs = (BODY_HEADINGS[headings](len(SECTIONS) + i, h) for i, h in enumerate(("Acknowledgements",
+                                                                                       "References")))
+    return (f'<section class="ack">{ack}<p>{ACKNOWLEDGEMENT}</p></section>'
+            f'<section class="ref-list">{refs}<ol><li>{REFERENCE}</li>'
             "<li>Kirwan, M. L. &amp; Megonigal, J. P. (2013). Tidal wetland stability. Nature 504, 53-60.</li></ol>"
             "</section>")
 
@@ -258,7 +261,8 @@ def publisher_page(page: Page = Page()) -> str:
     heading = f'<h1 class="article-title">{page.h1}</h1>' if page.h1 else ""
     keywords = f'<p class="kwd-group">{KEYWORDS}</p>' if page.keywords else ""
     article = (heading + '<div class="authors">Ana Ramos, Li Wei and Sam Okafor</div>' + page.abstract + keywords
-               + (body_sections(headings=page.body_headings) if page.body else "") + (back_matter() if page.back else ""))
+               + (body_sections(headings=page.body_headings) if page.body else "")
+               + (back_matter(page.body_headings) if page.back else ""))
     related = related_column() if page.chrome else ""
     chrome_top = cookie_banner() + site_header() + (related if page.related_first else "") if page.chrome else ""
     chrome_bottom = ("" if page.related_first else related) + (
