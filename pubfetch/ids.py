@@ -86,15 +86,6 @@ def normalise_doi(doi: str) -> str:
     return "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in rest)
 
 
-def doi_registrant(doi: str) -> str:
-    """The text between ``10.`` and the next ``/``: the publisher's registrant code."""
-    rest = normalise_doi(doi)
-    if not rest.startswith("10."):
-        return ""
-    slash = rest.find("/", 3)
-    return rest[3:slash] if slash >= 0 else ""
-
-
 def extract_pmcid_number(pmcid: str) -> str:
     """The digits of a PMCID (what NCBI's efetch wants for ``db=pmc``)."""
     return pmcid[3:] if is_pmcid(pmcid) else ""
@@ -414,17 +405,6 @@ class PublicationIds:
         if urls:
             d.update(pmidUrl=self.pmid_url, pmcidUrl=self.pmcid_url, doiUrl=self.doi_url)
         return d
-
-    @classmethod
-    def from_dict(cls, d: dict) -> PublicationIds:
-        return cls(
-            pmid=d.get("pmid", "") or "",
-            pmcid=d.get("pmcid", "") or "",
-            doi=d.get("doi", "") or "",
-            pmid_url=d.get("pmidUrl", "") or "",
-            pmcid_url=d.get("pmcidUrl", "") or "",
-            doi_url=d.get("doiUrl", "") or "",
-        )
 
     def __str__(self) -> str:
         return "[" + ", ".join(self._key) + "]"

@@ -97,10 +97,7 @@ def _javascript_wanted(ctx: Context, start_url: str, selectors: Selectors | None
     """Whether the start URL's rule (or the explicit selectors) asks for JavaScript; ``None``: nobody said."""
     if selectors is not None:
         return selectors.javascript
-    start_rule = ctx.rules.webpage_rule(start_url)
-    if start_rule is not None and getattr(start_rule, "javascript", None) is not None:
-        return bool(start_rule.javascript)
-    return None
+    return ctx.rules.webpage_javascript(start_url)
 
 
 def _first_fetch(ctx: Context, start_url: str, javascript: bool | None) -> FetchResult:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.oneoff import check_url, doi_registrant_as_given
+from pubfetch.cli.idsource import check_url
+from pubfetch.cli.oneoff import doi_registrant_as_given
 from pubfetch.engine.batches import init_publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId, PublicationIds

@@ -13,7 +13,7 @@ import pytest
 from pubfetch.config import FetchConfig
 from pubfetch.config.files import MAX_CONFIG_BYTES
 from pubfetch.rules import RuleError, ScrapingRules
-from test_reliability_hostile import within
+from support.waits import within
 
 
 def config_error(path: Path) -> str:

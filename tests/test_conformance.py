@@ -11,25 +11,12 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from lxml import etree
 
-from pubfetch.config import Endpoints, FetchConfig
-from pubfetch.fetcher import fetch_many
 from pubfetch.model.part_type import PartType
-from pubfetch.resources.base import Context
-from support.loopback import LoopbackServer
 from support.replay import CorpusReplay
-from support.tlsintercept import TlsInterceptor
+from support.replayrun import fetch_all
 
-REAL_ENDPOINTS = Endpoints(
-    europepmc="http://www.ebi.ac.uk/europepmc/webservices/rest/",
-    europepmc_annotations="http://www.ebi.ac.uk/europepmc/annotations_api/",
-    eutils="http://eutils.ncbi.nlm.nih.gov/entrez/eutils/",
-    pubmed="http://pubmed.ncbi.nlm.nih.gov/",
-    doi="http://doi.org/",
-    unpaywall="http://api.unpaywall.org/v2/",
-)
 _TAG = re.compile(r"<[^<>]*>")
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
@@ -40,32 +27,6 @@ def plain(text: str) -> str:
 
 def squash(text: str) -> str:
     return "".join(text.split())
-
-
-@pytest.fixture(scope="module")
-def replay_server(request):
-    corpus = request.getfixturevalue("corpus_dir")
-    replay = CorpusReplay(corpus)
-    tls = TlsInterceptor()
-    with LoopbackServer({"/*": replay}, tls=tls) as server:
-        server.ca_file = tls.ca_file
-        yield replay, server
-    tls.close()
-
-
-def config_for(server: LoopbackServer, **changes) -> FetchConfig:
-    proxies = {"http": server.base, "https": server.base}
-    # a batched service's request waits for every publication on its way to it (released together by the step
-    # before), however slow the machine, not at most a linger
-    changes = {"linger_ms": 600_000, **changes}
-    return FetchConfig().with_changes(endpoints=REAL_ENDPOINTS, allow_private_addresses=True, javascript=False, threads=4,
-                       proxies=proxies, timeout=10000, ca_bundle=server.ca_file, **changes)
-
-
-def fetch_all(server, ids, **changes):
-    cfg = config_for(server, **changes)
-    with Context(cfg) as ctx:
-        return list(fetch_many(ids, config=cfg, context=ctx, retry_exceptions=False))
 
 
 def search_records(replay: CorpusReplay) -> list[dict]:

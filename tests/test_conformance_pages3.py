@@ -28,9 +28,10 @@ import pytest
 from pubfetch.fetcher import init_publication
 from pubfetch.ids import classify
 from pubfetch.model.part_type import PartType
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_site
-from test_conformance import config_for, fetch_all, replay_server  # noqa: F401 - the fixture is used by the tests below
+from support.replayrun import config_for, fetch_all
 
 MANIFEST = "pages3.jsonl"
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
@@ -63,7 +64,7 @@ def _read_at_url(server, entries: list[dict]) -> dict[str, object]:
 
 
 @pytest.fixture(scope="module")
-def fetched(replay_server):  # noqa: F811 - the imported fixture
+def fetched(replay_server):
     """Page name -> (its manifest entry, the publication fetched for its DOI)."""
     replay, server = replay_server
     pages = [e for e in replay.by_resource("publisher_page") if e["_manifest"] == MANIFEST]
@@ -149,7 +150,7 @@ def test_table_by_platform(fetched) -> None:
     assert total["pages"][0] == total["pages"][1]
 
 
-def test_consent_page_gives_nothing(replay_server) -> None:  # noqa: F811
+def test_consent_page_gives_nothing(replay_server) -> None:
     """The Informit SSO consent page (kind "blocked", no DOI) is recognised as no article: nothing is taken."""
     replay, server = replay_server
     entry = next(e for e in replay.by_resource("publisher_page")

@@ -16,9 +16,9 @@ from pubfetch.distributed.message import MAX_IDS_PER_TASK
 from pubfetch.distributed.submit import submit, wait
 from pubfetch.store import init_store, open_store
 from support.procs import stop_process_groups
+from support.pubfetch_processes import service_env, start_worker
 from support.synthetic import SyntheticServices
-from test_distributed_liveness import start_worker, wait_until
-from test_throughput import service_env
+from support.waits import wait_until
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
 
@@ -155,8 +155,8 @@ def test_a_worker_whose_database_is_gone_fails_each_batch_at_once(tmp_path: Path
 
 def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path, redis_url: str,
                                                                  caplog: pytest.LogCaptureFixture) -> None:
-    """The submitter's own way to Redis is cut for 10 s while its job runs: it asks again with backoff and returns
-    the finished job (it used to end with ``internal error: QueueError``)."""
+    """The submitter's own way to Redis is cut for 10 s while its job runs: it asks again with backoff, logs that the
+    queue does not answer and then that it answers again, and returns the finished job."""
     import logging
     import threading
 
@@ -191,8 +191,8 @@ def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path,
 def test_a_submitter_whose_database_connection_is_ended_reads_the_results_anyway(tmp_path: Path, pg_url: str,
                                                                                   redis_url: str) -> None:
     """``-db-fetch PG --queue``: the server ends the submitter's database connection while the workers fetch (a restart,
-    an idle timeout); the submitter reads the results through a new one and exits as the run deserves (it used to exit
-    2 although the job succeeded)."""
+    an idle timeout); the submitter reads the results through a new one and exits as the run deserves (1: the
+    closed-access halves stay partial), not as if the job had failed."""
     import psycopg
     import redis
 
@@ -227,8 +227,8 @@ def test_a_submitter_whose_database_connection_is_ended_reads_the_results_anyway
 
 def test_a_failed_batch_stores_one_line_never_the_failures_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
-    """A batch fails with an error whose text quotes a file (as the rule loader's errors once quoted the line they
-    could not read): what goes to the result backend (readable by the queue's writers) is a line of the task's own;
+    """A batch fails with an error whose text quotes a file (as an error reading a file may quote the line it could
+    not read): what goes to the result backend (readable by the queue's writers) is a line of the task's own;
     the error itself stays in the worker's log."""
     import logging
     from types import SimpleNamespace

@@ -15,10 +15,10 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId
 from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
+from support.procs import stop_process_groups
+from support.pubfetch_processes import service_env, start_worker
 from support.synthetic import Article, SyntheticServices
-from test_distributed import _start_worker
-from test_reliability_hostile import within
-from test_throughput import service_env
+from support.waits import within
 
 #: A value for each setting a worker takes from its own options and configuration, never from a job.
 WORKER_OWNED: dict[str, object] = {
@@ -74,7 +74,7 @@ def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path:
     db = str(tmp_path / "pubs.db")
     init_store(db).close()
     with SyntheticServices(4) as services:
-        worker = _start_worker(redis_url, db, service_env(services), tmp_path / "worker.log")
+        worker = start_worker(redis_url, db, service_env(services), tmp_path / "worker.log")
         try:
             done: list[int] = []
             summary = BatchSummary()
@@ -91,8 +91,7 @@ def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path:
             within(300, lambda: list(pubfetch.fetch_many(pmids, db=db, queue=redis_url, parts=["title"])))
             asked_again = services.counts.copy()
         finally:
-            worker.terminate()
-            worker.wait(timeout=60)
+            stop_process_groups([worker])
     assert [pub.pmid.content for pub in pubs] == pmids  # in input order, the invalid ID skipped (errors="skip")
     assert done == [1, 2, 3, 4]
     assert (summary.total, summary.fetched, summary.final) == (4, 4, 0)  # none final: the args travelled

@@ -8,7 +8,7 @@ from pubfetch.engine.claims import Claims, identity_keys
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model.publication import Publication
-from pubfetch.resources.base import PubRun
+from pubfetch.resources.pubrun import PubRun
 
 ARGS = FetcherArgs()
 
@@ -26,9 +26,9 @@ def test_identity_keys_name_each_id_and_fold_the_dois_case() -> None:
 def test_a_paper_given_twice_in_one_batch_is_held_by_the_first() -> None:
     first, again, other = run_of("123", doi="10.1000/abc"), run_of(doi="10.1000/ABC"), run_of("456")
     Claims().claim([first, again, other], batch=1)
-    assert again.same_as is first.pub and not again.goon
-    assert first.same_as is None and first.goon
-    assert other.same_as is None and other.goon
+    assert again.same_as is first.pub and not again.keep_going
+    assert first.same_as is None and first.keep_going
+    assert other.same_as is None and other.keep_going
 
 
 def test_claims_reach_the_next_batch_in_flight_until_forgotten() -> None:
@@ -41,7 +41,7 @@ def test_claims_reach_the_next_batch_in_flight_until_forgotten() -> None:
     claims.forget(1)
     third = run_of("123")
     claims.claim([third], batch=3)
-    assert third.same_as is None and third.goon
+    assert third.same_as is None and third.keep_going
 
 
 def test_claiming_a_run_again_does_not_mark_it_as_its_own_duplicate() -> None:
@@ -49,4 +49,4 @@ def test_claiming_a_run_again_does_not_mark_it_as_its_own_duplicate() -> None:
     run = run_of("123")
     claims.claim([run], batch=1)
     claims.claim([run], batch=1)
-    assert run.same_as is None and run.goon
+    assert run.same_as is None and run.keep_going

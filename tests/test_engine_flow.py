@@ -6,7 +6,7 @@ from __future__ import annotations
 from pubfetch.engine.batches import init_publication
 from pubfetch.engine.flow import InFlight, fetch_publications
 from pubfetch.ids import PublicationIds
-from pubfetch.resources.base import PubRun
+from pubfetch.resources.pubrun import PubRun
 from support.fetchrun import fetch_run
 from support.synthetic import Article
 

@@ -14,8 +14,8 @@ import pubfetch
 from pubfetch.model.part_type import PartType
 from pubfetch.output.report_plots import plots, stacked_bars
 from pubfetch.store import init_store
+from support.publications import fetched_publication
 from support.reports import report_data
-from test_report import publication
 
 MATH = "$\\frac{$"  # not a formula mathtext can parse: it raises
 
@@ -28,9 +28,9 @@ def test_labels_with_dollar_signs_are_plain_text() -> None:
 
 def test_a_report_of_a_database_with_such_hosts(tmp_path: Path) -> None:
     db = tmp_path / "pubs.db"
-    pub = publication("31111111", "10.1000/dollar", "A title with $x$ in it",
-                      fulltext=(PartType.doi, "https://www.example.org/a"),
-                      visited=(f"https://pub{MATH}lisher.example/article",))
+    pub = fetched_publication("31111111", "10.1000/dollar", "A title with $x$ in it",
+                              fulltext=(PartType.doi, "https://www.example.org/a"),
+                              visited=(f"https://pub{MATH}lisher.example/article",))
     with init_store(db) as store:
         assert store.put_publication(pub)
         store.commit()

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from pubfetch.resources.base import Context
 from pubfetch.store import open_store
 from support.loopback import Reply
 from support.synthetic import Article, SyntheticServices, in_process_hosts, use_services
+from support.waits import wait_until
 
 
 def _config(services: SyntheticServices, batch_size: int) -> FetchConfig:
@@ -38,14 +37,6 @@ def stored_pmids(db: Path) -> set[str]:
             return {r[0] for r in conn.execute("SELECT json_extract(json, '$.pmid.content') FROM publications")}
         except sqlite3.OperationalError:  # the schema is being created
             return set()
-
-
-def wait_until(condition: Callable[[], bool], ceiling_s: float = 300) -> None:
-    """Wait for an event seen by polling (the ceiling only ends a hung test)."""
-    deadline = time.monotonic() + ceiling_s
-    while not condition():
-        assert time.monotonic() < deadline, "the awaited event never came"
-        time.sleep(0.02)
 
 
 def test_the_next_batch_starts_before_the_current_one_is_done() -> None:
@@ -121,7 +112,7 @@ def test_a_paper_named_in_two_batches_in_flight_is_fetched_and_stored_once(
                 if answers_first == "second batch":
                     # still fetching the paper when the third batch is read: that is when the first batch is done,
                     # which its other paper's being stored tells
-                    wait_until(lambda: other.pmid in stored_pmids(db))
+                    wait_until(lambda: other.pmid in stored_pmids(db), 300, "the other paper stored")
             elif request.path.endswith("/search") and late in " ".join(request.query.get("query", [])):
                 assert paper_asked.wait(300), "the other batch never asked for the paper"
             return answer(request)

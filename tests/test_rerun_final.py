@@ -11,7 +11,8 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources import ncbi
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from support.loopback import LoopbackServer, Reply
 
 ARGS = FetcherArgs()

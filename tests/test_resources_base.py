@@ -1,6 +1,6 @@
-"""What every resource shares (pubfetch/resources/base.py): a publication's run flags, which failures make an entry
-retryable and which are asked again in the run, the words failures are told in, and the run context (parts asked for,
-finality, warnings once per run, work on the worker threads)."""
+"""What every resource shares: one publication's pass (pubfetch/resources/pubrun.py: its run flags, which failures
+make an entry retryable and which are asked again in the run, the words failures are told in) and the run context
+(pubfetch/resources/base.py: parts asked for, finality, warnings once per run, work on the worker threads)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,8 @@ import pytest
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.base import (
-    PubfetchWarning,
-    PubRun,
-    RunFlag,
-    chunks,
-    email_address,
-    failure_word,
-    worth_asking_again,
-)
+from pubfetch.resources.base import PubfetchWarning, chunks, email_address
+from pubfetch.resources.pubrun import PubRun, RunFlag, failure_word, worth_asking_again
 from support.fetchrun import fetch_run
 from support.synthetic import Article
 

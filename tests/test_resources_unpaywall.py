@@ -11,7 +11,8 @@ import pytest
 from pubfetch.model.part_type import PartType
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import unpaywall
-from pubfetch.resources.base import PubfetchWarning, RunFlag
+from pubfetch.resources.base import PubfetchWarning
+from pubfetch.resources.pubrun import RunFlag
 from support.fetchrun import fetch_run
 
 ANSWER = (Path(__file__).parent / "data" / "documents" / "unpaywall.json").read_text(encoding="utf-8")

@@ -425,7 +425,7 @@ def test_test_entries_and_fingerprint_are_read() -> None:
     rules = journals("'example\\.org/': ex\n---\nex:\n  title: h1\n  recognise: 'meta[name=generator][content^=Ex]'\n"
                      "  tests:\n    - url: 'https://example.org/a'\n      title: 'A'\n      abstract: 120\n"
                      "      pdf: true\n    - url: 'https://example.org/b'\n      untested: true\n")
-    site = rules.site_rule("ex")
+    site = rules.sites["ex"]
     assert [(t.url, dict(t.expect), t.untested, t.line) for t in site.tests] == [
         ("https://example.org/a", {"title": "A", "abstract": 120, "pdf": True}, False, 7),
         ("https://example.org/b", {}, True, 11),

@@ -57,8 +57,8 @@ def test_javascript_and_restart_sections_and_site_lookup() -> None:
     assert rules.javascript("https://a.org/js/1") and not rules.javascript("https://a.org/1")
     assert rules.restart("https://a.org/heavy/1") and not rules.restart("https://a.org/js/1")
     assert not rules.javascript("") and not rules.restart("")
-    assert rules.site_rule("special").selector("title").text == "h2"
-    assert rules.site_rule("nowhere") is None
+    assert rules.sites["special"].selector("title").text == "h2"
+    assert "nowhere" not in rules.sites
 
 
 def test_a_later_file_overrides_a_site_and_adds_regexes() -> None:

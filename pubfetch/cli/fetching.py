@@ -34,7 +34,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
-from pubfetch.resources.base import Context, PubRun, RunFlag
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun, RunFlag
 from pubfetch.store import Store
 from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
 

@@ -19,7 +19,8 @@ from pubfetch.engine.claims import Claims
 from pubfetch.engine.resume import Resume
 from pubfetch.model.publication import Publication
 from pubfetch.resources import europepmc
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +128,9 @@ def _fetch_one(ctx: Context, run: PubRun, serve: Callable[[Step, Sequence[PubRun
         grow(ctx, [run], serve)
         if run.same_as is not None:
             return False
-        if run.goon:
+        if run.keep_going:
             follow_links(ctx, run, serve)
-        if run.goon:
+        if run.keep_going:
             return True
     log.warning("IDs of %s kept changing; giving up after %d restarts", run.pub.ids, MAX_RESTARTS)
     run.pub.state.fetch_exception = True

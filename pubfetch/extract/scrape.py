@@ -268,19 +268,6 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     return record
 
 
-def scrape_journal_without_rule(html: Html, url: str) -> ArticleRecord:
-    """A page no journal rule knows: the <title> up to the first "|" as title, the cleaned page as fulltext.
-
-    Both are worth only the part type "webpage"; the cleaning drops menus, footers and reference lists. A
-    BeautifulSoup argument is cleaned in place.
-    """
-    soup = _soup(html)
-    record = ArticleRecord()
-    record.title = page_title(soup).split("|", 1)[0].strip()
-    record.fulltext = clean_html(soup, url, publication=True)
-    return record
-
-
 # ---------------------------------------------------------------------------------------------------- webpages
 
 

@@ -22,7 +22,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
+from pubfetch.resources.base import Context, chunks
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 

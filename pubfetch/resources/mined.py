@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from pubfetch.extract.annotations import by_id, parse_annotations
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import MinedTerm
-from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
+from pubfetch.resources.base import Context, chunks
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,9 @@ from pubfetch.model.parts import ListPart, MeshTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.net.urls import RedactingFilter
-from pubfetch.resources.base import Context, PubRun, RunFlag, chunks, email_address
+from pubfetch.resources.base import Context, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 log.addFilter(RedactingFilter())  # efetch URLs carry the api_key

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pubfetch.extract.europepmc_references import parse_references_json
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import Reference, RichName
-from pubfetch.resources.base import Context, PubRun, RunFlag
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 

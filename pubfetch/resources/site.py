@@ -31,8 +31,9 @@ from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName, Section
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.base import Context, PubRun, RunFlag
+from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
+from pubfetch.resources.pubrun import PubRun, RunFlag
 from pubfetch.rules import JournalRule
 
 log = logging.getLogger(__name__)

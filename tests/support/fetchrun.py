@@ -22,7 +22,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Answer, MappingTransport
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from support.synthetic import SyntheticServices, in_process
 
 
