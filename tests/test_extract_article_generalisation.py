@@ -41,6 +41,7 @@ from support.publisher_pages import (
     CONTAINERS,
     COOKIE,
     H1_MARKUP,
+    H1_PLACES,
     HOST,
     JOURNAL,
     MARKUP_MARKS,
@@ -236,13 +237,26 @@ def test_an_h1_is_read_whole_without_its_footnote_marks(h1: str, mark: str, titl
     assert title_from_page(parse_html(html), URL) == title
 
 
+@pytest.mark.parametrize("place", list(H1_PLACES))
 @pytest.mark.parametrize("mark", ["none", "dagger", "sup-digit", "sup-letter", "sup-link", "link-mark"])
 @pytest.mark.parametrize("h1", list(H1_MARKUP))
-def test_a_page_with_an_h1_and_no_title_meta_gets_its_title(fetch: Fetch, h1: str, mark: str) -> None:
+def test_a_page_with_an_h1_and_no_title_meta_gets_its_title(fetch: Fetch, h1: str, mark: str, place: str) -> None:
     markup, title = H1_MARKUP[h1]
-    pub = fetch(short_page(h1=markup + MARKUP_MARKS[mark] if mark != "none" else markup, title_tag=f"{SITE} - "
-                           f"{title}"))
+    pub = fetch(short_page(h1=markup + MARKUP_MARKS[mark] if mark != "none" else markup, h1_place=place,
+                           title_tag=f"{SITE} - {title}"))
     assert (pub.title.content, pub.title.type) == (title, PartType.webpage)
+
+
+@pytest.mark.parametrize("container", list(CONTAINERS))
+@pytest.mark.parametrize("place", list(H1_PLACES))
+@pytest.mark.parametrize("title_tag", ["Article | Tidewater Press", "Tidewater Press", f"{TITLE} | {JOURNAL}"])
+def test_the_h1_is_the_title_wherever_the_article_puts_it(title_tag: str, place: str, container: str) -> None:
+    """An <h1> in the article's own header or title block is its title, whatever the <title> says (one that does not
+    name the article, or names it without its subtitle); the site's header outside the article is not."""
+    markup, title = H1_MARKUP["subtitle-span"]
+    html = publisher_page(Page(h1=markup, h1_place=place, container=container, title_tag=title_tag))
+    html = html.replace('<div class="logo">', '<h1 class="logo">').replace(f"{SITE}</div>", f"{SITE}</h1>")
+    assert title_from_page(parse_html(html), URL) == title
 
 
 @pytest.mark.parametrize("mark", ["none", "dagger", "asterisk", "asterisk-comma-digit"])

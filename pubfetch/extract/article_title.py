@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch.extract.clean import page_title
+from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import element_text
 
 __all__ = ["SITE_DECORATED", "main_heading", "meta_title", "tidy_title", "title_from_page", "title_without_boilerplate"]
@@ -38,6 +39,8 @@ _BOILERPLATE = re.compile(
 #: An element holding a footnote mark inside a heading: a <sup> of marks or digits, a link to a note.
 _NOTE_TEXT = re.compile(r"^[\s*\u2020\u2021\u00a7\u00b6\u2016\u204e\u2217,\d a-z]{1,6}$")
 _NOT_MAIN = ("header", "nav", "footer", "aside")
+#: Tokens of a <header>'s id or class that name it the article's rather than the site's.
+_ARTICLE_NAMES = frozenset(("article", "entry", "paper", "publication", "chapter"))
 #: The meta tag formats whose title a site often copies from its <title>, site name included ("T | Journal"):
 #: Open Graph, Twitter and the generic ``title`` tag. Bibliographic tags (citation, Dublin Core, ...) name the article.
 SITE_DECORATED = frozenset(("og", "twitter", "meta"))
@@ -55,8 +58,25 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
+def _is_main(tag: Tag) -> bool:
+    return tag.name in ("main", "article") or tag.get("role") == "main"
+
+
+def _is_articles_header(header: Tag, above: list[Tag]) -> bool:
+    """Whether a <header> is the article's own (its title, authors, dates) rather than the site's: it sits in the
+    main content or an <article>, or its id or class names the article ("article-header", "entry-header")."""
+    names = {t for value in (header.get("id"), header.get("class")) if value for t in tokenize(value)}
+    return bool(names & _ARTICLE_NAMES) or any(map(_is_main, above))
+
+
 def _in_page_chrome(tag: Tag) -> bool:
-    return any(parent.name in _NOT_MAIN for parent in tag.parents if isinstance(parent, Tag))
+    """Whether an element sits in the page's menus, side columns or footer, or in the site's header."""
+    parents = [p for p in tag.parents if isinstance(p, Tag)]
+    for index, parent in enumerate(parents):
+        if parent.name in _NOT_MAIN and (parent.name != "header" or not _is_articles_header(parent,
+                                                                                            parents[index + 1:])):
+            return True
+    return False
 
 
 def _is_note_mark(tag: Tag) -> bool:
@@ -102,7 +122,7 @@ def main_heading(soup: BeautifulSoup, hint: str = "") -> str:
             if "".join(text.split()).lower() in squashed_hint:
                 return text
     for h, text in texts:
-        if any(isinstance(p, Tag) and (p.name in ("main", "article") or p.get("role") == "main") for p in h.parents):
+        if any(isinstance(p, Tag) and _is_main(p) for p in h.parents):
             return text
     return texts[0][1]
 

@@ -227,6 +227,14 @@ def body_sections(figure: bool = True, headings: str = "h2") -> str:
     return "".join(parts)
 
 
+#: Where the article's <h1> sits inside the article: a function of the heading's markup.
+H1_PLACES = {
+    "article": lambda h: h,
+    "article-header": lambda h: f'<header class="article-header">{h}<div class="dates">Published 3 May 2021</div>'
+                                "</header>",
+    "title-block": lambda h: f'<div class="article-title-block"><div class="inner">{h}</div></div>',
+}
+
 #: What wraps the article: a function of the article's markup.
 CONTAINERS = {
     "article": lambda a: f"<main><article>{a}</article></main>",
@@ -251,6 +259,7 @@ class Page:
     chrome: bool = True  # header menu, cookie banner, side column, footer
     back: bool = True  # acknowledgements and references
     related_first: bool = False  # the side column of other papers before the article rather than after it
+    h1_place: str = "article"  # a key of H1_PLACES
     body_headings: str = "h2"  # a key of BODY_HEADINGS
     keywords: bool = False  # a keywords line after the abstract
 
@@ -258,7 +267,7 @@ class Page:
 def publisher_page(page: Page = Page()) -> str:
     """The page as HTML: the site's header, the article (its <h1>, abstract, body and back matter) in its container,
     a side column of other papers, the footer."""
-    heading = f'<h1 class="article-title">{page.h1}</h1>' if page.h1 else ""
+    heading = H1_PLACES[page.h1_place](f'<h1 class="article-title">{page.h1}</h1>') if page.h1 else ""
     keywords = f'<p class="kwd-group">{KEYWORDS}</p>' if page.keywords else ""
     article = (heading + '<div class="authors">Ana Ramos, Li Wei and Sam Okafor</div>' + page.abstract + keywords
                + (body_sections(headings=page.body_headings) if page.body else "")
