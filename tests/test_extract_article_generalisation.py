@@ -13,13 +13,16 @@ chrome around it), so that each promise of docs/rules.md ("When no rule fits") i
   text is title, abstract and body in that order.
 
 Titles and abstracts are checked where a user meets them: the publication fetched by its DOI through the DOI-page
-code (over the in-process transport), with the part types deciding between the reader, the meta tags and the rules.
+code (over the in-process transport), with the part types deciding between the reader, the meta tags and the rules;
+the rules are the test's own (none, or one written for another layout whose selectors find nothing), so that no
+shipped rule or platform fingerprint reads these pages instead of the reader.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -29,8 +32,12 @@ from pubfetch.extract.article_title import title_from_page
 from pubfetch.extract.clean import parse_html
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
+from pubfetch.net.client import HttpClient
+from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
+from pubfetch.resources.base import Context
+from pubfetch.rules import ScrapingRules
 from support.fetchrun import fetch_run
 from support.publisher_pages import (
     ABSTRACT_MARKUP,
@@ -66,13 +73,19 @@ URL = f"https://www.{HOST}/doi/full/10.5555/tide.2021.1"
 Fetch = Callable[[str], Publication]
 
 
-@pytest.fixture(scope="module")
-def fetch() -> Iterator[Fetch]:
+#: A rule for the test's host written for a layout the pages do not have: every selector finds nothing, unless a
+#: page wraps its body in the rule's element.
+STALE_RULE = ("'127\\.0\\.0\\.1': tidewater\n---\ntidewater:\n  title: 'h1.current-title'\n"
+              "  abstract: 'section.current-abstract'\n  fulltext: 'div.current-body'\n")
+
+
+@contextmanager
+def page_fetcher(rules: ScrapingRules | None = None) -> Iterator[Fetch]:
     """Fetch a publication whose DOI leads to a page answering the given HTML, as a user's fetch reaches a publisher
-    page no rule knows; gives the publication."""
+    page (no rule knows the host unless ``rules`` are given); gives the publication."""
     run = fetch_run(1)
     numbers = itertools.count()
-    with run.context() as ctx:
+    with Context(run.config, client=HttpClient(http_config(run.config), transport=run.transport), rules=rules) as ctx:
         def fetch_page(html: str) -> Publication:
             doi = f"10.5555/tide.{next(numbers)}"
             page = f"{run.services.base}/publisher/{doi.rsplit('.', 1)[1]}"
@@ -83,6 +96,20 @@ def fetch() -> Iterator[Fetch]:
             site.fetch_doi(ctx, pub_run)
             assert pub_run.pub.visited_sites, "the page was not reached"
             return pub_run.pub
+        yield fetch_page
+
+
+@pytest.fixture(scope="module")
+def fetch() -> Iterator[Fetch]:
+    with page_fetcher(ScrapingRules()) as fetch_page:
+        yield fetch_page
+
+
+@pytest.fixture(scope="module")
+def fetch_with_stale_rule() -> Iterator[Fetch]:
+    rules = ScrapingRules()
+    rules.add_journals(STALE_RULE, "<test>")
+    with page_fetcher(rules) as fetch_page:
         yield fetch_page
 
 
@@ -321,3 +348,31 @@ def test_the_full_text_is_title_abstract_and_body_in_that_order(fetch: Fetch, co
     positions = [text.find(body_paragraph(section, 0)) for section in range(len(SECTIONS))]
     assert -1 not in positions and positions == sorted(positions)
     assert ACKNOWLEDGEMENT not in text and REFERENCE not in text and COOKIE not in text
+
+
+# ------------------------------------------------------------------------------------- a rule that finds nothing
+
+
+@pytest.mark.parametrize("mark", ["none", "dagger", "sup-digit"])
+@pytest.mark.parametrize("markup", ["h3-ABSTRACT", "strong-Abstract", "class-hlFld-Abstract", "jats-div.abstract-div.sec"])
+def test_a_rules_empty_fields_are_read_by_the_reader(fetch_with_stale_rule: Fetch, markup: str, mark: str) -> None:
+    """A rule written for another layout of the site: the reader gives the title, the abstract and the body, with a
+    truncated description left out."""
+    html = publisher_page(Page(h1=TITLE + MARKUP_MARKS.get(mark, ""), abstract=ABSTRACT_MARKUP[markup](True),
+                               head=meta("dc.description", RUN_IN[:200] + "...")))
+    pub = fetch_with_stale_rule(html)
+    assert (pub.title.content, pub.title.type) == (TITLE, PartType.webpage)
+    assert (pub.abstract.content, pub.abstract.type) == (abstract_text(True), PartType.webpage)
+    assert pub.fulltext.content.startswith(f"{TITLE}\n\n{abstract_text(True)}\n\n")
+    assert body_paragraph(4, 1) in pub.fulltext.content and REFERENCE not in pub.fulltext.content
+
+
+@pytest.mark.parametrize("markup", ["h2-Abstract", "class-abstract", "role-doc-abstract"])
+def test_a_rules_body_gets_the_readers_title_and_abstract_in_front(fetch_with_stale_rule: Fetch, markup: str) -> None:
+    html = publisher_page(Page(abstract=ABSTRACT_MARKUP[markup](False))).replace(
+        "<section><h2>Introduction", '<div class="current-body"><section><h2>Introduction').replace(
+        '<section class="ack">', '</div><section class="ack">')
+    pub = fetch_with_stale_rule(html)
+    assert pub.fulltext.type is PartType.doi  # the rule's body, the page's own type
+    assert pub.fulltext.content.startswith(f"{TITLE}\n\n{abstract_text()}\n\nIntroduction\n\n")
+    assert body_paragraph(4, 1) in pub.fulltext.content and ACKNOWLEDGEMENT not in pub.fulltext.content
