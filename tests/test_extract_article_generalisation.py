@@ -5,12 +5,13 @@ chrome around it), so that each promise of docs/rules.md ("When no rule fits") i
 * the abstract the page marks by a heading, a class or id, a role or itemprop, or JATS-like sections is found whole,
   a structured abstract with its labels on their own lines, never another paper's abstract from a side column;
 * a meta description (``description``, ``og:description``, ``dc.description``, ``twitter:description``,
-  ``citation_abstract``) that truncates the visible abstract or says less than it never wins over it; one that says
-  more is kept, and a page that shows no abstract gets the meta one;
-* the title comes from the meta tags, else the main ``<h1>`` read whole, else the ``<title>``, and never keeps a
-  footnote mark or the site's boilerplate;
-* the body is found in any container, without menus, cookie banners, acknowledgements or references, and the full
-  text is title, abstract and body in that order.
+  ``citation_abstract``, JSON-LD ``description``/``abstract``) that truncates the visible abstract or says less than
+  it never wins over it; one that says more is kept, and a page that shows no abstract gets the meta one;
+* the title comes from the meta tags, else the main ``<h1>`` read whole (wherever the article puts it), else the
+  ``<title>``, and never keeps a footnote mark or the site's boilerplate;
+* the body is found in any container, without menus, cookie banners, acknowledgements or references (however they
+  are headed), and the full text is title, abstract and body in that order;
+* a rule whose selectors find nothing leaves its fields to the reader.
 
 Titles and abstracts are checked where a user meets them: the publication fetched by its DOI through the DOI-page
 code (over the in-process transport), with the part types deciding between the reader, the meta tags and the rules;
@@ -21,6 +22,7 @@ shipped rule or platform fingerprint reads these pages instead of the reader.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -180,10 +182,20 @@ def test_another_papers_abstract_in_a_side_column_is_never_taken(markup: str, re
 
 FULL = " ".join(ABSTRACT_PARAGRAPHS)
 RUN_IN = " ".join(f"{label}: {text}" for label, text in STRUCTURED)  # a structured abstract flattened into one line
-DESCRIPTION_TAGS = {"description": ("name", "description"), "og:description": ("property", "og:description"),
-                    "dc.description": ("name", "dc.description"), "DC.Description": ("name", "DC.Description"),
-                    "twitter:description": ("name", "twitter:description"),
-                    "citation_abstract": ("name", "citation_abstract")}
+DESCRIPTION_TAGS: dict[str, Callable[[str], str]] = {
+    "description": lambda text: meta("description", text),
+    "og:description": lambda text: meta("og:description", text, "property"),
+    "dc.description": lambda text: meta("dc.description", text),
+    "DC.Description": lambda text: meta("DC.Description", text),
+    "twitter:description": lambda text: meta("twitter:description", text),
+    "citation_abstract": lambda text: meta("citation_abstract", text),
+    "jsonld-description": lambda text: '<script type="application/ld+json">' + json.dumps(
+        {"@context": "https://schema.org", "@type": "ScholarlyArticle", "headline": TITLE, "description": text})
+        + "</script>",
+    "jsonld-abstract": lambda text: '<script type="application/ld+json">' + json.dumps(
+        {"@context": "https://schema.org", "@type": "ScholarlyArticle", "headline": TITLE, "abstract": text})
+        + "</script>",
+}
 #: Meta descriptions that only repeat the visible abstract: (structured abstract?, description).
 TRUNCATIONS = {
     "prefix": (False, FULL[:240]),
@@ -215,20 +227,20 @@ def test_a_truncated_description_is_recognised(variant: str) -> None:
 def test_a_truncated_description_never_wins_over_the_visible_abstract(fetch: Fetch, tag: str, variant: str,
                                                                       markup: str) -> None:
     structured, description = TRUNCATIONS[variant]
-    pub = fetch(short_page(head=meta(DESCRIPTION_TAGS[tag][1], description, DESCRIPTION_TAGS[tag][0]),
+    pub = fetch(short_page(head=DESCRIPTION_TAGS[tag](description),
                            abstract=ABSTRACT_MARKUP[markup](structured)))
     assert (pub.abstract.content, pub.abstract.type) == (abstract_text(structured), PartType.webpage)
 
 
 @pytest.mark.parametrize("tag", list(DESCRIPTION_TAGS))
 def test_a_site_blurb_never_wins_over_the_visible_abstract(fetch: Fetch, tag: str) -> None:
-    pub = fetch(short_page(head=meta(DESCRIPTION_TAGS[tag][1], BLURB, DESCRIPTION_TAGS[tag][0])))
+    pub = fetch(short_page(head=DESCRIPTION_TAGS[tag](BLURB)))
     assert (pub.abstract.content, pub.abstract.type) == (abstract_text(), PartType.webpage)
 
 
 @pytest.mark.parametrize("tag", list(DESCRIPTION_TAGS))
 def test_without_a_visible_abstract_the_description_is_the_abstract(fetch: Fetch, tag: str) -> None:
-    pub = fetch(short_page(head=meta(DESCRIPTION_TAGS[tag][1], FULL[:240] + "...", DESCRIPTION_TAGS[tag][0]),
+    pub = fetch(short_page(head=DESCRIPTION_TAGS[tag](FULL[:240] + "..."),
                            abstract=""))
     assert pub.abstract.content == FULL[:240] + "..."
     assert pub.abstract.type.is_better_than(PartType.webpage)
@@ -238,7 +250,7 @@ def test_without_a_visible_abstract_the_description_is_the_abstract(fetch: Fetch
 def test_a_description_saying_more_than_the_visible_abstract_is_kept(fetch: Fetch, tag: str) -> None:
     """A page that shows only the start of its abstract: the meta tag's longer one wins by its part type."""
     shown = f'<div class="abstract"><p>{ABSTRACT_PARAGRAPHS[0]}</p></div>'
-    pub = fetch(short_page(head=meta(DESCRIPTION_TAGS[tag][1], FULL, DESCRIPTION_TAGS[tag][0]), abstract=shown))
+    pub = fetch(short_page(head=DESCRIPTION_TAGS[tag](FULL), abstract=shown))
     assert pub.abstract.content == FULL
     assert pub.abstract.type.is_better_than(PartType.webpage)
 
