@@ -320,6 +320,11 @@ def test_a_meta_title_copied_from_the_title_element_loses_the_sites_part(fetch: 
     assert fetch(short_page(head=decorated + names, h1="")).title.content == TITLE
 
 
+def test_an_h1_of_the_journals_name_does_not_replace_the_meta_title(fetch: Fetch) -> None:
+    html = short_page(head=meta("og:title", f"{TITLE} | {JOURNAL}", "property"), h1=JOURNAL, title_tag=JOURNAL)
+    assert fetch(html).title.content == TITLE
+
+
 @pytest.mark.parametrize("source", ["citation_title", "og:title"])
 def test_a_title_holding_a_separator_of_its_own_stays_whole(fetch: Fetch, source: str) -> None:
     whole = "Marsh accretion - a review of forty sites"

@@ -182,7 +182,8 @@ def meta_title(title: str, source: str, soup: BeautifulSoup, url: str = "", site
         if len(heading) == len(title):
             return title
         before, after = title[:start], title[start + len(heading):]
-        if (not before or _ENDS_IN_SEPARATOR.search(before)) and (not after or _STARTS_WITH_SEPARATOR.match(after)):
+        if ((not before or _ENDS_IN_SEPARATOR.search(before)) and (not after or _STARTS_WITH_SEPARATOR.match(after))
+                and len(before) + len(after) < len(heading)):  # an <h1> of the journal's name is not the article's
             return heading
     bounds = [0] + [i for m in _SEPARATORS.finditer(title) for i in m.span()] + [len(title)]
     spans = list(zip(bounds[::2], bounds[1::2], strict=True))  # each segment's (start, end) between separators
