@@ -1,4 +1,5 @@
-"""The suite's own layout: test files hold tests, helpers live in tests/support/, and no module imports a test file.
+"""The suite's own layout: test files hold tests, helpers live in tests/support/, no module imports a test file, and
+every module of the package has a test file named after it.
 
 A helper imported from another test file ties the two files together: running, moving or deleting one breaks the
 other, and pytest collects the imported file's tests a second time under the importer's name when it imports a test
@@ -12,6 +13,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 BENCHMARKS = TESTS.parent / "benchmarks"
+PACKAGE = TESTS.parent / "pubfetch"
 
 
 def names_of_test_files() -> set[str]:
@@ -52,3 +54,23 @@ def test_every_module_beside_the_tests_is_a_test_file() -> None:
     loose = sorted(path.name for path in TESTS.glob("*.py") if path.name != "conftest.py" and path.stem not in
                    names_of_test_files())
     assert loose == [], "helpers belong in tests/support/"
+
+
+def _test_names_for(module: Path) -> set[str]:
+    """The test file names that cover ``module``: test_ and any tail of its dotted path joined by underscores
+    (pubfetch/net/browser/worker.py: test_worker, test_browser_worker, test_net_browser_worker)."""
+    parts = module.relative_to(PACKAGE).with_suffix("").parts
+    return {"test_" + "_".join(parts[i:]) for i in range(len(parts))}
+
+
+def test_every_module_has_a_test_file_named_after_it() -> None:
+    """A newcomer changing a module finds its tests by its name; a new module comes with its test file."""
+    present = names_of_test_files()
+    missing = [str(m.relative_to(PACKAGE.parent)) for m in sorted(PACKAGE.rglob("*.py"))
+               if m.name not in ("__init__.py", "__main__.py", "_version.py") and not _test_names_for(m) & present]
+    assert not missing, "modules without a test file named after them (tests/test_<module>.py): " + ", ".join(missing)
+
+
+def test_the_names_that_cover_a_module_are_the_tails_of_its_path() -> None:
+    assert _test_names_for(PACKAGE / "net" / "browser" / "worker.py") == {
+        "test_worker", "test_browser_worker", "test_net_browser_worker"}
