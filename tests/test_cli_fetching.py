@@ -100,3 +100,13 @@ def test_an_unwritable_warc_file_is_an_input_error(env: Path) -> None:
     with open_session({**LOCAL, "no-rate-limit": True}, {}, warc=str(blocker / "run.warc.gz")) as sess, \
             pytest.raises(InputError, match=f"^cannot write WARC file '{blocker}/run.warc.gz': "):
         sess.context()
+
+
+def test_command_line_fetching_parameters_are_applied_once_over_the_file(tmp_path: Path) -> None:
+    from pubfetch.cli.fetching import fetch_config
+
+    path = tmp_path / "config.yaml"
+    path.write_text("threads: 3\nfetching:\n  emptyCooldown: 12h\n  oadoiEmail: file@example.org\n")
+    cfg = fetch_config({"config": str(path), "threads": 4}, {"timeout": 30000})
+    assert (cfg.run.threads, cfg.fetching.timeout, cfg.fetching.empty_cooldown, cfg.fetching.oadoi_email) == (
+        4, 30000, 720, "file@example.org")

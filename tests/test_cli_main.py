@@ -80,3 +80,14 @@ def test_worker_is_the_workers_command_line(cli: Cli) -> None:
 
 def test_an_operation_runs_and_exits_with_0(cli: Cli) -> None:
     assert cli("-is-pmid", "31114920") == (0, "true\n", "")
+
+
+def test_cli_reports_a_bad_config_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("threds: 3\n")
+    code = main_module.main(["-fetch-document", "http://127.0.0.1:9/", "--config", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(f"pubfetch: error: config file {path}: unknown setting 'threds' (the settings are listed "
+                          "in docs/configuration.md)")
+    assert err.count("\n") == 1

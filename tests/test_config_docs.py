@@ -12,22 +12,6 @@ from pubfetch.config.registry import GROUPS
 DOC = Path(__file__).resolve().parents[1] / "docs" / "configuration.md"
 
 
-def test_every_setting_is_declared_with_a_line_of_doc() -> None:
-    from pubfetch.fetcher_args import fetcher_descriptor
-
-    undeclared = []
-    for group, record in GROUPS.items():
-        for f in dataclasses.fields(record):
-            if group == "fetching":
-                doc = fetcher_descriptor(f.name).description
-            else:
-                declaration = f.metadata.get("setting")
-                doc = declaration.doc if declaration is not None else ""
-            if not doc.strip():
-                undeclared.append(f"{group}.{f.name}")
-    assert not undeclared, f"settings without a line of doc: {', '.join(undeclared)}"
-
-
 def test_every_setting_is_in_the_documentation() -> None:
     text = DOC.read_text(encoding="utf-8")
     missing = [f.name for record in GROUPS.values() for f in dataclasses.fields(record) if f"`{f.name}`" not in text]

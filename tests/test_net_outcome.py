@@ -1,10 +1,9 @@
-"""Outcome rules without a network: fetchException (PubFetcher's rule), status kinds, config checks."""
+"""Outcome rules without a network: fetchException (PubFetcher's rule), status kinds, results."""
 
 from __future__ import annotations
 
 import pytest
 
-from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
 
 
@@ -79,28 +78,3 @@ def test_result_properties_and_repr() -> None:
     assert "10000 bytes" in repr(r) and "xxxx" not in repr(r)
     assert result(OutcomeKind.NOT_FOUND).permanent is True
     assert OutcomeKind.SERVER_BUSY.is_http_status and not OutcomeKind.TIMEOUT.is_http_status
-
-
-def test_config_defaults_are_pubfetchers() -> None:
-    c = HttpConfig()
-    assert (c.timeout_ms, c.timeout_s, c.quick, c.effective_timeout_retries) == (15000, 15.0, False, 1)
-    assert c.user_agent == "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0"
-    assert c.per_host_connections == 1
-    assert c.total_timeout_s == 120.0
-    assert HttpConfig(quick=True).effective_timeout_retries == 0
-    assert (HttpConfig(timeout_ms=0).timeout_s, HttpConfig(timeout_ms=0).total_timeout_s) == (None, None)
-    assert HttpConfig(total_timeout_ms=2500).total_timeout_s == 2.5
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [({"timeout_ms": -1}, "timeout_ms must be between 0 and"), ({"max_bytes": 0}, "max_bytes must be between 1 and"),
-     ({"max_redirects": -1}, "max_redirects must be between 0 and 100"),
-     ({"per_host_connections": 0}, "per_host_connections must be between 1 and 1024"),
-     ({"host_connections": {"a.example": 0}}, "host_connections.a.example must be between 1 and 1024"),
-     ({"busy_retries": -1}, "busy_retries must be between 0 and 100"),
-     ({"busy_backoff_s": -1}, "busy_backoff_s must be between 0 and 3600")],
-)
-def test_config_validation(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        HttpConfig(**kwargs)
