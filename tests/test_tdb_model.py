@@ -8,29 +8,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.metadata.tdb import Tdb, TdbAu, TdbError, load_tdb, load_tdb_files, parse_tdb
-
-SAMPLE = Path(__file__).parent / "data" / "tdb" / "sample.tdb"
-
-
-def one_au(body: str, implicit: str = "implicit < name ; param[base_url] >",
-           au: str = "au < An AU ; http://x/ >") -> TdbAu:
-    """Parse a publisher/title scope holding ``body`` settings and one au line."""
-    tdb = parse_tdb(f"""
-{{
-  publisher < name = P >
-  plugin = org.example.Plugin
-  {implicit}
-  {{
-    title < name = The Title >
-    {body}
-    {au}
-  }}
-}}
-""")
-    assert len(tdb.aus) == 1
-    return tdb.aus[0]
-
-
+from support.tdb import SAMPLE, one_au
 
 # --- accessors -------------------------------------------------------------------------------------------------------
 

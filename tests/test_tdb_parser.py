@@ -7,30 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.metadata.tdb import TdbAu, TdbError, load_tdb, parse_tdb
-
-SAMPLE = Path(__file__).parent / "data" / "tdb" / "sample.tdb"
-
-
-def one_au(body: str, implicit: str = "implicit < name ; param[base_url] >",
-           au: str = "au < An AU ; http://x/ >") -> TdbAu:
-    """Parse a publisher/title scope holding ``body`` settings and one au line."""
-    tdb = parse_tdb(f"""
-{{
-  publisher < name = P >
-  plugin = org.example.Plugin
-  {implicit}
-  {{
-    title < name = The Title >
-    {body}
-    {au}
-  }}
-}}
-""")
-    assert len(tdb.aus) == 1
-    return tdb.aus[0]
-
-
+from pubfetch.metadata.tdb import TdbError, load_tdb, parse_tdb
+from support.tdb import SAMPLE, one_au
 
 # --- structure and inheritance -------------------------------------------------------------------------------------
 
