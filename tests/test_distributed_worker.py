@@ -36,7 +36,7 @@ def test_a_rabbitmq_queue_without_a_results_redis_is_refused(monkeypatch: pytest
     monkeypatch.delenv(RESULT_BACKEND_ENV, raising=False)
     assert main(["--broker", "amqp://guest:guest@127.0.0.1:1//", "--db", "p.db"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("pubfetch: error: a queue at 127.0.0.1:1// needs a Redis for the job's results")
+    assert err.startswith("pubfetch: error: a queue at amqp://127.0.0.1:1// needs a Redis for the job's results")
     assert err.count("\n") == 1 and "guest:guest" not in err
 
 
