@@ -50,7 +50,11 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
     from pubfetch.ids import classify
     from pubfetch.model.part_type import PartType
     from pubfetch.net.outcome import FetchResult, OutcomeKind
-    from pubfetch.resources.base import Context, PubRun
+    from pubfetch.resources.base import Context
+    try:
+        from pubfetch.resources.pubrun import PubRun
+    except ImportError:  # a checkout from before PubRun had a module of its own
+        from pubfetch.resources.base import PubRun  # type: ignore[attr-defined,no-redef]
     from pubfetch.resources.site import _merge_page
     from pubfetch.rules import ScrapingRules
 

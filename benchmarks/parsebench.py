@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import documents
 import pagepath
@@ -167,39 +168,81 @@ def _pdf_pages_in_worker(workers: WorkerPool) -> Callable[[bytes], int]:
     return parse
 
 
+#: pubfetch's JATS reader with and without the rich parts, each beside the pubmed_parser work that compares with it
+JATS_FULL = "JATS full text, pubfetch (metadata, full text, corresponding authors + funding, references, sections, licence)"
+JATS_FULL_PP = "JATS full text, pubmed_parser (metadata + paragraphs + references)"
+JATS_PLAIN = "JATS full text, pubfetch without the rich parts (metadata, full text, corresponding authors)"
+JATS_PLAIN_PP = "JATS full text, pubmed_parser (metadata + paragraphs)"
+
+
+def _pubmed_parser_reads(pubmed_parser: ModuleType, with_references: bool) -> Callable[[str], int]:
+    """pubmed_parser's article metadata (``parse_pubmed_xml``), every body paragraph (``parse_pubmed_paragraph``
+    with ``all_paragraph=True``) and, when asked, the reference list (``parse_pubmed_references``), each a call of
+    its own on the file's path: its API reads and parses the file in each."""
+    def read(path: str) -> int:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # its deprecation warnings are not the measurement
+            pubmed_parser.parse_pubmed_xml(path)
+            pubmed_parser.parse_pubmed_paragraph(path, all_paragraph=True)
+            if with_references:
+                pubmed_parser.parse_pubmed_references(path)
+        return 1
+    return read
+
+
+def measure_interleaved(sets: list[tuple[str, str, str, list[bytes], Callable[[bytes], int]]], min_seconds: float,
+                        rounds: int = 5) -> list[Throughput]:
+    """:func:`measure` of several parsers taking turns (``rounds`` turns of ``min_seconds / rounds`` each), so that
+    a machine whose load changes during the measurement changes it for all of them alike."""
+    totals: list[Throughput] = []
+    for turn in range(rounds):
+        for i, (kind, source, unit, docs, parse) in enumerate(sets):
+            part = measure(kind, source, unit, docs, parse, min_seconds / rounds)
+            if part is None:
+                return []
+            if turn == 0:
+                totals.append(part)
+            else:
+                total = totals[i]
+                total.documents += part.documents
+                total.size += part.size
+                total.units += part.units
+                total.seconds += part.seconds
+                total.cpu_seconds += part.cpu_seconds
+    return totals
+
+
 def pubmed_parser_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
-    """pubfetch's JATS reader beside pubmed_parser (the PubMed Open Access parser: article metadata and body
-    paragraphs) on the recorded full texts pubmed_parser reads (it fails on a few), each given what it takes: bytes
-    for pubfetch, a file path for pubmed_parser. Nothing when pubmed_parser is not installed; it is not a dependency,
-    only the yardstick."""
+    """pubfetch's JATS reader beside pubmed_parser (the PubMed Open Access parser) on the recorded full texts that
+    pubmed_parser reads (its metadata parser fails on one without a publication year), in turns: the full reading
+    (what the fetcher does) beside pubmed_parser's metadata, paragraphs and references, and the reading without the
+    rich parts beside its metadata and paragraphs. Each is given what it takes: bytes for pubfetch, a file path for
+    pubmed_parser. Nothing when pubmed_parser is not installed; it is not a dependency, only the yardstick."""
     try:
         import pubmed_parser
     except ImportError:
         return []
     docs = corpus_bodies(corpus, ("europepmc_fulltext", "pmc_efetch"))
-
-    def with_pubmed_parser(path: str) -> int:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # its deprecation warnings are not the measurement
-            pubmed_parser.parse_pubmed_xml(path)
-            pubmed_parser.parse_pubmed_paragraph(path, all_paragraph=True)
-        return 1
-
+    plain_pp = _pubmed_parser_reads(pubmed_parser, with_references=False)
+    full_pp = _pubmed_parser_reads(pubmed_parser, with_references=True)
     with tempfile.TemporaryDirectory(prefix="parsebench-") as folder:
         readable: dict[bytes, str] = {}
         for i, doc in enumerate(docs):
             path = Path(folder) / f"article{i}.xml"
             path.write_bytes(doc)
             try:
-                with_pubmed_parser(str(path))
-            except Exception:  # noqa: BLE001 - a file it cannot read is left out of both rows
+                full_pp(str(path))
+            except Exception:  # noqa: BLE001 - a file it cannot read is left out of every row
                 continue
             readable[doc] = str(path)
         source = "corpus, the files pubmed_parser reads"
-        rows = [measure("JATS full text", source, "articles", list(readable), _articles, min_seconds),
-                measure("JATS full text, pubmed_parser (metadata + paragraphs)", source, "articles",
-                        list(readable), lambda doc: with_pubmed_parser(readable[doc]), min_seconds)]
-    return [row for row in rows if row is not None]
+        files = list(readable)
+        return measure_interleaved([
+            (JATS_FULL, source, "articles", files, _articles),
+            (JATS_FULL_PP, source, "articles", files, lambda doc: full_pp(readable[doc])),
+            (JATS_PLAIN, source, "articles", files, lambda doc: len(parse_jats(doc, rich_parts=False))),
+            (JATS_PLAIN_PP, source, "articles", files, lambda doc: plain_pp(readable[doc])),
+        ], min_seconds)
 
 
 def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Throughput]:

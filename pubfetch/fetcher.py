@@ -9,17 +9,18 @@ IDs and a killed run re-run with the same arguments skips what is already comple
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, TypeVar, Unpack
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from pubfetch import ids as idmod
-from pubfetch.config import FetchConfig, FetchOptions
+from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import DbLike, FetchRun
 from pubfetch.engine.batches import IdsLike, Progress, init_publication, to_ids, warn_retracted
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
+from pubfetch.net.config import RateLimiter
 from pubfetch.resources.base import Context
 from pubfetch.resources.europepmc import update_citations
 from pubfetch.store import Store
@@ -32,12 +33,15 @@ T = TypeVar("T", idmod.PublicationIds, Publication)
 
 
 def call_config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterable[PartName | str] | None,
-            options: FetchOptions, caller: str) -> FetchConfig:
-    """The run's configuration: ``config`` (default: from the config file and environment), then the call's
-    ``args``, ``parts`` and keyword options."""
-    cfg = (config or FetchConfig.from_env()).with_options(options, caller)
-    return cfg.with_options({"args": args, "parts": None if parts is None else frozenset(
-        p if isinstance(p, PartName) else PartName.parse(p) for p in parts)}, caller)
+                options: Mapping[str, object], caller: str) -> FetchConfig:
+    """The run's configuration: ``config`` (default: from the environment and the config file), then the call's
+    ``args``, ``parts`` and keyword options (settings by name; ``None`` leaves one as it is)."""
+    changes = dict(options)
+    if args is not None:
+        changes["fetching"] = args
+    if parts is not None:
+        changes["parts"] = frozenset(p if isinstance(p, PartName) else PartName.parse(p) for p in parts)
+    return (config or FetchConfig.from_env()).with_options(changes, caller, none_keeps=True)
 
 
 def fetch_many(
@@ -54,7 +58,8 @@ def fetch_many(
     use_stored: bool = True,
     errors: str = "skip",
     deferred: list[dict[str, Any]] | None = None,
-    **options: Unpack[FetchOptions],
+    rate_limiter: RateLimiter | None = None,
+    **options: object,
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch;
     two batches are fetched at a time).
@@ -80,26 +85,30 @@ def fetch_many(
             of their being retried and reported here (they are stored as they ended); :func:`fetch_retries` retries
             them later, with those of other calls: a queued job retries its batches' failures together, once, as one
             process does at the end of its run.
-        options: FetchConfig fields to override (``threads=4``, ``batch_size=1``, ``rate_limits=False``, ...).
+        rate_limiter: the shared rate limiter to wait on (a worker keeps one for all its batches), instead of one
+            opened for the call.
+        options: settings of the configuration by name (``threads=4``, ``batch_size=1``, ``rate_limits=False``,
+            ``busy_retries=0``; docs/configuration.md lists them).
 
     Without ``context``, requests wait for the services' rate limits shared with every other pubfetch process
-    (:meth:`FetchConfig.with_shared_rate_limits`) unless ``rate_limits=False``.
+    (:func:`~pubfetch.engine.assembly.shared_rate_limiter`) unless ``rate_limits=False``.
     """
     if errors not in ("skip", "raise"):
         raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
     cfg = call_config(config, args, parts, options, "fetch_many")
-    with FetchRun(cfg, context=context) as run:
+    with FetchRun(cfg, context=context, rate_limiter=rate_limiter) as run:
         yield from run.fetch(ids, db, progress=progress, summary=summary, retry_exceptions=retry_exceptions,
                              use_stored=use_stored, errors=errors, deferred=deferred)
 
 
 def fetch_retries(entries: Iterable[dict[str, Any]], db: DbLike = None, parts: Iterable[PartName | str] | None = None,
                   args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
-                  summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
+                  summary: BatchSummary | None = None, errors: str = "skip",
+                  rate_limiter: RateLimiter | None = None) -> Iterator[Publication]:
     """The end-of-run retry of publications that :func:`fetch_many` deferred (``deferred=``), in the order given,
     each asked only what failed; yields them as they are done."""
     cfg = call_config(config, args, parts, {}, "fetch_retries")
-    with FetchRun(cfg) as run:
+    with FetchRun(cfg, rate_limiter=rate_limiter) as run:
         yield from run.fetch_retries(entries, db, summary=summary, errors=errors)
 
 
@@ -111,7 +120,7 @@ def fetch(
     args: FetcherArgs | None = None,
     *,
     config: FetchConfig | None = None,
-    **options: Unpack[FetchOptions],
+    **options: object,
 ) -> Publication:
     """One publication, from the database when it holds a complete enough entry: ``fetch("10.1093/nar/gkz369")``.
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pubfetch.params import MINUTE_MS, InvalidParamValue, ParamDescr, ParamType, UnknownParameter
+from pubfetch.params import MINUTE_MS, ParamDescr, ParamType, UnknownParameter
 
 __all__ = ["FETCHER_DESCRIPTORS", "FetcherArgs", "fetcher_descriptor", "parse_fetcher_option"]
 
@@ -111,43 +110,41 @@ def parse_fetcher_option(name: str, text: str) -> tuple[str, Any]:
     return attribute, _BY_ATTRIBUTE[attribute].parse(text)
 
 
-def _as_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | str):
-        return str(value)
-    raise TypeError
+def _default(attribute: str) -> Any:
+    """A field's default, as its descriptor declares it (the one place it is written)."""
+    return _BY_ATTRIBUTE[attribute].default
 
 
 @dataclass(frozen=True)
 class FetcherArgs:
     """PubFetcher's fetching parameters, validated on construction (also by :func:`dataclasses.replace`).
 
-    Units follow PubFetcher: the three cooldowns are whole minutes, ``timeout`` is milliseconds. When parsed from text a
-    plain number is in that unit, and a suffixed time interval (``12h``, ``1d``, ``30s``) is converted to it; a cooldown
-    that is not a whole number of minutes (``30s``) is refused rather than rounded, since rounding it down to 0 would
-    mean "always refetch". Use :meth:`cooldown_ms` and :attr:`timeout_seconds` where other units are needed.
-    Cooldowns and ``retry_limit`` may be negative (meaning never / unlimited); lengths, sizes and ``timeout`` may not.
+    Units follow PubFetcher: the three cooldowns are whole minutes, ``timeout`` is milliseconds. Parsed from text
+    (:func:`parse_fetcher_option`: the command line, a config file's ``fetching``), a plain number is in that unit,
+    and a suffixed time interval (``12h``, ``1d``, ``30s``) is converted to it; a cooldown that is not a whole number
+    of minutes (``30s``) is refused rather than rounded, since rounding it down to 0 would mean "always refetch".
+    Use :meth:`cooldown_ms` and :attr:`timeout_seconds` where other units are needed. Cooldowns and ``retry_limit``
+    may be negative (meaning never / unlimited); lengths, sizes and ``timeout`` may not.
     """
 
-    empty_cooldown: int = 720
-    non_final_cooldown: int = 10080
-    fetch_exception_cooldown: int = 1440
-    retry_limit: int = 3
-    title_min_length: int = 4
-    keywords_min_size: int = 2
-    mined_terms_min_size: int = 1
-    abstract_min_length: int = 200
-    fulltext_min_length: int = 2000
-    webpage_min_length: int = 50
-    webpage_min_length_javascript: int = 200
-    timeout: int = 15000
-    quick: bool = False
-    europepmc_email: str = ""
-    oadoi_email: str = "@"
-    user_agent: str = "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0"
-    journals_yaml: str = ""
-    webpages_yaml: str = ""
+    empty_cooldown: int = _default("empty_cooldown")
+    non_final_cooldown: int = _default("non_final_cooldown")
+    fetch_exception_cooldown: int = _default("fetch_exception_cooldown")
+    retry_limit: int = _default("retry_limit")
+    title_min_length: int = _default("title_min_length")
+    keywords_min_size: int = _default("keywords_min_size")
+    mined_terms_min_size: int = _default("mined_terms_min_size")
+    abstract_min_length: int = _default("abstract_min_length")
+    fulltext_min_length: int = _default("fulltext_min_length")
+    webpage_min_length: int = _default("webpage_min_length")
+    webpage_min_length_javascript: int = _default("webpage_min_length_javascript")
+    timeout: int = _default("timeout")
+    quick: bool = _default("quick")
+    europepmc_email: str = _default("europepmc_email")
+    oadoi_email: str = _default("oadoi_email")
+    user_agent: str = _default("user_agent")
+    journals_yaml: str = _default("journals_yaml")
+    webpages_yaml: str = _default("webpages_yaml")
 
     def __post_init__(self) -> None:
         for attribute, descr in _BY_ATTRIBUTE.items():
@@ -157,27 +154,6 @@ class FetcherArgs:
     def descriptors(cls) -> tuple[ParamDescr, ...]:
         """The descriptors of all fields, in PubFetcher's order (for help texts and UIs)."""
         return tuple(FETCHER_DESCRIPTORS.values())
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, str | int | bool]) -> FetcherArgs:
-        """Build from a mapping keyed by PubFetcher ids (``emptyCooldown``) or attribute names (``empty_cooldown``).
-
-        Every value goes through its descriptor as text, so ``"12h"``, ``720`` and ``"720"`` all give 720 minutes and
-        errors name the parameter. Unknown or duplicated names raise :class:`UnknownParameter`; missing ones get
-        defaults.
-        """
-        parsed: dict[str, Any] = {}
-        for name, value in values.items():
-            attribute = _attribute_name(name)
-            if attribute in parsed:
-                raise UnknownParameter(f"fetching parameter {_BY_ATTRIBUTE[attribute].key} given more than once")
-            descr = _BY_ATTRIBUTE[attribute]
-            try:
-                text = _as_text(value)
-            except TypeError:
-                raise InvalidParamValue(value, descr.expected, descr.key) from None
-            parsed[attribute] = descr.parse(text)
-        return cls(**parsed)
 
     def to_dict(self, camel_case: bool = False) -> dict[str, Any]:
         """All values, keyed by attribute name, or by PubFetcher id when ``camel_case`` (as PubFetcher prints them)."""

@@ -61,6 +61,8 @@ def is_pmcid(s: str | None) -> bool:
 
 
 def _strip_doi_prefix(s: str) -> str:
+    if not s.startswith(DOI_PREFIXES):  # the common case, answered by one call
+        return s
     for prefix in DOI_PREFIXES:
         if s.startswith(prefix):
             return s[len(prefix):]
@@ -68,31 +70,28 @@ def _strip_doi_prefix(s: str) -> str:
 
 
 def is_doi(s: str | None) -> bool:
-    """PubFetcher's DOI test: an optional resolver prefix, ``10.``, a registrant, ``/`` and a suffix, all printable."""
+    """PubFetcher's DOI test: an optional resolver prefix, ``10.``, a registrant, ``/`` and a suffix, all printable.
+
+    ``str.isprintable`` (one C loop) refuses every character :func:`_is_printable` refuses and more (spaces other than
+    " ", format and private-use characters), so its yes is final and only its no needs the test per character."""
     if not s:
         return False
     rest = _strip_doi_prefix(s)
     if not rest.startswith("10."):
         return False
-    slash = rest.rfind("/")
-    if slash < 4:  # at least one registrant character between "10." and a slash
+    if rest.rfind("/") < 4:  # at least one registrant character between "10." and a slash
         return False
-    return all(_is_printable(ch) for ch in rest)
+    return rest.isprintable() or all(_is_printable(ch) for ch in rest)
+
+
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 def normalise_doi(doi: str) -> str:
-    """Strip the resolver prefix and upper-case ASCII letters only (DOIs are case-insensitive in ASCII)."""
+    """Strip the resolver prefix and upper-case ASCII letters only (DOIs are case-insensitive in ASCII; ``str.upper``
+    would also change "ß" to "SS" and "é" to "É")."""
     rest = _strip_doi_prefix(doi)
-    return "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in rest)
-
-
-def doi_registrant(doi: str) -> str:
-    """The text between ``10.`` and the next ``/``: the publisher's registrant code."""
-    rest = normalise_doi(doi)
-    if not rest.startswith("10."):
-        return ""
-    slash = rest.find("/", 3)
-    return rest[3:slash] if slash >= 0 else ""
+    return rest.upper() if rest.isascii() else rest.translate(_ASCII_UPPER)
 
 
 def extract_pmcid_number(pmcid: str) -> str:
@@ -414,17 +413,6 @@ class PublicationIds:
         if urls:
             d.update(pmidUrl=self.pmid_url, pmcidUrl=self.pmcid_url, doiUrl=self.doi_url)
         return d
-
-    @classmethod
-    def from_dict(cls, d: dict) -> PublicationIds:
-        return cls(
-            pmid=d.get("pmid", "") or "",
-            pmcid=d.get("pmcid", "") or "",
-            doi=d.get("doi", "") or "",
-            pmid_url=d.get("pmidUrl", "") or "",
-            pmcid_url=d.get("pmcidUrl", "") or "",
-            doi_url=d.get("doiUrl", "") or "",
-        )
 
     def __str__(self) -> str:
         return "[" + ", ".join(self._key) + "]"

@@ -1,11 +1,11 @@
 """A resource per thread (an HTTP session, a database connection), dropped some time after its thread ends.
 
 A fetch run starts a thread per publication, batch after batch, so such resources come and go by the hundred. Kept to
-the end of the run they held file descriptors and caches (a 200,000-ID run ran out of descriptors); dropped by looking
-over every registered thread each time another one made its resource, the looking cost more than the resource: with
-400 threads alive (two batches in flight) it was 6.8 % of a run's CPU for the HTTP sessions alone. Here the registry
-is looked over once a quarter as many new threads as it holds have registered, so each new thread costs a few checks,
-and at most that quarter of ended threads' resources waits to be released.
+the end of the run they would hold file descriptors and caches until a long run runs out of descriptors; dropped by
+looking over every registered thread each time another one makes its resource, the looking would cost more than the
+resource with hundreds of threads alive (docs/benchmarks.md has the figures). So the registry is looked over once a
+quarter as many new threads as it holds have registered: each new thread costs a few checks, and at most that quarter
+of ended threads' resources waits to be released.
 """
 
 from __future__ import annotations

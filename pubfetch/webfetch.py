@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from itertools import islice
-from typing import Unpack
 
 from bs4 import BeautifulSoup
 
-from pubfetch.config import FetchConfig, FetchOptions
+from pubfetch.config import FetchConfig
 from pubfetch.extract.clean import clean_html
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_webpage, select_first_text, select_text
@@ -98,10 +97,7 @@ def _javascript_wanted(ctx: Context, start_url: str, selectors: Selectors | None
     """Whether the start URL's rule (or the explicit selectors) asks for JavaScript; ``None``: nobody said."""
     if selectors is not None:
         return selectors.javascript
-    start_rule = ctx.rules.webpage_rule(start_url)
-    if start_rule is not None and getattr(start_rule, "javascript", None) is not None:
-        return bool(start_rule.javascript)
-    return None
+    return ctx.rules.webpage_javascript(start_url)
 
 
 def _first_fetch(ctx: Context, start_url: str, javascript: bool | None) -> FetchResult:
@@ -182,7 +178,7 @@ def get_webpage(ctx: Context, old: Webpage | None, url: str,
 def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, args: FetcherArgs | None = None,
                 *, config: FetchConfig | None = None, context: Context | None = None,
                 progress: Callable[[int, Webpage], None] | None = None, use_stored: bool = True,
-                **options: Unpack[FetchOptions]) -> Iterator[Webpage]:
+                **options: object) -> Iterator[Webpage]:
     """Fetch webpages or docs for a stream of URLs, consulting and updating a database when given (``use_stored``
     off: every page is fetched afresh and written to the database, as PubFetcher's -fetch-put does)."""
     if kind not in ("webpages", "docs"):
@@ -199,7 +195,7 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
         done = 0
         iterator = iter(urls)
         while True:
-            batch = list(islice(iterator, cfg.batch_size))
+            batch = list(islice(iterator, cfg.batching.batch_size))
             if not batch:
                 return
             olds = [store.get_page(kind, url) if store is not None and use_stored else None for url in batch]
@@ -217,21 +213,23 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
 
 
 def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
-                  **options: Unpack[FetchOptions]) -> Webpage:
+                  **options: object) -> Webpage:
     """Fetch one webpage (a tool's homepage, say), through the database when given."""
     return next(iter(fetch_pages([url], "webpages", db, config=_config(config, args, options, "fetch_webpage"))))
 
 
 def fetch_doc(url: str, db: DbLike = None, args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
-              **options: Unpack[FetchOptions]) -> Webpage:
+              **options: object) -> Webpage:
     """Fetch one documentation page, kept in the database's docs table."""
     return next(iter(fetch_pages([url], "docs", db, config=_config(config, args, options, "fetch_doc"))))
 
 
-def _config(config: FetchConfig | None, args: FetcherArgs | None, options: FetchOptions, caller: str) -> FetchConfig:
-    """The call's configuration: ``config`` (default: from the config file and environment), then ``args`` and the
-    keyword options."""
-    return (config or FetchConfig.from_env()).with_options({**options, "args": args}, caller)
+def _config(config: FetchConfig | None, args: FetcherArgs | None, options: Mapping[str, object],
+            caller: str) -> FetchConfig:
+    """The call's configuration: ``config`` (default: from the environment and the config file), then ``args`` and
+    the keyword options (settings by name; ``None`` leaves one as it is)."""
+    changes = {**options, "fetching": args}
+    return (config or FetchConfig.from_env()).with_options(changes, caller, none_keeps=True)
 
 
 # --- writing pages: this module is the only one that does (fetcher writes publications) -----------------------------

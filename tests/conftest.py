@@ -13,6 +13,8 @@ from hypothesis import HealthCheck, settings
 
 if TYPE_CHECKING:  # the helpers are imported where used, so this file also works copied alone (tests/test_conftest.py)
     from support.cli import Cli
+    from support.loopback import LoopbackServer
+    from support.replay import CorpusReplay
     from support.synthetic import SyntheticServices
 
 # Property tests check what the code does, never how fast: Hypothesis's default 200 ms deadline per example and its
@@ -53,6 +55,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if CORPUS_MISSING in str(r.longrepr)]
     if skipped:
         terminalreporter.write_line(f"{len(skipped)} tests skipped: {CORPUS_MISSING}")
+
+
+@pytest.fixture(scope="module")
+def replay_server(corpus_dir: Path) -> Iterator[tuple[CorpusReplay, LoopbackServer]]:
+    """``(replay, server)``: the corpus replayed by a proxy on 127.0.0.1 for every real service, one per test module
+    (tests/support/replayrun.py has the run that goes through it)."""
+    from support.replayrun import replay_proxy
+
+    with replay_proxy(corpus_dir) as replaying:
+        yield replaying
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
+from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
@@ -24,10 +25,10 @@ GUARD_S = 30.0
 def fetch(transport: MappingTransport, endpoints, pmids: list[str]) -> list[Publication]:
     """One batch through the chain; a batch that waited for publications busy elsewhere would wait for ever (the
     linger, the batcher's safety net, is ten minutes)."""
-    cfg = FetchConfig(endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
+    cfg = FetchConfig().with_changes(endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
                       batch_size=len(pmids), linger_ms=600_000, rate_limits=False,
-                      http_overrides={"busy_retries": 0, "timeout_ms": 120_000})
-    with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
+                      busy_retries=0, timeout=120_000)
+    with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:
         return list(fetch_many(pmids, config=cfg, context=ctx))
 
 

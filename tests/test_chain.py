@@ -76,10 +76,10 @@ def test_content_of_a_fetched_publication():
     assert [(t.term, t.count) for t in oa.go.items] == [("signal transduction", 2), ("cell", 1)]
     assert [(t.term, t.uri) for t in oa.efo.items] == [("sequencing", "http://www.ebi.ac.uk/efo/EFO_0004170")]
     assert oa.oa and oa.journal_title == "Journal of Synthetic Biology"
-    assert oa.is_final(FetchConfig().args)
+    assert oa.is_final(FetchConfig().fetching)
     # the closed-access one has no full text source: IDs, title, abstract, MeSH, and a fetch that is not final
     assert closed.pmcid.content == "" and not closed.oa
-    assert closed.fulltext.is_empty() and not closed.is_final(FetchConfig().args)
+    assert closed.fulltext.is_empty() and not closed.is_final(FetchConfig().fetching)
     # MeSH came final from Europe PMC (which gives no unique IDs), so PubMed's did not replace it; its IDs were filled
     assert [m.term for m in closed.mesh.items][1] == "Software" and closed.mesh.type is PartType.europepmc
     assert [m.unique_id for m in closed.mesh.items] == ["D006801", "D012984", "D019295"]

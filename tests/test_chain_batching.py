@@ -17,6 +17,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
+from pubfetch.net.config import http_config
 from pubfetch.resources.base import Context
 from support.synthetic import SyntheticServices, in_process_hosts
 
@@ -38,9 +39,9 @@ def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str]) -> t
         return inner(request)
 
     transport.answer_for = slow_fulltext  # type: ignore[method-assign]
-    cfg = FetchConfig(endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
-                      batch_size=len(pmids), rate_limits=False, http_overrides={"busy_retries": 0, "timeout_ms": 5000})
-    with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
+    cfg = FetchConfig().with_changes(endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
+                      batch_size=len(pmids), rate_limits=False, busy_retries=0, timeout=5000)
+    with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:
         pubs = list(fetch_many(pmids, config=cfg, context=ctx))
     return pubs, sent
 

@@ -25,8 +25,7 @@ from pubfetch.extract.clean import (
     parse_html,
     webpage_text,
 )
-from pubfetch.extract.clean_keywords import is_always_token, is_maybe_token, is_publication_token, tokenize
-from pubfetch.extract.html_text import element_text, format_text, selector_text
+from pubfetch.extract.html_text import element_text
 from pubfetch.net.encoding import decode_body
 
 PAGES = Path(__file__).parent / "data" / "pages" / "clean"
@@ -409,52 +408,6 @@ def test_any_markup_gives_tidy_text_without_menus(pieces: list[str]) -> None:
         assert removed not in text
 
 
-# ---------------------------------------------------------------------------------------------------------------------
-# Tokenisation and keyword tests
-# ---------------------------------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("value", "tokens"),
-    [
-        ("mainNavBar2", ["main", "nav", "bar", "2"]),
-        (" site_header--top ", ["site", "header", "top"]),
-        ("h2Title", ["h", "2", "title"]),
-        ("ABCDef", ["abcdef"]),  # no lower-to-upper boundary
-        ("menu\u00a0bar\tx", ["menu", "bar", "x"]),
-        ("ÄrgerNav", ["Ärger", "nav"]),  # Unicode letters split, only ASCII lowercased
-        (["nav", "nav-tabs"], ["nav", "nav", "tabs"]),  # BeautifulSoup's class list
-        ("", []),
-        (None, []),
-    ],
-)
-def test_tokenize(value: str | list[str] | None, tokens: list[str]) -> None:
-    assert tokenize(value) == tokens
-
-
-def test_keyword_groups() -> None:
-    always = [
-        "nav",
-        "navigation",
-        "navbar",
-        "breadcrumbs",
-        "topnav",
-        "mynav",
-        "navlinks",
-        "subnavigation",
-        "menubar",
-        "footer",
-    ]
-    maybe = ["sidebar", "tabs", "socialmedia", "linklist", "pagetabs", "hidden", "skip", "navy", "menus", "searchbar"]
-    neither = ["searchbox", "content", "footers", "header", "main", "top", "banner"]
-    assert [t for t in always if not is_always_token(t)] == []
-    assert [t for t in maybe if is_always_token(t) or not is_maybe_token(t)] == []
-    assert [t for t in neither if is_always_token(t) or is_maybe_token(t)] == []
-    publication = ["ref", "refs", "reflist", "xref", "references", "preferences", "relatedarticles", "seealsorelated"]
-    assert [t for t in publication if not is_publication_token(t)] == []
-    assert [t for t in ("preface", "bibliography", "unrelatedness", "re") if is_publication_token(t)] == []
-
-
 def test_is_main() -> None:
     soup = parse_html(
         '<main id="a"></main><div id="b" class="article"></div><h2 id="c"></h2><div id="d" class="title"></div>'
@@ -535,30 +488,6 @@ def test_webpage_text() -> None:
     assert meta_description('<meta name="description" content="From text">') == "From text"
     with pytest.raises(TypeError):
         page_title(None)  # type: ignore[arg-type]
-
-
-# ---------------------------------------------------------------------------------------------------------------------
-# Element text helpers
-# ---------------------------------------------------------------------------------------------------------------------
-
-
-def test_format_text_of_an_element() -> None:
-    soup = parse_html("<div id='x'><h2>Head</h2><p>One<br>two</p></div><p>outside</p>")
-    assert format_text(soup.find(id="x")) == "Head\n\nOne\ntwo"
-    assert format_text(None) == ""
-
-
-def test_element_text_is_one_line() -> None:
-    soup = parse_html("<div id='x'><div>One</div>Two<p>Three <b>four</b></p><pre>a  b</pre></div>")
-    assert element_text(soup.find(id="x")) == "One Two Three four a  b"
-    assert element_text(None) == ""
-
-
-def test_selector_text_sets_headings_off_and_skips_empty_elements() -> None:
-    soup = parse_html("<div class='s'><h2>Abstract</h2><p>Text.</p></div><div class='s'> </div><div class='s'>B</div>")
-    assert selector_text(soup.select("div.s")) == "Abstract. Text.\n\nB"
-    assert selector_text(soup.select_one("div.s")) == "Abstract. Text."
-    assert selector_text(None) == ""
 
 
 # ---------------------------------------------------------------------------------------------------------------------

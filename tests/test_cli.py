@@ -1,4 +1,4 @@
-"""The command line: --help, the one-off ID and miscellaneous operations, and error handling (one line, exit 2)."""
+"""The command line as a whole: the version, error handling (one line, exit 2), logging and the module entry point."""
 
 from __future__ import annotations
 
@@ -9,174 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.options import BY_NAME, GROUPS
 from pubfetch.model import PartType
 from support.cli import Cli
+from support.cli import usage_error as error
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def error(cli: Cli, *argv: str) -> str:
-    """Run a command that must fail with exit status 2 and exactly one line on stderr; return that line."""
-    code, out, err = cli(*argv)
-    assert code == 2, (code, out, err)
-    assert err.count("\n") == 1 and err.endswith("\n"), err
-    assert "Traceback" not in err
-    return err.rstrip("\n")
-
-
-# --- help ------------------------------------------------------------------------------------------------------------
-
-
-def test_help_lists_the_groups_in_pipeline_order(cli: Cli) -> None:
-    code, out, err = cli("--help")
-    assert code == 0 and err == ""
-    titles = ["General:", "Fetching parameters:", "Fetching private parameters:", "One-off: database:",
-              "One-off: print a web page (network):", "One-off: scrape rules:", "One-off: publication IDs:",
-              "One-off: miscellaneous:", "One-off: metadata records (pubfetch):", "Pipeline 1: add IDs:",
-              "Pipeline 2: filter IDs:",
-              "Pipeline 3: sort, limit and remove IDs:", "Pipeline 4: output IDs:", "Pipeline 5: get content:",
-              "Get content modifiers:", "Pipeline 6: filter content:", "Filter publications:",
-              "Filter publication parts:", "Filter webpages and docs:", "Pipeline 7: sort and limit content:",
-              "Pipeline 8: update, put and remove:", "Pipeline 9: output:", "Output modifiers:",
-              "Test operations (network):", "Test operations: rule tests and resource tests:"]
-    lines = out.splitlines()
-    positions = [lines.index(t) for t in titles]
-    assert positions == sorted(positions)
-    assert [g.title + ":" for g in GROUPS] == titles
-
-
-def test_help_lists_every_option(cli: Cli) -> None:
-    _, out, _ = cli("-h")
-    listed = {word.rstrip(",") for line in out.splitlines() if line.startswith("  -") for word in line.split()
-              if word.startswith("-")}
-    assert set(BY_NAME) <= listed
-    assert "  -pub-file FILE ...                Add publication IDs from text files of 'pmid<TAB>pmcid<TAB>doi' " \
-           "lines (a line" in out
-    assert "  --format FORMAT                   text (default), html, json, jsonl (one JSON entry per line for " \
-           "pipelines), metadata" in out
-
-
-def test_help_wins_over_other_options(cli: Cli) -> None:
-    code, out, _ = cli("-pubb", "--help")
-    assert code == 0 and out.startswith("usage: pubfetch ")
-
-
-def test_option_names_are_pubfetchers() -> None:
-    for name in ("-db-init", "-db-commit", "-db-compact", "-db-publications-size", "-db-webpages-size", "-db-docs-size",
-                 "-db-publications-map", "-db-publications-map-reverse", "-fetch-document",
-                 "-fetch-document-javascript", "-post-document", "-fetch-webpage-selector", "-scrape-site",
-                 "-scrape-selector", "-scrape-javascript", "-scrape-webpage", "-is-pmid", "-is-pmcid",
-                 "-extract-pmcid", "-is-doi", "-normalise-doi", "-extract-doi-registrant", "-escape-html",
-                 "-escape-html-attribute", "-check-publication-id", "-check-publication-ids", "-check-url",
-                 "-pub", "-web", "-doc", "-pub-file", "-web-file", "-doc-file", "-pub-db", "-web-db", "-doc-db",
-                 "-has-pmid", "-not-has-pmid", "-pmid", "-not-pmid", "-pmid-url", "-doi-registrant", "-url",
-                 "-url-host", "-in-db", "-not-in-db", "-asc-ids", "-desc-ids", "-head-ids", "-tail-ids",
-                 "-remove-ids", "-out-ids", "-txt-ids-pub", "-txt-ids-web", "-txt-ids-doc", "-count-ids", "-db",
-                 "-fetch", "-fetch-put", "-db-fetch", "-db-fetch-end", "--fetch-part", "--not-fetch-part",
-                 "--pre-filter", "--limit", "--threads", "-fetch-time-more", "-retry-counter", "-fetch-exception",
-                 "-empty", "-usable", "-final", "-grep", "-not-grep", "-totally-final", "-oa", "-preprint",
-                 "-journal-title", "-pub-date-more", "-citations-count", "-corresp-author-name", "-visited",
-                 "-part-empty", "-part-usable", "-part-final", "-part-content", "-part-content-part", "-part-size",
-                 "-part-type", "-part-url", "-part-time-more", "-broken", "-start-url", "-final-url",
-                 "-content-type", "-status-code", "-title", "-content", "-license", "-language", "-has-scrape",
-                 "-asc", "-desc", "-asc-time", "-desc-time", "-head", "-tail", "-update-citations-count", "-put",
-                 "-remove", "-out", "-txt-pub", "-txt-web", "-txt-doc", "-count", "-out-top-hosts",
-                 "-txt-top-hosts-pub", "-txt-top-hosts-web", "-txt-top-hosts-doc", "-count-top-hosts",
-                 "-part-table", "--plain", "--format", "--out-part", "-print-europepmc-xml", "-print-pmc-xml",
-                 "-print-pubmed-xml", "-print-europepmc", "-print-europepmc-mined", "-print-oadoi", "-print-site",
-                 "-print-webpage", "-l", "--log", "--emptyCooldown", "--timeout", "--userAgent", "--quick"):
-        assert name in BY_NAME, name
-
-
 def test_version(cli: Cli) -> None:
     assert cli("--version") == (0, "pubfetch 0.1.0\n", "")
-
-
-# --- publication ID operations -----------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("argv", "answer"), [
-    (["-is-doi", "10.1093/nar/gkz369"], "true"),
-    (["-is-doi", "https://doi.org/10.1093/nar/gkz369"], "true"),
-    (["-is-doi", "10.1093"], "false"),
-    (["-is-doi", "nar/gkz369"], "false"),
-    (["-is-pmid", "31114920"], "true"),
-    (["-is-pmid", "031114920"], "false"),
-    (["-is-pmid", "PMC6198355"], "false"),
-    (["-is-pmcid", "PMC6198355"], "true"),
-    (["-is-pmcid", "pmc6198355"], "false"),
-    (["-is-pmcid", "6198355"], "false"),
-    (["-extract-pmcid", "PMC6198355"], "6198355"),
-    (["-extract-pmcid", "6198355"], ""),
-    (["-normalise-doi", "https://doi.org/10.1093/nar/gkz369"], "10.1093/NAR/GKZ369"),
-    (["-normalise-doi", "doi:10.1000/abc-\u00e9"], "10.1000/ABC-\u00e9"),
-    (["-normalise-doi", "not a doi"], "NOT A DOI"),
-    (["-extract-doi-registrant", "10.1093/nar/gkz369"], "1093"),
-    (["-extract-doi-registrant", "doi:10.12688/f1000research.1"], "12688"),
-    (["-extract-doi-registrant", "10.1093"], ""),
-    # whole strings, as Java's matches(): a trailing newline makes the ID invalid
-    (["-is-pmid", "123\n"], "false"),
-    (["-is-pmcid", "PMC123\n"], "false"),
-    (["-extract-pmcid", "PMC123\n"], ""),
-    (["-is-doi", "10.1093/nar\n"], "false"),
-])
-def test_id_operations_print_pubfetchers_answers(cli: Cli, argv: list[str],
-                                                 answer: str) -> None:
-    assert cli(*argv) == (0, answer + "\n", "")
-
-
-def test_one_off_operations_run_in_pubfetchers_order(cli: Cli) -> None:
-    code, out, _ = cli("-extract-doi-registrant", "10.1093/nar/gkz369", "-is-doi", "x", "-is-pmid", "1",
-                       "-escape-html", "<b>")
-    assert (code, out) == (0, "true\nfalse\n1093\n&lt;b&gt;\n")
-
-
-def test_find_ids_and_url_ids(cli: Cli) -> None:
-    code, out, _ = cli("-find-ids", "See PMID: 31114920, PMCID:PMC6198355 and doi:10.1093/nar/gkz369.")
-    assert (code, out) == (0, "31114920\t\t\n\tPMC6198355\t\n\t\t10.1093/NAR/GKZ369\n")
-    assert cli("-url-ids", "https://pubmed.ncbi.nlm.nih.gov/31114920/") == (0, "31114920\t\t\n", "")
-    assert cli("-url-ids", "https://europepmc.org/article/PMC/PMC6198355")[1] == "\tPMC6198355\t\n"
-    assert error(cli, "-url-ids", "https://example.org/x") == (
-        "pubfetch: error: 'https://example.org/x' is not a PubMed, PMC, Europe PMC or doi.org link to a publication")
-
-
-# --- miscellaneous operations -----------------------------------------------------------------------------------------
-
-
-def test_escape_html(cli: Cli) -> None:
-    assert cli("-escape-html", '<a href="x">Q&A</a>')[1] == '&lt;a href="x"&gt;Q&amp;A&lt;/a&gt;\n'
-    assert cli("-escape-html-attribute", 'a b"<\u00e9')[1] == "a&#32;b&#34;&#60;\u00e9\n"
-
-
-def test_check_publication_id(cli: Cli) -> None:
-    assert cli("-check-publication-id", "31114920")[1] == "31114920\t\t\n"
-    assert cli("-check-publication-id", "PMC6198355")[1] == "\tPMC6198355\t\n"
-    assert cli("-check-publication-id", "doi:10.1093/nar/gkz369")[1] == "\t\t10.1093/NAR/GKZ369\n"
-    assert error(cli, "-check-publication-id", "PMC123x") == (
-        "pubfetch: error: unknown publication ID 'PMC123x': expected a PMID (31114920), a PMCID (PMC6198355) or a "
-        "DOI (10.1093/nar/gkz369)")
-
-
-def test_check_publication_ids(cli: Cli) -> None:
-    assert cli("-check-publication-ids", "31114920", "", "10.1093/nar/gkz369")[1] == (
-        "31114920\t\t10.1093/NAR/GKZ369\n")
-    assert error(cli, "-check-publication-ids", "31114920", "6198355", "") == (
-        "pubfetch: error: invalid PMCID '6198355': PMCID must start with PMC; '6198355' looks like a PMID "
-        "(did you mean PMC6198355?)")
-    assert error(cli, "-check-publication-ids", "", "", "") == (
-        "pubfetch: error: no publication ID given (all of PMID, PMCID and DOI are empty)")
-
-
-def test_check_url(cli: Cli) -> None:
-    assert cli("-check-url", "https://bio.tools/pubfetcher")[1] == "https://bio.tools/pubfetcher\n"
-    assert cli("-check-url", " ftp://ftp.ebi.ac.uk/pub/ ")[1] == "ftp://ftp.ebi.ac.uk/pub/\n"
-    assert error(cli, "-check-url", "bio.tools/pubfetcher") == (
-        "pubfetch: error: malformed URL 'bio.tools/pubfetcher': no scheme (expected an absolute URL such as "
-        "https://example.org/)")
-    assert error(cli, "-check-url", "mailto:someone@example.org") == (
-        "pubfetch: error: malformed URL 'mailto:someone@example.org': unsupported scheme 'mailto' (expected http, "
-        "https or ftp)")
 
 
 # --- errors ------------------------------------------------------------------------------------------------------------
@@ -219,7 +60,7 @@ def test_bad_values(cli: Cli) -> None:
     assert error(cli, "-pub", "1", "-head", "-3") == (
         "pubfetch: error: option -head: invalid value '-3': expected a whole number >= 0")
     assert error(cli, "-pub", "1", "--threads", "0") == (
-        "pubfetch: error: option --threads: invalid value '0': expected a whole number >= 1")
+        "pubfetch: error: option --threads: threads must be between 1 and 1024, got 0")
     assert error(cli, "-pub", "1", "-out", "--format", "xml") == (
         "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl, metadata, "
         "metadata-jsonl, csljson, bibtex, ris")
@@ -280,7 +121,7 @@ def test_one_session_per_command_and_no_module_global(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(fetching.Session, "__init__", record)
     assert cli("-fetch", "-count", "--threads", "2") == (0, "", "")
-    assert len(opened) == 1 and opened[0].config.threads == 2
+    assert len(opened) == 1 and opened[0].config.run.threads == 2
     assert not [name for name, value in vars(fetching).items() if isinstance(value, fetching.Session)]
 
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-import pytest
 
 from support.loopback import LoopbackServer, Reply
 from support.synthetic import Article, SyntheticServices
@@ -104,24 +101,3 @@ def test_pub_file_into_db_fetch_end_streams_the_file(env, cli, monkeypatch):
         assert services.counts["europepmc_search"] == 2  # two batches of two went through before line 5
         code, out, err = cli("-db-publications-size", db)
     assert out == "4\n"
-
-
-def test_output_files_are_written_atomically(env, cli, monkeypatch):
-    """A run that dies while writing leaves the previous output file whole and no temporary file behind."""
-    from pubfetch.cli import emit
-
-    fixtures = Path(__file__).parent / "data" / "cli" / "entries.json"
-    out = env / "out" / "pubs.jsonl"
-    code, _, err = cli("-pub-json", fixtures, "-txt-pub", out, "--format", "jsonl")
-    assert code == 0, err
-    first = out.read_text()
-    assert len(first.splitlines()) == 3
-
-    def dying(f):
-        f.write('{"half": ')
-        raise OSError(28, "No space left on device")
-
-    with pytest.raises(Exception):  # noqa: B017 - the error reaches write_file's caller as an InputError
-        emit.write_file(str(out), dying)
-    assert out.read_text() == first
-    assert [p.name for p in out.parent.iterdir()] == ["pubs.jsonl"]

@@ -425,7 +425,7 @@ def test_network_steps_go_through_the_fetch_functions(db: Path, fixture_doc: dic
     assert pubs_call["kind"] == "publications" and (pubs_call["use_stored"], pubs_call["keep_entries"]) == (True, True)
     assert pubs_call["ids"] == [PublicationIds("31114920"), PublicationIds(PMID1)]
     assert isinstance(pubs_call["store"], Store) and pubs_call["sess"].args.timeout == 20000
-    assert (pubs_call["sess"].config.threads, pubs_call["limit"], pubs_call["progress"]) == (3, 2, True)
+    assert (pubs_call["sess"].config.run.threads, pubs_call["limit"], pubs_call["progress"]) == (3, 2, True)
     assert pubs_call["parts"] == frozenset(PartName) - {PartName.fulltext, PartName.efo, PartName.go}
     assert pubs_call["keep"] is not None
     assert web_call["kind"] == "webpages" and web_call["ids"] == [WEB1] and "parts" not in web_call

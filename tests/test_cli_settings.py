@@ -1,14 +1,13 @@
-"""Command-line settings a newcomer needs: NCBI e-mail and API key options, warnings for missing e-mails, the
-environment at the end of --help, and shell completion."""
+"""Who pubfetch says it is, from the command line: the NCBI e-mail and API key reach E-utilities (the key never the
+log), a missing or invalid e-mail is one warning, and a timeout given in the wrong unit is refused before any
+request."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from pubfetch.cli.completion import completion_script
 from support.cli import Cli
 from support.synthetic import SyntheticServices
 
@@ -68,39 +67,3 @@ def test_a_timeout_too_short_for_any_server_is_refused_as_a_unit_mistake(
     assert (code, err) == (2, "pubfetch: error: option --timeout: 15 ms is too short for any server to answer; the "
                               "timeout is in milliseconds (e.g. 15000 for 15 s; 0 for none)\n")
     assert services.server.requests == []
-
-
-def test_help_ends_with_the_environment_and_the_config_file(
-        services: SyntheticServices, cli: Cli) -> None:
-    code, out, _ = cli("--help")
-    assert code == 0
-    tail = out[out.index("\nEnvironment"):]
-    for name in ("NCBI_API_KEY", "PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL", "PUBFETCH_EUROPEPMC_EMAIL",
-                 "HTTPS_PROXY"):
-        assert name in tail
-    assert out.rstrip().splitlines()[-1] == ("Config file: $PUBFETCH_CONFIG, else ~/.config/pubfetch/config.yaml "
-                                             "(none found)")
-    assert "--ncbi-api-key KEY" in out and "--ncbi-email EMAIL" in out
-    assert "-print-europepmc-html" not in out and "-print-pmc-html" not in out
-
-
-def _bash_complete(script: Path, line: str) -> list[str]:
-    words = line.split(" ")
-    command = (f'source "{script}"; COMP_WORDS=({" ".join(words)}); COMP_CWORD={len(words) - 1}; '
-               f'COMP_LINE="{line}"; COMP_POINT=${{#COMP_LINE}}; _shtab_pubfetch pubfetch "{words[-1]}"; '
-               'printf "%s\\n" "${COMPREPLY[@]}"')
-    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, check=True)
-    return sorted(done.stdout.split())
-
-
-def test_bash_completion_completes_operations_and_modifiers(tmp_path: Path) -> None:
-    script = tmp_path / "pubfetch.bash"
-    script.write_text(completion_script("bash"))
-    assert _bash_complete(script, "pubfetch -db-fetch") == ["-db-fetch", "-db-fetch-end"]
-    assert _bash_complete(script, "pubfetch --ncbi") == ["--ncbi-api-key", "--ncbi-email"]
-    assert "#compdef pubfetch" in completion_script("zsh")
-
-
-def test_completion_for_an_unknown_shell_is_a_usage_error(cli: Cli) -> None:
-    assert cli("--print-completion", "fish") == (2, "", "pubfetch: error: option --print-completion: unknown shell "
-                                                        "'fish': expected one of bash, zsh\n")

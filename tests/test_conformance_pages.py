@@ -17,8 +17,8 @@ import pytest
 
 from pubfetch.model.part_type import PartType
 from support.loopback import LoopbackServer, Reply
+from support.replayrun import fetch_all
 from support.tlsintercept import TlsInterceptor
-from test_conformance import fetch_all, replay_server  # noqa: F401 - the fixture is used by the tests below
 
 #: page name -> (kind, title, opening of the abstract as the page shows it, or None when it shows none).
 #: Kinds: F full text in the page, A abstract/landing page, O a data set's page (title and description).
@@ -105,7 +105,7 @@ def squash(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def fetched(replay_server):  # noqa: F811 - the imported fixture
+def fetched(replay_server):
     replay, server = replay_server
     redirects = [e for e in replay.by_resource("doi_redirect") if e["_manifest"] != "pages3.jsonl"]
     pubs = fetch_all(server, [e["ids"]["doi"] for e in redirects])
@@ -160,7 +160,7 @@ def _block_server(tls: TlsInterceptor, page_url: str, status: int, body: bytes) 
     ("page-pubmed-bot-gate-pow-2026", "10.1234/blocked.gate", "PubMed bot check"),
     ("pdf-pnas.2307803120.challenge-page", "10.1073/pnas.2307803120", "Cloudflare browser check"),
 ])
-def test_block_page_gives_nothing_and_a_fetch_exception(entry_name, doi, block, replay_server, caplog):  # noqa: F811
+def test_block_page_gives_nothing_and_a_fetch_exception(entry_name, doi, block, replay_server, caplog):
     replay, _ = replay_server
     entry = next(e for e in replay.entries if e["name"] == entry_name)
     tls = TlsInterceptor()

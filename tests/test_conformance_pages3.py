@@ -28,9 +28,10 @@ import pytest
 from pubfetch.fetcher import init_publication
 from pubfetch.ids import classify
 from pubfetch.model.part_type import PartType
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_site
-from test_conformance import config_for, fetch_all, replay_server  # noqa: F401 - the fixture is used by the tests below
+from support.replayrun import config_for, fetch_all
 
 MANIFEST = "pages3.jsonl"
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
@@ -56,14 +57,14 @@ def _read_at_url(server, entries: list[dict]) -> dict[str, object]:
     with Context(cfg) as ctx:
         for entry in entries:
             doi = entry["expected"]["doi"]
-            run = PubRun(init_publication(classify(doi), cfg.args))
+            run = PubRun(init_publication(classify(doi), cfg.fetching))
             fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
             out[entry["name"]] = run.pub
     return out
 
 
 @pytest.fixture(scope="module")
-def fetched(replay_server):  # noqa: F811 - the imported fixture
+def fetched(replay_server):
     """Page name -> (its manifest entry, the publication fetched for its DOI)."""
     replay, server = replay_server
     pages = [e for e in replay.by_resource("publisher_page") if e["_manifest"] == MANIFEST]
@@ -149,14 +150,14 @@ def test_table_by_platform(fetched) -> None:
     assert total["pages"][0] == total["pages"][1]
 
 
-def test_consent_page_gives_nothing(replay_server) -> None:  # noqa: F811
+def test_consent_page_gives_nothing(replay_server) -> None:
     """The Informit SSO consent page (kind "blocked", no DOI) is recognised as no article: nothing is taken."""
     replay, server = replay_server
     entry = next(e for e in replay.by_resource("publisher_page")
                  if e["_manifest"] == MANIFEST and e["expected"]["kind"] == "blocked")
     cfg = config_for(server)
     with Context(cfg) as ctx:
-        run = PubRun(init_publication(classify("10.1234/consent.page"), cfg.args))
+        run = PubRun(init_publication(classify("10.1234/consent.page"), cfg.fetching))
         fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/10.1234/consent.page", meta=True,
                    keywords=True)
     assert (run.pub.title.content, run.pub.abstract.content, run.pub.fulltext.content) == ("", "", "")

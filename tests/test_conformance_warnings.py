@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.main import main
-from support.loopback import LoopbackServer
 from support.replay import CorpusReplay
-from support.tlsintercept import TlsInterceptor
-from test_conformance import REAL_ENDPOINTS
+from support.replayrun import REAL_ENDPOINTS, replay_proxy
 
 _MORE = re.compile(r" \(and (\d+) more like it; all in [^)]+\)$")
 
@@ -38,25 +36,20 @@ def kind_of(line: str) -> str:
 def test_a_22_id_run_prints_one_warning_line_per_kind(corpus_dir: Path, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    replay = CorpusReplay(corpus_dir)
-    ids = corpus_ids(replay, 22)
-    assert len(ids) == 22
-    (tmp_path / "ids.txt").write_text("\n".join(ids) + "\n")
-    tls = TlsInterceptor()
-    try:
-        with LoopbackServer({"/*": replay}, tls=tls) as server:
-            for name in ("HTTP_PROXY", "HTTPS_PROXY"):
-                monkeypatch.setenv(name, server.base)
-            monkeypatch.setenv("REQUESTS_CA_BUNDLE", tls.ca_file)
-            for name in ("PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL"):
-                monkeypatch.delenv(name, raising=False)
-            monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-            for name, url in vars(REAL_ENDPOINTS).items():
-                monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", url)
-            code = main(["-pub-file", str(tmp_path / "ids.txt"), "-db-fetch-end", str(tmp_path / "pubs.db"),
-                         "--allow-private-addresses", "--no-javascript", "--log", str(tmp_path / "run.log")])
-    finally:
-        tls.close()
+    with replay_proxy(corpus_dir) as (replay, server):
+        ids = corpus_ids(replay, 22)
+        assert len(ids) == 22
+        (tmp_path / "ids.txt").write_text("\n".join(ids) + "\n")
+        for name in ("HTTP_PROXY", "HTTPS_PROXY"):
+            monkeypatch.setenv(name, server.base)
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", server.ca_file)
+        for name in ("PUBFETCH_NCBI_EMAIL", "PUBFETCH_UNPAYWALL_EMAIL"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
+        for name, url in vars(REAL_ENDPOINTS).items():
+            monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", url)
+        code = main(["-pub-file", str(tmp_path / "ids.txt"), "-db-fetch-end", str(tmp_path / "pubs.db"),
+                     "--allow-private-addresses", "--no-javascript", "--log", str(tmp_path / "run.log")])
     err = capsys.readouterr().err.splitlines()
     assert code == 1 and err[-1].startswith("pubfetch: 22 publications: 22 fetched"), err
     warnings = [line for line in err if line.startswith("pubfetch: warning: ")]

@@ -8,8 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -17,9 +15,10 @@ import pytest
 from pubfetch.distributed.submit import job_status, submit, wait
 from pubfetch.ids import PublicationIds
 from pubfetch.store import init_store, open_store
+from support.procs import stop_process_groups
+from support.pubfetch_processes import service_env, start_worker
 from support.synthetic import SyntheticServices
-from test_reliability_hostile import within
-from test_throughput import service_env
+from support.waits import wait_until, within
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
 
@@ -34,34 +33,17 @@ def _busy_pool_process(broker: str) -> int:
     from pubfetch.distributed.app import make_app
 
     app = make_app(broker)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+
+    def busy() -> int | None:
         # limit=1: the one worker's answer is used as soon as it comes; without it inspect() waits out its whole
         # timeout, and a snapshot two seconds old may name a process whose batch has ended since
         for tasks in (app.control.inspect(timeout=10, limit=1).active() or {}).values():
             pids = [t["worker_pid"] for t in tasks if t.get("worker_pid")]
             if pids:
                 return pids[0]
-        time.sleep(0.1)
-    pytest.fail("no pool process was running a batch")
+        return None
 
-
-def _start_worker(broker: str, db: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """A worker with a name of its own: two test runs at once on one machine (or one RabbitMQ) would otherwise both be
-    celery@HOST, and RabbitMQ gives the exclusive queue of that name to one of them; the other worker dies."""
-    name = f"pubfetch-test-{os.getpid()}-{uuid.uuid4().hex[:8]}@%h"
-    with open(log, "wb") as out:
-        return subprocess.Popen([sys.executable, "-m", "pubfetch", "worker", "--broker", broker, "--db", db,
-                                 "--concurrency", "2", "--loglevel", "INFO", "--hostname", name], env=env, stdout=out,
-                                stderr=subprocess.STDOUT)
-
-
-def _wait_for(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.2)
+    return wait_until(busy, 60, "a pool process running a batch", every_s=0.1)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finding the worker's pool processes needs /proc")
@@ -71,17 +53,16 @@ def test_sigkilled_worker_process_loses_nothing_and_stores_each_id_once(tmp_path
     init_store(pg_url).close()
     log = tmp_path / "worker.log"
     with SyntheticServices(count, latency=0.15) as services:  # a batch takes seconds: the kill finds it running
-        worker = _start_worker(redis_url, pg_url, service_env(services), log)
+        worker = start_worker(redis_url, pg_url, service_env(services), log)
         try:
-            _wait_for(lambda: len(_children(worker.pid)) == 2, 60, "the worker's two pool processes")
+            wait_until(lambda: len(_children(worker.pid)) == 2, 60, "the worker's two pool processes")
             job = submit(services.pmids(), pg_url, redis_url, batch_size=batch)
-            _wait_for(lambda: job_status(job, redis_url).done >= 2, 120, "the first batches")
+            wait_until(lambda: job_status(job, redis_url).done >= 2, 120, "the first batches")
             victim = _busy_pool_process(redis_url)
             os.kill(victim, signal.SIGKILL)
             status = wait(job, redis_url, timeout=180)
         finally:
-            worker.terminate()
-            worker.wait(timeout=60)
+            stop_process_groups([worker])
         articles = [services.article(pmid=p) for p in services.pmids()]
     text = log.read_text(encoding="utf-8", errors="replace")
     assert f"pid:{victim} exited with 'signal 9 (SIGKILL)'" in text, text[-3000:]
@@ -109,7 +90,7 @@ def test_cli_queue_detach_job_status_and_library(tmp_path: Path, pg_url: str, re
         pmids = services.pmids()
         ids = tmp_path / "ids.txt"
         ids.write_text("\n".join(pmids[:6]) + "\n", encoding="utf-8")
-        worker = _start_worker(redis_url, pg_url, env, tmp_path / "worker.log")
+        worker = start_worker(redis_url, pg_url, env, tmp_path / "worker.log")
         try:
             run = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-db-fetch", pg_url, "--queue",
                                   redis_url, "--batch-size", "2", "-out-ids"], env=env, capture_output=True, text=True,
@@ -131,8 +112,7 @@ def test_cli_queue_detach_job_status_and_library(tmp_path: Path, pg_url: str, re
                                      "3 skipped; 3 final, 3 partial, 0 failed\n")
             pubs = list(pubfetch.fetch_many(pmids[4:], db=pg_url, queue=redis_url, batch_size=3))
         finally:
-            worker.terminate()
-            worker.wait(timeout=60)
+            stop_process_groups([worker])
     assert [p.pmid.content for p in pubs] == pmids[4:]
     missing = subprocess.run([sys.executable, "-m", "pubfetch", "-job-status", "no-such-job", "--queue", redis_url],
                              env=env, capture_output=True, text=True, timeout=60)
@@ -145,7 +125,7 @@ def test_unreachable_queue_is_one_line(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-db-fetch", tmp_path / "pubs.db",
                           "--queue", "redis://user:secret@127.0.0.1:1/0"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
-    assert run.stderr.startswith("pubfetch: error: cannot reach the queue 127.0.0.1:1/0: ")
+    assert run.stderr.startswith("pubfetch: error: cannot reach the queue redis://127.0.0.1:1/0: ")
     assert len(run.stderr.splitlines()) == 1 and "secret" not in run.stderr
 
 
@@ -165,15 +145,14 @@ def test_rabbitmq_broker_with_results_in_redis(tmp_path: Path, redis_url: str) -
     init_store(db).close()
     with SyntheticServices(6, latency=0.01) as services:
         env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url)
-        worker = _start_worker(broker, str(db), env, tmp_path / "worker.log")
+        worker = start_worker(broker, str(db), env, tmp_path / "worker.log")
         try:
             with pytest.MonkeyPatch.context() as mp:
                 mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
                 # a queued run waits for its workers as long as it takes: a test whose worker died must not hang
                 status = within(300, lambda: fetch_queued(services.pmids(), str(db), broker, batch_size=3))
         finally:
-            worker.terminate()
-            worker.wait(timeout=60)
+            stop_process_groups([worker])
             from kombu import Connection
 
             with Connection(broker.split("?", 1)[0]) as conn:

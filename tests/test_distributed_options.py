@@ -9,24 +9,29 @@ from pathlib import Path
 import pytest
 
 import pubfetch
-from pubfetch.config import WORKER_SETTINGS, FetchConfig
+from pubfetch.config import WORKER_SETTINGS, Endpoints, FetchConfig, HttpSettings, RunSettings
 from pubfetch.fetcher import BatchSummary
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
+from support.procs import stop_process_groups
+from support.pubfetch_processes import service_env, start_worker
 from support.synthetic import Article, SyntheticServices
-from test_distributed import _start_worker
-from test_reliability_hostile import within
-from test_throughput import service_env
+from support.waits import within
 
 #: A value for each setting a worker takes from its own options and configuration, never from a job.
 WORKER_OWNED: dict[str, object] = {
-    "endpoints": Endpoints(), "ncbi_api_key": "key", "ncbi_tool": "mytool", "ncbi_email": "me@example.org",
+    "endpoints": Endpoints(), "http": HttpSettings(), "run": RunSettings(),
+    **{name: "http://mirror.example.org/" for name in ("europepmc", "europepmc_annotations", "eutils", "pubmed", "doi",
+                                                       "unpaywall")},
+    "ncbi_api_key": "key", "ncbi_tool": "mytool", "ncbi_email": "me@example.org",
     "threads": 2, "allow_private_addresses": True,
     "per_host_connections": 2, "chromium": "/usr/bin/chromium", "rate_limits": False, "rate_db": "rates.sqlite",
-    "http_overrides": {"timeout_ms": 1000},
+    "host_connections": {"ebi.ac.uk": 2}, "unlimited_hosts": frozenset(), "max_bytes": 1000, "max_compression_ratio": 10.0,
+    "compression_ratio_floor": 1000, "total_timeout_ms": 1000, "max_redirects": 1, "timeout_retries": 0,
+    "busy_retries": 0, "retry_after_cap_s": 1.0, "busy_backoff_s": 0.5, "proxies": {"https": "http://proxy:3128"},
+    "ca_bundle": "/etc/ca.pem", "extra_headers": {"X-A": "b"},
 }
 #: No broker listens here: a refused call must not get as far as trying it.
 NO_BROKER = "redis://127.0.0.1:1/0"
@@ -53,6 +58,8 @@ def test_a_context_a_database_the_workers_cannot_reach_or_their_own_ways_are_ref
     with pytest.raises(ValueError, match="cannot set the fetching parameters oadoi_email, user_agent: each worker"):
         pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER,
                             args=FetcherArgs(oadoi_email="me@example.org", user_agent="mine"))
+    with pytest.raises(ValueError, match="cannot set the fetching parameters user_agent: each worker"):
+        pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, user_agent="mine")
     for option in ("use_stored", "retry_exceptions"):
         with pytest.raises(ValueError, match="always uses the entries in the database and retries"):
             pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER,
@@ -67,7 +74,7 @@ def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path:
     db = str(tmp_path / "pubs.db")
     init_store(db).close()
     with SyntheticServices(4) as services:
-        worker = _start_worker(redis_url, db, service_env(services), tmp_path / "worker.log")
+        worker = start_worker(redis_url, db, service_env(services), tmp_path / "worker.log")
         try:
             done: list[int] = []
             summary = BatchSummary()
@@ -84,8 +91,7 @@ def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path:
             within(300, lambda: list(pubfetch.fetch_many(pmids, db=db, queue=redis_url, parts=["title"])))
             asked_again = services.counts.copy()
         finally:
-            worker.terminate()
-            worker.wait(timeout=60)
+            stop_process_groups([worker])
     assert [pub.pmid.content for pub in pubs] == pmids  # in input order, the invalid ID skipped (errors="skip")
     assert done == [1, 2, 3, 4]
     assert (summary.total, summary.fetched, summary.final) == (4, 4, 0)  # none final: the args travelled

@@ -10,8 +10,8 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.base import PubRun, RunFlag
 from pubfetch.resources.links import QueuedLink
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 PAGE = "https://journal.example/article"
 

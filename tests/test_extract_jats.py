@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jats import element_text, parse_jats
-from pubfetch.extract.jats_corresp import match_email
 from pubfetch.extract.xmlsafe import XmlError, parse_xml
 from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor
@@ -158,17 +157,6 @@ def test_element_text_spacing() -> None:
     el = parse_xml("<p>a<italic>b</italic>c<list><list-item>d</list-item><list-item>e</list-item></list>f"
                    "<tex-math>\\alpha</tex-math>g  \n h\u00a0i\u200bj</p>")
     assert element_text(el) == "abc d e fg h ij"
-
-
-def test_match_email() -> None:
-    assert match_email("Jane Doe", "janedoe@x.org", 0)
-    assert not match_email("Jane Doe", "j.doe@x.org", 0)
-    assert match_email("Jane Doe", "j.doe@x.org", 1)
-    assert match_email("Anthony D. Whetton", "tony.whetton@x.org", 1)
-    assert match_email("Anthony D. Whetton", "adw@x.org", 2)
-    assert not match_email("Anthony D. Whetton", "adw@x.org", 1)
-    assert match_email("Caroline Dives", "cdive@x.org", 3)  # "dives" shortened by one letter
-    assert not match_email("Jane Doe", "@x.org", 1)
 
 
 # ---------------------------------------------------------------------------------------------- corpus

@@ -1,5 +1,6 @@
-"""Meta-tag parser: recorded publisher pages (corpus), hand-written pages, PubFetcher's site exceptions, the raw tag
-list of the metadata layer, part types, and mutated pages."""
+"""Meta-tag parser: recorded publisher pages (corpus), hand-written pages, PubFetcher's site exceptions, encodings and
+dates, and mutated pages. The tag scanner and the part types have files of their own (test_extract_meta_scan.py,
+test_extract_meta_types.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,7 @@ from hypothesis import strategies as st
 
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.meta import meta_date, parse_meta
-from pubfetch.extract.meta_scan import clean_value, meta_tags, plain_text, scan_meta
-from pubfetch.extract.meta_types import link_part_type, meta_part_types
-from pubfetch.model.part_type import PartName, PartType
+from pubfetch.extract.meta_scan import meta_tags
 from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link
 from support.mutations import MUTATIONS, mutate
@@ -253,49 +252,7 @@ def test_link_site_exceptions() -> None:
     assert len(parse_meta(html, "https://h.example/a").links) == 2
 
 
-# ---------------------------------------------------------------------------------------------------- part types
-
-
-def test_meta_part_types_are_never_better_than_the_page() -> None:
-    r = parse_meta(HIGHWIRE.read_bytes(), HIGHWIRE_URL)
-    assert meta_part_types(r) == {PartName.pmid: PartType.citation, PartName.doi: PartType.citation,
-                                  PartName.title: PartType.citation, PartName.keywords: PartType.citation,
-                                  PartName.theAbstract: PartType.citation}
-    on_doi_page = meta_part_types(r, PartType.doi, keywords=False)
-    assert PartName.keywords not in on_doi_page and on_doi_page[PartName.title] is PartType.citation
-    on_link_meta_page = meta_part_types(r, PartType.link_meta)
-    assert set(on_link_meta_page.values()) == {PartType.link_meta}
-    assert meta_part_types(ArticleRecord()) == {}
-
-
-def test_link_part_types() -> None:
-    r = parse_meta(HIGHWIRE.read_bytes(), HIGHWIRE_URL)
-    assert [link_part_type(link) for link in r.links] == [PartType.link_citation, PartType.pdf_citation,
-                                                          PartType.pdf_meta]
-    assert [link_part_type(link, PartType.link_oadoi) for link in r.links] == [PartType.link_citation,
-                                                                                PartType.pdf_citation, PartType.pdf_meta]
-    assert link_part_type(Link("https://x.example/a.pdf", "pdf", "elsewhere")) is PartType.pdf_meta
-
-
-# ------------------------------------------------------------------------------------------------ raw tag list
-
-
-def test_meta_tags_cleans_values_the_lockss_way() -> None:
-    html = head('<meta name="A" content="foo\n&#xA;  \t   bar">', '<meta name="b" content="&#34;Quoted&#34; Title">',
-                '<meta content="l&lt;g&gt;a&amp;z" name="C">', "<meta name='d' content='<b>bold</b> text'>",
-                '<meta property="og:title" content="prop only">', '<meta name="no-content">')
-    assert meta_tags(html) == [("a", "foo bar"), ("b", '"Quoted" Title'), ("c", "l<g>a&z"), ("d", "bold text")]
-    assert meta_tags(html, include_property=True)[-1] == ("og:title", "prop only")
-
-
-def test_scanner_skips_comments_scripts_and_survives_broken_markup() -> None:
-    html = ('<!-- <meta name="x" content="in comment"> --><script><meta name="x" content="in script"></script>'
-            '<META NAME=x CONTENT=bare/><meta name="y" content="unterminated')
-    assert meta_tags(html) == [("x", "bare/")]
-    assert meta_tags(HIGHWIRE.read_bytes())[:2] == [("citation_journal_title", "Journal of Invented Results"),
-                                                   ("citation_publisher", "Invented Press")]
-    assert ("dc.title", "Unquoted") in meta_tags(HIGHWIRE.read_text(encoding="utf-8"))
-    assert scan_meta(None) == [] and meta_tags(b"") == []
+# ------------------------------------------------------------------------------------------- encodings and dates
 
 
 def test_bytes_in_a_declared_encoding() -> None:
@@ -303,10 +260,7 @@ def test_bytes_in_a_declared_encoding() -> None:
     assert parse_meta(html.encode("cp1252"), "https://example.org/").title == "Caf\u00e9 \u2013 r\u00e9sum\u00e9"
 
 
-def test_value_helpers() -> None:
-    assert clean_value("  a &amp;amp; <i>b</i>\n c ") == "a &amp; b c"
-    assert plain_text("x &lt;p&gt;one&lt;/p&gt;") == "x <p>one</p>"  # escaped twice in the page: text, not markup
-    assert plain_text("<p>one</p><p>two</p> H<sub>2</sub>O") == "one two H2O"
+def test_meta_dates() -> None:
     assert meta_date("2018-02-13T10:00:00Z") == ("2018-02-13", "2018-02-13")
     assert meta_date("22 April 2019") == ("2019-04-22", "2019-04-22")
     assert meta_date("2019") == ("", "2019")

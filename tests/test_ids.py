@@ -41,12 +41,6 @@ def test_normalise_doi_strips_first_prefix_and_uppercases_ascii_only():
     assert ids.normalise_doi("10.1000/x") == "10.1000/X"
 
 
-def test_doi_registrant():
-    assert ids.doi_registrant("10.1093/nar/gkz369") == "1093"
-    assert ids.doi_registrant("https://doi.org/10.12688/f1000research.1") == "12688"
-    assert ids.doi_registrant("nonsense") == ""
-
-
 def test_extract_from_text():
     text = "See PMID: 31114920, pmcid:pmc6198355 and DOI:\u00a010.1093/nar/gkz369. Also PMID 123."
     assert ids.extract_pmids(text) == ["31114920", "123"]

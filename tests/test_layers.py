@@ -25,11 +25,11 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "_version ids textutil yamlsafe lazy perthread",
     "params fetcher_args",
     "model",
+    "config",
     "rules",
     "extract",
     "ruletest",
     "net",
-    "config",
     "store",
     "resources",
     "engine",
@@ -220,13 +220,14 @@ def test_one_writer_per_kind_of_entry() -> None:
 
 
 def test_only_the_configuration_module_reads_the_environment() -> None:
-    """Settings come from one place: ``config.py`` reads the environment; everything else gets a configuration (a
-    worker's task included: its settings travel in the message and in the app, never through the environment)."""
+    """Settings come from one place: ``config/environment.py`` reads the environment; everything else gets a
+    configuration (a worker's task included: its settings travel in the message and in the app, never through the
+    environment)."""
     strays = []
     for path in sources():
-        if path.relative_to(PACKAGE).as_posix() == "config.py":
+        if path.relative_to(PACKAGE).as_posix() == "config/environment.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv", "environb"):
                 strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: os.{node.attr}")
-    assert not strays, "the environment used outside config.py:\n" + "\n".join(strays)
+    assert not strays, "the environment used outside config/environment.py:\n" + "\n".join(strays)

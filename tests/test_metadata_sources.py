@@ -11,8 +11,6 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from pubfetch.metadata.archival_unit import ArchivalUnit
-from pubfetch.metadata.au import AuConfig
 from pubfetch.metadata.sources import (
     CachedUrl,
     DirectorySource,
@@ -230,7 +228,7 @@ def test_warc_written_by_the_recorder_is_read_by_target_uri(tmp_path: Path) -> N
     }
     path = tmp_path / "crawl.warc.gz"
     with LoopbackServer(routes) as server, WarcRecorder(path) as recorder:
-        client = HttpClient(HttpConfig(allow_private_addresses=True, response_hook=recorder))
+        client = HttpClient(HttpConfig(allow_private_addresses=True), response_hook=recorder)
         for route in ("/old", "/paper.pdf", "/gone"):
             client.get(server.url(route))
         base = server.base
@@ -297,13 +295,3 @@ def test_open_source_dispatch(tmp_path: Path) -> None:
         open_source(tmp_path / "x.txt")
     with pytest.raises(SourceError, match="does not exist"):
         open_source(tmp_path / "nothing")
-
-
-def test_archival_unit_wraps_the_source() -> None:
-    source = MemorySource({"https://x/a": ("<html></html>", "text/html")})
-    au = ArchivalUnit(source, AuConfig.parse({"base_url": "https://x/"}, ["base_url"]), plugin_id="org.x.P")
-    assert au.urls() == ["https://x/a"]
-    assert au.has_content("https://x/a") and not au.has_content("https://x/b") and not au.has_content(None)
-    assert au.make_cached_url("https://x/a").url == "https://x/a"
-    assert au.au_id == "org|x|P&base_url~https%3A%2F%2Fx%2F"
-    assert ArchivalUnit(source).au_id is None

@@ -6,7 +6,7 @@ import pytest
 
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import ArticleRecord, MeshTerm, PartName, PartType, Publication, apply_record
-from pubfetch.resources.base import PubRun, RunFlag
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 ARGS = FetcherArgs()
 URL = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/efetch.fcgi?db=pubmed&id=29915538"

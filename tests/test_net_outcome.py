@@ -1,14 +1,10 @@
-"""Outcome rules without a network: fetchException (PubFetcher's rule), status kinds, Retry-After, config checks."""
+"""Outcome rules without a network: fetchException (PubFetcher's rule), status kinds, results."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
-from pubfetch.net.retry import parse_retry_after
 
 
 def result(kind: OutcomeKind, url: str = "https://journal.example/article/1") -> FetchResult:
@@ -82,38 +78,3 @@ def test_result_properties_and_repr() -> None:
     assert "10000 bytes" in repr(r) and "xxxx" not in repr(r)
     assert result(OutcomeKind.NOT_FOUND).permanent is True
     assert OutcomeKind.SERVER_BUSY.is_http_status and not OutcomeKind.TIMEOUT.is_http_status
-
-
-NOW = datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC)
-
-
-@pytest.mark.parametrize(
-    ("value", "seconds"),
-    [("120", 120.0), (" 7 ", 7.0), ("0", 0.0), ("Wed, 01 May 2024 12:01:30 GMT", 90.0),
-     ("Wed, 01 May 2024 11:00:00 GMT", 0.0), ("soon", None), ("-5", None), ("", None), (None, None)],
-)
-def test_parse_retry_after(value: str | None, seconds: float | None) -> None:
-    assert parse_retry_after(value, now=NOW) == seconds
-
-
-def test_config_defaults_are_pubfetchers() -> None:
-    c = HttpConfig()
-    assert (c.timeout_ms, c.timeout_s, c.quick, c.effective_timeout_retries) == (15000, 15.0, False, 1)
-    assert c.user_agent == "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0"
-    assert c.per_host_connections == 1
-    assert c.total_timeout_s == 120.0
-    assert HttpConfig(quick=True).effective_timeout_retries == 0
-    assert (HttpConfig(timeout_ms=0).timeout_s, HttpConfig(timeout_ms=0).total_timeout_s) == (None, None)
-    assert HttpConfig(total_timeout_ms=2500).total_timeout_s == 2.5
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [({"timeout_ms": -1}, "timeout_ms must be >= 0"), ({"max_bytes": 0}, "max_bytes must be > 0"),
-     ({"max_redirects": -1}, "max_redirects must be >= 0"), ({"per_host_connections": 0}, "per-host connections"),
-     ({"host_connections": {"a.example": 0}}, "per-host connections"), ({"busy_retries": -1}, "retry counts"),
-     ({"busy_backoff_s": -1}, "waits must be >= 0")],
-)
-def test_config_validation(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        HttpConfig(**kwargs)

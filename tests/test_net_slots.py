@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -14,6 +13,7 @@ from pubfetch.net.urls import host_key
 from support.loopback import Reply
 from support.netsupport import FastServer as LoopbackServer
 from support.netsupport import make_client
+from support.waits import wait_until
 
 #: Ceiling of every wait for an event in these tests: far beyond what a loaded machine needs, only there so that a
 #: broken client fails the test instead of hanging it.
@@ -164,15 +164,6 @@ def test_slot_released_when_the_block_raises() -> None:
         pass
 
 
-def _until(condition, what: str) -> None:
-    """Wait until ``condition`` holds (polled; the ceiling only keeps a broken slot from hanging the test)."""
-    deadline = time.monotonic() + EVENT_WAIT_S
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.005)
-
-
 def test_a_released_connection_goes_to_the_lowest_rank_then_the_first_come() -> None:
     """The fetch engine ranks a publication's thread by its batch: the oldest batch's requests go first."""
     slots = HostSlots(1)
@@ -190,7 +181,8 @@ def test_a_released_connection_goes_to_the_lowest_rank_then_the_first_come() -> 
             thread = threading.Thread(target=wait_turn, args=(name, rank))
             thread.start()
             threads.append(thread)
-            _until(lambda n=queued + 1: slots.waiting(url) == n, f"{queued + 1} threads queued")
+            wait_until(lambda n=queued + 1: slots.waiting(url) == n, EVENT_WAIT_S, f"{queued + 1} threads queued",
+                       every_s=0.005)
     for thread in threads:
         thread.join(EVENT_WAIT_S)
     assert order == ["old batch, first", "old batch, second", "late batch"]
@@ -221,7 +213,7 @@ def test_a_permit_taken_ahead_is_used_by_the_next_request_and_an_unused_one_is_d
             pass
 
     limiter = CountingLimiter()
-    client = HttpClient(HttpConfig(rate_limiter=limiter, allow_private_addresses=True),
+    client = HttpClient(HttpConfig(allow_private_addresses=True), rate_limiter=limiter,
                         transport=MappingTransport({"http://api.test/*": Canned(200, b"{}", "application/json")}))
     with client.turn("http://api.test/search") as prepay:
         prepay()

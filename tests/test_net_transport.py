@@ -33,7 +33,7 @@ def test_redirect_is_followed_and_every_hop_recorded() -> None:
         "http://doi.test/10.1/x": Canned(302, "", "text/plain", {"Location": "/article/x"}),
         "http://doi.test/article/x": Canned(200, PAGE),
     })
-    with HttpClient(HttpConfig(response_hook=records.append), transport=transport) as client:
+    with HttpClient(HttpConfig(), transport=transport, response_hook=records.append) as client:
         result = client.get("http://doi.test/10.1/x")
     assert result.ok and result.text == PAGE
     assert result.final_url == "http://doi.test/article/x"
@@ -46,9 +46,9 @@ def test_busy_answer_is_retried_after_retry_after_and_holds_back_the_limiter() -
                     Canned(503, "busy", "text/plain", {"Retry-After": "1"}), Canned(200, "{}", "application/json")])
     waits: list[float] = []
     limiter = CountingLimiter()
-    config = HttpConfig(rate_limiter=limiter, rate_key=lambda url: "api")
     transport = MappingTransport({"http://api.test/*": lambda request: next(answers)})
-    with HttpClient(config, transport=transport, sleep=waits.append) as client:
+    with HttpClient(HttpConfig(), transport=transport, sleep=waits.append, rate_limiter=limiter,
+                    rate_key=lambda url: "api") as client:
         result = client.get("http://api.test/search", params={"q": "1"})
     assert result.ok and result.attempts == 3
     assert waits == [2.0, 1.0]

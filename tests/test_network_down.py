@@ -22,10 +22,8 @@ from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many, init_publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds, classify
-from pubfetch.net import connguard
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
-from pubfetch.net.connguard import GuardedHTTPConnection
 from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.reachability import NetworkWatch
@@ -305,18 +303,3 @@ def _closed_port(host: str) -> str:
     with socket.create_server((host, 0)) as sock:
         port = sock.getsockname()[1]
     return f"http://{host}:{port}/"
-
-
-def test_a_connection_made_after_its_exchange_was_cut_is_cut_at_once() -> None:
-    """The cut may come while the exchange still connects (no socket to shut down yet): the new socket is shut
-    down as soon as it exists, so the request fails at once instead of waiting for its answer."""
-    silent = Silent("127.0.0.1")
-    try:
-        with connguard.exchange(False, None) as state:
-            state.abort("not answered: the network seems down")
-            connection = GuardedHTTPConnection(silent.host, silent.port, timeout=60)
-            connection.connect()
-            assert connection.sock.recv(1) == b""  # shut down: nothing to wait for
-            connection.close()
-    finally:
-        silent.close()

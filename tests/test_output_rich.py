@@ -15,7 +15,7 @@ from pubfetch.output.report import gather
 from pubfetch.output.rich import RETRACTED_TEXT
 from pubfetch.output.writer import write_entries
 from pubfetch.tables import record
-from test_store_rich import rich_publication
+from support.publications import rich_publication
 
 
 def test_text_says_retracted_first_and_lists_the_rich_parts() -> None:

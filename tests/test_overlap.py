@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,16 +14,18 @@ from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.net.client import HttpClient
+from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
 from pubfetch.store import open_store
 from support.loopback import Reply
 from support.synthetic import Article, SyntheticServices, in_process_hosts, use_services
+from support.waits import wait_until
 
 
 def _config(services: SyntheticServices, batch_size: int) -> FetchConfig:
-    return FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
+    return FetchConfig().with_changes(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                        batch_size=batch_size, rate_limits=False)
 
 
@@ -37,14 +37,6 @@ def stored_pmids(db: Path) -> set[str]:
             return {r[0] for r in conn.execute("SELECT json_extract(json, '$.pmid.content') FROM publications")}
         except sqlite3.OperationalError:  # the schema is being created
             return set()
-
-
-def wait_until(condition: Callable[[], bool], ceiling_s: float = 300) -> None:
-    """Wait for an event seen by polling (the ceiling only ends a hung test)."""
-    deadline = time.monotonic() + ceiling_s
-    while not condition():
-        assert time.monotonic() < deadline, "the awaited event never came"
-        time.sleep(0.02)
 
 
 def test_the_next_batch_starts_before_the_current_one_is_done() -> None:
@@ -69,9 +61,9 @@ def test_the_next_batch_starts_before_the_current_one_is_done() -> None:
         return search(request)
 
     transport.answers["http://ebi.test/*"] = watched
-    cfg = FetchConfig(endpoints=endpoints, allow_private_addresses=True, javascript=False, batch_size=2,
+    cfg = FetchConfig().with_changes(endpoints=endpoints, allow_private_addresses=True, javascript=False, batch_size=2,
                       rate_limits=False)
-    with Context(cfg, client=HttpClient(cfg.http_config(), transport=transport)) as ctx:
+    with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:
         pubs = list(fetch_many(services.pmids(), config=cfg, context=ctx))
     assert page_waited == [True]
     assert [p.pmid.content for p in pubs] == services.pmids()
@@ -120,7 +112,7 @@ def test_a_paper_named_in_two_batches_in_flight_is_fetched_and_stored_once(
                 if answers_first == "second batch":
                     # still fetching the paper when the third batch is read: that is when the first batch is done,
                     # which its other paper's being stored tells
-                    wait_until(lambda: other.pmid in stored_pmids(db))
+                    wait_until(lambda: other.pmid in stored_pmids(db), 300, "the other paper stored")
             elif request.path.endswith("/search") and late in " ".join(request.query.get("query", [])):
                 assert paper_asked.wait(300), "the other batch never asked for the paper"
             return answer(request)

@@ -1,4 +1,5 @@
-"""Tests for pubfetch.params: LOCKSS parameter types (spec lockss.md section 7) and PubFetcher's fetching parameters."""
+"""Tests for pubfetch.params: LOCKSS parameter types (spec lockss.md section 7) and parameter descriptors; PubFetcher's
+fetching parameters, described with them, are tested in tests/test_fetcher_args.py."""
 
 from __future__ import annotations
 
@@ -8,14 +9,12 @@ import pickle
 
 import pytest
 
-from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, FetcherArgs, fetcher_descriptor, parse_fetcher_option
 from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
 from pubfetch.params import (
     MAX_SET_SIZE,
     InvalidParamValue,
     ParamDescr,
     ParamType,
-    UnknownParameter,
     derived_values,
     parse_value,
 )
@@ -289,133 +288,3 @@ def test_builtin_descriptors() -> None:
 def test_descriptors_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         BUILTIN_DESCRIPTORS["year"].size = 5  # type: ignore[misc]
-
-
-# --- FetcherArgs ---------------------------------------------------------------------------------------------------
-
-
-DEFAULTS = {
-    "empty_cooldown": 720, "non_final_cooldown": 10080, "fetch_exception_cooldown": 1440, "retry_limit": 3,
-    "title_min_length": 4, "keywords_min_size": 2, "mined_terms_min_size": 1, "abstract_min_length": 200,
-    "fulltext_min_length": 2000, "webpage_min_length": 50, "webpage_min_length_javascript": 200, "timeout": 15000,
-    "quick": False, "europepmc_email": "", "oadoi_email": "@",
-    "user_agent": "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0",
-    "journals_yaml": "", "webpages_yaml": "",
-}
-
-
-def test_fetcher_defaults() -> None:
-    assert FetcherArgs().to_dict() == DEFAULTS
-    assert FetcherArgs.from_mapping({}) == FetcherArgs()
-
-
-def test_fetcher_descriptors_match_fields() -> None:
-    descriptors = FetcherArgs.descriptors()
-    assert [d.key for d in descriptors] == list(FETCHER_DESCRIPTORS)
-    assert [d.default for d in descriptors] == list(DEFAULTS.values())
-    assert FetcherArgs().to_dict(camel_case=True) == {d.key: d.default for d in descriptors}
-    assert list(FETCHER_DESCRIPTORS)[:4] == ["emptyCooldown", "nonFinalCooldown", "fetchExceptionCooldown", "retryLimit"]
-    for descr in descriptors:
-        assert descr.display_name != descr.key or descr.key == "timeout"
-        assert descr.description
-    assert FETCHER_DESCRIPTORS["webpageMinLengthJavascript"].display_name == "Webpage min. length JS"
-
-
-def test_fetcher_min_bounds() -> None:
-    for key in ("titleMinLength", "keywordsMinSize", "minedTermsMinSize", "abstractMinLength", "fulltextMinLength",
-                "webpageMinLength", "webpageMinLengthJavascript", "timeout"):
-        assert FETCHER_DESCRIPTORS[key].min == 0, key
-        with pytest.raises(InvalidParamValue, match=f"parameter {key}:"):
-            parse_fetcher_option(key, "-1")
-        assert parse_fetcher_option(key, "0")[1] == 0
-    for key in ("emptyCooldown", "nonFinalCooldown", "fetchExceptionCooldown", "retryLimit"):
-        assert FETCHER_DESCRIPTORS[key].min is None
-
-
-def test_from_mapping_camel_and_snake() -> None:
-    args = FetcherArgs.from_mapping({
-        "emptyCooldown": "60", "non_final_cooldown": 5, "retryLimit": "-1", "title_min_length": 10,
-        "quick": True, "oadoiEmail": "me@example.org", "user_agent": "UA", "webpageMinLengthJavascript": "0",
-    })
-    assert args.empty_cooldown == 60 and args.non_final_cooldown == 5 and args.retry_limit == -1
-    assert args.title_min_length == 10 and args.quick is True and args.oadoi_email == "me@example.org"
-    assert args.user_agent == "UA" and args.webpage_min_length_javascript == 0
-    assert FetcherArgs.from_mapping({"quick": "yes"}).quick is True
-    assert FetcherArgs.from_mapping({"quick": False}).quick is False
-    assert FetcherArgs.from_mapping({"europepmc_email": ""}).europepmc_email == ""
-
-
-def test_from_mapping_errors() -> None:
-    with pytest.raises(UnknownParameter, match="emptyCoolDown"):
-        FetcherArgs.from_mapping({"emptyCoolDown": 5})
-    with pytest.raises(UnknownParameter, match="more than once"):
-        FetcherArgs.from_mapping({"emptyCooldown": 5, "empty_cooldown": 6})
-    with pytest.raises(InvalidParamValue, match="parameter retryLimit"):
-        FetcherArgs.from_mapping({"retry_limit": True})
-    with pytest.raises(InvalidParamValue, match="parameter timeout"):
-        FetcherArgs.from_mapping({"timeout": 1.5})  # type: ignore[dict-item]
-    with pytest.raises(InvalidParamValue, match="parameter quick"):
-        FetcherArgs.from_mapping({"quick": "maybe"})
-
-
-def test_units_plain_and_suffixed() -> None:
-    assert FetcherArgs.from_mapping({"emptyCooldown": "12h"}).empty_cooldown == 720  # minutes
-    assert FetcherArgs.from_mapping({"emptyCooldown": "720"}).empty_cooldown == 720
-    assert FetcherArgs.from_mapping({"fetchExceptionCooldown": "1d"}).fetch_exception_cooldown == 1440
-    assert FetcherArgs.from_mapping({"nonFinalCooldown": "1w"}).non_final_cooldown == 10080
-    assert FetcherArgs.from_mapping({"emptyCooldown": "120s"}).empty_cooldown == 2
-    assert FetcherArgs.from_mapping({"timeout": "30s"}).timeout == 30000  # milliseconds
-    assert FetcherArgs.from_mapping({"timeout": "30"}).timeout == 30
-    assert FetcherArgs.from_mapping({"timeout": 5000}).timeout_seconds == 5.0
-    with pytest.raises(InvalidParamValue, match="parameter emptyCooldown.*whole number of minutes"):
-        FetcherArgs.from_mapping({"emptyCooldown": "30s"})
-
-
-def test_negative_cooldowns_allowed() -> None:
-    args = FetcherArgs.from_mapping({"emptyCooldown": "-1", "nonFinalCooldown": "-1d", "fetch_exception_cooldown": -5})
-    assert (args.empty_cooldown, args.non_final_cooldown, args.fetch_exception_cooldown) == (-1, -1440, -5)
-    assert args.cooldown_ms("emptyCooldown") == -60000
-    assert FetcherArgs().cooldown_ms("empty_cooldown") == 720 * 60000
-    with pytest.raises(UnknownParameter):
-        FetcherArgs().cooldown_ms("timeout")
-    assert FetcherArgs(retry_limit=-1).retry_limit == -1
-
-
-def test_negative_timeout_rejected() -> None:
-    with pytest.raises(InvalidParamValue, match="parameter timeout") as info:
-        FetcherArgs.from_mapping({"timeout": "-1"})
-    assert "-1" in str(info.value)
-    with pytest.raises(InvalidParamValue, match="parameter timeout"):
-        FetcherArgs(timeout=-1)
-    with pytest.raises(InvalidParamValue, match="parameter timeout"):
-        dataclasses.replace(FetcherArgs(), timeout=-1)
-    with pytest.raises(InvalidParamValue, match="parameter timeout: expected a time interval"):
-        parse_fetcher_option("--timeout", "abc")
-
-
-def test_constructor_validates_types() -> None:
-    with pytest.raises(InvalidParamValue, match="parameter quick"):
-        FetcherArgs(quick=1)  # type: ignore[arg-type]
-    with pytest.raises(InvalidParamValue, match="parameter titleMinLength"):
-        FetcherArgs(title_min_length=-4)
-    with pytest.raises(InvalidParamValue, match="parameter userAgent"):
-        FetcherArgs(user_agent=None)  # type: ignore[arg-type]
-
-
-def test_fetcher_args_frozen() -> None:
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        FetcherArgs().timeout = 5  # type: ignore[misc]
-
-
-def test_parse_fetcher_option() -> None:
-    assert parse_fetcher_option("--emptyCooldown", "12h") == ("empty_cooldown", 720)
-    assert parse_fetcher_option("emptyCooldown", "12h") == ("empty_cooldown", 720)
-    assert parse_fetcher_option("--empty-cooldown", "5") == ("empty_cooldown", 5)
-    assert parse_fetcher_option("empty_cooldown", "5") == ("empty_cooldown", 5)
-    assert parse_fetcher_option("--quick", "true") == ("quick", True)
-    assert parse_fetcher_option("--journalsYaml", "my.yaml") == ("journals_yaml", "my.yaml")
-    with pytest.raises(UnknownParameter):
-        parse_fetcher_option("--threads", "8")
-    assert fetcher_descriptor("--retryLimit") is FETCHER_DESCRIPTORS["retryLimit"]
-    name, value = parse_fetcher_option("--timeout", "1m")
-    assert FetcherArgs(**{name: value}).timeout == 60000

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import re
-import struct
 import threading
 import time
 from collections import Counter
@@ -25,138 +23,8 @@ from pubfetch.extract.pdf import (
     parse_xmp,
 )
 from support.pdf_workers import crashing_worker, hungry_worker, raising_worker, slow_worker
+from support.pdfs import make_pdf
 from support.procs import children_supported, descendants, process_gone
-
-# ---------------------------------------------------------------------------------------------------------------------
-# A tiny PDF writer: enough to give pdfminer.six text pages, an Info dictionary, an XMP stream and RC4 encryption.
-# ---------------------------------------------------------------------------------------------------------------------
-
-_PAD = bytes.fromhex("28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A")
-_FILE_ID = bytes.fromhex("0123456789ABCDEF0123456789ABCDEF")
-_PERMISSIONS = -44
-
-
-def _rc4(key: bytes, data: bytes) -> bytes:
-    state = list(range(256))
-    j = 0
-    for i in range(256):
-        j = (j + state[i] + key[i % len(key)]) % 256
-        state[i], state[j] = state[j], state[i]
-    out = bytearray()
-    i = j = 0
-    for byte in data:
-        i = (i + 1) % 256
-        j = (j + state[i]) % 256
-        state[i], state[j] = state[j], state[i]
-        out.append(byte ^ state[(state[i] + state[j]) % 256])
-    return bytes(out)
-
-
-def _padded(password: bytes) -> bytes:
-    return (password + _PAD)[:32]
-
-
-def _rc4_40_security(user_password: bytes) -> tuple[bytes, bytes, bytes]:
-    """Standard security handler V1/R2 (PDF 1.7 algorithms 3.2-3.4), owner password = user password: (O, U, key)."""
-    owner_key = hashlib.md5(_padded(user_password)).digest()[:5]  # the PDF format mandates MD5
-    owner_entry = _rc4(owner_key, _padded(user_password))
-    digest = hashlib.md5(_padded(user_password) + owner_entry + struct.pack("<i", _PERMISSIONS) + _FILE_ID).digest()
-    key = digest[:5]
-    return owner_entry, _rc4(key, _PAD), key
-
-
-def build_pdf(
-    objects: list[tuple[str, list[bytes], bytes | None]],
-    *,
-    root: int,
-    info: int | None = None,
-    user_password: bytes | None = None,
-) -> bytes:
-    """Serialise numbered objects (1..n) with an xref table.
-
-    Each object is (dictionary template, strings, stream data): ``{0}``, ``{1}``... in the template are replaced by the
-    strings written as hex strings, so that they can be encrypted per object like the stream data.
-    """
-    key = None
-    encrypt_ref = None
-    objects = list(objects)
-    if user_password is not None:
-        owner_entry, user_entry, key = _rc4_40_security(user_password)
-        objects.append(
-            (
-                (
-                    f"<< /Filter /Standard /V 1 /R 2 /Length 40 /P {_PERMISSIONS} "
-                    f"/O <{owner_entry.hex()}> /U <{user_entry.hex()}> >>"
-                ),
-                [],
-                None,
-            )
-        )
-        encrypt_ref = len(objects)
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, (template, strings, stream) in enumerate(objects, start=1):
-        object_key = None
-        if key is not None and number != encrypt_ref:
-            object_key = hashlib.md5(key + number.to_bytes(3, "little") + b"\x00\x00").digest()[:10]
-
-        def crypt(data: bytes, object_key: bytes | None = object_key) -> bytes:
-            return _rc4(object_key, data) if object_key else data
-
-        body = template.format(*(f"<{crypt(s).hex()}>" for s in strings)).encode("latin-1")
-        if stream is not None:
-            data = crypt(stream)
-            body = body.removesuffix(b">>") + f" /Length {len(data)} >>\nstream\n".encode() + data + b"\nendstream"
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
-    trailer = f"<< /Size {len(objects) + 1} /Root {root} 0 R /ID [<{_FILE_ID.hex()}> <{_FILE_ID.hex()}>]"
-    if info:
-        trailer += f" /Info {info} 0 R"
-    if encrypt_ref:
-        trailer += f" /Encrypt {encrypt_ref} 0 R"
-    out += f"trailer\n{trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
-
-
-def make_pdf(
-    pages: list[str],
-    *,
-    info: dict[str, bytes] | None = None,
-    xmp: bytes | None = None,
-    user_password: bytes | None = None,
-) -> bytes:
-    """A PDF with one line of Helvetica text per page, and optionally an Info dictionary and an XMP stream."""
-    first_page = 4
-    kids = " ".join(f"{first_page + 2 * i} 0 R" for i in range(len(pages)))
-    catalog = "<< /Type /Catalog /Pages 2 0 R"
-    objects: list[tuple[str, list[bytes], bytes | None]] = [
-        ("", [], None),  # catalog, filled in below
-        (f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>", [], None),
-        ("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", [], None),
-    ]
-    for i, text in enumerate(pages):
-        content = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
-        page = (
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
-            f"/Contents {first_page + 2 * i + 1} 0 R >>"
-        )
-        objects += [(page, [], None), ("<< >>", [], content)]
-    info_ref = None
-    if info:
-        keys = list(info)
-        objects.append(
-            ("<< " + " ".join(f"/{k} {{{n}}}" for n, k in enumerate(keys)) + " >>", list(info.values()), None)
-        )
-        info_ref = len(objects)
-    if xmp is not None:
-        objects.append(("<< /Type /Metadata /Subtype /XML >>", [], xmp))
-        catalog += f" /Metadata {len(objects)} 0 R"
-    objects[0] = (catalog + " >>", [], None)
-    return build_pdf(objects, root=1, info=info_ref, user_password=user_password)
-
 
 XMP = b"""<?xpacket begin="\xef\xbb\xbf" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/">

@@ -95,8 +95,8 @@ def test_sigint_mid_batch_keeps_the_completed_publications(env: Path) -> None:
     assert err.splitlines()[-2:] == ["pubfetch: 3 publications: 3 fetched, 0 skipped; 3 final, 0 partial, 0 failed",
                                      "pubfetch: error: interrupted"], err
     assert "Traceback" not in err and "never retrieved" not in err and "Chromium" not in err, err
-    # kept: the publications completed before the interrupt (the batch used to be stored whole at its end, so
-    # nothing was); the closed-access ones, still waiting for their PDFs, were not completed
+    # kept: the publications completed before the interrupt (each is stored as it completes, not with its batch);
+    # the closed-access ones, still waiting for their PDFs, were not completed
     stored = stored_pmids(db)
     assert open_access <= stored and len(stored) < N, stored
 

@@ -18,6 +18,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import VisitedSite
 from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
+from pubfetch.net.config import http_config
 from pubfetch.resources.base import Context
 from pubfetch.webfetch import fetch_pages
 from support.loopback import LoopbackServer, Reply, Request
@@ -29,9 +30,9 @@ ARGS = FetcherArgs()
 def chain_config(services: SyntheticServices, **changes: object) -> FetchConfig:
     values: dict[str, object] = {"endpoints": services.endpoints(), "allow_private_addresses": True,
                                  "javascript": False, "threads": 2,
-                                 "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}}
+                                 "busy_retries": 0, "timeout": 5000}
     values.update(changes)
-    return FetchConfig(**values)  # type: ignore[arg-type]
+    return FetchConfig().with_changes(**values)
 
 
 def fetch_ids(services: SyntheticServices, ids: list[str], **changes: object) -> list[Publication]:
@@ -59,7 +60,7 @@ def test_a_broken_webpage_is_reported_broken_only_when_it_is_not_usable() -> Non
     moved = Webpage.from_json(exported)
     assert (moved.is_broken(), moved.is_usable(ARGS), moved.is_final(ARGS)) == (True, True, False)
     assert moved.status(ARGS) == "non-final"  # usable, so not reported as broken; broken pages are never final
-    cfg = FetchConfig(javascript=False, allow_private_addresses=True, http_overrides={"busy_retries": 0})
+    cfg = FetchConfig().with_changes(javascript=False, allow_private_addresses=True, busy_retries=0)
     with LoopbackServer({"/gone": Reply(404, "<html><title>404</title></html>")}) as server:
         [gone] = fetch_pages([server.url("/gone")], config=cfg)
     assert (gone.status_code, gone.is_broken(), gone.is_usable(ARGS)) == (404, True, False)
@@ -187,7 +188,7 @@ def test_connections_per_host_is_a_config_setting_and_must_be_positive(tmp_path)
     config = tmp_path / "config.yaml"
     config.write_text("per_host_connections: 3\n", encoding="utf-8")
     cfg = FetchConfig.from_env({}, config_file=config)
-    assert cfg.per_host_connections == 3 and cfg.http_config().per_host_connections == 3
-    assert FetchConfig().per_host_connections == 1, "one connection per host by default, as the seed says"
+    assert cfg.http.per_host_connections == 3 and http_config(cfg).per_host_connections == 3
+    assert FetchConfig().http.per_host_connections == 1, "one connection per host by default, as the seed says"
     with pytest.raises(ValueError, match="per_host_connections must be between 1 and 1024"):
-        FetchConfig(per_host_connections=0)
+        FetchConfig().with_changes(per_host_connections=0)

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.config import FetchConfig
+from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.parts import MeshTerm
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources.base import Context
 from support.loopback import LoopbackServer, Reply
 
@@ -96,7 +95,7 @@ def test_pubmed_resource_reports_the_gate_and_takes_nothing(corpus_dir: Path, ca
 
     with LoopbackServer({"/pubmed/*": pubmed}) as server:
         none = server.url("/none/")
-        cfg = FetchConfig(endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
+        cfg = FetchConfig().with_changes(endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
                                               pubmed=server.url("/pubmed/"), doi=none, unpaywall=none),
                           allow_private_addresses=True, javascript=False)
         with caplog.at_level(logging.WARNING), Context(cfg) as ctx:

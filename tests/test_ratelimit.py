@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from pubfetch.config import FetchConfig, rate_db_default
-from pubfetch.net.endpoints import Endpoints
+from pubfetch.config import Endpoints, FetchConfig
+from pubfetch.engine.assembly import shared_rate_limiter
 from pubfetch.net.ratelimit import MAX_AHEAD_S, Limit, QuotaExceeded, ServiceMap, SharedRateLimiter, default_limits
-from pubfetch.net.ratelimit_redis import RedisRateLimiter, shared_limiter
+from pubfetch.net.ratelimit_redis import RedisRateLimiter
 
 
 class FakeTime:
@@ -174,7 +174,7 @@ def test_client_waits_for_the_shared_limit_and_honours_retry_after(limiter, tmp_
     rl = limiter({"host": Limit(2.0)}, fake)
     answers = iter([Reply(429, "slow down", "text/plain", {"Retry-After": "7"}), Reply(200, "ok", "text/plain")])
     with LoopbackServer({"/a": Reply(200, "a", "text/plain"), "/busy": lambda req: next(answers)}) as server:
-        client = HttpClient(HttpConfig(allow_private_addresses=True, rate_limiter=rl), sleep=lambda s: None)
+        client = HttpClient(HttpConfig(allow_private_addresses=True), rate_limiter=rl, sleep=lambda s: None)
         start = fake.now
         assert client.get(server.url("/a")).ok
         assert client.get(server.url("/a")).ok
@@ -288,10 +288,8 @@ def test_a_wait_is_capped_whatever_retry_after_asked(limiter):
 def test_a_redis_url_in_the_environment_is_the_redis_limiter(redis_url, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PUBFETCH_RATE_DB", redis_url)
-    rl = shared_limiter(rate_db_default(), default_limits())  # the configuration reads the variable
-    assert isinstance(rl, RedisRateLimiter)
-    rl.close()
-    config = FetchConfig().with_shared_rate_limits()
-    assert isinstance(config.http_overrides["rate_limiter"], RedisRateLimiter)
-    config.http_overrides["rate_limiter"].close()
+    assert FetchConfig.from_env(config_file="").run.rate_db == redis_url  # the configuration reads the variable
+    limiter = shared_rate_limiter(FetchConfig.from_env(config_file=""))
+    assert isinstance(limiter, RedisRateLimiter)
+    limiter.close()
     assert list(tmp_path.iterdir()) == []  # no directory "redis:" made for a file path

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from support.synthetic import PMID_BASE, SyntheticServices
-from test_throughput import assert_efetch_asked_each_once, init_db, ncbi_requests, pubfetch_cmd, service_env, write_ids
+from support.pubfetch_processes import init_db, pubfetch_cmd, service_env, write_ids
+from support.synthetic import PMID_BASE, SyntheticServices, assert_efetch_asked_each_once, ncbi_requests
 
 
 @pytest.mark.timing

@@ -9,15 +9,15 @@ import zlib
 
 import pytest
 
-from pubfetch.config import FetchConfig
+from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources import europepmc
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import Links
 from support.loopback import LoopbackServer, Reply, Request
+from support.pdfs import PAGE_TREE, make_pdf, pdf_of, stream
 
 
 def test_links_keep_part_type_order_and_the_better_type_of_a_repeated_url():
@@ -71,8 +71,6 @@ def test_ten_thousand_citation_pdf_urls_cost_one_type_comparison_each(monkeypatc
 
 def deflate_bomb_pdf(megabytes: int) -> bytes:
     """A page whose FlateDecode content is ``megabytes`` MB of zeros (about 1/1000 of that on disk)."""
-    from test_reliability_hostile import PAGE_TREE, pdf_of, stream
-
     packer = zlib.compressobj(9)
     zeros = b"\0" * (1 << 20)
     content = b"".join(packer.compress(zeros) for _ in range(megabytes)) + packer.flush()
@@ -82,8 +80,6 @@ def deflate_bomb_pdf(megabytes: int) -> bytes:
 
 
 def test_pdf_worker_running_out_of_its_memory_limit_is_too_large_and_ordinary_pdfs_still_extract():
-    from test_pdf import make_pdf
-
     limit = 160 * 1024 * 1024
     bomb = deflate_bomb_pdf(240)
     assert len(bomb) < 300_000
@@ -108,7 +104,7 @@ def test_europepmc_paging_stops_at_the_page_cap_when_every_page_has_a_new_cursor
         return Reply(200, json.dumps(body), "application/json")
 
     with LoopbackServer({"/rest/search": endless}) as server:
-        cfg = FetchConfig(endpoints=Endpoints(europepmc=server.base + "/rest/"))
+        cfg = FetchConfig().with_changes(endpoints=Endpoints(europepmc=server.base + "/rest/"))
         with Context(cfg) as ctx:
             records, failed = europepmc.search(ctx, "(EXT_ID:1) AND SRC:MED")
     assert failed is None

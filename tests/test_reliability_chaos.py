@@ -29,16 +29,16 @@ PARTS = tuple(PartName)
 
 def chaos_config(services: ChaosServices, timeout_ms: int) -> FetchConfig:
     """Eight threads, eight connections to the one loopback host, a short timeout and a 1 MB body cap."""
-    return FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False, threads=8,
+    return FetchConfig().with_changes(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False, threads=8,
                        per_host_connections=8, batch_size=100,
-                       http_overrides={"timeout_ms": timeout_ms, "total_timeout_ms": 8 * timeout_ms,
-                                       "busy_retries": 1, "busy_backoff_s": 0.01, "max_bytes": 1 << 20})
+                       timeout=timeout_ms, total_timeout_ms=8 * timeout_ms,
+                                       busy_retries=1, busy_backoff_s=0.01, max_bytes=1 << 20)
 
 
 def healthy(cfg: FetchConfig) -> FetchConfig:
     """The configuration of the runs against the healed server: timeouts that a loaded machine's healthy exchanges
     never reach (these runs must give every ID its parts, so a slow answer must not count as a failure)."""
-    return cfg.replace(http_overrides={**cfg.http_overrides, "timeout_ms": 30_000, "total_timeout_ms": 120_000})
+    return cfg.with_changes(timeout=30_000, total_timeout_ms=120_000)
 
 
 def run(services: ChaosServices, cfg: FetchConfig, db: str | None = None,
@@ -84,7 +84,7 @@ def test_chaos_batch_of_a_thousand_then_a_healthy_rerun_completes_everything(tmp
         assert set(services.injected) == set(FAULTS), services.injected  # every kind of fault was met
         assert injected >= 0.1 * sum(services.counts.values())
 
-        args = cfg.args
+        args = cfg.fetching
         stored = open_db(db_path)
         try:
             for pmid, pub in first.items():
@@ -140,7 +140,7 @@ def test_publisher_error_page_with_status_200_is_repaired_by_a_healthy_rerun(tmp
         with Context(cfg) as ctx:
             [poisoned] = fetch_many([closed], db=db_path, config=cfg, context=ctx)
         assert poisoned.fulltext.content.startswith("We'll be back soon")
-        assert not poisoned.is_final(cfg.args) and poisoned.state.can_fetch(poisoned, cfg.args)
+        assert not poisoned.is_final(cfg.fetching) and poisoned.state.can_fetch(poisoned, cfg.fetching)
         services.heal()
         with Context(cfg) as ctx:
             [again] = fetch_many([closed], db=db_path, config=cfg, context=ctx)
@@ -152,7 +152,7 @@ def test_pubmed_page_serves_when_europepmc_and_efetch_are_down():
     """The PubMed page is the last resort for title and abstract; it must be read, not crash the batch."""
     with ChaosServices(2, seed=1, rate=0.0) as services:
         services.failing.update({"europepmc_search", "ncbi"})
-        cfg = chaos_config(services, timeout_ms=5000).replace(http_overrides={"busy_retries": 0})
+        cfg = chaos_config(services, timeout_ms=5000).with_changes(busy_retries=0)
         with Context(cfg) as ctx:
             pubs = list(fetch_many(services.pmids(), config=cfg, context=ctx, retry_exceptions=False))
         assert services.counts["pubmed_html"] == 2

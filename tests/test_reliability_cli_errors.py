@@ -65,12 +65,13 @@ def test_string_false_no_longer_switches_the_address_guard_off_in_the_library(tm
     with pytest.raises(ValueError, match="allow_private_addresses must be true or false, got 'false'"):
         FetchConfig.from_env({}, config_file=config)
     with pytest.raises(ValueError, match="allow_private_addresses must be true or false, got 'false'"):
-        FetchConfig(allow_private_addresses="false")  # type: ignore[arg-type]
+        FetchConfig().with_changes(allow_private_addresses="false")  # type: ignore[arg-type]
 
 
 def test_batch_size_option_of_ten_to_the_thirty(services, cli):
     status, out, err = cli.lines("-pub", services.pmids(1)[0], "-fetch", "--batch-size", str(10**30), "--quiet")
-    assert (status, out, err) == (2, "", [f"pubfetch: error: batch_size must be between 1 and 1000000, got {10**30}"])
+    assert (status, out, err) == (2, "", ["pubfetch: error: option --batch-size: batch_size must be between 1 and "
+                                          f"1000000, got {10**30}"])
 
 
 def test_alias_in_a_scraping_rule_file_is_refused(tmp_path, services, cli):

@@ -11,7 +11,6 @@ stopped and the kills spread over the whole batch.
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import sqlite3
@@ -25,21 +24,13 @@ import pytest
 from pubfetch.model.part_type import PartType
 from pubfetch.store import init_db, open_db
 from support.dbwait import stored_count, wait_while_running
+from support.pubfetch_processes import service_env
 from support.synthetic import Article, SyntheticServices
 
 REPO = Path(__file__).resolve().parents[1]
 N = 300
 KILL_N = 400
 KILL_SEEDS = (11, 23, 37, 41, 53, 67, 79, 97)
-
-
-def environment(services: SyntheticServices, tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    for name, value in vars(services.endpoints()).items():
-        env[f"PUBFETCH_{name.upper()}_URL"] = value
-    env["PUBFETCH_RATE_DB"] = str(tmp / "rates.sqlite")
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    return env
 
 
 def start(ids: Path, db: Path, env: dict[str, str]) -> subprocess.Popen[str]:
@@ -94,7 +85,7 @@ def test_sigkill_at_random_points_of_a_db_fetch_batch_then_a_rerun_completes(tmp
     with SyntheticServices(KILL_N, latency=0.01) as services:
         ids = tmp_path / "ids.txt"
         ids.write_text("".join(p + "\n" for p in services.pmids()))
-        env = environment(services, tmp_path)
+        env = service_env(services, PUBFETCH_RATE_DB=str(tmp_path / "rates.sqlite"))
         kills = 0
         before: dict[str, dict] = {}
         for seed in KILL_SEEDS:
@@ -131,7 +122,7 @@ def test_two_processes_fetching_into_one_database_lose_nothing(tmp_path: Path):
         first, second = tmp_path / "first.txt", tmp_path / "second.txt"
         first.write_text("".join(p + "\n" for p in pmids[: 2 * N // 3]))  # they overlap in the middle third
         second.write_text("".join(p + "\n" for p in reversed(pmids[N // 3:])))
-        env = environment(services, tmp_path)
+        env = service_env(services, PUBFETCH_RATE_DB=str(tmp_path / "rates.sqlite"))
         procs = [start(first, db, env), start(second, db, env)]
         results = [p.communicate(timeout=600) for p in procs]  # a ceiling for a hung run only
     for proc, (_, err) in zip(procs, results, strict=True):

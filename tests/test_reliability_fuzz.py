@@ -32,7 +32,7 @@ from pubfetch.extract.meta_scan import meta_tags
 from pubfetch.extract.pdf import PdfContent, extract_pdf, parse_xmp
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_html import parse_pubmed_html
-from pubfetch.extract.scrape import WebpageContent, scrape_journal, scrape_journal_without_rule, scrape_webpage
+from pubfetch.extract.scrape import WebpageContent, scrape_journal, scrape_webpage
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.record import ArticleRecord, Link
@@ -181,8 +181,6 @@ TARGETS: dict[str, Target] = {
                                1),
     "scrape_journal": Target(lambda d: scrape_journal(d, PAGE_URL, GENERIC_RULE), check_record, ("publisher_page",),
                              ("meta/highwire_page.html",), "html", 1),
-    "scrape_journal_without_rule": Target(lambda d: scrape_journal_without_rule(d, PAGE_URL), check_record,
-                                          ("publisher_page",), ("meta/eprints_page.html",), "html", 1),
     "scrape_webpage": Target(lambda d: scrape_webpage(d, PAGE_URL, None), check_webpage, ("publisher_page",),
                              ("meta/highwire_page.html",), "html", 1),
     "parse_pubmed_html": Target(parse_pubmed_html, check_record, (), ("pubmed/article_page.html",), "html", 1),

@@ -11,7 +11,6 @@ deliberately generous (a hang or an exponential blow-up, not a slow machine, is 
 from __future__ import annotations
 
 import multiprocessing
-import threading
 import time
 import tracemalloc
 import zlib
@@ -30,32 +29,14 @@ from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.pdf import extract_pdf, parse_xmp
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_html import parse_pubmed_html
-from pubfetch.extract.scrape import scrape_journal_without_rule
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.rules import RuleError, ScrapingRules
 from support.loopback import LoopbackServer, Reply
+from support.pdfs import PAGE_TREE, pdf_of, stream
+from support.waits import within
 
 SECRET = "TOP-SECRET-7f3a9c"
 DEADLINE_S = 60.0
-
-
-def within(seconds: float, fn: Callable[[], Any]) -> Any:
-    """fn's result (or its exception, re-raised), failing the test if it has not returned after ``seconds``."""
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as e:  # noqa: BLE001 - handed back to the test
-            box["error"] = e
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"did not finish within {seconds} s"
-    if "error" in box:
-        raise box["error"]
-    return box.get("value")
 
 
 # ------------------------------------------------------------------------------------------------------------ XML
@@ -219,7 +200,6 @@ HTML_BOMBS = {
 HTML_PARSERS: dict[str, Callable[[str], Any]] = {
     "clean_html": lambda html: clean_html(html, "https://publisher.example/a", publication=True),
     "parse_meta": lambda html: parse_meta(html, "https://publisher.example/a"),
-    "scrape_journal_without_rule": lambda html: scrape_journal_without_rule(html, "https://publisher.example/a"),
     "read_article": lambda html: read_article(html, parse_html(html), "https://publisher.example/a"),
     "parse_pubmed_html": parse_pubmed_html,
 }
@@ -251,27 +231,6 @@ def test_deep_html_keeps_its_text():
 
 
 # ------------------------------------------------------------------------------------------------------------ PDF
-
-
-def pdf_of(objects: list[bytes]) -> bytes:
-    """A PDF file with these objects (1 is the catalog) and a correct cross-reference table."""
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
-
-
-def stream(data: bytes, extra: bytes = b"") -> bytes:
-    return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
-
-
-PAGE_TREE = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"]
 
 
 def exponential_forms_pdf(depth: int = 40) -> bytes:

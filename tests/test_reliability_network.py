@@ -5,20 +5,18 @@ gzip that never yields output, and secrets that must not leave for another host 
 from __future__ import annotations
 
 import socket
-import threading
-import time
 import zlib
 from pathlib import Path
 
 import pytest
 
 from pubfetch.net import addresses
-from pubfetch.net.client import HttpClient
-from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.warc import WarcRecorder
+from support.drip import DRIP_READ_TIMEOUT_MS, DripServer, patient_client
+from support.ftpserver import FtpServer
 from support.loopback import LoopbackServer, Reply, Request
-from test_reliability_hostile import within
+from support.waits import within
 
 PUBLIC_IP = addresses.parse_ip("93.184.216.34")
 
@@ -50,19 +48,12 @@ def rebinding_dns(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.delenv(var, raising=False)
 
 
-def client(**settings: object) -> HttpClient:
-    """A client without retries whose read timeout no healthy loopback exchange reaches, even on a loaded machine."""
-    values: dict[str, object] = {"timeout_ms": 30_000, "busy_retries": 0, "timeout_retries": 0}
-    values.update(settings)
-    return HttpClient(HttpConfig(**values))  # type: ignore[arg-type]
-
-
 # ----------------------------------------------------------------------------------------------- SSRF
 
 
 def test_backslash_urls_are_refused_before_any_connection(internal, rebinding_dns):
     port = internal.base.rsplit(":", 1)[1]
-    with client() as c:
+    with patient_client() as c:
         for url in (f"http://127.0.0.1:{port}\\@publisher.example/secret.pdf",
                     f"http://127.0.0.1:{port}\\@publisher.example/",
                     f"http://localhost:{port}\\.publisher.example/fulltext"):
@@ -75,12 +66,13 @@ def test_backslash_urls_are_refused_before_any_connection(internal, rebinding_dn
 def test_a_host_that_resolves_to_loopback_at_connect_time_is_refused_by_its_peer_address(internal, rebinding_dns):
     port = internal.base.rsplit(":", 1)[1]
     url = f"http://www.rebind.example:{port}/latest/meta-data/"
-    with client() as c:
+    with patient_client() as c:
         result = c.get(url, untrusted=True)
     assert (result.kind, result.message) == (
         OutcomeKind.FORBIDDEN_ADDRESS, "www.rebind.example connected to 127.0.0.1, a loopback address")
     assert internal.requests == []
-    with client(allow_private_addresses=True) as c:  # the control: the same request otherwise reaches the service
+    # the control: the same request otherwise reaches the service
+    with patient_client(allow_private_addresses=True) as c:
         assert c.get(url, untrusted=True).text == "SECRET internal answer"
     assert len(internal.requests) == 1
 
@@ -92,7 +84,7 @@ def test_redirects_of_a_trusted_url_to_ambiguous_or_rebinding_hosts_are_refused(
             "/to-rebinding": f"http://other.rebind.example:{port}/secret"}
     with LoopbackServer({path: Reply(302, "", headers={"Location": target}) for path, target in hops.items()}) as web:
         start = web.base.replace("127.0.0.1", "start.rebind.example")
-        with client() as c:
+        with patient_client() as c:
             backslash = c.get(f"{start}/to-backslash")
             rebinding = c.get(f"{start}/to-rebinding")
     assert backslash.kind is OutcomeKind.BAD_URL
@@ -105,48 +97,6 @@ def test_redirects_of_a_trusted_url_to_ambiguous_or_rebinding_hosts_are_refused(
 # ------------------------------------------------------------------------------------------ deadlines
 
 
-class DripServer:
-    """A raw TCP server that sends ``head`` (after ``prefix``) one byte every ``interval`` seconds, up to ``limit``
-    bytes: well inside any read timeout, for far longer than any deadline."""
-
-    def __init__(self, prefix: bytes, drip: bytes, interval: float = 0.1) -> None:
-        self.prefix, self.drip, self.interval = prefix, drip, interval
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.sent = 0
-        self.closed = threading.Event()
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.listener.getsockname()[1]}/"
-
-    def _serve(self) -> None:
-        while not self.closed.is_set():
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
-
-    def _drip(self, conn: socket.socket) -> None:
-        with conn:
-            try:
-                conn.recv(65536)
-                conn.sendall(self.prefix)
-                for byte in self.drip:
-                    if self.closed.is_set():
-                        return
-                    conn.sendall(bytes([byte]))
-                    self.sent += 1
-                    time.sleep(self.interval)
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.closed.set()
-        self.listener.close()
-
-
 DRIPS = {
     "status line": (b"", b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"),
     "headers": (b"HTTP/1.1 200 OK\r\n", b"X-Slow: " + b"a" * 300 + b"\r\n\r\n"),
@@ -156,17 +106,12 @@ DRIPS = {
 }
 
 
-#: The read timeout of the dripping exchanges: far above the 0.1 s between bytes even when a loaded machine runs the
-#: server's thread late, so that only the 0.8 s deadline can stop them.
-DRIP_READ_TIMEOUT_MS = 30_000
-
-
 @pytest.mark.parametrize("where", DRIPS)
 def test_one_deadline_covers_status_line_headers_and_body(where):
     prefix, drip = DRIPS[where]
     server = DripServer(prefix, drip)
     try:
-        with client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
+        with patient_client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
             result = within(60, lambda: c.get(server.url))
     finally:
         server.close()
@@ -184,7 +129,7 @@ def test_bodies_of_redirects_and_errors_are_bounded_by_the_same_deadline(status,
             f"Location: http://127.0.0.1:9/next\r\n\r\n").encode()
     server = DripServer(head, b"x" * 300)
     try:
-        with client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
+        with patient_client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
             result = within(60, lambda: c.get(server.url))
     finally:
         server.close()
@@ -211,7 +156,7 @@ def test_gzip_that_never_yields_output_is_capped_by_its_compressed_size():
 
         return Reply(200, b"", "text/html", headers={"Content-Encoding": "gzip"}, chunks=pieces())  # type: ignore[arg-type]
 
-    with LoopbackServer({"/gz": endless}) as server, client(max_bytes=1_000_000) as c:
+    with LoopbackServer({"/gz": endless}) as server, patient_client(max_bytes=1_000_000) as c:
         result = within(60, lambda: c.get(server.url("/gz")))
     assert (result.kind, result.message) == (OutcomeKind.TOO_LARGE,
                                              "compressed body exceeds the cap of 1000000 bytes on the wire")
@@ -221,7 +166,7 @@ def test_gzip_that_never_yields_output_is_capped_by_its_compressed_size():
 def test_a_deflate_bomb_is_decoded_in_bounded_steps():
     bomb = zlib.compress(b"\0" * 200_000_000, 9)  # 200 MB from 200 kB
     with LoopbackServer({"/bomb": Reply(200, bomb, "text/html", headers={"Content-Encoding": "deflate"})}) as server, \
-            client(max_bytes=5_000_000) as c:
+            patient_client(max_bytes=5_000_000) as c:
         result = c.get(server.url("/bomb"))
     assert result.kind is OutcomeKind.TOO_LARGE
     assert result.message == "body exceeds the cap of 5000000 bytes" or result.message.startswith(
@@ -237,7 +182,7 @@ def test_a_307_to_another_host_does_not_resend_the_api_key_or_credentials():
     with LoopbackServer({"/collect": Reply(200, "<eSearchResult/>", "text/xml")}) as other:
         elsewhere = other.url("/collect").replace("127.0.0.1", "localhost")
         with LoopbackServer({"/efetch.fcgi": Reply(307, "", headers={"Location": elsewhere})}) as eutils, \
-                client(allow_private_addresses=True) as c:
+                patient_client(allow_private_addresses=True) as c:
             result = c.post(eutils.url("/efetch.fcgi"), {"db": "pubmed", "id": "1,2", "api_key": KEY},
                             headers={"Authorization": "Bearer token", "Cookie": "session=1"})
         assert result.ok
@@ -252,7 +197,7 @@ def test_response_bodies_echoing_the_api_key_are_redacted_in_the_warc(tmp_path: 
     warc = tmp_path / "run.warc"
     with LoopbackServer({"/efetch.fcgi": Reply(400, echo, "application/json",
                                                headers={"X-Echo": KEY})}) as eutils, \
-            WarcRecorder(warc, secrets=[KEY]) as recorder, client(response_hook=recorder) as c:
+            WarcRecorder(warc, secrets=[KEY]) as recorder, patient_client(response_hook=recorder) as c:
         result = c.post(eutils.url("/efetch.fcgi"), {"db": "pubmed", "id": "1", "api_key": KEY})
     assert result.status == 400
     data = warc.read_bytes()
@@ -264,68 +209,6 @@ def test_response_bodies_echoing_the_api_key_are_redacted_in_the_warc(tmp_path: 
 # ------------------------------------------------------------------------------------------------ ftp
 
 
-class FtpServer:
-    """A minimal passive-mode FTP server serving ``files``; ``drip`` sends the greeting one byte per 0.1 s."""
-
-    def __init__(self, files: dict[str, bytes], drip: bool = False) -> None:
-        self.files, self.drip = files, drip
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.commands: list[str] = []
-        self.closed = False
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def url(self, path: str, host: str = "127.0.0.1") -> str:
-        return f"ftp://{host}:{self.listener.getsockname()[1]}{path}"
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._session, args=(conn,), daemon=True).start()
-
-    def _session(self, conn: socket.socket) -> None:
-        with conn, conn.makefile("rb") as lines:
-            try:
-                greeting = b"220 " + b"welcome " * 40 + b"\r\n"
-                for i in range(len(greeting)) if self.drip else ():
-                    if self.closed:
-                        return
-                    conn.sendall(greeting[i:i + 1])
-                    time.sleep(0.1)
-                if not self.drip:
-                    conn.sendall(b"220 ready\r\n")
-                data_listener: socket.socket | None = None
-                for raw in lines:
-                    command = raw.decode().strip()
-                    self.commands.append(command)
-                    verb, _, argument = command.partition(" ")
-                    if verb == "PASV":
-                        data_listener = socket.create_server(("127.0.0.1", 0))
-                        port = data_listener.getsockname()[1]
-                        conn.sendall(f"227 Entering Passive Mode (127,0,0,1,{port >> 8},{port & 255})\r\n".encode())
-                    elif verb == "RETR" and data_listener is not None and argument in self.files:
-                        conn.sendall(b"150 sending\r\n")
-                        data, _ = data_listener.accept()
-                        with data:
-                            data.sendall(self.files[argument])
-                        conn.sendall(b"226 done\r\n")
-                    elif verb == "RETR":
-                        conn.sendall(b"550 no such file\r\n")
-                    elif verb == "QUIT":
-                        conn.sendall(b"221 bye\r\n")
-                        return
-                    else:
-                        conn.sendall({"USER": b"331 password\r\n", "PASS": b"230 in\r\n"}.get(verb, b"200 ok\r\n"))
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.closed = True
-        self.listener.close()
-
-
 PDF = b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n"
 
 
@@ -334,11 +217,11 @@ def test_ftp_downloads_with_a_deadline_and_a_peer_check(rebinding_dns):
     dripping = FtpServer({}, drip=True)
     try:
         # the healthy download gets no short deadline (a loaded machine may take seconds over its round trips)
-        with client(allow_private_addresses=True, timeout_ms=DRIP_READ_TIMEOUT_MS) as c:
+        with patient_client(allow_private_addresses=True, timeout_ms=DRIP_READ_TIMEOUT_MS) as c:
             ok = c.get(server.url("/pub/paper.pdf"))
-        with client(allow_private_addresses=True, timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
+        with patient_client(allow_private_addresses=True, timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
             slow = within(60, lambda: c.get(dripping.url("/pub/paper.pdf")))
-        with client(timeout_ms=DRIP_READ_TIMEOUT_MS) as c:
+        with patient_client(timeout_ms=DRIP_READ_TIMEOUT_MS) as c:
             rebinding = c.get(server.url("/pub/paper.pdf", host="ftp.rebind.example"), untrusted=True)
     finally:
         server.close()
@@ -360,7 +243,7 @@ def test_ftp_downloads_with_a_deadline_and_a_peer_check(rebinding_dns):
 def test_other_urls_parsers_read_differently_are_refused(url, internal):
     """Refused before any connection, whatever words the URL parsers use for it: pubfetch promises the kind, that the
     message calls the URL ambiguous and names it; the reason in the parentheses may quote urllib3."""
-    with client() as c:
+    with patient_client() as c:
         result = c.get(url, untrusted=True)
     assert result.kind is OutcomeKind.BAD_URL
     assert result.message.startswith("ambiguous URL (") and result.message.endswith(f"): {url}"), result.message

@@ -21,13 +21,11 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.main import main
-from pubfetch.config import FetchConfig
+from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.fetcher import fetch_many
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.net import addresses
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
@@ -171,12 +169,12 @@ def fetch_hostile(tmp_path: Path, allow: bool) -> tuple[LoopbackServer, list]:
         for path, handler in hostile_services(port).items():
             server.route(path, handler)
         b = server.base
-        cfg = FetchConfig(
+        cfg = FetchConfig().with_changes(
             endpoints=Endpoints(europepmc=f"{b}/epmc/rest/", europepmc_annotations=f"{b}/epmc/annotations/",
                                 eutils=f"{b}/eutils/", pubmed=f"{b}/pubmed/", doi=f"{b}/doi/",
                                 unpaywall=f"{b}/unpaywall/"),
-            args=FetcherArgs(journals_yaml=str(rules)), allow_private_addresses=allow, javascript=False, threads=2,
-            http_overrides={"timeout_ms": 3000, "busy_retries": 0, "proxies": {"http": b}})
+            journals_yaml=str(rules), allow_private_addresses=allow, javascript=False, threads=2,
+            timeout=3000, busy_retries=0, proxies={"http": b})
         with Context(cfg) as ctx:
             pubs = list(fetch_many(["10.5555/ssrf.1", "10.5555/ssrf.2", "10.5555/ssrf.3"], config=cfg, context=ctx))
     return server, pubs
@@ -272,8 +270,8 @@ def test_library_fetch_with_api_key_logs_and_stores_no_key(tmp_path, caplog):
     with SyntheticServices(4) as services:
         db = tmp_path / "lib.db"
         init_db(db).close()
-        cfg = FetchConfig(endpoints=services.endpoints(), ncbi_api_key=KEY, allow_private_addresses=True,
-                          javascript=False, http_overrides={"busy_retries": 0})
+        cfg = FetchConfig().with_changes(endpoints=services.endpoints(), ncbi_api_key=KEY, allow_private_addresses=True,
+                          javascript=False, busy_retries=0)
         pubs = list(fetch_many(services.pmids(), db=str(db), config=cfg))
         assert services.ids_asked["efetch_pubmed"]
         assert {r.param("api_key") for r in services.server.requests if r.path.startswith("/eutils/")} == {KEY}

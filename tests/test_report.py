@@ -10,14 +10,13 @@ import pytest
 from bs4 import BeautifulSoup
 
 from support.cli import Cli
+from support.publications import ABSTRACT, EPMC, fetched_publication
 from support.synthetic import SyntheticServices
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
 
 import pubfetch
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
-from pubfetch.model.parts import MeshTerm, VisitedSite
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
@@ -25,57 +24,32 @@ from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.output.report import ReportUnavailable
 from pubfetch.store import init_store
 
-ARGS = FetcherArgs()
-ABSTRACT = "We describe a method for aligning protein sequences against large databases. " * 4
-FULLTEXT = "Introduction. Sequence alignment is the first step of most analyses of new genomes. " * 40
-EPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest/"
 HOSTILE_TITLE = "Tags <script>alert('x')</script> & <img src=x onerror=alert(1)> in a title"
-
-
-def publication(pmid: str, doi: str, title: str, *, abstract: bool = True, fulltext: tuple[PartType, str] | None,
-                visited: tuple[str, ...] = (), mesh: bool = True, fetch_exception: bool = False) -> Publication:
-    """A publication as the fetcher leaves it: IDs from Europe PMC, title and abstract from its search, MeSH from
-    PubMed, a full text of the given type and URL, the publisher pages read."""
-    pub = Publication()
-    pub.set_pmid(pmid, PartType.europepmc, f"{EPMC}search?query=EXT_ID:{pmid}", ARGS)
-    pub.set_doi(doi, PartType.europepmc, f"{EPMC}search?query=EXT_ID:{pmid}", ARGS)
-    pub.set_title(title, PartType.europepmc, f"{EPMC}search?query=EXT_ID:{pmid}", ARGS)
-    if abstract:
-        pub.set_abstract(ABSTRACT, PartType.europepmc, f"{EPMC}search?query=EXT_ID:{pmid}", ARGS)
-    if mesh:
-        pub.set_mesh([MeshTerm("Software", True, "D012984"), MeshTerm("Humans", False, "D006801")],
-                     PartType.pubmed_xml, f"https://eutils.ncbi.nlm.nih.gov/entrez/eutils/efetch.fcgi?id={pmid}",
-                     ARGS)
-    if fulltext is not None:
-        pub.set_fulltext(FULLTEXT, fulltext[0], fulltext[1], ARGS)
-    for url in visited:
-        pub.add_visited_site(VisitedSite(url, PartType.doi, f"https://doi.org/{doi}", 1_700_000_000_000))
-    pub.state.fetch_exception = fetch_exception
-    return pub
 
 
 def corpus() -> list[Publication]:
     oup = "https://academic.oup.com/nar/article/47/W1/W636/5446251"
     return [
         # full text from Europe PMC's XML; no publisher page needed
-        publication("31114920", "10.1093/nar/gkz369", "EDAM: an ontology of bioinformatics operations",
-                    fulltext=(PartType.europepmc_xml, f"{EPMC}PMC6602485/fullTextXML")),
+        fetched_publication("31114920", "10.1093/nar/gkz369", "EDAM: an ontology of bioinformatics operations",
+                            fulltext=(PartType.europepmc_xml, f"{EPMC}PMC6602485/fullTextXML")),
         # full text from the publisher's article page (final, from academic.oup.com)
-        publication("30357393", "10.1093/nar/gky1046", "The Pfam protein families database in 2019",
-                    fulltext=(PartType.doi, oup), visited=(oup,)),
+        fetched_publication("30357393", "10.1093/nar/gky1046", "The Pfam protein families database in 2019",
+                            fulltext=(PartType.doi, oup), visited=(oup,)),
         # the publisher page was read, but only its PDF gave a full text (partial)
-        publication("29140475", "10.1093/nar/gkx1095", "UniProt: the universal protein knowledgebase",
-                    fulltext=(PartType.pdf_doi, "https://academic.oup.com/nar/article-pdf/46/5/2699/gkx1095.pdf"),
-                    visited=("https://academic.oup.com/nar/article/46/5/2699/4657096",)),
+        fetched_publication("29140475", "10.1093/nar/gkx1095", "UniProt: the universal protein knowledgebase",
+                            fulltext=(PartType.pdf_doi,
+                                      "https://academic.oup.com/nar/article-pdf/46/5/2699/gkx1095.pdf"),
+                            visited=("https://academic.oup.com/nar/article/46/5/2699/4657096",)),
         # bioRxiv page read, full text from Europe PMC instead; no abstract; a hostile title
-        publication("25555555", "10.1101/2020.01.01.000001", HOSTILE_TITLE, abstract=False,
-                    fulltext=(PartType.europepmc_xml, f"{EPMC}PMC7000001/fullTextXML"),
-                    visited=("https://www.biorxiv.org/content/10.1101/2020.01.01.000001v1",
-                             "https://www.biorxiv.org/content/10.1101/2020.01.01.000001v1.full")),
+        fetched_publication("25555555", "10.1101/2020.01.01.000001", HOSTILE_TITLE, abstract=False,
+                            fulltext=(PartType.europepmc_xml, f"{EPMC}PMC7000001/fullTextXML"),
+                            visited=("https://www.biorxiv.org/content/10.1101/2020.01.01.000001v1",
+                                     "https://www.biorxiv.org/content/10.1101/2020.01.01.000001v1.full")),
         # a publisher that failed: nothing but the search, a fetch exception
-        publication("24444444", "10.1016/j.cell.2014.01.001", "Cell paper behind a failing site", mesh=False,
-                    fulltext=None, visited=("https://www.cell.com/cell/fulltext/S0092-8674(14)00001-1",),
-                    fetch_exception=True),
+        fetched_publication("24444444", "10.1016/j.cell.2014.01.001", "Cell paper behind a failing site", mesh=False,
+                            fulltext=None, visited=("https://www.cell.com/cell/fulltext/S0092-8674(14)00001-1",),
+                            fetch_exception=True),
     ]
 
 

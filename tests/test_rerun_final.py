@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from pubfetch.config import FetchConfig
+from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.net.endpoints import Endpoints
 from pubfetch.resources import ncbi
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from support.loopback import LoopbackServer, Reply
 
 ARGS = FetcherArgs()
@@ -38,7 +38,7 @@ def publication(final: bool) -> Publication:
 def test_a_pubmed_page_404_does_not_mark_a_final_entry_failed(final, status, marked):
     with LoopbackServer({"/pubmed/*": Reply(status, "no such page", "text/plain")}) as server:
         none = server.url("/none/")
-        cfg = FetchConfig(endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
+        cfg = FetchConfig().with_changes(endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
                                               pubmed=server.url("/pubmed/"), doi=none, unpaywall=none),
                           allow_private_addresses=True, javascript=False, rate_limits=False)
         pub = publication(final)

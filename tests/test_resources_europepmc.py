@@ -9,7 +9,7 @@ import json
 from pubfetch.model.part_type import PartType
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import europepmc
-from pubfetch.resources.base import RunFlag
+from pubfetch.resources.pubrun import RunFlag
 from support.fetchrun import fetch_run
 from support.synthetic import Article
 

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.resources import europepmc, mined
-from pubfetch.resources.base import RunFlag
+from pubfetch.resources.pubrun import RunFlag
 from support.fetchrun import fetch_run
 from support.synthetic import Article
 

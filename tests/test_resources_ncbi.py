@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 from pubfetch.model.part_type import PartType
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import europepmc, ncbi
-from pubfetch.resources.base import RunFlag
+from pubfetch.resources.pubrun import RunFlag
 from support.fetchrun import fetch_run
 from support.synthetic import Article
 

@@ -45,8 +45,8 @@ class WithReferences(SyntheticServices):
 
 def _fetch(services: SyntheticServices, **changes: object) -> list[Publication]:
     values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "javascript": False, "threads": 2,
-              "linger_ms": 600_000, "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}, **changes}
-    cfg = FetchConfig(**values)  # type: ignore[arg-type]
+              "linger_ms": 600_000, "busy_retries": 0, "timeout": 5000, **changes}
+    cfg = FetchConfig().with_changes(**values)
     with Context(cfg) as ctx:
         return list(fetch_many(services.pmids(), config=cfg, context=ctx))
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import unpaywall
-from pubfetch.resources.base import PubfetchWarning, RunFlag
+from pubfetch.resources.base import PubfetchWarning
+from pubfetch.resources.pubrun import RunFlag
 from support.fetchrun import fetch_run
 
 ANSWER = (Path(__file__).parent / "data" / "documents" / "unpaywall.json").read_text(encoding="utf-8")
@@ -42,7 +42,7 @@ def test_an_answer_gives_open_access_journal_title_and_queues_the_open_copies() 
 
 
 def test_the_email_address_goes_with_the_request_and_its_absence_is_warned_about() -> None:
-    run = unpaywall_run(Canned(200, ANSWER, "application/json"), args=FetcherArgs(oadoi_email="curator@example.org"))
+    run = unpaywall_run(Canned(200, ANSWER, "application/json"), oadoi_email="curator@example.org")
     with run.context() as ctx:
         unpaywall.fetch_unpaywall(ctx, [run.pub_run(DOI)])
     [sent] = run.transport.sent

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 
 from pubfetch.rules import (
     JOURNAL_KEYS,
-    WEBPAGE_KEYS,
     RuleError,
     ScrapingRules,
     Selector,
-    UrlRewrite,
-    compile_selector,
-    compile_url_regex,
     default_rules,
-    translate_jsoup,
 )
 from pubfetch.rules import ruleset as rules_mod
 
@@ -171,23 +164,6 @@ def test_missing_builtin_file_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, 
 
 
 # --------------------------------------------------------------------------------------------------- matching
-
-
-def test_regex_prefix_is_added_unless_the_regex_is_anchored() -> None:
-    pattern = compile_url_regex(r"example\.org/+a")
-    assert pattern.search("https://www.EXAMPLE.org//a/1")
-    assert pattern.search("http://example.org/a")
-    assert not pattern.search("ftp://example.org/a")
-    assert not pattern.search("https://evil.com/?u=https://example.org/a")  # anchored at the scheme
-    anchored = compile_url_regex(r"^ftp://example\.org/")
-    assert anchored.search("ftp://example.org/x")
-    assert not anchored.search("FTP://example.org/x")  # no (?i) added to an anchored regex
-
-
-def test_leading_inline_flags_are_moved_before_the_prefix() -> None:
-    pattern = compile_url_regex(r"(?s)example\.org/.+end")
-    assert pattern.search("https://example.org/a\nend")
-    assert pattern.flags & re.IGNORECASE
 
 
 def test_last_matching_regex_wins_and_javascript_lists() -> None:
@@ -442,86 +418,6 @@ def test_empty_user_file_names_are_ignored() -> None:
     assert rules.site("https://peerj.com/articles/4375") == "peerj"
 
 
-def test_webpage_keys_and_journal_keys_are_pubfetchers() -> None:
-    # PubFetcher's keys, then pubfetch's own: a platform fingerprint and the rule's test entries
-    assert WEBPAGE_KEYS == ("title", "content", "javascript", "license", "language", "wait_until", "tests")
-    assert JOURNAL_KEYS[-5:] == ("corresp_author_names", "corresp_author_emails", "wait_until", "recognise", "tests")
-
-
-# -------------------------------------------------------------------------------------------------- selectors
-
-
-@pytest.mark.parametrize(("jsoup", "css"), [
-    ("td:containsOwn(License:) + td", 'td:-soup-contains-own("License:") + td'),
-    ("p:contains(Keywords)", 'p:-soup-contains("Keywords")'),
-    ("li:eq(0)", "li:nth-child(1)"),
-    ("li:lt(2)", "li:nth-child(-n+2)"),
-    ("li:gt(1)", "li:nth-child(n+3)"),
-    ("div:not(:containsOwn(a \"b\"))", 'div:not(:-soup-contains-own("a \\"b\\""))'),
-    ("a[title=':contains(x)']", "a[title=':contains(x)']"),
-    ("a[data-x=\":eq(1)\"] > b", "a[data-x=\":eq(1)\"] > b"),
-    ("h2:has(+ p)", "h2:has(+ p)"),
-])  # fmt: skip
-def test_translate_jsoup(jsoup: str, css: str) -> None:
-    assert translate_jsoup(jsoup) == css
-    compile_selector(jsoup)  # and the result compiles
-
-
-def test_translated_selectors_select_like_jsoup() -> None:
-    soup = BeautifulSoup("<table><tr><td>License:</td><td>MIT</td></tr></table><ul><li>a</li><li>b</li><li>c</li></ul>",
-                         "lxml")
-    assert [t.text for t in compile_selector("td:containsOwn(License:) + td").select(soup)] == ["MIT"]
-    assert [t.text for t in compile_selector("li:eq(1)").select(soup)] == ["b"]
-    assert [t.text for t in compile_selector("li:lt(2)").select(soup)] == ["a", "b"]
-    assert [t.text for t in compile_selector("li:gt(0)").select(soup)] == ["b", "c"]
-
-
-def test_translate_jsoup_rejects_regex_pseudo_classes_and_unclosed_parentheses() -> None:
-    for selector in ("p:matchesOwn(^x$)", "div:has(p:containsData(x))"):
-        with pytest.raises(ValueError, match="not supported"):
-            translate_jsoup(selector)
-    with pytest.raises(ValueError, match="invalid CSS selector"):
-        compile_selector("p:matchText")
-    with pytest.raises(ValueError, match="unclosed parenthesis"):
-        translate_jsoup("p:containsOwn(abc")
-
-
-def test_empty_selector_selects_nothing() -> None:
-    selector = compile_selector("   ")
-    soup = BeautifulSoup("<p>x</p>", "lxml")
-    assert selector.empty
-    assert selector.select(soup) == []
-    assert selector.select_one(soup) is None
-
-
-# ------------------------------------------------------------------------------------------------ URL rewrites
-
-
-@pytest.mark.parametrize(("src", "dst", "url", "expected"), [
-    (r"(\.full(-text)?|\.abstract)?/*$", ".full.pdf", "https://www.biorxiv.org/content/10.1101/1v1",
-     "https://www.biorxiv.org/content/10.1101/1v1.full.pdf"),
-    (r"(\.full(-text)?|\.abstract)?/*$", ".full.pdf", "https://www.biorxiv.org/content/10.1101/1v1.full-text",
-     "https://www.biorxiv.org/content/10.1101/1v1.full.pdf"),
-    (r"(\.full(-text)?|\.abstract)?/*$", ".full-text", "https://www.biorxiv.org/content/10.1101/1v1.full-text", None),
-    (r"/doi/+((abs|full|epdf)/+)?10\.", "/doi/pdfdirect/10.", "https://x.org/doi/abs/10.1002/a",
-     "https://x.org/doi/pdfdirect/10.1002/a"),
-    (r"/article/([0-9]+)/abstract", "/article/$1/pdf", "https://x.org/article/12/abstract", "https://x.org/article/12/pdf"),
-    (r"/article/(?P<id>[0-9]+)", "/pdf/${id}\\$", "https://x.org/article/12", "https://x.org/pdf/12$"),
-    (r"/(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)", "/$11$1", "https://x.org/abcdefghijk", "https://x.org/ka"),
-    (r"/(a)", "/$12", "https://x.org/a", "https://x.org/a2"),
-    (r"/nomatch/", "/x/", "https://x.org/a", None),
-])  # fmt: skip
-def test_url_rewrite_is_java_replace_first(src: str, dst: str, url: str, expected: str | None) -> None:
-    assert UrlRewrite.compile(src, dst).apply(url) == expected
-
-
-def test_url_rewrite_rejects_lone_backslash() -> None:
-    with pytest.raises(ValueError, match="lone backslash"):
-        UrlRewrite.compile("/a", "/b\\")
-    with pytest.raises(ValueError, match="which the regex lacks"):
-        UrlRewrite.compile("/a", "${name}")
-
-
 # ------------------------------------------------------------------------------------- recognise and test entries
 
 
@@ -529,7 +425,7 @@ def test_test_entries_and_fingerprint_are_read() -> None:
     rules = journals("'example\\.org/': ex\n---\nex:\n  title: h1\n  recognise: 'meta[name=generator][content^=Ex]'\n"
                      "  tests:\n    - url: 'https://example.org/a'\n      title: 'A'\n      abstract: 120\n"
                      "      pdf: true\n    - url: 'https://example.org/b'\n      untested: true\n")
-    site = rules.site_rule("ex")
+    site = rules.sites["ex"]
     assert [(t.url, dict(t.expect), t.untested, t.line) for t in site.tests] == [
         ("https://example.org/a", {"title": "A", "abstract": 120, "pdf": True}, False, 7),
         ("https://example.org/b", {}, True, 11),

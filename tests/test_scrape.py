@@ -13,7 +13,6 @@ from pubfetch.extract.scrape import (
     absolute_url,
     scrape_doi,
     scrape_journal,
-    scrape_journal_without_rule,
     scrape_pmcid,
     scrape_pmid,
     scrape_webpage,
@@ -475,23 +474,6 @@ def test_corpus_dlib(corpus_dir: Path) -> None:
     assert "\n\n3 Future Steps: Community Engagement, Output & How to Get Involved\n\n" in r.fulltext
     assert "Clay Shirky, \" How Cognitive" not in r.fulltext  # references
     assert "Junior Research Fellow" not in r.fulltext  # about the authors
-
-
-def test_corpus_page_without_rule(corpus_dir: Path) -> None:
-    _, body = corpus_page(corpus_dir, "page-genders-g58-fairlie")
-    url = "http://static-journal.example.org/g58/g58_fairlie.html"  # genders.org has a rule now; elsewhere none
-    assert default_rules().journal_rule(url) is None
-    r = scrape_journal_without_rule(body, url)
-    assert r.title == ("Genders OnLine Journal - Genders OnLine Journal - Presenting innovative theories in art, "
-                       "literature, history, music, TV and film.")
-    assert "Maeshowe" in r.fulltext
-    assert r.doi == "" and r.abstract == "" and r.links == []
-
-
-def test_journal_without_rule_takes_the_title_before_the_bar() -> None:
-    r = scrape_journal_without_rule(NO_RULE_PAGE, "https://lab.example/tools")
-    assert r.title == "Lab tools"
-    assert r.fulltext == "Software from the example lab.\n\nOur tools\n\nWe write aligners."
 
 
 # ------------------------------------------------------------------------------------------ extraction details

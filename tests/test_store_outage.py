@@ -13,7 +13,7 @@ import pytest
 
 from pubfetch.store import PostgresStore, StoreError, init_store, open_store
 from support.store_worker import make_pub
-from test_reliability_hostile import within
+from support.waits import within
 
 psycopg = pytest.importorskip("psycopg", reason='PostgreSQL tests need psycopg (pip install ".[test]")')
 

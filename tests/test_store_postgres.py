@@ -1,5 +1,5 @@
-"""The PostgreSQL store beyond the shared contract of tests/test_store.py: its opening rules, JSONB entries, and writers
-in separate processes merging into the same publications (run on both backends, as the contract)."""
+"""The PostgreSQL store beyond the shared contract of tests/test_store_sql.py: its opening rules, JSONB entries,
+and writers in separate processes merging into the same publications (run on both backends, as the contract)."""
 
 from __future__ import annotations
 

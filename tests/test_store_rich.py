@@ -9,29 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.model import PartType, Publication
-from pubfetch.model.rich import Grant, Reference, RichName, Section, Update
+from pubfetch.model import PartType
+from pubfetch.model.rich import RichName
 from pubfetch.store import init_store, open_store
+from support.publications import rich_publication
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(tmp_path / "rich.db") if request.param == "sqlite" else request.getfixturevalue("pg_url")
-
-
-def rich_publication() -> Publication:
-    pub = Publication()
-    pub.set_pmid("22528466", PartType.pubmed_xml, "https://eutils/x", FetcherArgs())
-    pub.set_rich(RichName.funding, [Grant("NIGMS NIH HHS", "R01 GM1", "United States")], PartType.pubmed_xml, "u1")
-    pub.set_rich(RichName.updates, [Update("RetractionIn", "456", "10.1/X")], PartType.pubmed_xml, "u1")
-    pub.set_rich(RichName.references, [Reference("1", "PMC2", "10.2/Y", "Cited", "Cited. 2000")],
-                 PartType.europepmc_xml, "u2")
-    pub.set_rich(RichName.sections, [Section("Introduction", 1, "Text."), Section("Aims", 2, "More.")],
-                 PartType.europepmc_xml, "u2")
-    pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u2")
-    pub.mark_retracted(updates=pub.updates.items)
-    return pub
 
 
 def test_rich_parts_round_trip_through_the_store(target: str) -> None:

@@ -10,12 +10,10 @@ file).
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -29,49 +27,17 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.resources.base import Context
 from pubfetch.store import open_store
 from support.dbwait import stored_count, wait_while_running
-from support.synthetic import PMC_BASE, PMID_BASE, Article, SyntheticServices
+from support.pubfetch_processes import init_db, pubfetch_cmd, service_env, write_ids
+from support.synthetic import (
+    PMC_BASE,
+    PMID_BASE,
+    Article,
+    SyntheticServices,
+    assert_efetch_asked_each_once,
+    ncbi_requests,
+)
 
-REPO = Path(__file__).resolve().parents[1]
 NCBI_RATE = 3.0
-
-
-def service_env(services: SyntheticServices, **extra: str) -> dict[str, str]:
-    """The environment of a pubfetch process that talks to the synthetic services only."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PUBFETCH_", "NCBI_API_KEY"))}
-    for name, value in vars(services.endpoints()).items():
-        env[f"PUBFETCH_{name.upper()}_URL"] = value
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.update(extra)
-    return env
-
-
-def pubfetch_cmd(*args: object) -> list[str]:
-    return [sys.executable, "-m", "pubfetch", *(str(a) for a in args)]
-
-
-def write_ids(path: Path, pmids: list[str]) -> Path:
-    path.write_text("".join(p + "\n" for p in pmids), encoding="utf-8")
-    return path
-
-
-def init_db(path: Path, env: dict[str, str]) -> Path:
-    subprocess.run(pubfetch_cmd("-db-init", path), env=env, check=True, capture_output=True, timeout=60)
-    return path
-
-
-def ncbi_requests(services: SyntheticServices) -> list:
-    """Requests that pubfetch's limiter counts as NCBI: E-utilities and PubMed pages."""
-    return [r for r in services.server.requests if r.path.startswith(("/eutils/", "/pubmed/"))]
-
-
-def assert_efetch_asked_each_once(ncbi: list, pmids: list[str], batch: int) -> None:
-    """Every PMID was in exactly one efetch (none repeated, after a 429 or otherwise), and the efetch requests were
-    one or two per batch: a batch's closed-access publications reach efetch right after the search, its open-access
-    ones after their full texts, and they are asked together only when the full texts come within the linger (two
-    batches in flight share the connection to Europe PMC, so they may not)."""
-    asked = [pmid for r in ncbi for pmid in r.param("id").split(",")]
-    assert sorted(asked) == sorted(pmids)
-    assert len(pmids) // batch <= len(ncbi) <= 2 * len(pmids) // batch
 
 
 # ---------------------------------------------------------------------------------------------- (a) shared rate limit
@@ -227,7 +193,7 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
             k += 1
 
     with SyntheticServices(3 * batch) as services:
-        cfg = FetchConfig(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
+        cfg = FetchConfig().with_changes(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                           batch_size=batch)
         seen_at: list[int] = []
         with Context(cfg) as ctx:

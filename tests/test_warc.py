@@ -21,7 +21,7 @@ def test_every_exchange_is_recorded_with_decoded_bodies(tmp_path):
     }
     path = tmp_path / "run.warc.gz"
     with LoopbackServer(routes) as server, WarcRecorder(path) as recorder:
-        client = HttpClient(HttpConfig(allow_private_addresses=True, response_hook=recorder))
+        client = HttpClient(HttpConfig(allow_private_addresses=True), response_hook=recorder)
         result = client.get(server.url("/old") + "?api_key=SECRET123")
         assert result.ok and result.text == page
         assert recorder.records == 2

@@ -20,7 +20,7 @@ LONG = "Sequence alignment tool documentation. " * 10
 
 
 def context(javascript: bool = False, **args: object) -> Context:
-    return Context(FetchConfig(args=FetcherArgs(**args), allow_private_addresses=True, javascript=javascript,
+    return Context(FetchConfig().with_changes(fetching=FetcherArgs(**args), allow_private_addresses=True, javascript=javascript,
                                threads=2))
 
 
@@ -64,7 +64,7 @@ def test_second_fetch_within_cooldown_is_skipped(tmp_path):
     init_db(db).close()
     page = f"<html><head><title>Doc</title></head><body><main><p>{LONG}</p></main></body></html>"
     with LoopbackServer({"/doc": Reply(200, page)}) as site:
-        cfg = FetchConfig(allow_private_addresses=True, javascript=False)
+        cfg = FetchConfig().with_changes(allow_private_addresses=True, javascript=False)
         first = fetch_webpage(site.url("/doc"), db=str(db), config=cfg)
         second = fetch_webpage(site.url("/doc"), db=str(db), config=cfg)
         assert site.count("/doc") == 1

@@ -92,7 +92,7 @@ def test_context_close_leaves_no_worker_process() -> None:
         pytest.skip("no /proc/<pid>/task/<tid>/children on this system")
     assert extract_pdf(PDF).text == "Pooled text"  # the fork server (a child that lives with this process) runs
     before = descendants()
-    ctx = Context(FetchConfig(threads=3))
+    ctx = Context(FetchConfig().with_changes(threads=3))
     try:
         workers = ctx.pdf_workers
         assert ctx.pdf_workers is workers

@@ -1,10 +1,10 @@
 """What the fetching operations of the command line do, inside the one session of the command.
 
-:func:`open_session` (called once, by ``cli/main.py``) builds the :class:`Session`: the run's configuration (config
-file < environment < command line, built once), the :class:`~pubfetch.resources.base.Context` made from it on first
-use (HTTP client with the shared rate limiter and the optional WARC recorder, scraping rules, browser) and the totals
-that decide the exit status: 0 when every entry got is final, 1 when some are not (a summary line says how many and
-why), 2 for usage errors. The session is passed to every function here; nothing is kept in a module global.
+:func:`open_session` (called once, by ``cli/main.py``) builds the :class:`Session`: the run's configuration
+(environment < config file < command line, built once), the :class:`~pubfetch.resources.base.Context` made from it on
+first use (HTTP client with the shared rate limiter and the optional WARC recorder, scraping rules, browser) and the
+totals that decide the exit status: 0 when every entry got is final, 1 when some are not (a summary line says how many
+and why), 2 for usage errors. The session is passed to every function here; nothing is kept in a module global.
 
 The pipeline's fetch options map to :func:`get_publications` and :func:`get_pages` (``-fetch``: no database;
 ``-fetch-put``: fetch afresh, write to the database; ``-db-fetch``, ``-db-fetch-end``: the database first); the one-off
@@ -13,7 +13,6 @@ operations have their own functions. Entries are written by :mod:`pubfetch.fetch
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import sqlite3
@@ -25,7 +24,8 @@ from dataclasses import dataclass, field
 from pubfetch import fetcher
 from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
 from pubfetch.cli.progress import Progress
-from pubfetch.config import ConfigChanges, FetchConfig
+from pubfetch.cli.setting_options import command_line_settings
+from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import FetchRun
 from pubfetch.fetcher import BatchSummary, fetch_many, init_publication, to_ids
 from pubfetch.fetcher_args import FetcherArgs
@@ -35,7 +35,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
-from pubfetch.resources.base import Context, PubRun, RunFlag
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun, RunFlag
 from pubfetch.store import Store
 from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
 
@@ -48,11 +49,9 @@ Entry = Publication | Webpage
 class Session:
     """The network state of one command: settings, the context built from them on first use, and run totals."""
 
-    #: the run's configuration: config file < environment < command line (fetching parameters included)
+    #: the run's configuration: environment < config file < command line (fetching parameters included)
     config: FetchConfig
     warc: str | None = None
-    rate_db: str | None = None
-    rate_limits: bool = True
     quiet: bool = False
     summary: BatchSummary = field(default_factory=BatchSummary)
     pages_not_final: int = 0
@@ -64,17 +63,16 @@ class Session:
     @property
     def args(self) -> FetcherArgs:
         """PubFetcher's fetching parameters of the run (finality, cooldowns, timeout, ...)."""
-        return self.config.args
+        return self.config.fetching
 
     def context(self, parts: frozenset[PartName] | None = None) -> Context:
         """The run's context, assembled on first use (:class:`~pubfetch.engine.assembly.FetchRun`); ``parts``: the
         publication parts this step fetches."""
         if self._run is None:
-            config = self.config.replace(parts=parts, rate_limits=self.rate_limits, rate_db=self.rate_db)
-            self._run = _assemble(config, self.warc)
+            self._run = _assemble(self.config.with_changes(parts=parts), self.warc)
         else:
             # same client, rules and browser; the step's own parts
-            self._run.context.config = self._run.context.config.replace(parts=parts)
+            self._run.context.config = self._run.context.config.with_changes(parts=parts)
         return self._run.context
 
     def close(self) -> None:
@@ -114,7 +112,8 @@ def _assemble(config: FetchConfig, warc: str | None) -> FetchRun:
         try:
             if os.path.dirname(warc):  # as for every output file (pubfetch.cli.preflight)
                 os.makedirs(os.path.dirname(warc), exist_ok=True)
-            recorder = WarcRecorder(warc, secrets=[config.ncbi_api_key] if config.ncbi_api_key else ())
+            key = config.run.ncbi_api_key
+            recorder = WarcRecorder(warc, secrets=[key] if key else ())
         except OSError as e:
             raise InputError(f"cannot write WARC file '{warc}': {e.strerror or e}") from None
     try:
@@ -122,7 +121,7 @@ def _assemble(config: FetchConfig, warc: str | None) -> FetchRun:
     except RuleError as e:  # a bad --journalsYaml: a usage error before anything is fetched
         raise UsageError(str(e)) from None
     except (sqlite3.Error, OSError) as e:
-        raise _rate_db_error(config.rate_db, e) from None
+        raise _rate_db_error(config.run.rate_db, e) from None
     except ValueError as e:  # a redis:// URL: no driver, or the server does not answer
         raise InputError(f"cannot use rate-limit database: {e}") from None
 
@@ -134,13 +133,13 @@ def _rate_db_error(rate_db: str | None, e: Exception) -> InputError:
 
 
 @contextmanager
-def open_session(values: dict, fetching: dict, *, warc: str | None = None, rate_db: str | None = None,
-                 rate_limits: bool = True, quiet: bool = False) -> Iterator[Session]:
+def open_session(values: dict, fetching: dict, *, warc: str | None = None,
+                 quiet: bool = False) -> Iterator[Session]:
     """The session of one command, closed (browser, thread pool, WARC file) when the command ends.
 
-    ``values``: the parsed options (the modifiers that set :class:`FetchConfig` fields); ``fetching``: the fetching
+    ``values``: the parsed options (the modifiers that set settings of the configuration); ``fetching``: the fetching
     parameters given on the command line, over those of the config file and environment."""
-    sess = Session(fetch_config(values, fetching), warc=warc, rate_db=rate_db, rate_limits=rate_limits, quiet=quiet)
+    sess = Session(fetch_config(values, fetching), warc=warc, quiet=quiet)
     try:
         yield sess
     finally:
@@ -299,29 +298,13 @@ def test_operation(sess: Session, operation: str, target: str) -> Publication | 
 
 
 def fetch_config(values: dict, fetching: dict | None = None) -> FetchConfig:
-    """The FetchConfig of the command-line modifiers and fetching parameters (``fetching``) over the config file
-    (``--config``, ``$PUBFETCH_CONFIG`` or ``~/.config/pubfetch/config.yaml``) and the environment."""
-    overrides: ConfigChanges = {}
-    if values.get("batch-size"):
-        overrides["batch_size"] = values["batch-size"]
-    if values.get("threads"):
-        overrides["threads"] = values["threads"]
-    if values.get("connections-per-host"):
-        overrides["per_host_connections"] = values["connections-per-host"]
-    if values.get("allow-private-addresses"):
-        overrides["allow_private_addresses"] = True
-    if values.get("no-javascript"):
-        overrides["javascript"] = False
-    if values.get("references"):
-        overrides["references"] = True
-    if values.get("chromium"):
-        overrides["chromium"] = values["chromium"]
-    if values.get("ncbi-email"):
-        overrides["ncbi_email"] = values["ncbi-email"]
-    if values.get("ncbi-api-key"):
-        overrides["ncbi_api_key"] = values["ncbi-api-key"].strip()
+    """The configuration of the command: the environment, then the config file (``--config``, ``$PUBFETCH_CONFIG`` or
+    ``~/.config/pubfetch/config.yaml``), then the command line: its options of settings
+    (:func:`~pubfetch.cli.setting_options.command_line_settings`) and its fetching parameters (``fetching``, by
+    :class:`~pubfetch.fetcher_args.FetcherArgs` field)."""
     try:
-        config = FetchConfig.from_env(None, config_file=values.get("config"), **overrides)
-        return config.replace(args=dataclasses.replace(config.args, **fetching)) if fetching else config
+        return FetchConfig.from_env(None, config_file=values.get("config"), **command_line_settings(values),
+                                    **(fetching or {}))
     except ValueError as e:
         raise UsageError(str(e)) from None
+

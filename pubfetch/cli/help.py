@@ -1,12 +1,20 @@
-"""The ``--help`` text, generated from the option table so it always lists exactly the options the parser accepts."""
+"""The ``--help`` text, generated from the option table so it always lists exactly the options the parser accepts, and
+its environment section from the variables the settings declare (:mod:`pubfetch.config.defaults`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 
 from pubfetch._version import __version__
 from pubfetch.cli.options import GROUPS
 from pubfetch.cli.spec import Option
+from pubfetch.config import SETTINGS, Endpoints
+from pubfetch.config.defaults import PROCESS_VARIABLES
+from pubfetch.config.environment import variables
+from pubfetch.config.registry import setting_field
+from pubfetch.config.values import declared
+from pubfetch.fetcher_args import fetcher_descriptor
 
 WIDTH = 120
 COLUMN = 36
@@ -30,31 +38,50 @@ EXAMPLES = """Examples:
   pubfetch -pub-json exported.json -put pubs.db"""
 
 
-ENVIRONMENT = (
-    ("NCBI_API_KEY (or PUBFETCH_NCBI_API_KEY)", "NCBI API key: 10 instead of 3 requests/s"),
-    ("PUBFETCH_NCBI_EMAIL, PUBFETCH_NCBI_TOOL", "e-mail and tool name sent to NCBI E-utilities"),
-    ("PUBFETCH_EUROPEPMC_EMAIL", "e-mail sent to Europe PMC"),
-    ("PUBFETCH_UNPAYWALL_EMAIL", "e-mail sent to Unpaywall (it requires one)"),
-    ("PUBFETCH_<SERVICE>_URL", "base URL of a service: EUROPEPMC, EUROPEPMC_ANNOTATIONS, EUTILS, PUBMED, DOI, "
-     "UNPAYWALL"),
-    ("PUBFETCH_RATE_DB", "the shared rate limits: a file or a redis:// URL"),
-    ("PUBFETCH_DB_OUTAGE_S", "seconds a PostgreSQL outage is ridden out (300)"),
-    ("PUBFETCH_CHROMIUM", "the Chromium binary"),
-    ("PUBFETCH_THREADS", "worker threads"),
-    ("PUBFETCH_CONFIG", "the config file"),
-    ("HTTPS_PROXY, NO_PROXY, REQUESTS_CA_BUNDLE", "proxy and CA bundle, as for any HTTP client"),
-)
+#: Variables no pubfetch setting declares: the HTTP library reads them, as any HTTP client does.
+HTTP_LIBRARY_VARIABLES = (("HTTPS_PROXY, NO_PROXY", "proxies, as for any HTTP client"),)
+
+
+def _meaning(doc: str) -> str:
+    """A declared doc line as a meaning in the environment list: without Markdown's code marks."""
+    return doc.replace("`", "").rstrip(".")
+
+
+def _phrase(description: str) -> str:
+    """A PubFetcher parameter's description (a sentence, ``E-mail to send ...``) as a phrase of the list."""
+    return description[:1].lower() + description[1:] if not description[1:2].isupper() else description
+
+
+def environment_variables() -> tuple[tuple[str, str], ...]:
+    """(variables, meaning): the services' base URLs as one pattern, then each other setting that declares variables
+    (its variables in the order they are tried), then the process variables, then the HTTP library's."""
+    services = ", ".join(f.name.upper() for f in dataclasses.fields(Endpoints))
+    found = [(Endpoints.env_var("<SERVICE>"), f"base URL of a service: {services}")]
+    for name, names in variables().items():
+        group = SETTINGS[name]
+        if group == "endpoints":
+            continue
+        doc = (_phrase(fetcher_descriptor(name).description) if group == "fetching"
+               else declared(setting_field(group, name)).doc)
+        found.append((", else ".join(names), _meaning(doc)))
+    found += [(name, _meaning(meaning)) for name, meaning in PROCESS_VARIABLES.items()]
+    return (*found, *HTTP_LIBRARY_VARIABLES)
+
+
+#: Every variable of the environment pubfetch or its HTTP library reads, with its meaning, as --help lists them.
+ENVIRONMENT = environment_variables()
 
 
 def _environment() -> str:
     """The closing section of --help: the environment and where the config file is looked for on this machine."""
-    from pubfetch.config import FetchConfig
+    from pubfetch.config import default_file
 
     lines = ["Environment (the config file overrides the settings it names; command-line options override both):"]
+    wrapper = textwrap.TextWrapper(width=WIDTH, subsequent_indent=" " * COLUMN, break_on_hyphens=False)
     for name, meaning in ENVIRONMENT:
-        lines.append(f"  {name.ljust(COLUMN - 2)}{meaning}" if len(name) < COLUMN - 3 else f"  {name}\n"
-                     + " " * COLUMN + meaning)
-    found = FetchConfig.default_file()
+        lines.append(wrapper.fill(f"  {name.ljust(COLUMN - 2)}{meaning}") if len(name) < COLUMN - 3 else f"  {name}\n"
+                     + wrapper.fill(" " * COLUMN + meaning))
+    found = default_file()
     where = (f"{found} (in use)" if found else
              "$PUBFETCH_CONFIG, else ~/.config/pubfetch/config.yaml (none found)")
     lines += ["", f"Config file: {where}"]

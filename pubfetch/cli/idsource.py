@@ -13,11 +13,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
 from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
-from pubfetch.cli.oneoff import check_url
 from pubfetch.ids import InvalidId, PublicationIds
 from pubfetch.store import open_store
 
@@ -28,6 +28,27 @@ SOURCE = f"pubfetch {__version__}"
 
 SHOWN_PER_SOURCE = 10
 """Problems of one source shown on stderr; the rest go to the log file only (a summary line counts them all)."""
+
+URL_SCHEMES = ("http", "https", "ftp")
+
+
+def check_url(url: str) -> str:
+    """A webpage or doc URL as PubFetcher accepts it: absolute, with a scheme and a host; surrounding space removed."""
+    u = url.strip()
+    try:
+        parts = urlsplit(u)
+        host = parts.hostname
+    except ValueError as e:
+        raise InvalidId(f"malformed URL '{url}': {e}") from None
+    if not parts.scheme:
+        raise InvalidId(f"malformed URL '{url}': no scheme (expected an absolute URL such as https://example.org/)")
+    if parts.scheme.lower() not in URL_SCHEMES:
+        raise InvalidId(f"malformed URL '{url}': unsupported scheme '{parts.scheme}' (expected http, https or ftp)")
+    if not host:
+        raise InvalidId(f"malformed URL '{url}': no host")
+    if any(c.isspace() for c in u):
+        raise InvalidId(f"malformed URL '{url}': contains white space")
+    return u
 
 
 @dataclass

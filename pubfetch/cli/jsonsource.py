@@ -22,8 +22,7 @@ from typing import Any, Literal, overload
 
 from pubfetch import ids as idmod
 from pubfetch.cli.errors import InputError
-from pubfetch.cli.idsource import Problems
-from pubfetch.cli.oneoff import check_url
+from pubfetch.cli.idsource import Problems, check_url
 from pubfetch.ids import InvalidId
 from pubfetch.model import PartName, PartType, Publication, Webpage
 

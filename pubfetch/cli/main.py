@@ -57,8 +57,7 @@ def run(args: ParsedArgs, argv: Sequence[str], out: TextIO, setup: LogSetup | No
 
     The command's one session is created here and passed down. Returns 0, or 1 when some fetched entry is not final
     (with a summary line on stderr, after the run's warnings; also when interrupted, for what was stored by then)."""
-    with open_session(args.values, dict(args.fetcher), warc=args.get("warc"), rate_db=args.get("rate-db"),
-                      rate_limits=not args.flag("no-rate-limit"), quiet=args.flag("quiet")) as sess:
+    with open_session(args.values, dict(args.fetcher), warc=args.get("warc"), quiet=args.flag("quiet")) as sess:
         try:
             run_oneoff(args, out, list(argv), sess)
             if args.has_role("pipeline"):

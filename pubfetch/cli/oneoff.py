@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import logging
 from typing import Literal, TextIO
-from urllib.parse import urlsplit
 
 from pubfetch import ids as idmod
 from pubfetch.cli import fetching
 from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli.fetching import Session
+from pubfetch.cli.idsource import check_url
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.spec import scrape_selector_key
 from pubfetch.ids import InvalidId, PublicationIds
@@ -23,28 +23,6 @@ from pubfetch.output.writer import EntryWriter
 from pubfetch.store import copy_store, init_store, open_store
 
 log = logging.getLogger(__name__)
-
-URL_SCHEMES = ("http", "https", "ftp")
-
-
-def check_url(url: str) -> str:
-    """A webpage or doc URL as PubFetcher accepts it: absolute, with a scheme and a host; surrounding space removed."""
-    u = url.strip()
-    try:
-        parts = urlsplit(u)
-        host = parts.hostname
-    except ValueError as e:
-        raise InvalidId(f"malformed URL '{url}': {e}") from None
-    if not parts.scheme:
-        raise InvalidId(f"malformed URL '{url}': no scheme (expected an absolute URL such as https://example.org/)")
-    if parts.scheme.lower() not in URL_SCHEMES:
-        raise InvalidId(f"malformed URL '{url}': unsupported scheme '{parts.scheme}' (expected http, https or ftp)")
-    if not host:
-        raise InvalidId(f"malformed URL '{url}': no host")
-    if any(c.isspace() for c in u):
-        raise InvalidId(f"malformed URL '{url}': contains white space")
-    return u
-
 
 def doi_registrant_as_given(s: str) -> str:
     """PubFetcher's ``extractDoiRegistrant``: the registrant as written (not upper-cased), empty for an invalid DOI."""

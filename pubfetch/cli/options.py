@@ -3,15 +3,15 @@
 Single-dash options are operations, double-dash options modify them. The groups follow the fixed order in which the
 pipeline runs (pipeline.py), so reading ``--help`` top to bottom is reading the order of execution.
 Option names are PubFetcher's (spec section 11); the few pubfetch additions are marked "(pubfetch)" in their help.
+The options that set settings are made from the settings' declarations (:mod:`pubfetch.cli.setting_options`); this
+table only places them.
 """
 
 from __future__ import annotations
 
 from pubfetch.cli import spec
-from pubfetch.cli.errors import UsageError
+from pubfetch.cli.setting_options import FETCHING, FETCHING_PRIVATE, setting_option
 from pubfetch.cli.spec import Arity, Converter, Group, Option, Role
-from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, parse_fetcher_option
-from pubfetch.params import InvalidParamValue
 
 
 def _opt(names: str, help: str, arity: Arity = 0, metavar: str = "", convert: Converter | None = None,
@@ -37,53 +37,6 @@ def fixed(names: str, metavar: str, help: str, role: Role = "oneoff", network: b
     """Exactly as many text arguments as ``metavar`` has words."""
     return _opt(names, help, len(metavar.split()), metavar, spec.text, role, network)
 
-
-# --- fetching parameters (from the shared descriptors, so --help shows their defaults and forms) ----------------------
-
-_PRIVATE = ("europepmcEmail", "oadoiEmail", "userAgent", "journalsYaml", "webpagesYaml")
-
-
-#: The shortest --timeout taken (milliseconds; 0 is "none"): below it no server can answer, and the value was
-#: almost surely meant as seconds.
-MIN_TIMEOUT_MS = 100
-
-
-def _fetcher_convert(value: str, option: str) -> tuple[str, object]:
-    try:
-        key, parsed = parse_fetcher_option(option, value)
-    except InvalidParamValue as e:
-        raise UsageError(f"option {option}: {e}") from None
-    if key == "timeout" and isinstance(parsed, int) and 0 < parsed < MIN_TIMEOUT_MS:
-        raise UsageError(f"option {option}: {parsed} ms is too short for any server to answer; the timeout is in "
-                         f"milliseconds (e.g. {parsed * 1000} for {parsed} s; 0 for none)")
-    return key, parsed
-
-
-def _fetcher_option(key: str) -> Option:
-    d = FETCHER_DESCRIPTORS[key]
-    default = "empty" if d.default == "" else str(d.default).lower() if isinstance(d.default, bool) else d.default
-    help = f"{d.description.rstrip('.')} (default {default})"
-    if d.type.name == "BOOLEAN":  # PubFetcher takes a value (--quick true); pubfetch also takes the bare flag
-        return Option((f"--{key}",), help, "?", "[true|false]", _fetcher_convert, "fetcher", dest=key)
-    return Option((f"--{key}",), help, 1, _fetcher_metavar(key), _fetcher_convert, "fetcher",
-                  dest=key)
-
-
-def _fetcher_metavar(key: str) -> str:
-    if key.endswith("Cooldown"):
-        return "MINUTES"
-    if key == "timeout":
-        return "MS"
-    if key.endswith("Email"):
-        return "EMAIL"
-    if key.endswith("Yaml"):
-        return "FILE"
-    return "TEXT" if key == "userAgent" else "N"
-
-
-FETCHING = Group("Fetching parameters", tuple(_fetcher_option(k) for k in FETCHER_DESCRIPTORS if k not in _PRIVATE),
-                 "They decide when an entry may be fetched again and when content is usable or final.")
-FETCHING_PRIVATE = Group("Fetching private parameters", tuple(_fetcher_option(k) for k in _PRIVATE))
 
 # --- general ---------------------------------------------------------------------------------------------------------
 
@@ -253,38 +206,28 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     flag("--pre-filter", "Apply the content filters while getting content, keeping only passing entries in memory",
          "modifier"),
     one("--limit", "N", "Get at most N entries of each kind (0: no limit)", spec.count, "modifier"),
-    one("--threads", "N", "Entries fetched at the same time by -db-fetch and -db-fetch-end (default 8)",
-        spec.positive, "modifier"),
+    setting_option("--threads", "N", pubfetchers=True),
     flag("--progress", "Show fetching progress on stderr even when it is not a terminal (pubfetch)", "modifier"),
     one("--queue", "URL", "Send the publications of -db-fetch/-db-fetch-end as batches to the workers of this queue "
         "(redis://host:6379/N, amqp://host) and wait for them; see pubfetch worker --help (pubfetch)", role="modifier"),
     flag("--detach", "With --queue: print the job id and return at once; -job-status reports on it (pubfetch)",
          "modifier"),
     flag("--quiet", "No progress display (pubfetch)", "modifier"),
-    one("--batch-size", "N", "Publications walked through the resources together (default 200; 1 fetches them one "
-        "at a time as PubFetcher does; with --queue, IDs per task: default 50, at most 1000, larger sizes are split) "
-        "(pubfetch)", spec.positive, "modifier"),
-    one("--connections-per-host", "N", "Requests to any one host at the same time, whatever the number of threads "
-        "(default 1; PubFetcher's develop branch: 4) (pubfetch)", spec.positive, "modifier"),
+    setting_option("--batch-size", "N", note="with --queue, IDs per task: default 50, at most 1000, larger sizes are "
+                   "split"),
+    setting_option("--connections-per-host", "N"),
     one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped) (pubfetch)",
         role="modifier"),
-    flag("--allow-private-addresses", "Let links and redirects taken from pages point at loopback, private and "
-         "link-local addresses (intranets, tests) (pubfetch)", "modifier"),
-    flag("--no-javascript", "Never render pages with JavaScript (pubfetch)", "modifier"),
-    flag("--references", "Ask Europe PMC's references endpoint for the reference list of a paper whose full text "
-         "and PubMed record give none (a request per such paper and page of 1000; pubfetch)", "modifier"),
-    one("--chromium", "PATH", "Chromium binary for JavaScript pages (default: Playwright's, else a system one) "
-        "(pubfetch)", role="modifier"),
-    one("--rate-db", "FILE|URL", "SQLite file of the rate limits shared by all pubfetch processes (default "
-        "~/.cache/pubfetch/rate-limits.sqlite), or redis://host:6379/N to share them across machines (pubfetch)",
-        role="modifier"),
-    flag("--no-rate-limit", "Do not take permits from the shared rate limits (pubfetch)", "modifier"),
+    setting_option("--allow-private-addresses"),
+    setting_option("--no-javascript"),
+    setting_option("--references"),
+    setting_option("--chromium", "PATH"),
+    setting_option("--rate-db", "FILE|URL"),
+    setting_option("--no-rate-limit"),
     one("--config", "FILE", "YAML config file (default $PUBFETCH_CONFIG or ~/.config/pubfetch/config.yaml) (pubfetch)",
         role="modifier"),
-    one("--ncbi-email", "EMAIL", "E-mail sent to NCBI E-utilities (default $PUBFETCH_NCBI_EMAIL) (pubfetch)",
-        role="modifier"),
-    one("--ncbi-api-key", "KEY", "NCBI API key: 10 instead of 3 requests/s (default $NCBI_API_KEY; on the command "
-        "line it is visible to other users of the machine) (pubfetch)", role="modifier"),
+    setting_option("--ncbi-email", "EMAIL"),
+    setting_option("--ncbi-api-key", "KEY", note="on the command line it is visible to other users of the machine"),
 ))
 
 

@@ -5,7 +5,8 @@ Rules (those of PubFetcher's JCommander setup, made stricter where it guessed):
 * an option takes its arguments from the words after it: none (a flag), exactly n, or one or more ("+"), the last kind
   stopping at the next word that is an option (``-x`` or ``--x`` followed by a letter);
 * a double-dash option may also be written ``--name=value``;
-* a list option given twice collects both lists; any other option given twice is an error (which value was meant?);
+* a list option given twice collects both lists; any other option given twice, a flag included, is an error
+  (which value was meant? ``--quick false ... --quick`` says both);
 * a word that belongs to no option is an error, as is an unknown option (with a suggestion for a likely typo);
 * paired options are checked together: a part filter needs its ``-...-part`` list, ``--fetch-part`` excludes
   ``--not-fetch-part``.
@@ -103,19 +104,19 @@ def _store(parsed: ParsedArgs, opt: Option, args: list[str]) -> None:
         else:
             assert opt.convert is not None
             attribute, value = opt.convert(args[0], opt.name)
-        if attribute in parsed.fetcher and args:
+        if attribute in parsed.fetcher:
             raise UsageError(f"option {opt.name} given more than once")
         parsed.fetcher[attribute] = value
         return
     convert = opt.convert
+    if opt.arity != "+" and opt.dest in parsed.values:
+        raise UsageError(f"option {opt.name} given more than once")
     if opt.arity == 0:
         parsed.values[opt.dest] = True
     elif opt.arity == "+":
         assert convert is not None
         parsed.values.setdefault(opt.dest, []).extend(convert(a, opt.name) for a in args)
     else:
-        if opt.dest in parsed.values:
-            raise UsageError(f"option {opt.name} given more than once")
         assert convert is not None
         converted = [convert(a, opt.name) for a in args]
         parsed.values[opt.dest] = converted[0] if opt.arity == 1 else tuple(converted)

@@ -75,16 +75,16 @@ class Pipeline:
     def __init__(self, args: ParsedArgs, argv: Sequence[str], out: TextIO, sess: Session) -> None:
         self.args = args
         self.sess = sess
-        self.fa = sess.args
+        self.fetcher_args = sess.args
         self.strict = args.flag("strict")
-        self.emit = Emitter(out, args, self.fa, argv)
+        self.emit = Emitter(out, args, self.fetcher_args, argv)
         self.out = out
         self.ids = IdSets()
         self.json_publications: dict[str, Publication] = {}
         self.json_pages: dict[str, dict[str, Webpage]] = {"webpages": {}, "docs": {}}
         self.given: dict[str, bool] = dict.fromkeys(KINDS, False)
         self.content: dict[str, list[Any]] = {k: [] for k in KINDS}
-        self.filters: list[Filter] = content_filters(args, self.fa)
+        self.filters: list[Filter] = content_filters(args, self.fetcher_args)
         self.hosts: dict[str, dict[str, int]] | None = None
 
     def run(self) -> None:
@@ -410,7 +410,7 @@ class Pipeline:
     def _report(self) -> None:
         sess = self.sess
         write_report(self.args, self.content["publications"], sess.summary if sess.fetched_publications else None,
-                     self.fa)
+                     self.fetcher_args)
 
 
 def _waiting_for(database: str) -> None:

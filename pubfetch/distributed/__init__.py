@@ -21,9 +21,8 @@ from pubfetch import fetcher as _fetcher
 
 if _typing.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from typing import Unpack
 
-    from pubfetch.config import FetchConfig, FetchOptions
+    from pubfetch.config import FetchConfig
     from pubfetch.fetcher import BatchSummary, DbLike, IdsLike, Progress
     from pubfetch.fetcher_args import FetcherArgs
     from pubfetch.model import Publication
@@ -47,7 +46,7 @@ def fetch_many(
     retry_exceptions: bool = True,
     use_stored: bool = True,
     errors: str = "skip",
-    **options: Unpack[FetchOptions],
+    **options: object,
 ) -> Iterator[Publication]:
     """``pubfetch.fetch_many``: :func:`pubfetch.fetcher.fetch_many` in this process, or with ``queue`` (a Celery broker
     URL, ``redis://host:6379/0``) by ``pubfetch worker`` processes into ``db`` (a database URL or path they reach),
@@ -64,9 +63,9 @@ def fetch_many(
     workers reach.
     """
     if queue is None:
-        return _fetcher.fetch_many(ids, db, parts, args, config=config, context=context, progress=progress,
-                                  summary=summary, retry_exceptions=retry_exceptions, use_stored=use_stored,
-                                  errors=errors, **options)
+        cfg = _fetcher.call_config(config, args, parts, options, "fetch_many")
+        return _fetcher.fetch_many(ids, db, config=cfg, context=context, progress=progress, summary=summary,
+                                  retry_exceptions=retry_exceptions, use_stored=use_stored, errors=errors)
     from pubfetch.config import WORKER_SETTINGS
     from pubfetch.distributed.message import ALLOWED_ARGS
     from pubfetch.distributed.submit import fetch_many_queued
@@ -76,13 +75,14 @@ def fetch_many(
         raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
     if context is not None:
         raise ValueError("fetch_many(queue=...) cannot use a context: the workers build their own")
-    refused = sorted(name for name in options if name in WORKER_SETTINGS and options[name] is not None)  # type: ignore[literal-required]
+    refused = sorted(name for name in options if name in WORKER_SETTINGS and options[name] is not None)
     if refused:
         raise ValueError(f"fetch_many(queue=...) cannot set {', '.join(refused)}: each worker uses its own (the "
                          "options of pubfetch worker and its environment or config file)")
     default = FetcherArgs()
     worker_args = sorted(name for name in vars(default) if name not in ALLOWED_ARGS
-                         and args is not None and getattr(args, name) != getattr(default, name))
+                         and (args is not None and getattr(args, name) != getattr(default, name)
+                              or options.get(name) is not None))
     if worker_args:
         raise ValueError(f"fetch_many(queue=...) cannot set the fetching parameters {', '.join(worker_args)}: each "
                          "worker uses its own (its environment or config file)")
@@ -93,6 +93,9 @@ def fetch_many(
     if db is None or not isinstance(db, str | _os.PathLike):
         raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
     cfg = _fetcher.call_config(config, args, parts, options, "fetch_many")
-    return fetch_many_queued(ids, db, queue, args=cfg.args, parts=sorted(p.value for p in cfg.parts)
-                             if cfg.parts is not None else None, progress=progress, summary=summary,
-                             batch_size=options.get("batch_size"), settings=cfg.job_settings(), errors=errors)
+    parts_asked = cfg.run.parts
+    batch_size = options.get("batch_size")
+    return fetch_many_queued(ids, db, queue, args=cfg.fetching, parts=sorted(p.value for p in parts_asked)
+                             if parts_asked is not None else None, progress=progress, summary=summary,
+                             batch_size=batch_size if isinstance(batch_size, int) else None,
+                             settings=cfg.job_settings(), errors=errors)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.ids import PublicationIds
+from pubfetch.ids import PublicationIds, check_publication_ids
 
 #: Message format; a worker refuses the formats it does not know.
 VERSION = 1
@@ -75,6 +75,9 @@ def job_args(args: FetcherArgs | None) -> dict[str, Any]:
 
 
 def _ids(value: Any) -> list[PublicationIds]:
+    """Each entry checked as an ID file's row is (:func:`~pubfetch.ids.check_publication_ids`): a submitter sends only
+    IDs it has checked, so an entry that is empty or not an ID was not written by one, and is refused here rather than
+    failing as a batch later."""
     if not isinstance(value, list) or not value:
         raise MessageRefused("'ids' is not a non-empty list")
     if len(value) > MAX_IDS_PER_TASK:
@@ -85,7 +88,7 @@ def _ids(value: Any) -> list[PublicationIds]:
                 or not all(isinstance(x, str) and len(x) <= MAX_ID_CHARS for x in item)):
             raise MessageRefused("an entry of 'ids' is not [pmid, pmcid, doi] of strings")
         try:
-            out.append(PublicationIds(*item))
+            out.append(check_publication_ids(*item))
         except ValueError:
             raise MessageRefused("an entry of 'ids' is not a valid publication ID") from None
     return out

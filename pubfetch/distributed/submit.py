@@ -24,7 +24,7 @@ from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, databas
 from pubfetch.distributed.tasks import add_summary, encode_summary
 from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_ids
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.ids import InvalidId, PublicationIds
+from pubfetch.ids import InvalidId, PublicationIds, check_publication_ids
 from pubfetch.model import Publication
 from pubfetch.store import open_store
 
@@ -41,8 +41,16 @@ BATCH_SIZE = 50
 OUTAGE_S = 300.0
 
 
+def _checked(value: Any) -> PublicationIds:
+    """``value`` as PublicationIds, checked as a worker checks a message's IDs (:func:`.message.decode`): InvalidId
+    here names the bad ID, where a worker could only refuse the whole batch."""
+    ids = to_ids(value)
+    check_publication_ids(*ids.ids)
+    return ids
+
+
 def _batches(ids: Iterable[Any], size: int) -> Iterable[list[PublicationIds]]:
-    iterator = (to_ids(i) for i in ids)
+    iterator = (_checked(i) for i in ids)
     while batch := list(islice(iterator, size)):
         yield batch
 
@@ -192,7 +200,7 @@ def _valid(ids: Iterable[Any], errors: str) -> Iterator[PublicationIds]:
         if isinstance(value, str) and (not value.strip() or value.lstrip().startswith("#")):
             continue
         try:
-            yield to_ids(value)
+            yield _checked(value)
         except InvalidId as e:
             if errors == "raise":
                 raise

@@ -91,15 +91,22 @@ def _worker(task: Any) -> WorkerSettings:
 @functools.cache
 def _config(worker: WorkerSettings) -> Any:
     """The worker process's configuration (endpoints, keys, contact e-mails, User-Agent and rule files from its
-    environment and config file) with its options, and the shared rate limits: ``--rate-db``, which defaults to the
-    broker's Redis, so every worker of a cluster shares them. Made once per process: the limiter serves every batch
-    (each batch's run is assembled from it, :class:`~pubfetch.engine.assembly.FetchRun`)."""
+    environment and config file) with its options; the shared rate limits are kept where ``--rate-db`` says, which
+    defaults to the broker's Redis, so every worker of a cluster shares them."""
     from pubfetch.config import FetchConfig
 
     cfg = FetchConfig.from_env()
-    cfg = cfg.replace(rate_db=worker.rate_db or cfg.rate_db,
-                      allow_private_addresses=worker.allow_private_addresses or cfg.allow_private_addresses)
-    return cfg.with_shared_rate_limits()
+    return cfg.with_changes(rate_db=worker.rate_db or cfg.run.rate_db,
+                            allow_private_addresses=worker.allow_private_addresses or cfg.http.allow_private_addresses)
+
+
+@functools.cache
+def _rate_limiter(worker: WorkerSettings) -> Any:
+    """The worker process's shared rate limiter, opened once: it serves every batch (each batch's run is assembled
+    beside it, :class:`~pubfetch.engine.assembly.FetchRun`)."""
+    from pubfetch.engine.assembly import shared_rate_limiter
+
+    return shared_rate_limiter(_config(worker))
 
 
 @functools.cache
@@ -164,13 +171,16 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     from pubfetch.distributed.jobretry import JobRetry
     from pubfetch.fetcher import BatchSummary, fetch_many, fetch_retries
 
-    cfg = _config(_worker(task)).with_job_settings(message.settings)
-    args = message.fetcher_args(cfg.args)
+    worker = _worker(task)
+    cfg = _config(worker).with_job_settings(message.settings)
+    limiter = _rate_limiter(worker)
+    args = message.fetcher_args(cfg.fetching)
     summary = BatchSummary()
     job = task.request.group
     deferred: list[dict[str, Any]] | None = [] if job and message.batches else None
     pubs = fetch_many(message.ids, db=store, args=args, parts=message.parts, config=cfg, summary=summary,
-                      batch_size=max(1, min(len(message.ids), WALK)), deferred=deferred)
+                      batch_size=max(1, min(len(message.ids), WALK)), deferred=deferred,
+                      rate_limiter=limiter)
     for _ in pubs:
         pass
     if deferred is not None:
@@ -182,7 +192,8 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
             if entries:
                 log.info("last batch of job %s: retrying the job's %d publications that ended with a fetch "
                          "exception", job, len(entries))
-            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=summary):
+            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=summary,
+                                     rate_limiter=limiter):
                 pass
             retry.done()
     log.info("batch %s of %d done: %d fetched, %d already complete", task.request.id, len(message.ids),

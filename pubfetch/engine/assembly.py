@@ -7,20 +7,20 @@ same thing whichever of them runs it.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, Self
 
-from pubfetch.config import FetchConfig
+from pubfetch.config import FetchConfig, rate_db_default
 from pubfetch.engine.batches import IdsLike, Progress, Tally
 from pubfetch.engine.overlap import retried, run_batches
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
-from pubfetch.net.config import HttpOverrides
+from pubfetch.net.config import RateLimiter, http_config
+from pubfetch.net.ratelimit import ServiceMap, default_limits
 from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_or_init_store
 from pubfetch.store.writer import StoreWriter
@@ -35,13 +35,16 @@ DbLike = str | os.PathLike[str] | Store | None
 class FetchRun:
     """Everything one fetching run uses, built from its configuration and closed together.
 
+    The configuration holds values only; what has state is given beside it, as httpx takes ``transport=``.
+
     Args:
-        config: the run's settings; with ``config.rate_limits`` its requests wait for the services' documented
-            rates shared with every other pubfetch process (``config.rate_db``, else
-            :func:`~pubfetch.config.rate_db_default`).
+        config: the run's settings; with ``rate_limits`` (its ``run`` record) its requests wait for the services'
+            documented rates shared with every other pubfetch process (:func:`shared_rate_limiter`).
         recorder: record every exchange with this WARC recorder (closed with the run; its ``error`` says whether it
             could be written to the end).
         transport: the network under the client's layers (tests give an in-process one).
+        rate_limiter: the shared limiter to wait on instead of one opened for the run (a worker keeps one for all its
+            batches); used as it is, not closed.
         context: a caller's context to run in instead (used as it is, not closed).
 
     Raises what building a part raises: ``OSError``, ``sqlite3.Error`` or ``ValueError`` (rate-limit database),
@@ -49,7 +52,8 @@ class FetchRun:
     """
 
     def __init__(self, config: FetchConfig, *, recorder: WarcRecorder | None = None,
-                 transport: Transport | None = None, context: Context | None = None) -> None:
+                 transport: Transport | None = None, rate_limiter: RateLimiter | None = None,
+                 context: Context | None = None) -> None:
         self.config = config
         self.recorder = recorder
         self._stack = ExitStack()
@@ -60,20 +64,21 @@ class FetchRun:
             self.context = context
             return
         try:
-            self.context = self._stack.enter_context(self._build(config, transport))
+            self.context = self._stack.enter_context(self._build(config, transport, rate_limiter))
         except BaseException:
             self._stack.close()
             raise
 
-    def _build(self, config: FetchConfig, transport: Transport | None) -> Context:
-        overrides = HttpOverrides(**config.http_overrides)
-        if self.recorder is not None:
-            overrides["response_hook"] = self.recorder
-        config = dataclasses.replace(config, http_overrides=overrides)
-        if config.rate_limits:
-            config = config.with_shared_rate_limits(config.rate_db)
+    def _build(self, config: FetchConfig, transport: Transport | None, limiter: RateLimiter | None) -> Context:
+        if limiter is None and config.run.rate_limits:
+            limiter = shared_rate_limiter(config)
+            close = getattr(limiter, "close", None)
+            if close is not None:
+                self._stack.callback(close)
+        rate_key = ServiceMap.for_endpoints(config.endpoints).key if limiter is not None else None
         rules = _rules(config)
-        client = HttpClient(config.http_config(), transport=transport, answers=AnswerMemory())
+        client = HttpClient(http_config(config), transport=transport, answers=AnswerMemory(),
+                            response_hook=self.recorder, rate_limiter=limiter, rate_key=rate_key)
         return Context(config, client=client, rules=rules)
 
     def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
@@ -85,14 +90,14 @@ class FetchRun:
             tally = Tally(self.context.args, summary, progress, retry_exceptions)
             stack.callback(tally.retry.close)
             yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
-                                   self.config.batch_size, own_context=self._owns_context, deferred=deferred)
+                                   self.config.batching.batch_size, own_context=self._owns_context, deferred=deferred)
 
     def fetch_retries(self, entries: Iterable[dict[str, Any]], db: DbLike = None, *,
                       summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
         """The end-of-run retry of publications a :meth:`fetch` deferred (``deferred=``), in the order given, each
         asked only what failed; yields them as they are done."""
         entries = list(entries)
-        size = self.config.batch_size
+        size = self.config.batching.batch_size
         with ExitStack() as stack:
             _, writer = self._writing(stack, db, summary)
             tally = Tally(self.context.args, summary, None, retry_exceptions=False)
@@ -123,14 +128,24 @@ class FetchRun:
         self.close()
 
 
+def shared_rate_limiter(config: FetchConfig) -> RateLimiter:
+    """The limiter of the services' documented rates shared with every other pubfetch process of the user, kept where
+    ``rate_db`` says (a SQLite file or a ``redis://`` URL), else :func:`~pubfetch.config.rate_db_default`."""
+    from pubfetch.net.ratelimit_redis import shared_limiter
+
+    where = config.run.rate_db or rate_db_default()
+    return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)))
+
+
 def _rules(config: FetchConfig) -> object | None:
     """The user's rule files, read now so that a bad one is an error before anything is fetched (the built-in rules
     are loaded on first use, once per process)."""
-    if not (config.args.journals_yaml or config.args.webpages_yaml):
+    fetching = config.fetching
+    if not (fetching.journals_yaml or fetching.webpages_yaml):
         return None
     from pubfetch.rules import ScrapingRules
 
-    return ScrapingRules.load(config.args.journals_yaml or None, config.args.webpages_yaml or None)
+    return ScrapingRules.load(fetching.journals_yaml or None, fetching.webpages_yaml or None)
 
 
 def _open(stack: ExitStack, db: DbLike) -> Store | None:

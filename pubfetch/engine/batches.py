@@ -18,7 +18,8 @@ from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from pubfetch.store import Store
 from pubfetch.store.spill import SpillList
 from pubfetch.store.writer import StoreWriter

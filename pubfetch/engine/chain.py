@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from pubfetch.engine.batcher import BatchedService, Step
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.resources import europepmc, mined, ncbi, references, site, unpaywall
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +36,11 @@ def _go(ctx: Context, runs: Sequence[PubRun]) -> None:
     mined.fetch_mined(ctx, runs, PartName.go)
 
 
-_SEARCH = BatchedService(lambda ctx: ctx.endpoints.europepmc + "search", lambda ctx: ctx.config.europepmc_batch)
+_SEARCH = BatchedService(lambda ctx: ctx.endpoints.europepmc + "search",
+                         lambda ctx: ctx.config.batching.europepmc_batch)
 _ANNOTATIONS = BatchedService(lambda ctx: ctx.endpoints.europepmc_annotations + "annotationsByArticleIds",
-                              lambda ctx: ctx.config.annotations_batch)
-_EFETCH = BatchedService(lambda ctx: ctx.endpoints.eutils + "efetch.fcgi", lambda ctx: ctx.config.efetch_batch)
+                              lambda ctx: ctx.config.batching.annotations_batch)
+_EFETCH = BatchedService(lambda ctx: ctx.endpoints.eutils + "efetch.fcgi", lambda ctx: ctx.config.batching.efetch_batch)
 
 #: The batchable steps, in chain order: whether a step will ask for a publication (one that will not does not wait
 #: for the step's batch), and the service its requests go to.
@@ -72,7 +74,7 @@ def fetch_all(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
     unpaywall.fetch_unpaywall(ctx, runs)
     references.fetch_references(ctx, runs)  # only with --references (references=True)
     for run in runs:
-        run.goon = not id_changed(run)
+        run.keep_going = not id_changed(run)
 
 
 def id_changed(run: PubRun) -> bool:
@@ -91,7 +93,7 @@ def id_changed(run: PubRun) -> bool:
 def grow(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
     """Go round the resources while the publications' ID sets grow (only those whose set grew)."""
     while True:
-        todo = [run for run in runs if run.goon and run.pub.id_count() > run.id_count]
+        todo = [run for run in runs if run.keep_going and run.pub.id_count() > run.id_count]
         if not todo:
             return
         for run in todo:
@@ -102,8 +104,8 @@ def grow(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
 def follow_links(ctx: Context, run: PubRun, serve: Serve) -> None:
     """PubFetcher's links loop for one publication."""
     pub = run.pub
-    for _ in range(ctx.config.max_links):
-        if not run.goon:
+    for _ in range(ctx.config.run.max_links):
+        if not run.keep_going:
             return
         if ctx.is_final(pub, LINK_STOP_PARTS) and (ctx.is_final(pub, ID_PARTS) or not ctx.id_only()):
             return

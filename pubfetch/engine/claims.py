@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 
 from pubfetch.model.publication import Publication
-from pubfetch.resources.base import PubRun
+from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class Claims:
                 if first is not None and first is not run:
                     log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
                     run.same_as = first.pub
-                    run.goon = False
+                    run.keep_going = False
                     continue
                 for key in keys:
                     self._owners.setdefault(key, (run, batch))

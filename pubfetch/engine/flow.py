@@ -19,7 +19,8 @@ from pubfetch.engine.claims import Claims
 from pubfetch.engine.resume import Resume
 from pubfetch.model.publication import Publication
 from pubfetch.resources import europepmc
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ class InFlight:
 
     def __init__(self, ctx: Context) -> None:
         self.claims = Claims()
-        self.batcher = Batcher(ctx, ctx.config.linger_ms / 1000)
+        self.batcher = Batcher(ctx, ctx.config.batching.linger_ms / 1000)
 
 
 def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: OnComplete | None = None,
@@ -127,9 +128,9 @@ def _fetch_one(ctx: Context, run: PubRun, serve: Callable[[Step, Sequence[PubRun
         grow(ctx, [run], serve)
         if run.same_as is not None:
             return False
-        if run.goon:
+        if run.keep_going:
             follow_links(ctx, run, serve)
-        if run.goon:
+        if run.keep_going:
             return True
     log.warning("IDs of %s kept changing; giving up after %d restarts", run.pub.ids, MAX_RESTARTS)
     run.pub.state.fetch_exception = True

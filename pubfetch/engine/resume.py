@@ -3,7 +3,7 @@
 PubFetcher fetches every entry that ended with fetchException once more at the end of a run, walking the whole chain
 again: every service that had answered is asked the same question again. Here a publication leaves its fetch with the
 flags of every resource that asked (so those that answered stay answered), the links it had still queued and tried,
-and what failed in a way worth one more try (:func:`~pubfetch.resources.base.worth_asking_again`): those flags are
+and what failed in a way worth one more try (:func:`~pubfetch.resources.pubrun.worth_asking_again`): those flags are
 cleared and those links queued again. The retry then walks the chain with these flags: it asks the failed resources
 and whatever their answers newly open up, and nothing else. A publication with nothing worth asking again (its
 failures were answers, like a 404, or a bot gate) is not retried in this run; fetchException retries it in a later one.
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pubfetch.model.publication import Publication
-from pubfetch.resources.base import PubRun, RunFlag
 from pubfetch.resources.links import Links
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 __all__ = ["Resume"]
 

@@ -8,11 +8,12 @@ wins, outer elements before the ones inside them, earlier before later in the pa
    ``hlFld-Abstract``, ``abstract-content``; JATS-like HTML ``div.abstract``) -- but not a graphical, video or
    lay abstract, highlights, keywords, or a link or button to the abstract;
 3. a heading reading "Abstract" or "Summary" (``h1``-``h6``, or a short bold line): what follows it up to the next
-   heading of the same rank.
+   heading of the same rank, a keywords line, or a line opening the body or back matter ("1. Introduction").
 
 Blocks in related-article lists and other papers' teasers are never taken. The abstract keeps its inner headings
 (a structured abstract's "Background", "Methods", ...) on their own lines and loses a leading "Abstract" label.
-:func:`is_truncation` says whether a meta description merely repeats the start of the visible abstract.
+:func:`is_truncation` says whether a meta description merely repeats the start of the visible abstract, and
+:func:`gives_way` whether it must give way to the visible abstract (a truncation, or a description saying less).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import format_text
 from pubfetch.extract.visible import is_hidden, is_link_list
 
-__all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "is_truncation"]
+__all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "gives_way", "is_truncation"]
 
 #: An abstract has at least this many non-space characters (shorter blocks are labels, teasers, links) ...
 MIN_ABSTRACT = 150
@@ -51,8 +52,15 @@ _LABEL = re.compile(r"^\s*(abstract|summary|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t)(\s*[:
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _SHORT_LINE = ("b", "strong", "p", "div", "span", "dt", "header")
 _BLOCKS = frozenset(("div", "section", "p", "article", "blockquote", "dd", "td", "span", "aside", "details"))
+#: What ends an abstract even where the page does not mark it up as a heading (bold lines, plain paragraphs): the
+#: keywords line, and a line opening the body or the back matter. An unnumbered "Introduction" ends it only after
+#: some abstract text, since an IMRaD-structured abstract opens with that label.
+_KEYWORDS_LINE = re.compile(r"(?i)^\s*(key\s*words?|index\s+terms)\b")
+_BODY_LINE = re.compile(r"(?i)^\s*(?:(?P<number>(?:\d+|[ivx]+)\.?)\s+)?(?P<word>introduction|references|bibliography|"
+                        r"acknowledge?ments?)\s*[:.]?\s*$")
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026|\[\.\.\.\]|\[\u2026\])\s*$")
 _OPENING = 100
+_NOT_LETTERS = re.compile(r"[\W_]+")
 
 
 def _squash(text: str) -> str:
@@ -128,6 +136,17 @@ def _is_heading(tag: Tag) -> bool:
     return tag.name in _SHORT_LINE and len(tag.get_text()) < 40 and bool(_HEADING.match(tag.get_text()))
 
 
+def _ends_abstract(text: str, after_text: bool) -> bool:
+    """Whether an element's text opens what follows an abstract (see :data:`_BODY_LINE`)."""
+    first = text.lstrip().split("\n", 1)[0]
+    if _KEYWORDS_LINE.match(first):
+        return True
+    line = _BODY_LINE.match(first)
+    if line is None:
+        return False
+    return after_text or line.group("number") is not None or line.group("word").lower() != "introduction"
+
+
 def _after_heading(heading: Tag) -> str:
     """The text after an "Abstract" heading up to the next heading of the same or a higher rank (climbing out of a
     wrapper that holds the heading alone)."""
@@ -140,10 +159,13 @@ def _after_heading(heading: Tag) -> str:
                 continue
             if _is_heading(sibling) and _rank(sibling) <= rank:
                 break
-            inner = sibling.find(_HEADINGS[:rank]) if rank <= 6 else None
+            inner = sibling.find(_HEADINGS[:rank])  # a bold line's abstract (rank 7) ends at any real heading
             if inner is not None and not _HEADING.match(inner.get_text()):
                 break
-            if text := format_text(sibling):
+            text = format_text(sibling)
+            if _ends_abstract(text, bool(parts)):
+                break
+            if text:
                 parts.append(text)
         if parts or not isinstance(node.parent, Tag) or node.parent.name in ("body", "html"):
             return "\n\n".join(parts)
@@ -171,17 +193,32 @@ def _outermost(tags: list[Tag]) -> list[Tag]:
     return [t for t in tags if not any(id(p) in chosen for p in t.parents)]
 
 
+def _letters(text: str) -> str:
+    """The text's letters and digits only, lower case: what a description and the abstract it repeats share however
+    each lays out its labels ("Background: High" and "Background\n\nHigh"), spaces and punctuation."""
+    return _NOT_LETTERS.sub("", text).lower()
+
+
 def is_truncation(description: str, abstract: str) -> bool:
     """Whether a meta description is only (the start of) the abstract the page shows: it opens with text found in the
-    abstract (compared without whitespace, so "BackgroundHigh" matches "Background\\n\\nHigh") and is not longer, or
-    it ends with an ellipsis. Such a description never wins over the visible abstract."""
+    abstract (compared on letters and digits, so "Background: High" matches "Background\n\nHigh") and is not
+    longer, or it ends with an ellipsis."""
     if not description or not abstract:
         return False
-    shown = _squash(abstract).lower()
-    described = _squash(_ELLIPSIS.sub("", description)).lower()
+    shown = _letters(abstract)
+    described = _letters(_ELLIPSIS.sub("", description))
     if not described:
         return True
     opening = described[:_OPENING]
     if opening not in shown:
         return False
     return len(described) <= len(shown) or bool(_ELLIPSIS.search(description))
+
+
+def gives_way(description: str, abstract: str) -> bool:
+    """Whether a meta description gives way to the abstract the page shows, so that it never wins over it: when it
+    is a truncation of it, or says less than it (a site's blurb, a teaser written for sharing). Only a description
+    that says more than the visible abstract is kept, for the part types to decide between the two."""
+    if not description or not abstract:
+        return False
+    return is_truncation(description, abstract) or len(_letters(description)) < len(_letters(abstract))

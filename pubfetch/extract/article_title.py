@@ -19,9 +19,10 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch.extract.clean import page_title
+from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import element_text
 
-__all__ = ["main_heading", "tidy_title", "title_from_page", "title_without_boilerplate"]
+__all__ = ["SITE_DECORATED", "main_heading", "meta_title", "tidy_title", "title_from_page", "title_without_boilerplate"]
 
 #: Marks that point to a footnote when they end a title ("Title†", "Title*,1").
 _TRAILING_MARKS = re.compile(r"[\s\u00a0]*(?:[*\u2020\u2021\u00a7\u00b6\u2016\u204e\u2217]+[\s\u00a0,]*\d?)+$")
@@ -38,6 +39,13 @@ _BOILERPLATE = re.compile(
 #: An element holding a footnote mark inside a heading: a <sup> of marks or digits, a link to a note.
 _NOTE_TEXT = re.compile(r"^[\s*\u2020\u2021\u00a7\u00b6\u2016\u204e\u2217,\d a-z]{1,6}$")
 _NOT_MAIN = ("header", "nav", "footer", "aside")
+#: Tokens of a <header>'s id or class that name it the article's rather than the site's.
+_ARTICLE_NAMES = frozenset(("article", "entry", "paper", "publication", "chapter"))
+#: The meta tag formats whose title a site often copies from its <title>, site name included ("T | Journal"):
+#: Open Graph, Twitter and the generic ``title`` tag. Bibliographic tags (citation, Dublin Core, ...) name the article.
+SITE_DECORATED = frozenset(("og", "twitter", "meta"))
+_ENDS_IN_SEPARATOR = re.compile(f"(?:{_SEPARATORS.pattern})$")
+_STARTS_WITH_SEPARATOR = re.compile(f"^(?:{_SEPARATORS.pattern})")
 
 
 def tidy_title(text: str) -> str:
@@ -50,8 +58,25 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
+def _is_main(tag: Tag) -> bool:
+    return tag.name in ("main", "article") or tag.get("role") == "main"
+
+
+def _is_articles_header(header: Tag, above: list[Tag]) -> bool:
+    """Whether a <header> is the article's own (its title, authors, dates) rather than the site's: it sits in the
+    main content or an <article>, or its id or class names the article ("article-header", "entry-header")."""
+    names = {t for value in (header.get("id"), header.get("class")) if value for t in tokenize(value)}
+    return bool(names & _ARTICLE_NAMES) or any(map(_is_main, above))
+
+
 def _in_page_chrome(tag: Tag) -> bool:
-    return any(parent.name in _NOT_MAIN for parent in tag.parents if isinstance(parent, Tag))
+    """Whether an element sits in the page's menus, side columns or footer, or in the site's header."""
+    parents = [p for p in tag.parents if isinstance(p, Tag)]
+    for index, parent in enumerate(parents):
+        if parent.name in _NOT_MAIN and (parent.name != "header" or not _is_articles_header(parent,
+                                                                                            parents[index + 1:])):
+            return True
+    return False
 
 
 def _is_note_mark(tag: Tag) -> bool:
@@ -74,7 +99,8 @@ def _heading_text(h1: Tag) -> str:
         if not marks:
             break
         last = marks[-1]
-        after = "".join(last.find_all_next(string=True))  # the copy is detached: only the heading's own text
+        own = {id(text) for text in last.find_all(string=True)}  # the mark's own text is not what follows it
+        after = "".join(t for t in last.find_all_next(string=True) if id(t) not in own)  # the copy is detached
         if _TRAILING_MARKS.sub("", after).strip(" ,\u00a0\n\t"):
             break
         last.decompose()
@@ -96,7 +122,7 @@ def main_heading(soup: BeautifulSoup, hint: str = "") -> str:
             if "".join(text.split()).lower() in squashed_hint:
                 return text
     for h, text in texts:
-        if any(isinstance(p, Tag) and (p.name in ("main", "article") or p.get("role") == "main") for p in h.parents):
+        if any(isinstance(p, Tag) and _is_main(p) for p in h.parents):
             return text
     return texts[0][1]
 
@@ -109,6 +135,15 @@ def _site_words(url: str, site_names: tuple[str, ...]) -> set[str]:
     return words
 
 
+def _is_label(segment: str, site: set[str], names: set[str]) -> bool:
+    """Whether a segment of a <title> is the site's or journal's name or a label rather than the article's title."""
+    lowered = segment.lower()
+    if lowered in names or _BOILERPLATE.search(segment) and _words(segment) <= 6:
+        return True
+    words = [w.lower() for w in re.findall(r"\w+", segment)]
+    return bool(words) and sum(w in site for w in words) * 2 >= len(words)
+
+
 def title_without_boilerplate(title: str, url: str = "", site_names: tuple[str, ...] = ()) -> str:
     """A <title> without its site part: "Welcome to X: " cut, then of the segments between separators the longest
     one that is not the site's name or a label ("Full-Text HTML", "Journal of ...", the host's words)."""
@@ -118,15 +153,7 @@ def title_without_boilerplate(title: str, url: str = "", site_names: tuple[str, 
         return tidy_title(title)
     site = _site_words(url, site_names)
     names = {n.strip().lower() for n in site_names if n.strip()}
-
-    def is_label(segment: str) -> bool:
-        lowered = segment.lower()
-        if lowered in names or _BOILERPLATE.search(segment) and _words(segment) <= 6:
-            return True
-        words = [w.lower() for w in re.findall(r"\w+", segment)]
-        return bool(words) and sum(w in site for w in words) * 2 >= len(words)
-
-    kept = [s for s in segments if not is_label(s)]
+    kept = [s for s in segments if not _is_label(s, site, names)]
     return tidy_title(max(kept or segments, key=len))
 
 
@@ -137,3 +164,34 @@ def title_from_page(soup: BeautifulSoup, url: str = "", site_names: tuple[str, .
     if heading:
         return heading
     return title_without_boilerplate(raw_title, url, site_names)
+
+
+def meta_title(title: str, source: str, soup: BeautifulSoup, url: str = "", site_names: tuple[str, ...] = ()) -> str:
+    """A title meta tag's title as the article's: tidied, and for a tag that sites decorate (``source`` in
+    :data:`SITE_DECORATED`) without the site's part, so that no boilerplate outranks the page's own title. The site's
+    part is what surrounds the page's main ``<h1>`` when the tag is that heading with a segment before or after it
+    ("Site - T", "T | Journal"); else the first or last segments that are the site's or journal's name or a label;
+    a "Welcome to X:" opening always."""
+    title = tidy_title(title)
+    if source not in SITE_DECORATED or not title:
+        return title
+    title = _WELCOME.sub("", title)
+    heading = main_heading(soup, title)
+    start = title.lower().find(heading.lower()) if heading else -1
+    if start >= 0:
+        if len(heading) == len(title):
+            return title
+        before, after = title[:start], title[start + len(heading):]
+        if ((not before or _ENDS_IN_SEPARATOR.search(before)) and (not after or _STARTS_WITH_SEPARATOR.match(after))
+                and len(before) + len(after) < len(heading)):  # an <h1> of the journal's name is not the article's
+            return heading
+    bounds = [0] + [i for m in _SEPARATORS.finditer(title) for i in m.span()] + [len(title)]
+    spans = list(zip(bounds[::2], bounds[1::2], strict=True))  # each segment's (start, end) between separators
+    site = _site_words(url, site_names)
+    names = {n.strip().lower() for n in site_names if n.strip()}
+    first, last = 0, len(spans) - 1
+    while last > first and _is_label(title[slice(*spans[last])].strip(), site, names):
+        last -= 1
+    while last > first and _is_label(title[slice(*spans[first])].strip(), site, names):
+        first += 1
+    return tidy_title(title[spans[first][0]:spans[last][1]])

@@ -41,7 +41,7 @@ from pubfetch.extract.errors import ParseError, load_xml
 from pubfetch.extract.europepmc import clean_doi, clean_pmcid, clean_pmid
 from pubfetch.extract.jats_corresp import corresp_authors
 from pubfetch.extract.jats_rich import add_rich_parts
-from pubfetch.extract.jats_text import attr, element_text, elements, first_text, texts
+from pubfetch.extract.jats_text import ArticleTexts, ElementTexts, attr, element_text, elements, first_text
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
@@ -64,6 +64,9 @@ _BODY = " | ".join((
     f"floats-wrap/*{_NO_REFS}",
     f"floats-group/*{_NO_REFS}",
 ))
+# compiled once: these two are asked of every article (lxml's compiled XPath evaluators may be shared by threads)
+_ABSTRACT_PARTS = etree.XPath(_ABSTRACT)
+_BODY_PARTS = etree.XPath(_BODY)
 
 # ----------------------------------------------------------------------------------------------- documents
 
@@ -106,13 +109,15 @@ def _plain_articles(root: etree._Element) -> list[etree._Element]:
     return articles
 
 
-def parse_jats(data: str | bytes) -> list[ArticleRecord]:
+def parse_jats(data: str | bytes, rich_parts: bool = True) -> list[ArticleRecord]:
     """One record per ``<article>`` of a JATS document (a lone article, or a ``pmc-articleset`` of several; an
-    articleset without articles, as efetch answers for unknown IDs, gives an empty list).
+    articleset without articles, as efetch answers for unknown IDs, gives an empty list). ``rich_parts=False``
+    leaves funding, references, sections and licence out, for a reader wanting only the rest.
 
     Raises XmlError for malformed XML and ParseError for XML that is not JATS (both ValueErrors).
     """
-    return [article_record(article) for article in _plain_articles(load_xml(data, "JATS document"))]
+    return [article_record(article, rich_parts=rich_parts)
+            for article in _plain_articles(load_xml(data, "JATS document"))]
 
 
 @dataclass
@@ -145,12 +150,13 @@ def read_jats_root(root: etree._Element) -> list[JatsArticle]:
     it is not JATS."""
     out = []
     for article in _plain_articles(root):
-        record = article_record(article)
-        title, subtitle = title_parts(article)
+        texts = ArticleTexts()
+        record = article_record(article, texts)
+        title, subtitle = title_parts(article, texts)
         out.append(JatsArticle(
             record, title, subtitle, record.journal_title, record.pub_date or str(record.flags.get("date_partial", "")),
-            first_text(elements(article, _ID_PATHS["doi"])), first_text(elements(article, _ID_PATHS["pmid"])),
-            first_text(elements(article, _ID_PATHS["pmcid"]))))
+            texts.first(elements(article, _ID_PATHS["doi"])), texts.first(elements(article, _ID_PATHS["pmid"])),
+            texts.first(elements(article, _ID_PATHS["pmcid"]))))
     return out
 
 
@@ -161,36 +167,47 @@ _ID_PATHS = {
 }
 
 
-def article_record(article: etree._Element) -> ArticleRecord:
-    """The record of one parsed ``<article>`` element."""
+def article_record(article: etree._Element, texts: ElementTexts | None = None,
+                   rich_parts: bool = True) -> ArticleRecord:
+    """The record of one parsed ``<article>`` element (without funding, references, sections and licence when not
+    ``rich_parts``); ``texts``, when given, are that article's (:class:`~pubfetch.extract.jats_text.ArticleTexts`,
+    shared with a caller reading more of it)."""
+    if texts is None:
+        texts = ArticleTexts()
     rec = ArticleRecord()
     where = "JATS article-id"
-    rec.pmid = clean_pmid(first_text(elements(article, _ID_PATHS["pmid"])), where)
-    rec.pmcid = clean_pmcid(first_text(elements(article, _ID_PATHS["pmcid"])), where)
-    rec.doi = clean_doi(first_text(elements(article, _ID_PATHS["doi"])), where)
-    rec.title = title_text(article)
-    rec.keywords = list(dict.fromkeys(texts(elements(article, "front//kwd"))))
-    rec.abstract = "\n\n".join(texts(elements(article, _ABSTRACT)))
-    body = "\n\n".join(texts(elements(article, _BODY)))
+    rec.pmid = clean_pmid(texts.first(elements(article, _ID_PATHS["pmid"])), where)
+    rec.pmcid = clean_pmcid(texts.first(elements(article, _ID_PATHS["pmcid"])), where)
+    rec.doi = clean_doi(texts.first(elements(article, _ID_PATHS["doi"])), where)
+    rec.title = title_text(article, texts)
+    rec.keywords = list(dict.fromkeys(texts.all(elements(article, "front//kwd"))))
+    rec.abstract = "\n\n".join(texts.all(_selected(_ABSTRACT_PARTS, article)))
+    body = "\n\n".join(texts.all(_selected(_BODY_PARTS, article)))
     if body:
         rec.fulltext = "\n\n".join(p for p in (rec.title, rec.abstract, body) if p)
     rec.journal_title = journal_title(article)
-    rec.corresp_author = corresp_authors(article)
+    rec.corresp_author = corresp_authors(article, texts)
     _biblio(article, rec)
-    add_rich_parts(article, rec)
+    if rich_parts:
+        add_rich_parts(article, rec, texts)
     return rec
 
 
-def title_parts(article: etree._Element) -> tuple[str, str]:
+def _selected(path: etree.XPath, article: etree._Element) -> list[etree._Element]:
+    return [e for e in path(article) if isinstance(e, etree._Element)]
+
+
+def title_parts(article: etree._Element, texts: ElementTexts | None = None) -> tuple[str, str]:
     """The first ``article-title`` and ``subtitle`` of the first ``title-group``."""
-    title = element_text(next(iter(elements(article, f"{_TITLE_GROUP}//article-title")), None))
-    subtitle = element_text(next(iter(elements(article, f"{_TITLE_GROUP}//subtitle")), None))
+    texts = texts or ElementTexts()
+    title = texts.of(next(iter(elements(article, f"{_TITLE_GROUP}//article-title")), None))
+    subtitle = texts.of(next(iter(elements(article, f"{_TITLE_GROUP}//subtitle")), None))
     return title, subtitle
 
 
-def title_text(article: etree._Element) -> str:
+def title_text(article: etree._Element, texts: ElementTexts | None = None) -> str:
     """PubFetcher's title: the title, and " : " and the subtitle when there is one."""
-    title, subtitle = title_parts(article)
+    title, subtitle = title_parts(article, texts)
     return f"{title} : {subtitle}" if subtitle else title
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from pubfetch.extract.jats_text import attr, element_text, elements, first_text
+from pubfetch.extract.jats_text import ElementTexts, attr, element_text, elements, first_text
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.parts import CorrespAuthor
 
@@ -103,7 +103,7 @@ def _named(el: etree._Element, name: str) -> list[etree._Element]:
     return list(el.iter("{*}" + name))
 
 
-def _add_contact(el: etree._Element, ca: CorrespAuthor) -> None:
+def _add_contact(el: etree._Element, ca: CorrespAuthor, texts: ElementTexts) -> None:
     """PubFetcher's addEmailPhoneUriXml: fill what is still missing from tags, then from labelled text."""
     if not ca.email:
         ca.email = first_text(_named(el, "email"))
@@ -111,7 +111,7 @@ def _add_contact(el: etree._Element, ca: CorrespAuthor) -> None:
         ca.phone = first_text(_named(el, "phone"))
     if not ca.uri:
         ca.uri = first_text(_uris(el))
-    text = element_text(el)
+    text = texts.of(el)
     if not ca.email:
         m = EMAIL.search(text)
         ca.email = m.group(1).strip() if m else ""
@@ -176,12 +176,12 @@ def _note_contacts(article: etree._Element) -> _NoteContacts:
     return notes
 
 
-def _contrib_author(article: etree._Element, contrib: etree._Element, alone: bool,
-                    notes: _NoteContacts) -> CorrespAuthor:
+def _contrib_author(article: etree._Element, contrib: etree._Element, alone: bool, notes: _NoteContacts,
+                    texts: ElementTexts) -> CorrespAuthor:
     """One chosen contributor with the contacts of its own markup and of the footnotes its xrefs point to."""
     ca = CorrespAuthor(name=_contrib_name(contrib))
     ca.orcid = first_text(c for c in _named(contrib, "contrib-id") if attr(c, "contrib-id-type") == "orcid")
-    _add_contact(contrib, ca)
+    _add_contact(contrib, ca, texts)
     if alone and len(notes.emails) == 1:
         notes.take(0, ca)
     for xref in _named(contrib, "xref"):
@@ -189,7 +189,7 @@ def _contrib_author(article: etree._Element, contrib: etree._Element, alone: boo
             rid = _ID_ESCAPE.sub("_", xref.get("rid", ""))
             for fn in elements(article, ".//author-notes/fn"):
                 if fn.get("id") == rid:
-                    _add_contact(fn, ca)
+                    _add_contact(fn, ca, texts)
     return ca
 
 
@@ -206,11 +206,13 @@ def _match_note_emails(found: list[CorrespAuthor], notes: _NoteContacts) -> None
                     break
 
 
-def corresp_authors(article: etree._Element) -> list[CorrespAuthor]:
-    """PubFetcher's corresponding authors of a JATS article (see the module docstring)."""
+def corresp_authors(article: etree._Element, texts: ElementTexts | None = None) -> list[CorrespAuthor]:
+    """PubFetcher's corresponding authors of a JATS article (see the module docstring); ``texts``: the article's,
+    when the caller has them."""
+    texts = texts or ElementTexts()
     contribs = _corresp_contribs(article)
     notes = _note_contacts(article)
     alone = len(contribs) == 1
-    found = [ca for ca in (_contrib_author(article, c, alone, notes) for c in contribs) if not ca.is_empty()]
+    found = [ca for ca in (_contrib_author(article, c, alone, notes, texts) for c in contribs) if not ca.is_empty()]
     _match_note_emails(found, notes)
     return found

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from lxml import etree
 
-from pubfetch.extract.jats_text import element_text
+from pubfetch.extract.jats_text import ArticleTexts, ElementTexts
 from pubfetch.extract.pubmed_rich import valid_doi, valid_pmcid, valid_pmid
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.record import ArticleRecord
@@ -33,9 +33,11 @@ __all__ = ["add_rich_parts"]
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _OWN = "[not(ancestor::sub-article) and not(ancestor::response)]"
 _CITATIONS = ("element-citation", "mixed-citation", "nlm-citation", "citation")
+_CITATION_TAGS = tuple("{*}" + name for name in _CITATIONS)
 _URL = re.compile(r"https?://\S+[^\s.,;)]")
 _SPACE_BEFORE = re.compile(r"\s+([.,;:)\]])")
 _SPACE_AFTER = re.compile(r"([(\[])\s+")
+_ASCII_SPACED_PUNCTUATION = (" .", " ,", " ;", " :", " )", " ]", "( ", "[ ")
 
 
 def _xpath(el: etree._Element, path: str) -> list[etree._Element]:
@@ -43,14 +45,18 @@ def _xpath(el: etree._Element, path: str) -> list[etree._Element]:
 
 
 def _children(el: etree._Element, name: str) -> list[etree._Element]:
-    return [c for c in el if isinstance(c.tag, str) and local_name(c) == name]
+    """The children of that local name (lxml's tag filter, in C)."""
+    return list(el.iterchildren("{*}" + name))
 
 
 class _Reader:
-    """The readers of one article's rich parts."""
+    """The readers of one article's rich parts, taking their texts from ``texts`` (the article's)."""
+
+    def __init__(self, texts: ElementTexts) -> None:
+        self._texts = texts
 
     def _text(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
-        return element_text(el, skip=tuple(skip))
+        return self._texts.of(el, skip=tuple(skip))
 
     def _text_without(self, el: etree._Element, name: str) -> str:
         return self._text(el, (name,))
@@ -85,7 +91,7 @@ class _Reader:
 
     def _pub_ids(self, ref: etree._Element) -> dict[str, str]:
         found: dict[str, str] = {}
-        for pub_id in _xpath(ref, ".//pub-id"):
+        for pub_id in ref.iter("pub-id"):
             kind = (pub_id.get("pub-id-type") or "").strip().lower()
             kind = "pmcid" if kind == "pmc" else kind
             clean = {"pmid": valid_pmid, "pmcid": valid_pmcid, "doi": valid_doi}.get(kind)
@@ -96,9 +102,9 @@ class _Reader:
 
     def _cited_title(self, ref: etree._Element) -> str:
         for name in ("article-title", "chapter-title", "source"):
-            hits = _xpath(ref, f".//{name}")
-            if hits:
-                text = self._text(hits[0])
+            hit = next(ref.iter(name), None)
+            if hit is not None:
+                text = self._text(hit)
                 if text:
                     return text
         return ""
@@ -106,8 +112,10 @@ class _Reader:
     def _citation_text(self, ref: etree._Element) -> str:
         """The first citation's text; the blank that element_text puts between a citation's elements is taken out
         before punctuation ("Nat. Methods 2007, 4, 785", not "Nat. Methods 2007 , 4 , 785")."""
-        citations = [c for c in ref.iter() if isinstance(c.tag, str) and local_name(c) in _CITATIONS]
-        text = self._text(citations[0]) if citations else self._text_without(ref, "label")
+        citation = next(ref.iter(*_CITATION_TAGS), None)
+        text = self._text(citation) if citation is not None else self._text_without(ref, "label")
+        if text.isascii() and text.isprintable() and not any(pair in text for pair in _ASCII_SPACED_PUNCTUATION):
+            return text  # printable ASCII: its only whitespace is the space, and none stands beside such punctuation
         return _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", text))
 
     def references(self, article: etree._Element) -> list[Reference]:
@@ -150,9 +158,10 @@ class _Reader:
         return ""
 
 
-def add_rich_parts(article: etree._Element, record: ArticleRecord) -> None:
-    """Fill the record's funding, references, sections and licence from one ``<article>``."""
-    reader = _Reader()
+def add_rich_parts(article: etree._Element, record: ArticleRecord, texts: ElementTexts | None = None) -> None:
+    """Fill the record's funding, references, sections and licence from one ``<article>`` (``texts``: the article's,
+    when the caller has them)."""
+    reader = _Reader(ArticleTexts() if texts is None else texts)
     record.funding = reader.funding(article)
     record.references = reader.references(article)
     record.sections = reader.sections(article)

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 from lxml import etree
 
-__all__ = ["INLINE", "MATHML_NS", "SKIPPED", "attr", "element_text", "elements", "first_text", "texts"]
+__all__ = ["INLINE", "MATHML_NS", "SKIPPED", "ArticleTexts", "ElementTexts", "attr", "element_text", "elements",
+           "first_text", "texts"]
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
@@ -58,6 +59,24 @@ def _is_block(tag: str) -> bool:
     return block
 
 
+# How ArticleTexts' walk treats a tag: inline, block (spaced at its edges), skipped with its content (tex-math),
+# or not an element (an unresolved entity reference: only its tail is text). Cached and bounded as _BLOCK_TAGS.
+_INLINE, _BLOCK, _SKIPPED, _NOT_ELEMENT = 0, 1, 2, 3
+_WALK_KINDS: dict[object, int] = {}
+
+
+def _walk_kind(tag: object) -> int:
+    if not isinstance(tag, str):
+        kind = _NOT_ELEMENT
+    elif (tag.rsplit("}", 1)[1] if tag.startswith("{") else tag) in SKIPPED:
+        kind = _SKIPPED
+    else:
+        kind = _BLOCK if _spaced_at_edges(tag) else _INLINE
+    if len(_WALK_KINDS) < _BLOCK_TAGS_MAX:
+        _WALK_KINDS[tag] = kind
+    return kind
+
+
 def element_text(el: etree._Element | None, skip: Iterable[str] = ()) -> str:
     """The element's text on one line (jsoup ``text()``), without ``tex-math`` and without elements named in skip
     (their tails are kept). Iterative, so hostile nesting costs no recursion.
@@ -97,7 +116,98 @@ def element_text(el: etree._Element | None, skip: Iterable[str] = ()) -> str:
     return _collapsed("".join(parts))
 
 
+class ElementTexts:
+    """Texts of elements read one at a time (:func:`element_text`): for callers reading a few elements of a tree."""
+
+    def of(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
+        """The element's text (:func:`element_text`)."""
+        return element_text(el, skip)
+
+    def all(self, els: Iterable[etree._Element]) -> list[str]:
+        """The non-empty texts of the elements."""
+        return [t for t in map(self.of, els) if t]
+
+    def first(self, els: Iterable[etree._Element]) -> str:
+        """The first non-empty text of the elements."""
+        for e in els:
+            text = self.of(e)
+            if text:
+                return text
+        return ""
+
+
+class ArticleTexts(ElementTexts):
+    """The texts of one article's elements, each subtree walked once and each text collapsed at most once.
+
+    A reading of an article asks for overlapping elements (the body's paragraphs for the full text and again for the
+    sections, a citation and then its title): walking each element anew costs a walk per request. Here the walk of
+    an element asked for notes where each element inside it starts and ends among the text pieces it gathers, so
+    that a later request for any of them is a join of pieces already gathered; parts never asked for are never
+    walked. The result is :func:`element_text`'s, which the texts asked with ``skip`` still come from. One instance
+    serves one parsed article (it holds on to the elements it has seen).
+    """
+
+    def __init__(self) -> None:
+        self._pieces: list[str] = []
+        self._spans: dict[etree._Element, tuple[int, int]] = {}
+        self._known: dict[etree._Element, str] = {}
+
+    def of(self, el: etree._Element | None, skip: Iterable[str] = ()) -> str:
+        if el is None:
+            return ""
+        if skip:
+            return element_text(el, skip)
+        text = self._known.get(el)
+        if text is None:
+            span = self._spans.get(el)
+            if span is None and len(el):
+                self._walk(el)
+                span = self._spans.get(el)  # still None for tex-math, whose own text element_text gives
+            text = element_text(el) if span is None else _collapsed("".join(self._pieces[span[0]:span[1]]))
+            self._known[el] = text
+        return text
+
+    def _walk(self, top: etree._Element) -> None:
+        """:func:`element_text`'s walk over ``top``, its pieces added to those gathered, and the span of them of
+        every inner element met (leaves need none: their text is their own)."""
+        pieces = self._pieces
+        append = pieces.append
+        spans = self._spans
+        opened: list[int] = []
+        kinds = _WALK_KINDS
+        walker = etree.iterwalk(top, events=("start", "end"))
+        for event, node in walker:
+            tag = node.tag
+            kind = kinds.get(tag)
+            if kind is None:
+                kind = _walk_kind(tag)
+            if event == "start":
+                if kind >= _SKIPPED:
+                    if kind == _SKIPPED:
+                        walker.skip_subtree()
+                    continue
+                if kind:
+                    append(" ")
+                opened.append(len(pieces))
+                text = node.text
+                if text:
+                    append(text)
+            else:
+                if kind < _SKIPPED:
+                    start = opened.pop()
+                    if len(node):
+                        spans[node] = (start, len(pieces))
+                    if kind:
+                        append(" ")
+                tail = node.tail
+                if tail:
+                    append(tail)
+
+
 def _collapsed(text: str) -> str:
+    if text.isascii() and not ("\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
+                               or "\x0b" in text):
+        return " ".join(text.split())  # str.split's ASCII whitespace is jsoup's but for the five excluded above
     if "\u200b" in text or "\u00ad" in text:
         text = _INVISIBLE.sub("", text)
     return _WS.sub(" ", text).strip()
@@ -117,9 +227,20 @@ def first_text(elements: Iterable[etree._Element]) -> str:
     return ""
 
 
+#: The readers' XPaths, compiled once each (an lxml XPath evaluator locks around each evaluation, so threads may share
+#: it); bounded, in case a caller builds paths from data.
+_COMPILED: dict[str, etree.XPath] = {}
+_COMPILED_MAX = 256
+
+
 def elements(el: etree._Element, path: str) -> list[etree._Element]:
     """The elements an XPath selects (text and attribute results left out)."""
-    return [e for e in el.xpath(path) if isinstance(e, etree._Element)]
+    compiled = _COMPILED.get(path)
+    if compiled is None:
+        compiled = etree.XPath(path)
+        if len(_COMPILED) < _COMPILED_MAX:
+            _COMPILED[path] = compiled
+    return [e for e in compiled(el) if isinstance(e, etree._Element)]
 
 
 def attr(el: etree._Element, name: str) -> str:

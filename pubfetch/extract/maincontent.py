@@ -35,9 +35,9 @@ _NOT_BODY = re.compile(
     r")\s*[:.]?\s*$"
 )
 #: A short paragraph opening with these words is a back-matter heading the page did not mark up as one (a table
-#: layout's "REFERENCES  Section:" cell, a bold "Acknowledgments" line).
+#: layout's "REFERENCES  Section:" cell, a bold "Acknowledgments" or "7. REFERENCES" line).
 _BACK_MATTER_LINE = re.compile(
-    r"(?i)^\s*(references?|bibliography|literature\s+cited|acknowledge?ments?)\b[^.!?]{0,30}$")
+    r"(?i)^\s*(\d+(\.\d+)*\.?\s*)?(references?|bibliography|literature\s+cited|acknowledge?ments?)\b[^.!?]{0,30}$")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _SPACE = re.compile(r"[ \t\r\f\v\u00a0]+")

@@ -7,9 +7,9 @@ description from the XMP Dublin Core schema. Like every parser in ``pubfetch.ext
 content: a body that is not a PDF, a broken or truncated file, a password-protected file, an oversized file or a file
 that makes pdfminer.six spin are all reported as a classified :class:`PdfContent` (``error_kind``) instead.
 
-The text comes from PDFium (C++, some 20 times faster than pdfminer.six's pure-Python layout analysis, with the same
-words); pdfminer.six reads what PDFium has no API for (the XMP packet; the info dictionary, decoded as before) and
-does everything when PDFium cannot open a file (encryption with a password, damage it does not repair) or when
+The text comes from PDFium (C++, much faster than pdfminer.six's pure-Python layout analysis, with the same words;
+docs/throughput.md has the figures); pdfminer.six reads what PDFium has no API for (the XMP packet, the info dictionary)
+and does everything when PDFium cannot open a file (encryption with a password, damage it does not repair) or when
 pypdfium2 is not installed. pdfminer.six can loop for a very long time (or forever) on hostile files, PDFium can crash
 on them, and a thread cannot be stopped from the outside, so :func:`extract_pdf` runs the extraction in a separate
 process that is killed when it overruns its time limit; a run reuses such processes from file to file

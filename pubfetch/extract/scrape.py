@@ -50,8 +50,12 @@ _KEYWORD_SEPARATOR = re.compile(r"[,;|]")
 #: A label the page prints in front of the value inside the selected element ("Title: ...", "ABSTRACT ...").
 #: Text only screen readers announce ("Unavailable" beside a title, "Opens in a new window"): not part of any value.
 _SCREEN_READER_ONLY = ".screenreader-text, .sr-only, .screen-reader-text, .u-visually-hidden, .visually-hidden:not(h1)"
+# Pop-up copies inside the article text, which would put reference text or the article's header into a body
+# paragraph: a citation's reference (Atypon's .ref-overlay, Taylor & Francis's .referenceDiv drop-down) and a figure
+# viewer's copy of the article's title and authors.
+_INLINE_POPUPS = ".ref-lnk .ref-overlay, .referenceDiv .dropDown, #figureViewerArticleInfo, #tableViewerArticleInfo"
 _TITLE_LABEL = re.compile(r"^title\s*:\s*(?=\S)", re.IGNORECASE)
-_ABSTRACT_LABEL = re.compile(r"^abstract(\s*:\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)", re.IGNORECASE)
+_ABSTRACT_LABEL = re.compile(r"^abstract(\s*[:.]\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)", re.IGNORECASE)
 _DOI_RESOLVER = re.compile(r"(?i)^(?:https?://)?(?:dx\.)?doi\.org/")
 _LINK_SCHEMES = ("http", "https", "ftp")
 
@@ -72,8 +76,9 @@ class WebpageContent:
 
 
 @cache
-def _screen_reader_only() -> Selector:
-    return compile_selector(_SCREEN_READER_ONLY)
+def _not_shown() -> Selector:
+    """Screen-reader-only text and the pop-up copies inside the article text, taken out before a rule reads a page."""
+    return compile_selector(f"{_SCREEN_READER_ONLY}, {_INLINE_POPUPS}")
 
 
 def _soup(html: Html) -> BeautifulSoup:
@@ -249,7 +254,7 @@ def _links(soup: BeautifulSoup, url: str, rule: JournalRule, index: PageIndex) -
 def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     """Apply a journal site's rules to its page at ``url`` (the final URL, used for links and URL rewrites)."""
     soup = _soup(html)
-    for hidden in _screen_reader_only().select(soup, PageIndex(soup)):
+    for hidden in _not_shown().select(soup, PageIndex(soup)):
         hidden.decompose()
     if soup.body is not None:
         drop_hidden_menus(soup.body)
@@ -269,19 +274,6 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     record.flags["body"] = body  # the full text without title and abstract, for a caller that finds those elsewhere
     record.corresp_author = _corresp_authors(soup, rule, index)
     record.links = _links(soup, url, rule, index)
-    return record
-
-
-def scrape_journal_without_rule(html: Html, url: str) -> ArticleRecord:
-    """A page no journal rule knows: the <title> up to the first "|" as title, the cleaned page as fulltext.
-
-    Both are worth only the part type "webpage"; the cleaning drops menus, footers and reference lists. A
-    BeautifulSoup argument is cleaned in place.
-    """
-    soup = _soup(html)
-    record = ArticleRecord()
-    record.title = page_title(soup).split("|", 1)[0].strip()
-    record.fulltext = clean_html(soup, url, publication=True)
     return record
 
 

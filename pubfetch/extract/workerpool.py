@@ -1,8 +1,8 @@
 """Long-lived worker processes that run one job at a time under a time limit and an address-space cap.
 
 Why: a parser that may loop forever or crash on hostile input (pdfminer.six, PDFium) has to run in a process that can be
-killed, but starting a process per file cost more than the extraction itself (a fork-server fork, the pipe, the
-imports of the job's module: 18.9 pages/s through a fresh worker per PDF against 167 in process). A :class:`WorkerPool`
+killed, but starting a process per file costs more than the extraction itself (a fork-server fork, the pipe, the
+imports of the job's module; docs/throughput.md has the figures). A :class:`WorkerPool`
 keeps up to ``size`` processes and hands each job to an idle one; the time limit and the cap still hold per job, and a
 worker that overruns, dies or runs out of memory is killed and replaced by a fresh one for the next job, so one hostile
 file costs only its own job. The pool knows nothing about PDFs: jobs are picklable module-level functions and every

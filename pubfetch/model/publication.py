@@ -212,11 +212,6 @@ class Publication:
             return False
         return self._set_id(self.doi, norm, type_, url, args, idmod.is_doi)
 
-    def set_ids(self, ids: PublicationIds, type_: PartType, url: str, args: FetcherArgs) -> None:
-        self.set_pmid(ids.pmid, type_, ids.pmid_url or url, args)
-        self.set_pmcid(ids.pmcid, type_, ids.pmcid_url or url, args)
-        self.set_doi(ids.doi, type_, ids.doi_url or url, args)
-
     def _accepts(self, part: StringPart | ListPart, size: int, type_: PartType, args: FetcherArgs) -> bool:
         return (not part.is_final(args) and size > 0
                 and ((type_.is_final and part.size < size) or type_.is_better_than(part.type)))

@@ -1,8 +1,8 @@
 """The network layer: one HTTP client (:class:`HttpClient`) that turns every request into a classified
 :class:`FetchResult`, with PubFetcher's timeouts, retries, per-host slots and fetchException rule, plus size caps, an
-SSRF guard, encoding detection and overridable endpoints (:class:`Endpoints`); below it a :class:`Transport` (requests
-and FTP, or :class:`MappingTransport` answering from a mapping in tests); beside it :class:`BrowserRenderer` for pages
-that need JavaScript and :class:`WarcRecorder`.
+SSRF guard and encoding detection (the services' endpoints are settings: :class:`pubfetch.config.Endpoints`); below
+it a :class:`Transport` (requests and FTP, or :class:`MappingTransport` answering from a mapping in tests); beside it
+:class:`BrowserRenderer` for pages that need JavaScript and :class:`WarcRecorder`.
 
 The names below are imported on first use, so that importing one module of the layer does not pull in the others.
 """
@@ -16,7 +16,6 @@ _LAZY = {
     "HttpConfig": "pubfetch.net.config",
     "FetchResult": "pubfetch.net.outcome",
     "OutcomeKind": "pubfetch.net.outcome",
-    "Endpoints": "pubfetch.net.endpoints",
     "Request": "pubfetch.net.transport",
     "Response": "pubfetch.net.transport",
     "Transport": "pubfetch.net.transport",
@@ -32,7 +31,6 @@ if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead 
     from pubfetch.net.browser import BrowserRenderer as BrowserRenderer
     from pubfetch.net.client import HttpClient as HttpClient
     from pubfetch.net.config import HttpConfig as HttpConfig
-    from pubfetch.net.endpoints import Endpoints as Endpoints
     from pubfetch.net.mapping_transport import Canned as Canned
     from pubfetch.net.mapping_transport import MappingTransport as MappingTransport
     from pubfetch.net.outcome import FetchResult as FetchResult

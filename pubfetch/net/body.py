@@ -1,8 +1,8 @@
 """Reading a response body with a size cap, a decompression-bomb guard and a wall-clock deadline.
 
 The body is read RAW (as it came over the wire, transfer coding removed) in bounded chunks and decoded here, so that
-both sizes are counted: the wire bytes (a gzip stream that never yields output used to be read for ever, since
-urllib3's ``read1`` keeps reading until it has decoded something) and the decoded bytes (what ends up in memory), each
+both sizes are counted: the wire bytes (urllib3's ``read1`` keeps reading until it has decoded something, so through
+it a gzip stream that never yields output would be read for ever) and the decoded bytes (what ends up in memory), each
 against the cap, whatever Content-Length says. The decoder is fed one chunk at a time and asked for at most
 ``CHUNK_SIZE`` bytes per call, so one small chunk cannot expand into gigabytes at once; and a body whose decoded size
 outgrows its wire size by more than a ratio no real page reaches is stopped early as a bomb.

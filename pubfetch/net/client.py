@@ -23,7 +23,7 @@ from typing import Final, Self
 import requests
 
 from pubfetch.net.answers import AnswerMemory, request_key
-from pubfetch.net.config import HttpConfig
+from pubfetch.net.config import HttpConfig, RateLimiter, ResponseHook
 from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.encoding import decode_body
 from pubfetch.net.ftp import FtpTransport
@@ -63,6 +63,13 @@ class HttpClient:
             (:class:`~pubfetch.net.mapping_transport.MappingTransport`).
         answers: remember answers and hand them out again instead of sending an identical request twice (a fetch
             run gives one; see :mod:`pubfetch.net.answers`).
+        response_hook: called with an :class:`~pubfetch.net.record.ExchangeRecord` for every HTTP response received
+            (redirects and retried responses too), e.g. a :class:`~pubfetch.net.warc.WarcRecorder`; what it raises
+            is logged and ignored.
+        rate_limiter: a limiter every request waits on, shared by the threads and processes using it (e.g.
+            :class:`~pubfetch.net.ratelimit.SharedRateLimiter`); ``None``: no limit beyond the per-host slots.
+        rate_key: maps a URL to the limiter's service key (e.g. a :class:`~pubfetch.net.ratelimit.ServiceMap`);
+            default: ``host:<normalised host>``.
     """
 
     def __init__(
@@ -73,6 +80,9 @@ class HttpClient:
         sleep: Callable[[float], None] = time.sleep,
         transport: Transport | None = None,
         answers: AnswerMemory | None = None,
+        response_hook: ResponseHook | None = None,
+        rate_limiter: RateLimiter | None = None,
+        rate_key: Callable[[str], str] | None = None,
     ) -> None:
         self.config = config or HttpConfig()
         cfg = self.config
@@ -84,7 +94,8 @@ class HttpClient:
         #: whether the network seems down (attempts to several hosts in a row got no answer): then nothing is sent
         self.watch = NetworkWatch(cfg.timeout_s)
         self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts,
-                                               watch=self.watch)
+                                               watch=self.watch, hook=response_hook,
+                                               limiter=(rate_limiter, rate_key) if rate_limiter is not None else None)
         abort = getattr(self.network, "abort", None)
         if abort is not None:  # once the network is found down, the exchanges in flight end at once
             self.watch.when_down(lambda: abort("not answered: the network seems down"))

@@ -228,8 +228,9 @@ class GuardedAdapter(HTTPAdapter):
         self.poolmanager.pool_classes_by_scheme = dict(_POOLS)
 
     def build_connection_pool_key_attributes(self, request: Any, verify: Any, cert: Any = None) -> Any:
-        """requests asks the file system whether a CA bundle path is a directory on every request (2.3 % of a fetch
-        run's CPU with REQUESTS_CA_BUNDLE set, as on Debian); the answer is the same for a run, so it is asked once."""
+        """requests asks the file system whether a CA bundle path is a directory on every request (a measurable share
+        of a fetch run's CPU with REQUESTS_CA_BUNDLE set, as on Debian; docs/throughput.md); the answer is the same for
+        a run, so it is asked once."""
         if not isinstance(verify, str):
             return super().build_connection_pool_key_attributes(request, verify, cert)
         host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, True, cert)

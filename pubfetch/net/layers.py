@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Final
 
 from pubfetch.net import addresses, urls
-from pubfetch.net.config import HttpConfig
+from pubfetch.net.config import HttpConfig, RateLimiter, ResponseHook
 from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.reachability import NetworkWatch, WatchLayer
@@ -279,17 +279,18 @@ class RecordingLayer(Layer):
 
 def http_stack(network: Transport, config: HttpConfig, slots: HostSlots,
                sleep: Callable[[float], None] = time.sleep, counts: RequestCounts | None = None,
-               watch: NetworkWatch | None = None) -> Transport:
-    """The layers of the module docstring around a network transport (limiter and recorder only when configured,
-    the counting layer only with ``counts``; with a ``watch``, :class:`~pubfetch.net.reachability.WatchLayer` just
-    inside the slots)."""
+               watch: NetworkWatch | None = None, hook: ResponseHook | None = None,
+               limiter: tuple[RateLimiter, Callable[[str], str] | None] | None = None) -> Transport:
+    """The layers of the module docstring around a network transport (the recorder with a ``hook``, the rate limit
+    with a ``limiter`` and its URL-to-key map, the counting layer with ``counts``; with a ``watch``,
+    :class:`~pubfetch.net.reachability.WatchLayer` just inside the slots)."""
     transport: Transport = network
     if counts is not None:
         transport = CountingLayer(transport, counts)
-    if config.response_hook is not None:
-        transport = RecordingLayer(transport, config.response_hook)
-    if config.rate_limiter is not None:
-        transport = RateLimitLayer(transport, config.rate_limiter, config.rate_key, config.retry_after_cap_s)
+    if hook is not None:
+        transport = RecordingLayer(transport, hook)
+    if limiter is not None:
+        transport = RateLimitLayer(transport, limiter[0], limiter[1], config.retry_after_cap_s)
     if watch is not None:
         transport = WatchLayer(transport, watch)
     transport = SlotLayer(transport, slots)

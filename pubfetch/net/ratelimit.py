@@ -26,8 +26,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pubfetch.config.defaults import RATE_DB_FILE
+
 if TYPE_CHECKING:
-    from pubfetch.net.endpoints import Endpoints
+    from pubfetch.config import Endpoints
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +93,7 @@ def default_path(cache_home: str | None = None) -> Path:
     configuration module says which cache (``$XDG_CACHE_HOME``) and whether another file was chosen
     (:func:`pubfetch.config.rate_db_default`)."""
     cache = cache_home or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "pubfetch" / "rate-limits.sqlite"
+    return Path(cache).joinpath(*RATE_DB_FILE)
 
 
 def _switch_to_wal(conn: sqlite3.Connection, sleep: Callable[[float], None]) -> None:

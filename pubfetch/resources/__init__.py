@@ -13,16 +13,16 @@ from pubfetch.lazy import lazy_names as _lazy_names
 
 _LAZY = {
     "Context": "pubfetch.resources.base",
-    "PubRun": "pubfetch.resources.base",
-    "RunFlag": "pubfetch.resources.base",
+    "PubRun": "pubfetch.resources.pubrun",
+    "RunFlag": "pubfetch.resources.pubrun",
 }
 
 __all__ = [*_LAZY]  # noqa: PLE0604 - the lazy table is the one list of public names
 
 if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead (``as``: re-exported)
     from pubfetch.resources.base import Context as Context
-    from pubfetch.resources.base import PubRun as PubRun
-    from pubfetch.resources.base import RunFlag as RunFlag
+    from pubfetch.resources.pubrun import PubRun as PubRun
+    from pubfetch.resources.pubrun import RunFlag as RunFlag
 
 
 def __getattr__(name: str) -> object:

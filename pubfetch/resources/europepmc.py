@@ -22,7 +22,8 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
+from pubfetch.resources.base import Context, chunks
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +124,7 @@ def _search_pass(ctx: Context, runs: Sequence[PubRun],
         if query is not None:
             groups[query[0]].append((run, query[1]))
     for kind, members in groups.items():
-        for chunk in chunks(members, ctx.config.europepmc_batch):
+        for chunk in chunks(members, ctx.config.batching.europepmc_batch):
             records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
             if failed is not None:
                 on_failure(kind, list(chunk), failed)

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from pubfetch.extract.annotations import by_id, parse_annotations
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import MinedTerm
-from pubfetch.resources.base import Context, PubRun, RunFlag, chunks
+from pubfetch.resources.base import Context, chunks
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
         article = _article_id(run, part)
         if article is not None:
             todo.append((run, article))
-    for chunk in chunks(todo, ctx.config.annotations_batch):
+    for chunk in chunks(todo, ctx.config.batching.annotations_batch):
         articles = list(dict.fromkeys(article for _, article in chunk))
         params = {"articleIds": ",".join(articles), "type": api_type, "format": "JSON"}
         url = ctx.endpoints.europepmc_annotations + "annotationsByArticleIds"

@@ -23,8 +23,9 @@ from pubfetch.model.parts import ListPart, MeshTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.net.urls import RedactingFilter
-from pubfetch.resources.base import Context, PubRun, RunFlag, chunks, email_address
+from pubfetch.resources.base import Context, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 log.addFilter(RedactingFilter())  # efetch URLs carry the api_key
@@ -37,19 +38,19 @@ POST_FROM = 50
 def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
     """One efetch request for a list of IDs of a database."""
     params = {"db": db, "retmode": "xml", "id": ",".join(ids)}
-    if ctx.config.ncbi_tool:
-        params["tool"] = ctx.config.ncbi_tool
-    if email_address(ctx.config.ncbi_email):
-        params["email"] = ctx.config.ncbi_email.strip()
+    if ctx.config.run.ncbi_tool:
+        params["tool"] = ctx.config.run.ncbi_tool
+    if email_address(ctx.config.run.ncbi_email):
+        params["email"] = ctx.config.run.ncbi_email.strip()
     else:
         ctx.warn_once("ncbi-email", "NCBI E-utilities are asked without an e-mail address: set PUBFETCH_NCBI_EMAIL "
                       "or --ncbi-email")
-    if ctx.config.ncbi_api_key:
-        params["api_key"] = ctx.config.ncbi_api_key
+    if ctx.config.run.ncbi_api_key:
+        params["api_key"] = ctx.config.run.ncbi_api_key
     url = ctx.endpoints.eutils + "efetch.fcgi"
     headers = {"Accept": "application/xml"}
     # with an api_key, always POST: a key in a URL ends up in logs (ours, urllib3's, proxies') and server access logs
-    if len(ids) >= POST_FROM or ctx.config.ncbi_api_key:
+    if len(ids) >= POST_FROM or ctx.config.run.ncbi_api_key:
         return ctx.client.post(url, params, publication=True, headers=headers)
     return ctx.client.get(url, params=params, publication=True, headers=headers)
 
@@ -61,7 +62,7 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
     """Efetch ID lists and apply each record to its publication; a failure is the publication's fetch exception (and
     ``asked``, the flag set when it was asked, is asked again by the end-of-run retry), except for the runs in
     ``optional`` (by id()), which only wanted a detail."""
-    for chunk in chunks(todo, ctx.config.efetch_batch):
+    for chunk in chunks(todo, ctx.config.batching.efetch_batch):
         ids = list(dict.fromkeys(value for _, value in chunk))
         result = efetch(ctx, db, ids)
         if not result.ok:

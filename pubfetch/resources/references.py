@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pubfetch.extract.europepmc_references import parse_references_json
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import Reference, RichName
-from pubfetch.resources.base import Context, PubRun, RunFlag
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ MAX_PAGES = 10
 
 def wants_references(ctx: Context, run: PubRun) -> bool:
     pub = run.pub
-    if not ctx.config.references or run.has(RunFlag.EPMC_REFERENCES) or not pub.references.is_empty():
+    if not ctx.config.run.references or run.has(RunFlag.EPMC_REFERENCES) or not pub.references.is_empty():
         return False
     said = run.has(RunFlag.EPMC_HAS_REFERENCES) or not run.has(RunFlag.EUROPEPMC)
     return said and bool(pub.pmid.content or pub.pmcid.content)

@@ -15,7 +15,8 @@ from urllib.parse import quote, urlsplit
 from bs4 import BeautifulSoup
 
 from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
-from pubfetch.extract.article_abstract import is_truncation
+from pubfetch.extract.article_abstract import gives_way
+from pubfetch.extract.article_title import meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.meta import parse_meta
@@ -30,8 +31,9 @@ from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName, Section
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.base import Context, PubRun, RunFlag
+from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
+from pubfetch.resources.pubrun import PubRun, RunFlag
 from pubfetch.rules import JournalRule
 from pubfetch.rules.page_index import PageIndex
 
@@ -97,8 +99,9 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
 def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str, *, meta: bool,
                 keywords: bool) -> None:
     """What a fetched page says: nothing from a block page; else its rule's fields (what they miss, and a page without
-    a rule, read by the generic reader), its meta tags (a description that only truncates the page's abstract left
-    out), and the links it gives; then the page is remembered as visited."""
+    a rule, read by the generic reader), its meta tags (a title without footnote marks or the site's part, a description
+    that truncates or says less than the page's abstract left out), and the links it gives; then the page is
+    remembered as visited."""
     pub = run.pub
     html = result.text or ""
     final_url = result.final_url
@@ -110,6 +113,10 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(ctx, final_url, soup, index)
     meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
+    if meta_record is not None and meta_record.title:  # read before a rule's scraping or the reader edits the tree
+        types = meta_record.flags.get("types")
+        source = str(types.get("title", "")) if isinstance(types, dict) else ""
+        meta_record.title = meta_title(meta_record.title, source, soup, final_url, _site_names(meta_record))
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
         body = rule.selector("fulltext")
@@ -134,8 +141,8 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
                      parts=ctx.parts, ids=False)
         shown_abstract = record.abstract
     if meta_record is not None:
-        if is_truncation(meta_record.abstract, shown_abstract):
-            log.debug("%s: the meta description only repeats the start of the page's abstract", final_url)
+        if gives_way(meta_record.abstract, shown_abstract):
+            log.debug("%s: the meta description truncates or says less than the page's abstract", final_url)
             meta_record.abstract = ""
         apply_meta(ctx, run, meta_record, type_, final_url, keywords)
     if licence:

@@ -13,7 +13,8 @@ from urllib.parse import quote
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.rich import RichName
-from pubfetch.resources.base import SERVICE_GLITCHES, Context, PubRun, RunFlag, email_address
+from pubfetch.resources.base import Context, email_address
+from pubfetch.resources.pubrun import SERVICE_GLITCHES, PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 

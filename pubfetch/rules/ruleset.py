@@ -143,10 +143,6 @@ class ScrapingRules:
                 found = entry.rule
         return found
 
-    def site_rule(self, site: str) -> JournalRule | None:
-        entry = self._sites.get(site)
-        return entry.rule if entry is not None else None
-
     def javascript(self, start_url: str) -> bool:
         """Whether a journal page must be fetched with JavaScript, decided from the URL BEFORE fetching."""
         return _last_match(self._javascript, start_url) is not None

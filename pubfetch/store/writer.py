@@ -1,11 +1,11 @@
 """The writes of a fetch run's many threads, made on one thread, so through one database connection.
 
 A fetch run stores each publication as soon as it is complete, from the publication's own thread (a thread per
-publication, about 400 alive with two batches in flight). Each of those threads used to open a connection of its own
-for its one write: about 195 KB of RSS each on a 200,000-entry SQLite file (schema, page cache), a third of a run's
-memory, and the connecting was 2.4 % of its CPU. The writes wait for the database's write lock one at a time anyway,
-so making them on one thread loses no parallelism; each caller still waits for its write, so an entry is stored
-before it is reported, and an interrupted run loses only what was in flight.
+publication, hundreds alive with two batches in flight). A connection per thread, for its one write, would hold a
+schema and page cache per thread and pay a connect per publication (docs/benchmarks.md has what that cost). The
+writes wait for the database's write lock one at a time anyway, so making them on one thread loses no parallelism;
+each caller still waits for its write, so an entry is stored before it is reported, and an interrupted run loses only
+what was in flight.
 """
 
 from __future__ import annotations

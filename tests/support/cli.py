@@ -46,3 +46,11 @@ class Cli:
         """As calling it, with standard error as its lines."""
         run = self(*argv)
         return run.code, run.out, run.lines
+
+
+def usage_error(cli: Cli, *argv: object) -> str:
+    """Run a command that must fail with exit status 2 and exactly one line on stderr; return that line."""
+    code, out, err = cli(*argv)
+    assert code == 2, (code, out, err)
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    return err.rstrip("\n")

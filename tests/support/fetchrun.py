@@ -20,8 +20,10 @@ from pubfetch.fetcher import BatchSummary, fetch_many, init_publication
 from pubfetch.ids import classify
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
+from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Answer, MappingTransport
-from pubfetch.resources.base import Context, PubRun
+from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from support.synthetic import SyntheticServices, in_process
 
 
@@ -31,9 +33,9 @@ def chain_config(services: SyntheticServices, **changes: Any) -> FetchConfig:
     of the batch waits, never after a linger (so what a batch asks does not depend on the machine's speed)."""
     values: dict[str, Any] = {"endpoints": services.endpoints(), "allow_private_addresses": True,
                               "javascript": False, "threads": 4, "linger_ms": 600_000,
-                              "http_overrides": {"busy_retries": 0, "timeout_ms": 5000}}
+                              "busy_retries": 0, "timeout": 5000}
     values.update(changes)
-    return FetchConfig(**values)
+    return FetchConfig().with_changes(**values)
 
 
 @dataclass
@@ -49,7 +51,7 @@ class FetchRun:
     @contextmanager
     def context(self) -> Iterator[Context]:
         """The run's context (client over :attr:`transport`), for calling the chain or one resource directly."""
-        with Context(self.config, client=HttpClient(self.config.http_config(), transport=self.transport)) as ctx:
+        with Context(self.config, client=HttpClient(http_config(self.config), transport=self.transport)) as ctx:
             yield ctx
 
     def fetch(self, ids: Iterable[str], *, db: object = None, summary: BatchSummary | None = None,
@@ -60,7 +62,7 @@ class FetchRun:
 
     def pub_run(self, publication_id: str) -> PubRun:
         """A publication's run state as the chain starts it: the ID (PMID, PMCID or DOI) as an external part."""
-        return PubRun(init_publication(classify(publication_id), self.config.args))
+        return PubRun(init_publication(classify(publication_id), self.config.fetching))
 
 
 def fetch_run(services: SyntheticServices | int = 3, *, answers: Mapping[str, Answer] | None = None,

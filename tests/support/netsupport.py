@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Self
 
 from pubfetch.net.client import HttpClient
-from pubfetch.net.config import HttpConfig
+from pubfetch.net.config import HttpConfig, ResponseHook
 from pubfetch.net.outcome import FetchResult
 from support.loopback import LoopbackServer, Reply, Request
 
@@ -37,10 +37,12 @@ class Sleeps(list[float]):
         self.append(seconds)
 
 
-def make_client(sleeps: Sleeps | None = None, **config: object) -> HttpClient:
+def make_client(sleeps: Sleeps | None = None, response_hook: ResponseHook | None = None,
+                **config: object) -> HttpClient:
     """A client allowed to reach 127.0.0.1 (unless the test says otherwise) whose retries do not really wait."""
     config.setdefault("allow_private_addresses", True)
-    return HttpClient(HttpConfig(**config), sleep=sleeps if sleeps is not None else Sleeps())  # type: ignore[arg-type]
+    return HttpClient(HttpConfig(**config), sleep=sleeps if sleeps is not None else Sleeps(),  # type: ignore[arg-type]
+                      response_hook=response_hook)
 
 
 def both(client: HttpClient, url: str, **kwargs: object) -> tuple[FetchResult, FetchResult]:

@@ -37,7 +37,9 @@ def _host_path(url: str) -> str:
 
 
 class CorpusReplay:
-    """A request handler over the corpus manifest; ``counts`` tells how often each service was asked."""
+    """A request handler over the corpus manifest; ``counts`` tells how often each service was asked, ``asked`` how
+    often each ID was named in a request of a batched service (``("europepmc_search", "PMC123")``,
+    ``("efetch_pubmed", "123")``): how many requests a batch takes follows arrival timing, the IDs it asks do not."""
 
     def __init__(self, corpus_dir: Path) -> None:
         self.dir = corpus_dir
@@ -45,6 +47,7 @@ class CorpusReplay:
         self.entries = [{**json.loads(line), "_manifest": name} for name in MANIFESTS if (corpus_dir / name).is_file()
                         for line in (corpus_dir / name).read_text(encoding="utf-8").splitlines() if line.strip()]
         self.counts: Counter[str] = Counter()
+        self.asked: Counter[tuple[str, str]] = Counter()
         self.search_records: list[dict] = []
         seen: set[tuple[str, str]] = set()
         for e in self.by_resource("europepmc_search"):
@@ -126,6 +129,7 @@ class CorpusReplay:
         pmids = set(_EXT_ID.findall(query))
         pmcids = {p.upper() for p in _PMCID.findall(query)}
         dois = {d.lower() for d in _DOI.findall(query)}
+        self.asked.update(("europepmc_search", i) for i in pmids | pmcids | dois)
         src_med = "SRC:MED" in query.upper()
         found = []
         for rec in self.search_records:
@@ -150,6 +154,7 @@ class CorpusReplay:
     def _efetch(self, req: Request) -> Reply:
         db = req.param("db")
         ids = [i.strip().removeprefix("PMC") for i in (req.param("id") or "").split(",") if i.strip()]
+        self.asked.update((f"efetch_{db}", i) for i in ids)
         if db == "pubmed":
             arts = [self.pubmed_articles[i] for i in ids if i in self.pubmed_articles]
             body = b"<?xml version=\"1.0\" ?>\n<PubmedArticleSet>\n" + b"\n".join(arts) + b"\n</PubmedArticleSet>\n"

@@ -127,7 +127,7 @@ class SyntheticServices:
         return self.server.base
 
     def endpoints(self):
-        from pubfetch.net.endpoints import Endpoints
+        from pubfetch.config import Endpoints
 
         b = self.base
         return Endpoints(europepmc=f"{b}/epmc/rest/", europepmc_annotations=f"{b}/epmc/annotations/",
@@ -419,7 +419,7 @@ def in_process_hosts(services: SyntheticServices, others: dict | None = None):
     the transport and the endpoints."""
     from urllib.parse import urlsplit
 
-    from pubfetch.net.endpoints import Endpoints
+    from pubfetch.config import Endpoints
     from pubfetch.net.mapping_transport import MappingTransport
 
     inner = in_process(services)
@@ -445,3 +445,25 @@ def per_publication(counts: Counter[str]) -> Counter[str]:
     """The request counts of the services asked once per publication."""
     return Counter({service: n for service, n in counts.items() if service not in BATCHED_SERVICES})
 
+
+
+def ncbi_requests(services: SyntheticServices) -> list[Request]:
+    """Requests that pubfetch's limiter counts as NCBI: E-utilities and PubMed pages, answered or refused."""
+    return [r for r in services.server.requests if r.path.startswith(("/eutils/", "/pubmed/"))]
+
+
+def efetch_ids_sent(services: SyntheticServices) -> Counter[tuple[str, str]]:
+    """How often each ``(database, ID)`` was sent to efetch, failed requests included (``ids_asked`` counts only the
+    requests the services answered)."""
+    return Counter((r.param("db") or "", i) for r in ncbi_requests(services) if r.path.endswith("/efetch.fcgi")
+                   for i in (r.param("id") or "").split(",") if i)
+
+
+def assert_efetch_asked_each_once(ncbi: list[Request], pmids: list[str], batch: int) -> None:
+    """Every PMID was in exactly one efetch (none repeated, after a 429 or otherwise), and the efetch requests were
+    one or two per batch: a batch's closed-access publications reach efetch right after the search, its open-access
+    ones after their full texts, and they are asked together only when the full texts come within the linger (two
+    batches in flight share the connection to Europe PMC, so they may not)."""
+    asked = [pmid for r in ncbi for pmid in r.param("id").split(",")]
+    assert sorted(asked) == sorted(pmids)
+    assert len(pmids) // batch <= len(ncbi) <= 2 * len(pmids) // batch

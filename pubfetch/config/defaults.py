@@ -1,0 +1,190 @@
+"""Every setting of pubfetch, declared once: name, type, default, bounds, environment variable, command-line option and
+one line of doc, as the fields of the value records a :class:`~pubfetch.config.tree.FetchConfig` is made of.
+
+PubFetcher's own fetching parameters are declared with its names and units in :mod:`pubfetch.fetcher_args`
+(:class:`~pubfetch.fetcher_args.FetcherArgs`, the ``fetching`` record); :data:`FETCHING_ENV` adds the environment
+variables of two of them. docs/configuration.md is generated from these declarations (``python3 -m
+pubfetch.config.docs``), and a test fails when it is stale.
+
+Only values live here. What has state (the shared rate limiter, a WARC recorder, a transport) is passed beside a
+configuration, as httpx takes ``transport=``: see :class:`~pubfetch.engine.assembly.FetchRun`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urlsplit
+
+from pubfetch.config.values import check_record, setting
+from pubfetch.model.part_type import PartName
+
+__all__ = ["FETCHING_ENV", "PROCESS_VARIABLES", "Batching", "Endpoints", "HttpSettings", "RunSettings"]
+
+DEFAULT_MAX_BYTES: Final = 50 * 1024 * 1024
+#: Hosts PubFetcher never queues behind (the DOI resolver answers every thread at once and only redirects).
+DEFAULT_UNLIMITED_HOSTS: Final[frozenset[str]] = frozenset({"doi.org", "dx.doi.org"})
+
+#: The shared rate limits' file in the user's cache when ``rate_db`` names no place.
+RATE_DB_FILE: Final = ("pubfetch", "rate-limits.sqlite")
+
+#: Environment variables of PubFetcher's fetching parameters, by :class:`~pubfetch.fetcher_args.FetcherArgs` field.
+FETCHING_ENV: Final[Mapping[str, str]] = {"europepmc_email": "PUBFETCH_EUROPEPMC_EMAIL",
+                                          "oadoi_email": "PUBFETCH_UNPAYWALL_EMAIL"}
+
+#: Variables of the environment that are not settings of a run: they choose the config file, or belong to a store or
+#: a queue (read through :func:`pubfetch.config.environment.environment_value`).
+PROCESS_VARIABLES: Final[Mapping[str, str]] = {
+    "PUBFETCH_CONFIG": "the config file (else `~/.config/pubfetch/config.yaml`, under `$XDG_CONFIG_HOME` when set)",
+    "XDG_CACHE_HOME": "the cache holding the default rate-limit file `pubfetch/rate-limits.sqlite` (else `~/.cache`)",
+    "PUBFETCH_DB_OUTAGE_S": "seconds (default 300) an open PostgreSQL database is tried again through a lost "
+                            "connection or an unreachable server before a read or put fails",
+    "PUBFETCH_RESULT_BACKEND": "where a queue keeps its jobs' results (a Redis URL) when none is given",
+}
+
+
+def _env_url(name: str) -> str:
+    return f"PUBFETCH_{name.upper()}_URL"
+
+
+def _url(default: str, doc: str, name: str) -> str:
+    return setting(default, doc=doc, env=_env_url(name))
+
+
+@dataclass(frozen=True)
+class Endpoints:
+    """Base URLs of the remote services (each ends in "/", so that resources build request URLs by concatenation:
+    ``endpoints.eutils + "efetch.fcgi"``); mirrors, caches and recorded-response servers of tests replace them."""
+
+    europepmc: str = _url("https://www.ebi.ac.uk/europepmc/webservices/rest/", "Europe PMC's REST API", "europepmc")
+    europepmc_annotations: str = _url("https://www.ebi.ac.uk/europepmc/annotations_api/",
+                                      "Europe PMC's annotations API (text-mined terms)", "europepmc_annotations")
+    eutils: str = _url("https://eutils.ncbi.nlm.nih.gov/entrez/eutils/", "NCBI E-utilities", "eutils")
+    pubmed: str = _url("https://pubmed.ncbi.nlm.nih.gov/", "PubMed's web pages", "pubmed")
+    doi: str = _url("https://doi.org/", "the DOI resolver", "doi")
+    unpaywall: str = _url("https://api.unpaywall.org/v2/", "the Unpaywall API", "unpaywall")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            try:
+                parts = urlsplit(value.strip()) if isinstance(value, str) else None
+                host = parts.hostname if parts is not None else None
+            except ValueError:
+                parts, host = None, None
+            if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+                raise ValueError(f"endpoint {f.name} must be an http(s) URL with a host, got {value!r}")
+            if not value.endswith("/"):
+                object.__setattr__(self, f.name, value + "/")
+
+    @staticmethod
+    def env_var(field_name: str) -> str:
+        """The environment variable of an endpoint: ``europepmc`` -> ``PUBFETCH_EUROPEPMC_URL``."""
+        return _env_url(field_name)
+
+    def hosts(self) -> frozenset[str]:
+        """Host names of all endpoints (e.g. to allow a locally mirrored service past the private-address check)."""
+        hosts = (urlsplit(getattr(self, f.name)).hostname for f in dataclasses.fields(self))
+        return frozenset(h.rstrip(".").lower() for h in hosts if h)
+
+
+@dataclass(frozen=True)
+class HttpSettings:
+    """How the HTTP client treats hosts and answers, besides PubFetcher's ``timeout``, ``userAgent`` and ``quick``."""
+
+    per_host_connections: int = setting(
+        1, low=1, high=1024, cli="--connections-per-host",
+        doc="requests to any one host at the same time, whatever the number of threads (PubFetcher's develop "
+            "branch: 4)")
+    host_connections: Mapping[str, int] = setting(
+        factory=dict, low=1, high=1024,
+        doc="per-host exceptions to `per_host_connections`, by host without `www.` (`{ebi.ac.uk: 4}`)")
+    unlimited_hosts: frozenset[str] = setting(
+        DEFAULT_UNLIMITED_HOSTS, doc="hosts that take no connection slot at all (they only redirect)")
+    allow_private_addresses: bool = setting(
+        False, cli="--allow-private-addresses",
+        doc="let links and redirects taken from pages point at loopback, private, link-local and cloud-metadata "
+            "addresses (intranets, tests)")
+    max_bytes: int = setting(DEFAULT_MAX_BYTES, low=1, doc="largest body read; a bigger one is refused as too large")
+    max_compression_ratio: float = setting(
+        100.0, low=1, doc="decoded/raw size above which a compressed body is a decompression bomb")
+    compression_ratio_floor: int = setting(
+        1024 * 1024, doc="bytes decoded before `max_compression_ratio` is checked (small bodies compress well)")
+    total_timeout_ms: int | None = setting(
+        None, doc="longest exchange (connect, headers and body) in ms, so that a server dripping bytes cannot hold a "
+                  "thread; empty: 8 x `timeout`")
+    max_redirects: int = setting(10, high=100, doc="redirects followed before giving up")
+    timeout_retries: int = setting(1, high=100, doc="extra attempts after a timeout (none with `quick`)")
+    busy_retries: int = setting(2, high=100, doc="extra attempts after a 503 or 429 before the host counts as busy")
+    retry_after_cap_s: float = setting(
+        60.0, high=86_400, doc="longest Retry-After waited for; a longer one is recorded as a fetching exception and "
+                               "left for the next run")
+    busy_backoff_s: float = setting(1.0, high=3600, doc="wait before retrying a 503/429 without Retry-After (doubles "
+                                                        "on each retry)")
+    proxies: Mapping[str, str] | None = setting(
+        None, doc="proxies by scheme (`{https: http://proxy:3128}`), beside the usual proxy variables")
+    ca_bundle: str | None = setting(None, env=("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"),
+                                    doc="CA bundle verifying HTTPS servers (else certifi's)")
+    extra_headers: Mapping[str, str] = setting(factory=dict, doc="headers sent with every request")
+
+    def __post_init__(self) -> None:
+        check_record(self)
+
+
+@dataclass(frozen=True)
+class Batching:
+    """How many publications go through the chain together, and how many IDs go in one request of a batched
+    service."""
+
+    batch_size: int = setting(
+        200, low=1, high=1_000_000, cli="--batch-size",
+        doc="publications walked through the resources together; 1 fetches them one at a time as PubFetcher does")
+    europepmc_batch: int = setting(
+        200, low=1, high=1000, job=True,
+        doc="IDs per Europe PMC search request (the service pages at 1000 results)")
+    efetch_batch: int = setting(200, low=1, high=10_000, job=True, doc="IDs per E-utilities efetch request")
+    annotations_batch: int = setting(100, low=1, high=1000, job=True,
+                                     doc="article IDs per annotations API request (keeps the URL short)")
+    linger_ms: int = setting(
+        1000, job=True,
+        doc="longest a batched request waits for publications on their way to it; it goes as soon as its host can "
+            "take it")
+
+    def __post_init__(self) -> None:
+        check_record(self)
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What a run does and with what: threads, parts, links, the browser, the shared rate limits, NCBI's credentials."""
+
+    threads: int = setting(8, low=1, high=1024, env="PUBFETCH_THREADS", cli="--threads",
+                           doc="worker threads for per-publication requests (DOI pages, Unpaywall, links, full texts)")
+    parts: frozenset[PartName] | None = setting(
+        None, in_file=False, doc="fetch only these parts (`--fetch-part`); IDs are always kept; empty: all")
+    max_links: int = setting(10, high=100_000, job=True, doc="links tried per publication after the resources")
+    javascript: bool = setting(True, cli="--no-javascript", job=True,
+                               doc="render pages that need JavaScript (off: they are fetched plainly)")
+    chromium: str | None = setting(None, env="PUBFETCH_CHROMIUM", cli="--chromium",
+                                   doc="Chromium binary for JavaScript pages (else Playwright's, else a system one)")
+    references: bool = setting(
+        False, cli="--references", job=True,
+        doc="ask Europe PMC's references endpoint for the reference lists the full text and PubMed record do not "
+            "give (a request per such paper and page of 1000 references)")
+    rate_limits: bool = setting(
+        True, cli="--no-rate-limit",
+        doc="wait for the services' documented rate limits, shared with every pubfetch process of the user")
+    rate_db: str | None = setting(
+        None, env="PUBFETCH_RATE_DB", cli="--rate-db",
+        doc="where the shared rate limits are kept: a SQLite file, or `redis://host:6379/N` to share them across "
+            "machines (empty: `~/.cache/pubfetch/rate-limits.sqlite`, under `$XDG_CACHE_HOME` when set)")
+    ncbi_api_key: str = setting("", env=("PUBFETCH_NCBI_API_KEY", "NCBI_API_KEY"), cli="--ncbi-api-key",
+                                doc="NCBI API key: E-utilities allow 10 instead of 3 requests/s")
+    ncbi_tool: str = setting("pubfetch", env="PUBFETCH_NCBI_TOOL", doc="the `tool` name sent to E-utilities")
+    ncbi_email: str = setting("", env="PUBFETCH_NCBI_EMAIL", cli="--ncbi-email",
+                              doc="the e-mail sent to E-utilities")
+
+    def __post_init__(self) -> None:
+        check_record(self)

@@ -1,0 +1,172 @@
+"""One publication's pass through the resources: what was asked for it (PubFetcher's FetcherPublicationState), what
+failed in a way worth asking once more in the run, and the words a failure is told in.
+
+The flags of :class:`PubRun` make each resource ask for a publication at most once per ID kind within one fetch,
+whatever the batch around it; its failures record what the end-of-run retry asks again, and only that.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Final
+
+from pubfetch.ids import PublicationIds
+from pubfetch.model.publication import Publication
+from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.resources.links import Links, QueuedLink
+
+log = logging.getLogger(__name__)
+
+#: Failures of a configured service (Europe PMC, annotations, E-utilities, PubMed, Unpaywall, the DOI resolver) that
+#: PubFetcher only logs but that say nothing lasting about the publication: the answer was lost on the way (reset, cut
+#: short, looping, oversized, mislabelled). Left unrecorded, a final entry would keep the hole for good.
+SERVICE_GLITCHES = frozenset({OutcomeKind.IO_ERROR, OutcomeKind.TOO_LARGE, OutcomeKind.REDIRECT_LOOP,
+                              OutcomeKind.TOO_MANY_REDIRECTS, OutcomeKind.UNSUPPORTED_TYPE, OutcomeKind.DNS,
+                              OutcomeKind.SSL})
+
+
+class RunFlag(StrEnum):
+    """What happened to a publication in this fetch (PubFetcher's FetcherPublicationState): a resource sets its flag
+    when it asks, and skips a publication whose flag is set, so nothing is asked twice for the same ID kind."""
+
+    #: Europe PMC search asked by PMID / PMCID / DOI, and answered (any ID)
+    EPMC_PMID = "epmc_pmid"
+    EPMC_PMCID = "epmc_pmcid"
+    EPMC_DOI = "epmc_doi"
+    EUROPEPMC = "europepmc"
+    #: what the Europe PMC search answer says is available
+    EPMC_HAS_FULLTEXT_XML = "epmc_has_fulltext_xml"
+    EPMC_HAS_FULLTEXT_HTML = "epmc_has_fulltext_html"
+    EPMC_HAS_PDF = "epmc_has_pdf"
+    EPMC_HAS_MINED = "epmc_has_mined"
+    EPMC_HAS_REFERENCES = "epmc_has_references"
+    #: Europe PMC fullTextXML asked by PMCID, and answered
+    EPMC_FULLTEXT_PMCID = "epmc_fulltext_pmcid"
+    EPMC_FULLTEXT_XML = "epmc_fulltext_xml"
+    #: text-mined EFO / GO terms asked by PMCID, by PMID, and answered
+    EFO_PMCID = "efo_pmcid"
+    EFO_PMID = "efo_pmid"
+    EFO = "efo"
+    GO_PMCID = "go_pmcid"
+    GO_PMID = "go_pmid"
+    GO = "go"
+    #: PubMed XML (efetch) asked by PMID, and answered; the PubMed page asked by PMID
+    PUBMED_XML_PMID = "pubmed_xml_pmid"
+    PUBMED_XML = "pubmed_xml"
+    PUBMED_HTML_PMID = "pubmed_html_pmid"
+    #: PMC XML (efetch) asked by PMCID, and answered
+    PMC_XML_PMCID = "pmc_xml_pmcid"
+    PMC_XML = "pmc_xml"
+    #: PubMed XML asked only for the unique IDs of MeSH terms taken from Europe PMC (which gives names only)
+    MESH_IDS = "mesh_ids"
+    #: the DOI resolved to the publisher's page; Unpaywall asked
+    DOI = "doi"
+    OADOI = "oadoi"
+    #: Europe PMC's references endpoint asked (``--references`` only)
+    EPMC_REFERENCES = "epmc_references"
+
+
+@dataclass
+class PubRun:
+    """One publication being fetched, with the flags that stop a resource from asking twice."""
+
+    pub: Publication
+    links: Links = field(default_factory=Links)
+    flags: set[RunFlag] = field(default_factory=set)
+    id_count: int = 0
+    #: False once the chain must stop with it: an ID changed under it (it starts again) or it is another run's paper
+    keep_going: bool = True
+    start_ids: PublicationIds | None = None
+    #: the publication of the batch this one turned out to be (its PMID, PMCID or DOI is the same): fetched only there
+    same_as: Publication | None = None
+    #: what failed in a way worth asking once more in this run (flags of the resources that asked, links followed),
+    #: and when it may be asked again (epoch seconds; the servers' Retry-After)
+    again_flags: set[RunFlag] = field(default_factory=set)
+    again_links: list[QueuedLink] = field(default_factory=list)
+    not_before: float = 0.0
+
+    def restart(self) -> None:
+        """Start the publication again from nothing but its IDs (an ID changed under it)."""
+        self.pub.reset()
+        self.links = Links()
+        self.flags = set()
+        self.id_count = 0
+        self.keep_going = True
+        self.start_ids = None
+        self.again_flags = set()
+        self.again_links = []
+        self.not_before = 0.0
+
+    def has(self, flag: RunFlag | str) -> bool:
+        return RunFlag(flag) in self.flags
+
+    def set(self, *flags: RunFlag | str) -> None:
+        """Set flags; a string must be a flag's value (a misspelt one raises ValueError instead of never matching)."""
+        self.flags.update(RunFlag(flag) for flag in flags)
+
+    def fail(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
+        """Record a failed request: transient failures make the entry retryable later (fetchException).
+
+        ``again`` is what asked: the flag the resource set when it asked, or the link it followed. When the failure
+        may pass within minutes (:func:`worth_asking_again`), the end-of-run retry asks it, and only it, once more.
+        """
+        if result.fetch_exception:
+            self.pub.state.failed(failure_word(result.kind))
+            self._again(result, again)
+
+    def fail_service(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
+        """Record a failed request to a configured service: as :meth:`fail`, and also for an answer lost on the way
+        (:data:`SERVICE_GLITCHES`), so that the entry is retried instead of silently missing what that service gives."""
+        if result.fetch_exception or result.kind in SERVICE_GLITCHES:
+            self.pub.state.failed(failure_word(result.kind))
+            self._again(result, again)
+
+    def _again(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
+        if not worth_asking_again(result):
+            return
+        if isinstance(again, RunFlag):
+            self.again_flags.add(again)
+        else:
+            self.again_links.append(again)
+        if result.retry_after:
+            self.not_before = max(self.not_before, time.time() + result.retry_after)
+
+    def blocked(self, url: str, reason: str) -> None:
+        """A bot gate, browser challenge or refusal came back instead of the page: nothing is taken from it, and the
+        entry is retried later (fetchException), as for any transient failure."""
+        log.warning("%s instead of the page at %s: nothing taken from it, retried later", reason, url)
+        self.pub.state.failed("blocked")
+
+    def unreadable(self) -> None:
+        """A configured service answered with a body that is not what it serves (cut short, an error page with status
+        200): a glitch of the service, so the entry is retried later."""
+        self.pub.state.failed("transient")
+
+
+#: The words a failure is told in (FetchError, the run's problems): what the user can act on, not the mechanism.
+_FAILURE_WORDS: Final = {
+    OutcomeKind.NOT_FOUND: "not found",
+    OutcomeKind.HTTP_ERROR: "refused",
+    OutcomeKind.TIMEOUT: "timed out",
+    OutcomeKind.FORBIDDEN_ADDRESS: "blocked",
+    OutcomeKind.BAD_URL: "blocked",
+    OutcomeKind.BAD_SCHEME: "blocked",
+}
+
+
+def failure_word(kind: OutcomeKind) -> str:
+    """A failure in the words of :data:`_FAILURE_WORDS`; any other (busy, no connection, cut short) is transient."""
+    return _FAILURE_WORDS.get(kind, "transient")
+
+
+def worth_asking_again(result: FetchResult) -> bool:
+    """Whether a failed request may well succeed if asked again in a minute: no answer came (timeout, connection,
+    the server busy, an answer cut short) or the server failed (5xx). An answer that says something about the record
+    (404 "no such record", 4xx refusals, oversized or unsupported bodies, redirect loops) is not asked again in the
+    same run, whatever it means for fetchException."""
+    if result.kind.transient or result.kind is OutcomeKind.IO_ERROR:
+        return True
+    return result.kind is OutcomeKind.HTTP_ERROR and (result.status or 0) >= 500

@@ -1,0 +1,54 @@
+"""Publications built part by part, as the fetcher leaves them, for the tests of what reads them: the store, the
+writers and the run report."""
+
+from __future__ import annotations
+
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.part_type import PartType
+from pubfetch.model.parts import MeshTerm, VisitedSite
+from pubfetch.model.publication import Publication
+from pubfetch.model.rich import Grant, Reference, RichName, Section, Update
+
+ARGS = FetcherArgs()
+ABSTRACT = "We describe a method for aligning protein sequences against large databases. " * 4
+FULLTEXT = "Introduction. Sequence alignment is the first step of most analyses of new genomes. " * 40
+EPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest/"
+
+
+def fetched_publication(pmid: str, doi: str, title: str, *, abstract: bool = True,
+                        fulltext: tuple[PartType, str] | None, visited: tuple[str, ...] = (), mesh: bool = True,
+                        fetch_exception: bool = False) -> Publication:
+    """A publication as the fetcher leaves it: IDs from Europe PMC, title and abstract from its search, MeSH from
+    PubMed, a full text of the given type and URL, the publisher pages read."""
+    pub = Publication()
+    pub.set_pmid(pmid, PartType.europepmc, f"{EPMC}search?query=EXT_ID:{pmid}", ARGS)
+    pub.set_doi(doi, PartType.europepmc, f"{EPMC}search?query=EXT_ID:{pmid}", ARGS)
+    pub.set_title(title, PartType.europepmc, f"{EPMC}search?query=EXT_ID:{pmid}", ARGS)
+    if abstract:
+        pub.set_abstract(ABSTRACT, PartType.europepmc, f"{EPMC}search?query=EXT_ID:{pmid}", ARGS)
+    if mesh:
+        pub.set_mesh([MeshTerm("Software", True, "D012984"), MeshTerm("Humans", False, "D006801")],
+                     PartType.pubmed_xml, f"https://eutils.ncbi.nlm.nih.gov/entrez/eutils/efetch.fcgi?id={pmid}",
+                     ARGS)
+    if fulltext is not None:
+        pub.set_fulltext(FULLTEXT, fulltext[0], fulltext[1], ARGS)
+    for url in visited:
+        pub.add_visited_site(VisitedSite(url, PartType.doi, f"https://doi.org/{doi}", 1_700_000_000_000))
+    pub.state.fetch_exception = fetch_exception
+    return pub
+
+
+def rich_publication() -> Publication:
+    """A retracted paper with every rich part (funding, updates, references, sections, licence), each with its
+    provenance."""
+    pub = Publication()
+    pub.set_pmid("22528466", PartType.pubmed_xml, "https://eutils/x", FetcherArgs())
+    pub.set_rich(RichName.funding, [Grant("NIGMS NIH HHS", "R01 GM1", "United States")], PartType.pubmed_xml, "u1")
+    pub.set_rich(RichName.updates, [Update("RetractionIn", "456", "10.1/X")], PartType.pubmed_xml, "u1")
+    pub.set_rich(RichName.references, [Reference("1", "PMC2", "10.2/Y", "Cited", "Cited. 2000")],
+                 PartType.europepmc_xml, "u2")
+    pub.set_rich(RichName.sections, [Section("Introduction", 1, "Text."), Section("Aims", 2, "More.")],
+                 PartType.europepmc_xml, "u2")
+    pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u2")
+    pub.mark_retracted(updates=pub.updates.items)
+    return pub

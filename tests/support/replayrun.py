@@ -1,0 +1,60 @@
+"""A fetch run whose every service is the recorded corpus: pubfetch asks the real services' URLs through the replay
+proxy on 127.0.0.1 (tests/support/replay.py, HTTPS through tests/support/tlsintercept.py), as in production.
+
+The conformance tests share this; the ``replay_server`` fixture of tests/conftest.py starts the proxy once per module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from pubfetch.config import Endpoints, FetchConfig
+from pubfetch.fetcher import fetch_many
+from pubfetch.model.publication import Publication
+from pubfetch.resources.base import Context
+from support.loopback import LoopbackServer
+from support.replay import CorpusReplay
+from support.tlsintercept import TlsInterceptor
+
+#: The services' own URLs (over http: the proxy is asked for them as they are, and the recordings are keyed by them).
+REAL_ENDPOINTS = Endpoints(
+    europepmc="http://www.ebi.ac.uk/europepmc/webservices/rest/",
+    europepmc_annotations="http://www.ebi.ac.uk/europepmc/annotations_api/",
+    eutils="http://eutils.ncbi.nlm.nih.gov/entrez/eutils/",
+    pubmed="http://pubmed.ncbi.nlm.nih.gov/",
+    doi="http://doi.org/",
+    unpaywall="http://api.unpaywall.org/v2/",
+)
+
+
+@contextmanager
+def replay_proxy(corpus: Path) -> Iterator[tuple[CorpusReplay, LoopbackServer]]:
+    """The corpus's replay and the proxy serving it; the proxy's ``ca_file`` is the certificate authority its HTTPS
+    tunnels are signed by."""
+    replay = CorpusReplay(corpus)
+    tls = TlsInterceptor()
+    try:
+        with LoopbackServer({"/*": replay}, tls=tls) as server:
+            server.ca_file = tls.ca_file
+            yield replay, server
+    finally:
+        tls.close()
+
+
+def config_for(server: LoopbackServer, **changes: object) -> FetchConfig:
+    """The configuration of a run through the proxy ``server``, with ``changes`` on top."""
+    proxies = {"http": server.base, "https": server.base}
+    # a batched service's request waits for every publication on its way to it (released together by the step
+    # before), however slow the machine, not at most a linger
+    changes = {"linger_ms": 600_000, **changes}
+    return FetchConfig().with_changes(endpoints=REAL_ENDPOINTS, allow_private_addresses=True, javascript=False,
+                                      threads=4, proxies=proxies, timeout=10000, ca_bundle=server.ca_file, **changes)
+
+
+def fetch_all(server: LoopbackServer, ids: list[str], **changes: object) -> list[Publication]:
+    """The publications of ``ids`` fetched through the proxy ``server``, failures not retried."""
+    cfg = config_for(server, **changes)
+    with Context(cfg) as ctx:
+        return list(fetch_many(ids, config=cfg, context=ctx, retry_exceptions=False))

@@ -1,0 +1,63 @@
+"""``--queue``: the pipeline's publication fetch sent to the workers (``--detach`` prints the job id), and
+``-job-status`` / ``-job-cancel``; a missing or unreachable queue is one usage error. No worker takes these jobs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pubfetch.cli.errors import UsageError
+from pubfetch.cli.fetching import open_session
+from pubfetch.cli.queued import fetch_step, job_cancel, job_status
+from pubfetch.ids import PublicationIds
+from support.cli import Cli
+
+pytest.importorskip("celery", reason='queued fetching needs celery (pip install ".[test]")')
+
+UNREACHABLE = "redis://127.0.0.1:1/0"
+
+
+@pytest.mark.parametrize(("operation", "name"), [(job_status, "-job-status"), (job_cancel, "-job-cancel")])
+def test_job_operations_need_the_queue(operation, name: str) -> None:  # noqa: ANN001 - either operation
+    with pytest.raises(UsageError, match=f"^{name} needs the --queue the job was sent to$"):
+        operation("some-job", None)
+    with pytest.raises(UsageError, match="^cannot reach the queue redis://127.0.0.1:1/0: "):
+        operation("some-job", "redis://user:pw@127.0.0.1:1/0")
+
+
+def test_a_detached_fetch_prints_its_job_which_can_be_followed_and_cancelled(
+        env: Path, redis_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ids = [PublicationIds("30000000"), PublicationIds("30000001")]
+    with open_session({"no-rate-limit": True}, {}) as sess:
+        fetch_step(ids, str(env / "pubs.db"), redis_url, sess, batch_size=1, parts=None, detach=True, progress=False)
+        assert not sess.fetched_publications  # nothing was fetched here: the summary stays out
+    job = capsys.readouterr().out.strip()
+    assert job
+    status = job_status(job, redis_url)
+    assert status.startswith(f"job {job}: running, 0 of 2 batches done, 0 running, 2 waiting; ")
+    assert status.splitlines()[1:] == ["  batch 1: waiting", "  batch 2: waiting"]
+    assert job_cancel(job, redis_url) == (f"job {job} cancelled: 2 waiting batches will be refused by the workers "
+                                          "that take them, 0 running ones finish")
+
+
+def test_the_same_run_sent_again_is_followed(env: Path, redis_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ids = [PublicationIds("30000000")]
+    with open_session({"no-rate-limit": True}, {}) as sess:
+        fetch_step(ids, str(env / "pubs.db"), redis_url, sess, batch_size=None, parts=None, detach=True,
+                   progress=False)
+        fetch_step(ids, str(env / "pubs.db"), redis_url, sess, batch_size=None, parts=None, detach=True,
+                   progress=False)
+    captured = capsys.readouterr()
+    first, second = captured.out.split()
+    assert first == second
+    assert captured.err == (f"pubfetch: the same run is already queued as job {first}: following it instead of "
+                            "sending it again\n")
+    job_cancel(first, redis_url)
+
+
+def test_an_unreachable_queue_stops_the_command_with_one_line(env: Path, cli: Cli) -> None:
+    code, _, lines = cli.lines("-pub", "30000000", "-db-fetch", env / "pubs.db", "--queue", UNREACHABLE)
+    assert code == 2
+    errors = [line for line in lines if "error" in line]
+    assert len(errors) == 1 and errors[0].startswith(f"pubfetch: error: cannot reach the queue {UNREACHABLE}: ")

@@ -1,0 +1,93 @@
+"""The task a worker runs: a checked message's batch fetched into the worker's own database, its counts returned as
+JSON; a batch no delivery could fetch (bad message, no or another database) refused with one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pubfetch.distributed.app import RESULT_BACKEND_ENV, TASK_NAME, make_app
+from pubfetch.distributed.message import VERSION, BatchMessage
+from pubfetch.distributed.tasks import BatchRefused, WorkerSettings, add_summary, cancelled_key, encode_summary
+from pubfetch.engine.summary import BatchSummary
+from pubfetch.ids import PublicationIds
+from pubfetch.store import init_db, open_store
+from support.synthetic import Article, SyntheticServices
+
+pytest.importorskip("celery", reason='the worker task needs celery (pip install ".[test]")')
+
+
+def run_task(worker: WorkerSettings, message: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The task run in this process, as a worker's pool process runs it (no job: no results' Redis is asked)."""
+    monkeypatch.delenv(RESULT_BACKEND_ENV, raising=False)
+    app = make_app("redis://127.0.0.1:1/0", worker=worker)
+    try:
+        return app.tasks[TASK_NAME].apply(args=(message,))
+    finally:
+        app.close()
+
+
+def test_a_summary_travels_as_json_and_adds_up() -> None:
+    one = BatchSummary(total=2, fetched=2, final=1, not_final=1, retry_limited=1, eligible_at=500,
+                       eligible_options={"--emptyCooldown"})
+    other = BatchSummary(total=1, skipped=1, final=1, eligible_at=300, eligible_options={"--nonFinalCooldown"})
+    one.requests = object()  # live counters stay behind
+    encoded = encode_summary(one)
+    assert "requests" not in encoded and encoded["eligible_options"] == ["--emptyCooldown"]
+    job = BatchSummary()
+    add_summary(job, encoded)
+    add_summary(job, encode_summary(other))
+    assert (job.total, job.fetched, job.skipped, job.final, job.not_final) == (3, 2, 1, 2, 1)
+    assert job.eligible_at == 500  # the latest
+    assert job.eligible_options == {"--emptyCooldown", "--nonFinalCooldown"}
+    add_summary(job, {"total": 1, "unknown": 5})
+    assert job.total == 4
+
+
+def test_the_cancelled_key_names_the_job() -> None:
+    assert cancelled_key("abc") == "pubfetch-job:abc:cancelled"
+
+
+@pytest.mark.parametrize(("message", "reason"), [
+    ({"v": VERSION, "ids": [["1", "", ""]], "db": None, "useragent": "x"},
+     "message refused: message field(s) useragent not accepted by workers"),
+    ({"v": VERSION, "ids": [["1", "", ""]], "db": "postgresql://h/other"},
+     "the job names another database than this worker's --db"),
+])  # fmt: skip
+def test_a_batch_no_delivery_could_fetch_is_refused(message: dict[str, Any], reason: str, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run_task(WorkerSettings(str(tmp_path / "p.db")), message, monkeypatch)
+    assert result.state == "FAILURE" and isinstance(result.result, BatchRefused)
+    assert str(result.result).startswith(reason)
+
+
+def test_a_worker_without_a_database_refuses_every_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run_task(WorkerSettings(), BatchMessage([PublicationIds("1")]).encode(), monkeypatch)
+    assert isinstance(result.result, BatchRefused) and str(result.result) == "this worker has no --db"
+
+
+def test_a_worker_whose_database_is_missing_refuses_the_batch(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run_task(WorkerSettings(str(tmp_path / "gone.db")), BatchMessage([PublicationIds("1")]).encode(),
+                      monkeypatch)
+    assert isinstance(result.result, BatchRefused)
+    assert str(result.result).startswith("the worker's database cannot be opened: ")
+
+
+@pytest.mark.services(3)
+def test_a_batch_is_fetched_into_the_workers_database(services: SyntheticServices, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "worker.db"
+    init_db(db).close()
+    worker = WorkerSettings(str(db), str(tmp_path / "rates.sqlite"), allow_private_addresses=True)
+    message = BatchMessage([PublicationIds(Article(i).pmid) for i in range(3)], str(db), {"quick": True},
+                           ["title", "abstract"]).encode()
+    result = run_task(worker, message, monkeypatch)
+    assert result.state == "SUCCESS", result.result
+    assert (result.result["total"], result.result["fetched"]) == (3, 3)
+    with open_store(db, readonly=True) as store:
+        stored = store.get_publication(PublicationIds(Article(2).pmid))
+    assert stored is not None and stored.title.content == Article(2).title
+    assert stored.fulltext.is_empty()  # only the parts the job asked for

@@ -1,0 +1,138 @@
+"""One batch of a run: IDs read (comments and bad lines passed over), loaded from the database or started new, the
+publications can_fetch allows fetched, each stored and reported once as soon as it is complete."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pytest
+
+from pubfetch.engine.batches import (
+    BatchMark,
+    Identities,
+    Tally,
+    checked,
+    fetch_batch,
+    init_publication,
+    loaded_batches,
+    to_ids,
+    valid_ids,
+)
+from pubfetch.engine.summary import BatchSummary, FetchError
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.ids import InvalidId, PublicationIds
+from pubfetch.model.part_type import PartType
+from pubfetch.store import init_db
+from pubfetch.store.writer import StoreWriter
+from support.fetchrun import fetch_run
+from support.synthetic import Article
+
+ARGS = FetcherArgs()
+
+
+def test_ids_are_classified_and_ids_objects_pass_through() -> None:
+    assert to_ids("PMC123") == PublicationIds(pmcid="PMC123")
+    assert to_ids("https://doi.org/10.1000/xyz").doi == "10.1000/XYZ"  # DOIs are kept upper-case
+    ids = PublicationIds("42")
+    assert to_ids(ids) is ids
+    with pytest.raises(InvalidId):
+        to_ids("not an id")
+
+
+def test_a_new_publication_holds_its_ids_as_external_parts() -> None:
+    pub = init_publication(PublicationIds("42", "PMC7", "10.1/a"), ARGS)
+    assert (pub.pmid.content, pub.pmcid.content, pub.doi.content) == ("42", "PMC7", "10.1/A")
+    assert pub.pmid.type is PartType.external
+    with pytest.raises(ValueError, match="no valid ID"):
+        init_publication(PublicationIds(), ARGS)
+
+
+def test_blank_lines_and_comments_are_passed_over_and_a_bad_id_skipped_or_raised(
+        caplog: pytest.LogCaptureFixture) -> None:
+    batch = ["42", "", "  # a comment", "nonsense", "PMC7"]
+    with caplog.at_level(logging.WARNING, logger="pubfetch.engine.batches"):
+        assert list(valid_ids(batch, "skip")) == [PublicationIds("42"), PublicationIds(pmcid="PMC7")]
+    assert [r.getMessage().split(":")[0] for r in caplog.records] == ["skipping 'nonsense'"]
+    with pytest.raises(InvalidId):
+        list(valid_ids(batch, "raise"))
+
+
+def test_batches_are_taken_a_size_at_a_time_and_read_from_the_database(tmp_path: Path) -> None:
+    store = init_db(tmp_path / "p.db")
+    stored = init_publication(PublicationIds("2"), ARGS)
+    stored.title.content = "Stored title"
+    store.put_publication(stored)
+    store.commit()
+    batches = list(loaded_batches(iter(["1", "2", "3", "#", "4", "5"]), 2, store, ARGS, "skip"))
+    store.close()
+    assert [[p.pmid.content for p in batch] for batch in batches] == [["1", "2"], ["3"], ["4", "5"]]
+    assert batches[0][1].title.content == "Stored title"
+    assert batches[0][0].title.content == ""
+
+
+def test_the_same_paper_under_another_id_is_reported_once() -> None:
+    seen = Identities()
+    assert seen.add(init_publication(PublicationIds("1", doi="10.1/A"), ARGS))
+    assert not seen.add(init_publication(PublicationIds(doi="10.1/a"), ARGS))
+    assert seen.add(init_publication(PublicationIds("2"), ARGS))
+
+
+def test_tally_counts_and_reports_each_paper_of_a_batch_once() -> None:
+    summary = BatchSummary()
+    progress: list[tuple[int, str]] = []
+    tally = Tally(ARGS, summary, lambda done, pub: progress.append((done, pub.pmid.content)), retry_exceptions=True)
+    mark = tally.next_batch()
+    assert mark == BatchMark(1, mark.reported) and tally.next_batch().number == 2
+    first = init_publication(PublicationIds("1", doi="10.1/a"), ARGS)
+    assert tally.complete(first, True, mark)
+    assert not tally.complete(init_publication(PublicationIds(doi="10.1/A"), ARGS), False, mark)
+    assert tally.complete(init_publication(PublicationIds("2"), ARGS), False, mark)
+    assert progress == [(1, "1"), (2, "2")]
+    assert (summary.total, summary.fetched, summary.skipped) == (2, 1, 1)
+    tally.retry.close()
+
+
+def test_checked_raises_for_a_transient_failure_only_when_asked() -> None:
+    failed = init_publication(PublicationIds("1"), ARGS)
+    failed.state.failed("transient")
+    fine = init_publication(PublicationIds("2"), ARGS)
+    assert list(checked([failed, fine], "skip")) == [failed, fine]
+    with pytest.raises(FetchError):
+        list(checked([failed, fine], "raise"))
+
+
+def test_a_batch_is_fetched_stored_and_reported_in_input_order(tmp_path: Path) -> None:
+    run = fetch_run(3)
+    args = run.config.fetching
+    store = init_db(tmp_path / "p.db")
+    summary = BatchSummary()
+    tally = Tally(args, summary, None, retry_exceptions=True)
+    batch = [init_publication(PublicationIds(Article(i).pmid), args) for i in (2, 0, 1)]
+    with run.context() as ctx, StoreWriter(store) as writer:
+        reported = fetch_batch(ctx, writer, batch, tally, tally.next_batch())
+    assert reported == batch
+    assert [p.title.content for p in reported] == [Article(i).title for i in (2, 0, 1)]
+    again = store.get_publication(PublicationIds(Article(0).pmid))
+    assert again is not None and again.title.content == Article(0).title
+    assert summary.fetched == 3
+    store.close()
+    tally.retry.close()
+
+
+def test_a_publication_can_fetch_refuses_is_reported_without_a_request() -> None:
+    run = fetch_run(1)
+    args = run.config.fetching
+    done = init_publication(PublicationIds("99"), args)
+    done.state.fetch_time = int(time.time() * 1000)  # fetched just now ...
+    done.state.retry_counter = args.retry_limit  # ... and out of retries
+    done.title.content = "x"
+    summary = BatchSummary()
+    tally = Tally(args, summary, None, retry_exceptions=True)
+    with run.context() as ctx:
+        assert fetch_batch(ctx, None, [done], tally, tally.next_batch()) == [done]
+    assert run.transport.sent == []
+    assert summary.skipped == 1
+    tally.retry.close()
+

@@ -1,0 +1,84 @@
+"""Funding, corrections and references of a PubMed efetch article, and the ID checks a cited paper's IDs go through
+(an invalid cited ID is dropped, a valid one normalised)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pubfetch.extract.pubmed_rich import add_rich_parts, valid_doi, valid_pmcid, valid_pmid
+from pubfetch.extract.xmlsafe import parse_xml
+from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import Grant, Reference, Update
+
+ARTICLE = b"""<PubmedArticle>
+  <MedlineCitation>
+    <PMID>30000001</PMID>
+    <Article>
+      <GrantList>
+        <Grant><GrantID>R01 GM1</GrantID><Agency>NIGMS NIH HHS</Agency><Country>United States</Country></Grant>
+        <Grant><Agency>Wellcome Trust</Agency></Grant>
+        <Grant><Country>United Kingdom</Country></Grant>
+      </GrantList>
+    </Article>
+    <CommentsCorrectionsList>
+      <CommentsCorrections RefType="RetractionIn"><RefSource>Nature. 2021. doi: 10.1038/s1.</RefSource>
+        <PMID>33333333</PMID></CommentsCorrections>
+      <CommentsCorrections RefType="CommentOn"><RefSource>J X. 2019</RefSource><PMID>bad</PMID></CommentsCorrections>
+      <CommentsCorrections><RefSource>no type</RefSource></CommentsCorrections>
+    </CommentsCorrectionsList>
+  </MedlineCitation>
+  <PubmedData>
+    <ReferenceList>
+      <Reference><Citation>First A. One. J 2000.</Citation>
+        <ArticleIdList><ArticleId IdType="pubmed">11111111</ArticleId><ArticleId IdType="pmc">PMC22</ArticleId>
+          <ArticleId IdType="doi">10.1/ONE</ArticleId></ArticleIdList></Reference>
+      <ReferenceList>
+        <Reference><Citation>Nested B. Two.</Citation>
+          <ArticleIdList><ArticleId IdType="pubmed">x</ArticleId><ArticleId IdType="pubmed">22222222</ArticleId>
+          </ArticleIdList></Reference>
+      </ReferenceList>
+    </ReferenceList>
+  </PubmedData>
+</PubmedArticle>"""
+
+
+@pytest.fixture(scope="module")
+def record() -> ArticleRecord:
+    out = ArticleRecord()
+    add_rich_parts(parse_xml(ARTICLE), out)
+    return out
+
+
+def test_every_grant_with_an_agency_or_id_is_kept_with_its_country(record: ArticleRecord) -> None:
+    assert record.funding == [Grant("NIGMS NIH HHS", "R01 GM1", "United States"), Grant("Wellcome Trust", "", "")]
+
+
+def test_corrections_keep_their_reftype_the_valid_pmid_and_the_doi_of_their_source(record: ArticleRecord) -> None:
+    assert record.updates == [Update("RetractionIn", "33333333", "10.1038/S1"), Update("CommentOn", "", "")]
+
+
+def test_references_nested_lists_included_keep_their_order_text_and_first_valid_ids(record: ArticleRecord) -> None:
+    assert record.references == [
+        Reference(pmid="11111111", pmcid="PMC22", doi="10.1/ONE", text="First A. One. J 2000."),
+        Reference(pmid="22222222", text="Nested B. Two.")]
+
+
+def test_an_article_without_a_citation_still_gets_its_references() -> None:
+    out = ArticleRecord()
+    add_rich_parts(parse_xml(b"<PubmedArticle><PubmedData><ReferenceList><Reference><Citation>C</Citation>"
+                             b"</Reference></ReferenceList></PubmedData></PubmedArticle>"), out)
+    assert (out.funding, out.updates, out.references) == ([], [], [Reference(text="C")])
+
+
+def test_a_pmid_is_kept_only_when_valid() -> None:
+    assert (valid_pmid("12345678"), valid_pmid("PMC1"), valid_pmid("")) == ("12345678", "", "")
+
+
+def test_a_pmcid_gets_its_prefix_and_upper_case() -> None:
+    assert (valid_pmcid("123"), valid_pmcid("pmc123"), valid_pmcid("PMCX"), valid_pmcid("")) == \
+        ("PMC123", "PMC123", "", "")
+
+
+def test_a_doi_loses_its_resolver_and_is_upper_cased_and_a_non_doi_is_dropped() -> None:
+    assert valid_doi("https://doi.org/10.1000/abc") == "10.1000/ABC"
+    assert (valid_doi("10.1000/a b"), valid_doi("not a doi"), valid_doi("")) == ("", "", "")
