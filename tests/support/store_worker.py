@@ -1,4 +1,5 @@
-"""A separate process that writes to a pubfetch database, for the kill and concurrency tests of tests/test_store.py.
+"""A separate process that writes to a pubfetch database, for the kill and concurrency tests of
+tests/test_store_processes.py and tests/test_store_postgres.py.
 
 Usage:
     python store_worker.py kill DB ROUND        put big publications (and merges, removes, webpages) until killed
