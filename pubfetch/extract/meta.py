@@ -23,8 +23,8 @@ How PubFetcher reads the tags (kept here):
 Part types: which type each field's value is worth depends on the format it came from; the record carries it in
 ``record.flags["types"]`` (field name -> part type name) and each :class:`Link` names its tag in ``source``
 (:data:`LINK_TYPES` maps tags to link part types). :mod:`pubfetch.extract.meta_types` turns these into the
-:class:`PartType` values a resource passes to ``apply_record`` -- never better than the page's own type, as in
-PubFetcher ("a meta tag read on a link page is no better than the link itself").
+:class:`~pubfetch.model.part_type.PartType` values a resource passes to ``apply_record`` -- never better than the
+page's own type, as in PubFetcher ("a meta tag read on a link page is no better than the link itself").
 """
 
 from __future__ import annotations

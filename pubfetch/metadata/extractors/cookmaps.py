@@ -107,7 +107,7 @@ RECORD_COOK_MAP = CookMap((
     ("abstract", mf.FIELD_ABSTRACT),
     ("publisher", mf.FIELD_PUBLISHER),
 ))
-"""Raw keys of :func:`record_raw` (a parsed PubMed or other :class:`ArticleRecord`) to fields."""
+"""Raw keys of :func:`record_raw` (a parsed PubMed or other :class:`~pubfetch.model.record.ArticleRecord`) to fields."""
 
 PDF_COOK_MAP = CookMap((
     ("xmp.dc.title", mf.FIELD_ARTICLE_TITLE),
