@@ -27,12 +27,14 @@ from support.synthetic import Article, SyntheticServices, per_publication
 class FlakyServices(SyntheticServices):
     """Synthetic services where chosen requests fail: ``fail(path_part, times, reply)`` answers ``reply`` to the
     first ``times`` requests whose path and query contain ``path_part`` (counted for their service and as
-    ``injected``). Every request's path and arrival time is kept."""
+    ``injected``). Every request's path and arrival time is kept, and what each failed request asked (path, query
+    and body) in ``failed``."""
 
     def __init__(self, n: int) -> None:
         super().__init__(n)
         self._rules: list[list] = []
         self.arrivals: list[tuple[str, float]] = []
+        self.failed: list[str] = []
         self._rules_lock = threading.Lock()
 
     def fail(self, part: str, times: int, reply: Reply) -> None:
@@ -46,6 +48,7 @@ class FlakyServices(SyntheticServices):
             for rule in self._rules:
                 if rule[0] in where and rule[1] > 0:
                     rule[1] -= 1
+                    self.failed.append(where)
                     self.counts["injected"] += 1
                     self.counts[self._service(req.path)] += 1
                     return rule[2]
@@ -122,17 +125,21 @@ def test_a_failure_made_good_by_a_later_resource_is_not_asked_again():
 def test_a_failed_batched_request_marks_only_its_publications_and_the_retry_asks_only_them(caplog):
     expected, _ = reference(10, europepmc_batch=5)
     services = FlakyServices(10)
-    # the PMID search of the second chunk of five (publications 5 to 9)
+    # the PMID search that asks for publication 5, with whichever others arrived with it (at most five)
     services.fail(f"EXT_ID:{Article(5).pmid}", 1, BUSY)
     with caplog.at_level(logging.INFO, logger="pubfetch.engine.overlap"):
         pubs = run(services, services.pmids(), europepmc_batch=5)
     asked = services.ids_asked
+    [failed_request] = services.failed
+    in_failed = [f"EXT_ID:{a.pmid}" in failed_request for a in map(Article, range(10))]
+    assert in_failed[5] and 1 <= sum(in_failed) <= 5
     retried = [r.getMessage() for r in caplog.records if r.getMessage().startswith("retrying ")]
-    assert retried == ["retrying 5 publications that ended with a fetch exception: only what failed"]
+    assert retried == [f"retrying {sum(in_failed)} publication{'s' if sum(in_failed) > 1 else ''} that ended with a "
+                       "fetch exception: only what failed"]
     assert contents(pubs) == contents(expected)
     assert not any(p.state.fetch_exception for p in pubs)
-    # PubFetcher's counters: the five went twice
-    assert [by_pmid(pubs)[a.pmid].state.retry_counter for a in map(Article, range(10))] == [0] * 5 + [1] * 5
+    # PubFetcher's counters: the publications of the failed request went twice, the others once
+    assert [by_pmid(pubs)[a.pmid].state.retry_counter for a in map(Article, range(10))] == [int(x) for x in in_failed]
     assert services.repeats == Counter()
     # the PubMed XML of every publication was asked exactly once, retry or not
     assert set(asked["efetch_pubmed"].values()) == {1}

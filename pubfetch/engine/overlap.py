@@ -40,7 +40,8 @@ def retried(ctx: Context, writer: StoreWriter | None, tally: Tally, chunks: Iter
     """The end-of-run retry: each publication of ``chunks`` (``"pub"``, ``"resume"``) asked again only what failed."""
     if not count:
         return
-    log.info("retrying %d publications that ended with a fetch exception: only what failed", count)
+    log.info("retrying %d publication%s that ended with a fetch exception: only what failed", count,
+             "" if count == 1 else "s")
     tally.retry_exceptions = False
     for entries in chunks:
         pubs, resumes = waiting(entries, ctx.client.config.retry_after_cap_s)
