@@ -50,13 +50,18 @@ def environment_settings(env: Mapping[str, str]) -> dict[str, object]:
     return values
 
 
+def _xdg_dir(env: Mapping[str, str], variable: str, default: str) -> str:
+    """A base directory of the XDG specification: ``$variable``, else ``~/default`` (an empty variable counts as
+    unset, as the specification says)."""
+    return env.get(variable) or os.path.join(os.path.expanduser("~"), default)
+
+
 def default_file(environ: Mapping[str, str] | None = None) -> str | None:
     """``$PUBFETCH_CONFIG``, else ``$XDG_CONFIG_HOME/pubfetch/config.yaml`` (``~/.config``) when it exists."""
     env = os.environ if environ is None else environ
     if env.get("PUBFETCH_CONFIG"):
         return env["PUBFETCH_CONFIG"]
-    base = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    path = os.path.join(base, "pubfetch", "config.yaml")
+    path = os.path.join(_xdg_dir(env, "XDG_CONFIG_HOME", ".config"), "pubfetch", "config.yaml")
     return path if os.path.exists(path) else None
 
 
@@ -67,8 +72,7 @@ def rate_db_default(environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     if env.get("PUBFETCH_RATE_DB"):
         return env["PUBFETCH_RATE_DB"]
-    cache = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(cache, *RATE_DB_FILE)
+    return os.path.join(_xdg_dir(env, "XDG_CACHE_HOME", ".cache"), *RATE_DB_FILE)
 
 
 def environment_value(name: str) -> str:
