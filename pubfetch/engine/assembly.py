@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Self
 
 from pubfetch.config import FetchConfig, rate_db_default
 from pubfetch.engine.batches import IdsLike, Progress, Tally
 from pubfetch.engine.overlap import retried, run_batches
+from pubfetch.engine.resume import RetryEntry
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
@@ -28,6 +29,7 @@ from pubfetch.store.writer import StoreWriter
 if TYPE_CHECKING:
     from pubfetch.net.transport import Transport
     from pubfetch.net.warc import WarcRecorder
+    from pubfetch.rules import ScrapingRules
 
 DbLike = str | os.PathLike[str] | Store | None
 
@@ -83,7 +85,7 @@ class FetchRun:
 
     def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
               summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
-              errors: str = "skip", deferred: list[dict[str, Any]] | None = None) -> Iterator[Publication]:
+              errors: str = "skip", deferred: list[RetryEntry] | None = None) -> Iterator[Publication]:
         """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`)."""
         with ExitStack() as stack:
             store, writer = self._writing(stack, db, summary)
@@ -92,7 +94,7 @@ class FetchRun:
             yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
                                    self.config.batching.batch_size, own_context=self._owns_context, deferred=deferred)
 
-    def fetch_retries(self, entries: Iterable[dict[str, Any]], db: DbLike = None, *,
+    def fetch_retries(self, entries: Iterable[RetryEntry], db: DbLike = None, *,
                       summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
         """The end-of-run retry of publications a :meth:`fetch` deferred (``deferred=``), in the order given, each
         asked only what failed; yields them as they are done."""
@@ -137,7 +139,7 @@ def shared_rate_limiter(config: FetchConfig) -> RateLimiter:
     return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)))
 
 
-def _rules(config: FetchConfig) -> object | None:
+def _rules(config: FetchConfig) -> ScrapingRules | None:
     """The user's rule files, read now so that a bad one is an error before anything is fetched (the built-in rules
     are loaded on first use, once per process)."""
     fetching = config.fetching
