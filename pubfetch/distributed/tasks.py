@@ -103,10 +103,12 @@ def _config(worker: WorkerSettings) -> Any:
 @functools.cache
 def _rate_limiter(worker: WorkerSettings) -> Any:
     """The worker process's shared rate limiter, opened once: it serves every batch (each batch's run is assembled
-    beside it, :class:`~pubfetch.engine.assembly.FetchRun`)."""
+    beside it, :class:`~pubfetch.engine.assembly.FetchRun`). It is opened in a batch, so a Redis that is away then is
+    waited for as during the batch's requests, not a failed batch."""
     from pubfetch.engine.assembly import shared_rate_limiter
+    from pubfetch.net.ratelimit_redis import OUTAGE_S
 
-    return shared_rate_limiter(_config(worker))
+    return shared_rate_limiter(_config(worker), open_wait_s=OUTAGE_S)
 
 
 @functools.cache
