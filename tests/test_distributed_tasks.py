@@ -91,3 +91,36 @@ def test_a_batch_is_fetched_into_the_workers_database(services: SyntheticService
         stored = store.get_publication(PublicationIds(Article(2).pmid))
     assert stored is not None and stored.title.content == Article(2).title
     assert stored.fulltext.is_empty()  # only the parts the job asked for
+
+
+@pytest.mark.services(12)
+def test_a_task_walks_its_ids_in_batches(services: SyntheticServices, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task of many IDs (up to MAX_IDS_PER_TASK) is walked through the chain ``WALK`` at a time, two walks in flight,
+    as a local run walks its batches: the first publication is stored before the batch services have been asked about
+    more than two walks' IDs. Walked as one batch (as the red team's task of 200,000 IDs was: 1.5 GB of worker RSS),
+    every ID is asked first and held until the end."""
+    import pubfetch.distributed.tasks as tasks
+
+    monkeypatch.setattr(tasks, "WALK", 3)
+    db = tmp_path / "worker.db"
+    init_db(db).close()
+    with open_store(db, readonly=True) as opened:
+        store_class = type(opened)
+    put = store_class.put_publication
+    asked_at_first_put: list[int] = []
+
+    def noting_put(self: Any, pub: Any) -> Any:
+        if not asked_at_first_put:
+            asked_at_first_put.append(len(services.ids_asked.get("europepmc_search", {})))
+        return put(self, pub)
+
+    monkeypatch.setattr(store_class, "put_publication", noting_put)
+    worker = WorkerSettings(str(db), str(tmp_path / "rates.sqlite"), allow_private_addresses=True)
+    message = BatchMessage([PublicationIds(Article(i).pmid) for i in range(12)], str(db), {"quick": True},
+                           ["title", "abstract"]).encode()
+    result = run_task(worker, message, monkeypatch)
+    assert result.state == "SUCCESS", result.result
+    assert (result.result["total"], result.result["fetched"]) == (12, 12)
+    assert len(services.ids_asked["europepmc_search"]) == 12
+    assert asked_at_first_put and 1 <= asked_at_first_put[0] <= 2 * 3, asked_at_first_put
