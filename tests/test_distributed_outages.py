@@ -19,6 +19,7 @@ from support.tcpcut import CuttableForwarder
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
 
 
+@pytest.mark.slow
 def test_a_worker_rides_out_a_10_s_outage_of_its_rate_limits_redis(tmp_path: Path, redis_url: str) -> None:
     """The worker's shared rate limits (``--rate-db``, by default the broker's Redis) stop answering for 10 s while
     it fetches a job: its requests wait for the limiter to answer again instead of each failing as "rate limit:
@@ -80,3 +81,37 @@ def test_two_submitters_of_one_run_at_once_make_one_job(tmp_path: Path, redis_ur
     assert len(jobs) == 2 and jobs[0] == jobs[1]
     assert [(s.batches, s.done, s.failed) for s in statuses] == [(3, 3, 0)] * 2
     assert counts and all(n == 3 for n in counts.values()), counts  # each service once per open-access publication
+
+
+@pytest.mark.slow
+def test_a_worker_rides_out_a_10_s_outage_of_its_queue(tmp_path: Path, redis_url: str) -> None:
+    """The worker's whole way to Redis (queue, results, rate limits) is cut for 10 s while it fetches a job: the
+    batches it holds finish, their results are stored when Redis answers again, and the job ends as a healthy one."""
+    db = tmp_path / "pubs.db"
+    init_store(db).close()
+    log = tmp_path / "worker.log"
+    with SyntheticServices(9, latency=0.2) as services, CuttableForwarder(6379) as forwarder:
+        env = service_env(services)
+        through = redis_url.replace("127.0.0.1:6379", f"127.0.0.1:{forwarder.port}")
+        worker = start_worker(through, str(db), env, log)
+        pmids = services.pmids()
+        try:
+            first = wait(submit(pmids[:1], str(db), redis_url, batch_size=1), redis_url, timeout=120)
+            assert (first.done, first.failed) == (1, 0)
+            seen: list[object] = []
+
+            def outage(status: object) -> None:
+                seen.append(status)
+                if len(seen) == 2:
+                    forwarder.cut()
+                    threading.Timer(10.0, forwarder.restore).start()
+
+            status = wait(submit(pmids[1:], str(db), redis_url, batch_size=2), redis_url, progress=outage,
+                          poll=0.5, timeout=240)
+        finally:
+            stop_process_groups([worker])
+    summary = status.summary
+    assert (status.done, status.failed) == (4, 0), (status.failures, log.read_text(errors="replace")[-4000:])
+    assert (summary.total, summary.fetch_exception, summary.failed) == (8, 0, 0), summary
+    with open_store(db) as store:
+        assert store.publications_size() == 9

@@ -124,3 +124,41 @@ def test_a_task_walks_its_ids_in_batches(services: SyntheticServices, tmp_path: 
     assert (result.result["total"], result.result["fetched"]) == (12, 12)
     assert len(services.ids_asked["europepmc_search"]) == 12
     assert asked_at_first_put and 1 <= asked_at_first_put[0] <= 2 * 3, asked_at_first_put
+
+
+@pytest.mark.services(3)
+def test_a_batch_waits_for_the_results_redis_through_an_outage(services: SyntheticServices, tmp_path: Path,
+                                                               redis_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The results' Redis (the job's cancel flag and retry list) is away when a batch starts, as in a Redis restart
+    while a worker holds prefetched batches: the batch waits for it (one warning, then one when it answers again)
+    and is fetched, instead of failing with redis-py's ConnectionError."""
+    import logging
+    import threading
+    from types import SimpleNamespace
+
+    from pubfetch.distributed.tasks import fetch_batch
+    from support.tcpcut import CuttableForwarder
+    from support.waits import wait_until
+
+    caplog.set_level(logging.WARNING, logger="pubfetch.net.ratelimit_redis")
+    db = tmp_path / "worker.db"
+    init_db(db).close()
+    worker = WorkerSettings(str(db), str(tmp_path / "rates.sqlite"), allow_private_addresses=True)
+    message = BatchMessage([PublicationIds(Article(i).pmid) for i in range(3)], str(db), {"quick": True},
+                           ["title", "abstract"], batches=1).encode()
+    outcome: list[Any] = []
+    with CuttableForwarder(6379) as forwarder:
+        conf = SimpleNamespace(pubfetch_worker=worker, result_expires=600,
+                               result_backend=redis_url.replace("127.0.0.1:6379", f"127.0.0.1:{forwarder.port}"),
+                               result_backend_transport_options={"global_keyprefix": redis_url.split("prefix=")[1]})
+        task = SimpleNamespace(request=SimpleNamespace(id="t1", group="job-outage", hostname="w@h"),
+                               app=SimpleNamespace(conf=conf))
+        forwarder.cut()
+        batch = threading.Thread(target=lambda: outcome.append(fetch_batch(task, message)))
+        batch.start()
+        wait_until(lambda: "does not answer" in caplog.text or not batch.is_alive(), 60, "the batch to meet the outage")
+        assert batch.is_alive() and services.counts.total() == 0  # waiting, not failed; nothing asked yet
+        forwarder.restore()
+        batch.join(120)
+    assert len(outcome) == 1 and (outcome[0]["total"], outcome[0]["fetched"]) == (3, 3)
+    assert caplog.text.count("the results' Redis at ") == 2 and "answers again" in caplog.text

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pubfetch.net.ratelimit import (
@@ -45,6 +45,7 @@ from pubfetch.net.ratelimit import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PREFIXES = ("redis://", "rediss://", "unix://")
 DEFAULT_KEY_PREFIX = "pubfetch:"
@@ -133,7 +134,65 @@ def connect(url: str) -> Any:
 
 
 class RedisAway(ConnectionError):
-    """The rate limits' Redis did not answer for as long as the limiter waits for it; one line saying so."""
+    """Redis did not answer for as long as its caller waits for it; one line saying so."""
+
+
+class RedisOutages:
+    """Calls to one Redis, asked again while it is away (refused, cut, timing out, still loading) with a doubling pause
+    (to :data:`MAX_PAUSE_S`), and one warning when an outage starts and one when it ends, whichever threads meet it.
+    A Redis that answers no (a wrong password, a ConnectionError to redis-py too) fails at once.
+
+    Args:
+        what: the Redis in messages ("the rate limits' Redis at HOST:PORT/N").
+        waiting: who waits for it ("requests wait for it").
+    """
+
+    def __init__(self, what: str, waiting: str) -> None:
+        import redis
+
+        self.what, self.waiting = what, waiting
+        self._away = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        self._answered_no = (redis.exceptions.AuthenticationError, redis.exceptions.AuthorizationError)
+        self._lock = threading.Lock()
+        self._lost = False
+
+    def call(self, limit: float, op: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``op(*args, **kwargs)``, asked again for up to ``limit`` seconds while Redis is away (0: not asked again);
+        :class:`RedisAway` once that is over."""
+        started: float | None = None
+        pause = 0.25
+        while True:
+            try:
+                result = op(*args, **kwargs)
+            except self._answered_no:
+                raise
+            except self._away as e:
+                now = time.monotonic()
+                if started is None:
+                    started = now
+                if now - started + pause > limit:
+                    if limit > 0:
+                        raise RedisAway(f"{self.what} has not answered for {now - started:.0f} s "
+                                        f"({type(e).__name__})") from None
+                    raise
+                self._note(True, e, limit)
+                time.sleep(pause)
+                pause = min(pause * 2, MAX_PAUSE_S)
+            else:
+                if started is not None:
+                    self._note(False)
+                return result
+
+    def _note(self, lost: bool, error: BaseException | None = None, limit: float = 0.0) -> None:
+        with self._lock:
+            if lost == self._lost:
+                return
+            self._lost = lost
+        if lost:
+            log.warning("%s does not answer (%s); %s for up to %.0f s", self.what, type(error).__name__, self.waiting,
+                        limit)
+        else:
+            log.warning("%s answers again", self.what)
 
 
 @dataclass
@@ -158,63 +217,18 @@ class RedisRateLimiter:
     _reset: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
-        import redis
-
         url, self.prefix = split_prefix(self.url, DEFAULT_KEY_PREFIX)
         self.where = url.split("@")[-1]
         self.redis = connect(url)
-        #: redis-py's errors of a Redis that is away (refused, cut, timing out, still loading), not of one that
-        #: answered no (a wrong password is a ConnectionError too, and fails at once)
-        self._away = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-        self._answered_no = (redis.exceptions.AuthenticationError, redis.exceptions.AuthorizationError)
-        self._outage_lock = threading.Lock()
-        self._in_outage = False
+        self._outages = RedisOutages(f"the rate limits' Redis at {self.where}", "requests wait for it")
         try:
-            self._through_outages(self.redis.ping, self.open_wait_s)
+            self._outages.call(self.open_wait_s, self.redis.ping)
         except RedisAway as e:
             raise ValueError(str(e)) from None
         except Exception as e:  # redis-py's errors; the driver is imported lazily
             raise ValueError(f"Redis at {self.where} does not answer: {e}") from None
         self._reserve = self.redis.register_script(_RESERVE)
         self._penalize = self.redis.register_script(_PENALIZE)
-
-    def _through_outages(self, op: Callable[..., Any], limit: float, *args: Any, **kwargs: Any) -> Any:
-        """``op(*args, **kwargs)``, asked again while Redis is away, for up to ``limit`` seconds."""
-        started: float | None = None
-        pause = 0.25
-        while True:
-            try:
-                result = op(*args, **kwargs)
-            except self._answered_no:
-                raise
-            except self._away as e:
-                now = time.monotonic()
-                if started is None:
-                    started = now
-                if now - started + pause > limit:
-                    if limit > 0:
-                        raise RedisAway(f"the rate limits' Redis at {self.where} has not answered for "
-                                              f"{now - started:.0f} s ({type(e).__name__})") from None
-                    raise
-                self._note_outage(True, e, limit)
-                time.sleep(pause)
-                pause = min(pause * 2, MAX_PAUSE_S)
-            else:
-                if started is not None:
-                    self._note_outage(False)
-                return result
-
-    def _note_outage(self, lost: bool, error: BaseException | None = None, limit: float = 0.0) -> None:
-        """One warning when Redis stops answering and one when it answers again, whichever threads meet it."""
-        with self._outage_lock:
-            if lost == self._in_outage:
-                return
-            self._in_outage = lost
-        if lost:
-            log.warning("the rate limits' Redis at %s does not answer (%s); requests wait for it for up to %.0f s",
-                        self.where, type(error).__name__, limit)
-        else:
-            log.warning("the rate limits' Redis at %s answers again", self.where)
 
     def limit_of(self, key: str) -> Limit:
         return self.limits.get(key) or self.limits.get("host") or Limit(4.0)
@@ -232,10 +246,10 @@ class RedisRateLimiter:
     def wait_for(self, key: str) -> float:
         """Book the next slot of a service; return the seconds until it starts (0: now)."""
         limit = self.limit_of(key)
-        wait, calls, reset = self._through_outages(self._reserve, self.outage_s,
-                                                   keys=[f"{self.prefix}rate:{key}", self._quota_key(key)],
-                                                   args=[repr(limit.interval), limit.burst, limit.daily,
-                                                         repr(self._now_arg()), QUOTA_TTL_S, repr(MAX_AHEAD_S)])
+        wait, calls, reset = self._outages.call(self.outage_s, self._reserve,
+                                               keys=[f"{self.prefix}rate:{key}", self._quota_key(key)],
+                                               args=[repr(limit.interval), limit.burst, limit.daily,
+                                                     repr(self._now_arg()), QUOTA_TTL_S, repr(MAX_AHEAD_S)])
         if reset:
             text = reset.decode("utf-8", "replace") if isinstance(reset, bytes) else str(reset)
             note_reset(self._reset, key, text, self.where)
@@ -259,12 +273,12 @@ class RedisRateLimiter:
         if seconds <= 0:
             return
         seconds = min(float(seconds), MAX_AHEAD_S)
-        self._through_outages(self._penalize, self.outage_s, keys=[f"{self.prefix}rate:{key}"],
-                              args=[repr(seconds), repr(self._now_arg())])
+        self._outages.call(self.outage_s, self._penalize, keys=[f"{self.prefix}rate:{key}"],
+                           args=[repr(seconds), repr(self._now_arg())])
         log.info("%s asked to wait %.1f s; every process on every machine holds back", key, seconds)
 
     def calls_today(self, key: str) -> int:
-        return int(self._through_outages(self.redis.get, self.outage_s, self._quota_key(key)) or 0)
+        return int(self._outages.call(self.outage_s, self.redis.get, self._quota_key(key)) or 0)
 
     def close(self) -> None:
         self.redis.close()
