@@ -112,9 +112,9 @@ def test_jats_references_sections_funding_and_licence_match_the_xml(corpus_dir: 
             licences = list(article.find("front").iter("license"))
             assert bool(record.license) == bool(licences), path.name
             if licences:  # the ali:license_ref URL, else the licence's xlink:href
-                refs = [_text(e) for e in licences[0].iter()
-                        if isinstance(e.tag, str) and etree.QName(e).localname == "license_ref"]
-                assert record.license == (refs or [licences[0].get(XLINK_HREF)])[0], path.name
+                licence_refs = [_text(e) for e in licences[0].iter()
+                                if isinstance(e.tag, str) and etree.QName(e).localname == "license_ref"]
+                assert record.license == (licence_refs or [licences[0].get(XLINK_HREF)])[0], path.name
             totals["refs"] += len(refs)
             totals["ref dois"] += len([d for d in ref_dois if d])
             totals["sections"] += len(titles)
