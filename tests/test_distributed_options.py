@@ -62,8 +62,9 @@ def test_a_setting_of_the_workers_chosen_in_config_is_refused_not_dropped(name: 
 
 
 def test_config_and_options_reach_the_job_submitted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """What a queued call hands to the submission: the batch size (IDs per task) and the job settings, from
-    ``config`` or the keyword options; this process's own worker settings in ``config`` are no choice, so no error."""
+    """What a queued call hands to the submission: the batch size (IDs per task), the job settings and the fetching
+    thresholds, from ``config`` or the keyword options; this process's own worker settings in ``config`` are no
+    choice, so no error."""
     import pubfetch.distributed.submit as submit
 
     sent: list[dict[str, object]] = []
@@ -74,8 +75,11 @@ def test_config_and_options_reach_the_job_submitted(tmp_path: Path, monkeypatch:
                         config=own.with_changes(batch_size=3, efetch_batch=7, max_links=1))
     pubfetch.fetch_many(["31114920"], db=db, queue=NO_BROKER, config=own, batch_size=5, linger_ms=9)
     pubfetch.fetch_many(["31114920"], db=db, queue=NO_BROKER)
-    assert [kw["batch_size"] for kw in sent] == [3, 5, None]  # None: the queue's default
-    first, second, third = (kw["settings"] for kw in sent)
+    pubfetch.fetch_many(["31114920"], db=db, queue=NO_BROKER, title_min_length=5, retry_limit=0)
+    assert [kw["batch_size"] for kw in sent] == [3, 5, None, None]  # None: the queue's default
+    thresholds = sent[3]["args"]
+    assert isinstance(thresholds, FetcherArgs) and (thresholds.title_min_length, thresholds.retry_limit) == (5, 0)
+    first, second, third = (kw["settings"] for kw in sent[:3])
     assert isinstance(first, dict) and isinstance(second, dict) and isinstance(third, dict)
     assert (first["efetch_batch"], first["max_links"]) == (7, 1)
     assert second["linger_ms"] == 9
