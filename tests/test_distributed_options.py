@@ -4,6 +4,7 @@ always do their own way, a database the workers cannot reach)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -54,7 +55,13 @@ WORKER_LEAVES = sorted(name for name in WORKER_OWNED if name not in ("endpoints"
 
 
 @pytest.mark.parametrize("name", [*WORKER_LEAVES, "user_agent"])
-def test_a_setting_of_the_workers_chosen_in_config_is_refused_not_dropped(name: str, tmp_path: Path) -> None:
+def test_a_setting_of_the_workers_chosen_in_config_is_refused_not_dropped(name: str, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # this process's own configuration is the defaults (none of the machine's variables or config file), so that the
+    # value below is a choice of the call
+    for variable in [v for v in os.environ if v.startswith(("PUBFETCH_", "NCBI_"))]:
+        monkeypatch.delenv(variable)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     value = WORKER_OWNED.get(name, "mine")
     config = FetchConfig.from_env().with_changes(**{name: value})
     with pytest.raises(ValueError, match=f"cannot use config's {name}: each worker uses its own"):
