@@ -120,8 +120,8 @@ def _results_client(url: str) -> Any:
 
 @functools.cache
 def _results_outages(url: str) -> Any:
-    from pubfetch.distributed.app import shown_url
     from pubfetch.net.ratelimit_redis import RedisOutages
+    from pubfetch.net.urls import shown_url
 
     return RedisOutages(f"the results' Redis at {shown_url(url)}", "the batch waits for it")
 
