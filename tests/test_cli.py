@@ -152,7 +152,7 @@ def test_verbose_shows_info(cli: Cli) -> None:
 def test_unwritable_log(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "f").write_text("")
     assert error(cli, "-l", str(tmp_path / "f" / "x.log"), "-is-pmid", "1").startswith(
-        f"pubfetch: error: cannot open log file '{tmp_path / 'f' / 'x.log'}': ")
+        f"pubfetch: error: cannot write log file '{tmp_path / 'f' / 'x.log'}' (--log): ")
 
 
 # --- through a real process ------------------------------------------------------------------------------------------

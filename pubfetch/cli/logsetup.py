@@ -161,6 +161,11 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
     console.addFilter(setup.warnings)
     setup.handlers.append(console)
     if log_file is not None:
+        from pubfetch.cli.preflight import why_not_writable
+
+        why = why_not_writable(log_file)  # the rule and the words of every output file option
+        if why:
+            raise InputError(f"cannot write log file '{log_file}' (--log): {why}")
         try:
             parent = os.path.dirname(log_file)
             if parent:
