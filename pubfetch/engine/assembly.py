@@ -11,11 +11,12 @@ import logging
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Self
 
 from pubfetch.config import FetchConfig, rate_db_default
 from pubfetch.engine.batches import IdsLike, Progress, Tally
 from pubfetch.engine.overlap import retried, run_batches
+from pubfetch.engine.resume import RetryEntry
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
@@ -31,6 +32,7 @@ logger = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from pubfetch.net.transport import Transport
     from pubfetch.net.warc import WarcRecorder
+    from pubfetch.rules import ScrapingRules
 
 DbLike = str | os.PathLike[str] | Store | None
 
@@ -86,7 +88,7 @@ class FetchRun:
 
     def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
               summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
-              errors: str = "skip", deferred: list[dict[str, Any]] | None = None) -> Iterator[Publication]:
+              errors: str = "skip", deferred: list[RetryEntry] | None = None) -> Iterator[Publication]:
         """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`)."""
         with ExitStack() as stack:
             store, writer = self._writing(stack, db, summary)
@@ -95,7 +97,7 @@ class FetchRun:
             yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
                                    self.config.batching.batch_size, own_context=self._owns_context, deferred=deferred)
 
-    def fetch_retries(self, entries: Iterable[dict[str, Any]], db: DbLike = None, *,
+    def fetch_retries(self, entries: Iterable[RetryEntry], db: DbLike = None, *,
                       summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
         """The end-of-run retry of publications a :meth:`fetch` deferred (``deferred=``), in the order given, each
         asked only what failed; yields them as they are done."""
@@ -131,16 +133,18 @@ class FetchRun:
         self.close()
 
 
-def shared_rate_limiter(config: FetchConfig) -> RateLimiter:
+def shared_rate_limiter(config: FetchConfig, *, open_wait_s: float = 0.0) -> RateLimiter:
     """The limiter of the services' documented rates shared with every other pubfetch process of the user, kept where
-    ``rate_db`` says (a SQLite file or a ``redis://`` URL), else :func:`~pubfetch.config.rate_db_default`."""
+    ``rate_db`` says (a SQLite file or a ``redis://`` URL), else :func:`~pubfetch.config.rate_db_default`.
+    ``open_wait_s``: how long opening a Redis limiter waits for Redis to answer (0: a command says at once that it
+    does not)."""
     from pubfetch.net.ratelimit_redis import shared_limiter
 
     where = config.run.rate_db or rate_db_default()
-    return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)))
+    return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)), open_wait_s=open_wait_s)
 
 
-def _rules(config: FetchConfig) -> object | None:
+def _rules(config: FetchConfig) -> ScrapingRules | None:
     """The user's rule files, read now so that a bad one is an error before anything is fetched (the built-in rules
     are loaded on first use, once per process)."""
     fetching = config.fetching
