@@ -7,6 +7,7 @@ same thing whichever of them runs it.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
@@ -25,6 +26,8 @@ from pubfetch.net.ratelimit import ServiceMap, default_limits
 from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_or_init_store
 from pubfetch.store.writer import StoreWriter
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from pubfetch.net.transport import Transport
@@ -153,8 +156,17 @@ def _rules(config: FetchConfig) -> ScrapingRules | None:
 
 
 def _open(stack: ExitStack, db: DbLike) -> Store | None:
+    """The store of ``db``; one the run opens itself is held for the run (:meth:`Store.fetch_run`), so that two
+    processes fetching into one SQLite file do not both fetch everything. A Store given open is the caller's to hold
+    (the command line holds it for all of its steps)."""
     if db is None or isinstance(db, Store):
         return db
     store = open_or_init_store(db)
     stack.callback(store.close)
+    stack.enter_context(store.fetch_run(lambda: _waiting_for(db)))
     return store
+
+
+def _waiting_for(db: object) -> None:
+    logger.warning("another fetching run is using database %s: waiting for it to end (what it stores is then not "
+                   "fetched again)", db)
