@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from pubfetch.engine.summary import BatchSummary
 from pubfetch.rules import RuleError
 from pubfetch.store import open_or_init_store
 from support.fetchrun import chain_config
-from support.synthetic import Article, SyntheticServices, in_process, use_services
+from support.synthetic import Article, SyntheticServices, hold_searches, in_process, use_services
 from support.waits import within
 
 REPO = Path(__file__).resolve().parents[1]
@@ -110,16 +109,7 @@ def test_two_library_processes_on_one_database_fetch_each_publication_once(tmp_p
     ids = [Article(0).pmid, Article(2).pmid]  # open access: final after the first run
     with SyntheticServices(3) as services:
         use_services(monkeypatch, tmp_path, services)
-        answer = services.handle
-        searching, release = threading.Event(), threading.Event()
-
-        def held(request):
-            if request.path.endswith("/search"):
-                searching.set()
-                release.wait(300)  # the first process is mid-fetch, holding the database, until the test lets it go
-            return answer(request)
-
-        services.server.routes["/*"] = held
+        searching, release = hold_searches(services)
         env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
         def start() -> subprocess.Popen[str]:
