@@ -1,7 +1,9 @@
 """The task a worker runs: fetch one batch of publications into the worker's own database.
 
-A batch is walked through the chain as in a single process (``fetch_many`` over the batch), so the batchable services
-(Europe PMC search, efetch, annotations) are asked about many publications together. The task is idempotent: an
+A batch is walked through the chain as in a single process, so the batchable services (Europe PMC search, efetch,
+annotations) are asked about many publications together; the batches a worker holds at the same time (its tasks are
+threads of one process) are walked in one run when their settings are equal, so that one batch's last requests ride
+with the next one's, as the two batches in flight of one process do (:mod:`.sharedrun`). The task is idempotent: an
 entry the database already holds complete enough is not fetched again (the fetcher's can-fetch rules), so a batch
 delivered twice, after a worker was lost, only finishes what the first delivery left undone; every entry is written
 in its own transaction.
@@ -21,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import threading
 from typing import Any
 
 from pubfetch.distributed.message import MessageRefused, database_name, decode
@@ -100,15 +103,36 @@ def _config(worker: WorkerSettings) -> Any:
                             allow_private_addresses=worker.allow_private_addresses or cfg.http.allow_private_addresses)
 
 
-@functools.cache
+_opening = threading.Lock()  # the tasks of a worker are threads: the process's limiter and runs are made once
+
+
 def _rate_limiter(worker: WorkerSettings) -> Any:
     """The worker process's shared rate limiter, opened once: it serves every batch (each batch's run is assembled
     beside it, :class:`~pubfetch.engine.assembly.FetchRun`). It is opened in a batch, so a Redis that is away then is
     waited for as during the batch's requests, not a failed batch."""
+    with _opening:
+        return _opened_limiter(worker)
+
+
+@functools.cache
+def _opened_limiter(worker: WorkerSettings) -> Any:
     from pubfetch.engine.assembly import shared_rate_limiter
     from pubfetch.net.ratelimit_redis import OUTAGE_S
 
     return shared_rate_limiter(_config(worker), open_wait_s=OUTAGE_S)
+
+
+def _runs(worker: WorkerSettings) -> Any:
+    """The runs of the batches this process holds at the same time (:mod:`.sharedrun`)."""
+    with _opening:
+        return _shared_runs(worker)
+
+
+@functools.cache
+def _shared_runs(worker: WorkerSettings) -> Any:
+    from pubfetch.distributed.sharedrun import SharedRuns
+
+    return SharedRuns(_opened_limiter(worker))
 
 
 @functools.cache
@@ -188,7 +212,7 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     the job's last batch to finish (:mod:`.jobretry`)."""
     from pubfetch.distributed.jobretry import JobRetry
     from pubfetch.engine.resume import RetryEntry
-    from pubfetch.fetcher import BatchSummary, fetch_many, fetch_retries
+    from pubfetch.fetcher import BatchSummary, call_config, fetch_retries
 
     worker = _worker(task)
     cfg = _config(worker).with_job_settings(message.settings)
@@ -197,11 +221,12 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     summary = BatchSummary()
     job = task.request.group
     deferred: list[RetryEntry] | None = [] if job and message.batches else None
-    pubs = fetch_many(message.ids, db=store, args=args, parts=message.parts, config=cfg, summary=summary,
-                      batch_size=max(1, min(len(message.ids), WALK)), deferred=deferred,
-                      rate_limiter=limiter)
-    for _ in pubs:
-        pass
+    # the run of the batches beside this one of equal settings: the batch size is the walk's, whatever this task holds
+    settings = call_config(cfg, args, message.parts, {"batch_size": WALK}, "fetch_many")
+    with _runs(worker).joined(settings) as (run, in_flight):
+        for _ in run.fetch(message.ids, store, summary=summary, deferred=deferred, shared=in_flight,
+                           batch_size=max(1, min(len(message.ids), WALK)), scope=job or task.request.id):
+            pass
     if deferred is not None:
         client, prefix = _results(task)
         retry = JobRetry(client, prefix, job, message.batches, task.request.id, int(task.app.conf.result_expires))

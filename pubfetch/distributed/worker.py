@@ -1,7 +1,11 @@
 """``pubfetch worker --broker redis://... --db postgresql://...``: a Celery worker that fetches queued batches.
 
-Each of its ``--concurrency`` processes fetches one batch at a time into the worker's own database, waiting on the
-cluster-wide rate limits (``--rate-db``, by default the broker's Redis when the broker is Redis). Every worker has a
+It fetches ``--concurrency`` batches at a time into the worker's own database, waiting on the cluster-wide rate limits
+(``--rate-db``, by default the broker's Redis when the broker is Redis). By default its batches are threads of one
+process that gather their requests together (``--pool threads``, :mod:`.sharedrun`): a cluster then asks the services
+no more often per publication than one process does, but one worker's parsing uses one CPU at a time (run a worker per
+CPU to use more). ``--pool prefork`` gives each batch a process of its own, which uses every CPU but pays each batch's
+last requests alone. Every worker has a
 name of its own by default (``pubfetch-PID@HOST``), so that several can run on one machine with either broker (RabbitMQ
 gives a name's control queue to one worker only), and renews the batches it holds while it is alive
 (:mod:`.liveness`).
@@ -18,6 +22,9 @@ from collections.abc import Sequence
 from pubfetch.distributed.app import GRACE_S, MIN_GRACE_S, default_backend, make_app
 from pubfetch.distributed.tasks import WorkerSettings
 
+#: Batches a threaded worker fetches at a time by default: the two in flight of one process.
+THREADS = 2
+
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pubfetch worker", description="Fetch batches of publications sent to a queue "
@@ -28,9 +35,13 @@ def parser() -> argparse.ArgumentParser:
                    "postgresql://user@host/dbname, or a SQLite file on this machine (a job naming another is refused)")
     p.add_argument("--rate-db", help="shared rate limits: redis://host:6379/N (default: the broker, if Redis), or a "
                    "SQLite file for workers of one machine")
-    p.add_argument("--concurrency", type=int, default=os.cpu_count() or 1,
-                   help="batches fetched at a time, one process each (default: the machine's CPUs, %(default)s here); "
-                   "the worker takes no more batches than this from the queue")
+    p.add_argument("--concurrency", type=int, help="batches fetched at a time; the worker takes no more than this "
+                   f"from the queue (default: {THREADS} with --pool threads, as one process has in flight; the "
+                   f"machine's CPUs, {os.cpu_count() or 1} here, with --pool prefork)")
+    p.add_argument("--pool", choices=("threads", "prefork"), default="threads",
+                   help="threads (the default): the batches are threads of one process that ask the services "
+                   "together, as one process does (one CPU at a time: run a worker per CPU to use more); prefork: a "
+                   "process per batch (every CPU, but each batch's last requests are its own)")
     p.add_argument("--grace-period", type=float, default=GRACE_S, metavar="SECONDS",
                    help="a worker silent for longer (machine lost, process group killed) has its batches given to "
                    "another worker; give every worker of a queue the same value (default %(default).0f)")
@@ -44,13 +55,15 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     opts = parser().parse_args(list(argv))
+    if opts.concurrency is None:
+        opts.concurrency = THREADS if opts.pool == "threads" else os.cpu_count() or 1
     if opts.concurrency < 1:
         return _usage("--concurrency must be at least 1")
     if opts.grace_period < MIN_GRACE_S:
         return _usage(f"--grace-period must be at least {MIN_GRACE_S:.0f} s (workers renew their batches every "
                       "quarter of it)")
     rate_db = opts.rate_db or (opts.broker if opts.broker.startswith(("redis://", "rediss://")) else None)
-    # the pool processes are forked from this one after the app is made: their tasks read these settings from it
+    # the tasks (threads, or processes forked from this one after the app is made) read these settings from the app
     worker = WorkerSettings(opts.db, rate_db, opts.allow_private_addresses)
     try:
         backend = default_backend(opts.broker)
@@ -63,7 +76,7 @@ def main(argv: Sequence[str]) -> int:
     # a refused or failed batch is logged once, by the task, in one line; Celery's own line about it would repeat it
     logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
     name = opts.name or f"pubfetch-{os.getpid()}@%h"
-    celery_argv = ["worker", f"--loglevel={opts.loglevel}", f"--concurrency={opts.concurrency}", "--pool=prefork",
+    celery_argv = ["worker", f"--loglevel={opts.loglevel}", f"--concurrency={opts.concurrency}", f"--pool={opts.pool}",
                    "--without-gossip", "--without-mingle", f"--hostname={name}"]
     app.worker_main(celery_argv)
     return 0

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Self
 
 from pubfetch.config import FetchConfig, rate_db_default
 from pubfetch.engine.batches import IdsLike, Progress, Tally
+from pubfetch.engine.flow import InFlight
 from pubfetch.engine.overlap import retried, run_batches
 from pubfetch.engine.resume import RetryEntry
 from pubfetch.engine.summary import BatchSummary
@@ -88,14 +89,18 @@ class FetchRun:
 
     def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
               summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
-              errors: str = "skip", deferred: list[RetryEntry] | None = None) -> Iterator[Publication]:
-        """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`)."""
+              errors: str = "skip", deferred: list[RetryEntry] | None = None, batch_size: int | None = None,
+              shared: InFlight | None = None, scope: str = "") -> Iterator[Publication]:
+        """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`); ``batch_size``
+        instead of the configuration's; ``shared``: the batches in flight of other fetches of this run at the same
+        time, to gather with (claims within ``scope``; :mod:`pubfetch.distributed.sharedrun`)."""
         with ExitStack() as stack:
             store, writer = self._writing(stack, db, summary)
             tally = Tally(self.context.args, summary, progress, retry_exceptions)
             stack.callback(tally.retry.close)
             yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
-                                   self.config.batching.batch_size, own_context=self._owns_context, deferred=deferred)
+                                   batch_size or self.config.batching.batch_size, own_context=self._owns_context,
+                                   deferred=deferred, shared=shared, scope=scope)
 
     def fetch_retries(self, entries: Iterable[RetryEntry], db: DbLike = None, *,
                       summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:

@@ -75,9 +75,11 @@ class Tally:
         self.done = 0
         self._lock = threading.Lock()
 
-    def next_batch(self) -> BatchMark:
+    def next_batch(self, number: int | None = None) -> BatchMark:
+        """The next batch's mark, numbered ``number`` when the batches in flight number them (they may be shared
+        with other callers: :class:`~pubfetch.engine.flow.InFlight`)."""
         self.batches += 1
-        return BatchMark(self.batches)
+        return BatchMark(self.batches if number is None else number)
 
     def complete(self, pub: Publication, fetched: bool, batch: BatchMark, run: PubRun | None = None,
                  position: int = 0) -> bool:

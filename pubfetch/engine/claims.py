@@ -29,12 +29,12 @@ class Claims:
         self._owners: dict[str, tuple[PubRun, int]] = {}
         self._lock = threading.Lock()
 
-    def claim(self, runs: Sequence[PubRun], batch: int) -> None:
-        """Mark each of ``runs`` (of batch number ``batch``) whose paper an earlier-claimed run holds as the same
-        publication (it stops: its thread sees ``same_as``); claim the others' IDs."""
+    def claim(self, runs: Sequence[PubRun], batch: int, scope: str = "") -> None:
+        """Mark each of ``runs`` (of batch number ``batch``) whose paper an earlier-claimed run of the same ``scope``
+        (a queued job) holds as the same publication (it stops: its thread sees ``same_as``); claim the others' IDs."""
         with self._lock:
             for run in runs:
-                keys = identity_keys(run.pub)
+                keys = [f"{scope}\n{key}" for key in identity_keys(run.pub)]
                 first = next((self._owners[k][0] for k in keys if k in self._owners), None)
                 if first is not None and first is not run:
                     log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)

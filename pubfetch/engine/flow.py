@@ -10,6 +10,7 @@ there and is fetched only as that one (:class:`~pubfetch.engine.claims.Claims`).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -33,11 +34,50 @@ OnComplete = Callable[[PubRun], None]
 
 
 class InFlight:
-    """What the batches in flight together share: who holds which paper, and the open batches of each step."""
+    """What the batches in flight together share: who holds which paper, the open batches of each step, and the
+    batches' numbers.
 
-    def __init__(self, ctx: Context) -> None:
+    The batches may be one run's (``fetch_many`` overlaps two) or those of several callers running in one context at
+    the same time (a worker's tasks of equal settings, :mod:`pubfetch.distributed.sharedrun`): each batch is numbered
+    by :meth:`begin` before it is read from the database and ended by :meth:`end`. A batch's claims are kept until
+    every batch begun before it ended has ended too (those may have been read from the database before its papers
+    were stored). Claims are taken within a batch's ``scope`` only (a queued job): a paper of another job is that
+    job's to fetch and count.
+
+    ``alone``: whether these are the context's only batches; if not, a batch that fails does not halt the context
+    (stop its sending), which its other callers go on using."""
+
+    def __init__(self, ctx: Context, alone: bool = True) -> None:
+        self.alone = alone
         self.claims = Claims()
         self.batcher = Batcher(ctx, ctx.config.batching.linger_ms / 1000)
+        self._lock = threading.Lock()
+        self._begun = 0
+        self._running: dict[int, str] = {}  # batch number -> scope
+        self._ended: list[tuple[int, int]] = []  # batch number, the last batch begun when it ended
+
+    def begin(self, scope: str = "") -> int:
+        """A new batch's number (it is about to be read from the database); its papers are claimed within ``scope``."""
+        with self._lock:
+            self._begun += 1
+            self._running[self._begun] = scope
+            return self._begun
+
+    def scope(self, number: int) -> str:
+        with self._lock:
+            return self._running.get(number, "")
+
+    def end(self, number: int) -> None:
+        """Batch ``number`` is done (its publications stored): its claims go once no batch that may have missed them
+        in the database is still running."""
+        with self._lock:
+            self._running.pop(number, None)
+            self._ended.append((number, self._begun))
+            oldest = min(self._running, default=self._begun + 1)
+            gone = [batch for batch, last in self._ended if last < oldest]
+            self._ended = [(batch, last) for batch, last in self._ended if last >= oldest]
+        for batch in gone:
+            self.claims.forget(batch)
 
 
 def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: OnComplete | None = None,
@@ -70,7 +110,7 @@ def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_
     def search_and_claim(ctx: Context, batch: Sequence[PubRun]) -> None:
         europepmc.fetch_search(ctx, batch)
         for flow in sorted({batcher.flow_of(run) for run in batch}):
-            shared.claims.claim([run for run in batch if batcher.flow_of(run) == flow], flow)
+            shared.claims.claim([run for run in batch if batcher.flow_of(run) == flow], flow, shared.scope(flow))
 
     steps: dict[Step, Step] = {europepmc.fetch_search: search_and_claim}
 
@@ -108,7 +148,7 @@ def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_
         # interrupted: requests not yet sent are not sent (the publications still in flight end at once and are not
         # stored as complete), and the threads are waited for so that nothing is logged after the run's last word
         watch = getattr(ctx.client, "watch", None)
-        if watch is not None:
+        if watch is not None and shared.alone:
             watch.stopped = True
         pool.shutdown(wait=True, cancel_futures=True)
         for run in runs:

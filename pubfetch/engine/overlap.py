@@ -21,13 +21,15 @@ log = logging.getLogger(__name__)
 
 def run_batches(ctx: Context, writer: StoreWriter | None, ids: Iterator[IdsLike], store: Store | None,
                 tally: Tally, errors: str, size: int, *, own_context: bool,
-                deferred: list[RetryEntry] | None = None) -> Iterator[Publication]:
+                deferred: list[RetryEntry] | None = None, shared: InFlight | None = None,
+                scope: str = "") -> Iterator[Publication]:
     """The publications of ``ids`` in batches of ``size`` (read from ``store`` when given, fetched as can_fetch
     allows, written through ``writer``), then those of the end-of-run retry, or, with ``deferred``, the publications
-    to retry put there (JSON: ``"pub"``, ``"resume"``) for a later :func:`retried` (a queued job's last batch)."""
+    to retry put there (JSON: ``"pub"``, ``"resume"``) for a later :func:`retried` (a queued job's last batch).
+    ``shared``: the batches in flight of other callers in this context to gather with (claims within ``scope``)."""
     batches = loaded_batches(ids, size, store, ctx.args, errors)
     yield from overlapped(ctx, writer, batches, tally, errors, in_flight=2 if size > 1 else 1,
-                          own_context=own_context)
+                          own_context=own_context, shared=shared, scope=scope)
     if deferred is not None:
         for entries in tally.retry.chunks(size):
             deferred.extend(entries)
@@ -49,7 +51,8 @@ def retried(ctx: Context, writer: StoreWriter | None, tally: Tally, chunks: Iter
 
 
 def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[Publication]], tally: Tally,
-                errors: str, *, in_flight: int, own_context: bool) -> Iterator[Publication]:
+                errors: str, *, in_flight: int, own_context: bool, shared: InFlight | None = None,
+                scope: str = "") -> Iterator[Publication]:
     """Fetch the batches ``in_flight`` at a time, yielding each batch's publications (in input order) when it is done.
 
     A batch's last publications keep a few hosts busy while the others wait: its closed-access half still at
@@ -59,22 +62,35 @@ def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[P
     the input stops the run after the batches before it are done.
     When the reading stops early otherwise (an interrupt, an error, the caller leaving the loop), the requests not yet
     sent are not sent and the batches in flight are waited for, so nothing runs on after this returns; their
-    publications that were complete are stored."""
-    shared = InFlight(ctx)
+    publications that were complete are stored.
+    With ``shared`` (the batches of other callers running in the same context at the same time), this run's
+    batches gather with theirs too; unless it is the context's only run (:attr:`InFlight.alone`), a stop other
+    than an interrupt then waits for its batches without halting the context, whose other callers go on."""
+    shared = shared or InFlight(ctx)
     window: deque[tuple[int, Future[list[Publication]]]] = deque()
     bad_input: Exception | None = None
     with ThreadPoolExecutor(in_flight, thread_name_prefix="pubfetch-batch") as pool:
         try:
             while bad_input is None:
+                number = shared.begin(scope)  # before it is read: batches ending meanwhile keep their claims for it
                 try:
                     batch = next(batches)
                 except StopIteration:
+                    shared.end(number)
                     break
                 except Exception as e:  # a bad line (--strict, errors="raise"): what is in flight is finished first
+                    shared.end(number)
                     bad_input = e
                     break
-                mark = tally.next_batch()
-                window.append((mark.number, pool.submit(fetch_batch, ctx, store, batch, tally, mark, shared)))
+                except BaseException:
+                    shared.end(number)
+                    raise
+                mark = tally.next_batch(number)
+                try:
+                    window.append((number, pool.submit(fetch_batch, ctx, store, batch, tally, mark, shared)))
+                except BaseException:
+                    shared.end(number)
+                    raise
                 while len(window) >= in_flight:
                     yield from checked(_done(window, shared), errors)
             while window:
@@ -82,7 +98,9 @@ def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[P
         finally:
             if window:
                 interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
-                _stop(ctx, [future for _, future in window], own_context, interrupted)
+                _stop(ctx, [future for _, future in window], own_context, interrupted, halt=shared.alone or interrupted)
+                for number, _ in window:
+                    shared.end(number)
     if bad_input is not None:
         raise bad_input
 
@@ -91,16 +109,15 @@ def _done(window: deque[tuple[int, Future[list[Publication]]]], shared: InFlight
     number, future = window[0]
     pubs = future.result()
     window.popleft()
-    # the batch before this one is forgotten now, not when it was done: the batch after it was read from the database
-    # while it was in flight (so did not find its papers there) and is done only now
-    shared.claims.forget(number - 1)
+    shared.end(number)
     return pubs
 
 
-def _stop(ctx: Context, futures: list[Future[list[Publication]]], own_context: bool, interrupted: bool) -> None:
-    """Stop sending and wait for the batches still in flight (their errors are the stop's consequence, not news);
-    after an interrupt, the exchanges in flight are cut rather than waited for."""
-    watch = getattr(ctx.client, "watch", None)
+def _stop(ctx: Context, futures: list[Future[list[Publication]]], own_context: bool, interrupted: bool,
+          halt: bool = True) -> None:
+    """Stop sending (``halt``) and wait for the batches still in flight (their errors are the stop's consequence, not
+    news); after an interrupt, the exchanges in flight are cut rather than waited for."""
+    watch = getattr(ctx.client, "watch", None) if halt else None
     was_stopped = watch.stopped if watch is not None else False
     if watch is not None:
         watch.stopped = True
