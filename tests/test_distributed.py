@@ -1,6 +1,6 @@
 """Celery workers for real: a ``pubfetch worker`` process with a Redis broker fetches queued batches from the synthetic
-services into PostgreSQL; one of its pool processes is killed with SIGKILL in the middle of the run, and the run still
-completes with every ID stored exactly once."""
+services into PostgreSQL; with ``--pool prefork``, one of its pool processes is killed with SIGKILL in the middle of
+the run, and the run still completes with every ID stored exactly once."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_sigkilled_worker_process_loses_nothing_and_stores_each_id_once(tmp_path
     init_store(pg_url).close()
     log = tmp_path / "worker.log"
     with SyntheticServices(count, latency=0.15) as services:  # a batch takes seconds: the kill finds it running
-        worker = start_worker(redis_url, pg_url, service_env(services), log)
+        worker = start_worker(redis_url, pg_url, service_env(services), log, "--pool", "prefork")
         try:
             wait_until(lambda: len(_children(worker.pid)) == 2, 60, "the worker's two pool processes")
             job = submit(services.pmids(), pg_url, redis_url, batch_size=batch)

@@ -15,7 +15,7 @@ def test_options_and_their_defaults() -> None:
     opts = parser().parse_args(["--broker", "redis://127.0.0.1:6379/1", "--db", "p.db"])
     assert (opts.broker, opts.db, opts.rate_db, opts.grace_period, opts.allow_private_addresses, opts.name) == \
         ("redis://127.0.0.1:6379/1", "p.db", None, GRACE_S, False, None)
-    assert opts.concurrency >= 1
+    assert (opts.pool, opts.concurrency) == ("threads", None)  # two batches at a time, as one process has in flight
     named = parser().parse_args(["--broker", "b", "--db", "d", "--hostname", "w1@%h", "--grace-period", "30"])
     assert (named.name, named.grace_period) == ("w1@%h", 30.0)
 

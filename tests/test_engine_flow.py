@@ -55,3 +55,40 @@ def test_an_empty_batch_asks_nothing() -> None:
     with run.context() as ctx:
         assert fetch_publications(ctx, []) == []
     assert run.transport.sent == []
+
+
+def test_a_batchs_claims_last_until_every_batch_begun_before_it_ended_has_ended() -> None:
+    """Batch 2 was read from the database while batch 1 was in flight, so it did not find batch 1's papers there: batch
+    1's claims hold until batch 2 is done too; batch 3, begun after batch 1 ended, finds them stored."""
+    run = fetch_run(1)
+    args = run.config.fetching
+
+    def claimed_again(shared: InFlight, number: int) -> bool:
+        again = PubRun(init_publication(PublicationIds(Article(0).pmid), args))
+        shared.claims.claim([again], number, shared.scope(number))
+        return again.same_as is not None
+
+    with run.context() as ctx:
+        shared = InFlight(ctx)
+        first, second = shared.begin(), shared.begin()
+        shared.claims.claim([PubRun(init_publication(PublicationIds(Article(0).pmid), args))], first)
+        shared.end(first)
+        assert claimed_again(shared, second)  # batch 2 still running: batch 1's claim holds
+        third = shared.begin()
+        shared.end(second)
+        assert (first, second, third) == (1, 2, 3)
+        assert not claimed_again(shared, third)  # batch 1 forgotten: the paper is stored by now
+        shared.end(third)
+
+
+def test_claims_are_taken_within_a_scope_only() -> None:
+    """Two jobs' batches in flight together: a paper of both is each job's to fetch and count."""
+    run = fetch_run(1)
+    args = run.config.fetching
+    with run.context() as ctx:
+        shared = InFlight(ctx, alone=False)
+        one, other, same = shared.begin("job-a"), shared.begin("job-b"), shared.begin("job-a")
+        runs = [PubRun(init_publication(PublicationIds(Article(0).pmid), args)) for _ in range(3)]
+        for r, number in zip(runs, (one, other, same), strict=True):
+            shared.claims.claim([r], number, shared.scope(number))
+    assert [r.same_as for r in runs] == [None, None, runs[0].pub]

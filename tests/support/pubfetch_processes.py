@@ -46,7 +46,7 @@ def init_db(path: Path, env: dict[str, str]) -> Path:
 
 
 def start_worker(broker: str, db: str, env: dict[str, str], log: Path, *extra: str) -> subprocess.Popen[bytes]:
-    """A ``pubfetch worker`` of two pool processes under its default name (``pubfetch-PID@HOST``: unique on the
+    """A ``pubfetch worker`` of two batches at a time under its default name (``pubfetch-PID@HOST``: unique on the
     machine, so test runs at once on one queue server do not share a worker's queue), its output appended to ``log``.
 
     It runs in a process group of its own, so that the whole worker, pool included, can be killed at once as a lost

@@ -1,0 +1,107 @@
+"""The batches a worker holds at the same time: tasks of equal settings join one run (one context, one batcher), so
+their E-utilities requests are gathered as one process's two batches in flight are; each keeps its own counts; tasks
+of other settings run apart; a run is closed when its last task leaves and is not joined once halted."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+import pubfetch.distributed.sharedrun as sharedrun
+from pubfetch.config import FetchConfig
+from pubfetch.distributed.sharedrun import SharedRuns
+from pubfetch.engine.assembly import FetchRun
+from pubfetch.engine.summary import BatchSummary
+from support.fetchrun import chain_config
+from support.synthetic import SyntheticServices
+
+
+class CountedRun(FetchRun):
+    closed: list[FetchRun] = []
+
+    def close(self) -> None:
+        CountedRun.closed.append(self)
+        super().close()
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[FetchRun]:
+    CountedRun.closed = []
+    monkeypatch.setattr(sharedrun, "FetchRun", CountedRun)
+    return CountedRun.closed
+
+
+def test_tasks_of_equal_settings_share_a_run_and_others_get_their_own(counted: list[FetchRun]) -> None:
+    runs = SharedRuns()
+    config = FetchConfig().with_changes(rate_limits=False)
+    with runs.joined(config) as (run, in_flight), runs.joined(FetchConfig().with_changes(rate_limits=False)) as same:
+        assert same == (run, in_flight)
+        with runs.joined(config.with_changes(quick=True)) as other:
+            assert other[0] is not run and other[1] is not in_flight
+            assert runs.open_runs() == 2
+        assert counted == [other[0]]  # its only task left
+        assert not in_flight.alone  # a batch failing in it does not stop the others' sending
+    assert counted == [other[0], run] and runs.open_runs() == 0
+    with runs.joined(config) as again:
+        assert again[0] is not run  # a new run once the last task left
+
+
+def test_a_halted_run_is_not_joined_again(counted: list[FetchRun]) -> None:
+    runs = SharedRuns()
+    config = FetchConfig().with_changes(rate_limits=False)
+    with runs.joined(config) as (run, _):
+        run.context.client.watch.stopped = True
+        with runs.joined(config) as (fresh, _):
+            assert fresh is not run
+        assert counted == [fresh]
+    assert counted == [fresh, run] and runs.open_runs() == 0
+
+
+def fetched_apart_and_together(services: SyntheticServices, config: FetchConfig,
+                               batches: list[list[str]]) -> tuple[int, int, list[int]]:
+    """The E-utilities requests of ``batches`` fetched each alone, then at the same time by tasks that joined one
+    run; and the publications each of those tasks counted."""
+    for batch in batches:
+        with SharedRuns().joined(config) as (run, in_flight):
+            list(run.fetch(batch, shared=in_flight, scope="job", batch_size=len(batch)))
+    apart = services.counts["ncbi"]
+    services.counts.clear()
+    runs = SharedRuns()
+    joined = threading.Barrier(len(batches))
+    totals: list[int] = [0] * len(batches)
+    errors: list[BaseException] = []
+
+    def task(k: int) -> None:
+        try:
+            with runs.joined(config) as (run, in_flight):
+                joined.wait(30)  # both in the run before either asks anything
+                summary = BatchSummary()
+                list(run.fetch(batches[k], summary=summary, shared=in_flight, scope="job",
+                               batch_size=len(batches[k])))
+                totals[k] = summary.total
+        except BaseException as e:  # noqa: BLE001 - re-raised below, in the test's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=task, args=(k,)) for k in range(len(batches))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    return apart, services.counts["ncbi"], totals
+
+
+def test_batches_held_together_ask_the_e_utilities_together() -> None:
+    """Two batches fetched at once through one run ask efetch together, as one process's two batches in flight do;
+    fetched each alone they ask it once per batch and step. Each task counts its own publications."""
+    with SyntheticServices(8) as services:
+        config: Any = chain_config(services, rate_limits=False)
+        pmids = services.pmids()
+        apart, together, totals = fetched_apart_and_together(services, config, [pmids[:4], pmids[4:]])
+        asked = services.ids_asked["efetch_pubmed"]
+    print(f"E-utilities requests: apart {apart}, together {together}")
+    assert totals == [4, 4]
+    assert together < apart
+    assert set(asked) == set(pmids)
