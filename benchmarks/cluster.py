@@ -1,5 +1,6 @@
-"""Celery workers on one machine: 1, 2 and 4 worker processes fetching the same IDs into PostgreSQL, and a run in which
-one of two workers is killed with SIGKILL (its whole process group, as a lost machine) a third of the way.
+"""Celery workers on one machine: a worker fetching 1, 2 and 4 batches at a time (``--pool threads``, pubfetch's
+default, or ``--pool prefork``) into PostgreSQL, and a run in which one of two workers is killed with SIGKILL (its
+whole process group, as a lost machine) a third of the way.
 
 The services are the hosted synthetic ones (100 ms latency, 429 beyond each service's documented rate); a third of the
 publications are closed-access papers whose DOI leads to a publisher page with a 10-page PDF, so a third of the work is
@@ -7,7 +8,7 @@ CPU-bound PDF extraction. Workers share the rate limits in Redis. Needs the mach
 Redis (127.0.0.1:6379, DB 12, keys under a prefix of the run's own, deleted afterwards).
 
     python benchmarks/cluster.py                 # 150 IDs; prints the table of benchmarks/README.md
-    python benchmarks/cluster.py --ids 300 --workers 1,2,4
+    python benchmarks/cluster.py --ids 300 --workers 1,2,4 --pool prefork
 """
 
 from __future__ import annotations
@@ -97,10 +98,10 @@ def rate_bound(counts: Counter[str]) -> float:
     return max((n / limits[key].rate for key, n in per_key.items()), default=0.0)
 
 
-def worker_cmd(broker: str, db: str, concurrency: int, name: str, grace: float) -> list[str]:
+def worker_cmd(broker: str, db: str, concurrency: int, name: str, grace: float, pool: str) -> list[str]:
     return [sys.executable, "-m", "pubfetch", "worker", "--broker", broker, "--db", db, "--concurrency",
-            str(concurrency), "--name", f"{name}@%h", "--allow-private-addresses", "--loglevel", "WARNING",
-            "--grace-period", str(grace)]
+            str(concurrency), "--pool", pool, "--name", f"{name}@%h", "--allow-private-addresses", "--loglevel",
+            "WARNING", "--grace-period", str(grace)]
 
 
 def start_workers(cmds: list[list[str]], env: dict[str, str], logdir: Path) -> list[subprocess.Popen[bytes]]:
@@ -114,10 +115,10 @@ def start_workers(cmds: list[list[str]], env: dict[str, str], logdir: Path) -> l
 
 
 def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: int, logdir: Path,
-            kill_after: int = 0, grace: float = 60.0) -> ClusterRun:
-    """Fetch every ID with workers of the given pool sizes; with ``kill_after``, SIGKILL the first worker (its whole
-    process group) once that many batches are done and it holds a batch, and time until the batches it held are done
-    by the other worker."""
+            kill_after: int = 0, grace: float = 60.0, pool: str = "threads") -> ClusterRun:
+    """Fetch every ID with workers of the given pool sizes (batches at a time, as ``pool`` threads or processes); with
+    ``kill_after``, SIGKILL the first worker (its whole process group) once that many batches are done and it holds a
+    batch, and time until the batches it held are done by the other worker."""
     import psycopg
 
     tag = uuid.uuid4().hex[:8]
@@ -128,8 +129,8 @@ def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: 
     env = {k: v for k, v in os.environ.items() if not k.startswith("PUBFETCH_") and k != "NCBI_API_KEY"}
     env.update(hosted.endpoint_env())
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    procs = start_workers([worker_cmd(broker, db, c, f"w{k}-{tag}", grace) for k, c in enumerate(worker_specs)],
-                          env, logdir)
+    procs = start_workers([worker_cmd(broker, db, c, f"w{k}-{tag}", grace, pool)
+                           for k, c in enumerate(worker_specs)], env, logdir)
     pmids = hosted.services.pmids()
     hosted.reset()
     killed, recover = "", 0.0
@@ -224,7 +225,9 @@ def table(runs: list[ClusterRun]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--ids", type=int, default=150)
-    p.add_argument("--workers", default="1,2,4", help="worker process counts to compare")
+    p.add_argument("--workers", default="1,2,4", help="a worker's batches at a time (--concurrency) to compare")
+    p.add_argument("--pool", choices=("threads", "prefork"), default="threads",
+                   help="the workers' --pool (default: pubfetch's, threads)")
     p.add_argument("--batch-size", type=int, default=10)
     p.add_argument("--latency", type=float, default=0.1)
     p.add_argument("--no-kill", action="store_true", help="skip the SIGKILL run")
@@ -240,12 +243,13 @@ def main(argv: list[str] | None = None) -> int:
         runs.append(single_process_run(hosted, opts.batch_size, logdir))
         print("\n".join(table(runs[-1:])), file=sys.stderr)
         for k in (int(x) for x in opts.workers.split(",") if x):
-            runs.append(one_run(hosted, f"{k} worker process{'es' if k > 1 else ''}", [k], opts.batch_size, logdir))
+            label = f"1 worker, {k} batch{'es' if k > 1 else ''} at a time ({opts.pool})"
+            runs.append(one_run(hosted, label, [k], opts.batch_size, logdir, pool=opts.pool))
             print("\n".join(table(runs[-1:])), file=sys.stderr)
         if not opts.no_kill:
             batches = -(-opts.ids // opts.batch_size)
-            runs.append(one_run(hosted, "2 workers x 2 processes", [2, 2], opts.batch_size, logdir,
-                                kill_after=batches // 3, grace=opts.grace))
+            runs.append(one_run(hosted, f"2 workers x 2 batches ({opts.pool})", [2, 2], opts.batch_size, logdir,
+                                kill_after=batches // 3, grace=opts.grace, pool=opts.pool))
     print("\n".join(table(runs)))
     if opts.json:
         opts.json.write_text(json.dumps([asdict(r) for r in runs], indent=1), encoding="utf-8")

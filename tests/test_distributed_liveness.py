@@ -121,7 +121,9 @@ def test_rabbitmq_queue_gives_a_lost_workers_batch_to_the_other(tmp_path: Path, 
     init_store(db).close()
     try:
         with SyntheticServices(40, latency=0.15) as services:
-            env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url)
+            # the rate limits in Redis, not in a SQLite file of this machine: a worker stopped (SIGSTOP) inside a
+            # permit's transaction would hold that file's lock, and the other worker's permits with it
+            env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url, PUBFETCH_RATE_DB=redis_url)
             with pytest.MonkeyPatch.context() as mp:
                 mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
                 took, status, _, _ = lose_a_worker_mid_job(broker, db, env, tmp_path, services, how)

@@ -1,9 +1,10 @@
 """The Celery application shared by workers and submitters; both build it from the same broker URL.
 
 The settings are what makes a batch survive a lost worker. A task is acknowledged only when it has finished
-(``acks_late``); a task whose pool process died goes back to the queue at once (``reject_on_worker_lost``); a worker
-reserves no more batches than it has processes (prefetch multiplier 1), so a lost worker strands only the batches it
-was working on. Those come back after the grace period (:data:`GRACE_S`, ``pubfetch worker --grace-period``):
+(``acks_late``); with ``--pool prefork``, a task whose pool process died goes back to the queue at once
+(``reject_on_worker_lost``; with the default threads a worker's tasks live and die with its process); a worker
+reserves no more batches than it fetches at a time (prefetch multiplier 1), so a lost worker strands only the batches
+it was working on. Those come back after the grace period (:data:`GRACE_S`, ``pubfetch worker --grace-period``):
 
 - on Redis, the queue's own redelivery (kombu's visibility timeout) is set to the grace period, and every live worker
   renews the delivery times of the batches it holds several times per period (:mod:`.liveness`), so only a silent
@@ -68,7 +69,8 @@ def make_app(broker: str, backend: str | None = None, grace: float = GRACE_S,
              worker: WorkerSettings | None = None) -> Any:
     """A Celery app with pubfetch's task registered; ``celery`` is imported here so the rest of pubfetch runs without
     it. ``worker``: the settings of ``pubfetch worker`` (its database, rate limits, address guard), which its tasks read
-    from the app (the pool processes are forked from the worker after the app is made), never from the environment."""
+    from the app (its tasks are threads of the worker, or processes forked from it after the app is made), never from the
+    environment."""
     try:
         from celery import Celery
     except ImportError:

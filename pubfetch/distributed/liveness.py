@@ -10,8 +10,9 @@ times per grace period, renews every batch the worker holds:
 - on either queue, it records the holding in the results' Redis (worker, since when, last heard of), which is what
   ``-job-status`` shows, and counts the batches that came back after a lost worker.
 
-The main process's liveness is the worker's: a pool process killed alone has its batch given back at once by Celery
-(``reject_on_worker_lost``), and one that is merely slow keeps its batch. Times are the Redis server's, so machines
+The main process's liveness is the worker's: its tasks are threads of it (``--pool threads``), or, with ``--pool
+prefork``, pool processes, one of which killed alone has its batch given back at once by Celery
+(``reject_on_worker_lost``); a task that is merely slow keeps its batch. Times are the Redis server's, so machines
 whose clocks differ agree on who is silent.
 """
 
