@@ -69,8 +69,8 @@ def make_app(broker: str, backend: str | None = None, grace: float = GRACE_S,
              worker: WorkerSettings | None = None) -> Any:
     """A Celery app with pubfetch's task registered; ``celery`` is imported here so the rest of pubfetch runs without
     it. ``worker``: the settings of ``pubfetch worker`` (its database, rate limits, address guard), which its tasks read
-    from the app (its tasks are threads of the worker, or processes forked from it after the app is made), never from the
-    environment."""
+    from the app (its tasks are threads of the worker, or processes forked from it after the app is made), never from
+    the environment."""
     try:
         from celery import Celery
     except ImportError:
