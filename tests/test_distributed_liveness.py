@@ -149,13 +149,18 @@ def test_a_slow_live_worker_keeps_its_batch(tmp_path: Path, redis_url: str) -> N
             wait_until(lambda: all("ready" in log.read_text(errors="replace") for log in logs), 90,
                        "both workers to be ready")
             started = time.monotonic()
-            status = wait(submit(services.pmids(), db, redis_url, batch_size=2), redis_url, timeout=300)
+            shown: list[str] = []  # what a submitter shows while it waits
+            status = wait(submit(services.pmids(), db, redis_url, batch_size=2), redis_url, timeout=300,
+                          progress=lambda s: shown.append(s.progress()))
             took = time.monotonic() - started
         finally:
             stop_process_groups(workers)
         counts = dict(services.counts)
     assert took > 2 * GRACE, took  # the batch did outlast the grace period ...
     assert (status.done, status.redone) == (1, 0)  # ... and was never given to the other worker
+    holder = [line for text in shown for line in text.splitlines()[1:]]
+    assert len(holder) == 1 and holder[0].startswith(tuple(f"  pubfetch-{w.pid}@" for w in workers)), shown
+    assert holder[0].split(": ", 1)[1].startswith("batch 1 for "), shown
     assert counts.get("europepmc_search", 0) == 1, counts
     with open_store(db) as store:
         assert store.publications_size() == 2
