@@ -52,6 +52,14 @@ def test_a_rabbitmq_queue_without_a_results_redis_is_refused(monkeypatch: pytest
     assert err.count("\n") == 1 and "guest:guest" not in err
 
 
+def test_a_name_that_cannot_be_claimed_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--broker", "redis://:pw@127.0.0.1:1/0", "--db", "p.db", "--name", "w1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pubfetch: error: cannot reach the results' Redis redis://127.0.0.1:1/0 to claim the name "
+                          f"w1@{socket.gethostname()} (")
+    assert err.count("\n") == 1 and "pw" not in err
+
+
 def test_broker_and_database_are_required(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["--db", "p.db"])
