@@ -71,3 +71,18 @@ def test_the_submitters_progress_names_the_workers(capsys: pytest.CaptureFixture
     status.open_batches = [BatchState(1, "running", Holding("t1", "w@h", 88.0, 99.0)), BatchState(2, "waiting")]
     _progress(status)
     assert capsys.readouterr().err == f"pubfetch: {status}\n  w@h: batch 1 for 12 s\n"
+
+
+def test_a_batch_size_of_200000_sends_tasks_of_at_most_the_task_cap(env: Path, redis_url: str, cli: Cli) -> None:
+    """``--queue --batch-size 200000`` (the red team's one giant task: 1.5 GB of worker RSS, and past the grace period a
+    second worker on it too): 1,005 IDs go as a task of 1,000 and one of 5."""
+    from pubfetch.distributed.message import MAX_IDS_PER_TASK
+
+    ids = env / "ids.txt"
+    ids.write_text("".join(f"{30_000_000 + k}\n" for k in range(MAX_IDS_PER_TASK + 5)), encoding="utf-8")
+    code, out, lines = cli.lines("-pub-file", ids, "-db-fetch", env / "pubs.db", "--queue", redis_url,
+                                 "--batch-size", "200000", "--detach")
+    assert code == 0, lines
+    job = out.strip()
+    assert job_status(job, redis_url).startswith(f"job {job}: running, 0 of 2 batches done, 0 running, 2 waiting; ")
+    job_cancel(job, redis_url)

@@ -50,7 +50,11 @@ def test_messages_cannot_choose_the_database_or_read_worker_files(tmp_path: Path
     init_store(own_db).close()
     elsewhere = tmp_path / "elsewhere" / "chosen.db"
     log = tmp_path / "worker.log"
-    with SyntheticServices(4, latency=0.0) as services:
+    # a host:port a message names as its database: the worker must not even connect to it
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    named = f"postgresql://x@127.0.0.1:{listener.getsockname()[1]}/other"
+    with listener, SyntheticServices(4, latency=0.0) as services:
         env = service_env(services)
         pmid = services.pmids()[0]
         worker = start_worker(broker, str(own_db), env, log)
@@ -64,7 +68,8 @@ def test_messages_cannot_choose_the_database_or_read_worker_files(tmp_path: Path
                 "user agent": ({"v": 1, "ids": [[pmid, "", ""]], "args": {"user_agent": "evil"}},),
                 "e-mail": ({"v": 1, "ids": [[pmid, "", ""]], "args": {"oadoi_email": "x@evil.example"}},),
                 "other database": ({"v": 1, "ids": [[pmid, "", ""]], "db": str(elsewhere)},),
-                "postgres elsewhere": ({"v": 1, "ids": [[pmid, "", ""]], "db": "postgresql://x@127.0.0.1:1/other"},),
+                "postgres elsewhere": ({"v": 1, "ids": [[pmid, "", ""]], "db": named},),
+                "old shape, postgres elsewhere": ((([pmid, "", ""],), named, {}),),
                 "unknown field": ({"v": 1, "ids": [[pmid, "", ""]], "config": {"endpoints": {"ncbi": "http://x"}}},),
                 "too many IDs": ({"v": 1, "ids": [[str(30_000_000 + k), "", ""]
                                                   for k in range(MAX_IDS_PER_TASK + 1)]},),
@@ -74,6 +79,8 @@ def test_messages_cannot_choose_the_database_or_read_worker_files(tmp_path: Path
         finally:
             stop_process_groups([worker])
             app.close()
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # no connection was ever made to the host:port a message named
     text = log.read_text(encoding="utf-8", errors="replace")
     for what, (state, stored) in outcomes.items():
         assert state == "FAILURE", what

@@ -1,5 +1,6 @@
 """One batch of a run: IDs read (comments and bad lines passed over), loaded from the database or started new, the
-publications can_fetch allows fetched, each stored and reported once as soon as it is complete."""
+publications can_fetch allows fetched, each stored and reported once as soon as it is complete, a retracted one
+warned about in one line."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.store import init_db
 from pubfetch.store.writer import StoreWriter
 from support.fetchrun import fetch_run
-from support.synthetic import Article
+from support.synthetic import Article, SyntheticServices
 
 ARGS = FetcherArgs()
 
@@ -136,3 +137,27 @@ def test_a_publication_can_fetch_refuses_is_reported_without_a_request() -> None
     assert summary.skipped == 1
     tally.retry.close()
 
+
+
+class _OneRetracted(SyntheticServices):
+    """Europe PMC's search says the second (closed-access) paper was retracted, as it writes it: the publication type
+    and a "Retraction in" correction naming the notice."""
+
+    def search_record(self, a: Article) -> dict:
+        record = super().search_record(a)
+        if a.index == 1:
+            record["pubTypeList"] = {"pubType": ["Journal Article", "Retracted Publication"]}
+            record["commentCorrectionList"] = {"commentCorrection": [
+                {"id": "99000001", "source": "MED", "type": "Retraction in", "reference": "J Synth Biol. 2021."}]}
+        return record
+
+
+def test_a_retracted_paper_fetched_gives_one_warning_line(caplog: pytest.LogCaptureFixture) -> None:
+    services = _OneRetracted(2)
+    with caplog.at_level(logging.WARNING, logger="pubfetch"):
+        fine, retracted = fetch_run(services).fetch(services.pmids())
+    assert retracted.retracted and not fine.retracted
+    warnings = [r.getMessage() for r in caplog.records if "retracted" in r.getMessage()]
+    assert warnings == [f"{retracted.pmid.content}, {retracted.doi.content} is a retracted publication "
+                        "(retraction notice 99000001)"]
+    assert "\n" not in warnings[0]

@@ -15,6 +15,7 @@ from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import PartType, Publication, apply_record
 
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 #: Europe PMC's commentCorrection types met in the corpus, as PubMed writes the same RefType
 EPMC_TYPES = {"Retraction in": "RetractionIn", "Erratum for": "ErratumFor", "Comment in": "CommentIn",
               "Retraction of": "RetractionOf", "Erratum in": "ErratumIn"}
@@ -36,7 +37,7 @@ def _own(el: etree._Element) -> bool:
 
 
 def test_pubmed_updates_and_references_match_the_xml(corpus_dir: Path) -> None:
-    seen = {"updates": 0, "references": 0}
+    seen = {"updates": 0, "references": 0, "other ids": 0}
     for path in _files(corpus_dir, "pubmed_efetch", "*.xml"):
         root = etree.parse(str(path)).getroot()
         records = {r.pmid: r for r in parse_pubmed_xml(path.read_bytes())}
@@ -50,7 +51,12 @@ def test_pubmed_updates_and_references_match_the_xml(corpus_dir: Path) -> None:
             expected_refs = [next((_text(i) for i in ref.iter("ArticleId") if i.get("IdType") == "pubmed"), "")
                              for ref in article.find("PubmedData").iter("Reference")]
             assert [r.pmid for r in record.references] == expected_refs
+            cited = [{i.get("IdType"): _text(i) for i in ref.iter("ArticleId")}
+                     for ref in article.find("PubmedData").iter("Reference")]
+            assert [(r.doi.lower(), r.pmcid) for r in record.references] == [
+                (ids.get("doi", "").lower(), ids.get("pmc", "")) for ids in cited]  # DOIs are kept upper-case
             assert all(r.text for r in record.references)
+            seen["other ids"] += sum(bool(ids.get("doi") or ids.get("pmc")) for ids in cited)
             seen["updates"] += len(expected_updates)
             seen["references"] += len([p for p in expected_refs if p])
     assert seen["updates"] > 0 and seen["references"] > 0, seen
@@ -85,7 +91,7 @@ def _jats_articles(corpus_dir: Path) -> list[Path]:
 
 
 def test_jats_references_sections_funding_and_licence_match_the_xml(corpus_dir: Path) -> None:
-    totals = {"refs": 0, "sections": 0, "awards": 0, "licences": 0}
+    totals = {"refs": 0, "ref dois": 0, "sections": 0, "awards": 0, "licences": 0}
     for path in _jats_articles(corpus_dir):
         root = etree.parse(str(path)).getroot()
         articles = [a for a in root.iter("article") if _own(a)]
@@ -96,6 +102,8 @@ def test_jats_references_sections_funding_and_licence_match_the_xml(corpus_dir: 
             assert len(record.references) == len(refs), path.name
             ref_pmids = [next((_text(p) for p in r.iter("pub-id") if p.get("pub-id-type") == "pmid"), "") for r in refs]
             assert [r.pmid for r in record.references] == ref_pmids, path.name
+            ref_dois = [next((_text(p) for p in r.iter("pub-id") if p.get("pub-id-type") == "doi"), "") for r in refs]
+            assert [r.doi.lower() for r in record.references] == [d.lower() for d in ref_dois], path.name
             body = article.find("body")
             titles = [_text(s.find("title")) for s in (body.findall("sec") if body is not None else [])]
             assert [s.title for s in record.sections if s.level == 1] == titles, path.name
@@ -103,7 +111,12 @@ def test_jats_references_sections_funding_and_licence_match_the_xml(corpus_dir: 
             assert [g.grant_id for g in record.funding if g.grant_id] == awards, path.name
             licences = list(article.find("front").iter("license"))
             assert bool(record.license) == bool(licences), path.name
+            if licences:  # the ali:license_ref URL, else the licence's xlink:href
+                licence_refs = [_text(e) for e in licences[0].iter()
+                                if isinstance(e.tag, str) and etree.QName(e).localname == "license_ref"]
+                assert record.license == (licence_refs or [licences[0].get(XLINK_HREF)])[0], path.name
             totals["refs"] += len(refs)
+            totals["ref dois"] += len([d for d in ref_dois if d])
             totals["sections"] += len(titles)
             totals["awards"] += len(awards)
             totals["licences"] += len(licences)

@@ -79,6 +79,23 @@ def test_corpus_all(corpus_dir: Path, corpus_manifest: list[dict]) -> None:
         assert len({link.url for link in r.links}) == len(r.links)
 
 
+def test_licence_is_the_best_locations_else_the_first_location_naming_one(corpus_dir: Path) -> None:
+    """Compared with the recorded answers read as plain JSON: the licence of the best open location, else the first
+    of the open locations that names one."""
+    named = 0
+    for path in sorted((corpus_dir / "files" / "unpaywall").glob("*.json")):
+        d = json.loads(path.read_text(encoding="utf-8"))
+        locations = [d.get("best_oa_location") or {}, *(d.get("oa_locations") or [])]
+        expected = next((loc["license"] for loc in locations if loc.get("license")), "")
+        assert parse_unpaywall(path.read_bytes()).license == expected, path.name
+        named += bool(expected)
+    assert named >= 2
+    d = json.loads((DOCS / "unpaywall.json").read_text(encoding="utf-8"))
+    d["best_oa_location"]["license"] = d["oa_locations"][0]["license"] = None  # the best (listed first) names none
+    d["oa_locations"][1]["license"] = "cc-by-nc"
+    assert parse_unpaywall(json.dumps(d)).license == "cc-by-nc"
+
+
 def test_closed_article_and_nulls() -> None:
     doc = {"doi": "10.1/x", "is_oa": False, "best_oa_location": None, "oa_locations": [], "title": None,
            "journal_name": "null", "published_date": "2019", "z_authors": None, "journal_issns": None}

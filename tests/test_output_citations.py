@@ -153,3 +153,34 @@ def test_a_missing_citation_library_is_a_usage_error(monkeypatch: pytest.MonkeyP
     with pytest.raises(UsageError, match=r"pubfetch\[citations\]"):
         spec.output_format("bibtex", "--format")
     assert spec.output_format("csljson", "--format") is spec.Format.csljson
+
+
+def _with_issue_and_page_range(pub: Publication) -> Publication:
+    """The recorded PubMed paper with an issue and a page range, which none of the recorded papers has."""
+    again = Publication.from_json(json.loads(json.dumps(pub.to_json(computed=False))))
+    again.issue, again.pages = "3", "1349-57"
+    return again
+
+
+def test_bibtex_and_ris_carry_every_field_a_reference_manager_needs(pubs: list[Publication]) -> None:
+    """Authors, DOI, PMID, journal, volume, issue, pages, year and abstract, each read back as the publication has
+    it."""
+    from bibtexparser.middlewares import LatexDecodingMiddleware
+
+    pub = _with_issue_and_page_range(pubs[0])
+    authors = [f"{a.family}, {a.given}" for a in pub.authors]
+    year = str(pub.to_json()["pubDateHuman"])[:4]
+    assert pub.journal_title and pub.volume and pub.pmid.content and pub.abstract.content and year == "2018"
+    [entry] = bibtexparser.parse_string(_written([pub], "bibtex"),
+                                        append_middleware=[LatexDecodingMiddleware()]).entries
+    bib = {k: f.value for k, f in entry.fields_dict.items()}
+    assert bib["author"].split(" and ") == authors
+    assert (bib["doi"], bib["pmid"], bib["journal"], bib["volume"], bib["number"], bib["pages"], bib["year"]) == (
+        pub.doi.content, pub.pmid.content, pub.journal_title, pub.volume, "3", "1349\u20131357", year)  # "--" read as a dash
+    assert " ".join(bib["abstract"].split()) == " ".join(pub.abstract.content.split())
+    [ris] = rispy.loads(_written([pub], "ris"))
+    assert ris["authors"] == authors
+    assert (ris["doi"], ris["accession_number"], ris["secondary_title"], ris["volume"], ris["number"],
+            ris["start_page"], ris["end_page"], ris["year"]) == (
+        pub.doi.content, pub.pmid.content, pub.journal_title, pub.volume, "3", "1349", "1357", year)
+    assert ris["abstract"] == " ".join(pub.abstract.content.split())

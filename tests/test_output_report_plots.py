@@ -11,10 +11,13 @@ import pytest
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
 
 import pubfetch
+from pubfetch.model import Publication
 from pubfetch.model.part_type import PartType
+from pubfetch.output import report_plots
+from pubfetch.output.report import gather
 from pubfetch.output.report_plots import plots, stacked_bars
 from pubfetch.store import init_store
-from support.publications import fetched_publication
+from support.publications import fetched_publication, rich_publication
 from support.reports import report_data
 
 MATH = "$\\frac{$"  # not a formula mathtext can parse: it raises
@@ -64,3 +67,21 @@ def test_more_bars_make_a_taller_image() -> None:
     many = png(stacked_bars("t", [f"host{i}" for i in range(10)], [("s", "#000000", list(range(10)))], "x"))
     assert png_height(many) > png_height(few)
 
+
+
+def test_the_coverage_plot_has_a_bar_for_every_rich_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Funding, updates, references, sections and licence are bars of the coverage plot beside PubFetcher's parts,
+    each counted final / missing over the publications."""
+    drawn: dict[str, tuple[list[str], dict[str, list[int]]]] = {}
+
+    def capture(title, labels, segments, xlabel):  # type: ignore[no-untyped-def]
+        drawn[title] = (list(labels), {name: list(values) for name, _, values in segments})
+        return "data:image/png;base64,"
+
+    monkeypatch.setattr(report_plots, "stacked_bars", capture)
+    report_plots.coverage_plot(gather([rich_publication(), Publication()]))
+    [(labels, segments)] = drawn.values()
+    for label in ("Funding", "Updates", "References", "Sections", "License"):
+        i = labels.index(label)
+        assert (segments["final"][i], segments["missing"][i]) == (1, 1), label
+    assert "Title" in labels  # beside PubFetcher's parts

@@ -1,9 +1,13 @@
-"""A publisher page no rule reads gives the licence its head states and the sections of the body the generic
-reader finds."""
+"""A publisher page gives the licence its head states and the sections of its body: the headings of a scraping rule's
+full-text body, else of the body the generic reader finds."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pubfetch.model.part_type import PartType
+from pubfetch.net.mapping_transport import Canned
+from pubfetch.resources import site
 from support.fetchrun import fetch_run
 from support.loopback import Reply
 from support.synthetic import Article, SyntheticServices
@@ -36,3 +40,25 @@ def test_a_page_without_rule_gives_its_licence_and_sections() -> None:
         (1, "Results"), (2, "Results in detail")]
     assert pub.sections.type is PartType.webpage
     assert pub.sections.items[0].text.startswith("The background of the study")
+
+
+JOURNALS = Path(__file__).resolve().parent / "data" / "pages" / "journals"
+
+
+def test_a_rule_page_gives_the_sections_of_the_rules_body() -> None:
+    """Frontiers' rule reads the body; its headings (ranked: h2 level 1, h3 level 2) are the sections, with the
+    page's type and address; the abstract and references the rule leaves out are no section."""
+    url = "https://www.frontiersin.org/journals/psychology/articles/10.3389/fpsyg.2024.1300123/full"
+    doi = "10.3389/fpsyg.2024.1300123"
+    run = fetch_run(1, answers={url: Canned(200, (JOURNALS / "frontiers_2024_article.html").read_bytes(),
+                                            "text/html; charset=utf-8")})
+    pub_run = run.pub_run(doi)
+    with run.context() as ctx:
+        site.fetch_site(ctx, pub_run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+    sections = pub_run.pub.sections
+    assert [(s.level, s.title) for s in sections.items] == [
+        (1, "1 Introduction"), (1, "2 Materials and methods"), (2, "2.1 Participants"), (1, "3 Results"),
+        (1, "Data availability statement")]
+    assert (sections.type, sections.url) == (PartType.doi, url)
+    assert sections.items[0].text.startswith("Sleep supports the consolidation of new memories")
+    assert sections.items[1].text == ""  # its text is its subsection's

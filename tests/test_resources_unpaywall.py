@@ -1,5 +1,5 @@
 """Unpaywall's resource (pubfetch/resources/unpaywall.py) called directly, over the in-process transport: what an
-answer gives a publication (open access, journal, title, the open copies queued as links), the address never
+answer gives a publication (open access, journal, title, licence, the open copies queued as links), the address never
 recorded, and which failures make the entry retryable."""
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ def test_an_answer_gives_open_access_journal_title_and_queues_the_open_copies() 
     assert "email" not in pub.title.url  # the address is sent, never stored
     assert "https://repo.example.org/1/paper.pdf" in [link.url for link in pub_run.links]
     assert pub_run.has(RunFlag.OADOI)
+    assert (pub.license.content, pub.license.type) == ("cc-by", PartType.oadoi)  # the best open location's
+    assert "email" not in pub.license.url
 
 
 def test_the_email_address_goes_with_the_request_and_its_absence_is_warned_about() -> None:

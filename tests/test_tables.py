@@ -9,6 +9,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import Author, MeshTerm
 from pubfetch.model.publication import Publication
 from pubfetch.tables import COLUMNS, row, to_dataframe
+from support.publications import rich_publication
 
 
 def sample() -> Publication:
@@ -52,3 +53,13 @@ def test_dataframe_has_one_row_per_publication():
     assert frame.loc[0, "fetch_time"] is pandas.NaT  # never fetched
     assert isinstance(frame["pub_date"].dtype, pandas.DatetimeTZDtype) and str(frame["pub_date"].dt.tz) == "UTC"
     assert frame.loc[0, "citations_count"] is pandas.NA
+
+
+def test_dataframe_columns_of_the_rich_parts():
+    pytest.importorskip("pandas", reason="pandas is the optional [tables] extra")
+    frame = to_dataframe([rich_publication(), Publication()])
+    rich = ["retracted", "license", "funding", "updates", "references", "sections"]
+    assert frame.loc[0, rich].tolist() == [
+        True, "https://creativecommons.org/licenses/by/4.0/", ["NIGMS NIH HHS R01 GM1"], ["RetractionIn:456"], ["1"],
+        ["Introduction"]]  # references by cited PMID; sections: the top-level titles
+    assert frame.loc[1, rich].tolist() == [False, "", [], [], [], []]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from pubfetch.fetcher_args import FetcherArgs
@@ -100,19 +100,26 @@ def _db(value: Any) -> str | None:
     return value
 
 
-def _args(value: Any) -> dict[str, Any]:
+def _whitelisted(field: str, value: Any, allowed: Collection[str], check: Callable[[dict[str, Any]], object]
+                 ) -> dict[str, Any]:
+    """A mapping field whose keys are all in ``allowed`` and whose values ``check`` accepts; the refusal names the keys
+    (cut short) and the kind of error, never the values, which may come from anyone who can write to the queue."""
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise MessageRefused("'args' is not a mapping")
-    refused = sorted(str(k)[:40] for k in value if k not in ALLOWED_ARGS)
+        raise MessageRefused(f"'{field}' is not a mapping")
+    refused = sorted(str(k)[:40] for k in value if k not in allowed)
     if refused:
-        raise MessageRefused(f"'args' sets {', '.join(refused)}, which only the worker's own configuration may set")
+        raise MessageRefused(f"'{field}' sets {', '.join(refused)}, which only the worker's own configuration may set")
     try:
-        FetcherArgs(**value)
+        check(value)
     except (TypeError, ValueError) as e:
-        raise MessageRefused(f"'args' has an invalid value ({type(e).__name__})") from None
+        raise MessageRefused(f"'{field}' has an invalid value ({type(e).__name__})") from None
     return dict(value)
+
+
+def _args(value: Any) -> dict[str, Any]:
+    return _whitelisted("args", value, ALLOWED_ARGS, lambda v: FetcherArgs(**v))
 
 
 def _parts(value: Any) -> list[str] | None:
@@ -135,19 +142,7 @@ def _batches(value: Any) -> int | None:
 def _settings(value: Any) -> dict[str, Any]:
     from pubfetch.config import JOB_SETTINGS, FetchConfig
 
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise MessageRefused("'settings' is not a mapping")
-    refused = sorted(str(k)[:40] for k in value if k not in JOB_SETTINGS)
-    if refused:
-        raise MessageRefused(f"'settings' sets {', '.join(refused)}, which only the worker's own configuration may "
-                             "set")
-    try:
-        FetchConfig().with_job_settings(value)
-    except (TypeError, ValueError) as e:
-        raise MessageRefused(f"'settings' has an invalid value ({type(e).__name__})") from None
-    return dict(value)
+    return _whitelisted("settings", value, JOB_SETTINGS, FetchConfig().with_job_settings)
 
 
 #: Each field a message may have and its checker; "v" is checked first.

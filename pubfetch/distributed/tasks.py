@@ -103,10 +103,12 @@ def _config(worker: WorkerSettings) -> Any:
 @functools.cache
 def _rate_limiter(worker: WorkerSettings) -> Any:
     """The worker process's shared rate limiter, opened once: it serves every batch (each batch's run is assembled
-    beside it, :class:`~pubfetch.engine.assembly.FetchRun`)."""
+    beside it, :class:`~pubfetch.engine.assembly.FetchRun`). It is opened in a batch, so a Redis that is away then is
+    waited for as during the batch's requests, not a failed batch."""
     from pubfetch.engine.assembly import shared_rate_limiter
+    from pubfetch.net.ratelimit_redis import OUTAGE_S
 
-    return shared_rate_limiter(_config(worker))
+    return shared_rate_limiter(_config(worker), open_wait_s=OUTAGE_S)
 
 
 @functools.cache
@@ -114,6 +116,22 @@ def _results_client(url: str) -> Any:
     from pubfetch.net.ratelimit_redis import connect, split_prefix
 
     return connect(split_prefix(url)[0])
+
+
+@functools.cache
+def _results_outages(url: str) -> Any:
+    from pubfetch.distributed.app import shown_url
+    from pubfetch.net.ratelimit_redis import RedisOutages
+
+    return RedisOutages(f"the results' Redis at {shown_url(url)}", "the batch waits for it")
+
+
+def _ride(task: Any, op: Any, *args: Any) -> Any:
+    """``op(*args)`` on the results' Redis, waited for through an outage as the rate limits are (a batch would fail
+    for a Redis restart otherwise)."""
+    from pubfetch.net.ratelimit_redis import OUTAGE_S
+
+    return _results_outages(task.app.conf.result_backend).call(OUTAGE_S, op, *args)
 
 
 def _results(task: Any) -> tuple[Any, str]:
@@ -127,7 +145,7 @@ def _cancelled(task: Any, job: str | None) -> bool:
     if not job:
         return False
     client, prefix = _results(task)
-    return bool(client.exists(prefix + cancelled_key(job)))
+    return bool(_ride(task, client.exists, prefix + cancelled_key(job)))
 
 
 def _refuse(task: Any, reason: str) -> BatchRefused:
@@ -186,16 +204,16 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     if deferred is not None:
         client, prefix = _results(task)
         retry = JobRetry(client, prefix, job, message.batches, task.request.id, int(task.app.conf.result_expires))
-        retry.defer(deferred)
-        if retry.finish():
-            entries = retry.entries(store)
+        _ride(task, retry.defer, deferred)
+        if _ride(task, retry.finish):
+            entries = _ride(task, retry.entries, store)
             if entries:
                 log.info("last batch of job %s: retrying the job's %d publications that ended with a fetch "
                          "exception", job, len(entries))
             for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=summary,
                                      rate_limiter=limiter):
                 pass
-            retry.done()
+            _ride(task, retry.done)
     log.info("batch %s of %d done: %d fetched, %d already complete", task.request.id, len(message.ids),
              summary.fetched, summary.skipped)
     return encode_summary(summary)

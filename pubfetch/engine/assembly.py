@@ -128,13 +128,15 @@ class FetchRun:
         self.close()
 
 
-def shared_rate_limiter(config: FetchConfig) -> RateLimiter:
+def shared_rate_limiter(config: FetchConfig, *, open_wait_s: float = 0.0) -> RateLimiter:
     """The limiter of the services' documented rates shared with every other pubfetch process of the user, kept where
-    ``rate_db`` says (a SQLite file or a ``redis://`` URL), else :func:`~pubfetch.config.rate_db_default`."""
+    ``rate_db`` says (a SQLite file or a ``redis://`` URL), else :func:`~pubfetch.config.rate_db_default`.
+    ``open_wait_s``: how long opening a Redis limiter waits for Redis to answer (0: a command says at once that it
+    does not)."""
     from pubfetch.net.ratelimit_redis import shared_limiter
 
     where = config.run.rate_db or rate_db_default()
-    return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)))
+    return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)), open_wait_s=open_wait_s)
 
 
 def _rules(config: FetchConfig) -> object | None:

@@ -14,17 +14,24 @@ two days). ``?prefix=NAME:`` in the URL sets the prefix (default ``pubfetch:``),
 Whoever can write the broker's Redis can write these keys: a schedule more than
 :data:`~pubfetch.net.ratelimit.MAX_AHEAD_S` ahead, or a count that is not a whole number up to the quota, is reset
 by the script (one warning per service), never obeyed with a sleep of days.
+
+Redis may be away for a while (a restart, a network cut): a permit asked during an outage waits for Redis to answer
+again, asking with a doubling pause (to 10 s) for up to :data:`OUTAGE_S`, with one warning when the outage starts and
+one when it ends, instead of failing the request (every request of a worker's batches would end as a fetch exception).
+Opening the limiter fails at once by default, so that a command line started against a wrong URL says so; a worker,
+which opens it in its first batch, waits there too (``open_wait_s``).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pubfetch.net.ratelimit import (
@@ -38,10 +45,15 @@ from pubfetch.net.ratelimit import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PREFIXES = ("redis://", "rediss://", "unix://")
 DEFAULT_KEY_PREFIX = "pubfetch:"
 QUOTA_TTL_S = 2 * 86_400
+#: Seconds a permit waits for Redis to answer again before its request fails.
+OUTAGE_S = 300.0
+#: Longest pause between two tries during an outage.
+MAX_PAUSE_S = 10.0
 
 # KEYS: schedule, quota. ARGV: interval, burst, daily quota (0: none), now (negative: the server's clock), quota TTL,
 # longest schedule ahead. Returns {wait seconds as text, calls today, what was reset as text ('' if nothing)}; calls -1
@@ -121,6 +133,68 @@ def connect(url: str) -> Any:
     return redis.Redis.from_url(url, socket_timeout=30, socket_connect_timeout=10, health_check_interval=30)
 
 
+class RedisAway(ConnectionError):
+    """Redis did not answer for as long as its caller waits for it; one line saying so."""
+
+
+class RedisOutages:
+    """Calls to one Redis, asked again while it is away (refused, cut, timing out, still loading) with a doubling pause
+    (to :data:`MAX_PAUSE_S`), and one warning when an outage starts and one when it ends, whichever threads meet it.
+    A Redis that answers no (a wrong password, a ConnectionError to redis-py too) fails at once.
+
+    Args:
+        what: the Redis in messages ("the rate limits' Redis at HOST:PORT/N").
+        waiting: who waits for it ("requests wait for it").
+    """
+
+    def __init__(self, what: str, waiting: str) -> None:
+        import redis
+
+        self.what, self.waiting = what, waiting
+        self._away = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        self._answered_no = (redis.exceptions.AuthenticationError, redis.exceptions.AuthorizationError)
+        self._lock = threading.Lock()
+        self._lost = False
+
+    def call(self, limit: float, op: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``op(*args, **kwargs)``, asked again for up to ``limit`` seconds while Redis is away (0: not asked again);
+        :class:`RedisAway` once that is over."""
+        started: float | None = None
+        pause = 0.25
+        while True:
+            try:
+                result = op(*args, **kwargs)
+            except self._answered_no:
+                raise
+            except self._away as e:
+                now = time.monotonic()
+                if started is None:
+                    started = now
+                if now - started + pause > limit:
+                    if limit > 0:
+                        raise RedisAway(f"{self.what} has not answered for {now - started:.0f} s "
+                                        f"({type(e).__name__})") from None
+                    raise
+                self._note(True, e, limit)
+                time.sleep(pause)
+                pause = min(pause * 2, MAX_PAUSE_S)
+            else:
+                if started is not None:
+                    self._note(False)
+                return result
+
+    def _note(self, lost: bool, error: BaseException | None = None, limit: float = 0.0) -> None:
+        with self._lock:
+            if lost == self._lost:
+                return
+            self._lost = lost
+        if lost:
+            log.warning("%s does not answer (%s); %s for up to %.0f s", self.what, type(error).__name__, self.waiting,
+                        limit)
+        else:
+            log.warning("%s answers again", self.what)
+
+
 @dataclass
 class RedisRateLimiter:
     """Cluster-wide limiter with :class:`~pubfetch.net.ratelimit.SharedRateLimiter`'s methods.
@@ -129,23 +203,30 @@ class RedisRateLimiter:
         url: ``redis://host:6379/N`` (optionally ``?prefix=NAME:`` for the keys).
         limits: per service key; a key without its own limit uses ``limits["host"]`` (per publisher host).
         clock: None (the default) uses the Redis server's clock; tests pass a fake one, with ``sleep``.
+        outage_s: how long a permit waits through a Redis outage (see the module docstring).
+        open_wait_s: how long opening waits for Redis to answer (0: it fails at once).
     """
 
     url: str
     limits: Mapping[str, Limit] = field(default_factory=default_limits)
     clock: Callable[[], float] | None = None
     sleep: Callable[[float], None] = time.sleep
+    outage_s: float = OUTAGE_S
+    open_wait_s: float = 0.0
     _warned: set[str] = field(default_factory=set, repr=False)
     _reset: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         url, self.prefix = split_prefix(self.url, DEFAULT_KEY_PREFIX)
+        self.where = url.split("@")[-1]
         self.redis = connect(url)
+        self._outages = RedisOutages(f"the rate limits' Redis at {self.where}", "requests wait for it")
         try:
-            self.redis.ping()
+            self._outages.call(self.open_wait_s, self.redis.ping)
+        except RedisAway as e:
+            raise ValueError(str(e)) from None
         except Exception as e:  # redis-py's errors; the driver is imported lazily
-            where = url.split("@")[-1]
-            raise ValueError(f"Redis at {where} does not answer: {e}") from None
+            raise ValueError(f"Redis at {self.where} does not answer: {e}") from None
         self._reserve = self.redis.register_script(_RESERVE)
         self._penalize = self.redis.register_script(_PENALIZE)
 
@@ -165,12 +246,13 @@ class RedisRateLimiter:
     def wait_for(self, key: str) -> float:
         """Book the next slot of a service; return the seconds until it starts (0: now)."""
         limit = self.limit_of(key)
-        wait, calls, reset = self._reserve(keys=[f"{self.prefix}rate:{key}", self._quota_key(key)],
-                                           args=[repr(limit.interval), limit.burst, limit.daily, repr(self._now_arg()),
-                                                 QUOTA_TTL_S, repr(MAX_AHEAD_S)])
+        wait, calls, reset = self._outages.call(self.outage_s, self._reserve,
+                                               keys=[f"{self.prefix}rate:{key}", self._quota_key(key)],
+                                               args=[repr(limit.interval), limit.burst, limit.daily,
+                                                     repr(self._now_arg()), QUOTA_TTL_S, repr(MAX_AHEAD_S)])
         if reset:
             text = reset.decode("utf-8", "replace") if isinstance(reset, bytes) else str(reset)
-            note_reset(self._reset, key, text, self.url.split("@")[-1])
+            note_reset(self._reset, key, text, self.where)
         calls = int(calls)
         if calls < 0:
             raise QuotaExceeded(f"daily quota of {limit.daily} calls to {key} used up for {self._day()} (UTC)")
@@ -191,22 +273,24 @@ class RedisRateLimiter:
         if seconds <= 0:
             return
         seconds = min(float(seconds), MAX_AHEAD_S)
-        self._penalize(keys=[f"{self.prefix}rate:{key}"], args=[repr(seconds), repr(self._now_arg())])
+        self._outages.call(self.outage_s, self._penalize, keys=[f"{self.prefix}rate:{key}"],
+                           args=[repr(seconds), repr(self._now_arg())])
         log.info("%s asked to wait %.1f s; every process on every machine holds back", key, seconds)
 
     def calls_today(self, key: str) -> int:
-        return int(self.redis.get(self._quota_key(key)) or 0)
+        return int(self._outages.call(self.outage_s, self.redis.get, self._quota_key(key)) or 0)
 
     def close(self) -> None:
         self.redis.close()
 
 
-def shared_limiter(target: str | None, limits: Mapping[str, Limit]) -> SharedRateLimiter | RedisRateLimiter:
+def shared_limiter(target: str | None, limits: Mapping[str, Limit], *,
+                   open_wait_s: float = 0.0) -> SharedRateLimiter | RedisRateLimiter:
     """The limiter named by ``target`` (``--rate-db``, else ``$PUBFETCH_RATE_DB``, which the configuration resolves:
-    :func:`pubfetch.config.rate_db_default`): Redis for a ``redis://`` URL, else the SQLite file (the default path if
-    none is named)."""
+    :func:`pubfetch.config.rate_db_default`): Redis for a ``redis://`` URL (opening waits ``open_wait_s`` for it to
+    answer), else the SQLite file (the default path if none is named)."""
     if target and is_redis(target):
-        return RedisRateLimiter(target, limits)
+        return RedisRateLimiter(target, limits, open_wait_s=open_wait_s)
     if target:
         return SharedRateLimiter(Path(target), limits)
     return SharedRateLimiter(limits=limits)

@@ -4,7 +4,7 @@ each value checked as it is read, so that a rule that can never work stops the p
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -106,17 +106,24 @@ def _selector_or_fail(value: str, file: str, rule: str, key: str, line: int | No
         raise RuleError(str(e), file=file, rule=rule, key=key, line=line) from e
 
 
+def _known_keys(node: Node, what: str, file: str, rule: str, construct: Callable[[Node], Any],
+                known: Sequence[str]) -> Iterator[tuple[str, int | None, Node]]:
+    """The rule's keys with their lines and value nodes; a key the rule kind does not know stops the file at its line,
+    with the known keys named, so a typo is found where it was written."""
+    for key_node, value_node in mapping_items(node, what, file, rule):
+        key = string_key(key_node, f"{what} key", file, construct, rule)
+        line = node_line(key_node)
+        if key not in known:
+            raise RuleError(f"unknown key (known keys: {', '.join(known)})", file=file, rule=rule, key=key, line=line)
+        yield key, line, value_node
+
+
 def parse_site(site: str, node: Node, file: str, construct: Callable[[Node], Any], lazy: bool) -> JournalRule:
     if _is_null(node):
         raise RuleError("site is empty (give at least one key)", file=file, rule=site, line=node_line(node))
     values: dict[str, tuple[str, int | None]] = {}
     tests: tuple[RuleTest, ...] = ()
-    for key_node, value_node in mapping_items(node, "a site", file, site):
-        key = string_key(key_node, "a site key", file, construct, site)
-        line = node_line(key_node)
-        if key not in JOURNAL_KEYS:
-            raise RuleError(f"unknown key (known keys: {', '.join(JOURNAL_KEYS)})", file=file, rule=site, key=key,
-                            line=line)
+    for key, line, value_node in _known_keys(node, "a site", file, site, construct, JOURNAL_KEYS):
         if key == "tests":
             tests = _parse_tests(value_node, JOURNAL_TEST_KEYS, file, site, construct)
             continue
@@ -187,12 +194,7 @@ def parse_webpage_rule(regex: str, node: Node, file: str, construct: Callable[[N
     if _is_null(node):
         raise RuleError("rule is empty (give at least one key)", file=file, rule=regex, line=node_line(node))
     found: dict[str, Any] = {}
-    for key_node, value_node in mapping_items(node, "a webpage rule", file, regex):
-        key = string_key(key_node, "a webpage rule key", file, construct, regex)
-        line = node_line(key_node)
-        if key not in WEBPAGE_KEYS:
-            raise RuleError(f"unknown key (known keys: {', '.join(WEBPAGE_KEYS)})", file=file, rule=regex, key=key,
-                            line=line)
+    for key, line, value_node in _known_keys(node, "a webpage rule", file, regex, construct, WEBPAGE_KEYS):
         if key == "tests":
             found[key] = _parse_tests(value_node, WEBPAGE_TEST_KEYS, file, regex, construct)
             continue

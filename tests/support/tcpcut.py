@@ -16,6 +16,8 @@ class CuttableForwarder:
         self._open: list[socket.socket] = []
         self._cut = False
         self._closed = False
+        #: connections turned away while cut (a client has tried again)
+        self.refused = 0
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -26,6 +28,7 @@ class CuttableForwarder:
                 return
             with self._lock:
                 if self._cut:
+                    self.refused += 1
                     client.close()
                     continue
                 try:
