@@ -91,7 +91,7 @@ class Holding:
 class Heartbeat:
     """Renews the batches a worker holds (see the module's docstring); started when the worker is ready."""
 
-    def __init__(self, broker: str, backend: str, grace: float, name: str = "") -> None:
+    def __init__(self, broker: str, backend: str, grace: float, name: str = "", app: Any = None) -> None:
         import uuid
 
         from pubfetch.net.ratelimit_redis import split_prefix
@@ -103,6 +103,12 @@ class Heartbeat:
         self._queue_prefix = split_prefix(broker)[1]
         self._results = connect(backend)
         self._results_prefix = split_prefix(backend, self._queue_prefix)[1]
+        self.sweeper: Any = None
+        if app is not None and self._queue is not None:  # a Redis queue can lose a batch in delivery (.strays)
+            from pubfetch.distributed.strays import Sweeper
+
+            self.sweeper = Sweeper(app, (self._queue, self._queue_prefix), (self._results, self._results_prefix),
+                                   renew_interval(grace))
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._since: dict[str, float] = {}  # task id -> when this worker took it
@@ -145,6 +151,8 @@ class Heartbeat:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
+        if self.sweeper is not None:
+            self.sweeper.close()
         if self.name:
             try:  # free the name for a worker started in its place (only if it is still this worker's)
                 key = self._results_prefix + name_key(self.name)
@@ -165,6 +173,8 @@ class Heartbeat:
                 held = list(state.active_requests | state.reserved_requests)
                 self.renew(held)
                 self.forget_finished(r.id for r in held)
+                if self.sweeper is not None:
+                    self.sweeper.sweep()
             except Exception as e:  # Redis down: the next round tries again; the batches are safe until the grace ends
                 if not failing:
                     log.warning("could not renew the batches this worker holds (%s); trying again every %.0f s (past "
@@ -219,7 +229,7 @@ def install(app: Any, broker: str, backend: str, grace: float, name: str = "") -
     heartbeat to the worker's signals (a batch delivered: record it; shutdown: stop)."""
     from celery import signals
 
-    beat = Heartbeat(broker, backend, grace, name)
+    beat = Heartbeat(broker, backend, grace, name, app)
     if name:
         beat.claim_name()
     beat.start()

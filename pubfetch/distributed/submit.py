@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, shown_url
+from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, is_redis, shown_url
 from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
 from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
+from pubfetch.distributed.strays import register
 from pubfetch.distributed.tasks import add_summary, encode_summary
 from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_ids
 from pubfetch.fetcher_args import FetcherArgs
@@ -95,6 +96,9 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
                 return earlier_id
             job.results.set(run_key, result.id, ex=RESULT_EXPIRES_S)
         result.save()
+        if is_redis(queue):  # kept for sending again a batch lost in delivery (.strays)
+            register(job.results, job.prefix, str(result.id),
+                     {str(task.id): m for task, m in zip(result.results, messages, strict=True)})
         signature.apply_async()
         job.release(result)
         return str(result.id)
