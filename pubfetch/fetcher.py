@@ -10,12 +10,13 @@ IDs and a killed run re-run with the same arguments skips what is already comple
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pubfetch import ids as idmod
 from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import DbLike, FetchRun
 from pubfetch.engine.batches import IdsLike, Progress, init_publication, to_ids, warn_retracted
+from pubfetch.engine.resume import RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName
@@ -57,7 +58,7 @@ def fetch_many(
     retry_exceptions: bool = True,
     use_stored: bool = True,
     errors: str = "skip",
-    deferred: list[dict[str, Any]] | None = None,
+    deferred: list[RetryEntry] | None = None,
     rate_limiter: RateLimiter | None = None,
     **options: object,
 ) -> Iterator[Publication]:
@@ -101,7 +102,7 @@ def fetch_many(
                              use_stored=use_stored, errors=errors, deferred=deferred)
 
 
-def fetch_retries(entries: Iterable[dict[str, Any]], db: DbLike = None, parts: Iterable[PartName | str] | None = None,
+def fetch_retries(entries: Iterable[RetryEntry], db: DbLike = None, parts: Iterable[PartName | str] | None = None,
                   args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
                   summary: BatchSummary | None = None, errors: str = "skip",
                   rate_limiter: RateLimiter | None = None) -> Iterator[Publication]:

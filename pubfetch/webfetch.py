@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 
 from bs4 import BeautifulSoup
@@ -29,6 +31,7 @@ from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_store
+from pubfetch.store.writer import StoreWriter
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +81,9 @@ def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None
     result = _first_fetch(ctx, start_url, javascript)
     _fill_http(page, result)
     if not result.ok:
-        log.warning("fetching %s failed: %s %s", start_url, result.kind.name, result.message)
+        # a request the stopping run did not send, or cut, is the stop's consequence, not news
+        log.log(logging.INFO if _stopping(ctx) else logging.WARNING, "fetching %s failed: %s %s", start_url,
+                result.kind.name, result.message)
         return page
     if result.is_pdf:
         content = extract_pdf(result.body, workers=ctx.pdf_workers)
@@ -192,24 +197,75 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
             store = open_store(db)
             stack.callback(store.close)
         ctx = context or stack.enter_context(Context(cfg))
-        done = 0
+        writer = stack.enter_context(StoreWriter(store)) if store is not None else None
+        done = finished = 0  # pages got; pages whose fetch ended (got or not)
+        ended = threading.Condition()
+
+        def fetch_one(pair: tuple[Webpage | None, str]) -> Webpage:
+            # stored and counted as it completes: an interrupted batch keeps (and reports) the pages it got, and
+            # not those its interrupt cut
+            nonlocal done, finished
+            try:
+                page, fetched = get_webpage(ctx, pair[0], pair[1])
+                if _stopping(ctx):
+                    return page
+                if writer is not None and fetched:
+                    writer.put_page(kind, page)
+                with ended:
+                    done += 1
+                    if progress is not None:
+                        progress(done, page)
+                return page
+            finally:
+                with ended:
+                    finished += 1
+                    ended.notify_all()
+
+        def drained(count: int) -> None:
+            with ended:  # a page rendered with JavaScript is not cut: its browser is killed at close
+                ended.wait_for(lambda: finished >= count, timeout=_DRAIN_S)
+
         iterator = iter(urls)
         while True:
             batch = list(islice(iterator, cfg.batching.batch_size))
             if not batch:
                 return
             olds = [store.get_page(kind, url) if store is not None and use_stored else None for url in batch]
-            results = ctx.map(lambda pair: get_webpage(ctx, pair[0], pair[1]), list(zip(olds, batch, strict=True)))
-            if store is not None:
-                for page, fetched in results:
-                    if fetched:
-                        store.put_page(kind, page)
-                store.commit()
-            for page, _ in results:
-                done += 1
-                if progress is not None:
-                    progress(done, page)
-                yield page
+            with ended:
+                finished = 0
+            try:
+                pages = ctx.map(fetch_one, list(zip(olds, batch, strict=True)))
+            except KeyboardInterrupt:
+                _interrupted(ctx, partial(drained, len(batch)))
+                raise
+            if writer is not None:
+                writer.commit()
+            yield from pages
+
+
+#: How long an interrupted batch of pages waits for its cut fetches to end before the interrupt goes on.
+_DRAIN_S = 2.0
+
+
+def _stopping(ctx: Context) -> bool:
+    watch = getattr(ctx.client, "watch", None)
+    return bool(watch is not None and watch.stopped)
+
+
+def _interrupted(ctx: Context, drained: Callable[[], object]) -> None:
+    """After Ctrl-C: nothing more is sent, and the exchanges in flight are cut instead of waited for (a page that
+    never answers would hold the interrupt until its deadline), as a publication run does; once the batch's fetches
+    have ended (``drained`` waits for them), the context serves its owner as before."""
+    watch = getattr(ctx.client, "watch", None)
+    was_stopped = watch.stopped if watch is not None else False
+    if watch is not None:
+        watch.stopped = True
+    cut = getattr(ctx.client, "cut_in_flight", None)
+    if cut is not None:
+        cut()
+    drained()
+    if watch is not None:
+        watch.stopped = was_stopped
 
 
 def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, *, config: FetchConfig | None = None,

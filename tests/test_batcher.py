@@ -1,12 +1,18 @@
 """The batcher is work-conserving: a publication that reaches a batchable service whose host is idle is asked for at
 once, whatever the other publications are doing, and the publications that reach a service together are asked for
-together. The services answer in this process, each on its own host as in production (one connection per host)."""
+together; while the host is busy a batch keeps gathering, the older batch's stragglers included. The services answer
+in this process, each on its own host as in production (one connection per host), or the batcher is driven directly
+with a stand-in for the host."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Callable, Iterator, Sequence
+from types import SimpleNamespace
 
 from pubfetch.config import FetchConfig
+from pubfetch.engine.batcher import BatchedService, Batcher
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
@@ -14,8 +20,10 @@ from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
 from support.loopback import Reply
 from support.synthetic import Article, SyntheticServices, in_process_hosts
+from support.waits import wait_until
 
 #: Longest a held answer waits for the event it expects before giving up (the test then fails: the event should have
 #: come long before; this only keeps a batcher that holds requests back from hanging the suite).
@@ -75,3 +83,54 @@ def test_publications_released_together_reach_the_next_service_in_one_request():
     assert services.counts["efetch_pmc"] == 1
     assert services.ids_asked["efetch_pmc"] == {Article(i).pmcid.removeprefix("PMC"): 1 for i in range(0, 40, 2)}
     assert all(pub.pmcid.content and pub.fulltext.content for pub in pubs)
+
+
+class OneConnectionHost:
+    """A client stand-in with one connection to the step's host, which the test holds (a request of another step in
+    flight) and lets go of; ``queued`` is set when a batch queues for it."""
+
+    def __init__(self) -> None:
+        self.connection = threading.Lock()
+        self.queued = threading.Event()
+
+    @contextlib.contextmanager
+    def turn(self, url: str) -> Iterator[Callable[[], None]]:
+        self.queued.set()
+        with self.connection:
+            yield lambda: None
+
+
+def test_a_straggler_of_the_older_batch_rides_with_the_next_batchs_request_while_the_host_is_busy():
+    """The next batch's publications reach the step and queue for its host, busy with another request; the older
+    batch's last publication, back from a page meanwhile, joins their request instead of making one of its own."""
+    host = OneConnectionHost()
+    ctx = SimpleNamespace(client=host)
+    batcher = Batcher(ctx, settle_s=GUARD_S)  # type: ignore[arg-type]
+    served: list[list[PubRun]] = []
+
+    def step(ctx: object, runs: Sequence[PubRun]) -> None:
+        served.append(list(runs))
+
+    service = BatchedService(lambda ctx: "http://eutils.test/efetch.fcgi", lambda ctx: 10)
+    straggler = PubRun(Publication())
+    newer = [PubRun(Publication()), PubRun(Publication())]
+    batcher.start([straggler], 1)
+    batcher.start(newer, 2)
+    batcher.requesting(straggler, True)  # at a publisher's page
+    host.connection.acquire()
+    threads = [threading.Thread(target=batcher.serve, args=(step, service, run)) for run in newer]
+    try:
+        for thread in threads:
+            thread.start()
+        assert host.queued.wait(GUARD_S)
+        batcher.requesting(straggler, False)  # its page answered: on its way to the step
+        threads.append(threading.Thread(target=batcher.serve, args=(step, service, straggler)))
+        threads[-1].start()
+        wait_until(lambda: any(run is straggler for batch in batcher._open.values() for run in batch.runs), GUARD_S,
+                   "the straggler in the open batch")
+    finally:
+        host.connection.release()
+        for thread in threads:
+            thread.join(GUARD_S)
+    assert len(served) == 1
+    assert [id(run) for run in served[0]] == [id(straggler), *map(id, newer)]  # the older batch's first

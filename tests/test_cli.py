@@ -12,6 +12,7 @@ import pytest
 from pubfetch.model import PartType
 from support.cli import Cli
 from support.cli import usage_error as error
+from support.depwords import re_error
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -52,8 +53,7 @@ def test_missing_arguments(cli: Cli) -> None:
 
 def test_bad_values(cli: Cli) -> None:
     assert error(cli, "-pub", "1", "-pmid", "(") == (
-        "pubfetch: error: option -pmid: invalid regular expression '(': missing ), unterminated subpattern at "
-        "position 0")
+        f"pubfetch: error: option -pmid: invalid regular expression '(': {re_error('(')}")
     assert error(cli, "-pub", "1", "-fetch-time-more", "yesterday") == (
         "pubfetch: error: option -fetch-time-more: invalid time 'yesterday': expected an ISO-8601 instant such as "
         "2024-01-31T12:00:00Z")
@@ -152,7 +152,7 @@ def test_verbose_shows_info(cli: Cli) -> None:
 def test_unwritable_log(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "f").write_text("")
     assert error(cli, "-l", str(tmp_path / "f" / "x.log"), "-is-pmid", "1").startswith(
-        f"pubfetch: error: cannot open log file '{tmp_path / 'f' / 'x.log'}': ")
+        f"pubfetch: error: cannot write log file '{tmp_path / 'f' / 'x.log'}' (--log): ")
 
 
 # --- through a real process ------------------------------------------------------------------------------------------
@@ -175,6 +175,5 @@ def test_module_entry_point_help_and_errors() -> None:
     done = _subprocess("-pub", "1", "-pmid", "[")
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == ("pubfetch: error: option -pmid: invalid regular expression '[': unterminated character set "
-                           "at position 0\n")
+    assert done.stderr == f"pubfetch: error: option -pmid: invalid regular expression '[': {re_error('[')}\n"
 

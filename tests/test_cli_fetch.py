@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
-from support.loopback import LoopbackServer, Reply
+from support.dbwait import stored_count, wait_while_running
+from support.loopback import LoopbackServer, Reply, Request
 from support.synthetic import Article, SyntheticServices
+
+REPO = Path(__file__).resolve().parents[1]
 
 TOOL_PAGE = ("<html><head><title>SeqTool: fast alignment</title><meta name='description' content='A tool to align "
              "sequences.'></head><body><nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav><main><h1>SeqTool</h1>"
@@ -24,7 +33,7 @@ def test_web_file_db_fetch_fills_the_database_and_a_second_run_fetches_nothing(e
         code, out, err = cli("-web-file", urls, "-db-fetch", db, "--allow-private-addresses",
                              "--no-javascript", "--quiet")
         assert code == 1  # the 404 page is broken, so not everything is final
-        assert "1 webpages/docs not final" in err
+        assert "pubfetch: 2 webpages/docs: 1 final, 1 not final\n" in err
         assert site.count("/tool") == 1 and site.count("/gone") == 1
         code, out, err = cli("-web-file", urls, "-db-fetch", db, "--allow-private-addresses",
                              "--no-javascript", "--quiet")
@@ -101,3 +110,35 @@ def test_pub_file_into_db_fetch_end_streams_the_file(env, cli, monkeypatch):
         assert services.counts["europepmc_search"] == 2  # two batches of two went through before line 5
         code, out, err = cli("-db-publications-size", db)
     assert out == "4\n"
+
+
+def test_ctrl_c_in_a_webpage_step_ends_with_the_pages_summary(tmp_path: Path) -> None:
+    """Ctrl-C while a page is being fetched: the run says what it stored by then (as for publications), then
+    that it was interrupted."""
+    arrived = threading.Event()
+
+    def held(_request: Request) -> Reply:
+        arrived.set()
+        return Reply(hold=True)  # never answers: the interrupt lands while this page is fetched
+
+    db = tmp_path / "pages.db"
+    with LoopbackServer({"/tool": Reply(200, TOOL_PAGE), "/held": held}) as site:
+        urls = tmp_path / "urls.txt"
+        urls.write_text(f"{site.url('/tool')}\n{site.url('/held')}\n")
+        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                   PUBFETCH_RATE_DB=str(tmp_path / "rates.sqlite"))
+        proc = subprocess.Popen([sys.executable, "-m", "pubfetch", "-web-file", str(urls), "-db-fetch-end", str(db),
+                                 "--allow-private-addresses", "--no-javascript", "--timeout", "600000"],
+                                env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_while_running(proc, lambda: arrived.is_set() and stored_count(db, ("webpages",)) == 1,
+                               ceiling_s=300)
+            assert proc.poll() is None, proc.communicate()
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=300)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-2:] == ["pubfetch: 1 webpages/docs: 1 final, 0 not final",
+                                     "pubfetch: error: interrupted"], err

@@ -81,9 +81,10 @@ def test_a_session_that_fetched_nothing_reports_nothing_and_exits_0(env: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     with open_session({**LOCAL, "no-rate-limit": True}, {}) as sess:
         assert sess.exit_status() == 0
-        sess.pages_not_final = 2
+        assert capsys.readouterr().err == ""
+        sess.pages_got, sess.pages_not_final = 3, 2
         assert sess.exit_status() == 1
-    assert capsys.readouterr().err == "pubfetch: 2 webpages/docs not final\n"
+    assert capsys.readouterr().err == "pubfetch: 3 webpages/docs: 1 final, 2 not final\n"
 
 
 def test_a_bad_rule_file_is_a_usage_error_when_the_context_is_built(env: Path) -> None:

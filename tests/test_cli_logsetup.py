@@ -35,6 +35,31 @@ def test_library_warnings_are_one_line_per_kind_with_the_count(tmp_path: Path,
     assert all(f"GET /v2/{pmid}: not found" in logged for pmid in ("1", "2", "3"))
 
 
+def test_one_kind_from_many_hosts_is_one_line_counting_the_hosts(capsys: pytest.CaptureFixture[str]) -> None:
+    """A service's 404s are one kind of problem whichever host gave them: one line, the hosts with their counts (the
+    five most frequent named); what a later run retries is a kind apart, as its sentence differs."""
+    setup = configure(None, verbose=False, argv=["-pub", "1"])
+    client = logging.getLogger("pubfetch.net.client")
+    hosts = {"a.test": 3, "b.test": 2, "c.test": 1, "d.test": 1, "e.test": 1, "f.test": 1, "g.test": 1}
+    try:
+        for host, n in hosts.items():
+            for i in range(n):
+                client.warning("%s: GET /%d: not found (HTTP 404)", host, i, extra={"kind": "NOT_FOUND 404 False",
+                                                                                   "host": host})
+        client.warning("h.test: GET /x: not found (HTTP 404); a later run retries it",
+                       extra={"kind": "NOT_FOUND 404 True", "host": "h.test"})
+        client.warning("a.test: GET /t: timed out", extra={"kind": "TIMEOUT  False", "host": "a.test"})
+        client.warning("a.test: GET /u: timed out", extra={"kind": "TIMEOUT  False", "host": "a.test"})
+        setup.flush_warnings()
+    finally:
+        setup.close()
+    assert capsys.readouterr().err.splitlines() == [
+        "pubfetch: warning: a.test: GET /0: not found (HTTP 404) (and 9 more like it: a.test 3, b.test 2, c.test 1, "
+        "d.test 1, e.test 1, 2 other hosts 2; --log FILE keeps them all)",
+        "pubfetch: warning: h.test: GET /x: not found (HTTP 404); a later run retries it",
+        "pubfetch: warning: a.test: GET /t: timed out (and 1 more like it; --log FILE keeps them all)"]
+
+
 def test_an_error_comes_after_the_warnings_that_led_to_it(capsys: pytest.CaptureFixture[str]) -> None:
     setup = configure(None, verbose=False, argv=["-pub", "1"])
     try:

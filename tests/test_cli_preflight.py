@@ -53,14 +53,21 @@ def test_an_id_file_of_invalid_lines_only_exits_2_before_anything_is_created(
     assert listing(tmp_path) == before and services.server.requests == []
 
 
-@pytest.mark.parametrize("option", ["-report", "-txt-pub", "--warc"])
+@pytest.mark.parametrize("option", ["-report", "-txt-pub", "--warc", "-l"])
 def test_an_output_file_that_cannot_be_written_is_refused_before_any_request(
         option: str, services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
     (tmp_path / "afile").write_text("not a directory\n")
+    (tmp_path / "adir").mkdir()
     before = listing(tmp_path)
-    code, _, err = cli.lines(PRIVATE, "-pub", Article(0).pmid, "-db-fetch", "pubs.db", option, "afile/out")
-    assert (code, err) == (2, [f"pubfetch: error: cannot write output file 'afile/out' ({option}): "
-                               f"'{tmp_path / 'afile'}' is not a directory"])
+    what = "log file" if option == "-l" else "output file"
+    name = "--log" if option == "-l" else option
+    for path, why in (("afile/out", f"'{tmp_path / 'afile'}' is not a directory"), ("adir", "it is a directory"),
+                      ("/proc/out", "directory '/proc' is on the virtual 'proc' file system, which holds no "
+                                    "ordinary files; choose another directory")):
+        if path.startswith("/proc") and not os.path.isdir("/proc/self"):
+            continue
+        code, _, err = cli.lines(PRIVATE, "-pub", Article(0).pmid, "-db-fetch", "pubs.db", option, path)
+        assert (code, err) == (2, [f"pubfetch: error: cannot write {what} '{path}' ({name}): {why}"])
     assert listing(tmp_path) == before and services.server.requests == []
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
-from support.synthetic import Article, SyntheticServices, use_services
+from support.synthetic import Article, SyntheticServices, hold_searches, use_services
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,16 +25,7 @@ def test_a_second_run_waits_for_the_first_and_fetches_nothing_twice(tmp_path: Pa
     db = tmp_path / "pubs.db"
     with SyntheticServices(3) as services:
         use_services(monkeypatch, tmp_path, services)
-        answer = services.handle
-        searching, release = threading.Event(), threading.Event()
-
-        def held(request):
-            if request.path.endswith("/search"):
-                searching.set()
-                release.wait(300)  # the first run is mid-fetch, holding the database, until the test lets it go
-            return answer(request)
-
-        services.server.routes["/*"] = held
+        searching, release = hold_searches(services)
         env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         first = start(ids, db, env)
         second = None

@@ -13,7 +13,7 @@ from pubfetch.cli.main import main
 from support.replay import CorpusReplay
 from support.replayrun import REAL_ENDPOINTS, replay_proxy
 
-_MORE = re.compile(r" \(and (\d+) more like it; all in [^)]+\)$")
+_MORE = re.compile(r" \(and (\d+) more like it(: [^;]+)?; all in [^)]+\)$")
 
 
 def corpus_ids(replay: CorpusReplay, count: int) -> list[str]:
@@ -29,8 +29,10 @@ def corpus_ids(replay: CorpusReplay, count: int) -> list[str]:
 
 
 def kind_of(line: str) -> str:
-    """The line with its count and every ID, path or number replaced: what stays is the kind of problem."""
-    return " ".join("#" if re.search(r"[\d/]", word) else word for word in _MORE.sub("", line).split())
+    """The line with its count and every ID, path, number or host replaced: what stays is the kind of problem (a 404
+    is one kind whichever service gave it)."""
+    return " ".join("#" if re.search(r"[\d/]", word) or re.fullmatch(r"[\w.-]+\.[a-z]+:", word) else word
+                    for word in _MORE.sub("", line).split())
 
 
 def test_a_22_id_run_prints_one_warning_line_per_kind(corpus_dir: Path, tmp_path: Path,

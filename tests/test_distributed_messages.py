@@ -165,7 +165,6 @@ def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path,
     """The submitter's own way to Redis is cut for 10 s while its job runs: it asks again with backoff, logs that the
     queue does not answer and then that it answers again, and returns the finished job."""
     import logging
-    import threading
 
     from support.tcpcut import CuttableForwarder
 
@@ -176,13 +175,7 @@ def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path,
         env = service_env(services)
         through = redis_url.replace("127.0.0.1:6379", f"127.0.0.1:{forwarder.port}")
         worker = start_worker(redis_url, str(db), env, log)  # the workers' way to Redis stays up
-        seen: list[object] = []
-
-        def outage(status: object) -> None:
-            seen.append(status)
-            if len(seen) == 1:
-                forwarder.cut()
-                threading.Timer(10.0, forwarder.restore).start()
+        outage = forwarder.outage_at(1, 10.0)
 
         try:
             with caplog.at_level(logging.WARNING, logger="pubfetch.distributed.submit"):

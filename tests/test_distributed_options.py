@@ -4,12 +4,14 @@ always do their own way, a database the workers cannot reach)."""
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import pytest
 
 import pubfetch
-from pubfetch.config import WORKER_SETTINGS, Endpoints, FetchConfig, HttpSettings, RunSettings
+from pubfetch.config import JOB_SETTINGS, WORKER_SETTINGS, Endpoints, FetchConfig, HttpSettings, RunSettings
 from pubfetch.fetcher import BatchSummary
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId
@@ -48,6 +50,49 @@ def test_a_setting_of_the_workers_is_refused(name: str, tmp_path: Path) -> None:
                             **{name: WORKER_OWNED[name]})  # type: ignore[misc]
 
 
+#: The leaf settings among them (the records ``endpoints``, ``http`` and ``run`` are not settings of a config's own).
+WORKER_LEAVES = sorted(name for name in WORKER_OWNED if name not in ("endpoints", "http", "run"))
+
+
+@pytest.mark.parametrize("name", [*WORKER_LEAVES, "user_agent"])
+def test_a_setting_of_the_workers_chosen_in_config_is_refused_not_dropped(name: str, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # this process's own configuration is the defaults (none of the machine's variables or config file), so that the
+    # value below is a choice of the call
+    for variable in [v for v in os.environ if v.startswith(("PUBFETCH_", "NCBI_"))]:
+        monkeypatch.delenv(variable)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    value = WORKER_OWNED.get(name, "mine")
+    config = FetchConfig.from_env().with_changes(**{name: value})
+    with pytest.raises(ValueError, match=f"cannot use config's {name}: each worker uses its own"):
+        pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, config=config)
+
+
+def test_config_and_options_reach_the_job_submitted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a queued call hands to the submission: the batch size (IDs per task), the job settings and the fetching
+    thresholds, from ``config`` or the keyword options; this process's own worker settings in ``config`` are no
+    choice, so no error."""
+    import pubfetch.distributed.submit as submit
+
+    sent: list[dict[str, object]] = []
+    monkeypatch.setattr(submit, "fetch_many_queued", lambda ids, db, queue, **kw: sent.append(kw) or iter(()))
+    db = str(tmp_path / "pubs.db")
+    own = FetchConfig.from_env()
+    pubfetch.fetch_many(["31114920"], db=db, queue=NO_BROKER,
+                        config=own.with_changes(batch_size=3, efetch_batch=7, max_links=1))
+    pubfetch.fetch_many(["31114920"], db=db, queue=NO_BROKER, config=own, batch_size=5, linger_ms=9)
+    pubfetch.fetch_many(["31114920"], db=db, queue=NO_BROKER)
+    pubfetch.fetch_many(["31114920"], db=db, queue=NO_BROKER, title_min_length=5, retry_limit=0)
+    assert [kw["batch_size"] for kw in sent] == [3, 5, None, None]  # None: the queue's default
+    thresholds = sent[3]["args"]
+    assert isinstance(thresholds, FetcherArgs) and (thresholds.title_min_length, thresholds.retry_limit) == (5, 0)
+    first, second, third = (kw["settings"] for kw in sent[:3])
+    assert isinstance(first, dict) and isinstance(second, dict) and isinstance(third, dict)
+    assert (first["efetch_batch"], first["max_links"]) == (7, 1)
+    assert second["linger_ms"] == 9
+    assert set(third) == set(JOB_SETTINGS)
+
+
 def test_a_context_a_database_the_workers_cannot_reach_or_their_own_ways_are_refused(tmp_path: Path) -> None:
     with Context(FetchConfig()) as ctx, pytest.raises(ValueError, match="cannot use a context"):
         pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, context=ctx)
@@ -73,12 +118,12 @@ def test_a_context_a_database_the_workers_cannot_reach_or_their_own_ways_are_ref
 def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path: Path, redis_url: str) -> None:
     db = str(tmp_path / "pubs.db")
     init_store(db).close()
-    with SyntheticServices(4) as services:
+    with SyntheticServices(6) as services:
         worker = start_worker(redis_url, db, service_env(services), tmp_path / "worker.log")
         try:
             done: list[int] = []
             summary = BatchSummary()
-            pmids = services.pmids()
+            pmids, later = services.pmids()[:4], services.pmids()[4:]
             # parts: title and IDs only; args: a title is usable from 10,000 characters (so none is final);
             # batch_size: two IDs per task (so two searches); max_links, a job setting, travels too
             pubs = within(300, lambda: list(pubfetch.fetch_many(
@@ -90,6 +135,12 @@ def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path:
             # nothing is asked again
             within(300, lambda: list(pubfetch.fetch_many(pmids, db=db, queue=redis_url, parts=["title"])))
             asked_again = services.counts.copy()
+            # config: a job setting of it (one ID per search request) travels as the keyword options do
+            searches_before = len(search_queries(services))
+            within(300, lambda: list(pubfetch.fetch_many(
+                later, db=db, queue=redis_url, parts=["title"],
+                config=FetchConfig.from_env().with_changes(europepmc_batch=1))))
+            later_searches = search_queries(services)[searches_before:]
         finally:
             stop_process_groups([worker])
     assert [pub.pmid.content for pub in pubs] == pmids  # in input order, the invalid ID skipped (errors="skip")
@@ -101,3 +152,12 @@ def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path:
     with open_store(db, readonly=True) as store:
         stored = store.get_publication(pmids[0])
     assert stored is not None and stored.title.content == Article(0).title
+    # the first job's searches each named both IDs of a task (europepmc_batch's default is 200); this one's one each
+    assert sorted(pmid for query in later_searches for pmid in query) == sorted(later)
+    assert [len(query) for query in later_searches] == [1, 1]
+
+
+def search_queries(services: SyntheticServices) -> list[list[str]]:
+    """The PMIDs each Europe PMC search named, in the order the server received them."""
+    return [re.findall(r"EXT_ID:(\d+)", request.param("query") or "") for request in services.server.requests
+            if request.path.endswith("/search")]

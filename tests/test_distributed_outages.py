@@ -99,13 +99,7 @@ def test_a_worker_rides_out_a_10_s_outage_of_its_queue(tmp_path: Path, redis_url
         try:
             first = wait(submit(pmids[:1], str(db), redis_url, batch_size=1), redis_url, timeout=120)
             assert (first.done, first.failed) == (1, 0)
-            seen: list[object] = []
-
-            def outage(status: object) -> None:
-                seen.append(status)
-                if len(seen) == 2:
-                    forwarder.cut()
-                    threading.Timer(10.0, forwarder.restore).start()
+            outage = forwarder.outage_at(2, 10.0)
 
             status = wait(submit(pmids[1:], str(db), redis_url, batch_size=2), redis_url, progress=outage,
                           poll=0.5, timeout=240)

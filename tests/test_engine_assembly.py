@@ -3,6 +3,9 @@ before anything is fetched, the store opened (or created) for a fetch, and every
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,10 @@ from pubfetch.engine.summary import BatchSummary
 from pubfetch.rules import RuleError
 from pubfetch.store import open_or_init_store
 from support.fetchrun import chain_config
-from support.synthetic import Article, SyntheticServices, in_process
+from support.synthetic import Article, SyntheticServices, hold_searches, in_process, use_services
+from support.waits import within
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def built(services: SyntheticServices, **changes: object) -> FetchRun:
@@ -86,3 +92,57 @@ def test_a_callers_context_is_used_and_left_open() -> None:
 def test_nothing_to_retry_yields_nothing() -> None:
     with built(SyntheticServices(1)) as run:
         assert list(run.fetch_retries([])) == []
+
+
+LIBRARY_RUN = """
+import sys
+import pubfetch
+pubs = list(pubfetch.fetch_many(sys.argv[2:], db=sys.argv[1], allow_private_addresses=True, javascript=False))
+print(len(pubs), flush=True)
+"""
+
+
+def test_two_library_processes_on_one_database_fetch_each_publication_once(tmp_path: Path, monkeypatch) -> None:
+    """As two command-line runs (tests/test_cli_two_runs.py): a process that opens a SQLite database for
+    ``fetch_many(db=path)`` holds it for the run; a second one says it waits, then finds what the first stored."""
+    db = tmp_path / "pubs.db"
+    ids = [Article(0).pmid, Article(2).pmid]  # open access: final after the first run
+    with SyntheticServices(3) as services:
+        use_services(monkeypatch, tmp_path, services)
+        searching, release = hold_searches(services)
+        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+        def start() -> subprocess.Popen[str]:
+            return subprocess.Popen([sys.executable, "-c", LIBRARY_RUN, str(db), *ids], env=env, cwd=tmp_path,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        first = start()
+        second = None
+        try:
+            assert searching.wait(300), first.communicate()
+            second = start()
+            assert second.stderr is not None
+            waiting = second.stderr.readline()  # said before it waits
+            release.set()
+            outputs = [first.communicate(timeout=300), second.communicate(timeout=300)]
+        finally:
+            release.set()
+            for proc in (first, second):
+                if proc is not None and proc.poll() is None:
+                    proc.kill()
+        counts = (services.counts["europepmc_search"], services.counts["europepmc_fulltext"])
+    assert waiting == (f"another fetching run is using database {db}: waiting for it to end (what it stores is then "
+                       "not fetched again)\n")
+    assert [(proc.returncode, out) for proc, (out, _) in zip((first, second), outputs, strict=True)] == [
+        (0, "2\n"), (0, "2\n")], outputs
+    assert counts == (1, 2)  # the first process's requests only
+
+
+def test_a_run_inside_a_run_on_the_same_database_does_not_wait_for_itself(tmp_path: Path) -> None:
+    """A fetch while iterating a fetch_many into the same file, in one process: no waiting for its own lock."""
+    services = SyntheticServices(2)
+    db = tmp_path / "pubs.db"
+    with built(services) as outer, built(services) as inner:
+        titles = within(60, lambda: [(p.title.content, [q.title.content for q in inner.fetch([Article(1).pmid], db)])
+                                     for p in outer.fetch([Article(0).pmid], db)])
+    assert titles == [(Article(0).title, [Article(1).title])]

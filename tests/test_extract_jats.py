@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -118,8 +119,13 @@ def test_articleset() -> None:
     assert second.journal_title == "Example Letters"
 
 
-def test_empty_articleset_and_errors() -> None:
-    assert parse_jats(b"<pmc-articleset><error>ID 1 not found</error></pmc-articleset>") == []
+def test_empty_articleset_and_errors(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.DEBUG, logger="pubfetch.extract.jats"):
+        assert parse_jats(b"<pmc-articleset><error>ID 1 not found</error></pmc-articleset>") == []
+    # the service's reason is kept for the log file; the warning is its caller's, which names the ID and the URL
+    # (a parser's "no article in pmc-articleset" told the user nothing they could act on)
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (logging.INFO, "no article in pmc-articleset: ID 1 not found")]
     with pytest.raises(ParseError, match="not a JATS document"):
         parse_jats(b"<eFetchResult><ERROR>Empty id list</ERROR></eFetchResult>")
     for bad in (b"", b"<article><front>", b"not xml", "\ufeff"):

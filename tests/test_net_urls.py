@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from pubfetch.net import urls
+from pubfetch.net.urls import shown_url
 
 
 def test_the_api_key_is_taken_out_of_urls_forms_and_messages() -> None:
@@ -51,3 +52,23 @@ def test_origins_fragments_locations_and_header_text() -> None:
     assert urls.header_text("/caf\u00c3\u00a9") == "/caf\u00e9"  # UTF-8 sent, read as Latin-1
     assert urls.header_text("/caf\u00e9") == "/caf\u00e9"  # not UTF-8: as it is
     assert urls.scheme(" HTTPS://x") == "https" and urls.hostname("https://[::1]:80/") == "::1"
+
+
+def test_urls_are_shown_without_user_and_password() -> None:
+    assert shown_url("amqp://user:pw@host:5672//") == "amqp://host:5672//"
+    assert shown_url("redis://127.0.0.1:6379/1") == "redis://127.0.0.1:6379/1"
+
+
+@pytest.mark.parametrize("url", [
+    "redis://127.0.0.1:6379/1?prefix=team:", "redis://alice@127.0.0.1:6379/1?prefix=team:",
+    "redis://:s3cret@127.0.0.1:6379/1?prefix=team:", "redis://alice:s3cret@127.0.0.1:6379/1?prefix=team:",
+    "redis://:s3/cr@t@127.0.0.1:6379/1?prefix=team:",
+])  # fmt: skip
+def test_a_queue_is_shown_in_one_form_whoever_connects_to_it(url: str) -> None:
+    assert shown_url(url) == "redis://127.0.0.1:6379/1?prefix=team:"
+
+
+def test_a_password_in_the_query_is_hidden() -> None:
+    assert shown_url("rediss://h:6380/0?password=s3cret&ssl_cert_reqs=none") == \
+        "rediss://h:6380/0?password=***&ssl_cert_reqs=none"
+    assert shown_url("redis://h/0?prefix=a:&Password=s3cret") == "redis://h/0?prefix=a:&Password=***"

@@ -31,6 +31,7 @@ from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.rules import RuleError, ScrapingRules
+from support.depwords import yaml_problem
 from support.loopback import LoopbackServer, Reply
 from support.pdfs import PAGE_TREE, pdf_of, stream
 from support.waits import within
@@ -300,11 +301,9 @@ YAML_ATTACKS = {
                                 ("rules.yaml:1: the site name of a regex must be a "
                                 "string, not a sequence (quote it)")),
     "python object scalar": ("'^https?://example\\.org/': !!python/object:os.system 'x'\n",
-                             ("rules.yaml:1: cannot read value: could not determine a constructor for the tag "
-                             "'tag:yaml.org,2002:python/object:os.system'")),
+                             "rules.yaml:1: cannot read value: {problem}"),
     "python name": ("'^https?://example\\.org/': !!python/name:os.system\n",
-                    ("rules.yaml:1: cannot read value: could not determine a constructor for the tag "
-                    "'tag:yaml.org,2002:python/name:os.system'")),
+                    "rules.yaml:1: cannot read value: {problem}"),
     "python object as a selector": (("'^x': example\n---\nexample:\n  title: !!python/object/new:os.system "
                                     "['touch {marker}']\n"),
                                     "rules.yaml:4, key 'title': value must be a non-empty string"),
@@ -327,6 +326,8 @@ def test_rule_files_are_loaded_safely(attack, tmp_path):
     rules.write_text(text.replace("{marker}", str(marker)))
     with pytest.raises(RuleError) as caught:
         within(DEADLINE_S, lambda: ScrapingRules().add_journals_file(rules))
+    # {problem}: PyYAML's own words for the tag it refuses, asked of PyYAML (tests/support/depwords.py)
+    message = message.replace("{problem}", yaml_problem(text)) if "{problem}" in message else message
     assert str(caught.value) == f"scraping rules {tmp_path}/{message}"
     assert "\n" not in str(caught.value)
     assert not marker.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,10 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.browser import find_chromium
 from pubfetch.resources.base import Context
-from pubfetch.store import init_db
+from pubfetch.store import init_db, open_store
 from pubfetch.webfetch import fetch_pages, fetch_webpage, get_webpage
-from support.loopback import LoopbackServer, Reply
+from support.loopback import LoopbackServer, Reply, Request
+from support.waits import within
 
 JS_PAGE = (Path(__file__).parent / "data" / "pages" / "js" / "article.html").read_text()
 LONG = "Sequence alignment tool documentation. " * 10
@@ -82,3 +84,34 @@ def test_short_page_is_fetched_again_with_javascript():
     assert "Results: without a browser only the shell is seen" not in plain.content
     assert rendered.title == "A JavaScript-rendered article page for testing"
     assert "Results: without a browser only the shell is seen; with one the abstract appears." in rendered.content
+
+
+def test_an_interrupted_batch_keeps_what_it_stored_cuts_the_rest_and_leaves_the_context_usable(tmp_path):
+    """Ctrl-C (here raised by the progress callback of the first page got) while another page never answers: the
+    page got is stored at once, the held one is cut instead of waited for and not stored, and the caller's context
+    serves the next call."""
+    held = threading.Event()
+
+    def hold(_request: Request) -> Reply:
+        held.set()
+        return Reply(hold=True)
+
+    def interrupt(_done: int, _page: Webpage) -> None:
+        assert held.wait(60)  # the other page is in flight
+        raise KeyboardInterrupt
+
+    db = tmp_path / "pages.db"
+    init_db(db).close()
+    with LoopbackServer({"/tool": Reply(200, f"<html><body><p>{LONG}</p></body></html>"), "/held": hold}) as site, \
+            context(timeout=600_000) as ctx:
+        with pytest.raises(KeyboardInterrupt):
+            within(60, lambda: list(fetch_pages([site.url("/tool"), site.url("/held")], "webpages", str(db),
+                                                context=ctx, config=ctx.config, progress=interrupt)))
+        store = open_store(str(db))
+        try:
+            assert store.get_page("webpages", site.url("/tool")) is not None
+            assert store.get_page("webpages", site.url("/held")) is None
+        finally:
+            store.close()
+        [again] = list(fetch_pages([site.url("/tool")], context=ctx, config=ctx.config, use_stored=False))
+    assert again.content == LONG.strip()

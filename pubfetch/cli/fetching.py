@@ -55,6 +55,8 @@ class Session:
     quiet: bool = False
     summary: BatchSummary = field(default_factory=BatchSummary)
     pages_not_final: int = 0
+    #: webpages and docs a fetching step got (stored, when it has a database), once such a step ran (``None`` before)
+    pages_got: int | None = None
     #: a publication fetching step ran (so the run closes with the summary line, even when it had nothing to do)
     fetched_publications: bool = False
     extraction_failures: int = 0
@@ -83,8 +85,9 @@ class Session:
         """The summary lines of what was fetched (and stored): at the end of a run, or when it is interrupted."""
         if self.fetched_publications:
             print(f"pubfetch: {self.summary.line()}", file=sys.stderr)
-        if self.pages_not_final:
-            print(f"pubfetch: {self.pages_not_final} webpages/docs not final", file=sys.stderr)
+        if self.pages_got is not None:
+            print(f"pubfetch: {self.pages_got} webpages/docs: {self.pages_got - self.pages_not_final} final, "
+                  f"{self.pages_not_final} not final", file=sys.stderr)
         if self.extraction_failures:
             print("pubfetch: some articles of the archival unit could not be extracted (see the warnings)",
                   file=sys.stderr)
@@ -193,10 +196,17 @@ def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None
     ctx = sess.context()
     shown = _progress(sess, kind, urls, progress)
     out: list[Webpage] = []
-    for page in fetch_pages([str(u) for u in urls], kind, store, config=ctx.config, context=ctx, progress=shown,
-                            use_stored=use_stored):
+    sess.pages_got = sess.pages_got or 0  # the run ends with the pages' summary line, also when interrupted
+
+    def counted(done: int, page: Webpage) -> None:
+        # as each page is got (and stored), so an interrupted run says what it stored
+        sess.pages_got = (sess.pages_got or 0) + 1
         if not page.is_final(ctx.args):
             sess.pages_not_final += 1
+        shown(done, page)
+
+    for page in fetch_pages([str(u) for u in urls], kind, store, config=ctx.config, context=ctx, progress=counted,
+                            use_stored=use_stored):
         if keep is not None and not keep(page):
             continue
         if keep_entries:

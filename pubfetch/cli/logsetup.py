@@ -3,8 +3,9 @@
 The console shows only what a user must act on (skipped IDs, missing entries, failures) so that stdout stays clean
 for pipes and stderr stays short; ``--verbose`` adds the informational step-by-step messages PubFetcher prints.
 The library's warnings (a service's 404s, a record missing from a batch answer) come by the hundred in a long run, so
-the console gathers them by kind and prints one line per kind, with the count, when the run's results are reported
-(or before an error); each one is in the log file as it happens.
+the console gathers them by kind (a service's 404s are one kind, whichever host gave them) and prints one line per
+kind, with the count and the hosts, when the run's results are reported (or before an error); each one is in the log
+file as it happens.
 The log file gets timestamps and the logger names, as PubFetcher's does, and is appended to so that repeated runs of
 a long job keep one history.
 """
@@ -16,6 +17,7 @@ import logging
 import os
 import sys
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -50,6 +52,25 @@ def warning_kind(record: logging.LogRecord) -> tuple[str, ...]:
 class _Kind:
     first: str
     count: int = 0
+    #: how many of them each host gave, for the kinds a logger names a host of (``extra={"host": ...}``)
+    hosts: Counter[str] = field(default_factory=Counter)
+
+    def line(self, where: str) -> str:
+        """The first one's words, and how many more there were (from which hosts, when they name one)."""
+        if self.count == 1:
+            return self.first
+        hosts = ""
+        if len(self.hosts) > 1:
+            common = self.hosts.most_common()
+            named = ", ".join(f"{host} {n}" for host, n in common[:_HOSTS_NAMED])
+            rest = common[_HOSTS_NAMED:]
+            others = f", {len(rest)} other hosts {sum(n for _, n in rest)}" if rest else ""
+            hosts = f": {named}{others}"
+        return f"{self.first} (and {self.count - 1} more like it{hosts}; {where})"
+
+
+#: How many hosts a gathered line names with their counts (the rest are counted together).
+_HOSTS_NAMED = 5
 
 
 class RunWarnings(logging.Filter):
@@ -69,6 +90,9 @@ class RunWarnings(logging.Filter):
             return True
         kind = self.kinds.setdefault(warning_kind(record), _Kind(record.getMessage()))
         kind.count += 1
+        host = getattr(record, "host", None)
+        if host is not None:
+            kind.hosts[str(host)] += 1
         return False
 
     def flush(self) -> None:
@@ -76,8 +100,7 @@ class RunWarnings(logging.Filter):
         kinds, self.kinds = self.kinds, {}
         where = f"all in {self.log_file}" if self.log_file else "--log FILE keeps them all"
         for kind in kinds.values():
-            more = f" (and {kind.count - 1} more like it; {where})" if kind.count > 1 else ""
-            print(f"pubfetch: warning: {kind.first}{more}", file=sys.stderr)
+            print(f"pubfetch: warning: {kind.line(where)}", file=sys.stderr)
 
 
 _SECRET_OPTIONS = frozenset({"--ncbi-api-key"})
@@ -161,6 +184,11 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
     console.addFilter(setup.warnings)
     setup.handlers.append(console)
     if log_file is not None:
+        from pubfetch.cli.preflight import why_not_writable
+
+        why = why_not_writable(log_file)  # the rule and the words of every output file option
+        if why:
+            raise InputError(f"cannot write log file '{log_file}' (--log): {why}")
         try:
             parent = os.path.dirname(log_file)
             if parent:

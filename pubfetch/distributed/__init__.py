@@ -54,20 +54,22 @@ def fetch_many(
     yielding the publications from it, in input order, once every batch is done.
 
     Through a queue, ``parts``, the fetching thresholds of ``args`` (cooldowns, retry limit, minimum lengths, timeout,
-    quick), ``progress``, ``summary``, ``errors``, ``batch_size`` (IDs per task) and the run settings of ``config`` and
-    the keyword options (:data:`~pubfetch.config.JOB_SETTINGS`: batch sizes of the batched services, links, linger)
-    work as they do here. Refused with a ValueError: the settings that belong to each worker (endpoints, credentials
-    and contact e-mails, threads, connections, rate limits, the address guard, the browser:
-    :data:`~pubfetch.config.WORKER_SETTINGS`; in ``args`` the User-Agent, e-mails and rule files), ``context`` (live
-    objects of this process), ``use_stored=False`` and ``retry_exceptions=False`` (workers always use the stored
-    entries and retry failures at the job's end), and a ``db`` that is an open Store rather than a URL or path the
-    workers reach.
+    quick), ``progress``, ``summary``, ``errors``, ``batch_size`` (IDs per task, default
+    :data:`~pubfetch.distributed.submit.BATCH_SIZE`) and the run settings of ``config`` and the keyword options
+    (:data:`~pubfetch.config.JOB_SETTINGS`: batch sizes of the batched services, links, linger) work as they do here.
+    Refused with a ValueError: the settings that belong to each worker (endpoints, credentials and contact e-mails,
+    threads, connections, rate limits, the address guard, the browser: :data:`~pubfetch.config.WORKER_SETTINGS`; in
+    ``args`` the User-Agent, e-mails and rule files), as keyword options, in ``args`` or in ``config`` (there when
+    they differ from both their defaults and this process's own configuration, which the workers would not use),
+    ``context`` (live objects of this process), ``use_stored=False`` and ``retry_exceptions=False`` (workers always
+    use the stored entries and retry failures at the job's end), and a ``db`` that is an open Store rather than a URL
+    or path the workers reach.
     """
     if queue is None:
         cfg = _fetcher.call_config(config, args, parts, options, "fetch_many")
         return _fetcher.fetch_many(ids, db, config=cfg, context=context, progress=progress, summary=summary,
                                   retry_exceptions=retry_exceptions, use_stored=use_stored, errors=errors)
-    from pubfetch.config import WORKER_SETTINGS
+    from pubfetch.config import WORKER_SETTINGS, Batching
     from pubfetch.distributed.message import ALLOWED_ARGS
     from pubfetch.distributed.submit import fetch_many_queued
     from pubfetch.fetcher_args import FetcherArgs
@@ -87,6 +89,11 @@ def fetch_many(
     if worker_args:
         raise ValueError(f"fetch_many(queue=...) cannot set the fetching parameters {', '.join(worker_args)}: each "
                          "worker uses its own (its environment or config file)")
+    chosen = _worker_settings_chosen(config, ALLOWED_ARGS) if config is not None else []
+    if chosen:
+        raise ValueError(f"fetch_many(queue=...) cannot use config's {', '.join(chosen)}: each worker uses its own "
+                         "(the options of pubfetch worker and its environment or config file); leave them at their "
+                         "defaults or this process's settings")
     if not use_stored or not retry_exceptions:
         raise ValueError("fetch_many(queue=...) always uses the entries in the database and retries the failed "
                          "publications at the job's end: use_stored=False and retry_exceptions=False need a run in "
@@ -95,8 +102,24 @@ def fetch_many(
         raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
     cfg = _fetcher.call_config(config, args, parts, options, "fetch_many")
     parts_asked = cfg.run.parts
-    batch_size = options.get("batch_size")
+    # IDs per task: the call's, config's or this process's batch size, else the queue's default
+    chosen_size = options.get("batch_size") is not None or cfg.batching.batch_size != Batching().batch_size
     return fetch_many_queued(ids, db, queue, args=cfg.fetching, parts=sorted(p.value for p in parts_asked)
                              if parts_asked is not None else None, progress=progress, summary=summary,
-                             batch_size=batch_size if isinstance(batch_size, int) else None,
+                             batch_size=cfg.batching.batch_size if chosen_size else None,
                              settings=cfg.job_settings(), errors=errors)
+
+
+def _worker_settings_chosen(config: FetchConfig, allowed_args: frozenset[str]) -> list[str]:
+    """The settings of ``config`` that a queued job cannot carry (each worker's own) and that differ both from their
+    defaults and from this process's configuration (environment, config file): chosen for this call, so refused
+    rather than dropped. One this process's settings give anyway (its API key, its e-mail) is no choice of the call."""
+    from pubfetch.config import SETTINGS, WORKER_SETTINGS, FetchConfig
+
+    def value(cfg: FetchConfig, name: str) -> object:
+        return getattr(getattr(cfg, SETTINGS[name]), name)
+
+    default, own = FetchConfig(), FetchConfig.from_env()
+    names = [name for name in SETTINGS if name in WORKER_SETTINGS
+             or SETTINGS[name] == "fetching" and name not in allowed_args]
+    return sorted(name for name in names if value(config, name) not in (value(default, name), value(own, name)))

@@ -20,10 +20,10 @@ summaries a job's progress is counted from, and who holds which batch) go to the
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from pubfetch.config import result_backend_default
+from pubfetch.net.urls import shown_url
 
 if TYPE_CHECKING:
     from pubfetch.distributed.tasks import WorkerSettings
@@ -57,22 +57,6 @@ def default_backend(broker: str) -> str:
 
 def is_redis(url: str) -> bool:
     return url.startswith(("redis://", "rediss://"))
-
-
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-#: Query parameters whose value is hidden: redis-py passes any query parameter (``?password=``) to the connection.
-_SECRET_PARAMETER = re.compile(r"(?i)([?&][^=&#]*(?:pass|pwd|secret|token)[^=&#]*=)[^&#]*")
-
-
-def shown_url(url: str) -> str:
-    """A queue or database URL as it may be printed: its scheme, host, port, path and query, without the user and
-    password (everything up to the last ``@`` goes, so a password holding an unescaped ``/`` or ``@`` cannot show
-    through) and with a password given as a query parameter hidden, so that one queue reads the same in every
-    message."""
-    scheme = _SCHEME.match(url)
-    start = scheme.end() if scheme else 0
-    rest = url[start:].rsplit("@", maxsplit=1)[-1]
-    return url[:start] + _SECRET_PARAMETER.sub(r"\1***", rest)
 
 
 def renew_interval(grace: float) -> float:

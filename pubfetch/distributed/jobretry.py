@@ -11,9 +11,12 @@ publication once.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pubfetch.ids import PublicationIds
+
+if TYPE_CHECKING:
+    from pubfetch.engine.resume import RetryEntry
 
 
 def _key(job: str, what: str) -> str:
@@ -30,7 +33,7 @@ class JobRetry:
         self.finished_key = prefix + _key(job, "finished")
         self.claim_key = prefix + _key(job, "retrying")
 
-    def defer(self, entries: list[dict[str, Any]]) -> None:
+    def defer(self, entries: list[RetryEntry]) -> None:
         """Record the publications a batch leaves to the job's retry (as :func:`~pubfetch.fetcher.fetch_many` deferred
         them): their IDs (the entry itself is in the database) and where each stopped."""
         if not entries:
@@ -59,14 +62,14 @@ class JobRetry:
         holder = self.client.get(self.claim_key)
         return (holder.decode() if isinstance(holder, bytes) else holder) == self.task
 
-    def entries(self, store: Any) -> list[dict[str, Any]]:
+    def entries(self, store: Any) -> list[RetryEntry]:
         """The job's retry list as :func:`~pubfetch.fetcher.fetch_retries` takes it, each publication once (its latest
         record), read from the database as it was stored."""
         latest: dict[tuple[str, ...], dict[str, Any]] = {}
         for raw in self.client.lrange(self.entries_key, 0, -1):
             record = json.loads(raw)
             latest[tuple(record["ids"])] = record["resume"]
-        out = []
+        out: list[RetryEntry] = []
         for ids, resume in latest.items():
             pub = store.get_publication(PublicationIds(*ids))
             if pub is not None:

@@ -120,8 +120,8 @@ def _results_client(url: str) -> Any:
 
 @functools.cache
 def _results_outages(url: str) -> Any:
-    from pubfetch.distributed.app import shown_url
     from pubfetch.net.ratelimit_redis import RedisOutages
+    from pubfetch.net.urls import shown_url
 
     return RedisOutages(f"the results' Redis at {shown_url(url)}", "the batch waits for it")
 
@@ -187,6 +187,7 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     """Fetch the batch; in a job, leave its publications to retry to the job's retry, and do that retry when this is
     the job's last batch to finish (:mod:`.jobretry`)."""
     from pubfetch.distributed.jobretry import JobRetry
+    from pubfetch.engine.resume import RetryEntry
     from pubfetch.fetcher import BatchSummary, fetch_many, fetch_retries
 
     worker = _worker(task)
@@ -195,7 +196,7 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     args = message.fetcher_args(cfg.fetching)
     summary = BatchSummary()
     job = task.request.group
-    deferred: list[dict[str, Any]] | None = [] if job and message.batches else None
+    deferred: list[RetryEntry] | None = [] if job and message.batches else None
     pubs = fetch_many(message.ids, db=store, args=args, parts=message.parts, config=cfg, summary=summary,
                       batch_size=max(1, min(len(message.ids), WALK)), deferred=deferred,
                       rate_limiter=limiter)

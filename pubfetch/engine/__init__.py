@@ -19,6 +19,7 @@ _LAZY = {
     "fetch_publications": "pubfetch.engine.flow",
     "InFlight": "pubfetch.engine.flow",
     "Resume": "pubfetch.engine.resume",
+    "RetryEntry": "pubfetch.engine.resume",
 }
 
 __all__ = [*_LAZY]  # noqa: PLE0604 - the lazy table is the one list of public names
@@ -28,6 +29,7 @@ if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead 
     from pubfetch.engine.flow import InFlight as InFlight
     from pubfetch.engine.flow import fetch_publications as fetch_publications
     from pubfetch.engine.resume import Resume as Resume
+    from pubfetch.engine.resume import RetryEntry as RetryEntry
     from pubfetch.engine.summary import BatchSummary as BatchSummary
     from pubfetch.engine.summary import FetchError as FetchError
 

@@ -7,14 +7,16 @@ same thing whichever of them runs it.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Self
 
 from pubfetch.config import FetchConfig, rate_db_default
 from pubfetch.engine.batches import IdsLike, Progress, Tally
 from pubfetch.engine.overlap import retried, run_batches
+from pubfetch.engine.resume import RetryEntry
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
@@ -25,9 +27,12 @@ from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_or_init_store
 from pubfetch.store.writer import StoreWriter
 
+logger = logging.getLogger(__name__)
+
 if TYPE_CHECKING:
     from pubfetch.net.transport import Transport
     from pubfetch.net.warc import WarcRecorder
+    from pubfetch.rules import ScrapingRules
 
 DbLike = str | os.PathLike[str] | Store | None
 
@@ -83,7 +88,7 @@ class FetchRun:
 
     def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
               summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
-              errors: str = "skip", deferred: list[dict[str, Any]] | None = None) -> Iterator[Publication]:
+              errors: str = "skip", deferred: list[RetryEntry] | None = None) -> Iterator[Publication]:
         """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`)."""
         with ExitStack() as stack:
             store, writer = self._writing(stack, db, summary)
@@ -92,7 +97,7 @@ class FetchRun:
             yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
                                    self.config.batching.batch_size, own_context=self._owns_context, deferred=deferred)
 
-    def fetch_retries(self, entries: Iterable[dict[str, Any]], db: DbLike = None, *,
+    def fetch_retries(self, entries: Iterable[RetryEntry], db: DbLike = None, *,
                       summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
         """The end-of-run retry of publications a :meth:`fetch` deferred (``deferred=``), in the order given, each
         asked only what failed; yields them as they are done."""
@@ -139,7 +144,7 @@ def shared_rate_limiter(config: FetchConfig, *, open_wait_s: float = 0.0) -> Rat
     return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)), open_wait_s=open_wait_s)
 
 
-def _rules(config: FetchConfig) -> object | None:
+def _rules(config: FetchConfig) -> ScrapingRules | None:
     """The user's rule files, read now so that a bad one is an error before anything is fetched (the built-in rules
     are loaded on first use, once per process)."""
     fetching = config.fetching
@@ -151,8 +156,17 @@ def _rules(config: FetchConfig) -> object | None:
 
 
 def _open(stack: ExitStack, db: DbLike) -> Store | None:
+    """The store of ``db``; one the run opens itself is held for the run (:meth:`Store.fetch_run`), so that two
+    processes fetching into one SQLite file do not both fetch everything. A Store given open is the caller's to hold
+    (the command line holds it for all of its steps)."""
     if db is None or isinstance(db, Store):
         return db
     store = open_or_init_store(db)
     stack.callback(store.close)
+    stack.enter_context(store.fetch_run(lambda: _waiting_for(db)))
     return store
+
+
+def _waiting_for(db: object) -> None:
+    logger.warning("another fetching run is using database %s: waiting for it to end (what it stores is then not "
+                   "fetched again)", db)

@@ -13,7 +13,7 @@ from itertools import islice
 from pubfetch import ids as idmod
 from pubfetch.engine.claims import identity_keys
 from pubfetch.engine.flow import InFlight, fetch_publications
-from pubfetch.engine.resume import Resume
+from pubfetch.engine.resume import Resume, RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
@@ -150,7 +150,7 @@ def load(store: Store | None, ids: idmod.PublicationIds, args: FetcherArgs) -> P
     return pub if pub is not None else init_publication(ids, args)
 
 
-def waiting(entries: list[dict], cap_s: float) -> tuple[list[Publication], list[Resume | None]]:
+def waiting(entries: list[RetryEntry], cap_s: float) -> tuple[list[Publication], list[Resume | None]]:
     """Publications of the retry list with where they stopped, once the latest Retry-After among them (at most
     ``cap_s`` from now) has passed."""
     pubs = [Publication.from_json(entry["pub"]) for entry in entries]

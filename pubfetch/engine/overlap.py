@@ -7,10 +7,10 @@ import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from typing import Any
 
 from pubfetch.engine.batches import IdsLike, Tally, checked, fetch_batch, loaded_batches, waiting
 from pubfetch.engine.flow import InFlight
+from pubfetch.engine.resume import RetryEntry
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
 from pubfetch.store import Store
@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 def run_batches(ctx: Context, writer: StoreWriter | None, ids: Iterator[IdsLike], store: Store | None,
                 tally: Tally, errors: str, size: int, *, own_context: bool,
-                deferred: list[dict[str, Any]] | None = None) -> Iterator[Publication]:
+                deferred: list[RetryEntry] | None = None) -> Iterator[Publication]:
     """The publications of ``ids`` in batches of ``size`` (read from ``store`` when given, fetched as can_fetch
     allows, written through ``writer``), then those of the end-of-run retry, or, with ``deferred``, the publications
     to retry put there (JSON: ``"pub"``, ``"resume"``) for a later :func:`retried` (a queued job's last batch)."""
@@ -35,7 +35,7 @@ def run_batches(ctx: Context, writer: StoreWriter | None, ids: Iterator[IdsLike]
     yield from retried(ctx, writer, tally, tally.retry.chunks(size), len(tally.retry), errors)
 
 
-def retried(ctx: Context, writer: StoreWriter | None, tally: Tally, chunks: Iterable[list[dict[str, Any]]],
+def retried(ctx: Context, writer: StoreWriter | None, tally: Tally, chunks: Iterable[list[RetryEntry]],
             count: int, errors: str) -> Iterator[Publication]:
     """The end-of-run retry: each publication of ``chunks`` (``"pub"``, ``"resume"``) asked again only what failed."""
     if not count:

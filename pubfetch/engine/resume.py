@@ -14,13 +14,23 @@ A resume is plain JSON, so that the retry list can wait on disk instead of in me
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from pubfetch.model.publication import Publication
 from pubfetch.resources.links import Links
 from pubfetch.resources.pubrun import PubRun, RunFlag
 
-__all__ = ["Resume"]
+__all__ = ["Resume", "RetryEntry"]
+
+
+class RetryEntry(TypedDict):
+    """A publication left to the end-of-run retry, as JSON (so that the list can wait on disk or in a queue's
+    results store): the entry as it ended and where its fetch stopped."""
+
+    #: ``Publication.to_json(computed=False)``
+    pub: dict[str, Any]
+    #: :meth:`Resume.to_json`
+    resume: dict[str, Any]
 
 
 @dataclass

@@ -98,7 +98,8 @@ def _articles(root: etree._Element) -> list[etree._Element]:
         raise ParseError(f"not a JATS document: root element is <{name}> and it holds no <article>")
     if not found:
         errors = [element_text(e) for e in root.iter("{*}error")]
-        log.warning("no article in pmc-articleset%s", f": {'; '.join(errors)}" if errors else "")
+        # the caller, which knows the ID and the URL, warns; the service's reason goes to the log file
+        log.info("no article in pmc-articleset%s", f": {'; '.join(errors)}" if errors else "")
     return found
 
 

@@ -247,7 +247,10 @@ class HttpClient:
             logger.log(logging.INFO if self.watch.halted or result.not_sent else logging.WARNING, "%s: %s %s: %s%s",
                        host, request.method, _short_path(result.final_url or result.url), result.brief(),
                        "; a later run retries it" if result.fetch_exception else "",
-                       extra={"kind": f"{host} {result.kind.name} {result.status or ''}"})
+                       # one kind whichever host said it (the console line counts the hosts), apart from the
+                       # failures a later run retries, whose sentence says so
+                       extra={"kind": f"{result.kind.name} {result.status or ''} {result.fetch_exception}",
+                              "host": host})
             logger.debug("%s %s failed: %s%s (%s)%s", request.method, result.url, result.kind.name,
                          f" {result.status}" if result.status else "", result.message,
                          " -> fetchException" if result.fetch_exception else "")

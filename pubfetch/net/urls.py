@@ -1,4 +1,5 @@
-"""URL helpers the client needs: slot keys, the Referer origin, scheme checks, Location resolution."""
+"""URL helpers: slot keys, the Referer origin, scheme checks, Location resolution, and URLs and texts as they may be
+shown (credentials hidden)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,22 @@ def form_without_secrets(data: FormData) -> FormData:
 def redact(text: str) -> str:
     """The text (a URL, a form body, a log message) with the value of every secret parameter replaced by REDACTED."""
     return _SECRET_PARAM.sub(r"\1\2REDACTED", text)
+
+
+_URL_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+#: Query parameters whose value is hidden: redis-py passes any query parameter (``?password=``) to the connection.
+_PASSWORD_PARAMETER: Final = re.compile(r"(?i)([?&][^=&#]*(?:pass|pwd|secret|token)[^=&#]*=)[^&#]*")
+
+
+def shown_url(url: str) -> str:
+    """A queue or database URL as it may be printed: its scheme, host, port, path and query, without the user and
+    password (everything up to the last ``@`` goes, so a password holding an unescaped ``/`` or ``@`` cannot show
+    through) and with a password given as a query parameter hidden, so that one queue reads the same in every
+    message."""
+    scheme = _URL_SCHEME.match(url)
+    start = scheme.end() if scheme else 0
+    rest = url[start:].rsplit("@", maxsplit=1)[-1]
+    return url[:start] + _PASSWORD_PARAMETER.sub(r"\1***", rest)
 
 
 class RedactingFilter(logging.Filter):

@@ -14,9 +14,9 @@ import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Self, TypeVar
+from typing import TYPE_CHECKING, Protocol, Self, TypeVar
 
-from pubfetch.config import FetchConfig
+from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName
@@ -24,6 +24,17 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import http_config
+
+if TYPE_CHECKING:
+    from pubfetch.net.outcome import FetchResult
+    from pubfetch.rules import ScrapingRules
+
+
+class Renderer(Protocol):
+    """What the resources ask of a JavaScript renderer: :class:`~pubfetch.net.browser.BrowserRenderer`, or a
+    stand-in given to the :class:`Context` (a test's)."""
+
+    def render(self, url: str, wait_until: str | None = None, *, publication: bool = False) -> FetchResult: ...
 
 
 class PubfetchWarning(UserWarning):
@@ -57,13 +68,13 @@ class Context:
         self,
         config: FetchConfig | None = None,
         client: HttpClient | None = None,
-        rules: object | None = None,
-        renderer: object | None = None,
+        rules: ScrapingRules | None = None,
+        renderer: Renderer | None = None,
     ) -> None:
         self.config = config or FetchConfig()
         self.client = client or HttpClient(http_config(self.config), answers=AnswerMemory())
-        self._rules = rules
-        self._renderer = renderer
+        self._rules: ScrapingRules | None = rules
+        self._renderer: Renderer | None = renderer
         self._pool: ThreadPoolExecutor | None = None
         self._pdf_workers: WorkerPool | None = None
         self._lock = threading.Lock()
@@ -93,7 +104,7 @@ class Context:
         return watch is not None and watch.halted
 
     @property
-    def endpoints(self):
+    def endpoints(self) -> Endpoints:
         return self.config.endpoints
 
     @property
@@ -101,7 +112,7 @@ class Context:
         return self.config.run.parts
 
     @property
-    def rules(self):
+    def rules(self) -> ScrapingRules:
         """Scraping rules, loaded on first use (shipped files plus the user's from journalsYaml/webpagesYaml)."""
         with self._lock:
             if self._rules is None:
@@ -114,7 +125,7 @@ class Context:
             return self._rules
 
     @property
-    def renderer(self):
+    def renderer(self) -> Renderer | None:
         """The JavaScript renderer, started on first use; ``None`` when JavaScript is switched off."""
         if not self.config.run.javascript:
             return None

@@ -17,6 +17,7 @@ import fcntl
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -27,6 +28,10 @@ from pubfetch.store.base import StoreError
 from pubfetch.store.sql import SqlStore, T, Tx
 
 log = logging.getLogger(__name__)
+
+#: The database files (device, inode) each thread of this process holds a fetching run on, with how many runs hold each.
+_HELD: dict[tuple[int, int, int], int] = {}
+_HELD_LOCK = threading.Lock()
 
 BUSY_TIMEOUT_S = 60.0
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -162,14 +167,28 @@ class SqliteStore(SqlStore):
         ``flock`` locks are apart from the POSIX locks SQLite takes on the same file (on local file systems; over
         NFS, where they are the same, SQLite's own advice is not to share a database at all)."""
         fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        file = os.fstat(fd)
+        key = (file.st_dev, file.st_ino, threading.get_ident())
         try:
+            with _HELD_LOCK:
+                nested = key in _HELD
+                _HELD[key] = _HELD.get(key, 0) + 1
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if on_wait is not None:
-                    on_wait()
-                fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
+                # a run inside another run of this thread (a fetch() while iterating a fetch_many on the same file)
+                # goes on under the outer one's lock: waiting for it would wait for ever; another thread waits
+                if not nested:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        if on_wait is not None:
+                            on_wait()
+                        fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                with _HELD_LOCK:
+                    _HELD[key] -= 1
+                    if not _HELD[key]:
+                        del _HELD[key]
         finally:
             os.close(fd)  # releases the lock
 

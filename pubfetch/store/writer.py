@@ -14,13 +14,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Self
 
 from pubfetch.model import Publication
+from pubfetch.model.webpage import Webpage
 from pubfetch.store.base import Store
 
 __all__ = ["StoreWriter"]
 
 
 class StoreWriter:
-    """``put_publication`` and ``commit`` of ``store``, run on one thread of its own (a context manager)."""
+    """``put_publication``, ``put_page`` and ``commit`` of ``store``, on one thread of its own (a context manager)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -28,6 +29,9 @@ class StoreWriter:
 
     def put_publication(self, pub: Publication) -> bool:
         return self._thread.submit(self.store.put_publication, pub).result()
+
+    def put_page(self, kind: str, page: Webpage) -> bool:
+        return self._thread.submit(self.store.put_page, kind, page).result()
 
     def commit(self) -> None:
         self._thread.submit(self.store.commit).result()

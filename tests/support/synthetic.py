@@ -467,3 +467,19 @@ def assert_efetch_asked_each_once(ncbi: list[Request], pmids: list[str], batch: 
     asked = [pmid for r in ncbi for pmid in r.param("id").split(",")]
     assert sorted(asked) == sorted(pmids)
     assert len(pmids) // batch <= len(ncbi) <= 2 * len(pmids) // batch
+
+
+def hold_searches(services: SyntheticServices) -> tuple[threading.Event, threading.Event]:
+    """(searching, release): every Europe PMC search waits, once ``searching`` is set by the first, until the test sets
+    ``release``, so a run stays mid-fetch (holding its database) for as long as the test needs it there."""
+    answer = services.handle
+    searching, release = threading.Event(), threading.Event()
+
+    def held(request):
+        if request.path.endswith("/search"):
+            searching.set()
+            release.wait(300)
+        return answer(request)
+
+    services.server.routes["/*"] = held
+    return searching, release

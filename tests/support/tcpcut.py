@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Callable
 
 
 class CuttableForwarder:
@@ -19,6 +20,20 @@ class CuttableForwarder:
         #: connections turned away while cut (a client has tried again)
         self.refused = 0
         threading.Thread(target=self._accept, daemon=True).start()
+
+    def outage_at(self, report: int, seconds: float) -> Callable[[object], None]:
+        """A job's progress callback that cuts the way at the ``report``-th progress report and restores it ``seconds``
+        later, so the outage starts while the job is known to be under way."""
+        seen = 0
+
+        def progress(_status: object) -> None:
+            nonlocal seen
+            seen += 1
+            if seen == report:
+                self.cut()
+                threading.Timer(seconds, self.restore).start()
+
+        return progress
 
     def _accept(self) -> None:
         while not self._closed:

@@ -163,7 +163,8 @@ class BrowserRenderer:
             return
         self._jobs.put(None)
         if not worker.join(DEFAULT_KILL_GRACE_MS / 1000):
-            logger.warning("browser worker busy at close: killing the browser")
+            # the owner closes mid-render (a Ctrl-C, the end of a run): killing is what it asked for, not news
+            logger.info("browser worker busy at close: killing the browser")
             worker.kill_browser()
             worker.join(UNBLOCK_S)
 
