@@ -12,10 +12,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app, shown_url
+from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app
 from pubfetch.distributed.liveness import Holding, holdings
 from pubfetch.distributed.tasks import add_summary, cancelled_key
 from pubfetch.fetcher import BatchSummary
+from pubfetch.net.urls import shown_url
 
 
 class QueueError(Exception):

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pubfetch.distributed.app import GRACE_S, RESULT_EXPIRES_S, is_redis, renew_interval
+from pubfetch.distributed.strays import Sweeper, redone_key
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +40,6 @@ UNACKED_INDEX = "unacked_index"
 def held_key(job: str) -> str:
     """The results' Redis hash of a job's held batches: task id -> holding (JSON)."""
     return f"pubfetch-job:{job}:held"
-
-
-def redone_key(job: str) -> str:
-    """The results' Redis hash of a job's batches given again: task id -> times."""
-    return f"pubfetch-job:{job}:redone"
 
 
 def connect(url: str) -> Any:
@@ -105,8 +101,6 @@ class Heartbeat:
         self._results_prefix = split_prefix(backend, self._queue_prefix)[1]
         self.sweeper: Any = None
         if app is not None and self._queue is not None:  # a Redis queue can lose a batch in delivery (.strays)
-            from pubfetch.distributed.strays import Sweeper
-
             self.sweeper = Sweeper(app, (self._queue, self._queue_prefix), (self._results, self._results_prefix),
                                    renew_interval(grace))
         self._stop = threading.Event()

@@ -20,12 +20,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME
-from pubfetch.distributed.liveness import redone_key
 
 log = logging.getLogger(__name__)
 
 #: The results' Redis set of the jobs whose batches may still be lost (a job leaves it when all its batches are done).
 OPEN_JOBS = "pubfetch-jobs:open"
+
+
+def redone_key(job: str) -> str:
+    """The results' Redis hash of a job's batches given again: task id -> times."""
+    return f"pubfetch-job:{job}:redone"
 
 
 def messages_key(job: str) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, is_redis, shown_url
+from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, is_redis
 from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
 from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
 from pubfetch.distributed.strays import register
@@ -27,6 +27,7 @@ from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_id
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId, PublicationIds, check_publication_ids
 from pubfetch.model import Publication
+from pubfetch.net.urls import shown_url
 from pubfetch.store import open_store
 
 __all__ = ["BATCH_SIZE", "Job", "JobStatus", "QueueError", "cancel", "fetch_many_queued", "fetch_queued", "job_status",

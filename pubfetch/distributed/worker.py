@@ -16,8 +16,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from pubfetch.distributed.app import GRACE_S, MIN_GRACE_S, default_backend, is_redis, make_app, shown_url
+from pubfetch.distributed.app import GRACE_S, MIN_GRACE_S, default_backend, is_redis, make_app
 from pubfetch.distributed.tasks import WorkerSettings
+from pubfetch.net.urls import shown_url
 
 
 def parser() -> argparse.ArgumentParser:
