@@ -9,7 +9,7 @@ import pytest
 
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.fetching import open_session
-from pubfetch.cli.queued import fetch_step, job_cancel, job_status
+from pubfetch.cli.queued import _progress, fetch_step, job_cancel, job_status
 from pubfetch.ids import PublicationIds
 from support.cli import Cli
 
@@ -61,6 +61,16 @@ def test_an_unreachable_queue_stops_the_command_with_one_line(env: Path, cli: Cl
     assert code == 2
     errors = [line for line in lines if "error" in line]
     assert len(errors) == 1 and errors[0].startswith(f"pubfetch: error: cannot reach the queue {UNREACHABLE}: ")
+
+
+def test_the_submitters_progress_names_the_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    from pubfetch.distributed.jobstatus import BatchState, JobStatus
+    from pubfetch.distributed.liveness import Holding
+
+    status = JobStatus("J", 2, running=1, now=100.0)
+    status.open_batches = [BatchState(1, "running", Holding("t1", "w@h", 88.0, 99.0)), BatchState(2, "waiting")]
+    _progress(status)
+    assert capsys.readouterr().err == f"pubfetch: {status}\n  w@h: batch 1 for 12 s\n"
 
 
 def test_a_batch_size_of_200000_sends_tasks_of_at_most_the_task_cap(env: Path, redis_url: str, cli: Cli) -> None:

@@ -97,3 +97,23 @@ def test_systemd_unit_command_parses() -> None:
     opts = worker_parser().parse_args(argv[2:])
     assert opts.db.startswith("postgresql://") and opts.grace_period == 60
     assert "EnvironmentFile=" in unit and "KillMode=mixed" in unit
+
+
+def test_systemd_units_example_environment_is_read() -> None:
+    """Each variable of the example environment file is either put into the unit's command or read by pubfetch."""
+    from pubfetch.config import result_backend_default
+
+    unit = (DEPLOY / "pubfetch-worker.service").read_text(encoding="utf-8")
+    exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    names = re.findall(r"^#   ([A-Z_]+)=", unit, flags=re.MULTILINE)
+    assert {"PUBFETCH_BROKER", "PUBFETCH_DB", "PUBFETCH_RESULT_BACKEND", "NCBI_API_KEY"} <= set(names)
+    plausible = {"EMAIL": "ops@example.org", "KEY": "0123456789abcdef"}
+    base = FetchConfig.from_env({})
+    for name in names:
+        if "${" + name + "}" in exec_start:
+            continue
+        if name == "PUBFETCH_RESULT_BACKEND":
+            assert result_backend_default({name: "redis://r:6379/1"}) == "redis://r:6379/1"
+            continue
+        value = next(v for suffix, v in plausible.items() if name.endswith(suffix))
+        assert FetchConfig.from_env({name: value}) != base, name

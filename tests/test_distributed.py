@@ -97,16 +97,17 @@ def test_cli_queue_detach_job_status_and_library(tmp_path: Path, pg_url: str, re
                                  timeout=180)
             assert run.returncode == 1, run.stderr  # the closed-access half is not final, as in a local run
             assert "pubfetch: 6 publications: 6 fetched, 0 skipped; 3 final, 3 partial, 0 failed" in run.stderr
+            assert "Traceback" not in run.stderr and "Error" not in run.stderr, run.stderr  # none at exit either
             assert [line.split("]")[0].split(",")[0].lstrip("[") for line in run.stdout.splitlines()] == pmids[:6]
             detached = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-db-fetch-end", pg_url,
                                        "--queue", redis_url, "--detach"], env=env, capture_output=True, text=True,
                                       timeout=60)
-            assert detached.returncode == 0, detached.stderr
+            assert detached.returncode == 0 and detached.stderr == "", detached.stderr
             job = detached.stdout.strip()
             wait(job, redis_url, timeout=120)
             report = subprocess.run([sys.executable, "-m", "pubfetch", "-job-status", job, "--queue", redis_url],
                                     env=env, capture_output=True, text=True, timeout=60)
-            assert report.returncode == 0, report.stderr
+            assert report.returncode == 0 and report.stderr == "", report.stderr
             # the second run found the final (open-access) entries complete in the database and fetched only the rest
             assert report.stdout == (f"job {job}: finished, 1 of 1 batches done; 6 publications: 3 fetched, "
                                      "3 skipped; 3 final, 3 partial, 0 failed\n")

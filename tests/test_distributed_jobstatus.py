@@ -36,6 +36,29 @@ def test_job_status_report_lines() -> None:
 
 
 
+def test_a_submitter_shows_each_workers_batches_and_the_silent_ones() -> None:
+    """While it waits: the state line, one line per worker with its running batches and for how long, one per batch
+    whose worker went silent; beyond ``most`` workers, where to see the rest."""
+    now = 10_000.0
+    status = JobStatus("J", 5, done=1, running=3, now=now)
+    status.open_batches = [
+        BatchState(5, "waiting"),
+        BatchState(4, "waiting", Holding("t4", "pubfetch-9@c", now - 90, now - 70, 60.0)),
+        BatchState(3, "running", Holding("t3", "pubfetch-34@b", now - 5, now - 1, 60.0), redone=1),
+        BatchState(2, "running", Holding("t2", "pubfetch-12@a", now - 40, now - 2, 60.0)),
+        BatchState(1, "running", Holding("t1", "pubfetch-12@a", now - 3, now - 2, 60.0)),
+    ]
+    assert status.progress().splitlines() == [
+        str(status),
+        "  pubfetch-12@a: batch 1 for 3 s, batch 2 for 40 s",
+        "  pubfetch-34@b: batch 3 for 5 s",
+        "  batch 4: waiting, pubfetch-9@c went silent 70 s ago",
+    ]
+    assert status.progress(most=1).splitlines()[1:3] == [
+        "  pubfetch-12@a: batch 1 for 3 s, batch 2 for 40 s",
+        "  and 1 more workers: pubfetch -job-status J --queue URL"]
+
+
 def test_a_finished_job_says_so_without_running_or_waiting_counts() -> None:
     status = JobStatus("J", 2, done=2, summary=BatchSummary(total=4, fetched=4, final=4))
     assert status.finished and status.waiting == 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,16 +16,41 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.distributed.liveness import Heartbeat, NameTaken
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
 from support.procs import stop_process_groups
-from support.pubfetch_processes import pubfetch_cmd, service_env, start_worker, write_ids
+from support.pubfetch_processes import pubfetch_cmd, rabbitmq_queue, service_env, start_worker, write_ids
 from support.synthetic import SyntheticServices, efetch_ids_sent
 from support.waits import wait_until
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
 
 GRACE = 10
+
+
+def test_a_chosen_name_is_held_by_one_live_worker_at_a_time(redis_url: str,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A second worker of a name in use is refused, told when a killed holder's name is free again; a worker that
+    stops frees its name; one that finds its name taken by another says so once."""
+    first, second = Heartbeat(redis_url, redis_url, 10.0, "w@h"), Heartbeat(redis_url, redis_url, 10.0, "w@h")
+    first.claim_name()
+    with pytest.raises(NameTaken) as info:
+        second.claim_name()
+    assert str(info.value).startswith("a worker named w@h is already running on this queue: give this one another "
+                                      "--name, or leave --name out")
+    assert str(info.value).endswith(("free again within 10 s", "free again within 9 s"))
+    first.stop()
+    second.claim_name()
+    for _ in range(2):
+        first._renew_name()
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "another worker took the name w@h while this one was silent; stop one of them"]
+    first.stop()  # not its name any more: left to its holder
+    with pytest.raises(NameTaken):
+        Heartbeat(redis_url, redis_url, 10.0, "w@h").claim_name()
+    second.stop()
+    Heartbeat(redis_url, redis_url, 10.0, "w@h").claim_name()
 
 
 def held_by(job: Job, job_id: str, pid: int) -> bool:
@@ -94,41 +118,18 @@ def test_redis_queue_gives_a_killed_workers_batch_to_the_other_after_the_grace_p
     assert_each_stored_once(pg_url, services)
 
 
-def _rabbitmq_broker(redis_url: str) -> str:
-    try:
-        socket.create_connection(("127.0.0.1", 5672), timeout=2).close()
-    except OSError:
-        pytest.skip("RabbitMQ not reachable at 127.0.0.1:5672")
-    prefix = redis_url.split("prefix=", 1)[1]
-    return f"amqp://guest:guest@127.0.0.1:5672//?prefix={prefix}"
-
-
-def _delete_queue(broker: str) -> None:
-    from kombu import Connection
-
-    prefix = broker.split("prefix=", 1)[1]
-    with Connection(broker.split("?", 1)[0]) as conn:
-        conn.channel().queue_delete(f"{prefix}pubfetch")
-
-
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGSTOP], ids=["killed", "silent"])
 def test_rabbitmq_queue_gives_a_lost_workers_batch_to_the_other(tmp_path: Path, redis_url: str,
                                                                 how: signal.Signals) -> None:
     """Killed: RabbitMQ redelivers as the connection closes. Silent (SIGSTOP, its connections left open): the broker
     closes them after missed heartbeats (a heartbeat every half grace period) and redelivers then."""
-    broker = _rabbitmq_broker(redis_url)
     db = str(tmp_path / "pubs.db")
     init_store(db).close()
-    try:
-        with SyntheticServices(40, latency=0.15) as services:
-            # the rate limits in Redis, not in a SQLite file of this machine: a worker stopped (SIGSTOP) inside a
-            # permit's transaction would hold that file's lock, and the other worker's permits with it
-            env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url, PUBFETCH_RATE_DB=redis_url)
-            with pytest.MonkeyPatch.context() as mp:
-                mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
-                took, status, _, _ = lose_a_worker_mid_job(broker, db, env, tmp_path, services, how)
-    finally:
-        _delete_queue(broker)
+    with rabbitmq_queue(redis_url) as broker, SyntheticServices(40, latency=0.15) as services:
+        env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("PUBFETCH_RESULT_BACKEND", redis_url)
+            took, status, _, _ = lose_a_worker_mid_job(broker, db, env, tmp_path, services, how)
     assert (status.batches, status.done, status.failed) == (10, 10, 0)
     assert status.redone >= 1
     assert took < 120
@@ -149,13 +150,18 @@ def test_a_slow_live_worker_keeps_its_batch(tmp_path: Path, redis_url: str) -> N
             wait_until(lambda: all("ready" in log.read_text(errors="replace") for log in logs), 90,
                        "both workers to be ready")
             started = time.monotonic()
-            status = wait(submit(services.pmids(), db, redis_url, batch_size=2), redis_url, timeout=300)
+            shown: list[str] = []  # what a submitter shows while it waits
+            status = wait(submit(services.pmids(), db, redis_url, batch_size=2), redis_url, timeout=300,
+                          progress=lambda s: shown.append(s.progress()))
             took = time.monotonic() - started
         finally:
             stop_process_groups(workers)
         counts = dict(services.counts)
     assert took > 2 * GRACE, took  # the batch did outlast the grace period ...
     assert (status.done, status.redone) == (1, 0)  # ... and was never given to the other worker
+    holder = [line for text in shown for line in text.splitlines()[1:]]
+    assert len(holder) == 1 and holder[0].startswith(tuple(f"  pubfetch-{w.pid}@" for w in workers)), shown
+    assert holder[0].split(": ", 1)[1].startswith("batch 1 for "), shown
     assert counts.get("europepmc_search", 0) == 1, counts
     with open_store(db) as store:
         assert store.publications_size() == 2

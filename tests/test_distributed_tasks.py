@@ -20,7 +20,7 @@ pytest.importorskip("celery", reason='the worker task needs celery (pip install 
 
 
 def run_task(worker: WorkerSettings, message: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The task run in this process, as a worker's pool process runs it (no job: no results' Redis is asked)."""
+    """The task run in this process, as a worker runs it (no job: no results' Redis is asked)."""
     monkeypatch.delenv(RESULT_BACKEND_ENV, raising=False)
     app = make_app("redis://127.0.0.1:1/0", worker=worker)
     try:

@@ -6,17 +6,21 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.fetching import Session
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName
 
+if TYPE_CHECKING:
+    from pubfetch.distributed.jobstatus import JobStatus
+
 log = logging.getLogger("pubfetch.cli")
 
 
-def _progress(status: object) -> None:
-    print(f"pubfetch: {status}", file=sys.stderr, flush=True)
+def _progress(status: JobStatus) -> None:
+    print(f"pubfetch: {status.progress()}", file=sys.stderr, flush=True)
 
 
 def _same_run(job: str) -> None:
@@ -28,8 +32,8 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
                parts: frozenset[PartName] | None, detach: bool, progress: bool, quiet: bool = False) -> None:
     """Send the IDs to the queue's workers as batches (with the session's fetching thresholds and run settings); wait
     for all of them unless ``detach`` (then print the job id); the workers' counts go into the session's summary.
-    Progress (the job's state line when it changes) is shown on stderr with ``progress``, or when it is a terminal and
-    not ``quiet``.
+    Progress (the job's state line when it changes, with the batches each worker runs and those of silent workers) is
+    shown on stderr with ``progress``, or when it is a terminal and not ``quiet``.
 
     A batch that failed on a worker (after its retries) makes the run fail with a message naming the job."""
     from pubfetch.distributed import submit as queued

@@ -12,10 +12,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app, shown_url
+from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app
 from pubfetch.distributed.liveness import Holding, holdings
 from pubfetch.distributed.tasks import add_summary, cancelled_key
 from pubfetch.fetcher import BatchSummary
+from pubfetch.net.urls import shown_url
 
 
 class QueueError(Exception):
@@ -88,6 +89,23 @@ class JobStatus:
         if self.redone:
             parts.append(f"{self.redone} given again after a lost worker")
         return f"job {self.job_id}: {state}, {', '.join(parts)}; {self.summary.line()}"
+
+    def progress(self, most: int = 8) -> str:
+        """What a submitter shows while it waits, whenever the state line changes: that line, one line per worker
+        (up to ``most``) with the batches it runs and for how long, and one per batch whose worker went silent."""
+        lines = [str(self)]
+        running: dict[str, list[BatchState]] = {}
+        for batch in sorted(self.open_batches, key=lambda b: b.number):
+            if batch.state == "running" and batch.holding is not None:
+                running.setdefault(batch.holding.worker, []).append(batch)
+        for worker in sorted(running)[:most]:
+            lines.append(f"  {worker}: " + ", ".join(f"batch {b.number} for {_duration(self.now - b.holding.since)}"
+                                                     for b in running[worker] if b.holding is not None))
+        if len(running) > most:
+            lines.append(f"  and {len(running) - most} more workers: pubfetch -job-status {self.job_id} --queue URL")
+        lines += ["  " + b.line(self.now) for b in sorted(self.open_batches, key=lambda b: b.number)
+                  if b.state != "running" and b.holding is not None]
+        return "\n".join(lines)
 
     def report(self) -> str:
         """The line of :meth:`__str__` and one more per batch not done (running ones first) and per failure reason."""

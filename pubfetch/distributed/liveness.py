@@ -8,7 +8,11 @@ times per grace period, renews every batch the worker holds:
   grace period old, so it gives back only the batches of a worker that stopped renewing, however long a live one
   takes;
 - on either queue, it records the holding in the results' Redis (worker, since when, last heard of), which is what
-  ``-job-status`` shows, and counts the batches that came back after a lost worker.
+  ``-job-status`` shows, and counts the batches that came back after a lost worker;
+- it keeps the worker's name claimed in the results' Redis for one grace period at a time, so that a second worker
+  started under a name in use is refused at start (on RabbitMQ it would die of Celery's locked control queue; on Redis
+  two workers of one name could not be told apart in ``-job-status``). A worker that stops frees its name; one that
+  was killed frees it when its grace period has passed.
 
 The main process's liveness is the worker's: its tasks are threads of it (``--pool threads``), or, with ``--pool
 prefork``, pool processes, one of which killed alone has its batch given back at once by Celery
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pubfetch.distributed.app import GRACE_S, RESULT_EXPIRES_S, is_redis, renew_interval
+from pubfetch.distributed.strays import Sweeper, redone_key
 
 log = logging.getLogger(__name__)
 
@@ -38,17 +43,21 @@ def held_key(job: str) -> str:
     return f"pubfetch-job:{job}:held"
 
 
-def redone_key(job: str) -> str:
-    """The results' Redis hash of a job's batches given again: task id -> times."""
-    return f"pubfetch-job:{job}:redone"
-
-
 def connect(url: str) -> Any:
     """A Redis client for a queue or results URL, its ``?prefix=`` applied to every key by the caller."""
     from pubfetch.net.ratelimit_redis import connect as redis_connect
     from pubfetch.net.ratelimit_redis import split_prefix
 
     return redis_connect(split_prefix(url)[0])
+
+
+def name_key(name: str) -> str:
+    """The results' Redis key that holds a running worker's name (its value: that worker's own token)."""
+    return f"pubfetch-worker:{name}"
+
+
+class NameTaken(Exception):
+    """Another live worker of the queue has this name; the message is meant for the operator as is."""
 
 
 def server_time(client: Any) -> float:
@@ -79,20 +88,57 @@ class Holding:
 class Heartbeat:
     """Renews the batches a worker holds (see the module's docstring); started when the worker is ready."""
 
-    def __init__(self, broker: str, backend: str, grace: float) -> None:
+    def __init__(self, broker: str, backend: str, grace: float, name: str = "", app: Any = None) -> None:
+        import uuid
+
         from pubfetch.net.ratelimit_redis import split_prefix
 
         self.grace = grace
+        self.name = name
+        self._token = f"{uuid.uuid4().hex}"
         self._queue = connect(broker) if is_redis(broker) else None
         self._queue_prefix = split_prefix(broker)[1]
         self._results = connect(backend)
         self._results_prefix = split_prefix(backend, self._queue_prefix)[1]
+        self.sweeper: Any = None
+        if app is not None and self._queue is not None:  # a Redis queue can lose a batch in delivery (.strays)
+            self.sweeper = Sweeper(app, (self._queue, self._queue_prefix), (self._results, self._results_prefix),
+                                   renew_interval(grace))
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._since: dict[str, float] = {}  # task id -> when this worker took it
         self._lock = threading.Lock()  # the event loop (a batch delivered) and the thread both record holdings
 
+    def claim_name(self) -> None:
+        """Take the worker's name for one grace period, or raise :class:`NameTaken` when a live worker has it."""
+        key = self._results_prefix + name_key(self.name)
+        if self._results.set(key, self._token, nx=True, px=int(self.grace * 1000)):
+            return
+        left = self._results.pttl(key)
+        freed = f"; if that worker was killed, its name is free again within {max(1, -(-left // 1000))} s" \
+            if left and left > 0 else ""
+        raise NameTaken(f"a worker named {self.name} is already running on this queue: give this one another --name, "
+                        f"or leave --name out for a name of its own (pubfetch-PID@HOST){freed}")
+
+    def _renew_name(self) -> None:
+        """Keep the name for one more grace period; take it back if it lapsed (this worker was silent that long: its
+        batches went to others, and it goes on with the next ones), and say so once if another worker took it."""
+        if not self.name:
+            return
+        key = self._results_prefix + name_key(self.name)
+        holder = self._results.get(key)
+        holder = holder.decode() if isinstance(holder, bytes) else holder
+        if holder in (None, self._token):
+            self._results.set(key, self._token, px=int(self.grace * 1000))
+        elif not self._name_lost:
+            self._name_lost = True
+            log.warning("another worker took the name %s while this one was silent; stop one of them", self.name)
+
+    _name_lost = False
+
     def start(self) -> None:
+        if self._thread is not None:
+            return
         self._thread = threading.Thread(target=self._run, name="pubfetch-heartbeat", daemon=True)
         self._thread.start()
 
@@ -100,6 +146,17 @@ class Heartbeat:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
+        if self.sweeper is not None:
+            self.sweeper.close()
+        if self.name:
+            try:  # free the name for a worker started in its place (only if it is still this worker's)
+                key = self._results_prefix + name_key(self.name)
+                holder = self._results.get(key)
+                if (holder.decode() if isinstance(holder, bytes) else holder) == self._token:
+                    self._results.delete(key)
+            except Exception as e:
+                log.warning("could not free the name %s (%s); it is free again after %.0f s", self.name,
+                            type(e).__name__, self.grace)
 
     def _run(self) -> None:
         from celery.worker import state
@@ -107,9 +164,12 @@ class Heartbeat:
         failing = False
         while not self._stop.wait(renew_interval(self.grace)):
             try:
+                self._renew_name()
                 held = list(state.active_requests | state.reserved_requests)
                 self.renew(held)
                 self.forget_finished(r.id for r in held)
+                if self.sweeper is not None:
+                    self.sweeper.sweep()
             except Exception as e:  # Redis down: the next round tries again; the batches are safe until the grace ends
                 if not failing:
                     log.warning("could not renew the batches this worker holds (%s); trying again every %.0f s (past "
@@ -159,11 +219,15 @@ class Heartbeat:
                 del self._since[task]
 
 
-def install(app: Any, broker: str, backend: str, grace: float) -> Heartbeat:
-    """Connect the heartbeat to the worker's signals (ready: start; a batch delivered: record it; shutdown: stop)."""
+def install(app: Any, broker: str, backend: str, grace: float, name: str = "") -> Heartbeat:
+    """Claim the worker's ``name`` (:class:`NameTaken` if a live worker has it) and start renewing it, then connect the
+    heartbeat to the worker's signals (a batch delivered: record it; shutdown: stop)."""
     from celery import signals
 
-    beat = Heartbeat(broker, backend, grace)
+    beat = Heartbeat(broker, backend, grace, name, app)
+    if name:
+        beat.claim_name()
+    beat.start()
 
     def on_ready(**_: Any) -> None:
         beat.start()

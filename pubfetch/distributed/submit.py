@@ -18,14 +18,16 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, shown_url
+from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, is_redis
 from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
 from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
+from pubfetch.distributed.strays import register
 from pubfetch.distributed.tasks import add_summary, encode_summary
 from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_ids
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId, PublicationIds, check_publication_ids
 from pubfetch.model import Publication
+from pubfetch.net.urls import shown_url
 from pubfetch.store import open_store
 
 __all__ = ["BATCH_SIZE", "Job", "JobStatus", "QueueError", "cancel", "fetch_many_queued", "fetch_queued", "job_status",
@@ -95,6 +97,9 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
                 return earlier_id
             job.results.set(run_key, result.id, ex=RESULT_EXPIRES_S)
         result.save()
+        if is_redis(queue):  # kept for sending again a batch lost in delivery (.strays)
+            register(job.results, job.prefix, str(result.id),
+                     {str(task.id): m for task, m in zip(result.results, messages, strict=True)})
         signature.apply_async()
         job.release(result)
         return str(result.id)

@@ -35,8 +35,8 @@ log = logging.getLogger(__name__)
 @dataclasses.dataclass(frozen=True)
 class WorkerSettings:
     """What ``pubfetch worker`` was told: its database (the only one its tasks write to), where the shared rate limits
-    are kept (default: the broker's Redis), and whether links may point at private addresses. Handed to the tasks in
-    the app (``app.conf.pubfetch_worker``), never through the environment."""
+    are kept (default: the broker's Redis, else the results' one), and whether links may point at private addresses.
+    Handed to the tasks in the app (``app.conf.pubfetch_worker``), never through the environment."""
 
     db: str = ""
     rate_db: str | None = None
@@ -95,7 +95,7 @@ def _worker(task: Any) -> WorkerSettings:
 def _config(worker: WorkerSettings) -> Any:
     """The worker process's configuration (endpoints, keys, contact e-mails, User-Agent and rule files from its
     environment and config file) with its options; the shared rate limits are kept where ``--rate-db`` says, which
-    defaults to the broker's Redis, so every worker of a cluster shares them."""
+    defaults to the queue's or the results' Redis, so every worker of a cluster shares them."""
     from pubfetch.config import FetchConfig
 
     cfg = FetchConfig.from_env()

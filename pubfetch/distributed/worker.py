@@ -1,14 +1,14 @@
 """``pubfetch worker --broker redis://... --db postgresql://...``: a Celery worker that fetches queued batches.
 
 It fetches ``--concurrency`` batches at a time into the worker's own database, waiting on the cluster-wide rate limits
-(``--rate-db``, by default the broker's Redis when the broker is Redis). By default its batches are threads of one
-process that gather their requests together (``--pool threads``, :mod:`.sharedrun`): a cluster then asks the services
-no more often per publication than one process does, but one worker's parsing uses one CPU at a time (run a worker per
-CPU to use more). ``--pool prefork`` gives each batch a process of its own, which uses every CPU but pays each batch's
-last requests alone. Every worker has a
-name of its own by default (``pubfetch-PID@HOST``), so that several can run on one machine with either broker (RabbitMQ
-gives a name's control queue to one worker only), and renews the batches it holds while it is alive
-(:mod:`.liveness`).
+(``--rate-db``, by default the broker's Redis, or the results' Redis with a RabbitMQ broker, so that machines added to
+a cluster share the limits without being told). By default its batches are threads of one process that gather their
+requests together (``--pool threads``, :mod:`.sharedrun`): a cluster then asks the services no more often per
+publication than one process does, but one worker's parsing uses one CPU at a time (run a worker per CPU to use more).
+``--pool prefork`` gives each batch a process of its own, which uses every CPU but pays each batch's last requests
+alone. Every worker has a name of its own by default (``pubfetch-PID@HOST``), so that several can run on one machine
+with either broker (RabbitMQ gives a name's control queue to one worker only); a name chosen with ``--name`` is refused
+while a live worker has it. A worker renews the batches it holds while it is alive (:mod:`.liveness`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from pubfetch.distributed.app import GRACE_S, MIN_GRACE_S, default_backend, make_app
+from pubfetch.distributed.app import GRACE_S, MIN_GRACE_S, default_backend, is_redis, make_app
 from pubfetch.distributed.tasks import WorkerSettings
+from pubfetch.net.urls import shown_url
 
 #: Batches a threaded worker fetches at a time by default: the two in flight of one process.
 THREADS = 2
@@ -33,8 +34,8 @@ def parser() -> argparse.ArgumentParser:
                    "(RabbitMQ, with PUBFETCH_RESULT_BACKEND=redis://host:6379/N for the job results)")
     p.add_argument("--db", required=True, help="the database this worker writes to, and the only one: "
                    "postgresql://user@host/dbname, or a SQLite file on this machine (a job naming another is refused)")
-    p.add_argument("--rate-db", help="shared rate limits: redis://host:6379/N (default: the broker, if Redis), or a "
-                   "SQLite file for workers of one machine")
+    p.add_argument("--rate-db", help="shared rate limits: redis://host:6379/N (default: the broker if it is Redis, "
+                   "else the results' Redis, $PUBFETCH_RESULT_BACKEND), or a SQLite file for workers of one machine")
     p.add_argument("--concurrency", type=int, help="batches fetched at a time; the worker takes no more than this "
                    f"from the queue (default: {THREADS} with --pool threads, as one process has in flight; the "
                    f"machine's CPUs, {os.cpu_count() or 1} here, with --pool prefork)")
@@ -47,8 +48,9 @@ def parser() -> argparse.ArgumentParser:
                    "another worker; give every worker of a queue the same value (default %(default).0f)")
     p.add_argument("--allow-private-addresses", action="store_true", help="let links and redirects taken from pages "
                    "point at loopback and private addresses (intranets, tests)")
-    p.add_argument("--name", "--hostname", dest="name", help="the worker's name, unique in the cluster (NAME@HOST; "
-                   "%%h is this machine's host name; default: pubfetch-PID@HOST)")
+    p.add_argument("--name", "--hostname", dest="name", help="the worker's name in -job-status, unique in the "
+                   "cluster (NAME, or NAME@HOST; %%h is this machine's host name, added when no @HOST is given; a name "
+                   "a running worker has is refused; default: pubfetch-PID@HOST)")
     p.add_argument("--loglevel", default="INFO")
     return p
 
@@ -62,24 +64,44 @@ def main(argv: Sequence[str]) -> int:
     if opts.grace_period < MIN_GRACE_S:
         return _usage(f"--grace-period must be at least {MIN_GRACE_S:.0f} s (workers renew their batches every "
                       "quarter of it)")
-    rate_db = opts.rate_db or (opts.broker if opts.broker.startswith(("redis://", "rediss://")) else None)
-    # the tasks (threads, or processes forked from this one after the app is made) read these settings from the app
-    worker = WorkerSettings(opts.db, rate_db, opts.allow_private_addresses)
     try:
         backend = default_backend(opts.broker)
+        # the tasks (threads, or processes forked from this one after the app is made) read these settings from the app
+        worker = WorkerSettings(opts.db, shared_rate_db(opts.rate_db, opts.broker, backend),
+                                opts.allow_private_addresses)
         app = make_app(opts.broker, grace=opts.grace_period, worker=worker)
     except ValueError as e:
         return _usage(str(e))
-    from pubfetch.distributed.liveness import install
+    from pubfetch.distributed.liveness import NameTaken, install
 
-    install(app, opts.broker, backend, opts.grace_period)
+    name = node_name(opts.name) if opts.name else f"pubfetch-{os.getpid()}@%h"
+    try:
+        # only a chosen name is claimed: the default one is unique by construction
+        install(app, opts.broker, backend, opts.grace_period, node_name(opts.name) if opts.name else "")
+    except NameTaken as e:
+        return _usage(str(e))
+    except Exception as e:  # redis-py's connection errors
+        return _usage(f"cannot reach the results' Redis {shown_url(backend)} to claim the name {name} "
+                      f"({type(e).__name__}); start it, or leave --name out")
     # a refused or failed batch is logged once, by the task, in one line; Celery's own line about it would repeat it
     logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
-    name = opts.name or f"pubfetch-{os.getpid()}@%h"
     celery_argv = ["worker", f"--loglevel={opts.loglevel}", f"--concurrency={opts.concurrency}", f"--pool={opts.pool}",
                    "--without-gossip", "--without-mingle", f"--hostname={name}"]
     app.worker_main(celery_argv)
     return 0
+
+
+def shared_rate_db(rate_db: str | None, broker: str, backend: str) -> str | None:
+    """Where the worker keeps the rate limits: ``--rate-db``, else the queue's Redis, else the results' one (which a
+    RabbitMQ queue needs anyway), so that every worker of a cluster shares them without being told."""
+    return rate_db or next((url for url in (broker, backend) if is_redis(url)), None)
+
+
+def node_name(name: str) -> str:
+    """The worker's full name as Celery will give it: NAME@HOST, ``%h`` (and Celery's ``%n``, ``%d``) expanded."""
+    from celery.utils.nodenames import host_format
+
+    return host_format(name if "@" in name else f"{name}@%h")
 
 
 def _usage(message: str) -> int:

@@ -7,9 +7,11 @@ command line in-process (tests/support/cli.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from support.synthetic import SyntheticServices
@@ -55,3 +57,26 @@ def start_worker(broker: str, db: str, env: dict[str, str], log: Path, *extra: s
         return subprocess.Popen(pubfetch_cmd("worker", "--broker", broker, "--db", db, "--concurrency", "2",
                                              "--loglevel", "INFO", *extra),
                                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+@contextlib.contextmanager
+def rabbitmq_queue(redis_url: str) -> Iterator[str]:
+    """A RabbitMQ broker URL on this machine whose queue is named after ``redis_url``'s prefix (the test's own), that
+    queue deleted afterwards; the test skips when RabbitMQ is not reachable at 127.0.0.1:5672."""
+    import socket
+
+    import pytest
+
+    try:
+        socket.create_connection(("127.0.0.1", 5672), timeout=2).close()
+    except OSError:
+        pytest.skip("RabbitMQ not reachable at 127.0.0.1:5672")
+    prefix = redis_url.split("prefix=", 1)[1]
+    broker = f"amqp://guest:guest@127.0.0.1:5672//?prefix={prefix}"
+    try:
+        yield broker
+    finally:
+        from kombu import Connection
+
+        with Connection(broker.split("?", 1)[0]) as conn:
+            conn.channel().queue_delete(f"{prefix}pubfetch")
