@@ -1,6 +1,6 @@
 """The batches a worker holds at the same time: tasks of equal settings join one run (one context, one batcher), so
 their E-utilities requests are gathered as one process's two batches in flight are; each keeps its own counts; tasks
-of other settings run apart; a run is closed when its last task leaves and is not joined once halted."""
+of other settings run apart; a run is closed when its last task leaves and is not joined once halted or old."""
 
 from __future__ import annotations
 
@@ -56,6 +56,17 @@ def test_a_halted_run_is_not_joined_again(counted: list[FetchRun]) -> None:
         with runs.joined(config) as (fresh, _):
             assert fresh is not run
         assert counted == [fresh]
+    assert counted == [fresh, run] and runs.open_runs() == 0
+
+
+def test_a_run_older_than_its_age_is_not_joined(counted: list[FetchRun], monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = SharedRuns()
+    config = FetchConfig().with_changes(rate_limits=False)
+    with runs.joined(config) as (run, _):
+        monkeypatch.setattr(sharedrun, "MAX_AGE_S", 0.0)
+        with runs.joined(config) as (fresh, _):
+            assert fresh is not run
+        assert counted == [fresh]  # the old one still serves its task
     assert counted == [fresh, run] and runs.open_runs() == 0
 
 

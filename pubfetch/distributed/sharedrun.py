@@ -7,8 +7,10 @@ A worker that walked each batch alone would pay every batch's tail requests on i
 run as threads of one process (``pubfetch worker --pool threads``, the default), and a task joins the run of the tasks
 running beside it whose settings equal its own (the job's fetching thresholds, parts and run settings, which the
 message carries): their batches are numbered, gathered and ranked together, as the two batches in flight of one
-process are. A task of other settings gets a run of its own. The run is closed when its last task leaves, and a run
-whose network was found down is not joined again (its tasks fail; the next ones start afresh).
+process are. A task of other settings gets a run of its own. The run is closed when its last task leaves; a run whose
+network was found down is not joined again (its tasks fail; the next ones start afresh), nor one older than
+:data:`MAX_AGE_S`, so that what a run remembers (the answers it had, which are not asked again) is never older than
+a long run of one process would keep.
 
 What stays a task's own: its store connection and writer, its tally and summary (the counts it returns), its list of
 publications left to the job's retry, and its claims (a paper named twice is fetched once within a job, never taken
@@ -19,6 +21,7 @@ sending, so the batches beside it go on (:attr:`~pubfetch.engine.flow.InFlight.a
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +31,9 @@ from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import FetchRun
 from pubfetch.engine.flow import InFlight
 
+#: Seconds after it opened that a run is no longer joined by new tasks (those running in it finish there).
+MAX_AGE_S = 3600.0
+
 
 @dataclass(eq=False)
 class _Shared:
@@ -35,11 +41,12 @@ class _Shared:
     run: FetchRun
     in_flight: InFlight
     users: int = 0
+    opened: float = 0.0
 
     @property
-    def halted(self) -> bool:
+    def joinable(self) -> bool:
         watch = getattr(self.run.context.client, "watch", None)
-        return bool(watch is not None and watch.halted)
+        return not (watch is not None and watch.halted) and time.monotonic() - self.opened < MAX_AGE_S
 
 
 class SharedRuns:
@@ -54,12 +61,12 @@ class SharedRuns:
     @contextmanager
     def joined(self, config: FetchConfig) -> Iterator[tuple[FetchRun, InFlight]]:
         """The run of ``config`` with the batches in flight in it, shared with the tasks running in it now (a new run
-        when there is none, or it was halted); closed when the last of them leaves."""
+        when there is none, or it was halted or is too old to join); closed when the last of them leaves."""
         with self._lock:
-            shared = next((s for s in self._runs if s.config == config and not s.halted), None)
+            shared = next((s for s in self._runs if s.config == config and s.joinable), None)
             if shared is None:
                 run = FetchRun(config, rate_limiter=self.limiter)
-                shared = _Shared(config, run, InFlight(run.context, alone=False))
+                shared = _Shared(config, run, InFlight(run.context, alone=False), opened=time.monotonic())
                 self._runs.append(shared)
             shared.users += 1
         try:
