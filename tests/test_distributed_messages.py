@@ -233,8 +233,8 @@ def test_a_failed_batch_stores_one_line_never_the_failures_text(tmp_path: Path, 
     import logging
     from types import SimpleNamespace
 
-    import pubfetch.fetcher
     from pubfetch.distributed.tasks import BatchFailed, WorkerSettings, fetch_batch
+    from pubfetch.engine.assembly import FetchRun
 
     shadow = tmp_path / "shadow"
     shadow.write_text(SECRET + "\n", encoding="utf-8")
@@ -244,7 +244,7 @@ def test_a_failed_batch_stores_one_line_never_the_failures_text(tmp_path: Path, 
     def fail_quoting_the_file(*args: object, **kwargs: object) -> None:
         raise ValueError(f"{shadow}:1: cannot read {shadow.read_text(encoding='utf-8').strip()!r}")
 
-    monkeypatch.setattr(pubfetch.fetcher, "fetch_many", fail_quoting_the_file)
+    monkeypatch.setattr(FetchRun, "fetch", fail_quoting_the_file)  # the run the task's batch is walked in
     task = SimpleNamespace(request=SimpleNamespace(id="t1", group=None, hostname="w@h"),
                            app=SimpleNamespace(conf=SimpleNamespace(pubfetch_worker=WorkerSettings(str(db)))))
     with caplog.at_level(logging.ERROR, logger="pubfetch.distributed.tasks"), pytest.raises(BatchFailed) as failed:
