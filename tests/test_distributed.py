@@ -16,7 +16,7 @@ from pubfetch.distributed.submit import job_status, submit, wait
 from pubfetch.ids import PublicationIds
 from pubfetch.store import init_store, open_store
 from support.procs import stop_process_groups
-from support.pubfetch_processes import service_env, start_worker
+from support.pubfetch_processes import rabbitmq_queue, service_env, start_worker
 from support.synthetic import SyntheticServices
 from support.waits import wait_until, within
 
@@ -132,19 +132,11 @@ def test_unreachable_queue_is_one_line(tmp_path: Path) -> None:
 
 def test_rabbitmq_broker_with_results_in_redis(tmp_path: Path, redis_url: str) -> None:
     """A RabbitMQ queue works when PUBFETCH_RESULT_BACKEND names a Redis for the results (job progress)."""
-    import socket
-
     from pubfetch.distributed.submit import fetch_queued
 
-    try:
-        socket.create_connection(("127.0.0.1", 5672), timeout=2).close()
-    except OSError:
-        pytest.skip("RabbitMQ not reachable at 127.0.0.1:5672")
-    prefix = redis_url.split("prefix=", 1)[1]
-    broker = f"amqp://guest:guest@127.0.0.1:5672//?prefix={prefix}"
     db = tmp_path / "pubs.db"
     init_store(db).close()
-    with SyntheticServices(6, latency=0.01) as services:
+    with rabbitmq_queue(redis_url) as broker, SyntheticServices(6, latency=0.01) as services:
         env = service_env(services, PUBFETCH_RESULT_BACKEND=redis_url)
         worker = start_worker(broker, str(db), env, tmp_path / "worker.log")
         try:
@@ -154,10 +146,6 @@ def test_rabbitmq_broker_with_results_in_redis(tmp_path: Path, redis_url: str) -
                 status = within(300, lambda: fetch_queued(services.pmids(), str(db), broker, batch_size=3))
         finally:
             stop_process_groups([worker])
-            from kombu import Connection
-
-            with Connection(broker.split("?", 1)[0]) as conn:
-                conn.channel().queue_delete(f"{prefix}pubfetch")
     assert (status.batches, status.done, status.summary.total) == (2, 2, 6)
     with open_store(db) as store:
         assert store.publications_size() == 6
