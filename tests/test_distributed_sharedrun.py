@@ -36,24 +36,40 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[FetchRun]:
 def test_tasks_of_equal_settings_share_a_run_and_others_get_their_own(counted: list[FetchRun]) -> None:
     runs = SharedRuns()
     config = FetchConfig().with_changes(rate_limits=False)
-    with runs.joined(config) as (run, in_flight), runs.joined(FetchConfig().with_changes(rate_limits=False)) as same:
+    with runs.joined(config, "job") as (run, in_flight), \
+            runs.joined(FetchConfig().with_changes(rate_limits=False), "job") as same:
         assert same == (run, in_flight)
-        with runs.joined(config.with_changes(quick=True)) as other:
+        with runs.joined(config.with_changes(quick=True), "job") as other:
             assert other[0] is not run and other[1] is not in_flight
             assert runs.open_runs() == 2
         assert counted == [other[0]]  # its only task left
         assert not in_flight.alone  # a batch failing in it does not stop the others' sending
     assert counted == [other[0], run] and runs.open_runs() == 0
-    with runs.joined(config) as again:
+    with runs.joined(config, "job") as again:
         assert again[0] is not run  # a new run once the last task left
+
+
+def test_a_task_of_another_job_gets_a_run_of_its_own(counted: list[FetchRun]) -> None:
+    """Equal settings are not enough: a run remembers its answers (a failure one job was told a later run retries) and
+    holds its batches' claims, which another job must not be served or kept waiting on."""
+    runs = SharedRuns()
+    config = FetchConfig().with_changes(rate_limits=False)
+    with runs.joined(config, "job-1") as (run, in_flight):
+        with runs.joined(config, "job-2") as (other, other_in_flight):
+            assert other is not run and other_in_flight is not in_flight
+            assert other.context.client is not run.context.client
+            assert runs.open_runs() == 2
+        with runs.joined(config, "job-1") as (same, _):
+            assert same is run
+    assert counted == [other, run] and runs.open_runs() == 0
 
 
 def test_a_halted_run_is_not_joined_again(counted: list[FetchRun]) -> None:
     runs = SharedRuns()
     config = FetchConfig().with_changes(rate_limits=False)
-    with runs.joined(config) as (run, _):
+    with runs.joined(config, "job") as (run, _):
         run.context.client.watch.stopped = True
-        with runs.joined(config) as (fresh, _):
+        with runs.joined(config, "job") as (fresh, _):
             assert fresh is not run
         assert counted == [fresh]
     assert counted == [fresh, run] and runs.open_runs() == 0
@@ -62,9 +78,9 @@ def test_a_halted_run_is_not_joined_again(counted: list[FetchRun]) -> None:
 def test_a_run_older_than_its_age_is_not_joined(counted: list[FetchRun], monkeypatch: pytest.MonkeyPatch) -> None:
     runs = SharedRuns()
     config = FetchConfig().with_changes(rate_limits=False)
-    with runs.joined(config) as (run, _):
+    with runs.joined(config, "job") as (run, _):
         monkeypatch.setattr(sharedrun, "MAX_AGE_S", 0.0)
-        with runs.joined(config) as (fresh, _):
+        with runs.joined(config, "job") as (fresh, _):
             assert fresh is not run
         assert counted == [fresh]  # the old one still serves its task
     assert counted == [fresh, run] and runs.open_runs() == 0
@@ -75,7 +91,7 @@ def fetched_apart_and_together(services: SyntheticServices, config: FetchConfig,
     """The E-utilities requests of ``batches`` fetched each alone, then at the same time by tasks that joined one
     run; and the publications each of those tasks counted."""
     for batch in batches:
-        with SharedRuns().joined(config) as (run, in_flight):
+        with SharedRuns().joined(config, "job") as (run, in_flight):
             list(run.fetch(batch, shared=in_flight, scope="job", batch_size=len(batch)))
     apart = services.counts["ncbi"]
     services.counts.clear()
@@ -86,7 +102,7 @@ def fetched_apart_and_together(services: SyntheticServices, config: FetchConfig,
 
     def task(k: int) -> None:
         try:
-            with runs.joined(config) as (run, in_flight):
+            with runs.joined(config, "job") as (run, in_flight):
                 joined.wait(30)  # both in the run before either asks anything
                 summary = BatchSummary()
                 list(run.fetch(batches[k], summary=summary, shared=in_flight, scope="job",

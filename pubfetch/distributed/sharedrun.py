@@ -1,14 +1,17 @@
 """The batches a worker holds at the same time, fetched as one run: one context (HTTP client, host turns, rules) and one
-batcher for the tasks whose run settings are equal.
+batcher for the tasks of one job whose run settings are equal.
 
 One process overlaps two batches (``fetch_many``), so the last efetch requests of a batch (PubMed's, PMC's, PubMed's
 again after the full texts) ride with the next batch's, and a job costs about one request per step per batch plus one.
 A worker that walked each batch alone would pay every batch's tail requests on its own. So the tasks of one worker
 run as threads of one process (``pubfetch worker --pool threads``, the default), and a task joins the run of the tasks
 running beside it whose settings equal its own (the job's fetching thresholds, parts and run settings, which the
-message carries): their batches are numbered, gathered and ranked together, as the two batches in flight of one
-process are. A task of other settings gets a run of its own. The run is closed when its last task leaves; a run whose
-network was found down is not joined again (its tasks fail; the next ones start afresh), nor one older than
+message carries) and of its job: their batches are numbered, gathered and ranked together, as the two batches in flight
+of one process are. A task of other settings, or of another job, gets a run of its own: a run remembers the answers it
+had (a failure one job was told a later run retries would otherwise be served to the next job from memory), holds
+its batches' claims until the batches begun before them have ended, and fails every member of a gathered request
+whose step raises, all of which one process keeps within its own run. The run is closed when its last task leaves; a
+run whose network was found down is not joined again (its tasks fail; the next ones start afresh), nor one older than
 :data:`MAX_AGE_S`, so that what a run remembers (the answers it had, which are not asked again) is never older than
 a long run of one process would keep.
 
@@ -38,6 +41,7 @@ MAX_AGE_S = 3600.0
 @dataclass(eq=False)
 class _Shared:
     config: FetchConfig
+    scope: str
     run: FetchRun
     in_flight: InFlight
     users: int = 0
@@ -59,14 +63,15 @@ class SharedRuns:
         self._runs: list[_Shared] = []  # FetchConfig holds dicts: found by equality, not hashed
 
     @contextmanager
-    def joined(self, config: FetchConfig) -> Iterator[tuple[FetchRun, InFlight]]:
-        """The run of ``config`` with the batches in flight in it, shared with the tasks running in it now (a new run
-        when there is none, or it was halted or is too old to join); closed when the last of them leaves."""
+    def joined(self, config: FetchConfig, scope: str) -> Iterator[tuple[FetchRun, InFlight]]:
+        """The run of ``config`` and ``scope`` (the task's job) with the batches in flight in it, shared with the tasks
+        running in it now (a new run when there is none, or it was halted or is too old to join); closed when the last
+        of them leaves."""
         with self._lock:
-            shared = next((s for s in self._runs if s.config == config and s.joinable), None)
+            shared = next((s for s in self._runs if s.scope == scope and s.config == config and s.joinable), None)
             if shared is None:
                 run = FetchRun(config, rate_limiter=self.limiter)
-                shared = _Shared(config, run, InFlight(run.context, alone=False), opened=time.monotonic())
+                shared = _Shared(config, scope, run, InFlight(run.context, alone=False), opened=time.monotonic())
                 self._runs.append(shared)
             shared.users += 1
         try:

@@ -221,11 +221,13 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     summary = BatchSummary()
     job = task.request.group
     deferred: list[RetryEntry] | None = [] if job and message.batches else None
-    # the run of the batches beside this one of equal settings: the batch size is the walk's, whatever this task holds
+    # the run of the batches of this job beside this one of equal settings: the batch size is the walk's, whatever
+    # this task holds
     settings = call_config(cfg, args, message.parts, {"batch_size": WALK}, "fetch_many")
-    with _runs(worker).joined(settings) as (run, in_flight):
+    scope = job or task.request.id
+    with _runs(worker).joined(settings, scope) as (run, in_flight):
         for _ in run.fetch(message.ids, store, summary=summary, deferred=deferred, shared=in_flight,
-                           batch_size=max(1, min(len(message.ids), WALK)), scope=job or task.request.id):
+                           batch_size=max(1, min(len(message.ids), WALK)), scope=scope):
             pass
     if deferred is not None:
         client, prefix = _results(task)
