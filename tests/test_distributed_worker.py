@@ -5,6 +5,7 @@ first runs, on a Redis queue and on a RabbitMQ one (real worker processes)."""
 from __future__ import annotations
 
 import contextlib
+import signal
 import socket
 import subprocess
 import uuid
@@ -14,10 +15,10 @@ import pytest
 
 from pubfetch.distributed.app import GRACE_S, MIN_GRACE_S, RESULT_BACKEND_ENV
 from pubfetch.distributed.worker import main, node_name, parser, shared_rate_db
-from pubfetch.store import init_store
+from pubfetch.store import init_store, open_store
 from support.procs import stop_process_groups
 from support.pubfetch_processes import pubfetch_cmd, rabbitmq_queue, service_env, start_worker
-from support.synthetic import SyntheticServices
+from support.synthetic import SyntheticServices, hold_searches
 from support.waits import wait_until
 
 pytest.importorskip("celery", reason='the worker needs celery (pip install ".[test]")')
@@ -128,3 +129,43 @@ def test_a_named_worker_is_known_by_its_name_and_the_name_is_its_own(queue: str,
     assert second.stderr.count("\n") == 1 and "Traceback" not in second.stderr
     assert (status.done, status.failed) == (2, 0)
     assert len(held) == 2 and {h.worker for h in held.values()} == {full}
+
+
+def test_ctrl_c_twice_ends_a_threads_worker_and_its_batch_goes_to_another(tmp_path: Path, redis_url: str) -> None:
+    """Threads cannot be killed, so Celery's cold shutdown would wait for the batch in hand (here, one that never
+    ends) and log its pool's failure: a second Ctrl-C ends the worker at once with one line, and its batch, never
+    acknowledged, is fetched by another worker after the grace period and stored once."""
+    from pubfetch.distributed.submit import submit, wait
+
+    db = str(tmp_path / "pubs.db")
+    init_store(db).close()
+    with SyntheticServices(4, latency=0.0) as services:
+        searching, release = hold_searches(services)
+        env = service_env(services)
+        first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
+        first = start_worker(redis_url, db, env, first_log, "--grace-period", f"{MIN_GRACE_S:.0f}")
+        second = None
+        try:
+            job_id = submit(services.pmids(), db, redis_url, batch_size=4)
+            assert searching.wait(120), first_log.read_text(errors="replace")
+
+            def interrupted() -> bool:  # the first SIGINT asks for a warm shutdown, a later one for a cold one
+                if first.poll() is None:
+                    first.send_signal(signal.SIGINT)
+                return first.poll() is not None
+
+            wait_until(interrupted, 120, "the worker to end after Ctrl-C twice", every_s=0.5)
+            release.set()
+            second = start_worker(redis_url, db, env, second_log, "--grace-period", f"{MIN_GRACE_S:.0f}")
+            status = wait(job_id, redis_url, timeout=180)
+        finally:
+            release.set()
+            stop_process_groups([p for p in (first, second) if p is not None])
+    output = first_log.read_text(errors="replace")
+    assert first.returncode != 0
+    assert "pubfetch worker: stopped by " in output and "the batches it held go back to the queue" in output, \
+        output[-3000:]
+    assert "Traceback" not in output, output[-3000:]
+    assert (status.done, status.failed, status.summary.total) == (1, 0, 4)
+    with open_store(db, readonly=True) as store:
+        assert store.publications_size() == 4

@@ -14,8 +14,10 @@ while a live worker has it. A worker renews the batches it holds while it is ali
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -85,6 +87,11 @@ def main(argv: Sequence[str]) -> int:
                       f"({type(e).__name__}); start it, or leave --name out")
     # a refused or failed batch is logged once, by the task, in one line; Celery's own line about it would repeat it
     logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
+    if opts.pool == "threads":
+        from celery.signals import worker_ready, worker_shutting_down
+
+        worker_ready.connect(_end_at_sigquit, weak=False)
+        worker_shutting_down.connect(_end_at_next_interrupt, weak=False)
     celery_argv = ["worker", f"--loglevel={opts.loglevel}", f"--concurrency={opts.concurrency}", f"--pool={opts.pool}",
                    "--without-gossip", "--without-mingle", f"--hostname={name}"]
     app.worker_main(celery_argv)
@@ -102,6 +109,32 @@ def node_name(name: str) -> str:
     from celery.utils.nodenames import host_format
 
     return host_format(name if "@" in name else f"{name}@%h")
+
+
+def _end_at_sigquit(**_: object) -> None:
+    _ending_on("SIGQUIT")
+
+
+def _end_at_next_interrupt(how: str = "", **_: object) -> None:
+    if how == "Warm":  # the first Ctrl-C or a SIGTERM: the batches in hand are finished, unless interrupted again
+        _ending_on("SIGINT", "SIGQUIT")
+
+
+def _ending_on(*names: str) -> None:
+    """A threads worker ends at once on these signals (SIGQUIT, or Ctrl-C once a warm shutdown has begun). Threads
+    cannot be killed, so Celery's cold shutdown would wait for the batches in hand to end while saying it terminates
+    them, and log its pool's failure to. Ending the process leaves them unacknowledged: they go back to the queue as a
+    lost worker's do (at once on RabbitMQ, after the grace period on Redis) and are stored once by whoever fetches
+    them. Signal handlers are set from the main thread only, where Celery sends these events."""
+    for name in names:
+        with contextlib.suppress(ValueError):
+            signal.signal(getattr(signal, name), _end_now)
+
+
+def _end_now(signum: int, _frame: object) -> None:
+    print(f"pubfetch worker: stopped by {signal.Signals(signum).name}: the batches it held go back to the queue (at "
+          "once on RabbitMQ, after the grace period on Redis)", file=sys.stderr, flush=True)
+    os._exit(1)
 
 
 def _usage(message: str) -> int:
