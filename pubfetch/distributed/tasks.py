@@ -1,12 +1,12 @@
 """The task a worker runs: fetch one batch of publications into the worker's own database.
 
 A batch is walked through the chain as in a single process, so the batchable services (Europe PMC search, efetch,
-annotations) are asked about many publications together; the batches a worker holds at the same time (its tasks are
-threads of one process) are walked in one run when their settings are equal, so that one batch's last requests ride
-with the next one's, as the two batches in flight of one process do (:mod:`.sharedrun`). The task is idempotent: an
-entry the database already holds complete enough is not fetched again (the fetcher's can-fetch rules), so a batch
-delivered twice, after a worker was lost, only finishes what the first delivery left undone; every entry is written
-in its own transaction.
+annotations) are asked about many publications together; the batches of one job a worker holds at the same time (its
+tasks are threads of one process) are walked in one run when their settings are equal, so that one batch's last
+requests ride with the next one's, as the two batches in flight of one process do (:mod:`.sharedrun`). The task is
+idempotent: an entry the database already holds complete enough is not fetched again (the fetcher's can-fetch rules),
+so a batch delivered twice, after a worker was lost, only finishes what the first delivery left undone; every entry is
+written in its own transaction.
 
 The run is assembled as any other (``fetch_many``, :class:`~pubfetch.engine.assembly.FetchRun`) from the worker's
 configuration (its environment and config file, and the options of ``pubfetch worker``: :class:`WorkerSettings`,

@@ -37,12 +37,12 @@ class InFlight:
     """What the batches in flight together share: who holds which paper, the open batches of each step, and the
     batches' numbers.
 
-    The batches may be one run's (``fetch_many`` overlaps two) or those of several callers running in one context at
-    the same time (a worker's tasks of equal settings, :mod:`pubfetch.distributed.sharedrun`): each batch is numbered
-    by :meth:`begin` before it is read from the database and ended by :meth:`end`. A batch's claims are kept until
-    every batch begun before it ended has ended too (those may have been read from the database before its papers
-    were stored). Claims are taken within a batch's ``scope`` only (a queued job): a paper of another job is that
-    job's to fetch and count.
+    The batches may be one run's (``fetch_many`` overlaps two) or those of several callers running in one context at the
+    same time (a worker's tasks of one job and equal settings, :mod:`pubfetch.distributed.sharedrun`): each batch is
+    numbered by :meth:`begin` before it is read from the database and ended by :meth:`end`. A batch's claims are kept
+    until every batch begun before it ended has ended too (those may have been read from the database before its papers
+    were stored). Claims are taken within a batch's ``scope`` only (a queued job): a paper of another job is that job's
+    to fetch and count.
 
     ``alone``: whether these are the context's only batches; if not, a batch that fails does not halt the context
     (stop its sending), which its other callers go on using."""
