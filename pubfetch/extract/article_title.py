@@ -25,7 +25,7 @@ from pubfetch.extract.html_text import element_text
 __all__ = ["SITE_DECORATED", "main_heading", "meta_title", "tidy_title", "title_from_page", "title_without_boilerplate"]
 
 #: Marks that point to a footnote when they end a title ("Title†", "Title*,1").
-_TRAILING_MARKS = re.compile(r"[\s\u00a0]*(?:[*\u2020\u2021\u00a7\u00b6\u2016\u204e\u2217]+[\s\u00a0,]*\d?)+$")
+_MARKS = frozenset("*\u2020\u2021\u00a7\u00b6\u2016\u204e\u2217")
 _SPACE = re.compile(r"[\s\u00a0]+")
 #: Separators a <title> puts between the article title and the site's name.
 _SEPARATORS = re.compile(r"\s+(?:\||-|\u2013|\u2014|:|::|\u00bb|\u00b7)\s+|\s*\|\s*")
@@ -48,10 +48,36 @@ _ENDS_IN_SEPARATOR = re.compile(f"(?:{_SEPARATORS.pattern})$")
 _STARTS_WITH_SEPARATOR = re.compile(f"^(?:{_SEPARATORS.pattern})")
 
 
+def without_trailing_marks(text: str) -> str:
+    """``text`` without the footnote marks that end it: runs of marks, each run followed by spaces or commas and at
+    most one digit ("Title*", "Title\u2020,1", "Title *\u2021"), and the space before them.
+
+    One scan from the end, so a title ending in any number of marks costs its length; the regular expression this
+    replaces, a repeated group of repeated marks, backtracked exponentially on a long run of marks not at the end.
+    """
+    if text.endswith("\n"):  # as a pattern's end would: before a final line break
+        text = text[:-1]
+    end = len(text)
+    while True:
+        i = end
+        if i and text[i - 1].isdecimal():
+            i -= 1
+        while i and (text[i - 1].isspace() or text[i - 1] == ","):
+            i -= 1
+        if not i or text[i - 1] not in _MARKS:
+            break
+        while i and text[i - 1] in _MARKS:
+            i -= 1
+        end = i
+    if end == len(text):
+        return text
+    return text[:end].rstrip()
+
+
 def tidy_title(text: str) -> str:
     """Whitespace collapsed, trailing footnote marks removed."""
     text = _SPACE.sub(" ", text).strip()
-    return _TRAILING_MARKS.sub("", text).strip()
+    return without_trailing_marks(text).strip()
 
 
 def _words(text: str) -> int:
@@ -101,7 +127,7 @@ def _heading_text(h1: Tag) -> str:
         last = marks[-1]
         own = {id(text) for text in last.find_all(string=True)}  # the mark's own text is not what follows it
         after = "".join(t for t in last.find_all_next(string=True) if id(t) not in own)  # the copy is detached
-        if _TRAILING_MARKS.sub("", after).strip(" ,\u00a0\n\t"):
+        if without_trailing_marks(after).strip(" ,\u00a0\n\t"):
             break
         last.decompose()
     return tidy_title(element_text(heading))

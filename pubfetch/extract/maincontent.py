@@ -24,7 +24,7 @@ __all__ = ["Body", "Section", "drop_back_matter", "is_back_matter", "main_conten
 
 #: Headings of the back matter and of the abstract: the section they head is not part of the body.
 _NOT_BODY = re.compile(
-    r"(?i)^\s*(\d+(\.\d+)*\.?\s*)?("
+    r"(?i)^\s*(\d+(\.\d+)*+\.?\s*)?("
     r"references?(\s+and\s+notes)?|bibliography|literature(\s+cited)?|works\s+cited|cited\s+by|citing\s+articles|"
     r"acknowledge?ments?|funding(\s+information)?|author(s'?)?\s+contributions?|contributions|competing\s+interests?|"
     r"conflicts?\s+of\s+interests?|declaration\s+of\s+competing\s+interests?|disclosures?|footnotes|notes|"
@@ -37,7 +37,7 @@ _NOT_BODY = re.compile(
 #: A short paragraph opening with these words is a back-matter heading the page did not mark up as one (a table
 #: layout's "REFERENCES  Section:" cell, a bold "Acknowledgments" or "7. REFERENCES" line).
 _BACK_MATTER_LINE = re.compile(
-    r"(?i)^\s*(\d+(\.\d+)*\.?\s*)?(references?|bibliography|literature\s+cited|acknowledge?ments?)\b[^.!?]{0,30}$")
+    r"(?i)^\s*(\d+(\.\d+)*+\.?\s*)?(references?|bibliography|literature\s+cited|acknowledge?ments?)\b[^.!?]{0,30}$")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _SPACE = re.compile(r"[ \t\r\f\v\u00a0]+")

@@ -39,7 +39,7 @@ _METADATA_KEYS = ("role", "add_tdb_defaults", "check_access_url", "prefer_tdb_pu
 _EXTRACTOR_KEYS = ("extractor", "cook_map", "options")
 _PARAM_KEYS = ("key", "type", "display_name", "description", "size", "definitional", "default_only")
 _FIELD_SPEC_KEYS = ("field", "split", "extract", "html_text")
-_PLUGIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)*")
+_PLUGIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)*+")
 _MIME = re.compile(r"(\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(\*|[a-z0-9][a-z0-9!#$&^_.+-]*))")
 
 
