@@ -4,12 +4,18 @@ that turns out to be a PDF read as one, and a bot gate taken for a failure inste
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
+
+from pubfetch.extract.page_read import page_workers, read_page_isolated
 from pubfetch.model.part_type import PartType
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
 from pubfetch.resources.pubrun import RunFlag
+from pubfetch.rules import ScrapingRules
+from support import hostile_pages
 from support.fetchrun import fetch_run
 from support.synthetic import Article
 
@@ -105,3 +111,30 @@ def test_a_pdf_link_that_gives_a_web_page_gives_nothing() -> None:
     with run.context() as ctx:
         site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
     assert pub_run.pub.fulltext.is_empty() and not pub_run.pub.state.fetch_exception
+
+
+def test_a_page_over_its_time_limit_gives_nothing_counts_as_a_failure_and_the_run_goes_on(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A page whose reading takes longer than ``page_time_limit`` is abandoned by its worker with one warning: the
+    publication's entry is retried in a later run, and the next publication's page is read as usual."""
+    other = Article(3)
+    with page_workers(1, ScrapingRules()) as warm:  # the process's fork server started: a worker then starts in 0.3 s
+        read_page_isolated("<p>x</p>", "https://publisher.invalid/", ScrapingRules(), warm, meta=False,
+                           time_limit=60, memory_limit=0)
+    run = fetch_run(4, page_time_limit=3.0, page_memory_limit=0)
+    publisher(run, hostile_pages.tag_dense(20_000_000))  # a minute of parsing
+    page = run.services.base + "/publisher/3"
+    run.transport.answers[run.services.base + "/doi/" + other.doi.upper()] = Canned(
+        302, "", "text/plain", {"Location": page})
+    run.transport.answers[page] = Canned(200, f"<html><head><meta name='citation_title' content='{other.title}'>"
+                                              f"</head><body><article><h1>{other.title}</h1>"
+                                              + "<p>The article as the publisher shows it.</p>" * 30
+                                              + "</article></body></html>", "text/html")
+    caplog.set_level(logging.WARNING, logger="pubfetch")
+    hung, read = run.fetch([CLOSED.doi, other.doi])
+    abandoned = [r.getMessage() for r in caplog.records if "abandoned" in r.getMessage()]
+    assert abandoned == [f"page {run.services.base}/publisher/1 abandoned: not read within the page time limit of "
+                         "3 s (page_time_limit); nothing taken from it, retried in a later run"]
+    assert hung.state.fetch_exception and not hung.visited_sites
+    assert "as the publisher shows it" in read.fulltext.content
+    assert [s.url for s in read.visited_sites] == [page]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import logging
 import multiprocessing
 import os
@@ -72,9 +73,11 @@ def _answer(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> tuple[OutcomeKin
     try:
         return "ok", fn(*args)
     except MemoryError:
-        return "memory", None
+        pass
     except BaseException as exc:  # noqa: BLE001 - whatever the job does, the parent gets an answer
         return "raised", f"{type(exc).__name__}: {exc}"
+    gc.collect()  # the job's cyclic garbage (a parse tree) still holds the memory that sending the answer needs
+    return "memory", None
 
 
 def _end_with_parent() -> None:

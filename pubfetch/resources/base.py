@@ -10,6 +10,7 @@ publication's pass, its flags and failures, is :mod:`pubfetch.resources.pubrun`.
 
 from __future__ import annotations
 
+import os
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -77,6 +78,7 @@ class Context:
         self._renderer: Renderer | None = renderer
         self._pool: ThreadPoolExecutor | None = None
         self._pdf_workers: WorkerPool | None = None
+        self._page_workers: WorkerPool | None = None
         self._lock = threading.Lock()
         #: CPU-heavy work (PDF extraction workers) at most ``threads`` at a time, however many publications flow
         self.cpu_slots = threading.BoundedSemaphore(self.config.run.threads)
@@ -154,6 +156,19 @@ class Context:
                 self._pdf_workers = pdf_workers(self.config.run.threads)
             return self._pdf_workers
 
+    @property
+    def page_workers(self) -> WorkerPool:
+        """The run's page-reading worker processes (``pubfetch.extract.page_read``), each with the run's rules, reused
+        from page to page: at most one per CPU (reading is CPU work) and never more than ``threads``, started on first
+        need, ended by :meth:`close`."""
+        rules = self.rules
+        with self._lock:
+            if self._page_workers is None:
+                from pubfetch.extract.page_read import page_workers
+
+                self._page_workers = page_workers(min(self.config.run.threads, os.cpu_count() or 1), rules)
+            return self._page_workers
+
     def wants(self, name: PartName) -> bool:
         """Whether a part is asked for (``--fetch-part`` / ``--not-fetch-part``)."""
         return self.parts is None or name in self.parts
@@ -189,13 +204,15 @@ class Context:
             pool, self._pool = self._pool, None
             renderer, self._renderer = self._renderer, None
             workers, self._pdf_workers = self._pdf_workers, None
+            page_workers, self._page_workers = self._page_workers, None
         watch = getattr(self.client, "watch", None)
         if pool is not None:
             if watch is not None:  # after an interrupt: requests not yet sent are not sent, only those in flight end
                 watch.stopped = True
             pool.shutdown(wait=True, cancel_futures=True)
-        if workers is not None:
-            workers.close()
+        for owned in (workers, page_workers):
+            if owned is not None:
+                owned.close()
         close = getattr(renderer, "close", None)
         if close is not None:
             close()

@@ -12,30 +12,18 @@ import logging
 import re
 from urllib.parse import quote, urlsplit
 
-from bs4 import BeautifulSoup
-
-from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
-from pubfetch.extract.article_abstract import gives_way
-from pubfetch.extract.article_title import meta_title
-from pubfetch.extract.blockpage import block_reason
-from pubfetch.extract.clean import parse_html
-from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.meta_types import link_part_type, meta_part_types
-from pubfetch.extract.page_license import page_license
-from pubfetch.extract.page_sections import page_sections, ranked_sections
+from pubfetch.extract.page_read import PageReading, read_page_isolated
 from pubfetch.extract.pdf import extract_pdf
-from pubfetch.extract.scrape import scrape_journal
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
-from pubfetch.model.rich import RichName, Section
+from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
-from pubfetch.resources.pubrun import PubRun, RunFlag
-from pubfetch.rules import JournalRule
-from pubfetch.rules.page_index import PageIndex
+from pubfetch.resources.pubrun import PubRun, RunFlag, failure_word
 
 log = logging.getLogger(__name__)
 
@@ -98,32 +86,44 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
 
 def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str, *, meta: bool,
                 keywords: bool) -> None:
-    """What a fetched page says: nothing from a block page; else its rule's fields (what they miss, and a page without
-    a rule, read by the generic reader), its meta tags (a title without footnote marks or the site's part, a description
-    that truncates or says less than the page's abstract left out), and the links it gives; then the page is
-    remembered as visited."""
-    pub = run.pub
-    html = result.text or ""
-    final_url = result.final_url
-    soup = parse_html(html)
-    index = PageIndex(soup)  # one walk over the page for the block markers and the platforms' fingerprints
-    if (reason := block_reason(soup, index)) is not None:
-        run.blocked(final_url, reason)
+    """What a fetched page says, read in a page worker (:func:`read_fetched_page`), merged into the publication
+    (:func:`merge_reading`); a page abandoned by its worker gives nothing and counts as a failed request."""
+    reading = read_fetched_page(ctx, run, result, meta=meta)
+    if reading is None:
         return
-    licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
-    rule = _page_rule(ctx, final_url, soup, index)
-    meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
-    if meta_record is not None and meta_record.title:  # read before a rule's scraping or the reader edits the tree
-        types = meta_record.flags.get("types")
-        source = str(types.get("title", "")) if isinstance(types, dict) else ""
-        meta_record.title = meta_title(meta_record.title, source, soup, final_url, _site_names(meta_record))
-    if rule is not None:
-        record = scrape_journal(soup, final_url, rule)
-        body = rule.selector("fulltext")
-        # a fresh index: the scraping took hidden elements out of the tree the first one describes
-        if body is not None and (sections := page_sections(body.select(soup, PageIndex(soup)))):
-            pub.set_rich(RichName.sections, sections, type_, final_url)
-        filled = _reader_fill(record, html, soup, final_url, meta_record)
+    merge_reading(ctx, run, reading, type_, from_url, keywords=keywords)
+
+
+def read_fetched_page(ctx: Context, run: PubRun, result: FetchResult, *, meta: bool) -> PageReading | None:
+    """The page read under the run's page time and memory limits, or ``None`` when it was abandoned: one warning,
+    and the publication's entry is retried in a later run as after any failed request (the page is not asked again
+    in this run: it would be read as slowly)."""
+    limits = ctx.config.run
+    reading = read_page_isolated(result.text or "", result.final_url, ctx.rules, ctx.page_workers, meta=meta,
+                                 time_limit=limits.page_time_limit, memory_limit=limits.page_memory_limit)
+    if isinstance(reading, PageReading):
+        return reading
+    if not ctx.halted:
+        log.warning("page %s abandoned: %s; nothing taken from it, retried in a later run", result.final_url,
+                    reading)
+    run.pub.state.failed(failure_word(OutcomeKind.TIMEOUT))
+    return None
+
+
+def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartType, from_url: str, *,
+                  keywords: bool) -> None:
+    """Merge what a page says: nothing from a block page; else its rule's fields (what they miss, and a page without
+    a rule, read by the generic reader), its meta tags and the links it gives; then the page is remembered as
+    visited."""
+    pub = run.pub
+    final_url = reading.url
+    if reading.block is not None:
+        run.blocked(final_url, reading.block)
+        return
+    if reading.rule_site is not None:
+        record, filled = reading.record, reading.fill
+        if reading.sections:
+            pub.set_rich(RichName.sections, reading.sections, type_, final_url)
         types = {name: type_ for name in SITE_PARTS}
         if not keywords:
             types.pop(PartName.keywords)
@@ -133,75 +133,16 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
         if filled.title or filled.abstract or filled.fulltext:
             apply_record(pub, filled, READER_TYPES, final_url, ctx.args,
                          parts=ctx.parts, ids=False)
-        shown_abstract = record.abstract or filled.abstract
     else:
         log.warning("no scraping rules for %s", final_url)
-        record = _read_without_rule(html, soup, final_url, meta_record)
-        apply_record(pub, record, READER_TYPES, final_url, ctx.args,
+        apply_record(pub, reading.record, READER_TYPES, final_url, ctx.args,
                      parts=ctx.parts, ids=False)
-        shown_abstract = record.abstract
-    if meta_record is not None:
-        if gives_way(meta_record.abstract, shown_abstract):
-            log.debug("%s: the meta description truncates or says less than the page's abstract", final_url)
-            meta_record.abstract = ""
-        apply_meta(ctx, run, meta_record, type_, final_url, keywords)
-    if licence:
-        tag_type = PartType.dc if where == "dc" else PartType.meta
-        pub.set_rich(RichName.license, licence, PartType.worse(tag_type, type_), final_url)
+    if reading.meta is not None:
+        apply_meta(ctx, run, reading.meta, type_, final_url, keywords)
+    if reading.licence:
+        tag_type = PartType.dc if reading.licence_where == "dc" else PartType.meta
+        pub.set_rich(RichName.license, reading.licence, PartType.worse(tag_type, type_), final_url)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
-
-
-def _site_names(meta_record: ArticleRecord | None) -> tuple[str, ...]:
-    return tuple(n for n in (meta_record.journal_title, meta_record.publisher) if n) if meta_record else ()
-
-
-def _read_without_rule(html: str, soup: BeautifulSoup, url: str, meta_record: ArticleRecord | None) -> ArticleRecord:
-    """A page no rule knows, read by the generic reader; without a body found there, the cleaned page as the full
-    text (PubFetcher's fallback), all of the part type "webpage"."""
-    article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record))
-    return ArticleRecord(title=article.title, abstract=article.abstract, fulltext=article.fulltext or cleaned_page(
-        soup, url, article), sections=_sections(article))
-
-
-def _sections(article: GenericArticle) -> list[Section]:
-    """The reader's body sections (its own heading levels, ranked as a rule's page sections are)."""
-    return ranked_sections((s.level, s.title, s.text) for s in article.sections) if article.body else []
-
-
-def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str,
-                 meta_record: ArticleRecord | None) -> ArticleRecord:
-    """The title, abstract and full text a rule's selectors found nothing for, read by the generic reader (to be
-    merged as the part type "webpage", as content read without a rule). A full text the rule did find gets the title
-    and abstract the reader found put in front of it, so that it reads as the whole article."""
-    if record.title and record.abstract and record.fulltext:
-        return ArticleRecord()
-    article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record),
-                           body=not record.fulltext)
-    title, abstract = record.title or article.title, record.abstract or article.abstract
-    filled = ArticleRecord(title="" if record.title else article.title,
-                           abstract="" if record.abstract else article.abstract)
-    if record.fulltext:
-        body = str(record.flags.get("body", ""))
-        record.fulltext = "\n\n".join(p for p in (title, abstract, body) if p)
-    elif article.body:
-        filled.fulltext = "\n\n".join(p for p in (title, abstract, article.body) if p)
-        filled.sections = _sections(article)
-    found = [name for name, value in (("title", filled.title), ("abstract", filled.abstract),
-                                      ("full text", filled.fulltext)) if value]
-    if found:
-        log.info("%s: the rule found no %s; read from the page without it", url, ", ".join(found))
-    return filled
-
-
-def _page_rule(ctx: Context, url: str, soup: BeautifulSoup, index: PageIndex) -> JournalRule | None:
-    """The rule of the page's host, else of the platform the page shows (its ``recognise`` fingerprint)."""
-    rule = ctx.rules.journal_rule(url)
-    if rule is not None:
-        return rule
-    platform = ctx.rules.recognise(soup, index)
-    if platform is not None:
-        log.info("%s: no rule for the host, the page shows the platform '%s'", url, platform.site)
-    return platform
 
 
 def _javascript(ctx: Context, url: str) -> bool:

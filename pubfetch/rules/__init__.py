@@ -50,6 +50,7 @@ from pubfetch.rules.ruleset import (
     BUILTIN_PACKAGE,
     JOURNALS_FILE,
     WEBPAGES_FILE,
+    RuleSource,
     ScrapingRules,
     default_rules,
 )
@@ -58,7 +59,7 @@ from pubfetch.rules.urls import UrlRewrite, compile_url_regex
 
 __all__ = [
     "BUILTIN_DIR", "BUILTIN_PACKAGE", "JOURNALS_FILE", "JOURNAL_KEYS", "JOURNAL_REWRITE_PAIRS", "JOURNAL_SELECTOR_KEYS",
-    "JOURNAL_TEST_KEYS", "WEBPAGES_FILE", "WEBPAGE_KEYS", "WEBPAGE_TEST_KEYS", "JournalRule", "RuleError", "RuleTest",
-    "ScrapingRules", "Selector", "UrlRewrite", "WebpageRule", "compile_selector", "compile_url_regex",
+    "JOURNAL_TEST_KEYS", "WEBPAGES_FILE", "WEBPAGE_KEYS", "WEBPAGE_TEST_KEYS", "JournalRule", "RuleError", "RuleSource",
+    "RuleTest", "ScrapingRules", "Selector", "UrlRewrite", "WebpageRule", "compile_selector", "compile_url_regex",
     "default_rules", "translate_jsoup",
 ]  # fmt: skip

@@ -9,6 +9,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
+from typing import NamedTuple
 
 from bs4.element import Tag
 from yaml.nodes import MappingNode
@@ -35,6 +36,15 @@ JOURNALS_FILE = "journals.yaml"
 WEBPAGES_FILE = "webpages.yaml"
 
 
+class RuleSource(NamedTuple):
+    """One rule file's text as it was added to a :class:`ScrapingRules` (``kind``: "journals" or "webpages")."""
+
+    kind: str
+    text: str
+    file: str
+    lazy: bool
+
+
 class ScrapingRules:
     """All scraping rules in effect: the built-in files, then the user's, with lookups by URL.
 
@@ -48,6 +58,7 @@ class ScrapingRules:
         self._javascript: tuple[UrlEntry, ...] = ()
         self._restart: tuple[UrlEntry, ...] = ()
         self._webpages: tuple[WebpageEntry, ...] = ()
+        self._sources: tuple[RuleSource, ...] = ()
 
     # --- loading ---------------------------------------------------------------------------------------------------
 
@@ -96,6 +107,7 @@ class ScrapingRules:
         _validate_journals(regexes, sites)
         self._regexes, self._sites = tuple(regexes), MappingProxyType(sites)
         self._javascript, self._restart = tuple(javascript), tuple(restart)
+        self._sources += (RuleSource("journals", text, file, lazy),)
 
     def add_webpages(self, text: str, file: str = "<webpages>", *, lazy: bool = False) -> None:
         """Parse a webpages YAML and add its rules after the current ones; RuleError if it is invalid.
@@ -110,6 +122,7 @@ class ScrapingRules:
             pattern = compile_regex_or_fail(regex, file, node_line(key_node))
             entries.append(WebpageEntry(pattern, parse_webpage_rule(regex, value_node, file, construct, lazy)))
         self._webpages = tuple(entries)
+        self._sources += (RuleSource("webpages", text, file, lazy),)
 
     # --- lookups ---------------------------------------------------------------------------------------------------
 
@@ -167,6 +180,21 @@ class ScrapingRules:
         return rule.javascript if rule is not None else None
 
     # --- introspection ---------------------------------------------------------------------------------------------
+
+    @property
+    def sources(self) -> tuple[RuleSource, ...]:
+        """The texts these rules were made of, in order: what another process rebuilds them from
+        (:meth:`from_sources`), since compiled rules do not pickle."""
+        return self._sources
+
+    @classmethod
+    def from_sources(cls, sources: Sequence[RuleSource]) -> ScrapingRules:
+        """The rules made of ``sources`` (a :attr:`sources` of another process's rules)."""
+        rules = cls()
+        for source in sources:
+            add = rules.add_journals if source.kind == "journals" else rules.add_webpages
+            add(source.text, source.file, lazy=source.lazy)
+        return rules
 
     @property
     def sites(self) -> Mapping[str, JournalRule]:

@@ -1,0 +1,124 @@
+"""Reading a fetched page in a time-limited worker process (pubfetch/extract/page_read.py): the worker reads as the
+run's process would (same rules, same records, its log records told in the run's process), a page over its time or
+memory budget is abandoned and the next page is read by a fresh worker, and the run's threads keep running while a
+worker reads."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+import pytest
+
+from pubfetch.extract.page_read import page_workers, read_page, read_page_isolated
+from pubfetch.rules import ScrapingRules
+from support import hostile_pages
+from support.article_pages import article_page
+from support.waits import wait_until
+
+HOST_RULE = """\
+'^https?://marsh\\.example/': marsh
+---
+marsh:
+  title: h1.marsh-title
+  fulltext: div.marsh-body
+"""
+RULE_PAGE = ("<html><head><title>T</title><meta name='citation_doi' content='10.1000/marsh'></head><body>"
+             "<h1 class='marsh-title'>Sediment supply and marsh resilience</h1><div class='marsh-body'>"
+             + "<p>Marshes with a high sediment supply kept pace with the rising sea.</p>" * 20 + "</div></body></html>")
+
+
+@pytest.fixture
+def rules() -> ScrapingRules:
+    rules = ScrapingRules()
+    rules.add_journals(HOST_RULE, "marsh.yaml")
+    return rules
+
+
+def test_a_worker_reads_a_page_as_the_run_would_with_the_runs_rules(rules: ScrapingRules) -> None:
+    with page_workers(1, rules) as workers:
+        isolated = read_page_isolated(RULE_PAGE, "https://marsh.example/a", rules, workers, meta=True,
+                                      time_limit=60, memory_limit=0)
+    here = read_page(RULE_PAGE, "https://marsh.example/a", rules, meta=True)
+    assert not isinstance(isolated, str)
+    assert isolated.rule_site == "marsh" and isolated.record.title == "Sediment supply and marsh resilience"
+    assert isolated == here
+
+
+def test_a_page_no_rule_knows_is_read_by_the_generic_reader_in_the_worker() -> None:
+    page = article_page()
+    rules = ScrapingRules()
+    with page_workers(1, rules) as workers:
+        isolated = read_page_isolated(page, "https://publisher.invalid/a", rules, workers, meta=True,
+                                      time_limit=60, memory_limit=0)
+    assert not isinstance(isolated, str)
+    assert isolated.rule_site is None and isolated.record.fulltext
+    assert isolated == read_page(page, "https://publisher.invalid/a", rules, meta=True)
+
+
+def test_the_workers_log_records_are_told_in_the_runs_process(rules: ScrapingRules,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    untitled = RULE_PAGE.replace("class='marsh-title'", "")  # the rule's title selector finds nothing: the reader does
+    caplog.set_level(logging.INFO, logger="pubfetch")
+    with page_workers(1, rules) as workers:
+        reading = read_page_isolated(untitled, "https://marsh.example/a", rules, workers, meta=True, time_limit=60,
+                                     memory_limit=0)
+    assert not isinstance(reading, str) and reading.fill.title == "Sediment supply and marsh resilience"
+    assert reading.log == []  # told, not kept
+    told = [r for r in caplog.records if r.name == "pubfetch.extract.page_read"]
+    assert [r.getMessage() for r in told] == [
+        "https://marsh.example/a: the rule found no title; read from the page without it"]
+    assert told[0].process == os.getpid() and told[0].levelno == logging.INFO
+
+
+def test_a_page_over_its_time_limit_is_abandoned_and_the_next_is_read_by_a_fresh_worker() -> None:
+    rules = ScrapingRules()
+    dense = hostile_pages.tag_dense(20_000_000)  # seconds of parsing: far over a tenth of one
+    with page_workers(1, rules) as workers:
+        why = read_page_isolated(dense, "https://publisher.invalid/a", rules, workers, meta=True, time_limit=0.1,
+                                 memory_limit=0)
+        assert why == "not read within the page time limit of 0.1 s (page_time_limit)"
+        assert workers.started == 1
+        after = read_page_isolated(RULE_PAGE, "https://publisher.invalid/b", rules, workers, meta=True,
+                                   time_limit=60, memory_limit=0)
+        assert not isinstance(after, str) and after.record.fulltext
+        assert workers.started == 2
+
+
+def test_a_page_over_its_memory_limit_is_abandoned() -> None:
+    rules = ScrapingRules()
+    dense = hostile_pages.tag_dense(50_000_000)  # the body cap's size: about 6 GB of parse tree
+    with page_workers(1, rules) as workers:
+        why = read_page_isolated(dense, "https://publisher.invalid/a", rules, workers, meta=True, time_limit=600,
+                                 memory_limit=512 * 1024 ** 2)
+    assert isinstance(why, str) and "page memory limit of 536,870,912 bytes" in why
+
+
+def test_the_runs_threads_keep_running_while_a_worker_reads_a_page() -> None:
+    """A heartbeat-like thread of the run's process beats while a page that takes seconds is read: the thread that
+    waits for the worker holds no lock the others need."""
+    rules = ScrapingRules()
+    dense = hostile_pages.tag_dense(20_000_000)
+    beats = [0]
+    stop = threading.Event()
+
+    def heartbeat() -> None:
+        while not stop.wait(0.01):
+            beats[0] += 1
+
+    with page_workers(1, rules) as workers:
+        reader = threading.Thread(target=read_page_isolated, args=(dense, "https://publisher.invalid/a", rules,
+                                                                   workers), kwargs={"meta": True, "time_limit": 600,
+                                                                                     "memory_limit": 0})
+        beating = threading.Thread(target=heartbeat)
+        beating.start()
+        reader.start()
+        wait_until(lambda: workers.pids(), 60, "the page's worker to start")
+        started = beats[0]
+        wait_until(lambda: beats[0] >= started + 50, 60, "fifty heartbeats while the page is read")
+        still_reading = reader.is_alive()
+        stop.set()
+        beating.join()
+    reader.join()
+    assert still_reading
