@@ -9,12 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.extract.page_read import page_workers, read_page_isolated
 from pubfetch.model.part_type import PartType
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
 from pubfetch.resources.pubrun import RunFlag
-from pubfetch.rules import ScrapingRules
 from support import hostile_pages
 from support.fetchrun import fetch_run
 from support.synthetic import Article
@@ -118,9 +116,6 @@ def test_a_page_over_its_time_limit_gives_nothing_counts_as_a_failure_and_the_ru
     """A page whose reading takes longer than ``page_time_limit`` is abandoned by its worker with one warning: the
     publication's entry is retried in a later run, and the next publication's page is read as usual."""
     other = Article(3)
-    with page_workers(1, ScrapingRules()) as warm:  # the process's fork server started: a worker then starts in 0.3 s
-        read_page_isolated("<p>x</p>", "https://publisher.invalid/", ScrapingRules(), warm, meta=False,
-                           time_limit=60, memory_limit=0)
     run = fetch_run(4, page_time_limit=3.0, page_memory_limit=0)
     publisher(run, hostile_pages.tag_dense(20_000_000))  # a minute of parsing
     page = run.services.base + "/publisher/3"

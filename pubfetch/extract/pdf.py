@@ -67,8 +67,8 @@ ErrorKind = Literal["not_pdf", "broken", "encrypted", "timeout", "too_large"]
 DEFAULT_MAX_PAGES = 200
 """Pages whose text is extracted; long documents (theses, supplements) cost time and add little to a fulltext."""
 DEFAULT_TIME_LIMIT = 60.0
-"""Seconds one file may take in its worker (the worker's start included when one is started for it) before the worker
-is killed."""
+"""Seconds one file may take in its worker (from the moment the worker is ready: a start is not the file's) before
+the worker is killed."""
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
 """Bodies larger than this are not parsed at all: pdfminer.six holds the whole file and its objects in memory."""
 #: Address space a PDF worker may use (RLIMIT_AS): a 2 MB compression-bomb PDF took a worker to 4 GiB, and eight

@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 
 OutcomeKind = Literal["ok", "timeout", "died", "memory", "raised", "unsendable", "closed"]
 
+#: What a worker says once its setup is done: a job's time limit starts then.
+_READY = ("ready", None)
+#: Seconds a new worker may take to be ready (its fork, imports and setup) before it counts as dead.
+START_LIMIT = 120.0
+
 #: Jobs a worker runs before it is replaced: bounds what a long run's worker can accumulate (heap fragmentation,
 #: caches of the libraries) at the cost of one fork per this many files.
 DEFAULT_MAX_JOBS = 200
@@ -109,6 +114,10 @@ def _serve(conn: Any, setup: Callable[[], None] | None, memory_limit: int) -> No
     if setup is not None:
         setup()
     _limit_memory(memory_limit)
+    try:
+        conn.send(_READY)
+    except OSError:
+        return
     while True:
         try:
             job = conn.recv()
@@ -159,6 +168,7 @@ class _Worker:
                  memory_limit: int, name: str) -> None:
         self.memory_limit = memory_limit
         self.jobs = 0
+        self.ready = False
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(  # type: ignore[attr-defined]
             target=_serve, args=(child, setup, memory_limit), name=name, daemon=True)
@@ -170,6 +180,18 @@ class _Worker:
     @property
     def pid(self) -> int | None:
         return self.process.pid
+
+    def wait_ready(self) -> bool:
+        """Whether the worker finished its setup (waiting for it the first time, up to :data:`START_LIMIT`); a worker
+        that did not is killed."""
+        if not self.ready:
+            try:
+                self.ready = self.conn.poll(START_LIMIT) and self.conn.recv() == _READY
+            except (EOFError, OSError):
+                self.ready = False
+            if not self.ready:
+                self.kill()
+        return self.ready
 
     def run(self, fn: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> Outcome | None:
         """The job's outcome; ``None`` when the worker was already gone before it took the job (the caller may try
@@ -236,19 +258,23 @@ class WorkerPool:
         self._cond = threading.Condition()
 
     def run(self, fn: Callable[..., Any], *args: Any, time_limit: float, memory_limit: int = 0) -> Outcome:
-        """Run ``fn(*args)`` in a worker; the ``time_limit`` counts from the moment a worker is free (a start, when one
-        is needed, included). ``fn`` must be a picklable module-level function; the address space of the worker is
-        capped at ``memory_limit`` bytes (0: no cap). Never raises for what the job does."""
+        """Run ``fn(*args)`` in a worker; the ``time_limit`` counts from the moment a worker is free and ready (a
+        start, when one is needed, is not the job's time: a loaded machine's slow fork must not cost a page). ``fn``
+        must be a picklable module-level function; the address space of the worker is capped at ``memory_limit``
+        bytes (0: no cap). Never raises for what the job does."""
         for _ in range(2):  # a second time only when the worker was gone before it took the job
             worker = self._acquire()
             if worker is None:
                 return Outcome("closed")
-            deadline = time.monotonic() + time_limit
             outcome: Outcome | None = None
             try:
                 if isinstance(worker, int) or worker.memory_limit != memory_limit:
                     worker = self._start(worker, memory_limit)
-                outcome = worker.run(fn, args, deadline)
+                if not worker.wait_ready():
+                    outcome = Outcome("died", message="worker did not start", exitcode=worker.process.exitcode,
+                                      pid=worker.pid)
+                else:
+                    outcome = worker.run(fn, args, time.monotonic() + time_limit)
             finally:
                 self._release(worker, outcome)
             if outcome is not None:
