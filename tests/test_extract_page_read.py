@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 
 import pytest
 
@@ -122,3 +123,33 @@ def test_the_runs_threads_keep_running_while_a_worker_reads_a_page() -> None:
         beating.join()
     reader.join()
     assert still_reading
+
+
+# ------------------------------------------------------------------------------------------------------ growth (timing)
+
+
+def _cost(page: str, rules: ScrapingRules) -> float:
+    """The fastest of three readings of a page in this process: the least disturbed by the machine's other work."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        read_page(page, "https://publisher.invalid/a", rules, meta=True)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize(("shape", "small"), [
+    ("sup_marks_heading", 1_250), ("abstract_headings", 320), ("references_headings", 1_250),
+    ("nested_headers", 1_250), ("headings_against_title", 6_250)])
+def test_reading_a_page_grows_linearly_with_the_shapes_that_made_the_reader_hang(shape: str, small: int) -> None:
+    """Each shape at an eighth of half the size that held the reader for minutes, then at half that size: eight times
+    the page costs about eight times the reading (a quadratic loop would cost 64 times); 32 leaves room for caches
+    and a loaded machine."""
+    build = {"sup_marks_heading": hostile_pages.sup_marks_heading, "abstract_headings": hostile_pages.abstract_headings,
+             "references_headings": hostile_pages.references_headings, "nested_headers": hostile_pages.nested_headers,
+             "headings_against_title": lambda n: hostile_pages.headings_against_title(n, 20 * n)}[shape]
+    rules = ScrapingRules()
+    read_page(build(small), "https://publisher.invalid/a", rules, meta=True)  # the selectors compiled once
+    growth = _cost(build(8 * small), rules) / _cost(build(small), rules)
+    assert growth < 32, growth

@@ -22,7 +22,7 @@ import copy
 import re
 
 from bs4 import BeautifulSoup
-from bs4.element import NavigableString, Tag
+from bs4.element import CData, NavigableString, Tag
 
 from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import format_text
@@ -51,6 +51,11 @@ _LABEL = re.compile(r"^\s*(abstract|summary|a\s*b\s*s\s*t\s*r\s*a\s*c\s*t)(\s*[:
                     re.IGNORECASE)
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _SHORT_LINE = ("b", "strong", "p", "div", "span", "dt", "header")
+#: A label ("Abstract", "Summary") is shorter than this, and held by fewer elements than that.
+_LABEL_CHARS = 40
+_LABEL_NODES = 200
+#: The text that ``get_text`` reads (not comments, scripts or styles).
+_TEXT_NODES = (NavigableString, CData)
 _BLOCKS = frozenset(("div", "section", "p", "article", "blockquote", "dd", "td", "span", "aside", "details"))
 #: What ends an abstract even where the page does not mark it up as a heading (bold lines, plain paragraphs): the
 #: keywords line, and a line opening the body or the back matter. An unnumbered "Introduction" ends it only after
@@ -119,11 +124,33 @@ def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
                 named.append(tag)
         if name in _HEADINGS or name in _SHORT_LINE:
             contents = tag.contents  # a short line is one text node (bs4's .string recurses: deep pages overflow it)
-            text = tag.get_text() if name in _HEADINGS else (
+            text = _short_text(tag) if name in _HEADINGS else (
                 str(contents[0]) if len(contents) == 1 and isinstance(contents[0], NavigableString) else "")
-            if text and len(text) < 40 and _HEADING.match(text):
+            if text and len(text) < _LABEL_CHARS and _HEADING.match(text):
                 headings.append(tag)
     return semantic, named, headings
+
+
+def _short_text(tag: Tag) -> str:
+    """An element's text (as ``get_text``) when it is shorter than a label's :data:`_LABEL_CHARS`, else "": read no
+    further than that, so a heading that holds the rest of the page (nested markup) costs a label's length."""
+    parts: list[str] = []
+    size = nodes = 0
+    stack = [iter(tag.contents)]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            continue
+        nodes += 1
+        if child.__class__ in _TEXT_NODES:
+            parts.append(child)
+            size += len(child)
+        elif isinstance(child, Tag):
+            stack.append(iter(child.contents))
+        if size >= _LABEL_CHARS or nodes > _LABEL_NODES:
+            return ""
+    return "".join(parts)
 
 
 def _rank(tag: Tag) -> int:
@@ -133,7 +160,7 @@ def _rank(tag: Tag) -> int:
 def _is_heading(tag: Tag) -> bool:
     if tag.name in _HEADINGS:
         return True
-    return tag.name in _SHORT_LINE and len(tag.get_text()) < 40 and bool(_HEADING.match(tag.get_text()))
+    return tag.name in _SHORT_LINE and bool(_HEADING.match(_short_text(tag)))
 
 
 def _ends_abstract(text: str, after_text: bool) -> bool:
@@ -154,7 +181,7 @@ def _after_heading(heading: Tag) -> str:
     while True:
         parts: list[str] = []
         rank = _rank(heading)
-        for sibling in node.find_next_siblings():
+        for sibling in node.next_siblings:  # walked lazily: the loop stops at the next heading, not the page's end
             if not isinstance(sibling, Tag):
                 continue
             if _is_heading(sibling) and _rank(sibling) <= rank:

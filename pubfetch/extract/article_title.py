@@ -39,6 +39,12 @@ _BOILERPLATE = re.compile(
 #: An element holding a footnote mark inside a heading: a <sup> of marks or digits, a link to a note.
 _NOTE_TEXT = re.compile(r"^[\s*\u2020\u2021\u00a7\u00b6\u2016\u204e\u2217,\d a-z]{1,6}$")
 _NOT_MAIN = ("header", "nav", "footer", "aside")
+#: The page's first <h1> elements that are candidates for its title: a page has a few (the site's name, the
+#: article's, a widget's); a page of thousands is not read for each of them.
+_MAX_HEADINGS = 50
+#: Footnote-mark elements taken off a heading's end, at most: a title carries one or two; the text of any more is
+#: still cut by :func:`without_trailing_marks`, and each one taken costs a walk over the rest of the heading.
+_MAX_NOTE_MARKS = 8
 #: Tokens of a <header>'s id or class that name it the article's rather than the site's.
 _ARTICLE_NAMES = frozenset(("article", "entry", "paper", "publication", "chapter"))
 #: The meta tag formats whose title a site often copies from its <title>, site name included ("T | Journal"):
@@ -88,21 +94,24 @@ def _is_main(tag: Tag) -> bool:
     return tag.name in ("main", "article") or tag.get("role") == "main"
 
 
-def _is_articles_header(header: Tag, above: list[Tag]) -> bool:
+def _is_articles_header(header: Tag, in_main: bool) -> bool:
     """Whether a <header> is the article's own (its title, authors, dates) rather than the site's: it sits in the
-    main content or an <article>, or its id or class names the article ("article-header", "entry-header")."""
+    main content or an <article> (``in_main``), or its id or class names the article ("article-header",
+    "entry-header")."""
     names = {t for value in (header.get("id"), header.get("class")) if value for t in tokenize(value)}
-    return bool(names & _ARTICLE_NAMES) or any(map(_is_main, above))
+    return bool(names & _ARTICLE_NAMES) or in_main
 
 
 def _in_page_chrome(tag: Tag) -> bool:
     """Whether an element sits in the page's menus, side columns or footer, or in the site's header."""
     parents = [p for p in tag.parents if isinstance(p, Tag)]
-    for index, parent in enumerate(parents):
-        if parent.name in _NOT_MAIN and (parent.name != "header" or not _is_articles_header(parent,
-                                                                                            parents[index + 1:])):
-            return True
-    return False
+    in_main = False  # whether one of the ancestors above the one looked at is the main content: walked from the top
+    chrome = False
+    for parent in reversed(parents):
+        if parent.name in _NOT_MAIN and (parent.name != "header" or not _is_articles_header(parent, in_main)):
+            chrome = True
+        in_main = in_main or _is_main(parent)
+    return chrome
 
 
 def _is_note_mark(tag: Tag) -> bool:
@@ -120,16 +129,18 @@ def _heading_text(h1: Tag) -> str:
             link.decompose()
             if isinstance(parent, Tag) and parent.name == "sup" and not parent.get_text().strip():
                 parent.decompose()
-    while True:
-        marks = [t for t in heading.find_all(("sup", "a")) if _is_note_mark(t)]
-        if not marks:
+    taken = 0
+    for last in reversed(heading.find_all(("sup", "a"))):  # from the end: each time the last mark that is left
+        if taken == _MAX_NOTE_MARKS:
             break
-        last = marks[-1]
+        if not _is_note_mark(last):  # (a <sup> that held a removed link may be empty now)
+            continue
         own = {id(text) for text in last.find_all(string=True)}  # the mark's own text is not what follows it
         after = "".join(t for t in last.find_all_next(string=True) if id(t) not in own)  # the copy is detached
         if without_trailing_marks(after).strip(" ,\u00a0\n\t"):
             break
         last.decompose()
+        taken += 1
     return tidy_title(element_text(heading))
 
 
@@ -137,7 +148,7 @@ def main_heading(soup: BeautifulSoup, hint: str = "") -> str:
     """The article's <h1> as a whole: the one whose text the ``hint`` (the <title>) contains, else the first in the
     page's main content (``main``, ``article``, ``role=main``), else the first outside headers, menus and footers;
     "" when none has two words."""
-    candidates = [h for h in soup.find_all("h1") if isinstance(h, Tag) and not _in_page_chrome(h)]
+    candidates = [h for h in soup.find_all("h1", limit=_MAX_HEADINGS) if isinstance(h, Tag) and not _in_page_chrome(h)]
     texts = [(h, _heading_text(h)) for h in candidates]
     texts = [(h, t) for h, t in texts if _words(t) >= 2]
     if not texts:

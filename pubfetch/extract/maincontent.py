@@ -55,17 +55,25 @@ def drop_back_matter(root: Tag) -> None:
     if not headings:
         return
     half = len(root.get_text()) / 2
+    first_headings: dict[int, Tag | None] = {}  # each parent's first heading, looked for once while it stays
     for heading in headings:
         if heading.decomposed:
             continue
         parent = heading.parent
-        if isinstance(parent, Tag) and parent.name not in ("body", "html") and parent.find(_HEADINGS) is heading and (
-                len(parent.get_text()) < half):
+        if not isinstance(parent, Tag) or parent.name in ("body", "html"):
+            first = None
+        else:
+            first = first_headings.get(id(parent))
+            if first is None or first.decomposed:
+                first = first_headings[id(parent)] = parent.find(_HEADINGS)
+        if first is heading and isinstance(parent, Tag) and len(parent.get_text()) < half:
             parent.decompose()
             continue
         rank = int(heading.name[1])
         following = []
-        for sibling in heading.find_next_siblings():
+        for sibling in heading.next_siblings:  # walked lazily: the loop stops at the next heading, not the page's end
+            if not isinstance(sibling, Tag):
+                continue
             if sibling.name in _HEADINGS and int(sibling.name[1]) <= rank:
                 break
             following.append(sibling)
