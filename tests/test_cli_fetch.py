@@ -10,6 +10,9 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
+from support import hostile_pages
 from support.dbwait import stored_count, wait_while_running
 from support.loopback import LoopbackServer, Reply, Request
 from support.synthetic import Article, SyntheticServices
@@ -142,3 +145,29 @@ def test_ctrl_c_in_a_webpage_step_ends_with_the_pages_summary(tmp_path: Path) ->
     assert proc.returncode == 130, err
     assert err.splitlines()[-2:] == ["pubfetch: 1 webpages/docs: 1 final, 0 not final",
                                      "pubfetch: error: interrupted"], err
+
+
+@pytest.mark.services(4)
+def test_a_page_over_its_time_limit_is_abandoned_with_one_line_and_the_command_goes_on(
+        services: SyntheticServices, tmp_path: Path, cli) -> None:
+    """A DOI page that would take a minute to read (a 20 MB page of tiny paragraphs) costs the command its page time
+    limit: one warning, the publication counted failed, and the next publication's page read as usual."""
+    hung, other = Article(1), Article(3)  # closed access: their DOI pages are where their text would be
+    pages = [(hung, hostile_pages.tag_dense(20_000_000)),
+             (other, f"<html><head><meta name='citation_title' content='{other.title}'></head><body><article>"
+                     f"<h1>{other.title}</h1>" + "<p>The article as the publisher shows it.</p>" * 30
+                     + "</article></body></html>")]
+    for article, body in pages:
+        services.extra[f"/doi/{article.doi.upper()}"] = Reply(302, "", "text/plain", {
+            "Location": f"{services.base}/article/{article.index}"})
+        services.extra[f"/article/{article.index}"] = Reply(200, body)
+    db = tmp_path / "pubs.db"
+    cli("-db-init", db)
+    code, out, err = cli("-pub", hung.doi, other.doi, "-db-fetch", db, "--page-time-limit", "3",
+                         "--allow-private-addresses", "--no-javascript")
+    abandoned = [line for line in err.splitlines() if "abandoned" in line]
+    assert len(abandoned) == 1 and f"page {services.base}/article/{hung.index} abandoned: " in abandoned[0], err
+    assert "pubfetch: 2 publications: 2 fetched, 0 skipped; " in err and " 1 failed" in err, err
+    code, out, err = cli("-pub", other.doi, "-db", db, "-out", "--format", "json")
+    (read,) = json.loads(out)["publications"]
+    assert "as the publisher shows it" in read["fulltext"]["content"]

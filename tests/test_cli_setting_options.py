@@ -39,6 +39,11 @@ def _field(name: str) -> dataclasses.Field[object]:
     return setting_field(SETTINGS[name], name)
 
 
+def _number(bound: float) -> str:
+    """A bound as the help writes it: a whole number without decimals, a fraction as it is."""
+    return f"{bound:.0f}" if float(bound).is_integer() else str(bound)
+
+
 def _bare_type(name: str) -> object:
     expected = field_type(GROUPS[SETTINGS[name]], name)
     if typing.get_origin(expected) in (typing.Union, types.UnionType):
@@ -55,6 +60,10 @@ def _other_value(name: str) -> tuple[list[str], object]:
     if kind is int:
         assert isinstance(default, int)
         value = default + 1 if decl.high is None or default < decl.high else default - 1
+        return [str(value)], value
+    if kind is float:
+        assert isinstance(default, float)
+        value = default + 1 if decl.high is None or default + 1 <= decl.high else default / 2
         return [str(value)], value
     assert kind is str, f"a test value for a {kind} setting is missing"
     return [f"value-of-{name}"], f"value-of-{name}"
@@ -106,7 +115,7 @@ def test_help_states_the_declared_doc_default_bounds_and_variables(name: str, op
     stated = re.search(r"\(default ([^;)]+)", help)
     assert (stated.group(1) if stated else None) == (str(default) if default not in (None, "") else None)
     if decl.high is not None:
-        assert f"; {decl.low if decl.low is not None else 0:.0f} to {decl.high:.0f}" in help
+        assert f"; {_number(decl.low if decl.low is not None else 0)} to {_number(decl.high)}" in help
     for variable in decl.env:
         assert variable in help
     assert " ".join(help.split()[:4]) in " ".join(format_help().split())
