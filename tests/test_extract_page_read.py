@@ -58,6 +58,15 @@ def test_a_page_no_rule_knows_is_read_by_the_generic_reader_in_the_worker() -> N
     assert isolated == read_page(page, "https://publisher.invalid/a", rules, meta=True)
 
 
+def test_a_title_ending_in_a_run_of_marks_before_a_letter_is_read_whole() -> None:
+    """The title cleaning once backtracked for ever on such a title (in the meta tags, the <title> and the <h1>)."""
+    reading = read_page(hostile_pages.trailing_marks_page(40), "https://publisher.invalid/a", ScrapingRules(),
+                        meta=True)
+    title = hostile_pages.trailing_marks_title(40, "\u2020")
+    assert reading.meta is not None and reading.meta.title == title
+    assert reading.record.title == title
+
+
 def test_the_workers_log_records_are_told_in_the_runs_process(rules: ScrapingRules,
                                                              caplog: pytest.LogCaptureFixture) -> None:
     untitled = RULE_PAGE.replace("class='marsh-title'", "")  # the rule's title selector finds nothing: the reader does
@@ -153,3 +162,21 @@ def test_reading_a_page_grows_linearly_with_the_shapes_that_made_the_reader_hang
     read_page(build(small), "https://publisher.invalid/a", rules, meta=True)  # the selectors compiled once
     growth = _cost(build(8 * small), rules) / _cost(build(small), rules)
     assert growth < 32, growth
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("shape", sorted(hostile_pages.SHAPES))
+def test_a_page_built_to_hang_the_reader_costs_at_most_its_time_budget(shape: str) -> None:
+    """Each red-team page, read in a worker under a one-second budget and the default memory cap: read or abandoned,
+    the call returns within the budget and the kill (a worker's start is not the page's time)."""
+    page = hostile_pages.SHAPES[shape]()
+    rules = ScrapingRules()
+    with page_workers(1, rules) as workers:
+        read_page_isolated("<p>x</p>", "https://publisher.invalid/", rules, workers, meta=True, time_limit=60,
+                           memory_limit=1024 ** 3)  # the worker started
+        started = time.perf_counter()
+        result = read_page_isolated(page, "https://publisher.invalid/a", rules, workers, meta=True, time_limit=1.0,
+                                    memory_limit=1024 ** 3)
+        elapsed = time.perf_counter() - started
+    assert not isinstance(result, str) or "limit" in result, result
+    assert elapsed < 1.0 + 3.0, elapsed  # sending a 50 MB page and killing its worker included

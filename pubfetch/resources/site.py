@@ -4,6 +4,9 @@ This is PubFetcher's fetchSite/fetchPdf: resolve a DOI without following the red
 JavaScript when a rule asks for it, and again with JavaScript after a TLS failure), follow Elsevier's linkinghub to
 ScienceDirect, apply the journal's scraping rule or else take the page title and its cleaned body, read the meta tags,
 queue the links found, and remember the page as visited. A body that turns out to be a PDF is read as one.
+
+A page is read (parsed, its rule or the generic reader applied) in one of the run's page workers under the page time
+and memory limits (:mod:`pubfetch.extract.page_read`); what it says is merged here, in the run's process.
 """
 
 from __future__ import annotations

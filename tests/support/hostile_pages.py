@@ -23,6 +23,14 @@ def trailing_marks_title(marks: int, mark: str = "*") -> str:
     return "Tidal sediment supply controls marsh resilience " + mark * marks + "x"
 
 
+def trailing_marks_page(marks: int) -> str:
+    """A page whose title (meta tag, ``<title>`` and ``<h1>``) ends in a run of marks followed by a letter."""
+    title = trailing_marks_title(marks, "\u2020")
+    return (f"<!DOCTYPE html><html><head><title>{title}</title><meta name='citation_title' content='{title}'>"
+            f"<meta property='og:title' content='{title} | Tidewater Press'></head><body><main><h1>{title}</h1>"
+            f"{_PARAGRAPH * 20}</main></body></html>")
+
+
 def sup_marks_heading(marks: int) -> str:
     """An ``<h1>`` followed by ``marks`` footnote ``<sup>*</sup>`` elements."""
     sups = "<sup>*</sup>" * marks
@@ -58,11 +66,13 @@ def tag_dense(size: int) -> str:
     return _page("<p>a b.</p>" * (size // 10))
 
 
-#: Every reader-hanging shape, at the size the red team used.
+#: Every reader-hanging shape, at the size the red team used (the tag-dense page at the body cap).
 SHAPES: dict[str, Callable[[], str]] = {
+    "trailing_marks_page": lambda: trailing_marks_page(40),
     "sup_marks_heading": lambda: sup_marks_heading(20_000),
     "abstract_headings": lambda: abstract_headings(5_000),
     "references_headings": lambda: references_headings(20_000),
     "headings_against_title": lambda: headings_against_title(100_000, 2_000_000),
     "nested_headers": lambda: nested_headers(20_000),
+    "tag_dense": lambda: tag_dense(50_000_000),  # the body cap's size
 }
