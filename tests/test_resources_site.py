@@ -129,7 +129,7 @@ def test_a_page_over_its_time_limit_gives_nothing_counts_as_a_failure_and_the_ru
     hung, read = run.fetch([CLOSED.doi, other.doi])
     abandoned = [r.getMessage() for r in caplog.records if "abandoned" in r.getMessage()]
     assert abandoned == [f"page {run.services.base}/publisher/1 abandoned: not read within the page time limit of "
-                         "3 s (page_time_limit); nothing taken from it, retried in a later run"]
+                         "3 s (page_time_limit; raise it to give pages longer); nothing taken from it, retried in a later run"]
     assert hung.state.fetch_exception and not hung.visited_sites
     assert "as the publisher shows it" in read.fulltext.content
     assert [s.url for s in read.visited_sites] == [page]

@@ -260,9 +260,11 @@ def read_page_isolated(html: str, url: str, rules: ScrapingRules, workers: Worke
 def _abandoned(outcome: Outcome, time_limit: float, memory_limit: int) -> str:
     """Why a page's reading gave nothing, in the words of the warning the caller gives."""
     if outcome.kind == "timeout":
-        return f"not read within the page time limit of {time_limit:g} s (page_time_limit)"
+        return (f"not read within the page time limit of {time_limit:g} s (page_time_limit; raise it to give pages "
+                "longer)")
     if outcome.kind == "memory":
-        return f"needed more than the page memory limit of {memory_limit:,} bytes (page_memory_limit)"
+        return (f"needed more than the page memory limit of {memory_limit:,} bytes (page_memory_limit; raise it to "
+                "give pages more)")
     if outcome.kind == "died":
         cap = f"; the page memory limit is {memory_limit:,} bytes (page_memory_limit)" if memory_limit > 0 else ""
         return f"its reader process died (exit code {outcome.exitcode}{cap})"
