@@ -18,6 +18,7 @@ which are told again in the run's process as if the page had been read there.
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 import multiprocessing
 from collections.abc import Sequence
@@ -47,6 +48,10 @@ log = logging.getLogger(__name__)
 #: What the workers' fork server imports: the page readers and the PDF extractor (one server serves both pools of a
 #: process, and the first pool to start it decides).
 PRELOAD = ("pubfetch.extract.page_read", "pubfetch.extract.pdf")
+#: Pages a worker reads before it is replaced: a new worker rebuilds the rules and compiles their selectors again
+#: (about a second), which the pool's default of 200 jobs would make a few per cent of a page's time; the memory cap
+#: still holds per page.
+PAGES_PER_WORKER = 2000
 #: The logger whose records a worker sends back with its reading (the package's).
 _PACKAGE_LOGGER = "pubfetch"
 
@@ -181,6 +186,7 @@ def _install_rules(sources: tuple[RuleSource, ...]) -> None:
     global _worker_rules  # noqa: PLW0603 - one worker process, one set of rules
     _worker_rules = ScrapingRules.from_sources(sources)
     logging.getLogger(_PACKAGE_LOGGER).propagate = False  # its records go back to the run, not to this stderr
+    gc.freeze()  # the libraries and rules stay for the worker's life: the collections a page's tree sets off skip them
 
 
 class _Collect(logging.Handler):
@@ -223,7 +229,7 @@ def page_workers(size: int, rules: ScrapingRules) -> WorkerPool:
     started on first need from a fork server that has this module (lxml, BeautifulSoup, trafilatura) imported. The
     owner closes the pool (``Context.close`` for a fetch run)."""
     return WorkerPool(size, setup=functools.partial(_install_rules, rules.sources), preload=PRELOAD,
-                      name="pubfetch-page")
+                      max_jobs=PAGES_PER_WORKER, name="pubfetch-page")
 
 
 def _level() -> int:
