@@ -31,6 +31,7 @@ from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName, Section
 from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.resources import identity
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
 from pubfetch.resources.pubrun import PubRun, RunFlag
@@ -75,7 +76,7 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
                keywords: bool) -> None:
     """Fetch a page for a publication and merge what it says."""
     pub = run.pub
-    if ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS):
+    if ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS) or identity.asked_before(run, url):
         return
     if pub.fulltext.is_final(ctx.args) or not ctx.wants(PartName.fulltext):
         host = (urlsplit(url).hostname or "").lower()
@@ -109,6 +110,8 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     index = PageIndex(soup)  # one walk over the page for the block markers and the platforms' fingerprints
     if (reason := block_reason(soup, index)) is not None:
         run.blocked(final_url, reason)
+        return
+    if not identity.accept_page(ctx, run, html, final_url, type_, from_url, result.url):
         return
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(ctx, final_url, soup, index)
@@ -254,7 +257,7 @@ def apply_meta(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType
 
 def fetch_pdf(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str) -> None:
     """A PDF link (PubFetcher's fetchPdf): skipped once the full text is final."""
-    if run.pub.fulltext.is_final(ctx.args):
+    if run.pub.fulltext.is_final(ctx.args) or identity.asked_before(run, url):
         return
     result = ctx.client.get(url, publication=True, untrusted=True)
     if not result.ok:
@@ -275,6 +278,8 @@ def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, f
         content = extract_pdf(result.body, workers=ctx.pdf_workers)
     if content.error:
         log.warning("PDF %s: %s", result.final_url, content.error)
+    if not identity.accept_pdf(ctx, run, content, result.final_url, type_, from_url, result.url):
+        return
     record = ArticleRecord(
         title=content.title or content.xmp_title,
         keywords=content.keywords or content.xmp_subjects,
