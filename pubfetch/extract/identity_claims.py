@@ -4,7 +4,8 @@
 A page's claims are read from the same tags the meta parser reads (:func:`~pubfetch.extract.meta_scan.scan_meta` and
 :func:`~pubfetch.extract.jsonld.json_ld_tags`), but every tag that names an identifier counts, not only the first
 valid one: ``citation_doi``, ``dc.identifier``, ``prism.doi``, the JSON-LD work's identifier, ``citation_pmid``...;
-its titles are the meta titles and the ``<title>`` element (the pages that carry no meta tags still have that).
+its titles are the meta titles, the first ``<h1>`` and the ``<title>`` element (the pages that carry no meta tags
+still have those).
 A PDF's claims are the DOIs its metadata names (info dictionary and XMP), else those on its first page, and its
 metadata titles and first page (:class:`~pubfetch.extract.pdf.PdfContent`).
 """
@@ -25,6 +26,11 @@ from pubfetch.model.identity import Claims
 __all__ = ["page_claims", "pdf_claims"]
 
 _TITLE_ELEMENT = re.compile(r"<title\b[^<>]*>([^<]*)</title\s*>", re.IGNORECASE)
+_H1_OPEN = re.compile(r"<h1\b[^<>]*>", re.IGNORECASE)
+_H1_CLOSE = re.compile(r"</h1\s*>", re.IGNORECASE)
+_TAG = re.compile(r"<[^<>]*>")
+#: Characters of a heading read (a title is a few hundred; a heading never closed is not read to the page's end)
+_MAX_HEADING = 2_000
 #: Title tags of the meta parser, best first (HighWire, EPrints, bepress, Dublin Core, JSON-LD, Open Graph, Twitter)
 _TITLE_TAGS = tuple(name for _, names in TITLE_SOURCES for name in names if name != "title")
 _ID_TAGS = {kind: tuple(name for _, names in sources for name in names) for kind, sources in ID_SOURCES.items()}
@@ -60,9 +66,21 @@ def page_claims(html: str | bytes, url: str) -> Claims:
     pmids = [v.strip() for v in values(_ID_TAGS["pmid"]) if idmod.is_pmid(v.strip())]
     pmcids = [v.strip().upper() for v in values(_ID_TAGS["pmcid"]) if idmod.is_pmcid(v.strip().upper())]
     titles = [plain_text(v) for v in values(_TITLE_TAGS)]
+    titles.append(_first_heading(text))
     if match := _TITLE_ELEMENT.search(text, 0, _HEAD):
         titles.append(" ".join(htmlmod.unescape(match.group(1)).split()))
     return Claims(url, _unique(d for d in dois if d), _unique(pmids), _unique(pmcids), _unique(t for t in titles if t))
+
+
+def _first_heading(text: str) -> str:
+    """The text of the page's first ``<h1>`` (where a page without meta tags shows its article's title)."""
+    opening = _H1_OPEN.search(text)
+    if opening is None:
+        return ""
+    closing = _H1_CLOSE.search(text, opening.end(), opening.end() + _MAX_HEADING)
+    if closing is None:
+        return ""
+    return " ".join(htmlmod.unescape(_TAG.sub(" ", text[opening.end():closing.start()])).split())
 
 
 def pdf_claims(content: PdfContent, url: str) -> Claims:

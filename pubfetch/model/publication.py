@@ -96,9 +96,10 @@ class Publication:
     #: pages and PDFs merged without anything to check them by, until a title from another source settles them
     unverified_sites: list[UnverifiedSite] = field(default_factory=list)
     clock: Clock = field(default=now_ms, repr=False, compare=False)
-    #: titles offered since an unverified site was merged, by sources that are not unverified: (title, URL); not
-    #: stored (what a fetch offered settles the unverified sites at its end)
-    title_offers: list[tuple[str, str]] = field(default_factory=list, repr=False, compare=False)
+    #: titles offered since an unverified site was merged, by sources that are not unverified: (title, type, URL);
+    #: not stored (what a fetch offered settles the unverified sites at its end, and is offered again when a dropped
+    #: site's title had kept it out)
+    title_offers: list[tuple[str, PartType, str]] = field(default_factory=list, repr=False, compare=False)
     #: sites rejected in this fetch (not stored: the run summary counts them)
     new_rejections: int = field(default=0, repr=False, compare=False)
 
@@ -245,7 +246,7 @@ class Publication:
 
     def set_title(self, title: str | None, type_: PartType, url: str, args: FetcherArgs, clean: bool = False) -> bool:
         if title and self.unverified_sites and not any(s.url == url for s in self.unverified_sites):
-            self.title_offers.append((title, url))
+            self.title_offers.append((title, type_, url))
         return self._set_string(self.title, title, type_, url, args, clean)
 
     def set_abstract(self, text: str | None, type_: PartType, url: str, args: FetcherArgs, clean: bool = False) -> bool:
@@ -358,13 +359,14 @@ class Publication:
         """Titles from sources that are not unverified pages: the title part's, then those offered in this fetch."""
         unverified = {s.url for s in self.unverified_sites}
         found = [self.title.content] if self.title.content and self.title.url not in unverified else []
-        return list(dict.fromkeys(found + [t for t, url in self.title_offers if url not in unverified]))
+        return list(dict.fromkeys(found + [t for t, _, url in self.title_offers if url not in unverified]))
 
-    def settle_unverified(self, threshold: float) -> tuple[list[UnverifiedSite], list[RejectedSite]]:
+    def settle_unverified(self, threshold: float, args: FetcherArgs) -> tuple[list[UnverifiedSite],
+                                                                              list[RejectedSite]]:
         """Confirm or drop the unverified sites by the titles of other sources (a similarity of at least
         ``threshold``, as :func:`~pubfetch.model.identity.title_similarity` measures): a site whose title none of them
-        matches loses the parts it gave and is rejected. Returns (confirmed, rejected); a site stays unverified while
-        no other title is known, or when it showed no title."""
+        matches loses the parts it gave (the titles it kept out are offered again) and is rejected. Returns
+        (confirmed, rejected); a site stays unverified while no other title is known, or when it showed no title."""
         titles = self.trusted_titles()
         confirmed: list[UnverifiedSite] = []
         rejected: list[RejectedSite] = []
@@ -382,8 +384,12 @@ class Publication:
                                 timestamp=self.clock())
             self.reject_site(gone)
             rejected.append(gone)
+        offers = list(self.title_offers)
         if not self.unverified_sites:
             self.title_offers.clear()
+        if rejected:
+            for title, type_, url in offers:
+                self._set_string(self.title, title, type_, url, args, False)
         return confirmed, rejected
 
     def _drop_parts_from(self, url: str) -> None:

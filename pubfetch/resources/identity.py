@@ -76,7 +76,7 @@ def settle(ctx: Context, run: PubRun) -> None:
     pub = run.pub
     if not pub.unverified_sites:
         return
-    confirmed, rejected = pub.settle_unverified(ctx.config.run.title_similarity)
+    confirmed, rejected = pub.settle_unverified(ctx.config.run.title_similarity, ctx.args)
     for site in confirmed:
         log.info("%s: confirmed for %s by another source's title", site.url, pub.ids)
     for gone in rejected:
