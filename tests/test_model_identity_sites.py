@@ -49,7 +49,7 @@ def test_a_rejected_url_is_known_over_either_scheme_and_once() -> None:
 def _unverified_page(title_on_page: str) -> Publication:
     pub = Publication(clock=FixedClock())
     pub.set_doi("10.5555/x", PartType.external, "", ARGS)
-    pub.add_unverified_site(UnverifiedSite(PAGE, PartType.doi, title_on_page))
+    pub.add_unverified_site(UnverifiedSite(PAGE, PartType.doi, ("Page menu", title_on_page)))
     pub.set_title(title_on_page, PartType.doi, PAGE, ARGS)
     pub.set_abstract("Page abstract. " * 20, PartType.doi, PAGE, ARGS)
     pub.set_rich(RichName.sections, [Section("Methods", 1, "Text.")], PartType.doi, PAGE)
@@ -71,9 +71,14 @@ def test_another_title_drops_what_an_unverified_site_gave() -> None:
     pub.set_title("Deep learning", PartType.europepmc, EPMC, ARGS)  # kept out by the page's final title
     assert pub.title.url == PAGE
     confirmed, rejected = pub.settle_unverified(90, ARGS)
-    assert confirmed == [] and [(s.url, s.reason, s.title) for s in rejected] == [
-        (PAGE, Reason.TITLE, "Parallel visual circuitry in a basal chordate")]
+    assert confirmed == [] and [(s.url, s.reason, s.title) for s in rejected] == [(PAGE, Reason.TITLE, "Page menu")]
     assert pub.abstract.is_empty() and pub.sections.is_empty()
     assert (pub.title.content, pub.title.url) == ("Deep learning", EPMC)
     assert all(pub.part(name).url != PAGE for name in PartName)
     assert pub.rejected_sites == rejected and pub.new_rejections == 1
+
+
+def test_a_reset_forgets_the_unverified_sites_with_their_parts_and_keeps_the_rejections() -> None:
+    pub = checked_publication()
+    pub.reset()
+    assert pub.unverified_sites == [] and len(pub.rejected_sites) == 1

@@ -110,6 +110,6 @@ def test_rejected_and_unverified_sites_follow_the_visited_sites() -> None:
         "    timestamp: 2023-11-14T22:13:20Z (1700000000000)",
         "",
     ]
-    assert text.endswith("https://old.example.org/article/7\n    type: link_oadoi\n    title: An old page\n"
+    assert text.endswith("https://old.example.org/article/7\n    type: link_oadoi\n    titles: An old page; Old\n"
                          "    timestamp: 2023-11-14T22:13:20.500Z (1700000000500)")
     assert "REJECTED SITES" not in t.publication_text(Publication())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pubfetch.engine.summary import BatchSummary
+from pubfetch.extract.identity_claims import page_claims
 from pubfetch.fetcher import fetch_many, init_publication
 from pubfetch.ids import classify
 from pubfetch.model.identity import Reason
@@ -30,7 +31,8 @@ WRONG_PAPERS = {
     "10.5555/identity.news": ("https://www.nature.com/articles/d41586-020-02610-z", Reason.ID,
                               "10.1038/D41586-020-02610-Z"),
     "10.5555/identity.repository": ("https://hal.science/hal-04206682", Reason.ID, "10.1038/NATURE14539"),
-    "10.5555/identity.published": ("https://www.biorxiv.org/content/10.1101/696633v1", Reason.PREPRINT, ""),
+    "10.5555/identity.published": ("https://www.biorxiv.org/content/10.1101/696633v1", Reason.PREPRINT,
+                                   "10.1101/696633"),
 }
 CONTENT = (PartName.title, PartName.keywords, PartName.theAbstract, PartName.fulltext)
 
@@ -150,7 +152,7 @@ def test_no_page_of_the_corpus_is_rejected_for_its_own_doi(replay_server) -> Non
     replay, server = replay_server
     dois = [e["ids"]["doi"] for e in replay.by_resource("doi_redirect")]
     assert len(dois) >= 70
-    pubs = fetch_all(server, dois)
+    pubs = fetch_all(server, dois, batch_size=16)  # see the sweep below
     assert len(pubs) == len(dois)
     rejected = {p.doi.content: [(s.url, s.reason.value, s.doi or s.title) for s in p.rejected_sites]
                 for p in pubs if p.rejected_sites}
@@ -179,3 +181,31 @@ def test_no_page_read_at_its_url_or_pdf_of_the_corpus_is_rejected(replay_server)
             else:
                 fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
             assert not run.pub.rejected_sites, (entry["name"], run.pub.rejected_sites)
+
+
+def test_every_corpus_page_reached_for_another_doi_is_rejected_or_marked_unverified(replay_server) -> None:
+    """Each publisher page of the three manifests as the target of another DOI's redirect: a page carrying an
+    identifier (in its tags, or where its scraping rule reads one) is rejected and gives nothing; one carrying none is
+    merged only as unverified."""
+    replay, server = replay_server
+    pages = [e for e in replay.by_resource("publisher_page") if e["status"] == 200]
+    targets = {f"10.5555/sweep.{i}": e for i, e in enumerate(pages)}
+    for doi, entry in targets.items():
+        replay.redirect(doi, entry["url"])
+    # in batches of 16: every DOI of a batch is resolved at once, and the proxy's listen queue is short (5)
+    pubs = {p.doi.content.lower(): p for p in fetch_all(server, list(targets), batch_size=16)}
+    outcomes = {"rejected": 0, "unverified": 0}
+    for doi, entry in targets.items():
+        pub = pubs[doi]
+        carries_ids = page_claims(replay.body(entry), entry["url"]).has_ids
+        if pub.rejected_sites:
+            assert [s.url for s in pub.rejected_sites] == [entry["url"]], entry["name"]
+            assert all(pub.part(name).is_empty() for name in CONTENT), entry["name"]
+            outcomes["rejected"] += 1
+        elif pub.unverified_sites:
+            assert pub.doi.content == doi.upper()
+            assert [s.url for s in pub.unverified_sites] == [entry["url"]] and not carries_ids, entry["name"]
+            outcomes["unverified"] += 1
+        else:  # a block page, or a page giving nothing at all
+            assert all(pub.part(name).is_empty() for name in CONTENT), entry["name"]
+    assert outcomes["rejected"] >= 70, outcomes

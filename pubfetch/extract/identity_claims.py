@@ -22,6 +22,7 @@ from pubfetch.extract.meta import ID_SOURCES, TITLE_SOURCES
 from pubfetch.extract.meta_scan import MetaTag, clean_value, decode_page, plain_text, scan_meta
 from pubfetch.extract.pdf import PdfContent
 from pubfetch.model.identity import Claims
+from pubfetch.model.record import ArticleRecord
 
 __all__ = ["page_claims", "pdf_claims"]
 
@@ -50,8 +51,10 @@ def _doi(value: str) -> str:
     return idmod.normalise_doi(value) if idmod.is_doi(value) and " " not in value else ""
 
 
-def page_claims(html: str | bytes, url: str) -> Claims:
-    """The identifiers and titles a page's meta tags, JSON-LD work and ``<title>`` give (``url``: its final URL)."""
+def page_claims(html: str | bytes, url: str, scraped: ArticleRecord | None = None) -> Claims:
+    """The identifiers and titles a page's meta tags, JSON-LD work, first heading and ``<title>`` give (``url``: its
+    final URL), and the IDs and title its scraping rule read from it (``scraped``), which are claims of the page as
+    much as its tags."""
     text = decode_page(html)
     tags = scan_meta(text) + [MetaTag(name, "", clean_value(value)) for name, value in json_ld_tags(text)]
     by_name: dict[str, list[str]] = {}
@@ -62,10 +65,11 @@ def page_claims(html: str | bytes, url: str) -> Claims:
     def values(names: tuple[str, ...]) -> list[str]:
         return [v for name in names for v in by_name.get(name, ())]
 
-    dois = [_doi(v) for v in values(_ID_TAGS["doi"])]
-    pmids = [v.strip() for v in values(_ID_TAGS["pmid"]) if idmod.is_pmid(v.strip())]
-    pmcids = [v.strip().upper() for v in values(_ID_TAGS["pmcid"]) if idmod.is_pmcid(v.strip().upper())]
-    titles = [plain_text(v) for v in values(_TITLE_TAGS)]
+    rule = scraped or ArticleRecord()
+    dois = [_doi(v) for v in values(_ID_TAGS["doi"]) + [rule.doi]]
+    pmids = [v.strip() for v in values(_ID_TAGS["pmid"]) + [rule.pmid] if idmod.is_pmid(v.strip())]
+    pmcids = [v.strip().upper() for v in values(_ID_TAGS["pmcid"]) + [rule.pmcid] if idmod.is_pmcid(v.strip().upper())]
+    titles = [rule.title] + [plain_text(v) for v in values(_TITLE_TAGS)]
     titles.append(_first_heading(text))
     if match := _TITLE_ELEMENT.search(text, 0, _HEAD):
         titles.append(" ".join(htmlmod.unescape(match.group(1)).split()))

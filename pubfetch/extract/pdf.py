@@ -1,5 +1,6 @@
 """PDF extraction: full text (PDFium through pypdfium2, pdfminer.six as fallback), info-dictionary and XMP Dublin Core
-metadata (pdfminer.six).
+metadata (pdfminer.six; the XMP packet is read by :mod:`pubfetch.extract.pdf_xmp`), and what the file says it is (the
+DOIs its metadata names, its first page) for the identity check.
 
 PubFetcher's PDF source (spec section 5) gives the fulltext from the extracted text, the title, keywords (split on
 ``[,;|]``) and subject (used as the abstract) from the document information dictionary, and title, subjects and

@@ -107,7 +107,8 @@ def xmp_dois(raw: bytes) -> list[str]:
         return []
     found = []
     for element in root.iter():
-        if isinstance(element.tag, str) and etree.QName(element).localname.lower() in _XMP_ID_NAMES:
+        # the local name from the tag's text: a recovered packet may keep undeclared prefixes ("x:xmpmeta")
+        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower() in _XMP_ID_NAMES:
             found += idmod.dois_in_text(" ".join(element.itertext()))
     return unique(found)
 

@@ -64,20 +64,25 @@ class RejectedSite:
 
 @dataclass(frozen=True)
 class UnverifiedSite:
-    """A page or PDF merged without a check (no identifier, and no title known yet): the title it showed, which the
-    first title of another source confirms or refutes."""
+    """A page or PDF merged without a check (no identifier, and no title known yet): the titles it showed (best
+    first), which the first title of another source confirms or refutes."""
 
     url: str
     type: PartType
-    title: str = ""
+    titles: tuple[str, ...] = ()
     from_url: str = ""
     timestamp: int = 0
 
+    @property
+    def title(self) -> str:
+        return self.titles[0] if self.titles else ""
+
     def to_json(self) -> dict[str, Any]:
-        return {"url": self.url, "type": self.type.value, "from": self.from_url, "title": self.title,
+        return {"url": self.url, "type": self.type.value, "from": self.from_url, "titles": list(self.titles),
                 "timestamp": self.timestamp, "timestampHuman": instant_human(self.timestamp)}
 
     @classmethod
     def from_json(cls, d: dict) -> UnverifiedSite:
-        return cls(d.get("url", "") or "", PartType(d.get("type", "na")), d.get("title", "") or "",
-                   d.get("from", "") or "", int(d.get("timestamp", 0)))
+        return cls(d.get("url", "") or "", PartType(d.get("type", "na")),
+                   tuple(str(t) for t in d.get("titles", []) or [] if t), d.get("from", "") or "",
+                   int(d.get("timestamp", 0)))

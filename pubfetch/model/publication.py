@@ -142,6 +142,8 @@ class Publication:
         for rich in RichName:
             setattr(self, rich.value, new_part(rich))
         self.retracted = False  # it was said of the paper the old ID named
+        self.unverified_sites.clear()  # the parts they gave are gone
+        self.title_offers.clear()
 
     # --- finality -----------------------------------------------------------------------------------------------------
 
@@ -373,10 +375,10 @@ class Publication:
         if not titles:
             return confirmed, rejected
         for site in list(self.unverified_sites):
-            if not site.title:
+            if not site.titles:
                 continue
             self.unverified_sites.remove(site)
-            if any(title_similarity(known, site.title) >= threshold for known in titles):
+            if any(title_similarity(known, shown) >= threshold for known in titles for shown in site.titles):
                 confirmed.append(site)
                 continue
             self._drop_parts_from(site.url)

@@ -160,7 +160,7 @@ def unverified_html(site: UnverifiedSite) -> str:
     return (
         f"<span>{link_html(site.url)}</span>\n"
         f"{_div('Type', escape_html(type_label(site.type)))}\n"
-        f"{_div('Title', escape_html(site.title))}\n"
+        f"{_div('Titles', escape_html('; '.join(site.titles)))}\n"
         f"{_div('Timestamp', f'{instant_human(site.timestamp)} ({site.timestamp})')}"
     )
 

@@ -119,7 +119,7 @@ def unverified_text(site: UnverifiedSite) -> str:
     return (
         f"{site.url}\n"
         f"    type: {site.type.value}\n"
-        f"    title: {site.title}\n"
+        f"    titles: {'; '.join(site.titles)}\n"
         f"    timestamp: {instant_human(site.timestamp)} ({site.timestamp})"
     )
 

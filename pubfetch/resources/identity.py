@@ -18,6 +18,8 @@ from pubfetch.extract.pdf import PdfContent
 from pubfetch.model.identity import Claims, Decision, Verdict, decide
 from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
 from pubfetch.model.part_type import PartType
+from pubfetch.model.publication import Publication
+from pubfetch.model.record import ArticleRecord
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 
@@ -35,9 +37,10 @@ def asked_before(run: PubRun, url: str) -> bool:
 
 
 def accept_page(ctx: Context, run: PubRun, html: str, url: str, type_: PartType, from_url: str,
-                start_url: str = "") -> bool:
-    """Whether a fetched page (``url``: where it came from; ``start_url``: the URL asked) may be merged."""
-    return _accept(ctx, run, page_claims(html, url), type_, from_url, start_url)
+                start_url: str = "", scraped: ArticleRecord | None = None) -> bool:
+    """Whether a fetched page (``url``: where it came from; ``start_url``: the URL asked; ``scraped``: what its
+    scraping rule read, whose IDs it claims too) may be merged."""
+    return _accept(ctx, run, page_claims(html, url, scraped), type_, from_url, start_url)
 
 
 def accept_pdf(ctx: Context, run: PubRun, content: PdfContent, url: str, type_: PartType, from_url: str,
@@ -55,8 +58,8 @@ def _accept(ctx: Context, run: PubRun, claims: Claims, type_: PartType, from_url
     if decision.verdict is Verdict.SAME:
         return True
     if decision.verdict is Verdict.UNVERIFIED:
-        log.info("%s: merged unverified for %s (%s)", claims.url, pub.ids, decision.detail)
-        pub.add_unverified_site(UnverifiedSite(claims.url, type_, claims.title, from_url, pub.clock()))
+        log.info("%s: merged unverified for %s (%s)", claims.url, _named(pub), decision.detail)
+        pub.add_unverified_site(UnverifiedSite(claims.url, type_, claims.titles, from_url, pub.clock()))
         return True
     _reject(run, decision, type_, from_url, start_url)
     return False
@@ -66,7 +69,7 @@ def _reject(run: PubRun, decision: Decision, type_: PartType, from_url: str, sta
     pub = run.pub
     assert decision.reason is not None
     site = RejectedSite.of(decision.claims, decision.reason, type_, from_url, start_url, pub.clock())
-    log.info("%s: not merged into %s, it is another paper's: %s", site.url, pub.ids, decision.detail)
+    log.info("%s: not merged into %s, it is another paper's: %s", site.url, _named(pub), decision.detail)
     pub.reject_site(site)
 
 
@@ -78,6 +81,12 @@ def settle(ctx: Context, run: PubRun) -> None:
         return
     confirmed, rejected = pub.settle_unverified(ctx.config.run.title_similarity, ctx.args)
     for site in confirmed:
-        log.info("%s: confirmed for %s by another source's title", site.url, pub.ids)
+        log.info("%s: confirmed for %s by another source's title", site.url, _named(pub))
     for gone in rejected:
-        log.info("%s: its parts were dropped from %s, its title %r is not the paper's", gone.url, pub.ids, gone.title)
+        log.info("%s: its parts were dropped from %s, its title %r is not the paper's", gone.url, _named(pub),
+                 gone.title)
+
+
+def _named(pub: Publication) -> str:
+    """The publication's IDs for a log line (``10.1/x`` or ``123, 10.1/x``)."""
+    return ", ".join(p.content for p in (pub.pmid, pub.pmcid, pub.doi) if p.content) or "a publication without IDs"

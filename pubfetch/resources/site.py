@@ -111,8 +111,6 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     if (reason := block_reason(soup, index)) is not None:
         run.blocked(final_url, reason)
         return
-    if not identity.accept_page(ctx, run, html, final_url, type_, from_url, result.url):
-        return
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(ctx, final_url, soup, index)
     meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
@@ -120,8 +118,11 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
         types = meta_record.flags.get("types")
         source = str(types.get("title", "")) if isinstance(types, dict) else ""
         meta_record.title = meta_title(meta_record.title, source, soup, final_url, _site_names(meta_record))
-    if rule is not None:
-        record = scrape_journal(soup, final_url, rule)
+    record = scrape_journal(soup, final_url, rule) if rule is not None else None
+    # whose page is it: nothing of it is merged unless it is the paper asked for, or nothing tells yet
+    if not identity.accept_page(ctx, run, html, final_url, type_, from_url, result.url, record):
+        return
+    if rule is not None and record is not None:
         body = rule.selector("fulltext")
         # a fresh index: the scraping took hidden elements out of the tree the first one describes
         if body is not None and (sections := page_sections(body.select(soup, PageIndex(soup)))):

@@ -66,5 +66,6 @@ def checked_publication() -> Publication:
                                  doi="10.1371/JOURNAL.PONE.0213978",
                                  title="Assessment on <reticuloendotheliosis> virus & co", timestamp=1_700_000_000_000))
     pub.add_unverified_site(UnverifiedSite("https://old.example.org/article/7", PartType.link_oadoi,
-                                           "An old page", "https://api.unpaywall.org/", 1_700_000_000_500))
+                                           ("An old page", "Old"), "https://api.unpaywall.org/",
+                                           1_700_000_000_500))
     return pub
