@@ -121,3 +121,14 @@ def test_a_pdf_link_that_gives_a_web_page_gives_nothing() -> None:
     with run.context() as ctx:
         site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
     assert pub_run.pub.fulltext.is_empty() and not pub_run.pub.state.fetch_exception
+
+
+def test_a_pdf_that_gives_nothing_is_neither_rejected_nor_unverified() -> None:
+    run = fetch_run(2)
+    url = run.services.base + "/files/broken.pdf"
+    run.transport.answers[url] = Canned(200, b"%PDF-1.4\n% nothing readable follows\n", "application/pdf")
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
+    pub = pub_run.pub
+    assert pub.fulltext.is_empty() and not pub.rejected_sites and not pub.unverified_sites and not pub.visited_sites

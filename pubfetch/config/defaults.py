@@ -188,8 +188,8 @@ class RunSettings:
                               doc="the e-mail sent to E-utilities")
     title_similarity: int = setting(
         DEFAULT_TITLE_SIMILARITY, low=0, high=100, job=True,
-        doc="how alike (0-100, rapidfuzz) a page's or PDF's title must be to the paper's known title for the page to "
-            "be merged, when it carries no identifier to compare (docs/rules.md, \"Whose page is it\")")
+        doc="how alike (rapidfuzz similarity) a page's or PDF's title must be to the paper's known title for the page "
+            "to be merged, when it carries no identifier to compare (docs/rules.md, \"Whose page is it\")")
 
     def __post_init__(self) -> None:
         check_record(self)

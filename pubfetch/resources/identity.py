@@ -45,7 +45,9 @@ def accept_page(ctx: Context, run: PubRun, html: str, url: str, type_: PartType,
 
 def accept_pdf(ctx: Context, run: PubRun, content: PdfContent, url: str, type_: PartType, from_url: str,
                start_url: str = "") -> bool:
-    """Whether an extracted PDF may be merged."""
+    """Whether an extracted PDF may be merged (one that gave nothing is not judged: nothing of it is merged)."""
+    if not (content.text or content.title or content.xmp_title):
+        return True
     return _accept(ctx, run, pdf_claims(content, url), type_, from_url, start_url)
 
 
