@@ -117,6 +117,44 @@ def test_wiley_2015_item_without_sections() -> None:
         "produced each figure.")
 
 
+#: recorded page (../shared/corpus), its URL, the abstract's first and last words (None: no abstract), words from the
+#: middle of the body, and text of the page that must be in neither (summary, figure strips, menus, back matter)
+RECORDED = [
+    ("springer-nature/nature-nature13322-legacy-2014.html",
+     "http://www.nature.com/nature/journal/vaop/ncurrent/full/nature13322.html",
+     ("Rheumatoid arthritis is a chronic autoinflammatory", "pathology of rheumatoid arthritis."),
+     "Activation of the Nlrp3 inflammasome in wild-type macrophages",
+     ("At a glance", "Main • Methods", "Burger, D.", "Consortium, W. T. C. C.")),
+    ("springer-nature/nature-nnano.2014.93-legacy-2014.html",
+     "http://www.nature.com/nnano/journal/v9/n7/full/nnano.2014.93.html",
+     ("Micro-supercapacitors are promising", "a light-emitting diode."),
+     "The observed large volumetric capacitances",
+     ("At a glance", "Abstract•", "Pech, D. et al.", "Ministry of Education")),
+    ("wiley/wiley-advs.201500314-2016.html", "http://onlinelibrary.wiley.com/doi/10.1002/advs.201500314/full", None,
+     "Perfect quasi-sd4 hybridization only exists",
+     ("This is an open access article", "Prof. Hansong Cheng", "Top of page", "H. W. Kroto")),
+    ("bmc-springeropen/bmc-plantmethods-10-1-41-2015.html", "http://www.plantmethods.com/content/10/1/41",
+     ("Background", "http://candisnp.tsl.ac.uk webcite."), None,
+     ("Adobe Acrobat Reader", "Authors’ contributions")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "url", "abstract", "middle", "absent"), RECORDED, ids=[r[0] for r in RECORDED])
+def test_recorded_page_abstract_is_its_own_block_and_body_holds_the_middle(path, url, abstract, middle, absent,
+                                                                           corpus_dir) -> None:
+    rule = RULES.journal_rule(url)
+    r = scrape_journal((corpus_dir / "files" / "publisher_page" / path).read_bytes(), url, rule)
+    if abstract is None:
+        assert r.abstract == ""
+    else:
+        assert r.abstract.startswith(abstract[0]) and r.abstract.endswith(abstract[1])
+        assert r.abstract[:200] not in body(r)
+    if middle is not None:
+        assert " ".join(middle.split()) in " ".join(body(r).split())
+    for text in absent:
+        assert text not in body(r) and text not in r.abstract, text
+
+
 @pytest.mark.parametrize(("url", "rule_name"), [
     ("http://www.nature.com/news/2003/031208/full/news031208-13.html", "nature"),
     ("http://www.nature.com/news/glacier-retreat-speeds-up-in-the-andes-1.12345", "nature"),
