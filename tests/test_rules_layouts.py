@@ -73,6 +73,21 @@ def test_nature_letter_without_a_bold_summary_keeps_its_first_paragraph_as_body(
     assert body(r).startswith("Animals that colonise caves") and "Eye loss has evolved" in body(r)
 
 
+@pytest.mark.parametrize("markup", [
+    '<div id="abstract" class="section"><h2>Abstract</h2><div id="abstract-content" class="content"><p>{}</p></div>'
+    "</div>",
+    '<div id="abs"><p>{}</p><div class="keyw-abbr"><p>Keywords: cave fish</p></div></div>',
+    '<p><a name="abstract"></a><span class="articletext">{}</span></p>',
+])  # fmt: skip
+def test_nature_abstract_of_the_layouts_before_and_after_the_2009_template(markup: str) -> None:
+    """The abstract block of 2015-2018 (#abstract-content), of the journals' pages before 2009 (#abs, its keywords
+    apart) and of the 2006 abstract pages (the text after an "abstract" anchor), read once and alone."""
+    text = "Cave fish lose their eyes when one enhancer of pax6b is deleted."
+    page = f"<html><body><h1 class=\"article-heading\">Cave fish</h1>{markup.format(text)}<p>Other text.</p></body></html>"
+    url = "http://www.nature.com/ng/journal/v38/n8/abs/ng9999.html"
+    assert scrape_journal(page, url, RULES.journal_rule(url)).abstract == text
+
+
 def test_nature_2012_news_standfirst_and_body() -> None:
     r = scrape("nature_2012_news.html", "http://www.nature.com/news/glacier-retreat-speeds-up-in-the-andes-1.99001",
                "nature")
