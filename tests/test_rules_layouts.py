@@ -64,13 +64,19 @@ def test_nature_letter_summary_wrapped_as_first_paragraph_and_as_lead() -> None:
 
 
 def test_nature_letter_without_a_bold_summary_keeps_its_first_paragraph_as_body() -> None:
-    """A first paragraph not wholly in bold is the body's (a news item or correspondence of the same template)."""
+    """A first paragraph not wholly in bold is the body's (a news item or correspondence of the same template), a bold
+    opening word ("Sir") included."""
     html = (PAGES / "nature_2009_letter.html").read_text(encoding="utf-8")
     url = "http://www.nature.com/nature/journal/v461/n7261/full/nature99001.html"
     r = scrape_journal(html.replace("<p><b>Animals that", "<p>Animals <b>that</b>").replace("eye.</b></p>", "eye.</p>"),
                        url, RULES.journal_rule(url))
     assert r.abstract == ""
     assert body(r).startswith("Animals that colonise caves") and "Eye loss has evolved" in body(r)
+    summary = html[html.index("<p><b>Animals"):html.index("</b></p>") + len("</b></p>")]
+    sir = scrape_journal(html.replace(summary, "<p><b>Sir</b> — Cave fish deserve a closer look.</p>"), url,
+                         RULES.journal_rule(url))
+    assert sir.abstract == ""
+    assert body(sir).startswith("Sir — Cave fish deserve a closer look.\n\nEye loss has evolved")
 
 
 @pytest.mark.parametrize("markup", [
