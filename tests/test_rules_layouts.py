@@ -127,6 +127,19 @@ def test_springer_erratum_without_main_content() -> None:
         "The original article has been corrected.")
 
 
+def test_springerlink_2016_erratum_paragraphs_without_sections() -> None:
+    """SpringerLink's 2016-2019 layout: an erratum's paragraphs stand straight in #body, without Section1 sections."""
+    page = ('<html><body><div class="FulltextWrapper"><div class="ArticleHeader main-context"><h1 class="ArticleTitle">'
+            'Erratum to: Sleep and memory in older adults</h1></div><div id="body"><p class="Para" id="Par1">The name of '
+            'the second author was misspelled.</p><p class="Para" id="Par2">The correct name is Jan Novak.</p></div>'
+            '<section id="Bib1" class="Section1 RenderAsSection1"><h2 class="Heading">References</h2><ol><li>Novak, J. '
+            '(2015).</li></ol></section></div></body></html>')
+    url = "https://link.springer.com/article/10.1007/s00999-016-0002-2"
+    r = scrape_journal(page, url, RULES.journal_rule(url))
+    assert r.title == "Erratum to: Sleep and memory in older adults"
+    assert body(r) == "The name of the second author was misspelled.\n\nThe correct name is Jan Novak."
+
+
 def test_wiley_2015_item_without_sections() -> None:
     """Wiley Online Library of 2012-2016: an editorial's paragraphs stand straight in #fulltext; its acknowledgements
     section and bibliography are no body."""
