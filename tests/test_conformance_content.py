@@ -42,8 +42,6 @@ KNOWN_FAILURES: dict[str, str] = {
                                 "(Hitchcock's Rope), is taken as its abstract",
     "page-jama-archgenpsychiatry.2010.116": "the full-text tab shows no abstract; the meta description, the abstract's "
                                             "opening cut with '...', is taken as the abstract",
-    "page-nature-nature13322-legacy-2014": "abstract missed: a 2014 nature.com letter's summary paragraph "
-                                           "(div#first-paragraph, no Abstract heading)",
     "page-plosbiology-pbio.1002020-ambra-2015": "a Perspective without an abstract; the twitter:description blurb (title "
                                                 "and teaser) is taken as the abstract",
 }
