@@ -209,3 +209,29 @@ def test_every_corpus_page_reached_for_another_doi_is_rejected_or_marked_unverif
         else:  # a block page, or a page giving nothing at all
             assert all(pub.part(name).is_empty() for name in CONTENT), entry["name"]
     assert outcomes["rejected"] >= 70, outcomes
+
+
+def test_every_third_batch_page_matches_its_own_displayed_title_and_no_other(replay_server) -> None:
+    """The title path on every page of pages3.jsonl: a publication known only by an ID the page cannot carry (a
+    PMCID) and by the title a person read on the page is never rejected at the ``title_similarity`` default; known by
+    the next page's title instead, every page is rejected and gives nothing."""
+    replay, server = replay_server
+    cfg = config_for(server)
+    pages = [e for e in replay.by_resource("publisher_page")
+             if e["_manifest"] == "pages3.jsonl" and e["expected"]["title"]]
+    assert len(pages) == 45
+    wrongly_rejected, wrongly_kept = [], []
+    with Context(cfg) as ctx:
+        for i, entry in enumerate(pages):
+            for title, own in ((entry["expected"]["title"], True), (pages[i - 1]["expected"]["title"], False)):
+                run = _site_run(ctx, "PMC9999999")
+                run.pub.set_title(title, PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ctx.args)
+                fetch_site(ctx, run, entry["url"], PartType.link, "https://www.ebi.ac.uk/europepmc/", meta=True,
+                           keywords=True)
+                pub = run.pub
+                if own and (pub.rejected_sites or not pub.visited_sites):
+                    wrongly_rejected.append(entry["name"])
+                if not own and ([s.reason for s in pub.rejected_sites] != [Reason.TITLE]
+                                or any(pub.part(name).url == entry["url"] for name in PartName)):
+                    wrongly_kept.append(entry["name"])
+    assert wrongly_rejected == [] and wrongly_kept == []
