@@ -23,7 +23,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 
-__all__ = ["accept_page", "accept_pdf", "asked_before", "settle"]
+__all__ = ["accept_claims", "accept_page", "accept_pdf", "asked_before", "settle"]
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def accept_page(ctx: Context, run: PubRun, html: str, url: str, type_: PartType,
                 start_url: str = "", scraped: ArticleRecord | None = None) -> bool:
     """Whether a fetched page (``url``: where it came from; ``start_url``: the URL asked; ``scraped``: what its
     scraping rule read, whose IDs it claims too) may be merged."""
-    return _accept(ctx, run, page_claims(html, url, scraped), type_, from_url, start_url)
+    return accept_claims(ctx, run, page_claims(html, url, scraped), type_, from_url, start_url)
 
 
 def accept_pdf(ctx: Context, run: PubRun, content: PdfContent, url: str, type_: PartType, from_url: str,
@@ -48,10 +48,13 @@ def accept_pdf(ctx: Context, run: PubRun, content: PdfContent, url: str, type_: 
     """Whether an extracted PDF may be merged (one that gave nothing is not judged: nothing of it is merged)."""
     if not (content.text or content.title or content.xmp_title):
         return True
-    return _accept(ctx, run, pdf_claims(content, url), type_, from_url, start_url)
+    return accept_claims(ctx, run, pdf_claims(content, url), type_, from_url, start_url)
 
 
-def _accept(ctx: Context, run: PubRun, claims: Claims, type_: PartType, from_url: str, start_url: str) -> bool:
+def accept_claims(ctx: Context, run: PubRun, claims: Claims, type_: PartType, from_url: str,
+                  start_url: str = "") -> bool:
+    """Whether a page or PDF that claims ``claims`` may be merged (claims are pure values: they may be gathered where
+    the page is read, and judged where it is merged)."""
     pub = run.pub
     settle(ctx, run)
     titles = pub.trusted_titles()
