@@ -31,11 +31,13 @@ from pubfetch.extract.article_abstract import gives_way
 from pubfetch.extract.article_title import meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
+from pubfetch.extract.identity_claims import page_claims
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.scrape import scrape_journal
 from pubfetch.extract.workerpool import Outcome, WorkerPool
+from pubfetch.model.identity import Claims
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Section
 from pubfetch.rules import JournalRule, RuleSource, ScrapingRules
@@ -64,7 +66,8 @@ class PageReading:
     read it (by host, else by the platform the page shows); ``None`` when the generic reader did. ``record``: the
     rule's fields (its full text with the title and abstract in front), or the generic reader's record; ``fill``: what
     the reader found that the rule's selectors did not; ``sections``: the rule's body sections; ``meta``: the meta
-    tags' record (``None`` when they were not asked for); ``licence`` and ``licence_where`` (``"dc"`` or the other
+    tags' record (``None`` when they were not asked for); ``claims``: the identifiers and titles the page and its rule
+    give, judged where the page is merged; ``licence`` and ``licence_where`` (``"dc"`` or the other
     tags): the page's licence statement."""
 
     url: str
@@ -74,6 +77,8 @@ class PageReading:
     fill: ArticleRecord = field(default_factory=ArticleRecord)
     sections: list[Section] = field(default_factory=list)
     meta: ArticleRecord | None = None
+    #: the identifiers and titles the page claims (its tags' and its rule's), for the identity check where it is merged
+    claims: Claims | None = None
     licence: str = ""
     licence_where: str = ""
     #: the worker's log records (logger name, level, message), told again in the run's process
@@ -106,12 +111,14 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageR
                           licence_where=where)
     if rule is not None:
         reading.record = scrape_journal(soup, url, rule)
+        reading.claims = page_claims(html, url, reading.record)  # before the reader adds to the rule's record
         body = rule.selector("fulltext")
         if body is not None:  # a fresh index: the scraping took hidden elements out of the tree the first describes
             reading.sections = page_sections(body.select(soup, PageIndex(soup)))
         reading.fill = _reader_fill(reading.record, html, soup, url, meta_record)
         shown_abstract = reading.record.abstract or reading.fill.abstract
     else:
+        reading.claims = page_claims(html, url)
         reading.record = _read_without_rule(html, soup, url, meta_record)
         shown_abstract = reading.record.abstract
     if meta_record is not None and gives_way(meta_record.abstract, shown_abstract):

@@ -24,6 +24,7 @@ from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.resources import identity
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
 from pubfetch.resources.pubrun import PubRun, RunFlag, failure_word
@@ -66,7 +67,7 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
                keywords: bool) -> None:
     """Fetch a page for a publication and merge what it says."""
     pub = run.pub
-    if ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS):
+    if ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS) or identity.asked_before(run, url):
         return
     if pub.fulltext.is_final(ctx.args) or not ctx.wants(PartName.fulltext):
         host = (urlsplit(url).hostname or "").lower()
@@ -94,7 +95,7 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     reading = read_fetched_page(ctx, run, result, meta=meta)
     if reading is None:
         return
-    merge_reading(ctx, run, reading, type_, from_url, keywords=keywords)
+    merge_reading(ctx, run, reading, type_, from_url, result.url, keywords=keywords)
 
 
 def read_fetched_page(ctx: Context, run: PubRun, result: FetchResult, *, meta: bool) -> PageReading | None:
@@ -113,15 +114,19 @@ def read_fetched_page(ctx: Context, run: PubRun, result: FetchResult, *, meta: b
     return None
 
 
-def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartType, from_url: str, *,
-                  keywords: bool) -> None:
-    """Merge what a page says: nothing from a block page; else its rule's fields (what they miss, and a page without
-    a rule, read by the generic reader), its meta tags and the links it gives; then the page is remembered as
-    visited."""
+def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartType, from_url: str, start_url: str,
+                  *, keywords: bool) -> None:
+    """Merge what a page (asked at ``start_url``) says: nothing from a block page or from another paper's; else its
+    rule's fields (what they miss, and a page without a rule, read by the generic reader), its meta tags and the links
+    it gives; then the page is remembered as visited."""
     pub = run.pub
     final_url = reading.url
     if reading.block is not None:
         run.blocked(final_url, reading.block)
+        return
+    # whose page is it: nothing of it is merged unless it is the paper asked for, or nothing tells yet
+    if reading.claims is not None and not identity.accept_claims(ctx, run, reading.claims, type_, from_url,
+                                                                 start_url):
         return
     if reading.rule_site is not None:
         record, filled = reading.record, reading.fill
@@ -198,7 +203,7 @@ def apply_meta(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType
 
 def fetch_pdf(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str) -> None:
     """A PDF link (PubFetcher's fetchPdf): skipped once the full text is final."""
-    if run.pub.fulltext.is_final(ctx.args):
+    if run.pub.fulltext.is_final(ctx.args) or identity.asked_before(run, url):
         return
     result = ctx.client.get(url, publication=True, untrusted=True)
     if not result.ok:
@@ -219,6 +224,8 @@ def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, f
         content = extract_pdf(result.body, workers=ctx.pdf_workers)
     if content.error:
         log.warning("PDF %s: %s", result.final_url, content.error)
+    if not identity.accept_pdf(ctx, run, content, result.final_url, type_, from_url, result.url):
+        return
     record = ArticleRecord(
         title=content.title or content.xmp_title,
         keywords=content.keywords or content.xmp_subjects,
