@@ -51,8 +51,15 @@ def workers_cpu() -> float:
     return sum(_WORKER_CPU.values())
 
 
+#: The DOI each recorded page is the paper of (by its recorded address), from the corpus manifests.
+PAGE_DOIS: dict[str, str] = {}
+#: The DOI a page is fetched for when the manifest names none.
+SOME_DOI = "10.1000/page"
+
+
 def corpus_pages(corpus: Path | None) -> list[tuple[str, bytes]]:
-    """(recorded address, body) of every recorded publisher page answered 200."""
+    """(recorded address, body) of every recorded publisher page answered 200 (their DOIs noted in
+    :data:`PAGE_DOIS`)."""
     out: list[tuple[str, bytes]] = []
     if corpus is None:
         return out
@@ -64,11 +71,14 @@ def corpus_pages(corpus: Path | None) -> list[tuple[str, bytes]]:
                 row = json.loads(line) if line.strip() else {}
                 if row.get("resource") == "publisher_page" and row.get("status") == 200 and row.get("body"):
                     out.append((row["url"], (corpus / row["body"]).read_bytes()))
+                    if doi := (row.get("ids") or {}).get("doi"):
+                        PAGE_DOIS[row["url"]] = doi
     return out
 
 
 def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
-    """A function handling one page as a fetch does (a fresh publication each time, as for a page of a new DOI)."""
+    """A function handling one page as a fetch does (a fresh publication each time, as for a page of a new DOI: the
+    page's own, so that an identity check finds the paper asked for and the whole page is read and merged)."""
     from pubfetch.fetcher import init_publication
     from pubfetch.ids import classify
     from pubfetch.model.part_type import PartType
@@ -83,12 +93,12 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
 
     logging.getLogger("pubfetch").addHandler(logging.NullHandler())  # records made as in a run, not printed
     ctx = Context(rules=None if with_rules else ScrapingRules())
-    doi = "10.1000/page"
 
     def handle(url: str, body: bytes) -> int:
         address = url if with_rules else NO_RULE_URL
         result = FetchResult(address, address, OutcomeKind.OK, status=200, content_type="text/html", body=body,
                              text=body.decode("utf-8", "replace"))
+        doi = PAGE_DOIS.get(url, SOME_DOI)  # fetched for its own paper, as a fetch of the corpus's DOIs does
         run = PubRun(init_publication(classify(doi), ctx.args))
         _merge_page(ctx, run, result, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
         _note_workers(ctx)
