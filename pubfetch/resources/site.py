@@ -19,6 +19,7 @@ from pubfetch.extract.article_abstract import gives_way
 from pubfetch.extract.article_title import meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
+from pubfetch.extract.description import DESCRIPTION_FAMILIES, why_not_an_abstract
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.meta_types import link_part_type, meta_part_types
 from pubfetch.extract.page_license import page_license
@@ -137,22 +138,38 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
         if filled.title or filled.abstract or filled.fulltext:
             apply_record(pub, filled, READER_TYPES, final_url, ctx.args,
                          parts=ctx.parts, ids=False)
-        shown_abstract = record.abstract or filled.abstract
+        shown_abstract, page_text = record.abstract or filled.abstract, record.fulltext or filled.fulltext
     else:
         log.warning("no scraping rules for %s", final_url)
         record = _read_without_rule(html, soup, final_url, meta_record)
         apply_record(pub, record, READER_TYPES, final_url, ctx.args,
                      parts=ctx.parts, ids=False)
-        shown_abstract = record.abstract
+        shown_abstract, page_text = record.abstract, record.fulltext
     if meta_record is not None:
-        if gives_way(meta_record.abstract, shown_abstract):
-            log.debug("%s: the meta description truncates or says less than the page's abstract", final_url)
-            meta_record.abstract = ""
+        _keep_meta_abstract(meta_record, shown_abstract, record.title, page_text, final_url)
         apply_meta(ctx, run, meta_record, type_, final_url, keywords)
     if licence:
         tag_type = PartType.dc if where == "dc" else PartType.meta
         pub.set_rich(RichName.license, licence, PartType.worse(tag_type, type_), final_url)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
+
+
+def _keep_meta_abstract(meta_record: ArticleRecord, shown_abstract: str, page_title: str, page_text: str,
+                        url: str) -> None:
+    """Drop the meta record's abstract where it gives way to the abstract the page shows, or where it comes from a
+    description tag that is not the paper's abstract (extract/description.py)."""
+    if gives_way(meta_record.abstract, shown_abstract):
+        log.debug("%s: the meta description truncates or says less than the page's abstract", url)
+        meta_record.abstract = ""
+        return
+    types = meta_record.flags.get("types")
+    family = str(types.get("abstract", "")) if isinstance(types, dict) else ""
+    if not meta_record.abstract or family not in DESCRIPTION_FAMILIES:
+        return
+    if why := why_not_an_abstract(meta_record.abstract, title=meta_record.title or page_title,
+                                  site_names=_site_names(meta_record), page_text=page_text):
+        log.debug("%s: the meta description is not the abstract: %s", url, why)
+        meta_record.abstract = ""
 
 
 def _site_names(meta_record: ArticleRecord | None) -> tuple[str, ...]:
