@@ -31,6 +31,7 @@ from pubfetch.extract.article_abstract import gives_way
 from pubfetch.extract.article_title import meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
+from pubfetch.extract.description import DESCRIPTION_FAMILIES, why_not_an_abstract
 from pubfetch.extract.identity_claims import page_claims
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.page_license import page_license
@@ -92,10 +93,10 @@ class PageReading:
 
 def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageReading:
     """Read a page fetched from ``url`` (its final address): nothing from a block page; else its licence and meta tags
-    (a title without footnote marks or the site's part, a description that truncates or says less than the page's
-    abstract left out) and its rule's fields, what they miss read by the generic reader, or for a page without a rule
-    the generic reader's record (PubFetcher's cleaned page as the full text when it found no body). In this process,
-    without a time limit: :func:`read_page_isolated` is the protected call."""
+    (a title without footnote marks or the site's part; a description that truncates or says less than the page's
+    abstract, or that is not an abstract at all, left out) and its rule's fields, what they miss read by the generic
+    reader, or for a page without a rule the generic reader's record (PubFetcher's cleaned page as the full text when
+    it found no body). In this process, without a time limit: :func:`read_page_isolated` is the protected call."""
     soup = parse_html(html)
     index = PageIndex(soup)  # one walk over the page for the block markers and the platforms' fingerprints
     if (reason := block_reason(soup, index)) is not None:
@@ -117,14 +118,32 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageR
             reading.sections = page_sections(body.select(soup, PageIndex(soup)))
         reading.fill = _reader_fill(reading.record, html, soup, url, meta_record)
         shown_abstract = reading.record.abstract or reading.fill.abstract
+        page_text = reading.record.fulltext or reading.fill.fulltext
     else:
         reading.claims = page_claims(html, url)
         reading.record = _read_without_rule(html, soup, url, meta_record)
-        shown_abstract = reading.record.abstract
-    if meta_record is not None and gives_way(meta_record.abstract, shown_abstract):
+        shown_abstract, page_text = reading.record.abstract, reading.record.fulltext
+    if meta_record is not None:
+        _keep_meta_abstract(meta_record, shown_abstract, reading.record.title, page_text, url)
+    return reading
+
+
+def _keep_meta_abstract(meta_record: ArticleRecord, shown_abstract: str, page_title: str, page_text: str,
+                        url: str) -> None:
+    """Drop the meta record's abstract where it gives way to the abstract the page shows, or where it comes from a
+    description tag that is not the paper's abstract (extract/description.py)."""
+    if gives_way(meta_record.abstract, shown_abstract):
         log.debug("%s: the meta description truncates or says less than the page's abstract", url)
         meta_record.abstract = ""
-    return reading
+        return
+    types = meta_record.flags.get("types")
+    family = str(types.get("abstract", "")) if isinstance(types, dict) else ""
+    if not meta_record.abstract or family not in DESCRIPTION_FAMILIES:
+        return
+    if why := why_not_an_abstract(meta_record.abstract, title=meta_record.title or page_title,
+                                  site_names=_site_names(meta_record), page_text=page_text):
+        log.debug("%s: the meta description is not the abstract: %s", url, why)
+        meta_record.abstract = ""
 
 
 def _site_names(meta_record: ArticleRecord | None) -> tuple[str, ...]:

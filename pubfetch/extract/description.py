@@ -1,0 +1,62 @@
+"""Whether a page's meta description may stand as the paper's abstract.
+
+PubFetcher takes the description tags (Dublin Core, Open Graph, Twitter, the plain ``description``) as an abstract of
+the part type of their family. That is right where a landing page's description is the abstract, and wrong on the
+many pages whose description is something else: a one-sentence impact statement or teaser, the abstract's opening cut
+at a character count, a sharing blurb that repeats the title, the journal's own self-description kept in every page's
+template, or a description left over from another page of the site (another essay's, on a static site). Each of these
+is a shape, not a site: a text shorter than any abstract, a text that stops mid-sentence or with an ellipsis, a text
+that opens with the title, a text that names the journal, a text whose words the page's own article does not use.
+
+Only the description families are judged: ``citation_abstract`` and ``eprints.abstract`` are written as abstracts.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["DESCRIPTION_FAMILIES", "why_not_an_abstract"]
+
+#: The meta tag families (``parse_meta``'s types) that describe a page rather than give its abstract.
+DESCRIPTION_FAMILIES = frozenset(("dc", "meta", "og", "twitter"))
+#: The fewest non-space characters of an abstract (as the generic reader's ``MIN_ABSTRACT``): shorter descriptions are
+#: impact statements and teasers.
+MIN_NONSPACE = 150
+#: A page text this large is the article itself, against which a description's vocabulary is compared ...
+MIN_PAGE_TEXT = 2_000
+#: ... and a description of whose distinct longer words fewer than this share appear in it describes another text.
+MIN_SHARED_WORDS = 0.4
+_ELLIPSIS = re.compile(r"(?:\.\.\.|\u2026|\[\s*(?:\.\.\.|\u2026)\s*\])\s*$")
+#: How a complete text ends: a full stop, question or exclamation mark, perhaps inside a closing bracket or quote.
+_ENDS_A_SENTENCE = re.compile(r"[.!?\u3002][\"'\u2019\u201d)\]]*\s*$")
+_WORD = re.compile(r"[^\W\d_]{5,}")
+
+
+def _squashed(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def why_not_an_abstract(description: str, *, title: str = "", site_names: tuple[str, ...] = (),
+                        page_text: str = "") -> str:
+    """Why ``description`` is not the paper's abstract ("" when nothing says it is not). ``title`` is the page's
+    title, ``site_names`` its journal and publisher names, ``page_text`` the article text read from the page (its full
+    text when it has one)."""
+    text = " ".join(description.split())
+    if not text:
+        return ""
+    if len(text.replace(" ", "")) < MIN_NONSPACE:
+        return "shorter than any abstract (a teaser or impact statement)"
+    if _ELLIPSIS.search(text) or not _ENDS_A_SENTENCE.search(text):
+        return "cut short (it stops without ending its sentence)"
+    squashed_title = _squashed(title)
+    if len(squashed_title) >= 15 and _squashed(text).startswith(squashed_title):
+        return "a blurb opening with the title"
+    if any(len(name) >= 8 and name in text for name in site_names):
+        return "it names the journal (the site's description of itself)"
+    if len("".join(page_text.split())) >= MIN_PAGE_TEXT:
+        words = {w.casefold() for w in _WORD.findall(text)}
+        if len(words) >= 5:
+            page_words = {w.casefold() for w in _WORD.findall(page_text)}
+            if len(words & page_words) < MIN_SHARED_WORDS * len(words):
+                return "its words are not the article's (a description of another text)"
+    return ""
