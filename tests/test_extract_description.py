@@ -50,9 +50,10 @@ def test_a_description_of_another_text_is_not_this_articles_abstract() -> None:
     assert "another text" in why_not_an_abstract(other, page_text=ARTICLE)
 
 
-def test_only_description_families_are_judged_by_the_page() -> None:
-    """The families the check applies to are the describing ones; citation_abstract is written as an abstract."""
-    from pubfetch.extract.description import DESCRIPTION_FAMILIES
-
-    assert {"dc", "og", "twitter", "meta"} == DESCRIPTION_FAMILIES
-    assert "citation" not in DESCRIPTION_FAMILIES
+def test_an_abstract_tag_is_judged_only_by_an_ellipsis() -> None:
+    """citation_abstract is written as an abstract: short or naming the journal, it stands; cut with "...", not."""
+    short = "We report a short abstract of a letter."
+    assert why_not_an_abstract(short, family="citation") == ""
+    assert why_not_an_abstract(ABSTRACT + " PLOS Biology", family="citation", site_names=("PLOS Biology",)) == ""
+    assert why_not_an_abstract(ABSTRACT[:200] + " ...", family="citation")
+    assert why_not_an_abstract(short, family="og")

@@ -8,7 +8,8 @@ template, or a description left over from another page of the site (another essa
 is a shape, not a site: a text shorter than any abstract, a text that stops mid-sentence or with an ellipsis, a text
 that opens with the title, a text that names the journal, a text whose words the page's own article does not use.
 
-Only the description families are judged: ``citation_abstract`` and ``eprints.abstract`` are written as abstracts.
+``citation_abstract`` and ``eprints.abstract`` are written as abstracts: of those only an ending in an ellipsis (an
+abstract cut by the page's template) is judged; every test applies to the description families.
 """
 
 from __future__ import annotations
@@ -36,14 +37,16 @@ def _squashed(text: str) -> str:
     return "".join(text.split()).casefold()
 
 
-def why_not_an_abstract(description: str, *, title: str = "", site_names: tuple[str, ...] = (),
+def why_not_an_abstract(description: str, *, family: str = "meta", title: str = "", site_names: tuple[str, ...] = (),
                         page_text: str = "") -> str:
-    """Why ``description`` is not the paper's abstract ("" when nothing says it is not). ``title`` is the page's
-    title, ``site_names`` its journal and publisher names, ``page_text`` the article text read from the page (its full
-    text when it has one)."""
+    """Why ``description``, the abstract read from a meta tag of ``family`` (``parse_meta``'s type), is not the
+    paper's abstract ("" when nothing says it is not). ``title`` is the page's title, ``site_names`` its journal and
+    publisher names, ``page_text`` the article text read from the page (its full text when it has one)."""
     text = " ".join(description.split())
     if not text:
         return ""
+    if family not in DESCRIPTION_FAMILIES:
+        return "cut short (it ends in an ellipsis)" if _ELLIPSIS.search(text) else ""
     if len(text.replace(" ", "")) < MIN_NONSPACE:
         return "shorter than any abstract (a teaser or impact statement)"
     if _ELLIPSIS.search(text) or not _ENDS_A_SENTENCE.search(text):

@@ -31,7 +31,7 @@ from pubfetch.extract.article_abstract import gives_way
 from pubfetch.extract.article_title import meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
-from pubfetch.extract.description import DESCRIPTION_FAMILIES, why_not_an_abstract
+from pubfetch.extract.description import why_not_an_abstract
 from pubfetch.extract.identity_claims import page_claims
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.page_license import page_license
@@ -130,17 +130,15 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageR
 
 def _keep_meta_abstract(meta_record: ArticleRecord, shown_abstract: str, page_title: str, page_text: str,
                         url: str) -> None:
-    """Drop the meta record's abstract where it gives way to the abstract the page shows, or where it comes from a
-    description tag that is not the paper's abstract (extract/description.py)."""
+    """Drop the meta record's abstract where it gives way to the abstract the page shows, or where its tag's text is
+    not the paper's abstract (extract/description.py)."""
     if gives_way(meta_record.abstract, shown_abstract):
         log.debug("%s: the meta description truncates or says less than the page's abstract", url)
         meta_record.abstract = ""
         return
     types = meta_record.flags.get("types")
     family = str(types.get("abstract", "")) if isinstance(types, dict) else ""
-    if not meta_record.abstract or family not in DESCRIPTION_FAMILIES:
-        return
-    if why := why_not_an_abstract(meta_record.abstract, title=meta_record.title or page_title,
+    if why := why_not_an_abstract(meta_record.abstract, family=family, title=meta_record.title or page_title,
                                   site_names=_site_names(meta_record), page_text=page_text):
         log.debug("%s: the meta description is not the abstract: %s", url, why)
         meta_record.abstract = ""
