@@ -7,8 +7,11 @@ from __future__ import annotations
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.identity import Reason
 from pubfetch.model.identity_sites import UnverifiedSite
+from pubfetch.model.merge import apply_held, apply_record
 from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.publication import Publication
+from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName, Section
 from support.clock import FixedClock
 from support.publications import checked_publication
@@ -82,3 +85,44 @@ def test_a_reset_forgets_the_unverified_sites_with_their_parts_and_keeps_the_rej
     pub = checked_publication()
     pub.reset()
     assert pub.unverified_sites == [] and len(pub.rejected_sites) == 1
+
+
+def _unverified_record(pub: Publication) -> None:
+    """The unverified page's record merged as the identity check merges it: its IDs and set-once fields held."""
+    record = ArticleRecord(pmid="12345678", title="Parallel visual circuitry in a basal chordate",
+                           abstract="Page abstract. " * 20, journal_title="Wrong Journal", pub_date="2001-02-03",
+                           authors=[Author("Wrong A")], volume="9", publisher="Wrong Press", oa=True,
+                           corresp_author=[CorrespAuthor(name="Wrong A", email="a@wrong.example")])
+    pub.add_unverified_site(UnverifiedSite(PAGE, PartType.doi, (record.title,)))
+    apply_record(pub, record, PartType.doi, PAGE, ARGS, hold=True)
+
+
+def _biblio(pub: Publication) -> tuple:
+    return (pub.pmid.content, pub.journal_title, pub.pub_date, pub.authors, pub.volume, pub.publisher, pub.oa,
+            pub.corresp_author)
+
+
+def test_a_rejected_unverified_page_leaves_none_of_its_set_once_fields() -> None:
+    pub = Publication(clock=FixedClock())
+    pub.set_doi("10.5555/x", PartType.external, "", ARGS)
+    _unverified_record(pub)
+    assert pub.abstract.url == PAGE and _biblio(pub) == ("", "", -1, [], "", "", False, [])
+    apply_record(pub, ArticleRecord(title="Deep learning", journal_title="Nature", pub_date="2015-05-28",
+                                    authors=[Author("LeCun Y")]), PartType.europepmc, EPMC, ARGS)
+    confirmed, rejected = pub.settle_unverified(90, ARGS)
+    assert confirmed == [] and [s.url for s in rejected] == [PAGE]
+    assert (pub.journal_title, pub.authors, pub.volume, pub.pmid.content) == ("Nature", [Author("LeCun Y")], "", "")
+    assert not pub.held_fields and PAGE not in {v.url for v in pub.visited_sites}
+
+
+def test_a_confirmed_unverified_page_gives_its_set_once_fields() -> None:
+    pub = Publication(clock=FixedClock())
+    pub.set_doi("10.5555/x", PartType.external, "", ARGS)
+    _unverified_record(pub)
+    pub.set_title("Parallel visual circuitry in a basal chordate.", PartType.oadoi, "https://api.unpaywall.org/x",
+                  ARGS)
+    confirmed, _ = pub.settle_unverified(90, ARGS)
+    assert [s.url for s in confirmed] == [PAGE]
+    assert apply_held(pub, PAGE, ARGS) == [PartName.pmid]
+    assert _biblio(pub)[:6] == ("12345678", "Wrong Journal", pub.pub_date, [Author("Wrong A")], "9", "Wrong Press")
+    assert pub.pub_date > 0 and pub.oa and pub.corresp_author and not pub.held_fields

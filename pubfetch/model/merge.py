@@ -7,6 +7,7 @@ it is taken, so every resource merges the same way whatever its parser.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, cast
 
 from pubfetch.fetcher_args import FetcherArgs
@@ -15,7 +16,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName, dedup_grants
 
-__all__ = ["PartTypes", "apply_record"]
+__all__ = ["PartTypes", "apply_held", "apply_record"]
 
 PartTypes = PartType | Mapping[PartName, PartType] | Mapping[PartName | RichName, PartType]
 
@@ -39,6 +40,7 @@ def apply_record(
     parts: frozenset[PartName] | None = None,
     ids: bool = True,
     force_corresp: bool = False,
+    hold: bool = False,
 ) -> list[PartName]:
     """Merge a record into a publication under the model's overwrite rules; return the parts that changed.
 
@@ -51,9 +53,15 @@ def apply_record(
             always taken because they steer the rest of the chain.
         ids: also take the record's IDs (off when the record's IDs were found to contradict the publication's).
         force_corresp: an XML source (JATS, PubMed) replaces corresponding authors a weaker source set.
+        hold: the record is an unverified page's (:mod:`pubfetch.model.identity`): only the parts that can be dropped
+            again (content and rich parts, each with its URL) are merged; its IDs and set-once fields (journal, date,
+            authors, volume ...), which nothing could take back, are held on the publication until the page is
+            confirmed (:func:`apply_held`) and forgotten if it is rejected.
     """
+    if hold:
+        pub.hold_fields(url, (replace(record, **_NO_PARTS), types, ids, force_corresp))
     changed: list[PartName] = []
-    if ids:
+    if ids and not hold:
         for name, value, setter in (
             (PartName.pmid, record.pmid, pub.set_pmid),
             (PartName.pmcid, record.pmcid, pub.set_pmcid),
@@ -78,6 +86,30 @@ def apply_record(
             continue
         if setter(value, type_, url, args):
             changed.append(name)
+    if not hold:
+        _apply_fields(pub, record, force_corresp)
+    _apply_rich(pub, record, types, url)
+    return changed
+
+
+def apply_held(pub: Publication, url: str, args: FetcherArgs) -> list[PartName]:
+    """Merge the IDs and set-once fields held back from the unverified page ``url`` now that it is confirmed; return
+    the IDs that changed."""
+    changed: list[PartName] = []
+    for record, types, ids, force_corresp in pub.release_fields(url):
+        changed += apply_record(pub, record, types, url, args, parts=frozenset(), ids=ids,
+                                force_corresp=force_corresp)
+    return changed
+
+
+#: What of a record held for an unverified page is left out: what :func:`apply_record` merged as parts at once (the
+#: updates stay: a retraction they name is a set-once flag)
+_NO_PARTS: dict[str, Any] = {"title": "", "abstract": "", "fulltext": "", "keywords": [], "mesh": [], "efo": [],
+                             "go": [], "funding": [], "references": [], "sections": [], "license": "", "links": []}
+
+
+def _apply_fields(pub: Publication, record: ArticleRecord, force_corresp: bool) -> None:
+    """The set-once bibliographic fields (first source wins; nothing takes them back)."""
     pub.set_journal_title(record.journal_title)
     pub.set_pub_date(record.pub_date)
     if record.citations_count is not None:
@@ -92,8 +124,6 @@ def apply_record(
                    eissn=record.eissn, publisher=record.publisher)
     pub.set_pub_types(record.pub_types)
     pub.mark_retracted(record.pub_types, record.updates, record.retracted)
-    _apply_rich(pub, record, types, url)
-    return changed
 
 
 def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: str) -> None:

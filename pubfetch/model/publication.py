@@ -100,6 +100,10 @@ class Publication:
     #: not stored (what a fetch offered settles the unverified sites at its end, and is offered again when a dropped
     #: site's title had kept it out)
     title_offers: list[tuple[str, PartType, str]] = field(default_factory=list, repr=False, compare=False)
+    #: what unverified sites gave that could not be dropped again (IDs and set-once fields), by URL, held until the
+    #: site is confirmed (:func:`pubfetch.model.merge.apply_held`); not stored: a site still unverified when its fetch
+    #: ends keeps only its parts (docs/rules.md, "Whose page is it")
+    held_fields: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict, repr=False, compare=False)
     #: sites rejected in this fetch (not stored: the run summary counts them)
     new_rejections: int = field(default=0, repr=False, compare=False)
 
@@ -144,6 +148,7 @@ class Publication:
         self.retracted = False  # it was said of the paper the old ID named
         self.unverified_sites.clear()  # the parts they gave are gone
         self.title_offers.clear()
+        self.held_fields.clear()
 
     # --- finality -----------------------------------------------------------------------------------------------------
 
@@ -357,6 +362,14 @@ class Publication:
         if not any(s.url == site.url for s in self.unverified_sites):
             self.unverified_sites.append(site)
 
+    def hold_fields(self, url: str, held: tuple[Any, ...]) -> None:
+        """Keep what an unverified site gave that could not be dropped again, until it is confirmed."""
+        self.held_fields.setdefault(url, []).append(held)
+
+    def release_fields(self, url: str) -> list[tuple[Any, ...]]:
+        """What was held for the site ``url`` (confirmed), no longer held."""
+        return self.held_fields.pop(url, [])
+
     def trusted_titles(self) -> list[str]:
         """Titles from sources that are not unverified pages: the title part's, then those offered in this fetch."""
         unverified = {s.url for s in self.unverified_sites}
@@ -395,7 +408,9 @@ class Publication:
         return confirmed, rejected
 
     def _drop_parts_from(self, url: str) -> None:
-        """Empty every content and rich part read from ``url``."""
+        """Empty every content and rich part read from ``url``, and forget what was held from it and its visit."""
+        self.held_fields.pop(url, None)
+        self.visited_sites = [v for v in self.visited_sites if v.url != url]
         for name in (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
                      PartName.fulltext):
             if self.part(name).url == url:

@@ -5,8 +5,10 @@ verdict of :func:`pubfetch.model.identity.decide` and records it on the entry.
 * another paper's (another identifier, another title, a preprint page for a published DOI): nothing of it is merged
   (no parts, no meta tags, no links queued from it); it is recorded in the entry's ``rejectedSites`` (one info line,
   counted in the run summary), is not a failure, and its URL is not asked again for the publication;
-* unverified (no identifier, no title known yet): merged, and kept in ``unverifiedSites`` with the title it showed
-  until a title from another source confirms it or drops what it gave (:func:`settle`).
+* unverified (no identifier, no title known yet): its parts are merged (each keeps its URL, so they can be dropped
+  again) and it is kept in ``unverifiedSites`` with the title it showed until a title from another source confirms it
+  or drops what it gave (:func:`settle`); its IDs and set-once fields (journal, date, authors ...) are held back until
+  it is confirmed.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from pubfetch.extract.identity_claims import page_claims, pdf_claims
 from pubfetch.extract.pdf import PdfContent
 from pubfetch.model.identity import Claims, Decision, Verdict, decide
 from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
+from pubfetch.model.merge import apply_held
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 
-__all__ = ["accept_claims", "accept_page", "accept_pdf", "asked_before", "settle"]
+__all__ = ["accept_claims", "accept_page", "accept_pdf", "asked_before", "settle", "unverified"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +37,11 @@ def asked_before(run: PubRun, url: str) -> bool:
     if site is not None:
         log.debug("%s: not asked again, it is another paper's (%s)", url, site.reason.value)
     return site is not None
+
+
+def unverified(run: PubRun, url: str) -> bool:
+    """Whether the page or PDF at ``url`` was merged unverified (what it gives is then merged with ``hold``)."""
+    return any(site.url == url for site in run.pub.unverified_sites)
 
 
 def accept_page(ctx: Context, run: PubRun, html: str, url: str, type_: PartType, from_url: str,
@@ -86,6 +94,7 @@ def settle(ctx: Context, run: PubRun) -> None:
         return
     confirmed, rejected = pub.settle_unverified(ctx.config.run.title_similarity, ctx.args)
     for site in confirmed:
+        apply_held(pub, site.url, ctx.args)
         log.info("%s: confirmed for %s by another source's title", site.url, _named(pub))
     for gone in rejected:
         log.info("%s: its parts were dropped from %s, its title %r is not the paper's", gone.url, _named(pub),

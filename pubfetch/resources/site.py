@@ -128,6 +128,7 @@ def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartTy
     if reading.claims is not None and not identity.accept_claims(ctx, run, reading.claims, type_, from_url,
                                                                  start_url):
         return
+    hold = identity.unverified(run, final_url)
     if reading.rule_site is not None:
         record, filled = reading.record, reading.fill
         if reading.sections:
@@ -135,18 +136,18 @@ def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartTy
         types = {name: type_ for name in SITE_PARTS}
         if not keywords:
             types.pop(PartName.keywords)
-        apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts)
+        apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts, hold=hold)
         for link in record.links:
             run.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
         if filled.title or filled.abstract or filled.fulltext:
             apply_record(pub, filled, READER_TYPES, final_url, ctx.args,
-                         parts=ctx.parts, ids=False)
+                         parts=ctx.parts, ids=False, hold=hold)
     else:
         log.warning("no scraping rules for %s", final_url)
         apply_record(pub, reading.record, READER_TYPES, final_url, ctx.args,
-                     parts=ctx.parts, ids=False)
+                     parts=ctx.parts, ids=False, hold=hold)
     if reading.meta is not None:
-        apply_meta(ctx, run, reading.meta, type_, final_url, keywords)
+        apply_meta(ctx, run, reading.meta, type_, final_url, keywords, hold=hold)
     if reading.licence:
         tag_type = PartType.dc if reading.licence_where == "dc" else PartType.meta
         pub.set_rich(RichName.license, reading.licence, PartType.worse(tag_type, type_), final_url)
@@ -194,9 +195,12 @@ def _fetch(ctx: Context, url: str, javascript: bool) -> FetchResult:
     return ctx.client.get(url, publication=True, untrusted=True)
 
 
-def apply_meta(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType, url: str, keywords: bool) -> None:
-    """Merge meta tags: each field's type is the worse of its tag family's type and the page's type."""
-    apply_record(run.pub, record, meta_part_types(record, type_, keywords), url, ctx.args, parts=ctx.parts)
+def apply_meta(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType, url: str, keywords: bool, *,
+               hold: bool = False) -> None:
+    """Merge meta tags: each field's type is the worse of its tag family's type and the page's type (``hold``: an
+    unverified page's, see :func:`~pubfetch.model.merge.apply_record`)."""
+    apply_record(run.pub, record, meta_part_types(record, type_, keywords), url, ctx.args, parts=ctx.parts,
+                 hold=hold)
     for link in record.links:
         run.links.add(link.url, link_part_type(link, type_), url, run.pub, ctx.args)
 
@@ -232,6 +236,7 @@ def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, f
         abstract=content.subject or content.xmp_description,
         fulltext=content.text,
     )
-    apply_record(pub, record, type_, result.final_url, ctx.args, parts=ctx.parts, ids=False)
+    apply_record(pub, record, type_, result.final_url, ctx.args, parts=ctx.parts, ids=False,
+                 hold=identity.unverified(run, result.final_url))
     if content.text or content.title:
         pub.add_visited_site(VisitedSite(result.final_url, type_, from_url, pub.clock()))
