@@ -197,8 +197,9 @@ def extract_dois(text: str) -> list[str]:
 
 #: A DOI anywhere in running text, labelled or not: "10.", a registrant code, "/", a suffix without spaces.
 _BARE_DOI = re.compile(r"10\.[0-9]{4,9}/[^\s\"<>]+")
-#: A DOI broken over two lines after a ".", "-", "_" or "/" of its suffix (as a PDF's text keeps its line breaks).
-_BROKEN_DOI = re.compile(r"(10\.[0-9]{4,9}/[^\s\"<>]*[./_-])\n(?=[^\s\"<>])")
+#: A DOI broken over two lines after a ".", "-", "_" or "/" of its suffix (as a PDF's text keeps its line breaks);
+#: a "." before a line opening with a capitalised word ends a sentence, not a line of the DOI.
+_BROKEN_DOI = re.compile(r"(10\.[0-9]{4,9}/[^\s\"<>]*(?:[/_-]|\.(?![\n][A-Z][a-z])))\n(?=[^\s\"<>])")
 
 
 def dois_in_text(text: str) -> list[str]:

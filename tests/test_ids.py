@@ -174,3 +174,10 @@ def test_publication_ids_sort_falls_back_to_strings_like_java():
     assert sorted([both, PublicationIds(pmid="5", doi="10.1/Y")])[0].pmid == "5"
     assert sorted([PublicationIds(doi="10.1/X"), both]) == [both, PublicationIds(doi="10.1/X")]
     assert ids.compare_ids(("", "", ""), ("", "", "")) == 0
+
+
+def test_a_doi_ending_a_sentence_is_not_joined_to_the_next_line() -> None:
+    assert ids.dois_in_text("Published online 2 March 2010. doi:10.1038/nature08800.\nReceived 1 May") == [
+        "10.1038/NATURE08800"]
+    assert ids.dois_in_text("doi:10.1093/bioinfor-\nmatics/btz1 and 10.1016/j.cell.\n2020.01.001") == [
+        "10.1093/BIOINFOR-MATICS/BTZ1", "10.1016/J.CELL.2020.01.001"]

@@ -128,3 +128,15 @@ def test_a_pdf_without_metadata_shows_its_title_on_its_first_page() -> None:
     assert decide(claims, doi="10.1/x", known_title=TITLE).verdict is Verdict.SAME
     assert decide(claims, doi="10.1/x", known_title="Deep learning for protein structure prediction").verdict \
         is Verdict.OTHER
+
+
+def test_a_doi_written_in_a_pdf_confirms_but_never_refutes() -> None:
+    """A data set's DOI in the Subject of the paper's own PDF: the title decides; the paper's DOI written on the first
+    page is the same paper without a title."""
+    essd = "10.5194/essd-12-1-2020"
+    data = Claims("https://essd.example.org/a.pdf", titles=(TITLE,), weak_dois=("10.5281/ZENODO.1234567",))
+    assert decide(data, doi=essd, known_title=TITLE).verdict is Verdict.SAME
+    assert decide(data, doi=essd).verdict is Verdict.UNVERIFIED
+    assert decide(data, doi=essd, known_title="Deep learning").reason is Reason.TITLE
+    own = Claims("https://essd.example.org/a.pdf", weak_dois=("10.5281/ZENODO.1234567", essd.upper()))
+    assert decide(own, doi=essd).verdict is Verdict.SAME

@@ -6,8 +6,9 @@ A page's claims are read from the same tags the meta parser reads (:func:`~pubfe
 valid one: ``citation_doi``, ``dc.identifier``, ``prism.doi``, the JSON-LD work's identifier, ``citation_pmid``...;
 its titles are the meta titles, the first ``<h1>`` and the ``<title>`` element (the pages that carry no meta tags
 still have those).
-A PDF's claims are the DOIs its metadata names (info dictionary and XMP), else those on its first page, and its
-metadata titles and first page (:class:`~pubfetch.extract.pdf.PdfContent`).
+A PDF's claims are the DOIs its metadata names under an identifier's key (info dictionary and XMP), its metadata titles
+and first page (:class:`~pubfetch.extract.pdf.PdfContent`); the DOIs written in its Subject or on its first page are
+weak claims, which confirm a DOI but never refute one.
 """
 
 from __future__ import annotations
@@ -88,10 +89,12 @@ def _first_heading(text: str) -> str:
 
 
 def pdf_claims(content: PdfContent, url: str) -> Claims:
-    """The DOIs a PDF's metadata names (else those of its first page), its metadata titles and its first page."""
-    dois = content.dois or idmod.dois_in_text(content.first_page)
+    """The DOIs a PDF's metadata names under an identifier's key, its metadata titles and its first page; the DOIs
+    written in its Subject and on its first page (its own, or a data set's, a cited paper's) are weak claims."""
+    weak = idmod.dois_in_text(content.subject) + idmod.dois_in_text(content.first_page)
     titles = [t for t in (content.title, content.xmp_title) if t]
-    return Claims(url, tuple(dois), titles=_unique(titles), first_page=content.first_page)
+    return Claims(url, tuple(content.dois), titles=_unique(titles), first_page=content.first_page,
+                  weak_dois=_unique(weak))
 
 
 def _unique(values: Iterable[str]) -> tuple[str, ...]:

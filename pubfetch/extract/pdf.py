@@ -230,10 +230,10 @@ def _read_info(result: PdfContent, infos: list[Any]) -> None:
 
 
 def _info_dois(info: dict[str, str]) -> list[str]:
-    """DOIs of an info dictionary: in a key naming a DOI (``doi``, ``WPS-ARTICLEDOI``) or written in the Subject
-    (``Nature Communications, doi:10.1038/...``)."""
-    return [d for key, value in info.items() if "doi" in key.lower() or key == "Subject"
-            for d in idmod.dois_in_text(value)]
+    """DOIs of an info dictionary in a key naming a DOI (``doi``, ``WPS-ARTICLEDOI``): the PDF's own. Those written
+    in the Subject (the abstract: a data DOI, a cited paper, or ``Nature Communications, doi:10.1038/...``) say whose
+    PDF it is only when they match (:func:`pubfetch.extract.identity_claims.pdf_claims`)."""
+    return [d for key, value in info.items() if "doi" in key.lower() for d in idmod.dois_in_text(value)]
 
 
 def _read_xmp(result: PdfContent, doc: PDFDocument) -> None:

@@ -10,9 +10,10 @@ titles with a known title; it is pure so that the same answer comes wherever the
 The rules (docs/rules.md, "Whose page is it"):
 
 * identifiers first: one claimed PMID, PMCID or DOI equal to the publication's is the same paper; claimed IDs of a
-  kind the publication has, none equal, are another paper. DOIs compare case-insensitively without a ``doi:`` or
-  resolver prefix, and a version DOI is its base where the registrant's scheme says so (:data:`VERSION_SCHEMES`);
-  an erratum's, a chapter's or a book's DOI is another DOI, so another paper;
+  kind the publication has, none equal, are another paper. A DOI merely written in a PDF (its Subject, its first
+  page) only confirms: one equal is the same paper, none equal leaves the decision to the title. DOIs compare
+  case-insensitively without a ``doi:`` or resolver prefix, and a version DOI is its base where the registrant's
+  scheme says so (:data:`VERSION_SCHEMES`); an erratum's, a chapter's or a book's DOI is another DOI, so another paper;
 * a page of a preprint server for a publication whose DOI is not a preprint's is the preprint of the paper, not the
   paper: not merged, recorded as a relation candidate;
 * no comparable ID: the page's titles are compared with a known title (similarity of at least the run's
@@ -102,7 +103,9 @@ class Reason(enum.Enum):
 @dataclass(frozen=True)
 class Claims:
     """What a page or PDF says it is: its URL, the identifiers it carries (best source first) and the titles it
-    shows; ``first_page`` is a PDF's first page text (a PDF without a title in its metadata still shows it there)."""
+    shows; ``first_page`` is a PDF's first page text (a PDF without a title in its metadata still shows it there);
+    ``weak_dois`` DOIs merely written in it (a PDF's Subject or first page: its own, or a data set's, a cited
+    paper's), which make it the same paper when one matches and are passed over when none does."""
 
     url: str = ""
     dois: tuple[str, ...] = ()
@@ -110,6 +113,7 @@ class Claims:
     pmcids: tuple[str, ...] = ()
     titles: tuple[str, ...] = ()
     first_page: str = ""
+    weak_dois: tuple[str, ...] = ()
 
     @property
     def has_ids(self) -> bool:
@@ -231,6 +235,8 @@ def decide(claims: Claims, pmid: str = "", pmcid: str = "", doi: str = "", known
         return Decision(Verdict.SAME, None, "an identifier matches", claims)
     if differ:
         return Decision(Verdict.OTHER, Reason.ID, "it carries " + ", ".join(differ), claims)
+    if doi and any(same_doi(doi, d, claims.url) for d in claims.weak_dois):
+        return Decision(Verdict.SAME, None, "a DOI written in it matches", claims)
     if known_title and (claims.titles or claims.first_page):
         scores = [title_similarity(known_title, t) for t in claims.titles]
         if claims.first_page:
