@@ -169,7 +169,7 @@ def test_the_retry_waits_for_the_retry_after_of_the_failure():
 
 def test_a_failed_publisher_page_is_asked_again_without_resolving_the_doi_again():
     closed = Article(1)
-    page = (f"<html><head><title>{closed.title} | Publisher</title></head><body><article>"
+    page = ("<html><head><title>Publisher page</title></head><body><article>"
             + "<p>The full text of the synthetic article as the publisher shows it.</p>" * 40
             + "</article></body></html>")
     services = FlakyServices(2)
@@ -232,3 +232,22 @@ def test_spill_list_reads_back_in_key_order_and_leaves_no_file(tmp_path):
     assert len(spill) == 0
     spill.close()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_rejection_before_a_failure_is_counted_by_the_retry_that_reports_the_publication():
+    """The DOI page is another paper's (its citation_doi differs) and Unpaywall is busy: the publication is reported
+    by the end-of-run retry, and the run's summary still counts the page rejected in its first pass."""
+    closed = Article(1)
+    page = ("<html><head><meta name='citation_doi' content='10.5555/another.paper'><title>Another paper</title>"
+            "</head><body><article>" + "<p>The full text of another article.</p>" * 40 + "</article></body></html>")
+    services = FlakyServices(2)
+    services.extra[f"/doi/{closed.doi.upper()}"] = Reply(302, "", "text/plain",
+                                                 {"Location": f"{services.base}/publisher/1"})
+    services.extra["/publisher/1"] = Reply(200, page, "text/html; charset=utf-8")
+    services.fail(f"/unpaywall/{closed.doi.upper()}", 1, BUSY)
+    summary = BatchSummary()
+    pubs = run(services, services.pmids(), summary)
+    pub = by_pmid(pubs)[closed.pmid]
+    assert len(services.asked(f"/unpaywall/{closed.doi.upper()}")) == 2  # it went to the retry
+    assert [s.doi for s in pub.rejected_sites] == ["10.5555/ANOTHER.PAPER"]
+    assert summary.rejected_sites == 1 and "1 page or PDF rejected as another paper's" in summary.line()

@@ -43,11 +43,14 @@ def test_a_page_without_tags_claims_its_headings_only() -> None:
 def test_a_pdf_claims_its_metadata_doi_and_the_dois_written_in_it_only_weakly() -> None:
     data = make_pdf(["A study. Cites doi:10.1000/cited.1", "Page two doi:10.1000/later"],
                     info={"Title": b"A study", "doi": b"10.1000/journal.2020.1",
-                          "Subject": b"An abstract. Data: https://doi.org/10.5281/zenodo.1234567"})
+                          "Subject": b"We measured river sediments for ten years; the data are available at "
+                                     b"https://doi.org/10.5281/zenodo.1234567"})
     claims = pdf_claims(extract_pdf_in_process(data), URL + ".pdf")
     assert claims.dois == ("10.1000/JOURNAL.2020.1",) and claims.titles == ("A study",)
     assert claims.weak_dois == ("10.5281/ZENODO.1234567", "10.1000/CITED.1")
     assert "Cites doi:10.1000/cited.1" in claims.first_page and "Page two" not in claims.first_page
+    labelled = make_pdf(["A study."], info={"Subject": b"Journal of Tests, doi:10.1000/journal.2020.1"})
+    assert pdf_claims(extract_pdf_in_process(labelled), URL).dois == ("10.1000/JOURNAL.2020.1",)  # names the PDF
 
 
 def test_a_pdf_without_metadata_claims_the_dois_of_its_first_page_weakly() -> None:

@@ -58,6 +58,18 @@ def test_a_page_no_rule_knows_is_read_by_the_generic_reader_in_the_worker() -> N
     assert isolated == read_page(page, "https://publisher.invalid/a", rules, meta=True)
 
 
+def test_a_page_without_a_rule_claims_the_title_the_generic_reader_found() -> None:
+    """The site's name in the first ``<h1>`` and a placeholder ``<title>``: the article's heading, which the reader
+    finds, is claimed too (the identity check compares it with a known title)."""
+    title = "Sediment transport in braided rivers under changing flow"
+    page = ("<html><head><title>Loading...</title></head><body><header><h1>River Studies Online</h1></header>"
+            f"<main><article><h1>{title}</h1>" + "<p>The full text of the article as the site shows it.</p>" * 60
+            + "</article></main></body></html>")
+    reading = read_page(page, "https://publisher.invalid/a", ScrapingRules(), meta=True)
+    assert reading.rule_site is None and reading.claims is not None
+    assert reading.claims.titles[0] == title and "River Studies Online" in reading.claims.titles
+
+
 def test_a_title_ending_in_a_run_of_marks_before_a_letter_is_read_whole() -> None:
     """The title cleaning once backtracked for ever on such a title (in the meta tags, the <title> and the <h1>)."""
     reading = read_page(hostile_pages.trailing_marks_page(40), "https://publisher.invalid/a", ScrapingRules(),

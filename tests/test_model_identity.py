@@ -45,6 +45,7 @@ def test_dois_of_one_paper(a: str, b: str) -> None:
     ("10.1101/gad.1234", "10.1101/gad.1234v1"),  # a Cold Spring Harbor journal has no bioRxiv versions
     ("10.1038/nature01353", "10.1038/nature01353.2"),  # a suffix is a version only where the registrant says so
     ("10.5281/zenodo.1196821", "10.5281/zenodo.1196820"),  # Zenodo DOIs away from zenodo.org
+    ("10.7554/eLife.12345", "10.7554/eLife.12345.003"),  # an eLife figure, not a version
 ])
 def test_dois_of_other_papers(a: str, b: str) -> None:
     assert not same_doi(a, b)
@@ -140,3 +141,17 @@ def test_a_doi_written_in_a_pdf_confirms_but_never_refutes() -> None:
     assert decide(data, doi=essd, known_title="Deep learning").reason is Reason.TITLE
     own = Claims("https://essd.example.org/a.pdf", weak_dois=("10.5281/ZENODO.1234567", essd.upper()))
     assert decide(own, doi=essd).verdict is Verdict.SAME
+
+
+def test_a_page_showing_no_article_title_is_unverified_not_refuted() -> None:
+    """A placeholder ``<title>`` or the journal's name in ``<title>`` and ``<h1>`` (the article's title elsewhere)
+    refutes no known title; a title-like one that differs does."""
+    journal = "Journal of River Studies and Sediments"
+    for claims in (Claims(PAGE, titles=("Loading...",)),
+                   Claims(PAGE, titles=(journal, f"{journal} | Hydro Press"), site_names=(journal, "Hydro Press"))):
+        decision = decide(claims, doi="10.1/x", known_title=TITLE)
+        assert (decision.verdict, claims.article_titles) == (Verdict.UNVERIFIED, ())
+    other = Claims(PAGE, titles=("Loading...", "Sediment transport in braided rivers"), site_names=(journal,))
+    assert decide(other, doi="10.1/x", known_title=TITLE).reason is Reason.TITLE
+    assert decide(Claims(PAGE, titles=("Deep learning",)), doi="10.1/x", known_title="Deep learning").verdict \
+        is Verdict.SAME

@@ -161,3 +161,25 @@ def test_a_page_over_its_time_limit_gives_nothing_counts_as_a_failure_and_the_ru
     assert hung.state.fetch_exception and not hung.visited_sites
     assert "as the publisher shows it" in read.fulltext.content
     assert [s.url for s in read.visited_sites] == [page]
+
+
+def test_an_elsevier_page_of_another_paper_is_not_asked_again_through_linkinghub() -> None:
+    """The DOI leads to linkinghub, whose article is read on ScienceDirect: a rejection there names the linkinghub
+    URL too, so the next fetch of the publication asks neither."""
+    run = fetch_run(2)
+    linkinghub = "https://linkinghub.elsevier.com/retrieve/pii/S0000000000000001"
+    sciencedirect = "https://www.sciencedirect.com/science/article/pii/S0000000000000001"
+    run.transport.answers[run.services.base + "/doi/" + CLOSED.doi.upper()] = Canned(
+        302, "", "text/plain", {"Location": linkinghub})
+    run.transport.answers[linkinghub] = Canned(200, "<html><body>Redirecting</body></html>")
+    run.transport.answers[sciencedirect] = Canned(
+        200, "<html><head><meta name='citation_doi' content='10.5555/another.paper'></head><body>"
+        + "<p>Another article.</p>" * 30 + "</body></html>")
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+        assert [(s.url, s.start_url) for s in pub_run.pub.rejected_sites] == [(sciencedirect, linkinghub)]
+        asked = len(run.transport.sent)
+        site.fetch_site(ctx, pub_run, linkinghub, PartType.doi, "https://doi.org/" + CLOSED.doi, meta=True,
+                        keywords=True)
+    assert len(run.transport.sent) == asked

@@ -43,7 +43,8 @@ class JobRetry:
         pipe = self.client.pipeline()
         for entry in entries:
             ids = list(Publication.from_json(entry["pub"]).ids.ids)
-            pipe.rpush(self.entries_key, json.dumps({"ids": ids, "resume": entry["resume"]}))
+            pipe.rpush(self.entries_key, json.dumps({"ids": ids, "resume": entry["resume"],
+                                                     "rejections": entry.get("rejections", 0)}))
         pipe.expire(self.entries_key, self.expires)
         pipe.execute()
 
@@ -68,12 +69,13 @@ class JobRetry:
         latest: dict[tuple[str, ...], dict[str, Any]] = {}
         for raw in self.client.lrange(self.entries_key, 0, -1):
             record = json.loads(raw)
-            latest[tuple(record["ids"])] = record["resume"]
+            latest[tuple(record["ids"])] = record
         out: list[RetryEntry] = []
-        for ids, resume in latest.items():
+        for ids, record in latest.items():
             pub = store.get_publication(PublicationIds(*ids))
             if pub is not None:
-                out.append({"pub": pub.to_json(computed=False), "resume": resume})
+                out.append({"pub": pub.to_json(computed=False), "resume": record["resume"],
+                            "rejections": record.get("rejections", 0)})
         return out
 
     def done(self) -> None:

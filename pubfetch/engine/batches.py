@@ -89,8 +89,10 @@ class Tally:
             if fetched and run is not None and pub.state.fetch_exception and self.retry_exceptions:
                 resume = Resume.of(run)
                 if resume.worth_retrying:
+                    # the rejections of this pass are counted when the retry reports it
                     self.retry.append((batch.number, position),
-                                      {"pub": pub.to_json(computed=False), "resume": resume.to_json()})
+                                      {"pub": pub.to_json(computed=False), "resume": resume.to_json(),
+                                       "rejections": pub.new_rejections})
                     return False
             if not batch.reported.add(pub):
                 return False
@@ -156,6 +158,8 @@ def waiting(entries: list[RetryEntry], cap_s: float) -> tuple[list[Publication],
     """Publications of the retry list with where they stopped, once the latest Retry-After among them (at most
     ``cap_s`` from now) has passed."""
     pubs = [Publication.from_json(entry["pub"]) for entry in entries]
+    for pub, entry in zip(pubs, entries, strict=True):
+        pub.new_rejections = entry.get("rejections", 0)
     resumes: list[Resume | None] = [Resume.from_json(entry["resume"]) for entry in entries]
     wait = min(max(resume.not_before for resume in resumes if resume is not None) - time.time(), cap_s)
     if wait > 0:

@@ -14,7 +14,7 @@ A resume is plain JSON, so that the retry list can wait on disk instead of in me
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from pubfetch.model.publication import Publication
 from pubfetch.resources.links import Links
@@ -25,12 +25,15 @@ __all__ = ["Resume", "RetryEntry"]
 
 class RetryEntry(TypedDict):
     """A publication left to the end-of-run retry, as JSON (so that the list can wait on disk or in a queue's
-    results store): the entry as it ended and where its fetch stopped."""
+    results store): the entry as it ended, where its fetch stopped, and the pages and PDFs it rejected as another
+    paper's on the way (the run summary counts them when the retry reports it)."""
 
     #: ``Publication.to_json(computed=False)``
     pub: dict[str, Any]
     #: :meth:`Resume.to_json`
     resume: dict[str, Any]
+    #: ``Publication.new_rejections`` of the pass that deferred it (absent: none)
+    rejections: NotRequired[int]
 
 
 @dataclass

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from pubfetch import ids as idmod
 from pubfetch.extract.jsonld import json_ld_tags
-from pubfetch.extract.meta import ID_SOURCES, TITLE_SOURCES
+from pubfetch.extract.meta import ID_SOURCES, SITE_NAME_TAGS, TITLE_SOURCES
 from pubfetch.extract.meta_scan import MetaTag, clean_value, decode_page, plain_text, scan_meta
 from pubfetch.extract.pdf import PdfContent
 from pubfetch.model.identity import Claims
@@ -54,8 +54,9 @@ def _doi(value: str) -> str:
 
 def page_claims(html: str | bytes, url: str, scraped: ArticleRecord | None = None) -> Claims:
     """The identifiers and titles a page's meta tags, JSON-LD work, first heading and ``<title>`` give (``url``: its
-    final URL), and the IDs and title its scraping rule read from it (``scraped``), which are claims of the page as
-    much as its tags."""
+    final URL), and the IDs and title its scraping rule (or, on a page without one, the generic reader) read from it
+    (``scraped``), which are claims of the page as much as its tags; the names its tags give the journal, publisher
+    and site (a heading that is one of them is not the article's title)."""
     text = decode_page(html)
     tags = scan_meta(text) + [MetaTag(name, "", clean_value(value)) for name, value in json_ld_tags(text)]
     by_name: dict[str, list[str]] = {}
@@ -74,7 +75,9 @@ def page_claims(html: str | bytes, url: str, scraped: ArticleRecord | None = Non
     titles.append(_first_heading(text))
     if match := _TITLE_ELEMENT.search(text, 0, _HEAD):
         titles.append(" ".join(htmlmod.unescape(match.group(1)).split()))
-    return Claims(url, _unique(d for d in dois if d), _unique(pmids), _unique(pmcids), _unique(t for t in titles if t))
+    sites = [plain_text(v) for v in values(SITE_NAME_TAGS)]
+    return Claims(url, _unique(d for d in dois if d), _unique(pmids), _unique(pmcids), _unique(t for t in titles if t),
+                  site_names=_unique(t for t in sites if t))
 
 
 def _first_heading(text: str) -> str:

@@ -45,8 +45,8 @@ from pubfetch.model.record import ArticleRecord, Link
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ABSTRACT_SOURCES", "ID_SOURCES", "KEYWORD_SOURCES", "LINK_SOURCES", "LINK_TYPES", "TITLE_SOURCES",
-           "meta_date", "parse_meta"]
+__all__ = ["ABSTRACT_SOURCES", "ID_SOURCES", "KEYWORD_SOURCES", "LINK_SOURCES", "LINK_TYPES", "SITE_NAME_TAGS",
+           "TITLE_SOURCES", "meta_date", "parse_meta"]
 
 # ------------------------------------------------------------------------------------------------ source tables
 
@@ -114,6 +114,8 @@ _EISSN = ("citation_eissn", "prism.eissn")
 _PUBLISHER = ("citation_publisher", "bepress_citation_publisher", "eprints.publisher", "dc.publisher",
               "jsonld.publisher")
 _LANGUAGE = ("citation_language", "dc.language")
+#: Tags naming the journal, the publisher or the site (a page's heading or ``<title>`` equal to one is not a title)
+SITE_NAME_TAGS = (*_JOURNAL, *_PUBLISHER, "og:site_name")
 _ARTICLE_TYPE = ("citation_article_type",)
 
 # Site exceptions (PubFetcher's patterns, matched against the page's final URL).

@@ -120,8 +120,8 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageR
         shown_abstract = reading.record.abstract or reading.fill.abstract
         page_text = reading.record.fulltext or reading.fill.fulltext
     else:
-        reading.claims = page_claims(html, url)
         reading.record = _read_without_rule(html, soup, url, meta_record)
+        reading.claims = page_claims(html, url, ArticleRecord(title=reading.record.title))
         shown_abstract, page_text = reading.record.abstract, reading.record.fulltext
     if meta_record is not None:
         _keep_meta_abstract(meta_record, shown_abstract, reading.record.title, page_text, url)

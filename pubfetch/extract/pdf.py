@@ -229,11 +229,18 @@ def _read_info(result: PdfContent, infos: list[Any]) -> None:
     result.dois = _unique(result.dois + dois)
 
 
+#: Words of a Subject that names the PDF's DOI ("Nature Communications, doi:10.1038/..."), not an abstract
+_LABEL_WORDS = 6
+
+
 def _info_dois(info: dict[str, str]) -> list[str]:
-    """DOIs of an info dictionary in a key naming a DOI (``doi``, ``WPS-ARTICLEDOI``): the PDF's own. Those written
-    in the Subject (the abstract: a data DOI, a cited paper, or ``Nature Communications, doi:10.1038/...``) say whose
-    PDF it is only when they match (:func:`pubfetch.extract.identity_claims.pdf_claims`)."""
-    return [d for key, value in info.items() if "doi" in key.lower() for d in idmod.dois_in_text(value)]
+    """DOIs of an info dictionary that name the PDF: under a key naming a DOI (``doi``, ``WPS-ARTICLEDOI``), or a
+    Subject that is only a label and a DOI (``doi:10.7717/peerj.1120``, ``Nature Communications, doi:10.1038/...``).
+    A Subject of running text is the abstract: the DOIs written in it (a data set's, a cited paper's) say whose PDF
+    it is only when they match (:func:`pubfetch.extract.identity_claims.pdf_claims`)."""
+    return [d for key, value in info.items()
+            if "doi" in key.lower() or key == "Subject" and len(value.split()) <= _LABEL_WORDS
+            for d in idmod.dois_in_text(value)]
 
 
 def _read_xmp(result: PdfContent, doc: PDFDocument) -> None:

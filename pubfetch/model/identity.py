@@ -17,7 +17,8 @@ The rules (docs/rules.md, "Whose page is it"):
 * a page of a preprint server for a publication whose DOI is not a preprint's is the preprint of the paper, not the
   paper: not merged, recorded as a relation candidate;
 * no comparable ID: the page's titles are compared with a known title (similarity of at least the run's
-  ``title_similarity``, see :func:`title_similarity`); with no known title (or no title on the page) the page is
+  ``title_similarity``, see :func:`title_similarity`); a page refutes it only with a title-like one (four words
+  beside the site's names); with no known title (or no article title on the page) the page is
   unverified: merged and marked so, to be confirmed or dropped by a later source's title.
 """
 
@@ -42,11 +43,12 @@ __all__ = ["DEFAULT_TITLE_SIMILARITY", "PREPRINT_HOSTS", "VERSION_SCHEMES", "Cla
 DEFAULT_TITLE_SIMILARITY = 90
 
 #: Registrants whose DOIs name versions of one work: (pattern of a version DOI, normalised, upper case; its group 1 is
-#: the base DOI). F1000Research and its sister platforms, eLife's reviewed-preprint versions, bioRxiv/medRxiv ``v1``
-#: URLs, arXiv, Research Square, Preprints.org and figshare.
+#: the base DOI). F1000Research and its sister platforms, eLife's reviewed-preprint versions (``.1``, ``.2``; a
+#: zero-padded ``.003`` is a figure or another component, not the paper), bioRxiv/medRxiv ``v1`` URLs, arXiv,
+#: Research Square, Preprints.org and figshare.
 VERSION_SCHEMES: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"^(10\.12688/[A-Z0-9-]+\.\d+)\.\d+$",
-    r"^(10\.7554/ELIFE\.\d+)\.\d+$",
+    r"^(10\.7554/ELIFE\.\d+)\.[1-9]\d?$",
     r"^(10\.1101/(?:\d{4}\.\d{2}\.\d{2}\.)?\d{6,})V\d+$",
     r"^(10\.48550/ARXIV\..+?)V\d+$",
     r"^(10\.21203/RS\.\d+\.RS-\d+)/V\d+$",
@@ -76,6 +78,9 @@ _PREPRINT_DOI = re.compile(
 _NOTICE = re.compile(r"^(?:correction|corrigendum|erratum|retraction|retracted|expression of concern|addendum"
                      r"|comment on|reply to|response to|author correction|publisher correction)\b")
 _NOT_WORD = re.compile(r"[\W_]+")
+#: Words a page's title must have, beside the site's names, to refute a known title (a "Loading..." placeholder, a
+#: journal's name in the ``<title>`` and ``<h1>`` of a page showing the article's title elsewhere are no titles)
+_MIN_TITLE_WORDS = 4
 #: A title shorter than this (normalised characters) is compared only as a whole: a short title is found inside too
 #: many longer ones.
 _MIN_PARTIAL = 20
@@ -114,6 +119,8 @@ class Claims:
     titles: tuple[str, ...] = ()
     first_page: str = ""
     weak_dois: tuple[str, ...] = ()
+    #: the journal's, publisher's and site's names it gives (a title that is only one of them is no article title)
+    site_names: tuple[str, ...] = ()
 
     @property
     def has_ids(self) -> bool:
@@ -123,6 +130,12 @@ class Claims:
     def title(self) -> str:
         """The title it shows first (what a rejection or an unverified page records)."""
         return self.titles[0] if self.titles else ""
+
+    @property
+    def article_titles(self) -> tuple[str, ...]:
+        """The titles it shows that can be an article's (not a placeholder, not only the site's or journal's name):
+        those that can refute a known title."""
+        return tuple(t for t in self.titles if _title_like(t, self.site_names))
 
 
 @dataclass(frozen=True)
@@ -196,6 +209,15 @@ def title_similarity(known: str, shown: str) -> float:
     return float(score)
 
 
+def _title_like(title: str, site_names: tuple[str, ...]) -> bool:
+    """Whether a title a page shows can be an article's: :data:`_MIN_TITLE_WORDS` words beside the site's names."""
+    norm = f" {_norm_title(title)} "
+    for name in site_names:
+        if shown := _norm_title(name):
+            norm = norm.replace(f" {shown} ", " ")
+    return len(norm.split()) >= _MIN_TITLE_WORDS
+
+
 def _first_page_similarity(known: str, first_page: str) -> float:
     """How well a known title is found in a PDF's first page (where a PDF without metadata shows it)."""
     a, page = _norm_title(known), _norm_title(first_page[:4000])
@@ -244,6 +266,9 @@ def decide(claims: Claims, pmid: str = "", pmcid: str = "", doi: str = "", known
         score = max(scores)
         if score >= threshold:
             return Decision(Verdict.SAME, None, f"no identifier; its title matches ({score:.0f})", claims)
+        if not claims.first_page and not claims.article_titles:
+            return Decision(Verdict.UNVERIFIED, None, f"no identifier and no article title among {claims.titles}",
+                            claims)
         return Decision(Verdict.OTHER, Reason.TITLE,
                         f"no identifier; its title {claims.title!r} is not {known_title!r} ({score:.0f})", claims)
     return Decision(Verdict.UNVERIFIED, None, "no identifier and no title to compare", claims)

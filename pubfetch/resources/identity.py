@@ -72,7 +72,8 @@ def accept_claims(ctx: Context, run: PubRun, claims: Claims, type_: PartType, fr
         return True
     if decision.verdict is Verdict.UNVERIFIED:
         log.info("%s: merged unverified for %s (%s)", claims.url, _named(pub), decision.detail)
-        pub.add_unverified_site(UnverifiedSite(claims.url, type_, claims.titles, from_url, pub.clock()))
+        # only its article titles settle it: a placeholder or the journal's name refutes nothing
+        pub.add_unverified_site(UnverifiedSite(claims.url, type_, claims.article_titles, from_url, pub.clock()))
         return True
     _reject(run, decision, type_, from_url, start_url)
     return False

@@ -82,20 +82,24 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
     result = get_page(ctx, run, url, type_, from_url, javascript)
     if result is not None and ELSEVIER_REDIRECT.match(result.final_url):
         pii = ELSEVIER_REDIRECT.match(result.final_url).group(1)  # type: ignore[union-attr]
+        if identity.asked_before(run, SCIENCEDIRECT_LINK + pii):
+            return
         result = get_page(ctx, run, SCIENCEDIRECT_LINK + pii, type_, from_url, False)
     if result is None:
         return
-    _merge_page(ctx, run, result, type_, from_url, meta=meta, keywords=keywords)
+    # the URL asked (a linkinghub one for Elsevier) is recorded with a rejection, so that it is not asked again
+    _merge_page(ctx, run, result, type_, from_url, url, meta=meta, keywords=keywords)
 
 
-def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str, *, meta: bool,
-                keywords: bool) -> None:
-    """What a fetched page says, read in a page worker (:func:`read_fetched_page`), merged into the publication
-    (:func:`merge_reading`); a page abandoned by its worker gives nothing and counts as a failed request."""
+def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str, start_url: str, *,
+                meta: bool, keywords: bool) -> None:
+    """What a fetched page (asked at ``start_url``) says, read in a page worker (:func:`read_fetched_page`), merged
+    into the publication (:func:`merge_reading`); a page abandoned by its worker gives nothing and counts as a failed
+    request."""
     reading = read_fetched_page(ctx, run, result, meta=meta)
     if reading is None:
         return
-    merge_reading(ctx, run, reading, type_, from_url, result.url, keywords=keywords)
+    merge_reading(ctx, run, reading, type_, from_url, start_url, keywords=keywords)
 
 
 def read_fetched_page(ctx: Context, run: PubRun, result: FetchResult, *, meta: bool) -> PageReading | None:
