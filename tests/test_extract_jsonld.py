@@ -64,6 +64,11 @@ def test_highwire_tags_still_win_over_json_ld(corpus_dir: Path) -> None:
      ' "value": "10.1000/xyz"}}', {"jsonld.headline": "H", "jsonld.doi": "10.1000/xyz"}),
     ('{"@graph": [{"@type": "WebPage", "name": "Site"}, {"@type": ["Article"], "name": "A", "sameAs": '
      '"https://doi.org/10.1000/abc"}]}', {"jsonld.headline": "A", "jsonld.doi": "10.1000/abc"}),
+    ('{"@graph": [{"@type": "CreativeWork", "name": "The Journal", "url": "https://doi.org/10.1000/journal"}, '
+     '{"@type": "ScholarlyArticle", "headline": "A", "identifier": "doi:10.1000/abc"}]}',
+     {"jsonld.headline": "A", "jsonld.doi": "10.1000/abc"}),  # the article, not the site's work before it
+    ('{"@type": "CreativeWork", "name": "A record", "url": "https://doi.org/10.1000/rec"}',
+     {"jsonld.headline": "A record", "jsonld.doi": "10.1000/rec"}),
     ('{"@type": "Organization", "name": "Only a publisher"}', {}),
     ('{"@type": "ScholarlyArticle", "headline": ', {}),  # invalid JSON is skipped
     ('[{"@type": "schema:Dataset", "name": "D", "keywords": ["a", "b"], "encoding": {"encodingFormat": '

@@ -8,7 +8,8 @@ JSON-LD, sometimes instead of HighWire ``citation_*`` tags. :func:`json_ld_tags`
 parser reads like the other tag families, so precedence stays in one table there.
 
 Bounded and forgiving: scripts larger than :data:`MAX_SCRIPT` are skipped, invalid JSON is skipped (logged at debug),
-nesting is walked to a fixed depth, and only the first work of a described type is read.
+nesting is walked to a fixed depth, and only the first work of a described type is read (one of a specific type before a
+plain ``CreativeWork``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ WORK_TYPES = frozenset({
     "scholarlyarticle", "medicalscholarlyarticle", "article", "newsarticle", "techarticle", "report", "dataset",
     "creativework", "chapter", "book", "thesis", "publicationissue", "blogposting",
 })  # fmt: skip
+#: The type of any work: a page's article wins over it (a site, a journal or a collection is one too)
+_GENERIC_WORK = "creativework"
 _SCRIPT = re.compile(r"<script\b[^>]*\btype\s*=\s*[\"']?application/ld\+json[\"']?[^>]*>(.*?)</script\s*>",
                      re.IGNORECASE | re.DOTALL)
 _MAX_DEPTH = 6
@@ -103,6 +106,9 @@ def _pdf(obj: dict[str, Any]) -> list[str]:
 
 
 def _work(scripts: list[str]) -> dict[str, Any] | None:
+    """The page's work: the first described object of a specific type (an article, a data set, a chapter ...), else
+    the first plain ``CreativeWork`` (a ``@graph`` may open with the site or journal as one, with a DOI of its own)."""
+    generic: dict[str, Any] | None = None
     for script in scripts:
         if len(script) > MAX_SCRIPT:
             log.debug("JSON-LD script of %d characters skipped", len(script))
@@ -113,9 +119,13 @@ def _work(scripts: list[str]) -> dict[str, Any] | None:
             log.debug("invalid JSON-LD skipped: %s", e)
             continue
         for obj in _objects(document):
-            if _types(obj) & WORK_TYPES and (obj.get("headline") or obj.get("name")):
+            types = _types(obj) & WORK_TYPES
+            if not types or not (obj.get("headline") or obj.get("name")):
+                continue
+            if types - {_GENERIC_WORK}:
                 return obj
-    return None
+            generic = generic or obj
+    return generic
 
 
 def json_ld_tags(html: str) -> list[tuple[str, str]]:
