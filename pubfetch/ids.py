@@ -176,9 +176,33 @@ def _id_from_url_or_raise(url: str, kind: IdKind) -> str:
 
 
 def _clean_doi_tail(doi: str) -> str:
+    """A DOI without the punctuation of the text around it: a trailing ``.``, ``,``, ``;``, quote, or a closing
+    bracket that opens nowhere in it (``10.1016/0009-2614(95)00123-1`` keeps its own)."""
     while doi and doi[-1] in _TRAILING_PUNCTUATION:
+        closing = doi[-1]
+        opening = {")": "(", "]": "[", "}": "{"}.get(closing)
+        if opening is not None and doi.count(opening) >= doi.count(closing):
+            break
         doi = doi[:-1]
     return doi
+
+
+#: What may stand before a DOI in a value: a ``doi:``/``DOI`` label, ``info:doi/``, ``urn:doi:``, a resolver URL (any
+#: case, with or without scheme, ``dx.`` or ``www.``), or a label and a URL ("doi: https://doi.org/10...")
+_DOI_VALUE_PREFIX = re.compile(r"(?i)^(?:doi(?=[\s:])[\s:]*|info:doi/|urn:doi:)?(?:(?:https?://)?(?:dx\.|www\.)?doi\.org/)?")
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def doi_in_value(value: str) -> str:
+    """The DOI a value names, as written (not normalised): a bare DOI, ``doi:10...``, ``DOI 10...``, ``info:doi/``,
+    a resolver URL in any case and form, URL-encoded (a SICI DOI in a link), with the punctuation of the text around
+    it cut off; "" when it names none (or holds a space). The one reading of a DOI from a tag, a JSON-LD property or an
+    element's text; :func:`extract_dois` and :func:`dois_in_text` find DOIs in running text."""
+    value = value.strip()
+    if _PERCENT_ESCAPE.search(value):
+        value = unquote(value)
+    value = _clean_doi_tail(value[_DOI_VALUE_PREFIX.match(value).end():].strip())  # type: ignore[union-attr]
+    return value if value.startswith("10.") and is_doi(value) and " " not in value else ""
 
 
 def extract_pmids(text: str) -> list[str]:

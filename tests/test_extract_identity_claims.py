@@ -56,3 +56,8 @@ def test_a_pdf_claims_its_metadata_doi_and_the_dois_written_in_it_only_weakly() 
 def test_a_pdf_without_metadata_claims_the_dois_of_its_first_page_weakly() -> None:
     claims = pdf_claims(extract_pdf_in_process(make_pdf(["A study. doi:10.1000/journal.2020.1", "doi:10.1/x"])), URL)
     assert (claims.dois, claims.weak_dois, claims.titles) == ((), ("10.1000/JOURNAL.2020.1",), ())
+
+
+def test_an_identifier_tag_with_a_label_and_punctuation_claims_its_doi() -> None:
+    page = '<html><head><meta name="dc.identifier" content="doi:10.1234/abc;"></head><body></body></html>'
+    assert page_claims(page, URL).dois == ("10.1234/ABC",)

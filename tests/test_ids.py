@@ -181,3 +181,24 @@ def test_a_doi_ending_a_sentence_is_not_joined_to_the_next_line() -> None:
         "10.1038/NATURE08800"]
     assert ids.dois_in_text("doi:10.1093/bioinfor-\nmatics/btz1 and 10.1016/j.cell.\n2020.01.001") == [
         "10.1093/BIOINFOR-MATICS/BTZ1", "10.1016/J.CELL.2020.01.001"]
+
+
+@pytest.mark.parametrize(("value", "doi"), [
+    ("10.1234/abc", "10.1234/abc"),
+    ("doi:10.1234/abc;", "10.1234/abc"),
+    ("DOI:10.1234/abc", "10.1234/abc"),
+    ("DOI 10.1234/abc.", "10.1234/abc"),
+    ("https://www.doi.org/10.1234/abc", "10.1234/abc"),
+    ("doi.org/10.1234/abc", "10.1234/abc"),
+    ("HTTPS://DX.DOI.ORG/10.1234/abc", "10.1234/abc"),
+    ("info:doi/10.1234/abc", "10.1234/abc"),
+    ("doi: https://doi.org/10.1101/x)", "10.1101/x"),
+    ("https://doi.org/10.1002/%28SICI%291097-4636%28199604%2930%3A4%3C409%3A%3AAID-JBM1%3E3.0.CO%3B2-%23",
+     "10.1002/(SICI)1097-4636(199604)30:4<409::AID-JBM1>3.0.CO;2-#"),
+    ("10.1016/0009-2614(95)00123-1", "10.1016/0009-2614(95)00123-1"),
+    ("10.1234/a b", ""),
+    ("see the paper", ""),
+    ("11.1234/abc", ""),
+])
+def test_the_doi_a_value_names(value: str, doi: str) -> None:
+    assert ids.doi_in_value(value) == doi

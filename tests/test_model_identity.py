@@ -155,3 +155,10 @@ def test_a_page_showing_no_article_title_is_unverified_not_refuted() -> None:
     assert decide(other, doi="10.1/x", known_title=TITLE).reason is Reason.TITLE
     assert decide(Claims(PAGE, titles=("Deep learning",)), doi="10.1/x", known_title="Deep learning").verdict \
         is Verdict.SAME
+
+
+def test_a_doi_in_any_written_form_is_the_same_paper() -> None:
+    assert same_doi("DOI:10.1234/abc", "10.1234/abc") and same_doi("https://www.doi.org/10.1234/ABC.", "10.1234/abc")
+    sici = "10.1002/(SICI)1097-4636(199604)30:4<409::AID-JBM1>3.0.CO;2-#"
+    encoded = "https://doi.org/10.1002/%28SICI%291097-4636%28199604%2930%3A4%3C409%3A%3AAID-JBM1%3E3.0.CO%3B2-%23"
+    assert decide(Claims(PAGE, dois=(encoded,)), doi=sici).verdict is Verdict.SAME

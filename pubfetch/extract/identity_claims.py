@@ -41,15 +41,9 @@ _HEAD = 200_000
 
 
 def _doi(value: str) -> str:
-    """A DOI from a tag value: a bare DOI, ``doi:10...``, a resolver URL (normalised); "" when it is none."""
-    value = value.strip()
-    lowered = value.lower()
-    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:",
-                   "info:doi/"):
-        if lowered.startswith(prefix):
-            value = value[len(prefix):].strip()
-            break
-    return idmod.normalise_doi(value) if idmod.is_doi(value) and " " not in value else ""
+    """A DOI from a tag value (normalised); "" when it is none."""
+    doi = idmod.doi_in_value(value)
+    return idmod.normalise_doi(doi) if doi else ""
 
 
 def page_claims(html: str | bytes, url: str, scraped: ArticleRecord | None = None) -> Claims:

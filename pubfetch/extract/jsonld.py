@@ -38,7 +38,6 @@ _GENERIC_WORK = "creativework"
 _SCRIPT = re.compile(r"<script\b[^>]*\btype\s*=\s*[\"']?application/ld\+json[\"']?[^>]*>(.*?)</script\s*>",
                      re.IGNORECASE | re.DOTALL)
 _MAX_DEPTH = 6
-_DOI_URL = re.compile(r"^(?:https?://)?(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
 
 
 def _objects(value: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
@@ -88,12 +87,7 @@ def _doi(obj: dict[str, Any]) -> str:
             candidates += _texts(item)
     for key in ("sameAs", "@id", "url"):
         candidates += _texts(obj.get(key))
-    for candidate in candidates:
-        match = _DOI_URL.match(candidate)
-        value = match.group(1) if match else candidate.removeprefix("doi:").strip()
-        if idmod.is_doi(value) and " " not in value:
-            return value
-    return ""
+    return next((doi for candidate in candidates if (doi := idmod.doi_in_value(candidate))), "")
 
 
 def _pdf(obj: dict[str, Any]) -> list[str]:

@@ -189,12 +189,7 @@ def _valid_id(kind: str, value: str) -> str:
         return value if idmod.is_pmid(value) else ""
     if kind == "pmcid":
         return value if idmod.is_pmcid(value) else ""
-    if not idmod.is_doi(value) or " " in value:
-        return ""
-    for prefix in idmod.DOI_PREFIXES:
-        if value.startswith(prefix):
-            return value[len(prefix):]
-    return value
+    return idmod.doi_in_value(value)
 
 
 _MONTH_NAMES = {m: i for i, m in enumerate(

@@ -56,7 +56,7 @@ _SCREEN_READER_ONLY = ".screenreader-text, .sr-only, .screen-reader-text, .u-vis
 _INLINE_POPUPS = ".ref-lnk .ref-overlay, .referenceDiv .dropDown, #figureViewerArticleInfo, #tableViewerArticleInfo"
 _TITLE_LABEL = re.compile(r"^title\s*:\s*(?=\S)", re.IGNORECASE)
 _ABSTRACT_LABEL = re.compile(r"^abstract(\s*[:.]\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)", re.IGNORECASE)
-_DOI_RESOLVER = re.compile(r"(?i)^(?:https?://)?(?:dx\.)?doi\.org/")
+_DOI_RESOLVER = re.compile(r"(?i)^(?:https?://)?(?:dx\.|www\.)?doi\.org/")
 _LINK_SCHEMES = ("http", "https", "ftp")
 
 Html = str | bytes | BeautifulSoup
@@ -185,16 +185,14 @@ def scrape_doi(text: str) -> str:
 
     DOIs containing spaces are refused, as in PubFetcher's scrapers.
     """
-    text = _DOI_RESOLVER.sub("", text.strip())
-    if ids.is_doi(text) and " " not in text:
-        return ids.normalise_doi(text)
+    if doi := ids.doi_in_value(text):
+        return ids.normalise_doi(doi)
     found = ids.extract_dois(text) if text else []
     if found:
         return found[0]
     for token in text.split():  # a resolver link inside text: "doi: https://doi.org/10.1101/x", "Cite as ..."
-        bare = _DOI_RESOLVER.sub("", token.rstrip(".,;)]"))
-        if bare != token and ids.is_doi(bare):
-            return ids.normalise_doi(bare)
+        if _DOI_RESOLVER.match(token) and (doi := ids.doi_in_value(token)):
+            return ids.normalise_doi(doi)
     return ""
 
 

@@ -148,7 +148,7 @@ class Decision:
 
 
 def _norm_doi(doi: str) -> str:
-    return idmod.normalise_doi(doi.strip()) if doi else ""
+    return idmod.normalise_doi(idmod.doi_in_value(doi) or doi.strip()) if doi else ""
 
 
 def doi_base(doi: str) -> str:
