@@ -6,6 +6,7 @@ free; PDF extraction through the pool is tested in tests/test_pdf.py.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.workerpool import Outcome, WorkerPool
 from pubfetch.resources.base import Context
+from support.daemon_pools import limits_in_a_daemon
 from support.procs import children_supported, descendants, process_gone
 
 PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj "
@@ -139,3 +141,21 @@ def test_hung_worker_ends_when_its_run_is_killed(tmp_path: Path) -> None:
         run.kill()
         run.wait(60)
     assert process_gone(worker), f"worker {worker} outlived its killed run"
+
+
+@pytest.mark.parametrize("maker", ["billiard", "multiprocessing"])
+def test_a_daemonic_process_has_its_jobs_time_limited(maker: str, tmp_path: Path) -> None:
+    """A Celery ``--pool prefork`` child (billiard's) and a ``multiprocessing.Pool`` worker are daemonic, which
+    multiprocessing forbids to have children: they start their workers all the same, and a hung job or PDF ends at its
+    limit instead of holding the process."""
+    if maker == "billiard":
+        billiard = pytest.importorskip("billiard", reason='Celery\'s pool needs billiard (pip install ".[test]")')
+        pool = billiard.Pool(1)
+    else:
+        pool = multiprocessing.get_context("fork").Pool(1)
+    try:
+        result = pool.apply_async(limits_in_a_daemon, (str(tmp_path / "pdf.pid"),)).get(timeout=300)
+    finally:
+        pool.terminate()
+        pool.join()
+    assert result == (True, "ok", True, "timeout", "timeout", True)

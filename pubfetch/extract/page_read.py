@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import gc
 import logging
-import multiprocessing
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -274,9 +273,9 @@ def read_page_isolated(html: str, url: str, rules: ScrapingRules, workers: Worke
                        time_limit: float, memory_limit: int) -> PageReading | str:
     """:func:`read_page` in one of ``workers``, killed after ``time_limit`` seconds, its address space capped at
     ``memory_limit`` bytes (0: no cap): the reading, or why the page was abandoned (over its time or memory, or the
-    reader failed on it). Without ``workers`` (a caller with no run to own them) and in a daemonic process (which may
-    not have children: a ``multiprocessing.Pool`` worker), the page is read here, unprotected."""
-    if workers is None or multiprocessing.current_process().daemon:
+    reader failed on it). Without ``workers`` (a caller with no run to own them) the page is read here, unprotected.
+    A daemonic process (a Celery ``--pool prefork`` child) starts its workers too (``pubfetch.extract.workerpool``)."""
+    if workers is None:
         return read_page(html, url, rules, meta=meta)
     outcome = workers.run(_read_in_worker, html, url, meta, _level(), time_limit=time_limit,
                           memory_limit=memory_limit)

@@ -1,0 +1,25 @@
+"""What a daemonic process (a Celery ``--pool prefork`` child, a ``multiprocessing.Pool`` worker) gets when it reads a
+page or extracts a PDF: run in such a process by tests/test_workerpool.py, each returns plain values to compare."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+
+from pubfetch.extract.pdf import extract_pdf
+from pubfetch.extract.workerpool import WorkerPool
+from support.pdf_workers import slow_worker
+
+
+def limits_in_a_daemon(pid_file: str) -> tuple[bool, str, bool, str, str, bool]:
+    """In the calling (daemonic) process: whether it is daemonic, a job's outcome and whether another process ran it,
+    a hung job's outcome at a 2 s limit, a hung PDF extraction's error kind, and whether the process is still
+    daemonic afterwards."""
+    daemonic = multiprocessing.current_process().daemon
+    with WorkerPool(1) as pool:
+        done = pool.run(os.getpid, time_limit=60)
+        hung = pool.run(time.sleep, 600, time_limit=2)
+    pdf = extract_pdf(b"%PDF-1.4\n" + pid_file.encode(), worker=slow_worker, time_limit=2)
+    return (daemonic, done.kind, done.value != os.getpid(), hung.kind, pdf.error_kind,
+            multiprocessing.current_process().daemon)
