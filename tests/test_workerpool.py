@@ -158,4 +158,4 @@ def test_a_daemonic_process_has_its_jobs_time_limited(maker: str, tmp_path: Path
     finally:
         pool.terminate()
         pool.join()
-    assert result == (True, "ok", True, "timeout", "timeout", True)
+    assert result == (True, ["ok", "ok", "ok"], True, "timeout", "timeout", True)

@@ -162,25 +162,31 @@ def _mp_context(preload: tuple[str, ...], daemonic: bool = False) -> multiproces
     return multiprocessing.get_context("spawn")
 
 
-#: One daemonic parent starts one worker at a time: :func:`_children_allowed` lifts and restores a flag of the process.
-_DAEMON_START = threading.Lock()
+#: Held while a daemonic process's flag is lifted for a start (:func:`_children_allowed`), and by whoever reads it.
+_DAEMON_FLAG = threading.Lock()
+
+
+def _is_daemonic() -> bool:
+    """Whether this process is daemonic, as it is outside a worker's start (another thread may be starting one)."""
+    with _DAEMON_FLAG:
+        return bool(multiprocessing.current_process().daemon)
 
 
 @contextlib.contextmanager
-def _children_allowed() -> Iterator[None]:
-    """Let this process start a worker even where it is daemonic, as a Celery ``--pool prefork`` child is (billiard
-    marks its pool processes so, and multiprocessing refuses children to a daemonic process).
+def _children_allowed(daemonic: bool) -> Iterator[None]:
+    """Let this process start a worker even where it is ``daemonic``, as a Celery ``--pool prefork`` child is
+    (billiard marks its pool processes so, and multiprocessing refuses children to a daemonic process).
 
     Why it is safe: the rule exists because a daemonic process is ended with its parent and would leave its children
-    behind; a pool worker ends on its own when the process that started it is gone (:func:`_end_with_parent`), and the
-    fork server ends when its starter does. The flag is lifted for the start only. billiard's processes also carry an
-    authentication key that pickles only while billiard itself is starting a process, which the start here is made to
-    look like (the key goes to the fork server as multiprocessing's own does)."""
-    me = multiprocessing.current_process()
-    if not me.daemon:
+    behind; a pool worker ends on its own when the process that started it is gone (:func:`_end_with_parent`). The
+    flag is lifted for the start only. billiard's processes also carry an authentication key that pickles only while
+    billiard itself is starting a process, which the start here is made to look like (the key goes to the new worker
+    as multiprocessing's own does)."""
+    if not daemonic:
         yield
         return
-    with _DAEMON_START:
+    me = multiprocessing.current_process()
+    with _DAEMON_FLAG:
         spawning = _billiard_spawning(me)
         me.daemon = False
         try:
@@ -204,7 +210,7 @@ class _Worker:
     """One worker process and the parent's end of its pipe; used by one thread at a time (the pool sees to it)."""
 
     def __init__(self, ctx: multiprocessing.context.BaseContext, setup: Callable[[], None] | None,
-                 memory_limit: int, name: str) -> None:
+                 memory_limit: int, name: str, *, daemonic: bool = False) -> None:
         self.memory_limit = memory_limit
         self.jobs = 0
         self.ready = False
@@ -212,7 +218,7 @@ class _Worker:
         self.process = ctx.Process(  # type: ignore[attr-defined]
             target=_serve, args=(child, setup, memory_limit), name=name, daemon=True)
         try:
-            with _children_allowed():
+            with _children_allowed(daemonic):
                 self.process.start()
         finally:
             child.close()  # else the parent's copy keeps the pipe open and a dead worker is never noticed
@@ -376,8 +382,9 @@ class WorkerPool:
                 self._busy.discard(slot)
                 self._reserved += 1
         try:
-            ctx = _mp_context(self._preload, multiprocessing.current_process().daemon)
-            worker = _Worker(ctx, self._setup, memory_limit, self._name)
+            daemonic = _is_daemonic()
+            worker = _Worker(_mp_context(self._preload, daemonic), self._setup, memory_limit, self._name,
+                             daemonic=daemonic)
         except BaseException:
             with self._cond:
                 self._reserved -= 1
