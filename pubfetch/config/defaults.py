@@ -196,7 +196,7 @@ class RunSettings:
         doc="bytes of address space a page-reading worker process may use (0: no cap); a page that needs more is "
             "abandoned as one over its time")
     title_similarity: int = setting(
-        DEFAULT_TITLE_SIMILARITY, low=0, high=100, job=True,
+        DEFAULT_TITLE_SIMILARITY, low=0, high=100, job=True, env="PUBFETCH_TITLE_SIMILARITY", cli="--title-similarity",
         doc="how alike (rapidfuzz similarity) a page's or PDF's title must be to the paper's known title for the page "
             "to be merged, when it carries no identifier to compare (docs/rules.md, \"Whose page is it\")")
 
