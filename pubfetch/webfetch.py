@@ -107,9 +107,8 @@ def _read(ctx: Context, page: Webpage, html: str, selectors: Selectors | None, m
     if isinstance(reading, WebpageReading):
         return reading
     if not ctx.halted:
-        log.warning("webpage %s abandoned: %s; nothing taken from it, retried in a later run", page.final_url,
-                    reading)
-    page.state.fetch_exception = True
+        log.warning("webpage %s abandoned: %s; nothing taken from it, %s", page.final_url, reading, reading.what_next)
+    page.state.fetch_exception = page.state.fetch_exception or not reading.is_bug
     return None
 
 

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from pubfetch.extract.page_read import PageReading, read_page
-from pubfetch.extract.reader_workers import page_workers, read_isolated
+from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.webpage_read import Selectors, WebpageReading, read_webpage
 from pubfetch.rules import ScrapingRules
 
@@ -44,7 +44,8 @@ def test_a_job_that_fails_on_its_page_gives_why_and_its_worker_serves_the_next(r
     with page_workers(1, rules) as workers:
         why = read_isolated(read_webpage, (MARSH_PAGE, "https://tool.example/"), rules, workers, time_limit=60,
                             memory_limit=0, selectors=Selectors(title="h1:not("))  # not valid CSS: the job raises
-        assert isinstance(why, str) and why.startswith("its reader failed: ValueError: ")
+        assert isinstance(why, Abandoned) and why.startswith("its reader failed: ValueError: ")
+        assert why.is_bug and "report" in why.what_next  # the reader's failure is pubfetch's, not the page's
         after = read_isolated(read_webpage, (MARSH_PAGE, "https://tool.example/"), rules, workers, time_limit=60,
                               memory_limit=0, selectors=Selectors(title="h1"))
         assert isinstance(after, WebpageReading) and after.content.title == "Sediment supply and marsh resilience"

@@ -159,5 +159,6 @@ def test_a_page_over_its_time_limit_gives_nothing_counts_as_a_failure_and_the_ru
                          "(page_time_limit; raise it to give pages longer); nothing taken from it, retried in a later "
                          "run"]
     assert hung.state.fetch_exception and not hung.visited_sites
+    assert hung.state.failures == {"page too slow to read": 1}  # in the words the run's advice answers
     assert "as the publisher shows it" in read.fulltext.content
     assert [s.url for s in read.visited_sites] == [page]

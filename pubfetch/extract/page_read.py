@@ -23,7 +23,7 @@ from pubfetch.extract.identity_claims import page_claims
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
-from pubfetch.extract.reader_workers import page_workers, read_isolated
+from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.scrape import scrape_journal
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.model.identity import Claims
@@ -179,7 +179,7 @@ def _page_rule(rules: ScrapingRules, url: str, soup: BeautifulSoup, index: PageI
 
 
 def read_page_isolated(html: str, url: str, rules: ScrapingRules, workers: WorkerPool | None, *, meta: bool,
-                       time_limit: float, memory_limit: int) -> PageReading | str:
+                       time_limit: float, memory_limit: int) -> PageReading | Abandoned:
     """:func:`read_page` in one of ``workers`` (:func:`~pubfetch.extract.reader_workers.read_isolated`), killed after
     ``time_limit`` seconds, its address space capped at ``memory_limit`` bytes (0: no cap): the reading, or why the
     page was abandoned. Without ``workers`` the page is read here, unprotected."""

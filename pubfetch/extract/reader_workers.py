@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from pubfetch.extract.workerpool import Outcome, WorkerPool
 from pubfetch.rules import RuleSource, ScrapingRules
 
-__all__ = ["PAGES_PER_WORKER", "PRELOAD", "PageReaders", "page_workers", "read_isolated"]
+__all__ = ["PAGES_PER_WORKER", "Abandoned", "PRELOAD", "PageReaders", "page_workers", "read_isolated"]
 
 T = TypeVar("T")
 
@@ -129,7 +129,7 @@ def _tell(records: Sequence[tuple[str, int, str]]) -> None:
 
 
 def read_isolated(job: Callable[..., T], args: tuple[Any, ...], rules: ScrapingRules, workers: WorkerPool | None,
-                  *, time_limit: float, memory_limit: int, **kwargs: Any) -> T | str:
+                  *, time_limit: float, memory_limit: int, **kwargs: Any) -> T | Abandoned:
     """``job(*args, rules=rules, **kwargs)`` in one of ``workers`` (with the worker's copy of ``rules``), killed after
     ``time_limit`` seconds, its address space capped at ``memory_limit`` bytes (0: no cap): the job's value (never a
     string), or why the page was abandoned (over its time or memory, or the reader failed on it), in the words of the
@@ -145,17 +145,44 @@ def read_isolated(job: Callable[..., T], args: tuple[Any, ...], rules: ScrapingR
     return _abandoned(outcome, time_limit, memory_limit)
 
 
-def _abandoned(outcome: Outcome, time_limit: float, memory_limit: int) -> str:
+class Abandoned(str):
+    """Why a page's reading gave nothing (the text, naming the setting that would let it through), with how it ended
+    (``kind``: the worker's outcome, ``timeout``, ``memory``, ``died``, ``raised``, ``closed``...), so that a caller
+    records a slow page, a page too large and a reader's failure each in its own words."""
+
+    kind: str
+
+    def __new__(cls, text: str, kind: str) -> Abandoned:
+        value = super().__new__(cls, text)
+        value.kind = kind
+        return value
+
+    @property
+    def is_bug(self) -> bool:
+        """The reader raised on the page: pubfetch's failure, not the page's (not worth retrying it)."""
+        return self.kind == "raised"
+
+    @property
+    def what_next(self) -> str:
+        """The end of the warning: what happens to the page, or whom to tell."""
+        if self.is_bug:
+            return "this is a bug in pubfetch: please report it with the page's URL"
+        return "retried in a later run"
+
+
+def _abandoned(outcome: Outcome, time_limit: float, memory_limit: int) -> Abandoned:
     """Why a page's reading gave nothing, naming the setting that would let it through."""
     if outcome.kind == "timeout":
-        return (f"not read within the page time limit of {time_limit:g} s (page_time_limit; raise it to give pages "
+        text = (f"not read within the page time limit of {time_limit:g} s (page_time_limit; raise it to give pages "
                 "longer)")
-    if outcome.kind == "memory":
-        return (f"needed more than the page memory limit of {memory_limit:,} bytes (page_memory_limit; raise it to "
+    elif outcome.kind == "memory":
+        text = (f"needed more than the page memory limit of {memory_limit:,} bytes (page_memory_limit; raise it to "
                 "give pages more)")
-    if outcome.kind == "died":
+    elif outcome.kind == "died":
         cap = f"; the page memory limit is {memory_limit:,} bytes (page_memory_limit)" if memory_limit > 0 else ""
-        return f"its reader process died (exit code {outcome.exitcode}{cap})"
-    if outcome.kind == "closed":
-        return "the run was closing"
-    return f"its reader failed: {outcome.message}"
+        text = f"its reader process died (exit code {outcome.exitcode}{cap})"
+    elif outcome.kind == "closed":
+        text = "the run was closing"
+    else:
+        text = f"its reader failed: {outcome.message}"
+    return Abandoned(text, outcome.kind)

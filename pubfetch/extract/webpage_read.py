@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from bs4 import BeautifulSoup
 
 from pubfetch.extract.clean import clean_html
-from pubfetch.extract.reader_workers import read_isolated
+from pubfetch.extract.reader_workers import Abandoned, read_isolated
 from pubfetch.extract.scrape import WebpageContent, scrape_webpage, select_first_text, select_text
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.rules import ScrapingRules
@@ -66,7 +66,7 @@ def read_webpage(html: str, url: str, rules: ScrapingRules, *, selectors: Select
 
 def read_webpage_isolated(html: str, url: str, rules: ScrapingRules, workers: WorkerPool | None, *,
                           selectors: Selectors | None, measure: bool, time_limit: float,
-                          memory_limit: int) -> WebpageReading | str:
+                          memory_limit: int) -> WebpageReading | Abandoned:
     """:func:`read_webpage` in one of ``workers`` (:func:`~pubfetch.extract.reader_workers.read_isolated`), killed
     after ``time_limit`` seconds, its address space capped at ``memory_limit`` bytes (0: no cap): the reading, or why
     the page was abandoned. Without ``workers`` the page is read here, unprotected."""
