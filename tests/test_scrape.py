@@ -618,3 +618,31 @@ def test_empty_and_garbage_pages_give_empty_records() -> None:
 ])  # fmt: skip
 def test_absolute_url(href: str, base: str, expected: str | None) -> None:
     assert absolute_url(href, base) == expected
+
+
+ABSTRACT_RULE = """\
+'example\\.org/': boxed
+---
+boxed:
+  title: h1
+  abstract: div.abstract
+"""
+ABSTRACT_TEXT = ("Salt marshes keep pace with rising seas by trapping sediment and building organic soil. We measured "
+                 "surface elevation change at forty marsh sites along three estuaries between 2015 and 2021.")
+
+
+def test_a_rules_abstract_leaves_out_the_parts_that_are_not_the_abstract() -> None:
+    """Highlights, a visual abstract box and a keywords line inside the rule's abstract element are not taken."""
+    url = "https://example.org/a/1"
+    html = ('<html><body><h1>Marsh resilience</h1><div class="abstract"><div class="highlights"><ul><li>Sediment '
+            'decides the fate of marshes.</li></ul></div><div class="visual-abstract"><img src="/v.png"><p>Visual '
+            f"abstract</p></div><h2>Abstract</h2><p>{ABSTRACT_TEXT}</p><p>Keywords: marsh; sediment</p></div>"
+            "</body></html>")
+    assert scrape_journal(html, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract == ABSTRACT_TEXT
+
+
+def test_a_rules_abstract_that_is_a_reference_list_is_none() -> None:
+    url = "https://example.org/a/2"
+    entries = "".join(f"<li>Smith J, et al. ({2000 + i}) Marshes. Coastal Journal {i}:{i}0-{i}9.</li>" for i in range(6))
+    html = f'<html><body><h1>Marsh resilience</h1><div class="abstract"><ol>{entries}</ol></div></body></html>'
+    assert scrape_journal(html, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract == ""

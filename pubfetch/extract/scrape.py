@@ -34,6 +34,7 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch import ids
+from pubfetch.extract.abstract_bounds import block_text, reads_as_abstract
 from pubfetch.extract.article_title import tidy_title
 from pubfetch.extract.clean import clean_html, page_title, parse_html
 from pubfetch.extract.html_text import element_text, format_text
@@ -122,6 +123,17 @@ def joined_text(root: Tag, selector: Selector | None, index: PageIndex | None = 
         return ""
     texts = (format_text(e) for e in _outermost(selector.select(root, index)))
     return "\n\n".join(t for t in texts if t)
+
+
+def _abstract(root: Tag, selector: Selector | None, index: PageIndex) -> str:
+    """A rule's abstract: its elements' text without the parts that are not the abstract (highlights, a visual
+    abstract, keywords, widgets: :func:`pubfetch.extract.abstract_bounds.block_text`) and a leading label; "" when
+    it does not read as an abstract (a reference list, a menu)."""
+    if selector is None:
+        return ""
+    texts = (block_text(e) for e in _outermost(selector.select(root, index)))
+    text = _ABSTRACT_LABEL.sub("", "\n\n".join(t for t in texts if t), count=1)
+    return text if reads_as_abstract(text) else ""
 
 
 def _join(*parts: str) -> str:
@@ -268,7 +280,7 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     title = tidy_title(_TITLE_LABEL.sub("", title, count=1))
     record.title = f"{title} : {subtitle}" if title and subtitle else title
     record.keywords = _keywords(soup, rule, index)
-    record.abstract = _ABSTRACT_LABEL.sub("", joined_text(soup, rule.selector("abstract"), index), count=1)
+    record.abstract = _abstract(soup, rule.selector("abstract"), index)
     body = joined_text(soup, rule.selector("fulltext"), index)
     record.fulltext = _join(record.title, record.abstract, body) if body else ""
     record.flags["body"] = body  # the full text without title and abstract, for a caller that finds those elsewhere

@@ -1,0 +1,121 @@
+"""Where an abstract ends: the parts a page puts inside or beside its abstract block that are not the abstract, and
+whether a text read as an abstract is one at all.
+
+An abstract block often holds more than the abstract: a "Visual Abstract" or graphical-abstract box, a table of
+contents graphic and its links, highlights, an author summary, keywords, the tab bar that switches between them, a
+sharing or commenting widget. These are left out of the abstract's text wherever they are recognisable by their
+markup (a class or id naming them, a heading naming them, a figure or an image link), both in the generic reader
+and in a rule's abstract selection. And a text is an abstract only when it reads as prose: a reference list (most
+lines a citation) or a menu (most lines a few words) is not one, however it was found.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from bs4.element import Tag
+
+from pubfetch.extract.clean_keywords import tokenize
+from pubfetch.extract.html_text import format_text
+from pubfetch.extract.visible import is_hidden, is_link_list
+
+__all__ = ["ENDING_HEADING", "block_text", "is_furniture", "reads_as_abstract"]
+
+#: Class or id tokens of the parts inside an abstract block that are not the abstract.
+_FURNITURE = frozenset((
+    "graphical", "visual", "video", "highlights", "keywords", "keyword", "kwd", "toc", "graphic",
+    "figure", "fig", "image", "img", "thumb", "thumbnail", "tablist", "comment", "comments", "disqus", "share",
+    "sharing", "social", "metrics", "altmetric", "download", "downloads", "button", "btn", "toggle", "nav", "menu",
+    "related", "topics", "footnote", "footnotes", "copyright", "permissions", "funding", "acknowledgements",
+    "acknowledgments", "ack",
+))  # fmt: skip
+#: Token pairs that name a summary which is not the abstract (PLOS's "author summary", eLife's "digest" is its own
+#: part too, a lay summary).
+_OTHER_SUMMARIES = (frozenset(("author", "summary")), frozenset(("lay", "summary")), frozenset(("plain", "summary")),
+                    frozenset(("digest",)), frozenset(("editor", "summary")))
+#: A heading that opens a part which is not the abstract, whatever its rank: the abstract ends there.
+ENDING_HEADING = re.compile(
+    r"(?i)^\s*(?:author(?:'s|s')?\s+summary|lay\s+summary|plain\s+language\s+summary|non-technical\s+summary|"
+    r"editor'?s?\s+summary|e(?:life)?\s*digest|highlights|research\s+highlights|graphical\s+abstract|"
+    r"visual\s+abstract|video\s+abstract|toc\s+graphic|table\s+of\s+contents\s+graphic|key\s*words?|index\s+terms|"
+    r"key\s+topics|subjects?|comments?|acknowledge?ments?|significance(?:\s+statement)?|"
+    r"citation|share\s+this\s+article|cite\s+this\s+article)\s*[:.]?\s*$")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+#: A block opening with a keywords label ("Keywords:", "Index Terms."), whatever its markup.
+_KEYWORDS_LABEL = re.compile(r"(?i)^(?:key\s*words?|index\s+terms)\s*[:.\u2014-]")
+_LINE_BLOCKS = frozenset(("div", "p", "section", "dl", "ul"))
+_INLINE = frozenset(("a", "span", "i", "b", "em", "strong", "sup", "sub", "mark", "small", "abbr", "cite", "q", "u",
+                     "font", "code", "var", "time", "label"))
+_ROLES = frozenset(("tablist", "tab", "navigation", "toolbar", "button", "menu", "complementary"))
+#: A line of a reference list: a year, and a citation's marks (et al., a page range or volume:page, a numbered entry).
+_YEAR = re.compile(r"\b(?:19|20)\d{2}[a-z]?\b")
+_CITATION_MARK = re.compile(r"\bet\s+al\b|\b\d+\s*[-\u2013]\s*\d+\b|\b\d+\s*[:(]\s*\d+|^\s*\[?\d{1,3}[.\])]\s|\bdoi\b",
+                            re.IGNORECASE)
+#: Lines of a menu: a few words each.
+_MENU_WORDS = 5
+_PROSE_WORDS = 20
+
+
+def _tokens(tag: Tag) -> set[str]:
+    values = [str(tag.get("id") or "")]
+    cls = tag.get("class")
+    values.extend(cls if isinstance(cls, list) else [str(cls or "")])
+    return {t.lower() for t in tokenize(" ".join(values))}
+
+
+def is_furniture(tag: Tag) -> bool:
+    """Whether an element inside an abstract block is one of the parts that are not the abstract: named so by its
+    class or id (a block: words marked inside the text are the text), by its role (tabs, menus, toolbars), a
+    figure, a link around an image, a block opening with a keywords label."""
+    if tag.name in ("figure", "nav", "button", "form", "iframe", "textarea") or tag.get("role") in _ROLES:
+        return True
+    if tag.name in _INLINE:  # words marked inside the text (a search term's highlight, a glossary link) stay
+        return tag.name == "a" and tag.find("img") is not None
+    tokens = _tokens(tag)
+    if tokens & _FURNITURE or any(pair <= tokens for pair in _OTHER_SUMMARIES):
+        return True
+    return tag.name in _LINE_BLOCKS and bool(_KEYWORDS_LABEL.match(next(tag.stripped_strings, "")))
+
+
+def _rank(tag: Tag) -> int:
+    return int(tag.name[1])
+
+
+def _drop_other_parts(root: Tag) -> None:
+    """In place: each heading inside an abstract block that opens another part (see :data:`ENDING_HEADING`), with
+    what follows it up to the next heading of the same or a higher rank."""
+    for heading in root.find_all(_HEADINGS):
+        if heading.parent is None or not ENDING_HEADING.match(heading.get_text()):
+            continue
+        for sibling in list(heading.next_siblings):
+            if isinstance(sibling, Tag) and sibling.name in _HEADINGS and _rank(sibling) <= _rank(heading):
+                break
+            sibling.extract()
+        heading.extract()
+
+
+def block_text(element: Tag) -> str:
+    """An abstract block's text as paragraphs: hidden parts, link menus and the parts that are not the abstract
+    (:func:`is_furniture`, a heading that opens another part and what follows it) left out."""
+    if not any(is_hidden(t) or is_link_list(t) or is_furniture(t) or t.name in _HEADINGS
+               for t in element.find_all(True)):
+        return format_text(element)
+    element = copy.copy(element)
+    for tag in element.find_all(True):
+        if not tag.decomposed and (is_hidden(tag) or is_link_list(tag) or is_furniture(tag)):
+            tag.decompose()
+    _drop_other_parts(element)
+    return format_text(element)
+
+
+def reads_as_abstract(text: str) -> bool:
+    """Whether a text reads as an abstract: not a reference list (half or more of three or more lines are citations)
+    and not a menu (most of four or more lines a few words, none a sentence's length)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) >= 3 and 2 * sum(1 for line in lines if _YEAR.search(line) and _CITATION_MARK.search(line)) >= len(
+            lines):
+        return False
+    words = [len(line.split()) for line in lines]
+    return not (len(lines) >= 4 and 10 * sum(1 for w in words if w < _MENU_WORDS) >= 7 * len(lines)
+                and max(words) < _PROSE_WORDS)
