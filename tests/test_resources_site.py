@@ -105,3 +105,19 @@ def test_a_pdf_link_that_gives_a_web_page_gives_nothing() -> None:
     with run.context() as ctx:
         site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
     assert pub_run.pub.fulltext.is_empty() and not pub_run.pub.state.fetch_exception
+
+
+def test_a_meta_titles_split_formula_gives_way_to_the_visible_heading() -> None:
+    """citation_title "Ni 12 P 5 ..." (a publisher's artefact) and the heading Ni<sub>12</sub>P<sub>5</sub>: the
+    stored title is the one the page shows."""
+    run = fetch_run(2)
+    shown = "Ni12P5 nanocrystals anchored on graphene for sodium storage"
+    body = ('<html><head><title>Publisher</title><meta name="citation_title" content="Ni 12 P 5 nanocrystals '
+            'anchored on graphene for sodium storage"></head><body><article><h1>Ni<sub>12</sub>P<sub>5</sub> '
+            "nanocrystals anchored on graphene for sodium storage</h1>"
+            + "<p>The article as the publisher shows it.</p>" * 30 + "</article></body></html>")
+    publisher(run, body)
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+    assert pub_run.pub.title.content == shown

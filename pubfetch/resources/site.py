@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 
 from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
 from pubfetch.extract.article_abstract import gives_way
-from pubfetch.extract.article_title import meta_title
+from pubfetch.extract.article_title import SITE_DECORATED, main_heading, meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.meta import parse_meta
@@ -25,6 +25,7 @@ from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.scrape import scrape_journal
+from pubfetch.extract.title_choice import complete_title, shown_spacing
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
@@ -113,12 +114,17 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(ctx, final_url, soup, index)
     meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
+    heading = bibliographic = ""  # the titles compared (extract/title_choice.py)
     if meta_record is not None and meta_record.title:  # read before a rule's scraping or the reader edits the tree
         types = meta_record.flags.get("types")
         source = str(types.get("title", "")) if isinstance(types, dict) else ""
         meta_record.title = meta_title(meta_record.title, source, soup, final_url, _site_names(meta_record))
+        heading = main_heading(soup, meta_record.title)
+        meta_record.title = shown_spacing(meta_record.title, heading)
+        bibliographic = "" if source in SITE_DECORATED else meta_record.title
     if rule is not None:
         record = scrape_journal(soup, final_url, rule)
+        record.title = complete_title(record.title, bibliographic, heading, site_names=_site_names(meta_record))
         body = rule.selector("fulltext")
         # a fresh index: the scraping took hidden elements out of the tree the first one describes
         if body is not None and (sections := page_sections(body.select(soup, PageIndex(soup)))):
