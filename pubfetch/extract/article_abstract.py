@@ -10,7 +10,12 @@ wins, outer elements before the ones inside them, earlier before later in the pa
 3. a heading reading "Abstract" or "Summary" (``h1``-``h6``, or a short bold line): what follows it up to the next
    heading of the same rank, a keywords line, or a line opening the body or back matter ("1. Introduction").
 
-Blocks in related-article lists and other papers' teasers are never taken. The abstract keeps its inner headings
+Every shown candidate is tried before any hidden one; a candidate holding exactly one other that fits gives way to
+it (the innermost block of an abstract's size); the parts inside a block that are not the abstract (highlights, a
+visual abstract, keywords, widgets) are left out and a text must read as prose
+(:mod:`pubfetch.extract.abstract_bounds`). Label-following reads loose text after a label and skips links and note
+marks beside it; an "Abstract" menu entry is no label. Blocks in related-article lists and other papers' teasers are
+never taken. The abstract keeps its inner headings
 (a structured abstract's "Background", "Methods", ...) on their own lines and loses a leading "Abstract" label.
 :func:`is_truncation` says whether a meta description merely repeats the start of the visible abstract, and
 :func:`gives_way` whether it must give way to the visible abstract (a truncation, or a description saying less).
