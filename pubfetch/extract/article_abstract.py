@@ -67,6 +67,8 @@ _ELLIPSIS = re.compile(r"(\.\.\.|\u2026|\[\.\.\.\]|\[\u2026\])\s*$")
 _OPENING = 100
 _NOT_LETTERS = re.compile(r"[\W_]+")
 #: Elements whose "Abstract" is a menu entry or a link, never the abstract's label.
+#: How many levels of candidates nested one in another the search for the innermost descends.
+_MAX_NESTING = 8
 _MENU_ENTRIES = frozenset(("a", "button", "li", "option", "select", "nav", "menu"))
 #: What may stand between a label and the abstract's text: a link ("[Plain Text Version]", a jump) or a note mark.
 _BESIDE_LABEL = frozenset(("a", "sup", "button", "img", "br"))
@@ -180,14 +182,17 @@ def _following(node: Tag, rank: int) -> list[str]:
     """The paragraphs after ``node`` among its siblings, up to what ends an abstract under a heading of ``rank``."""
     parts: list[str] = []
     loose: list[NavigableString | Tag] = []
+    started = False  # whether text has begun after the label (links and note marks before it are skipped)
     for sibling in node.next_siblings:
         if isinstance(sibling, NavigableString) or not isinstance(sibling, Tag):
             if sibling.__class__ is NavigableString:
                 loose.append(sibling)
+                started = started or bool(sibling.strip())
             continue
         if sibling.name in _INLINE and not _is_heading(sibling):
-            if parts or _loose_text(loose) or sibling.name not in _BESIDE_LABEL:
+            if parts or started or sibling.name not in _BESIDE_LABEL:
                 loose.append(sibling)  # else "[Plain Text Version]", a note mark: beside the label, not the abstract
+                started = True
             continue
         if text := _loose_text(loose):
             parts.append(text)
@@ -213,15 +218,28 @@ def _after_heading(heading: Tag) -> str:
         node = node.parent
 
 
-def _innermost(tag: Tag, pool: list[Tag]) -> Tag:
+def _nested(pool: list[Tag]) -> dict[int, list[Tag]]:
+    """Each candidate's candidates nested directly in it (none between), by the outer one's id: one climb per
+    candidate, up to the nearest candidate around it."""
+    ids = {id(t) for t in pool}
+    inside: dict[int, list[Tag]] = {}
+    for tag in pool:
+        outer = next((p for p in tag.parents if id(p) in ids), None)
+        if outer is not None:
+            inside.setdefault(id(outer), []).append(tag)
+    return inside
+
+
+def _innermost(tag: Tag, nested: dict[int, list[Tag]]) -> Tag:
     """The candidate to read for an outermost one: the one candidate nested in it, when it alone is there and fits
-    (a wrapper holding the abstract and the page header, authors or widgets gives way to it), recursively; several
-    candidates inside (a structured abstract's sections) keep the wrapper."""
-    while True:
-        inside = _outermost([t for t in pool if t is not tag and any(p is tag for p in t.parents)])
+    (a wrapper holding the abstract and the page header, authors or widgets gives way to it), down at most
+    :data:`_MAX_NESTING` levels; several candidates inside (a structured abstract's sections) keep the wrapper."""
+    for _ in range(_MAX_NESTING):
+        inside = nested.get(id(tag), [])
         if len(inside) != 1 or not _fits(_text(inside[0])):
-            return tag
+            break
         tag = inside[0]
+    return tag
 
 
 def find_abstract(soup: BeautifulSoup) -> str:
@@ -230,13 +248,13 @@ def find_abstract(soup: BeautifulSoup) -> str:
     around it): a hidden block is read only when nothing shown fits, as tabbed layouts keep real text in hidden
     blocks."""
     semantic, named, headings = _candidates(soup)
-    pool = semantic + named
+    nested = _nested(semantic + named)
     for shown_only in (True, False):
         for found in (semantic, named):
             for tag in _outermost(found):
                 if is_shown(tag) is not shown_only or _among_other_papers(tag):
                     continue
-                text = _text(_innermost(tag, pool))
+                text = _text(_innermost(tag, nested))
                 if _fits(text):
                     return text
         for heading in headings:
