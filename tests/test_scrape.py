@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.extract.article_abstract import find_abstract
+from pubfetch.extract.clean import parse_html
 from pubfetch.extract.scrape import (
     WebpageContent,
     absolute_url,
@@ -646,3 +648,15 @@ def test_a_rules_abstract_that_is_a_reference_list_is_none() -> None:
     entries = "".join(f"<li>Smith J, et al. ({2000 + i}) Marshes. Coastal Journal {i}:{i}0-{i}9.</li>" for i in range(6))
     html = f'<html><body><h1>Marsh resilience</h1><div class="abstract"><ol>{entries}</ol></div></body></html>'
     assert scrape_journal(html, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract == ""
+
+
+def test_a_screen_reader_abstract_heading_stays_for_the_reader_after_a_rule_misses_the_abstract() -> None:
+    """A standfirst under a visually hidden "Abstract" heading: the rule's selector finds no abstract, and the generic
+    reader, reading the same tree after the rule, follows the heading to the standfirst."""
+    url = "https://example.org/a/3"
+    soup = parse_html(f'<html><body><h1>Marsh resilience</h1><section><h2 class="u-visually-hidden">Abstract</h2>'
+                      f'</section><div class="standfirst"><p>{ABSTRACT_TEXT}</p></div><div class="sr-only">Opens in a '
+                      "new window</div></body></html>")
+    assert scrape_journal(soup, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract == ""
+    assert find_abstract(soup) == ABSTRACT_TEXT
+    assert "new window" not in soup.get_text()  # other screen-reader text is still dropped

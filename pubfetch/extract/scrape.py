@@ -17,8 +17,9 @@ elements become text follows PubFetcher (spec section 8):
 
 Two improvements over PubFetcher: when a selector matches an element and also one of its descendants, only the outer
 element is used, so no text appears twice; and a label the page prints inside the selected title or abstract
-("Title:", "Abstract:", an "ABSTRACT" heading line), text meant only for screen readers and hidden jump menus
-(lists of links) are dropped, so a rule need not fight the markup to leave them out (a BeautifulSoup argument loses
+("Title:", "Abstract:", an "ABSTRACT" heading line), text meant only for screen readers (but a heading labelling the
+abstract, which the generic reader follows where the rule finds no abstract) and hidden jump menus (lists of links) are
+dropped, so a rule need not fight the markup to leave them out (a BeautifulSoup argument loses
 those elements). Footnote marks ending a title (†, ‡, *) are dropped too.
 """
 
@@ -57,6 +58,7 @@ _SCREEN_READER_ONLY = ".screenreader-text, .sr-only, .screen-reader-text, .u-vis
 _INLINE_POPUPS = ".ref-lnk .ref-overlay, .referenceDiv .dropDown, #figureViewerArticleInfo, #tableViewerArticleInfo"
 _TITLE_LABEL = re.compile(r"^title\s*:\s*(?=\S)", re.IGNORECASE)
 _ABSTRACT_LABEL = re.compile(r"^abstract(\s*[:.]\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)", re.IGNORECASE)
+_ABSTRACT_HEADING = re.compile(r"(?i)^\s*(?:abstract|summary)\s*[:.]?\s*$")
 _DOI_RESOLVER = re.compile(r"(?i)^(?:https?://)?(?:dx\.)?doi\.org/")
 _LINK_SCHEMES = ("http", "https", "ftp")
 
@@ -80,6 +82,11 @@ class WebpageContent:
 def _not_shown() -> Selector:
     """Screen-reader-only text and the pop-up copies inside the article text, taken out before a rule reads a page."""
     return compile_selector(f"{_SCREEN_READER_ONLY}, {_INLINE_POPUPS}")
+
+
+def _is_abstract_label(tag: Tag) -> bool:
+    """A heading read only by screen readers that labels the abstract ("Abstract" over a standfirst)."""
+    return tag.name in ("h1", "h2", "h3", "h4", "h5", "h6") and bool(_ABSTRACT_HEADING.match(tag.get_text()))
 
 
 def _soup(html: Html) -> BeautifulSoup:
@@ -267,7 +274,8 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     """Apply a journal site's rules to its page at ``url`` (the final URL, used for links and URL rewrites)."""
     soup = _soup(html)
     for hidden in _not_shown().select(soup, PageIndex(soup)):
-        hidden.decompose()
+        if not _is_abstract_label(hidden):  # the generic reader, filling what the rule misses, follows that label
+            hidden.decompose()
     if soup.body is not None:
         drop_hidden_menus(soup.body)
     index = PageIndex(soup)  # the tree is only read from here on: one walk answers every selector of the rule
