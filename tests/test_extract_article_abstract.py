@@ -172,3 +172,19 @@ def test_a_meta_description_does_not_give_way_to_a_reference_list() -> None:
     references = format_text(parse_html(REFERENCES).find("ol"))
     assert gives_way(ABSTRACT[:160], ABSTRACT)  # a truncation of a real abstract gives way
     assert not gives_way(ABSTRACT, references)
+
+
+def test_a_wrapper_holding_the_header_and_authors_before_the_abstract_label_gives_what_follows_the_label() -> None:
+    """A 2014 layout: the only element named after the abstract wraps the article's header, its authors and dates,
+    then the "Abstract" heading and the text."""
+    block = ('<div id="abstract-box"><div class="header"><p>Letter | Published 1 July 2014</p><p>Ana Ramos, Li Wei, '
+             "Sam Okafor and the Coastal Marsh Consortium of the Three Estuaries, Department of Estuarine Studies, "
+             f"University of Saltby</p></div><h2>Abstract</h2><p>{ABSTRACT}</p></div>")
+    assert find_abstract(parse_html(article_page(abstract_block=block))) == ABSTRACT
+
+
+def test_a_whole_tab_with_acknowledgements_key_topics_and_comments_gives_only_its_abstract() -> None:
+    block = (f'<div id="abstract" class="tab-pane"><h2>Abstract</h2><p>{ABSTRACT}</p><h2>Acknowledgements</h2>'
+             '<p>We thank the harbour master for access.</p><div class="key-topics"><span>Key Topics</span><a>Marshes'
+             '</a><a>Sediment</a></div><div id="disqus_thread"><p>Add a comment about this article.</p></div></div>')
+    assert find_abstract(parse_html(article_page(abstract_block=block))) == ABSTRACT

@@ -242,6 +242,20 @@ def _innermost(tag: Tag, nested: dict[int, list[Tag]]) -> Tag:
     return tag
 
 
+def _from_label(block: Tag, text: str, labels: set[int]) -> str:
+    """A block's abstract: where the block holds an "Abstract" label after other text (a 2014 page's header,
+    authors and dates inside the abstract's wrapper), what follows the label, when that fits and is the block's own
+    text; else the block's text."""
+    label = next((d for d in block.descendants if id(d) in labels), None)
+    if not isinstance(label, Tag):
+        return text
+    after = _after_heading(label)
+    shown, whole = _squash(after), _squash(text)
+    if shown and shown in whole and not whole.startswith(shown) and _fits(after):
+        return after
+    return text
+
+
 def find_abstract(soup: BeautifulSoup) -> str:
     """The abstract the page shows, as paragraphs; "" when the page shows none that is recognisable as such. Every
     shown candidate is tried before any hidden one (inline ``display:none``, ``hidden``, ``aria-hidden``, on it or
@@ -249,12 +263,13 @@ def find_abstract(soup: BeautifulSoup) -> str:
     blocks."""
     semantic, named, headings = _candidates(soup)
     nested = _nested(semantic + named)
+    labels = {id(h) for h in headings}
     for shown_only in (True, False):
         for found in (semantic, named):
             for tag in _outermost(found):
                 if is_shown(tag) is not shown_only or _among_other_papers(tag):
                     continue
-                text = _text(_innermost(tag, nested))
+                text = _from_label(block := _innermost(tag, nested), _text(block), labels)
                 if _fits(text):
                     return text
         for heading in headings:
