@@ -121,3 +121,20 @@ def test_a_meta_titles_split_formula_gives_way_to_the_visible_heading() -> None:
     with run.context() as ctx:
         site.fetch_doi(ctx, pub_run)
     assert pub_run.pub.title.content == shown
+
+
+def test_a_meta_description_is_the_abstract_where_the_pages_candidate_is_a_reference_list() -> None:
+    """The only block headed "Abstract" on the page holds a reference list: the correct meta description is kept."""
+    run = fetch_run(2)
+    description = ("Salt marshes keep pace with rising seas by trapping sediment and building organic soil. We measured "
+                   "surface elevation change at forty marsh sites along three estuaries between 2015 and 2021.")
+    references = "".join(f"<li>Smith J, et al. ({2000 + i}) Marshes. Coastal Journal {i}:{i}0-{i}9.</li>"
+                         for i in range(8))
+    body = (f'<html><head><title>{CLOSED.title}</title><meta name="citation_title" content="{CLOSED.title}">'
+            f'<meta name="description" content="{description}"></head><body><article><h1>{CLOSED.title}</h1>'
+            f"<h2>Abstract</h2><ol>{references}</ol></article></body></html>")
+    publisher(run, body)
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+    assert pub_run.pub.abstract.content == description
