@@ -660,3 +660,12 @@ def test_a_screen_reader_abstract_heading_stays_for_the_reader_after_a_rule_miss
     assert scrape_journal(soup, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract == ""
     assert find_abstract(soup) == ABSTRACT_TEXT
     assert "new window" not in soup.get_text()  # other screen-reader text is still dropped
+
+
+def test_a_rule_selecting_the_abstracts_children_skips_those_that_are_not_the_abstract() -> None:
+    url = "https://example.org/a/4"
+    rule = journal_rules(ABSTRACT_RULE.replace("abstract: div.abstract", "abstract: 'div.abstract > *'"))
+    html = ('<html><body><h1>Marsh resilience</h1><div class="abstract"><div class="author-highlights"><ul><li>'
+            'Sediment decides the fate of marshes.</li></ul></div><p>' + ABSTRACT_TEXT + '</p><div class="keywords">'
+            "marsh; sediment</div></div></body></html>")
+    assert scrape_journal(html, url, rule.journal_rule(url)).abstract == ABSTRACT_TEXT
