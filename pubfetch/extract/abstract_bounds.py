@@ -34,9 +34,10 @@ _FURNITURE = frozenset((
 #: part too, a lay summary).
 _OTHER_SUMMARIES = (frozenset(("author", "summary")), frozenset(("lay", "summary")), frozenset(("plain", "summary")),
                     frozenset(("digest",)), frozenset(("editor", "summary")))
-#: A heading that opens a part which is not the abstract, whatever its rank: the abstract ends there.
+#: A heading that opens a part which is not the abstract, whatever its rank: the abstract ends there. (A
+#: "Non-Technical Summary" is a section of some structured abstracts, Cambridge's Global Sustainability: not here.)
 ENDING_HEADING = re.compile(
-    r"(?i)^\s*(?:author(?:'s|s')?\s+summary|lay\s+summary|plain\s+language\s+summary|non-technical\s+summary|"
+    r"(?i)^\s*(?:author(?:'s|s')?\s+summary|lay\s+summary|plain\s+language\s+summary|"
     r"editor'?s?\s+summary|e(?:life)?\s*digest|highlights|research\s+highlights|graphical\s+abstract|"
     r"visual\s+abstract|video\s+abstract|toc\s+graphic|table\s+of\s+contents\s+graphic|key\s*words?|index\s+terms|"
     r"key\s+topics|subjects?|comments?|acknowledge?ments?|significance(?:\s+statement)?|"
