@@ -24,6 +24,7 @@ never taken. The abstract keeps its inner headings
 from __future__ import annotations
 
 import re
+from itertools import chain, islice
 
 from bs4 import BeautifulSoup
 from bs4.element import NavigableString, Tag
@@ -66,10 +67,12 @@ _BODY_LINE = re.compile(r"(?i)^\s*(?:(?P<number>(?:\d+|[ivx]+)\.?)\s+)?(?P<word>
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026|\[\.\.\.\]|\[\u2026\])\s*$")
 _OPENING = 100
 _NOT_LETTERS = re.compile(r"[\W_]+")
-#: Elements whose "Abstract" is a menu entry or a link, never the abstract's label.
 #: How many levels of candidates nested one in another the search for the innermost descends.
 _MAX_NESTING = 8
+#: Elements whose "Abstract" is a menu entry or a link, never the abstract's label, when they hold it within
+#: :data:`_ENTRY_LEVELS` levels.
 _MENU_ENTRIES = frozenset(("a", "button", "li", "option", "select", "nav", "menu"))
+_ENTRY_LEVELS = 4
 #: What may stand between a label and the abstract's text: a link ("[Plain Text Version]", a jump) or a note mark.
 _BESIDE_LABEL = frozenset(("a", "sup", "button", "img", "br"))
 _INLINE = frozenset(("a", "i", "b", "em", "strong", "sup", "sub", "span", "small", "font", "u", "abbr", "cite", "q",
@@ -112,7 +115,8 @@ def _fits(text: str) -> bool:
 
 def _is_menu_entry(tag: Tag) -> bool:
     """Whether an "Abstract" line is an entry of a menu or a link (a jump to the abstract), not its label."""
-    return any(isinstance(p, Tag) and p.name in _MENU_ENTRIES for p in (tag, *tag.parents))
+    holders = islice(chain((tag,), tag.parents), _ENTRY_LEVELS)
+    return any(isinstance(p, Tag) and p.name in _MENU_ENTRIES for p in holders)
 
 
 def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
