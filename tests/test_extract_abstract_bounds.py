@@ -24,3 +24,10 @@ def test_prose_reads_as_an_abstract_a_reference_list_and_a_menu_do_not() -> None
                            for i in range(1, 6))
     assert not reads_as_abstract(references)
     assert not reads_as_abstract("Home\nCurrent issue\nArchive\nFor authors\nAbout the journal\nContact us")
+
+
+def test_an_abstract_whose_paragraphs_hold_years_and_ranges_reads_as_one() -> None:
+    paragraphs = [f"Between 2010 and 2015 we sampled 12-18 cores at each of forty marshes (site {i}: 3-4 per season) "
+                  "and dated them by lead-210, so that accretion rates over the last century could be set against "
+                  "the tide gauge record of the same estuaries and the sediment loads of their rivers." for i in range(3)]
+    assert reads_as_abstract("\n\n".join(paragraphs))

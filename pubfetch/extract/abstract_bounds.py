@@ -53,6 +53,8 @@ _ROLES = frozenset(("tablist", "tab", "navigation", "toolbar", "button", "menu",
 _YEAR = re.compile(r"\b(?:19|20)\d{2}[a-z]?\b")
 _CITATION_MARK = re.compile(r"\bet\s+al\b|\b\d+\s*[-\u2013]\s*\d+\b|\b\d+\s*[:(]\s*\d+|^\s*\[?\d{1,3}[.\])]\s|\bdoi\b",
                             re.IGNORECASE)
+#: A reference entry is shorter than this many words (an abstract's paragraph with years and ranges is longer).
+_CITATION_WORDS = 50
 #: Lines of a menu: a few words each.
 _MENU_WORDS = 5
 _PROSE_WORDS = 20
@@ -111,11 +113,13 @@ def block_text(element: Tag) -> str:
 
 
 def reads_as_abstract(text: str) -> bool:
-    """Whether a text reads as an abstract: not a reference list (half or more of three or more lines are citations)
-    and not a menu (most of four or more lines a few words, none a sentence's length)."""
+    """Whether a text reads as an abstract: not a reference list (six in ten or more of three or more lines are
+    citations: under 50 words, with a year and a citation's marks) and not a menu (seven in ten or more of four or
+    more lines a few words, none a sentence's length)."""
     lines = [line for line in text.split("\n") if line.strip()]
-    if len(lines) >= 3 and 2 * sum(1 for line in lines if _YEAR.search(line) and _CITATION_MARK.search(line)) >= len(
-            lines):
+    citations = sum(1 for line in lines if len(line.split()) < _CITATION_WORDS and _YEAR.search(line)
+                    and _CITATION_MARK.search(line))
+    if len(lines) >= 3 and 10 * citations >= 6 * len(lines):
         return False
     words = [len(line.split()) for line in lines]
     return not (len(lines) >= 4 and 10 * sum(1 for w in words if w < _MENU_WORDS) >= 7 * len(lines)
