@@ -669,3 +669,15 @@ def test_a_rule_selecting_the_abstracts_children_skips_those_that_are_not_the_ab
             'Sediment decides the fate of marshes.</li></ul></div><p>' + ABSTRACT_TEXT + '</p><div class="keywords">'
             "marsh; sediment</div></div></body></html>")
     assert scrape_journal(html, url, rule.journal_rule(url)).abstract == ABSTRACT_TEXT
+
+
+def test_an_author_summary_the_rules_selector_also_matches_is_not_appended() -> None:
+    """PLOS's markup: the abstract and the author summary are both ``div.abstract``; the rule's selector takes the
+    paragraphs of both."""
+    url = "https://example.org/a/5"
+    rule = journal_rules(ABSTRACT_RULE.replace("abstract: div.abstract", "abstract: '#artText > .abstract > :not(h2)'"))
+    html = ('<html><body><h1>Marsh resilience</h1><div id="artText"><div class="abstract toc-section"><h2>Abstract</h2>'
+            f'<p>{ABSTRACT_TEXT}</p></div><div class="abstract toc-section abstract-type-summary"><h2>Author summary'
+            "</h2><p>Marshes protect coasts, and the mud rivers carry decides whether they keep up.</p></div></div>"
+            "</body></html>")
+    assert scrape_journal(html, url, rule.journal_rule(url)).abstract == ABSTRACT_TEXT

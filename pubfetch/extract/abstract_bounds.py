@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import re
+from itertools import islice
 
 from bs4.element import Tag
 
@@ -20,11 +21,11 @@ from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import format_text
 from pubfetch.extract.visible import is_hidden, is_link_list
 
-__all__ = ["ENDING_HEADING", "block_text", "is_furniture", "reads_as_abstract"]
+__all__ = ["ENDING_HEADING", "block_text", "in_other_part", "is_furniture", "reads_as_abstract"]
 
 #: Class or id tokens of the parts inside an abstract block that are not the abstract.
 _FURNITURE = frozenset((
-    "graphical", "visual", "video", "highlights", "keywords", "keyword", "kwd", "toc", "graphic",
+    "graphical", "visual", "video", "highlights", "keywords", "keyword", "kwd", "graphic",
     "figure", "fig", "image", "img", "thumb", "thumbnail", "tablist", "comment", "comments", "disqus", "share",
     "sharing", "social", "metrics", "altmetric", "download", "downloads", "button", "btn", "toggle", "nav", "menu",
     "related", "topics", "footnote", "footnotes", "copyright", "permissions", "funding", "acknowledgements",
@@ -43,6 +44,9 @@ ENDING_HEADING = re.compile(
     r"key\s+topics|subjects?|comments?|acknowledge?ments?|significance(?:\s+statement)?|"
     r"citation|share\s+this\s+article|cite\s+this\s+article)\s*[:.]?\s*$")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+#: How far up and back :func:`in_other_part` looks for the part a selected element belongs to.
+_PART_LEVELS = 3
+_SIBLINGS = 50
 #: A block opening with a keywords label ("Keywords:", "Index Terms."), whatever its markup.
 _KEYWORDS_LABEL = re.compile(r"(?i)^(?:key\s*words?|index\s+terms)\s*[:.\u2014-]")
 _LINE_BLOCKS = frozenset(("div", "p", "section", "dl", "ul"))
@@ -75,10 +79,30 @@ def is_furniture(tag: Tag) -> bool:
         return True
     if tag.name in _INLINE:  # words marked inside the text (a search term's highlight, a glossary link) stay
         return tag.name == "a" and tag.find("img") is not None
-    tokens = _tokens(tag)
-    if tokens & _FURNITURE or any(pair <= tokens for pair in _OTHER_SUMMARIES):
+    if _named_part(tag):
         return True
     return tag.name in _LINE_BLOCKS and bool(_KEYWORDS_LABEL.match(next(tag.stripped_strings, "")))
+
+
+def _named_part(tag: Tag) -> bool:
+    """A block whose class or id names a part that is not the abstract."""
+    if tag.name in _INLINE:
+        return False
+    tokens = _tokens(tag)
+    return bool(tokens & _FURNITURE) or any(pair <= tokens for pair in _OTHER_SUMMARIES)
+
+
+def in_other_part(tag: Tag) -> bool:
+    """Whether an element a rule selected belongs to a part that is not the abstract: it is one (:func:`is_furniture`),
+    or sits in one named so (up to :data:`_PART_LEVELS` levels up; old pages wrap everything in a ``form``), or comes
+    after a heading naming one among its siblings (PLOS's author summary: ``#artText > .abstract > :not(h2)``
+    selects its paragraphs too)."""
+    if is_furniture(tag) or any(isinstance(p, Tag) and _named_part(p) for p in islice(tag.parents, _PART_LEVELS)):
+        return True
+    for sibling in islice(tag.previous_siblings, _SIBLINGS):
+        if isinstance(sibling, Tag) and sibling.name in _HEADINGS:
+            return bool(ENDING_HEADING.match(sibling.get_text()))
+    return False
 
 
 def _rank(tag: Tag) -> int:
