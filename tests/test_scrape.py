@@ -681,3 +681,12 @@ def test_an_author_summary_the_rules_selector_also_matches_is_not_appended() -> 
             "</h2><p>Marshes protect coasts, and the mud rivers carry decides whether they keep up.</p></div></div>"
             "</body></html>")
     assert scrape_journal(html, url, rule.journal_rule(url)).abstract == ABSTRACT_TEXT
+
+
+def test_a_rules_abstract_keeps_the_rest_a_read_more_link_hides() -> None:
+    url = "https://example.org/a/6"
+    html = ('<html><body><h1>Marsh resilience</h1><div class="abstract"><p>' + ABSTRACT_TEXT[:80] +
+            '<span style="display:none">' + ABSTRACT_TEXT[80:] + '</span> <a href="#">Read more</a></p></div>'
+            "</body></html>")
+    abstract = scrape_journal(html, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract
+    assert "".join(abstract.split()).startswith("".join(ABSTRACT_TEXT.split()))

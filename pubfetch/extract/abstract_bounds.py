@@ -122,15 +122,19 @@ def _drop_other_parts(root: Tag) -> None:
         heading.extract()
 
 
-def block_text(element: Tag) -> str:
-    """An abstract block's text as paragraphs: hidden parts, link menus and the parts that are not the abstract
-    (:func:`is_furniture`, a heading that opens another part and what follows it) left out."""
-    if not any(is_hidden(t) or is_link_list(t) or is_furniture(t) or t.name in _HEADINGS
-               for t in element.find_all(True)):
+def block_text(element: Tag, *, shown_only: bool = True) -> str:
+    """An abstract block's text as paragraphs: the parts that are not the abstract (:func:`is_furniture`, a heading
+    that opens another part and what follows it) left out, and with ``shown_only`` (the generic reader) hidden parts
+    and link menus too. A rule's selection keeps its hidden parts (``shown_only=False``): an abstract cut short on the
+    page keeps its rest in a hidden span until "Read more" is clicked."""
+    def dropped(tag: Tag) -> bool:
+        return is_furniture(tag) or shown_only and (is_hidden(tag) or is_link_list(tag))
+
+    if not any(dropped(t) or t.name in _HEADINGS for t in element.find_all(True)):
         return format_text(element)
     element = copy.copy(element)
     for tag in element.find_all(True):
-        if not tag.decomposed and (is_hidden(tag) or is_link_list(tag) or is_furniture(tag)):
+        if not tag.decomposed and dropped(tag):
             tag.decompose()
     _drop_other_parts(element)
     return format_text(element)

@@ -139,7 +139,8 @@ def _abstract(root: Tag, selector: Selector | None, index: PageIndex) -> str:
     skipped) and a leading label; "" when it does not read as an abstract (a reference list, a menu)."""
     if selector is None:
         return ""
-    texts = (block_text(e) for e in _outermost(selector.select(root, index)) if not in_other_part(e))
+    texts = (block_text(e, shown_only=False) for e in _outermost(selector.select(root, index))
+             if not in_other_part(e))
     text = _ABSTRACT_LABEL.sub("", "\n\n".join(t for t in texts if t), count=1)
     return text if reads_as_abstract(text) else ""
 
