@@ -690,3 +690,16 @@ def test_a_rules_abstract_keeps_the_rest_a_read_more_link_hides() -> None:
             "</body></html>")
     abstract = scrape_journal(html, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract
     assert "".join(abstract.split()).startswith("".join(ABSTRACT_TEXT.split()))
+
+
+def test_a_rules_abstract_takes_a_hidden_copy_of_the_shown_one_once() -> None:
+    """A hidden copy of the abstract beside the shown one (mobile and desktop layouts) is left out; a hidden whole
+    beside a shown truncation is taken instead of it."""
+    url = "https://example.org/a/7"
+    rule = journal_rules(ABSTRACT_RULE).journal_rule(url)
+    copies = (f'<html><body><h1>Marsh resilience</h1><div class="abstract" aria-hidden="true"><p>{ABSTRACT_TEXT}</p>'
+              f'</div><div class="abstract"><p>{ABSTRACT_TEXT}</p></div></body></html>')
+    assert scrape_journal(copies, url, rule).abstract == ABSTRACT_TEXT
+    truncated = (f'<html><body><h1>Marsh resilience</h1><div class="abstract"><p>{ABSTRACT_TEXT[:120]}</p></div>'
+                 f'<div class="abstract" style="display:none"><p>{ABSTRACT_TEXT}</p></div></body></html>')
+    assert scrape_journal(truncated, url, rule).abstract == ABSTRACT_TEXT

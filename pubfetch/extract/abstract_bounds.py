@@ -19,9 +19,9 @@ from bs4.element import Tag
 
 from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import format_text
-from pubfetch.extract.visible import is_hidden, is_link_list
+from pubfetch.extract.visible import is_hidden, is_link_list, is_shown
 
-__all__ = ["ENDING_HEADING", "block_text", "in_other_part", "is_furniture", "reads_as_abstract"]
+__all__ = ["ENDING_HEADING", "block_text", "in_other_part", "is_furniture", "reads_as_abstract", "without_copies"]
 
 #: Class or id tokens of the parts inside an abstract block that are not the abstract.
 _FURNITURE = frozenset((
@@ -152,3 +152,22 @@ def reads_as_abstract(text: str) -> bool:
     words = [len(line.split()) for line in lines]
     return not (len(lines) >= 4 and 10 * sum(1 for w in words if w < _MENU_WORDS) >= 7 * len(lines)
                 and max(words) < _PROSE_WORDS)
+
+
+def without_copies(elements: list[Tag], texts: list[str]) -> list[str]:
+    """The texts of a rule's selected elements without a hidden element's copy of a shown one's text (a mobile and a
+    desktop copy of the abstract): the shown text is kept. Where a hidden text holds a shown one and says more (the
+    page shows a truncation and keeps the whole abstract hidden behind "Read more"), the hidden one is kept instead.
+    Texts are compared without whitespace."""
+    shown = [is_shown(e) for e in elements]
+    if all(shown) or not any(shown):
+        return texts
+    keys = ["".join(t.split()) for t in texts]
+    kept = []
+    for index, key in enumerate(keys):
+        others = [k for k, s in zip(keys, shown, strict=True) if s != shown[index] and k]
+        if key and any(key in other for other in others) and (shown[index] is False or any(
+                key != other for other in others if key in other)):
+            continue  # a hidden copy of a shown text, or a shown truncation of a hidden whole
+        kept.append(texts[index])
+    return kept

@@ -35,7 +35,7 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch import ids
-from pubfetch.extract.abstract_bounds import block_text, in_other_part, reads_as_abstract
+from pubfetch.extract.abstract_bounds import block_text, in_other_part, reads_as_abstract, without_copies
 from pubfetch.extract.article_title import tidy_title
 from pubfetch.extract.clean import clean_html, page_title, parse_html
 from pubfetch.extract.html_text import element_text, format_text
@@ -136,11 +136,12 @@ def _abstract(root: Tag, selector: Selector | None, index: PageIndex) -> str:
     """A rule's abstract: its elements' text without the parts that are not the abstract (highlights, a visual
     abstract, keywords, widgets: :func:`pubfetch.extract.abstract_bounds.block_text`; a selected element that is or
     belongs to such a part, as ``.abstract > *`` selects a highlights box or an author summary's paragraphs, is
-    skipped) and a leading label; "" when it does not read as an abstract (a reference list, a menu)."""
+    skipped), a hidden element's copy of a shown one (:func:`pubfetch.extract.abstract_bounds.without_copies`) and a
+    leading label; "" when it does not read as an abstract (a reference list, a menu)."""
     if selector is None:
         return ""
-    texts = (block_text(e, shown_only=False) for e in _outermost(selector.select(root, index))
-             if not in_other_part(e))
+    elements = [e for e in _outermost(selector.select(root, index)) if not in_other_part(e)]
+    texts = without_copies(elements, [block_text(e, shown_only=False) for e in elements])
     text = _ABSTRACT_LABEL.sub("", "\n\n".join(t for t in texts if t), count=1)
     return text if reads_as_abstract(text) else ""
 
