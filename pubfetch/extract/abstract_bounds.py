@@ -47,6 +47,8 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 #: How far up and back :func:`in_other_part` looks for the part a selected element belongs to.
 _PART_LEVELS = 3
 _SIBLINGS = 50
+#: How many selected elements :func:`without_copies` compares (an abstract is a few blocks, not thousands).
+_MAX_COMPARED = 64
 #: A block opening with a keywords label ("Keywords:", "Index Terms."), whatever its markup.
 _KEYWORDS_LABEL = re.compile(r"(?i)^(?:key\s*words?|index\s+terms)\s*[:.\u2014-]")
 _LINE_BLOCKS = frozenset(("div", "p", "section", "dl", "ul"))
@@ -159,6 +161,8 @@ def without_copies(elements: list[Tag], texts: list[str]) -> list[str]:
     desktop copy of the abstract): the shown text is kept. Where a hidden text holds a shown one and says more (the
     page shows a truncation and keeps the whole abstract hidden behind "Read more"), the hidden one is kept instead.
     Texts are compared without whitespace."""
+    if len(elements) > _MAX_COMPARED:  # every text is compared with every other: a bounded number of them
+        return texts
     shown = [is_shown(e) for e in elements]
     if all(shown) or not any(shown):
         return texts
