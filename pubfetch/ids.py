@@ -195,6 +195,20 @@ def extract_dois(text: str) -> list[str]:
     return list(dict.fromkeys(d for d in out if is_doi(d)))
 
 
+#: A DOI anywhere in running text, labelled or not: "10.", a registrant code, "/", a suffix without spaces.
+_BARE_DOI = re.compile(r"10\.[0-9]{4,9}/[^\s\"<>]+")
+#: A DOI broken over two lines after a ".", "-", "_" or "/" of its suffix (as a PDF's text keeps its line breaks).
+_BROKEN_DOI = re.compile(r"(10\.[0-9]{4,9}/[^\s\"<>]*[./_-])\n(?=[^\s\"<>])")
+
+
+def dois_in_text(text: str) -> list[str]:
+    """Every DOI written in a text (a PDF's page, a metadata value), labelled or not, in order and each once,
+    normalised; a DOI broken over two lines is joined."""
+    text = _BROKEN_DOI.sub(r"\1", text)
+    out = (normalise_doi(_clean_doi_tail(m.group(0))) for m in _BARE_DOI.finditer(text))
+    return list(dict.fromkeys(d for d in out if is_doi(d)))
+
+
 _PUBMED_TERM = re.compile(r"(?:^|&)term=([1-9][0-9]*)(?:&|\Z)")
 _EUROPEPMC_ARTICLE_PAGES = ("article", "abstract", "api")
 

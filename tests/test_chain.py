@@ -16,6 +16,7 @@ from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 from support.fetchrun import chain_config, fetch_run
 from support.loopback import Reply
+from support.pdfs import make_pdf
 from support.synthetic import Article, SyntheticServices, per_publication
 
 
@@ -163,9 +164,10 @@ def test_bad_id_is_a_clear_error():
         fetch("nonsense", config=FetchConfig())
 
 
-def test_doi_page_then_its_pdf_link_give_the_full_text(corpus_dir):
-    pdf = (corpus_dir / "files" / "pdf" / "peerj.1120.pdf").read_bytes()
+def test_doi_page_then_its_pdf_link_give_the_full_text():
     closed = Article(1)  # closed access: no full text from Europe PMC or PMC
+    sentence = "The synthetic article's text goes on in its PDF, page after page, as a journal's PDF does. " * 5
+    pdf = make_pdf([f"{closed.title}. doi:{closed.doi}"] + [sentence] * 50, info={"Title": closed.title.encode()})
     services = SyntheticServices(2)
     page = (f'<html><head><title>{closed.title} | Synthetic Journal</title>'
             f'<meta name="citation_title" content="{closed.title}">'

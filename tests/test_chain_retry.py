@@ -169,7 +169,7 @@ def test_the_retry_waits_for_the_retry_after_of_the_failure():
 
 def test_a_failed_publisher_page_is_asked_again_without_resolving_the_doi_again():
     closed = Article(1)
-    page = ("<html><head><title>Publisher page</title></head><body><article>"
+    page = (f"<html><head><title>{closed.title} | Publisher</title></head><body><article>"
             + "<p>The full text of the synthetic article as the publisher shows it.</p>" * 40
             + "</article></body></html>")
     services = FlakyServices(2)

@@ -12,6 +12,7 @@ from pubfetch.model import CorrespAuthor, FetchState, MeshTerm, PartType, Public
 from pubfetch.model.timefmt import parse_instant
 from pubfetch.output.writer import format_entries
 from support.cli import Cli
+from support.publications import checked_publication
 
 MS = parse_instant
 
@@ -297,3 +298,20 @@ def test_limit_before_or_after_filters(kept) -> None:
 def test_has_scrape_needs_scraping_rules(entries: Path, cli: Cli) -> None:
     assert cli("-web-json", entries, "-has-scrape", "-out") == (
         2, "", "pubfetch: error: operation -has-scrape needs the scraping rules, which is not available in this version\n")
+
+
+def test_rejected_and_unverified_site_filters(tmp_path: Path, cli: Cli) -> None:
+    path = tmp_path / "checked.json"
+    path.write_text(format_entries([checked_publication(), _p1()], [], [], fmt="json"), encoding="utf-8")
+
+    def kept_pubs(*options: str) -> list[str]:
+        code, out, err = cli("-pub-json", str(path), *options, "-out", "--format", "jsonl", "--plain")
+        assert (code, err) == (0, ""), err
+        return [_name(json.loads(line)) for line in out.splitlines()]
+
+    assert kept_pubs("-rejected", ".") == ["10.5555/IDENTITY.REDIRECT"]
+    assert kept_pubs("-rejected", "journals\\.plos\\.org") == ["10.5555/IDENTITY.REDIRECT"]
+    assert kept_pubs("-rejected", "nature\\.com") == []
+    assert kept_pubs("-not-rejected", ".") == ["1"]
+    assert kept_pubs("-unverified", "old\\.example\\.org") == ["10.5555/IDENTITY.REDIRECT"]
+    assert kept_pubs("-not-unverified", ".") == ["1"]

@@ -59,7 +59,8 @@ PAGES = {
         "F", "Cooperation and Contagion in Web-Based, Networked Public Goods Experiments",
         "A longstanding idea in the literature on human cooperation"),
     "page-nature-nature13322-legacy-2014": ("F", "Negative regulation of the NLRP3 inflammasome by A20 protects against "
-                                            "arthritis", None),  # a letter: its summary is the first paragraph
+                                            "arthritis",  # a letter: its summary paragraph is its abstract
+                                            "Rheumatoid arthritis is a chronic autoinflammatory"),
     "page-sd-S0142961204003357-legacy-2010-ezproxy": ("F", "Inkjet printing of viable mammalian cells",
                                                       "The purpose of this study was to explore"),
     "page-springerlink-BF01833294-legacy-2010": ("A", "On the use of linear graph theory in multibody system dynamics",

@@ -31,7 +31,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_site
-from support.replayrun import config_for, fetch_all
+from support.replayrun import config_for, fetch_all, read_at_url
 
 MANIFEST = "pages3.jsonl"
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
@@ -50,19 +50,6 @@ def platform(entry: dict) -> str:
     return entry["body"].split("/")[2]
 
 
-def _read_at_url(server, entries: list[dict]) -> dict[str, object]:
-    """Pages without a recorded redirect, read by the DOI-page code at their URL for a publication of their DOI."""
-    cfg = config_for(server)
-    out = {}
-    with Context(cfg) as ctx:
-        for entry in entries:
-            doi = entry["expected"]["doi"]
-            run = PubRun(init_publication(classify(doi), cfg.fetching))
-            fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
-            out[entry["name"]] = run.pub
-    return out
-
-
 @pytest.fixture(scope="module")
 def fetched(replay_server):
     """Page name -> (its manifest entry, the publication fetched for its DOI)."""
@@ -73,8 +60,9 @@ def fetched(replay_server):
     by_doi = {p.doi.content: p for p in pubs}
     out = {e["name"]: (e, by_doi.get(redirects[e["url"]]["ids"]["doi"].upper())) for e in pages if e["url"] in redirects}
     unreached = [e for e in pages if e["url"] not in redirects and e["expected"]["doi"]]
-    for name, pub in _read_at_url(server, unreached).items():
-        out[name] = (next(e for e in pages if e["name"] == name), pub)
+    for entry, pub in zip(unreached, read_at_url(server, [(e["url"], e["expected"]["doi"]) for e in unreached]),
+                          strict=True):
+        out[entry["name"]] = (entry, pub)
     return out
 
 

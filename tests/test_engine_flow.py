@@ -3,12 +3,17 @@ paper given twice fetched once, as the publication given first."""
 
 from __future__ import annotations
 
+import json
+
 from pubfetch.engine.batches import init_publication
 from pubfetch.engine.flow import InFlight, fetch_publications
 from pubfetch.ids import PublicationIds
+from pubfetch.model.identity import Reason
+from pubfetch.model.publication import Publication
 from pubfetch.resources.pubrun import PubRun
 from support.fetchrun import fetch_run
-from support.synthetic import Article
+from support.loopback import Reply
+from support.synthetic import Article, SyntheticServices
 
 
 def test_each_publication_is_fetched_and_reported_once_complete() -> None:
@@ -92,3 +97,32 @@ def test_claims_are_taken_within_a_scope_only() -> None:
         for r, number in zip(runs, (one, other, same), strict=True):
             shared.claims.claim([r], number, shared.scope(number))
     assert [r.same_as for r in runs] == [None, None, runs[0].pub]
+
+
+def _unverified_page_then_unpaywall(unpaywall_title: str) -> Publication:
+    """A DOI no service knows, whose page carries no identifier (so it is merged unverified), and whose Unpaywall
+    record then gives a title."""
+    services = SyntheticServices(1)
+    doi = "10.5555/SETTLE.1"
+    page = ("<html><head><title>Tidal rhythms in estuarine fish | Journal</title></head><body><h1>Tidal rhythms in "
+            "estuarine fish</h1><div class='abstract'><h2>Abstract</h2><p>" + "Fish keep time with the tides. " * 12
+            + "</p></div></body></html>")
+    record = {"doi": doi.lower(), "title": unpaywall_title, "is_oa": False, "oa_locations": [], "journal_name": "J"}
+    services.extra[f"/doi/{doi}"] = Reply(302, "", "text/plain", {"Location": f"{services.base}/article/settle"})
+    services.extra["/article/settle"] = Reply(200, page)
+    services.extra[f"/unpaywall/{doi}"] = Reply(200, json.dumps(record), "application/json")
+    [pub] = fetch_run(services).fetch([doi])
+    return pub
+
+
+def test_an_unverified_page_is_dropped_at_the_end_when_a_later_source_gives_another_title() -> None:
+    pub = _unverified_page_then_unpaywall("Deep learning")
+    page = [s.url for s in pub.visited_sites][0]
+    assert not pub.unverified_sites and [(s.url, s.reason) for s in pub.rejected_sites] == [(page, Reason.TITLE)]
+    assert pub.abstract.is_empty() and pub.title.content == "Deep learning"
+
+
+def test_an_unverified_page_is_confirmed_at_the_end_by_a_later_sources_title() -> None:
+    pub = _unverified_page_then_unpaywall("Tidal rhythms in estuarine fish.")
+    assert not pub.unverified_sites and not pub.rejected_sites
+    assert "Fish keep time with the tides." in pub.abstract.content

@@ -11,6 +11,7 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model.publication import Publication
 from support.fetchrun import fetch_run
+from support.publications import checked_publication
 from support.synthetic import Article
 
 ARGS = FetcherArgs()
@@ -83,3 +84,15 @@ def test_failed_transiently_means_empty_with_a_fetch_exception() -> None:
     fetched = unfetched("1", "transient")
     fetched.title.content = "Something"
     assert not failed_transiently(fetched)
+
+
+def test_pages_rejected_in_the_run_are_counted_in_the_line() -> None:
+    checked, again = checked_publication(), checked_publication()
+    again.new_rejections = 0  # read from the database: rejected in an earlier run
+    summary = BatchSummary()
+    summary.count(checked, ARGS, fetched=True)
+    summary.count(again, ARGS, fetched=False)
+    assert summary.rejected_sites == 1
+    assert summary.line().endswith("; 1 page or PDF rejected as another paper's (see rejectedSites)")
+    summary.count(checked, ARGS, fetched=True)
+    assert "; 2 pages and PDFs rejected as another paper's" in summary.line()

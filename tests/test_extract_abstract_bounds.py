@@ -3,7 +3,7 @@ abstract (not a reference list, not a menu)."""
 
 from __future__ import annotations
 
-from pubfetch.extract.abstract_bounds import block_text, is_furniture, reads_as_abstract
+from pubfetch.extract.abstract_bounds import block_text, in_other_part, is_furniture, reads_as_abstract
 from pubfetch.extract.clean import parse_html
 from support.article_pages import ABSTRACT
 
@@ -31,3 +31,10 @@ def test_an_abstract_whose_paragraphs_hold_years_and_ranges_reads_as_one() -> No
                   "and dated them by lead-210, so that accretion rates over the last century could be set against "
                   "the tide gauge record of the same estuaries and the sediment loads of their rivers." for i in range(3)]
     assert reads_as_abstract("\n\n".join(paragraphs))
+
+
+def test_a_class_that_negates_names_no_part() -> None:
+    """nature.com's 2009-2014 template: the letter's summary sits in ``div.section.first.no-nav.no-title``."""
+    block = parse_html('<div class="section first no-nav no-title"><p id="s">Summary.</p></div>').find(id="s")
+    assert not in_other_part(block)
+    assert in_other_part(parse_html('<div class="highlights"><p id="s">Point.</p></div>').find(id="s"))

@@ -3,10 +3,13 @@ linked), terms linked to their sources, the webpage layout, and the pieces the p
 
 from __future__ import annotations
 
+import dataclasses
+
 from pubfetch.model import MeshTerm, MinedTerm, PartName, PartType, Publication, StringPart, Webpage
 from pubfetch.model.entry import FetchState
 from pubfetch.model.parts import VisitedSite
 from pubfetch.output import html as h
+from support.publications import checked_publication
 
 
 def test_escaping() -> None:
@@ -93,3 +96,15 @@ def test_publication_layouts_escape_the_content() -> None:
 def test_html_document_start() -> None:
     assert h.html_document_start("A & B").startswith("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
                                                      "<title>A &amp; B</title>")
+
+
+def test_rejected_sites_are_listed_with_their_claimed_ids_linked_and_titles_escaped() -> None:
+    page = h.publication_html(checked_publication())
+    assert "<div><span>Rejected sites (another paper's):</span></div>" in page
+    assert h.link_html("https://doi.org/10.1371/JOURNAL.PONE.0213978", "doi:10.1371/JOURNAL.PONE.0213978") in page
+    assert "<div><span>Unverified sites:</span></div>" in page and "An old page" in page
+    pub = checked_publication()
+    pub.rejected_sites[0] = dataclasses.replace(pub.rejected_sites[0], doi="")
+    page = h.publication_html(pub)
+    assert "Assessment on &lt;reticuloendotheliosis&gt; virus &amp; co" in page and "<reticulo" not in page
+    assert "Rejected sites" not in h.publication_html(Publication())

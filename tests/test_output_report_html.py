@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.model.part_type import PartName
 from pubfetch.net.counts import HostCounts
-from pubfetch.output.report_data import NotFinal, PublisherRow
+from pubfetch.output.report_data import NotFinal, PublisherRow, Rejected
 from pubfetch.output.report_html import MAX_ROWS, render_page
 from support.reports import report_data
 
@@ -80,3 +80,18 @@ def test_a_run_summary_gets_its_table() -> None:
 def test_the_overview_counts_publications(publications: int, final: int, text: str) -> None:
     page = render_page(report_data(**{**BARE, "publications": publications, "final": final}))
     assert f"On pubs.db: {text}; made 2026-01-02 03:04 UTC by pubfetch" in page
+
+
+def test_rejected_pages_are_counted_in_the_run_and_listed_with_their_claims() -> None:
+    summary = BatchSummary(total=3, fetched=3, rejected_sites=2)
+    rejected = [Rejected("DOI:10.5555/A", "https://hal.science/hal-04206682", "DOI:10.1038/NATURE14539", "id"),
+                Rejected("DOI:10.5555/B", "https://www.biorxiv.org/content/10.1101/696633v1", "<b>Sub</b>",
+                         "preprint")]
+    page = render_page(report_data(**BARE, summary=summary, rejected=rejected, rejected_total=3))
+    assert ["pages and PDFs rejected as another paper's", "2"] in rows(page, "run")
+    assert rows(page, "rejected")[1:] == [
+        ["DOI:10.5555/A", "https://hal.science/hal-04206682", "DOI:10.1038/NATURE14539", "another paper's identifier"],
+        ["DOI:10.5555/B", "https://www.biorxiv.org/content/10.1101/696633v1", "<b>Sub</b>",
+         "a preprint of the paper"]]
+    assert "The first 2 of 3." in page and "<b>Sub</b>" not in page
+    assert 'id="rejected"' not in render_page(report_data(**BARE))

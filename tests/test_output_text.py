@@ -9,6 +9,7 @@ from pubfetch.model import CorrespAuthor, FetchState, PartName, PartType, Public
 from pubfetch.model.parts import Author, VisitedSite
 from pubfetch.output import text as t
 from support.entries import publications, webpages_and_docs
+from support.publications import checked_publication
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +95,21 @@ def test_webpage_layout() -> None:
 
 def test_an_unfetched_part_is_written_as_not_available() -> None:
     assert t.part_text(StringPart(PartName.doi)).startswith("DOI: \n    type: NA\n")
+
+
+def test_rejected_and_unverified_sites_follow_the_visited_sites() -> None:
+    text = t.publication_text(checked_publication())
+    rejected = text.index("\n\nREJECTED SITES (another paper's):\n")
+    assert text.index("\nVISITED SITES:") < rejected < text.index("\n\nUNVERIFIED SITES:\n")
+    assert text[rejected:].split("\n")[3:10] == [
+        "https://journals.plos.org/plosone/article?id=10.1371/journal.pone.0213978",
+        "    type: doi",
+        "    from: https://doi.org/10.5555/identity.redirect",
+        "    reason: id",
+        "    claimed: DOI 10.1371/JOURNAL.PONE.0213978",
+        "    timestamp: 2023-11-14T22:13:20Z (1700000000000)",
+        "",
+    ]
+    assert text.endswith("https://old.example.org/article/7\n    type: link_oadoi\n    titles: An old page; Old\n"
+                         "    timestamp: 2023-11-14T22:13:20.500Z (1700000000500)")
+    assert "REJECTED SITES" not in t.publication_text(Publication())

@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from support.cli import Cli
-from support.publications import ABSTRACT, EPMC, fetched_publication
+from support.publications import ABSTRACT, EPMC, checked_publication, fetched_publication
 from support.synthetic import SyntheticServices
 
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
@@ -21,7 +21,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.mapping_transport import Canned, MappingTransport
-from pubfetch.output.report import ReportUnavailable
+from pubfetch.output.report import ReportUnavailable, gather
 from pubfetch.store import init_store
 
 HOSTILE_TITLE = "Tags <script>alert('x')</script> & <img src=x onerror=alert(1)> in a title"
@@ -300,3 +300,11 @@ def test_a_library_run_reports_its_requests_and_its_summary_still_encodes(servic
     assert "requests" not in dataclasses.asdict(summary)  # what the distributed workers send as JSON
     t = tables(pubfetch.report(tmp_path / "lib.html", pubs, summary=summary).read_text(encoding="utf-8"))
     assert t["requests"]["127.0.0.1"][0] == str(asked) and t["run"]["publications"] == ["2"]
+
+
+def test_the_report_counts_and_lists_the_rejected_sites_of_the_publications() -> None:
+    data = gather([checked_publication(), *corpus()])
+    assert data.rejected_total == 1
+    assert [(r.ids, r.url, r.claimed, r.reason) for r in data.rejected] == [
+        ("DOI:10.5555/IDENTITY.REDIRECT", "https://journals.plos.org/plosone/article?id=10.1371/journal.pone.0213978",
+         "DOI:10.1371/JOURNAL.PONE.0213978", "id")]

@@ -11,10 +11,14 @@ from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
 from pubfetch.resources.pubrun import RunFlag
 from support.fetchrun import fetch_run
+from support.pdfs import make_pdf
 from support.synthetic import Article
 
-PDF = (Path(__file__).parent / "data" / "archival_units" / "tiny_article.pdf").read_bytes()
 CLOSED = Article(1)  # closed access: the publisher's page is where its full text would be
+#: CLOSED's PDF: its title in the info dictionary, its DOI on its page
+PDF = make_pdf([f"{CLOSED.title}. doi:{CLOSED.doi}"], info={"Title": CLOSED.title.encode()})
+#: another paper's PDF (10.5555/joe.2020.17)
+OTHER_PDF = (Path(__file__).parent / "data" / "archival_units" / "tiny_article.pdf").read_bytes()
 
 
 def publisher(run, body: bytes | str, content_type: str = "text/html; charset=utf-8") -> str:
@@ -67,8 +71,20 @@ def test_a_page_that_is_a_pdf_is_read_as_one() -> None:
     with run.context() as ctx:
         site.fetch_doi(ctx, pub_run)
     pub = pub_run.pub
-    assert pub.fulltext.type is PartType.pdf_doi and "A tiny test article" in pub.fulltext.content
+    assert pub.fulltext.type is PartType.pdf_doi and CLOSED.title in pub.fulltext.content
     assert [(s.url, s.type) for s in pub.visited_sites] == [(page, PartType.pdf_doi)]
+
+
+def test_another_papers_pdf_gives_nothing_and_is_recorded() -> None:
+    run = fetch_run(2)
+    page = publisher(run, OTHER_PDF, "application/pdf")
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+    pub = pub_run.pub
+    assert pub.fulltext.is_empty() and pub.title.is_empty() and not pub.visited_sites
+    assert [(s.url, s.type, s.doi, s.title) for s in pub.rejected_sites] == [
+        (page, PartType.pdf_doi, "10.5555/JOE.2020.17", "A Tiny Test Article")]
 
 
 def test_a_bot_gate_instead_of_the_page_gives_nothing_and_is_retried_later() -> None:
@@ -92,7 +108,7 @@ def test_a_pdf_link_gives_the_full_text_and_a_busy_one_is_queued_again() -> None
     with run.context() as ctx:
         site.fetch_pdf(ctx, fetched, good, PartType.pdf_link, "https://example.org/from")
         site.fetch_pdf(ctx, waiting, busy, PartType.pdf_link, "https://example.org/from")
-    assert fetched.pub.fulltext.type is PartType.pdf_link and fetched.pub.title.content == "A Tiny Test Article"
+    assert fetched.pub.fulltext.type is PartType.pdf_link and fetched.pub.title.content == CLOSED.title
     assert waiting.pub.state.fetch_exception
     assert [link.url for link in waiting.again_links] == [busy]
 
@@ -105,6 +121,17 @@ def test_a_pdf_link_that_gives_a_web_page_gives_nothing() -> None:
     with run.context() as ctx:
         site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
     assert pub_run.pub.fulltext.is_empty() and not pub_run.pub.state.fetch_exception
+
+
+def test_a_pdf_that_gives_nothing_is_neither_rejected_nor_unverified() -> None:
+    run = fetch_run(2)
+    url = run.services.base + "/files/broken.pdf"
+    run.transport.answers[url] = Canned(200, b"%PDF-1.4\n% nothing readable follows\n", "application/pdf")
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
+    pub = pub_run.pub
+    assert pub.fulltext.is_empty() and not pub.rejected_sites and not pub.unverified_sites and not pub.visited_sites
 
 
 def test_a_meta_titles_split_formula_gives_way_to_the_visible_heading() -> None:

@@ -290,6 +290,8 @@ def content_filters(args: ParsedArgs, fa: FetcherArgs) -> list[Filter]:
     b.values("citations-timestamp", PUB, lambda p: p.citations_timestamp, inclusive=True)
     _corresp_filters(b)
     _visited_filters(b)
+    b.any_item("rejected", lambda p: p.rejected_sites, lambda rx: lambda s: bool(rx.search(s.url)))
+    b.any_item("unverified", lambda p: p.unverified_sites, lambda rx: lambda s: bool(rx.search(s.url)))
     _webpage_filters(b)
     b.regex("grep", ALL, _plain_text)
     return b.filters

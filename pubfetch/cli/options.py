@@ -297,6 +297,14 @@ FILTER_PUBLICATIONS = Group("Filter publications", (
     *_more_less("corresp-author-size", "N", "publications whose number of corresponding authors is", spec.count),
     one("-visited", "REGEX", "Keep publications with a visited site whose URL matches REGEX", spec.regex),
     one("-not-visited", "REGEX", "Keep publications with no visited site whose URL matches REGEX", spec.regex),
+    one("-rejected", "REGEX", "Keep publications with a page or PDF rejected as another paper's whose URL matches "
+        "REGEX (`.` for any)", spec.regex),
+    one("-not-rejected", "REGEX", "Keep publications with no page or PDF rejected as another paper's whose URL "
+        "matches REGEX", spec.regex),
+    one("-unverified", "REGEX", "Keep publications with a page or PDF merged unverified (nothing to check it by yet) "
+        "whose URL matches REGEX", spec.regex),
+    one("-not-unverified", "REGEX", "Keep publications with no page or PDF merged unverified whose URL matches REGEX",
+        spec.regex),
     *_list_pair("visited-host", "HOST", "Keep publications with a visited site on one of HOST",
                 "Keep publications with no visited site on any of HOST"),
     *_list_pair("visited-type", "TYPE", "Keep publications with a visited site of one of TYPE",

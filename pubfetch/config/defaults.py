@@ -19,6 +19,7 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from pubfetch.config.values import check_record, setting
+from pubfetch.model.identity import DEFAULT_TITLE_SIMILARITY
 from pubfetch.model.part_type import PartName
 
 __all__ = ["FETCHING_ENV", "PROCESS_VARIABLES", "Batching", "Endpoints", "HttpSettings", "RunSettings"]
@@ -185,6 +186,10 @@ class RunSettings:
     ncbi_tool: str = setting("pubfetch", env="PUBFETCH_NCBI_TOOL", doc="the `tool` name sent to E-utilities")
     ncbi_email: str = setting("", env="PUBFETCH_NCBI_EMAIL", cli="--ncbi-email",
                               doc="the e-mail sent to E-utilities")
+    title_similarity: int = setting(
+        DEFAULT_TITLE_SIMILARITY, low=0, high=100, job=True,
+        doc="how alike (rapidfuzz similarity) a page's or PDF's title must be to the paper's known title for the page "
+            "to be merged, when it carries no identifier to compare (docs/rules.md, \"Whose page is it\")")
 
     def __post_init__(self) -> None:
         check_record(self)

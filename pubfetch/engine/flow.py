@@ -19,7 +19,7 @@ from pubfetch.engine.chain import BATCHED, follow_links, grow
 from pubfetch.engine.claims import Claims
 from pubfetch.engine.resume import Resume
 from pubfetch.model.publication import Publication
-from pubfetch.resources import europepmc
+from pubfetch.resources import europepmc, identity
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 
@@ -171,6 +171,7 @@ def _fetch_one(ctx: Context, run: PubRun, serve: Callable[[Step, Sequence[PubRun
         if run.keep_going:
             follow_links(ctx, run, serve)
         if run.keep_going:
+            identity.settle(ctx, run)
             return True
     log.warning("IDs of %s kept changing; giving up after %d restarts", run.pub.ids, MAX_RESTARTS)
     run.pub.state.fetch_exception = True

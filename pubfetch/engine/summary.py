@@ -32,6 +32,8 @@ class BatchSummary:
     empty: int = 0
     failed: int = 0
     retry_limited: int = 0
+    #: pages and PDFs not merged because they are another paper's (``rejectedSites``), in this run
+    rejected_sites: int = 0
     eligible_at: int = 0
     eligible_options: set[str] = field(default_factory=set)
 
@@ -59,6 +61,8 @@ class BatchSummary:
                 self.failed += 1
             if not pub.state.can_fetch(pub, args):
                 self._retry_limited(pub.state.eligible_again(pub, args))
+        if fetched:
+            self.rejected_sites += pub.new_rejections
         if pub.state.fetch_exception:
             self.fetch_exception += 1
         if pub.is_empty():
@@ -73,9 +77,13 @@ class BatchSummary:
 
     def line(self) -> str:
         """The line that closes a fetching run: ``37 publications: 30 fetched, 7 skipped; 24 final, 13 partial, 0
-        failed``, and when some reached the retry limit, when they become eligible again."""
+        failed``, the pages and PDFs rejected as another paper's when there were some, and when some reached the retry
+        limit, when they become eligible again."""
         text = (f"{self.total} publications: {self.fetched} fetched, {self.skipped} skipped; {self.final} final, "
                 f"{self.partial} partial, {self.failed} failed")
+        if self.rejected_sites:
+            pages = "page or PDF" if self.rejected_sites == 1 else "pages and PDFs"
+            text += f"; {self.rejected_sites} {pages} rejected as another paper's (see rejectedSites)"
         if self.retry_limited:
             text += f"; {self.retry_limited} reached the retry limit"
             if self.eligible_at:

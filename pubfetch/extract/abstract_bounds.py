@@ -31,6 +31,11 @@ _FURNITURE = frozenset((
     "related", "topics", "footnote", "footnotes", "copyright", "permissions", "funding", "acknowledgements",
     "acknowledgments", "ack",
 ))  # fmt: skip
+#: The tokens of those that name a part of the article around an abstract's text (not the page's widgets, whose
+#: words, "nav", "menu", "toggle", wrappers of whole sections carry too): what a selected element may sit in.
+_OTHER_PARTS = frozenset(("graphical", "visual", "video", "highlights", "keywords", "keyword", "kwd", "graphic",
+                          "comments", "disqus", "acknowledgements", "acknowledgments"))
+_NEGATED = re.compile(r"(?i)^(?:no|not|without)[-_]")
 #: Token pairs that name a summary which is not the abstract (PLOS's "author summary", eLife's "digest" is its own
 #: part too, a lay summary).
 _OTHER_SUMMARIES = (frozenset(("author", "summary")), frozenset(("lay", "summary")), frozenset(("plain", "summary")),
@@ -67,10 +72,11 @@ _PROSE_WORDS = 20
 
 
 def _tokens(tag: Tag) -> set[str]:
+    """The words of an element's id and classes; a class that negates ("no-nav", "no_title") names nothing."""
     values = [str(tag.get("id") or "")]
     cls = tag.get("class")
     values.extend(cls if isinstance(cls, list) else [str(cls or "")])
-    return {t.lower() for t in tokenize(" ".join(values))}
+    return {t.lower() for t in tokenize(" ".join(v for v in values if not _NEGATED.match(v)))}
 
 
 def is_furniture(tag: Tag) -> bool:
@@ -86,20 +92,22 @@ def is_furniture(tag: Tag) -> bool:
     return tag.name in _LINE_BLOCKS and bool(_KEYWORDS_LABEL.match(next(tag.stripped_strings, "")))
 
 
-def _named_part(tag: Tag) -> bool:
-    """A block whose class or id names a part that is not the abstract."""
+def _named_part(tag: Tag, names: frozenset[str] = _FURNITURE) -> bool:
+    """A block whose class or id names a part that is not the abstract (one of ``names``)."""
     if tag.name in _INLINE:
         return False
     tokens = _tokens(tag)
-    return bool(tokens & _FURNITURE) or any(pair <= tokens for pair in _OTHER_SUMMARIES)
+    return bool(tokens & names) or any(pair <= tokens for pair in _OTHER_SUMMARIES)
 
 
 def in_other_part(tag: Tag) -> bool:
     """Whether an element a rule selected belongs to a part that is not the abstract: it is one (:func:`is_furniture`),
-    or sits in one named so (up to :data:`_PART_LEVELS` levels up; old pages wrap everything in a ``form``), or comes
-    after a heading naming one among its siblings (PLOS's author summary: ``#artText > .abstract > :not(h2)``
-    selects its paragraphs too)."""
-    if is_furniture(tag) or any(isinstance(p, Tag) and _named_part(p) for p in islice(tag.parents, _PART_LEVELS)):
+    or sits in a block named after such a part of the article (:data:`_OTHER_PARTS`, up to :data:`_PART_LEVELS`
+    levels up; old pages wrap everything in a ``form``, sections in ``no-nav`` classes), or comes after a heading
+    naming one among its siblings (PLOS's author summary: ``#artText > .abstract > :not(h2)`` selects its paragraphs
+    too)."""
+    if is_furniture(tag) or any(isinstance(p, Tag) and _named_part(p, _OTHER_PARTS)
+                                for p in islice(tag.parents, _PART_LEVELS)):
         return True
     for sibling in islice(tag.previous_siblings, _SIBLINGS):
         if isinstance(sibling, Tag) and sibling.name in _HEADINGS:

@@ -1,5 +1,6 @@
 """PDF extraction: full text (PDFium through pypdfium2, pdfminer.six as fallback), info-dictionary and XMP Dublin Core
-metadata (pdfminer.six).
+metadata (pdfminer.six; the XMP packet is read by :mod:`pubfetch.extract.pdf_xmp`), and what the file says it is (the
+DOIs its metadata names, its first page) for the identity check.
 
 PubFetcher's PDF source (spec section 5) gives the fulltext from the extracted text, the title, keywords (split on
 ``[,;|]``) and subject (used as the abstract) from the document information dictionary, and title, subjects and
@@ -19,17 +20,15 @@ that protection, for callers that already isolate it (and for the worker process
 
 from __future__ import annotations
 
-import html
 import logging
 import multiprocessing
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from io import BytesIO, StringIO
 from typing import Any, Literal
 
-from lxml import etree
 from pdfminer.converter import TextConverter
 from pdfminer.layout import LAParams
 from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
@@ -40,6 +39,11 @@ from pdfminer.pdftypes import PDFStream, resolve1
 from pdfminer.psparser import PSLiteral
 from pdfminer.utils import decode_text
 
+from pubfetch import ids as idmod
+from pubfetch.extract.pdf_xmp import LEADING_JUNK as _LEADING_JUNK
+from pubfetch.extract.pdf_xmp import parse_xmp, xmp_dois
+from pubfetch.extract.pdf_xmp import strip_markup as _strip_html
+from pubfetch.extract.pdf_xmp import unique as _unique
 from pubfetch.extract.workerpool import Outcome, WorkerPool
 
 __all__ = [
@@ -75,19 +79,14 @@ DEFAULT_MAX_BYTES = 100 * 1024 * 1024
 #: threads can run eight workers. Real articles stay far below; hitting it is a ``too_large`` result.
 DEFAULT_MEMORY_LIMIT = 1536 * 1024 * 1024
 
+#: Characters of the first page kept for the identity check (a page of an article is a few thousand).
+FIRST_PAGE_CHARS = 20_000
+
 _SNIFF_BYTES = 1024
 _BOMS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
-_LEADING_JUNK = b" \t\r\n\f\v\x00"
 
-_RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-_DC = "http://purl.org/dc/elements/1.1/"
-_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 _KEYWORD_SPLIT = re.compile(r"[,;|]")
-_BLOCK_TAG = re.compile(
-    r"</?(?:p|br|div|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|blockquote)\b[^<>]*>", re.IGNORECASE
-)
-_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>", re.DOTALL)
 _LANG_ESCAPE = re.compile("\x1b[^\x1b]*\x1b")
 # The Unicode "presentation forms" (ligatures such as U+FB01 "fi") that PDFBox's text stripper, PubFetcher's extractor,
 # decomposes; left alone they break word search in the fulltext.
@@ -115,6 +114,10 @@ class PdfContent:
     xmp_description: str = ""
     pages: int = 0
     """Pages in the document; the text covers at most ``max_pages`` of them."""
+    dois: list[str] = field(default_factory=list)
+    """The DOIs the metadata names (info-dictionary values, XMP identifiers): what the file says it is."""
+    first_page: str = ""
+    """The first page's text (at most :data:`FIRST_PAGE_CHARS`), where an article shows its title and DOI."""
     error: str | None = None
     error_kind: ErrorKind | None = None
 
@@ -150,19 +153,6 @@ def looks_like_pdf(data: bytes) -> bool:
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-def _strip_html(value: str) -> str:
-    """Remove markup and entities and collapse whitespace: the spec has PDF sources strip HTML from values.
-
-    A regular expression rather than an HTML parser so that plain text such as ``a < b`` survives intact.
-    """
-    if "<" in value:
-        value = _BLOCK_TAG.sub(" ", value)
-        value = _TAG.sub("", value)
-    if "&" in value:
-        value = html.unescape(value)
-    return " ".join(value.split())
-
-
 def _decode_pdf_string(raw: bytes) -> str:
     """Decode a PDF text string: UTF-16BE with BOM (the standard), PDFDocEncoding, and the UTF-8 (PDF 2.0) and
     little-endian UTF-16 BOMs that some producers write."""
@@ -195,18 +185,6 @@ def _info_text(value: Any) -> str:
     return _strip_html(text)
 
 
-def _unique(values: Iterable[str]) -> list[str]:
-    """Trimmed, non-empty, first occurrence kept: PubFetcher's keyword list rules."""
-    seen: set[str] = set()
-    out: list[str] = []
-    for raw in values:
-        value = raw.strip()
-        if value and value not in seen:
-            seen.add(value)
-            out.append(value)
-    return out
-
-
 def split_keywords(value: str) -> list[str]:
     """Split an info-dictionary Keywords string on ``[,;|]`` (HTML already stripped, so entities cannot split)."""
     return _unique(_KEYWORD_SPLIT.split(value))
@@ -233,6 +211,7 @@ def _normalise_text(raw: str) -> str:
 def _read_info(result: PdfContent, infos: list[Any]) -> None:
     """Fill title, keywords and subject; with incremental updates the newest dictionary comes first and wins."""
     values: dict[str, str] = {}
+    dois: list[str] = []
     for reference in infos:
         try:
             info = resolve1(reference)
@@ -241,80 +220,20 @@ def _read_info(result: PdfContent, infos: list[Any]) -> None:
             for key in ("Title", "Keywords", "Subject"):
                 if not values.get(key) and key in info:
                     values[key] = _info_text(info[key])
+            dois += _info_dois({str(k): _info_text(v) for k, v in info.items()})
         except Exception as exc:  # noqa: BLE001
             log.debug("unreadable info dictionary: %s", exc)
     result.title = values.get("Title", "")
     result.subject = values.get("Subject", "")
     result.keywords = split_keywords(values.get("Keywords", ""))
+    result.dois = _unique(result.dois + dois)
 
 
-def _xml_text(element: etree._Element) -> str:
-    """Text of an XMP element; entity references (never resolved) contribute nothing."""
-    parts = [element.text or ""]
-    for child in element:
-        if isinstance(child.tag, str):
-            parts.append(_xml_text(child))
-        parts.append(child.tail or "")
-    return _strip_html("".join(parts))
-
-
-def _rdf_items(prop: etree._Element) -> list[etree._Element]:
-    return list(prop.iterfind(f"{{{_RDF}}}*/{{{_RDF}}}li"))
-
-
-def _lang_alt(prop: etree._Element) -> str:
-    """An XMP language alternative (``rdf:Alt``): the x-default entry, else the first non-empty one.
-
-    A bare text value is accepted as well, since not every producer follows the schema.
-    """
-    items = _rdf_items(prop)
-    if not items:
-        return _xml_text(prop)
-    for item in items:
-        if item.get(_XML_LANG, "").lower() == "x-default":
-            text = _xml_text(item)
-            if text:
-                return text
-    for item in items:
-        text = _xml_text(item)
-        if text:
-            return text
-    return ""
-
-
-def _first_lang_alt(root: etree._Element, name: str) -> str:
-    """The first non-empty language alternative of a Dublin Core property over all ``rdf:Description`` blocks."""
-    for prop in root.iter(f"{{{_DC}}}{name}"):
-        value = _lang_alt(prop)
-        if value:
-            return value
-    return ""
-
-
-def parse_xmp(raw: bytes) -> tuple[str, list[str], str]:
-    """Dublin Core title, subjects and description of an XMP packet; empty values when it cannot be read.
-
-    lxml parses it with entity resolution, DTD loading and network access off, so a hostile packet cannot read local
-    files or reach the network; ``recover`` keeps what can be read from slightly malformed packets.
-    """
-    parser = etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, recover=True, remove_pis=True
-    )
-    data = raw.lstrip(_LEADING_JUNK)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:].lstrip(_LEADING_JUNK)
-    try:
-        root = etree.fromstring(data, parser)
-    except (etree.XMLSyntaxError, ValueError) as exc:
-        log.debug("unreadable XMP metadata: %s", exc)
-        return "", [], ""
-    if root is None:
-        return "", [], ""
-    subjects: list[str] = []
-    for prop in root.iter(f"{{{_DC}}}subject"):
-        items = _rdf_items(prop) or [prop]  # a bare text value from a producer ignoring the schema
-        subjects.extend(_xml_text(item) for item in items)
-    return _first_lang_alt(root, "title"), _unique(subjects), _first_lang_alt(root, "description")
+def _info_dois(info: dict[str, str]) -> list[str]:
+    """DOIs of an info dictionary: in a key naming a DOI (``doi``, ``WPS-ARTICLEDOI``) or written in the Subject
+    (``Nature Communications, doi:10.1038/...``)."""
+    return [d for key, value in info.items() if "doi" in key.lower() or key == "Subject"
+            for d in idmod.dois_in_text(value)]
 
 
 def _read_xmp(result: PdfContent, doc: PDFDocument) -> None:
@@ -328,6 +247,7 @@ def _read_xmp(result: PdfContent, doc: PDFDocument) -> None:
         return
     if raw:
         result.xmp_title, result.xmp_subjects, result.xmp_description = parse_xmp(raw)
+        result.dois = _unique(xmp_dois(raw) + result.dois)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -365,7 +285,9 @@ def _read_text(result: PdfContent, doc: PDFDocument, max_pages: int) -> None:
     finally:
         device.close()
     result.pages = pages
-    result.text = _normalise_text(output.getvalue())
+    raw = output.getvalue()
+    result.text = _normalise_text(raw)
+    result.first_page = _normalise_text(raw.split("\f", 1)[0])[:FIRST_PAGE_CHARS]
 
 
 def _open_pdfminer(data: bytes) -> PDFDocument | PdfContent:
@@ -452,6 +374,7 @@ def _metadata(data: bytes, pdf: Any) -> PdfContent:
     result.title = _strip_html(info.get("Title", ""))
     result.subject = _strip_html(info.get("Subject", ""))
     result.keywords = split_keywords(_strip_html(info.get("Keywords", "")))
+    result.dois = _info_dois({str(k): _strip_html(str(v)) for k, v in info.items()})
     return result
 
 
@@ -479,6 +402,8 @@ def _read_text_pdfium(result: PdfContent, pdf: Any, max_pages: int) -> None:
                 result.error, result.error_kind = f"page {index + 1}: {type(exc).__name__}: {exc}", "broken"
     result.pages = pages
     result.text = _normalise_text("\f".join(texts).replace("\ufffe", "-\n"))
+    if texts:
+        result.first_page = _normalise_text(texts[0].replace("\ufffe", "-\n"))[:FIRST_PAGE_CHARS]
 
 
 # ---------------------------------------------------------------------------------------------------------------------

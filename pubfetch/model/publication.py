@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from pubfetch import ids as idmod
 from pubfetch.ids import PublicationIds
 from pubfetch.model.entry import FetchState
+from pubfetch.model.identity import Reason, title_similarity
+from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor, ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
 from pubfetch.model.rich import RETRACTED_BY, RETRACTED_TYPE, RichList, RichName, RichText, Update, new_part
@@ -89,7 +91,17 @@ class Publication:
     references: RichList = field(default_factory=lambda: RichList(RichName.references))
     sections: RichList = field(default_factory=lambda: RichList(RichName.sections))
     license: RichText = field(default_factory=lambda: RichText(RichName.license))
+    #: pages and PDFs not merged because they are another paper's (:mod:`pubfetch.model.identity`)
+    rejected_sites: list[RejectedSite] = field(default_factory=list)
+    #: pages and PDFs merged without anything to check them by, until a title from another source settles them
+    unverified_sites: list[UnverifiedSite] = field(default_factory=list)
     clock: Clock = field(default=now_ms, repr=False, compare=False)
+    #: titles offered since an unverified site was merged, by sources that are not unverified: (title, type, URL);
+    #: not stored (what a fetch offered settles the unverified sites at its end, and is offered again when a dropped
+    #: site's title had kept it out)
+    title_offers: list[tuple[str, PartType, str]] = field(default_factory=list, repr=False, compare=False)
+    #: sites rejected in this fetch (not stored: the run summary counts them)
+    new_rejections: int = field(default=0, repr=False, compare=False)
 
     def __repr__(self) -> str:
         """One short line (IDs, the start of the title, which parts are final under the default parameters): the full
@@ -130,6 +142,8 @@ class Publication:
         for rich in RichName:
             setattr(self, rich.value, new_part(rich))
         self.retracted = False  # it was said of the paper the old ID named
+        self.unverified_sites.clear()  # the parts they gave are gone
+        self.title_offers.clear()
 
     # --- finality -----------------------------------------------------------------------------------------------------
 
@@ -233,6 +247,8 @@ class Publication:
         return False
 
     def set_title(self, title: str | None, type_: PartType, url: str, args: FetcherArgs, clean: bool = False) -> bool:
+        if title and self.unverified_sites and not any(s.url == url for s in self.unverified_sites):
+            self.title_offers.append((title, type_, url))
         return self._set_string(self.title, title, type_, url, args, clean)
 
     def set_abstract(self, text: str | None, type_: PartType, url: str, args: FetcherArgs, clean: bool = False) -> bool:
@@ -325,6 +341,69 @@ class Publication:
         """The PMIDs (else DOIs) of the retraction notices among the updates."""
         return [u.pmid or u.doi for u in self.updates.items if u.type in RETRACTED_BY and (u.pmid or u.doi)]
 
+    # --- identity ----------------------------------------------------------------------------------------------------
+
+    def rejected(self, url: str) -> RejectedSite | None:
+        """The rejected site ``url`` names (asked or reached), if it was rejected for this publication."""
+        return next((s for s in self.rejected_sites if s.names(url)), None)
+
+    def reject_site(self, site: RejectedSite) -> None:
+        """Record a page or PDF as another paper's (once per URL)."""
+        if self.rejected(site.url) is None:
+            self.rejected_sites.append(site)
+            self.new_rejections += 1
+
+    def add_unverified_site(self, site: UnverifiedSite) -> None:
+        if not any(s.url == site.url for s in self.unverified_sites):
+            self.unverified_sites.append(site)
+
+    def trusted_titles(self) -> list[str]:
+        """Titles from sources that are not unverified pages: the title part's, then those offered in this fetch."""
+        unverified = {s.url for s in self.unverified_sites}
+        found = [self.title.content] if self.title.content and self.title.url not in unverified else []
+        return list(dict.fromkeys(found + [t for t, _, url in self.title_offers if url not in unverified]))
+
+    def settle_unverified(self, threshold: float, args: FetcherArgs) -> tuple[list[UnverifiedSite],
+                                                                              list[RejectedSite]]:
+        """Confirm or drop the unverified sites by the titles of other sources (a similarity of at least
+        ``threshold``, as :func:`~pubfetch.model.identity.title_similarity` measures): a site whose title none of them
+        matches loses the parts it gave (the titles it kept out are offered again) and is rejected. Returns
+        (confirmed, rejected); a site stays unverified while no other title is known, or when it showed no title."""
+        titles = self.trusted_titles()
+        confirmed: list[UnverifiedSite] = []
+        rejected: list[RejectedSite] = []
+        if not titles:
+            return confirmed, rejected
+        for site in list(self.unverified_sites):
+            if not site.titles:
+                continue
+            self.unverified_sites.remove(site)
+            if any(title_similarity(known, shown) >= threshold for known in titles for shown in site.titles):
+                confirmed.append(site)
+                continue
+            self._drop_parts_from(site.url)
+            gone = RejectedSite(site.url, site.type, Reason.TITLE, site.from_url, title=site.title,
+                                timestamp=self.clock())
+            self.reject_site(gone)
+            rejected.append(gone)
+        offers = list(self.title_offers)
+        if not self.unverified_sites:
+            self.title_offers.clear()
+        if rejected:
+            for title, type_, url in offers:
+                self._set_string(self.title, title, type_, url, args, False)
+        return confirmed, rejected
+
+    def _drop_parts_from(self, url: str) -> None:
+        """Empty every content and rich part read from ``url``."""
+        for name in (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
+                     PartName.fulltext):
+            if self.part(name).url == url:
+                setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
+        for rich in RichName:
+            if self.rich(rich).url == url:
+                setattr(self, rich.value, new_part(rich))
+
     def add_visited_site(self, site: VisitedSite) -> None:
         if site not in self.visited_sites:
             self.visited_sites.append(site)
@@ -356,6 +435,8 @@ class Publication:
             publisher=self.publisher,
             pubTypes=list(self.pub_types),
             retracted=self.retracted,
+            rejectedSites=[r.to_json() for r in self.rejected_sites],
+            unverifiedSites=[u.to_json() for u in self.unverified_sites],
         )
         for rich in RichName:  # before the ten parts, which close the object as in PubFetcher
             d[rich.value] = self.rich(rich).to_json(computed)
@@ -383,6 +464,8 @@ class Publication:
         for key in BIBLIO_FIELDS:
             setattr(pub, key, d.get(key, "") or "")
         pub.pub_types = list(d.get("pubTypes", []) or [])
+        pub.rejected_sites = [RejectedSite.from_json(r) for r in d.get("rejectedSites", []) or []]
+        pub.unverified_sites = [UnverifiedSite.from_json(u) for u in d.get("unverifiedSites", []) or []]
         for name in PartName:
             if name.value in d and isinstance(d[name.value], dict):
                 pub.part(name).load_json(d[name.value])

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from pubfetch import ids as idmod
 from pubfetch.model.entry import FetchState
+from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
 from pubfetch.model.part_type import PartName
 from pubfetch.model.parts import ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
 from pubfetch.model.publication import Publication
@@ -143,6 +144,27 @@ def visited_html(site: VisitedSite) -> str:
     )
 
 
+def rejected_html(site: RejectedSite) -> str:
+    claimed = _cited_ids_html(site.pmid, site.pmcid, site.doi) or escape_html(site.title)
+    return (
+        f"<span>{link_html(site.url)}</span>\n"
+        f"{_div('Type', escape_html(type_label(site.type)))}\n"
+        f"{_div('From', link_html(site.from_url))}\n"
+        f"{_div('Reason', escape_html(site.reason.value))}\n"
+        f"{_div('Claimed', claimed)}\n"
+        f"{_div('Timestamp', f'{instant_human(site.timestamp)} ({site.timestamp})')}"
+    )
+
+
+def unverified_html(site: UnverifiedSite) -> str:
+    return (
+        f"<span>{link_html(site.url)}</span>\n"
+        f"{_div('Type', escape_html(type_label(site.type)))}\n"
+        f"{_div('Titles', escape_html('; '.join(site.titles)))}\n"
+        f"{_div('Timestamp', f'{instant_human(site.timestamp)} ({site.timestamp})')}"
+    )
+
+
 def _cited_ids_html(pmid: str, pmcid: str, doi: str) -> str:
     links = [
         link_html(idmod.pmid_url(pmid), f"PMID {pmid}") if pmid else "",
@@ -212,6 +234,12 @@ def publication_html(pub: Publication) -> str:
     out += ["<br>\n", "<div><span>Visited sites:</span></div>\n", "<ul>\n"]
     out += ["<li>\n" + visited_html(s) + "\n</li>\n" for s in p.visited_sites]
     out.append("</ul>")
+    for label, items in (("Rejected sites (another paper's)", [rejected_html(s) for s in p.rejected_sites]),
+                         ("Unverified sites", [unverified_html(s) for s in p.unverified_sites])):
+        if items:
+            out += [f"\n<div><span>{label}:</span></div>\n", "<ul>\n"]
+            out += ["<li>\n" + item + "\n</li>\n" for item in items]
+            out.append("</ul>")
     return "".join(out)
 
 

@@ -24,7 +24,7 @@ from pubfetch.model.publication import Publication, default_args
 from pubfetch.model.rich import RichList, RichName, RichText
 from pubfetch.net.counts import HostCounts, RequestCounts
 from pubfetch.net.urls import host_key
-from pubfetch.output.report_data import NotFinal, PartCoverage, PublisherRow, ReportData
+from pubfetch.output.report_data import NotFinal, PartCoverage, PublisherRow, Rejected, ReportData
 
 if TYPE_CHECKING:
     from pubfetch.fetcher import BatchSummary
@@ -59,11 +59,14 @@ class Tally:
     fulltext_elsewhere: Counter[str] = field(default_factory=Counter)
     not_final: list[NotFinal] = field(default_factory=list)
     not_final_total: int = 0
+    rejected: list[Rejected] = field(default_factory=list)
+    rejected_total: int = 0
 
     def add(self, pub: Publication) -> None:
         self.publications += 1
         self._parts(pub)
         self._publishers(pub)
+        self._rejected(pub)
         if pub.is_final(self.args):
             self.final += 1
         else:
@@ -96,6 +99,13 @@ class Tally:
         if len(self.not_final) < NOT_FINAL_LISTED:
             missing = tuple(p for p in DECIDING_PARTS if not pub.part(p).is_final(self.args))
             self.not_final.append(NotFinal(ids_text(pub), pub.title.content, missing, pub.state.fetch_exception))
+
+    def _rejected(self, pub: Publication) -> None:
+        self.rejected_total += len(pub.rejected_sites)
+        for site in pub.rejected_sites[:max(0, NOT_FINAL_LISTED - len(self.rejected))]:
+            claimed = " ".join(f"{label}:{value}" for label, value in (("PMID", site.pmid), ("PMCID", site.pmcid),
+                                                                       ("DOI", site.doi)) if value) or site.title
+            self.rejected.append(Rejected(ids_text(pub), site.url, claimed, site.reason.value))
 
     def coverage(self) -> list[PartCoverage]:
         return [PartCoverage(p, self.part_status[p]["final"], self.part_status[p]["partial"],
@@ -147,7 +157,8 @@ def gather(publications: Iterable[Publication], *, args: FetcherArgs | None = No
         dict(requests) if requests is not None else None)
     return ReportData(source=source, generated=datetime.now(UTC), publications=tally.publications, final=tally.final,
                       parts=tally.coverage(), publishers=tally.publisher_rows(), not_final=tally.not_final,
-                      not_final_total=tally.not_final_total, requests=hosts, summary=summary, title=title)
+                      not_final_total=tally.not_final_total, requests=hosts, summary=summary, title=title,
+                      rejected=tally.rejected, rejected_total=tally.rejected_total)
 
 
 def stored_publications(store: Store) -> Iterator[Publication]:

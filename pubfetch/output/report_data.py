@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,7 @@ from pubfetch.net.counts import HostCounts
 if TYPE_CHECKING:
     from pubfetch.fetcher import BatchSummary
 
-__all__ = ["NotFinal", "PartCoverage", "PublisherRow", "ReportData"]
+__all__ = ["NotFinal", "PartCoverage", "PublisherRow", "Rejected", "ReportData"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,17 @@ class NotFinal:
     fetch_exception: bool
 
 
+@dataclass(frozen=True)
+class Rejected:
+    """A page or PDF not merged into a publication because it is another paper's: the publication's IDs, the URL,
+    what it claimed and why it was rejected (``id``, ``title``, ``preprint``)."""
+
+    ids: str
+    url: str
+    claimed: str
+    reason: str
+
+
 @dataclass
 class ReportData:
     """Everything the page shows, gathered before any rendering."""
@@ -74,3 +85,6 @@ class ReportData:
     requests: dict[str, HostCounts] | None = None
     summary: BatchSummary | None = None
     title: str = "pubfetch report"
+    #: the first rejected sites (pages and PDFs of another paper) and how many there are in all
+    rejected: list[Rejected] = field(default_factory=list)
+    rejected_total: int = 0

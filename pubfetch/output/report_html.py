@@ -36,7 +36,7 @@ _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 def render_page(data: ReportData) -> str:
     images = plots(data)
     sections = [_overview(data), _run(data), _coverage(data, images), _sources(data, images),
-                _requests(data, images), _publishers(data, images), _not_final(data)]
+                _requests(data, images), _publishers(data, images), _not_final(data), _rejected(data)]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n"
             f"<title>{escape(data.title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
@@ -89,7 +89,8 @@ def _run(data: ReportData) -> str:
         return ""
     rows = [("publications", s.total), ("fetched", s.fetched), ("skipped (complete or not yet eligible)", s.skipped),
             ("final", s.final), ("partial", s.partial), ("failed", s.failed),
-            ("reached the retry limit", s.retry_limited)]
+            ("reached the retry limit", s.retry_limited),
+            ("pages and PDFs rejected as another paper's", s.rejected_sites)]
     return "<h2>The run</h2>\n" + _table("run", ("", "count"), rows)
 
 
@@ -159,3 +160,21 @@ def _not_final(data: ReportData) -> str:
               else f"All {data.not_final_total}.")
     return ("<h2>Publications not final</h2>\n" + _note(listed)
             + _table("not-final", ("IDs", "title", "not final", "fetch exception"), rows))
+
+
+def _rejected(data: ReportData) -> str:
+    if not data.rejected_total:
+        return ""
+    rows = [(r.ids, r.url, r.claimed, REJECTION_REASONS.get(r.reason, r.reason)) for r in data.rejected]
+    listed = (f"The first {len(rows)} of {data.rejected_total}." if data.rejected_total > len(rows)
+              else f"All {data.rejected_total}.")
+    return ("<h2>Pages and PDFs rejected as another paper's</h2>\n"
+            + _note("Not merged into the publication: the page or PDF carried another paper's identifier, or no "
+                    "identifier and another title, or it is the preprint of a published paper (a relation "
+                    "candidate). " + listed)
+            + _table("rejected", ("IDs", "URL", "claimed", "reason"), rows))
+
+
+#: What each reason of a rejected site means, in the report's words.
+REJECTION_REASONS = {"id": "another paper's identifier", "title": "no identifier, another title",
+                     "preprint": "a preprint of the paper"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pubfetch.model.entry import FetchState
+from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
 from pubfetch.model.part_type import PartName
 from pubfetch.model.parts import Author, CorrespAuthor, ListPart, StringPart, VisitedSite
 from pubfetch.model.publication import Publication
@@ -97,6 +98,32 @@ def visited_text(site: VisitedSite) -> str:
     )
 
 
+def claimed_text(site: RejectedSite) -> str:
+    """What a rejected page claimed: its IDs, else its title."""
+    return " ".join(f"{label} {value}" for label, value in (("PMID", site.pmid), ("PMCID", site.pmcid),
+                                                            ("DOI", site.doi)) if value) or site.title
+
+
+def rejected_text(site: RejectedSite) -> str:
+    return (
+        f"{site.url}\n"
+        f"    type: {site.type.value}\n"
+        f"    from: {site.from_url}\n"
+        f"    reason: {site.reason.value}\n"
+        f"    claimed: {claimed_text(site)}\n"
+        f"    timestamp: {instant_human(site.timestamp)} ({site.timestamp})"
+    )
+
+
+def unverified_text(site: UnverifiedSite) -> str:
+    return (
+        f"{site.url}\n"
+        f"    type: {site.type.value}\n"
+        f"    titles: {'; '.join(site.titles)}\n"
+        f"    timestamp: {instant_human(site.timestamp)} ({site.timestamp})"
+    )
+
+
 def publication_text(pub: Publication) -> str:
     """The whole publication with every part's provenance and the fetch metadata."""
     p = pub
@@ -120,6 +147,12 @@ def publication_text(pub: Publication) -> str:
     lines += [f"{label.upper()}: {value}\n" for label, value in extras(p)]
     lines.append("\nVISITED SITES:")
     lines += ["\n" + visited_text(s) for s in p.visited_sites]
+    if p.rejected_sites:
+        lines.append("\n\nREJECTED SITES (another paper's):")
+        lines += ["\n" + rejected_text(s) for s in p.rejected_sites]
+    if p.unverified_sites:
+        lines.append("\n\nUNVERIFIED SITES:")
+        lines += ["\n" + unverified_text(s) for s in p.unverified_sites]
     return "".join(lines)
 
 

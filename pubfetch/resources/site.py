@@ -32,6 +32,7 @@ from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName, Section
 from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.resources import identity
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
 from pubfetch.resources.pubrun import PubRun, RunFlag
@@ -76,7 +77,7 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
                keywords: bool) -> None:
     """Fetch a page for a publication and merge what it says."""
     pub = run.pub
-    if ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS):
+    if ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS) or identity.asked_before(run, url):
         return
     if pub.fulltext.is_final(ctx.args) or not ctx.wants(PartName.fulltext):
         host = (urlsplit(url).hostname or "").lower()
@@ -114,17 +115,14 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(ctx, final_url, soup, index)
     meta_record = parse_meta(html, final_url, site=rule.site if rule is not None else None) if meta else None
-    heading = bibliographic = ""  # the titles compared (extract/title_choice.py)
-    if meta_record is not None and meta_record.title:  # read before a rule's scraping or the reader edits the tree
-        types = meta_record.flags.get("types")
-        source = str(types.get("title", "")) if isinstance(types, dict) else ""
-        meta_record.title = meta_title(meta_record.title, source, soup, final_url, _site_names(meta_record))
-        heading = main_heading(soup, meta_record.title)
-        meta_record.title = shown_spacing(meta_record.title, heading)
-        bibliographic = "" if source in SITE_DECORATED else meta_record.title
-    if rule is not None:
-        record = scrape_journal(soup, final_url, rule)
+    heading, bibliographic = _titles(soup, final_url, meta_record)  # before a rule's scraping or the reader edits it
+    record = scrape_journal(soup, final_url, rule) if rule is not None else None
+    if record is not None:
         record.title = complete_title(record.title, bibliographic, heading, site_names=_site_names(meta_record))
+    # whose page is it: nothing of it is merged unless it is the paper asked for, or nothing tells yet
+    if not identity.accept_page(ctx, run, html, final_url, type_, from_url, result.url, record):
+        return
+    if rule is not None and record is not None:
         body = rule.selector("fulltext")
         # a fresh index: the scraping took hidden elements out of the tree the first one describes
         if body is not None and (sections := page_sections(body.select(soup, PageIndex(soup)))):
@@ -155,6 +153,20 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
         tag_type = PartType.dc if where == "dc" else PartType.meta
         pub.set_rich(RichName.license, licence, PartType.worse(tag_type, type_), final_url)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
+
+
+def _titles(soup: BeautifulSoup, url: str, meta_record: ArticleRecord | None) -> tuple[str, str]:
+    """The meta tags' title made the article's (without footnote marks or the site's part, spaced as the visible
+    heading where only whitespace differs), and what a rule's title is compared with: the visible heading and the
+    bibliographic meta title (extract/title_choice.py)."""
+    if meta_record is None or not meta_record.title:
+        return "", ""
+    types = meta_record.flags.get("types")
+    source = str(types.get("title", "")) if isinstance(types, dict) else ""
+    meta_record.title = meta_title(meta_record.title, source, soup, url, _site_names(meta_record))
+    heading = main_heading(soup, meta_record.title)
+    meta_record.title = shown_spacing(meta_record.title, heading)
+    return heading, "" if source in SITE_DECORATED else meta_record.title
 
 
 def _site_names(meta_record: ArticleRecord | None) -> tuple[str, ...]:
@@ -260,7 +272,7 @@ def apply_meta(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType
 
 def fetch_pdf(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str) -> None:
     """A PDF link (PubFetcher's fetchPdf): skipped once the full text is final."""
-    if run.pub.fulltext.is_final(ctx.args):
+    if run.pub.fulltext.is_final(ctx.args) or identity.asked_before(run, url):
         return
     result = ctx.client.get(url, publication=True, untrusted=True)
     if not result.ok:
@@ -281,6 +293,8 @@ def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, f
         content = extract_pdf(result.body, workers=ctx.pdf_workers)
     if content.error:
         log.warning("PDF %s: %s", result.final_url, content.error)
+    if not identity.accept_pdf(ctx, run, content, result.final_url, type_, from_url, result.url):
+        return
     record = ArticleRecord(
         title=content.title or content.xmp_title,
         keywords=content.keywords or content.xmp_subjects,

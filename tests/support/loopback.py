@@ -86,6 +86,14 @@ def wait_until_closed(connection: socket.socket) -> None:
 Handler = Callable[[Request], Reply]
 
 
+class _BackloggedServer(ThreadingHTTPServer):
+    """The standard server with a listen queue of 128 instead of 5: a fetch run opens dozens of connections at once
+    (every publication's doi.org resolution), and on a loaded machine the server thread accepts them more slowly than
+    they come; with 5 the kernel drops the rest and the client's connect times out."""
+
+    request_queue_size = 128
+
+
 class LoopbackServer:
     """A threaded HTTP server on 127.0.0.1 with a free port. Use as a context manager."""
 
@@ -183,7 +191,7 @@ class LoopbackServer:
                 self.wfile = socketserver._SocketWriter(tunnel)  # type: ignore[attr-defined]
                 self.close_connection = False  # clients send CONNECT as HTTP/1.0, which would end the connection
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._server = _BackloggedServer(("127.0.0.1", 0), _Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 

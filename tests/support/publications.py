@@ -4,6 +4,8 @@ writers and the run report."""
 from __future__ import annotations
 
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.identity import Reason
+from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import MeshTerm, VisitedSite
 from pubfetch.model.publication import Publication
@@ -51,4 +53,19 @@ def rich_publication() -> Publication:
                  PartType.europepmc_xml, "u2")
     pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u2")
     pub.mark_retracted(updates=pub.updates.items)
+    return pub
+
+
+def checked_publication() -> Publication:
+    """A DOI-only paper with one page rejected as another paper's (its claimed DOI and title) and one merged
+    unverified."""
+    pub = Publication(clock=lambda: 1_700_000_000_000)
+    pub.set_doi("10.5555/identity.redirect", PartType.external, "", FetcherArgs())
+    pub.reject_site(RejectedSite("https://journals.plos.org/plosone/article?id=10.1371/journal.pone.0213978",
+                                 PartType.doi, Reason.ID, "https://doi.org/10.5555/identity.redirect",
+                                 doi="10.1371/JOURNAL.PONE.0213978",
+                                 title="Assessment on <reticuloendotheliosis> virus & co", timestamp=1_700_000_000_000))
+    pub.add_unverified_site(UnverifiedSite("https://old.example.org/article/7", PartType.link_oadoi,
+                                           ("An old page", "Old"), "https://api.unpaywall.org/",
+                                           1_700_000_000_500))
     return pub

@@ -84,6 +84,13 @@ class CorpusReplay:
             for e in self.by_resource(resource):
                 self.pages[_host_path(e["url"])] = e
 
+    def redirect(self, doi: str, location: str) -> None:
+        """Answer doi.org for ``doi`` with a single hop to ``location``: a DOI that resolves to another article's
+        recorded page, as a resolver or a publisher's mistake does (the page itself stays as recorded)."""
+        self.pages[_host_path("https://doi.org/" + doi)] = {
+            "name": f"redirect-{doi}", "resource": "doi_redirect", "status": 302, "headers": {"Location": location},
+            "body": None}
+
     def by_resource(self, resource: str) -> list[dict]:
         return [e for e in self.entries if e["resource"] == resource]
 

@@ -11,9 +11,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pubfetch.config import Endpoints, FetchConfig
-from pubfetch.fetcher import fetch_many
+from pubfetch.fetcher import fetch_many, init_publication
+from pubfetch.ids import classify
+from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
+from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.site import fetch_site
 from support.loopback import LoopbackServer
 from support.replay import CorpusReplay
 from support.tlsintercept import TlsInterceptor
@@ -58,3 +62,17 @@ def fetch_all(server: LoopbackServer, ids: list[str], **changes: object) -> list
     cfg = config_for(server, **changes)
     with Context(cfg) as ctx:
         return list(fetch_many(ids, config=cfg, context=ctx, retry_exceptions=False))
+
+
+def read_at_url(server: LoopbackServer, pages: list[tuple[str, str]]) -> list[Publication]:
+    """For each ``(url, doi)``, the publication of ``doi`` after the DOI-page code (``resources.site.fetch_site``) read
+    the page at ``url`` through the proxy ``server``: how a page no recorded doi.org redirect leads to (a PMC page,
+    whose DOI leads to the publisher; a second page of an article) is read as its DOI's page."""
+    cfg = config_for(server)
+    out = []
+    with Context(cfg) as ctx:
+        for url, doi in pages:
+            run = PubRun(init_publication(classify(doi), cfg.fetching))
+            fetch_site(ctx, run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+            out.append(run.pub)
+    return out
