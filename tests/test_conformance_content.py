@@ -35,16 +35,7 @@ TABLE = json.loads((Path(__file__).parent / "data" / "page_content.json").read_t
 
 #: page name -> why its content is not right yet (the work list of issue 32); a page listed here that passes fails
 #: the run: take it off the list.
-KNOWN_FAILURES: dict[str, str] = {
-    "page-elife-article": "the page's Abstract box is empty; the meta description, eLife's one-sentence impact statement, "
-                          "is taken as the abstract",
-    "page-genders-g58-fairlie": "an essay without an abstract; the site's meta description, about another essay "
-                                "(Hitchcock's Rope), is taken as its abstract",
-    "page-jama-archgenpsychiatry.2010.116": "the full-text tab shows no abstract; the meta description, the abstract's "
-                                            "opening cut with '...', is taken as the abstract",
-    "page-plosbiology-pbio.1002020-ambra-2015": "a Perspective without an abstract; the twitter:description blurb (title "
-                                                "and teaser) is taken as the abstract",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def collapse(text: str | None) -> str:

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from pubfetch.extract.article_abstract import MAX_ABSTRACT, MIN_ABSTRACT, find_abstract, gives_way, is_truncation
+from pubfetch.extract.article_abstract import (
+    MAX_ABSTRACT,
+    MIN_ABSTRACT,
+    find_abstract,
+    gives_way,
+    is_truncation,
+    keeps_description,
+)
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.html_text import format_text
 from support.article_pages import ABSTRACT, article_page
@@ -188,3 +195,17 @@ def test_a_whole_tab_with_acknowledgements_key_topics_and_comments_gives_only_it
              '<p>We thank the harbour master for access.</p><div class="key-topics"><span>Key Topics</span><a>Marshes'
              '</a><a>Sediment</a></div><div id="disqus_thread"><p>Add a comment about this article.</p></div></div>')
     assert find_abstract(parse_html(article_page(abstract_block=block))) == ABSTRACT
+
+
+@pytest.mark.parametrize(("description", "kept"), [
+    (ABSTRACT, True),
+    (ABSTRACT[:200] + "...", False),  # the abstract's opening, cut
+    ("Salt marshes survive where rivers bring mud: a six-year study of forty marshes.", False),  # a teaser
+    ("Analysis of a 1948 film as a critique of masculinity that themes the anxieties of the post-war years through "
+     "its camera, its single set and its two murderers, read against the director's other films.", False),  # other
+])  # fmt: skip
+def test_a_meta_description_stands_as_an_abstract_only_when_whole_of_its_size_and_about_the_page(
+        description: str, kept: bool) -> None:
+    discussion = f"<section><h2>Discussion</h2><p>{ABSTRACT}</p></section>"  # the page's body speaks of the same
+    body = parse_html(article_page(extra=discussion)).body
+    assert keeps_description(description, "", body) is kept

@@ -34,7 +34,8 @@ from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import format_text, normalised_text
 from pubfetch.extract.visible import is_shown
 
-__all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "gives_way", "is_truncation"]
+__all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "description_is_abstract", "find_abstract", "gives_way", "is_truncation",
+           "keeps_description"]
 
 #: An abstract has at least this many non-space characters (shorter blocks are labels, teasers, links) ...
 MIN_ABSTRACT = 150
@@ -67,6 +68,10 @@ _BODY_LINE = re.compile(r"(?i)^\s*(?:(?P<number>(?:\d+|[ivx]+)\.?)\s+)?(?P<word>
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026|\[\.\.\.\]|\[\u2026\])\s*$")
 _OPENING = 100
 _NOT_LETTERS = re.compile(r"[\W_]+")
+#: A word a description and the page it describes share: five letters or more.
+_WORD = re.compile(r"[^\W\d_]{5,}")
+#: Non-space characters of page text from which a description is checked against it.
+_PAGE_WITH_BODY = 2000
 #: How many levels of candidates nested one in another the search for the innermost descends.
 _MAX_NESTING = 8
 #: Elements whose "Abstract" is a menu entry or a link, never the abstract's label, when they hold it within
@@ -318,3 +323,27 @@ def gives_way(description: str, abstract: str) -> bool:
     if not description or not abstract or not reads_as_abstract(abstract):
         return False  # the page's "abstract" is a reference list or a menu: the description is the abstract
     return is_truncation(description, abstract) or len(_letters(description)) < len(_letters(abstract))
+
+
+def description_is_abstract(description: str, body: Tag | None) -> bool:
+    """Whether a meta description can stand as the article's abstract: not cut (ending with an ellipsis: the
+    abstract's opening, a truncation of what the page does not show), of an abstract's size (shorter is a teaser, an
+    impact statement, a sharing blurb), and, on a page with a body of its own (``body``, at least
+    :data:`_PAGE_WITH_BODY` non-space characters), about that page: half or more of its words of five letters or more
+    occur in the body (a site-wide description of another paper shares few)."""
+    if not description or _ELLIPSIS.search(description) or len(_squash(description)) < MIN_ABSTRACT:
+        return False
+    if body is None:
+        return True
+    text = format_text(body)
+    if len(_squash(text)) < _PAGE_WITH_BODY:
+        return True  # a landing page or a script-built one: nothing to compare with
+    words = {w.lower() for w in _WORD.findall(description)}
+    shown = {w.lower() for w in _WORD.findall(text)}
+    return 2 * len(words & shown) >= len(words)
+
+
+def keeps_description(description: str, abstract: str, body: Tag | None) -> bool:
+    """Whether a page's meta description is kept as a candidate abstract beside the ``abstract`` the page shows: it
+    does not give way to it (:func:`gives_way`) and can stand as an abstract (:func:`description_is_abstract`)."""
+    return not gives_way(description, abstract) and description_is_abstract(description, body)

@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 from bs4 import BeautifulSoup
 
 from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
-from pubfetch.extract.article_abstract import gives_way
+from pubfetch.extract.article_abstract import keeps_description
 from pubfetch.extract.article_title import SITE_DECORATED, main_heading, meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
@@ -145,8 +145,9 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
                      parts=ctx.parts, ids=False)
         shown_abstract = record.abstract
     if meta_record is not None:
-        if gives_way(meta_record.abstract, shown_abstract):
-            log.debug("%s: the meta description truncates or says less than the page's abstract", final_url)
+        if meta_record.abstract and not keeps_description(meta_record.abstract, shown_abstract, soup.body):
+            log.debug("%s: the meta description truncates or says less than the page's abstract, or is cut, a teaser "
+                      "or about another page", final_url)
             meta_record.abstract = ""
         apply_meta(ctx, run, meta_record, type_, final_url, keywords)
     if licence:
