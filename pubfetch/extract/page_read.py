@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 
 from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
 from pubfetch.extract.article_abstract import gives_way
-from pubfetch.extract.article_title import meta_title
+from pubfetch.extract.article_title import SITE_DECORATED, main_heading, meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.description import why_not_an_abstract
@@ -25,6 +25,7 @@ from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.scrape import scrape_journal
+from pubfetch.extract.title_choice import complete_title, shown_spacing
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.model.identity import Claims
 from pubfetch.model.record import ArticleRecord
@@ -80,14 +81,13 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageR
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(rules, url, soup, index)
     meta_record = parse_meta(html, url, site=rule.site if rule is not None else None) if meta else None
-    if meta_record is not None and meta_record.title:  # read before a rule's scraping or the reader edits the tree
-        types = meta_record.flags.get("types")
-        source = str(types.get("title", "")) if isinstance(types, dict) else ""
-        meta_record.title = meta_title(meta_record.title, source, soup, url, _site_names(meta_record))
+    heading, bibliographic = _titles(soup, url, meta_record)  # before a rule's scraping or the reader edits the tree
     reading = PageReading(url, rule_site=rule.site if rule is not None else None, meta=meta_record, licence=licence,
                           licence_where=where)
     if rule is not None:
         reading.record = scrape_journal(soup, url, rule)
+        reading.record.title = complete_title(reading.record.title, bibliographic, heading,
+                                              site_names=_site_names(meta_record))
         reading.claims = page_claims(html, url, reading.record)  # before the reader adds to the rule's record
         body = rule.selector("fulltext")
         if body is not None:  # a fresh index: the scraping took hidden elements out of the tree the first describes
@@ -118,6 +118,20 @@ def _keep_meta_abstract(meta_record: ArticleRecord, shown_abstract: str, page_ti
                                   site_names=_site_names(meta_record), page_text=page_text):
         log.debug("%s: the meta description is not the abstract: %s", url, why)
         meta_record.abstract = ""
+
+
+def _titles(soup: BeautifulSoup, url: str, meta_record: ArticleRecord | None) -> tuple[str, str]:
+    """The meta tags' title made the article's (without footnote marks or the site's part, spaced as the visible
+    heading where only whitespace differs), and what a rule's title is compared with: the visible heading and the
+    bibliographic meta title (extract/title_choice.py)."""
+    if meta_record is None or not meta_record.title:
+        return "", ""
+    types = meta_record.flags.get("types")
+    source = str(types.get("title", "")) if isinstance(types, dict) else ""
+    meta_record.title = meta_title(meta_record.title, source, soup, url, _site_names(meta_record))
+    heading = main_heading(soup, meta_record.title)
+    meta_record.title = shown_spacing(meta_record.title, heading)
+    return heading, "" if source in SITE_DECORATED else meta_record.title
 
 
 def _site_names(meta_record: ArticleRecord | None) -> tuple[str, ...]:
