@@ -223,6 +223,7 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--references"),
     setting_option("--chromium", "PATH"),
     setting_option("--page-time-limit", "SECONDS"),
+    setting_option("--title-similarity", "PERCENT"),
     setting_option("--rate-db", "FILE|URL"),
     setting_option("--no-rate-limit"),
     one("--config", "FILE", "YAML config file (default $PUBFETCH_CONFIG or ~/.config/pubfetch/config.yaml) (pubfetch)",
