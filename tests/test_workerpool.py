@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -20,8 +21,9 @@ from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.workerpool import Outcome, WorkerPool
 from pubfetch.resources.base import Context
-from support.daemon_pools import limits_in_a_daemon
+from support.daemon_pools import hang_a_pdf, limits_in_a_daemon
 from support.procs import children_supported, descendants, process_gone
+from support.waits import wait_until
 
 PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj "
        b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Resources<</Font<</F1 4 0 R>>>>/Contents 5 0 R>>endobj "
@@ -159,3 +161,19 @@ def test_a_daemonic_process_has_its_jobs_time_limited(maker: str, tmp_path: Path
         pool.terminate()
         pool.join()
     assert result == (True, ["ok", "ok", "ok"], True, "timeout", "timeout", True)
+
+
+def test_a_worker_of_a_killed_prefork_child_ends_itself(tmp_path: Path) -> None:
+    """What makes children safe for a daemonic process: the child killed (as Celery ends a pool process, or its
+    machine's OOM killer does) while its worker runs a hung job, the worker notices and ends."""
+    billiard = pytest.importorskip("billiard", reason='Celery\'s pool needs billiard (pip install ".[test]")')
+    pid_file, child_file = tmp_path / "worker.pid", tmp_path / "child.pid"
+    pool = billiard.Pool(1)
+    try:
+        pool.apply_async(hang_a_pdf, (str(pid_file), str(child_file)))
+        worker = int(wait_until(lambda: pid_file.is_file() and pid_file.read_text(), 120, "the worker to start"))
+        os.kill(int(child_file.read_text()), signal.SIGKILL)
+        assert process_gone(worker), f"worker {worker} outlived its killed pool process"
+    finally:
+        pool.terminate()
+        pool.join()

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import threading
 import time
+from pathlib import Path
 
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.workerpool import WorkerPool
@@ -29,3 +30,10 @@ def limits_in_a_daemon(pid_file: str) -> tuple[bool, list[str], bool, str, str, 
     pdf = extract_pdf(b"%PDF-1.4\n" + pid_file.encode(), worker=slow_worker, time_limit=2)
     return (daemonic, sorted(o.kind for o in done), all(o.value != os.getpid() for o in done), hung.kind,
             pdf.error_kind, multiprocessing.current_process().daemon)
+
+
+def hang_a_pdf(pid_file: str, own_pid_file: str) -> None:
+    """Extract a PDF that never ends (its worker's pid written to ``pid_file``, this process's to ``own_pid_file``),
+    with a limit far beyond the test."""
+    Path(own_pid_file).write_text(str(os.getpid()))
+    extract_pdf(b"%PDF-1.4\n" + pid_file.encode(), worker=slow_worker, time_limit=600)
