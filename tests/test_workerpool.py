@@ -154,7 +154,7 @@ def test_a_daemonic_process_has_its_jobs_time_limited(maker: str, tmp_path: Path
         billiard = pytest.importorskip("billiard", reason='Celery\'s pool needs billiard (pip install ".[test]")')
         pool = billiard.Pool(1)
     else:
-        pool = multiprocessing.get_context("fork").Pool(1)
+        pool = multiprocessing.get_context("spawn").Pool(1)  # no fork of this threaded process
     try:
         result = pool.apply_async(limits_in_a_daemon, (str(tmp_path / "pdf.pid"),)).get(timeout=300)
     finally:
