@@ -5,6 +5,8 @@ and what the rule must get from it. PubFetcher kept such expectations in separat
 only live; here they sit beside the selectors they test, and run either offline against recorded pages (a directory
 of JSON Lines manifests as in ../shared/corpus: ``url``, ``status``, ``body``) or live through the fetcher's client.
 The test suite uses the same functions over the corpus, and ``-test-site`` / ``-test-webpage`` print their outcomes.
+Given page workers (:class:`~pubfetch.extract.reader_workers.PageReaders`), each page is read in one of them under the
+page time and memory limits, as a fetch run reads its pages: a page abandoned there fails its test and the next is read.
 
 Comparisons: text (title, doi, license, language) must be equal (a DOI case-insensitively); a length must be within
 :data:`LENGTH_TOLERANCE` of the expected one (0: must be empty), so markup-neutral changes to text formatting do not
@@ -14,20 +16,23 @@ fail a test while a selector that lost a section does; ``keywords`` is a count; 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from bs4 import BeautifulSoup
+from typing import Literal
 
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
+from pubfetch.extract.reader_workers import PageReaders, read_isolated
 from pubfetch.extract.scrape import scrape_journal, scrape_webpage
 from pubfetch.rules import RuleTest, ScrapingRules
 
-__all__ = ["LENGTH_TOLERANCE", "MANIFESTS", "Page", "PageSource", "RuleOutcome", "corpus_pages", "journal_outcomes",
-           "outcome_table", "webpage_outcomes"]
+__all__ = ["LENGTH_TOLERANCE", "MANIFESTS", "Page", "PageSource", "RuleOutcome", "RulePageReading", "corpus_pages",
+           "journal_outcomes", "outcome_table", "read_test_page", "webpage_outcomes"]
+
+log = logging.getLogger(__name__)
 
 #: A length may differ from the expected one by this fraction (and by at least :data:`LENGTH_SLACK` characters).
 LENGTH_TOLERANCE = 0.1
@@ -129,61 +134,96 @@ def _selected(rule_name: str, test: RuleTest, regex: re.Pattern[str] | None) -> 
     return regex is None or bool(regex.search(test.url)) or bool(regex.search(rule_name))
 
 
-def _fetched(test: RuleTest, rule_name: str, pages: PageSource | None) -> tuple[BeautifulSoup | None, RuleOutcome]:
-    """The parsed page of a test entry, or None with the outcome that says why there is none."""
+@dataclass
+class RulePageReading:
+    """What the rules read on a test entry's page: ``blocked`` (why, for a bot gate or refusal), else the rule that
+    read it (``rule``: a journal site's name, ``None`` when none knows the page), what it got and its PDF links."""
+
+    blocked: str | None = None
+    rule: str | None = None
+    got: dict[str, str | int] = field(default_factory=dict)
+    pdf_links: list[str] = field(default_factory=list)
+
+
+def read_test_page(html: str | bytes, url: str, *, rules: ScrapingRules, kind: Literal["journal", "webpage"],
+                   site: str = "") -> RulePageReading:
+    """A test entry's page (fetched from ``url``, its final address) read with ``rules``: by the journal rule that
+    knows the page (scraped only when it is ``site``, the rule under test) or by the URL's webpage rule."""
+    soup = parse_html(html)
+    reason = block_reason(soup)
+    if reason is not None:
+        return RulePageReading(blocked=reason)
+    if kind == "webpage":
+        content = scrape_webpage(soup, url, rules.webpage_rule(url))
+        return RulePageReading(got={"title": content.title, "content": len(content.content),
+                                    "license": content.license, "language": content.language})
+    rule = rules.page_rule(url, soup)
+    if rule is None or rule.site != site:
+        return RulePageReading(rule=rule.site if rule is not None else None)
+    record = scrape_journal(soup, url, rule)
+    return RulePageReading(rule=rule.site, got={
+        "title": record.title, "doi": record.doi, "abstract": len(record.abstract), "fulltext": len(record.fulltext),
+        "keywords": len(record.keywords)}, pdf_links=[link.url for link in record.links if link.kind == "pdf"])
+
+
+def _read(test: RuleTest, rule_name: str, rules: ScrapingRules, pages: PageSource | None,
+          readers: PageReaders | None, kind: Literal["journal", "webpage"]
+          ) -> tuple[RulePageReading | None, RuleOutcome]:
+    """A test entry's page read (in a page worker when given), or None with the outcome that says why there is no
+    reading: no page, a block page, or a page abandoned by its worker (a failed test)."""
     page = pages(test.url) if pages is not None else None
     if page is None:
         return None, RuleOutcome(rule_name, test.url, "untested", ["no page (not recorded, or the fetch failed)"])
-    soup = parse_html(page.html)
-    reason = block_reason(soup)
-    if reason is not None:
-        return None, RuleOutcome(rule_name, test.url, "blocked", [reason])
-    return soup, RuleOutcome(rule_name, page.url, "pass")
+    reading = read_isolated(read_test_page, (page.html, page.url), rules, readers.workers if readers else None,
+                            time_limit=readers.time_limit if readers else 0,
+                            memory_limit=readers.memory_limit if readers else 0, kind=kind, site=rule_name)
+    if isinstance(reading, str):
+        log.warning("page %s abandoned: %s; its test failed", page.url, reading)
+        return None, RuleOutcome(rule_name, page.url, "fail", [f"page abandoned: {reading}"])
+    if reading.blocked is not None:
+        return None, RuleOutcome(rule_name, test.url, "blocked", [reading.blocked])
+    return reading, RuleOutcome(rule_name, page.url, "pass")
 
 
-def journal_outcomes(rules: ScrapingRules, pages: PageSource | None, regex: str | None = None
-                     ) -> Iterator[RuleOutcome]:
-    """Each journal test entry (of sites whose name or entry URL the regex finds) checked on its page."""
+def journal_outcomes(rules: ScrapingRules, pages: PageSource | None, regex: str | None = None, *,
+                     readers: PageReaders | None = None) -> Iterator[RuleOutcome]:
+    """Each journal test entry (of sites whose name or entry URL the regex finds) checked on its page, read in
+    ``readers`` when given (else in this process)."""
     pattern = re.compile(regex) if regex else None
     for name, site in rules.sites.items():
         for test in site.tests:
             if not _selected(name, test, pattern):
                 continue
-            soup, outcome = _fetched(test, name, pages)
-            if soup is None:
+            reading, outcome = _read(test, name, rules, pages, readers, "journal")
+            if reading is None:
                 yield outcome
                 continue
-            rule = rules.page_rule(outcome.url, soup)
-            if rule is None or rule.site != name:
+            if reading.rule != name:
                 outcome.status = "fail"
-                outcome.differences.append(f"rule: expected {name}, got {rule.site if rule else 'none'}")
+                outcome.differences.append(f"rule: expected {name}, got {reading.rule or 'none'}")
                 yield outcome
                 continue
-            record = scrape_journal(soup, outcome.url, rule)
-            outcome.got = {"title": record.title, "doi": record.doi, "abstract": len(record.abstract),
-                           "fulltext": len(record.fulltext), "keywords": len(record.keywords)}
-            pdf_links = [link.url for link in record.links if link.kind == "pdf"]
-            outcome.differences = compare(test.expect, outcome.got, pdf_links)
+            outcome.got = reading.got
+            outcome.differences = compare(test.expect, outcome.got, reading.pdf_links)
             outcome.status = "fail" if outcome.differences else "pass"
             outcome.unchecked = not test.expect
             yield outcome
 
 
-def webpage_outcomes(rules: ScrapingRules, pages: PageSource | None, regex: str | None = None
-                     ) -> Iterator[RuleOutcome]:
-    """Each webpage test entry (of rules whose regex or entry URL the regex finds) checked on its page."""
+def webpage_outcomes(rules: ScrapingRules, pages: PageSource | None, regex: str | None = None, *,
+                     readers: PageReaders | None = None) -> Iterator[RuleOutcome]:
+    """Each webpage test entry (of rules whose regex or entry URL the regex finds) checked on its page, read in
+    ``readers`` when given (else in this process)."""
     pattern = re.compile(regex) if regex else None
     for rule in rules.webpage_rules:
         for test in rule.tests:
             if not _selected(rule.regex, test, pattern):
                 continue
-            soup, outcome = _fetched(test, rule.regex, pages)
-            if soup is None:
+            reading, outcome = _read(test, rule.regex, rules, pages, readers, "webpage")
+            if reading is None:
                 yield outcome
                 continue
-            content = scrape_webpage(soup, outcome.url, rules.webpage_rule(outcome.url))
-            outcome.got = {"title": content.title, "content": len(content.content), "license": content.license,
-                           "language": content.language}
+            outcome.got = reading.got
             outcome.differences = compare(test.expect, outcome.got)
             outcome.status = "fail" if outcome.differences else "pass"
             outcome.unchecked = not test.expect

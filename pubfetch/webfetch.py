@@ -5,7 +5,8 @@ shorter than ``webpageMinLengthJavascript`` (or that has a ``<noscript>``) is fe
 final URL's rule says otherwise; the final URL's rule gives title, content, license and language selectors
 (``title: ''`` forces an empty title, ``content: ''`` discards the content), and a page without rules gets its
 ``<title>`` and automatically cleaned body. A PDF is read as one. A fresh fetch replaces the stored entry only when it
-is not worse (:meth:`Webpage.should_replace`).
+is not worse (:meth:`Webpage.should_replace`). Pages are read in the run's page workers under the page time and memory
+limits (``pubfetch.extract.webpage_read``): a page abandoned there counts as a failed fetch of its URL.
 """
 
 from __future__ import annotations
@@ -15,36 +16,27 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass
 from functools import partial
 from itertools import islice
 
-from bs4 import BeautifulSoup
-
 from pubfetch.config import FetchConfig
-from pubfetch.extract.clean import clean_html
 from pubfetch.extract.pdf import extract_pdf
-from pubfetch.extract.scrape import scrape_webpage, select_first_text, select_text
+from pubfetch.extract.webpage_read import Selectors, WebpageReading, read_webpage_isolated
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.timefmt import now_ms
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context
+from pubfetch.rules import compile_selector
 from pubfetch.store import Store, open_store
 from pubfetch.store.writer import StoreWriter
 
 log = logging.getLogger(__name__)
 
+__all__ = ["Selectors", "fetch_doc", "fetch_page_content", "fetch_pages", "fetch_webpage", "get_webpage", "put_pages",
+           "remove_pages"]
+
 DbLike = str | os.PathLike[str] | Store | None
-
-
-@dataclass(frozen=True)
-class Selectors:
-    """Explicit selectors (PubFetcher's -fetch-webpage-selector) instead of the rules."""
-
-    title: str | None = None
-    content: str | None = None
-    javascript: bool | None = None
 
 
 def _get(ctx: Context, url: str, javascript: bool) -> FetchResult:
@@ -66,13 +58,6 @@ def _fill_http(page: Webpage, result: FetchResult) -> None:
         page.state.fetch_exception = True
 
 
-def _text_length(html: str) -> tuple[int, bool]:
-    soup = BeautifulSoup(html, "lxml")
-    noscript = soup.find("noscript") is not None
-    body = soup.body or soup
-    return len(" ".join(body.get_text(" ").split())), noscript
-
-
 def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None = None,
                        clock: Callable[[], int] | None = None) -> Webpage:
     """A freshly fetched Webpage for a URL (state not touched: the caller merges it with the stored one)."""
@@ -90,12 +75,41 @@ def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None
         page.title = content.title or content.xmp_title
         page.content = content.text
     else:
+        _check_selectors(selectors)
         html = result.text or ""
-        if javascript is None and ctx.renderer is not None:
-            page, html = _rendered_if_thin(ctx, page, html, selectors is None)
-        _scrape_into(ctx, page, html, selectors)
+        measure = javascript is None and ctx.renderer is not None and _may_render(ctx, page, selectors is None)
+        reading = _read(ctx, page, html, selectors, measure)
+        if reading is not None and measure:
+            page, reading = _rendered_if_thin(ctx, page, reading, selectors)
+        if reading is None:
+            return page
+        _fill_content(ctx, page, reading, selectors)
     page.content_time = _now(clock)
     return page
+
+
+def _check_selectors(selectors: Selectors | None) -> None:
+    """Raise ValueError for an explicit selector that is not valid CSS, before the page is read."""
+    if selectors is not None:
+        for selector in (selectors.title, selectors.content):
+            if selector:
+                compile_selector(selector)
+
+
+def _read(ctx: Context, page: Webpage, html: str, selectors: Selectors | None, measure: bool
+          ) -> WebpageReading | None:
+    """The page read in a page worker under the run's page limits, or ``None`` when it was abandoned: one warning, and
+    the page's fetch counts as failed (tried again under the retry limit, as after any failed request)."""
+    limits = ctx.config.run
+    reading = read_webpage_isolated(html, page.final_url, ctx.rules, ctx.page_workers, selectors=selectors,
+                                    measure=measure, time_limit=limits.page_time_limit,
+                                    memory_limit=limits.page_memory_limit)
+    if isinstance(reading, WebpageReading):
+        return reading
+    if not ctx.halted:
+        log.warning("webpage %s abandoned: %s; nothing taken from it, %s", page.final_url, reading, reading.what_next)
+    page.state.fetch_exception = page.state.fetch_exception or not reading.is_bug
+    return None
 
 
 def _javascript_wanted(ctx: Context, start_url: str, selectors: Selectors | None) -> bool | None:
@@ -116,47 +130,49 @@ def _first_fetch(ctx: Context, start_url: str, javascript: bool | None) -> Fetch
     return result
 
 
-def _rendered_if_thin(ctx: Context, page: Webpage, html: str, use_rules: bool) -> tuple[Webpage, str]:
-    """PubFetcher's second try: a plain page whose text is short (or that has a ``<noscript>``) is fetched again with
-    JavaScript, unless the final URL's rule forbids it. Returns the page and HTML to scrape."""
-    args = ctx.args
+def _may_render(ctx: Context, page: Webpage, use_rules: bool) -> bool:
+    """Whether a plain page may be fetched again with JavaScript: unless the final URL's rule forbids it."""
     final_rule = ctx.rules.webpage_rule(page.final_url) if use_rules else None
-    if use_rules and final_rule is not None and not bool(getattr(final_rule, "javascript", False)):
-        return page, html
-    length, noscript = _text_length(html)
+    return not (use_rules and final_rule is not None and not bool(getattr(final_rule, "javascript", False)))
+
+
+def _rendered_if_thin(ctx: Context, page: Webpage, reading: WebpageReading, selectors: Selectors | None
+                      ) -> tuple[Webpage, WebpageReading | None]:
+    """PubFetcher's second try: a plain page whose text is short (or that has a ``<noscript>``) is fetched again with
+    JavaScript. Returns the page and its reading (``None``: the rendered page was abandoned)."""
+    args = ctx.args
+    length, noscript = reading.text_length, reading.noscript
     short = length < args.webpage_min_length_javascript
     if not short and not noscript:
-        return page, html
+        return page, reading
     log.info("refetching %s with JavaScript (%s)", page.start_url,
              f"length {length} < {args.webpage_min_length_javascript}" if short else "page has noscript")
     rendered = _get(ctx, page.start_url, True)
     if not rendered.ok or rendered.is_pdf:
         log.warning("discarding failed JavaScript fetch of %s (%s)", page.start_url, rendered.message)
-        return page, html
+        return page, reading
     fresh = Webpage(start_url=page.start_url)
     _fill_http(fresh, rendered)
-    return fresh, rendered.text or ""
+    return fresh, _read(ctx, fresh, rendered.text or "", selectors, measure=False)
 
 
 def _now(clock: Callable[[], int] | None) -> int:
     return (clock or now_ms)()
 
 
-def _scrape_into(ctx: Context, page: Webpage, html: str, selectors: Selectors | None) -> None:
-    url = page.final_url
+def _fill_content(ctx: Context, page: Webpage, reading: WebpageReading, selectors: Selectors | None) -> None:
+    content = reading.content
     if selectors is not None:
         if selectors.title:
-            page.title = select_first_text(html, url, selectors.title)
-        page.content = select_text(html, url, selectors.content) if selectors.content else clean_html(html, url)
+            page.title = content.title
+        page.content = content.content
         return
-    rule = ctx.rules.webpage_rule(url)
-    if rule is None:
-        log.warning("no scraping rules for webpage %s", url)
-    scraped = scrape_webpage(html, url, rule)
-    page.title = scraped.title
-    page.content = scraped.content
-    page.license = scraped.license
-    page.language = scraped.language
+    if ctx.rules.webpage_rule(page.final_url) is None:
+        log.warning("no scraping rules for webpage %s", page.final_url)
+    page.title = content.title
+    page.content = content.content
+    page.license = content.license
+    page.language = content.language
 
 
 def get_webpage(ctx: Context, old: Webpage | None, url: str,

@@ -248,7 +248,7 @@ def test_publication_page_in_both_modes() -> None:
         "\n"
         "Abstract\n"
         "\n"
-        "We map reference genes in kelp [1, ].\n"  # class="xrefs" went, class="bibr" has no keyword
+        "We map reference genes in kelp [1,].\n"  # class="xrefs" went (no space left before "]"), "bibr" has no keyword
         "\n"
         "Methods\n"
         "\n"

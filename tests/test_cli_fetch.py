@@ -171,3 +171,25 @@ def test_a_page_over_its_time_limit_is_abandoned_with_one_line_and_the_command_g
     code, out, err = cli("-pub", other.doi, "-db", db, "-out", "--format", "json")
     (read,) = json.loads(out)["publications"]
     assert "as the publisher shows it" in read["fulltext"]["content"]
+
+
+def test_a_webpage_over_its_time_limit_is_abandoned_with_one_line_and_the_command_goes_on(env, cli) -> None:
+    """A webpage that would take a minute to read (a 20 MB page of tiny paragraphs) costs the command its page time
+    limit: one warning, the page stored as a failed fetch (not final), and the next webpage read as usual."""
+    routes = {"/hung": Reply(200, hostile_pages.tag_dense(20_000_000)), "/tool": Reply(200, TOOL_PAGE)}
+    with LoopbackServer(routes) as site:
+        urls = env / "urls.txt"
+        urls.write_text(f"{site.url('/hung')}\n{site.url('/tool')}\n")
+        db = env / "pages.db"
+        assert cli("-db-init", db)[0] == 0
+        code, out, err = cli("-web-file", urls, "-db-fetch", db, "--page-time-limit", "3",
+                             "--allow-private-addresses", "--no-javascript")
+    abandoned = [line for line in err.splitlines() if "abandoned" in line]
+    assert len(abandoned) == 1 and f"webpage {site.url('/hung')} abandoned: " in abandoned[0], err
+    assert "page_time_limit" in abandoned[0]
+    assert code == 1 and "pubfetch: 2 webpages/docs: 1 final, 1 not final\n" in err, err
+    code, out, err = cli("-web-db", db, "-db", db, "-out", "--format", "json")
+    pages = {p["startUrl"]: p for p in json.loads(out)["webpages"]}
+    hung, tool = pages[site.url("/hung")], pages[site.url("/tool")]
+    assert hung["fetchException"] and hung["content"] == "" and not hung["final"]
+    assert tool["title"] == "SeqTool: fast alignment" and tool["final"]

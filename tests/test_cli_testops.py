@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from support import hostile_pages
 from support.loopback import LoopbackServer, Reply
 from support.synthetic import SyntheticServices
 
@@ -126,3 +127,24 @@ def test_an_entry_expecting_nothing_shows_what_the_rule_got(env, cli) -> None:
     assert code == 0, err
     assert ("           nothing expected yet; got: title 'Only a title', doi '', abstract 0, fulltext 0, keywords 0"
             in out)
+
+
+def test_test_site_over_a_page_over_its_time_limit_fails_that_entry_and_goes_on(env, cli) -> None:
+    """A test entry's page that would take a minute to read (20 MB of tiny paragraphs) is abandoned at the page time
+    limit with one warning and fails its test; the next entry's page is read and passes."""
+    page = "<html><body><h1 class='t'>A title</h1></body></html>"
+    routes = {"/article/1": Reply(200, hostile_pages.tag_dense(20_000_000)), "/article/2": Reply(200, page)}
+    with LoopbackServer(routes) as server:
+        hung, good = server.url("/article/1"), server.url("/article/2")
+        user = env / "journals.yaml"
+        user.write_text("'^http://127\\.0\\.0\\.1:[0-9]+/article/': loopsite\n---\nloopsite:\n  title: 'h1.t'\n"
+                        f"  tests:\n    - url: '{hung}'\n      title: 'A title'\n"
+                        f"    - url: '{good}'\n      title: 'A title'\n")
+        code, out, err = cli("-test-site-regex", "loopsite", "--journalsYaml", user, "--page-time-limit", "3",
+                             "--allow-private-addresses", "--no-javascript")
+    assert code == 1, out + err
+    why = "not read within the page time limit of 3 s (page_time_limit; raise it to give pages longer)"
+    assert out.splitlines()[1:] == ["loopsite", f"  FAIL     {hung}", f"           page abandoned: {why}",
+                                    f"  PASS     {good}", "2 tests: 1 fail, 1 pass"]
+    assert [line for line in err.splitlines() if "abandoned" in line] == [
+        f"pubfetch: warning: page {hung} abandoned: {why}; its test failed"], err

@@ -150,3 +150,15 @@ def test_consent_page_gives_nothing(replay_server) -> None:
                    keywords=True)
     assert (run.pub.title.content, run.pub.abstract.content, run.pub.fulltext.content) == ("", "", "")
     assert run.pub.visited_sites == []
+
+
+def test_titles_keep_the_pages_spacing(fetched) -> None:
+    """Titles as the page spaces them, not only the same characters: no publisher artefact from a meta tag ("Ni 12 P
+    5" for the heading's Ni<sub>12</sub>P<sub>5</sub>, RSC) and no space inside brackets from the source's line breaks
+    ("( Aeschynomene", Hindawi); whitespace runs as one space, dashes as "-"."""
+    def spaced(text: str) -> str:
+        return _DASHES.sub("-", " ".join((text or "").split()))
+
+    wrong = {name: (pub.title.content, entry["expected"]["title"]) for name, (entry, pub) in fetched.items()
+             if entry["expected"]["title"] and spaced(pub.title.content) != spaced(entry["expected"]["title"])}
+    assert wrong == {}

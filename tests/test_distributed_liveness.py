@@ -16,12 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.distributed.app import MIN_GRACE_S
 from pubfetch.distributed.liveness import Heartbeat, NameTaken
 from pubfetch.distributed.submit import Job, submit, wait
 from pubfetch.store import init_store, open_store
+from support import hostile_pages
 from support.procs import stop_process_groups
 from support.pubfetch_processes import pubfetch_cmd, rabbitmq_queue, service_env, start_worker, write_ids
-from support.synthetic import SyntheticServices, efetch_ids_sent
+from support.synthetic import Article, SyntheticServices, efetch_ids_sent, serve_doi_page
 from support.waits import wait_until
 
 pytest.importorskip("celery", reason='Celery workers need celery (pip install ".[test]")')
@@ -211,3 +213,64 @@ def test_a_cluster_asks_the_e_utilities_no_more_than_one_process(tmp_path: Path,
     assert cluster == single, (cluster - single, single - cluster)
     assert single_requests < batches * lone_batch  # one process's batches do gather: the bound below is not loose
     assert cluster_requests <= single_requests + lone_batch
+
+
+#: The page time limit of the hung-page test's workers: twice their grace period, so that a worker whose heartbeat
+#: stopped while it read the page would have its batch taken over by the other one.
+HUNG_PAGE_LIMIT = 2 * MIN_GRACE_S
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pool", ["threads", "prefork"])
+def test_a_page_that_hangs_the_reader_costs_its_time_limit_and_the_worker_keeps_its_batch(
+        tmp_path: Path, redis_url: str, pool: str) -> None:
+    """A DOI page that would take a minute or more to read (20 MB of tiny paragraphs) on a worker whose page time limit
+    is twice its grace period: the heartbeat renews the batch while the page is read, the page is abandoned at the limit
+    with one warning and counted failed, the batch's other publications are stored, and the idle second worker never
+    gets the batch. In a ``--pool prefork`` child (a daemonic process) too."""
+    db = str(tmp_path / "pubs.db")
+    init_store(db).close()
+    logs = [tmp_path / "worker0.log", tmp_path / "worker1.log"]
+    hung = Article(1)  # closed access: its DOI page is where its text would be
+    with SyntheticServices(4) as services:
+        page = serve_doi_page(services, hung, hostile_pages.tag_dense(20_000_000))
+        # the memory cap well above what a parse reaches in the time limit: the time limit is what ends the page
+        env = service_env(services, PUBFETCH_PAGE_TIME_LIMIT=f"{HUNG_PAGE_LIMIT:g}",
+                          PUBFETCH_PAGE_MEMORY_LIMIT=str(2 ** 31 - 1))
+        workers = [start_worker(redis_url, db, env, log, "--grace-period", f"{MIN_GRACE_S:g}", "--pool", pool,
+                                "--allow-private-addresses") for log in logs]
+        try:
+            with Job(redis_url) as job:
+                wait_until(lambda: all("ready" in log.read_text(errors="replace") for log in logs), 90,
+                           "both workers to be ready")
+                job_id = submit(services.pmids(), db, redis_url, batch_size=4)
+                wait_until(lambda: services.counts["extra:" + page], 120, "the hung page to be asked for")
+                beats: set[tuple[str, float]] = set()  # (worker, last beat) seen while the page is being read
+
+                def read() -> bool:
+                    """Whether the page's reading has ended (abandoned, or, where it was not protected, read through
+                    to the batch's end); the batch's holder and last beat recorded while it has not."""
+                    if any("abandoned" in log.read_text(errors="replace") for log in logs):
+                        return True
+                    status = job.status(job_id)
+                    beats.update((b.holding.worker, b.holding.beat) for b in status.open_batches
+                                 if b.holding is not None)
+                    return status.finished
+
+                wait_until(read, 600, "the page's reading to end", every_s=0.2)
+                status = wait(job_id, redis_url, timeout=300)
+        finally:
+            stop_process_groups(workers)
+    text = [log.read_text(errors="replace") for log in logs]
+    warnings = [line for t in text for line in t.splitlines() if "abandoned" in line]
+    assert len(warnings) == 1, warnings
+    assert (f"page {services.base}{page} abandoned: not read within the page time limit of {HUNG_PAGE_LIMIT:g} s"
+            in warnings[0]), warnings
+    assert len({worker for worker, _ in beats}) == 1, beats  # one worker held the batch all along ...
+    assert len(beats) >= 2, beats  # ... and renewed it while the page was being read
+    assert (status.batches, status.done, status.failed, status.redone) == (1, 1, 0, 0)
+    assert (status.summary.total, status.summary.failed) == (4, 1), status.summary
+    with open_store(db) as store:
+        for pmid in services.pmids():
+            pub = store.get_publication(pmid)
+            assert pub is not None and pub.title.content == services.article(pmid=pmid).title

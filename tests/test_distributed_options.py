@@ -33,7 +33,7 @@ WORKER_OWNED: dict[str, object] = {
     "host_connections": {"ebi.ac.uk": 2}, "unlimited_hosts": frozenset(), "max_bytes": 1000, "max_compression_ratio": 10.0,
     "compression_ratio_floor": 1000, "total_timeout_ms": 1000, "max_redirects": 1, "timeout_retries": 0,
     "busy_retries": 0, "retry_after_cap_s": 1.0, "busy_backoff_s": 0.5, "proxies": {"https": "http://proxy:3128"},
-    "ca_bundle": "/etc/ca.pem", "extra_headers": {"X-A": "b"},
+    "ca_bundle": "/etc/ca.pem", "extra_headers": {"X-A": "b"}, "page_time_limit": 5.0, "page_memory_limit": 1000,
 }
 #: No broker listens here: a refused call must not get as far as trying it.
 NO_BROKER = "redis://127.0.0.1:1/0"

@@ -70,3 +70,12 @@ def test_without_a_heading_the_title_tag_loses_its_site_name() -> None:
 
 def test_a_title_of_one_segment_is_only_tidied() -> None:
     assert title_without_boilerplate("  Marsh soils\u00a0store carbon* ") == "Marsh soils store carbon"
+
+
+@pytest.mark.parametrize("hiding", ['style="display:none"', "hidden", 'aria-hidden="true"'])
+def test_a_shown_h1_beats_a_hidden_one(hiding: str) -> None:
+    page = (f'<html><body><main><h1 {hiding}>Sign in to read the article</h1><h1>Tidal sediment controls marshes</h1>'
+            "</main></body></html>")
+    assert main_heading(parse_html(page)) == "Tidal sediment controls marshes"
+    only_hidden = f"<html><body><main><h1 {hiding}>Tidal sediment controls marshes</h1></main></body></html>"
+    assert main_heading(parse_html(only_hidden)) == "Tidal sediment controls marshes"

@@ -57,3 +57,20 @@ def test_an_abstract_tag_is_judged_only_by_an_ellipsis() -> None:
     assert why_not_an_abstract(ABSTRACT + " PLOS Biology", family="citation", site_names=("PLOS Biology",)) == ""
     assert why_not_an_abstract(ABSTRACT[:200] + " ...", family="citation")
     assert why_not_an_abstract(short, family="og")
+
+
+@pytest.mark.parametrize("ending", [
+    " Availability and implementation: https://github.com/example/pubfetch",
+    " Trial registration: ClinicalTrials.gov NCT01234567",
+    " The effect held in every cohort (Fig. 1)",
+    " The code is at doi:10.5281/zenodo.1234567",
+])
+def test_a_complete_abstract_may_end_without_a_full_stop(ending: str) -> None:
+    assert why_not_an_abstract(ABSTRACT + ending, family="og", page_text=ARTICLE + ending) == ""
+
+
+def test_an_abstract_mentioning_a_word_that_is_also_the_journals_name_stands() -> None:
+    """Hypertension, Diabetes, Development, Nutrients ...: the journal's name in the abstract's own sense."""
+    text = ("Hypertension is the leading modifiable risk factor for cardiovascular disease worldwide. We followed "
+            "a cohort of 12,000 adults for ten years and estimated how treatment changed the incidence of stroke.")
+    assert why_not_an_abstract(text, family="dc", site_names=("Hypertension", "American Heart Association")) == ""

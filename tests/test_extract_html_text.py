@@ -54,3 +54,9 @@ def test_deep_nesting_is_walked_without_recursion() -> None:
 def test_normalised_text_collapses_whitespace_and_drops_invisible_characters() -> None:
     assert normalised_text("  a\u00a0\u00a0b\n\tc\u200bd soft\u00adhyphen  ") == "a b cd softhyphen"
     assert normalised_text("") == ""
+
+
+def test_no_space_inside_brackets_from_the_sources_line_breaks() -> None:
+    """Line breaks around inline markup inside brackets ("(\\n <i>Name</i>") are not spaces a reader sees."""
+    element = parse_html("<p id='x'>jointvetch (\r\n   <i>Aeschynomene americana</i> L.) [\n<a>35</a>\n]</p>").find(id="x")
+    assert format_text(element) == element_text(element) == "jointvetch (Aeschynomene americana L.) [35]"

@@ -45,12 +45,14 @@ evilpub:
 
 @pytest.fixture
 def connects(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every address a socket of this process tries to connect to."""
+    """Every network address a socket of this process tries to connect to (local Unix sockets, such as the one that
+    starts the page and PDF worker processes, are not the network)."""
     attempts: list[object] = []
     original = socket.socket.connect
 
     def record(self: socket.socket, address: object) -> None:
-        attempts.append(address)
+        if self.family != socket.AF_UNIX:
+            attempts.append(address)
         return original(self, address)
 
     monkeypatch.setattr(socket.socket, "connect", record)

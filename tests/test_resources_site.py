@@ -159,6 +159,7 @@ def test_a_page_over_its_time_limit_gives_nothing_counts_as_a_failure_and_the_ru
                          "(page_time_limit; raise it to give pages longer); nothing taken from it, retried in a later "
                          "run"]
     assert hung.state.fetch_exception and not hung.visited_sites
+    assert hung.state.failures == {"page too slow to read": 1}  # in the words the run's advice answers
     assert "as the publisher shows it" in read.fulltext.content
     assert [s.url for s in read.visited_sites] == [page]
 
@@ -183,3 +184,36 @@ def test_an_elsevier_page_of_another_paper_is_not_asked_again_through_linkinghub
         site.fetch_site(ctx, pub_run, linkinghub, PartType.doi, "https://doi.org/" + CLOSED.doi, meta=True,
                         keywords=True)
     assert len(run.transport.sent) == asked
+
+
+def test_a_meta_titles_split_formula_gives_way_to_the_visible_heading() -> None:
+    """citation_title "Ni 12 P 5 ..." (a publisher's artefact) and the heading Ni<sub>12</sub>P<sub>5</sub>: the
+    stored title is the one the page shows."""
+    run = fetch_run(2)
+    shown = "Ni12P5 nanocrystals anchored on graphene for sodium storage"
+    body = ('<html><head><title>Publisher</title><meta name="citation_title" content="Ni 12 P 5 nanocrystals '
+            'anchored on graphene for sodium storage"></head><body><article><h1>Ni<sub>12</sub>P<sub>5</sub> '
+            "nanocrystals anchored on graphene for sodium storage</h1>"
+            + "<p>The article as the publisher shows it.</p>" * 30 + "</article></body></html>")
+    publisher(run, body)
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+    assert pub_run.pub.title.content == shown
+
+
+def test_a_meta_description_is_the_abstract_where_the_pages_candidate_is_a_reference_list() -> None:
+    """The only block headed "Abstract" on the page holds a reference list: the correct meta description is kept."""
+    run = fetch_run(2)
+    description = ("Salt marshes keep pace with rising seas by trapping sediment and building organic soil. We measured "
+                   "surface elevation change at forty marsh sites along three estuaries between 2015 and 2021.")
+    references = "".join(f"<li>Smith J, et al. ({2000 + i}) Marshes. Coastal Journal {i}:{i}0-{i}9.</li>"
+                         for i in range(8))
+    body = (f'<html><head><title>{CLOSED.title}</title><meta name="citation_title" content="{CLOSED.title}">'
+            f'<meta name="description" content="{description}"></head><body><article><h1>{CLOSED.title}</h1>'
+            f"<h2>Abstract</h2><ol>{references}</ol></article></body></html>")
+    publisher(run, body)
+    pub_run = run.pub_run(CLOSED.doi)
+    with run.context() as ctx:
+        site.fetch_doi(ctx, pub_run)
+    assert pub_run.pub.abstract.content == description

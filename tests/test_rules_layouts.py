@@ -6,8 +6,6 @@ page. The recorded pages of these platforms are checked by their rule test entri
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pubfetch.extract.scrape import scrape_journal
@@ -15,17 +13,8 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.record import ArticleRecord
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
-from pubfetch.rules import default_rules
 from support.fetchrun import fetch_run
-
-PAGES = Path(__file__).resolve().parent / "data" / "pages" / "journals"
-RULES = default_rules()
-
-
-def scrape(name: str, url: str, rule_name: str) -> ArticleRecord:
-    rule = RULES.journal_rule(url)
-    assert rule is not None and rule.site == rule_name, url
-    return scrape_journal((PAGES / name).read_bytes(), url, rule)
+from support.journal_pages import PAGES, RULES, scrape
 
 
 def body(record: ArticleRecord) -> str:

@@ -17,17 +17,8 @@ from pubfetch.model.parts import CorrespAuthor
 from pubfetch.model.record import ArticleRecord
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
-from pubfetch.rules import default_rules
 from support.fetchrun import fetch_run
-
-PAGES = Path(__file__).resolve().parent / "data" / "pages" / "journals"
-RULES = default_rules()
-
-
-def scrape(name: str, url: str, site: str) -> ArticleRecord:
-    rule = RULES.journal_rule(url)
-    assert rule is not None and rule.site == site, url
-    return scrape_journal((PAGES / name).read_bytes(), url, rule)
+from support.journal_pages import PAGES, RULES, scrape
 
 
 def body(record: ArticleRecord) -> str:

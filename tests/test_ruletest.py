@@ -4,10 +4,12 @@ compared with what the rule scrapes, and the outcomes as a table."""
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
 
+from pubfetch.extract.reader_workers import PageReaders, page_workers
 from pubfetch.rules import ScrapingRules
 from pubfetch.ruletest import (
     Page,
@@ -18,6 +20,7 @@ from pubfetch.ruletest import (
     outcome_table,
     webpage_outcomes,
 )
+from support import hostile_pages
 
 JOURNALS = """\
 'ex\\.org/': ex
@@ -120,3 +123,26 @@ def test_outcome_table_groups_by_rule_and_counts_statuses() -> None:
                                   "           nothing expected yet; got: title 'W'", "3 tests: 1 fail, 2 pass"]
     assert counts == {"pass": 2, "fail": 1}
     assert outcome_table([]) == ("0 tests: none selected\n", {})
+
+
+def test_in_page_workers_the_entries_are_read_as_here_and_a_page_over_its_time_limit_fails_its_test(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Each entry's page read in a worker gives what it gives read here; a page that would take a minute to read
+    (20 MB of tiny paragraphs) is abandoned at the page time limit with one warning, fails its test, and the next
+    entry's page is read by a fresh worker."""
+    rules = ScrapingRules()
+    rules.add_journals(JOURNALS, "j.yaml")
+    here = list(journal_outcomes(rules, pages))
+    hung = {**PAGES, "https://ex.org/1": hostile_pages.tag_dense(20_000_000)}
+    with page_workers(1, rules) as workers:
+        readers = PageReaders(workers, time_limit=3.0, memory_limit=0)
+        in_workers = list(journal_outcomes(rules, pages, readers=readers))
+        caplog.set_level(logging.WARNING, logger="pubfetch")
+        outcomes = list(journal_outcomes(rules, lambda url: Page(url, hung[url]) if url in hung else None,
+                                         readers=readers))
+    assert in_workers == here
+    why = "not read within the page time limit of 3 s (page_time_limit; raise it to give pages longer)"
+    assert [(o.url, o.status, o.differences) for o in outcomes] == [
+        ("https://ex.org/1", "fail", [f"page abandoned: {why}"]), (here[1].url, "fail", here[1].differences),
+        (here[2].url, "untested", here[2].differences)]
+    assert [r.getMessage() for r in caplog.records] == [f"page https://ex.org/1 abandoned: {why}; its test failed"]

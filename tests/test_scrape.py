@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.extract.article_abstract import find_abstract
+from pubfetch.extract.clean import parse_html
 from pubfetch.extract.scrape import (
     WebpageContent,
     absolute_url,
@@ -618,3 +620,86 @@ def test_empty_and_garbage_pages_give_empty_records() -> None:
 ])  # fmt: skip
 def test_absolute_url(href: str, base: str, expected: str | None) -> None:
     assert absolute_url(href, base) == expected
+
+
+ABSTRACT_RULE = """\
+'example\\.org/': boxed
+---
+boxed:
+  title: h1
+  abstract: div.abstract
+"""
+ABSTRACT_TEXT = ("Salt marshes keep pace with rising seas by trapping sediment and building organic soil. We measured "
+                 "surface elevation change at forty marsh sites along three estuaries between 2015 and 2021.")
+
+
+def test_a_rules_abstract_leaves_out_the_parts_that_are_not_the_abstract() -> None:
+    """Highlights, a visual abstract box and a keywords line inside the rule's abstract element are not taken."""
+    url = "https://example.org/a/1"
+    html = ('<html><body><h1>Marsh resilience</h1><div class="abstract"><div class="highlights"><ul><li>Sediment '
+            'decides the fate of marshes.</li></ul></div><div class="visual-abstract"><img src="/v.png"><p>Visual '
+            f"abstract</p></div><h2>Abstract</h2><p>{ABSTRACT_TEXT}</p><p>Keywords: marsh; sediment</p></div>"
+            "</body></html>")
+    assert scrape_journal(html, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract == ABSTRACT_TEXT
+
+
+def test_a_rules_abstract_that_is_a_reference_list_is_none() -> None:
+    url = "https://example.org/a/2"
+    entries = "".join(f"<li>Smith J, et al. ({2000 + i}) Marshes. Coastal Journal {i}:{i}0-{i}9.</li>" for i in range(6))
+    html = f'<html><body><h1>Marsh resilience</h1><div class="abstract"><ol>{entries}</ol></div></body></html>'
+    assert scrape_journal(html, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract == ""
+
+
+def test_a_screen_reader_abstract_heading_stays_for_the_reader_after_a_rule_misses_the_abstract() -> None:
+    """A standfirst under a visually hidden "Abstract" heading: the rule's selector finds no abstract, and the generic
+    reader, reading the same tree after the rule, follows the heading to the standfirst."""
+    url = "https://example.org/a/3"
+    soup = parse_html(f'<html><body><h1>Marsh resilience</h1><section><h2 class="u-visually-hidden">Abstract</h2>'
+                      f'</section><div class="standfirst"><p>{ABSTRACT_TEXT}</p></div><div class="sr-only">Opens in a '
+                      "new window</div></body></html>")
+    assert scrape_journal(soup, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract == ""
+    assert find_abstract(soup) == ABSTRACT_TEXT
+    assert "new window" not in soup.get_text()  # other screen-reader text is still dropped
+
+
+def test_a_rule_selecting_the_abstracts_children_skips_those_that_are_not_the_abstract() -> None:
+    url = "https://example.org/a/4"
+    rule = journal_rules(ABSTRACT_RULE.replace("abstract: div.abstract", "abstract: 'div.abstract > *'"))
+    html = ('<html><body><h1>Marsh resilience</h1><div class="abstract"><div class="author-highlights"><ul><li>'
+            'Sediment decides the fate of marshes.</li></ul></div><p>' + ABSTRACT_TEXT + '</p><div class="keywords">'
+            "marsh; sediment</div></div></body></html>")
+    assert scrape_journal(html, url, rule.journal_rule(url)).abstract == ABSTRACT_TEXT
+
+
+def test_an_author_summary_the_rules_selector_also_matches_is_not_appended() -> None:
+    """PLOS's markup: the abstract and the author summary are both ``div.abstract``; the rule's selector takes the
+    paragraphs of both."""
+    url = "https://example.org/a/5"
+    rule = journal_rules(ABSTRACT_RULE.replace("abstract: div.abstract", "abstract: '#artText > .abstract > :not(h2)'"))
+    html = ('<html><body><h1>Marsh resilience</h1><div id="artText"><div class="abstract toc-section"><h2>Abstract</h2>'
+            f'<p>{ABSTRACT_TEXT}</p></div><div class="abstract toc-section abstract-type-summary"><h2>Author summary'
+            "</h2><p>Marshes protect coasts, and the mud rivers carry decides whether they keep up.</p></div></div>"
+            "</body></html>")
+    assert scrape_journal(html, url, rule.journal_rule(url)).abstract == ABSTRACT_TEXT
+
+
+def test_a_rules_abstract_keeps_the_rest_a_read_more_link_hides() -> None:
+    url = "https://example.org/a/6"
+    html = ('<html><body><h1>Marsh resilience</h1><div class="abstract"><p>' + ABSTRACT_TEXT[:80] +
+            '<span style="display:none">' + ABSTRACT_TEXT[80:] + '</span> <a href="#">Read more</a></p></div>'
+            "</body></html>")
+    abstract = scrape_journal(html, url, journal_rules(ABSTRACT_RULE).journal_rule(url)).abstract
+    assert "".join(abstract.split()).startswith("".join(ABSTRACT_TEXT.split()))
+
+
+def test_a_rules_abstract_takes_a_hidden_copy_of_the_shown_one_once() -> None:
+    """A hidden copy of the abstract beside the shown one (mobile and desktop layouts) is left out; a hidden whole
+    beside a shown truncation is taken instead of it."""
+    url = "https://example.org/a/7"
+    rule = journal_rules(ABSTRACT_RULE).journal_rule(url)
+    copies = (f'<html><body><h1>Marsh resilience</h1><div class="abstract" aria-hidden="true"><p>{ABSTRACT_TEXT}</p>'
+              f'</div><div class="abstract"><p>{ABSTRACT_TEXT}</p></div></body></html>')
+    assert scrape_journal(copies, url, rule).abstract == ABSTRACT_TEXT
+    truncated = (f'<html><body><h1>Marsh resilience</h1><div class="abstract"><p>{ABSTRACT_TEXT[:120]}</p></div>'
+                 f'<div class="abstract" style="display:none"><p>{ABSTRACT_TEXT}</p></div></body></html>')
+    assert scrape_journal(truncated, url, rule).abstract == ABSTRACT_TEXT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from pubfetch.net.browser import find_chromium
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db, open_store
 from pubfetch.webfetch import fetch_pages, fetch_webpage, get_webpage
+from support import hostile_pages
 from support.loopback import LoopbackServer, Reply, Request
 from support.waits import within
 
@@ -115,3 +117,22 @@ def test_an_interrupted_batch_keeps_what_it_stored_cuts_the_rest_and_leaves_the_
             store.close()
         [again] = list(fetch_pages([site.url("/tool")], context=ctx, config=ctx.config, use_stored=False))
     assert again.content == LONG.strip()
+
+
+def test_a_webpage_over_its_page_time_limit_is_abandoned_counted_failed_and_the_next_is_read(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A webpage that would take a minute to read (20 MB of tiny paragraphs) costs the run its page time limit: one
+    warning naming the setting, nothing taken from it, its fetch counted as failed; the next webpage is read."""
+    routes = {"/hung": Reply(200, hostile_pages.tag_dense(20_000_000)),
+              "/doc": Reply(200, f"<html><head><title>Doc</title></head><body><main><p>{LONG}</p></main></body></html>")}
+    caplog.set_level(logging.WARNING, logger="pubfetch")
+    config = FetchConfig().with_changes(allow_private_addresses=True, javascript=False, threads=1, page_time_limit=3.0,
+                                        page_memory_limit=0)
+    with LoopbackServer(routes) as site:
+        hung, doc = fetch_pages([site.url("/hung"), site.url("/doc")], config=config)
+    assert hung.state.fetch_exception and (hung.title, hung.content) == ("", "") and hung.status_code == 200
+    assert not hung.is_final(FetcherArgs())
+    assert not doc.state.fetch_exception and (doc.title, doc.content) == ("Doc", LONG.strip())
+    assert [r.getMessage() for r in caplog.records if "abandoned" in r.getMessage()] == [
+        f"webpage {site.url('/hung')} abandoned: not read within the page time limit of 3 s (page_time_limit; raise "
+        "it to give pages longer); nothing taken from it, retried in a later run"]

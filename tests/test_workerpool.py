@@ -6,7 +6,9 @@ free; PDF extraction through the pool is tested in tests/test_pdf.py.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -19,7 +21,9 @@ from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.workerpool import Outcome, WorkerPool
 from pubfetch.resources.base import Context
+from support.daemon_pools import hang_a_pdf, limits_in_a_daemon
 from support.procs import children_supported, descendants, process_gone
+from support.waits import wait_until
 
 PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj "
        b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Resources<</Font<</F1 4 0 R>>>>/Contents 5 0 R>>endobj "
@@ -139,3 +143,37 @@ def test_hung_worker_ends_when_its_run_is_killed(tmp_path: Path) -> None:
         run.kill()
         run.wait(60)
     assert process_gone(worker), f"worker {worker} outlived its killed run"
+
+
+@pytest.mark.parametrize("maker", ["billiard", "multiprocessing"])
+def test_a_daemonic_process_has_its_jobs_time_limited(maker: str, tmp_path: Path) -> None:
+    """A Celery ``--pool prefork`` child (billiard's) and a ``multiprocessing.Pool`` worker are daemonic, which
+    multiprocessing forbids to have children: they start their workers all the same, and a hung job or PDF ends at its
+    limit instead of holding the process."""
+    if maker == "billiard":
+        billiard = pytest.importorskip("billiard", reason='Celery\'s pool needs billiard (pip install ".[test]")')
+        pool = billiard.Pool(1)
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(1)  # no fork of this threaded process
+    try:
+        result = pool.apply_async(limits_in_a_daemon, (str(tmp_path / "pdf.pid"),)).get(timeout=300)
+    finally:
+        pool.terminate()
+        pool.join()
+    assert result == (True, ["ok", "ok", "ok"], True, "timeout", "timeout", True)
+
+
+def test_a_worker_of_a_killed_prefork_child_ends_itself(tmp_path: Path) -> None:
+    """What makes children safe for a daemonic process: the child killed (as Celery ends a pool process, or its
+    machine's OOM killer does) while its worker runs a hung job, the worker notices and ends."""
+    billiard = pytest.importorskip("billiard", reason='Celery\'s pool needs billiard (pip install ".[test]")')
+    pid_file, child_file = tmp_path / "worker.pid", tmp_path / "child.pid"
+    pool = billiard.Pool(1)
+    try:
+        pool.apply_async(hang_a_pdf, (str(pid_file), str(child_file)))
+        worker = int(wait_until(lambda: pid_file.is_file() and pid_file.read_text(), 120, "the worker to start"))
+        os.kill(int(child_file.read_text()), signal.SIGKILL)
+        assert process_gone(worker), f"worker {worker} outlived its killed pool process"
+    finally:
+        pool.terminate()
+        pool.join()

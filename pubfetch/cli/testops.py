@@ -93,6 +93,7 @@ def _live_pages(sess: Session, rules: ScrapingRules):
 
 
 def _rule_tests(args: ParsedArgs, out: TextIO, sess: Session) -> int:
+    from pubfetch.extract.reader_workers import PageReaders, page_workers
     from pubfetch.rules import RuleError, ScrapingRules
     from pubfetch.ruletest import corpus_pages, journal_outcomes, outcome_table, webpage_outcomes
 
@@ -107,19 +108,22 @@ def _rule_tests(args: ParsedArgs, out: TextIO, sess: Session) -> int:
     except (OSError, ValueError) as e:
         raise UsageError(f"--replay {replay}: {e}") from None
     failed = 0
-    for flag, regex_option, outcomes, what in (
-        ("test-site", "test-site-regex", journal_outcomes, "journal sites"),
-        ("test-webpage", "test-webpage-regex", webpage_outcomes, "webpage rules"),
-    ):
-        if flag not in args and regex_option not in args:
-            continue
-        regex = args.get(regex_option) if regex_option in args else None
-        try:
-            table, counts = outcome_table(outcomes(rules, pages, regex))
-        except ValueError as e:  # re.error is a ValueError
-            raise UsageError(f"-{regex_option}: {e}") from None
-        out.write(f"# {what}{' matching ' + regex if regex else ''}\n{table}")
-        failed += counts.get("fail", 0)
+    limits = sess.config.run
+    with page_workers(1, rules) as workers:  # the pages are read one after the other, each under the page limits
+        readers = PageReaders(workers, limits.page_time_limit, limits.page_memory_limit)
+        for flag, regex_option, outcomes, what in (
+            ("test-site", "test-site-regex", journal_outcomes, "journal sites"),
+            ("test-webpage", "test-webpage-regex", webpage_outcomes, "webpage rules"),
+        ):
+            if flag not in args and regex_option not in args:
+                continue
+            regex = args.get(regex_option) if regex_option in args else None
+            try:
+                table, counts = outcome_table(outcomes(rules, pages, regex, readers=readers))
+            except ValueError as e:  # re.error is a ValueError
+                raise UsageError(f"-{regex_option}: {e}") from None
+            out.write(f"# {what}{' matching ' + regex if regex else ''}\n{table}")
+            failed += counts.get("fail", 0)
     return 1 if failed else 0
 
 

@@ -188,8 +188,9 @@ class RunSettings:
                               doc="the e-mail sent to E-utilities")
     page_time_limit: float = setting(
         20.0, low=0.1, high=3600, env="PUBFETCH_PAGE_TIME_LIMIT", cli="--page-time-limit",
-        doc="seconds a fetched page may take to be read (parsed, its rule or the generic reader applied) in its worker "
-            "process; a page over it is abandoned with a warning and counts as a failed request of its URL")
+        doc="seconds a fetched page (a publication's page, a webpage or doc, a rule test's page) may take to be read "
+            "(parsed, its rule, the generic reader or the cleaning applied) in its worker process; a page over it is "
+            "abandoned with a warning and counts as a failed request of its URL (a rule test's page fails its test)")
     page_memory_limit: int = setting(
         1024 ** 3, low=0, env="PUBFETCH_PAGE_MEMORY_LIMIT",
         doc="bytes of address space a page-reading worker process may use (0: no cap); a page that needs more is "

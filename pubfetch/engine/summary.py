@@ -118,6 +118,10 @@ def _advice(failures: dict[str, int]) -> str:
         advice.append("the services do not know this ID or refused it: check it")
     if "blocked" in failures:
         advice.append("an address or URL was refused by the guard (see the log)")
+    if "page too slow to read" in failures:
+        advice.append("a longer page time limit may help (--page-time-limit, in seconds)")
+    if "page too large to read" in failures:
+        advice.append("a larger page memory limit may help (page_memory_limit in the config file)")
     return "; ".join(advice)
 
 

@@ -10,7 +10,12 @@ wins, outer elements before the ones inside them, earlier before later in the pa
 3. a heading reading "Abstract" or "Summary" (``h1``-``h6``, or a short bold line): what follows it up to the next
    heading of the same rank, a keywords line, or a line opening the body or back matter ("1. Introduction").
 
-Blocks in related-article lists and other papers' teasers are never taken. The abstract keeps its inner headings
+Every shown candidate is tried before any hidden one; a candidate holding exactly one other that fits gives way to
+it (the innermost block of an abstract's size); the parts inside a block that are not the abstract (highlights, a
+visual abstract, keywords, widgets) are left out and a text must read as prose
+(:mod:`pubfetch.extract.abstract_bounds`). Label-following reads loose text after a label and skips links and note
+marks beside it; an "Abstract" menu entry is no label. Blocks in related-article lists and other papers' teasers are
+never taken. The abstract keeps its inner headings
 (a structured abstract's "Background", "Methods", ...) on their own lines and loses a leading "Abstract" label.
 :func:`is_truncation` says whether a meta description merely repeats the start of the visible abstract, and
 :func:`gives_way` whether it must give way to the visible abstract (a truncation, or a description saying less).
@@ -18,15 +23,16 @@ Blocks in related-article lists and other papers' teasers are never taken. The a
 
 from __future__ import annotations
 
-import copy
 import re
+from itertools import chain, islice
 
 from bs4 import BeautifulSoup
 from bs4.element import CData, NavigableString, Tag
 
+from pubfetch.extract.abstract_bounds import ENDING_HEADING, block_text, reads_as_abstract
 from pubfetch.extract.clean_keywords import tokenize
-from pubfetch.extract.html_text import format_text
-from pubfetch.extract.visible import is_hidden, is_link_list
+from pubfetch.extract.html_text import format_text, normalised_text
+from pubfetch.extract.visible import is_shown
 
 __all__ = ["MAX_ABSTRACT", "MIN_ABSTRACT", "find_abstract", "gives_way", "is_truncation"]
 
@@ -66,6 +72,16 @@ _BODY_LINE = re.compile(r"(?i)^\s*(?:(?P<number>(?:\d+|[ivx]+)\.?)\s+)?(?P<word>
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026|\[\.\.\.\]|\[\u2026\])\s*$")
 _OPENING = 100
 _NOT_LETTERS = re.compile(r"[\W_]+")
+#: How many levels of candidates nested one in another the search for the innermost descends.
+_MAX_NESTING = 8
+#: Elements whose "Abstract" is a menu entry or a link, never the abstract's label, when they hold it within
+#: :data:`_ENTRY_LEVELS` levels.
+_MENU_ENTRIES = frozenset(("a", "button", "li", "option", "select", "nav", "menu"))
+_ENTRY_LEVELS = 4
+#: What may stand between a label and the abstract's text: a link ("[Plain Text Version]", a jump) or a note mark.
+_BESIDE_LABEL = frozenset(("a", "sup", "button", "img", "br"))
+_INLINE = frozenset(("a", "i", "b", "em", "strong", "sup", "sub", "span", "small", "font", "u", "abbr", "cite", "q",
+                     "code", "var", "mark", "bdi", "bdo", "time"))
 
 
 def _squash(text: str) -> str:
@@ -92,17 +108,20 @@ def _among_other_papers(tag: Tag) -> bool:
 
 
 def _text(element: Tag) -> str:
-    """The element's visible text as paragraphs, without hidden parts, link menus and a leading "Abstract" label."""
-    if any(is_hidden(t) or is_link_list(t) for t in element.find_all(True)):
-        element = copy.copy(element)
-        for tag in element.find_all(True):
-            if not tag.decomposed and (is_hidden(tag) or is_link_list(tag)):
-                tag.decompose()
-    return _LABEL.sub("", format_text(element), count=1).strip()
+    """The element's visible text as paragraphs, without hidden parts, link menus, the parts that are not the
+    abstract (:func:`pubfetch.extract.abstract_bounds.block_text`) and a leading "Abstract" label."""
+    return _LABEL.sub("", block_text(element), count=1).strip()
 
 
-def _sized(text: str) -> bool:
-    return MIN_ABSTRACT <= len(_squash(text)) <= MAX_ABSTRACT
+def _fits(text: str) -> bool:
+    """An abstract's size, and prose (not a reference list or a menu)."""
+    return MIN_ABSTRACT <= len(_squash(text)) <= MAX_ABSTRACT and reads_as_abstract(text)
+
+
+def _is_menu_entry(tag: Tag) -> bool:
+    """Whether an "Abstract" line is an entry of a menu or a link (a jump to the abstract), not its label."""
+    holders = islice(chain((tag,), tag.parents), _ENTRY_LEVELS)
+    return any(isinstance(p, Tag) and p.name in _MENU_ENTRIES for p in holders)
 
 
 def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
@@ -126,7 +145,7 @@ def _candidates(soup: BeautifulSoup) -> tuple[list[Tag], list[Tag], list[Tag]]:
             contents = tag.contents  # a short line is one text node (bs4's .string recurses: deep pages overflow it)
             text = _short_text(tag) if name in _HEADINGS else (
                 str(contents[0]) if len(contents) == 1 and isinstance(contents[0], NavigableString) else "")
-            if text and len(text) < _LABEL_CHARS and _HEADING.match(text):
+            if text and len(text) < _LABEL_CHARS and _HEADING.match(text) and not _is_menu_entry(tag):
                 headings.append(tag)
     return semantic, named, headings
 
@@ -174,44 +193,120 @@ def _ends_abstract(text: str, after_text: bool) -> bool:
     return after_text or line.group("number") is not None or line.group("word").lower() != "introduction"
 
 
+def _loose_text(nodes: list[NavigableString | Tag]) -> str:
+    """A run of text and inline elements (text after a ``<span>Abstract</span>`` label) as one paragraph."""
+    return normalised_text("".join(str(n) if isinstance(n, NavigableString) else format_text(n) for n in nodes))
+
+
+def _ends_at(sibling: Tag, rank: int) -> bool:
+    """Whether an element after an "Abstract" heading of ``rank`` opens what follows the abstract: a heading of the
+    same or a higher rank, a heading of another part (an author summary, highlights), any real heading after a bold
+    line's abstract (rank 7)."""
+    if _is_heading(sibling) and _rank(sibling) <= rank or (sibling.name in _HEADINGS and ENDING_HEADING.match(
+            sibling.get_text())):
+        return True
+    inner = sibling.find(_HEADINGS[:rank])
+    return inner is not None and not _HEADING.match(inner.get_text())
+
+
+def _following(node: Tag, rank: int) -> list[str]:
+    """The paragraphs after ``node`` among its siblings, up to what ends an abstract under a heading of ``rank``."""
+    parts: list[str] = []
+    loose: list[NavigableString | Tag] = []
+    started = False  # whether text has begun after the label (links and note marks before it are skipped)
+    for sibling in node.next_siblings:
+        if isinstance(sibling, NavigableString) or not isinstance(sibling, Tag):
+            if sibling.__class__ is NavigableString:
+                loose.append(sibling)
+                started = started or bool(sibling.strip())
+            continue
+        if sibling.name in _INLINE and not _is_heading(sibling):
+            if parts or started or sibling.name not in _BESIDE_LABEL:
+                loose.append(sibling)  # else "[Plain Text Version]", a note mark: beside the label, not the abstract
+                started = True
+            continue
+        if text := _loose_text(loose):
+            parts.append(text)
+        loose = []
+        if _ends_at(sibling, rank) or _ends_abstract(text := _text(sibling), bool(parts)):
+            return parts
+        if text:
+            parts.append(text)
+    if text := _loose_text(loose):
+        parts.append(text)
+    return parts
+
+
 def _after_heading(heading: Tag) -> str:
     """The text after an "Abstract" heading up to the next heading of the same or a higher rank (climbing out of a
-    wrapper that holds the heading alone)."""
+    wrapper that holds the heading alone, or the heading and links or note marks): loose text and inline elements
+    after a label read as a paragraph; links and note marks just after the label skipped."""
     node: Tag = heading
     while True:
-        parts: list[str] = []
-        rank = _rank(heading)
-        for sibling in node.next_siblings:  # walked lazily: the loop stops at the next heading, not the page's end
-            if not isinstance(sibling, Tag):
-                continue
-            if _is_heading(sibling) and _rank(sibling) <= rank:
-                break
-            inner = sibling.find(_HEADINGS[:rank])  # a bold line's abstract (rank 7) ends at any real heading
-            if inner is not None and not _HEADING.match(inner.get_text()):
-                break
-            text = format_text(sibling)
-            if _ends_abstract(text, bool(parts)):
-                break
-            if text:
-                parts.append(text)
+        parts = _following(node, _rank(heading))
         if parts or not isinstance(node.parent, Tag) or node.parent.name in ("body", "html"):
             return "\n\n".join(parts)
         node = node.parent
 
 
+def _nested(pool: list[Tag]) -> dict[int, list[Tag]]:
+    """Each candidate's candidates nested directly in it (none between), by the outer one's id: one climb per
+    candidate, up to the nearest candidate around it."""
+    ids = {id(t) for t in pool}
+    inside: dict[int, list[Tag]] = {}
+    for tag in pool:
+        outer = next((p for p in tag.parents if id(p) in ids), None)
+        if outer is not None:
+            inside.setdefault(id(outer), []).append(tag)
+    return inside
+
+
+def _innermost(tag: Tag, nested: dict[int, list[Tag]]) -> Tag:
+    """The candidate to read for an outermost one: the one candidate nested in it, when it alone is there and fits
+    (a wrapper holding the abstract and the page header, authors or widgets gives way to it), down at most
+    :data:`_MAX_NESTING` levels; several candidates inside (a structured abstract's sections) keep the wrapper."""
+    for _ in range(_MAX_NESTING):
+        inside = nested.get(id(tag), [])
+        if len(inside) != 1 or not _fits(_text(inside[0])):
+            break
+        tag = inside[0]
+    return tag
+
+
+def _from_label(block: Tag, text: str, labels: set[int]) -> str:
+    """A block's abstract: where the block holds an "Abstract" label after other text (a 2014 page's header,
+    authors and dates inside the abstract's wrapper), what follows the label, when that fits and is the block's own
+    text; else the block's text."""
+    label = next((d for d in block.descendants if id(d) in labels), None)
+    if not isinstance(label, Tag):
+        return text
+    after = _after_heading(label)
+    shown, whole = _squash(after), _squash(text)
+    if shown and shown in whole and not whole.startswith(shown) and _fits(after):
+        return after
+    return text
+
+
 def find_abstract(soup: BeautifulSoup) -> str:
-    """The abstract the page shows, as paragraphs; "" when the page shows none that is recognisable as such."""
+    """The abstract the page shows, as paragraphs; "" when the page shows none that is recognisable as such. Every
+    shown candidate is tried before any hidden one (inline ``display:none``, ``hidden``, ``aria-hidden``, on it or
+    around it): a hidden block is read only when nothing shown fits, as tabbed layouts keep real text in hidden
+    blocks."""
     semantic, named, headings = _candidates(soup)
-    for found in (semantic, named):
-        for tag in _outermost(found):
-            if _among_other_papers(tag):
-                continue
-            text = _text(tag)
-            if _sized(text):
+    nested = _nested(semantic + named)
+    labels = {id(h) for h in headings}
+    for shown_only in (True, False):
+        for found in (semantic, named):
+            for tag in _outermost(found):
+                if is_shown(tag) is not shown_only or _among_other_papers(tag):
+                    continue
+                text = _from_label(block := _innermost(tag, nested), _text(block), labels)
+                if _fits(text):
+                    return text
+        for heading in headings:
+            if is_shown(heading) is shown_only and not _among_other_papers(heading) and _fits(
+                    text := _after_heading(heading)):
                 return text
-    for heading in headings:
-        if not _among_other_papers(heading) and _sized(text := _after_heading(heading)):
-            return text
     return ""
 
 
@@ -245,7 +340,8 @@ def is_truncation(description: str, abstract: str) -> bool:
 def gives_way(description: str, abstract: str) -> bool:
     """Whether a meta description gives way to the abstract the page shows, so that it never wins over it: when it
     is a truncation of it, or says less than it (a site's blurb, a teaser written for sharing). Only a description
-    that says more than the visible abstract is kept, for the part types to decide between the two."""
-    if not description or not abstract:
-        return False
+    that says more than the visible abstract is kept, for the part types to decide between the two, and any
+    description where what the page showed as its abstract does not read as one."""
+    if not description or not abstract or not reads_as_abstract(abstract):
+        return False  # the page's "abstract" is a reference list or a menu: the description is the abstract
     return is_truncation(description, abstract) or len(_letters(description)) < len(_letters(abstract))

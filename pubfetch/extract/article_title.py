@@ -21,6 +21,7 @@ from bs4.element import Tag
 from pubfetch.extract.clean import page_title
 from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import element_text
+from pubfetch.extract.visible import is_shown
 
 __all__ = ["SITE_DECORATED", "main_heading", "meta_title", "tidy_title", "title_from_page", "title_without_boilerplate"]
 
@@ -147,8 +148,11 @@ def _heading_text(h1: Tag) -> str:
 def main_heading(soup: BeautifulSoup, hint: str = "") -> str:
     """The article's <h1> as a whole: the one whose text the ``hint`` (the <title>) contains, else the first in the
     page's main content (``main``, ``article``, ``role=main``), else the first outside headers, menus and footers;
-    "" when none has two words."""
+    "" when none has two words. Hidden ones (``display:none``, ``hidden``, ``aria-hidden``) are candidates only on a
+    page without a shown one."""
     candidates = [h for h in soup.find_all("h1", limit=_MAX_HEADINGS) if isinstance(h, Tag) and not _in_page_chrome(h)]
+    shown = [h for h in candidates if is_shown(h)]
+    candidates = shown or candidates  # a hidden <h1> only where no shown one is there
     texts = [(h, _heading_text(h)) for h in candidates]
     texts = [(h, t) for h, t in texts if _words(t) >= 2]
     if not texts:

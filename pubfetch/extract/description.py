@@ -6,7 +6,8 @@ many pages whose description is something else: a one-sentence impact statement 
 at a character count, a sharing blurb that repeats the title, the journal's own self-description kept in every page's
 template, or a description left over from another page of the site (another essay's, on a static site). Each of these
 is a shape, not a site: a text shorter than any abstract, a text that stops mid-sentence or with an ellipsis, a text
-that opens with the title, a text that names the journal, a text whose words the page's own article does not use.
+that opens with the title, a text that names the journal and what it publishes, a text whose words the page's own
+article does not use.
 
 ``citation_abstract`` and ``eprints.abstract`` are written as abstracts: of those only an ending in an ellipsis (an
 abstract cut by the page's template) is judged; every test applies to the description families.
@@ -28,8 +29,13 @@ MIN_PAGE_TEXT = 2_000
 #: ... and a description of whose distinct longer words fewer than this share appear in it describes another text.
 MIN_SHARED_WORDS = 0.4
 _ELLIPSIS = re.compile(r"(?:\.\.\.|\u2026|\[\s*(?:\.\.\.|\u2026)\s*\])\s*$")
-#: How a complete text ends: a full stop, question or exclamation mark, perhaps inside a closing bracket or quote.
-_ENDS_A_SENTENCE = re.compile(r"[.!?\u3002][\"'\u2019\u201d)\]]*\s*$")
+#: How a text cut at a character count ends: on a plain lower-case word with nothing after it (a sentence's middle).
+#: A complete abstract may end without a full stop, but then on something else: a URL, a registration number, a
+#: bracket, a figure reference, a formula.
+_ENDS_MID_SENTENCE = re.compile(r"(?:^|\s)[a-z\u00df-\u00ff]+,?$")
+#: The words of a journal's description of itself, beside its name.
+_SELF_DESCRIPTION = re.compile(r"(?i)\b(?:journals?|publish(?:es|ing)|peer[- ]reviewed|open[- ]access|articles|"
+                               r"research\s+in)\b")
 _WORD = re.compile(r"[^\W\d_]{5,}")
 
 
@@ -49,13 +55,13 @@ def why_not_an_abstract(description: str, *, family: str = "meta", title: str = 
         return "cut short (it ends in an ellipsis)" if _ELLIPSIS.search(text) else ""
     if len(text.replace(" ", "")) < MIN_NONSPACE:
         return "shorter than any abstract (a teaser or impact statement)"
-    if _ELLIPSIS.search(text) or not _ENDS_A_SENTENCE.search(text):
-        return "cut short (it stops without ending its sentence)"
+    if _ELLIPSIS.search(text) or _ENDS_MID_SENTENCE.search(text):
+        return "cut short (it stops in the middle of a sentence)"
     squashed_title = _squashed(title)
     if len(squashed_title) >= 15 and _squashed(text).startswith(squashed_title):
         return "a blurb opening with the title"
-    if any(len(name) >= 8 and name in text for name in site_names):
-        return "it names the journal (the site's description of itself)"
+    if any(len(name) >= 4 and name in text for name in site_names) and _SELF_DESCRIPTION.search(text):
+        return "it names the journal and describes it (the site's description of itself)"
     if len("".join(page_text.split())) >= MIN_PAGE_TEXT:
         words = {w.casefold() for w in _WORD.findall(text)}
         if len(words) >= 5:

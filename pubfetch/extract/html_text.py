@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator
 
 from bs4.element import CData, NavigableString, PreformattedString, Script, Stylesheet, Tag
 
+from pubfetch.extract.formula import formula_text, has_rendered_copy, is_block_formula, is_formula, is_formula_source
+
 __all__ = ["BLOCK_TAGS", "JAVA_TRIM", "MARGIN_TAGS", "element_text", "format_text", "normalised_text",
            "selector_text"]
 
@@ -52,6 +54,11 @@ JAVA_TRIM = "".join(chr(c) for c in range(33))
 _HTML_WS_RUN = re.compile("[ \t\n\f\r\xa0]+")  # jsoup's isActuallyWhitespace
 _INVISIBLE = re.compile("[\u200b\u00ad]")  # zero-width space and soft hyphen, dropped by jsoup
 _BLANK_LINES = re.compile(r"\n{3,}")
+#: Whitespace just inside brackets, which the source's line breaks around inline markup leave ("(\n  <i>Name</i>"):
+#: not jsoup's, but no reader sees "( Name" on the page.
+_INSIDE_BRACKETS = re.compile(r"(?<=[(\[]) | (?=[)\]])")
+_OPENING = ("(", "[")
+_CLOSING = (")", "]")
 
 
 
@@ -79,18 +86,40 @@ class _Accumulator:
 
     def add_normalised(self, text: str, strip_leading: bool) -> None:
         """jsoup's appendNormalisedWhitespace: whitespace runs -> one space, invisible chars dropped."""
-        text = _HTML_WS_RUN.sub(" ", _INVISIBLE.sub("", text))
-        self.add(text.lstrip(" ") if strip_leading else text)
+        text = _INSIDE_BRACKETS.sub("", _HTML_WS_RUN.sub(" ", _INVISIBLE.sub("", text)))
+        if text[:1] in _CLOSING and self.last() == " ":
+            self._drop_trailing_space()
+        self.add(text.lstrip(" ") if strip_leading or self.last() in _OPENING else text)
+
+    def _drop_trailing_space(self) -> None:
+        """The last space taken back: it was the source's line break before a closing bracket ("name\n)")."""
+        self.parts[-1] = self.parts[-1][:-1]
+        self.size -= 1
+        self.tail = "".join(self.parts[-2:])[-2:]
 
     def value(self) -> str:
         return "".join(self.parts)
+
+    def add_formula(self, math: Tag, block: bool) -> None:
+        """A MathML formula's text (:mod:`pubfetch.extract.formula`), unless the page shows its rendered copy before
+        it; on a line of its own when the formula is set as a block."""
+        if has_rendered_copy(math):
+            return
+        text = formula_text(math)
+        if block and self.size and self.last() != "\n":
+            self.add("\n")
+        elif not block and self.size and self.last() not in " \n":
+            self.add(" ")
+        self.add(text)
+        if block:
+            self.add("\n")
 
     def add_text_node(self, node: NavigableString, strip_leading: bool) -> None:
         """Text as jsoup appends it: CDATA and <pre> text verbatim, other text normalised, the rest not at all."""
         kind = _text_kind(node)
         if kind == 2 or (kind == 1 and _preserves_whitespace(node)):
             self.add(str(node))
-        elif kind == 1:
+        elif kind == 1 and not is_formula_source(node):
             self.add_normalised(str(node), strip_leading)
 
 
@@ -100,7 +129,7 @@ def _walk(root: Tag) -> Iterator[tuple[Tag | NavigableString, bool]]:
     while stack:
         node, closing = stack.pop()
         yield node, closing
-        if not closing and isinstance(node, Tag):
+        if not closing and isinstance(node, Tag) and not is_formula(node):  # a formula is read whole
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node.contents)
                          if isinstance(child, (Tag, NavigableString)))
@@ -143,7 +172,9 @@ def format_text(element: Tag | None) -> str:
         return ""
     acc = _Accumulator()
     for node, closing in _walk(element):
-        if isinstance(node, Tag):
+        if isinstance(node, Tag) and is_formula(node):
+            acc.add_formula(node, is_block_formula(node))
+        elif isinstance(node, Tag):
             _format_tag_edge(acc, node.name, closing)
         else:
             acc.add_text_node(node, acc.size == 0 or acc.last() in " \n")
@@ -178,6 +209,8 @@ def element_text(element: Tag | None, headings: bool = False) -> str:
     for node, closing in _walk(element):
         if not isinstance(node, Tag):
             acc.add_text_node(node, acc.last() == " ")
+        elif is_formula(node):
+            acc.add_formula(node, False)
         elif closing:
             _text_tag_end(acc, node, headings, node is element)
         else:

@@ -1,34 +1,21 @@
 """Reading a fetched publisher page: everything that is learnt from its HTML, as one picklable :class:`PageReading`,
-in a time-limited worker process.
+in a time-limited worker process (``pubfetch.extract.reader_workers`` says why and how).
 
-A page is whatever its server sent, and reading one (lxml's parse, the rule's selectors, the generic reader's passes,
-trafilatura) runs in C and in Python that holds the interpreter lock: a page built to make any of it slow would stop
-every thread of the process, the Celery worker's heartbeat and signal handlers included, and a tag-dense page takes
-about a hundred bytes of memory per byte of HTML. So a run reads its pages as it extracts its PDFs, in worker
-processes reused from page to page (:class:`~pubfetch.extract.workerpool.WorkerPool`) that are killed at the page's
-time limit and capped in memory; the fetching thread waits on a pipe without the lock and gets the reading, or
-``None`` for a page abandoned. What the reading says is merged into the publication by the caller
-(``pubfetch.resources.site``): this module knows pages, rules and the readers, not publications.
-
-Each worker builds the run's scraping rules once, from the texts the run's rules were made of (compiled rules do not
-pickle); the page's HTML goes to the worker as one string and the reading comes back with the worker's log records,
-which are told again in the run's process as if the page had been read there.
+What the reading says is merged into the publication by the caller (``pubfetch.resources.site``): this module knows
+pages, rules and the readers, not publications. A page abandoned by its worker (over its time or memory) gives the
+reason instead of a reading.
 """
 
 from __future__ import annotations
 
-import functools
-import gc
 import logging
-import multiprocessing
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup
 
 from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
 from pubfetch.extract.article_abstract import gives_way
-from pubfetch.extract.article_title import meta_title
+from pubfetch.extract.article_title import SITE_DECORATED, main_heading, meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.description import why_not_an_abstract
@@ -36,27 +23,19 @@ from pubfetch.extract.identity_claims import page_claims
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
+from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.scrape import scrape_journal
-from pubfetch.extract.workerpool import Outcome, WorkerPool
+from pubfetch.extract.title_choice import complete_title, shown_spacing
+from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.model.identity import Claims
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Section
-from pubfetch.rules import JournalRule, RuleSource, ScrapingRules
+from pubfetch.rules import JournalRule, ScrapingRules
 from pubfetch.rules.page_index import PageIndex
 
 __all__ = ["PageReading", "page_workers", "read_page", "read_page_isolated"]
 
 log = logging.getLogger(__name__)
-
-#: What the workers' fork server imports: the page readers and the PDF extractor (one server serves both pools of a
-#: process, and the first pool to start it decides).
-PRELOAD = ("pubfetch.extract.page_read", "pubfetch.extract.pdf")
-#: Pages a worker reads before it is replaced: a new worker rebuilds the rules and compiles their selectors again
-#: (about a second), which the pool's default of 200 jobs would make a few per cent of a page's time; the memory cap
-#: still holds per page.
-PAGES_PER_WORKER = 2000
-#: The logger whose records a worker sends back with its reading (the package's).
-_PACKAGE_LOGGER = "pubfetch"
 
 
 @dataclass
@@ -82,8 +61,6 @@ class PageReading:
     claims: Claims | None = None
     licence: str = ""
     licence_where: str = ""
-    #: the worker's log records (logger name, level, message), told again in the run's process
-    log: list[tuple[str, int, str]] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -104,14 +81,13 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageR
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(rules, url, soup, index)
     meta_record = parse_meta(html, url, site=rule.site if rule is not None else None) if meta else None
-    if meta_record is not None and meta_record.title:  # read before a rule's scraping or the reader edits the tree
-        types = meta_record.flags.get("types")
-        source = str(types.get("title", "")) if isinstance(types, dict) else ""
-        meta_record.title = meta_title(meta_record.title, source, soup, url, _site_names(meta_record))
+    heading, bibliographic = _titles(soup, url, meta_record)  # before a rule's scraping or the reader edits the tree
     reading = PageReading(url, rule_site=rule.site if rule is not None else None, meta=meta_record, licence=licence,
                           licence_where=where)
     if rule is not None:
         reading.record = scrape_journal(soup, url, rule)
+        reading.record.title = complete_title(reading.record.title, bibliographic, heading,
+                                              site_names=_site_names(meta_record))
         reading.claims = page_claims(html, url, reading.record)  # before the reader adds to the rule's record
         body = rule.selector("fulltext")
         if body is not None:  # a fresh index: the scraping took hidden elements out of the tree the first describes
@@ -142,6 +118,20 @@ def _keep_meta_abstract(meta_record: ArticleRecord, shown_abstract: str, page_ti
                                   site_names=_site_names(meta_record), page_text=page_text):
         log.debug("%s: the meta description is not the abstract: %s", url, why)
         meta_record.abstract = ""
+
+
+def _titles(soup: BeautifulSoup, url: str, meta_record: ArticleRecord | None) -> tuple[str, str]:
+    """The meta tags' title made the article's (without footnote marks or the site's part, spaced as the visible
+    heading where only whitespace differs), and what a rule's title is compared with: the visible heading and the
+    bibliographic meta title (extract/title_choice.py)."""
+    if meta_record is None or not meta_record.title:
+        return "", ""
+    types = meta_record.flags.get("types")
+    source = str(types.get("title", "")) if isinstance(types, dict) else ""
+    meta_record.title = meta_title(meta_record.title, source, soup, url, _site_names(meta_record))
+    heading = main_heading(soup, meta_record.title)
+    meta_record.title = shown_spacing(meta_record.title, heading)
+    return heading, "" if source in SITE_DECORATED else meta_record.title
 
 
 def _site_names(meta_record: ArticleRecord | None) -> tuple[str, ...]:
@@ -198,106 +188,14 @@ def _page_rule(rules: ScrapingRules, url: str, soup: BeautifulSoup, index: PageI
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# The worker side
+# In a worker
 # ---------------------------------------------------------------------------------------------------------------------
-
-#: The worker's rules, built once by :func:`_install_rules` when the worker starts.
-_worker_rules: ScrapingRules | None = None
-
-
-def _install_rules(sources: tuple[RuleSource, ...]) -> None:
-    """Run once in each worker: the run's rules, rebuilt from their texts."""
-    global _worker_rules  # noqa: PLW0603 - one worker process, one set of rules
-    _worker_rules = ScrapingRules.from_sources(sources)
-    logging.getLogger(_PACKAGE_LOGGER).propagate = False  # its records go back to the run, not to this stderr
-    gc.freeze()  # the libraries and rules stay for the worker's life: the collections a page's tree sets off skip them
-
-
-class _Collect(logging.Handler):
-    """The records of one page's reading, kept to be sent back with it."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[tuple[str, int, str]] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage()
-        if record.exc_info:
-            message += "\n" + logging.Formatter().formatException(record.exc_info)
-        self.records.append((record.name, record.levelno, message))
-
-
-def _read_in_worker(html: str, url: str, meta: bool, level: int) -> PageReading:
-    """The job a worker runs: :func:`read_page` with the worker's rules, its log records at the run's level kept."""
-    if _worker_rules is None:
-        raise RuntimeError("page worker started without its rules")
-    logger = logging.getLogger(_PACKAGE_LOGGER)
-    logger.setLevel(level)
-    collect = _Collect()
-    logger.addHandler(collect)
-    try:
-        reading = read_page(html, url, _worker_rules, meta=meta)
-    finally:
-        logger.removeHandler(collect)
-    reading.log = collect.records
-    return reading
-
-
-# ---------------------------------------------------------------------------------------------------------------------
-# The run's side
-# ---------------------------------------------------------------------------------------------------------------------
-
-
-def page_workers(size: int, rules: ScrapingRules) -> WorkerPool:
-    """Worker processes that read pages with ``rules``, reused from page to page: at most ``size`` of them, each
-    started on first need from a fork server that has this module (lxml, BeautifulSoup, trafilatura) imported. The
-    owner closes the pool (``Context.close`` for a fetch run)."""
-    return WorkerPool(size, setup=functools.partial(_install_rules, rules.sources), preload=PRELOAD,
-                      max_jobs=PAGES_PER_WORKER, name="pubfetch-page")
-
-
-def _level() -> int:
-    """The lowest level the run's process would show of the package's records: the worker keeps only those."""
-    logger = logging.getLogger(_PACKAGE_LOGGER)
-    return next((level for level in (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR)
-                 if logger.isEnabledFor(level)), logging.CRITICAL)
-
-
-def _tell(records: Sequence[tuple[str, int, str]]) -> None:
-    for name, level, message in records:
-        logger = logging.getLogger(name)
-        if logger.isEnabledFor(level):
-            logger.log(level, "%s", message)
 
 
 def read_page_isolated(html: str, url: str, rules: ScrapingRules, workers: WorkerPool | None, *, meta: bool,
-                       time_limit: float, memory_limit: int) -> PageReading | str:
-    """:func:`read_page` in one of ``workers``, killed after ``time_limit`` seconds, its address space capped at
-    ``memory_limit`` bytes (0: no cap): the reading, or why the page was abandoned (over its time or memory, or the
-    reader failed on it). Without ``workers`` (a caller with no run to own them) and in a daemonic process (which may
-    not have children: a ``multiprocessing.Pool`` worker), the page is read here, unprotected."""
-    if workers is None or multiprocessing.current_process().daemon:
-        return read_page(html, url, rules, meta=meta)
-    outcome = workers.run(_read_in_worker, html, url, meta, _level(), time_limit=time_limit,
-                          memory_limit=memory_limit)
-    if outcome.kind == "ok" and isinstance(outcome.value, PageReading):
-        _tell(outcome.value.log)
-        outcome.value.log = []
-        return outcome.value
-    return _abandoned(outcome, time_limit, memory_limit)
-
-
-def _abandoned(outcome: Outcome, time_limit: float, memory_limit: int) -> str:
-    """Why a page's reading gave nothing, in the words of the warning the caller gives."""
-    if outcome.kind == "timeout":
-        return (f"not read within the page time limit of {time_limit:g} s (page_time_limit; raise it to give pages "
-                "longer)")
-    if outcome.kind == "memory":
-        return (f"needed more than the page memory limit of {memory_limit:,} bytes (page_memory_limit; raise it to "
-                "give pages more)")
-    if outcome.kind == "died":
-        cap = f"; the page memory limit is {memory_limit:,} bytes (page_memory_limit)" if memory_limit > 0 else ""
-        return f"its reader process died (exit code {outcome.exitcode}{cap})"
-    if outcome.kind == "closed":
-        return "the run was closing"
-    return f"its reader failed: {outcome.message}"
+                       time_limit: float, memory_limit: int) -> PageReading | Abandoned:
+    """:func:`read_page` in one of ``workers`` (:func:`~pubfetch.extract.reader_workers.read_isolated`), killed after
+    ``time_limit`` seconds, its address space capped at ``memory_limit`` bytes (0: no cap): the reading, or why the
+    page was abandoned. Without ``workers`` the page is read here, unprotected."""
+    return read_isolated(read_page, (html, url), rules, workers, time_limit=time_limit, memory_limit=memory_limit,
+                         meta=meta)

@@ -21,7 +21,6 @@ that protection, for callers that already isolate it (and for the worker process
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import re
 import unicodedata
 from collections.abc import Callable
@@ -497,15 +496,6 @@ def extract_pdf(
         return _failure("not_pdf", "body does not start with %PDF")
     if max_bytes > 0 and len(data) > max_bytes:
         return _failure("too_large", f"PDF of {len(data)} bytes exceeds the limit of {max_bytes} bytes")
-    if multiprocessing.current_process().daemon:
-        # Daemonic processes (multiprocessing.Pool workers) may not have children: extract here, unprotected.
-        log.warning("PDF extraction without time limit: daemonic processes cannot start workers")
-        try:
-            return worker(data, max_pages)
-        except MemoryError:
-            return _failure("too_large", "out of memory in PDF extraction")
-        except Exception as exc:  # noqa: BLE001
-            return _failure("broken", f"{type(exc).__name__}: {exc}")
     if workers is not None:
         return _extract_isolated(workers, worker, bytes(data), max_pages, time_limit, memory_limit)
     with pdf_workers(1) as one_off:

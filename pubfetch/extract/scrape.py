@@ -17,8 +17,9 @@ elements become text follows PubFetcher (spec section 8):
 
 Two improvements over PubFetcher: when a selector matches an element and also one of its descendants, only the outer
 element is used, so no text appears twice; and a label the page prints inside the selected title or abstract
-("Title:", "Abstract:", an "ABSTRACT" heading line), text meant only for screen readers and hidden jump menus
-(lists of links) are dropped, so a rule need not fight the markup to leave them out (a BeautifulSoup argument loses
+("Title:", "Abstract:", an "ABSTRACT" heading line), text meant only for screen readers (but a heading labelling the
+abstract, which the generic reader follows where the rule finds no abstract) and hidden jump menus (lists of links) are
+dropped, so a rule need not fight the markup to leave them out (a BeautifulSoup argument loses
 those elements). Footnote marks ending a title (†, ‡, *) are dropped too.
 """
 
@@ -34,6 +35,7 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from pubfetch import ids
+from pubfetch.extract.abstract_bounds import block_text, in_other_part, reads_as_abstract, without_copies
 from pubfetch.extract.article_title import tidy_title
 from pubfetch.extract.clean import clean_html, page_title, parse_html
 from pubfetch.extract.html_text import element_text, format_text
@@ -56,6 +58,7 @@ _SCREEN_READER_ONLY = ".screenreader-text, .sr-only, .screen-reader-text, .u-vis
 _INLINE_POPUPS = ".ref-lnk .ref-overlay, .referenceDiv .dropDown, #figureViewerArticleInfo, #tableViewerArticleInfo"
 _TITLE_LABEL = re.compile(r"^title\s*:\s*(?=\S)", re.IGNORECASE)
 _ABSTRACT_LABEL = re.compile(r"^abstract(\s*[:.]\s*|\s*\n\s*|\s+(?=[A-Z]))(?=\S)", re.IGNORECASE)
+_ABSTRACT_HEADING = re.compile(r"(?i)^\s*(?:abstract|summary)\s*[:.]?\s*$")
 _DOI_RESOLVER = re.compile(r"(?i)^(?:https?://)?(?:dx\.|www\.)?doi\.org/")
 _LINK_SCHEMES = ("http", "https", "ftp")
 
@@ -79,6 +82,11 @@ class WebpageContent:
 def _not_shown() -> Selector:
     """Screen-reader-only text and the pop-up copies inside the article text, taken out before a rule reads a page."""
     return compile_selector(f"{_SCREEN_READER_ONLY}, {_INLINE_POPUPS}")
+
+
+def _is_abstract_label(tag: Tag) -> bool:
+    """A heading read only by screen readers that labels the abstract ("Abstract" over a standfirst)."""
+    return tag.name in ("h1", "h2", "h3", "h4", "h5", "h6") and bool(_ABSTRACT_HEADING.match(tag.get_text()))
 
 
 def _soup(html: Html) -> BeautifulSoup:
@@ -122,6 +130,20 @@ def joined_text(root: Tag, selector: Selector | None, index: PageIndex | None = 
         return ""
     texts = (format_text(e) for e in _outermost(selector.select(root, index)))
     return "\n\n".join(t for t in texts if t)
+
+
+def _abstract(root: Tag, selector: Selector | None, index: PageIndex) -> str:
+    """A rule's abstract: its elements' text without the parts that are not the abstract (highlights, a visual
+    abstract, keywords, widgets: :func:`pubfetch.extract.abstract_bounds.block_text`; a selected element that is or
+    belongs to such a part, as ``.abstract > *`` selects a highlights box or an author summary's paragraphs, is
+    skipped), a hidden element's copy of a shown one (:func:`pubfetch.extract.abstract_bounds.without_copies`) and a
+    leading label; "" when it does not read as an abstract (a reference list, a menu)."""
+    if selector is None:
+        return ""
+    elements = [e for e in _outermost(selector.select(root, index)) if not in_other_part(e)]
+    texts = without_copies(elements, [block_text(e, shown_only=False) for e in elements])
+    text = _ABSTRACT_LABEL.sub("", "\n\n".join(t for t in texts if t), count=1)
+    return text if reads_as_abstract(text) else ""
 
 
 def _join(*parts: str) -> str:
@@ -253,7 +275,8 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     """Apply a journal site's rules to its page at ``url`` (the final URL, used for links and URL rewrites)."""
     soup = _soup(html)
     for hidden in _not_shown().select(soup, PageIndex(soup)):
-        hidden.decompose()
+        if not _is_abstract_label(hidden):  # the generic reader, filling what the rule misses, follows that label
+            hidden.decompose()
     if soup.body is not None:
         drop_hidden_menus(soup.body)
     index = PageIndex(soup)  # the tree is only read from here on: one walk answers every selector of the rule
@@ -266,7 +289,7 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     title = tidy_title(_TITLE_LABEL.sub("", title, count=1))
     record.title = f"{title} : {subtitle}" if title and subtitle else title
     record.keywords = _keywords(soup, rule, index)
-    record.abstract = _ABSTRACT_LABEL.sub("", joined_text(soup, rule.selector("abstract"), index), count=1)
+    record.abstract = _abstract(soup, rule.selector("abstract"), index)
     body = joined_text(soup, rule.selector("fulltext"), index)
     record.fulltext = _join(record.title, record.abstract, body) if body else ""
     record.flags["body"] = body  # the full text without title and abstract, for a caller that finds those elsewhere

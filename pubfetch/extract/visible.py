@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from bs4.element import Tag
 
-__all__ = ["drop_hidden_menus", "is_hidden", "is_link_list"]
+__all__ = ["drop_hidden_menus", "is_hidden", "is_link_list", "is_shown"]
 
 
 def is_hidden(tag: Tag) -> bool:
     """Hidden by an inline style or by the ``hidden`` / ``aria-hidden`` attributes."""
     style = str(tag.get("style") or "").replace(" ", "").lower()
     return "display:none" in style or tag.has_attr("hidden") or tag.get("aria-hidden") == "true"
+
+
+def is_shown(tag: Tag) -> bool:
+    """Neither the element nor any element around it is hidden (:func:`is_hidden`; no CSS is computed)."""
+    return not is_hidden(tag) and not any(isinstance(p, Tag) and is_hidden(p) for p in tag.parents)
 
 
 def is_link_list(tag: Tag) -> bool:

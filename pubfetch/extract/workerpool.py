@@ -22,7 +22,7 @@ import pickle
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Self
 
@@ -147,25 +147,70 @@ def _serve(conn: Any, setup: Callable[[], None] | None, memory_limit: int) -> No
 
 
 @functools.cache
-def _mp_context(preload: tuple[str, ...]) -> multiprocessing.context.BaseContext:
+def _mp_context(preload: tuple[str, ...], daemonic: bool = False) -> multiprocessing.context.BaseContext:
     """A fork-free start method: forking a threaded parent (the fetcher runs hosts concurrently) can deadlock.
 
     With forkserver the server imports ``preload`` (the job's module and its libraries) once; each worker is then a
-    cheap fork of it. Where forkserver does not exist (Windows) spawn is used: a fresh interpreter per worker, not per
-    job.
+    cheap fork of it. Where forkserver does not exist (Windows), and in a ``daemonic`` process, spawn is used: a fresh
+    interpreter per worker, not per job. A daemonic process is a pool's child, forked from a parent that may have
+    started a fork server of its own, whose state the child inherits but cannot use (the server is not its child).
     """
-    if "forkserver" in multiprocessing.get_all_start_methods():
+    if "forkserver" in multiprocessing.get_all_start_methods() and not daemonic:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(list(preload))  # only takes effect if the server is not running yet
         return ctx
     return multiprocessing.get_context("spawn")
 
 
+#: Held while a daemonic process's flag is lifted for a start (:func:`_children_allowed`), and by whoever reads it.
+_DAEMON_FLAG = threading.Lock()
+
+
+def _is_daemonic() -> bool:
+    """Whether this process is daemonic, as it is outside a worker's start (another thread may be starting one)."""
+    with _DAEMON_FLAG:
+        return bool(multiprocessing.current_process().daemon)
+
+
+@contextlib.contextmanager
+def _children_allowed(daemonic: bool) -> Iterator[None]:
+    """Let this process start a worker even where it is ``daemonic``, as a Celery ``--pool prefork`` child is
+    (billiard marks its pool processes so, and multiprocessing refuses children to a daemonic process).
+
+    Why it is safe: the rule exists because a daemonic process is ended with its parent and would leave its children
+    behind; a pool worker ends on its own when the process that started it is gone (:func:`_end_with_parent`). The
+    flag is lifted for the start only. billiard's processes also carry an authentication key that pickles only while
+    billiard itself is starting a process, which the start here is made to look like (the key goes to the new worker
+    as multiprocessing's own does)."""
+    if not daemonic:
+        yield
+        return
+    me = multiprocessing.current_process()
+    with _DAEMON_FLAG:
+        spawning = _billiard_spawning(me)
+        me.daemon = False
+        try:
+            spawning(object())
+            yield
+        finally:
+            spawning(None)
+            me.daemon = True
+
+
+def _billiard_spawning(me: multiprocessing.process.BaseProcess) -> Callable[[Any], None]:
+    """billiard's ``set_spawning_popen`` where ``me`` is a billiard process, else a function that does nothing."""
+    if not type(me).__module__.startswith("billiard."):
+        return lambda _: None
+    from billiard.context import set_spawning_popen
+
+    return set_spawning_popen
+
+
 class _Worker:
     """One worker process and the parent's end of its pipe; used by one thread at a time (the pool sees to it)."""
 
     def __init__(self, ctx: multiprocessing.context.BaseContext, setup: Callable[[], None] | None,
-                 memory_limit: int, name: str) -> None:
+                 memory_limit: int, name: str, *, daemonic: bool = False) -> None:
         self.memory_limit = memory_limit
         self.jobs = 0
         self.ready = False
@@ -173,7 +218,8 @@ class _Worker:
         self.process = ctx.Process(  # type: ignore[attr-defined]
             target=_serve, args=(child, setup, memory_limit), name=name, daemon=True)
         try:
-            self.process.start()
+            with _children_allowed(daemonic):
+                self.process.start()
         finally:
             child.close()  # else the parent's copy keeps the pipe open and a dead worker is never noticed
 
@@ -336,7 +382,9 @@ class WorkerPool:
                 self._busy.discard(slot)
                 self._reserved += 1
         try:
-            worker = _Worker(_mp_context(self._preload), self._setup, memory_limit, self._name)
+            daemonic = _is_daemonic()
+            worker = _Worker(_mp_context(self._preload, daemonic), self._setup, memory_limit, self._name,
+                             daemonic=daemonic)
         except BaseException:
             with self._cond:
                 self._reserved -= 1

@@ -158,13 +158,13 @@ class Context:
 
     @property
     def page_workers(self) -> WorkerPool:
-        """The run's page-reading worker processes (``pubfetch.extract.page_read``), each with the run's rules, reused
-        from page to page: at most one per CPU (reading is CPU work) and never more than ``threads``, started on first
-        need, ended by :meth:`close`."""
+        """The run's page-reading worker processes (``pubfetch.extract.reader_workers``: publisher pages, webpages and
+        docs), each with the run's rules, reused from page to page: at most one per CPU (reading is CPU work) and never
+        more than ``threads``, started on first need, ended by :meth:`close`."""
         rules = self.rules
         with self._lock:
             if self._page_workers is None:
-                from pubfetch.extract.page_read import page_workers
+                from pubfetch.extract.reader_workers import page_workers
 
                 self._page_workers = page_workers(min(self.config.run.threads, os.cpu_count() or 1), rules)
             return self._page_workers

@@ -87,6 +87,9 @@ class PubRun:
     again_flags: set[RunFlag] = field(default_factory=set)
     again_links: list[QueuedLink] = field(default_factory=list)
     not_before: float = 0.0
+    #: pages abandoned by their reader process in this run (asked and final URLs): not asked again, they would be read
+    #: as slowly
+    abandoned: set[str] = field(default_factory=set)
 
     def restart(self) -> None:
         """Start the publication again from nothing but its IDs (an ID changed under it)."""
@@ -155,6 +158,13 @@ _FAILURE_WORDS: Final = {
     OutcomeKind.BAD_URL: "blocked",
     OutcomeKind.BAD_SCHEME: "blocked",
 }
+
+
+#: A page abandoned by its reader process, by how it ended (``reader_workers.Abandoned.kind``): a page too slow to read
+#: or too large is a failure of that page (retried in a later run, perhaps with a larger budget); a reader that
+#: raised is pubfetch's bug, and a run that was closing says nothing about the page.
+ABANDONED_WORDS: Final = {"timeout": "page too slow to read", "memory": "page too large to read",
+                          "died": "page too large to read"}
 
 
 def failure_word(kind: OutcomeKind) -> str:

@@ -27,7 +27,7 @@ from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources import identity
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
-from pubfetch.resources.pubrun import PubRun, RunFlag, failure_word
+from pubfetch.resources.pubrun import ABANDONED_WORDS, PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,8 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
                keywords: bool) -> None:
     """Fetch a page for a publication and merge what it says."""
     pub = run.pub
-    if ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS) or identity.asked_before(run, url):
+    if (ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS) or identity.asked_before(run, url)
+            or url in run.abandoned):
         return
     if pub.fulltext.is_final(ctx.args) or not ctx.wants(PartName.fulltext):
         host = (urlsplit(url).hostname or "").lower()
@@ -105,16 +106,18 @@ def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType,
 def read_fetched_page(ctx: Context, run: PubRun, result: FetchResult, *, meta: bool) -> PageReading | None:
     """The page read under the run's page time and memory limits, or ``None`` when it was abandoned: one warning,
     and the publication's entry is retried in a later run as after any failed request (the page is not asked again
-    in this run: it would be read as slowly)."""
+    in this run: it would be read as slowly). A reader that raised is pubfetch's bug, not the page's: it is warned
+    about as one and does not make the entry retryable."""
     limits = ctx.config.run
     reading = read_page_isolated(result.text or "", result.final_url, ctx.rules, ctx.page_workers, meta=meta,
                                  time_limit=limits.page_time_limit, memory_limit=limits.page_memory_limit)
     if isinstance(reading, PageReading):
         return reading
+    run.abandoned.update((result.url, result.final_url))
     if not ctx.halted:
-        log.warning("page %s abandoned: %s; nothing taken from it, retried in a later run", result.final_url,
-                    reading)
-    run.pub.state.failed(failure_word(OutcomeKind.TIMEOUT))
+        log.warning("page %s abandoned: %s; nothing taken from it, %s", result.final_url, reading, reading.what_next)
+    if (word := ABANDONED_WORDS.get(reading.kind)) is not None:
+        run.pub.state.failed(word)
     return None
 
 

@@ -483,3 +483,12 @@ def hold_searches(services: SyntheticServices) -> tuple[threading.Event, threadi
 
     services.server.routes["/*"] = held
     return searching, release
+
+
+def serve_doi_page(services: SyntheticServices, article: Article, body: str) -> str:
+    """Make ``article``'s DOI resolve to a publisher page of ``body`` on the services' server; the page's path (its
+    request count is ``services.counts["extra:" + path]``)."""
+    path = f"/article/{article.index}"
+    services.extra[f"/doi/{article.doi.upper()}"] = Reply(302, "", "text/plain", {"Location": services.base + path})
+    services.extra[path] = Reply(200, body)
+    return path
