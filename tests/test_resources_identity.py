@@ -201,7 +201,7 @@ def test_every_corpus_page_reached_for_another_doi_is_rejected_or_marked_unverif
     targets = {f"10.5555/sweep.{i}": e for i, e in enumerate(pages)}
     for doi, entry in targets.items():
         replay.redirect(doi, entry["url"])
-    # in batches of 16: every DOI of a batch is resolved at once, and the proxy's listen queue is short (5)
+    # in batches of 16: every DOI of a batch is resolved at once
     pubs = {p.doi.content.lower(): p for p in fetch_all(server, list(targets), batch_size=16)}
     outcomes = {"rejected": 0, "unverified": 0}
     for doi, entry in targets.items():
