@@ -194,3 +194,10 @@ def test_a_whole_tab_with_acknowledgements_key_topics_and_comments_gives_only_it
              '<p>We thank the harbour master for access.</p><div class="key-topics"><span>Key Topics</span><a>Marshes'
              '</a><a>Sediment</a></div><div id="disqus_thread"><p>Add a comment about this article.</p></div></div>')
     assert find_abstract(parse_html(article_page(abstract_block=block))) == ABSTRACT
+
+
+def test_the_articles_dates_after_the_abstract_under_its_heading_are_left_out() -> None:
+    """Cambridge Journals Online (2016): "Abstract", the paragraphs, then "(Received ...)" lines as siblings."""
+    block = (f'<div class="description-box"><h3>Abstract</h3><p>{ABSTRACT}</p>'
+             '<p class="Dates">(Received December 10 2015)</p><p class="Dates">(Accepted March 12 2016)</p></div>')
+    assert find_abstract(parse_html(article_page(abstract_block=block))) == ABSTRACT

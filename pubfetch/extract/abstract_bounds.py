@@ -56,6 +56,11 @@ _SIBLINGS = 50
 _MAX_COMPARED = 64
 #: A block opening with a keywords label ("Keywords:", "Index Terms."), whatever its markup.
 _KEYWORDS_LABEL = re.compile(r"(?i)^(?:key\s*words?|index\s+terms)\s*[:.\u2014-]")
+#: A line of the article's history (Received, Revised, Accepted, Published ... and a year), which older layouts print
+#: inside the abstract's block: a short line block whose whole text is one such date.
+_HISTORY_LINE = re.compile(r"(?i)^\(?\s*(?:received|revised|accepted|published|first\s+published|available\s+online)"
+                           r"\b[^()]{0,80}?\b(?:19|20)\d{2}\s*\)?\s*[.;]?$")
+_HISTORY_CHARS = 120
 _LINE_BLOCKS = frozenset(("div", "p", "section", "dl", "ul"))
 _INLINE = frozenset(("a", "span", "i", "b", "em", "strong", "sup", "sub", "mark", "small", "abbr", "cite", "q", "u",
                      "font", "code", "var", "time", "label"))
@@ -82,14 +87,23 @@ def _tokens(tag: Tag) -> set[str]:
 def is_furniture(tag: Tag) -> bool:
     """Whether an element inside an abstract block is one of the parts that are not the abstract: named so by its
     class or id (a block: words marked inside the text are the text), by its role (tabs, menus, toolbars), a
-    figure, a link around an image, a block opening with a keywords label."""
+    figure, a link around an image, a block opening with a keywords label, a line of the article's history
+    ("(Received December 10 2015)")."""
     if tag.name in ("figure", "nav", "button", "form", "iframe", "textarea") or tag.get("role") in _ROLES:
         return True
     if tag.name in _INLINE:  # words marked inside the text (a search term's highlight, a glossary link) stay
         return tag.name == "a" and tag.find("img") is not None
     if _named_part(tag):
         return True
-    return tag.name in _LINE_BLOCKS and bool(_KEYWORDS_LABEL.match(next(tag.stripped_strings, "")))
+    if tag.name not in _LINE_BLOCKS:
+        return False
+    first = next(tag.stripped_strings, "")
+    if _KEYWORDS_LABEL.match(first):
+        return True
+    if len(first) > _HISTORY_CHARS:
+        return False
+    text = " ".join(tag.get_text(" ", strip=True).split()[:30])
+    return len(text) <= _HISTORY_CHARS and bool(_HISTORY_LINE.match(text))
 
 
 def _named_part(tag: Tag, names: frozenset[str] = _FURNITURE) -> bool:

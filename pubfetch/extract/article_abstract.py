@@ -29,7 +29,7 @@ from itertools import chain, islice
 from bs4 import BeautifulSoup
 from bs4.element import CData, NavigableString, Tag
 
-from pubfetch.extract.abstract_bounds import ENDING_HEADING, block_text, reads_as_abstract
+from pubfetch.extract.abstract_bounds import ENDING_HEADING, block_text, is_furniture, reads_as_abstract
 from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import format_text, normalised_text
 from pubfetch.extract.visible import is_shown
@@ -228,6 +228,8 @@ def _following(node: Tag, rank: int) -> list[str]:
         if text := _loose_text(loose):
             parts.append(text)
         loose = []
+        if parts and is_furniture(sibling):  # a part that is not the abstract: its history lines, a figure
+            continue
         if _ends_at(sibling, rank) or _ends_abstract(text := _text(sibling), bool(parts)):
             return parts
         if text:
