@@ -112,12 +112,17 @@ def _keep_meta_abstract(meta_record: ArticleRecord, shown_abstract: str, page_ti
         log.debug("%s: the meta description truncates or says less than the page's abstract", url)
         meta_record.abstract = ""
         return
-    types = meta_record.flags.get("types")
-    family = str(types.get("abstract", "")) if isinstance(types, dict) else ""
+    family = _tag_family(meta_record, "abstract")
     if why := why_not_an_abstract(meta_record.abstract, family=family, title=meta_record.title or page_title,
                                   site_names=_site_names(meta_record), page_text=page_text):
         log.debug("%s: the meta description is not the abstract: %s", url, why)
         meta_record.abstract = ""
+
+
+def _tag_family(meta_record: ArticleRecord, field: str) -> str:
+    """The family of meta tags (``parse_meta``'s type: citation, dc, og, ...) that gave the record's ``field``."""
+    types = meta_record.flags.get("types")
+    return str(types.get(field, "")) if isinstance(types, dict) else ""
 
 
 def _titles(soup: BeautifulSoup, url: str, meta_record: ArticleRecord | None) -> tuple[str, str]:
@@ -126,8 +131,7 @@ def _titles(soup: BeautifulSoup, url: str, meta_record: ArticleRecord | None) ->
     bibliographic meta title (extract/title_choice.py)."""
     if meta_record is None or not meta_record.title:
         return "", ""
-    types = meta_record.flags.get("types")
-    source = str(types.get("title", "")) if isinstance(types, dict) else ""
+    source = _tag_family(meta_record, "title")
     meta_record.title = meta_title(meta_record.title, source, soup, url, _site_names(meta_record))
     heading = main_heading(soup, meta_record.title)
     meta_record.title = shown_spacing(meta_record.title, heading)
