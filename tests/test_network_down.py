@@ -130,9 +130,9 @@ def test_silent_network_stops_the_process_within_two_timeouts(silent_network, tm
     queue for one connection). From its first request to its exit: two timeouts and what little the stop costs (the
     run's end, thread joins, the interpreter's exit; measured 60-120 ms over two timeouts on a quiet machine, the
     interpreter's exit alone about 50 ms). From its start: the start-up too (imports of the fetching stack, config,
-    database; 0.5-0.65 s measured before the first request, 0.4 s of it imports). The allowances (0.5 s and 1.5 s)
-    leave room for a loaded machine and are well under the one timeout (2 s) that a retry or a third silent request
-    would add."""
+    database; 0.5-0.65 s measured before the first request, 0.4 s of it imports). What the test tells apart is a
+    third timeout (a retry or a third silent request would add one): the allowances are that third timeout less a
+    quarter of it, since CI's loaded machine has taken 0.52 s over two timeouts for the stop alone."""
     timeout_ms = 2000
     ids = tmp_path / "ids.txt"
     ids.write_text("22338609\nPMC6198355\n10.1093/nar/gkz369\n")
@@ -147,8 +147,9 @@ def test_silent_network_stops_the_process_within_two_timeouts(silent_network, tm
     assert [s.accepted for s in silent_network] == [1, 1]
     first_request = min(t for s in silent_network for t in s.times)
     two_timeouts = 2 * timeout_ms / 1000
-    assert two_timeouts <= ended - first_request < two_timeouts + 0.5
-    assert ended - started < two_timeouts + 1.5
+    allowance = 0.75 * timeout_ms / 1000
+    assert two_timeouts <= ended - first_request < two_timeouts + allowance
+    assert ended - started < two_timeouts + allowance + 1.5
 
 
 # --- the rule, on a scripted network ------------------------------------------------------------------------------
