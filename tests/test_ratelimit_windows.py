@@ -15,6 +15,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.config.limits import DAY, DOCUMENTED
 from pubfetch.net.ratelimit import Limit, QuotaExceeded, configured_limits, default_limits
 from support.limiters import FakeTime, FrozenClock, book, earliest_schedule, most_in_any_span, open_limiter
+from support.synthetic import ServiceLimit
 
 EUROPE_PMC = Limit.of([(10, 1), (500, 60)])
 
@@ -261,3 +262,10 @@ def test_a_limit_refuses_a_window_it_cannot_hold():
         Limit.of([(10, 7200)])
     with pytest.raises(ValueError, match="the daily quota"):
         Limit(10.0, windows=((5, DAY),))
+
+
+def test_the_synthetic_service_refuses_beyond_each_rolling_window():
+    """The synthetic services count as a server with rolling windows would: 2 a second and 3 a minute here."""
+    service = ServiceLimit.of([(2, 1.0), (3, 60.0)])
+    arrivals = [0.0, 0.1, 0.2, 1.1, 1.2, 60.05, 60.06, 61.15]
+    assert [service.admit(t) for t in arrivals] == [True, True, False, True, False, True, False, True]
