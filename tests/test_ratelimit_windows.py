@@ -245,18 +245,6 @@ def test_rate_windows_replace_a_services_windows_from_a_config_file(tmp_path):
     assert limits["ncbi"].rate == 3.0  # the others keep their documented windows
 
 
-@pytest.mark.parametrize(("windows", "message"), [
-    ({"europepmc": "10 a second"}, "rate_windows.europepmc: '10 a second' is not a list of windows"),
-    ({"europmc": "1/s"}, "rate_windows names 'europmc', which is no service"),
-    ({"europepmc": "100/2h"}, "rate_windows.europepmc: a window of 7200 s is neither up to an hour"),
-    ({"europepmc": "0/s"}, "rate_windows.europepmc: a window allows at least 1 request, got 0"),
-])
-def test_a_bad_rate_window_is_one_line_naming_the_setting(windows, message):
-    with pytest.raises(ValueError) as error:
-        FetchConfig().with_changes(rate_windows=windows)
-    assert str(error.value).startswith(message) and "\n" not in str(error.value)
-
-
 def test_a_limit_refuses_a_window_it_cannot_hold():
     with pytest.raises(ValueError, match="neither up to an hour"):
         Limit.of([(10, 7200)])
