@@ -14,7 +14,7 @@ import pytest
 from pubfetch.config import FetchConfig
 from pubfetch.config.limits import DAY, DOCUMENTED
 from pubfetch.net.ratelimit import Limit, QuotaExceeded, configured_limits, default_limits
-from support.limiters import FakeTime, FrozenClock, book, earliest_schedule, most_in_any_span, open_limiter
+from support.limiters import START, FakeTime, FrozenClock, book, earliest_schedule, most_in_any_span, open_limiter
 from support.synthetic import ServiceLimit
 
 EUROPE_PMC = Limit.of([(10, 1), (500, 60)])
@@ -257,3 +257,27 @@ def test_the_synthetic_service_refuses_beyond_each_rolling_window():
     service = ServiceLimit.of([(2, 1.0), (3, 60.0)])
     arrivals = [0.0, 0.1, 0.2, 1.1, 1.2, 60.05, 60.06, 61.15]
     assert [service.admit(t) for t in arrivals] == [True, True, False, True, False, True, False, True]
+
+
+@pytest.mark.parametrize(("windows", "refused"), [([(10, 1), (50, 60)], False), ([(10, 1)], True)],
+                         ids=["every window", "per second only"])
+def test_the_client_at_a_service_enforcing_its_minute_window_gets_no_429(where, windows, refused):
+    """120 requests through the HTTP client and its shared limiter to a synthetic Europe PMC that counts 10 a second
+    and 50 a minute on the same fake clock: none refused with both windows declared; the per-second window alone
+    draws 429s, whose Retry-After the client honours (every request still answered in the end)."""
+    from pubfetch.net.client import HttpClient
+    from pubfetch.net.config import HttpConfig
+    from support.synthetic import SyntheticServices
+
+    fake = FakeTime()
+    rl = open_limiter(*where, {"host": Limit.of(windows)}, fake.clock, fake.sleep)
+    with SyntheticServices(1, limits={"europepmc_search": [(10, 1), (50, 60)]}) as services:
+        services.clock = fake.clock
+        client = HttpClient(HttpConfig(allow_private_addresses=True, busy_retries=100), rate_limiter=rl,
+                            sleep=fake.sleep)
+        results = [client.get(f"{services.base}/epmc/rest/search?query=EXT_ID:{i}") for i in range(120)]
+    assert all(r.ok for r in results)
+    assert services.counts["europepmc_search"] - services.too_many["europepmc_search"] == 120
+    assert (services.too_many["europepmc_search"] > 0) == refused
+    if not refused:
+        assert fake.now - START >= 2 * 60.05  # 120 requests at 50 a minute: the third minute had begun

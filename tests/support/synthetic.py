@@ -116,6 +116,8 @@ class SyntheticServices:
         self.too_many: Counter[str] = Counter()
         self.ids_asked: dict[str, Counter[str]] = {}
         self._limits = {k: ServiceLimit.of(v) for k, v in (limits or {}).items()}
+        #: the clock the limits are counted on (a test's fake clock, shared with the client's rate limiter)
+        self.clock: Callable[[], float] = time.monotonic
         #: answer the first try of every third distinct request with 503 and Retry-After (the benchmarks' flaky run)
         self.fail_every_third = False
         self.injected: Counter[str] = Counter()
@@ -192,7 +194,7 @@ class SyntheticServices:
         limit = self._limits.get(service)
         if limit is None:
             return False
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             return not limit.admit(now)
 
