@@ -174,29 +174,37 @@ def test_processes_sharing_one_limiter_book_one_schedule(where):
     _assert_one_schedule([slot for a in answers for slot in a], limit, 240)
 
 
-def _write_window_slot(backend: str, where, ring_key: str, value: object) -> None:
-    """Write a rolling window's oldest slot behind the limiter's back, as another program with access could."""
-    if backend == "sqlite":
+def _write_window_slot(backend: str, where, ring_key: str, value: object, whole: bool) -> None:
+    """Write a rolling window's oldest slot (or, ``whole``, replace its whole ring by a text) behind the limiter's
+    back, as another program with access to the store could."""
+    if backend == "sqlite":  # whole: the newest slot's number is a text
+        column, end = ("seq", "MAX") if whole else ("at", "MIN")
         with sqlite3.connect(where) as conn:
-            conn.execute("UPDATE window_slot SET at = ? WHERE ring = ? AND seq = "
-                         "(SELECT MIN(seq) FROM window_slot WHERE ring = ?)", (value, ring_key, ring_key))
+            conn.execute(f"UPDATE window_slot SET {column} = ? WHERE ring = ? AND seq = "
+                         f"(SELECT {end}(seq) FROM window_slot WHERE ring = ?)", (value, ring_key, ring_key))
     else:
         import redis
 
         url, prefix = where.split("?prefix=")
         client = redis.Redis.from_url(url)
-        client.lset(f"{prefix}window:{ring_key.replace(' ', ':')}", 0, value)
+        key = f"{prefix}window:{ring_key.replace(' ', ':')}"
+        if whole:
+            client.delete(key)
+            client.set(key, str(value))
+        else:
+            client.lset(key, 0, value)
         client.close()
 
 
-@pytest.mark.parametrize("slot", ["12 days", 12 * DAY], ids=["text", "12 days ahead"])
+@pytest.mark.parametrize("slot", ["12 days", 12 * DAY, "the whole ring"], ids=["text", "12 days ahead", "ring"])
 def test_a_garbled_window_slot_is_reset_once_not_slept(where, caplog, slot):
     caplog.set_level(logging.WARNING)
     fake = FakeTime()
     rl = open_limiter(*where, {"europepmc": Limit.of([(10, 1), (3, 60)])}, fake.clock, fake.sleep)
     for _ in range(3):
         rl.acquire("europepmc")
-    _write_window_slot(*where, "europepmc 3/60", slot if isinstance(slot, str) else fake.now + slot)
+    _write_window_slot(*where, "europepmc 3/60", slot if isinstance(slot, str) else fake.now + slot,
+                       whole=slot == "the whole ring")
     before = fake.now
     assert rl.acquire("europepmc") <= 1.0  # not 12 days
     assert fake.now - before <= 1.0

@@ -336,7 +336,7 @@ def plausible_count(calls: object, daily: int) -> bool:
 
 def plausible_slot(at: object, now: float, span: float) -> bool:
     """A rolling window's booked slot as a limiter writes it: a finite number at most :data:`MAX_AHEAD_S` and the
-    window's span ahead of now (a slot is booked at most a window after one that was at most that far ahead)."""
+    window's span ahead of now (the slots of the requests waiting in every process stay well within that)."""
     return isinstance(at, int | float) and math.isfinite(at) and at <= now + MAX_AHEAD_S + span
 
 

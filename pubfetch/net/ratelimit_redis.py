@@ -93,6 +93,11 @@ local start = math.max(now, tat - (burst - 1) * interval)
 local windows = tonumber(ARGV[7])
 for i = 1, windows do
   local count, span = tonumber(ARGV[6 + 2 * i]), tonumber(ARGV[7 + 2 * i])
+  local kind = redis.call('TYPE', KEYS[2 + i])['ok']
+  if kind ~= 'list' and kind ~= 'none' then
+    reset = "rolling window's slots in a " .. kind .. ', not a list'
+    redis.call('DEL', KEYS[2 + i])
+  end
   if redis.call('LLEN', KEYS[2 + i]) >= count then
     local stored = redis.call('LINDEX', KEYS[2 + i], -count)
     local at = tonumber(stored)
