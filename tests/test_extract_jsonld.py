@@ -34,7 +34,7 @@ def test_zenodo_record_from_json_ld_alone(corpus_dir: Path) -> None:
     assert r.keywords[:3] == ["Pupil Size Response", "Skin Conductance Response", "Electrocardiogram"]
     assert r.publisher == "Zenodo"
     assert r.pub_date == "2018-03-14"
-    assert r.authors and r.authors[0].name
+    assert r.authors and r.authors[0].family
     types = meta_part_types(r, PartType.doi)
     assert types[PartName.title] is PartType.meta
     assert types[PartName.doi] is PartType.meta

@@ -114,8 +114,8 @@ def test_bibtex_parses_back_to_the_same_fields(pubs: list[Publication]) -> None:
     assert len(library.entries) == len(pubs) == len({e.key for e in library.entries})
     for entry, pub in zip(library.entries, pubs, strict=True):
         fields = {k: v for k, v in entry.fields_dict.items()}
-        assert fields["title"].value == pub.title.content
-        assert fields["doi"].value == pub.doi.content
+        assert fields["title"].value == pub.title.content.removesuffix(".")  # PubMed's closing period cut
+        assert fields["doi"].value == pub.doi.content.lower()
         assert len(fields["author"].value.split(" and ")) == len(pub.authors)
     first = {k: f.value for k, f in library.entries[0].fields_dict.items()}
     assert (first["pmid"], first["volume"], first["pages"], first["year"]) == ("29915538", "9", "576", "2018")
@@ -127,8 +127,8 @@ def test_ris_round_trips_through_a_ris_reader(pubs: list[Publication]) -> None:
     assert len(records) == len(pubs)
     for record, pub in zip(records, pubs, strict=True):
         assert record["type_of_reference"] == "JOUR"
-        assert record["title"] == pub.title.content
-        assert record["doi"] == pub.doi.content
+        assert record["title"] == pub.title.content.removesuffix(".")
+        assert record["doi"] == pub.doi.content.lower()
         assert record["authors"][0] == f"{pub.authors[0].family}, {pub.authors[0].given}"
         assert record.get("abstract", "") == " ".join(pub.abstract.content.split())  # a RIS field is one line
     assert records[1]["custom2"] == pubs[1].pmcid.content
@@ -145,7 +145,7 @@ def test_the_command_line_writes_citations_of_json_entries(tmp_path: Path, pubs:
     source = tmp_path / "pubs.json"
     source.write_text(json.dumps({"publications": [p.to_json() for p in pubs]}), encoding="utf-8")
     assert main(["-pub-json", str(source), "-out", "--format", "csljson"]) == 0
-    assert [i["DOI"] for i in json.loads(capsys.readouterr().out)] == [p.doi.content for p in pubs]
+    assert [i["DOI"] for i in json.loads(capsys.readouterr().out)] == [p.doi.content.lower() for p in pubs]
 
 
 def test_a_missing_citation_library_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -176,11 +176,11 @@ def test_bibtex_and_ris_carry_every_field_a_reference_manager_needs(pubs: list[P
     bib = {k: f.value for k, f in entry.fields_dict.items()}
     assert bib["author"].split(" and ") == authors
     assert (bib["doi"], bib["pmid"], bib["journal"], bib["volume"], bib["number"], bib["pages"], bib["year"]) == (
-        pub.doi.content, pub.pmid.content, pub.journal_title, pub.volume, "3", "1349\u20131357", year)  # "--" read as a dash
+        pub.doi.content.lower(), pub.pmid.content, pub.journal_title, pub.volume, "3", "1349\u20131357", year)  # "--" read as a dash
     assert " ".join(bib["abstract"].split()) == " ".join(pub.abstract.content.split())
     [ris] = rispy.loads(_written([pub], "ris"))
     assert ris["authors"] == authors
     assert (ris["doi"], ris["accession_number"], ris["secondary_title"], ris["volume"], ris["number"],
             ris["start_page"], ris["end_page"], ris["year"]) == (
-        pub.doi.content, pub.pmid.content, pub.journal_title, pub.volume, "3", "1349", "1357", year)
+        pub.doi.content.lower(), pub.pmid.content, pub.journal_title, pub.volume, "3", "1349", "1357", year)
     assert ris["abstract"] == " ".join(pub.abstract.content.split())

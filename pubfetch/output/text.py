@@ -49,8 +49,7 @@ def corresp_text(authors: Sequence[CorrespAuthor]) -> str:
 
 def authors_text(authors: Sequence[Author]) -> str:
     def one(a: Author) -> str:
-        name = a.name or " ".join(p for p in (a.given, a.family) if p)
-        return ", ".join(v for v in (name, a.orcid) if v)
+        return ", ".join(v for v in (a.full_name, a.orcid) if v)
 
     return "; ".join(one(a) for a in authors)
 
