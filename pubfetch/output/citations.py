@@ -100,7 +100,7 @@ def csl_item(pub: Publication) -> dict[str, Any]:
         "PMCID": pub.pmcid.content,
         "URL": cv.doi_url(pub.doi.content),
         "abstract": pub.abstract.content,
-        "keyword": ", ".join(pub.keywords.items),
+        "keyword": ", ".join(cv.one_line(k) for k in pub.keywords.items),
         "note": _note(pub),
         "author": [{k: v for k, v in n.items() if v} for n in names],
     }
@@ -160,7 +160,7 @@ def _bibtex_fields(pub: Publication, latex: Callable[[str], str]) -> list[tuple[
         ("doi", cv.doi(pub.doi.content)),
         ("pmid", pub.pmid.content),
         ("pmcid", pub.pmcid.content),
-        ("keywords", ", ".join(pub.keywords.items)),
+        ("keywords", ", ".join(cv.one_line(k) for k in pub.keywords.items)),
         ("note", _note(pub)),
     ]
     encoded = [(k, latex(cv.one_line(v))) for k, v in fields if v]
