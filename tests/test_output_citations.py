@@ -269,6 +269,9 @@ def test_keys_are_ascii_family_names_and_collectives_stay_one_author() -> None:
         (["Martin", "L"], [], ["King"], ["Jr"]),
         (["Ludwig"], ["van", "der"], ["Berg"], []),
     ]
+    # a source's family name with " and " in it (PubMed's LastName is taken as given) is protected too
+    andersen = _bibtex_people(_written([_made(authors=[Author("Sand and Andersen", "Ann")])], "bibtex"))[0]
+    assert [(p.first, p.last) for p in andersen] == [(["Ann"], ["{Sand and Andersen}"])]
     [item] = json.loads(_written([pub], "csljson"))
     assert item["author"][1:4] == [{"literal": "World Health Organization"}, {"literal": "Smith and Wesson"},
                                    {"family": "King", "given": "Martin L", "suffix": "Jr"}]
@@ -378,3 +381,29 @@ def test_a_date_past_year_9999_ends_no_export_in_an_internal_error(cli, tmp_path
         assert "year" not in rispy.loads(run.out)[0]
     elif fmt == "text":
         assert "PUB. DATE: +10000-01-01 (253402300800000)\n" in run.out
+
+
+def test_authors_stored_by_an_earlier_version_are_cited_by_their_parts(tmp_path: Path, cli) -> None:
+    """A database row and a JSON file written before the author record had ``literal``: their ``name``-only authors
+    (a publisher page's, a collective's) load, and are cited split."""
+    import sqlite3
+
+    from pubfetch.store import init_db
+
+    earlier = [{"name": "Matthew J. Kourakis", "given": "", "family": "", "orcid": "", "affiliations": []},
+               {"name": "Erin Newman-Smith", "given": "Erin", "family": "Newman-Smith", "orcid": "", "affiliations": []},
+               {"name": "ASPIRE Investigators", "given": "", "family": "", "orcid": "", "affiliations": []}]
+    expected = [{"family": "Kourakis", "given": "Matthew J."}, {"family": "Newman-Smith", "given": "Erin"},
+                {"literal": "ASPIRE Investigators"}]
+    db = tmp_path / "earlier.db"
+    with init_db(db) as store:
+        store.put_publication(_made())
+    with sqlite3.connect(db) as connection:
+        [(doc,)] = connection.execute("SELECT json FROM publications").fetchall()
+        connection.execute("UPDATE publications SET json = ?", (json.dumps(dict(json.loads(doc), authors=earlier)),))
+    run = cli("-pub-db", db, "-db", db, "-out", "--format", "csljson")
+    assert run.code == 0, run.err
+    assert json.loads(run.out)[0]["author"] == expected
+    source = tmp_path / "earlier.json"
+    source.write_text(json.dumps({"publications": [dict(_made().to_json(), authors=earlier)]}), encoding="utf-8")
+    assert json.loads(cli("-pub-json", source, "-out", "--format", "csljson").out)[0]["author"] == expected
