@@ -128,27 +128,6 @@ def test_authors_stored_by_earlier_versions_load_with_their_names_split() -> Non
     assert Author.from_json(collective) == Author(literal="ASPIRE Investigators")
 
 
-@pytest.mark.parametrize(("name", "family", "given", "literal"), [
-    ("Matthew J. Kourakis", "Kourakis", "Matthew J.", ""),
-    ("Kourakis, Matthew J.", "Kourakis", "Matthew J.", ""),
-    ("Ludwig van der Berg", "van der Berg", "Ludwig", ""),
-    ("de Souza, Maria", "de Souza", "Maria", ""),
-    ("Martin Luther King Jr.", "King Jr.", "Martin Luther", ""),
-    ("Smith, John, III", "Smith III", "John", ""),
-    ("Dr. Anna Möhrle PhD", "Möhrle", "Anna", ""),
-    ("Kourakis MJ", "Kourakis", "MJ", ""),
-    ("Möhrle", "Möhrle", "", ""),
-    ("World Health Organization", "", "", "World Health Organization"),
-    ("The ENCODE Project Consortium", "", "", "The ENCODE Project Consortium"),
-    ("COVID-19 Genomics UK (COG-UK) consortium", "", "", "COVID-19 Genomics UK (COG-UK) consortium"),
-    ("Smith and Wesson", "", "", "Smith and Wesson"),
-    ("  ", "", "", ""),
-])  # fmt: skip
-def test_a_name_written_as_one_string_is_split(name: str, family: str, given: str, literal: str) -> None:
-    author = Author.from_name(name)
-    assert (author.family, author.given, author.literal) == (family, given, literal)
-
-
 @pytest.mark.parametrize(("url", "identity"), [
     ("https://a.example/p?q=1#top", "a.example/p?q=1"),
     (" http://user@a.example:8080/p ", "user@a.example:8080/p"),

@@ -35,8 +35,9 @@ LAST_YEAR = 9999
 
 
 def text(value: str) -> str:
-    """A value without control characters."""
-    return _CONTROLS.sub("", value)
+    """A value without control characters; those that separate lines or pages (vertical tab, form feed, the
+    information separators, next line) become spaces, so that the words on either side stay apart."""
+    return _CONTROLS.sub(lambda control: " " if control[0].isspace() else "", value)
 
 
 def one_line(value: str) -> str:
