@@ -372,3 +372,14 @@ def test_any_json_shape_raises_only_value_errors(value: object) -> None:
             parse_search_json(json.dumps(doc))
         except ValueError:
             pass
+
+
+def test_authors_by_name_parts_a_collective_as_a_literal_and_a_short_full_name_split() -> None:
+    answer = {"hitCount": 1, "resultList": {"result": [{"id": "1", "source": "MED", "pmid": "1", "title": "T",
+              "authorList": {"author": [
+                  {"fullName": "Ullah MA", "lastName": "Ullah", "firstName": "Mirza Ahsan", "initials": "MA"},
+                  {"collectiveName": "ASPIRE Investigators"},
+                  {"fullName": "Kim J"}]}}]}}
+    [record] = parse_search(json.dumps(answer)).records
+    assert record.authors == [Author("Ullah", "Mirza Ahsan"), Author(literal="ASPIRE Investigators"),
+                              Author("Kim", "J")]
