@@ -15,7 +15,8 @@ from pubfetch.model.parts import Author
 from pubfetch.model.publication import Publication
 from pubfetch.model.timefmt import civil_date
 
-__all__ = ["ascii_letters", "cite_key", "date_parts", "doi", "doi_url", "family_and_suffix", "one_line", "text", "title"]
+__all__ = ["ascii_letters", "cite_key", "date_parts", "doi", "doi_url", "family_and_suffix", "one_line", "text",
+           "title"]
 
 #: C0 and C1 control characters and DEL, except tab, line feed and carriage return (white space an abstract's
 #: paragraphs are written with); a title can carry them from a page or a stored record, and no citation format
