@@ -28,7 +28,7 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId, PublicationIds, check_publication_ids
 from pubfetch.model import Publication
 from pubfetch.net.urls import shown_url
-from pubfetch.store import open_store
+from pubfetch.store import open_or_init_store, open_store
 
 __all__ = ["BATCH_SIZE", "Job", "JobStatus", "QueueError", "cancel", "fetch_many_queued", "fetch_queued", "job_status",
            "submit", "wait"]
@@ -68,7 +68,12 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
     """Send the IDs as tasks of ``batch_size`` IDs (at most :data:`~.message.MAX_IDS_PER_TASK` each); return the job id
     at once (the workers do the rest). When the same run is still queued, return its job id instead, after calling
     ``on_same_run`` with it. ``settings``: the job's run settings
-    (:meth:`~pubfetch.config.FetchConfig.job_settings`)."""
+    (:meth:`~pubfetch.config.FetchConfig.job_settings`).
+
+    ``db`` is created first when it does not exist yet or holds no pubfetch database, as a fetch in this process
+    creates it (:func:`~pubfetch.store.open_or_init_store`): the workers only open their ``--db``, so a batch sent to
+    a database nobody made would fail on every worker. A database that cannot be made is a StoreError here, before
+    anything is sent."""
     from celery import group
 
     size = max(1, min(batch_size, MAX_IDS_PER_TASK))
@@ -78,6 +83,7 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
     messages = [BatchMessage(batch, name, job_args(args), shown_parts, len(batches), dict(settings or {})).encode()
                 for batch in batches]
     with Job(queue) as job:
+        open_or_init_store(db).close()
         run_key = job.prefix + _run_key(messages)
         signature = group([job.app.signature(TASK_NAME, args=(m,)) for m in messages])
         result = signature.freeze()

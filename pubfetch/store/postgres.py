@@ -224,7 +224,9 @@ class PostgresStore(SqlStore):
         except pg.errors.DuplicateDatabase:
             pass  # another process made it meanwhile
         except pg.Error as e:
-            raise StoreError(f"{self.label} does not exist and cannot be created: {_first_line(e)}") from None
+            raise StoreError(f"{self.label} does not exist and cannot be created: {_first_line(e)}; create it as a "
+                             f"user allowed to (createdb {name}, or CREATE DATABASE), or give this user CREATEDB, "
+                             "then run the command again") from None
         log.info("created PostgreSQL database %s", name)
 
     # --- connections and transactions ---------------------------------------------------------------------------------
