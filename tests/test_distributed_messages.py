@@ -122,7 +122,7 @@ def test_a_cancelled_job_is_refused_at_once(tmp_path: Path, redis_url: str) -> N
         report = subprocess.run([sys.executable, "-m", "pubfetch", "-job-status", cancelled, "--queue", redis_url],
                                 env=env, capture_output=True, text=True, timeout=60)
     assert (status.batches, status.done, status.failed, requests) == (3, 0, 3, 0)
-    assert report.returncode == 0 and report.stderr == "", report.stderr
+    assert report.returncode == 130 and report.stderr == "", report.stderr  # EXIT_JOB_CANCELLED
     assert report.stdout.splitlines()[1:] == ["  3 batches failed: the job was cancelled"]
     assert (done.done, done.summary.total) == (1, 3)
     text = log.read_text(encoding="utf-8", errors="replace")

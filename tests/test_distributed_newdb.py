@@ -55,7 +55,7 @@ def _submit_detached(cli: Cli, monkeypatch: pytest.MonkeyPatch, ids: Path, step:
                      queue: str) -> tuple[str, list[bool]]:
     """Send the IDs with ``--detach``; the job id, and whether the database opened as each batch was sent."""
     opened_at_send: list[bool] = []
-    HeldSends(monkeypatch, seen=lambda _task: opened_at_send.append(_opens(db)))
+    HeldSends(monkeypatch, seen=lambda _headers: opened_at_send.append(_opens(db)))
     code, out, lines = cli.lines("-pub-file", ids, step, db, "--queue", queue, "--batch-size", "1", "--detach")
     assert code == 0, lines
     return out.strip(), opened_at_send

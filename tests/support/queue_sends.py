@@ -19,11 +19,12 @@ CEILING_S = 60.0
 
 
 class HeldSends:
-    """Every task message sent inside the block is passed to ``seen`` (its task id) before it goes; from the
+    """Every task message sent inside the block is passed to ``seen`` (its headers: ``id``, ``group`` ...) before it
+    goes; from the
     ``hold_after``-th one on, the sender then waits until :meth:`release`."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, *, hold_after: int | None = None,
-                 seen: Callable[[str], None] | None = None) -> None:
+                 seen: Callable[[dict[str, Any]], None] | None = None) -> None:
         from celery.app.amqp import AMQP
 
         self.sent: list[str] = []
@@ -37,11 +38,11 @@ class HeldSends:
             send_one = create(amqp)
 
             def send(producer: Any, name: str, message: Any, **kwargs: Any) -> Any:
-                task_id = str(message[0]["id"])  # (headers, properties, body, sent event)
+                headers = message[0]  # (headers, properties, body, sent event)
                 if self._seen is not None:
-                    self._seen(task_id)
+                    self._seen(headers)
                 result = send_one(producer, name, message, **kwargs)
-                self.sent.append(task_id)
+                self.sent.append(str(headers["id"]))
                 if self._hold_after is not None and len(self.sent) >= self._hold_after:
                     self._reached.set()
                     if not self._released.wait(CEILING_S):
