@@ -21,7 +21,7 @@ from typing import Any
 from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, is_redis
 from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
 from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
-from pubfetch.distributed.strays import register
+from pubfetch.distributed.strays import queue_id, register
 from pubfetch.distributed.tasks import add_summary, encode_summary
 from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_ids
 from pubfetch.fetcher_args import FetcherArgs
@@ -103,12 +103,24 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
                 return earlier_id
             job.results.set(run_key, result.id, ex=RESULT_EXPIRES_S)
         result.save()
-        if is_redis(queue):  # kept for sending again a batch lost in delivery (.strays)
-            register(job.results, job.prefix, str(result.id),
-                     {str(task.id): m for task, m in zip(result.results, messages, strict=True)})
         signature.apply_async()
+        if is_redis(queue):  # kept for sending again a batch lost in delivery (.strays), once all are sent
+            register(job.results, job.prefix, _queue_id(queue), str(result.id),
+                     {str(task.id): m for task, m in zip(result.results, messages, strict=True)})
         job.release(result)
         return str(result.id)
+
+
+def _queue_id(queue: str) -> str:
+    """The identity of a Redis queue (:func:`.strays.queue_id`), asked of the queue's own Redis."""
+    from pubfetch.distributed.liveness import connect
+    from pubfetch.net.ratelimit_redis import split_prefix
+
+    client = connect(queue)
+    try:
+        return queue_id(client, split_prefix(queue)[1])
+    finally:
+        client.close()
 
 
 def job_status(job_id: str, queue: str) -> JobStatus:
