@@ -210,15 +210,15 @@ def fetch_batch(task: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
 def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     """Fetch the batch; in a job, leave its publications to retry to the job's retry, and do that retry when this is
     the job's last batch to finish (:mod:`.jobretry`)."""
-    from pubfetch.distributed.jobretry import JobRetry
+    from pubfetch.distributed.jobretry import EachCounted, JobRetry
     from pubfetch.engine.resume import RetryEntry
-    from pubfetch.fetcher import BatchSummary, call_config, fetch_retries
+    from pubfetch.fetcher import call_config, fetch_retries
 
     worker = _worker(task)
     cfg = _config(worker).with_job_settings(message.settings)
     limiter = _rate_limiter(worker)
     args = message.fetcher_args(cfg.fetching)
-    summary = BatchSummary()
+    summary = EachCounted()
     job = task.request.group
     deferred: list[RetryEntry] | None = [] if job and message.batches else None
     # the run of the batches of this job beside this one of equal settings: the batch size is the walk's, whatever
@@ -233,14 +233,17 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
         client, prefix = _results(task)
         retry = JobRetry(client, prefix, job, message.batches, task.request.id, int(task.app.conf.result_expires))
         _ride(task, retry.defer, deferred)
+        _ride(task, retry.settle, summary, summary)  # publications an earlier delivery left to the retry
         if _ride(task, retry.finish):
             entries = _ride(task, retry.entries, store)
             if entries:
                 log.info("last batch of job %s: retrying the job's %d publications that ended with a fetch "
                          "exception", job, len(entries))
-            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=summary,
+            retried = EachCounted()  # counted apart from this batch, whose result a later delivery replaces
+            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=retried,
                                      rate_limiter=limiter):
                 pass
+            _ride(task, retry.settle, retried)
             _ride(task, retry.done)
     log.info("batch %s of %d done: %d fetched, %d already complete", task.request.id, len(message.ids),
              summary.fetched, summary.skipped)
