@@ -88,3 +88,26 @@ def test_a_duplicate_that_takes_the_retry_keeps_its_count(services: SyntheticSer
     assert second_delivery
     summary = _summary(redis_url, job_id)
     assert (summary.total, summary.failed) == (2, 0), summary.line()
+
+
+@pytest.mark.services(2)
+def test_a_duplicate_that_fails_where_the_first_delivery_counted_adds_nothing(
+        services: SyntheticServices, tmp_path: Path, redis_url: str) -> None:
+    """Batch 1's first delivery counts its (partial) publication and stores its result. Its second delivery, with
+    every service failing, would leave the publication to the job's retry, which batch 2 then does: counted by the
+    first result and again by the retry, the job said 3 of 2."""
+    from pubfetch.fetcher_args import FetcherArgs
+
+    db = tmp_path / "worker.db"
+    init_db(db).close()
+    partial, final = services.pmids()[1], services.pmids()[0]  # closed access: fetched again at once (no cooldown)
+    job_id = submit([partial, final], str(db), redis_url, batch_size=1, args=FetcherArgs(non_final_cooldown=0))
+    with Job(redis_url) as job:
+        batches = Delivery(job, job_id, db, redis_url, tmp_path)
+        assert batches.run(1)["total"] == 1
+        services.failing.update(ALL_SERVICES)
+        batches.run(1)
+        services.failing.clear()
+        batches.run(2)
+    summary = _summary(redis_url, job_id)
+    assert summary.total == 2, summary.line()

@@ -11,7 +11,9 @@ A batch's task result is replaced by a later delivery of the same batch, so a co
 delivery cannot live in one: the publications a job ever left to its retry are counted apart, one record each in the
 results' Redis (:meth:`JobRetry.settle`), written by whichever delivery or retry settled it last. A retrying task
 delivered again (its retry list already done) no longer takes the retried publications' counts away with its first
-result, and a batch delivered again after the retry does not count a retried publication a second time.
+result, and a batch delivered again after the retry does not count a retried publication a second time. A delivery of
+a batch whose result is already stored (the backend keeps the first one's SUCCESS) leaves nothing to the retry: that
+result counted those publications, and the retry would count them again.
 """
 
 from __future__ import annotations

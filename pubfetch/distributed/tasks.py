@@ -45,6 +45,11 @@ class WorkerSettings:
 WALK = 200
 
 
+#: Where Celery's Redis result backend keeps a task's result (after the results' key prefix): it keeps the first
+#: delivery's, and a later delivery of the batch is not stored over it.
+RESULT_KEY = "celery-task-meta-"
+
+
 class BatchRefused(Exception):
     """A batch this worker will not fetch, whoever delivers it (refused message, cancelled job, database gone)."""
 
@@ -232,7 +237,9 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     if deferred is not None:
         client, prefix = _results(task)
         retry = JobRetry(client, prefix, job, message.batches, task.request.id, int(task.app.conf.result_expires))
-        _ride(task, retry.defer, deferred)
+        if not _ride(task, client.exists, prefix + RESULT_KEY + task.request.id):
+            _ride(task, retry.defer, deferred)
+        # else: an earlier delivery's result, which the backend keeps, counted them; the retry would count them again
         _ride(task, retry.settle, summary, summary)  # publications an earlier delivery left to the retry
         if _ride(task, retry.finish):
             entries = _ride(task, retry.entries, store)
