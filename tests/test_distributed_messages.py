@@ -133,17 +133,20 @@ def test_a_cancelled_job_is_refused_at_once(tmp_path: Path, redis_url: str) -> N
 
 def test_a_worker_whose_database_is_gone_fails_each_batch_at_once(tmp_path: Path, redis_url: str,
                                                                   pg_database: str) -> None:
-    """The worker's database was dropped: each batch fails at once with one log line naming it, and the worker does
-    not create it again (a job for it is stale)."""
+    """The worker's database was dropped after the job was sent (the submitter made it): each batch fails at once with
+    one log line naming it, and the worker does not create it again (a job for it is stale)."""
+    import os
     import uuid
 
     import psycopg
 
-    gone = pg_database.rsplit("/", 1)[0] + f"/pubfetch_gone_{uuid.uuid4().hex[:8]}"
+    gone = pg_database.rsplit("/", 1)[0] + f"/pubfetch_gone_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     log = tmp_path / "worker.log"
     with SyntheticServices(2, latency=0.0) as services:
         env = service_env(services)
         job_id = submit(services.pmids(), gone, redis_url, batch_size=1)
+        with psycopg.connect(pg_database.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{gone.rsplit("/", 1)[1]}" WITH (FORCE)')
         worker = start_worker(redis_url, gone, env, log)
         try:
             status = wait(job_id, redis_url, timeout=120)
