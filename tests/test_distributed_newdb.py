@@ -23,23 +23,18 @@ from support.synthetic import SyntheticServices
 
 pytest.importorskip("celery", reason='queued jobs need celery (pip install ".[test]")')
 
-ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-
-
 @pytest.fixture
-def missing_pg_url() -> Iterator[str]:
-    """The URL of a database this PostgreSQL server does not have (a name of this test's own), dropped afterwards if
-    the test made it; skips when the server is unreachable."""
-    psycopg = pytest.importorskip("psycopg", reason='PostgreSQL tests need psycopg (pip install ".[test]")')
-    try:
-        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5)
-    except psycopg.Error as e:
-        pytest.skip(f"PostgreSQL not reachable at 127.0.0.1:5432: {str(e).strip().splitlines()[0]}")
+def missing_pg_url(pg_database: str) -> Iterator[str]:
+    """The URL of a database the session's PostgreSQL server does not have (a name of this test's own), dropped
+    afterwards if the test made it; skips as ``pg_database`` does when the server is unreachable."""
+    import psycopg
+
+    server = pg_database.rsplit("/", 1)[0]
     name = f"pubfetch_test_new_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    with admin:
-        try:
-            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-        finally:
+    try:
+        yield f"{server}/{name}"
+    finally:
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
