@@ -77,6 +77,28 @@ def test_a_database_the_server_lacks_is_created_before_the_first_batch_is_sent(
     cancel(job, redis_url)
 
 
+def test_a_database_this_user_may_not_create_is_one_line_saying_how_and_nothing_is_sent(
+        env: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch, missing_pg_url: str, redis_url: str) -> None:
+    import psycopg
+
+    server, name = missing_pg_url.rsplit("/", 1)
+    role = f"pubfetch_test_nocreate_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE ROLE "{role}" LOGIN NOCREATEDB')
+        try:
+            sends = HeldSends(monkeypatch)
+            url = missing_pg_url.replace("//postgres@", f"//{role}@")
+            code, _, lines = cli.lines("-pub-file", write_ids(env / "ids.txt", ["30000000"]), "-db-fetch-end", url,
+                                       "--queue", redis_url)
+        finally:
+            admin.execute(f'DROP ROLE "{role}"')
+    assert code == 2 and len(lines) == 1, lines
+    assert " does not exist and cannot be created: " in lines[0]
+    assert lines[0].endswith(f"create it as a user allowed to (createdb {name}, or CREATE DATABASE), or give this "
+                             "user CREATEDB, then run the command again")
+    assert sends.sent == []
+
+
 def test_an_unreachable_queue_makes_no_database(env: Path, cli: Cli, missing_pg_url: str) -> None:
     """Nothing is made for a job that cannot be sent."""
     ids = write_ids(env / "ids.txt", ["30000000"])

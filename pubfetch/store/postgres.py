@@ -193,8 +193,11 @@ class PostgresStore(SqlStore):
                 raise
         try:
             return cls.init(url)
-        except StoreError:
-            return cls.open(url)  # another process made it meanwhile
+        except StoreError as made_not:
+            try:
+                return cls.open(url)  # another process made it meanwhile
+            except StoreError:
+                raise made_not from None  # why it could not be made says what to do; "does not exist" would not
 
     def _check_meta(self) -> None:
         has = self._read("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() "
