@@ -72,6 +72,7 @@ def test_a_duplicate_that_takes_the_retry_keeps_its_count(services: SyntheticSer
     with Job(redis_url) as job:
         batches = Delivery(job, job_id, db, redis_url, tmp_path)
         services.failing.update(ALL_SERVICES)
+        services.failing_retry_after = "0"  # no waits between the failed attempts
         assert batches.run(1)["total"] == 0  # left to the job's retry
         services.failing.clear()
         finish = JobRetry.finish
@@ -106,6 +107,7 @@ def test_a_duplicate_that_fails_where_the_first_delivery_counted_adds_nothing(
         batches = Delivery(job, job_id, db, redis_url, tmp_path)
         assert batches.run(1)["total"] == 1
         services.failing.update(ALL_SERVICES)
+        services.failing_retry_after = "0"  # no waits between the failed attempts
         batches.run(1)
         services.failing.clear()
         batches.run(2)
