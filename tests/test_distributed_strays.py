@@ -178,3 +178,56 @@ def test_a_sweeper_leaves_the_jobs_of_another_queue_sharing_its_results(tmp_path
     finally:
         mine.close()
         other.close()
+
+
+def _sweep_rounds(client: Any, key: str, rounds: int) -> None:
+    """Return once the workers' sweeper has begun ``rounds`` more rounds: each round sets the lock ``key`` afresh,
+    so its time to live jumps back up (or the key comes back)."""
+    from support.waits import wait_until
+
+    seen = {"rounds": 0, "ttl": -2}
+
+    def next_round() -> bool:
+        ttl = int(client.pttl(key))
+        if ttl > 0 and (seen["ttl"] <= 0 or ttl > seen["ttl"]):
+            seen["rounds"] += 1
+        seen["ttl"] = ttl
+        return seen["rounds"] >= rounds + 1  # the round under way when watching began is not counted
+
+    wait_until(next_round, 120, f"{rounds} sweep rounds", every_s=0.01)
+
+
+@pytest.mark.slow
+def test_a_worker_sends_nothing_again_while_a_slow_submitter_is_still_sending(tmp_path: Path, redis_url: str,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real worker (8 s grace period: a sweep round every 2 s) takes the first batch while the submitter is held
+    before its second for three of the worker's sweep rounds: every batch runs once, none is given again."""
+    import threading
+
+    from support.queue_sends import HeldSends
+
+    db = str(tmp_path / "pubs.db")
+    init_store(db).close()
+    log = tmp_path / "worker.log"
+    raw, prefix = connect(redis_url), split_prefix(redis_url)[1]
+    with SyntheticServices(3, latency=0.0) as services:
+        worker = start_worker(redis_url, db, service_env(services), log, "--grace-period", "8")
+        held = HeldSends(monkeypatch, hold_after=1)
+        job: list[str] = []
+        submitter = threading.Thread(target=lambda: job.append(submit(services.pmids(), db, redis_url,
+                                                                      batch_size=1)))
+        try:
+            submitter.start()
+            held.wait_held()
+            _sweep_rounds(raw, prefix + "pubfetch-sweep", 3)
+            held.release()
+            submitter.join(60)
+            status = wait(job[0], redis_url, timeout=180)
+        finally:
+            held.release()
+            stop_process_groups([worker])
+            raw.close()
+    assert (status.batches, status.done, status.failed, status.redone) == (3, 3, 0, 0)
+    text = log.read_text(errors="replace")
+    assert "was lost in delivery" not in text
+    assert sum(" done: " in line for line in text.splitlines()) == 3  # each batch fetched once
