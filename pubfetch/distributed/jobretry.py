@@ -22,6 +22,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any
 
+from pubfetch.distributed.counts import encode_summary
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.ids import PublicationIds
 
@@ -88,8 +89,6 @@ class JobRetry:
         """Record the counts of the publications of ``summary`` that the job counts apart (those ever left to its
         retry), each replacing what an earlier delivery or retry recorded for it; with ``own`` (the batch's result),
         take them out of it, which then counts only the others."""
-        from pubfetch.distributed.tasks import encode_summary
-
         ids = sorted({i for pub_ids, _ in summary.each for i in pub_ids})
         keys = dict(zip(ids, self.client.hmget(self.apart_key, ids), strict=True)) if ids else {}
         counted: dict[str, str] = {}

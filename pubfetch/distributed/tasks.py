@@ -26,9 +26,12 @@ import logging
 import threading
 from typing import Any
 
+from pubfetch.distributed.counts import add_summary, encode_summary
 from pubfetch.distributed.message import MessageRefused, database_name, decode
 
 log = logging.getLogger(__name__)
+
+__all__ = ["add_summary", "encode_summary", "fetch_batch"]
 
 
 
@@ -61,34 +64,6 @@ class BatchFailed(Exception):
 def cancelled_key(job: str) -> str:
     """The results' Redis key whose presence cancels a job (``-job-cancel``)."""
     return f"pubfetch-job:{job}:cancelled"
-
-
-def encode_summary(summary: Any) -> dict[str, Any]:
-    """A batch's :class:`~pubfetch.fetcher.BatchSummary` as JSON: its counts, and its sets as sorted lists (what else it
-    carries for the process that made it, such as live request counters, stays behind)."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(summary):
-        value = getattr(summary, f.name)
-        if isinstance(value, set):
-            out[f.name] = sorted(value)
-        elif isinstance(value, int):
-            out[f.name] = value
-    return out
-
-
-def add_summary(into: Any, counts: dict[str, Any]) -> None:
-    """Add a batch's counts (from :func:`encode_summary`) to a job's summary: counts add up, the time a retry is
-    possible is the latest of the batches', the options that allow one are all of theirs."""
-    for f in dataclasses.fields(into):
-        value, current = counts.get(f.name), getattr(into, f.name)
-        if value is None or not isinstance(current, set | int):
-            continue
-        if isinstance(current, set):
-            current.update(value)
-        elif f.name == "eligible_at":
-            setattr(into, f.name, max(current, int(value)))
-        else:
-            setattr(into, f.name, current + int(value))
 
 
 def _worker(task: Any) -> WorkerSettings:
