@@ -7,13 +7,13 @@ only what failed, and counts them in its summary (the other tasks left them out 
 counted once). A batch given again after a lost worker records its publications again; the retry takes each
 publication once.
 
-A batch's task result is replaced by a later delivery of the same batch, so a count that must survive a duplicate
-delivery cannot live in one: the publications a job ever left to its retry are counted apart, one record each in the
-results' Redis (:meth:`JobRetry.settle`), written by whichever delivery or retry settled it last. A retrying task
-delivered again (its retry list already done) no longer takes the retried publications' counts away with its first
-result, and a batch delivered again after the retry does not count a retried publication a second time. A delivery of
-a batch whose result is already stored (the backend keeps the first one's SUCCESS) leaves nothing to the retry: that
-result counted those publications, and the retry would count them again.
+A batch's result is its first delivery's (the result backend does not store a later SUCCESS over it), so a count
+that a later delivery makes cannot live in a task's result: a retrying task whose batch already had a result from an
+earlier delivery would have its retried publications counted nowhere. The publications a job ever left to its retry
+are therefore counted apart, one record each in the results' Redis (:meth:`JobRetry.settle`), written by whichever
+delivery or retry settled it last, and a batch delivered again counts such a publication there, not in its own
+result. A delivery of a batch that already has a result leaves nothing to the retry: that result counted those
+publications, and the retry would count them again.
 """
 
 from __future__ import annotations
