@@ -346,7 +346,3 @@ def update_type(text: str) -> str:
     joined = "".join(w.lower() for w in words)
     return _UPDATE_TYPES.get(joined) or "".join(w[:1].upper() + w[1:].lower() for w in words)
 
-
-#: update types that say the paper itself was retracted
-RETRACTED_BY = frozenset(("RetractionIn", "RetractedandRepublishedIn"))
-RETRACTED_TYPE = "retracted publication"
