@@ -1,13 +1,15 @@
 """The caps of a stored entry: the reference list cut to ``max_references``, and an entry over ``max_entry_bytes``
-trimmed from its largest optional parts (references, then sections, then the full text ...), never left over it."""
+trimmed from its largest optional parts (references, then sections, then the full text ...), never left over it; a
+webpage over it keeps the start of its content."""
 
 from __future__ import annotations
 
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.model.caps import Cut, entry_bytes, fit_entry
+from pubfetch.model.caps import Cut, entry_bytes, fit_entry, fit_page
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.rich import Reference, RichName, Section
+from pubfetch.model.webpage import Webpage
 
 MIB = 1024 * 1024
 
@@ -62,3 +64,11 @@ def test_an_entry_its_untrimmable_fields_keep_over_the_cap_is_said_to_be() -> No
     pub.journal_title = "J" * (2 * MIB)
     fitting = fit_entry(pub, 10_000, MIB)
     assert fitting.still_over
+
+
+def test_a_webpage_over_the_size_cap_loses_the_end_of_its_content() -> None:
+    page = Webpage(start_url="https://tool.example/", title="Tool", content="Docs. " * 400_000)
+    fitting = fit_page(page, MIB)
+    assert [(cut.part, cut.had) for cut in fitting.trimmed] == [("content", 2_400_000)]
+    assert entry_bytes(page) <= MIB and page.title == "Tool" and page.content.startswith("Docs. Docs.")
+    assert not fit_page(page, MIB).trimmed  # within the cap now: untouched

@@ -181,8 +181,9 @@ class RunSettings:
             "asks no page past them)")
     max_entry_bytes: int = setting(
         DEFAULT_MAX_ENTRY_BYTES, low=1024 * 1024, high=1024 ** 3, job=True,
-        doc="largest entry (its JSON in UTF-8) a fetch stores: a bigger one loses references from the end first, "
-            "then sections, then full text ..., with a warning naming the publication (docs/limits.md)")
+        doc="largest entry (its JSON in UTF-8) a fetch stores: a publication over it loses references from the end "
+            "first, then sections, then full text ..., a webpage or doc the end of its content, with a warning naming "
+            "it (docs/limits.md)")
     rate_limits: bool = setting(
         True, cli="--no-rate-limit",
         doc="wait for the services' documented rate limits, shared with every pubfetch process of the user")

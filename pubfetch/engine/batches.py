@@ -16,7 +16,7 @@ from pubfetch.engine.flow import InFlight, fetch_publications
 from pubfetch.engine.resume import Resume, RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.model.caps import fit_entry
+from pubfetch.model.caps import Fitting, fit_entry
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
@@ -181,21 +181,25 @@ def warn_retracted(pub: Publication) -> None:
     log.warning("%s is a retracted publication%s", ids, f" (retraction notice {', '.join(notices)})" if notices else "")
 
 
-def fit_to_caps(ctx: Context, pub: Publication) -> bool:
-    """Cut a fetched publication to the caps (:mod:`pubfetch.model.caps`), one line for each cap it was over;
-    whether it may be stored (not when its untrimmable fields alone are over ``max_entry_bytes``)."""
-    settings = ctx.config.run
-    fitting = fit_entry(pub, settings.max_references, settings.max_entry_bytes)
+def warn_caps(fitting: Fitting, what: str, max_entry_bytes: int) -> None:
+    """One line for each cap a fetched entry (``what``: its IDs or URL) was over."""
     if fitting.references is not None:
         log.warning("%s: %d references; kept the first %d (the max_references setting: raise it to keep more)",
-                    _ids_text(pub), fitting.references.had, fitting.references.kept)
+                    what, fitting.references.had, fitting.references.kept)
     if fitting.still_over:
         log.warning("%s: not stored: its entry is over max_entry_bytes (%d bytes) with every optional part trimmed; "
-                    "raise max_entry_bytes to store it", _ids_text(pub), settings.max_entry_bytes)
+                    "raise max_entry_bytes to store it", what, max_entry_bytes)
     elif fitting.trimmed:
         log.warning("%s: entry of %d bytes trimmed to max_entry_bytes (%d): %s (raise max_entry_bytes to keep more)",
-                    _ids_text(pub), fitting.size_before, settings.max_entry_bytes,
-                    ", ".join(str(cut) for cut in fitting.trimmed))
+                    what, fitting.size_before, max_entry_bytes, ", ".join(str(cut) for cut in fitting.trimmed))
+
+
+def fit_to_caps(ctx: Context, pub: Publication) -> bool:
+    """Cut a fetched publication to the caps (:mod:`pubfetch.model.caps`), saying so; whether it may be stored (not
+    when its untrimmable fields alone are over ``max_entry_bytes``)."""
+    settings = ctx.config.run
+    fitting = fit_entry(pub, settings.max_references, settings.max_entry_bytes)
+    warn_caps(fitting, _ids_text(pub), settings.max_entry_bytes)
     return not fitting.still_over
 
 

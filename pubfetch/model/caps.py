@@ -9,7 +9,7 @@ An entry over ``max_entry_bytes`` loses what a reader of it is least likely to n
 and only as much as brings the entry under the cap: references, sections, the full text, EFO, GO and MeSH terms,
 keywords, funding, updates, the abstract, the authors and the visited sites. IDs, the title, the bibliographic fields
 and the fetch's state are never trimmed; an entry that these alone keep over the cap is not stored at all
-(:attr:`Fitting.still_over`).
+(:attr:`Fitting.still_over`). A webpage or doc over it loses the end of its content, then of its title.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pubfetch.model.publication import Publication
+from pubfetch.model.webpage import Webpage
 
-__all__ = ["Cut", "Fitting", "entry_bytes", "fit_entry"]
+__all__ = ["Cut", "Fitting", "entry_bytes", "fit_entry", "fit_page"]
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,9 @@ class Fitting:
     still_over: bool = False
 
 
-def entry_bytes(pub: Publication) -> int:
-    """The size of the publication's stored entry: its JSON as the store writes it, in UTF-8 bytes."""
-    doc = json.dumps(pub.to_json(computed=False), ensure_ascii=False, separators=(",", ":"))
+def entry_bytes(entry: Publication | Webpage) -> int:
+    """The size of a publication's, webpage's or doc's stored entry: its JSON as the store writes it, in UTF-8."""
+    doc = json.dumps(entry.to_json(computed=False), ensure_ascii=False, separators=(",", ":"))
     return len(doc.encode("utf-8", "surrogatepass"))
 
 
@@ -108,4 +109,21 @@ def fit_entry(pub: Publication, max_references: int, max_entry_bytes: int) -> Fi
         if size <= max_entry_bytes:
             return fitting
     fitting.still_over = True
+    return fitting
+
+
+def fit_page(page: Webpage, max_entry_bytes: int) -> Fitting:
+    """Cut a webpage or doc to ``max_entry_bytes`` in place: the end of its content, then of its title."""
+    fitting = Fitting()
+    size = entry_bytes(page)
+    if size <= max_entry_bytes:
+        return fitting
+    fitting.size_before = size
+    for name, attribute in (("content", "content"), ("title", "title")):
+        had = len(getattr(page, attribute))
+        if size > max_entry_bytes and had:
+            setattr(page, attribute, _cut(getattr(page, attribute), size - max_entry_bytes))
+            size = entry_bytes(page)  # a character is at least one byte: one cut is enough
+            fitting.trimmed.append(Cut(name, had, len(getattr(page, attribute)), f"characters of {name}"))
+    fitting.still_over = size > max_entry_bytes
     return fitting
