@@ -126,7 +126,7 @@ def test_pages_of_more_references_than_the_cap_keep_the_first_ones_and_ask_no_fu
     assert len(closed.references.items) == 10_000  # max_references' default
     assert closed.references.items[-1].pmid == str(20_000_000 + 9_999)
     assert _warnings(caplog, "max_references") == [
-        f"Europe PMC has more than 10000 references of MED {closed.pmid.content} (12000 listed so far, 1000000 "
+        f"Europe PMC lists more than 10000 references of MED {closed.pmid.content} (12000 listed so far, 1000000 "
         "announced); kept the first 10000 (the max_references setting: raise it to keep more)"]
 
 

@@ -74,7 +74,7 @@ def _one(ctx: Context, run: PubRun) -> None:
             new += found.add(ref)
             read += 1
         if len(found) >= cap and (read < len(answer.references) or (answer.hit_count or 0) > listed):
-            log.warning("Europe PMC has more than %d references of %s %s (%d listed so far, %s announced); kept the "
+            log.warning("Europe PMC lists more than %d references of %s %s (%d listed so far, %s announced); kept the "
                         "first %d (the max_references setting: raise it to keep more)", cap, source, cited, listed,
                         answer.hit_count if answer.hit_count is not None else "no count", cap)
             break
