@@ -237,11 +237,11 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
             # committed when it returns; the write-ahead log is folded back once a batch
             if store is not None and storable:
                 store.put_publication(pub)
-        if pub.retracted:
-            warn_retracted(pub)
         if tally.complete(pub, True, mark, run, order.get(id(pub), 0)):
             with lock:
                 reported.add(id(pub))
+            if pub.retracted:  # as it is reported: once, after the end-of-run retry of a paper that waits for it
+                warn_retracted(pub)
 
     holders = fetch_publications(ctx, to_fetch, done, starts, shared, mark.number)
     if watch is not None and watch.down:
