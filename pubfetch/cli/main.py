@@ -17,7 +17,15 @@ from typing import Literal, TextIO
 
 from pubfetch._version import __version__
 from pubfetch.cli import testops
-from pubfetch.cli.errors import EXIT_INTERNAL, EXIT_NETWORK, EXIT_OK, EXIT_USAGE, CliError, UsageError
+from pubfetch.cli.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_NETWORK,
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    UsageError,
+)
 from pubfetch.cli.fetching import Session, open_session, test_operation
 from pubfetch.cli.help import USAGE, format_help
 from pubfetch.cli.logsetup import LogSetup, configure
@@ -33,7 +41,7 @@ from pubfetch.store import StoreError
 
 log = logging.getLogger("pubfetch.cli")
 
-EXIT_INTERRUPTED = 130
+__all__ = ["EXIT_INTERRUPTED", "main", "run"]
 
 
 def _say(message: str) -> None:
