@@ -3,8 +3,9 @@
 :func:`open_session` (called once, by ``cli/main.py``) builds the :class:`Session`: the run's configuration
 (environment < config file < command line, built once), the :class:`~pubfetch.resources.base.Context` made from it on
 first use (HTTP client with the shared rate limiter and the optional WARC recorder, scraping rules, browser) and the
-totals that decide the exit status: 0 when every entry got is final, 1 when some are not (a summary line says how many
-and why), 2 for usage errors. The session is passed to every function here; nothing is kept in a module global.
+totals that decide the exit status: 0 when the run did what was asked (every publication final, or partial only in
+parts no service had), 3 when some failed (a summary line says how many and why), 2 for usage errors. The session is
+passed to every function here; nothing is kept in a module global.
 
 The pipeline's fetch options map to :func:`get_publications` and :func:`get_pages` (``-fetch``: no database;
 ``-fetch-put``: fetch afresh, write to the database; ``-db-fetch``, ``-db-fetch-end``: the database first); the one-off
@@ -22,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from pubfetch import fetcher
-from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
+from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, CliError, InputError, Unavailable, UsageError
 from pubfetch.cli.progress import Progress
 from pubfetch.cli.setting_options import command_line_settings
 from pubfetch.config import FetchConfig
@@ -93,15 +94,17 @@ class Session:
                   file=sys.stderr)
 
     def exit_status(self) -> int:
-        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
-        that fetched publications ends with its summary. What was fetched is stored either way."""
+        """2 when the WARC file could not be written to the end, 3 when some publication failed (nothing usable, or a
+        failed request a later run retries, unless it is final), a webpage or doc is not final or an archival unit's
+        article could not be extracted, else 0; a run that fetched publications ends with its summary. What was
+        fetched is stored either way."""
         s = self.summary
         self.report()
         recorder = self._run.recorder if self._run is not None else None
         if recorder is not None and recorder.error is not None:
             print(f"pubfetch: error: {recorder.error}; the fetched entries were stored", file=sys.stderr)
             return EXIT_USAGE
-        return 1 if s.not_final or self.pages_not_final or self.extraction_failures else 0
+        return EXIT_SOME_FAILED if s.failed or self.pages_not_final or self.extraction_failures else EXIT_OK
 
 
 def _assemble(config: FetchConfig, warc: str | None) -> FetchRun:

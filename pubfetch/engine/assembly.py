@@ -117,14 +117,16 @@ class FetchRun:
     def _writing(self, stack: ExitStack, db: DbLike,
                  summary: BatchSummary | None) -> tuple[Store | None, StoreWriter | None]:
         """The store and its writer of one fetch (closed with ``stack``), the network watch on, the summary counting
-        this run's requests."""
+        this run's requests (and judging finality by the parts asked for)."""
         store = _open(stack, db)
         writer = stack.enter_context(StoreWriter(store)) if store is not None else None
         watch = getattr(self.context.client, "watch", None)
         if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
             stack.enter_context(watch.watching())
-        if summary is not None and summary.requests is None:
-            summary.requests = self.context.client.counts
+        if summary is not None:
+            summary.parts = self.context.parts  # finality is judged by the parts this fetch asks for
+            if summary.requests is None:
+                summary.requests = self.context.client.counts
         return store, writer
 
     def close(self) -> None:
