@@ -192,7 +192,7 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
             pub.state.update_counters(judged, args)
             to_fetch.append(pub)
             starts.append(resume)
-        elif tally.complete(pub, False, mark):
+        elif tally.complete(pub, resumes is not None, mark):  # the end-of-run retry's were fetched by this run
             reported.add(id(pub))
     if not to_fetch:
         return [pub for pub in batch if id(pub) in reported]
