@@ -181,14 +181,14 @@ def get_publications(sess: Session, ids: Iterable[PublicationIds | str], store: 
     sess.fetched_publications = True
     stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=store,
                         config=ctx.config, context=ctx, progress=shown, summary=sess.summary, use_stored=use_stored)
-    for pub in stream:
-        if keep is not None and not keep(pub):
-            continue
-        if keep_entries:
-            out.append(pub)
-        if limit and len(out) >= limit:
-            break
-    shown.finish()
+    with shown:  # the bar ends before the summary line, also when interrupted
+        for pub in stream:
+            if keep is not None and not keep(pub):
+                continue
+            if keep_entries:
+                out.append(pub)
+            if limit and len(out) >= limit:
+                break
     return out
 
 
@@ -208,15 +208,16 @@ def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None
             sess.pages_not_final += 1
         shown(done, page)
 
-    for page in fetch_pages([str(u) for u in urls], kind, store, config=ctx.config, context=ctx, progress=counted,
-                            use_stored=use_stored):
-        if keep is not None and not keep(page):
-            continue
-        if keep_entries:
-            out.append(page)
-        if limit and len(out) >= limit:
-            break
-    shown.finish()
+    pages = fetch_pages([str(u) for u in urls], kind, store, config=ctx.config, context=ctx, progress=counted,
+                        use_stored=use_stored)
+    with shown:
+        for page in pages:
+            if keep is not None and not keep(page):
+                continue
+            if keep_entries:
+                out.append(page)
+            if limit and len(out) >= limit:
+                break
     return out
 
 

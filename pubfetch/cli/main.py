@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Literal, TextIO
 
+from pubfetch import interrupts
 from pubfetch._version import __version__
 from pubfetch.cli import testops
 from pubfetch.cli.errors import (
@@ -122,7 +123,8 @@ def _guarded_run(args: ParsedArgs, words: list[str]) -> int:
         _say(str(e))
         return e.exit_status
     try:
-        status = run(args, words, sys.stdout, setup)
+        with interrupts.sigint_marked():  # Ctrl-C stops the fetching threads at once, not only the main thread
+            status = run(args, words, sys.stdout, setup)
         sys.stdout.flush()
     except CliError as e:
         log.error("%s", e)

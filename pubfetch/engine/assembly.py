@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Self
@@ -76,7 +77,8 @@ class FetchRun:
             raise
 
     def _build(self, config: FetchConfig, transport: Transport | None, limiter: RateLimiter | None) -> Context:
-        if limiter is None and config.run.rate_limits:
+        own_limiter = limiter is None and config.run.rate_limits
+        if own_limiter:
             limiter = shared_rate_limiter(config)
             close = getattr(limiter, "close", None)
             if close is not None:
@@ -85,6 +87,9 @@ class FetchRun:
         rules = _rules(config)
         client = HttpClient(http_config(config), transport=transport, answers=AnswerMemory(),
                             response_hook=self.recorder, rate_limiter=limiter, rate_key=rate_key)
+        if own_limiter and getattr(limiter, "sleep", None) is time.sleep:
+            # the run's own limiter: a wait for a permit ends (and its request is not sent) when the run stops
+            limiter.sleep = client.watch.pause  # type: ignore[union-attr]
         return Context(config, client=client, rules=rules)
 
     def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,

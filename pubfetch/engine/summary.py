@@ -28,7 +28,8 @@ class BatchSummary:
     ``final_retried`` entries are final but a request for them failed (a 404 from Unpaywall or a publisher page, a
     timeout): PubFetcher's rules fetch them again, up to ``final_retries_left`` more times (-1: on every run; the
     end-of-run retry of a run counts as one) and after ``final_retried_at`` (epoch ms; 0: never), which the line says
-    so that a re-run fetching "complete" papers is no surprise. Finality is judged by ``parts``, the parts the run asks for (None: all).
+    so that a re-run fetching "complete" papers is no surprise. Finality is judged by ``parts``, the parts the run
+    asks for (None: all).
     """
 
     total: int = 0
