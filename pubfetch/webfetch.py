@@ -149,7 +149,8 @@ def _rendered_if_thin(ctx: Context, page: Webpage, reading: WebpageReading, sele
              f"length {length} < {args.webpage_min_length_javascript}" if short else "page has noscript")
     rendered = _get(ctx, page.start_url, True)
     if not rendered.ok or rendered.is_pdf:
-        log.warning("discarding failed JavaScript fetch of %s (%s)", page.start_url, rendered.message)
+        (log.info if ctx.halted else log.warning)("discarding failed JavaScript fetch of %s (%s)", page.start_url,
+                                                  rendered.message)
         return page, reading
     fresh = Webpage(start_url=page.start_url)
     _fill_http(fresh, rendered)

@@ -122,11 +122,13 @@ class BrowserRenderer:
         if self.halting:
             return outcome(url, OutcomeKind.OTHER, "not rendered: the run is stopping")
         result = self._refuse(url)
+        unavailable = False  # no browser: said once per process by the worker (each page falls back to a plain fetch)
         if result is None:
             logger.info("GET %s (with JavaScript)", url)
             job = RenderJob(url, wait_until.strip() if wait_until and wait_until.strip() else None)
             self._run(job)
             result = job.result or outcome(url, OutcomeKind.OTHER, "the renderer gave no result")
+            unavailable = job.error is not None
             if self._counts is not None and job.error is None:
                 self._counts.record(result.final_url or url, result.status,
                                     not result.ok and result.kind is not OutcomeKind.UNSUPPORTED_TYPE)
@@ -135,7 +137,7 @@ class BrowserRenderer:
         if result.ok:
             logger.info("GOT %s (with JavaScript, %d bytes, %.2f s)", result.final_url, len(result.body), elapsed)
         else:  # a render the stop cut (or a browser the same Ctrl-C ended) is the stop's consequence, not news
-            say = logger.info if self.halting else logger.warning
+            say = logger.info if self.halting or unavailable else logger.warning
             say("GET %s with JavaScript failed: %s%s (%s)%s", url, result.kind.name,
                 f" {result.status}" if result.status else "", result.message,
                 " -> fetchException" if result.fetch_exception else "")
