@@ -83,7 +83,7 @@ def test_a_session_that_fetched_nothing_reports_nothing_and_exits_0(env: Path,
         assert sess.exit_status() == 0
         assert capsys.readouterr().err == ""
         sess.pages_got, sess.pages_not_final = 3, 2
-        assert sess.exit_status() == 1
+        assert sess.exit_status() == 3  # EXIT_SOME_FAILED: pages not final
     assert capsys.readouterr().err == "pubfetch: 3 webpages/docs: 1 final, 2 not final\n"
 
 

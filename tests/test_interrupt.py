@@ -20,8 +20,9 @@ import pytest
 from pubfetch.net.browser import find_chromium
 from support.dbwait import wait_while_running
 from support.loopback import LoopbackServer, Reply, Request
+from support.procs import children_supported, descendants
 from support.pubfetch_processes import pubfetch_cmd, service_env, write_ids
-from support.synthetic import Article, SyntheticServices
+from support.synthetic import Article, SyntheticServices, serve_doi_page
 
 #: a run that does not stop within this after the signal has failed (the waits it must not sit out are longer)
 STOP_CEILING_S = 30
@@ -46,14 +47,18 @@ def running(args: list[object], env: dict[str, str], cwd: Path) -> Iterator[subp
 
 
 def ctrl_c(proc: subprocess.Popen[str], reached: threading.Event | None = None, *,
-           condition=None) -> str:
-    """Wait for ``reached`` (or ``condition``), press Ctrl-C, and return stderr once the run has stopped."""
+           condition=None, group: bool = True) -> str:
+    """Wait for ``reached`` (or ``condition``), press Ctrl-C (to the process group, as a terminal does, or with
+    ``group`` False to pubfetch's process alone, as ``kill -INT`` does), and return stderr once the run has stopped."""
     if reached is not None:
         wait_while_running(proc, reached.is_set, EVENT_CEILING_S)
     else:
         wait_while_running(proc, condition, EVENT_CEILING_S)
     assert proc.poll() is None, proc.communicate()
-    os.killpg(proc.pid, signal.SIGINT)
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
     try:
         return proc.communicate(timeout=STOP_CEILING_S)[1]
     except subprocess.TimeoutExpired:
@@ -191,3 +196,58 @@ def test_ctrl_c_during_a_page_render_ends_the_render_quietly(tmp_path: Path) -> 
     lines = assert_interrupted(proc, err)
     assert lines[-2] == "pubfetch: 0 webpages/docs: 0 final, 0 not final", err
     assert len(asked) == at_signal == 2
+
+
+def js_rules(tmp_path: Path) -> Path:
+    """Journal rules that render the synthetic publisher pages (``/article/N``) with JavaScript."""
+    journals = tmp_path / "journals.yaml"
+    journals.write_text("'127\\.0\\.0\\.1:\\d+/article/': loop\n---\nloop:\n  title: 'h1'\n---\n"
+                        "- '127\\.0\\.0\\.1:\\d+/article/'\n", encoding="utf-8")
+    return journals
+
+
+def chromium_started(pid: int) -> bool:
+    """Whether a Chromium (``--headless``) runs below ``pid``, started by Playwright's driver."""
+    for child in descendants(pid):
+        try:
+            if b"--headless" in Path(f"/proc/{child}/cmdline").read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_chromium() is None or not children_supported(), reason="no Chromium found, or no /proc")
+def test_ctrl_c_while_chromium_starts_says_nothing_of_the_browser(tmp_path: Path) -> None:
+    closed = Article(1)
+    with SyntheticServices(2) as services:
+        serve_doi_page(services, closed, "<html><body><h1>A page</h1></body></html>")
+        ids = write_ids(tmp_path / "ids.txt", [closed.pmid])
+        with running(["-pub-file", ids, "-db-fetch-end", tmp_path / "pubs.db", "--allow-private-addresses",
+                      "--journalsYaml", js_rules(tmp_path)], env_for(services, tmp_path), tmp_path) as proc:
+            # the terminal's Ctrl-C reaches Playwright's driver too: the launch fails under it, which is no news
+            err = ctrl_c(proc, condition=lambda: chromium_started(proc.pid))
+    assert_interrupted(proc, err)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_chromium() is None, reason="no Chromium found")
+@pytest.mark.parametrize("group", [True, False], ids=["terminal", "kill-INT"])
+def test_ctrl_c_during_a_publication_page_render_does_not_wait_for_the_page(tmp_path: Path, group: bool) -> None:
+    """From a terminal, Playwright's driver gets the Ctrl-C too and the render fails under it (quietly); signalled
+    alone, pubfetch cuts the render itself instead of waiting out the page's limit (8 x --timeout)."""
+    closed = Article(1)  # closed access: its DOI leads to the publisher's page, which a rule renders with JavaScript
+    with SyntheticServices(2) as services:
+        path = serve_doi_page(services, closed, "")
+        services.extra[path] = Reply(hold=True)  # Chromium's request: never answered while the page renders
+        ids = write_ids(tmp_path / "ids.txt", [closed.pmid])
+        with running(["-pub-file", ids, "-db-fetch-end", tmp_path / "pubs.db", "--allow-private-addresses",
+                      "--journalsYaml", js_rules(tmp_path), "--timeout", "600000"], env_for(services, tmp_path),
+                     tmp_path) as proc:
+            err = ctrl_c(proc, condition=lambda: services.counts["extra:" + path] > 0, group=group)
+            at_signal = len(services.server.requests)
+        asked = len(services.server.requests)
+    lines = assert_interrupted(proc, err)
+    assert lines[-2] == "pubfetch: 0 publications: 0 fetched, 0 skipped; 0 final, 0 partial, 0 failed", err
+    assert asked == at_signal
