@@ -251,3 +251,21 @@ def test_ctrl_c_during_a_publication_page_render_does_not_wait_for_the_page(tmp_
     lines = assert_interrupted(proc, err)
     assert lines[-2] == "pubfetch: 0 publications: 0 fetched, 0 skipped; 0 final, 0 partial, 0 failed", err
     assert asked == at_signal
+
+
+def test_without_chromium_the_run_goes_on_with_one_warning_and_no_error(
+        env: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not a Ctrl-C, but the other line that broke a run's output: with no browser, the pages that wanted JavaScript
+    are fetched plainly, and the run says so once, as a warning (an error line mid-run read as if the run failed)."""
+    from pubfetch.net.browser import chromium, worker
+
+    monkeypatch.setattr(chromium, "choose_chromium", lambda configured, bundled: None)
+    monkeypatch.setattr(worker, "_reported_unavailable", threading.Event())  # as in a new process
+    with LoopbackServer({"/one": Reply(200, TOOL_PAGE), "/two": Reply(200, TOOL_PAGE)}) as site:
+        run = cli("-web", site.url("/one"), site.url("/two"), "-fetch", "--allow-private-addresses")
+    lines = run.lines
+    assert not [line for line in lines if line.startswith("pubfetch: error:")], lines
+    said = [line for line in lines if "Chromium" in line]
+    assert len(said) == 1 and said[0].startswith("pubfetch: warning: JavaScript fetching needs Chromium: "), lines
+    assert said[0].endswith("; pages that need JavaScript are fetched without it"), said
+    assert lines[-1].startswith("pubfetch: 2 webpages/docs: "), lines
