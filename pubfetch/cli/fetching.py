@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pubfetch import fetcher
 from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, CliError, InputError, Unavailable, UsageError
@@ -44,6 +45,7 @@ from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
 log = logging.getLogger("pubfetch.cli")
 
 Entry = Publication | Webpage
+E = TypeVar("E", Publication, Webpage)
 
 
 @dataclass
@@ -177,19 +179,10 @@ def get_publications(sess: Session, ids: Iterable[PublicationIds | str], store: 
     are returned (``-db-fetch-end`` keeps nothing in memory)."""
     ctx = sess.context(parts)
     shown = _progress(sess, "publications", ids, progress)
-    out: list[Publication] = []
     sess.fetched_publications = True
     stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=store,
                         config=ctx.config, context=ctx, progress=shown, summary=sess.summary, use_stored=use_stored)
-    with shown:  # the bar ends before the summary line, also when interrupted
-        for pub in stream:
-            if keep is not None and not keep(pub):
-                continue
-            if keep_entries:
-                out.append(pub)
-            if limit and len(out) >= limit:
-                break
-    return out
+    return _taken(stream, shown, keep, keep_entries, limit)
 
 
 def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None = None, *,
@@ -198,7 +191,6 @@ def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None
     """Webpages or docs (``kind``) for ``urls``, as :func:`get_publications` gets publications."""
     ctx = sess.context()
     shown = _progress(sess, kind, urls, progress)
-    out: list[Webpage] = []
     sess.pages_got = sess.pages_got or 0  # the run ends with the pages' summary line, also when interrupted
 
     def counted(done: int, page: Webpage) -> None:
@@ -210,12 +202,20 @@ def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None
 
     pages = fetch_pages([str(u) for u in urls], kind, store, config=ctx.config, context=ctx, progress=counted,
                         use_stored=use_stored)
+    return _taken(pages, shown, keep, keep_entries, limit)
+
+
+def _taken(entries: Iterable[E], shown: Progress, keep: Callable[[Entry], bool] | None, keep_entries: bool,
+           limit: int) -> list[E]:
+    """The entries of a fetching step that ``keep`` keeps, up to ``limit`` (none when not ``keep_entries``); the
+    step's bar ends before the summary line, also when interrupted."""
+    out: list[E] = []
     with shown:
-        for page in pages:
-            if keep is not None and not keep(page):
+        for entry in entries:
+            if keep is not None and not keep(entry):
                 continue
             if keep_entries:
-                out.append(page)
+                out.append(entry)
             if limit and len(out) >= limit:
                 break
     return out
