@@ -16,6 +16,7 @@ from pubfetch.engine.flow import InFlight, fetch_publications
 from pubfetch.engine.resume import Resume, RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.asked_parts import asked_parts
 from pubfetch.model.caps import Fitting, fit_entry
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
@@ -213,11 +214,12 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
     to_fetch: list[Publication] = []
     starts: list[Resume | None] = []
     for pub, resume in zip(batch, resumes or [None] * len(batch), strict=True):
-        if pub.state.can_fetch(pub, args):
-            pub.state.update_counters(pub, args)
+        judged = asked_parts(pub, ctx.parts)  # a --fetch-part run is judged by the parts it asks for
+        if pub.state.can_fetch(judged, args):
+            pub.state.update_counters(judged, args)
             to_fetch.append(pub)
             starts.append(resume)
-        elif tally.complete(pub, False, mark):
+        elif tally.complete(pub, resumes is not None, mark):  # the end-of-run retry's were fetched by this run
             reported.add(id(pub))
     if not to_fetch:
         return [pub for pub in batch if id(pub) in reported]

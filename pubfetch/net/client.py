@@ -93,6 +93,8 @@ class HttpClient:
         self.counts = RequestCounts()
         #: whether the network seems down (attempts to several hosts in a row got no answer): then nothing is sent
         self.watch = NetworkWatch(cfg.timeout_s)
+        if sleep is time.sleep:  # a retry's pause ends (and the retry is not sent) when the run stops
+            sleep = self.watch.pause
         self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts,
                                                watch=self.watch, hook=response_hook,
                                                limiter=(rate_limiter, rate_key) if rate_limiter is not None else None)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Final
 
+from pubfetch import interrupts
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.retry import ExchangeFailed, ServerBusy
 from pubfetch.net.transport import Request, Response, Transport
@@ -80,13 +81,37 @@ class NetworkWatch:
         self._silent: set[str] = set()
         self._when_down: list[Callable[[], None]] = []
         self.down = False
-        #: the run is stopping (interrupted, or its context closed): attempts not yet sent are not sent
-        self.stopped = False
+        self._stopped = False
+        #: set while the watch is halted: wakes the waits of :meth:`pause`
+        self._halt = threading.Event()
+        interrupts.wake_on_interrupt(self._halt)
+
+    @property
+    def stopped(self) -> bool:
+        """The run is stopping (interrupted, or its context closed): attempts not yet sent are not sent."""
+        return self._stopped
+
+    @stopped.setter
+    def stopped(self, value: bool) -> None:
+        self._stopped = value
+        self._set_halt()
+
+    def _set_halt(self) -> None:
+        if self.halted:
+            self._halt.set()
+        else:
+            self._halt.clear()
 
     @property
     def halted(self) -> bool:
-        """Whether nothing more is sent: the network is down or the run is stopping."""
-        return self.down or self.stopped
+        """Whether nothing more is sent: the network is down, the run is stopping, or the process was interrupted."""
+        return self.down or self._stopped or interrupts.interrupted()
+
+    def pause(self, seconds: float) -> None:
+        """Sleep as a rate limit or a retry asks, unless the watch halts meanwhile: then raise :class:`NotSent` at
+        once (an interrupted run does not wait out a rate limit or a Retry-After for a request it will not send)."""
+        if self._halt.wait(seconds) and self.halted:
+            raise NotSent(HALTED)
 
     @contextmanager
     def watching(self) -> Iterator[None]:
@@ -145,6 +170,7 @@ class NetworkWatch:
             found = len(self._failures) >= needed and len({h for h, _ in self._failures}) >= 2
             if found:
                 self.down = True
+                self._halt.set()
             callbacks = list(self._when_down) if found else []
         for callback in callbacks:
             callback()

@@ -89,8 +89,9 @@ def _run(data: ReportData) -> str:
         return ""
     rows = [("publications", s.total), ("fetched", s.fetched), ("skipped (complete or not yet eligible)", s.skipped),
             ("final", s.final), ("partial", s.partial), ("failed", s.failed),
+            ("pages and PDFs rejected as another paper's", s.rejected_sites),
             ("reached the retry limit", s.retry_limited),
-            ("pages and PDFs rejected as another paper's", s.rejected_sites)]
+            ("final with a failed request, fetched again by later runs", s.final_retried)]
     return "<h2>The run</h2>\n" + _table("run", ("", "count"), rows)
 
 
