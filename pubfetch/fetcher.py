@@ -19,11 +19,13 @@ from pubfetch.engine.batches import IdsLike, Progress, init_publication, to_ids,
 from pubfetch.engine.resume import RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.edges import CitationEdge
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.net.config import RateLimiter
 from pubfetch.resources.base import Context
 from pubfetch.resources.europepmc import update_citations
+from pubfetch.snowball import DEFAULT_MAX_HITS, SnowballPlan, snowball_fetch
 from pubfetch.store import Store
 
 __all__ = ["BatchSummary", "DbLike", "FetchError", "IdsLike", "Progress", "call_config", "failed_transiently", "fetch",
@@ -60,6 +62,11 @@ def fetch_many(
     errors: str = "skip",
     deferred: list[RetryEntry] | None = None,
     rate_limiter: RateLimiter | None = None,
+    citations: bool = False,
+    expand_references: bool = False,
+    depth: int = 1,
+    max_hits: int = DEFAULT_MAX_HITS,
+    edges: list[CitationEdge] | None = None,
     **options: object,
 ) -> Iterator[Publication]:
     """Fetch publications for a stream of IDs, yielding each when its batch is done (in input order within a batch;
@@ -88,8 +95,21 @@ def fetch_many(
             process does at the end of its run.
         rate_limiter: the shared rate limiter to wait on (a worker keeps one for all its batches), instead of one
             opened for the call.
+        citations: snowball along citations: also fetch the papers citing each publication (Europe PMC's citations
+            endpoint and E-utilities ELink), then those citing them, to ``depth``.
+        expand_references: snowball along references: also fetch the papers each publication's reference list
+            names (its ``references`` part), to ``depth``.
+        depth: how many steps of links a snowball follows (1: the papers linked to the given ones).
+        max_hits: a snowball refuses, with :class:`~pubfetch.snowball.SnowballTooLarge` (a ValueError) and before
+            fetching it, a depth that would bring the run to more publications than this.
+        edges: a list that receives the snowball's citation edges (which paper cites which, with the source that
+            says so); with ``db`` they are stored there too (``-out --format edges`` reads them back).
         options: settings of the configuration by name (``threads=4``, ``batch_size=1``, ``rate_limits=False``,
             ``busy_retries=0``; docs/configuration.md lists them).
+
+    With ``citations`` or ``expand_references`` the IDs are read at once (a snowball starts from all of them) and
+    each paper is yielded once, whatever form of its ID it was met by; the run's ``summary`` counts what was
+    identified, by source and depth, and the duplicates removed.
 
     Without ``context``, requests wait for the services' rate limits shared with every other pubfetch process
     (:func:`~pubfetch.engine.assembly.shared_rate_limiter`) unless ``rate_limits=False``.
@@ -97,7 +117,13 @@ def fetch_many(
     if errors not in ("skip", "raise"):
         raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
     cfg = call_config(config, args, parts, options, "fetch_many")
+    plan = SnowballPlan(citations, expand_references, depth, max_hits)
     with FetchRun(cfg, context=context, rate_limiter=rate_limiter) as run:
+        if plan.follows:
+            yield from snowball_fetch(run, ids, db, plan, progress=progress, summary=summary,
+                                      retry_exceptions=retry_exceptions, use_stored=use_stored, errors=errors,
+                                      edges=edges)
+            return
         yield from run.fetch(ids, db, progress=progress, summary=summary, retry_exceptions=retry_exceptions,
                              use_stored=use_stored, errors=errors, deferred=deferred)
 

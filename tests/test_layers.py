@@ -33,6 +33,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "store",
     "resources",
     "engine",
+    "snowball",
     "fetcher",
     "webfetch",
     "distributed",
@@ -200,6 +201,7 @@ WRITERS = {
     "put_publication": ("engine", "fetcher"),
     "remove_publication": ("fetcher",),
     "put_page": ("webfetch",),
+    "put_edges": ("snowball",),
     "remove_page": ("webfetch",),
 }
 

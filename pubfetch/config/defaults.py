@@ -148,6 +148,10 @@ class Batching:
         200, low=1, high=1000, job=True,
         doc="IDs per Europe PMC search request (the service pages at 1000 results)")
     efetch_batch: int = setting(200, low=1, high=10_000, job=True, doc="IDs per E-utilities efetch request")
+    elink_batch: int = setting(
+        200, low=1, high=10_000,
+        doc="PMIDs per E-utilities ELink request of `--citations` (POSTed, one `id` parameter each, so that the answer "
+            "says who cites whom)")
     annotations_batch: int = setting(100, low=1, high=1000, job=True,
                                      doc="article IDs per annotations API request (keeps the URL short)")
     linger_ms: int = setting(
