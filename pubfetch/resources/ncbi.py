@@ -35,20 +35,9 @@ PUBMED_XML_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
 POST_FROM = 50
 
 
-def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
-    """One efetch request for a list of IDs of a database."""
-    params = {"db": db, "retmode": "xml", "id": ",".join(ids), **identity_params(ctx)}
-    url = ctx.endpoints.eutils + "efetch.fcgi"
-    headers = {"Accept": "application/xml"}
-    # with an api_key, always POST: a key in a URL ends up in logs (ours, urllib3's, proxies') and server access logs
-    if len(ids) >= POST_FROM or ctx.config.run.ncbi_api_key:
-        return ctx.client.post(url, params, publication=True, headers=headers)
-    return ctx.client.get(url, params=params, publication=True, headers=headers)
-
-
-def identity_params(ctx: Context) -> dict[str, str]:
-    """The ``tool``, ``email`` and ``api_key`` NCBI asks every E-utilities request to carry (the key only when
-    given: a request carrying it is POSTed)."""
+def eutils_params(ctx: Context) -> dict[str, str]:
+    """The parameters NCBI asks of every E-utilities request: ``tool``, ``email`` (warned about once when missing) and
+    ``api_key``."""
     params: dict[str, str] = {}
     if ctx.config.run.ncbi_tool:
         params["tool"] = ctx.config.run.ncbi_tool
@@ -60,6 +49,17 @@ def identity_params(ctx: Context) -> dict[str, str]:
     if ctx.config.run.ncbi_api_key:
         params["api_key"] = ctx.config.run.ncbi_api_key
     return params
+
+
+def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
+    """One efetch request for a list of IDs of a database."""
+    params = {"db": db, "retmode": "xml", "id": ",".join(ids), **eutils_params(ctx)}
+    url = ctx.endpoints.eutils + "efetch.fcgi"
+    headers = {"Accept": "application/xml"}
+    # with an api_key, always POST: a key in a URL ends up in logs (ours, urllib3's, proxies') and server access logs
+    if len(ids) >= POST_FROM or ctx.config.run.ncbi_api_key:
+        return ctx.client.post(url, params, publication=True, headers=headers)
+    return ctx.client.get(url, params=params, publication=True, headers=headers)
 
 
 def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],

@@ -18,7 +18,7 @@ from pubfetch.extract.citation_links import CITEDIN_LINK, parse_elink_citedin, p
 from pubfetch.ids import PublicationIds
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.ncbi import identity_params
+from pubfetch.resources.ncbi import eutils_params
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def citing_pubmed(ctx: Context, pmids: Sequence[str]) -> tuple[dict[str, list[st
     url = ctx.endpoints.eutils + "elink.fcgi"
     for batch in chunks(list(pmids), ctx.config.batching.elink_batch):
         form = [("dbfrom", "pubmed"), ("db", "pubmed"), ("linkname", CITEDIN_LINK), ("retmode", "xml"),
-                *(("id", pmid) for pmid in batch), *identity_params(ctx).items()]
+                *(("id", pmid) for pmid in batch), *eutils_params(ctx).items()]
         result = ctx.client.post(url, urlencode(form), headers={
             "Accept": "application/xml", "Content-Type": "application/x-www-form-urlencoded"})
         try:
