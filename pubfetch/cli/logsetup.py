@@ -24,6 +24,7 @@ from typing import TextIO
 
 from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
+from pubfetch.textutil import counted
 
 LOGGER = "pubfetch"
 
@@ -64,7 +65,7 @@ class _Kind:
             common = self.hosts.most_common()
             named = ", ".join(f"{host} {n}" for host, n in common[:_HOSTS_NAMED])
             rest = common[_HOSTS_NAMED:]
-            others = f", {len(rest)} other hosts {sum(n for _, n in rest)}" if rest else ""
+            others = f", {counted(len(rest), 'other host')} {sum(n for _, n in rest)}" if rest else ""
             hosts = f": {named}{others}"
         return f"{self.first} (and {self.count - 1} more like it{hosts}; {where})"
 
