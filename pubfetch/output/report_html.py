@@ -130,7 +130,8 @@ def _requests(data: ReportData, images: dict[str, str]) -> str:
     total = [sum(getattr(c, f) for _, c in hosts) for f in ("requests", "failed", "too_many", "unavailable",
                                                             "no_answer")]
     hidden = len(hosts) - MAX_ROWS
-    more = _note(f"{counted(hidden, 'more host')} {'is' if hidden == 1 else 'are'} in the totals.") if hidden > 0 else ""
+    verb = "is" if hidden == 1 else "are"
+    more = _note(f"{counted(hidden, 'more host')} {verb} in the totals.") if hidden > 0 else ""
     return (head + _note("Every attempt sent counts: redirect hops and retries too. Failed: an HTTP error status "
                          "(429 and 503 included), no answer, or an answer that could not be read.")
             + _table("requests", ("host", "requests", "failed", "HTTP 429", "HTTP 503", "no answer", "failed share"),
