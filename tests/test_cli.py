@@ -60,7 +60,7 @@ def test_bad_values(cli: Cli) -> None:
     assert error(cli, "-pub", "1", "-head", "-3") == (
         "pubfetch: error: option -head: invalid value '-3': expected a whole number >= 0")
     assert error(cli, "-pub", "1", "--threads", "0") == (
-        "pubfetch: error: option --threads: threads must be between 1 and 1024, got 0")
+        "pubfetch: error: option --threads must be between 1 and 1024, got 0")
     assert error(cli, "-pub", "1", "-out", "--format", "xml") == (
         "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl, metadata, "
         "metadata-jsonl, csljson, bibtex, ris")

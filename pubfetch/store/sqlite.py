@@ -335,6 +335,17 @@ def _file_system_type(directory: str) -> str | None:
     return kind
 
 
+def _check_directory(p: str) -> None:
+    """A database written to needs its directory writable: SQLite creates its write-ahead log and shared-memory files
+    (``-wal``, ``-shm``) beside it, and fails with a bare "attempt to write a readonly database" when it cannot."""
+    directory = os.path.dirname(os.path.abspath(p))
+    if os.access(directory, os.W_OK | os.X_OK) or all(os.path.exists(p + s) for s in _WAL_FILES):
+        return
+    raise StoreError(f"database file '{p}' cannot be written: its directory '{directory}' is not writable, and SQLite "
+                     f"keeps its -wal and -shm files beside the database; make the directory writable, or copy the "
+                     f"database to a writable directory (opened read-only, as -db opens it, it is read where it is)")
+
+
 def _check_file(p: str, readonly: bool) -> None:
     """Say what is wrong with a path before SQLite gives a vague "file is not a database" (or quietly creates it)."""
     if not os.path.lexists(p):
@@ -345,6 +356,8 @@ def _check_file(p: str, readonly: bool) -> None:
         raise StoreError(f"database file '{p}' is not readable (check its permissions)")
     if not readonly and not os.access(p, os.W_OK):
         raise StoreError(f"database file '{p}' is not writable (check its permissions, or open it read-only)")
+    if not readonly:
+        _check_directory(p)
     try:
         with open(p, "rb") as f:
             header = f.read(len(SQLITE_HEADER))
