@@ -113,15 +113,22 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("variable", ["HTTP_PROXY", "http_proxy", "ALL_PROXY"])
-def test_an_unreachable_proxy_is_named_with_its_variable(variable: str, cli: Cli, env: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def dead_proxy(env: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The URL of a proxy that does not answer, for services each on a host of its own (reached only through a
+    proxy: the names do not resolve), in an environment without any proxy variable yet."""
     for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(name.upper(), raising=False)
-    for service, url in HOSTS.items():  # a host of its own for each service, reached only through the proxy
+    for service, url in HOSTS.items():
         monkeypatch.setenv(f"PUBFETCH_{service.upper()}_URL", url)
-    proxy = f"http://127.0.0.1:{_closed_port()}"
+    return f"http://127.0.0.1:{_closed_port()}"
+
+
+@pytest.mark.parametrize("variable", ["HTTP_PROXY", "http_proxy", "ALL_PROXY"])
+def test_an_unreachable_proxy_is_named_with_its_variable(variable: str, dead_proxy: str, cli: Cli,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    proxy = dead_proxy
     monkeypatch.setenv(variable, proxy)
     code, out, lines = cli.lines("-pub", "31114920", "-fetch", "--allow-private-addresses")
     assert (code, out) == (NETWORK_DOWN, "")
@@ -131,14 +138,9 @@ def test_an_unreachable_proxy_is_named_with_its_variable(variable: str, cli: Cli
     assert f"could not connect through the proxy {proxy} ({variable}); a later run retries it" in lines[0]
 
 
-def test_an_unreachable_proxy_of_the_config_file_is_named_as_the_setting(cli: Cli, env: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.upper(), raising=False)
-    for service, url in HOSTS.items():
-        monkeypatch.setenv(f"PUBFETCH_{service.upper()}_URL", url)
-    proxy = f"http://127.0.0.1:{_closed_port()}"
+def test_an_unreachable_proxy_of_the_config_file_is_named_as_the_setting(dead_proxy: str, cli: Cli,
+                                                                          env: Path) -> None:
+    proxy = dead_proxy
     config = env / "config.yaml"
     config.write_text(f"http:\n  proxies:\n    http: {proxy}\n", encoding="utf-8")
     code, _, lines = cli.lines("--config", config, "-pub", "31114920", "-fetch", "--allow-private-addresses")
