@@ -168,8 +168,9 @@ def _id_from_url_or_raise(url: str, kind: IdKind) -> str:
     value = getattr(ids, kind.value) if ids is not None else ""
     if value:
         return value
+    page = ", nor a publisher's page with a DOI in its address" if kind is IdKind.DOI else ""
     raise InvalidId(f"invalid {kind.name} '{url}': this URL is not a PubMed, PMC, Europe PMC or doi.org link to a "
-                    f"{kind.name}, nor a publisher's page with a {kind.name} in its address")
+                    f"{kind.name}{page}")
 
 
 # --- extraction -------------------------------------------------------------------------------------------------------
