@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def _stderr(script: str, env: dict[str, str]) -> list[str]:
 
 
 @pytest.fixture
-def unknown_everywhere(env: Path) -> dict[str, str]:
+def unknown_everywhere(env: Path) -> Iterator[dict[str, str]]:
     """The environment of a program whose services answer every request with 404."""
     with LoopbackServer({}) as server:
         variables = dict(os.environ, PUBFETCH_NCBI_EMAIL="curator@example.org",
