@@ -39,8 +39,8 @@ def _table_rows() -> list[Row]:
         if match["refused"]:
             rows.append(Row(match["given"], None))
         else:
-            position = ("PMID", "PMCID", "DOI").index(match["kind"])
-            rows.append(Row(match["given"], tuple(match["id"] if i == position else "" for i in range(3))))  # type: ignore[arg-type]
+            found = {match["kind"]: match["id"]}
+            rows.append(Row(match["given"], (found.get("PMID", ""), found.get("PMCID", ""), found.get("DOI", ""))))
     return rows
 
 
