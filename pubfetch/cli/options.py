@@ -237,6 +237,20 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
 ))
 
 
+SNOWBALL = Group("Snowball", (
+    flag("--citations", "With a fetch step, also fetch the papers citing each publication (Europe PMC's citations "
+         "and PubMed's ELink), then those citing them, to --depth; each paper once, the edges stored in the database "
+         "(pubfetch)", "modifier"),
+    flag("--expand-references", "With a fetch step, also fetch the papers each publication's reference list names, "
+         "then theirs, to --depth (pubfetch)", "modifier"),
+    one("--depth", "N", "Steps of links --citations and --expand-references follow (default 1) (pubfetch)",
+        spec.positive, "modifier"),
+    one("--max-hits", "N", "Refuse, before fetching it (exit status 2), a snowball depth that would bring the run to "
+        "more than N publications (default 100000) (pubfetch)", spec.positive, "modifier"),
+), "The counts a review reports (identified by source and depth, duplicates removed, already in the database, "
+   "fetched, final / partial / failed, with full text) end the summary line and fill the -report's flow table.")
+
+
 def _pair_flags(name: str, yes: str, no: str) -> tuple[Option, Option]:
     return flag(f"-{name}", yes), flag(f"-not-{name}", no)
 
@@ -465,7 +479,8 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
     one("--format", "FORMAT",
         "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
         "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), or citations of the "
-        "publications for reference managers: csljson, bibtex, ris (bibtex and ris need pubfetch[citations])",
+        "publications for reference managers: csljson, bibtex, ris (bibtex and ris need pubfetch[citations]), or "
+        "edges: the citation edges a snowball stored among the publications, as CSV (-out only)",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",
          spec.part_name, "modifier"),
@@ -526,7 +541,7 @@ ONEOFF_METADATA = Group("One-off: metadata records (pubfetch)", (
 GROUPS: tuple[Group, ...] = (
     GENERAL, FETCHING, FETCHING_PRIVATE,
     ONEOFF_DATABASE, ONEOFF_WEB, ONEOFF_SCRAPE, ONEOFF_IDS, ONEOFF_MISC, ONEOFF_METADATA,
-    ADD_IDS, FILTER_IDS, SORT_IDS, OUTPUT_IDS, GET_CONTENT, GET_CONTENT_MODIFIERS,
+    ADD_IDS, FILTER_IDS, SORT_IDS, OUTPUT_IDS, GET_CONTENT, GET_CONTENT_MODIFIERS, SNOWBALL,
     FILTER_CONTENT, FILTER_PUBLICATIONS, FILTER_PARTS, FILTER_WEBPAGES,
     SORT_CONTENT, STORE, OUTPUT, OUTPUT_MODIFIERS, TESTS, RULE_AND_RESOURCE_TESTS,
 )

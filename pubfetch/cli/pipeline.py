@@ -39,9 +39,12 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.preflight import check_outputs
 from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
+from pubfetch.cli.snowballing import check_edges_output, snowball_plan, write_run_edges
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
+from pubfetch.output.common import Format
 from pubfetch.output.summary import format_counts, part_table, top_hosts
+from pubfetch.snowball import SnowballPlan
 from pubfetch.store import Store, open_or_init_store, open_store
 from pubfetch.textutil import counted
 
@@ -87,10 +90,13 @@ class Pipeline:
         self.content: dict[str, list[Any]] = {k: [] for k in KINDS}
         self.filters: list[Filter] = content_filters(args, self.fetcher_args)
         self.hosts: dict[str, dict[str, int]] | None = None
+        self.snowball: SnowballPlan | None = None
 
     def run(self) -> None:
         check_report(self.args)
         check_outputs(self.args)
+        check_edges_output(self.args, self.emit.fmt)
+        self.snowball = snowball_plan(self.args)
         if self._streaming():
             self._stream()
             return
@@ -137,7 +143,7 @@ class Pipeline:
         path = a.get("db-fetch-end")
         with open_or_init_store(path) as store, store.fetch_run(lambda: _waiting_for(path)):
             fetching.get_publications(self.sess, ids, store, keep_entries=False, progress=a.flag("progress"),
-                                      parts=self._fetch_parts())
+                                      parts=self._fetch_parts(), snowball=self.snowball)
         self._report()
 
     # --- 1. add IDs ------------------------------------------------------------------------------------------------
@@ -312,7 +318,7 @@ class Pipeline:
                 if kind == "publications":
                     self.content[kind].extend(fetching.get_publications(
                         self.sess, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,
-                        limit=limit, progress=progress, keep=keep, parts=self._fetch_parts()))
+                        limit=limit, progress=progress, keep=keep, parts=self._fetch_parts(), snowball=self.snowball))
                 else:
                     self.content[kind].extend(fetching.get_pages(
                         self.sess, kind, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,
@@ -388,7 +394,9 @@ class Pipeline:
 
     def output(self) -> None:
         a, c = self.args, self.content
-        if a.flag("out"):
+        if a.flag("out") and self.emit.fmt is Format.edges:
+            write_run_edges(self.out, a, self.ids.publications, c["publications"])
+        elif a.flag("out"):
             self.emit.entries(c["publications"], c["webpages"], c["docs"], tag_kind=sum(self.given.values()) > 1)
         for kind, option in zip(KINDS, ("txt-pub", "txt-web", "txt-doc"), strict=True):
             if option in a:

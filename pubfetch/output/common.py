@@ -45,7 +45,8 @@ def instant_text(ms: int) -> str:
 class Format(StrEnum):
     """Output formats: PubFetcher's three (``--format``), JSON Lines for pipelines, LOCKSS-style ArticleMetadata
     records (``metadata``: the JSON document with records in place of entries; ``metadata-jsonl``: one per line), and
-    citations for reference managers (``csljson``, ``bibtex``, ``ris``)."""
+    citations for reference managers (``csljson``, ``bibtex``, ``ris``); ``edges``: the citation edges a snowball
+    stored among the publications, as CSV (:mod:`pubfetch.output.edges`; ``-out`` only)."""
 
     text = "text"
     html = "html"
@@ -56,6 +57,7 @@ class Format(StrEnum):
     csljson = "csljson"
     bibtex = "bibtex"
     ris = "ris"
+    edges = "edges"
 
     @property
     def is_json(self) -> bool:

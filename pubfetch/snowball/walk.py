@@ -59,9 +59,9 @@ class SnowballTooLarge(ValueError):
     """A level would take the run past ``max_hits`` publications; nothing of that level was fetched."""
 
     def __init__(self, depth: int, new: int, total: int, max_hits: int) -> None:
-        super().__init__(f"the snowball's depth {depth} would bring the run to {total:,} publications ({new:,} new at "
-                         f"that depth), more than --max-hits {max_hits:,}; nothing of depth {depth} was fetched: raise "
-                         "--max-hits or lower --depth")
+        super().__init__(f"the snowball's depth {depth} would bring the run to as many as {total:,} publications "
+                         f"({new:,} IDs new at that depth), more than --max-hits {max_hits:,}; nothing of depth "
+                         f"{depth} was fetched: raise --max-hits or lower --depth")
         self.depth, self.new, self.total, self.max_hits = depth, new, total, max_hits
 
 

@@ -11,17 +11,20 @@ ID form either time gave.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model.edges import EDGE_COLUMNS, CitationEdge
 
-if TYPE_CHECKING:
-    from pubfetch.store.sql import Tx
-
 __all__ = ["TABLE", "edges_ddl", "put_edges", "read_edges"]
 
 TABLE = "citation_edges"
+
+
+class Tx(Protocol):
+    """A write transaction of either engine, in the ``?`` placeholder style (:class:`pubfetch.store.sql.Tx`)."""
+
+    def execute(self, sql: str, params: tuple = ()) -> Any: ...
 
 
 def edges_ddl(seq: str) -> list[str]:
