@@ -37,7 +37,7 @@ _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 def render_page(data: ReportData) -> str:
     images = plots(data)
-    if data.summary is not None:
+    if data.summary is not None and data.publications:  # drawn where the other plots are (a page of none needs none)
         images["flow"] = flow_plot(data.summary)
     sections = [_overview(data), _run(data), _flow(data, images), _coverage(data, images), _sources(data, images),
                 _requests(data, images), _publishers(data, images), _not_final(data), _rejected(data)]
