@@ -64,23 +64,29 @@ def put_edges(tx: Tx, edges: Iterable[CitationEdge], seq: str) -> int:
     for edge in edges:
         if edge.citing.is_empty() or edge.cited.is_empty():
             continue
-        merged, matched = edge, 0
+        merged, seqs = edge, list[int]()
         while True:  # a row matched by a form another row added is the same edge too: match until nothing new
             where, params = _matching(merged)
-            rows = tx.execute(f"SELECT {', '.join(EDGE_COLUMNS)} FROM {TABLE} WHERE {where}", params).fetchall()
+            rows = tx.execute(f"SELECT seq, {', '.join(EDGE_COLUMNS)} FROM {TABLE} WHERE {where} ORDER BY seq",
+                              params).fetchall()
             for row in rows:
-                old = CitationEdge.from_row(tuple(row))
+                old = CitationEdge.from_row(tuple(row)[1:])
                 merged = CitationEdge(_merged(merged.citing, old.citing), _merged(merged.cited, old.cited),
                                       edge.source)
-            if len(rows) == matched:
+            if len(rows) == len(seqs):
                 break
-            matched = len(rows)
-        if matched:
-            tx.execute(f"DELETE FROM {TABLE} WHERE {where}", params)
-        else:
+            seqs = [row[0] for row in rows]
+        columns = ", ".join(EDGE_COLUMNS)
+        if not seqs:
             added += 1
-        marks = ", ".join("?" for _ in EDGE_COLUMNS)
-        tx.execute(f"INSERT INTO {TABLE} ({', '.join(EDGE_COLUMNS)}) VALUES ({marks})", merged.row())
+            marks = ", ".join("?" for _ in EDGE_COLUMNS)
+            tx.execute(f"INSERT INTO {TABLE} ({columns}) VALUES ({marks})", merged.row())
+            continue
+        # the edge keeps the place it was first stored in; rows it showed to be the same edge go
+        assignments = ", ".join(f"{name} = ?" for name in EDGE_COLUMNS)
+        tx.execute(f"UPDATE {TABLE} SET {assignments} WHERE seq = ?", (*merged.row(), seqs[0]))
+        for same in seqs[1:]:
+            tx.execute(f"DELETE FROM {TABLE} WHERE seq = ?", (same,))
     return added
 
 
