@@ -49,3 +49,14 @@ def test_edges_are_read_in_the_order_first_stored(target: str) -> None:
     with init_store(target) as store:
         store.put_edges([edge((str(i), "", ""), ("9", "", "")) for i in (3, 1, 2)])
         assert [e.citing.pmid for e in store.citation_edges()] == ["3", "1", "2"]
+
+
+def test_a_copy_of_the_database_keeps_its_edges(target: str, tmp_path: Path) -> None:
+    from pubfetch.store.copy import copy_database
+
+    with init_store(target) as store:
+        store.put_edges([edge(("1", "", "10.1/a"), ("2", "PMC2", ""), "europepmc_citations")])
+        with init_store(str(tmp_path / "copy.db")) as copy:
+            counts = copy_database(store, copy)  # type: ignore[arg-type]
+            assert counts.rows["citation edges"] == 1
+            assert [e.row() for e in copy.citation_edges()] == [e.row() for e in store.citation_edges()]

@@ -8,8 +8,12 @@ page one transaction, so memory stays flat for a database of any size.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pubfetch.model.edges import EDGE_COLUMNS
+from pubfetch.store.edges import TABLE as EDGES_TABLE
+from pubfetch.store.edges import edges_ddl
 from pubfetch.store.sql import ID_COLUMNS, PAGE_TABLES, SqlStore, Tx
 from pubfetch.textutil import counted
 
@@ -48,12 +52,23 @@ def _copy_table(src: SqlStore, dst: SqlStore, table: str, columns: str, json_col
         last = rows[-1][0]
 
 
+def _make_edges_table(dst: SqlStore) -> Callable[[Tx], None]:
+    def make(tx: Tx) -> None:
+        for statement in edges_ddl(dst.SEQ_DDL):
+            tx.execute(statement)
+
+    return make
+
+
 def copy_database(src: SqlStore, dst: SqlStore) -> CopyCounts:
-    """Copy every publication, ID mapping, webpage and doc of ``src`` into the empty ``dst``."""
+    """Copy every publication, ID mapping, webpage, doc and citation edge of ``src`` into the empty ``dst``."""
     counts = CopyCounts()
     counts.rows["publications"] = _copy_table(src, dst, "publications", f"primary_id, {ID_COLUMNS}", True)
     counts.rows["publication IDs"] = _copy_table(src, dst, "publication_ids", "id, primary_id", False)
     for kind in PAGE_TABLES:
         counts.rows[kind] = _copy_table(src, dst, kind, "url", True)
+    if src._read(src.TABLE_EXISTS, (EDGES_TABLE,)):  # a snowball's edges, when the source has any
+        dst._transact(_make_edges_table(dst))
+        counts.rows["citation edges"] = _copy_table(src, dst, EDGES_TABLE, ", ".join(EDGE_COLUMNS), False)
     log.info("copied %s from %s to %s", counts, src.name, dst.name)
     return counts
