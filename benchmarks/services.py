@@ -56,10 +56,14 @@ class HostedServices:
         n: publications 0..n-1 exist.
         latency: seconds every answer is delayed.
         limits: per-service 429 thresholds (None: :data:`SERVER_LIMITS`; ``{}``: none).
+        services: these services (a subclass: the snowball's citation graph) instead of new ones of ``n``, ``latency``
+            and ``limits``.
     """
 
-    def __init__(self, n: int, latency: float = 0.1, limits: dict[str, float] | None = None) -> None:
-        self.services = SyntheticServices(n, latency=latency, limits=SERVER_LIMITS if limits is None else limits)
+    def __init__(self, n: int, latency: float = 0.1, limits: dict[str, float] | None = None,
+                 services: SyntheticServices | None = None) -> None:
+        self.services = services or SyntheticServices(n, latency=latency,
+                                                      limits=SERVER_LIMITS if limits is None else limits)
         self.services.server.requests = deque(maxlen=KEPT_REQUESTS)  # type: ignore[assignment]
         # the LoopbackServer's handler class serves any listening socket and records into the same server object
         handler = self.services.server._server.RequestHandlerClass

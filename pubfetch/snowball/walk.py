@@ -13,6 +13,7 @@ into the run's :class:`~pubfetch.engine.summary.BatchSummary` for a review's flo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from pubfetch.engine.summary import BatchSummary
@@ -81,14 +82,24 @@ class _Walk:
         self.references: dict[int, Links] = {}
         self.pending: list[tuple[int, int, str]] = []  # (citing, cited, source) by paper number
         self.stored: set[tuple[int, int, str]] = set()
+        #: Europe PMC's citers of each paper of the level, asked as soon as the paper is fetched: while the level's
+        #: last papers wait for other hosts, Europe PMC's connection reads the links of those done
+        self.early: dict[int, Future[Links]] = {}
+        self.pool = ThreadPoolExecutor(max(1, ctx.config.run.threads), thread_name_prefix="pubfetch-snowball") \
+            if plan.citations else None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
     def identified(self, label: str, count: int) -> None:
         self.summary.identified[label] = self.summary.identified.get(label, 0) + count
 
-    def fetched(self, asked: list[int], pubs: Iterator[Publication]) -> Iterator[Publication]:
-        """The level's publications, each paper once. Papers filed apart that their fetched IDs show to be one (met
-        as a PMCID and as a PMID in one level) are counted as duplicates: the engine fetches and stores such a paper
-        once, and one that still comes twice is yielded once."""
+    def fetched(self, asked: list[int], pubs: Iterator[Publication], follow: bool) -> Iterator[Publication]:
+        """The level's publications, each paper once (with ``follow``, its Europe PMC citers asked at once). Papers
+        filed apart that their fetched IDs show to be one (met as a PMCID and as a PMID in one level) are counted as
+        duplicates: the engine fetches and stores such a paper once, and one that still comes twice is yielded
+        once."""
         yielded: set[int] = set()
         for pub in pubs:
             key = self.index.find(pub.ids)
@@ -98,6 +109,8 @@ class _Walk:
             yielded.add(key)
             if self.plan.expand_references:
                 self.references[key] = referenced(pub)
+            if follow and self.pool is not None:
+                self.early[key] = self.pool.submit(citing_europepmc, self.ctx, self.index.ids(key))
             yield pub
         self.summary.duplicates += len(asked) - len(self.index.roots(asked))
 
@@ -105,9 +118,14 @@ class _Walk:
         """Read the links of ``level``'s papers; the papers new to the run they lead to (filed, not fetched)."""
         found: list[tuple[int, PublicationIds, bool, tuple[str, str]]] = []  # (paper, other end, it cites it, kind)
         if self.plan.citations:
-            for key, links in zip(level, self.ctx.map(lambda k: citing_europepmc(self.ctx, self.index.ids(k)), level),
-                                  strict=True):
+            late = [k for k in level if k not in self.early]
+            asked_late = dict(zip(late, self.ctx.map(lambda k: citing_europepmc(self.ctx, self.index.ids(k)), late),
+                                  strict=True))
+            for key in level:
+                early = self.early.pop(key, None)
+                links = early.result() if early is not None else asked_late[key]
                 found.extend((key, ids, False, _CITED_BY_EPMC) for ids in links.found)
+            self.early.clear()
             pmids = {self.index.ids(k).pmid: k for k in level if self.index.ids(k).pmid}
             cited_by, _ = citing_pubmed(self.ctx, list(pmids))
             for pmid, citers in cited_by.items():
@@ -174,18 +192,25 @@ def snowball(ctx: Context, seeds: Iterable[PublicationIds], plan: SnowballPlan, 
     would take the run past ``plan.max_hits`` (what earlier levels fetched is stored, with their edges).
     """
     walk = _Walk(ctx, plan, store, summary, edges)
-    given = list(seeds)
+    try:
+        yield from _levels(walk, list(seeds), fetch_level)
+    finally:
+        walk.close()
+
+
+def _levels(walk: _Walk, given: list[PublicationIds], fetch_level: FetchLevel) -> Iterator[Publication]:
+    plan, summary = walk.plan, walk.summary
     walk.identified(SEEDS, len(given))
     level = [walk.index.add(ids)[0] for ids in given]
     summary.duplicates += len(given) - len(set(level))
     level = walk.index.roots(level)
-    yield from walk.fetched(level, fetch_level([walk.index.ids(k) for k in level]))
+    yield from walk.fetched(level, fetch_level([walk.index.ids(k) for k in level]), plan.depth > 0)
     for depth in range(1, plan.depth + 1):
         new = walk.links(level, depth)
         if len(walk.index) > plan.max_hits:
             walk.flush(frozenset(new))
             raise SnowballTooLarge(depth, len(new), len(walk.index), plan.max_hits)
-        yield from walk.fetched(new, fetch_level([walk.index.ids(k) for k in new]))
+        yield from walk.fetched(new, fetch_level([walk.index.ids(k) for k in new]), depth < plan.depth)
         walk.flush()
         level = walk.index.roots(new)
     if plan.expand_references:
