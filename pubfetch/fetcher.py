@@ -118,6 +118,9 @@ def fetch_many(
         raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
     cfg = call_config(config, args, parts, options, "fetch_many")
     plan = SnowballPlan(citations, expand_references, depth, max_hits)
+    if plan.follows and deferred is not None:
+        raise ValueError("a snowball retries its own failures at the end of each depth: deferred= cannot be given "
+                         "with citations= or expand_references=")
     with FetchRun(cfg, context=context, rate_limiter=rate_limiter) as run:
         if plan.follows:
             yield from snowball_fetch(run, ids, db, plan, progress=progress, summary=summary,

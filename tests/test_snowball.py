@@ -264,3 +264,23 @@ def test_an_older_database_without_the_edges_table_prints_only_the_header(cli, t
     open_or_init_store(str(db)).close()
     code, out, _ = cli("-pub-db", str(db), "-out", "--format", "edges")
     assert code == 0 and out.splitlines() == [",".join(EDGE_COLUMNS)]
+
+
+def test_the_library_call_takes_the_snowball_keyword_only_and_refuses_it_with_a_queue(graph, tmp_path: Path) -> None:
+    import inspect
+
+    import pubfetch
+
+    for fetch_many in (pubfetch.fetch_many, __import__("pubfetch.fetcher", fromlist=["fetch_many"]).fetch_many):
+        kinds = {name: p.kind for name, p in inspect.signature(fetch_many).parameters.items()}
+        assert {kinds[n] for n in ("citations", "expand_references", "depth", "max_hits", "edges")} == {
+            inspect.Parameter.KEYWORD_ONLY}
+    edges: list = []
+    pubs = list(pubfetch.fetch_many(graph.pmids(3), db=str(tmp_path / "pubs.db"), citations=True, edges=edges,
+                                    allow_private_addresses=True, javascript=False))
+    assert sorted(p.pmid.content for p in pubs) == [Article(i).pmid for i in range(12)]
+    assert {(e.citing.pmid, e.cited.pmid) for e in edges} == {
+        (Article(a).pmid, Article(b).pmid) for b in range(3) for a in graph.citers(b)}
+    with pytest.raises(ValueError, match="cannot snowball"):
+        list(pubfetch.fetch_many(graph.pmids(3), db=str(tmp_path / "pubs.db"), queue="redis://127.0.0.1:6379/13",
+                                 citations=True))

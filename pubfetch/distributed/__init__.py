@@ -21,6 +21,7 @@ import os as _os
 import typing as _typing
 
 from pubfetch import fetcher as _fetcher
+from pubfetch.snowball.walk import DEFAULT_MAX_HITS as _DEFAULT_MAX_HITS
 
 if _typing.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -28,7 +29,7 @@ if _typing.TYPE_CHECKING:
     from pubfetch.config import FetchConfig
     from pubfetch.fetcher import BatchSummary, DbLike, IdsLike, Progress
     from pubfetch.fetcher_args import FetcherArgs
-    from pubfetch.model import Publication
+    from pubfetch.model import CitationEdge, Publication
     from pubfetch.model.part_type import PartName
     from pubfetch.resources.base import Context
 
@@ -49,6 +50,11 @@ def fetch_many(
     retry_exceptions: bool = True,
     use_stored: bool = True,
     errors: str = "skip",
+    citations: bool = False,
+    expand_references: bool = False,
+    depth: int = 1,
+    max_hits: int = _DEFAULT_MAX_HITS,
+    edges: list[CitationEdge] | None = None,
     **options: object,
 ) -> Iterator[Publication]:
     """``pubfetch.fetch_many``: :func:`pubfetch.fetcher.fetch_many` in this process, or with ``queue`` (a Celery broker
@@ -66,11 +72,19 @@ def fetch_many(
     ``context`` (live objects of this process), ``use_stored=False`` and ``retry_exceptions=False`` (workers always
     use the stored entries and retry failures at the job's end), and a ``db`` that is an open Store rather than a URL
     or path the workers reach.
+
+    A snowball (``citations``, ``expand_references``, to ``depth``, refused past ``max_hits``; its ``edges``) runs in
+    this process (see :func:`pubfetch.fetcher.fetch_many`); with ``queue`` it is refused with a ValueError.
     """
     if queue is None:
         cfg = _fetcher.call_config(config, args, parts, options, "fetch_many")
         return _fetcher.fetch_many(ids, db, config=cfg, context=context, progress=progress, summary=summary,
-                                  retry_exceptions=retry_exceptions, use_stored=use_stored, errors=errors)
+                                  retry_exceptions=retry_exceptions, use_stored=use_stored, errors=errors,
+                                  citations=citations, expand_references=expand_references, depth=depth,
+                                  max_hits=max_hits, edges=edges)
+    if citations or expand_references:
+        raise ValueError("fetch_many(queue=...) cannot snowball (citations=, expand_references=): run it without a "
+                         "queue")
     from pubfetch.config import WORKER_SETTINGS, Batching
     from pubfetch.distributed.message import ALLOWED_ARGS
     from pubfetch.distributed.submit import fetch_many_queued
