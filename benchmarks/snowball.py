@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -37,7 +38,9 @@ def snowball_run(fanout: int, latency: float, workdir: Path, seeds: int = 3, dep
         env = child_env(hosted, workdir / "rates.sqlite")
         argv = ["-pub", *services.pmids(seeds), "-db-fetch-end", str(db), "--citations", "--depth", str(depth),
                 "--allow-private-addresses", "--quiet"]
+        load_before = os.getloadavg()
         child = run_pubfetch(argv, env, 3600)
+        load_after = os.getloadavg()
         if child.exit_status != 0:
             raise RuntimeError(f"pubfetch exited with {child.exit_status}: {child.stderr_tail}")
         counts = dict(services.counts)
@@ -45,7 +48,8 @@ def snowball_run(fanout: int, latency: float, workdir: Path, seeds: int = 3, dep
         bound = lower_bound(counts, dict(wasted), latency)
     return {"papers": papers, "fanout": fanout, "depth": depth, "latency_s": latency, "wall_s": round(child.wall_s, 2),
             "bound_s": round(bound.seconds, 2), "binding": bound.binding,
-            "wall_over_bound": round(child.wall_s / bound.seconds, 3), "too_many": sum(services.too_many.values()),
+            "wall_over_bound": round(child.wall_s / bound.seconds, 3), "cpu_s": round(child.cpu_s, 2),
+            "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after], "too_many": sum(services.too_many.values()),
             "repeats": sum(services.repeats.values()), "requests": counts,
             "summary": child.stderr_tail.strip().splitlines()[-1] if child.stderr_tail.strip() else ""}
 
