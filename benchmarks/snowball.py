@@ -6,7 +6,9 @@ the services' real rate limits and latency, its wall time against the lower boun
 A snowball fetches level by level: the links of a level are read (Europe PMC's citations, one request a paper;
 ELink, many PMIDs a request) only once the level is fetched, and the next level is fetched only once its links are
 read, so the hosts a level's fetch leaves idle wait for those requests. The benchmark measures what that costs
-against the bound. ``python benchmarks/snowball.py [--fanout 10] [--latency 0.1]`` prints one JSON line.
+against the bound: besides wall / bound it gives the time to the first request (the child's start-up) and how long
+Europe PMC's connection stood idle between its first and last request. ``python benchmarks/snowball.py [--fanout 10]
+[--latency 0.1]`` prints one JSON line.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -27,6 +30,12 @@ from support.citation_graph import CitingServices  # noqa: E402
 
 #: Europe PMC's citations endpoint is answered at Europe PMC's rate, as its search and full texts are
 LIMITS = {**SERVER_LIMITS, "citations": 10.0}
+#: the services of www.ebi.ac.uk, whose one connection is the bound of this run: how long it stood idle between its
+#: first and last request says what the snowball's depth-by-depth order cost
+EBI = frozenset({"europepmc_search", "europepmc_fulltext", "citations", "annotations"})
+#: a gap between two requests to www.ebi.ac.uk longer than this is the connection waiting for work (a depth's end,
+#: say), not the turnaround of one request to the next
+LONG_GAP_S = 0.25
 
 
 def snowball_run(fanout: int, latency: float, workdir: Path, seeds: int = 3, depth: int = 2) -> dict:
@@ -38,9 +47,17 @@ def snowball_run(fanout: int, latency: float, workdir: Path, seeds: int = 3, dep
         env = child_env(hosted, workdir / "rates.sqlite")
         argv = ["-pub", *services.pmids(seeds), "-db-fetch-end", str(db), "--citations", "--depth", str(depth),
                 "--allow-private-addresses", "--quiet"]
-        load_before = os.getloadavg()
+        services.timeline = []
+        load_before, started = os.getloadavg(), time.time()
         child = run_pubfetch(argv, env, 3600)
         load_after = os.getloadavg()
+        first = min(start for _, start, _ in services.timeline) - started
+        ebi = sorted((a, b) for s, a, b in services.timeline if s in EBI)
+        idle, long_idle, end = 0.0, 0.0, ebi[0][1]
+        for a, b in ebi[1:]:
+            gap = max(0.0, a - end)
+            idle, end = idle + gap, max(end, b)
+            long_idle += gap if gap > LONG_GAP_S else 0.0
         if child.exit_status != 0:
             raise RuntimeError(f"pubfetch exited with {child.exit_status}: {child.stderr_tail}")
         counts = dict(services.counts)
@@ -49,6 +66,8 @@ def snowball_run(fanout: int, latency: float, workdir: Path, seeds: int = 3, dep
     return {"papers": papers, "fanout": fanout, "depth": depth, "latency_s": latency, "wall_s": round(child.wall_s, 2),
             "bound_s": round(bound.seconds, 2), "binding": bound.binding,
             "wall_over_bound": round(child.wall_s / bound.seconds, 3), "cpu_s": round(child.cpu_s, 2),
+            "first_request_s": round(first, 2), "ebi_idle_s": round(idle, 2), "ebi_long_gaps_s": round(long_idle, 2),
+            "after_first_request_over_bound": round((child.wall_s - first) / bound.seconds, 3),
             "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after], "too_many": sum(services.too_many.values()),
             "repeats": sum(services.repeats.values()), "requests": counts,
             "summary": child.stderr_tail.strip().splitlines()[-1] if child.stderr_tail.strip() else ""}
