@@ -284,3 +284,19 @@ def test_the_library_call_takes_the_snowball_keyword_only_and_refuses_it_with_a_
     with pytest.raises(ValueError, match="cannot snowball"):
         list(pubfetch.fetch_many(graph.pmids(3), db=str(tmp_path / "pubs.db"), queue="redis://127.0.0.1:6379/13",
                                  citations=True))
+
+
+def test_the_report_of_a_snowball_has_the_flow_table(cli, graph, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra)")
+    from bs4 import BeautifulSoup
+
+    report = tmp_path / "run.html"
+    code, _, err = cli("-pub", *graph.pmids(3), "-db-fetch-end", str(tmp_path / "pubs.db"), "--citations",
+                       "--expand-references", "--allow-private-addresses", "--no-javascript", "-report", str(report))
+    assert code == 0, err
+    page = BeautifulSoup(report.read_text(encoding="utf-8"), "html.parser")
+    cells = {tuple(td.get_text() for td in tr.find_all("td"))[1:] for tr in page.find("table", id="flow").find_all("tr")}
+    assert {("identified: given", "3"), ("identified: Europe PMC citations at depth 1", "10"),
+            ("identified: PubMed citations at depth 1", "10"), ("publications after duplicates removed", "12"),
+            ("fetched", "12")} <= cells
+    assert page.find("img", id="plot-flow") is not None

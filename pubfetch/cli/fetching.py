@@ -183,9 +183,10 @@ def get_publications(sess: Session, ids: Iterable[PublicationIds | str], store: 
     are returned (``-db-fetch-end`` keeps nothing in memory); ``snowball``: the links followed from them (a depth
     that would exceed its ``max_hits`` is a usage error, after what earlier depths fetched is stored)."""
     ctx = sess.context(parts)
-    shown = _progress(sess, "publications", ids, progress)
-    sess.fetched_publications = True
     plan = snowball or SnowballPlan()
+    # a snowball's total is not known before its last depth: its bar counts without one
+    shown = _progress(sess, "publications", None if plan.follows else ids, progress)
+    sess.fetched_publications = True
     stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=store,
                         config=ctx.config, context=ctx, progress=shown, summary=sess.summary, use_stored=use_stored,
                         citations=plan.citations, expand_references=plan.expand_references, depth=plan.depth,
