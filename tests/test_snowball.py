@@ -108,20 +108,33 @@ def test_the_links_of_recorded_answers_through_the_client(caplog: pytest.LogCapt
 
 
 @needs_corpus
-def test_a_snowball_from_recorded_links_stores_each_paper_once_with_its_edges(tmp_path: Path) -> None:
+def test_a_depth_two_snowball_over_recorded_links_stores_each_paper_once_with_its_edges(tmp_path: Path) -> None:
+    """Three seeds whose links were recorded: 15723116's first Europe PMC citations page (25 of 810; its page 2 was
+    not recorded, a 404 here, so its list ends there with a warning), 20098740's (none) and 9298984's ELink answer
+    (39 citers). Depth 2 asks the citers' links too; none of those was recorded, so it finds nothing more."""
     asked: list[str] = []
     run = _recorded_links_run(asked)
     db = tmp_path / "pubs.db"
     edges: list = []
-    pubs = run.fetch(["20098740", "9298984"], db=str(db), citations=True, edges=edges)
-    citers = parse_elink_citedin(recorded("eutils-elink-pubmed-neighbor-9298984"))["9298984"]
-    assert sorted(p.pmid.content for p in pubs) == sorted({"20098740", "9298984", *citers})
+    summary = BatchSummary()
+    pubs = run.fetch(["15723116", "20098740", "9298984"], db=str(db), summary=summary, citations=True, depth=2,
+                     edges=edges)
+    by_epmc = recorded_citers("epmc-citations-med15723116-page1")
+    by_elink = parse_elink_citedin(recorded("eutils-elink-pubmed-neighbor-9298984"))["9298984"]
+    papers = {"15723116", "20098740", "9298984", *by_epmc, *by_elink}
+    assert sorted(p.pmid.content for p in pubs) == sorted(papers)
     with open_store(db) as store:
-        assert store.publications_size() == len(pubs)
+        assert store.publications_size() == len(papers)
         stored = list(store.citation_edges())
     assert sorted((e.citing.pmid, e.cited.pmid, e.source) for e in stored) == sorted(
-        (c, "9298984", "pubmed_citedin") for c in citers)
+        [(c, "15723116", "europepmc_citations") for c in by_epmc] + [(c, "9298984", "pubmed_citedin") for c in by_elink])
     assert stored == edges
+    # every paper of depth 1 was asked for its citers (one Europe PMC request each, and ELink for all at once)
+    citations_asked = {u.split("/MED/")[1].split("/")[0] for u in asked if "/citations?" in u}
+    assert citations_asked == papers
+    assert summary.identified["Europe PMC citations at depth 1"] == 25
+    assert summary.identified["PubMed citations at depth 1"] == 39
+    assert "Europe PMC citations at depth 2" not in summary.identified
 
 
 # --- each paper once ----------------------------------------------------------------------------------------------
