@@ -313,3 +313,17 @@ def test_the_report_of_a_snowball_has_the_flow_table(cli, graph, tmp_path: Path)
             ("identified: PubMed citations at depth 1", "10"), ("publications after duplicates removed", "12"),
             ("fetched", "12")} <= cells
     assert page.find("img", id="plot-flow") is not None
+
+
+def test_references_alone_lead_from_papers_to_what_they_cite_met_by_doi(tmp_path: Path) -> None:
+    services = _graph()  # papers 30, 31 and 32 cite paper 9, which cites seed 2: their reference lists say so by DOI
+    summary = BatchSummary()
+    edges: list = []
+    pubs = fetch_run(services).fetch([Article(i).pmid for i in (30, 31, 32)], db=str(tmp_path / "pubs.db"),
+                                     summary=summary, expand_references=True, depth=2, edges=edges)
+    assert sorted(p.pmid.content for p in pubs) == sorted(Article(i).pmid for i in (2, 9, 30, 31, 32))
+    assert sorted((e.citing.pmid, e.cited.pmid) for e in edges) == sorted(
+        [(Article(i).pmid, Article(9).pmid) for i in (30, 31, 32)] + [(Article(9).pmid, Article(2).pmid)])
+    assert {e.source for e in edges} == {"references"}
+    assert summary.identified == {"given": 3, "references at depth 1": 3, "references at depth 2": 1}
+    assert summary.duplicates == 2 and "citations" not in services.counts and "elink" not in services.counts
