@@ -327,3 +327,13 @@ def test_references_alone_lead_from_papers_to_what_they_cite_met_by_doi(tmp_path
     assert {e.source for e in edges} == {"references"}
     assert summary.identified == {"given": 3, "references at depth 1": 3, "references at depth 2": 1}
     assert summary.duplicates == 2 and "citations" not in services.counts and "elink" not in services.counts
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["-pub", "123", "-out", "--citations"], "add a fetch step (-db-fetch-end DATABASE"),
+    (["-pub", "123", "-fetch", "--depth", "2"], "--depth is how far --citations or --expand-references go"),
+    (["-pub", "123", "-fetch", "--citations", "--queue", "redis://127.0.0.1:6379/13"], "without --queue"),
+])
+def test_a_snowball_that_could_not_run_is_refused_before_any_request(cli, env, argv: list[str], said: str) -> None:
+    code, _, err = cli(*argv)
+    assert code == 2 and said in err and err.count("\n") == 1

@@ -17,8 +17,10 @@ from pubfetch.output.edges import write_edges
 from pubfetch.snowball import DEFAULT_MAX_HITS, SnowballPlan
 from pubfetch.store import open_store
 
-__all__ = ["EDGE_DATABASES", "check_edges_output", "snowball_plan", "write_run_edges"]
+__all__ = ["EDGE_DATABASES", "FETCH_STEPS", "check_edges_output", "snowball_plan", "write_run_edges"]
 
+#: the pipeline's steps that fetch publications, which a snowball follows the links of
+FETCH_STEPS = ("fetch", "fetch-put", "db-fetch", "db-fetch-end")
 #: the options naming a database whose edges ``-out --format edges`` prints
 EDGE_DATABASES = ("pub-db", "db", "fetch-put", "db-fetch", "db-fetch-end")
 #: output operations that print entries or IDs in the ``--format`` chosen, which edges are not
@@ -26,9 +28,14 @@ _NOT_EDGES = ("out-ids", "txt-pub", "txt-web", "txt-doc", "txt-ids-pub", "txt-id
 
 
 def snowball_plan(args: ParsedArgs) -> SnowballPlan | None:
-    """The snowball the options ask for, or None (``--depth`` and ``--max-hits`` alone follow nothing)."""
+    """The snowball the options ask for, or None; refused (before any request) where it could not run."""
     if not (args.flag("citations") or args.flag("expand-references")):
+        if "depth" in args:
+            raise UsageError("--depth is how far --citations or --expand-references go: give one of them")
         return None
+    if not any(step in args for step in FETCH_STEPS):
+        raise UsageError("--citations and --expand-references follow the links of fetched publications: add a fetch "
+                         "step (-db-fetch-end DATABASE, -db-fetch, -fetch-put or -fetch)")
     if "queue" in args:
         raise UsageError("--citations and --expand-references are not sent to a queue's workers: run the snowball "
                          "without --queue")
