@@ -91,6 +91,7 @@ class Publication:
     references: RichList = field(default_factory=lambda: RichList(RichName.references))
     sections: RichList = field(default_factory=lambda: RichList(RichName.sections))
     license: RichText = field(default_factory=lambda: RichText(RichName.license))
+    relations: RichList = field(default_factory=lambda: RichList(RichName.relations))
     #: pages and PDFs not merged because they are another paper's (:mod:`pubfetch.model.identity`)
     rejected_sites: list[RejectedSite] = field(default_factory=list)
     #: pages and PDFs merged without anything to check them by, until a title from another source settles them
