@@ -24,7 +24,7 @@ from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import RateLimiter, http_config
 from pubfetch.net.ratelimit import ServiceMap, default_limits
-from pubfetch.resources.base import Context
+from pubfetch.resources.base import Context, email_address
 from pubfetch.store import Store, open_or_init_store
 from pubfetch.store.writer import StoreWriter
 
@@ -146,7 +146,8 @@ def shared_rate_limiter(config: FetchConfig, *, open_wait_s: float = 0.0) -> Rat
     from pubfetch.net.ratelimit_redis import shared_limiter
 
     where = config.run.rate_db or rate_db_default()
-    return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)), open_wait_s=open_wait_s)
+    limits = default_limits(bool(config.run.ncbi_api_key), bool(email_address(config.run.contact_email)))
+    return shared_limiter(where, limits, open_wait_s=open_wait_s)
 
 
 def _rules(config: FetchConfig) -> ScrapingRules | None:

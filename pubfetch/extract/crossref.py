@@ -44,7 +44,7 @@ from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RELATION_TYPES, Grant, Reference, Relation, Update
 
-__all__ = ["UPDATE_TYPES", "jats_abstract", "parse_crossref", "update_of", "work_record"]
+__all__ = ["UPDATE_TYPES", "jats_abstract", "parse_crossref", "seen_from_work", "update_of", "work_record"]
 
 #: Crossref's update types as PubMed's RefTypes: (this work is updated by such a notice, this work is the notice).
 #: A type not listed is an update (UpdateIn / UpdateOf).
@@ -62,6 +62,16 @@ _SEPARATORS = re.compile(r"[\s-]+")
 _JATS_OPEN = ('<jats:article xmlns:jats="http://www.ncbi.nlm.nih.gov/JATS1" xmlns:mml="http://www.w3.org/1998/Math/'
               'MathML" xmlns:xlink="http://www.w3.org/1999/xlink"><jats:front><jats:article-meta><jats:abstract>')
 _JATS_CLOSE = "</jats:abstract></jats:article-meta></jats:front></jats:article>"
+
+
+#: a notice's RefType seen from the work it updates ("RetractionOf" -> "RetractionIn")
+_SEEN_FROM_WORK = {notice: work for work, notice in (*UPDATE_TYPES.values(), _OTHER_UPDATE)}
+
+
+def seen_from_work(notice_type: str) -> str:
+    """The RefType a work gets from a notice's own (``RetractionOf`` -> ``RetractionIn``); "" for a type that is not
+    a notice's."""
+    return _SEEN_FROM_WORK.get(notice_type, "")
 
 
 def update_of(kind: str, notice: bool) -> str:

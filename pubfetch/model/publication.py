@@ -336,6 +336,19 @@ class Publication:
             return part.offer(value if isinstance(value, str) else "", type_, url, self.clock)
         return part.offer(value if isinstance(value, list) else [], type_, url, self.clock)
 
+    def join_rich(self, name: RichName, items: list, type_: PartType, url: str) -> bool:
+        """Add to a list part what another source says beside it (updates, relations: each source names the notices
+        and versions it knows of): an empty part takes the items with their provenance, a part already holding some
+        keeps its provenance and gains the items it lacks."""
+        part = self.rich(name)
+        if not isinstance(part, RichList) or not items:
+            return False
+        if part.is_empty():
+            return part.offer(list(dict.fromkeys(items)), type_, url, self.clock)
+        new = [item for item in dict.fromkeys(items) if item not in part.items]
+        part.items.extend(new)
+        return bool(new)
+
     def mark_retracted(self, types: Iterable[str] = (), updates: Iterable[Update] = (), flag: bool = False) -> None:
         """Set ``retracted`` (never cleared: a retraction notice does not go away) from publication types, update
         links or a source's own flag."""

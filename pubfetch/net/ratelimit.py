@@ -75,10 +75,17 @@ class QuotaExceeded(Exception):
     """The service's daily quota is used up; fetching it again today would break its terms."""
 
 
-def default_limits(ncbi_api_key: bool = False) -> dict[str, Limit]:
-    """The services' documented limits (NCBI: 3/s, 10/s with an API key; Unpaywall: 100,000 a day), each with
-    :data:`JITTER_S` of slack so that arrival jitter does not push a request over a per-second count."""
+def default_limits(ncbi_api_key: bool = False, crossref_polite: bool = False) -> dict[str, Limit]:
+    """The services' documented limits (NCBI: 3/s, 10/s with an API key; Unpaywall: 100,000 a day; Crossref: 5/s in
+    its public pool, 10/s in the polite pool of requests with a contact address; DataCite: 1,000 requests in 5
+    minutes with a contact address, kept as 3/s; OpenAlex: at most 100/s, kept at 10/s; bioRxiv: no published limit,
+    1/s by convention), each with :data:`JITTER_S` of slack so that arrival jitter does not push a request over a
+    per-second count."""
     return {
+        "crossref": Limit(10.0 if crossref_polite else 5.0, jitter=JITTER_S),
+        "openalex": Limit(10.0, jitter=JITTER_S),
+        "datacite": Limit(3.0, jitter=JITTER_S),
+        "biorxiv": Limit(1.0, jitter=JITTER_S),
         "ncbi": Limit(10.0 if ncbi_api_key else 3.0, jitter=JITTER_S),
         "europepmc": Limit(10.0, jitter=JITTER_S),
         "europepmc_annotations": Limit(10.0, jitter=JITTER_S),
@@ -279,6 +286,10 @@ class ServiceMap:
             (endpoints.europepmc_annotations, "europepmc_annotations"),
             (endpoints.europepmc, "europepmc"),
             (endpoints.unpaywall, "unpaywall"),
+            (endpoints.crossref, "crossref"),
+            (endpoints.openalex, "openalex"),
+            (endpoints.datacite, "datacite"),
+            (endpoints.biorxiv, "biorxiv"),
             (endpoints.doi, "doi"),
             (endpoints.pubmed, "ncbi"),
         ]

@@ -388,11 +388,19 @@ def in_process(services: SyntheticServices):
     return MappingTransport({services.base + "/*": answer})
 
 
+#: The scholarly APIs (Crossref, OpenAlex, DataCite, bioRxiv/medRxiv) have no synthetic service here: the runs of
+#: these services leave them off (their own tests turn them on with the recorded corpus or services of their own).
+SCHOLARLY_OFF = {"ask_crossref": False, "ask_openalex": False, "ask_datacite": False, "ask_biorxiv": False}
+SCHOLARLY_OFF_ENV = {f"PUBFETCH_{name.upper()}": "false" for name in SCHOLARLY_OFF}
+
+
 def use_services(monkeypatch, tmp_path, services: SyntheticServices | None = None, *, emails: bool = True) -> None:
     """Point pubfetch (through the environment) at ``services``, with a private rate-limit file, no user
     configuration file or NCBI API key (the machine's own would change what is asked) and, unless ``emails`` is
     False, the e-mail addresses NCBI and Unpaywall want (so no warning says they are missing); with False, none."""
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
+    for name, value in SCHOLARLY_OFF_ENV.items():
+        monkeypatch.setenv(name, value)
     for name in ("PUBFETCH_CONFIG", "NCBI_API_KEY", "PUBFETCH_NCBI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
@@ -416,7 +424,7 @@ HOSTS = {"europepmc": "http://ebi.test/epmc/rest/", "europepmc_annotations": "ht
 def in_process_hosts(services: SyntheticServices, others: dict | None = None):
     """As :func:`in_process`, with each service on its own host as in production (one connection each), publisher
     pages on ``http://pages.test``; ``others`` maps more URL prefixes (``"http://slow.test/*"``) to answers. Returns
-    the transport and the endpoints."""
+    the transport and the endpoints (the scholarly APIs' stay the real ones: :data:`SCHOLARLY_OFF`)."""
     from urllib.parse import urlsplit
 
     from pubfetch.config import Endpoints
