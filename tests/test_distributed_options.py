@@ -26,8 +26,9 @@ from support.waits import within
 WORKER_OWNED: dict[str, object] = {
     "endpoints": Endpoints(), "http": HttpSettings(), "run": RunSettings(),
     **{name: "http://mirror.example.org/" for name in ("europepmc", "europepmc_annotations", "eutils", "pubmed", "doi",
-                                                       "unpaywall")},
+                                                       "unpaywall", "crossref", "openalex", "datacite", "biorxiv")},
     "ncbi_api_key": "key", "ncbi_tool": "mytool", "ncbi_email": "me@example.org",
+    "contact_email": "me@example.org", "openalex_api_key": "key",
     "threads": 2, "allow_private_addresses": True,
     "per_host_connections": 2, "chromium": "/usr/bin/chromium", "rate_limits": False, "rate_db": "rates.sqlite",
     "host_connections": {"ebi.ac.uk": 2}, "unlimited_hosts": frozenset(), "max_bytes": 1000, "max_compression_ratio": 10.0,
