@@ -96,7 +96,8 @@ class FetchRun:
         time, to gather with (claims within ``scope``; :mod:`pubfetch.distributed.sharedrun`)."""
         with ExitStack() as stack:
             store, writer = self._writing(stack, db, summary)
-            tally = Tally(self.context.args, summary, progress, retry_exceptions)
+            tally = Tally(self.context.args, summary, progress, retry_exceptions,
+                          follow_published=self.config.run.follow_published)
             stack.callback(tally.retry.close)
             yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
                                    batch_size or self.config.batching.batch_size, own_context=self._owns_context,
