@@ -287,6 +287,8 @@ FILTER_PUBLICATIONS = Group("Filter publications", (
                  "Keep publications with a part that is not final"),
     *_pair_flags("oa", "Keep Open Access publications", "Keep publications that are not Open Access"),
     *_pair_flags("preprint", "Keep preprints", "Keep publications that are not preprints"),
+    *_pair_flags("retracted", "Keep retracted publications (pubfetch)", "Keep publications that are not retracted "
+                 "(pubfetch)"),
     *_regex_pair("journal-title", "journal title", "publications"),
     *_pair_flags("journal-title-empty", "Keep publications without a journal title",
                  "Keep publications with a journal title"),
