@@ -98,3 +98,16 @@ def test_off_means_not_asked(replay_server):
     fetch_all(server, CROSSREF_DOIS[:2] + DATACITE_DOIS[:1])
     assert all(replay.counts[k] == before.get(k, 0) for k in ("crossref", "openalex", "datacite", "doi_ra"))
     assert sum(replay.counts.values()) > sum(before.values())  # the run asked the other services
+
+
+def test_agencies_are_kept_in_the_database(replay_server, tmp_path):
+    """A DOI prefix's agency is looked up once and kept: a later run into the same database asks doi.org nothing."""
+    replay, server = replay_server
+    db = str(tmp_path / "pubs.db")
+    before = replay.counts["doi_ra"]
+    fetch_all(server, CROSSREF_DOIS[:2], db=db, **ON)
+    assert replay.counts["doi_ra"] == before + 1
+    asked = replay.scholarly.asked[("crossref", "10.1073/unrecorded.1")]
+    fetch_all(server, ["10.1073/unrecorded.1", "10.3389/unrecorded.2"], db=db, **ON)  # the same prefixes
+    assert replay.counts["doi_ra"] == before + 1
+    assert replay.scholarly.asked[("crossref", "10.1073/unrecorded.1")] == asked + 1  # Crossref's, from the database

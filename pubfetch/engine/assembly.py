@@ -121,6 +121,9 @@ class FetchRun:
         this run's requests."""
         store = _open(stack, db)
         writer = stack.enter_context(StoreWriter(store)) if store is not None else None
+        if writer is not None:  # DOI registration agencies are kept in the database between runs
+            self.context.agency_cache = writer
+            stack.callback(setattr, self.context, "agency_cache", None)
         watch = getattr(self.context.client, "watch", None)
         if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
             stack.enter_context(watch.watching())

@@ -63,11 +63,12 @@ def config_for(server: LoopbackServer, **changes: object) -> FetchConfig:
                                       threads=4, proxies=proxies, timeout=10000, ca_bundle=server.ca_file, **changes)
 
 
-def fetch_all(server: LoopbackServer, ids: list[str], **changes: object) -> list[Publication]:
-    """The publications of ``ids`` fetched through the proxy ``server``, failures not retried."""
+def fetch_all(server: LoopbackServer, ids: list[str], db: object = None, **changes: object) -> list[Publication]:
+    """The publications of ``ids`` fetched through the proxy ``server`` (into the database ``db`` when given),
+    failures not retried."""
     cfg = config_for(server, **changes)
     with Context(cfg) as ctx:
-        return list(fetch_many(ids, config=cfg, context=ctx, retry_exceptions=False))
+        return list(fetch_many(ids, db=db, config=cfg, context=ctx, retry_exceptions=False))
 
 
 def read_at_url(server: LoopbackServer, pages: list[tuple[str, str]]) -> list[Publication]:
