@@ -19,7 +19,8 @@ JATS = (f"<article><front><article-meta><title-group><article-title>High-through
         f"variants by pooled prime editing</article-title></title-group></article-meta></front><body><sec><title>"
         f"Introduction</title><p>{BODY}</p></sec></body></article>").encode()
 ON = {"ask_crossref": True, "ask_openalex": True, "ask_datacite": True, "ask_biorxiv": True,
-      "openalex_api_key": "test-key", "contact_email": "curator@example.org"}
+      "openalex_api_key": "test-key", "crossref_mailto": "curator@example.org",
+      "datacite_mailto": "curator@example.org"}
 
 
 def details_item(version: str) -> dict:

@@ -15,7 +15,8 @@ from pubfetch.model.rich import Update
 from support.replayrun import fetch_all
 
 ON = {"ask_crossref": True, "ask_openalex": True, "ask_datacite": True, "ask_biorxiv": False,
-      "openalex_api_key": "test-key", "contact_email": "curator@example.org"}
+      "openalex_api_key": "test-key", "crossref_mailto": "curator@example.org",
+      "datacite_mailto": "curator@example.org"}
 
 
 def notice(doi: str) -> dict:

@@ -12,7 +12,8 @@ from support.apis_corpus import answered, upper_doi
 from support.replayrun import fetch_all
 
 ON = {"ask_crossref": True, "ask_openalex": True, "ask_datacite": True, "ask_biorxiv": True,
-      "openalex_api_key": "test-key", "contact_email": "curator@example.org"}
+      "openalex_api_key": "test-key", "crossref_mailto": "curator@example.org",
+      "datacite_mailto": "curator@example.org"}
 CROSSREF_DOIS = ["10.1073/pnas.1414271111", "10.3389/fgene.2017.00147", "10.1101/2024.04.01.587366",
                  "10.1162/qss_a_00348", "10.1016/j.xgen.2025.100814", "10.1515/crelle-2013-0024"]
 DATACITE_DOIS = ["10.5061/dryad.8515", "10.5438/6423", "10.1594/pangaea.721193"]

@@ -103,11 +103,11 @@ class RunWarnings(logging.Filter):
             print(f"pubfetch: warning: {kind.line(where)}", file=sys.stderr)
 
 
-_SECRET_OPTIONS = frozenset({"--ncbi-api-key"})
+_SECRET_OPTIONS = frozenset({"--ncbi-api-key", "--openalex-api-key"})
 
 
 def _redacted(argv: Sequence[str]) -> list[str]:
-    """The command line with the values of secret options (the NCBI API key) replaced, for the log file."""
+    """The command line with the values of secret options (the NCBI and OpenAlex API keys) replaced, for the log."""
     out = list(argv)
     for i, word in enumerate(out[:-1]):
         if word in _SECRET_OPTIONS:

@@ -226,8 +226,6 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--no-openalex"),
     setting_option("--no-datacite"),
     setting_option("--no-biorxiv"),
-    setting_option("--contact-email", "EMAIL"),
-    setting_option("--openalex-api-key", "KEY", note="on the command line it is visible to other users of the machine"),
     setting_option("--chromium", "PATH"),
     setting_option("--page-time-limit", "SECONDS"),
     setting_option("--title-similarity", "PERCENT"),
@@ -237,6 +235,10 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
         role="modifier"),
     setting_option("--ncbi-email", "EMAIL"),
     setting_option("--ncbi-api-key", "KEY", note="on the command line it is visible to other users of the machine"),
+    setting_option("--crossref-mailto", "EMAIL"),
+    setting_option("--datacite-mailto", "EMAIL"),
+    setting_option("--openalex-api-key", "KEY",
+                   note="on the command line it is visible to other users of the machine"),
 ))
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
+from pubfetch.config.limits import DOCUMENTED, parse_windows
 from pubfetch.config.values import check_record, setting
 from pubfetch.model.identity import DEFAULT_TITLE_SIMILARITY
 from pubfetch.model.part_type import PartName
@@ -196,20 +197,30 @@ class RunSettings:
     ncbi_tool: str = setting("pubfetch", env="PUBFETCH_NCBI_TOOL", doc="the `tool` name sent to E-utilities")
     ncbi_email: str = setting("", env="PUBFETCH_NCBI_EMAIL", cli="--ncbi-email",
                               doc="the e-mail sent to E-utilities")
+    crossref_mailto: str = setting(
+        "", env="PUBFETCH_CROSSREF_MAILTO", cli="--crossref-mailto",
+        doc="the contact address sent to Crossref (`mailto=`): its polite pool allows about 10 requests/s instead of "
+            "the public pool's 5")
+    openalex_api_key: str = setting(
+        "", env="PUBFETCH_OPENALEX_API_KEY", cli="--openalex-api-key",
+        doc="OpenAlex API key (`api_key=`; free keys allow 100,000 credits a day): OpenAlex asks for one since "
+            "February 2026")
+    datacite_mailto: str = setting(
+        "", env="PUBFETCH_DATACITE_MAILTO", cli="--datacite-mailto",
+        doc="the contact address sent to DataCite (`mailto=`): identified requests may make 1,000 instead of 500 "
+            "requests per 5 minutes")
+    rate_windows: Mapping[str, str] = setting(
+        factory=dict,
+        doc="rate limits replacing the documented ones (\"Shared rate limits\" below) by service: "
+            "`{europepmc: \"10/s, 500/min\", host: 2/s, host:example.org: 1/s}`; windows as count/unit (s, min, h, "
+            "day, or `5min`), `burst N` for requests that may go at once")
     ask_crossref: bool = setting(
         True, env="PUBFETCH_ASK_CROSSREF", cli="--no-crossref", job=True,
         doc="ask Crossref for every Crossref DOI (content the earlier resources did not finish; updates, retractions, "
             "relations and references always)")
-    contact_email: str = setting(
-        "", env="PUBFETCH_CONTACT_EMAIL", cli="--contact-email",
-        doc="the contact address sent to Crossref and DataCite (`mailto`): Crossref's polite pool; without one "
-            "Crossref's public pool's lower limit is kept")
     ask_openalex: bool = setting(True, env="PUBFETCH_ASK_OPENALEX", cli="--no-openalex", job=True,
                                  doc="ask OpenAlex for every DOI (retraction flag, citation count, content not "
                                      "finished)")
-    openalex_api_key: str = setting(
-        "", env="PUBFETCH_OPENALEX_API_KEY", cli="--openalex-api-key",
-        doc="OpenAlex API key (free at openalex.org; required since February 2026: without one OpenAlex is skipped)")
     ask_datacite: bool = setting(True, env="PUBFETCH_ASK_DATACITE", cli="--no-datacite", job=True,
                                  doc="ask DataCite for every DataCite DOI")
     ask_biorxiv: bool = setting(True, env="PUBFETCH_ASK_BIORXIV", cli="--no-biorxiv", job=True,
@@ -234,3 +245,11 @@ class RunSettings:
 
     def __post_init__(self) -> None:
         check_record(self)
+        for service, text in self.rate_windows.items():
+            if service not in DOCUMENTED and not service.startswith("host:"):
+                raise ValueError(f"rate_windows names {service!r}, which is no service: "
+                                 f"{', '.join(DOCUMENTED)} or host:NAME")
+            try:
+                parse_windows(text)
+            except ValueError as e:
+                raise ValueError(f"rate_windows.{service}: {e}") from None

@@ -5,7 +5,7 @@ Its works give what the earlier resources did not finish (title, JATS abstract, 
 the bibliographic fields, funding, licence, the reference list with DOIs) and, for every DOI, the corrections and
 retractions (``updated-by``), the preprint and published versions (``relation``). A retraction recorded only on the
 notice (its ``update-to``) is found by the second request, so the paper is marked retracted whichever work records it.
-With a contact address (``contact_email``) Crossref's polite pool is asked; without one its public pool, at its lower
+With a contact address (``crossref_mailto``) Crossref's polite pool is asked; without one its public pool, at its lower
 rate (docs/configuration.md).
 """
 
@@ -45,12 +45,12 @@ def work_url(ctx: Context, doi: str) -> str:
 
 
 def _get(ctx: Context, path: str, params: dict[str, str]) -> FetchResult:
-    contact = email_address(ctx.config.run.contact_email)
+    contact = email_address(ctx.config.run.crossref_mailto)
     if contact:
         params = {**params, "mailto": contact}
     else:
         ctx.warn_once("crossref-contact", "Crossref is asked without a contact address, in its public pool at its "
-                      "lower rate: set PUBFETCH_CONTACT_EMAIL or --contact-email for its polite pool")
+                      "lower rate: set PUBFETCH_CROSSREF_MAILTO or --crossref-mailto for its polite pool")
     return ctx.client.get(ctx.endpoints.crossref + path, params=params or None, publication=True,
                           headers={"Accept": "application/json"})
 

@@ -1,7 +1,7 @@
 """DataCite: every DataCite DOI of a batch (datasets, software, theses, reports, preprints) in ``dois?ids=a,b``
 requests: title, abstract, creators with ORCID and affiliations, publisher, date, funding, licence, the DOIs it
 references and its other versions, where the earlier resources left them unfinished (relations always). The contact
-address (``contact_email``) goes with every request as ``mailto``, as DataCite's higher limit for identified
+address (``datacite_mailto``) goes with every request as ``mailto``, as DataCite's higher limit for identified
 requests asks.
 """
 
@@ -33,7 +33,7 @@ def doi_url(ctx: Context, doi: str) -> str:
 
 def _dois(ctx: Context, dois: list[str]) -> FetchResult:
     params = {"ids": ",".join(d.lower() for d in dois), "page[size]": str(len(dois))}
-    contact = email_address(ctx.config.run.contact_email)
+    contact = email_address(ctx.config.run.datacite_mailto)
     if contact:
         params["mailto"] = contact
     return ctx.client.get(ctx.endpoints.datacite + "dois", params=params, publication=True,
