@@ -9,6 +9,7 @@ import pytest
 
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import CorrespAuthor, FetchState, MeshTerm, PartType, Publication, VisitedSite, Webpage
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from pubfetch.model.timefmt import parse_instant
 from pubfetch.output.writer import format_entries
 from support.cli import Cli
@@ -320,7 +321,7 @@ def test_rejected_and_unverified_site_filters(tmp_path: Path, cli: Cli) -> None:
 def test_retracted_filter(tmp_path: Path, cli: Cli) -> None:
     """A paper marked retracted (from any source's flag or notice) is kept by -retracted, left out by -not-retracted."""
     retracted = _p3()
-    retracted.mark_retracted(flag=True)
+    retracted.set_retraction(RetractionVerdict(RetractionSource.crossref, True))
     path = tmp_path / "retracted.json"
     path.write_text(format_entries([retracted, _p1(), _p2()], [], [], fmt="json"), encoding="utf-8")
 

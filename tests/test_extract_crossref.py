@@ -12,6 +12,7 @@ import pytest
 
 from pubfetch.extract.crossref import UPDATE_TYPES, jats_abstract, parse_crossref, update_of
 from pubfetch.extract.errors import ParseError, ServiceError
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from pubfetch.model.rich import Relation, Update
 from support.apis_corpus import answered, orcid, recorded, squash, upper_doi, words
 
@@ -77,7 +78,7 @@ def check_work(record, work: dict) -> None:
         squash(r.get("article-title") or r.get("volume-title")) for r in references], where
     types = {"correction": ERRATUM_IN}
     assert record.updates == [Update(types[u["type"]], doi=upper_doi(u["DOI"])) for u in work.get("updated-by", [])]
-    assert "update-to" not in work and not record.retracted, where
+    assert "update-to" not in work and record.retraction == RetractionVerdict(RetractionSource.crossref, False), where
     relations = [Relation(kind, upper_doi(item["id"])) for kind, items in (work.get("relation") or {}).items()
                  if kind in ("is-preprint-of", "has-preprint", "is-version-of", "has-version")
                  for item in items if item["id-type"] == "doi"]
@@ -143,8 +144,10 @@ def test_retraction_both_directions():
     answer = {"status": "ok", "message-type": "work-list", "message": {"items": [
         _notice("10.1000/paper", "updated-by", "10.1000/notice"), _notice("10.1000/notice", "update-to", "10.1000/p2")]}}
     paper, notice = parse_crossref(json.dumps(answer))
-    assert paper.updates == [Update(RETRACTION_IN, doi="10.1000/NOTICE")] and paper.retracted
-    assert notice.updates == [Update(RETRACTION_OF, doi="10.1000/P2")] and not notice.retracted
+    assert paper.updates == [Update(RETRACTION_IN, doi="10.1000/NOTICE")]
+    assert paper.retraction == RetractionVerdict(RetractionSource.crossref, True)
+    assert notice.updates == [Update(RETRACTION_OF, doi="10.1000/P2")]
+    assert notice.retraction == RetractionVerdict(RetractionSource.crossref, False)  # the notice is not retracted
 
 
 def test_update_types_as_pubmed_names():

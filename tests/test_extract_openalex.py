@@ -10,6 +10,7 @@ import pytest
 
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.openalex import abstract_text, parse_openalex
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from support.apis_corpus import answered, orcid, recorded, upper_doi, words
 
 RESOURCES = ("openalex_work", "openalex_works_filter")
@@ -44,7 +45,8 @@ def check_work(record, work: dict) -> None:
     assert record.license == (best.get("license") or primary.get("license") or ""), where
     assert [link.url for link in record.links] == ([best["pdf_url"]] if best.get("pdf_url") else []), where
     assert record.citations_count == work.get("cited_by_count"), where
-    assert record.retracted is (work.get("is_retracted") is True), where
+    flag = work.get("is_retracted")
+    assert record.retraction == (RetractionVerdict(RetractionSource.openalex, flag) if flag is not None else None)
     assert record.oa is ((work.get("open_access") or {}).get("is_oa") is True), where
     assert record.preprint is (work.get("type") == "preprint"), where
 
@@ -71,7 +73,7 @@ def test_recorded_features_are_read(corpus_dir):
     assert pnas.abstract.startswith("Significance The inadequate mechanical properties of engineered tissues")
     assert (pnas.pmid, pnas.pmcid, pnas.citations_count) == ("25349395", "PMC4234579", 138)
     assert by_doi["10.7717/PEERJ.4375"].links[0].url == "https://peerj.com/articles/4375.pdf"
-    assert by_doi["10.4018/JNN.20180101"].title == "" and not by_doi["10.4018/JNN.20180101"].retracted
+    assert by_doi["10.4018/JNN.20180101"].title == "" and by_doi["10.4018/JNN.20180101"].retraction is None
 
 
 @pytest.mark.parametrize("name, error", [
@@ -100,4 +102,4 @@ def test_retracted_work():
     """OpenAlex's flag (no recorded work is retracted: the field as every recorded work has it, set true)."""
     (record,) = parse_openalex(json.dumps({"id": "https://openalex.org/W1", "doi": "https://doi.org/10.1/x",
                                            "is_retracted": True}))
-    assert record.retracted and record.doi == "10.1/X"
+    assert record.retraction == RetractionVerdict(RetractionSource.openalex, True) and record.doi == "10.1/X"

@@ -26,6 +26,7 @@ from pubfetch.model.part_type import PartName
 __all__ = ["FETCHING_ENV", "PROCESS_VARIABLES", "Batching", "Endpoints", "HttpSettings", "RunSettings"]
 
 DEFAULT_MAX_BYTES: Final = 50 * 1024 * 1024
+DEFAULT_MAX_ENTRY_BYTES: Final = 20 * 1024 * 1024
 #: Hosts PubFetcher never queues behind (the DOI resolver answers every thread at once and only redirects).
 DEFAULT_UNLIMITED_HOSTS: Final[frozenset[str]] = frozenset({"doi.org", "dx.doi.org"})
 
@@ -185,6 +186,15 @@ class RunSettings:
         False, cli="--references", job=True,
         doc="ask Europe PMC's references endpoint for the reference lists the full text and PubMed record do not "
             "give (a request per such paper and page of 1000 references)")
+    max_references: int = setting(
+        10_000, low=1, high=10_000_000, job=True,
+        doc="references kept per publication: a longer list keeps its first ones, with a warning (`--references` "
+            "asks no page past them)")
+    max_entry_bytes: int = setting(
+        DEFAULT_MAX_ENTRY_BYTES, low=1024 * 1024, high=1024 ** 3, job=True,
+        doc="largest entry (its JSON in UTF-8) a fetch stores: a publication over it loses references from the end "
+            "first, then sections, then full text ..., a webpage or doc the end of its content, with a warning naming "
+            "it (docs/limits.md)")
     rate_limits: bool = setting(
         True, cli="--no-rate-limit",
         doc="wait for the services' documented rate limits, shared with every pubfetch process of the user")

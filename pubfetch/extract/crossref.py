@@ -17,8 +17,8 @@ objects, one per work.
 * references: each ``reference``: its ``DOI``, ``article-title`` (else ``volume-title``) and ``unstructured`` text
   (Crossref gives no PMID).
 * updates: ``updated-by`` (notices that update this work) and ``update-to`` (this work is the notice), each as PubMed's
-  RefType (:data:`UPDATE_TYPES`, the table in docs/output.md) and the other work's DOI; a retraction in ``updated-by``
-  is the record's own retraction flag.
+  RefType (:data:`UPDATE_TYPES`, the table in docs/output.md) and the other work's DOI; whether ``updated-by`` holds
+  a retraction is Crossref's retraction verdict (:mod:`pubfetch.model.retraction`).
 * relations: ``relation`` entries of :data:`~pubfetch.model.rich.RELATION_TYPES` whose ``id-type`` is a DOI.
 """
 
@@ -42,6 +42,7 @@ from pubfetch.extract.scholarly import (
 )
 from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.retraction import RETRACTED_BY, RetractionSource, RetractionVerdict
 from pubfetch.model.rich import RELATION_TYPES, Grant, Reference, Relation, Update
 
 __all__ = ["UPDATE_TYPES", "jats_abstract", "parse_crossref", "seen_from_work", "update_of", "work_record"]
@@ -132,7 +133,7 @@ def work_record(work: dict[str, Any]) -> ArticleRecord:
     rec.license = _licence(json_list(work.get("license")))
     rec.references = [_reference(json_object(r)) for r in json_list(work.get("reference"))]
     rec.updates = _updates(work)
-    rec.retracted = any(u.type == "RetractionIn" for u in rec.updates)
+    rec.retraction = RetractionVerdict(RetractionSource.crossref, any(u.type in RETRACTED_BY for u in rec.updates))
     rec.relations = [Relation(kind, other_doi(item.get("id")))
                      for kind, items in json_object(work.get("relation")).items() if kind in RELATION_TYPES
                      for item in map(json_object, json_list(items))

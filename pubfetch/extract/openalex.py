@@ -9,9 +9,9 @@
   issue and pages; ``publication_date``; ``type`` ``preprint`` is a preprint; ``open_access.is_oa``.
 * funding: ``grants`` (``funder_display_name``, ``award_id``). licence: ``best_oa_location.license``, else
   ``primary_location.license``. A PDF at ``best_oa_location.pdf_url`` is a link to follow.
-* ``cited_by_count`` as the citations count, ``is_retracted`` as the record's own retraction flag (``null``, as a
-  sparse record has it, says nothing). ``referenced_works`` are OpenAlex IDs, not DOIs: they are not read (Crossref
-  gives the reference list with DOIs).
+* ``cited_by_count`` as the citations count, ``is_retracted`` as OpenAlex's retraction verdict
+  (:mod:`pubfetch.model.retraction`; ``null``, as a sparse record has it, says nothing). ``referenced_works`` are
+  OpenAlex IDs, not DOIs: they are not read (Crossref gives the reference list with DOIs).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pubfetch.extract.scholarly import (
     undivided_author,
 )
 from pubfetch.model.record import ArticleRecord, Link
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from pubfetch.model.rich import Grant
 
 __all__ = ["LINK_SOURCE", "abstract_text", "parse_openalex", "work_record"]
@@ -103,5 +104,7 @@ def work_record(work: dict[str, Any]) -> ArticleRecord:
     count = work.get("cited_by_count")
     if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
         rec.citations_count = count
-    rec.retracted = work.get("is_retracted") is True
+    flag = work.get("is_retracted")
+    if isinstance(flag, bool):
+        rec.retraction = RetractionVerdict(RetractionSource.openalex, flag)
     return rec

@@ -18,7 +18,8 @@ from urllib.parse import quote
 from pubfetch.extract.crossref import parse_crossref, seen_from_work
 from pubfetch.model.part_type import PartType
 from pubfetch.model.record import ArticleRecord
-from pubfetch.model.rich import RETRACTED_BY, RichName, Update
+from pubfetch.model.retraction import RETRACTED_BY, RetractionSource, RetractionVerdict
+from pubfetch.model.rich import RichName, Update
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.agency import CROSSREF, agency_of
 from pubfetch.resources.base import Context, chunks, email_address
@@ -107,4 +108,5 @@ def _notices(ctx: Context, todo: Sequence[tuple[PubRun, str]]) -> None:
             found = updates.get(doi_key(doi), [])
             if found:
                 run.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
-                run.pub.mark_retracted(updates=found, flag=any(u.type in RETRACTED_BY for u in found))
+                if any(u.type in RETRACTED_BY for u in found):  # Crossref's verdict, whichever work records it
+                    run.pub.set_retraction(RetractionVerdict(RetractionSource.crossref, True))

@@ -2,11 +2,10 @@
 DOIs in as few requests as the service takes, handing each publication the record of its DOI, and merging it.
 
 Their answers carry two kinds of thing. Content (title, abstract, authors, the bibliographic fields, funding, licence,
-references) is taken only for a publication whose title and abstract the earlier resources did not finish; what no
-other resource says as well (updates, relations, the retraction flag, a citation count where Europe PMC gave none) is
-taken for every DOI. Updates and relations are joined to what other sources said (a Crossref correction beside
-PubMed's retraction), not offered as a replacement. One request serves both kinds: the answer is the same.
-"""
+references) is taken only for a publication whose title and abstract the earlier resources did not finish; what no other
+resource says as well (updates, relations, the source's retraction verdict, a citation count where Europe PMC gave none)
+is taken for every DOI. Updates and relations are joined to what other sources said (a Crossref correction beside
+PubMed's retraction), not offered as a replacement. One request serves both kinds: the answer is the same. """
 
 from __future__ import annotations
 
@@ -81,4 +80,3 @@ def merge(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType, url
     apply_record(pub, rest, types, url, ctx.args, parts=ctx.parts if content else frozenset())
     for name, items in joined.items():
         pub.join_rich(name, items, type_, url)
-    pub.mark_retracted(updates=record.updates, flag=record.retracted)
