@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+from pubfetch.model.retraction import RetractionSource
 from pubfetch.model.rich import Update
 from support.replayrun import fetch_all
 
@@ -43,6 +44,8 @@ def test_retraction_in_either_direction_with_the_warning(replay_server, caplog):
     assert a.retracted and a.updates.items == [Update("RetractionIn", doi="10.9990/NOTICE.A")]
     assert b.retracted and b.updates.items == [Update("RetractionIn", doi="10.9990/NOTICE.B")]
     assert not notice_b.retracted and notice_b.updates.items == [Update("RetractionOf", doi="10.9990/PAPER.B")]
+    assert a.retraction.sources() == b.retraction.sources() == [RetractionSource.crossref]  # Crossref's own verdict
+    assert notice_b.retraction.to_json() == {"crossref": False}
     warned = [r.getMessage() for r in caplog.records if "retracted publication" in r.getMessage()]
     assert len(warned) == 2 and any("10.9990/NOTICE.B" in line for line in warned), warned
 
@@ -57,3 +60,4 @@ def test_openalex_flag(replay_server):
         "is_retracted": True, "cited_by_count": 4})
     (pub,) = fetch_all(server, ["10.9991/paper.c"], **ON)
     assert pub.retracted and pub.citations_count == 4
+    assert pub.retraction.to_json() == {"crossref": False, "openalex": True}  # each source its own verdict

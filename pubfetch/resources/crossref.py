@@ -11,6 +11,7 @@ rate (docs/configuration.md).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from urllib.parse import quote
@@ -63,7 +64,8 @@ def _works(ctx: Context, dois: list[str]) -> FetchResult:
 
 
 def fetch_crossref(ctx: Context, runs: Sequence[PubRun]) -> None:
-    """The works of the runs' Crossref DOIs, then the notices that update them."""
+    """The works of the runs' Crossref DOIs, then the notices that update them; Crossref's retraction verdict of each
+    paper once both are known (a notice of type retraction named by either work)."""
     todo = []
     for run in runs:
         if wants_crossref(ctx, run):
@@ -71,27 +73,36 @@ def fetch_crossref(ctx: Context, runs: Sequence[PubRun]) -> None:
             todo.append((run, run.pub.doi.content))
     if not todo:
         return
+    said: dict[int, bool] = {}  # what each paper's own work says, by run
 
     def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
         run.set(RunFlag.CROSSREF)
-        merge(ctx, run, record, PartType.crossref, work_url(ctx, record.doi))
+        said[id(run)] = record.retraction is not None and record.retraction.retracted
+        merge(ctx, run, dataclasses.replace(record, retraction=None), PartType.crossref, work_url(ctx, record.doi))
 
     plain = [(run, doi) for run, doi in todo if "," not in doi]
     ask_in_batches(ctx, plain, ctx.config.batching.crossref_batch, lambda dois: _works(ctx, dois), parse_crossref,
                    RunFlag.CROSSREF_DOI, apply, "Crossref")
     ask_in_batches(ctx, [t for t in todo if "," in t[1]], 1, lambda dois: _works(ctx, dois), parse_crossref,
                    RunFlag.CROSSREF_DOI, apply, "Crossref")
-    _notices(ctx, plain)
+    noticed = _notices(ctx, plain)
+    for run, _ in todo:
+        own, notice = said.get(id(run)), noticed.get(id(run))
+        if own or notice or (own is not None and notice is not None):  # no verdict from what was not answered
+            run.pub.set_retraction(RetractionVerdict(RetractionSource.crossref, bool(own or notice)))
 
 
-def _notices(ctx: Context, todo: Sequence[tuple[PubRun, str]]) -> None:
+def _notices(ctx: Context, todo: Sequence[tuple[PubRun, str]]) -> dict[int, bool]:
     """The notices (corrections, retractions ...) whose ``update-to`` names the DOIs: each becomes an update of its
-    paper seen from the paper (``RetractionIn``), and a retraction marks the paper retracted."""
+    paper seen from the paper (``RetractionIn``). Returns, for each run whose notices were answered, whether one is a
+    retraction."""
+    noticed: dict[int, bool] = {}
     for chunk in chunks(todo, ctx.config.batching.crossref_batch):
         dois = list(dict.fromkeys(doi for _, doi in chunk))
         result = _get(ctx, "works", {"filter": ",".join("updates:" + d for d in dois), "rows": str(NOTICE_ROWS)})
         if not result.ok:
-            log.info("notices updating %d DOIs not asked: %s", len(dois), result.message or result.kind.name)
+            for run, _ in chunk:
+                run.fail_service(result, RunFlag.CROSSREF_DOI)
             continue
         try:
             notices = parse_crossref(result.body)
@@ -106,7 +117,6 @@ def _notices(ctx: Context, todo: Sequence[tuple[PubRun, str]]) -> None:
                     updates.setdefault(doi_key(update.doi), []).append(Update(kind, doi=notice.doi))
         for run, doi in chunk:
             found = updates.get(doi_key(doi), [])
-            if found:
-                run.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
-                if any(u.type in RETRACTED_BY for u in found):  # Crossref's verdict, whichever work records it
-                    run.pub.set_retraction(RetractionVerdict(RetractionSource.crossref, True))
+            run.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
+            noticed[id(run)] = any(u.type in RETRACTED_BY for u in found)
+    return noticed
