@@ -9,7 +9,7 @@ earlier source named as the journal, else bioRxiv and then medRxiv.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from urllib.parse import quote
 
 from pubfetch.extract.biorxiv import SERVERS, parse_biorxiv
@@ -17,6 +17,7 @@ from pubfetch.extract.jats import parse_jats
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.record import ArticleRecord
+from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import merge
 from pubfetch.resources.pubrun import PubRun, RunFlag
@@ -50,19 +51,29 @@ def _servers(run: PubRun) -> list[str]:
     return sorted(SERVERS, key=lambda server: server != named)
 
 
+def _read(ctx: Context, url: str, parse: Callable[[bytes], list[ArticleRecord]], accept: str,
+          what: str) -> tuple[FetchResult, list[ArticleRecord] | None]:
+    """The answer of ``url`` and its records (``None`` when it failed or could not be read, which is logged)."""
+    result = ctx.client.get(url, publication=True, headers={"Accept": accept})
+    if not result.ok:
+        return result, None
+    try:
+        return result, parse(result.body)
+    except ValueError as e:
+        log.warning("unreadable %s at %s: %s", what, url, e)
+        return result, None
+
+
 def _one(ctx: Context, run: PubRun) -> None:
     doi = run.pub.doi.content
     for server in _servers(run):
         url = details_url(ctx, server, doi)
-        result = ctx.client.get(url, publication=True, headers={"Accept": "application/json"})
-        if not result.ok:
-            run.fail_service(result, RunFlag.BIORXIV_DOI)
-            return
-        try:
-            records = parse_biorxiv(result.body)
-        except ValueError as e:
-            log.warning("unreadable bioRxiv/medRxiv answer from %s: %s", url, e)
-            run.unreadable()
+        result, records = _read(ctx, url, parse_biorxiv, "application/json", "bioRxiv/medRxiv answer")
+        if records is None:
+            if result.ok:
+                run.unreadable()
+            else:
+                run.fail_service(result, RunFlag.BIORXIV_DOI)
             return
         if records:
             run.set(RunFlag.BIORXIV)
@@ -77,14 +88,8 @@ def _fulltext(ctx: Context, run: PubRun, record: ArticleRecord) -> None:
     if not url or ctx.is_final(run.pub, _FULLTEXT) or not ctx.wants(PartName.fulltext):
         return
     run.set(RunFlag.BIORXIV_JATS)
-    result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"})
+    result, articles = _read(ctx, url, parse_jats, "application/xml", "JATS full text")
     if not result.ok:
         run.fail(result, RunFlag.BIORXIV_JATS)
-        return
-    try:
-        articles = parse_jats(result.body)
-    except ValueError as e:
-        log.warning("unreadable JATS full text at %s: %s", url, e)
-        return
-    if articles:
+    elif articles:
         apply_record(run.pub, articles[0], PartType.biorxiv, url, ctx.args, parts=ctx.parts, ids=False)
