@@ -8,6 +8,8 @@ small synthetic article. The journal version's Crossref and OpenAlex works are t
 
 from __future__ import annotations
 
+import json
+
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import Relation
 from support.replayrun import fetch_all
@@ -64,3 +66,31 @@ def test_without_follow_published_only_the_preprint(replay_server):
     replay, server = replay_server
     serve_preprint(replay)
     assert [p.doi.content for p in fetch_all(server, [PREPRINT], **ON)] == [PREPRINT.upper()]
+
+
+def test_follow_published_on_the_command_line(replay_server, tmp_path, monkeypatch, capsys):
+    """``--follow-published`` on the command line: the preprint asked for and its journal version, both output and
+    both stored."""
+    from pubfetch.cli.main import main
+    from pubfetch.store import open_store
+    from support.replayrun import REAL_ENDPOINTS
+
+    replay, server = replay_server
+    serve_preprint(replay)
+    for name in ("HTTP_PROXY", "HTTPS_PROXY"):
+        monkeypatch.setenv(name, server.base)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", server.ca_file)
+    monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
+    for name, url in vars(REAL_ENDPOINTS).items():
+        monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", url)
+    for switch in ("CROSSREF", "OPENALEX", "DATACITE", "BIORXIV"):
+        monkeypatch.setenv(f"PUBFETCH_ASK_{switch}", "true")
+    monkeypatch.setenv("PUBFETCH_OPENALEX_API_KEY", "test-key")
+    db = tmp_path / "pubs.db"
+    code = main(["-pub", PREPRINT, "-db-fetch", str(db), "--follow-published", "--allow-private-addresses",
+                 "--no-javascript", "-out", "--format", "jsonl", "--plain"])
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code in (0, 1) and [entry["doi"] for entry in out] == [PREPRINT.upper(), PUBLISHED.upper()]
+    with open_store(str(db), readonly=True) as store:
+        published = store.get_publication(PUBLISHED)
+    assert published is not None and Relation("has-preprint", PREPRINT.upper()) in published.relations.items
