@@ -6,9 +6,13 @@ JSON here."""
 
 from __future__ import annotations
 
+import json
+
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import Relation, Update
 from support.apis_corpus import answered, upper_doi
+from support.loopback import Reply
+from support.replay_apis import JSON
 from support.replayrun import fetch_all
 
 ON = {"ask_crossref": True, "ask_openalex": True, "ask_datacite": True, "ask_biorxiv": True,
@@ -112,3 +116,25 @@ def test_agencies_are_kept_in_the_database(replay_server, tmp_path):
     fetch_all(server, ["10.1073/unrecorded.1", "10.3389/unrecorded.2"], db=db, **ON)  # the same prefixes
     assert replay.counts["doi_ra"] == before + 1
     assert replay.scholarly.asked[("crossref", "10.1073/unrecorded.1")] == asked + 1  # Crossref's, from the database
+
+
+def test_a_refused_list_is_asked_one_doi_at_a_time(corpus_dir, replay_server):
+    """A service that refuses a list for one DOI in it (Crossref validates every filter value) costs only that DOI's
+    answer: the others are asked alone."""
+    replay, server = replay_server
+    refuse = "10.1073/refused-by-crossref"
+    handler = replay.scholarly._crossref
+
+    def refusing(path, req):
+        if refuse in (req.param("filter") or "") and "," in (req.param("filter") or ""):
+            return Reply(400, json.dumps({"status": "failed", "message-type": "validation-failure",
+                                          "message": [{"type": "invalid-filter", "message": "bad DOI"}]}), JSON)
+        return handler(path, req)
+
+    replay.scholarly._crossref = refusing
+    try:
+        pubs = {p.doi.content: p for p in fetch_all(server, [CROSSREF_DOIS[0], CROSSREF_DOIS[1], refuse], **ON)}
+    finally:
+        replay.scholarly._crossref = handler
+    assert pubs["10.1073/PNAS.1414271111"].updates.type is PartType.crossref
+    assert pubs["10.3389/FGENE.2017.00147"].relations.items == [Relation("has-preprint", "10.1101/171108")]

@@ -47,6 +47,10 @@ def ask_in_batches(ctx: Context, todo: Sequence[tuple[PubRun, str]], size: int,
         if not result.ok:
             if result.status == 404:  # the one DOI of a work request is unknown there: nothing to retry
                 continue
+            if result.status == 400 and len(chunk) > 1:  # one DOI the service refuses costs only its own answer
+                log.info("%s refused a list of %d DOIs (%s): asked one at a time", what, len(dois), result.url)
+                ask_in_batches(ctx, chunk, 1, request, parse, asked, apply, what)
+                continue
             for run, _ in chunk:
                 run.fail_service(result, asked)
             continue
