@@ -108,7 +108,8 @@ def pmcid_url(pmcid: str) -> str:
 
 
 def doi_url(doi: str) -> str:
-    return DOI_LINK + doi if doi else ""
+    """The doi.org link of a DOI, in lower case as people write it (the stored DOI keeps PubFetcher's upper case)."""
+    return DOI_LINK + doi.lower() if doi else ""
 
 
 # --- validation with helpful messages -------------------------------------------------------------------------------

@@ -65,8 +65,8 @@ def test_db_sizes_and_maps(db: Path, cli: Cli) -> None:
             "ext_id:39466770%20src:med")
     assert ok(cli, "-db-publications-map-reverse", db) == (
         f"{PMID1} -> [{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n"
-        f"{DOI2} -> [{DOI2}] (pubfetch 0.1.0)\n"
-        f"{PMID3} -> [{PMID3}] (pubfetch 0.1.0)\n")
+        f"{DOI2} -> [{DOI2}] (given as input)\n"
+        f"{PMID3} -> [{PMID3}] (given as input)\n")
 
 
 def test_db_commit_and_compact(db: Path, cli: Cli) -> None:
@@ -228,7 +228,7 @@ def test_out_ids_formats(db: Path, cli: Cli) -> None:
     epmc = ("https://www.ebi.ac.uk/europepmc/webservices/rest/search?resulttype=core&format=xml&query="
             "ext_id:39466770%20src:med")
     assert ok(cli, "-pub-db", db, "-out-ids") == (
-        f"[{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n[{DOI2}] (pubfetch 0.1.0)\n[{PMID3}] (pubfetch 0.1.0)\n")
+        f"[{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n[{DOI2}] (given as input)\n[{PMID3}] (given as input)\n")
     doc = json.loads(ok(cli, "-pub", "31114920", "-web-db", db, "-out-ids", "--format", "json", "--plain"))
     assert doc["publicationIds"] == [{"pmid": "31114920", "pmcid": "", "doi": ""}]
     assert doc["webpageUrls"] == [WEB1, WEB2]

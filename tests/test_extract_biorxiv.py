@@ -35,7 +35,7 @@ def test_latest_version_with_every_field():
     assert record.title == "High-throughput screening of human genetic variants"
     assert record.abstract == "Understanding the effects of rare genetic variants remains challenging."
     assert record.authors == [Author(given="M.", family="Herger"), Author(given="C. M.", family="Kajba"),
-                              Author(name="The Variant Consortium")]
+                              Author(literal="The Variant Consortium")]
     assert record.corresp_author == [CorrespAuthor(name="Gregory M. Findlay")]
     assert (record.pub_date, record.license, record.journal_title, record.preprint) == (
         "2024-04-02", "cc_by", "bioRxiv", True)

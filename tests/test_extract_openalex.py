@@ -29,7 +29,7 @@ def check_work(record, work: dict) -> None:
     assert record.pmcid == ("PMC" + pmcid.removeprefix("PMC") if pmcid else ""), where
     assert record.title == words(work.get("title")), where
     assert record.abstract == rebuilt(work.get("abstract_inverted_index")), where
-    assert [(a.name, a.orcid, a.affiliations) for a in record.authors] == [
+    assert [(a.full_name, a.orcid, a.affiliations) for a in record.authors] == [
         (words(s["author"]["display_name"]), orcid(s["author"].get("orcid")),
          [words(x) for x in s.get("raw_affiliation_strings", [])]) for s in work.get("authorships", [])], where
     source = (work.get("primary_location") or {}).get("source") or {}

@@ -28,7 +28,8 @@ def test_authors_by_parts_or_undivided():
     assert author("Jane", "Doe", "https://orcid.org/1", ["Lab"]) == Author(given="Jane", family="Doe",
                                                                           orcid="https://orcid.org/1",
                                                                           affiliations=["Lab"])
-    assert author("", "", name="The GTEx Consortium") == Author(name="The GTEx Consortium")
+    assert author("", "", name="The GTEx Consortium") == Author(literal="The GTEx Consortium")
+    assert author("", "", name="Eleftherios Makris") == Author(family="Makris", given="Eleftherios")
     assert author("", "") is None
 
 

@@ -289,3 +289,12 @@ def test_the_client_at_a_service_enforcing_its_minute_window_gets_no_429(where, 
     assert (services.too_many["europepmc_search"] > 0) == refused
     if not refused:
         assert fake.now - START >= 2 * 60.05  # 120 requests at 50 a minute: the third minute had begun
+
+
+def test_every_service_the_requests_are_mapped_to_has_documented_windows():
+    """A service key without its own windows would silently take any host's 4/s."""
+    from pubfetch.config import Endpoints
+    from pubfetch.net.ratelimit import ServiceMap
+
+    keys = {key for _, key in ServiceMap.for_endpoints(Endpoints()).prefixes}
+    assert keys <= set(DOCUMENTED) - {"host"}

@@ -4,8 +4,9 @@ one per DOI (JSON:API: ``data`` is one resource or a list of them, the metadata 
 * ``doi``; title: the first ``titles`` entry without ``titleType``, `` : `` and the first ``Subtitle``; abstract: the
   first ``descriptions`` entry of type ``Abstract`` (markup dropped; table of contents, series and technical
   descriptions are not the abstract).
-* authors: ``creators``: ``givenName``/``familyName``, else ``name`` undivided (organisations); the ORCID among
-  ``nameIdentifiers``; ``affiliation`` as strings or objects with a ``name``.
+* authors: ``creators``: ``givenName``/``familyName``, else ``name`` undivided (organisations; a name listing several
+  people separated by ";" is each of them); the ORCID among ``nameIdentifiers``; ``affiliation`` as strings or objects
+  with a ``name``.
 * journal: ``container.title`` when the container is a journal (with its ``volume``, ``issue``, first and last page);
   ``publisher`` (a string, or an object with a ``name``); the ``Issued`` date (a whole day), else
   ``publicationYear``; ``types.resourceTypeGeneral`` as the publication type, ``Preprint`` being a preprint.
@@ -71,7 +72,7 @@ def doi_record(resource: dict[str, Any]) -> ArticleRecord:
     rec.title = f"{title} : {subtitle}" if title and subtitle else title
     rec.abstract = next((plain(d.get("description")) for d in map(json_object, json_list(attrs.get("descriptions")))
                          if text(d.get("descriptionType")) == "Abstract" and plain(d.get("description"))), "")
-    rec.authors = [a for a in map(_creator, json_list(attrs.get("creators"))) if a is not None]
+    rec.authors = [a for c in json_list(attrs.get("creators")) for a in _creators(c)]
     container = json_object(attrs.get("container"))
     if text(container.get("type")) == "Journal":
         rec.journal_title = plain(container.get("title"))
@@ -100,14 +101,18 @@ def doi_record(resource: dict[str, Any]) -> ArticleRecord:
     return rec
 
 
-def _creator(raw: Any) -> Author | None:
+def _creators(raw: Any) -> list[Author]:
+    """The authors of one ``creators`` entry: one, or several when its undivided name lists several people
+    ("Jones, Matthew B.; Slaughter, Peter; ...", as some repositories deposit them)."""
     c = json_object(raw)
     orcid = next((orcid_url(i.get("nameIdentifier")) for i in map(json_object, json_list(c.get("nameIdentifiers")))
                   if text(i.get("nameIdentifierScheme")).upper() == "ORCID"), "")
     affiliations = [plain(json_object(a).get("name")) if isinstance(a, dict) else plain(a)
                     for a in json_list(c.get("affiliation"))]
-    return author(plain(c.get("givenName")), plain(c.get("familyName")), orcid, [a for a in affiliations if a],
-                  plain(c.get("name")))
+    given, family, name = plain(c.get("givenName")), plain(c.get("familyName")), plain(c.get("name"))
+    names = [n.strip() for n in name.split(";") if n.strip()] if not (given or family) else [name]
+    found = [author(given, family, orcid, [a for a in affiliations if a], one) for one in names or [""]]
+    return [a for a in found if a is not None]
 
 
 def _date(rec: ArticleRecord, attrs: dict[str, Any]) -> None:

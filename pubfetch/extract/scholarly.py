@@ -2,8 +2,7 @@
 scalars, dates given as parts, ORCIDs, DOIs of other papers, and authors.
 
 The four services write a person as given and family name, or as one undivided name (an organisation, or OpenAlex's
-display name, which it does not split): :func:`undivided_author` is the one place that undivided name is set, so that
-the author record's field for it is named once.
+display name, which it does not split): :func:`undivided_author` is the one place such a name becomes an author.
 """
 
 from __future__ import annotations
@@ -86,8 +85,9 @@ def other_pmcid(value: Any) -> str:
 
 
 def undivided_author(name: str, orcid: str = "", affiliations: list[str] | None = None) -> Author:
-    """An author known only by one undivided name (an organisation, a name the service does not split)."""
-    return Author(name=name, orcid=orcid, affiliations=list(affiliations or []))
+    """An author known only by one undivided name (an organisation, a name the service does not split): split as
+    every source's single-string names are, a collective's kept whole (:meth:`Author.from_name`)."""
+    return Author.from_name(name, orcid, list(affiliations or []))
 
 
 def author(given: str, family: str, orcid: str = "", affiliations: list[str] | None = None,
