@@ -136,6 +136,9 @@ class SyntheticServices:
         #: (service, start, end) of every request answered, epoch seconds, when a list is given (the benchmarks'
         #: host timelines)
         self.timeline: list[tuple[str, float, float]] | None = None
+        #: more services by path prefix: (service name, handler), asked before the others (tests/support/
+        #: synthetic_apis.py adds the scholarly APIs)
+        self.more: dict[str, tuple[str, Callable[[Request], Reply]]] = {}
         self.server = LoopbackServer({"/*": self.handle})
 
     def __enter__(self) -> Self:
@@ -174,6 +177,9 @@ class SyntheticServices:
     # ------------------------------------------------------------------ dispatch
 
     def _service(self, path: str) -> str:
+        for prefix, (name, _) in self.more.items():
+            if path.startswith(prefix):
+                return name
         if path.startswith("/epmc/rest/search"):
             return "europepmc_search"
         if path.startswith("/epmc/rest/") and path.endswith("/fullTextXML"):
@@ -240,6 +246,7 @@ class SyntheticServices:
             "ncbi": self._efetch,
             "doi": self._doi,
             "publisher": self._page,
+            **{name: answer for name, answer in self.more.values()},
         }.get(service)
         if handler is None:
             return Reply(404, "not found", "text/plain")
