@@ -284,6 +284,8 @@ def test_a_sigint_marks_the_process_interrupted_and_halts_every_watch(env: Path)
         with pytest.raises(NotSent):
             watch.pause(EVENT_CEILING_S)  # a rate limit or Retry-After is not waited out
     assert not interrupts.interrupted() and not watch.halted  # the handler and the mark end with the command
+    watch.pause(0.01)  # a later wait is waited again: the wake the ended mark left is put aside
+    assert not watch._halt.is_set()
 
 
 def test_a_runs_rate_limit_and_retry_waits_end_when_it_stops(env: Path) -> None:
