@@ -1,24 +1,33 @@
 """The lower bound of a fetch run's wall time, computed from the requests it made.
 
-No schedule can be faster than its busiest resource: a rate-limited service needs (necessary requests / rate)
-seconds, and a host served over c connections needs (requests x latency / c) seconds. The bound is the largest of
-these; wall / bound says how close pubfetch came. Necessary requests are those the server counted minus repeats of an
-answered request, 429s and injected failures (pubfetch should not have needed them).
+No schedule can be faster than its busiest resource: a rate-limited service needs the time its documented windows
+allow for its necessary requests (n / rate for a per-second limit; n requests within a rolling window of c requests
+per s seconds take at least (n - 1) // c x s), and a host served over c connections needs (requests x latency / c)
+seconds. The bound is the largest of these; wall / bound says how close pubfetch came. Necessary requests are those the
+server counted minus repeats of an answered request, 429s and injected failures (pubfetch should not have needed
+them).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
-#: pubfetch's rate-limit keys (pubfetch.net.ratelimit.default_limits, without an NCBI API key) -> (requests per
-#: second, the synthetic server's services counted under the key). PubMed pages share NCBI's allowance.
-RATES: dict[str, tuple[float, tuple[str, ...]]] = {
-    "ncbi": (3.0, ("ncbi", "other")),
-    "europepmc": (10.0, ("europepmc_search", "europepmc_fulltext")),
-    "europepmc_annotations": (10.0, ("annotations",)),
-    "unpaywall": (10.0, ("unpaywall",)),
-    "doi": (20.0, ("doi",)),
-    "host": (4.0, ("publisher",)),
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pubfetch.config.limits import DAY, DOCUMENTED, format_windows  # noqa: E402
+
+#: pubfetch's rate-limit keys -> the synthetic server's services counted under the key; their windows are the documented
+#: ones (pubfetch.config.limits.DOCUMENTED, without an NCBI API key). PubMed pages share NCBI's allowance.
+SERVICES_OF_KEY: dict[str, tuple[str, ...]] = {
+    "ncbi": ("ncbi", "other"),
+    "europepmc": ("europepmc_search", "europepmc_fulltext"),
+    "europepmc_annotations": ("annotations",),
+    "unpaywall": ("unpaywall",),
+    "doi": ("doi",),
+    "host": ("publisher",),
 }
 #: host -> (services it serves, connections pubfetch keeps to it). doi.org takes no connection slot (PubFetcher).
 HOSTS: dict[str, tuple[tuple[str, ...], int]] = {
@@ -30,6 +39,19 @@ HOSTS: dict[str, tuple[tuple[str, ...], int]] = {
 }
 
 
+def least_seconds(requests: int, windows: Iterable[tuple[int, float]]) -> float:
+    """The least time ``requests`` requests take within these (count, seconds) windows: a window of a second or less
+    as a rate, a longer one rolling (the first ``count`` go at once, the next a window later), a day's not at all (it
+    refuses rather than delays)."""
+    least = 0.0
+    for count, seconds in windows:
+        if seconds <= 1:
+            least = max(least, requests * seconds / count)
+        elif seconds < DAY and requests > 0:
+            least = max(least, (requests - 1) // count * seconds)
+    return least
+
+
 @dataclass(frozen=True)
 class Bound:
     seconds: float
@@ -39,9 +61,11 @@ class Bound:
 def lower_bound(requests: dict[str, int], wasted: dict[str, int], latency: float) -> Bound:
     """The bound for ``requests`` by server-side service, of which ``wasted`` were not necessary."""
     candidates = [Bound(0.0, "nothing asked")]
-    for key, (rate, services) in RATES.items():
+    for key, services in SERVICES_OF_KEY.items():
         necessary = sum(max(0, requests.get(s, 0) - wasted.get(s, 0)) for s in services)
-        candidates.append(Bound(necessary / rate, f"{key}: {necessary:,} requests at {rate:g}/s"))
+        windows = DOCUMENTED[key].windows
+        candidates.append(Bound(least_seconds(necessary, windows),
+                                f"{key}: {necessary:,} requests at {format_windows(windows)}"))
     for host, (services, connections) in HOSTS.items():
         sent = sum(requests.get(s, 0) for s in services)
         candidates.append(Bound(sent * latency / connections,

@@ -25,6 +25,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bound import least_seconds
 from documents import text_pdf
 from fetchbench import SERVICES
 from services import HostedServices
@@ -34,8 +35,8 @@ from support.synthetic import Article, Reply
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from pubfetch.config.limits import DOCUMENTED  # noqa: E402
 from pubfetch.distributed.submit import Job, submit, wait  # noqa: E402
-from pubfetch.net.ratelimit import default_limits  # noqa: E402
 from pubfetch.store import init_store, open_store  # noqa: E402
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -80,7 +81,6 @@ def add_pdf_mix(hosted: HostedServices, n: int) -> int:
 def rate_bound(counts: Counter[str]) -> float:
     """Seconds the busiest service needs at pubfetch's own limits for the requests the run made (the floor of any run
     that gets no 429); the publisher pages and PDFs share one host's limit."""
-    limits = default_limits()
     per_key = Counter[str]()
     for service, n in counts.items():
         if service in ("ncbi", "other"):
@@ -93,9 +93,9 @@ def rate_bound(counts: Counter[str]) -> float:
             per_key["doi"] += n
         elif service.startswith("extra:"):
             per_key["host"] += n
-        elif service in limits:
+        elif service in DOCUMENTED:
             per_key[service] += n
-    return max((n / limits[key].rate for key, n in per_key.items()), default=0.0)
+    return max((least_seconds(n, DOCUMENTED[key].windows) for key, n in per_key.items()), default=0.0)
 
 
 def worker_cmd(broker: str, db: str, concurrency: int, name: str, grace: float, pool: str) -> list[str]:

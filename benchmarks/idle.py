@@ -3,10 +3,10 @@
 The server records when each request to each host was in flight (``SyntheticServices.timeline``); pubfetch's log
 (``--log``, debug) records each batch's timeline: when it opened (its first publication arrived) and when it went
 (``pubfetch.engine.batcher``). Work waited for a host from a batch's opening to its request. The host could take it
-when no request to it was in flight and the service's rate limit allowed one: pubfetch's limits (``RATES``) space the
-requests of a service ``(1 + jitter) / rate`` seconds apart, so after a request starts its service can take the next
-only that much later (with 100 ms answers and 10 requests/s, a host kept busy by one service is idle 5 % of the time
-by its rate limit alone; that is not counted). The figure is, per host, the measure of (waiting) minus (in flight)
+when no request to it was in flight and the service's rate limit allowed one: pubfetch's limits space the requests of
+a service ``(1 + jitter) / rate`` seconds apart, so after a request starts its service can take the next only that
+much later (with 100 ms answers and 10 requests/s, a host kept busy by one service is idle 5 % of the time by its rate
+limit alone; that is not counted), and a rolling window (Europe PMC's 500 a minute) allows none while it is full. The figure is, per host, the measure of (waiting) minus (in flight)
 minus (the service's rate limit spacing), counting only idle stretches of at least :data:`TOLERANCE_S`: shorter ones
 are the client's per-request overhead between two requests of one connection (handing the connection to the next
 thread, taking the rate-limit permit, building and sending the request; a few milliseconds each, more on a loaded
@@ -16,8 +16,13 @@ machine), not work left waiting. ``idle_with_waiting_work(..., tolerance=0)`` co
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pubfetch.config.limits import DAY, DOCUMENTED  # noqa: E402
 
 #: The synthetic server's services by the host that serves them in production and pubfetch's rate-limit key.
 HOST_OF_SERVICE = {"europepmc_search": ("www.ebi.ac.uk", "europepmc"),
@@ -30,6 +35,9 @@ HOST_OF_PATH = {"/epmc/rest/": ("www.ebi.ac.uk", "europepmc"),
                 "/eutils/": ("eutils.ncbi.nlm.nih.gov", "ncbi")}
 #: Seconds between two requests of a rate-limit key (pubfetch.net.ratelimit.default_limits: rate, 5 % jitter).
 SPACING = {"europepmc": 1.05 / 10, "europepmc_annotations": 1.05 / 10, "ncbi": 1.05 / 3}
+#: The rolling windows of a rate-limit key (Europe PMC's 500 a minute), each lengthened by the limiter's 50 ms slack.
+WINDOWS = {key: [(count, seconds + 0.05) for count, seconds in DOCUMENTED[key].windows if 1 < seconds < DAY]
+           for key in SPACING}
 _BATCH = re.compile(r"batch of \d+ for https?://[^/]+(/\S*): opened ([\d.]+), rate limit ([\d.]+)-([\d.]+)")
 
 Interval = tuple[float, float]
@@ -64,6 +72,13 @@ def minus(intervals: list[Interval], holes: list[Interval]) -> list[Interval]:
     return out
 
 
+def window_full(starts: list[float], count: int, span: float) -> list[Interval]:
+    """When a rolling window held its ``count`` requests (of ``starts``, sorted): from the last of ``count`` in a row
+    until the first of them is ``span`` old, the limiter allowed none."""
+    return [(starts[i + count - 1], starts[i] + span) for i in range(len(starts) - count + 1)
+            if starts[i] + span > starts[i + count - 1]]
+
+
 def idle_with_waiting_work(log_file: Path, timeline: list[tuple[str, float, float]],
                            tolerance: float = TOLERANCE_S) -> dict[str, float]:
     """Seconds each host could have taken a waiting batch's request but had none in flight (hosts with batches)."""
@@ -84,6 +99,9 @@ def idle_with_waiting_work(log_file: Path, timeline: list[tuple[str, float, floa
             host, key = where
             busy.setdefault(host, []).append((start, end))
             spaced.setdefault(key, []).append((start, start + SPACING[key]))
+    for key, intervals in list(spaced.items()):
+        starts = sorted(start for start, _ in intervals)
+        intervals += [full for count, span in WINDOWS[key] for full in window_full(starts, count, span)]
     idle: dict[str, list[Interval]] = {}
     for (host, key), intervals in waiting.items():
         free = minus(minus(merged(intervals), merged(busy.get(host, []))), merged(spaced.get(key, [])))

@@ -41,7 +41,7 @@ def record(pub: Publication, args: FetcherArgs | None = None) -> dict[str, Any]:
     args = args or FetcherArgs()
     values: dict[str, Any] = {name.value: _part_value(pub, name) for name in PartName}
     values.update(
-        authors=[a.name or " ".join(x for x in (a.given, a.family) if x) for a in pub.authors],
+        authors=[a.full_name for a in pub.authors],
         journal_title=pub.journal_title,
         pub_date=pub.pub_date if pub.pub_date >= 0 else None,
         oa=pub.oa,

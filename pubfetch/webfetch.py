@@ -20,9 +20,11 @@ from functools import partial
 from itertools import islice
 
 from pubfetch.config import FetchConfig
+from pubfetch.engine.batches import warn_caps
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.webpage_read import Selectors, WebpageReading, read_webpage_isolated
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.caps import fit_page
 from pubfetch.model.timefmt import now_ms
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult, OutcomeKind
@@ -226,7 +228,8 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
                 page, fetched = get_webpage(ctx, pair[0], pair[1])
                 if _stopping(ctx):
                     return page
-                if writer is not None and fetched:
+                storable = not fetched or _fit_to_cap(ctx, page)
+                if writer is not None and fetched and storable:
                     writer.put_page(kind, page)
                 with ended:
                     done += 1
@@ -262,6 +265,14 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
 
 #: How long an interrupted batch of pages waits for its cut fetches to end before the interrupt goes on.
 _DRAIN_S = 2.0
+
+
+def _fit_to_cap(ctx: Context, page: Webpage) -> bool:
+    """Cut a fetched page to ``max_entry_bytes`` (:func:`~pubfetch.model.caps.fit_page`), saying so; whether it may
+    be stored."""
+    fitting = fit_page(page, ctx.config.run.max_entry_bytes)
+    warn_caps(fitting, page.start_url, ctx.config.run.max_entry_bytes)
+    return not fitting.still_over
 
 
 def _stopping(ctx: Context) -> bool:

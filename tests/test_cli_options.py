@@ -86,6 +86,7 @@ def test_the_settings_options_sit_among_the_modifiers_of_getting_content() -> No
                      "--queue", "--detach", "--quiet", "--batch-size", "--connections-per-host", "--warc",
                      "--allow-private-addresses", "--no-javascript", "--references", "--chromium", "--page-time-limit",
                      "--title-similarity", "--rate-db",
-                     "--no-rate-limit", "--config", "--ncbi-email", "--ncbi-api-key"]
+                     "--no-rate-limit", "--config", "--ncbi-email", "--ncbi-api-key", "--crossref-mailto",
+                     "--datacite-mailto", "--openalex-api-key"]
     assert {option for _, option, _ in cli_options()} <= set(names)
 

@@ -65,8 +65,8 @@ def test_db_sizes_and_maps(db: Path, cli: Cli) -> None:
             "ext_id:39466770%20src:med")
     assert ok(cli, "-db-publications-map-reverse", db) == (
         f"{PMID1} -> [{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n"
-        f"{DOI2} -> [{DOI2}] (pubfetch 0.1.0)\n"
-        f"{PMID3} -> [{PMID3}] (pubfetch 0.1.0)\n")
+        f"{DOI2} -> [{DOI2}] (given as input)\n"
+        f"{PMID3} -> [{PMID3}] (given as input)\n")
 
 
 def test_db_commit_and_compact(db: Path, cli: Cli) -> None:
@@ -228,7 +228,7 @@ def test_out_ids_formats(db: Path, cli: Cli) -> None:
     epmc = ("https://www.ebi.ac.uk/europepmc/webservices/rest/search?resulttype=core&format=xml&query="
             "ext_id:39466770%20src:med")
     assert ok(cli, "-pub-db", db, "-out-ids") == (
-        f"[{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n[{DOI2}] (pubfetch 0.1.0)\n[{PMID3}] (pubfetch 0.1.0)\n")
+        f"[{PMID1}, {PMCID1}, {DOI1}] ({epmc}, {epmc}, {epmc})\n[{DOI2}] (given as input)\n[{PMID3}] (given as input)\n")
     doc = json.loads(ok(cli, "-pub", "31114920", "-web-db", db, "-out-ids", "--format", "json", "--plain"))
     assert doc["publicationIds"] == [{"pmid": "31114920", "pmcid": "", "doi": ""}]
     assert doc["webpageUrls"] == [WEB1, WEB2]
@@ -279,7 +279,7 @@ def test_remove_ids(db: Path, cli: Cli) -> None:
     assert ok(cli, "-db-publications-map", db) == f"{DOI2} -> {DOI2}\n{PMID3} -> {PMID3}\n"
     code, _, err = cli("-pub", "31114920", "-remove-ids", db)
     assert code == 0
-    assert err == f"pubfetch: warning: Could not remove 1 of 1 publications from database {db} (not there)\n"
+    assert err == f"pubfetch: warning: Could not remove 1 of 1 publication from database {db} (not there)\n"
 
 
 # --- content ---------------------------------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_remove_ids(db: Path, cli: Cli) -> None:
 def test_db_reports_entries_not_found(db: Path, cli: Cli) -> None:
     code, out, err = cli("-pub", PMID1, "31114920", "-db", db, "-count")
     assert (code, out) == (0, "Publications : 1\n")
-    assert err == f"pubfetch: warning: Got 1 publications from database {db}, 1 not found\n"
+    assert err == f"pubfetch: warning: Got 1 publication from database {db}, 1 not found\n"
 
 
 def test_content_sort_limit_and_counts(db: Path, cli: Cli) -> None:

@@ -39,9 +39,9 @@ def test_missing_e_mails_give_one_warning_each_and_unpaywall_never_gets_a_bare_a
     code, _, err = cli.lines("-pub", services.pmids()[1], services.pmids()[0], "-fetch", "--allow-private-addresses")
     assert code == 0  # partial (closed access) and final
     assert err.count("pubfetch: warning: NCBI E-utilities are asked without an e-mail address: set "
-                     "PUBFETCH_NCBI_EMAIL or --ncbi-email") == 1
+                     "PUBFETCH_NCBI_EMAIL, --ncbi-email or ncbi_email") == 1
     assert err.count("pubfetch: warning: Unpaywall is asked without an e-mail address and may refuse: set "
-                     "PUBFETCH_UNPAYWALL_EMAIL or --oadoiEmail") == 1
+                     "PUBFETCH_UNPAYWALL_EMAIL, --oadoiEmail or oadoi_email") == 1
     unpaywall = [r for r in services.server.requests if r.path.startswith("/unpaywall/")]
     assert unpaywall and all("email" not in r.query for r in unpaywall)
     assert all("email" not in p for p in _eutils_params(services))
@@ -53,7 +53,7 @@ def test_an_invalid_unpaywall_address_is_called_invalid_not_missing(
                              "notanemail")
     assert code == 0  # partial: closed access
     assert "pubfetch: warning: Unpaywall is asked without an e-mail address and may refuse: 'notanemail' " \
-           "(--oadoiEmail or PUBFETCH_UNPAYWALL_EMAIL) is not a valid address (NAME@DOMAIN)" in err
+           "(--oadoiEmail, PUBFETCH_UNPAYWALL_EMAIL or oadoi_email) is not a valid address (NAME@DOMAIN)" in err
     assert not any("set PUBFETCH_UNPAYWALL_EMAIL" in line for line in err)
     unpaywall = [r for r in services.server.requests if r.path.startswith("/unpaywall/")]
     assert unpaywall and all("email" not in r.query for r in unpaywall)

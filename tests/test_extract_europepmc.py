@@ -67,10 +67,10 @@ def test_core_xml_med_record(core_xml: SearchPage) -> None:
     assert r.oa is True and r.preprint is False
     assert r.pub_types == ["Research Support, Non-U.S. Gov't", "Journal Article"]
     assert r.authors == [
-        Author("Jane Doe", "Jane", "Doe", "https://orcid.org/0000-0001-2345-6789",
+        Author("Doe", "Jane", "", "https://orcid.org/0000-0001-2345-6789",
                [("Institute of Glial Biology, Example University, Tartu, Estonia. Electronic address: "
                 "jane.doe@example.org.")]),
-        Author("Richard Roe", "Richard", "Roe", "",
+        Author("Roe", "Richard", "", "",
                ["Department of Genetics, Example College, Oxford, UK.",
                 "Institute of Glial Biology, Example University, Tartu, Estonia."]),
     ]
@@ -132,12 +132,11 @@ def test_corpus_oa_fixture(corpus_dir: Path) -> None:
     assert r.mesh[-1] == MeshTerm("Biomarkers, Tumor")
     assert r.pub_types == ["Research Support, Non-U.S. Gov't", "research-article", "Journal Article"]
     assert len(r.authors) == 11
-    assert r.authors[0] == Author(
-        "Cong Zhou", "Cong", "Zhou", "https://orcid.org/0000-0002-6938-4685",
+    assert r.authors[0] == Author("Zhou", "Cong", "", "https://orcid.org/0000-0002-6938-4685",
         [("Clinical and Experimental Pharmacology Group, Paterson Institute for Cancer Research, Manchester Academic "
          "Health Science Centre, Christie Hospital, University of Manchester, Wilmslow Road, Manchester M20 4BX, "
          "United Kingdom.")])
-    assert r.authors[1] == Author("Kathryn L Simpson", "Kathryn L", "Simpson", "", [])
+    assert r.authors[1] == Author("Simpson", "Kathryn L", "", "", [])
     assert r.corresp_author == []  # no affiliation holds an e-mail address
     assert r.links == [
         Link("https://doi.org/10.1021/pr200636x", "html", "europepmc fullTextUrlList"),
@@ -373,3 +372,14 @@ def test_any_json_shape_raises_only_value_errors(value: object) -> None:
             parse_search_json(json.dumps(doc))
         except ValueError:
             pass
+
+
+def test_authors_by_name_parts_a_collective_as_a_literal_and_a_short_full_name_split() -> None:
+    answer = {"hitCount": 1, "resultList": {"result": [{"id": "1", "source": "MED", "pmid": "1", "title": "T",
+              "authorList": {"author": [
+                  {"fullName": "Ullah MA", "lastName": "Ullah", "firstName": "Mirza Ahsan", "initials": "MA"},
+                  {"collectiveName": "ASPIRE Investigators"},
+                  {"fullName": "Kim J"}]}}]}}
+    [record] = parse_search(json.dumps(answer)).records
+    assert record.authors == [Author("Ullah", "Mirza Ahsan"), Author(literal="ASPIRE Investigators"),
+                              Author("Kim", "J")]

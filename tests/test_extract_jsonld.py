@@ -34,7 +34,7 @@ def test_zenodo_record_from_json_ld_alone(corpus_dir: Path) -> None:
     assert r.keywords[:3] == ["Pupil Size Response", "Skin Conductance Response", "Electrocardiogram"]
     assert r.publisher == "Zenodo"
     assert r.pub_date == "2018-03-14"
-    assert r.authors and r.authors[0].name
+    assert r.authors and r.authors[0].family
     types = meta_part_types(r, PartType.doi)
     assert types[PartName.title] is PartType.meta
     assert types[PartName.doi] is PartType.meta
@@ -86,3 +86,19 @@ def test_json_ld_pdf_becomes_a_meta_pdf_link() -> None:
     r = parse_meta(html, "https://repo.example.org/records/1")
     assert [(link.url, link.kind, link.source) for link in r.links] == [
         ("https://repo.example.org/files/a.pdf", "pdf", "jsonld.pdf")]
+
+
+def test_json_ld_people_are_split_by_their_own_name_parts_and_organisations_kept_whole() -> None:
+    """A Person's familyName and givenName are the author's ("van der Berg" given as such stays the family name,
+    not a middle name); a name alone is split as a meta tag's; an Organization is a literal."""
+    html = ('<html><head><title>x</title><script type="application/ld+json">{"@type": "ScholarlyArticle", '
+            '"headline": "A study of authors", "author": ['
+            '{"@type": "Person", "name": "Ludwig van der Berg", "familyName": "van der Berg", "givenName": "Ludwig"}, '
+            '{"@type": "Person", "name": "Matthew J. Kourakis"}, '
+            '{"@type": "Organization", "name": "World Health Organization"}]}</script></head><body></body></html>')
+    assert [t for t in json_ld_tags(html) if t[0] == "jsonld.author"] == [
+        ("jsonld.author", "van der Berg, Ludwig"), ("jsonld.author", "Matthew J. Kourakis"),
+        ("jsonld.author", "World Health Organization")]
+    record = parse_meta(html.encode(), "https://example.org/article")
+    assert [(a.family, a.given, a.literal) for a in record.authors] == [
+        ("van der Berg", "Ludwig", ""), ("Kourakis", "Matthew J.", ""), ("", "", "World Health Organization")]

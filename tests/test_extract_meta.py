@@ -53,9 +53,9 @@ def test_plos_page(corpus_dir: Path) -> None:
                           "Poultry", "Animal sexual behavior", "Vaccines"]
     assert r.flags["types"] == {"doi": "citation", "title": "citation", "abstract": "citation", "keywords": "meta"}
     assert len(r.authors) == 11
-    assert r.authors[0] == Author(name="Yang Li", affiliations=["China Animal Health and Epidemiology Center, Qingdao, China"])
+    assert r.authors[0] == Author(family="Li", given="Yang", affiliations=["China Animal Health and Epidemiology Center, Qingdao, China"])
     assert r.authors[6].affiliations == ["College of Animal Sciences and Technology, Zhejiang A&F University, Hangzhou, China"]
-    assert r.authors[-1].name == "Peng Zhao"
+    assert (r.authors[-1].family, r.authors[-1].given) == ("Zhao", "Peng")  # "Zhao, Peng" read family first
     assert (r.journal_title, r.volume, r.issue, r.pages, r.issn) == ("PLOS ONE", "14", "4", "e0213978", "1932-6203")
     assert r.publisher == "Public Library of Science"
     assert r.pub_date == "2019-04-22" and r.flags["date"] == "Apr 22, 2019"
@@ -72,7 +72,7 @@ def test_peerj_page(corpus_dir: Path) -> None:
     assert r.keywords == ["Open access", "Open science", "Scientometrics", "Publishing", "Libraries",
                           "Scholarly communication", "Bibliometrics", "Science policy"]
     assert r.flags["types"]["abstract"] == "twitter"  # no citation/eprints/dc/og abstract on the page
-    assert [a.name for a in r.authors] == ["Heather Piwowar", "Jason Priem", "Vincent Larivière", "Juan Pablo Alperin",
+    assert [a.full_name for a in r.authors] == ["Heather Piwowar", "Jason Priem", "Vincent Larivière", "Juan Pablo Alperin",
                                            "Lisa Matthias", "Bree Norlander", "Ashley Farley", "Jevin West",
                                            "Stefanie Haustein"]
     assert r.authors[2].affiliations[1].startswith("Observatoire des Sciences et des Technologies (OST)")
@@ -90,8 +90,11 @@ def test_elife_page_uses_dublin_core(corpus_dir: Path) -> None:
     assert r.flags["types"] == {"doi": "dc", "title": "dc", "abstract": "og"}
     assert r.abstract == ("The ascidian Ciona integrates visual information from two photoreceptor types through "
                           "convergent excitatory and disinhibitory circuits, thereby evoking swim behaviors.")
-    assert [a.name for a in r.authors] == ["Matthew J Kourakis", "Cezar Borba", "Angela Zhang", "Erin Newman-Smith",
-                                           "Priscilla Salas", "B Manjunath", "William C Smith"]
+    assert [a.full_name for a in r.authors] == ["Matthew J Kourakis", "Cezar Borba", "Angela Zhang", "Erin Newman-Smith",
+                                                "Priscilla Salas", "B Manjunath", "William C Smith"]
+    # dc.creator names are split into the parts citation styles abbreviate and sort by
+    assert (r.authors[0].family, r.authors[0].given, r.authors[0].literal) == ("Kourakis", "Matthew J", "")
+    assert (r.authors[3].family, r.authors[5].family) == ("Newman-Smith", "Manjunath")
     assert r.pub_date == "2019-04-18"
     assert r.publisher == "eLife Sciences Publications Limited"
 
@@ -103,7 +106,7 @@ def test_nature_descriptions_are_not_abstracts(corpus_dir: Path) -> None:
     assert r.doi == "10.1038/d41586-020-02610-z"
     assert r.abstract == ""  # dc, og, twitter and plain descriptions are all skipped on nature.com
     assert r.keywords == ["Publishing"]
-    assert [a.name for a in r.authors] == ["Diana Kwon"]
+    assert [a.full_name for a in r.authors] == ["Diana Kwon"]
     # the same page elsewhere would give its description
     assert parse_meta(body, "https://example.org/x").flags["types"]["abstract"] == "dc"
 
@@ -113,7 +116,7 @@ def test_ojs_landing_page(corpus_dir: Path) -> None:
     r = parse_meta(body, url)
     assert r.title == "Surveillance, stigma & sociotechnical design for HIV"
     assert r.doi == "10.5210/fm.v25i10.10274"  # citation_doi; DC.Identifier "10274" is no DOI
-    assert [a.name for a in r.authors] == ["Calvin Liang", "Jevan Alexander Hutson", "Os Keyes"]
+    assert [a.full_name for a in r.authors] == ["Calvin Liang", "Jevan Alexander Hutson", "Os Keyes"]
     assert r.authors[1].affiliations == ["University of Washington, School of Law"]
     assert r.keywords[:3] == ["HIV", "online dating", "design"]
     assert r.flags["types"]["abstract"] == "dc"
@@ -149,9 +152,9 @@ def test_highwire_page() -> None:
     assert r.flags["types"] == {"pmid": "citation", "doi": "citation", "title": "citation", "keywords": "citation",
                                 "abstract": "citation"}
     assert r.authors == [
-        Author(name="Liis Kask", given="Liis", family="Kask", orcid="https://orcid.org/0000-0002-1825-0097",
+        Author(family="Kask", given="Liis", orcid="https://orcid.org/0000-0002-1825-0097",
                affiliations=["Department of Chemistry, University of Somewhere"]),
-        Author(name="Peeter Tamm", affiliations=["Institute of Elsewhere", "Department of Chemistry, University of Somewhere"]),
+        Author(family="Tamm", given="Peeter", affiliations=["Institute of Elsewhere", "Department of Chemistry, University of Somewhere"]),
     ]
     assert r.corresp_author == [CorrespAuthor(name="Liis Kask", orcid="https://orcid.org/0000-0002-1825-0097",
                                               email="liis.kask@example.org")]
@@ -172,7 +175,7 @@ def test_eprints_and_bepress_page() -> None:
     assert r.title == "Soil microbes under snow (bepress)"  # the empty eprints.title leaves it to bepress
     assert (r.pmid, r.doi) == ("31500007", "10.8888/isl.7.2.33")
     assert r.keywords == ["soil", "snow", "winter ecology"]
-    assert [a.name for a in r.authors] == ["Anu Lepp", "Toomas Kuusk"]
+    assert [a.full_name for a in r.authors] == ["Anu Lepp", "Toomas Kuusk"]
     assert (r.journal_title, r.volume, r.issue, r.pages, r.issn) == ("Invented Soil Letters", "7", "2", "33-40",
                                                                      "3456-7890")
     assert r.pub_date == "" and r.flags["date_partial"] == "2019-11"

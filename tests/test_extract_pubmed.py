@@ -63,10 +63,10 @@ def test_structured_abstract_mesh_and_dates(corpus_dir: Path) -> None:
     assert r.flags["publication_status"] == "ppublish"
     assert r.pub_types == ["Journal Article", "Research Support, Non-U.S. Gov't"]
     assert r.preprint is False
-    assert [a.name for a in r.authors] == ["Riyazuddeen Khan", "Ruchi Srivastava", "Mather Ali Khan", "Pravej Alam",
+    assert [a.full_name for a in r.authors] == ["Riyazuddeen Khan", "Ruchi Srivastava", "Mather Ali Khan", "Pravej Alam",
                                            "Malik Zainul Abdin", "Mahmooduzzafar"]
     assert r.authors[0].affiliations == ["Department of Botany, Jamia Hamdard, Hamdard Nagar, New Delhi 110062, India."]
-    assert r.authors[5] == Author(name="Mahmooduzzafar", family="Mahmooduzzafar")
+    assert r.authors[5] == Author(family="Mahmooduzzafar")
     assert r.corresp_author == []
 
 
@@ -82,7 +82,7 @@ def test_pmcid_keywords_and_references_not_taken(corpus_dir: Path) -> None:
     assert (r.issn, r.eissn, r.volume, r.issue, r.pages) == ("1663-9812", "", "9", "", "576")
     assert r.pub_date == "2018-06-04"
     assert r.flags["journal_date"] == "2018"
-    assert len(r.authors) == 6 and r.authors[1].name == "Hao Li"
+    assert len(r.authors) == 6 and r.authors[1].full_name == "Hao Li"
 
 
 def test_print_only_article_has_no_complete_date(corpus_dir: Path) -> None:
@@ -94,7 +94,7 @@ def test_print_only_article_has_no_complete_date(corpus_dir: Path) -> None:
     assert r.journal_title == "Frontiers of hormone research"
     assert (r.issn, r.volume, r.pages) == ("0301-3073", "3", "94-104")
     assert [m.term for m in r.mesh if m.major_topic] == ["Castration", "Menopause"]
-    assert [a.name for a in r.authors] == ["L Rauramo", "K Lagerspetz", "P Engblom", "R Punnonen"]
+    assert [a.full_name for a in r.authors] == ["L Rauramo", "K Lagerspetz", "P Engblom", "R Punnonen"]
 
 
 @pytest.mark.parametrize(("pmid", "email", "name"), [
@@ -110,7 +110,7 @@ def test_corresponding_author_from_affiliation_email(corpus_dir: Path, pmid: str
 def test_collective_author_and_labels(corpus_dir: Path) -> None:
     r = one(corpus_body(corpus_dir, "23121403"))
     assert r.title == "Low-dose aspirin for preventing recurrent venous thromboembolism."
-    assert r.authors[-1].name == "ASPIRE Investigators"
+    assert r.authors[-1] == Author(literal="ASPIRE Investigators")  # a CollectiveName
     assert len(r.authors) == 13  # investigators are not authors
     assert [s.split(":", 1)[0] for s in r.abstract.split("\n\n")] == ["BACKGROUND", "METHODS", "RESULTS", "CONCLUSIONS"]
     assert r.pub_date == "2012-11-04" and r.flags["journal_date"] == "2012-11-22"
@@ -148,10 +148,10 @@ def test_mixed_set_journal_article() -> None:
     assert article.pub_date == "" and article.flags["journal_date"] == "2023"  # MedlineDate range: year only
     assert article.eissn == "2692-8205" and article.issn == ""
     assert article.authors[0] == Author(
-        name="Mari-Liis Kivi", given="Mari-Liis", family="Kivi", orcid="https://orcid.org/0000-0002-1825-0097",
+        family="Kivi", given="Mari-Liis", orcid="https://orcid.org/0000-0002-1825-0097",
         affiliations=["Department of Botany, University of Somewhere, Somewhere, Estonia.",
                       "Snow Lab, Elsewhere. Electronic address: ml.kivi@example.org."])
-    assert article.authors[1].name == "Jaan Mets Jr"
+    assert (article.authors[1].family, article.authors[1].given) == ("Mets Jr", "Jaan")  # the Suffix kept
     assert article.authors[1].orcid == "https://orcid.org/0000-0001-5109-370X"
     assert article.corresp_author == [CorrespAuthor(name="Mari-Liis Kivi", orcid="https://orcid.org/0000-0002-1825-0097",
                                                     email="ml.kivi@example.org")]
@@ -162,7 +162,7 @@ def test_mixed_set_book_article() -> None:
     assert (book.pmid, book.pmcid, book.doi) == ("20300001", "", "")
     assert book.title == "Snow blindness"
     assert book.abstract == "CLINICAL CHARACTERISTICS: Eyes hurt after bright snow.\n\nMANAGEMENT: Wear sunglasses."
-    assert [a.name for a in book.authors] == ["Anu Lumi"]  # editors are not authors
+    assert [a.full_name for a in book.authors] == ["Anu Lumi"]  # editors are not authors
     assert book.publisher == "University of Somewhere Press"
     assert book.pub_types == ["Review"]
     assert book.flags["book"] is True and book.flags["book_title"] == "Invented Reviews"
@@ -177,7 +177,7 @@ def test_whole_book_falls_back_to_book_title_and_authors() -> None:
       </Book></BookDocument></PubmedBookArticle></PubmedArticleSet>"""
     (book,) = parse_pubmed_xml(xml)
     assert (book.pmid, book.title, book.pub_date) == ("20300002", "A Whole Book", "2004-03-09")
-    assert [a.name for a in book.authors] == ["Rein Raamat"]
+    assert [a.full_name for a in book.authors] == ["Rein Raamat"]
 
 
 def test_empty_set_gives_no_records() -> None:

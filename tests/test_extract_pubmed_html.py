@@ -31,10 +31,10 @@ def test_article_page() -> None:
     assert r.journal_title == "Bioinformatics (Oxford, England)"
     assert (r.volume, r.issue, r.pages, r.pub_date) == ("37", "6", "812-818", "2021-03-15")
     assert r.authors == [
-        Author(name="Kadri Tamm", affiliations=["Institute of Computer Science, University of Tartu, Tartu, Estonia."]),
-        Author(name="Mari Saar", affiliations=["Institute of Computer Science, University of Tartu, Tartu, Estonia.",
-                                               "Estonian Biocentre, Tartu, Estonia."]),
-        Author(name="Jaan Mets", affiliations=["Estonian Biocentre, Tartu, Estonia."]),
+        Author(family="Tamm", given="Kadri", affiliations=["Institute of Computer Science, University of Tartu, Tartu, Estonia."]),
+        Author(family="Saar", given="Mari", affiliations=["Institute of Computer Science, University of Tartu, Tartu, "
+                                                          "Estonia.", "Estonian Biocentre, Tartu, Estonia."]),
+        Author(family="Mets", given="Jaan", affiliations=["Estonian Biocentre, Tartu, Estonia."]),
     ]
     assert r.flags["source"] == "pubmed_html"
 

@@ -32,9 +32,9 @@ def test_hand_written() -> None:
     assert r.oa is True
     assert (r.issn, r.eissn) == ("1234-5670", "1234-5679")
     assert r.pub_types == ["journal-article"]
-    assert r.authors == [Author("Jane Doe", "Jane", "Doe", "http://orcid.org/0000-0001-2345-6789", []),
-                         Author("Richard A. Roe", "Richard A.", "Roe", "", []),
-                         Author("Glia Consortium", "", "", "", [])]
+    assert r.authors == [Author("Doe", "Jane", "", "http://orcid.org/0000-0001-2345-6789", []),
+                         Author("Roe", "Richard A.", "", "", []),
+                         Author("", "", "Glia Consortium", "", [])]
     # best location first (its url is the PDF, so only landing page and PDF), repeated in oa_locations: once;
     # the publisher location's url and landing page are the same address: once
     assert r.links == [_link("https://repo.example.org/1"), _link("https://repo.example.org/1/paper.pdf", "pdf"),
@@ -57,14 +57,14 @@ def test_corpus_repositories(corpus_dir: Path) -> None:
         _link("http://arxiv.org/abs/1304.1068"),
         _link("http://arxiv.org/pdf/1304.1068", "pdf"),
     ]
-    assert len(r.authors) == 8 and r.authors[1] == Author("P. C. Maurer", "P. C.", "Maurer", "", [])
+    assert len(r.authors) == 8 and r.authors[1] == Author("Maurer", "P. C.", "", "", [])
 
 
 def test_corpus_pdf_without_landing_page(corpus_dir: Path) -> None:
     r = parse_unpaywall((corpus_dir / "files/unpaywall/10.1016_j.jns.2020.116832.json").read_bytes())
     assert r.links == [_link("https://doi.org/10.1016/j.jns.2020.116832", "pdf"),
                        _link("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC7151535")]
-    assert r.authors[0] == Author("Ali A. Asadi-Pooya", "Ali A.", "Asadi-Pooya", "http://orcid.org/0000-0002-2598-7601",
+    assert r.authors[0] == Author("Asadi-Pooya", "Ali A.", "", "http://orcid.org/0000-0002-2598-7601",
                                   [])
     assert r.flags["oa_status"] == "bronze"
 

@@ -108,11 +108,24 @@ def test_terms_and_authors_json_round_trip() -> None:
     assert MeshTerm.from_json(mesh.to_json()) == mesh and str(mesh) == "Software"
     mined = MinedTerm("cell", 4, "http://efo/1")
     assert MinedTerm.from_json(mined.to_json()) == mined and MinedTerm.from_json({"term": "x"}).count == 1
-    author = Author("Ana Silva", "Ana", "Silva", "0000-0001", ["Univ X"])
+    author = Author("Silva", "Ana", "", "0000-0001", ["Univ X"])
+    assert author.to_json() == {"family": "Silva", "given": "Ana", "literal": "", "orcid": "0000-0001",
+                                "affiliations": ["Univ X"]}
     assert Author.from_json(author.to_json()) == author
     corresp = CorrespAuthor("Ana Silva", email="ana@x.org")
     assert CorrespAuthor.from_json({"name": "Ana Silva", "email": "ana@x.org", "phone": None}) == corresp
     assert CorrespAuthor().is_empty() and not CorrespAuthor(uri="https://a.example").is_empty()
+
+
+def test_authors_stored_by_earlier_versions_load_with_their_names_split() -> None:
+    """Earlier versions stored the whole name in "name" beside family and given; a name without a family name (a
+    publisher page's, a collective's) is split now as it is when read."""
+    person = {"name": "Ana M. Silva", "given": "Ana M.", "family": "Silva", "orcid": "0000-0001", "affiliations": []}
+    assert Author.from_json(person) == Author("Silva", "Ana M.", "", "0000-0001", [])
+    page = {"name": "Matthew J. Kourakis", "given": "", "family": "", "orcid": "", "affiliations": ["UCSB"]}
+    assert Author.from_json(page) == Author("Kourakis", "Matthew J.", "", "", ["UCSB"])
+    collective = {"name": "ASPIRE Investigators", "given": "", "family": ""}
+    assert Author.from_json(collective) == Author(literal="ASPIRE Investigators")
 
 
 @pytest.mark.parametrize(("url", "identity"), [

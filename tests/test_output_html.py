@@ -59,7 +59,7 @@ PUBMED_1 = '<a href="https&#58;&#47;&#47;www&#46;ncbi&#46;nlm&#46;nih&#46;gov&#4
 
 def test_ids_link_to_their_databases_and_an_invalid_id_is_not_linked() -> None:
     assert h.ids_html("1", "", "10.1/X") == \
-        PUBMED_1 + ', <a href="https&#58;&#47;&#47;doi&#46;org&#47;10&#46;1&#47;X">10.1/X</a>'
+        PUBMED_1 + ', <a href="https&#58;&#47;&#47;doi&#46;org&#47;10&#46;1&#47;x">10.1/X</a>'
     assert h.ids_html("1", "PMC2", "", tab=True) == (
         f"<tr><td>{PUBMED_1}</td><td><a href=\"https&#58;&#47;&#47;www&#46;ncbi&#46;nlm&#46;nih&#46;gov&#47;pmc&#47;"
         'articles&#47;PMC2&#47;">PMC2</a></td><td></td></tr>')
@@ -101,7 +101,7 @@ def test_html_document_start() -> None:
 def test_rejected_sites_are_listed_with_their_claimed_ids_linked_and_titles_escaped() -> None:
     page = h.publication_html(checked_publication())
     assert "<div><span>Rejected sites (another paper's):</span></div>" in page
-    assert h.link_html("https://doi.org/10.1371/JOURNAL.PONE.0213978", "doi:10.1371/JOURNAL.PONE.0213978") in page
+    assert h.link_html("https://doi.org/10.1371/journal.pone.0213978", "doi:10.1371/JOURNAL.PONE.0213978") in page
     assert "<div><span>Unverified sites:</span></div>" in page and "An old page" in page
     pub = checked_publication()
     pub.rejected_sites[0] = dataclasses.replace(pub.rejected_sites[0], doi="")

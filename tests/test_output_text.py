@@ -67,7 +67,7 @@ def test_ids_text() -> None:
 def test_people_state_and_visited_sites() -> None:
     assert t.corresp_text([CorrespAuthor("Ana Silva", email="ana@x.org"), CorrespAuthor("Rui Costa")]) == \
         "Ana Silva, ana@x.org; Rui Costa"
-    assert t.authors_text([Author("Ana Silva", orcid="0000-0001"), Author(given="Rui", family="Costa")]) == \
+    assert t.authors_text([Author(literal="Ana Silva", orcid="0000-0001"), Author(given="Rui", family="Costa")]) == \
         "Ana Silva, 0000-0001; Rui Costa"
     assert t.state_text(FetchState(1500, 2, True)) == (
         "FETCH TIME: 1970-01-01T00:00:01.500Z (1500)\nRETRY COUNTER: 2\nFETCH EXCEPTION: true")

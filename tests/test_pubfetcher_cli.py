@@ -149,3 +149,31 @@ def test_asc_ids_and_desc_ids_follow_publication_ids_compare_to(cli) -> None:
     assert out.splitlines() == ["9\t\t", "10\t\t", "\tPMC3\t", "\tPMC7\t", "\tPMC20\t", "\t\t10.1000/A", "\t\t10.999/B"]
     code, out, _ = cli("-pub", *given, "-desc-ids", "-out-ids", "--plain")
     assert out.splitlines() == ["\t\t10.999/B", "\t\t10.1000/A", "\tPMC20\t", "\tPMC7\t", "\tPMC3\t", "10\t\t", "9\t\t"]
+
+
+# --- what text output says of PubFetcher's placeholder values (docs/limits.md) ------------------------------------------
+
+
+def test_text_says_unknown_and_given_as_input_where_json_keeps_pubfetchers_values(cli, tmp_path: Path) -> None:
+    """PubFetcher writes an unknown date as 1969-12-31, a never-set time as 1970-01-01 and its name and version as the
+    URL of an ID given as input; pubfetch's text says what they are, its JSON keeps them."""
+    import json
+
+    from pubfetch.cli.idsource import SOURCE
+    from pubfetch.model import PartType, Publication
+
+    pub = Publication()
+    pub.doi.set("10.1000/X", PartType.external, SOURCE)
+    pub.title.set("A title", PartType.europepmc, "https://example.org/")
+    source = tmp_path / "pub.json"
+    source.write_text(json.dumps({"publications": [pub.to_json()]}), encoding="utf-8")
+    code, out, _ = cli("-pub-json", source, "-out", "--format", "text")
+    assert code == 0
+    assert "PUB. DATE: unknown (-1)\n" in out and "CITATIONS: -1 (unknown (-1))\n" in out
+    assert "DOI: 10.1000/X\n    type: Externally supplied\n    url: given as input\n" in out
+    assert "PMID: \n    type: NA\n    url: \n    timestamp: unknown (0)\n" in out
+    assert "1969-12-31" not in out and "1970-01-01" not in out and SOURCE not in out
+    code, out, _ = cli("-pub-json", source, "-out", "--format", "json")
+    [stored] = json.loads(out)["publications"]
+    assert (stored["pubDateHuman"], stored["doi"]["url"], stored["pmid"]["timestampHuman"]) == (
+        "1969-12-31", SOURCE, "1970-01-01T00:00:00Z")

@@ -41,8 +41,8 @@ def full_publication() -> Publication:
     pub.set_citations_count(7)
     pub.oa = True
     pub.set_corresp_author([CorrespAuthor("Ana Example", email="ana@example.org")])
-    pub.set_authors([Author("Ana M. Example", "Ana M.", "Example", "0000-0002-1825-0097", ["Univ A", "Univ B"]),
-                     Author("The Example Consortium")])
+    pub.set_authors([Author("Example", "Ana M.", "", "0000-0002-1825-0097", ["Univ A", "Univ B"]),
+                     Author(literal="The Example Consortium")])
     pub.set_biblio(volume="16", issue="2", pages="5-19", issn="0740-2783", eissn="1558-8432",
                    publisher="Example Society Press")
     pub.set_pub_types(["Journal Article", "Review"])
@@ -53,7 +53,7 @@ def test_cooked_fields_of_a_full_publication() -> None:
     am = publication_record(full_publication())
     assert am.to_json()["cooked"] == {
         "abstract": "We watched the tides.",
-        "access.url": "https://doi.org/10.5555/JOE.2020.17",
+        "access.url": "https://doi.org/10.5555/joe.2020.17",  # doi.org links in lower case, the DOI as stored
         "article.title": "Tidal patterns in Example Bay",
         "articletype": "journal_article",
         "author": ["Example, Ana M.", "The Example Consortium"],
@@ -89,7 +89,7 @@ def test_raw_keys_are_the_publication_parts_and_fields() -> None:
     assert am.get_raw_map("efo") == {"term": "ocean", "count": "3", "uri": "http://www.ebi.ac.uk/efo/EFO_1"}
     assert am.get_raw_map("correspauthor") == {"name": "Ana Example", "orcid": "", "email": "ana@example.org",
                                                "phone": "", "uri": ""}
-    assert am.get_raw_list("authors")[0] == {"name": "Ana M. Example", "given": "Ana M.", "family": "Example",
+    assert am.get_raw_list("authors")[0] == {"family": "Example", "given": "Ana M.", "literal": "",
                                              "orcid": "0000-0002-1825-0097", "affiliations": "Univ A; Univ B"}
     assert am.get_raw("fulltext").endswith("Body.")
 
@@ -163,6 +163,7 @@ def test_records_output_of_nothing() -> None:
 
 def test_rich_parts_are_raw_maps() -> None:
     from pubfetch.model.part_type import PartType
+    from pubfetch.model.retraction import RetractionSource, RetractionVerdict
     from pubfetch.model.rich import Grant, Reference, RichName, Update
 
     pub = full_publication()
@@ -170,7 +171,7 @@ def test_rich_parts_are_raw_maps() -> None:
     pub.set_rich(RichName.updates, [Update("RetractionIn", "456")], PartType.pubmed_xml, "u")
     pub.set_rich(RichName.references, [Reference(pmid="1", text="A. 2000")], PartType.pubmed_xml, "u")
     pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u")
-    pub.mark_retracted(updates=pub.updates.items)
+    pub.set_retraction(RetractionVerdict(RetractionSource.pubmed, True))
     am = publication_record(pub)
     assert am.get_raw("funding") == {"agency": "NIGMS NIH HHS", "grantid": "R01 GM1", "country": "United States"}
     assert am.get_raw("updates") == {"type": "RetractionIn", "pmid": "456", "doi": ""}

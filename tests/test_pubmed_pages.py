@@ -34,7 +34,7 @@ def test_legacy_layout(corpus_dir: Path) -> None:
     assert len(r.mesh) == 13
     assert r.journal_title == "Clinical drug investigation"
     assert (r.volume, r.issue, r.pages, r.pub_date) == ("32", "3", "171-8", "2012-03-01")
-    assert [a.name for a in r.authors][:2] == ["Meno H", "Inou T"]
+    assert [(a.family, a.given) for a in r.authors][:2] == [("Meno", "H"), ("Inou", "T")]  # "Meno H": family first
 
 
 def test_current_layout(corpus_dir: Path) -> None:

@@ -15,17 +15,7 @@ from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.engine.assembly import shared_rate_limiter
 from pubfetch.net.ratelimit import MAX_AHEAD_S, Limit, QuotaExceeded, ServiceMap, SharedRateLimiter, default_limits
 from pubfetch.net.ratelimit_redis import RedisRateLimiter
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
+from support.limiters import FakeTime
 
 
 @pytest.fixture(params=["sqlite", "redis"])

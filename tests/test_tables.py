@@ -22,7 +22,7 @@ def sample() -> Publication:
     pub.set_mesh([MeshTerm("Software", True, "D012984"), MeshTerm("Humans", False, "D006801")], PartType.pubmed_xml,
                  "u", args)
     pub.set_pub_date("2019-07-02")
-    pub.authors = [Author(name="Jon Ison"), Author(given="Matúš", family="Kalaš")]
+    pub.authors = [Author(literal="Jon Ison"), Author(given="Matúš", family="Kalaš")]
     pub.journal_title = "Nucleic Acids Research"
     pub.oa = True
     return pub

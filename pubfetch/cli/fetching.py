@@ -63,6 +63,8 @@ class Session:
     #: a publication fetching step ran (so the run closes with the summary line, even when it had nothing to do)
     fetched_publications: bool = False
     extraction_failures: int = 0
+    #: the exit status a queued job's state asks for (-job-status, a submitter that waited: cli/queued.job_exit)
+    job_exit: int = 0
     _run: FetchRun | None = None
 
     @property

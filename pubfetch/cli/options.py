@@ -230,6 +230,10 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
         role="modifier"),
     setting_option("--ncbi-email", "EMAIL"),
     setting_option("--ncbi-api-key", "KEY", note="on the command line it is visible to other users of the machine"),
+    setting_option("--crossref-mailto", "EMAIL"),
+    setting_option("--datacite-mailto", "EMAIL"),
+    setting_option("--openalex-api-key", "KEY",
+                   note="on the command line it is visible to other users of the machine"),
 ))
 
 

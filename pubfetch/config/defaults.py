@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
+from pubfetch.config.limits import DOCUMENTED, parse_windows
 from pubfetch.config.values import check_record, setting
 from pubfetch.model.identity import DEFAULT_TITLE_SIMILARITY
 from pubfetch.model.part_type import PartName
@@ -25,6 +26,7 @@ from pubfetch.model.part_type import PartName
 __all__ = ["FETCHING_ENV", "PROCESS_VARIABLES", "Batching", "Endpoints", "HttpSettings", "RunSettings"]
 
 DEFAULT_MAX_BYTES: Final = 50 * 1024 * 1024
+DEFAULT_MAX_ENTRY_BYTES: Final = 20 * 1024 * 1024
 #: Hosts PubFetcher never queues behind (the DOI resolver answers every thread at once and only redirects).
 DEFAULT_UNLIMITED_HOSTS: Final[frozenset[str]] = frozenset({"doi.org", "dx.doi.org"})
 
@@ -174,6 +176,15 @@ class RunSettings:
         False, cli="--references", job=True,
         doc="ask Europe PMC's references endpoint for the reference lists the full text and PubMed record do not "
             "give (a request per such paper and page of 1000 references)")
+    max_references: int = setting(
+        10_000, low=1, high=10_000_000, job=True,
+        doc="references kept per publication: a longer list keeps its first ones, with a warning (`--references` "
+            "asks no page past them)")
+    max_entry_bytes: int = setting(
+        DEFAULT_MAX_ENTRY_BYTES, low=1024 * 1024, high=1024 ** 3, job=True,
+        doc="largest entry (its JSON in UTF-8) a fetch stores: a publication over it loses references from the end "
+            "first, then sections, then full text ..., a webpage or doc the end of its content, with a warning naming "
+            "it (docs/limits.md)")
     rate_limits: bool = setting(
         True, cli="--no-rate-limit",
         doc="wait for the services' documented rate limits, shared with every pubfetch process of the user")
@@ -186,6 +197,23 @@ class RunSettings:
     ncbi_tool: str = setting("pubfetch", env="PUBFETCH_NCBI_TOOL", doc="the `tool` name sent to E-utilities")
     ncbi_email: str = setting("", env="PUBFETCH_NCBI_EMAIL", cli="--ncbi-email",
                               doc="the e-mail sent to E-utilities")
+    crossref_mailto: str = setting(
+        "", env="PUBFETCH_CROSSREF_MAILTO", cli="--crossref-mailto",
+        doc="the contact address sent to Crossref (`mailto=`): its polite pool allows about 10 requests/s instead of "
+            "the public pool's 5")
+    openalex_api_key: str = setting(
+        "", env="PUBFETCH_OPENALEX_API_KEY", cli="--openalex-api-key",
+        doc="OpenAlex API key (`api_key=`; free keys allow 100,000 credits a day): OpenAlex asks for one since "
+            "February 2026")
+    datacite_mailto: str = setting(
+        "", env="PUBFETCH_DATACITE_MAILTO", cli="--datacite-mailto",
+        doc="the contact address sent to DataCite (`mailto=`): identified requests may make 1,000 instead of 500 "
+            "requests per 5 minutes")
+    rate_windows: Mapping[str, str] = setting(
+        factory=dict,
+        doc="rate limits replacing the documented ones (\"Shared rate limits\" below) by service: "
+            "`{europepmc: \"10/s, 500/min\", host: 2/s, host:example.org: 1/s}`; windows as count/unit (s, min, h, "
+            "day, or `5min`), `burst N` for requests that may go at once")
     page_time_limit: float = setting(
         20.0, low=0.1, high=3600, env="PUBFETCH_PAGE_TIME_LIMIT", cli="--page-time-limit",
         doc="seconds a fetched page (a publication's page, a webpage or doc, a rule test's page) may take to be read "
@@ -202,3 +230,11 @@ class RunSettings:
 
     def __post_init__(self) -> None:
         check_record(self)
+        for service, text in self.rate_windows.items():
+            if service not in DOCUMENTED and not service.startswith("host:"):
+                raise ValueError(f"rate_windows names {service!r}, which is no service: "
+                                 f"{', '.join(DOCUMENTED)} or host:NAME")
+            try:
+                parse_windows(text)
+            except ValueError as e:
+                raise ValueError(f"rate_windows.{service}: {e}") from None

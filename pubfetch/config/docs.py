@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from pubfetch.config.defaults import FETCHING_ENV, PROCESS_VARIABLES
 from pubfetch.config.files import MAX_CONFIG_BYTES
+from pubfetch.config.limits import DOCUMENTED, format_windows
 from pubfetch.config.registry import GROUPS, JOB_SETTINGS
 from pubfetch.config.values import declared
 from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, fetcher_descriptor
@@ -70,7 +71,8 @@ The config file must be a regular file of at most {MAX_CONFIG_BYTES // (1024 * 1
 file is refused, not read or cut), nested no deeper than 64 levels, and must not give a key twice in one mapping
 (refused with the key and its line: YAML would otherwise keep the last value unseen). Anchors and aliases are refused
 too. A true-or-false setting must be a YAML boolean (the string `"false"` is an error, not false), a number must lie
-within its bounds, and an unknown key is an error naming it.
+within its bounds, and an unknown key is an error naming it and the known key closest to it (`thread: 4`: "did you
+mean 'threads'?"), or the group a setting belongs to when it is given under another.
 """
 
 _FETCHING_NOTE = """\
@@ -86,13 +88,18 @@ _RATE_LIMITS = """\
 ## Shared rate limits
 
 Rate limits shared by every pubfetch process and thread on the machine (a small SQLite file; one request's permit is
-one short transaction): NCBI 3 requests/s (10 with an API key), Europe PMC and its annotations 10/s, Unpaywall 10/s
-and 100,000 calls a day (counted; a warning at 90 %, refused beyond), doi.org 20/s, any other host 4/s. A 429 with
-Retry-After holds back every process (a 503 only the request that got it). Several pipeline jobs can therefore run
-pubfetch at once without provoking HTTP 429. Library calls (`fetch`, `fetch_many`) use the same limits by default
+one short transaction), or by every machine (`rate_db: redis://host:6379/N`). Each service is held to every window its
+operator documents, together: a window of a second spaces the requests (`(1 + 5 %) / rate` apart, after the burst), a
+longer one is a rolling window (no span of its length, plus 50 ms of slack, ever holds more than its count, however
+the requests bunched before), and a day's is a quota per UTC day (counted; a warning at 90 %, refused beyond). A 429
+with Retry-After holds back every process (a 503 only the request that got it). Several pipeline jobs can therefore
+run pubfetch at once without provoking HTTP 429. Library calls (`fetch`, `fetch_many`) use the same limits by default
 (`rate_limits=False` to opt out). No wait for a permit is longer than an hour: a schedule more than an hour ahead, or
 a day's count above the quota, was not written by a limiter (the file or Redis is shared) and is reset, with one
 warning per service.
+
+`rate_windows` replaces a service's windows (`{europepmc: "5/s, 200/min"}`; a key `host:NAME` limits one host of its
+own). Changed windows are counted afresh.
 """
 
 
@@ -176,7 +183,17 @@ def render() -> str:
                  "worker's own (`pubfetch worker` options, its environment and config file), and `fetch_many` "
                  "refuses it with `queue=`.\n")
     parts.append(_RATE_LIMITS)
+    parts.append("\n".join(_limits_table()) + "\n")
     return "\n".join(parts)
+
+
+def _limits_table() -> list[str]:
+    rows = ["| service | windows | with its key or contact | documented by |", "|---|---|---|---|"]
+    for service, rates in DOCUMENTED.items():
+        keyed = (f"{format_windows(rates.with_credential, rates.burst)} (`{rates.credential}`)"
+                 if rates.credential else "")
+        rows.append(f"| `{service}` | {format_windows(rates.windows, rates.burst)} | {keyed} | {_cell(rates.source)} |")
+    return rows
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import RateLimiter, http_config
-from pubfetch.net.ratelimit import ServiceMap, default_limits
+from pubfetch.net.ratelimit import ServiceMap, configured_limits
 from pubfetch.resources.base import Context
 from pubfetch.store import Store, open_or_init_store
 from pubfetch.store.writer import StoreWriter
@@ -153,7 +153,7 @@ def shared_rate_limiter(config: FetchConfig, *, open_wait_s: float = 0.0) -> Rat
     from pubfetch.net.ratelimit_redis import shared_limiter
 
     where = config.run.rate_db or rate_db_default()
-    return shared_limiter(where, default_limits(bool(config.run.ncbi_api_key)), open_wait_s=open_wait_s)
+    return shared_limiter(where, configured_limits(config.run), open_wait_s=open_wait_s)
 
 
 def _rules(config: FetchConfig) -> ScrapingRules | None:

@@ -41,6 +41,7 @@ from pubfetch.extract.xmlsafe import local_name
 from pubfetch.ids import extract_dois, extract_pmcids, extract_pmids, is_doi, is_pmcid, is_pmid, normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord, Link
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_retracted
 
 log = logging.getLogger(__name__)
 
@@ -328,15 +329,19 @@ def _authors(r: Any) -> tuple[list[Author], list[CorrespAuthor]]:
     corresp: list[CorrespAuthor] = []
     for a in _listed(r, "authorList", "author"):
         given, family = _s(_get(a, "firstName")), _s(_get(a, "lastName"))
-        name = f"{given} {family}".strip() if family else (_s(_get(a, "fullName")) or _s(_get(a, "collectiveName")))
-        if not name:
-            continue
         affiliations = _affiliations(a)
-        author = Author(name, given, family, _orcid(a), affiliations)
+        if family:
+            author = Author(family, given, "", _orcid(a), affiliations)
+        elif collective := _s(_get(a, "collectiveName")):
+            author = Author(literal=collective, orcid=_orcid(a), affiliations=affiliations)
+        else:
+            author = Author.from_name(_s(_get(a, "fullName")), _orcid(a), affiliations)
+        if author.is_empty():
+            continue
         authors.append(author)
         emails = [m.group(0) for aff in affiliations for m in EMAIL_IN_TEXT.finditer(aff)]
         if emails:
-            corresp.append(CorrespAuthor(name=name, orcid=author.orcid, email=emails[0]))
+            corresp.append(CorrespAuthor(name=author.full_name, orcid=author.orcid, email=emails[0]))
     return authors, corresp
 
 
@@ -377,6 +382,7 @@ def result_record(r: Mapping[str, Any]) -> ArticleRecord:
     rec.flags = _result_flags(r, source, raw_links)
     add_rich_parts(rec, _listed(r, "grantsList", "grant"), _listed(r, "commentCorrectionList", "commentCorrection"),
                    _s(_get(r, "license")))
+    rec.retraction = RetractionVerdict(RetractionSource.europepmc, says_retracted(rec.pub_types, rec.updates))
     return rec
 
 

@@ -334,12 +334,8 @@ def authors(article: etree._Element) -> list[Author]:
     any_xref = any(elements(c, ".//xref[@ref-type='aff']") for c in contribs)
     out = []
     for contrib in contribs:
-        name_el = next(iter(elements(contrib, "name | string-name")), None)
-        given = first_text(elements(name_el, "given-names")) if name_el is not None else ""
-        family = first_text(elements(name_el, "surname")) if name_el is not None else ""
-        name = f"{given} {family}".strip() if family else element_text(name_el)
-        name = name or first_text(elements(contrib, "collab"))
-        if not name:
+        author = _contrib_author(contrib)
+        if author.is_empty():
             continue
         found = []
         for rid in " ".join(x.get("rid", "") for x in elements(contrib, ".//xref[@ref-type='aff']")).split():
@@ -348,8 +344,22 @@ def authors(article: etree._Element) -> list[Author]:
         if not any_xref and not found:
             found = [_aff_text(a) for a in elements(contrib.getparent(), "aff")]
         orcid = first_text(c for c in elements(contrib, "contrib-id") if attr(c, "contrib-id-type") == "orcid")
-        out.append(Author(name, given, family, orcid, list(dict.fromkeys(a for a in found if a))))
+        author.orcid, author.affiliations = orcid, list(dict.fromkeys(a for a in found if a))
+        out.append(author)
     return out
+
+
+def _contrib_author(contrib: etree._Element) -> Author:
+    """A contributor's name: ``surname`` (with its ``suffix``, "King Jr.") and ``given-names``; a ``string-name``
+    without them split as written; a ``collab`` as a literal."""
+    name_el = next(iter(elements(contrib, "name | string-name")), None)
+    if name_el is not None:
+        if family := first_text(elements(name_el, "surname")):
+            family = " ".join(p for p in (family, first_text(elements(name_el, "suffix"))) if p)
+            return Author(family=family, given=first_text(elements(name_el, "given-names")))
+        if text := element_text(name_el):
+            return Author.from_name(text)
+    return Author(literal=first_text(elements(contrib, "collab")))
 
 
 def _biblio(article: etree._Element, rec: ArticleRecord) -> None:

@@ -76,6 +76,16 @@ def _texts(value: Any) -> list[str]:
     return []
 
 
+def _person(value: Any) -> list[str]:
+    """An author's name; a Person's ``familyName`` and ``givenName`` as "Family, Given", which the meta reader splits
+    family first (a ``name`` alone leaves the split to its guess)."""
+    if isinstance(value, dict):
+        family, given = (_texts(value.get(k))[:1] for k in ("familyName", "givenName"))
+        if family and given:
+            return [f"{family[0]}, {given[0]}"]
+    return _texts(value)
+
+
 def _doi(obj: dict[str, Any]) -> str:
     """A DOI among ``identifier`` (text, or PropertyValue objects), ``sameAs``, ``@id`` and ``url``."""
     candidates: list[str] = []
@@ -136,7 +146,8 @@ def json_ld_tags(html: str) -> list[tuple[str, str]]:
     if doi := _doi(work):
         tags.append(("jsonld.doi", doi))
     authors = work.get("author") or work.get("creator") or []
-    tags += [("jsonld.author", t) for a in (authors if isinstance(authors, list) else [authors]) for t in _texts(a)[:1]]
+    for author in authors if isinstance(authors, list) else [authors]:
+        tags += [("jsonld.author", t) for t in _person(author)[:1]]
     tags += [("jsonld.datepublished", t) for t in _texts(work.get("datePublished"))[:1]]
     part_of = work.get("isPartOf")
     tags += [("jsonld.journal", t) for t in _texts(part_of)[:1] if isinstance(part_of, (dict, str))]

@@ -239,13 +239,8 @@ def meta_date(value: str) -> tuple[str, str]:
 
 
 def _person(value: str) -> Author:
-    """An author from a meta value: "Family, Given" is split; other forms keep the whole name only."""
-    value = plain_text(value)
-    if "," in value:
-        family, given = (p.strip() for p in value.split(",", 1))
-        if family and given:
-            return Author(name=f"{given} {family}", given=given, family=family)
-    return Author(name=value)
+    """An author from a meta value ("Given Family", "Family, Given", a consortium's name)."""
+    return Author.from_name(plain_text(value))
 
 
 _AUTHOR = ("citation_author", "bepress_citation_author")
@@ -294,7 +289,7 @@ def _authors(tags: list[MetaTag], index: _Index) -> tuple[list[Author], list[Cor
         if authors:
             break
         authors = [_person(n) for n in index.all(names) if n]
-    corresp = [CorrespAuthor(name=authors[i].name, orcid=authors[i].orcid, email=email)
+    corresp = [CorrespAuthor(name=authors[i].full_name, orcid=authors[i].orcid, email=email)
                for i, email in sorted(emails.items())]
     return authors, corresp
 

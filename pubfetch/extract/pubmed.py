@@ -41,6 +41,7 @@ from pubfetch.extract.pubmed_rich import add_rich_parts
 from pubfetch.extract.xmlsafe import local_name, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_retracted
 
 log = logging.getLogger(__name__)
 
@@ -198,17 +199,16 @@ def _authors(container: etree._Element | None) -> tuple[list[Author], list[Corre
             authors.append(author)
             email = next((m.group() for a in author.affiliations if "@" in a for m in _EMAIL.finditer(a)), "")
             if email:
-                corresp.append(CorrespAuthor(name=author.name, orcid=author.orcid, email=email))
+                corresp.append(CorrespAuthor(name=author.full_name, orcid=author.orcid, email=email))
     return authors, corresp
 
 
 def _author(author: etree._Element) -> Author | None:
     """One Author element; None when it names nobody (neither a person nor a collective)."""
-    family = _text(author, "LastName")
+    family = " ".join(p for p in (_text(author, "LastName"), _text(author, "Suffix")) if p)  # "King Jr"
     given = _text(author, "ForeName") or _text(author, "FirstName") or _text(author, "Initials")
-    suffix = _text(author, "Suffix")
-    name = " ".join(p for p in (given, family, suffix) if p) or _text(author, "CollectiveName")
-    if not name:
+    collective = "" if family else _text(author, "CollectiveName")
+    if not (family or collective):
         return None
     orcids = (normalise_orcid(text_of(i)) for i in author.findall("Identifier")
               if (i.get("Source") or "").upper() == "ORCID")
@@ -216,7 +216,7 @@ def _author(author: etree._Element) -> Author | None:
     affiliations = [text_of(a) for a in author.findall("AffiliationInfo/Affiliation")]
     affiliations += [text_of(a) for a in author.findall("Affiliation")]  # pre-2013 records
     affiliations = [a for a in dict.fromkeys(affiliations) if a]
-    return Author(name=name, given=given, family=family, orcid=orcid, affiliations=affiliations)
+    return Author(family=family, given=given, literal=collective, orcid=orcid, affiliations=affiliations)
 
 
 def _mesh(citation: etree._Element | None) -> list[MeshTerm]:
@@ -335,6 +335,7 @@ def _journal_article(element: etree._Element) -> ArticleRecord:
     if citation is not None and citation.get("Status"):
         record.flags["citation_status"] = citation.get("Status")
     add_rich_parts(element, record)
+    record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))
     return record
 
 
@@ -362,6 +363,7 @@ def _book_article(element: etree._Element) -> ArticleRecord:
     for isbn in _children(book, "Isbn"):
         record.flags.setdefault("isbn", text_of(isbn))
     record.flags.update(source="pubmed", book=True, book_title=book_title, journal_date=partial)
+    record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, ()))
     status = _text(element, "PubmedBookData", "PublicationStatus")
     if status:
         record.flags["publication_status"] = status

@@ -172,7 +172,7 @@ def _authors(heading: BeautifulSoup | Tag) -> list[Author]:
         orcid = ""
         if orcid_tag is not None and isinstance(orcid_tag.get("href"), str):
             orcid = normalise_orcid(str(orcid_tag.get("href")))
-        authors.append(Author(name=name.strip(), orcid=orcid, affiliations=affiliations))
+        authors.append(Author.from_name(name, orcid, affiliations))
     return authors
 
 
@@ -254,7 +254,7 @@ def _parse_legacy(report: Tag) -> ArticleRecord:
     if keywords is not None:
         record.keywords = [k.strip() for k in _SEPARATOR.split(element_text(keywords)) if k.strip()]
     record.mesh = _legacy_mesh(report)
-    record.authors = [Author(name=element_text(a)) for a in report.select(".auths > a") if element_text(a)]
+    record.authors = [Author.from_name(element_text(a)) for a in report.select(".auths > a") if element_text(a)]
     cit = _select_one(report, ".cit")
     if cit is not None:
         journal = _select_one(cit, "a[title]")

@@ -51,9 +51,9 @@ def _authors(raw: Any) -> list[Author]:
         if not isinstance(a, dict):
             continue
         given, family = _s(a.get("given")), _s(a.get("family"))
-        name = f"{given} {family}".strip() or _s(a.get("name"))
-        if name:
-            out.append(Author(name, given, family, _s(a.get("ORCID")) or _s(a.get("orcid")), []))
+        literal = "" if family else _s(a.get("name"))  # Crossref names organisations by "name" alone
+        if family or literal:
+            out.append(Author(family, given, literal, _s(a.get("ORCID")) or _s(a.get("orcid")), []))
     return out
 
 

@@ -6,14 +6,15 @@ exported the same way, a publication converts to an :class:`~pubfetch.metadata.a
 * raw keys: the publication's parts and fields under PubFetcher's JSON names (lower-cased, as raw keys are):
   ``pmid``, ``pmcid``, ``doi``, ``title``, ``keywords``, ``mesh``, ``efo``, ``go``, ``abstract``, ``fulltext``,
   ``oa``, ``preprint``, ``journaltitle``, ``pubdate`` (``YYYY-MM-DD``), ``citationscount``, ``correspauthor`` and
-  ``authors`` (string -> string maps), ``volume``, ``issue``, ``pages``, ``issn``, ``eissn``, ``publisher``,
+  ``authors`` (string -> string maps; an author's are the author record's ``family``, ``given``, ``literal``,
+  ``orcid`` and ``affiliations``), ``volume``, ``issue``, ``pages``, ``issn``, ``eissn``, ``publisher``,
   ``pubtypes``, ``retracted``, ``license``, and the maps of ``funding`` (``agency``, ``grantid``, ``country``),
   ``updates`` (``type``, ``pmid``, ``doi``), ``references`` (``pmid``, ``pmcid``, ``doi``, ``title``, ``text``)
   and ``sections`` (``title``, ``level``, ``text``), which have no LOCKSS field. Lists give one raw value per
   element; empty parts and unknown values (-1) are left out. MeSH terms are maps (``term``, ``majortopic``,
   ``uniqueid``), EFO and GO terms maps (``term``, ``count``, ``uri``).
-* cooked: ``doi``, ``article.title``, ``author`` (every author of ``Publication.authors`` as ``Family, Given`` when
-  both are known, else the name; the corresponding authors' names when the full list is unknown),
+* cooked: ``doi``, ``article.title``, ``author`` (every author of ``Publication.authors`` as ``Family, Given``, a
+  collective by its literal name; the corresponding authors' names when the full list is unknown),
   ``publication.title``, ``date``, ``volume``, ``issue``, ``startpage`` and ``endpage`` (from ``pages``: "123-130",
   "e4375"), ``issn``, ``eissn``, ``keywords``, ``abstract``, ``access.url`` (the DOI link, else the PMC, else the
   PubMed link, else the URL the full text, abstract or title came from), ``publisher``, ``provider`` (the
@@ -73,14 +74,8 @@ def _corresp(author: CorrespAuthor) -> dict[str, str]:
 
 
 def _author(author: Author) -> dict[str, str]:
-    return {"name": author.name, "given": author.given, "family": author.family, "orcid": author.orcid,
+    return {"family": author.family, "given": author.given, "literal": author.literal, "orcid": author.orcid,
             "affiliations": "; ".join(author.affiliations)}
-
-
-def _author_text(author: Author) -> str:
-    if author.family and author.given:
-        return f"{author.family}, {author.given}"
-    return author.name or author.family or author.given
 
 
 def _raw(am: ArticleMetadata, pub: Publication) -> None:
@@ -144,7 +139,7 @@ def publication_record(pub: Publication) -> ArticleMetadata:
     for field, page in ((mf.FIELD_START_PAGE, first), (mf.FIELD_END_PAGE, last)):
         if page:
             am.put(field, page)
-    names = [_author_text(a) for a in pub.authors] or [c.name for c in pub.corresp_author]
+    names = [a.sort_name for a in pub.authors] or [c.name for c in pub.corresp_author]
     for name in names:
         if name and not am.put(mf.FIELD_AUTHOR, name):
             log.debug("publication %s: author %r refused", pub, name)

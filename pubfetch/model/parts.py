@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from pubfetch.model.names import split_name
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
@@ -78,22 +79,49 @@ class CorrespAuthor:
 
 @dataclass
 class Author:
-    """One author of the full author list (beyond PubFetcher, which keeps only corresponding authors)."""
+    """One author of the full author list (beyond PubFetcher, which keeps only corresponding authors): a person by
+    family and given names, or by ``literal`` alone when the name is a collective's (a consortium, an organisation) or
+    could not be split. The fields are CSL's name variables, which every source and export maps onto."""
 
-    name: str = ""
-    given: str = ""
     family: str = ""
+    given: str = ""
+    literal: str = ""
     orcid: str = ""
     affiliations: list[str] = field(default_factory=list)
 
+    @classmethod
+    def from_name(cls, name: str, orcid: str = "", affiliations: list[str] | None = None) -> Author:
+        """An author known by one string only ("Matthew J. Kourakis", "Kourakis, Matthew J.", "WHO Working
+        Group"): split by :func:`pubfetch.model.names.split_name`."""
+        family, given, literal = split_name(name)
+        return cls(family, given, literal, orcid, list(affiliations or []))
+
+    @property
+    def full_name(self) -> str:
+        """The name as written in running text: "Given Family", or the literal."""
+        return self.literal or " ".join(p for p in (self.given, self.family) if p)
+
+    @property
+    def sort_name(self) -> str:
+        """The name as listed in a bibliography: "Family, Given", or the literal."""
+        return self.literal or ", ".join(p for p in (self.family, self.given) if p)
+
+    def is_empty(self) -> bool:
+        return not (self.family or self.given or self.literal)
+
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "given": self.given, "family": self.family, "orcid": self.orcid,
+        return {"family": self.family, "given": self.given, "literal": self.literal, "orcid": self.orcid,
                 "affiliations": list(self.affiliations)}
 
     @classmethod
     def from_json(cls, d: dict) -> Author:
-        return cls(d.get("name", ""), d.get("given", ""), d.get("family", ""), d.get("orcid", ""),
-                   list(d.get("affiliations", []) or []))
+        """Also reads the records of earlier versions, which held the whole name in ``name`` beside ``family`` and
+        ``given``: a name without a family name is split as a publisher page's would be now."""
+        orcid, affiliations = d.get("orcid", "") or "", list(d.get("affiliations", []) or [])
+        family, given, literal = (d.get(k, "") or "" for k in ("family", "given", "literal"))
+        if not (family or literal) and (name := d.get("name", "") or ""):
+            return cls.from_name(name, orcid, affiliations)
+        return cls(family, given, literal, orcid, affiliations)
 
 
 def link_identity(url: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 
 Clock = Callable[[], int]
 """A source of "now" in epoch milliseconds; injected so cooldown rules can be tested without waiting."""
@@ -16,19 +16,37 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def civil_date(ms: int) -> tuple[int, int, int]:
+    """The UTC (year, month, day) of an instant, for any year: Python's datetime stops at 9999, Java's Instant
+    does not, and a stored value past it must still be written (days to civil date, proleptic Gregorian)."""
+    days = ms // 86_400_000 + 719_468  # days since 0000-03-01
+    era, day_of_era = divmod(days, 146_097)
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36_524 - day_of_era // 146_096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    month_index = (5 * day_of_year + 2) // 153  # March is 0
+    day = day_of_year - (153 * month_index + 2) // 5 + 1
+    month = month_index + 3 if month_index < 10 else month_index - 9
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
+def _java_date(ms: int) -> str:
+    """``YYYY-MM-DD`` as Java writes it: four-digit years, "+" before a longer one, "-" before a negative one."""
+    year, month, day = civil_date(ms)
+    sign = "+" if year > 9999 else "-" if year < 0 else ""
+    return f"{sign}{abs(year):04d}-{month:02d}-{day:02d}"
+
+
 def instant_human(ms: int) -> str:
     """Java's ``Instant.ofEpochMilli(ms).toString()``: ISO-8601 in UTC, milliseconds only when non-zero."""
-    dt = _EPOCH + timedelta(milliseconds=ms)
-    base = dt.strftime("%Y-%m-%dT%H:%M:%S")
-    if dt.year > 9999:
-        base = "+" + base
+    seconds = ms // 1000 % 86_400
+    base = f"{_java_date(ms)}T{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
     millis = ms % 1000
     return f"{base}.{millis:03d}Z" if millis else f"{base}Z"
 
 
 def date_human(ms: int) -> str:
     """The UTC calendar date of an instant, as Java's ``LocalDate.toString()``."""
-    return (_EPOCH + timedelta(milliseconds=ms)).date().isoformat()
+    return _java_date(ms)
 
 
 def date_to_ms(text: str) -> int | None:

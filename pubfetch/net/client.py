@@ -22,6 +22,7 @@ from typing import Final, Self
 
 import requests
 
+from pubfetch.console import retry_note
 from pubfetch.net.answers import AnswerMemory, request_key
 from pubfetch.net.config import HttpConfig, RateLimiter, ResponseHook
 from pubfetch.net.counts import CountingLayer, RequestCounts
@@ -248,7 +249,7 @@ class HttpClient:
             host = hostname(result.final_url or result.url)
             logger.log(logging.INFO if self.watch.halted or result.not_sent else logging.WARNING, "%s: %s %s: %s%s",
                        host, request.method, _short_path(result.final_url or result.url), result.brief(),
-                       "; a later run retries it" if result.fetch_exception else "",
+                       f"; {retry_note()}" if result.fetch_exception else "",
                        # one kind whichever host said it (the console line counts the hosts), apart from the
                        # failures a later run retries, whose sentence says so
                        extra={"kind": f"{result.kind.name} {result.status or ''} {result.fetch_exception}",

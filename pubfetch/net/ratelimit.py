@@ -4,8 +4,13 @@ Pipelines run many pubfetch processes at once; a limiter inside one process lets
 allowance and they get HTTP 429 together. Here each service has a schedule row in a SQLite file (WAL, busy timeout):
 taking a permit is one short ``BEGIN IMMEDIATE`` transaction that reads the service's "theoretical arrival time",
 books the next slot (GCRA, the algorithm of token buckets without a refill thread) and commits; the caller then sleeps
-until its slot. A 429 with Retry-After pushes the schedule back for everybody. Daily quotas (Unpaywall: 100,000
-calls a day) are counted in the same file and a warning is logged at 90 %; beyond the quota requests are refused.
+until its slot. A 429 with Retry-After pushes the schedule back for everybody. Services that also count over longer
+spans (Europe PMC: 500 a minute beside 10 a second) have rolling windows: the slots booked last in each window are
+kept (``window_slot``), and a new slot goes no earlier than one window after the slot ``count`` bookings back, so no
+span of the window's length ever holds more than ``count`` slots, whatever the bursts before. A token bucket cannot
+promise that: refilled at 500 a minute, a full bucket lets 999 through in the first minute. Daily quotas (Unpaywall:
+100,000 calls a day) are counted in the same file and a warning is logged at 90 %; beyond the quota requests are
+refused.
 The file is shared, so what it holds is checked: a schedule more than :data:`MAX_AHEAD_S` ahead, or a quota count
 above the quota, was not written by a limiter (no Retry-After honoured and no queue of waiting requests gets there):
 it is reset, with one warning, rather than obeyed with a sleep of days. No wait is ever longer than that bound.
@@ -20,16 +25,17 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pubfetch.config.defaults import RATE_DB_FILE
+from pubfetch.config.limits import DAY, DOCUMENTED, Window, check_window, parse_windows
 
 if TYPE_CHECKING:
-    from pubfetch.config import Endpoints
+    from pubfetch.config import Endpoints, RunSettings
 
 log = logging.getLogger(__name__)
 
@@ -43,25 +49,50 @@ MAX_AHEAD_S = 3600.0
 
 @dataclass(frozen=True)
 class Limit:
-    """``rate`` requests per second with bursts of ``burst``; ``daily`` calls per UTC day (0: no quota).
+    """``rate`` requests per second with bursts of ``burst``; at most ``count`` requests in any ``seconds`` for each
+    rolling window of ``windows``; ``daily`` calls per UTC day (0: no quota). Declare a service's documented limits
+    with :meth:`of`.
 
-    ``jitter`` (seconds) spreads ``rate`` requests over ``1 + jitter`` seconds instead of exactly one: requests sent
-    exactly ``1 / rate`` apart arrive at a server that counts requests per second on the edge of its limit, and a
-    little network or scheduling jitter then puts ``rate + 1`` of them into one second (HTTP 429).
+    ``jitter`` (seconds) lengthens every window: ``rate`` requests are spread over ``1 + jitter`` seconds instead of
+    exactly one, and a window's ``count`` over ``seconds + jitter``. Requests sent exactly on the edge of a limit arrive
+    at a server that counts them on that edge, and a little network or scheduling jitter then puts one more into its
+    window (HTTP 429).
     """
 
     rate: float
     burst: int = 1
     daily: int = 0
     jitter: float = 0.0
+    windows: tuple[Window, ...] = ()
+
+    @classmethod
+    def of(cls, windows: Iterable[Window], *, burst: int = 1, jitter: float = JITTER_S) -> Limit:
+        """A service's limits as ``(count, seconds)`` windows, every one held: ``Limit.of([(10, 1), (500, 60)])`` is
+        Europe PMC's 10 a second and 500 a minute. A window of a second or less spaces the requests (``rate``, after
+        ``burst`` at once), a day's is a quota per UTC day (``daily``), and any other is held over a rolling span.
+        Without a window of a second the requests are not spaced, only held to the longer windows."""
+        rate, daily, rolling = math.inf, 0, set()
+        for count, seconds in windows:
+            check_window(count, seconds)
+            if seconds <= 1:
+                rate = min(rate, count / seconds)
+            elif seconds == DAY:
+                daily = min(daily or count, count)
+            else:
+                rolling.add((int(count), float(seconds)))
+        return cls(rate, burst=burst, daily=daily, jitter=jitter, windows=tuple(sorted(rolling)))
 
     @property
     def interval(self) -> float:
-        """Seconds between two permits."""
+        """Seconds between two permits (0: not spaced)."""
         return (1.0 + self.jitter) / self.rate
 
+    def span(self, window: Window) -> float:
+        """Seconds over which a rolling window's requests are held apart (its length and the jitter)."""
+        return window[1] + self.jitter
+
     def __post_init__(self) -> None:
-        if self.rate <= 0:
+        if not self.rate > 0:
             raise ValueError(f"rate must be > 0, got {self.rate}")
         if self.burst < 1:
             raise ValueError(f"burst must be >= 1, got {self.burst}")
@@ -69,23 +100,47 @@ class Limit:
             raise ValueError(f"daily quota must be >= 0, got {self.daily}")
         if self.jitter < 0:
             raise ValueError(f"jitter must be >= 0, got {self.jitter}")
+        for count, seconds in self.windows:
+            check_window(count, seconds)
+            if seconds == DAY:
+                raise ValueError("a day's window is the daily quota (daily=), not a rolling window")
 
 
 class QuotaExceeded(Exception):
     """The service's daily quota is used up; fetching it again today would break its terms."""
 
 
-def default_limits(ncbi_api_key: bool = False) -> dict[str, Limit]:
-    """The services' documented limits (NCBI: 3/s, 10/s with an API key; Unpaywall: 100,000 a day), each with
-    :data:`JITTER_S` of slack so that arrival jitter does not push a request over a per-second count."""
-    return {
-        "ncbi": Limit(10.0 if ncbi_api_key else 3.0, jitter=JITTER_S),
-        "europepmc": Limit(10.0, jitter=JITTER_S),
-        "europepmc_annotations": Limit(10.0, jitter=JITTER_S),
-        "unpaywall": Limit(10.0, daily=100_000, jitter=JITTER_S),
-        "doi": Limit(20.0, burst=4, jitter=JITTER_S),
-        "host": Limit(4.0, burst=2, jitter=JITTER_S),
-    }
+def default_limits(ncbi_api_key: bool = False, *, credentials: Mapping[str, str] | None = None,
+                   replaced: Mapping[str, str] | None = None) -> dict[str, Limit]:
+    """The services' documented limits (:data:`pubfetch.config.limits.DOCUMENTED`: NCBI 3/s, 10/s with an API key;
+    Europe PMC 10/s and 500/min; Unpaywall 100,000 a day ...), each with :data:`JITTER_S` of slack so that arrival
+    jitter does not push a request over a window's count. ``credentials``: the settings that select a service's
+    rewarded windows, by name (``crossref_mailto``); ``replaced``: the ``rate_windows`` setting, windows by service."""
+    given = dict(credentials or {})
+    if ncbi_api_key:
+        given.setdefault("ncbi_api_key", "given")
+    limits = {service: Limit.of(rates.chosen(given), burst=rates.burst) for service, rates in DOCUMENTED.items()}
+    for service, text in (replaced or {}).items():
+        windows, burst = parse_windows(text)
+        limits[_limited_key(service)] = Limit.of(windows, burst=burst)
+    return limits
+
+
+def _limited_key(service: str) -> str:
+    """The limiter's key of a service named in the settings: a host as :class:`ServiceMap` names it (``host:NAME``,
+    lower case, without ``www.``)."""
+    if not service.startswith("host:"):
+        return service
+    from pubfetch.net.urls import host_key
+
+    return "host:" + host_key(service.removeprefix("host:"))
+
+
+def configured_limits(run: RunSettings) -> dict[str, Limit]:
+    """The limits of a run's settings: the documented ones, with the windows its keys and contact addresses earn,
+    replaced where ``rate_windows`` says."""
+    credentials = {name: getattr(run, name) for name in {r.credential for r in DOCUMENTED.values() if r.credential}}
+    return default_limits(credentials=credentials, replaced=run.rate_windows)
 
 
 def default_path(cache_home: str | None = None) -> Path:
@@ -116,6 +171,11 @@ def _switch_to_wal(conn: sqlite3.Connection, sleep: Callable[[float], None]) -> 
         pause = min(pause * 2, 0.2)
 
 
+#: A rolling window's newest slot number, and the slot ``count`` bookings back (None while fewer were booked).
+_RING = ("SELECT newest, (SELECT at FROM window_slot WHERE ring = ?1 AND seq = newest - ?2 + 1) "
+         "FROM (SELECT MAX(seq) AS newest FROM window_slot WHERE ring = ?1)")
+
+
 @dataclass
 class SharedRateLimiter:
     """Cross-process limiter. ``acquire(key)`` blocks until a request to that service may go out.
@@ -144,6 +204,8 @@ class SharedRateLimiter:
             conn.execute("CREATE TABLE IF NOT EXISTS schedule (key TEXT PRIMARY KEY, tat REAL NOT NULL)")
             conn.execute("CREATE TABLE IF NOT EXISTS quota (key TEXT NOT NULL, day TEXT NOT NULL, "
                          "calls INTEGER NOT NULL, PRIMARY KEY (key, day))")
+            conn.execute("CREATE TABLE IF NOT EXISTS window_slot (ring TEXT NOT NULL, seq INTEGER NOT NULL, "
+                         "at REAL NOT NULL, PRIMARY KEY (ring, seq)) WITHOUT ROWID")
 
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -171,7 +233,9 @@ class SharedRateLimiter:
                 note_reset(self._reset, key, schedule_fault(tat, now), str(self.path))
                 tat = now
             start = max(now, tat - (limit.burst - 1) * interval)
-            new_tat = max(tat, now) + interval
+            if limit.windows:
+                start = self._book_windows(conn, key, limit, now, start)
+            new_tat = max(tat, start) + interval
             conn.execute("INSERT INTO schedule (key, tat) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET tat = ?",
                          (key, new_tat, new_tat))
             if limit.daily:
@@ -180,6 +244,31 @@ class SharedRateLimiter:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        return start
+
+    def _book_windows(self, conn: sqlite3.Connection, key: str, limit: Limit, now: float, start: float) -> float:
+        """The earliest slot from ``start`` on that keeps every rolling window of the service, booked in each.
+
+        A window's ring holds its last slots, numbered by ``seq``: the slot ``count`` bookings back is the one
+        numbered ``count`` - 1 below the newest, and the new slot goes at least the window's span after it. Slots
+        older than that are deleted once every ``count`` bookings (one statement less on the hot path)."""
+        rings = []
+        for window in limit.windows:
+            count, span = window[0], limit.span(window)
+            ring = f"{key} {window_name(window)}"
+            newest, at = conn.execute(_RING, (ring, count)).fetchone()
+            seq = newest if isinstance(newest, int) else 0
+            if (newest is not None and seq != newest) or (at is not None and not plausible_slot(at, now, span)):
+                note_reset(self._reset, key, slot_fault(newest if seq != newest else at, now), str(self.path))
+                conn.execute("DELETE FROM window_slot WHERE ring = ?", (ring,))
+                seq, at = 0, None
+            if at is not None:
+                start = max(start, at + span)
+            rings.append((ring, seq + 1, count))
+        for ring, seq, count in rings:
+            conn.execute("INSERT INTO window_slot (ring, seq, at) VALUES (?, ?, ?)", (ring, seq, start))
+            if seq % count == 0:
+                conn.execute("DELETE FROM window_slot WHERE ring = ? AND seq <= ?", (ring, seq - count))
         return start
 
     def _count(self, conn: sqlite3.Connection, key: str, limit: Limit, now: float) -> None:
@@ -243,6 +332,24 @@ def plausible_schedule(tat: object, now: float) -> bool:
 def plausible_count(calls: object, daily: int) -> bool:
     """A day's call count as a limiter writes it: a whole number from 0 to the quota."""
     return isinstance(calls, int) and 0 <= calls <= daily
+
+
+def plausible_slot(at: object, now: float, span: float) -> bool:
+    """A rolling window's booked slot as a limiter writes it: a finite number at most :data:`MAX_AHEAD_S` and the
+    window's span ahead of now (the slots of the requests waiting in every process stay well within that)."""
+    return isinstance(at, int | float) and math.isfinite(at) and at <= now + MAX_AHEAD_S + span
+
+
+def slot_fault(at: object, now: float) -> str:
+    if isinstance(at, int | float) and math.isfinite(at):
+        return f"rolling window's slot {at - now:.0f} s ahead"
+    return "rolling window's slot or number that is not a number"
+
+
+def window_name(window: Window) -> str:
+    """A window's name in the shared store (``500/60``): a service's windows changed by the settings get rings of
+    their own."""
+    return f"{window[0]}/{window[1]:g}"
 
 
 def schedule_fault(tat: object, now: float) -> str:

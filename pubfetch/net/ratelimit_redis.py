@@ -1,6 +1,6 @@
 """Rate limits shared by every pubfetch process on every machine, kept in Redis (``--rate-db redis://host:6379/N``).
 
-The same limits, GCRA schedule, Retry-After penalties and daily quotas as the SQLite file of
+The same limits, GCRA schedule, rolling windows, Retry-After penalties and daily quotas as the SQLite file of
 :mod:`pubfetch.net.ratelimit`, so the two are interchangeable. Each permit is one Lua script, which Redis runs
 atomically: it reads a service's "theoretical arrival time", books the next slot and answers how long to wait. The
 clock is the Redis server's (``TIME``), not the caller's, so machines whose clocks disagree still share one schedule.
@@ -9,11 +9,13 @@ Why a script and not a library: pyrate-limiter's and limits' Redis backends answ
 fetcher needs a booked future slot (to sleep until, not to poll for) and a way to push every process's schedule back
 when a server sends Retry-After. Both are a few lines of GCRA here.
 
-Keys: ``<prefix>rate:<service>`` (expires once its slot is in the past) and ``<prefix>quota:<service>:<UTC day>`` (kept
-two days). ``?prefix=NAME:`` in the URL sets the prefix (default ``pubfetch:``), so several clusters can share a Redis.
-Whoever can write the broker's Redis can write these keys: a schedule more than
-:data:`~pubfetch.net.ratelimit.MAX_AHEAD_S` ahead, or a count that is not a whole number up to the quota, is reset
-by the script (one warning per service), never obeyed with a sleep of days.
+Keys: ``<prefix>rate:<service>`` (expires once its slot is in the past), ``<prefix>window:<service>:<count>/<seconds>``
+(a rolling window's last ``count`` slots, a list expiring a window after its last slot) and
+``<prefix>quota:<service>:<UTC day>`` (kept two days). ``?prefix=NAME:`` in the URL sets the prefix (default
+``pubfetch:``), so several clusters can share a Redis. Whoever can write the broker's Redis can write these keys: a
+schedule more than :data:`~pubfetch.net.ratelimit.MAX_AHEAD_S` ahead (a window's slot more than that and its span), or
+a count that is not a whole number up to the quota, is reset by the script (one warning per service), never obeyed
+with a sleep of days.
 
 Redis may be away for a while (a restart, a network cut): a permit asked during an outage waits for Redis to answer
 again, asking with a doubling pause (to 10 s) for up to :data:`OUTAGE_S`, with one warning when the outage starts and
@@ -42,6 +44,7 @@ from pubfetch.net.ratelimit import (
     default_limits,
     is_redis_url,
     note_reset,
+    window_name,
 )
 
 log = logging.getLogger(__name__)
@@ -55,9 +58,10 @@ OUTAGE_S = 300.0
 #: Longest pause between two tries during an outage.
 MAX_PAUSE_S = 10.0
 
-# KEYS: schedule, quota. ARGV: interval, burst, daily quota (0: none), now (negative: the server's clock), quota TTL,
-# longest schedule ahead. Returns {wait seconds as text, calls today, what was reset as text ('' if nothing)}; calls -1
-# when the quota is used up (nothing booked then).
+# KEYS: schedule, quota, then one list per rolling window (its last `count` slots, oldest first). ARGV: interval, burst,
+# daily quota (0: none), now (negative: the server's clock), quota TTL, longest schedule ahead, number of windows, then
+# each window's count and span. Returns {wait seconds as text, calls today, what was reset as text ('' if nothing)};
+# calls -1 when the quota is used up (nothing booked then).
 _RESERVE = """
 local interval, burst, daily = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
@@ -86,8 +90,33 @@ if tat == nil or tat ~= tat or tat > now + ahead then
   tat = now
 end
 local start = math.max(now, tat - (burst - 1) * interval)
-local new_tat = math.max(tat, now) + interval
+local windows = tonumber(ARGV[7])
+for i = 1, windows do
+  local count, span = tonumber(ARGV[6 + 2 * i]), tonumber(ARGV[7 + 2 * i])
+  local kind = redis.call('TYPE', KEYS[2 + i])['ok']
+  if kind ~= 'list' and kind ~= 'none' then
+    reset = "rolling window's slots in a " .. kind .. ', not a list'
+    redis.call('DEL', KEYS[2 + i])
+  end
+  if redis.call('LLEN', KEYS[2 + i]) >= count then
+    local stored = redis.call('LINDEX', KEYS[2 + i], -count)
+    local at = tonumber(stored)
+    if at == nil or at ~= at or at > now + ahead + span then
+      reset = "rolling window's slot " .. (at and string.format('%.0f s ahead', at - now) or 'that is not a number')
+      redis.call('DEL', KEYS[2 + i])
+    else
+      start = math.max(start, at + span)
+    end
+  end
+end
+local new_tat = math.max(tat, start) + interval
 redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', math.ceil((new_tat - now) * 1000) + 60000)
+for i = 1, windows do
+  local count, span = tonumber(ARGV[6 + 2 * i]), tonumber(ARGV[7 + 2 * i])
+  redis.call('RPUSH', KEYS[2 + i], string.format('%.17g', start))
+  redis.call('LTRIM', KEYS[2 + i], -count, -1)
+  redis.call('PEXPIRE', KEYS[2 + i], math.ceil((start - now + span) * 1000) + 60000)
+end
 if daily > 0 then
   calls = redis.call('INCR', KEYS[2])
   redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
@@ -246,10 +275,13 @@ class RedisRateLimiter:
     def wait_for(self, key: str) -> float:
         """Book the next slot of a service; return the seconds until it starts (0: now)."""
         limit = self.limit_of(key)
-        wait, calls, reset = self._outages.call(self.outage_s, self._reserve,
-                                               keys=[f"{self.prefix}rate:{key}", self._quota_key(key)],
-                                               args=[repr(limit.interval), limit.burst, limit.daily,
-                                                     repr(self._now_arg()), QUOTA_TTL_S, repr(MAX_AHEAD_S)])
+        keys = [f"{self.prefix}rate:{key}", self._quota_key(key)]
+        args = [repr(limit.interval), limit.burst, limit.daily, repr(self._now_arg()), QUOTA_TTL_S, repr(MAX_AHEAD_S),
+                len(limit.windows)]
+        for window in limit.windows:
+            keys.append(f"{self.prefix}window:{key}:{window_name(window)}")
+            args += [window[0], repr(limit.span(window))]
+        wait, calls, reset = self._outages.call(self.outage_s, self._reserve, keys=keys, args=args)
         if reset:
             text = reset.decode("utf-8", "replace") if isinstance(reset, bytes) else str(reset)
             note_reset(self._reset, key, text, self.where)

@@ -1,26 +1,29 @@
 """Publications as citations for reference managers: CSL-JSON (Zotero, pandoc, citeproc), BibTeX and RIS.
 
 Each carries the authors, title, journal, volume, issue, pages, date, DOI, PMID and PMCID, ISSN, publisher,
-keywords and abstract that are known; a retracted paper says so in its note. CSL-JSON is plain JSON; BibTeX is
-written by bibtexparser (which also turns non-ASCII letters and TeX's special characters into LaTeX, so the file
-parses with any BibTeX tool) and RIS by rispy; both come with ``pip install 'pubfetch[citations]'``.
+keywords and abstract that are known; a retracted paper says so in its note. Values are written as a person would cite
+them (:mod:`pubfetch.output.citation_values`: lower-case DOIs, titles without a closing period, no control characters).
+CSL-JSON is plain JSON; BibTeX is written by bibtexparser, with non-ASCII letters and TeX's special characters as
+LaTeX (so the file parses with any BibTeX tool) and collectives' names in braces (one author, not a first and a last
+name); RIS by rispy, every value on one line. Both come with ``pip install 'pubfetch[citations]'``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from pubfetch import ids as idmod
 from pubfetch.model.parts import Author
 from pubfetch.model.publication import Publication
+from pubfetch.output import citation_values as cv
+from pubfetch.output.citation_values import cite_key, date_parts
 
-__all__ = ["CitationLibraryMissing", "bibtex_entries", "csl_item", "page_range", "ris_records", "to_csl"]
+__all__ = ["CitationLibraryMissing", "bibtex_entries", "cite_key", "csl_item", "page_range", "ris_records", "to_csl"]
 
-_NOT_KEY = re.compile(r"[^A-Za-z0-9]+")
 _DIGITS = re.compile(r"^\d+$")
+#: A word that BibTeX reads as the separator of two authors (any case), or a comma that separates name parts.
+_BIBTEX_SEPARATOR = re.compile(r"\band\b|,", re.IGNORECASE)
 
 
 class CitationLibraryMissing(ImportError):
@@ -37,13 +40,6 @@ def _require(module: str, fmt: str) -> Any:
         raise CitationLibraryMissing(f"--format {fmt} needs {package}: pip install 'pubfetch[citations]'") from None
 
 
-def _date_parts(pub: Publication) -> list[int]:
-    if pub.pub_date < 0:
-        return []
-    day = datetime.fromtimestamp(pub.pub_date / 1000, UTC)
-    return [day.year, day.month, day.day]
-
-
 def page_range(pages: str) -> tuple[str, str]:
     """First and last page; PubMed's shortened last page is written out ("1349-57" -> 1349, 1357)."""
     first, _, last = (pages or "").replace("\u2013", "-").partition("-")
@@ -53,15 +49,23 @@ def page_range(pages: str) -> tuple[str, str]:
     return first, last
 
 
-def _author_names(authors: list[Author]) -> list[tuple[str, str, str]]:
-    """(family, given, literal) of each author: a person by name parts, a collective by its name."""
+def _names(authors: list[Author]) -> list[tuple[str, str, str, str]]:
+    """(family, suffix, given, literal) of each author, on one line: a person by name parts, a collective (or a name
+    with no family name) by its literal."""
     out = []
     for author in authors:
-        if author.family:
-            out.append((author.family, author.given, ""))
-        elif author.name:
-            out.append(("", "", author.name))
+        family, suffix = cv.family_and_suffix(author)
+        given, literal = cv.one_line(author.given), cv.one_line(author.literal)
+        if family:
+            out.append((family, suffix, given, ""))
+        elif literal or given:
+            out.append(("", "", "", literal or given))
     return out
+
+
+def _sorted_name(family: str, suffix: str, given: str, literal: str) -> str:
+    """RIS's "Family, Given, Suffix", or the literal."""
+    return literal or ", ".join(p for p in (family, given, suffix) if p)
 
 
 def _note(pub: Publication) -> str:
@@ -82,26 +86,26 @@ def csl_item(pub: Publication) -> dict[str, Any]:
     """One CSL-JSON item (the CSL 1.0 input variables); unknown values are left out, not written empty."""
     item: dict[str, Any] = {"id": pub.pmid.content or pub.doi.content or pub.pmcid.content or "unknown",
                             "type": _item_type(pub)}
-    names = [{"family": f, "given": g} if f else {"literal": lit} for f, g, lit in _author_names(pub.authors)]
+    names = [{"family": f, "given": g, "suffix": s} if f else {"literal": lit} for f, s, g, lit in _names(pub.authors)]
     values: dict[str, Any] = {
-        "title": pub.title.content,
+        "title": cv.title(pub.title.content),
         "container-title": pub.journal_title,
         "volume": pub.volume,
         "issue": pub.issue,
         "page": "-".join(p for p in page_range(pub.pages) if p),
         "ISSN": pub.issn or pub.eissn,
         "publisher": pub.publisher,
-        "DOI": pub.doi.content,
+        "DOI": cv.doi(pub.doi.content),
         "PMID": pub.pmid.content,
         "PMCID": pub.pmcid.content,
-        "URL": idmod.doi_url(pub.doi.content) if pub.doi.content else "",
+        "URL": cv.doi_url(pub.doi.content),
         "abstract": pub.abstract.content,
-        "keyword": ", ".join(pub.keywords.items),
+        "keyword": ", ".join(cv.one_line(k) for k in pub.keywords.items),
         "note": _note(pub),
         "author": [{k: v for k, v in n.items() if v} for n in names],
     }
-    item.update({k: v for k, v in values.items() if v})
-    if parts := _date_parts(pub):
+    item.update({k: cv.text(v) if isinstance(v, str) else v for k, v in values.items() if v})
+    if parts := date_parts(pub):
         item["issued"] = {"date-parts": [parts]}
     return item
 
@@ -114,22 +118,37 @@ def to_csl(pubs: Iterable[Publication]) -> list[dict[str, Any]]:
 # -------------------------------------------------------------------------------------------------------------- BibTeX
 
 
-def cite_key(pub: Publication) -> str:
-    """First author's family name, year and the paper's ID: readable and unique within a data set."""
-    family = next((f or lit for f, _, lit in _author_names(pub.authors)), "")
-    year = str(_date_parts(pub)[0]) if pub.pub_date >= 0 else ""
-    paper = pub.pmid.content or pub.pmcid.content or pub.doi.content
-    key = "_".join(p for p in (_NOT_KEY.sub("", family) + year, _NOT_KEY.sub("", paper)) if p)
-    return key or "unknown"
+def _latex_encoder() -> Callable[[str], str]:
+    """Unicode to LaTeX as bibtexparser's encoding middleware does it, but silent: a character without a LaTeX form
+    is kept as it is, with no warning on stderr for each one."""
+    latexencode = _require("pylatexenc.latexencode", "bibtex")
+    encoder = latexencode.UnicodeToLatexEncoder(conversion_rules=["defaults"], unknown_char_warning=False)
+    return lambda value: str(encoder.unicode_to_latex(value))
 
 
-def _bibtex_fields(pub: Publication) -> list[tuple[str, str]]:
+def _braced(latex: str) -> str:
+    """A name part in braces when BibTeX would otherwise split it: at an "and" (into two authors) or a comma."""
+    return "{" + latex + "}" if _BIBTEX_SEPARATOR.search(latex) else latex
+
+
+def _bibtex_authors(pub: Publication, latex: Callable[[str], str]) -> str:
+    """BibTeX's "Family, Jr, Given" of each person, and each collective's name in braces (so "World Health
+    Organization" is one name, not the first names "World Health" of a person called "Organization")."""
+    names = []
+    for family, suffix, given, literal in _names(pub.authors):
+        if literal:
+            names.append("{" + latex(literal) + "}")
+        else:
+            names.append(", ".join(_braced(latex(p)) for p in (family, suffix, given) if p))
+    return " and ".join(names)
+
+
+def _bibtex_fields(pub: Publication, latex: Callable[[str], str]) -> list[tuple[str, str]]:
+    """The fields in LaTeX; only the abstract keeps its line breaks (its paragraphs)."""
     first, last = page_range(pub.pages)
-    authors = " and ".join(f"{f}, {g}".rstrip(", ") if f else lit for f, g, lit in _author_names(pub.authors))
-    parts = _date_parts(pub)
+    parts = date_parts(pub)
     fields = [
-        ("author", authors),
-        ("title", pub.title.content),
+        ("title", cv.title(pub.title.content)),
         ("journal", pub.journal_title),
         ("year", str(parts[0]) if parts else ""),
         ("month", str(parts[1]) if parts else ""),
@@ -138,28 +157,29 @@ def _bibtex_fields(pub: Publication) -> list[tuple[str, str]]:
         ("pages", f"{first}--{last}" if last else first),
         ("issn", pub.issn or pub.eissn),
         ("publisher", pub.publisher),
-        ("doi", pub.doi.content),
+        ("doi", cv.doi(pub.doi.content)),
         ("pmid", pub.pmid.content),
         ("pmcid", pub.pmcid.content),
-        ("keywords", ", ".join(pub.keywords.items)),
-        ("abstract", pub.abstract.content),
+        ("keywords", ", ".join(cv.one_line(k) for k in pub.keywords.items)),
         ("note", _note(pub)),
     ]
-    return [(k, v) for k, v in fields if v]
+    encoded = [(k, latex(cv.one_line(v))) for k, v in fields if v]
+    if pub.abstract.content:
+        encoded.append(("abstract", latex(cv.text(pub.abstract.content))))
+    authors = _bibtex_authors(pub, latex)
+    return ([("author", authors)] if authors else []) + encoded
 
 
 def bibtex_entries(pubs: Iterable[Publication]) -> str:
     """Publications as BibTeX ``@article`` entries (``@misc`` for preprints)."""
     bibtexparser = _require("bibtexparser", "bibtex")
     model = _require("bibtexparser.model", "bibtex")
-    middlewares = _require("bibtexparser.middlewares", "bibtex")
+    latex = _latex_encoder()
     entries = []
     for pub in pubs:
-        fields = [model.Field(k, v) for k, v in _bibtex_fields(pub)]
+        fields = [model.Field(k, v) for k, v in _bibtex_fields(pub, latex)]
         entries.append(model.Entry("misc" if pub.preprint else "article", cite_key(pub), fields))
-    library = bibtexparser.Library(entries)
-    encode = middlewares.LatexEncodingMiddleware(keep_math=False, enclose_urls=False)
-    return str(bibtexparser.write_string(library, prepend_middleware=[encode]))
+    return str(bibtexparser.write_string(bibtexparser.Library(entries)))
 
 
 # ----------------------------------------------------------------------------------------------------------------- RIS
@@ -167,11 +187,11 @@ def bibtex_entries(pubs: Iterable[Publication]) -> str:
 
 def _ris_entry(pub: Publication) -> dict[str, Any]:
     first, last = page_range(pub.pages)
-    parts = _date_parts(pub)
+    parts = date_parts(pub)
     entry: dict[str, Any] = {
         "type_of_reference": "JOUR",
-        "authors": [f"{f}, {g}".rstrip(", ") if f else lit for f, g, lit in _author_names(pub.authors)],
-        "title": pub.title.content,
+        "authors": [_sorted_name(*name) for name in _names(pub.authors)],
+        "title": cv.title(pub.title.content),
         "secondary_title": pub.journal_title,
         "volume": pub.volume,
         "number": pub.issue,
@@ -181,16 +201,18 @@ def _ris_entry(pub: Publication) -> dict[str, Any]:
         "date": "/".join(f"{p:02d}" for p in parts) if parts else "",
         "issn": pub.issn or pub.eissn,
         "publisher": pub.publisher,
-        "doi": pub.doi.content,
+        "doi": cv.doi(pub.doi.content),
         "accession_number": pub.pmid.content,
         "custom2": pub.pmcid.content,  # C2 is the PMCID in RIS's journal article type
         "keywords": list(pub.keywords.items),
         "abstract": pub.abstract.content,
         "notes": [_note(pub)] if _note(pub) else [],
-        "urls": [idmod.doi_url(pub.doi.content)] if pub.doi.content else [],
+        "urls": [cv.doi_url(pub.doi.content)] if pub.doi.content else [],
     }
-    # a RIS field is one line: paragraph breaks (of the abstract) would end it
-    return {k: (" ".join(v.split()) if isinstance(v, str) else v) for k, v in entry.items() if v}
+    # a RIS field is one line: a line break in any value (an abstract's paragraphs, a keyword carrying "\nER  -")
+    # would end the field and could start a record of its own
+    return {k: ([cv.one_line(i) for i in v if cv.one_line(i)] if isinstance(v, list) else cv.one_line(v))
+            for k, v in entry.items() if v}
 
 
 def ris_records(pubs: Iterable[Publication]) -> str:

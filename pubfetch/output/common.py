@@ -6,18 +6,40 @@ HTML read the same as PubFetcher's; they live here rather than in the model beca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
 
 from pubfetch._version import __version__
 from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.timefmt import date_human, instant_human
 
 if TYPE_CHECKING:
     from pubfetch.fetcher_args import FetcherArgs
 
 PROJECT_NAME = "pubfetch"
 PROJECT_URL = "https://pypi.org/project/pubfetch/"
+
+#: The "URL" PubFetcher (and pubfetch) store for an ID given as input: the program's name and version, not a place.
+_PROGRAM_MARK = re.compile(r"^(?:pubfetch|PubFetcher) \d[\w.+-]*$", re.IGNORECASE)
+GIVEN_AS_INPUT = "given as input"
+
+
+def source_text(url: str) -> str:
+    """Where a part came from, for people: its URL, or "given as input" for an ID the user gave (stored, as
+    PubFetcher stores it, as "pubfetch 0.1.0", which reads as if it were an address)."""
+    return GIVEN_AS_INPUT if _PROGRAM_MARK.match(url.strip()) else url
+
+
+def date_text(ms: int) -> str:
+    """A publication date with its epoch milliseconds; an unknown one (negative) is "unknown", not 1969-12-31."""
+    return f"{date_human(ms)} ({ms})" if ms >= 0 else f"unknown ({ms})"
+
+
+def instant_text(ms: int) -> str:
+    """An instant with its epoch milliseconds; an unset one (0, or PubFetcher's -1) is "unknown", not 1970-01-01."""
+    return f"{instant_human(ms)} ({ms})" if ms > 0 else f"unknown ({ms})"
 
 
 class Format(StrEnum):

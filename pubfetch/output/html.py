@@ -17,9 +17,16 @@ from pubfetch.model.part_type import PartName
 from pubfetch.model.parts import ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
 from pubfetch.model.publication import Publication
 from pubfetch.model.rich import Grant, Reference, RichList, RichName, RichText, Section, Update
-from pubfetch.model.timefmt import date_human, instant_human
 from pubfetch.model.webpage import Webpage
-from pubfetch.output.common import PART_LABELS, in_order, is_id_only, type_label
+from pubfetch.output.common import (
+    PART_LABELS,
+    date_text,
+    in_order,
+    instant_text,
+    is_id_only,
+    source_text,
+    type_label,
+)
 from pubfetch.output.rich import RICH_LABELS, retraction_notice
 from pubfetch.output.text import corresp_text, extras
 
@@ -82,7 +89,7 @@ def ids_html(pmid: str, pmcid: str, doi: str, tab: bool = False) -> str:
 
 
 def ids_with_urls_html(pmid: str, pmcid: str, doi: str, pmid_url: str, pmcid_url: str, doi_url: str) -> str:
-    urls = [link_html(u) for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i and u]
+    urls = [link_html(source_text(u)) for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i and u]
     return f"{ids_html(pmid, pmcid, doi)} ({', '.join(urls)})"
 
 
@@ -121,15 +128,15 @@ def part_html(part: StringPart | ListPart) -> str:
         f"<h3>{PART_LABELS[part.name]}</h3>\n"
         f"{part_plain_html(part)}\n"
         f"{_div('Type', escape_html(type_label(part.type)))}\n"
-        f"{_div('URL', link_html(part.url))}\n"
-        f"{_div('Timestamp', f'{part.timestamp_human} ({part.timestamp})')}\n"
+        f"{_div('URL', link_html(source_text(part.url)))}\n"
+        f"{_div('Timestamp', instant_text(part.timestamp))}\n"
         f"{_div('Size', str(part.size))}"
     )
 
 
 def state_html(state: FetchState) -> str:
     return (
-        f"{_div('Fetch time', f'{state.fetch_time_human} ({state.fetch_time})')}\n"
+        f"{_div('Fetch time', instant_text(state.fetch_time))}\n"
         f"{_div('Retry counter', str(state.retry_counter))}\n"
         f"{_div('Fetch exception', _bool(state.fetch_exception))}"
     )
@@ -140,7 +147,7 @@ def visited_html(site: VisitedSite) -> str:
         f"<span>{link_html(site.url)}</span>\n"
         f"{_div('Type', escape_html(type_label(site.type)))}\n"
         f"{_div('From', link_html(site.from_url))}\n"
-        f"{_div('Timestamp', f'{instant_human(site.timestamp)} ({site.timestamp})')}"
+        f"{_div('Timestamp', instant_text(site.timestamp))}"
     )
 
 
@@ -152,7 +159,7 @@ def rejected_html(site: RejectedSite) -> str:
         f"{_div('From', link_html(site.from_url))}\n"
         f"{_div('Reason', escape_html(site.reason.value))}\n"
         f"{_div('Claimed', claimed)}\n"
-        f"{_div('Timestamp', f'{instant_human(site.timestamp)} ({site.timestamp})')}"
+        f"{_div('Timestamp', instant_text(site.timestamp))}"
     )
 
 
@@ -161,7 +168,7 @@ def unverified_html(site: UnverifiedSite) -> str:
         f"<span>{link_html(site.url)}</span>\n"
         f"{_div('Type', escape_html(type_label(site.type)))}\n"
         f"{_div('Titles', escape_html('; '.join(site.titles)))}\n"
-        f"{_div('Timestamp', f'{instant_human(site.timestamp)} ({site.timestamp})')}"
+        f"{_div('Timestamp', instant_text(site.timestamp))}"
     )
 
 
@@ -199,7 +206,7 @@ def rich_part_html(part: RichList | RichText) -> str:
         f"<h3>{RICH_LABELS[part.name]}</h3>\n{body}\n"
         f"{_div('Type', escape_html(type_label(part.type)))}\n"
         f"{_div('URL', link_html(part.url))}\n"
-        f"{_div('Timestamp', f'{instant_human(part.timestamp)} ({part.timestamp})')}\n"
+        f"{_div('Timestamp', instant_text(part.timestamp))}\n"
         f"{_div('Size', str(part.size))}"
     )
 
@@ -225,9 +232,8 @@ def publication_html(pub: Publication) -> str:
         _div("Open Access", _bool(p.oa)) + "\n",
         _div("Preprint", _bool(p.preprint)) + "\n",
         _div("Journal title", escape_html(p.journal_title)) + "\n",
-        _div("Pub. date", f"{date_human(p.pub_date)} ({p.pub_date})") + "\n",
-        _div("Citations count",
-             f"{p.citations_count} ({instant_human(p.citations_timestamp)} ({p.citations_timestamp}))") + "\n",
+        _div("Pub. date", date_text(p.pub_date)) + "\n",
+        _div("Citations count", f"{p.citations_count} ({instant_text(p.citations_timestamp)})") + "\n",
         _div("Corresp. author", escape_html(corresp_text(p.corresp_author))) + "\n",
     ]
     out += [_div(label, escape_html(value)) + "\n" for label, value in extras(p)]
@@ -275,7 +281,7 @@ def webpage_html(page: Webpage) -> str:
         _div("Final URL", link_html(w.final_url)),
         _div("Content type", escape_html(w.content_type)),
         _div("Status code", status),
-        _div("Content time", f"{instant_human(w.content_time)} ({w.content_time})"),
+        _div("Content time", instant_text(w.content_time)),
         "<br>",
         _div("License", escape_html(w.license)),
         _div("Language", escape_html(w.language)),

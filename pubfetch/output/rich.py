@@ -11,8 +11,7 @@ from __future__ import annotations
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.model.rich import RichList, RichName, RichText, Section
-from pubfetch.model.timefmt import instant_human
-from pubfetch.output.common import PART_LABELS, type_label
+from pubfetch.output.common import PART_LABELS, instant_text, type_label
 
 RICH_LABELS: dict[RichName, str] = {
     RichName.funding: "Funding",
@@ -55,7 +54,7 @@ def rich_part_text(part: RichList | RichText) -> str:
         f"{RICH_LABELS[part.name].upper()}: {content}\n"
         f"    type: {type_label(part.type)}\n"
         f"    url: {part.url}\n"
-        f"    timestamp: {instant_human(part.timestamp)} ({part.timestamp})\n"
+        f"    timestamp: {instant_text(part.timestamp)}\n"
         f"    size: {part.size}"
     )
 

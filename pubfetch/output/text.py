@@ -15,9 +15,16 @@ from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
 from pubfetch.model.part_type import PartName
 from pubfetch.model.parts import Author, CorrespAuthor, ListPart, StringPart, VisitedSite
 from pubfetch.model.publication import Publication
-from pubfetch.model.timefmt import date_human, instant_human
 from pubfetch.model.webpage import Webpage
-from pubfetch.output.common import PART_LABELS, in_order, is_id_only, type_label
+from pubfetch.output.common import (
+    PART_LABELS,
+    date_text,
+    in_order,
+    instant_text,
+    is_id_only,
+    source_text,
+    type_label,
+)
 from pubfetch.output.rich import retraction_notice, rich_parts_text
 
 SEPARATOR = " " + "-" * 77
@@ -37,7 +44,7 @@ def ids_text(pmid: str, pmcid: str, doi: str, tab: bool = False) -> str:
 
 def ids_with_urls_text(pmid: str, pmcid: str, doi: str, pmid_url: str, pmcid_url: str, doi_url: str) -> str:
     """``[ids] (urls)``: the non-plain ID listing, saying where each ID was found (IDs without a URL add nothing)."""
-    urls = [u for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i and u]
+    urls = [source_text(u) for i, u in ((pmid, pmid_url), (pmcid, pmcid_url), (doi, doi_url)) if i and u]
     return f"[{ids_text(pmid, pmcid, doi)}] ({', '.join(urls)})"
 
 
@@ -49,8 +56,7 @@ def corresp_text(authors: Sequence[CorrespAuthor]) -> str:
 
 def authors_text(authors: Sequence[Author]) -> str:
     def one(a: Author) -> str:
-        name = a.name or " ".join(p for p in (a.given, a.family) if p)
-        return ", ".join(v for v in (name, a.orcid) if v)
+        return ", ".join(v for v in (a.full_name, a.orcid) if v)
 
     return "; ".join(one(a) for a in authors)
 
@@ -75,15 +81,15 @@ def part_text(part: StringPart | ListPart) -> str:
     return (
         f"{PART_LABELS[part.name].upper()}: {part.plain()}\n"
         f"    type: {type_label(part.type)}\n"
-        f"    url: {part.url}\n"
-        f"    timestamp: {part.timestamp_human} ({part.timestamp})\n"
+        f"    url: {source_text(part.url)}\n"
+        f"    timestamp: {instant_text(part.timestamp)}\n"
         f"    size: {part.size}"
     )
 
 
 def state_text(state: FetchState) -> str:
     return (
-        f"FETCH TIME: {state.fetch_time_human} ({state.fetch_time})\n"
+        f"FETCH TIME: {instant_text(state.fetch_time)}\n"
         f"RETRY COUNTER: {state.retry_counter}\n"
         f"FETCH EXCEPTION: {_bool(state.fetch_exception)}"
     )
@@ -94,7 +100,7 @@ def visited_text(site: VisitedSite) -> str:
         f"{site.url}\n"
         f"    type: {site.type.value}\n"
         f"    from: {site.from_url}\n"
-        f"    timestamp: {instant_human(site.timestamp)} ({site.timestamp})"
+        f"    timestamp: {instant_text(site.timestamp)}"
     )
 
 
@@ -111,7 +117,7 @@ def rejected_text(site: RejectedSite) -> str:
         f"    from: {site.from_url}\n"
         f"    reason: {site.reason.value}\n"
         f"    claimed: {claimed_text(site)}\n"
-        f"    timestamp: {instant_human(site.timestamp)} ({site.timestamp})"
+        f"    timestamp: {instant_text(site.timestamp)}"
     )
 
 
@@ -120,7 +126,7 @@ def unverified_text(site: UnverifiedSite) -> str:
         f"{site.url}\n"
         f"    type: {site.type.value}\n"
         f"    titles: {'; '.join(site.titles)}\n"
-        f"    timestamp: {instant_human(site.timestamp)} ({site.timestamp})"
+        f"    timestamp: {instant_text(site.timestamp)}"
     )
 
 
@@ -140,8 +146,8 @@ def publication_text(pub: Publication) -> str:
         f"OPEN ACCESS: {_bool(p.oa)}\n",
         f"PREPRINT: {_bool(p.preprint)}\n",
         f"JOURNAL TITLE: {p.journal_title}\n",
-        f"PUB. DATE: {date_human(p.pub_date)} ({p.pub_date})\n",
-        f"CITATIONS: {p.citations_count} ({instant_human(p.citations_timestamp)} ({p.citations_timestamp}))\n",
+        f"PUB. DATE: {date_text(p.pub_date)}\n",
+        f"CITATIONS: {p.citations_count} ({instant_text(p.citations_timestamp)})\n",
         f"CORRESP. AUTHOR: {corresp_text(p.corresp_author)}\n",
     ]
     lines += [f"{label.upper()}: {value}\n" for label, value in extras(p)]
@@ -196,7 +202,7 @@ def webpage_text(page: Webpage) -> str:
         f"FINAL URL: {w.final_url}\n"
         f"CONTENT TYPE: {w.content_type}\n"
         f"STATUS CODE: {w.status_code}\n"
-        f"CONTENT TIME: {instant_human(w.content_time)} ({w.content_time})\n\n"
+        f"CONTENT TIME: {instant_text(w.content_time)}\n\n"
         f"LICENSE: {w.license}\n"
         f"LANGUAGE: {w.language}\n\n"
         f"TITLE LENGTH: {len(w.title)}\n"

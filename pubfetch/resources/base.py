@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol, Self, TypeVar
 
+from pubfetch import console
 from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.fetcher_args import FetcherArgs
@@ -83,6 +84,7 @@ class Context:
         #: CPU-heavy work (PDF extraction workers) at most ``threads`` at a time, however many publications flow
         self.cpu_slots = threading.BoundedSemaphore(self.config.run.threads)
         self._warned: set[str] = set()
+        console.install()  # the run's warnings say they are pubfetch's, in a program that set up no logging
 
     @property
     def args(self) -> FetcherArgs:

@@ -8,13 +8,14 @@ when a service is asked more often than its limit) make it a stand-in for the re
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 import re
 import threading
 import time
-from collections import Counter, deque
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Self
 from xml.sax.saxutils import escape
@@ -76,14 +77,34 @@ class Article:
 
 @dataclass
 class ServiceLimit:
-    rate: float
-    window: deque = field(default_factory=deque)
+    """A service's limits as its server counts them: at most ``count`` requests in any rolling ``seconds`` of each
+    window (a bare number is that many a second). A request over a limit is refused and not counted."""
+
+    windows: tuple[tuple[float, float], ...]
+    _times: list[float] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, limit: float | Sequence[tuple[float, float]]) -> ServiceLimit:
+        return cls(((float(limit), 1.0),) if isinstance(limit, int | float) else tuple(limit))
+
+    def admit(self, now: float) -> bool:
+        """Whether a request arriving at ``now`` is within every window (and, if so, count it)."""
+        times = self._times
+        for count, seconds in self.windows:
+            if len(times) - bisect.bisect_right(times, now - seconds) >= count:
+                return False
+        times.append(now)
+        longest = max(seconds for _, seconds in self.windows)
+        if times[0] <= now - 2 * longest:
+            del times[:bisect.bisect_right(times, now - longest)]
+        return True
 
 
 class SyntheticServices:
     """The services for publications 0..n-1. ``failing`` names services answering 503; ``latency`` delays answers."""
 
-    def __init__(self, n: int, *, latency: float = 0.0, limits: dict[str, float] | None = None) -> None:
+    def __init__(self, n: int, *, latency: float = 0.0,
+                 limits: Mapping[str, float | Sequence[tuple[float, float]]] | None = None) -> None:
         self.n = n
         self.latency = latency
         self.failing: set[str] = set()
@@ -94,7 +115,9 @@ class SyntheticServices:
         self.counts: Counter[str] = Counter()
         self.too_many: Counter[str] = Counter()
         self.ids_asked: dict[str, Counter[str]] = {}
-        self._limits = {k: ServiceLimit(v) for k, v in (limits or {}).items()}
+        self._limits = {k: ServiceLimit.of(v) for k, v in (limits or {}).items()}
+        #: the clock the limits are counted on (a test's fake clock, shared with the client's rate limiter)
+        self.clock: Callable[[], float] = time.monotonic
         #: answer the first try of every third distinct request with 503 and Retry-After (the benchmarks' flaky run)
         self.fail_every_third = False
         self.injected: Counter[str] = Counter()
@@ -171,14 +194,9 @@ class SyntheticServices:
         limit = self._limits.get(service)
         if limit is None:
             return False
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
-            while limit.window and now - limit.window[0] >= 1.0:
-                limit.window.popleft()
-            if len(limit.window) >= limit.rate:
-                return True
-            limit.window.append(now)
-            return False
+            return not limit.admit(now)
 
     def handle(self, req: Request) -> Reply:
         if self.timeline is None:

@@ -137,7 +137,7 @@ def _jats_raw(am: ArticleMetadata, article: jatsmod.JatsArticle) -> ArticleMetad
         if value:
             am.put_raw(key, value)
     for author in rec.authors:
-        text = _author_text(author.family, author.given, author.name)
+        text = author.sort_name
         if text:
             am.put_raw(JATS_CONTRIB, text)
     for keyword in rec.keywords:
@@ -170,12 +170,6 @@ class JatsXmlExtractor(FileMetadataExtractor):
         return [cook(_jats_raw(ArticleMetadata(), article), self.cook_map, where) for article in articles]
 
 
-def _author_text(family: str, given: str, name: str) -> str:
-    if family and given:
-        return f"{family}, {given}"
-    return family or name or given
-
-
 def record_raw(am: ArticleMetadata, rec: ArticleRecord) -> ArticleMetadata:
     """Store a parsed :class:`ArticleRecord` under raw keys named after its fields (``doi``, ``title``, ``author``
     as ``Family, Given``, ``journal_title``, ``pub_date``, ``pages``, ...) plus ``first_page`` and ``last_page``
@@ -195,7 +189,7 @@ def record_raw(am: ArticleMetadata, rec: ArticleRecord) -> ArticleMetadata:
     for term in rec.mesh:
         am.put_raw("mesh", term.term)
     for author in rec.authors:
-        text = _author_text(author.family, author.given, author.name)
+        text = author.sort_name
         if text:
             am.put_raw("author", text)
     for pub_type in rec.pub_types:
