@@ -312,3 +312,15 @@ def test_a_runs_rate_limit_and_retry_waits_end_when_it_stops(env: Path) -> None:
         assert not waiter.is_alive() and len(failed) == 1 and isinstance(failed[0], NotSent)
         resume()
         assert not client.watch.halted  # the context serves its owner again
+
+
+def test_an_interrupted_run_starts_no_browser(env: Path) -> None:
+    from pubfetch.config import FetchConfig
+    from pubfetch.engine.assembly import FetchRun
+
+    with FetchRun(FetchConfig().with_changes(javascript=True)) as run:
+        ctx = run.context
+        resume = ctx.interrupt()
+        assert ctx.renderer is None and ctx._renderer is None  # a page that wanted JavaScript is not rendered
+        resume()
+        assert ctx.renderer is not None  # made on first use again (Chromium starts with its first page)

@@ -1,6 +1,6 @@
 """How a fetching run ends: the exit statuses of docs/command-line.md's table, and the summary line in the wording
 that section gives, quoted here. Status 75 (network down) is tested by test_network_down.py, 130 (interrupted) by
-test_interrupt.py; the job statuses by the distributed tests."""
+test_interrupt.py; the job statuses (4, and 0, 3 and 130 for jobs) by test_cli_job_exit.py."""
 
 from __future__ import annotations
 
