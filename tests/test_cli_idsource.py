@@ -137,7 +137,7 @@ def test_a_source_whose_every_entry_is_invalid_is_an_error() -> None:
 
 
 def test_problems_are_counted_and_only_the_first_ones_shown(caplog: pytest.LogCaptureFixture) -> None:
-    problems = Problems("f.txt", "lines")
+    problems = Problems("f.txt", "line")
     problems.total = SHOWN_PER_SOURCE + 3
     with caplog.at_level(logging.INFO, logger="pubfetch.cli.idsource"):
         for n in range(SHOWN_PER_SOURCE + 2):

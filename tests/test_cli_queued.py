@@ -34,7 +34,8 @@ def test_a_detached_fetch_prints_its_job_which_can_be_followed_and_cancelled(
         assert not sess.fetched_publications  # nothing was fetched here: the summary stays out
     job = capsys.readouterr().out.strip()
     assert job
-    status = job_status(job, redis_url)
+    status, code = job_status(job, redis_url)
+    assert code == 4
     assert status.startswith(f"job {job}: running, 0 of 2 batches done, 0 running, 2 waiting; ")
     assert status.splitlines()[1:] == ["  batch 1: waiting", "  batch 2: waiting"]
     assert job_cancel(job, redis_url) == (f"job {job} cancelled: 2 waiting batches will be refused by the workers "
@@ -84,5 +85,5 @@ def test_a_batch_size_of_200000_sends_tasks_of_at_most_the_task_cap(env: Path, r
                                  "--batch-size", "200000", "--detach")
     assert code == 0, lines
     job = out.strip()
-    assert job_status(job, redis_url).startswith(f"job {job}: running, 0 of 2 batches done, 0 running, 2 waiting; ")
+    assert job_status(job, redis_url)[0].startswith(f"job {job}: running, 0 of 2 batches done, 0 running, 2 waiting; ")
     job_cancel(job, redis_url)

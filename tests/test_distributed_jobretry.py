@@ -74,3 +74,25 @@ def test_jobs_keep_their_lists_apart(redis_client: tuple[Any, str], tmp_path: Pa
     assert JobRetry(client, prefix, "job4", 1, "t", 60).entries(store) == []
     assert JobRetry(client, prefix, "job4", 1, "t", 60).finish()  # its own single batch: its own retry
     store.close()
+
+
+def test_a_publication_once_left_to_the_retry_is_counted_apart_by_whoever_settled_it_last(
+        redis_client: tuple[Any, str]) -> None:
+    """Publication 1 was left to the retry; a later delivery of its batch that counts it (and 2, never left to the
+    retry) moves 1 out of the batch's result into the job's records, replacing the retry's record of it."""
+    from pubfetch.distributed.jobretry import EachCounted, counted_apart
+
+    client, prefix = redis_client
+    retry = JobRetry(client, prefix, "job5", 2, "task-a", 60)
+    retry.defer([entry("1", "europepmc")])
+    retried = EachCounted()
+    retried.count(init_publication(PublicationIds("1"), ARGS), ARGS, fetched=True)
+    retry.settle(retried)
+    assert [(c["total"], c["fetched"]) for c in counted_apart(client, prefix, "job5")] == [(1, 1)]
+    again = EachCounted()
+    for pmid in ("1", "2"):
+        again.count(init_publication(PublicationIds(pmid), ARGS), ARGS, fetched=False)
+    retry.settle(again, again)
+    assert (again.total, again.skipped) == (1, 1)  # 2 only: 1 is the job's to count
+    assert [(c["total"], c["skipped"], c["fetched"]) for c in counted_apart(client, prefix, "job5")] == [(1, 1, 0)]
+    assert counted_apart(client, prefix, "job6") == []

@@ -34,6 +34,7 @@ def test_without_follow_published_only_the_preprint(replay_server):
 def test_follow_published_on_the_command_line(replay_server, tmp_path, monkeypatch, capsys):
     """``--follow-published`` on the command line: the preprint asked for and its journal version, both output and
     both stored."""
+    from pubfetch.cli import EXIT_OK, EXIT_SOME_FAILED
     from pubfetch.cli.main import main
     from pubfetch.store import open_store
     from support.replayrun import REAL_ENDPOINTS
@@ -53,7 +54,9 @@ def test_follow_published_on_the_command_line(replay_server, tmp_path, monkeypat
     code = main(["-pub", PREPRINT, "-db-fetch", str(db), "--follow-published", "--allow-private-addresses",
                  "--no-javascript", "-out", "--format", "jsonl", "--plain"])
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert code in (0, 1) and [entry["doi"] for entry in out] == [PREPRINT.upper(), PUBLISHED.upper()]
+    # a request the replay has no recording for (the DOI pages) fails: EXIT_SOME_FAILED
+    assert code in (EXIT_OK, EXIT_SOME_FAILED) and [entry["doi"] for entry in out] == [PREPRINT.upper(),
+                                                                                     PUBLISHED.upper()]
     with open_store(str(db), readonly=True) as store:
         published = store.get_publication(PUBLISHED)
     assert published is not None and Relation("has-preprint", PREPRINT.upper()) in published.relations.items

@@ -95,7 +95,7 @@ CASES = [
     Case("two columns", ("-pub-file", "{d}/two.txt", "-out-ids"), 2,
          (("pubfetch: warning: {d}/two.txt:1: expected 'pmid<TAB>pmcid<TAB>doi' or a single ID, found 2 "
           "tab-separated fields"),
-          "pubfetch: error: {d}/two.txt: 1 publication ID lines given, none valid (see the warnings above)")),
+          "pubfetch: error: {d}/two.txt: 1 publication ID line given, none valid (see the warnings above)")),
     Case("four columns, strict", ("-pub-file", "{d}/four.txt", "-out-ids", "--strict"), 2,
          (("pubfetch: error: {d}/four.txt:1: expected 'pmid<TAB>pmcid<TAB>doi' or a single ID, found 4 "
           "tab-separated fields"),)),

@@ -126,7 +126,7 @@ def test_pages_of_more_references_than_the_cap_keep_the_first_ones_and_ask_no_fu
     assert len(closed.references.items) == 10_000  # max_references' default
     assert closed.references.items[-1].pmid == str(20_000_000 + 9_999)
     assert _warnings(caplog, "max_references") == [
-        f"Europe PMC has more than 10000 references of MED {closed.pmid.content} (12000 listed so far, 1000000 "
+        f"Europe PMC lists more than 10000 references of MED {closed.pmid.content} (12000 listed so far, 1000000 "
         "announced); kept the first 10000 (the max_references setting: raise it to keep more)"]
 
 
@@ -136,8 +136,8 @@ def test_a_page_repeating_what_was_read_stops_the_paging_and_nothing_is_kept_twi
         _open, closed = _fetch(services, references=True)
     assert services.counts["references"] == 2
     assert [r.pmid for r in closed.references.items] == [str(30_000_000 + i) for i in range(1000)]
-    assert _warnings(caplog, "already read") == [
-        f"page 2 of Europe PMC's references of MED {closed.pmid.content} holds only references already read (the "
+    assert _warnings(caplog, "not already read") == [
+        f"page 2 of Europe PMC's references of MED {closed.pmid.content} holds no reference not already read (the "
         "service repeats its pages); kept the 1000 distinct ones read"]
 
 
@@ -175,3 +175,19 @@ def test_a_stored_entry_over_the_size_cap_is_trimmed_to_it_with_one_line(
     assert line.startswith(f"{closed.pmid.content}, {closed.doi.content}: entry of ")
     assert line.endswith(f"trimmed to max_entry_bytes (1048576): kept {kept} of 10000 references (raise "
                          "max_entry_bytes to keep more)")
+
+
+class EmptyEntries(WithReferences):
+    """A page whose entries say nothing of the works they cite."""
+
+    def page_items(self, page: int) -> tuple[list[dict], int]:
+        return [{"citedOrder": i} for i in range(1, 4)], 300
+
+
+def test_a_page_of_empty_entries_stops_the_paging_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
+    with EmptyEntries(2) as services, caplog.at_level(logging.WARNING, logger="pubfetch"):
+        _open, closed = _fetch(services, references=True)
+    assert services.counts["references"] == 1 and closed.references.is_empty()
+    assert _warnings(caplog, "usable") == [
+        f"page 1 of Europe PMC's references of MED {closed.pmid.content} holds no usable reference (none has an ID, "
+        "a title or a text); kept the 0 distinct ones read"]

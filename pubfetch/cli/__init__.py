@@ -7,8 +7,12 @@ operation needs them).
 
 from pubfetch.cli.errors import (
     EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_JOB_CANCELLED,
+    EXIT_JOB_RUNNING,
     EXIT_NETWORK,
     EXIT_OK,
+    EXIT_SOME_FAILED,
     EXIT_USAGE,
     CliError,
     InputError,
@@ -16,5 +20,5 @@ from pubfetch.cli.errors import (
     UsageError,
 )
 
-__all__ = ["EXIT_INTERNAL", "EXIT_NETWORK", "EXIT_OK", "EXIT_USAGE", "CliError", "InputError", "Unavailable",
-           "UsageError"]
+__all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_JOB_CANCELLED", "EXIT_JOB_RUNNING", "EXIT_NETWORK", "EXIT_OK",
+           "EXIT_SOME_FAILED", "EXIT_USAGE", "CliError", "InputError", "Unavailable", "UsageError"]

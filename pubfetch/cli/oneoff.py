@@ -44,7 +44,7 @@ def _bool(b: bool) -> str:
 # --- database ----------------------------------------------------------------------------------------------------
 
 
-def _database(args: ParsedArgs, out: TextIO) -> None:
+def _database(args: ParsedArgs, out: TextIO, sess: Session) -> None:
     if "db-init" in args:
         path = args.get("db-init")
         log.info("Init database: %s", path)
@@ -52,7 +52,8 @@ def _database(args: ParsedArgs, out: TextIO) -> None:
     if "job-status" in args:
         from pubfetch.cli.queued import job_status
 
-        out.write(f"{job_status(args.get('job-status'), args.get('queue'))}\n")
+        report, sess.job_exit = job_status(args.get("job-status"), args.get("queue"))
+        out.write(f"{report}\n")
     if "job-cancel" in args:
         from pubfetch.cli.queued import job_cancel
 
@@ -188,7 +189,8 @@ def _ids(args: ParsedArgs, out: TextIO) -> None:
         url = args.get("url-ids")
         found_ids = idmod.ids_from_url(url)
         if found_ids is None:
-            raise InputError(f"'{url}' is not a PubMed, PMC, Europe PMC or doi.org link to a publication")
+            raise InputError(f"'{url}' is not a PubMed, PMC, Europe PMC or doi.org link to a publication, nor a "
+                             "publisher's page with a DOI in its address")
         out.write(_tab(found_ids) + "\n")
 
 
@@ -210,7 +212,7 @@ def _misc(args: ParsedArgs, out: TextIO) -> None:
 
 def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str], sess: Session) -> None:
     """Run the one-off operations given, in PubFetcher's order (database, pages, scrape rules, IDs, miscellaneous)."""
-    _database(args, out)
+    _database(args, out, sess)
     _pages(args, out, argv, sess)
     _scrape(args, out)
     _extract_au(args, out, sess)

@@ -1,5 +1,8 @@
 """``--queue URL``: the pipeline's publication fetch steps sent to Celery workers instead of run in this process;
-``-job-status`` and ``-job-cancel``."""
+``-job-status`` and ``-job-cancel``.
+
+A job's state gives the command's exit status, the same for ``-job-status`` and for a submitter that waited for the job
+(:func:`job_exit`), so a script that detached can tell how its job went as one that waited can."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from pubfetch.cli.errors import UsageError
+from pubfetch.cli.errors import EXIT_JOB_CANCELLED, EXIT_JOB_RUNNING, EXIT_OK, EXIT_SOME_FAILED, UsageError
 from pubfetch.cli.fetching import Session
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName
@@ -28,6 +31,18 @@ def _same_run(job: str) -> None:
           file=sys.stderr, flush=True)
 
 
+def job_exit(status: JobStatus) -> int:
+    """The exit status of a job's state: cancelled (130, whatever its running batches still do), running or waiting
+    for workers (4), done with failed batches or failed publications (3), done (0)."""
+    if status.cancelled:
+        return EXIT_JOB_CANCELLED
+    if not status.finished:
+        return EXIT_JOB_RUNNING
+    if status.failed or status.summary.failed:
+        return EXIT_SOME_FAILED
+    return EXIT_OK
+
+
 def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Session, *, batch_size: int | None,
                parts: frozenset[PartName] | None, detach: bool, progress: bool, quiet: bool = False) -> None:
     """Send the IDs to the queue's workers as batches (with the session's fetching thresholds and run settings); wait
@@ -35,7 +50,8 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
     Progress (the job's state line when it changes, with the batches each worker runs and those of silent workers) is
     shown on stderr with ``progress``, or when it is a terminal and not ``quiet``.
 
-    A batch that failed on a worker (after its retries) makes the run fail with a message naming the job."""
+    Batches that failed on a worker (after their retries) are said with the job's report, and the command exits with
+    the job's status (:func:`job_exit`: 3, or 130 for a cancelled job) once the rest of the run is done."""
     from pubfetch.distributed import submit as queued
 
     progress = progress or (sys.stderr.isatty() and not quiet)
@@ -55,20 +71,23 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
 
     session.fetched_publications = True
     add_summary(session.summary, encode_summary(status.summary))
+    session.job_exit = max(session.job_exit, job_exit(status))
     if status.failed:
-        raise UsageError(f"{status.report()}\nsee the workers' logs")
+        log.error("%s\nsee the workers' logs for why", status.report())
 
 
-def job_status(job_id: str, queue: str | None) -> str:
+def job_status(job_id: str, queue: str | None) -> tuple[str, int]:
+    """The job's report and the exit status of its state (:func:`job_exit`)."""
     if not queue:
         raise UsageError("-job-status needs the --queue the job was sent to")
     from pubfetch.distributed.submit import Job, QueueError
 
     try:
         with Job(queue) as job:
-            return job.status(job_id).report()
+            status = job.status(job_id)
     except (QueueError, ValueError) as e:
         raise UsageError(str(e)) from None
+    return status.report(), job_exit(status)
 
 
 def job_cancel(job_id: str, queue: str | None) -> str:

@@ -5,7 +5,8 @@
 - :mod:`.message`: what a task message may carry (IDs and fetching thresholds, nothing of the worker's own);
 - :mod:`.tasks`: the one task, fetching a batch into the worker's database, idempotent by the fetcher's can-fetch rules;
 - :mod:`.sharedrun`: the batches a worker holds at the same time walked in one run, as one process's batches in flight;
-- :mod:`.jobretry`: the job's end-of-run retry, once for the whole job;
+- :mod:`.jobretry`: the job's end-of-run retry, once for the whole job, and the counts of the publications left to it;
+  :mod:`.counts`: a batch's counts as JSON, added up into a job's;
 - :mod:`.liveness`: the workers' heartbeats, which renew the batches they hold and record who holds which, and keep a
   chosen worker name to one worker; :mod:`.strays`: batches a Redis queue lost in delivery, sent again;
 - :mod:`.submit`: splitting IDs into batches, sending them, following a job; :mod:`.jobstatus`: a job's state and

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app
+from pubfetch.distributed.jobretry import counted_apart
 from pubfetch.distributed.liveness import Holding, holdings
 from pubfetch.distributed.tasks import add_summary, cancelled_key
 from pubfetch.fetcher import BatchSummary
@@ -175,6 +176,8 @@ class Job:
             status.running += alive
             status.open_batches.append(BatchState(number, "running" if alive else "waiting", holding,
                                                   redone.get(task.id, 0)))
+        for counts in counted_apart(self.results, self.prefix, job_id):
+            add_summary(status.summary, counts)
         self.release(result)
         return status
 

@@ -10,6 +10,12 @@ look for such batches with their heartbeats (:class:`Sweeper`): once the queue i
 is neither done nor unacknowledged, seen so on two rounds in a row (a batch being taken is out of both for
 milliseconds), is sent again under its own task id and counted as given again after a lost worker. A batch sent twice
 is still stored once (the tasks are idempotent).
+
+A batch is looked for only once it can be lost: the submitter registers a job after it has sent every batch, so a
+slow submitter's batches not sent yet are never taken for lost ones (a batch lost before the registration is found
+by the first round after it). And a worker looks only at the jobs of its own queue: the open jobs are kept by queue
+(:func:`queue_id`, an identity kept in the queue's own Redis, whatever the URL it was reached by), so clusters that
+share a results' Redis never send each other's batches to their own workers.
 """
 
 from __future__ import annotations
@@ -23,8 +29,24 @@ from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME
 
 log = logging.getLogger(__name__)
 
-#: The results' Redis set of the jobs whose batches may still be lost (a job leaves it when all its batches are done).
-OPEN_JOBS = "pubfetch-jobs:open"
+#: The queue's Redis key (after the queue's prefix) of the queue's identity (:func:`queue_id`).
+QUEUE_ID = "pubfetch-queue-id"
+
+
+def queue_id(client: Any, prefix: str) -> str:
+    """The identity of the queue at ``client`` under ``prefix``: made once, by whoever asks first, and kept in that
+    queue's Redis, so the submitters and workers of a queue agree on it however their URLs name the server."""
+    import uuid
+
+    key = prefix + QUEUE_ID
+    client.set(key, uuid.uuid4().hex, nx=True)
+    return _text(client.get(key))
+
+
+def open_jobs_key(queue: str) -> str:
+    """The results' Redis set of the jobs of the queue whose identity is ``queue`` whose batches may still be lost (a
+    job leaves it when all its batches are done)."""
+    return f"pubfetch-jobs:open:{queue}"
 
 
 def redone_key(job: str) -> str:
@@ -37,12 +59,13 @@ def messages_key(job: str) -> str:
     return f"pubfetch-job:{job}:messages"
 
 
-def register(client: Any, prefix: str, job: str, messages: Mapping[str, dict[str, Any]]) -> None:
-    """Keep a job's messages by task id, so that a batch lost in delivery can be sent again."""
+def register(client: Any, prefix: str, queue: str, job: str, messages: Mapping[str, dict[str, Any]]) -> None:
+    """Keep the messages of a job sent to the queue whose identity is ``queue`` by task id, so that a batch lost in
+    delivery can be sent again; called once every batch has been sent."""
     pipe = client.pipeline(transaction=False)
     pipe.hset(prefix + messages_key(job), mapping={task: json.dumps(m) for task, m in messages.items()})
     pipe.expire(prefix + messages_key(job), RESULT_EXPIRES_S)
-    pipe.sadd(prefix + OPEN_JOBS, job)
+    pipe.sadd(prefix + open_jobs_key(queue), job)
     pipe.execute()
 
 
@@ -58,6 +81,7 @@ class Sweeper:
         self.results, self.prefix = results
         self.interval = interval
         self.queue = app.conf.task_default_queue
+        self._open_jobs = ""  # the results' key of this queue's open jobs, once the queue's identity is known
         self._connection: Any = None
         self._suspects: set[str] = set()
 
@@ -79,13 +103,15 @@ class Sweeper:
             self._suspects.clear()  # batches still queued: any missing one may be among them
             return []
         unacked = {self._task_id(raw) for raw in self.raw_queue.hvals(self.queue_prefix + channel.unacked_key)}
+        if not self._open_jobs:
+            self._open_jobs = self.prefix + open_jobs_key(queue_id(self.raw_queue, self.queue_prefix))
         missing: dict[str, str] = {}  # task id -> job
-        for raw_job in self.results.smembers(self.prefix + OPEN_JOBS):
+        for raw_job in self.results.smembers(self._open_jobs):
             job = _text(raw_job)
             tasks = [_text(t) for t in self.results.hkeys(self.prefix + messages_key(job))]
             done = self._done(tasks)
             if all(done):
-                self.results.srem(self.prefix + OPEN_JOBS, job)
+                self.results.srem(self._open_jobs, job)
                 continue
             missing.update((task, job) for task, finished in zip(tasks, done, strict=True)
                            if not finished and task not in unacked)

@@ -21,14 +21,14 @@ from typing import Any
 from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, is_redis
 from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
 from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
-from pubfetch.distributed.strays import register
+from pubfetch.distributed.strays import queue_id, register
 from pubfetch.distributed.tasks import add_summary, encode_summary
 from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_ids
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId, PublicationIds, check_publication_ids
 from pubfetch.model import Publication
 from pubfetch.net.urls import shown_url
-from pubfetch.store import open_store
+from pubfetch.store import open_or_init_store, open_store
 
 __all__ = ["BATCH_SIZE", "Job", "JobStatus", "QueueError", "cancel", "fetch_many_queued", "fetch_queued", "job_status",
            "submit", "wait"]
@@ -68,7 +68,12 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
     """Send the IDs as tasks of ``batch_size`` IDs (at most :data:`~.message.MAX_IDS_PER_TASK` each); return the job id
     at once (the workers do the rest). When the same run is still queued, return its job id instead, after calling
     ``on_same_run`` with it. ``settings``: the job's run settings
-    (:meth:`~pubfetch.config.FetchConfig.job_settings`)."""
+    (:meth:`~pubfetch.config.FetchConfig.job_settings`).
+
+    ``db`` is created first when it does not exist yet or holds no pubfetch database, as a fetch in this process
+    creates it (:func:`~pubfetch.store.open_or_init_store`): the workers only open their ``--db``, so a batch sent to
+    a database nobody made would fail on every worker. A database that cannot be made is a StoreError here, before
+    anything is sent."""
     from celery import group
 
     size = max(1, min(batch_size, MAX_IDS_PER_TASK))
@@ -78,6 +83,7 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
     messages = [BatchMessage(batch, name, job_args(args), shown_parts, len(batches), dict(settings or {})).encode()
                 for batch in batches]
     with Job(queue) as job:
+        open_or_init_store(db).close()
         run_key = job.prefix + _run_key(messages)
         signature = group([job.app.signature(TASK_NAME, args=(m,)) for m in messages])
         result = signature.freeze()
@@ -97,12 +103,24 @@ def submit(ids: Iterable[Any], db: str, queue: str, *, batch_size: int = BATCH_S
                 return earlier_id
             job.results.set(run_key, result.id, ex=RESULT_EXPIRES_S)
         result.save()
-        if is_redis(queue):  # kept for sending again a batch lost in delivery (.strays)
-            register(job.results, job.prefix, str(result.id),
-                     {str(task.id): m for task, m in zip(result.results, messages, strict=True)})
         signature.apply_async()
+        if is_redis(queue):  # kept for sending again a batch lost in delivery (.strays), once all are sent
+            register(job.results, job.prefix, _queue_id(queue), str(result.id),
+                     {str(task.id): m for task, m in zip(result.results, messages, strict=True)})
         job.release(result)
         return str(result.id)
+
+
+def _queue_id(queue: str) -> str:
+    """The identity of a Redis queue (:func:`.strays.queue_id`), asked of the queue's own Redis."""
+    from pubfetch.distributed.liveness import connect
+    from pubfetch.net.ratelimit_redis import split_prefix
+
+    client = connect(queue)
+    try:
+        return queue_id(client, split_prefix(queue)[1])
+    finally:
+        client.close()
 
 
 def job_status(job_id: str, queue: str) -> JobStatus:

@@ -26,9 +26,12 @@ import logging
 import threading
 from typing import Any
 
+from pubfetch.distributed.counts import add_summary, encode_summary
 from pubfetch.distributed.message import MessageRefused, database_name, decode
 
 log = logging.getLogger(__name__)
+
+__all__ = ["add_summary", "encode_summary", "fetch_batch"]
 
 
 
@@ -45,6 +48,11 @@ class WorkerSettings:
 WALK = 200
 
 
+#: Where Celery's Redis result backend keeps a task's result (after the results' key prefix): it keeps the first
+#: delivery's, and a later delivery of the batch is not stored over it.
+RESULT_KEY = "celery-task-meta-"
+
+
 class BatchRefused(Exception):
     """A batch this worker will not fetch, whoever delivers it (refused message, cancelled job, database gone)."""
 
@@ -56,34 +64,6 @@ class BatchFailed(Exception):
 def cancelled_key(job: str) -> str:
     """The results' Redis key whose presence cancels a job (``-job-cancel``)."""
     return f"pubfetch-job:{job}:cancelled"
-
-
-def encode_summary(summary: Any) -> dict[str, Any]:
-    """A batch's :class:`~pubfetch.fetcher.BatchSummary` as JSON: its counts, and its sets as sorted lists (what else it
-    carries for the process that made it, such as live request counters, stays behind)."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(summary):
-        value = getattr(summary, f.name)
-        if isinstance(value, set):
-            out[f.name] = sorted(value)
-        elif isinstance(value, int):
-            out[f.name] = value
-    return out
-
-
-def add_summary(into: Any, counts: dict[str, Any]) -> None:
-    """Add a batch's counts (from :func:`encode_summary`) to a job's summary: counts add up, the time a retry is
-    possible is the latest of the batches', the options that allow one are all of theirs."""
-    for f in dataclasses.fields(into):
-        value, current = counts.get(f.name), getattr(into, f.name)
-        if value is None or not isinstance(current, set | int):
-            continue
-        if isinstance(current, set):
-            current.update(value)
-        elif f.name == "eligible_at":
-            setattr(into, f.name, max(current, int(value)))
-        else:
-            setattr(into, f.name, current + int(value))
 
 
 def _worker(task: Any) -> WorkerSettings:
@@ -210,15 +190,15 @@ def fetch_batch(task: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
 def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     """Fetch the batch; in a job, leave its publications to retry to the job's retry, and do that retry when this is
     the job's last batch to finish (:mod:`.jobretry`)."""
-    from pubfetch.distributed.jobretry import JobRetry
+    from pubfetch.distributed.jobretry import EachCounted, JobRetry
     from pubfetch.engine.resume import RetryEntry
-    from pubfetch.fetcher import BatchSummary, call_config, fetch_retries
+    from pubfetch.fetcher import call_config, fetch_retries
 
     worker = _worker(task)
     cfg = _config(worker).with_job_settings(message.settings)
     limiter = _rate_limiter(worker)
     args = message.fetcher_args(cfg.fetching)
-    summary = BatchSummary()
+    summary = EachCounted()
     job = task.request.group
     deferred: list[RetryEntry] | None = [] if job and message.batches else None
     # the run of the batches of this job beside this one of equal settings: the batch size is the walk's, whatever
@@ -232,15 +212,20 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     if deferred is not None:
         client, prefix = _results(task)
         retry = JobRetry(client, prefix, job, message.batches, task.request.id, int(task.app.conf.result_expires))
-        _ride(task, retry.defer, deferred)
+        if not _ride(task, client.exists, prefix + RESULT_KEY + task.request.id):
+            _ride(task, retry.defer, deferred)
+        # else: an earlier delivery's result, which the backend keeps, counted them; the retry would count them again
+        _ride(task, retry.settle, summary, summary)  # publications an earlier delivery left to the retry
         if _ride(task, retry.finish):
             entries = _ride(task, retry.entries, store)
             if entries:
                 log.info("last batch of job %s: retrying the job's %d publications that ended with a fetch "
                          "exception", job, len(entries))
-            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=summary,
+            retried = EachCounted()  # counted apart from this batch, whose result a later delivery replaces
+            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=retried,
                                      rate_limiter=limiter):
                 pass
+            _ride(task, retry.settle, retried)
             _ride(task, retry.done)
     log.info("batch %s of %d done: %d fetched, %d already complete", task.request.id, len(message.ids),
              summary.fetched, summary.skipped)

@@ -17,6 +17,7 @@ from pubfetch.engine.published import PublishedVersions
 from pubfetch.engine.resume import Resume, RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.asked_parts import asked_parts
 from pubfetch.model.caps import Fitting, fit_entry
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
@@ -218,11 +219,12 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
     to_fetch: list[Publication] = []
     starts: list[Resume | None] = []
     for pub, resume in zip(batch, resumes or [None] * len(batch), strict=True):
-        if pub.state.can_fetch(pub, args):
-            pub.state.update_counters(pub, args)
+        judged = asked_parts(pub, ctx.parts)  # a --fetch-part run is judged by the parts it asks for
+        if pub.state.can_fetch(judged, args):
+            pub.state.update_counters(judged, args)
             to_fetch.append(pub)
             starts.append(resume)
-        elif tally.complete(pub, False, mark):
+        elif tally.complete(pub, resumes is not None, mark):  # the end-of-run retry's were fetched by this run
             reported.add(id(pub))
     if not to_fetch:
         return [pub for pub in batch if id(pub) in reported]
@@ -244,11 +246,11 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
             # committed when it returns; the write-ahead log is folded back once a batch
             if store is not None and storable:
                 store.put_publication(pub)
-        if pub.retracted:
-            warn_retracted(pub)
         if tally.complete(pub, True, mark, run, order.get(id(pub), 0)):
             with lock:
                 reported.add(id(pub))
+            if pub.retracted:  # as it is reported: once, after the end-of-run retry of a paper that waits for it
+                warn_retracted(pub)
 
     holders = fetch_publications(ctx, to_fetch, done, starts, shared, mark.number)
     if watch is not None and watch.down:

@@ -53,6 +53,8 @@ def _children(el: etree._Element, name: str) -> list[etree._Element]:
 
 def _own_elements(ref: etree._Element) -> list[etree._Element]:
     """The elements under a ``ref``, in document order, without the subtrees of ``ref`` elements nested in it."""
+    if next(ref.iterdescendants("ref"), None) is None:
+        return list(ref.iterdescendants(etree.Element))  # lxml's own walk: the usual case, a ref without such nesting
     out: list[etree._Element] = []
     stack = list(reversed(ref))
     while stack:  # iterative: hostile nesting costs no recursion

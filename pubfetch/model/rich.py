@@ -309,6 +309,8 @@ class ReferenceSet:
 
     def __init__(self) -> None:
         self.items: list[Reference] = []
+        #: references offered that repeated one kept
+        self.repeats = 0
         self._index: dict[str, int] = {}
 
     @staticmethod
@@ -335,6 +337,7 @@ class ReferenceSet:
             self.items[seen] = Reference(kept.pmid or ref.pmid, kept.pmcid or ref.pmcid, kept.doi or ref.doi,
                                          kept.title or ref.title, kept.text)
             new = False
+            self.repeats += 1
         for key in self._keys(self.items[seen]):
             self._index.setdefault(key, seen)
         return new

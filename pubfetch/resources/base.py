@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol, Self, TypeVar
 
+from pubfetch import console
 from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.fetcher_args import FetcherArgs
@@ -95,6 +96,7 @@ class Context:
         self.doi_agencies: dict[str, str] = {}
         #: where they are kept between runs (the run's database), if anywhere
         self.agency_cache: AgencyCache | None = None
+        console.install()  # the run's warnings say they are pubfetch's, in a program that set up no logging
 
     @property
     def args(self) -> FetcherArgs:
@@ -140,8 +142,9 @@ class Context:
 
     @property
     def renderer(self) -> Renderer | None:
-        """The JavaScript renderer, started on first use; ``None`` when JavaScript is switched off."""
-        if not self.config.run.javascript:
+        """The JavaScript renderer, started on first use; ``None`` when JavaScript is switched off or the run is
+        stopping (no Chromium is started, no page rendered, after an interrupt)."""
+        if not self.config.run.javascript or self.halted:
             return None
         with self._lock:
             if self._renderer is None:
@@ -180,6 +183,32 @@ class Context:
 
                 self._page_workers = page_workers(min(self.config.run.threads, os.cpu_count() or 1), rules)
             return self._page_workers
+
+    def interrupt(self) -> Callable[[], None]:
+        """The run was interrupted: nothing more is sent, waited for (rate limits, retry pauses) or rendered, and the
+        exchanges and the page render in flight end now instead of at their deadlines. Returns what lets the context
+        serve its owner again once the interrupted work has ended (a library caller may go on using it)."""
+        watch = getattr(self.client, "watch", None)
+        was_stopped = watch.stopped if watch is not None else False
+        if watch is not None:
+            watch.stopped = True
+        cut = getattr(self.client, "cut_in_flight", None)
+        if cut is not None:
+            cut()
+        with self._lock:
+            renderer = self._renderer
+        halt = getattr(renderer, "halt", None)
+        if halt is not None:
+            halt()
+
+        def resume() -> None:
+            if watch is not None:
+                watch.stopped = was_stopped
+            go_on = getattr(renderer, "resume", None)
+            if not was_stopped and go_on is not None:
+                go_on()
+
+        return resume
 
     def wants(self, name: PartName) -> bool:
         """Whether a part is asked for (``--fetch-part`` / ``--not-fetch-part``)."""

@@ -67,19 +67,24 @@ def _one(ctx: Context, run: PubRun) -> None:
             return
         listed += len(answer.references)
         new = read = 0
+        repeats = found.repeats
         for ref in answer.references:
             if len(found) >= cap:
                 break
             new += found.add(ref)
             read += 1
         if len(found) >= cap and (read < len(answer.references) or (answer.hit_count or 0) > listed):
-            log.warning("Europe PMC has more than %d references of %s %s (%d listed so far, %s announced); kept the "
+            log.warning("Europe PMC lists more than %d references of %s %s (%d listed so far, %s announced); kept the "
                         "first %d (the max_references setting: raise it to keep more)", cap, source, cited, listed,
                         answer.hit_count if answer.hit_count is not None else "no count", cap)
             break
-        if answer.references and not new:
-            log.warning("page %d of Europe PMC's references of %s %s holds only references already read (the "
+        if answer.references and not new and found.repeats > repeats:
+            log.warning("page %d of Europe PMC's references of %s %s holds no reference not already read (the "
                         "service repeats its pages); kept the %d distinct ones read", page, source, cited, len(found))
+            break
+        if answer.references and not new:
+            log.warning("page %d of Europe PMC's references of %s %s holds no usable reference (none has an ID, a "
+                        "title or a text); kept the %d distinct ones read", page, source, cited, len(found))
             break
         if not answer.references or listed >= (answer.hit_count or 0):
             break

@@ -193,8 +193,11 @@ class PostgresStore(SqlStore):
                 raise
         try:
             return cls.init(url)
-        except StoreError:
-            return cls.open(url)  # another process made it meanwhile
+        except StoreError as made_not:
+            try:
+                return cls.open(url)  # another process made it meanwhile
+            except StoreError:
+                raise made_not from None  # why it could not be made says what to do; "does not exist" would not
 
     def _check_meta(self) -> None:
         has = self._read("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() "
@@ -224,7 +227,9 @@ class PostgresStore(SqlStore):
         except pg.errors.DuplicateDatabase:
             pass  # another process made it meanwhile
         except pg.Error as e:
-            raise StoreError(f"{self.label} does not exist and cannot be created: {_first_line(e)}") from None
+            raise StoreError(f"{self.label} does not exist and cannot be created: {_first_line(e)}; create it as a "
+                             f"user allowed to (createdb {name}, or CREATE DATABASE), or give this user CREATEDB, "
+                             "then run the command again") from None
         log.info("created PostgreSQL database %s", name)
 
     # --- connections and transactions ---------------------------------------------------------------------------------

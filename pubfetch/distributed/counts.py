@@ -1,0 +1,39 @@
+"""A batch's counts as they travel: a :class:`~pubfetch.fetcher.BatchSummary` as JSON (a task's result, a
+publication's count kept apart by :mod:`.jobretry`) and added up into a job's summary. Apart from :mod:`.tasks` so
+that the modules reading the counts need not import the task."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from pubfetch.engine.summary import merged_count
+
+
+def encode_summary(summary: Any) -> dict[str, Any]:
+    """A batch's :class:`~pubfetch.fetcher.BatchSummary` as JSON: its counts, and its sets as sorted lists (what else it
+    carries for the process that made it, such as live request counters, stays behind)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(summary):
+        value = getattr(summary, f.name)
+        if isinstance(value, set):
+            out[f.name] = sorted(value)
+        elif isinstance(value, int):
+            out[f.name] = value
+    return out
+
+
+def add_summary(into: Any, counts: dict[str, Any]) -> None:
+    """Add a batch's counts (from :func:`encode_summary`) to a job's summary: counts add up, the time a retry is
+    possible is the latest of the batches', the options that allow one are all of theirs, the others as the field says
+    (:func:`~pubfetch.engine.summary.merged_count`)."""
+    for f in dataclasses.fields(into):
+        value, current = counts.get(f.name), getattr(into, f.name)
+        if value is None or not isinstance(current, set | int):
+            continue
+        if isinstance(current, set):
+            current.update(value)
+        elif f.name == "eligible_at":
+            setattr(into, f.name, max(current, int(value)))
+        else:
+            setattr(into, f.name, merged_count(f, current, int(value)))
