@@ -78,3 +78,16 @@ def test_parts_are_the_recorded_works(corpus_dir, replay_server):
     assert [(g.agency, g.grant_id) for g in crelle.funding.items] == [
         (f["name"], a) for f in crelle_work["funder"] for a in f["award"]]
     assert [(a.given, a.family) for a in crelle.authors] == [(a["given"], a["family"]) for a in crelle_work["author"]]
+
+
+def test_without_a_contact_address_the_public_pool_with_one_line(replay_server, recwarn):
+    """Without ``crossref_mailto`` Crossref is still asked (in its public pool, whose lower limit the limiter then
+    keeps: tests/test_config_limits.py) and the run says once how to join the polite pool; with one, nothing is said
+    and the address goes with the requests."""
+    replay, server = replay_server
+    fetch_all(server, CROSSREF_DOIS[:2], **{**ON, "crossref_mailto": ""})
+    lines = [str(w.message) for w in recwarn if "Crossref" in str(w.message)]
+    assert len(lines) == 1 and "PUBFETCH_CROSSREF_MAILTO" in lines[0]
+    recwarn.clear()
+    fetch_all(server, CROSSREF_DOIS[:2], **ON)
+    assert not [w for w in recwarn if "Crossref" in str(w.message)]
