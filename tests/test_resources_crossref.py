@@ -87,7 +87,11 @@ def test_without_a_contact_address_the_public_pool_with_one_line(replay_server, 
     replay, server = replay_server
     fetch_all(server, CROSSREF_DOIS[:2], **{**ON, "crossref_mailto": ""})
     lines = [str(w.message) for w in recwarn if "Crossref" in str(w.message)]
-    assert len(lines) == 1 and "PUBFETCH_CROSSREF_MAILTO" in lines[0]
+    assert len(lines) == 1 and "PUBFETCH_CROSSREF_MAILTO" in lines[0] and "none is set" in lines[0]
+    recwarn.clear()
+    fetch_all(server, CROSSREF_DOIS[:1], **{**ON, "crossref_mailto": "curator"})
+    lines = [str(w.message) for w in recwarn if "Crossref" in str(w.message)]
+    assert len(lines) == 1 and "'curator' (crossref_mailto) is not an address" in lines[0]
     recwarn.clear()
     fetch_all(server, CROSSREF_DOIS[:2], **ON)
     assert not [w for w in recwarn if "Crossref" in str(w.message)]

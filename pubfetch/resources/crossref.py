@@ -23,8 +23,8 @@ from pubfetch.model.retraction import RETRACTED_BY, RetractionSource, Retraction
 from pubfetch.model.rich import RichName, Update
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.agency import CROSSREF, agency_of
-from pubfetch.resources.base import Context, chunks, email_address
-from pubfetch.resources.doibatch import ask_in_batches, doi_key, merge
+from pubfetch.resources.base import Context, chunks
+from pubfetch.resources.doibatch import ask_in_batches, contact, doi_key, merge
 from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
@@ -47,12 +47,9 @@ def work_url(ctx: Context, doi: str) -> str:
 
 
 def _get(ctx: Context, path: str, params: dict[str, str]) -> FetchResult:
-    contact = email_address(ctx.config.run.crossref_mailto)
-    if contact:
-        params = {**params, "mailto": contact}
-    else:
-        ctx.warn_once("crossref-contact", "Crossref is asked without a contact address, in its public pool at its "
-                      "lower rate: set PUBFETCH_CROSSREF_MAILTO or --crossref-mailto for its polite pool")
+    address = contact(ctx, "crossref_mailto", "Crossref", "in its public pool at its lower rate")
+    if address:
+        params = {**params, "mailto": address}
     return ctx.client.get(ctx.endpoints.crossref + path, params=params or None, publication=True,
                           headers={"Accept": "application/json"})
 

@@ -14,8 +14,8 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.agency import DATACITE, agency_of
-from pubfetch.resources.base import Context, email_address
-from pubfetch.resources.doibatch import ask_in_batches, merge
+from pubfetch.resources.base import Context
+from pubfetch.resources.doibatch import ask_in_batches, contact, merge
 from pubfetch.resources.pubrun import PubRun, RunFlag
 
 
@@ -33,9 +33,9 @@ def doi_url(ctx: Context, doi: str) -> str:
 
 def _dois(ctx: Context, dois: list[str]) -> FetchResult:
     params = {"ids": ",".join(d.lower() for d in dois), "page[size]": str(len(dois))}
-    contact = email_address(ctx.config.run.datacite_mailto)
-    if contact:
-        params["mailto"] = contact
+    address = contact(ctx, "datacite_mailto", "DataCite", "at its lower limit for anonymous requests")
+    if address:
+        params["mailto"] = address
     return ctx.client.get(ctx.endpoints.datacite + "dois", params=params, publication=True,
                           headers={"Accept": "application/vnd.api+json, application/json"})
 

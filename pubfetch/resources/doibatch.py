@@ -18,13 +18,25 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult
-from pubfetch.resources.base import Context, chunks
+from pubfetch.resources.base import Context, chunks, email_address
 from pubfetch.resources.pubrun import PubRun, RunFlag
 
 log = logging.getLogger(__name__)
 
 #: the parts that, once final, leave nothing for a scholarly API's content to improve
 FINISHED_PARTS = (PartName.title, PartName.theAbstract)
+
+
+def contact(ctx: Context, setting: str, service: str, cost: str) -> str:
+    """The contact address of ``setting`` to send to ``service``, or "" after saying once what its absence costs (an
+    address that is not one is said to be so)."""
+    given = str(getattr(ctx.config.run, setting)).strip()
+    address = email_address(given)
+    if not address:
+        why = f"'{given}' ({setting}) is not an address (NAME@DOMAIN)" if given else "none is set"
+        ctx.warn_once(f"{service}-contact", f"{service} is asked without a contact address, {cost}: {why}; set "
+                      f"PUBFETCH_{setting.upper()} or --{setting.replace('_', '-')}")
+    return address
 
 
 def doi_key(doi: str) -> str:
