@@ -1,6 +1,6 @@
 """How a fetching run ends: the exit statuses of docs/command-line.md's table, and the summary line in the wording
 that section gives, quoted here. Status 75 (network down) is tested by test_network_down.py, 130 (interrupted) by
-test_interrupt.py; the job statuses (4, and 0, 3 and 130 for jobs) by test_cli_job_exit.py."""
+test_interrupts.py; the job statuses (4, and 0, 3 and 130 for jobs) by test_cli_job_exit.py."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ import pubfetch.cli.errors as errors
 from pubfetch.cli import main as cli_main
 from pubfetch.engine.summary import BatchSummary, merged_count
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.model.asked_parts import asked_parts
-from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from support.cli import Cli
 from support.loopback import Reply
@@ -208,15 +207,3 @@ def test_a_fetch_part_run_is_judged_by_the_parts_it_asks_for(
     assert code == 0 and err[-1].startswith("pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
                                             "0 failed"), err
 
-
-def test_finality_judged_by_asked_parts() -> None:
-    pub = final_publication("1", failed_request=False)
-    pub.fulltext = Publication().fulltext  # no full text
-    assert not pub.is_final(ARGS)
-    assert asked_parts(pub, None) is pub and asked_parts(pub, frozenset(PartName)) is pub
-    assert asked_parts(pub, {PartName.title, PartName.theAbstract, PartName.keywords}).is_final(ARGS)
-    assert not asked_parts(pub, {PartName.fulltext}).is_final(ARGS)
-    # asking for none of the deciding parts: judged by what is asked for
-    assert asked_parts(pub, {PartName.pmid}).is_final(ARGS)
-    assert not asked_parts(pub, {PartName.pmid, PartName.doi}).is_final(ARGS)  # it has no DOI
-    assert not asked_parts(Publication(), {PartName.title}).is_final(ARGS)
