@@ -57,7 +57,7 @@ def unpasted(value: str) -> str:
 
 
 #: A DOI in a page's path: a whole segment "10.<registrant>" and the rest of the path after it.
-_DOI_IN_PATH = re.compile(r"(?:^|/)(10\.[0-9]{4,9}(?:\.[0-9]+)*/.+)$")
+_DOI_IN_PATH = re.compile(r"(?:^|/)(10\.[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}/.+)$")
 #: Path segments publishers put after the DOI: the page's view of the paper, not part of its DOI.
 _VIEWS = frozenset({"abs", "abstract", "full", "fulltext", "full-text", "pdf", "epdf", "pdfdirect", "pdfplus",
                     "html", "meta", "figures", "tables", "references", "suppinfo", "supplementary-material",

@@ -31,6 +31,7 @@ from support.pubfetch_processes import init_db, pubfetch_cmd, service_env, write
 from support.synthetic import (
     PMC_BASE,
     PMID_BASE,
+    SCHOLARLY_OFF,
     Article,
     SyntheticServices,
     assert_efetch_asked_each_once,
@@ -193,7 +194,7 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
             k += 1
 
     with SyntheticServices(3 * batch) as services:
-        cfg = FetchConfig().with_changes(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
+        cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                           batch_size=batch)
         seen_at: list[int] = []
         with Context(cfg) as ctx:

@@ -314,7 +314,10 @@ class Pipeline:
                     self._queued(list(self.ids.publications), option, store)
                     continue
                 ids = list(getattr(self.ids, kind))
-                limit, progress, keep = self._remaining(kind), a.flag("progress"), self._keep(kind)
+                limit = self._remaining(kind)
+                if kind == "publications" and a.get("limit", 0) <= 0 and self.sess.config.run.follow_published:
+                    limit = 0  # every entry the fetch gives: the journal versions of the preprints too
+                progress, keep = a.flag("progress"), self._keep(kind)
                 if kind == "publications":
                     self.content[kind].extend(fetching.get_publications(
                         self.sess, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,

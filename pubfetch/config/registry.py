@@ -92,8 +92,15 @@ def _bare(expected: object) -> object:
     return expected
 
 
+#: A switch's texts in the environment and on the command line, as a YAML config file's booleans
+_SWITCH = {"true": True, "false": False, "yes": True, "no": False, "on": True, "off": False, "1": True, "0": False}
+
+
 def _number(text: str, expected: object) -> object:
-    """A number's text as the number a config file would give (``2.5`` for a whole number is refused as 2.5)."""
+    """A number's text as the number a config file would give (``2.5`` for a whole number is refused as 2.5); a
+    switch's as the boolean (``false``, ``0``, ``off``)."""
+    if expected is bool:
+        return _SWITCH.get(text.lower(), text)
     if expected is int and re.fullmatch(r"[+-]?[0-9]+", text):
         return int(text)
     if expected in (int, float):

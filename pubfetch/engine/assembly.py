@@ -101,7 +101,8 @@ class FetchRun:
         time, to gather with (claims within ``scope``; :mod:`pubfetch.distributed.sharedrun`)."""
         with ExitStack() as stack:
             store, writer = self._writing(stack, db, summary)
-            tally = Tally(self.context.args, summary, progress, retry_exceptions)
+            tally = Tally(self.context.args, summary, progress, retry_exceptions,
+                          follow_published=self.config.run.follow_published)
             stack.callback(tally.retry.close)
             yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
                                    batch_size or self.config.batching.batch_size, own_context=self._owns_context,
@@ -125,6 +126,9 @@ class FetchRun:
         this run's requests (and judging finality by the parts asked for)."""
         store = _open(stack, db)
         writer = stack.enter_context(StoreWriter(store)) if store is not None else None
+        if writer is not None:  # DOI registration agencies are kept in the database between runs
+            self.context.agency_cache = writer
+            stack.callback(setattr, self.context, "agency_cache", None)
         watch = getattr(self.context.client, "watch", None)
         if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
             stack.enter_context(watch.watching())

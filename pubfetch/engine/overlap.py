@@ -30,6 +30,12 @@ def run_batches(ctx: Context, writer: StoreWriter | None, ids: Iterator[IdsLike]
     batches = loaded_batches(ids, size, store, ctx.args, errors)
     yield from overlapped(ctx, writer, batches, tally, errors, in_flight=2 if size > 1 else 1,
                           own_context=own_context, shared=shared, scope=scope)
+    published = tally.published.take() if tally.published is not None else []
+    if published:  # --follow-published: the journal versions of the input's preprints
+        log.info("fetching the journal versions of %d preprint%s", len(published), "" if len(published) == 1 else "s")
+        yield from overlapped(ctx, writer, loaded_batches(iter(published), size, store, ctx.args, errors), tally,
+                              errors, in_flight=2 if size > 1 else 1, own_context=own_context, shared=shared,
+                              scope=scope)
     if deferred is not None:
         for entries in tally.retry.chunks(size):
             deferred.extend(entries)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Final
@@ -120,8 +121,11 @@ class NetworkWatch:
     def pause(self, seconds: float) -> None:
         """Sleep as a rate limit or a retry asks, unless the watch halts meanwhile: then raise :class:`NotSent` at
         once (an interrupted run does not wait out a rate limit or a Retry-After for a request it will not send)."""
-        if self._halt.wait(seconds) and self.halted:
-            raise NotSent(HALTED)
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0 and self._halt.wait(left):
+            if self.halted:
+                raise NotSent(HALTED)
+            self._set_halt()  # woken by an interrupt mark that has ended since: wait on
 
     @contextmanager
     def watching(self) -> Iterator[None]:

@@ -39,6 +39,14 @@ class Renderer(Protocol):
     def render(self, url: str, wait_until: str | None = None, *, publication: bool = False) -> FetchResult: ...
 
 
+class AgencyCache(Protocol):
+    """Where the DOI registration agencies found in earlier runs are kept, by DOI prefix (the database)."""
+
+    def get_agencies(self, prefixes: Sequence[str]) -> dict[str, str]: ...
+
+    def put_agencies(self, agencies: dict[str, str]) -> None: ...
+
+
 class PubfetchWarning(UserWarning):
     """A setting that makes services answer less well (an e-mail address missing or invalid): filter it as any
     Python warning, e.g. ``warnings.simplefilter("ignore", pubfetch.PubfetchWarning)``."""
@@ -84,6 +92,10 @@ class Context:
         #: CPU-heavy work (PDF extraction workers) at most ``threads`` at a time, however many publications flow
         self.cpu_slots = threading.BoundedSemaphore(self.config.run.threads)
         self._warned: set[str] = set()
+        #: DOI registration agencies by DOI prefix, looked up once per run (``pubfetch.resources.agency``)
+        self.doi_agencies: dict[str, str] = {}
+        #: where they are kept between runs (the run's database), if anywhere
+        self.agency_cache: AgencyCache | None = None
         console.install()  # the run's warnings say they are pubfetch's, in a program that set up no logging
 
     @property

@@ -269,3 +269,58 @@ def test_without_chromium_the_run_goes_on_with_one_warning_and_no_error(
     assert len(said) == 1 and said[0].startswith("pubfetch: warning: JavaScript fetching needs Chromium: "), lines
     assert said[0].endswith("; pages that need JavaScript are fetched without it"), said
     assert lines[-1].startswith("pubfetch: 2 webpages/docs: "), lines
+
+
+def test_a_sigint_marks_the_process_interrupted_and_halts_every_watch(env: Path) -> None:
+    from pubfetch import interrupts
+    from pubfetch.net.reachability import NetworkWatch, NotSent
+
+    watch = NetworkWatch()
+    with interrupts.sigint_marked():
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            threading.Event().wait(EVENT_CEILING_S)  # the handler raises here, at the latest
+        assert interrupts.interrupted() and watch.halted
+        with pytest.raises(NotSent):
+            watch.pause(EVENT_CEILING_S)  # a rate limit or Retry-After is not waited out
+    assert not interrupts.interrupted() and not watch.halted  # the handler and the mark end with the command
+    watch.pause(0.01)  # a later wait is waited again: the wake the ended mark left is put aside
+    assert not watch._halt.is_set()
+
+
+def test_a_runs_rate_limit_and_retry_waits_end_when_it_stops(env: Path) -> None:
+    from pubfetch.config import FetchConfig
+    from pubfetch.engine.assembly import FetchRun
+    from pubfetch.net.reachability import NotSent
+
+    with FetchRun(FetchConfig()) as run:
+        client = run.context.client
+        limiter = client._rate_layer.limiter  # the run's own limiter, waiting on the run's watch
+        assert limiter.sleep == client.watch.pause
+        failed: list[BaseException] = []
+
+        def wait_for_a_permit() -> None:
+            try:
+                limiter.sleep(EVENT_CEILING_S)
+            except BaseException as e:  # noqa: BLE001 - handed to the test
+                failed.append(e)
+
+        waiter = threading.Thread(target=wait_for_a_permit)
+        waiter.start()
+        resume = run.context.interrupt()
+        waiter.join(STOP_CEILING_S)
+        assert not waiter.is_alive() and len(failed) == 1 and isinstance(failed[0], NotSent)
+        resume()
+        assert not client.watch.halted  # the context serves its owner again
+
+
+def test_an_interrupted_run_starts_no_browser(env: Path) -> None:
+    from pubfetch.config import FetchConfig
+    from pubfetch.engine.assembly import FetchRun
+
+    with FetchRun(FetchConfig().with_changes(javascript=True)) as run:
+        ctx = run.context
+        resume = ctx.interrupt()
+        assert ctx.renderer is None and ctx._renderer is None  # a page that wanted JavaScript is not rendered
+        resume()
+        assert ctx.renderer is not None  # made on first use again (Chromium starts with its first page)
