@@ -337,3 +337,11 @@ def test_references_alone_lead_from_papers_to_what_they_cite_met_by_doi(tmp_path
 def test_a_snowball_that_could_not_run_is_refused_before_any_request(cli, env, argv: list[str], said: str) -> None:
     code, _, err = cli(*argv)
     assert code == 2 and said in err and err.count("\n") == 1
+
+
+def test_seeds_a_search_identified_are_not_counted_again_as_given() -> None:
+    services = _graph()
+    summary = BatchSummary(identified={"Europe PMC search: synthetic": 3})
+    fetch_run(services).fetch(services.pmids(3), summary=summary, citations=True)
+    assert list(summary.identified) == ["Europe PMC search: synthetic", "Europe PMC citations at depth 1",
+                                        "PubMed citations at depth 1"]

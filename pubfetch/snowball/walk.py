@@ -29,7 +29,8 @@ __all__ = ["DEFAULT_MAX_HITS", "SEEDS", "SnowballPlan", "SnowballTooLarge", "sno
 
 #: the most publications a snowball (or a search) may bring to a run unless told otherwise (``--max-hits``)
 DEFAULT_MAX_HITS = 100_000
-#: the label of the papers a run was given, among the counts of what it identified
+#: the label of the papers a run was given, among the counts of what it identified (not counted when the run's
+#: summary already counts what identified them: a search's rows)
 SEEDS = "given"
 
 #: fetches a level's IDs through the run, yielding each publication as it is done
@@ -200,7 +201,8 @@ def snowball(ctx: Context, seeds: Iterable[PublicationIds], plan: SnowballPlan, 
 
 def _levels(walk: _Walk, given: list[PublicationIds], fetch_level: FetchLevel) -> Iterator[Publication]:
     plan, summary = walk.plan, walk.summary
-    walk.identified(SEEDS, len(given))
+    if not summary.identified:  # else what found the seeds (a search) counted them already
+        walk.identified(SEEDS, len(given))
     level = [walk.index.add(ids)[0] for ids in given]
     summary.duplicates += len(given) - len(set(level))
     level = walk.index.roots(level)
