@@ -345,3 +345,26 @@ def test_seeds_a_search_identified_are_not_counted_again_as_given() -> None:
     fetch_run(services).fetch(services.pmids(3), summary=summary, citations=True)
     assert list(summary.identified) == ["Europe PMC search: synthetic", "Europe PMC citations at depth 1",
                                         "PubMed citations at depth 1"]
+
+
+def test_a_long_citation_list_is_read_page_by_page_to_the_announced_count(tmp_path: Path) -> None:
+    services = _graph()
+    services.page_size = 2  # the service answers 2 citers a page whatever page size is asked
+    edges: list = []
+    fetch_run(services).fetch(services.pmids(3), citations=True, edges=edges)
+    # seeds 0 and 2 have 3 citers (2 pages each), seed 1 has 4 with paper 4's cross link (2 pages)
+    assert services.counts["citations"] == 6
+    assert {(e.citing.pmid, e.cited.pmid) for e in edges if e.source == "europepmc_citations"} == {
+        (Article(a).pmid, Article(b).pmid) for b in range(3) for a in services.citers(b)}
+
+
+def test_a_snowball_into_postgresql_keeps_its_edges_there(cli, graph, pg_url: str) -> None:
+    code, _, err = cli("-pub", *graph.pmids(3), "-db-fetch-end", pg_url, "--citations", "--allow-private-addresses",
+                       "--no-javascript")
+    assert code == 0, err
+    code, out, err = cli("-pub-db", pg_url, "-out", "--format", "edges")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {(r["citing_pmid"], r["cited_pmid"], r["source"]) for r in rows} == {
+        (Article(a).pmid, Article(b).pmid, source) for b in range(3) for a in graph.citers(b)
+        for source in ("europepmc_citations", "pubmed_citedin")}
