@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 if TYPE_CHECKING:  # the helpers are imported where used, so this file also works copied alone (tests/test_conftest.py)
+    from support.citation_graph import CitingServices
     from support.cli import Cli
     from support.loopback import LoopbackServer
     from support.replay import CorpusReplay
@@ -176,6 +177,18 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
     use_services(monkeypatch, tmp_path)
     return tmp_path
+
+
+@pytest.fixture
+def citation_graph(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[CitingServices]:
+    """The synthetic services of :func:`support.citation_graph.small_graph` (papers citing one another) on 127.0.0.1,
+    which pubfetch is pointed at as with :func:`services`."""
+    from support.citation_graph import small_graph
+    from support.synthetic import use_services
+
+    with small_graph() as graph:
+        use_services(monkeypatch, tmp_path, graph)
+        yield graph
 
 
 @pytest.fixture

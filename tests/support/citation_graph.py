@@ -130,3 +130,9 @@ class CitingServices(SyntheticServices):
     def pubmed_xml(self, a: Article) -> str:
         refs = self._references(a, False)
         return super().pubmed_xml(a).replace("</PubmedData>", f"<ReferenceList>{refs}</ReferenceList></PubmedData>")
+
+
+def small_graph() -> CitingServices:
+    """60 papers: seeds 0-2, each cited by 3 (3-11), each of those by 3 (12-38) ...; paper 4 (open access, listed by
+    Europe PMC as PMC9000004 and by ELink as 30000004) also cites seed 1."""
+    return CitingServices(60, seeds=3, fanout=3, cross=[(4, 1)])
