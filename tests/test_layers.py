@@ -33,6 +33,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "store",
     "resources",
     "engine",
+    "searching",
     "fetcher",
     "webfetch",
     "distributed",
