@@ -107,7 +107,7 @@ def pg_url(pg_database: str) -> str:
     import psycopg
 
     with psycopg.connect(pg_database, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs")
+        conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs, saved_searches")
     return pg_database
 
 

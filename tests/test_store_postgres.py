@@ -48,7 +48,7 @@ def test_open_refuses_newer_schema(pg_url: str) -> None:
     init_store(pg_url).close()
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    with pytest.raises(StoreError, match=r"has schema version 99, newer than this pubfetch supports \(1\)"):
+    with pytest.raises(StoreError, match=r"has schema version 99, newer than this pubfetch supports \(2\)"):
         open_store(pg_url)
 
 

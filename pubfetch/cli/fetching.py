@@ -62,6 +62,8 @@ class Session:
     extraction_failures: int = 0
     #: the exit status a queued job's state asks for (-job-status, a submitter that waited: cli/queued.job_exit)
     job_exit: int = 0
+    #: the exit status the searches ask for (3: one stopped short, pubfetch.cli.searchstep)
+    search_exit: int = 0
     _run: FetchRun | None = None
 
     @property

@@ -39,9 +39,11 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.preflight import check_outputs
 from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
+from pubfetch.cli.searchstep import SearchStep, searches_alone
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
+from pubfetch.output.text import ids_text
 from pubfetch.store import Store, open_or_init_store, open_store
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,7 @@ class Pipeline:
         self.content: dict[str, list[Any]] = {k: [] for k in KINDS}
         self.filters: list[Filter] = content_filters(args, self.fetcher_args)
         self.hosts: dict[str, dict[str, int]] | None = None
+        self.searches = SearchStep(args, sess)
 
     def run(self) -> None:
         check_report(self.args)
@@ -106,6 +109,7 @@ class Pipeline:
         self.limit_content()
         self.update_put_remove()
         self.output()
+        self.searches.finish()
 
     # --- streaming: ID files straight into the database ---------------------------------------------------------------
 
@@ -150,6 +154,8 @@ class Pipeline:
                 ids.add(kind, urls_from_args(f"-{option}", a.get(option), self.strict), "the command line")
         for path in a.get("pub-file", []):
             ids.add("publications", read_pub_file(path, self.strict), f"file {path}")
+        for found, where in self.searches.run():
+            ids.add("publications", found, where)
         for kind, option in (("webpages", "web-file"), ("docs", "doc-file")):
             for path in a.get(option, []):
                 ids.add(kind, read_url_file(path, _WHAT[kind], self.strict), f"file {path}")
@@ -215,6 +221,8 @@ class Pipeline:
 
     def output_ids(self) -> None:
         a, ids = self.args, self.ids
+        if searches_alone(a):
+            self.out.writelines(ids_text(*p.ids, tab=True) + "\n" for p in ids.publications)
         if a.flag("out-ids"):
             self.emit.ids(list(ids.publications), list(ids.webpages), list(ids.docs))
         for kind, option in zip(KINDS, ("txt-ids-pub", "txt-ids-web", "txt-ids-doc"), strict=True):
