@@ -28,8 +28,9 @@ from lxml import etree
 
 from support.loopback import Reply, Request
 
-PMID_BASE = 41_000_000
-PMC_BASE = 12_000_000
+#: The synthetic fetching services' numbering (support.synthetic), so that the hits found can also be fetched there.
+PMID_BASE = 30_000_000
+PMC_BASE = 9_000_000
 _CREATED = re.compile(r"CREATION_DATE:\[(\d{4}-\d{2}-\d{2}) TO (\d{4}-\d{2}-\d{2})\]")
 EPMC_BASE = "http://ebi.search.test/europepmc/webservices/rest/"
 EUTILS_BASE = "http://eutils.search.test/entrez/eutils/"
@@ -51,7 +52,7 @@ class Hit:
 
     @property
     def doi(self) -> str:
-        return f"10.5555/search.{self.index}"
+        return f"10.5555/synth.{self.index}"
 
 
 @dataclass
