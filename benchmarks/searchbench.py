@@ -22,7 +22,6 @@ for path in (REPO, REPO / "tests"):
         sys.path.insert(0, str(path))
 
 from bound import least_seconds  # noqa: E402
-
 from pubfetch.config.limits import DOCUMENTED  # noqa: E402
 from pubfetch.net.ratelimit import SharedRateLimiter, default_limits  # noqa: E402
 from pubfetch.searching import open_search  # noqa: E402
