@@ -10,12 +10,18 @@ and query).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
+from pubfetch.extract.errors import ParseError
 from pubfetch.ids import PublicationIds
+from pubfetch.net.outcome import FetchResult
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 __all__ = ["DayOverLimit", "Identified", "Search", "SearchError", "SearchIncomplete", "SearchShortfall", "Source",
            "SOURCES", "SOURCE_NAMES"]
@@ -82,6 +88,31 @@ class DayOverLimit(SearchError):
         super().__init__(message, identified)
         self.day = day
         self.count = count
+
+
+def settle(identified: Identified, total: int, what: str) -> None:
+    """The end of a search's hits: fewer than the ``total`` announced is a :class:`SearchShortfall`; more (records
+    added while it ran) are kept, with a warning; then it is complete."""
+    got = identified.retrieved
+    if got < total:
+        raise SearchShortfall(f"{identified.name} handed out {got:,} of the {total:,} hits it {what} for "
+                              f"{identified.query!r}; run the search again later", identified)
+    if got > total:
+        log.warning("%s handed out %d hits for %r, more than the %d it %s (records added meanwhile); all are kept",
+                    identified.name, got, identified.query, total, what)
+    identified.complete = True
+
+
+def read_answer(result: FetchResult, parse: Callable[[str | bytes], T], identified: Identified, stopped: str,
+                what: str) -> T:
+    """The parsed answer of a search request, or :class:`SearchIncomplete` saying where the search ``stopped`` and
+    which ``what`` (a page, an esearch range) failed (after the client's retries) or could not be read."""
+    if not result.ok:
+        raise SearchIncomplete(f"{stopped}: {what} failed ({result.brief()}); run the search again later", identified)
+    try:
+        return parse(result.text or result.body)
+    except ParseError as e:
+        raise SearchIncomplete(f"{stopped}: {what} could not be read ({e})", identified) from None
 
 
 class Search(Protocol):

@@ -13,18 +13,14 @@ before the record existed), which is what Pub2Tools relies on for its month-by-m
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 from datetime import date
 
-from pubfetch.extract.errors import ParseError
 from pubfetch.extract.searchpages import HitPage, parse_idlist_page
 from pubfetch.ids import PublicationIds
 from pubfetch.resources.base import Context
 from pubfetch.resources.europepmc import MAX_GET_QUERY
-from pubfetch.searching.base import Identified, SearchIncomplete, SearchShortfall
-
-log = logging.getLogger(__name__)
+from pubfetch.searching.base import Identified, read_answer, settle
 
 __all__ = ["PAGE_SIZE", "EuropePmcSearch", "europepmc_query"]
 
@@ -86,13 +82,7 @@ class EuropePmcSearch:
                 break
             cursor = page.next_cursor
             page = self._page(cursor)
-        if tally.retrieved < total:
-            raise SearchShortfall(f"Europe PMC handed out {tally.retrieved:,} of the {total:,} hits it announced for "
-                                  f"{self.query!r}; run the search again later", tally)
-        if tally.retrieved > total:
-            log.warning("Europe PMC handed out %d hits for %r, more than the %d it announced (records added "
-                        "meanwhile); all are kept", tally.retrieved, self.query, total)
-        tally.complete = True
+        settle(tally, total, "announced")
 
     def _page(self, cursor: str) -> HitPage:
         params = {"query": self.query, "resultType": "idlist", "pageSize": str(PAGE_SIZE), "format": "json",
@@ -105,13 +95,7 @@ class EuropePmcSearch:
             result = client.post(base + "searchPOST", params, headers=headers)
         else:
             result = client.get(base + "search", params=params, headers=headers)
-        got = self.identified.retrieved
-        of = "" if self.identified.hit_count is None else f" of {self.identified.hit_count:,}"
-        if not result.ok:
-            raise SearchIncomplete(f"Europe PMC search stopped after {got:,}{of} hits: the page at cursor {cursor} "
-                                   f"failed ({result.brief()}); run the search again later", self.identified)
-        try:
-            return parse_idlist_page(result.text or result.body)
-        except ParseError as e:
-            raise SearchIncomplete(f"Europe PMC search stopped after {got:,}{of} hits: the page at cursor {cursor} "
-                                   f"could not be read ({e})", self.identified) from None
+        got, count = self.identified.retrieved, self.identified.hit_count
+        of = "" if count is None else f" of {count:,}"
+        return read_answer(result, parse_idlist_page, self.identified,
+                           f"Europe PMC search stopped after {got:,}{of} hits", f"the page at cursor {cursor}")

@@ -26,7 +26,7 @@ from pubfetch.extract.searchpages import EsearchAnswer, parse_esearch, parse_esu
 from pubfetch.ids import PublicationIds
 from pubfetch.resources.base import Context
 from pubfetch.resources.ncbi import eutils_call
-from pubfetch.searching.base import DayOverLimit, Identified, SearchIncomplete, SearchShortfall
+from pubfetch.searching.base import DayOverLimit, Identified, read_answer, settle
 from pubfetch.searching.dates import DayRange, eutils_date
 
 log = logging.getLogger(__name__)
@@ -95,13 +95,7 @@ class PubMedSearch:
                 parts = span.split(math.ceil(answer.count / _PART_TARGET))
                 log.info("PubMed: %d hits entered %s: split into %d ranges", answer.count, span, len(parts))
                 todo.extend(reversed(parts))  # oldest first
-        if tally.retrieved < total:
-            raise SearchShortfall(f"PubMed handed out {tally.retrieved:,} of the {total:,} hits it counted for "
-                                  f"{self.term!r}; run the search again later", tally)
-        if tally.retrieved > total:
-            log.warning("PubMed handed out %d hits for %r, more than the %d it counted (records added meanwhile); "
-                        "all are kept", tally.retrieved, self.term, total)
-        tally.complete = True
+        settle(tally, total, "counted")
 
     def _summarised(self, answer: EsearchAnswer) -> Iterator[PublicationIds]:
         """The PMIDs of a range, each with the PMCID and DOI its esummary DocSum gives (PMIDs alone where esummary
@@ -121,15 +115,8 @@ class PubMedSearch:
             params.update(datetype="edat", mindate=eutils_date(span.first), maxdate=eutils_date(span.last))
         result = eutils_call(self.ctx, "esearch.fcgi", params, long=len(self.term) > _LONG_TERM)
         where = "" if span is None else f" (entered {span})"
-        got = self.identified.retrieved
-        if not result.ok:
-            raise SearchIncomplete(f"PubMed search stopped after {got:,} hits: esearch{where} failed "
-                                   f"({result.brief()}); run the search again later", self.identified)
-        try:
-            return parse_esearch(result.text or result.body)
-        except ParseError as e:
-            raise SearchIncomplete(f"PubMed search stopped after {got:,} hits: the esearch answer{where} could not "
-                                   f"be read ({e})", self.identified) from None
+        return read_answer(result, parse_esearch, self.identified,
+                           f"PubMed search stopped after {self.identified.retrieved:,} hits", f"esearch{where}")
 
     def _esummary(self, answer: EsearchAnswer, start: int, size: int) -> list[PublicationIds]:
         if not answer.web_env or not answer.query_key:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode
 
 from lxml import etree
 
@@ -223,17 +223,10 @@ class SearchServices:
 
     def transport(self):
         """An in-process transport answering both services' URLs (no socket)."""
-        from pubfetch.net.mapping_transport import Canned, MappingTransport
+        from pubfetch.net.mapping_transport import MappingTransport
+        from support.synthetic import answering
 
-        def answer(request) -> Canned:
-            split = urlsplit(request.url)
-            data = request.data
-            body = (data if isinstance(data, bytes) else data.encode() if isinstance(data, str)
-                    else urlencode(dict(data)).encode() if data else b"")
-            reply = self.handle(Request(request.method, split.path, parse_qs(split.query, keep_blank_values=True),
-                                        dict(request.headers), body))
-            return Canned(reply.status, reply.body, reply.content_type, reply.headers)
-
+        answer = answering(self.handle)
         return MappingTransport({"http://ebi.search.test/*": answer, "http://eutils.search.test/*": answer})
 
     @staticmethod
