@@ -132,3 +132,30 @@ def test_saved_searches_are_listed_and_removed(cli: Cli, search: SearchServices,
 ])
 def test_searches_asked_wrongly_are_one_line_and_exit_2(cli: Cli, env: Path, argv: list[str], words: str) -> None:
     assert words in usage_error(cli, *argv)
+
+
+@pytest.mark.services(10)
+def test_an_interrupted_update_run_does_not_move_the_saved_day(cli: Cli, search: SearchServices, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "pubs.db"
+    assert cli("-search-europepmc", "cancer", "--save-search", "w", "-db-fetch-end", db).code in (0, 1)
+    with open_store(db) as store:
+        store.put_saved_search(SavedSearch("w", "europepmc", "cancer", True, date(2026, 1, 1)))
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pubfetch.cli.fetching.get_publications", interrupted)
+    search.grow(2, day=date.today())
+    assert cli("-search-update", "w", "-db-fetch-end", db).code == 130
+    assert cli("-search-list", db).out == "w\teuropepmc\t2026-01-01\tcancer\n"
+
+
+@pytest.mark.services(10)
+def test_hits_without_any_id_are_counted_and_said_not_added(cli: Cli, search: SearchServices) -> None:
+    search.preprint_every, search.preprint_dois = 2, False
+    search.grow(4)  # hits 3 and 5 are preprints known by their PPR id alone
+    code, out, err = cli("-search-europepmc", "cancer")
+    assert code == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == [f"3000000{i}" for i in (0, 1, 2, 4, 6)]
+    assert "2 hits have no PMID, PMCID or DOI and are not added (PPR:PPR3, PPR:PPR5)" in err

@@ -81,7 +81,6 @@ class SearchStep:
 
     args: ParsedArgs
     sess: Session
-    identified: list[Identified] = field(default_factory=list)
     failed: bool = False
     _moves: list[SavedSearch] = field(default_factory=list)
 
@@ -120,7 +119,7 @@ class SearchStep:
                 self._moves.append(SavedSearch(a.get("save-search"), source, query, preprints, started))
             elif "save-search" in a:
                 log.warning("search not saved as %s: it did not get every hit", a.get("save-search"))
-            yield ids, self.identified[-1].line()
+            yield ids, self.sess.identified[-1].line()
         if "search-update" in a:
             yield self._update(a.get("search-update"))
 
@@ -150,7 +149,7 @@ class SearchStep:
             search: Search = open_search(self.sess.context(), source, query, since=since, preprints=preprints)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        self.identified.append(search.identified)
+        self.sess.identified.append(search.identified)
         got: list[PublicationIds] = []
         try:
             count = search.count()
@@ -167,6 +166,8 @@ class SearchStep:
             self.failed = True
             self.sess.search_exit = EXIT_SOME_FAILED
             return got, False
+        finally:
+            _without_ids(search.identified)
         return got, True
 
     def finish(self) -> None:
@@ -179,6 +180,15 @@ class SearchStep:
             for saved in self._moves:
                 store.put_saved_search(saved)
                 log.info("saved search %s: last complete run %s", saved.name, saved.last_run)
+
+
+def _without_ids(identified: Identified) -> None:
+    """Hits with no PMID, PMCID or DOI (a preprint known by its PPR id alone) are counted, not added: said once."""
+    missing = identified.without_ids
+    if missing:
+        shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        log.warning("%s search: %d hits have no PMID, PMCID or DOI and are not added (%s)", identified.name,
+                    len(missing), shown)
 
 
 @contextmanager

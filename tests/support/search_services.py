@@ -75,6 +75,8 @@ class SearchServices:
     start: date = date(2021, 1, 1)
     #: every ``preprint_every``-th hit is a Europe PMC preprint (SRC:PPR, a DOI and no PMID); 0: none
     preprint_every: int = 0
+    #: whether Europe PMC gives the preprints' DOIs (False: a PPR id alone, no ID pubfetch can use)
+    preprint_dois: bool = True
     clock: Callable[[], float] = time.monotonic
     #: Europe PMC cursor offsets (hit numbers) whose pages answer 503; ``fail_times`` how often each (0: always)
     fail_offsets: set[int] = field(default_factory=set)
@@ -159,7 +161,7 @@ class SearchServices:
         results = []
         for h in page:
             if h.preprint:
-                results.append({"id": f"PPR{h.index}", "source": "PPR", "doi": h.doi})
+                results.append({"id": f"PPR{h.index}", "source": "PPR", **({"doi": h.doi} if self.preprint_dois else {})})
                 continue
             r = {"id": h.pmid, "source": "MED", "pmid": h.pmid, "doi": h.doi}
             if h.pmcid:
