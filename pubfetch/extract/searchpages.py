@@ -126,10 +126,13 @@ def parse_esummary_ids(text: str | bytes) -> list[PublicationIds]:
     out = []
     for doc in root.iterfind("DocSum"):
         found = {"pubmed": (doc.findtext("Id") or "").strip(), "pmc": "", "doi": ""}
-        for item in doc.iter("Item"):
-            name = (item.get("Name") or "").lower()
-            if name in found and not found[name] and item.text:
-                found[name] = item.text.strip()
+        for item in doc.iterchildren("Item"):  # the DocSum's own items, and the ArticleIds list's: no deeper
+            name = item.get("Name")
+            listed = item.iterchildren("Item") if name == "ArticleIds" else (item,) if name == "DOI" else ()
+            for value in listed:
+                key = (value.get("Name") or "").lower()
+                if key in found and not found[key] and value.text:
+                    found[key] = value.text.strip()
         ids = hit_ids(found["pubmed"], found["pmc"], found["doi"])
         if not ids.is_empty():
             out.append(ids)
