@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.ids import PublicationIds
-from pubfetch.store import init_store, open_db, open_store
+from pubfetch.store import copy_store, init_store, open_db, open_store
 from pubfetch.store.saved import SavedSearch, SavedSearches
 from pubfetch.store.schema import create_v0
 from support.publications import fetched_publication
@@ -77,3 +77,13 @@ def test_a_hit_is_known_when_any_of_its_ids_is_stored(tmp_path: Path, ids: Publi
         assert isinstance(store, SavedSearches)
         store.put_publication(fetched_publication("5", "10.1/OLD", "Old", fulltext=None))
         assert store.knows_any(ids) is known
+
+
+def test_a_copy_of_a_database_keeps_its_saved_searches(tmp_path: Path, pg_url: str) -> None:
+    saved = SavedSearch("monthly", "europepmc", "q", False, date(2026, 5, 1))
+    with init_store(tmp_path / "a.db") as store:
+        assert isinstance(store, SavedSearches)
+        store.put_saved_search(saved)
+    assert copy_store(tmp_path / "a.db", pg_url).rows["saved searches"] == 1
+    with open_store(pg_url) as copy:
+        assert isinstance(copy, SavedSearches) and copy.saved_searches() == [saved]

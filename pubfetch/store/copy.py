@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from pubfetch.store.base import StoreError
+from pubfetch.store.saved import SAVED_COLUMNS
 from pubfetch.store.sql import ID_COLUMNS, PAGE_TABLES, SqlStore, Tx
 
 log = logging.getLogger(__name__)
@@ -48,11 +50,15 @@ def _copy_table(src: SqlStore, dst: SqlStore, table: str, columns: str, json_col
 
 
 def copy_database(src: SqlStore, dst: SqlStore) -> CopyCounts:
-    """Copy every publication, ID mapping, webpage and doc of ``src`` into the empty ``dst``."""
+    """Copy every publication, ID mapping, webpage, doc and saved search of ``src`` into the empty ``dst``."""
     counts = CopyCounts()
     counts.rows["publications"] = _copy_table(src, dst, "publications", f"primary_id, {ID_COLUMNS}", True)
     counts.rows["publication IDs"] = _copy_table(src, dst, "publication_ids", "id, primary_id", False)
     for kind in PAGE_TABLES:
         counts.rows[kind] = _copy_table(src, dst, kind, "url", True)
+    try:
+        counts.rows["saved searches"] = _copy_table(src, dst, "saved_searches", SAVED_COLUMNS, False)
+    except StoreError:  # a source opened read-only before its upgrade has none
+        log.info("%s keeps no saved searches (schema version 1): none copied", src.name)
     log.info("copied %s from %s to %s", counts, src.name, dst.name)
     return counts

@@ -13,7 +13,7 @@ from datetime import date
 from pubfetch.ids import PublicationIds
 from pubfetch.store.sql import SqlStore, Tx, lookup_key
 
-__all__ = ["SavedSearch", "SavedSearches"]
+__all__ = ["SAVED_COLUMNS", "SavedSearch", "SavedSearches"]
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class SavedSearch:
     last_run: date | None = None
 
 
-_COLUMNS = "name, source, query, preprints, last_run"
+SAVED_COLUMNS = "name, source, query, preprints, last_run"
 
 
 def _row(row: tuple) -> SavedSearch:
@@ -49,18 +49,18 @@ class SavedSearches(SqlStore):
             done = tx.execute("UPDATE saved_searches SET source = ?, query = ?, preprints = ?, last_run = ? "
                               "WHERE name = ?", values)
             if not done.rowcount:
-                tx.execute(f"INSERT INTO saved_searches ({_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                tx.execute(f"INSERT INTO saved_searches ({SAVED_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
                            (saved.name, *values[:-1]))
 
         self._transact(put)
 
     def saved_search(self, name: str) -> SavedSearch | None:
-        rows = self._read(f"SELECT {_COLUMNS} FROM saved_searches WHERE name = ?", (name,))
+        rows = self._read(f"SELECT {SAVED_COLUMNS} FROM saved_searches WHERE name = ?", (name,))
         return _row(rows[0]) if rows else None
 
     def saved_searches(self) -> list[SavedSearch]:
         """Every saved search, in the order they were first saved."""
-        return [_row(r) for r in self._read(f"SELECT {_COLUMNS} FROM saved_searches ORDER BY seq")]
+        return [_row(r) for r in self._read(f"SELECT {SAVED_COLUMNS} FROM saved_searches ORDER BY seq")]
 
     def remove_saved_search(self, name: str) -> bool:
         """Forget the search of that name; False when there was none."""
