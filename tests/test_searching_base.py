@@ -38,6 +38,7 @@ def test_since_asks_only_for_the_records_created_or_entered_from_that_day(corpus
     assert s.seen("esearch")[-1].params["mindate"] == "2021/01/09"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source, key, windows", [("europepmc", "europepmc", ((10, 1.0), (500, 60.0))),
                                                   ("pubmed", "ncbi", ((3, 1.0),))])
 def test_the_requests_keep_to_the_documented_rates(corpus_dir: Path, tmp_path: Path, source: str, key: str,

@@ -10,6 +10,7 @@ from pubfetch.searching import EuropePmcSearch, SearchIncomplete, open_search
 from support.search_services import SearchServices, search_context
 
 
+@pytest.mark.slow
 def test_a_europepmc_query_of_50000_hits_returns_every_hit_at_1000_a_page(corpus_dir: Path) -> None:
     s = SearchServices(corpus_dir, 50_000, per_day=40)
     search = EuropePmcSearch(search_context(s), "cancer")

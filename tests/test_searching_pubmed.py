@@ -16,6 +16,7 @@ from support.search_services import SearchServices, search_context
 TODAY = date(2026, 11, 28)
 
 
+@pytest.mark.slow
 def test_a_pubmed_query_of_50000_hits_returns_every_hit_by_splitting_dates(corpus_dir: Path) -> None:
     s = SearchServices(corpus_dir, 50_000, per_day=40)
     search = PubMedSearch(search_context(s), "cancer", today=TODAY)
