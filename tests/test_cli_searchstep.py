@@ -128,6 +128,7 @@ def test_saved_searches_are_listed_and_removed(cli: Cli, search: SearchServices,
     (["-search-europepmc"], "needs a query"),
     (["-search-europepmc", "x", "--save-search", "n"], "needs the database"),
     (["-search-pubmed", "x", "--no-preprints"], "--no-preprints needs -search-europepmc"),
+    (["-search-pubmed", "x", "--synonyms"], "--synonyms needs -search-europepmc"),
     (["-search-pubmed", "x", "--max-hits", "lots"], "expected a whole number"),
 ])
 def test_searches_asked_wrongly_are_one_line_and_exit_2(cli: Cli, env: Path, argv: list[str], words: str) -> None:
@@ -159,3 +160,16 @@ def test_hits_without_any_id_are_counted_and_said_not_added(cli: Cli, search: Se
     assert code == 0
     assert [line.split("\t")[0] for line in out.splitlines()] == [f"3000000{i}" for i in (0, 1, 2, 4, 6)]
     assert "2 hits have no PMID, PMCID or DOI and are not added (PPR:PPR3, PPR:PPR5)" in err
+
+
+@pytest.mark.services(10)
+def test_synonyms_are_asked_for_and_kept_with_the_saved_search(cli: Cli, search: SearchServices,
+                                                              tmp_path: Path) -> None:
+    db = tmp_path / "pubs.db"
+    assert cli("-search-europepmc", "cancer", "--synonyms", "--no-preprints", "--save-search", "s",
+               "-db-fetch-end", db).code in (0, 1)
+    assert search.seen("europepmc")[-1].params["synonym"] == "TRUE"
+    assert cli("-search-list", db).out.endswith("\tcancer (no preprints, synonyms)\n")
+    assert cli("-search-update", "s", "-db-fetch-end", db).code in (0, 1)
+    update = search.seen("europepmc")[-1].params
+    assert update["synonym"] == "TRUE" and "NOT SRC:PPR" in update["query"]

@@ -20,13 +20,13 @@ def _check_saved_searches(store: SavedSearches) -> None:
     assert store.saved_searches() == [] and store.saved_search("a") is None
     first = SavedSearch("a", "europepmc", 'TITLE:"x"', preprints=False)
     store.put_saved_search(first)
-    store.put_saved_search(SavedSearch("b", "pubmed", "y[au]", last_run=date(2026, 3, 1)))
+    store.put_saved_search(SavedSearch("b", "europepmc", "y", last_run=date(2026, 3, 1), synonyms=True))
     assert store.saved_search("a") == first
     moved = SavedSearch("a", "europepmc", 'TITLE:"x"', False, date(2026, 4, 2))
     store.put_saved_search(moved)
     assert [s.name for s in store.saved_searches()] == ["a", "b"] and store.saved_search("a") == moved
     assert store.remove_saved_search("a") and not store.remove_saved_search("a")
-    assert [s.name for s in store.saved_searches()] == ["b"]
+    assert store.saved_searches() == [SavedSearch("b", "europepmc", "y", True, date(2026, 3, 1), True)]
 
 
 def test_sqlite_keeps_saved_searches(tmp_path: Path) -> None:

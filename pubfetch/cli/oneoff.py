@@ -214,8 +214,9 @@ def _saved_searches(args: ParsedArgs, out: TextIO) -> None:
         from pubfetch.cli.searchstep import list_saved
 
         for saved in list_saved(args.get("search-list")):
+            notes = [note for note, on in (("no preprints", not saved.preprints), ("synonyms", saved.synonyms)) if on]
             out.write(f"{saved.name}\t{saved.source}\t{saved.last_run or 'never'}\t{saved.query}"
-                      f"{'' if saved.preprints else ' (no preprints)'}\n")
+                      f"{' (' + ', '.join(notes) + ')' if notes else ''}\n")
     if "search-remove" in args:
         from pubfetch.cli.searchstep import remove_saved
 

@@ -153,6 +153,8 @@ ADD_IDS = Group("Pipeline 1: add IDs", (
     one("--max-hits", "N", "Refuse a search of more than N hits before anything is fetched (default 100000) "
         "(pubfetch)", spec.count, "modifier"),
     flag("--no-preprints", "Leave Europe PMC's preprints (SRC:PPR) out of -search-europepmc (pubfetch)", "modifier"),
+    flag("--synonyms", "Have -search-europepmc expand the query's terms with their synonyms, as Europe PMC's web site "
+         "does (pubfetch)", "modifier"),
     one("--save-search", "NAME", "Keep the search in the database of -db-fetch-end/-db-fetch under NAME, for "
         "-search-update (pubfetch)", role="modifier"),
     one("-search-update", "NAME", "Run the saved search NAME again for the records created since its last complete "

@@ -103,6 +103,8 @@ class SearchStep:
             raise UsageError("option --save-search saves one search: give one of -search-europepmc, -search-pubmed")
         if "no-preprints" in a and "search-europepmc" not in a:
             raise UsageError("option --no-preprints needs -search-europepmc (in PubMed, say NOT preprint[pt])")
+        if "synonyms" in a and "search-europepmc" not in a:
+            raise UsageError("option --synonyms needs -search-europepmc (PubMed maps a query's terms itself)")
 
     def run(self) -> Iterator[tuple[list[PublicationIds], str]]:
         """Each search's IDs and where they came from, as the pipeline adds them."""
@@ -112,11 +114,11 @@ class SearchStep:
             if option not in a:
                 continue
             query = _query(a, option)
-            preprints = "no-preprints" not in a
+            preprints, synonyms = "no-preprints" not in a, "synonyms" in a
             started = _today()
-            ids, complete = self._search(source, query, preprints=preprints)
+            ids, complete = self._search(source, query, preprints=preprints, synonyms=synonyms)
             if "save-search" in a and complete:
-                self._moves.append(SavedSearch(a.get("save-search"), source, query, preprints, started))
+                self._moves.append(SavedSearch(a.get("save-search"), source, query, preprints, started, synonyms))
             elif "save-search" in a:
                 log.warning("search not saved as %s: it did not get every hit", a.get("save-search"))
             yield ids, self.sess.identified[-1].line()
@@ -134,19 +136,22 @@ class SearchStep:
                                  "--save-search NAME")
             started = _today()
             since = saved.last_run - timedelta(days=OVERLAP_DAYS) if saved.last_run else None
-            ids, complete = self._search(saved.source, saved.query, preprints=saved.preprints, since=since)
+            ids, complete = self._search(saved.source, saved.query, preprints=saved.preprints, since=since,
+                                         synonyms=saved.synonyms)
             new = [i for i in ids if not store.knows_any(i)]
         when = f"since {since}" if since else "ever (no complete run saved yet)"
         print(f"pubfetch: saved search {name}: {len(ids):,} hits {when}, {len(new):,} new", file=sys.stderr)
         if complete:
-            self._moves.append(SavedSearch(saved.name, saved.source, saved.query, saved.preprints, started))
+            self._moves.append(SavedSearch(saved.name, saved.source, saved.query, saved.preprints, started,
+                                           saved.synonyms))
         return new, f"saved search {name}"
 
-    def _search(self, source: str, query: str, *, preprints: bool,
+    def _search(self, source: str, query: str, *, preprints: bool, synonyms: bool,
                 since: date | None = None) -> tuple[list[PublicationIds], bool]:
         """Every ID of one search (or those got before it stopped) and whether it was complete."""
         try:
-            search: Search = open_search(self.sess.context(), source, query, since=since, preprints=preprints)
+            search: Search = open_search(self.sess.context(), source, query, since=since, preprints=preprints,
+                                         synonyms=synonyms)
         except ValueError as e:
             raise UsageError(str(e)) from None
         self.sess.identified.append(search.identified)

@@ -51,12 +51,15 @@ class EuropePmcSearch:
         ctx: the run's context (its client waits for Europe PMC's rate limits and retries failed requests).
         query: Europe PMC's query syntax (``TITLE:"..." AND PUB_YEAR:2024``).
         preprints: keep preprints (``SRC:PPR``) among the hits; False excludes them.
+        synonyms: expand the query's terms with their synonyms, as Europe PMC's web site does (the REST search does
+            not by default, so without it a query can have fewer hits than the web site shows).
         since, until: only records created in Europe PMC on these days or between them (update runs).
     """
 
     def __init__(self, ctx: Context, query: str, *, preprints: bool = True, since: date | None = None,
-                 until: date | None = None) -> None:
+                 until: date | None = None, synonyms: bool = False) -> None:
         self.ctx = ctx
+        self.synonyms = synonyms
         self.query = europepmc_query(query, preprints=preprints, since=since, until=until)
         self.identified = Identified("europepmc", self.query)
         self._first: HitPage | None = None
@@ -87,6 +90,8 @@ class EuropePmcSearch:
     def _page(self, cursor: str) -> HitPage:
         params = {"query": self.query, "resultType": "idlist", "pageSize": str(PAGE_SIZE), "format": "json",
                   "cursorMark": cursor}
+        if self.synonyms:
+            params["synonym"] = "TRUE"
         if self.ctx.args.europepmc_email:
             params["email"] = self.ctx.args.europepmc_email
         client, base = self.ctx.client, self.ctx.endpoints.europepmc

@@ -34,22 +34,23 @@ def as_day(value: date | datetime | str | None, what: str = "since") -> date | N
 
 
 def open_search(ctx: Context, source: Source | str, query: str, *, since: date | None = None,
-                until: date | None = None, preprints: bool = True) -> Search:
+                until: date | None = None, preprints: bool = True, synonyms: bool = False) -> Search:
     """The search of ``query`` at ``source`` (``europepmc`` or ``pubmed``) in a run's context; nothing is asked yet.
     ``preprints=False`` leaves out Europe PMC's preprints (PubMed's query syntax says that itself:
-    ``NOT preprint[pt]``)."""
+    ``NOT preprint[pt]``); ``synonyms=True`` has Europe PMC expand the terms with their synonyms (PubMed maps terms
+    itself)."""
     if not query.strip():
         raise ValueError("the search query is empty")
     if source == "europepmc":
-        return EuropePmcSearch(ctx, query, preprints=preprints, since=since, until=until)
+        return EuropePmcSearch(ctx, query, preprints=preprints, since=since, until=until, synonyms=synonyms)
     if source == "pubmed":
         return PubMedSearch(ctx, query, since=since, until=until)
     raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
 
 
 def search(query: str, source: Source | str = "europepmc", since: date | datetime | str | None = None, *,
-           until: date | datetime | str | None = None, preprints: bool = True, config: FetchConfig | None = None,
-           **options: object) -> Iterator[PublicationIds]:
+           until: date | datetime | str | None = None, preprints: bool = True, synonyms: bool = False,
+           config: FetchConfig | None = None, **options: object) -> Iterator[PublicationIds]:
     """Every hit of ``query`` at ``source``, yielded as it is got: each publication's PMID, PMCID and DOI together.
 
     Args:
@@ -58,6 +59,7 @@ def search(query: str, source: Source | str = "europepmc", since: date | datetim
             split by Entrez date beyond 9,999 hits).
         since, until: only records created (Europe PMC) or entered (PubMed) on these days or between them.
         preprints: False leaves Europe PMC's preprints (``SRC:PPR``) out.
+        synonyms: Europe PMC expands the terms with their synonyms, as its web site does.
         config: the run's configuration (default: the environment and the config file).
         options: settings by name (``ncbi_api_key=...``, ``rate_limits=False``), as ``fetch_many`` takes them.
 
@@ -68,4 +70,5 @@ def search(query: str, source: Source | str = "europepmc", since: date | datetim
     first, last = as_day(since), as_day(until, "until")
     cfg = (config or FetchConfig.from_env()).with_options(dict(options), "search", none_keeps=True)
     with FetchRun(cfg) as run:
-        yield from open_search(run.context, source, query, since=first, until=last, preprints=preprints)
+        yield from open_search(run.context, source, query, since=first, until=last, preprints=preprints,
+                               synonyms=synonyms)

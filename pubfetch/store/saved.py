@@ -19,22 +19,24 @@ __all__ = ["SAVED_COLUMNS", "SavedSearch", "SavedSearches"]
 @dataclass(frozen=True)
 class SavedSearch:
     """A search kept under ``name``: ``source`` (``europepmc`` or ``pubmed``), the query, whether Europe PMC's
-    preprints are kept, and the day of the last complete run (None before the first)."""
+    preprints are kept, the day of the last complete run (None before the first), and whether Europe PMC expands
+    the terms with their synonyms."""
 
     name: str
     source: str
     query: str
     preprints: bool = True
     last_run: date | None = None
+    synonyms: bool = False
 
 
-SAVED_COLUMNS = "name, source, query, preprints, last_run"
+SAVED_COLUMNS = "name, source, query, preprints, last_run, synonyms"
 
 
 def _row(row: tuple) -> SavedSearch:
-    name, source, query, preprints, last_run = row
+    name, source, query, preprints, last_run, synonyms = row
     return SavedSearch(str(name), str(source), str(query), bool(preprints),
-                       date.fromisoformat(last_run) if last_run else None)
+                       date.fromisoformat(last_run) if last_run else None, bool(synonyms))
 
 
 class SavedSearches(SqlStore):
@@ -43,13 +45,13 @@ class SavedSearches(SqlStore):
     def put_saved_search(self, saved: SavedSearch) -> None:
         """Keep ``saved`` under its name, replacing the search of that name."""
         values = (saved.source, saved.query, int(saved.preprints),
-                  saved.last_run.isoformat() if saved.last_run else "", saved.name)
+                  saved.last_run.isoformat() if saved.last_run else "", int(saved.synonyms), saved.name)
 
         def put(tx: Tx) -> None:
-            done = tx.execute("UPDATE saved_searches SET source = ?, query = ?, preprints = ?, last_run = ? "
-                              "WHERE name = ?", values)
+            done = tx.execute("UPDATE saved_searches SET source = ?, query = ?, preprints = ?, last_run = ?, "
+                              "synonyms = ? WHERE name = ?", values)
             if not done.rowcount:
-                tx.execute(f"INSERT INTO saved_searches ({SAVED_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                tx.execute(f"INSERT INTO saved_searches ({SAVED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                            (saved.name, *values[:-1]))
 
         self._transact(put)

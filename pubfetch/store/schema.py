@@ -76,6 +76,7 @@ def saved_searches_ddl(seq: str) -> str:
     source    TEXT NOT NULL,
     query     TEXT NOT NULL,
     preprints INTEGER NOT NULL DEFAULT 1,
+    synonyms  INTEGER NOT NULL DEFAULT 0,
     last_run  TEXT NOT NULL DEFAULT ''
 )"""
 
