@@ -54,3 +54,12 @@ def test_a_cursor_still_failing_stops_the_search_loudly_keeping_what_was_got(cor
     assert len(got) == 3000 and e.value.identified.retrieved == 3000 and not e.value.identified.complete
     assert "stopped after 3,000 of 5,000 hits" in str(e.value)
     assert [r.status for r in s.seen("europepmc")].count(503) > 1  # retried before giving up
+
+
+def test_a_long_query_goes_by_searchpost(corpus_dir: Path) -> None:
+    s = SearchServices(corpus_dir, 1500)
+    query = " OR ".join(f'TITLE:"term {k}"' for k in range(120))
+    assert len(list(EuropePmcSearch(search_context(s), query))) == 1500
+    pages = s.seen("europepmc")
+    assert len(pages) == 2 and all(p.params["query"] == query for p in pages)
+    assert s.posted == 2

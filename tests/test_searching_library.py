@@ -51,6 +51,6 @@ def test_a_search_that_stops_short_raises_after_the_ids_got(served: SearchServic
     (lambda: pubfetch.search(" "), "the search query is empty"),
     (lambda: pubfetch.search("x", since="last week"), "since must be a date such as 2024-03-01"),
 ])
-def test_a_search_asked_wrongly_is_a_value_error(env: Path, call, words: str) -> None:
+def test_a_search_asked_wrongly_is_a_value_error_at_once(env: Path, call, words: str) -> None:
     with pytest.raises(ValueError, match=words):
-        next(call())
+        call()

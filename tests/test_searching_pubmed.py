@@ -40,3 +40,10 @@ def test_a_single_day_over_9999_hits_fails_naming_the_day_and_the_count(corpus_d
         list(search)
     assert e.value.day == s.start and e.value.count == 10_500
     assert "2021-01-01" in str(e.value) and "10,500" in str(e.value)
+
+
+def test_with_an_api_key_every_request_is_posted_with_ncbis_parameters(corpus_dir: Path) -> None:
+    s = SearchServices(corpus_dir, 700)
+    found = list(PubMedSearch(search_context(s, ncbi_api_key="k3y"), "x", today=TODAY))
+    assert len(found) == 700 and s.posted == len(s.requests) == 3  # esearch, then esummary 500 + 200
+    assert all(r.params["api_key"] == "k3y" and r.params["email"] == "curator@example.org" for r in s.requests)

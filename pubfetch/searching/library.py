@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date, datetime
+from typing import Any
 
 from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import FetchRun
@@ -63,12 +64,21 @@ def search(query: str, source: Source | str = "europepmc", since: date | datetim
         config: the run's configuration (default: the environment and the config file).
         options: settings by name (``ncbi_api_key=...``, ``rate_limits=False``), as ``fetch_many`` takes them.
 
-    Raises (from the iteration, where the IDs stop) :class:`~pubfetch.searching.SearchError`: a page that could not
+    Raises at once ``ValueError`` for an empty query, an unknown source or a bad date (``TypeError`` for an unknown
+    option); from the iteration, where the IDs stop, :class:`~pubfetch.searching.SearchError`: a page that could not
     be got after the client's retries (``SearchIncomplete``), fewer hits than announced (``SearchShortfall``), a day
-    of PubMed over 9,999 hits (``DayOverLimit``); ``ValueError`` for an empty query, an unknown source or a bad date.
+    of PubMed over 9,999 hits (``DayOverLimit``).
     """
     first, last = as_day(since), as_day(until, "until")
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
+    if not query.strip():
+        raise ValueError("the search query is empty")
     cfg = (config or FetchConfig.from_env()).with_options(dict(options), "search", none_keeps=True)
-    with FetchRun(cfg) as run:
-        yield from open_search(run.context, source, query, since=first, until=last, preprints=preprints,
-                               synonyms=synonyms)
+    return _hits(cfg, source, query, since=first, until=last, preprints=preprints, synonyms=synonyms)
+
+
+def _hits(config: FetchConfig, source: Source | str, query: str, **how: Any) -> Iterator[PublicationIds]:
+    """The search's IDs in a run of its own, closed when they end or the stream is dropped."""
+    with FetchRun(config) as run:
+        yield from open_search(run.context, source, query, **how)

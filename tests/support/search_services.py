@@ -84,6 +84,8 @@ class SearchServices:
     #: hits Europe PMC and PubMed count but never hand out (a service short of what it announced)
     phantom: int = 0
     requests: list[Seen] = field(default_factory=list)
+    #: requests that came as POSTs (Europe PMC's searchPOST, E-utilities with an API key)
+    posted: int = 0
 
     def __post_init__(self) -> None:
         files = self.corpus / "files"
@@ -130,6 +132,7 @@ class SearchServices:
             service, reply = "other", Reply(404, "not found", "text/plain")
         with self._lock:
             self.requests.append(Seen(service, params, self.clock(), reply.status))
+            self.posted += req.method == "POST"
         return reply
 
     def seen(self, service: str) -> list[Seen]:
