@@ -173,3 +173,19 @@ def test_synonyms_are_asked_for_and_kept_with_the_saved_search(cli: Cli, search:
     assert cli("-search-update", "s", "-db-fetch-end", db).code in (0, 1)
     update = search.seen("europepmc")[-1].params
     assert update["synonym"] == "TRUE" and "NOT SRC:PPR" in update["query"]
+
+
+@pytest.mark.services(10)
+def test_fewer_hits_than_announced_exits_3(cli: Cli, search: SearchServices) -> None:
+    search.phantom = 2
+    code, out, err = cli("-search-europepmc", "cancer")
+    assert code == 3 and len(out.splitlines()) == 3
+    assert "Europe PMC handed out 3 of the 5 hits it announced for 'cancer'" in err
+
+
+@pytest.mark.services(10)
+def test_a_pubmed_day_over_9999_hits_exits_3_naming_the_day_and_the_count(cli: Cli, search: SearchServices) -> None:
+    search.grow(10_001, day=date(2024, 2, 29))
+    code, _, err = cli("-search-pubmed", "cancer")
+    assert code == 3
+    assert "PubMed holds 10,001 hits entered on 2024-02-29" in err
