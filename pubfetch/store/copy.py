@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pubfetch.store.base import StoreError
 from pubfetch.store.saved import SAVED_COLUMNS
 from pubfetch.store.sql import ID_COLUMNS, PAGE_TABLES, SqlStore, Tx
+from pubfetch.textutil import counted
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,12 @@ class CopyCounts:
     rows: dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return ", ".join(f"{n} {table}" for table, n in self.rows.items())
+        return ", ".join(counted(n, _singular(table), table) for table, n in self.rows.items())
+
+
+def _singular(table: str) -> str:
+    """"docs" -> "doc", "saved searches" -> "saved search"."""
+    return table.removesuffix("es") if table.endswith("ches") else table.removesuffix("s")
 
 
 def _copy_table(src: SqlStore, dst: SqlStore, table: str, columns: str, json_column: bool) -> int:
