@@ -84,6 +84,7 @@ def test_a_copy_of_a_database_keeps_its_saved_searches(tmp_path: Path, pg_url: s
     with init_store(tmp_path / "a.db") as store:
         assert isinstance(store, SavedSearches)
         store.put_saved_search(saved)
-    assert copy_store(tmp_path / "a.db", pg_url).rows["saved searches"] == 1
+    counts = copy_store(tmp_path / "a.db", pg_url)
+    assert counts.rows["saved searches"] == 1 and str(counts).endswith(", 1 saved search")
     with open_store(pg_url) as copy:
         assert isinstance(copy, SavedSearches) and copy.saved_searches() == [saved]
