@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from pubfetch.extract.errors import ParseError
@@ -43,6 +44,14 @@ FIRST_DAY = date(1700, 1, 1)
 _PART_TARGET = 0.6 * RETMAX
 #: Queries longer than this are POSTed.
 _LONG_TERM = 1500
+
+
+@dataclass
+class _Siblings:
+    """The parts of one split range: its hits not found yet in the parts asked, and how many parts are not asked."""
+
+    left: int
+    parts: int
 
 
 class PubMedSearch:
@@ -81,21 +90,37 @@ class PubMedSearch:
         if total <= RETMAX:
             yield from self._summarised(first)
         else:
-            todo = [self.whole or DayRange(FIRST_DAY, self.open_end)]
-            while todo:
-                span = todo.pop()
+            yield from self._split(DayRange(FIRST_DAY, self.open_end) if self.whole is None else self.whole, total)
+        settle(tally, total, "counted")
+
+    def _split(self, whole: DayRange, total: int) -> Iterator[PublicationIds]:
+        """The hits of a range of more than 9,999, range by range, newest first. The parts of a split range are asked
+        newest first, and the count of the range they split is known: once the parts asked hold all of it, the older
+        ones are not asked (most queries' hits lie in recent years, and the split starts in 1700), and the count of
+        the last part is the rest (a last part over 9,999 is split without asking its count)."""
+        todo: list[tuple[DayRange, _Siblings]] = [(whole, _Siblings(total, 1))]
+        while todo:
+            span, siblings = todo.pop()
+            siblings.parts -= 1
+            if siblings.left <= 0:
+                continue
+            if siblings.parts == 0 and siblings.left > RETMAX and span.days > 1:
+                count = siblings.left
+            else:
                 answer = self._esearch(span)
+                siblings.left -= answer.count
                 if answer.count <= RETMAX:
                     yield from self._summarised(answer)
                     continue
                 if span.days == 1:
                     raise DayOverLimit(f"PubMed holds {answer.count:,} hits entered on {span.first} for "
                                        f"{self.term!r}, more than esearch hands out for one query ({RETMAX:,}); "
-                                       "narrow the query", tally, span.first, answer.count)
-                parts = span.split(math.ceil(answer.count / _PART_TARGET))
-                log.info("PubMed: %d hits entered %s: split into %d ranges", answer.count, span, len(parts))
-                todo.extend(reversed(parts))  # oldest first
-        settle(tally, total, "counted")
+                                       "narrow the query", self.identified, span.first, answer.count)
+                count = answer.count
+            parts = span.split(math.ceil(count / _PART_TARGET))
+            log.info("PubMed: %d hits entered %s: split into %d ranges", count, span, len(parts))
+            group = _Siblings(count, len(parts))
+            todo.extend((part, group) for part in parts)  # popped newest first
 
     def _summarised(self, answer: EsearchAnswer) -> Iterator[PublicationIds]:
         """The PMIDs of a range, each with the PMCID and DOI its esummary DocSum gives (PMIDs alone where esummary
