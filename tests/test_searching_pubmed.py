@@ -47,3 +47,12 @@ def test_with_an_api_key_every_request_is_posted_with_ncbis_parameters(corpus_di
     found = list(PubMedSearch(search_context(s, ncbi_api_key="k3y"), "x", today=TODAY))
     assert len(found) == 700 and s.posted == len(s.requests) == 3  # esearch, then esummary 500 + 200
     assert all(r.params["api_key"] == "k3y" and r.params["email"] == "curator@example.org" for r in s.requests)
+
+
+def test_the_split_does_not_ask_the_parts_its_counts_show_empty(corpus_dir: Path) -> None:
+    """Hits in 2021 only: once the newer half of 1700-2026 holds the whole count, the older half is not asked."""
+    s = SearchServices(corpus_dir, 12_000, per_day=40)
+    assert len(list(PubMedSearch(search_context(s), "x", today=TODAY))) == 12_000
+    ranged = [r.params for r in s.seen("esearch") if "mindate" in r.params]
+    assert ranged and all(r["maxdate"] >= "2021/01/01" for r in ranged)
+    assert ranged[0]["maxdate"] == "2026/11/28"  # newest first
