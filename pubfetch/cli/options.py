@@ -70,6 +70,9 @@ ONEOFF_DATABASE = Group("One-off: database", (
           "to postgresql://host/db or back (pubfetch)"),
     one("-db-publications-map-reverse", "DATABASE",
         "Print every 'primary ID -> [PMID, PMCID, DOI] (provenance URLs)' line of the database", role="oneoff"),
+    one("-search-list", "DATABASE", "Print the saved searches of the database: name, source, last complete run, "
+        "query, tab-separated (pubfetch)", role="oneoff"),
+    fixed("-search-remove", "NAME DATABASE", "Forget the saved search NAME of the database (pubfetch)"),
 ))
 
 ONEOFF_WEB = Group("One-off: print a web page (network)", (
@@ -140,7 +143,26 @@ ADD_IDS = Group("Pipeline 1: add IDs", (
     many("-doc-json", "FILE", "Add docs from PubFetcher JSON files (pubfetch)"),
     flag("--strict", "Fail on the first invalid ID or URL (with its file and line) instead of skipping it "
          "(pubfetch)", "modifier"),
-), "Invalid IDs are reported with their file and line, skipped, and counted in a summary line on stderr.")
+    _opt("-search-europepmc", "Add the IDs of every hit of a Europe PMC query (its hit count is said first; with no "
+         "later step they are printed, 'pmid<TAB>pmcid<TAB>doi' a line) (pubfetch)", "?", "QUERY", spec.text,
+         network=True),
+    _opt("-search-pubmed", "Add the IDs of every hit of a PubMed query, beyond 9,999 hits too (split by Entrez "
+         "date) (pubfetch)", "?", "QUERY", spec.text, network=True),
+    one("--query-file", "FILE", "The query of -search-europepmc or -search-pubmed, read from FILE (lines joined; "
+        "lines starting with # skipped) (pubfetch)", role="modifier"),
+    one("--max-hits", "N", "Refuse a search of more than N hits, or a snowball depth that would bring the run to "
+        "more than N publications, before anything of it is fetched (exit status 2; default 100000) (pubfetch)",
+        spec.positive, "modifier"),
+    flag("--no-preprints", "Leave Europe PMC's preprints (SRC:PPR) out of -search-europepmc (pubfetch)", "modifier"),
+    flag("--synonyms", "Have -search-europepmc expand the query's terms with their synonyms, as Europe PMC's web site "
+         "does (pubfetch)", "modifier"),
+    one("--save-search", "NAME", "Keep the search in the database of -db-fetch-end/-db-fetch under NAME, for "
+        "-search-update (pubfetch)", role="modifier"),
+    one("-search-update", "NAME", "Run the saved search NAME again for the records created since its last complete "
+        "run (less 2 days); add only the IDs the database of -db-fetch-end/-db-fetch does not know (pubfetch)",
+        network=True),
+), "Invalid IDs are reported with their file and line, skipped, and counted in a summary line on stderr. A search "
+   "that stops short keeps the IDs got by then and ends the command with exit status 3.")
 
 
 def _regex_pair(name: str, what: str, subject: str = "publication IDs") -> tuple[Option, Option]:
@@ -250,8 +272,6 @@ SNOWBALL = Group("Snowball", (
          "then theirs, to --depth (pubfetch)", "modifier"),
     one("--depth", "N", "Steps of links --citations and --expand-references follow (default 1) (pubfetch)",
         spec.positive, "modifier"),
-    one("--max-hits", "N", "Refuse, before fetching it (exit status 2), a snowball depth that would bring the run to "
-        "more than N publications (default 100000) (pubfetch)", spec.positive, "modifier"),
 ), "The counts a review reports (identified by source and depth, duplicates removed, already in the database, "
    "fetched, final / partial / failed, with full text) end the summary line and fill the -report's flow table.")
 

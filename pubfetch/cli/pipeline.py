@@ -39,11 +39,13 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.preflight import check_outputs
 from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
+from pubfetch.cli.searchstep import SearchStep, searches_alone
 from pubfetch.cli.snowballing import check_edges_output, snowball_plan, write_run_edges
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.common import Format
 from pubfetch.output.summary import format_counts, part_table, top_hosts
+from pubfetch.output.text import ids_text
 from pubfetch.snowball import SnowballPlan
 from pubfetch.store import Store, open_or_init_store, open_store
 from pubfetch.textutil import counted
@@ -91,6 +93,7 @@ class Pipeline:
         self.filters: list[Filter] = content_filters(args, self.fetcher_args)
         self.hosts: dict[str, dict[str, int]] | None = None
         self.snowball: SnowballPlan | None = None
+        self.searches = SearchStep(args, sess)
 
     def run(self) -> None:
         check_report(self.args)
@@ -113,6 +116,7 @@ class Pipeline:
         self.limit_content()
         self.update_put_remove()
         self.output()
+        self.searches.finish()
 
     # --- streaming: ID files straight into the database ---------------------------------------------------------------
 
@@ -157,6 +161,8 @@ class Pipeline:
                 ids.add(kind, urls_from_args(f"-{option}", a.get(option), self.strict), "the command line")
         for path in a.get("pub-file", []):
             ids.add("publications", read_pub_file(path, self.strict), f"file {path}")
+        for found, where in self.searches.run():
+            ids.add("publications", found, where)
         for kind, option in (("webpages", "web-file"), ("docs", "doc-file")):
             for path in a.get(option, []):
                 ids.add(kind, read_url_file(path, _WHAT[kind], self.strict), f"file {path}")
@@ -222,6 +228,8 @@ class Pipeline:
 
     def output_ids(self) -> None:
         a, ids = self.args, self.ids
+        if searches_alone(a):
+            self.out.writelines(ids_text(*p.ids, tab=True) + "\n" for p in ids.publications)
         if a.flag("out-ids"):
             self.emit.ids(list(ids.publications), list(ids.webpages), list(ids.docs))
         for kind, option in zip(KINDS, ("txt-ids-pub", "txt-ids-web", "txt-ids-doc"), strict=True):

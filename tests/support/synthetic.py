@@ -390,12 +390,12 @@ class SyntheticServices:
                      f"<p>{escape(a.abstract)}</p></body></html>")
 
 
-def in_process(services: SyntheticServices):
-    """A transport answering the services' URLs in this process, from their handler, without the server running:
-    the chain and resources are tested through every client layer but no socket."""
+def answering(handle: Callable[[Request], Reply]):
+    """A transport's answer from a server's handler, in this process: the request as the server would have received
+    it, the handler's reply as the transport's (a reset as a failed exchange)."""
     from urllib.parse import parse_qs, urlencode, urlsplit
 
-    from pubfetch.net.mapping_transport import Canned, MappingTransport
+    from pubfetch.net.mapping_transport import Canned
     from pubfetch.net.outcome import OutcomeKind
     from pubfetch.net.retry import ExchangeFailed
 
@@ -404,12 +404,21 @@ def in_process(services: SyntheticServices):
         data = request.data
         body = (data if isinstance(data, bytes) else data.encode() if isinstance(data, str)
                 else urlencode(dict(data)).encode() if data else b"")
-        reply = services.handle(Request(request.method, split.path, parse_qs(split.query, keep_blank_values=True),
-                                        dict(request.headers), body, time.monotonic(), target=request.url))
+        reply = handle(Request(request.method, split.path, parse_qs(split.query, keep_blank_values=True),
+                               dict(request.headers), body, time.monotonic(), target=request.url))
         if reply.reset:
             raise ExchangeFailed(OutcomeKind.IO_ERROR, "connection reset")
         return Canned(reply.status, reply.body, reply.content_type, reply.headers)
 
+    return answer
+
+
+def in_process(services: SyntheticServices):
+    """A transport answering the services' URLs in this process, from their handler, without the server running:
+    the chain and resources are tested through every client layer but no socket."""
+    from pubfetch.net.mapping_transport import MappingTransport
+
+    answer = answering(services.handle)
     return MappingTransport({services.base + "/*": answer})
 
 
