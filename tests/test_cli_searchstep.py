@@ -50,6 +50,17 @@ def test_a_search_alone_prints_each_publication_as_a_line_after_its_hit_count(cl
 
 
 @pytest.mark.services(10)
+def test_a_fetched_search_counts_its_hits_as_identified_in_the_summary_line(cli: Cli, search: SearchServices,
+                                                                          tmp_path: Path) -> None:
+    code, _, lines = cli.lines("-search-europepmc", "cancer", "-db-fetch-end", tmp_path / "p.db",
+                               "--allow-private-addresses", "--no-javascript")
+    assert code == 0, lines
+    assert lines[-1] == ("pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, 0 failed; identified 3 "
+                         "(3 Europe PMC search cancer), 0 duplicates removed, 0 already in the database; 2 with full "
+                         "text")
+
+
+@pytest.mark.services(10)
 def test_a_query_file_stands_for_the_query(cli: Cli, search: SearchServices, tmp_path: Path) -> None:
     query = tmp_path / "query.txt"
     query.write_text("# the review's query\ncancer\nAND therapy\n", encoding="utf-8")

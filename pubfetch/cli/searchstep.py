@@ -173,6 +173,8 @@ class SearchStep:
             return got, False
         finally:
             _without_ids(search.identified)
+            found = search.identified
+            self.sess.summary.identified[f"{found.name} search {found.query}"] = found.publications
         return got, True
 
     def finish(self) -> None:
