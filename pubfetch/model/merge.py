@@ -105,7 +105,8 @@ def apply_held(pub: Publication, url: str, args: FetcherArgs) -> list[PartName]:
 #: What of a record held for an unverified page is left out: what :func:`apply_record` merged as parts at once (the
 #: updates stay: a retraction they name is a set-once flag)
 _NO_PARTS: dict[str, Any] = {"title": "", "abstract": "", "fulltext": "", "keywords": [], "mesh": [], "efo": [],
-                             "go": [], "funding": [], "references": [], "sections": [], "license": "", "links": []}
+                             "go": [], "funding": [], "references": [], "sections": [], "license": "", "links": [],
+                             "tables": [], "figures": [], "supplements": [], "statements": []}
 
 
 def _apply_fields(pub: Publication, record: ArticleRecord, force_corresp: bool) -> None:
@@ -134,6 +135,10 @@ def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: 
         RichName.references: record.references,
         RichName.sections: record.sections,
         RichName.license: record.license,
+        RichName.tables: record.tables,
+        RichName.figures: record.figures,
+        RichName.supplements: record.supplements,
+        RichName.statements: record.statements,
     }
     for name, value in values.items():
         type_ = _type_for(types, name)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.rich import Grant, Reference, Section, Update
+from pubfetch.model.structure import Figure, Statement, Supplement, Table
 
 __all__ = ["ArticleRecord", "Link"]
 
@@ -65,6 +66,10 @@ class ArticleRecord:
     references: list[Reference] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     license: str = ""
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    supplements: list[Supplement] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
     #: the source's own retraction flag (publication types and updates are looked at when merging)
     retracted: bool = False
     #: Source-specific flags resources use to decide what to ask next (e.g. "source": "MED", "inEPMC": True,
