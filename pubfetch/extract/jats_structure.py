@@ -10,8 +10,9 @@
   :func:`absolute_media` once the service is known.
 * ``supplements``: every ``supplementary-material`` and ``inline-supplementary-material`` with a file (its own
   ``xlink:href``, else each of its ``media``); one inside a figure, and a ``graphic``, are never supplements. The media
-  type is ``mimetype``/``mime-subtype`` as written (or Europe PMC's ``suppdata-mime-type`` processing instructions),
-  else the one the file name's extension stands for; the size is Europe PMC's ``suppdata-size`` where given.
+  type is ``mimetype``/``mime-subtype`` as written, else the one the file name's extension stands for; the size is
+  the one its caption states ("(PDF, 1.2 MB)", a kB taken as 1,024 bytes). Europe PMC's ``suppdata-size`` processing
+  instructions are not read: the safe XML parser drops every processing instruction.
 * ``statements``: ``ack``, ``notes``, ``sec`` and ``fn`` typed by their ``sec-type``/``notes-type``/``fn-type``, else
   by their title (:func:`statement_type`), and ``funding-statement``; an untyped ``notes`` or ``fn-group`` holding
   typed ones (Springer's "Declarations") gives each of them.
@@ -184,9 +185,9 @@ class _Reader:
                 for holder, href in files:
                     if not href:
                         continue
-                    out.append(Supplement((holder.get("id") or el.get("id") or "").strip(), label,
-                                          caption or self._of(_child(holder, "caption")), href,
-                                          _media_type(holder, href), _stated_size(holder)))
+                    text = caption or self._of(_child(holder, "caption"))
+                    out.append(Supplement((holder.get("id") or el.get("id") or "").strip(), label, text, href,
+                                          _media_type((holder, el), href), _stated_size(text)))
         return out
 
     # ------------------------------------------------------------------------------------------------------ statements
@@ -229,25 +230,28 @@ def _spans(cell: etree._Element) -> tuple[int, int]:
     return rowspan, colspan or 1
 
 
-def _instructions(el: etree._Element) -> dict[str, str]:
-    return {pi.target: (pi.text or "").strip() for pi in el.iter(etree.ProcessingInstruction)}
+_SIZE = re.compile(r"\b(\d+(?:[.,]\d+)?)\s*(bytes|[kmg]i?b)\b", re.I)
+_UNITS = {"b": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
 
 
-def _media_type(el: etree._Element, href: str) -> str:
-    main, sub = (el.get("mimetype") or "").strip(), (el.get("mime-subtype") or "").strip()
-    if not main:
-        found = _instructions(el)
-        main, sub = found.get("suppdata-mime-type", ""), found.get("suppdata-mime-sub-type", "")
-    if main and sub:
-        return f"{main}/{sub}".lower()
+def _media_type(holders: tuple[etree._Element, ...], href: str) -> str:
+    """The type the file's element (else the supplement's) states, else its extension's."""
+    for el in holders:
+        main, sub = (el.get("mimetype") or "").strip(), (el.get("mime-subtype") or "").strip()
+        if main and sub:
+            return f"{main}/{sub}".lower()
     name = href.split("?", 1)[0].lower()
     extension = name[name.rfind("."):] if "." in name.rsplit("/", 1)[-1] else ""
     return _EXTRA_TYPES.get(extension) or _MEDIA_TYPES.guess_type("file" + extension)[0] or ""
 
 
-def _stated_size(el: etree._Element) -> int:
-    size = _instructions(el).get("suppdata-size", "")
-    return int(size) if size.isdigit() else -1
+def _stated_size(caption: str) -> int:
+    """A size the caption states ("(PDF, 1.2 MB)"), in bytes (a kB taken as 1,024 bytes), else -1."""
+    found = _SIZE.search(caption)
+    if not found:
+        return -1
+    unit = found.group(2).lower()
+    return round(float(found.group(1).replace(",", ".")) * _UNITS[unit[0] if unit != "bytes" else "b"])
 
 
 def add_structure_parts(article: etree._Element, record: ArticleRecord, texts: ElementTexts | None = None, *,
