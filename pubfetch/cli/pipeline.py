@@ -42,6 +42,8 @@ from pubfetch.cli.report import check_report, write_report
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
+from pubfetch.output.table_files import write_tables
+from pubfetch.resources.supplements import download_supplements
 from pubfetch.store import Store, open_or_init_store, open_store
 
 log = logging.getLogger(__name__)
@@ -405,7 +407,15 @@ class Pipeline:
                 self.out.write(format_counts(*self._counts([len(self.hosts[k]) for k in KINDS]), what="top_hosts"))
         if a.flag("part-table"):
             self.out.write(part_table(c["publications"]))
+        if "out-tables" in a:
+            write_tables(a.get("out-tables"), c["publications"])
+        if "supplements" in a:
+            self._supplements(a.get("supplements"))
         self._report()
+
+    def _supplements(self, directory: str) -> None:
+        done = download_supplements(self.sess.context(), self.content["publications"], directory)
+        log.info("supplementary files: %d written to %s, %d failed", done.written, directory, done.failed)
 
     def _report(self) -> None:
         sess = self.sess

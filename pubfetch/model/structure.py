@@ -11,10 +11,12 @@ own.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["DEFAULT_MAX_TABLE_CELLS", "STATEMENT_TYPES", "Figure", "Statement", "Supplement", "Table"]
+__all__ = ["DEFAULT_MAX_TABLE_CELLS", "STATEMENT_TYPES", "Figure", "Statement", "Supplement", "Table", "folder_name",
+           "safe_file_name"]
 
 #: Cells a table keeps at most unless the settings say otherwise (``run.max_table_cells``)
 DEFAULT_MAX_TABLE_CELLS = 100_000
@@ -22,6 +24,22 @@ DEFAULT_MAX_TABLE_CELLS = 100_000
 #: The kinds of statement, in the order a reader would look for them.
 STATEMENT_TYPES = ("data_availability", "code_availability", "competing_interests", "author_contributions",
                    "funding", "ethics", "acknowledgements")
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_file_name(name: str) -> str:
+    """A name usable as one file or folder name anywhere: runs of other characters than letters, digits, ".", "_" and
+    "-" become "_", and a name of dots only (".", "..") is prefixed with "_"."""
+    safe = _UNSAFE.sub("_", name).strip("_")[:200] or "_"
+    return "_" + safe if set(safe) == {"."} else safe
+
+
+def folder_name(pmcid: str, pmid: str, doi: str) -> str:
+    """The folder a publication's files are written under (its tables, its supplements): its PMCID, else its PMID,
+    else its DOI in lower case made a file name ("10.1021/pr200636x" -> "10.1021_pr200636x"); "" without IDs."""
+    return safe_file_name(pmcid or pmid or doi.lower()) if pmcid or pmid or doi else ""
 
 
 def _s(d: dict, key: str) -> str:

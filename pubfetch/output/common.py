@@ -44,8 +44,8 @@ def instant_text(ms: int) -> str:
 
 class Format(StrEnum):
     """Output formats: PubFetcher's three (``--format``), JSON Lines for pipelines, LOCKSS-style ArticleMetadata
-    records (``metadata``: the JSON document with records in place of entries; ``metadata-jsonl``: one per line), and
-    citations for reference managers (``csljson``, ``bibtex``, ``ris``)."""
+    records (``metadata``: the JSON document with records in place of entries; ``metadata-jsonl``: one per line),
+    citations for reference managers (``csljson``, ``bibtex``, ``ris``), and Markdown for language-model pipelines."""
 
     text = "text"
     html = "html"
@@ -56,6 +56,7 @@ class Format(StrEnum):
     csljson = "csljson"
     bibtex = "bibtex"
     ris = "ris"
+    markdown = "markdown"
 
     @property
     def is_json(self) -> bool:
