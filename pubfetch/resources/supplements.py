@@ -2,7 +2,8 @@
 
 Opt-in, because a paper's supplements can weigh far more than the paper. Each file is asked as a PDF link is
 (:func:`pubfetch.resources.site.fetch_pdf`): through the run's client, so with the address guard for URLs a source
-gave (``untrusted``), the body size cap (``http.max_bytes``), the time limits and the per-host slots and rate limits.
+gave (``untrusted``), the body size cap (``http.max_bytes``), the time limits and the per-host slots and rate limits;
+unlike a page or PDF, a file of any media type is read (``any_media``).
 ``<id>`` is the publication's PMCID, else PMID, else DOI (:func:`~pubfetch.model.structure.folder_name`); the file
 name is the last segment of the URL's path made safe, a name given twice in one paper getting ``_2``, ``_3``, ...
 before its extension. A file is written under a temporary name and renamed when complete, so a failed download
@@ -58,7 +59,7 @@ def supplement_targets(directory: Path, pub: Publication) -> list[tuple[Suppleme
 
 
 def _download(ctx: Context, item: Supplement, target: Path) -> bool:
-    result = ctx.client.get(item.url, publication=True, untrusted=True)
+    result = ctx.client.get(item.url, publication=True, untrusted=True, any_media=True)
     if not result.ok:
         log.warning("supplementary file %s not downloaded: %s", item.url, result.brief())
         return False
