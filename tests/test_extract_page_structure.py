@@ -1,6 +1,7 @@
-"""Tables and figures of a rule page's body: a Frontiers page (its built-in rule's body) with a table of two header
-rows, a footer and spans, and a figure with a relative image address, merged as the page's parts; and the rules of
-a table without ``<thead>``, a caption from the figure around a table, and what is no table or figure."""
+"""Tables and figures of a rule page's body and the statements of the page: a Frontiers page (its built-in rule's
+body) with a table of two header rows, a footer and spans, and a figure with a relative image address, merged as the
+page's parts; and the rules of a table without ``<thead>``, a caption from the figure around a table, what is no
+table or figure, and which sections are statements."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from pubfetch.extract.page_structure import page_figures, page_tables
+from pubfetch.extract.page_structure import page_figures, page_statements, page_tables
 from pubfetch.model.part_type import PartType
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
@@ -48,6 +49,19 @@ def test_a_rule_page_gives_the_tables_and_figures_of_its_body() -> None:
     [figure] = pub.figures.items
     assert (figure.label, figure.caption, figure.url) == ("Figure 2", "Spindle density.",
                                                          "https://www.frontiersin.org/files/fig2.jpg")
+    # the statements of the whole page: the rule's body leaves the last two out
+    assert [(s.type, s.title) for s in pub.statements.items] == [
+        ("data_availability", "Data availability statement"), ("author_contributions", "Author contributions"),
+        ("competing_interests", "Conflict of interest")]
+
+
+def test_statements_are_the_sections_a_heading_names() -> None:
+    page = BeautifulSoup("<body><h2>Methods</h2><p>We did.</p><h2>Competing interests</h2><p>None.</p>"
+                         "<h3>Funding</h3><p>Grant 1.</p><h2>Data availability</h2><h2>Ethics statement</h2>"
+                         "<p>Approved.</p></body>", "html.parser").body
+    assert [(s.type, s.title, s.text) for s in page_statements(page)] == [
+        ("competing_interests", "Competing interests", "None."), ("funding", "Funding", "Grant 1."),
+        ("ethics", "Ethics statement", "Approved.")]  # a heading without text is no statement
 
 
 def _roots(html: str) -> list:  # type: ignore[type-arg]

@@ -23,7 +23,7 @@ from pubfetch.extract.identity_claims import page_claims
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
-from pubfetch.extract.page_structure import page_figures, page_tables
+from pubfetch.extract.page_structure import page_figures, page_statements, page_tables
 from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.scrape import scrape_journal
 from pubfetch.extract.title_choice import complete_title, shown_spacing
@@ -31,7 +31,7 @@ from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.model.identity import Claims
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Section
-from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS, Figure, Table
+from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS, Figure, Statement, Table
 from pubfetch.rules import JournalRule, ScrapingRules
 from pubfetch.rules.page_index import PageIndex
 
@@ -48,9 +48,10 @@ class PageReading:
     read it (by host, else by the platform the page shows); ``None`` when the generic reader did. ``record``: the
     rule's fields (its full text with the title and abstract in front), or the generic reader's record; ``fill``: what
     the reader found that the rule's selectors did not; ``sections``, ``tables`` and ``figures``: those of the rule's
-    body; ``meta``: the meta tags' record (``None`` when they were not asked for); ``claims``: the identifiers and
-    titles the page and its rule give, judged where the page is merged; ``licence`` and ``licence_where`` (``"dc"`` or
-    the other tags): the page's licence statement."""
+    body, ``statements`` those of the whole page (:mod:`pubfetch.extract.page_structure`); ``meta``: the meta tags'
+    record (``None`` when they were not asked for); ``claims``: the identifiers and titles the page and its rule give,
+    judged where the page is merged; ``licence`` and ``licence_where`` (``"dc"`` or the other tags): the page's
+    licence statement."""
 
     url: str
     block: str | None = None
@@ -60,6 +61,7 @@ class PageReading:
     sections: list[Section] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
     meta: ArticleRecord | None = None
     #: the identifiers and titles the page claims (its tags' and its rule's), for the identity check where it is merged
     claims: Claims | None = None
@@ -85,10 +87,11 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool,
         return PageReading(url, block=reason)
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(rules, url, soup, index)
+    statements = page_statements(soup.body or soup) if rule is not None else []  # before the scraping edits the tree
     meta_record = parse_meta(html, url, site=rule.site if rule is not None else None) if meta else None
     heading, bibliographic = _titles(soup, url, meta_record)  # before a rule's scraping or the reader edits the tree
     reading = PageReading(url, rule_site=rule.site if rule is not None else None, meta=meta_record, licence=licence,
-                          licence_where=where)
+                          licence_where=where, statements=statements)
     if rule is not None:
         reading.record = scrape_journal(soup, url, rule)
         reading.record.title = complete_title(reading.record.title, bibliographic, heading,

@@ -11,6 +11,9 @@ The body is what a scraping rule's ``fulltext`` selector chose (as for :mod:`pub
 * A figure is each ``<figure>`` of the body holding an image and no table: label and caption from its
   ``<figcaption>`` ("Figure 2", "Fig. 2"), the image's ``src`` (or a lazy loader's ``data-src``) made absolute
   against the page's address.
+* A statement is each section of the whole page (rules often leave them out of the body) whose heading, of at most
+  80 characters, names one (:func:`~pubfetch.extract.jats_structure.statement_type`: "Data availability",
+  "Competing interests", ...), its text the paragraphs up to the next heading.
 """
 
 from __future__ import annotations
@@ -22,11 +25,12 @@ from urllib.parse import urljoin
 from bs4.element import Tag
 
 from pubfetch.extract.html_text import element_text
-from pubfetch.extract.page_sections import HEADINGS
+from pubfetch.extract.jats_structure import statement_type
+from pubfetch.extract.page_sections import HEADINGS, page_sections
 from pubfetch.extract.table_grid import MAX_COLSPAN, lay_out, span
-from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS, Figure, Table
+from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS, Figure, Statement, Table
 
-__all__ = ["page_figures", "page_tables"]
+__all__ = ["page_figures", "page_statements", "page_tables"]
 
 _TABLE_LABEL = re.compile(r"^\s*(table\s+[a-z]?\d+[a-z]?)\s*[.:|]?\s*", re.I)
 _FIGURE_LABEL = re.compile(r"^\s*((?:figure|fig\.?)\s+[a-z]?\d+[a-z]?)\s*[.:|]?\s*", re.I)
@@ -139,4 +143,14 @@ def page_figures(roots: Iterable[Tag], url: str) -> list[Figure]:
         figcaption = node.find("figcaption")
         label, caption = _labelled(element_text(figcaption) if isinstance(figcaption, Tag) else "", _FIGURE_LABEL)
         out.append(Figure(str(node.get("id") or ""), label, caption, urljoin(url, source) if source else ""))
+    return out
+
+
+def page_statements(page: Tag) -> list[Statement]:
+    """The statements of a page (its ``<body>``, or the element given), see the module."""
+    out: list[Statement] = []
+    for section in page_sections([page]):
+        kind = statement_type("", section.title) if len(section.title) <= 80 else ""
+        if kind and section.text:
+            out.append(Statement(kind, section.title, section.text))
     return out

@@ -87,13 +87,12 @@ def _figure(figure: Figure) -> str:
 
 
 def _size(size: int) -> str:
+    """A size in bytes as people read it ("12 bytes", "1.5 kB", "3.2 MB"); "" when unknown (-1)."""
     if size < 0:
         return ""
-    for unit in ("bytes", "kB", "MB"):
-        if size < 1024 or unit == "MB":
-            return f"{size} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
-        size /= 1024  # type: ignore[assignment]
-    return ""
+    if size < 1024:
+        return f"{size} bytes"
+    return f"{size / 1024:.1f} kB" if size < 1024 ** 2 else f"{size / 1024 ** 2:.1f} MB"
 
 
 def _supplement(item: Supplement) -> str:

@@ -140,7 +140,7 @@ def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartTy
     if reading.rule_site is not None:
         record, filled = reading.record, reading.fill
         for name, items in ((RichName.sections, reading.sections), (RichName.tables, reading.tables),
-                            (RichName.figures, reading.figures)):
+                            (RichName.figures, reading.figures), (RichName.statements, reading.statements)):
             if items:
                 pub.set_rich(name, items, type_, final_url)
         types = {name: type_ for name in SITE_PARTS}
