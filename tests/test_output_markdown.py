@@ -111,3 +111,13 @@ def test_the_command_line_writes_markdown(cli, tmp_path: Path) -> None:  # type:
     code, out, err = cli("-pub", "77", "-db", db, "-out", "--format", "markdown")
     assert code == 0, err
     assert out.startswith("# Tables as data\n") and len(_cells(out)) == 1
+
+
+def test_id_lists_and_top_hosts_are_markdown_lists() -> None:
+    from pubfetch.ids import PublicationIds
+    from pubfetch.output.summary import format_ids, format_top_hosts
+
+    ids = format_ids([PublicationIds("123", "PMC7", "")], ["https://a.org/x"], fmt="markdown", plain=True)
+    html = _parser().render(ids)
+    assert html.count("<li>") == 2 and '<a href="https://a.org/x">' in html
+    assert _parser().render(format_top_hosts({"doi.org": 3}, fmt="markdown")).count("<li>") == 1
