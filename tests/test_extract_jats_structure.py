@@ -194,6 +194,10 @@ def test_statement_types_by_attribute_then_title() -> None:
     assert statement_type("", "Availability of data and materials") == "data_availability"
     assert statement_type("", "Institutional Review Board Statement") == "ethics"
     assert statement_type("", "Results") == ""
+    assert statement_type("", "Authors' contributions") == "author_contributions"
+    assert statement_type("", "Contributions of sleep to memory") == ""  # a section about contributions
+    assert statement_type("", "Self-disclosure in adolescents") == ""
+    assert statement_type("", "Data analysis") == ""
 
 
 def test_the_flat_full_text_still_holds_the_tables(corpus_dir: Path) -> None:

@@ -65,12 +65,13 @@ _TYPE_WORDS: dict[str, str] = {
 }
 _TITLES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(code|software)\b.*\bavailab|\bavailab\w* of (code|software)\b", re.I), "code_availability"),
-    (re.compile(r"\bdata\b.*\b(availab|access|sharing|deposition|statement)|\bavailab\w* of (the )?data\b"
-                r"|\baccession (codes|numbers)\b", re.I), "data_availability"),
-    (re.compile(r"\bcompeting\b|\bconflicts? of interests?\b|\bdeclaration of interests?\b|\bdisclosure\b"
-                r"|\bduality of interest", re.I), "competing_interests"),
-    (re.compile(r"\bcontributions?\b|\bcontributorship\b", re.I), "author_contributions"),
-    (re.compile(r"\bfunding\b|\bfinancial support\b|\bfinancial disclosure\b|\bsources? of support\b", re.I),
+    (re.compile(r"\bdata\b.*\b(availab|sharing|deposition|statement)|\bavailab\w* of (the )?data\b"
+                r"|^\s*data access\s*$|\baccession (codes|numbers)\b", re.I), "data_availability"),
+    (re.compile(r"\bcompeting\b|\bconflicts? of interests?\b|\bdeclaration of interests?\b"
+                r"|^\s*disclosures?( statement)?\s*$|\bduality of interest", re.I), "competing_interests"),
+    (re.compile(r"\bauthors?['\u2019]?s?\s+contributions?\b|^\s*contributions?\s*$|\bcontributorship\b"
+                r"|\bcredit author", re.I), "author_contributions"),
+    (re.compile(r"\bfunding\b|\bfinancial support\b|\bfinancial disclosures?\b|\bsources? of support\b", re.I),
      "funding"),
     (re.compile(r"\bethic|\binstitutional review board\b|\binformed consent\b|\bconsent (to|for) "
                 r"(participate|publication)\b|\banimal (care|welfare|rights)\b", re.I), "ethics"),
