@@ -108,6 +108,20 @@ def test_a_table_knows_the_sections_it_sits_in(corpus_dir: Path) -> None:
     assert any(t.section_path for t in record.tables)
 
 
+def test_a_float_apart_from_the_body_sits_where_it_is_first_cited(corpus_dir: Path) -> None:
+    path = corpus_dir / "files/europepmc_fulltext/PMC8158497.xml"
+    (record,) = parse_jats(path.read_bytes())
+    root = _plain(path)
+    floats = [w for w in root.iter("table-wrap")
+              if not any(a.tag in ("sec", "app", "boxed-text") for a in w.iterancestors())]
+    assert floats
+    for wrap in floats:
+        table = next(t for t in record.tables if t.id == wrap.get("id"))
+        first = next(x for x in root.iter("xref") if wrap.get("id") in (x.get("rid") or "").split())
+        assert table.section_path == [element_text(s.find("title")) for s in first.iterancestors("sec")][::-1]
+        assert table.section_path
+
+
 def test_figures_and_supplements_equal_the_xml(corpus_dir: Path) -> None:
     supplements_seen = 0
     for path in _jats_bodies(corpus_dir):

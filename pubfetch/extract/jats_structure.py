@@ -5,7 +5,8 @@
   text), the cells of its first ``table`` on a grid (:mod:`pubfetch.extract.table_grid`: ``thead`` rows are the
   header rows, ``tbody``, direct ``tr`` and ``tfoot`` rows the body), its footnotes (each ``fn`` of
   ``table-wrap-foot``, else each of its paragraphs) and the headings of the sections around it
-  (:func:`section_path`). A table given only as an image has no cells.
+  (:func:`section_path`; for a table kept apart from the body, in ``floats-group``, those around the first ``xref``
+  citing it). A table given only as an image has no cells.
 * ``figures``: every ``fig``: label, caption and its first ``graphic``'s ``xlink:href``, made absolute by
   :func:`absolute_media` once the service is known.
 * ``supplements``: every ``supplementary-material`` and ``inline-supplementary-material`` with a file (its own
@@ -125,9 +126,29 @@ def section_path(el: etree._Element, texts: ElementTexts | None = None) -> list[
 class _Reader:
     """The readers of one article's structure parts, taking their texts from ``texts`` (the article's)."""
 
-    def __init__(self, texts: ElementTexts, max_cells: int) -> None:
+    def __init__(self, texts: ElementTexts, max_cells: int, article: etree._Element) -> None:
         self._texts = texts
         self._max_cells = max_cells
+        self._article = article
+        self._cited: dict[str, etree._Element] | None = None
+
+    def _first_citation(self, target: str) -> etree._Element | None:
+        """The first ``xref`` of the article that cites the element of that id (asked only for floats)."""
+        if self._cited is None:
+            self._cited = {}
+            for xref in _own(self._article, "xref"):
+                for rid in (xref.get("rid") or "").split():
+                    self._cited.setdefault(rid, xref)
+        return self._cited.get(target)
+
+    def _section_path(self, el: etree._Element) -> list[str]:
+        """The sections the element sits in; for a float kept apart from the body, those of its first citation."""
+        path = section_path(el, self._texts)
+        if not path and el.get("id"):
+            citation = self._first_citation(el.get("id", "").strip())
+            if citation is not None:
+                path = section_path(citation, self._texts)
+        return path
 
     def _of(self, el: etree._Element | None) -> str:
         return self._texts.of(el)
@@ -161,7 +182,7 @@ class _Reader:
         grid = lay_out(self._grid_groups(table) if table is not None else [], self._of, _spans, self._max_cells)
         return Table(id=(wrap.get("id") or "").strip(), label=self._of(_child(wrap, "label")),
                      caption=self._of(_child(wrap, "caption")), header=grid.header, rows=grid.rows,
-                     footnotes=self._footnotes(wrap), section_path=section_path(wrap, self._texts),
+                     footnotes=self._footnotes(wrap), section_path=self._section_path(wrap),
                      truncated=grid.truncated)
 
     # --------------------------------------------------------------------------------------------------------- figures
@@ -259,7 +280,7 @@ def add_structure_parts(article: etree._Element, record: ArticleRecord, texts: E
                         max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> None:
     """Fill the record's tables, figures, supplements and statements from one ``<article>`` (``texts``: the
     article's, when the caller has them); a table keeps at most ``max_table_cells`` cells."""
-    reader = _Reader(ArticleTexts() if texts is None else texts, max_table_cells)
+    reader = _Reader(ArticleTexts() if texts is None else texts, max_table_cells, article)
     record.tables = [reader.table(w) for w in _own(article, "table-wrap")]
     record.figures = [reader.figure(f) for f in _own(article, "fig")]
     record.supplements = reader.supplements(article)
