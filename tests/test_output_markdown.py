@@ -122,3 +122,9 @@ def test_id_lists_and_top_hosts_are_markdown_lists() -> None:
     html = _parser().render(ids)
     assert html.count("<li>") == 2 and '<a href="https://a.org/x">' in html
     assert _parser().render(format_top_hosts({"doi.org": 3}, fmt="markdown")).count("<li>") == 1
+
+
+def test_terminal_controls_from_fetched_text_are_not_written() -> None:
+    pub = structured_publication()
+    pub.abstract.content = "Found \x1b[2Jit."
+    assert "\x1b" not in format_entries([pub], fmt="markdown")

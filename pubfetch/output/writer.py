@@ -102,10 +102,9 @@ class EntryWriter:
         if self.fmt.is_citation:
             self._write_citation(entry)
             return
-        if self.fmt is Format.markdown:  # whole entries, whatever --out-part and --plain say
-            self.out.write((md.SEPARATOR + "\n" if self._count else "")
-                           + (md.publication_markdown(entry) if isinstance(entry, Publication)
-                              else md.webpage_markdown(entry)))
+        if self.fmt is Format.markdown:  # whole entries, whatever --out-part and --plain say; read on terminals too
+            text = md.publication_markdown(entry) if isinstance(entry, Publication) else md.webpage_markdown(entry)
+            self.out.write((md.SEPARATOR + "\n" if self._count else "") + strip_terminal_controls(text))
             self._count += 1
             return
         if self.fmt.is_jsonl:
