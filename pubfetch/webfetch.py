@@ -20,9 +20,11 @@ from functools import partial
 from itertools import islice
 
 from pubfetch.config import FetchConfig
+from pubfetch.engine.batches import warn_caps
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.webpage_read import Selectors, WebpageReading, read_webpage_isolated
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.caps import fit_page
 from pubfetch.model.timefmt import now_ms
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult, OutcomeKind
@@ -149,7 +151,8 @@ def _rendered_if_thin(ctx: Context, page: Webpage, reading: WebpageReading, sele
              f"length {length} < {args.webpage_min_length_javascript}" if short else "page has noscript")
     rendered = _get(ctx, page.start_url, True)
     if not rendered.ok or rendered.is_pdf:
-        log.warning("discarding failed JavaScript fetch of %s (%s)", page.start_url, rendered.message)
+        (log.info if ctx.halted else log.warning)("discarding failed JavaScript fetch of %s (%s)", page.start_url,
+                                                  rendered.message)
         return page, reading
     fresh = Webpage(start_url=page.start_url)
     _fill_http(fresh, rendered)
@@ -225,7 +228,8 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
                 page, fetched = get_webpage(ctx, pair[0], pair[1])
                 if _stopping(ctx):
                     return page
-                if writer is not None and fetched:
+                storable = not fetched or _fit_to_cap(ctx, page)
+                if writer is not None and fetched and storable:
                     writer.put_page(kind, page)
                 with ended:
                     done += 1
@@ -263,6 +267,14 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
 _DRAIN_S = 2.0
 
 
+def _fit_to_cap(ctx: Context, page: Webpage) -> bool:
+    """Cut a fetched page to ``max_entry_bytes`` (:func:`~pubfetch.model.caps.fit_page`), saying so; whether it may
+    be stored."""
+    fitting = fit_page(page, ctx.config.run.max_entry_bytes)
+    warn_caps(fitting, page.start_url, ctx.config.run.max_entry_bytes)
+    return not fitting.still_over
+
+
 def _stopping(ctx: Context) -> bool:
     watch = getattr(ctx.client, "watch", None)
     return bool(watch is not None and watch.stopped)
@@ -272,16 +284,9 @@ def _interrupted(ctx: Context, drained: Callable[[], object]) -> None:
     """After Ctrl-C: nothing more is sent, and the exchanges in flight are cut instead of waited for (a page that
     never answers would hold the interrupt until its deadline), as a publication run does; once the batch's fetches
     have ended (``drained`` waits for them), the context serves its owner as before."""
-    watch = getattr(ctx.client, "watch", None)
-    was_stopped = watch.stopped if watch is not None else False
-    if watch is not None:
-        watch.stopped = True
-    cut = getattr(ctx.client, "cut_in_flight", None)
-    if cut is not None:
-        cut()
+    resume = ctx.interrupt()
     drained()
-    if watch is not None:
-        watch.stopped = was_stopped
+    resume()
 
 
 def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, *, config: FetchConfig | None = None,

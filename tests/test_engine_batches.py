@@ -161,3 +161,14 @@ def test_a_retracted_paper_fetched_gives_one_warning_line(caplog: pytest.LogCapt
     assert warnings == [f"{retracted.pmid.content}, {retracted.doi.content} is a retracted publication "
                         "(retraction notice 99000001)"]
     assert "\n" not in warnings[0]
+
+
+def test_a_retracted_paper_retried_at_the_end_of_the_run_is_warned_about_once(
+        caplog: pytest.LogCaptureFixture) -> None:
+    services = _OneRetracted(2)
+    services.failing.add("doi")  # the DOI page fails: a fetchException, retried at the end of the run
+    with caplog.at_level(logging.WARNING, logger="pubfetch"):
+        _fine, retracted = fetch_run(services).fetch(services.pmids())
+    assert retracted.retracted and retracted.state.fetch_exception
+    assert services.counts["doi"] >= 2  # fetched twice: in its batch and in the retry
+    assert len([r for r in caplog.records if "is a retracted publication" in r.getMessage()]) == 1

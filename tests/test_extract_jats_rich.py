@@ -1,12 +1,20 @@
 """Funding, references, sections and licence of a JATS article: grants per award ID with their funder, references
-in order with their checked IDs, body sections by depth, the licence URL first; peer reviews' parts left out."""
+in order with their checked IDs (a ref nested in another not followed), body sections by depth, the licence URL first;
+peer reviews' parts left out."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.jats_rich import add_rich_parts
 from pubfetch.extract.xmlsafe import parse_xml
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.merge import apply_record
+from pubfetch.model.part_type import PartType
+from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Grant, Reference, Section
 
@@ -96,3 +104,32 @@ def test_older_contract_sponsors_and_numbers_are_grants() -> None:
     add_rich_parts(parse_xml('<article><front><article-meta><contract-sponsor id="s1">NIH</contract-sponsor>'
                              "</article-meta></front></article>"), alone)
     assert alone.funding == [Grant("NIH")]
+
+
+def _nested_chain(chain: int, depth: int) -> str:
+    """``depth`` references each inside the citation of the one before, as the hostile answer had them."""
+    opened = "".join(f'<ref id="r{chain}-{level}"><mixed-citation>Roe R. Paper {chain}-{level}. J Biol 2001;12:1.'
+                     f'<pub-id pub-id-type="pmid">{chain * 1000 + level + 1}</pub-id>' for level in range(depth))
+    return opened + "</mixed-citation></ref>" * depth
+
+
+def test_a_ref_nested_in_another_is_not_followed_so_references_never_outgrow_the_answer() -> None:
+    chains, depth = 60, 120
+    answer = ('<article><front><article-meta><article-id pub-id-type="pmid">1</article-id></article-meta></front>'
+              f"<back><ref-list>{''.join(_nested_chain(c, depth) for c in range(chains))}</ref-list></back></article>")
+    record = parse_jats(answer)[0]
+    assert len(record.references) == chains  # the outermost of each chain; its nested ones are not references
+    assert record.references[1] == Reference(pmid="1001", text="Roe R. Paper 1-0. J Biol 2001;12:1. 1001")
+    pub = Publication()
+    apply_record(pub, record, PartType.europepmc_xml, "u", FetcherArgs())
+    stored = len(json.dumps(pub.to_json(computed=False), ensure_ascii=False).encode())
+    assert stored < len(answer) / 10  # each level's subtree read again made it depth/2 times the answer
+
+
+def test_a_ref_keeps_its_own_ids_title_and_text_beside_a_nested_one() -> None:
+    out = ArticleRecord()
+    add_rich_parts(parse_xml('<article><back><ref-list><ref><element-citation><article-title>Own</article-title>'
+                             '<pub-id pub-id-type="doi">10.1/own</pub-id><ref><element-citation>'
+                             '<article-title>Inner</article-title><pub-id pub-id-type="pmid">9</pub-id>'
+                             "</element-citation></ref></element-citation></ref></ref-list></back></article>"), out)
+    assert out.references == [Reference(doi="10.1/OWN", title="Own", text="Own 10.1/own")]

@@ -70,6 +70,18 @@ def test_an_article_without_a_citation_still_gets_its_references() -> None:
     assert (out.funding, out.updates, out.references) == ([], [], [Reference(text="C")])
 
 
+def test_a_reference_nested_in_another_is_not_followed() -> None:
+    """A Reference inside another's Citation (no schema has it) is neither a reference nor part of the outer text:
+    read level by level, a chain of them made the references grow with the square of the answer."""
+    depth = 100
+    chain = "".join(f"<Reference><ArticleIdList><ArticleId IdType='pubmed'>{i + 1}</ArticleId></ArticleIdList>"
+                    f"<Citation>Level {i}." for i in range(depth)) + " End.</Citation></Reference>" * depth
+    out = ArticleRecord()
+    xml = f"<PubmedArticle><PubmedData><ReferenceList>{chain}</ReferenceList></PubmedData></PubmedArticle>"
+    add_rich_parts(parse_xml(xml), out)
+    assert out.references == [Reference(pmid="1", text="Level 0. End.")]
+
+
 def test_a_pmid_is_kept_only_when_valid() -> None:
     assert (valid_pmid("12345678"), valid_pmid("PMC1"), valid_pmid("")) == ("12345678", "", "")
 

@@ -163,6 +163,7 @@ def test_records_output_of_nothing() -> None:
 
 def test_rich_parts_are_raw_maps() -> None:
     from pubfetch.model.part_type import PartType
+    from pubfetch.model.retraction import RetractionSource, RetractionVerdict
     from pubfetch.model.rich import Grant, Reference, RichName, Update
 
     pub = full_publication()
@@ -170,7 +171,7 @@ def test_rich_parts_are_raw_maps() -> None:
     pub.set_rich(RichName.updates, [Update("RetractionIn", "456")], PartType.pubmed_xml, "u")
     pub.set_rich(RichName.references, [Reference(pmid="1", text="A. 2000")], PartType.pubmed_xml, "u")
     pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u")
-    pub.mark_retracted(updates=pub.updates.items)
+    pub.set_retraction(RetractionVerdict(RetractionSource.pubmed, True))
     am = publication_record(pub)
     assert am.get_raw("funding") == {"agency": "NIGMS NIH HHS", "grantid": "R01 GM1", "country": "United States"}
     assert am.get_raw("updates") == {"type": "RetractionIn", "pmid": "456", "doi": ""}

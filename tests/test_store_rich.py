@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.model import PartType
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from pubfetch.model.rich import RichName
 from pubfetch.store import init_store, open_store
 from support.publications import rich_publication
@@ -50,3 +51,32 @@ def test_an_entry_written_before_the_rich_parts_reads_and_gains_them(tmp_path: P
         old.set_rich(RichName.license, "cc by", PartType.europepmc, "u3")
         assert store.put_publication(old)
         assert store.get_publication("22528466").license.content == "cc by"  # type: ignore[union-attr]
+
+
+def _drop_retraction_flags(target: str) -> None:
+    """The stored entry as a pubfetch before per-source retraction flags wrote it: ``retracted`` alone."""
+    if target.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as conn:
+            conn.execute("UPDATE publications SET json = json - 'retractionFlags'")
+        return
+    with sqlite3.connect(target) as conn:
+        doc = json.loads(conn.execute("SELECT json FROM publications").fetchone()[0])
+        del doc["retractionFlags"]
+        conn.execute("UPDATE publications SET json = ?", (json.dumps(doc),))
+
+
+def test_an_entry_stored_before_per_source_retraction_flags_reads_as_retracted(target: str) -> None:
+    with init_store(target) as store:
+        store.put_publication(rich_publication())
+    _drop_retraction_flags(target)
+    with open_store(target) as store:
+        old = store.get_publication("22528466")
+        assert old is not None and old.retracted
+        assert old.retraction.sources() == [RetractionSource.earlier]
+        old.set_retraction(RetractionVerdict(RetractionSource.pubmed, False))  # PubMed answers again: not retracted
+        assert store.put_publication(old)
+        again = store.get_publication("22528466")
+    assert again is not None and not again.retracted
+    assert again.to_json()["retractionFlags"] == {"pubmed": False}

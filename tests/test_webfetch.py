@@ -10,6 +10,7 @@ import pytest
 
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.caps import entry_bytes
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.browser import find_chromium
 from pubfetch.resources.base import Context
@@ -136,3 +137,23 @@ def test_a_webpage_over_its_page_time_limit_is_abandoned_counted_failed_and_the_
     assert [r.getMessage() for r in caplog.records if "abandoned" in r.getMessage()] == [
         f"webpage {site.url('/hung')} abandoned: not read within the page time limit of 3 s (page_time_limit; raise "
         "it to give pages longer); nothing taken from it, retried in a later run"]
+
+
+def test_a_page_over_the_entry_size_cap_is_stored_with_its_content_cut_to_it(tmp_path, caplog):
+    paragraph = "Sequence alignment tool documentation, with many details on every option of the tool. "
+    page = f"<html><head><title>AlignIt</title></head><body><main><p>{paragraph * 20_000}</p></main></body></html>"
+    db = str(tmp_path / "pages.db")
+    init_db(db)
+    config = FetchConfig().with_changes(allow_private_addresses=True, javascript=False, threads=2,
+                                        max_entry_bytes=1024 * 1024)
+    with LoopbackServer({"/tool": Reply(200, page)}) as site, Context(config) as ctx, \
+            caplog.at_level(logging.WARNING, logger="pubfetch"):
+        [got] = list(fetch_pages([site.url("/tool")], db=db, context=ctx, config=config))
+    with open_store(db) as store:
+        stored = store.get_webpage(site.url("/tool"))
+    assert stored is not None and stored.content == got.content and stored.title == "AlignIt"
+    assert len(got.content) < 1024 * 1024 < len(paragraph * 20_000)
+    assert got.content.startswith(paragraph)
+    assert entry_bytes(stored) <= 1024 * 1024
+    [line] = [r.getMessage() for r in caplog.records if "max_entry_bytes" in r.getMessage()]
+    assert line.startswith(f"{site.url('/tool')}: entry of ") and "characters of content" in line

@@ -27,6 +27,7 @@ from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS
 __all__ = ["FETCHING_ENV", "PROCESS_VARIABLES", "Batching", "Endpoints", "HttpSettings", "RunSettings"]
 
 DEFAULT_MAX_BYTES: Final = 50 * 1024 * 1024
+DEFAULT_MAX_ENTRY_BYTES: Final = 20 * 1024 * 1024
 #: Hosts PubFetcher never queues behind (the DOI resolver answers every thread at once and only redirects).
 DEFAULT_UNLIMITED_HOSTS: Final[frozenset[str]] = frozenset({"doi.org", "dx.doi.org"})
 
@@ -68,6 +69,10 @@ class Endpoints:
     pubmed: str = _url("https://pubmed.ncbi.nlm.nih.gov/", "PubMed's web pages", "pubmed")
     doi: str = _url("https://doi.org/", "the DOI resolver", "doi")
     unpaywall: str = _url("https://api.unpaywall.org/v2/", "the Unpaywall API", "unpaywall")
+    crossref: str = _url("https://api.crossref.org/", "Crossref's REST API", "crossref")
+    openalex: str = _url("https://api.openalex.org/", "the OpenAlex API", "openalex")
+    datacite: str = _url("https://api.datacite.org/", "DataCite's REST API", "datacite")
+    biorxiv: str = _url("https://api.biorxiv.org/", "the bioRxiv/medRxiv API", "biorxiv")
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -150,6 +155,12 @@ class Batching:
     efetch_batch: int = setting(200, low=1, high=10_000, job=True, doc="IDs per E-utilities efetch request")
     annotations_batch: int = setting(100, low=1, high=1000, job=True,
                                      doc="article IDs per annotations API request (keeps the URL short)")
+    crossref_batch: int = setting(
+        50, low=1, high=100, job=True,
+        doc="DOIs per Crossref `works?filter=doi:...` request (the URL must stay short)")
+    openalex_batch: int = setting(
+        50, low=1, high=100, job=True, doc="DOIs per OpenAlex `works?filter=doi:a|b` request (OpenAlex takes 100)")
+    datacite_batch: int = setting(50, low=1, high=100, job=True, doc="DOIs per DataCite `dois?ids=...` request")
     linger_ms: int = setting(
         1000, job=True,
         doc="longest a batched request waits for publications on their way to it; it goes as soon as its host can "
@@ -180,6 +191,15 @@ class RunSettings:
         False, cli="--references", job=True,
         doc="ask Europe PMC's references endpoint for the reference lists the full text and PubMed record do not "
             "give (a request per such paper and page of 1000 references)")
+    max_references: int = setting(
+        10_000, low=1, high=10_000_000, job=True,
+        doc="references kept per publication: a longer list keeps its first ones, with a warning (`--references` "
+            "asks no page past them)")
+    max_entry_bytes: int = setting(
+        DEFAULT_MAX_ENTRY_BYTES, low=1024 * 1024, high=1024 ** 3, job=True,
+        doc="largest entry (its JSON in UTF-8) a fetch stores: a publication over it loses references from the end "
+            "first, then sections, then full text ..., a webpage or doc the end of its content, with a warning naming "
+            "it (docs/limits.md)")
     rate_limits: bool = setting(
         True, cli="--no-rate-limit",
         doc="wait for the services' documented rate limits, shared with every pubfetch process of the user")
@@ -209,6 +229,21 @@ class RunSettings:
         doc="rate limits replacing the documented ones (\"Shared rate limits\" below) by service: "
             "`{europepmc: \"10/s, 500/min\", host: 2/s, host:example.org: 1/s}`; windows as count/unit (s, min, h, "
             "day, or `5min`), `burst N` for requests that may go at once")
+    ask_crossref: bool = setting(
+        True, env="PUBFETCH_ASK_CROSSREF", cli="--no-crossref", job=True,
+        doc="ask Crossref for every Crossref DOI (content the earlier resources did not finish; updates, retractions, "
+            "relations and references always)")
+    ask_openalex: bool = setting(True, env="PUBFETCH_ASK_OPENALEX", cli="--no-openalex", job=True,
+                                 doc="ask OpenAlex for every DOI (retraction flag, citation count, content not "
+                                     "finished)")
+    ask_datacite: bool = setting(True, env="PUBFETCH_ASK_DATACITE", cli="--no-datacite", job=True,
+                                 doc="ask DataCite for every DataCite DOI")
+    ask_biorxiv: bool = setting(True, env="PUBFETCH_ASK_BIORXIV", cli="--no-biorxiv", job=True,
+                                doc="ask the bioRxiv/medRxiv API for preprints of those servers (metadata, "
+                                    "published version, JATS full text)")
+    follow_published: bool = setting(
+        False, cli="--follow-published", job=True,
+        doc="fetch a preprint's published version too: both are kept, linked by their `relations`")
     page_time_limit: float = setting(
         20.0, low=0.1, high=3600, env="PUBFETCH_PAGE_TIME_LIMIT", cli="--page-time-limit",
         doc="seconds a fetched page (a publication's page, a webpage or doc, a rule test's page) may take to be read "

@@ -13,9 +13,12 @@ from itertools import islice
 from pubfetch import ids as idmod
 from pubfetch.engine.claims import identity_keys
 from pubfetch.engine.flow import InFlight, fetch_publications
+from pubfetch.engine.published import PublishedVersions
 from pubfetch.engine.resume import Resume, RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.asked_parts import asked_parts
+from pubfetch.model.caps import Fitting, fit_entry
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
@@ -65,8 +68,10 @@ class Tally:
     list waits on disk (:class:`~pubfetch.store.spill.SpillList`), so it does not grow memory either, whatever fails."""
 
     def __init__(self, args: FetcherArgs, summary: BatchSummary | None, progress: Progress | None,
-                 retry_exceptions: bool) -> None:
+                 retry_exceptions: bool, follow_published: bool = False) -> None:
         self.args = args
+        #: the journal versions of the run's preprints, fetched after the input (``--follow-published``)
+        self.published = PublishedVersions() if follow_published else None
         self.summary = summary
         self.progress = progress
         self.retry_exceptions = retry_exceptions
@@ -96,6 +101,8 @@ class Tally:
                     return False
             if not batch.reported.add(pub):
                 return False
+            if self.published is not None:
+                self.published.note(pub)
             self.done += 1
             if self.summary is not None:
                 self.summary.count(pub, self.args, fetched)
@@ -168,12 +175,38 @@ def waiting(entries: list[RetryEntry], cap_s: float) -> tuple[list[Publication],
     return pubs, resumes
 
 
+def _ids_text(pub: Publication) -> str:
+    return ", ".join(i for i in (pub.pmid.content, pub.pmcid.content, pub.doi.content) if i)
+
+
 def warn_retracted(pub: Publication) -> None:
     """One line for a retracted paper as it is fetched: a data set built from the output should not cite it
     unknowingly (the entry keeps its content, with ``retracted: true``)."""
     notices = pub.retraction_notices()
-    ids = ", ".join(i for i in (pub.pmid.content, pub.pmcid.content, pub.doi.content) if i)
+    ids = _ids_text(pub)
     log.warning("%s is a retracted publication%s", ids, f" (retraction notice {', '.join(notices)})" if notices else "")
+
+
+def warn_caps(fitting: Fitting, what: str, max_entry_bytes: int) -> None:
+    """One line for each cap a fetched entry (``what``: its IDs or URL) was over."""
+    if fitting.references is not None:
+        log.warning("%s: %d references; kept the first %d (the max_references setting: raise it to keep more)",
+                    what, fitting.references.had, fitting.references.kept)
+    if fitting.still_over:
+        log.warning("%s: not stored: its entry is over max_entry_bytes (%d bytes) with every optional part trimmed; "
+                    "raise max_entry_bytes to store it", what, max_entry_bytes)
+    elif fitting.trimmed:
+        log.warning("%s: entry of %d bytes trimmed to max_entry_bytes (%d): %s (raise max_entry_bytes to keep more)",
+                    what, fitting.size_before, max_entry_bytes, ", ".join(str(cut) for cut in fitting.trimmed))
+
+
+def fit_to_caps(ctx: Context, pub: Publication) -> bool:
+    """Cut a fetched publication to the caps (:mod:`pubfetch.model.caps`), saying so; whether it may be stored (not
+    when its untrimmable fields alone are over ``max_entry_bytes``)."""
+    settings = ctx.config.run
+    fitting = fit_entry(pub, settings.max_references, settings.max_entry_bytes)
+    warn_caps(fitting, _ids_text(pub), settings.max_entry_bytes)
+    return not fitting.still_over
 
 
 def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication], tally: Tally, mark: BatchMark,
@@ -186,11 +219,12 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
     to_fetch: list[Publication] = []
     starts: list[Resume | None] = []
     for pub, resume in zip(batch, resumes or [None] * len(batch), strict=True):
-        if pub.state.can_fetch(pub, args):
-            pub.state.update_counters(pub, args)
+        judged = asked_parts(pub, ctx.parts)  # a --fetch-part run is judged by the parts it asks for
+        if pub.state.can_fetch(judged, args):
+            pub.state.update_counters(judged, args)
             to_fetch.append(pub)
             starts.append(resume)
-        elif tally.complete(pub, False, mark):
+        elif tally.complete(pub, resumes is not None, mark):  # the end-of-run retry's were fetched by this run
             reported.add(id(pub))
     if not to_fetch:
         return [pub for pub in batch if id(pub) in reported]
@@ -204,15 +238,19 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
         pub = run.pub
         if watch is not None and watch.halted:
             return  # network down or run stopping: its last requests were not sent, it stays as it was stored
+        if tally.published is not None:
+            tally.published.link(pub)
+        storable = fit_to_caps(ctx, pub)
         with lock:
             completed.add(id(pub))
-            if store is not None:  # committed when it returns; the write-ahead log is folded back once a batch
+            # committed when it returns; the write-ahead log is folded back once a batch
+            if store is not None and storable:
                 store.put_publication(pub)
-        if pub.retracted:
-            warn_retracted(pub)
         if tally.complete(pub, True, mark, run, order.get(id(pub), 0)):
             with lock:
                 reported.add(id(pub))
+            if pub.retracted:  # as it is reported: once, after the end-of-run retry of a paper that waits for it
+                warn_retracted(pub)
 
     holders = fetch_publications(ctx, to_fetch, done, starts, shared, mark.number)
     if watch is not None and watch.down:

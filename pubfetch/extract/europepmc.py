@@ -41,6 +41,7 @@ from pubfetch.extract.xmlsafe import local_name
 from pubfetch.ids import extract_dois, extract_pmcids, extract_pmids, is_doi, is_pmcid, is_pmid, normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord, Link
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_retracted
 
 log = logging.getLogger(__name__)
 
@@ -381,6 +382,7 @@ def result_record(r: Mapping[str, Any]) -> ArticleRecord:
     rec.flags = _result_flags(r, source, raw_links)
     add_rich_parts(rec, _listed(r, "grantsList", "grant"), _listed(r, "commentCorrectionList", "commentCorrection"),
                    _s(_get(r, "license")))
+    rec.retraction = RetractionVerdict(RetractionSource.europepmc, says_retracted(rec.pub_types, rec.updates))
     return rec
 
 

@@ -4,7 +4,10 @@
   the group's ``funding-source`` (institution name, without its registry identifier); a group without award IDs
   gives its agency alone. Older articles' ``contract-sponsor``/``contract-num`` pairs are read the same way.
 * ``references``: every ``ref`` of the article's reference lists, in order: ``pub-id`` values (pmid, pmcid or pmc,
-  doi), the cited title (``article-title``, else ``chapter-title``, else ``source``) and the citation's text.
+  doi), the cited title (``article-title``, else ``chapter-title``, else ``source``) and the citation's text. A
+  ``ref`` inside another ``ref`` is not followed (neither a reference of its own nor part of the outer one's IDs,
+  title and text): the schema has no such nesting, and reading each level's whole subtree again made a 1.9 MB answer
+  hundreds of megabytes of references. What is read is therefore never more text than the answer holds.
 * ``sections``: every ``sec`` of ``body``, depth first in document order: its ``title`` as written, its depth (a
   top-level section is 1) and the text of its own paragraphs, lists, figures and tables, one paragraph each
   (subsections are sections of their own). The flat full text stays as PubFetcher builds it.
@@ -33,7 +36,6 @@ __all__ = ["add_rich_parts"]
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _OWN = "[not(ancestor::sub-article) and not(ancestor::response)]"
 _CITATIONS = ("element-citation", "mixed-citation", "nlm-citation", "citation")
-_CITATION_TAGS = tuple("{*}" + name for name in _CITATIONS)
 _URL = re.compile(r"https?://\S+[^\s.,;)]")
 _SPACE_BEFORE = re.compile(r"\s+([.,;:)\]])")
 _SPACE_AFTER = re.compile(r"([(\[])\s+")
@@ -47,6 +49,26 @@ def _xpath(el: etree._Element, path: str) -> list[etree._Element]:
 def _children(el: etree._Element, name: str) -> list[etree._Element]:
     """The children of that local name (lxml's tag filter, in C)."""
     return list(el.iterchildren("{*}" + name))
+
+
+def _own_elements(ref: etree._Element) -> list[etree._Element]:
+    """The elements under a ``ref``, in document order, without the subtrees of ``ref`` elements nested in it."""
+    if next(ref.iterdescendants("ref"), None) is None:
+        return list(ref.iterdescendants(etree.Element))  # lxml's own walk: the usual case, a ref without such nesting
+    out: list[etree._Element] = []
+    stack = list(reversed(ref))
+    while stack:  # iterative: hostile nesting costs no recursion
+        el = stack.pop()
+        if isinstance(el.tag, str) and el.tag != "ref":
+            out.append(el)
+            stack += reversed(el)
+    return out
+
+
+def _nested(el: etree._Element) -> tuple[str, ...]:
+    """What to leave out of the text of an element of a reference: a ``ref`` nested in it, when there is one (the
+    shared texts of the article serve the others)."""
+    return ("ref",) if next(el.iterdescendants("ref"), None) is not None else ()
 
 
 class _Reader:
@@ -89,9 +111,9 @@ class _Reader:
 
     # ------------------------------------------------------------------------------------------------------- references
 
-    def _pub_ids(self, ref: etree._Element) -> dict[str, str]:
+    def _pub_ids(self, own: list[etree._Element]) -> dict[str, str]:
         found: dict[str, str] = {}
-        for pub_id in ref.iter("pub-id"):
+        for pub_id in (e for e in own if e.tag == "pub-id"):
             kind = (pub_id.get("pub-id-type") or "").strip().lower()
             kind = "pmcid" if kind == "pmc" else kind
             clean = {"pmid": valid_pmid, "pmcid": valid_pmcid, "doi": valid_doi}.get(kind)
@@ -100,30 +122,32 @@ class _Reader:
                 found[kind] = value
         return found
 
-    def _cited_title(self, ref: etree._Element) -> str:
+    def _cited_title(self, own: list[etree._Element]) -> str:
         for name in ("article-title", "chapter-title", "source"):
-            hit = next(ref.iter(name), None)
+            hit = next((e for e in own if e.tag == name), None)
             if hit is not None:
-                text = self._text(hit)
+                text = self._text(hit, _nested(hit))
                 if text:
                     return text
         return ""
 
-    def _citation_text(self, ref: etree._Element) -> str:
+    def _citation_text(self, ref: etree._Element, own: list[etree._Element]) -> str:
         """The first citation's text; the blank that element_text puts between a citation's elements is taken out
         before punctuation ("Nat. Methods 2007, 4, 785", not "Nat. Methods 2007 , 4 , 785")."""
-        citation = next(ref.iter(*_CITATION_TAGS), None)
-        text = self._text(citation) if citation is not None else self._text_without(ref, "label")
+        citation = next((e for e in own if local_name(e) in _CITATIONS), None)
+        text = (self._text(citation, _nested(citation)) if citation is not None
+                else self._text(ref, ("label", *_nested(ref))))
         if text.isascii() and text.isprintable() and not any(pair in text for pair in _ASCII_SPACED_PUNCTUATION):
             return text  # printable ASCII: its only whitespace is the space, and none stands beside such punctuation
         return _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", text))
 
     def references(self, article: etree._Element) -> list[Reference]:
         out = []
-        for ref in _xpath(article, f".//ref-list//ref{_OWN}"):
-            found = self._pub_ids(ref)
+        for ref in _xpath(article, f".//ref-list//ref[not(ancestor::ref)]{_OWN}"):
+            own = _own_elements(ref)
+            found = self._pub_ids(own)
             out.append(Reference(pmid=found.get("pmid", ""), pmcid=found.get("pmcid", ""), doi=found.get("doi", ""),
-                                 title=self._cited_title(ref), text=self._citation_text(ref)))
+                                 title=self._cited_title(own), text=self._citation_text(ref, own)))
         return out
 
     # --------------------------------------------------------------------------------------------------------- sections

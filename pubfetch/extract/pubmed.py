@@ -41,6 +41,7 @@ from pubfetch.extract.pubmed_rich import add_rich_parts
 from pubfetch.extract.xmlsafe import local_name, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_retracted
 
 log = logging.getLogger(__name__)
 
@@ -334,6 +335,7 @@ def _journal_article(element: etree._Element) -> ArticleRecord:
     if citation is not None and citation.get("Status"):
         record.flags["citation_status"] = citation.get("Status")
     add_rich_parts(element, record)
+    record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))
     return record
 
 
@@ -361,6 +363,7 @@ def _book_article(element: etree._Element) -> ArticleRecord:
     for isbn in _children(book, "Isbn"):
         record.flags.setdefault("isbn", text_of(isbn))
     record.flags.update(source="pubmed", book=True, book_title=book_title, journal_date=partial)
+    record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, ()))
     status = _text(element, "PubmedBookData", "PublicationStatus")
     if status:
         record.flags["publication_status"] = status

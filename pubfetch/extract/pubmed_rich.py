@@ -3,12 +3,16 @@
 * ``funding``: every ``GrantList/Grant`` of the article (``Agency``, ``GrantID``, ``Country``), deduplicated by grant ID
   when merged.
 * ``updates``: every ``CommentsCorrectionsList/CommentsCorrections``: ``RefType`` as written, the ``PMID``, and the
-  DOI when ``RefSource`` names one ("... doi: 10.1000/x."). A ``RetractionIn`` entry marks the paper retracted.
-* ``references``: every ``Reference`` of ``PubmedData/ReferenceList`` (nested lists included), in order: the
-  ``Citation`` text and the cited paper's ``ArticleId`` values (pubmed, pmc, doi).
+  DOI when ``RefSource`` names one ("... doi: 10.1000/x."). A ``RetractionIn`` entry (or the publication type
+  "Retracted Publication") is PubMed's verdict that the paper was retracted (:mod:`pubfetch.model.retraction`).
+* ``references``: every ``Reference`` of ``PubmedData/ReferenceList`` (nested lists included, a ``Reference`` nested
+  in another not followed), in order: the ``Citation`` text and the cited paper's ``ArticleId`` values (pubmed, pmc,
+  doi).
 """
 
 from __future__ import annotations
+
+import copy
 
 from lxml import etree
 
@@ -57,9 +61,19 @@ def updates(citation: etree._Element) -> list[Update]:
     return out
 
 
+def _citation_text(reference: etree._Element) -> str:
+    """The text of a reference's ``Citation``, without a ``Reference`` nested in it (not followed, as in JATS)."""
+    citation = reference.find("Citation")
+    if citation is None or next(citation.iter("Reference"), None) is None:
+        return text_of(citation)
+    own = copy.deepcopy(citation)
+    etree.strip_elements(own, "Reference", with_tail=False)
+    return text_of(own)
+
+
 def references(article: etree._Element) -> list[Reference]:
     out = []
-    for reference in article.iterfind("PubmedData/ReferenceList//Reference"):
+    for reference in article.xpath("PubmedData/ReferenceList//Reference[not(ancestor::Reference)]"):
         found: dict[str, str] = {}
         for article_id in reference.iterfind("ArticleIdList/ArticleId"):
             kind = (article_id.get("IdType") or "").strip().lower()
@@ -68,7 +82,7 @@ def references(article: etree._Element) -> list[Reference]:
             if clean is not None and kind not in found and clean(value):
                 found[kind] = clean(value)
         out.append(Reference(pmid=found.get("pubmed", ""), pmcid=found.get("pmc", ""), doi=found.get("doi", ""),
-                             text=text_of(reference.find("Citation"))))
+                             text=_citation_text(reference)))
     return out
 
 

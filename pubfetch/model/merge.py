@@ -102,11 +102,11 @@ def apply_held(pub: Publication, url: str, args: FetcherArgs) -> list[PartName]:
     return changed
 
 
-#: What of a record held for an unverified page is left out: what :func:`apply_record` merged as parts at once (the
-#: updates stay: a retraction they name is a set-once flag)
+#: What of a record held for an unverified page is left out: what :func:`apply_record` merged as parts at once
 _NO_PARTS: dict[str, Any] = {"title": "", "abstract": "", "fulltext": "", "keywords": [], "mesh": [], "efo": [],
-                             "go": [], "funding": [], "references": [], "sections": [], "license": "", "links": [],
-                             "tables": [], "figures": [], "supplements": [], "statements": []}
+                             "go": [], "funding": [], "updates": [], "references": [], "sections": [], "license": "",
+                             "links": [], "relations": [], "tables": [], "figures": [], "supplements": [],
+                             "statements": []}
 
 
 def _apply_fields(pub: Publication, record: ArticleRecord, force_corresp: bool) -> None:
@@ -124,7 +124,8 @@ def _apply_fields(pub: Publication, record: ArticleRecord, force_corresp: bool) 
     pub.set_biblio(volume=record.volume, issue=record.issue, pages=record.pages, issn=record.issn,
                    eissn=record.eissn, publisher=record.publisher)
     pub.set_pub_types(record.pub_types)
-    pub.mark_retracted(record.pub_types, record.updates, record.retracted)
+    if record.retraction is not None:
+        pub.set_retraction(record.retraction)
 
 
 def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: str) -> None:
@@ -135,6 +136,7 @@ def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: 
         RichName.references: record.references,
         RichName.sections: record.sections,
         RichName.license: record.license,
+        RichName.relations: list(dict.fromkeys(record.relations)),
         RichName.tables: record.tables,
         RichName.figures: record.figures,
         RichName.supplements: record.supplements,

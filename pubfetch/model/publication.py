@@ -21,7 +21,8 @@ from pubfetch.model.identity import Reason, title_similarity
 from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import Author, CorrespAuthor, ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
-from pubfetch.model.rich import RETRACTED_BY, RETRACTED_TYPE, RichList, RichName, RichText, Update, new_part
+from pubfetch.model.retraction import RETRACTED_BY, RetractionFlags, RetractionSource, RetractionVerdict, says_retracted
+from pubfetch.model.rich import RichList, RichName, RichText, new_part
 from pubfetch.model.timefmt import Clock, date_human, date_to_ms, instant_human, now_ms
 from pubfetch.textutil import strip_html
 
@@ -84,13 +85,14 @@ class Publication:
     eissn: str = ""
     publisher: str = ""
     pub_types: list[str] = field(default_factory=list)
-    #: the paper was retracted (a "Retracted Publication" type or a RetractionIn update from any source)
-    retracted: bool = False
+    #: each retraction source's latest verdict (:mod:`pubfetch.model.retraction`); ``retracted`` while any says so
+    retraction: RetractionFlags = field(default_factory=RetractionFlags)
     funding: RichList = field(default_factory=lambda: RichList(RichName.funding))
     updates: RichList = field(default_factory=lambda: RichList(RichName.updates))
     references: RichList = field(default_factory=lambda: RichList(RichName.references))
     sections: RichList = field(default_factory=lambda: RichList(RichName.sections))
     license: RichText = field(default_factory=lambda: RichText(RichName.license))
+    relations: RichList = field(default_factory=lambda: RichList(RichName.relations))
     tables: RichList = field(default_factory=lambda: RichList(RichName.tables))
     figures: RichList = field(default_factory=lambda: RichList(RichName.figures))
     supplements: RichList = field(default_factory=lambda: RichList(RichName.supplements))
@@ -150,7 +152,7 @@ class Publication:
             setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
         for rich in RichName:
             setattr(self, rich.value, new_part(rich))
-        self.retracted = False  # it was said of the paper the old ID named
+        self.retraction = RetractionFlags()  # it was said of the paper the old ID named
         self.unverified_sites.clear()  # the parts they gave are gone
         self.title_offers.clear()
         self.held_fields.clear()
@@ -340,12 +342,27 @@ class Publication:
             return part.offer(value if isinstance(value, str) else "", type_, url, self.clock)
         return part.offer(value if isinstance(value, list) else [], type_, url, self.clock)
 
-    def mark_retracted(self, types: Iterable[str] = (), updates: Iterable[Update] = (), flag: bool = False) -> None:
-        """Set ``retracted`` (never cleared: a retraction notice does not go away) from publication types, update
-        links or a source's own flag."""
-        if (flag or any(t.strip().lower() == RETRACTED_TYPE for t in types)
-                or any(u.type in RETRACTED_BY for u in updates)):
-            self.retracted = True
+    def join_rich(self, name: RichName, items: list, type_: PartType, url: str) -> bool:
+        """Add to a list part what another source says beside it (updates, relations: each source names the notices
+        and versions it knows of): an empty part takes the items with their provenance, a part already holding some
+        keeps its provenance and gains the items it lacks."""
+        part = self.rich(name)
+        if not isinstance(part, RichList) or not items:
+            return False
+        if part.is_empty():
+            return part.offer(list(dict.fromkeys(items)), type_, url, self.clock)
+        new = [item for item in dict.fromkeys(items) if item not in part.items]
+        part.items.extend(new)
+        return bool(new)
+
+    @property
+    def retracted(self) -> bool:
+        """Whether a retraction source says the paper was retracted (:mod:`pubfetch.model.retraction`)."""
+        return self.retraction.retracted
+
+    def set_retraction(self, verdict: RetractionVerdict) -> None:
+        """Take a retraction source's verdict in place of that source's earlier one."""
+        self.retraction.set(verdict)
 
     def retraction_notices(self) -> list[str]:
         """The PMIDs (else DOIs) of the retraction notices among the updates."""
@@ -455,6 +472,7 @@ class Publication:
             publisher=self.publisher,
             pubTypes=list(self.pub_types),
             retracted=self.retracted,
+            retractionFlags=self.retraction.to_json(),
             rejectedSites=[r.to_json() for r in self.rejected_sites],
             unverifiedSites=[u.to_json() for u in self.unverified_sites],
         )
@@ -492,7 +510,13 @@ class Publication:
         for rich in RichName:  # absent from entries written before these parts existed
             if isinstance(d.get(rich.value), dict):
                 pub.rich(rich).load_json(d[rich.value])
-        pub.mark_retracted(pub.pub_types, pub.updates.items, bool(d.get("retracted", False)))
+        flags = d.get("retractionFlags")
+        if isinstance(flags, dict):
+            pub.retraction = RetractionFlags.from_json(flags)
+        said = d.get("retracted") is True or (not isinstance(flags, dict)
+                                              and says_retracted(pub.pub_types, pub.updates.items))
+        if said and not pub.retracted:  # stored before flags were kept per source, or by a source not known here
+            pub.set_retraction(RetractionVerdict(RetractionSource.earlier, True))
         return pub
 
     def plain_json(self, names: Iterable[PartName] | None = None) -> dict[str, Any]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
-from pubfetch.model.rich import Grant, Reference, Section, Update
+from pubfetch.model.retraction import RetractionVerdict
+from pubfetch.model.rich import Grant, Reference, Relation, Section, Update
 from pubfetch.model.structure import Figure, Statement, Supplement, Table
 
 __all__ = ["ArticleRecord", "Link"]
@@ -70,8 +71,10 @@ class ArticleRecord:
     figures: list[Figure] = field(default_factory=list)
     supplements: list[Supplement] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
-    #: the source's own retraction flag (publication types and updates are looked at when merging)
-    retracted: bool = False
+    #: the paper's other versions (its preprint, its published version)
+    relations: list[Relation] = field(default_factory=list)
+    #: what the source says of a retraction, when it is one that keeps track (:mod:`pubfetch.model.retraction`)
+    retraction: RetractionVerdict | None = None
     #: Source-specific flags resources use to decide what to ask next (e.g. "source": "MED", "inEPMC": True,
     #: "hasPDF": True, "hasTextMinedTerms": True).
     flags: dict[str, object] = field(default_factory=dict)

@@ -1,6 +1,6 @@
 """The rich parts of a publication beyond PubFetcher's ten: funding, corrections and retractions, references,
-sections of the full text, the licence, and the full text's tables, figures, supplementary files and statements
-(their items in :mod:`pubfetch.model.structure`).
+sections of the full text, the licence, the paper's other versions (preprint and published), and the full text's
+tables, figures, supplementary files and statements (their items in :mod:`pubfetch.model.structure`).
 
 They come from answers the chain already receives (PubMed XML, JATS, Europe PMC's search result, Unpaywall, page
 meta tags), so they are kept as parts with provenance (type, URL, time) and offered through the same overwrite rule
@@ -20,8 +20,8 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.structure import Figure, Statement, Supplement, Table
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
-__all__ = ["Grant", "Reference", "RichList", "RichName", "RichText", "Section", "Update", "dedup_grants",
-           "update_type"]
+__all__ = ["RELATION_TYPES", "Grant", "Reference", "ReferenceSet", "Relation", "RichList", "RichName", "RichText",
+           "Section", "Update", "dedup_grants", "dedup_references", "update_type"]
 
 
 class RichName(Enum):
@@ -32,6 +32,7 @@ class RichName(Enum):
     references = "references"
     sections = "sections"
     license = "license"
+    relations = "relations"
     tables = "tables"
     figures = "figures"
     supplements = "supplements"
@@ -129,8 +130,32 @@ class Section:
         return self.title
 
 
+#: The relations kept, as Crossref names them (DataCite's ``IsPreprintOf`` ... and bioRxiv's ``published`` are
+#: mapped to these): the other paper is this one's published version, its preprint, or another version of it.
+RELATION_TYPES = ("is-preprint-of", "has-preprint", "is-version-of", "has-version")
+
+
+@dataclass(frozen=True)
+class Relation:
+    """Another version of the paper: ``type`` is one of :data:`RELATION_TYPES` (read "this paper <type> ``doi``")."""
+
+    type: str = ""
+    doi: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"type": self.type, "doi": self.doi}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Relation:
+        return cls(_s(d, "type"), _s(d, "doi"))
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.doi}".strip()
+
+
 _ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.updates: Update,
                                     RichName.references: Reference, RichName.sections: Section,
+                                    RichName.relations: Relation,
                                     RichName.tables: Table, RichName.figures: Figure,
                                     RichName.supplements: Supplement, RichName.statements: Statement}
 
@@ -281,6 +306,62 @@ def dedup_grants(grants: list[Grant]) -> list[Grant]:
     return [g for g in out if g.grant_id or g.agency.lower() not in with_ids]
 
 
+_SPACES = re.compile(r"\s+")
+
+
+class ReferenceSet:
+    """References without repeats, in the order first read: what identifies a reference is its DOI (in any case),
+    PMID or PMCID (one in common makes two the same), else, for one with none, its citation text (else its title),
+    compared without regard to case and spacing. A repeat fills its twin's blank IDs and title. Built up page by page
+    (:meth:`add`) by a source that pages its list."""
+
+    def __init__(self) -> None:
+        self.items: list[Reference] = []
+        #: references offered that repeated one kept
+        self.repeats = 0
+        self._index: dict[str, int] = {}
+
+    @staticmethod
+    def _keys(ref: Reference) -> list[str]:
+        ids = [f"{kind}:{value.lower()}" for kind, value in (("doi", ref.doi), ("pmid", ref.pmid), ("pmcid", ref.pmcid))
+               if value]
+        if ids:
+            return ids
+        text = _SPACES.sub(" ", ref.text or ref.title).strip().casefold()
+        return [f"text:{text}"] if text else []
+
+    def add(self, ref: Reference) -> bool:
+        """Keep ``ref`` unless it repeats one kept (or identifies nothing); whether it was new."""
+        keys = self._keys(ref)
+        if not keys:
+            return False
+        seen = next((self._index[k] for k in keys if k in self._index), None)
+        if seen is None:
+            seen = len(self.items)
+            self.items.append(ref)
+            new = True
+        else:
+            kept = self.items[seen]
+            self.items[seen] = Reference(kept.pmid or ref.pmid, kept.pmcid or ref.pmcid, kept.doi or ref.doi,
+                                         kept.title or ref.title, kept.text)
+            new = False
+            self.repeats += 1
+        for key in self._keys(self.items[seen]):
+            self._index.setdefault(key, seen)
+        return new
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def dedup_references(refs: list[Reference]) -> list[Reference]:
+    """The references without repeats (see :class:`ReferenceSet`)."""
+    out = ReferenceSet()
+    for ref in refs:
+        out.add(ref)
+    return out.items
+
+
 #: PubMed's RefTypes whose words are not simply capitalised ("Corrected and republished in" ->
 #: "CorrectedandRepublishedIn"); every other Europe PMC type maps by capitalising its words.
 _UPDATE_TYPES = {
@@ -301,7 +382,3 @@ def update_type(text: str) -> str:
     joined = "".join(w.lower() for w in words)
     return _UPDATE_TYPES.get(joined) or "".join(w[:1].upper() + w[1:].lower() for w in words)
 
-
-#: update types that say the paper itself was retracted
-RETRACTED_BY = frozenset(("RetractionIn", "RetractedandRepublishedIn"))
-RETRACTED_TYPE = "retracted publication"

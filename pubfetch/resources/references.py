@@ -5,6 +5,9 @@ Asked last in the chain, so that the answers already received had their chance; 
 search said has references (or that no search record described); by PMID (source MED), else by PMCID (source PMC).
 The endpoint pages its answer: page after page of :data:`PAGE_SIZE` until the announced count is reached, one
 request per page, at most :data:`MAX_PAGES`; the requests go through the client's rate limits like every other.
+What the pages hold is not taken on trust: references are kept once (:class:`~pubfetch.model.rich.ReferenceSet`),
+at most ``max_references`` of them (no page is asked past those), and a page that brings no reference not already
+read (a service repeating its pages) ends the paging.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Sequence
 
 from pubfetch.extract.europepmc_references import parse_references_json
 from pubfetch.model.part_type import PartType
-from pubfetch.model.rich import Reference, RichName
+from pubfetch.model.rich import ReferenceSet, RichName
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun, RunFlag
 
@@ -47,7 +50,9 @@ def _one(ctx: Context, run: PubRun) -> None:
     pub = run.pub
     source, cited = ("MED", pub.pmid.content) if pub.pmid.content else ("PMC", pub.pmcid.content)
     url = f"{ctx.endpoints.europepmc}{source}/{cited}/references"
-    found: list[Reference] = []
+    cap = ctx.config.run.max_references
+    found = ReferenceSet()
+    listed = 0
     for page in range(1, MAX_PAGES + 1):
         result = ctx.client.get(url, params={"page": str(page), "pageSize": str(PAGE_SIZE), "format": "json"},
                                 publication=True, headers={"Accept": "application/json"})
@@ -60,11 +65,31 @@ def _one(ctx: Context, run: PubRun) -> None:
             log.warning("unreadable Europe PMC references of %s %s: %s", source, cited, e)
             run.unreadable()
             return
-        found += answer.references
-        if not answer.references or len(found) >= (answer.hit_count or 0):
+        listed += len(answer.references)
+        new = read = 0
+        repeats = found.repeats
+        for ref in answer.references:
+            if len(found) >= cap:
+                break
+            new += found.add(ref)
+            read += 1
+        if len(found) >= cap and (read < len(answer.references) or (answer.hit_count or 0) > listed):
+            log.warning("Europe PMC lists more than %d references of %s %s (%d listed so far, %s announced); kept the "
+                        "first %d (the max_references setting: raise it to keep more)", cap, source, cited, listed,
+                        answer.hit_count if answer.hit_count is not None else "no count", cap)
+            break
+        if answer.references and not new and found.repeats > repeats:
+            log.warning("page %d of Europe PMC's references of %s %s holds no reference not already read (the "
+                        "service repeats its pages); kept the %d distinct ones read", page, source, cited, len(found))
+            break
+        if answer.references and not new:
+            log.warning("page %d of Europe PMC's references of %s %s holds no usable reference (none has an ID, a "
+                        "title or a text); kept the %d distinct ones read", page, source, cited, len(found))
+            break
+        if not answer.references or listed >= (answer.hit_count or 0):
             break
     else:
-        log.warning("references of %s %s not complete after %d pages; kept the %d read", source, cited, MAX_PAGES,
-                    len(found))
-    if found:
-        pub.set_rich(RichName.references, found, PartType.europepmc, f"{url}?format=json")
+        log.warning("references of %s %s not complete after %d pages; kept the %d distinct ones read", source, cited,
+                    MAX_PAGES, len(found))
+    if found.items:
+        pub.set_rich(RichName.references, found.items, PartType.europepmc, f"{url}?format=json")

@@ -9,6 +9,7 @@ from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import MeshTerm, VisitedSite
 from pubfetch.model.publication import Publication
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from pubfetch.model.rich import Grant, Reference, RichName, Section, Update
 from pubfetch.model.structure import Figure, Statement, Supplement, Table
 
@@ -53,7 +54,7 @@ def rich_publication() -> Publication:
     pub.set_rich(RichName.sections, [Section("Introduction", 1, "Text."), Section("Aims", 2, "More.")],
                  PartType.europepmc_xml, "u2")
     pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u2")
-    pub.mark_retracted(updates=pub.updates.items)
+    pub.set_retraction(RetractionVerdict(RetractionSource.pubmed, True))
     return pub
 
 
