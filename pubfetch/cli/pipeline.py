@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple, TextIO
 
 from pubfetch import fetcher, webfetch
 from pubfetch.cli import fetching
-from pubfetch.cli.emit import Emitter
+from pubfetch.cli.emit import Emitter, write_file
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
@@ -412,7 +412,7 @@ class Pipeline:
         if a.flag("part-table"):
             self.out.write(part_table(c["publications"]))
         if "out-tables" in a:
-            write_tables(a.get("out-tables"), c["publications"])
+            write_tables(a.get("out-tables"), c["publications"], write_file)
         if "supplements" in a:
             self._supplements(a.get("supplements"))
         self._report()

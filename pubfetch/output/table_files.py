@@ -13,13 +13,23 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TextIO
 
 from pubfetch.model.publication import Publication
 from pubfetch.model.structure import Table, folder_name
 
-__all__ = ["table_info", "write_publication_tables", "write_tables"]
+__all__ = ["FileWriter", "table_info", "write_publication_tables", "write_tables"]
+
+#: How a file is written: its path and what writes its text (the command line's writes it atomically)
+FileWriter = Callable[[str, Callable[[TextIO], None]], None]
+
+
+def _write(path: str, write: Callable[[TextIO], None]) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        write(f)
 
 
 def table_info(pub: Publication, table: Table, data_file: str) -> dict[str, object]:
@@ -30,26 +40,36 @@ def table_info(pub: Publication, table: Table, data_file: str) -> dict[str, obje
             "footnotes": table.footnotes, "section_path": table.section_path, "truncated": table.truncated}
 
 
-def write_publication_tables(directory: Path, pub: Publication) -> list[Path]:
+def _rows_writer(rows: list[list[str]]) -> Callable[[TextIO], None]:
+    def write(f: TextIO) -> None:
+        csv.writer(f).writerows(rows)
+    return write
+
+
+def _text_writer(text: str) -> Callable[[TextIO], None]:
+    def write(f: TextIO) -> None:
+        f.write(text)
+    return write
+
+
+def write_publication_tables(directory: Path, pub: Publication, write: FileWriter = _write) -> list[Path]:
     """Write one publication's tables under ``directory/<id>/``; the CSV files written (none for a publication
     without tables or IDs)."""
     name = folder_name(pub.pmcid.content, pub.pmid.content, pub.doi.content)
     if not name or not pub.tables.items:
         return []
     folder = directory / name
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
     for index, table in enumerate(pub.tables.items):
         data = folder / f"table_{index:03d}.csv"
-        with open(data, "w", encoding="utf-8", newline="") as f:
-            csv.writer(f).writerows([*table.header, *table.rows])
-        info = table_info(pub, table, data.name)
-        (folder / f"table_{index:03d}_info.json").write_text(json.dumps(info, indent=2, ensure_ascii=False) + "\n",
-                                                            encoding="utf-8")
+        write(str(data), _rows_writer([*table.header, *table.rows]))
+        text = json.dumps(table_info(pub, table, data.name), indent=2, ensure_ascii=False) + "\n"
+        write(str(folder / f"table_{index:03d}_info.json"), _text_writer(text))
         written.append(data)
     return written
 
 
-def write_tables(directory: str | Path, publications: Iterable[Publication]) -> int:
-    """Write every publication's tables under ``directory``; how many tables were written."""
-    return sum(len(write_publication_tables(Path(directory), pub)) for pub in publications)
+def write_tables(directory: str | Path, publications: Iterable[Publication], write: FileWriter = _write) -> int:
+    """Write every publication's tables under ``directory`` (each file by ``write``); how many tables were
+    written."""
+    return sum(len(write_publication_tables(Path(directory), pub, write)) for pub in publications)
