@@ -15,6 +15,7 @@ from lxml import etree
 from pubfetch.extract.jats import parse_jats
 from pubfetch.extract.jats_structure import absolute_media, media_base, statement_type
 from pubfetch.extract.jats_text import element_text
+from pubfetch.model.part_type import PartType
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.structure import Table
 
@@ -255,3 +256,20 @@ def test_a_hostile_span_costs_no_more_than_the_cap() -> None:
     assert table.truncated and table.rows == []
     table = _table("<tbody><tr><td colspan='999999'>x</td></tr></tbody>")
     assert table.rows == [["x"] * 1000]  # HTML's column limit
+
+
+def test_a_fetch_through_the_recorded_services_keeps_the_structure(replay_server) -> None:  # type: ignore[no-untyped-def]
+    """PMID 22338609 fetched as in production (the corpus replayed for every service): its Europe PMC full text's
+    tables, figures (at Europe PMC's address), supplements and statements are the publication's parts."""
+    from support.replayrun import fetch_all
+
+    _, server = replay_server
+    [pub] = fetch_all(server, ["22338609"])
+    assert pub.pmcid.content == "PMC3320746"
+    assert pub.tables.type is PartType.europepmc_xml and len(pub.tables.items) == 4
+    assert pub.tables.items[0].header[1][:2] == ["q-value threshold", "Target"]
+    assert [f.url for f in pub.figures.items][0] == "https://europepmc.org/articles/PMC3320746/bin/pr-2011-00636x_0003.jpg"
+    assert [s.url.rsplit("/", 1)[-1] for s in pub.supplements.items] == [
+        "pr200636x_si_001.pdf", "pr200636x_si_002.xls", "pr200636x_si_003.pdf", "pr200636x_si_004.pdf"]
+    assert {s.type for s in pub.statements.items} == {"author_contributions", "competing_interests",
+                                                     "acknowledgements"}
