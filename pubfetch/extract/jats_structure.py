@@ -172,13 +172,13 @@ class _Reader:
     def _footnotes(self, wrap: etree._Element) -> list[str]:
         out: list[str] = []
         for foot in wrap.iterchildren("{*}table-wrap-foot"):
-            notes = [fn for fn in foot.iter("{*}fn")]
+            notes = list(foot.iter("{*}fn"))
             parts = notes or [c for c in foot if isinstance(c.tag, str) and local_name(c) != "title"]
             out += [t for t in map(self._of, parts) if t]
         return out
 
     def table(self, wrap: etree._Element) -> Table:
-        table = next((t for t in wrap.iter("{*}table")), None)
+        table = next(wrap.iter("{*}table"), None)
         grid = lay_out(self._grid_groups(table) if table is not None else [], self._of, _spans, self._max_cells)
         return Table(id=(wrap.get("id") or "").strip(), label=self._of(_child(wrap, "label")),
                      caption=self._of(_child(wrap, "caption")), header=grid.header, rows=grid.rows,
