@@ -33,10 +33,10 @@ if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead 
     from pubfetch.output.summary import top_hosts as top_hosts
     from pubfetch.output.summary import write_ids as write_ids
     from pubfetch.output.summary import write_top_hosts as write_top_hosts
+    from pubfetch.output.table_files import write_tables as write_tables
     from pubfetch.output.writer import EntryWriter as EntryWriter
     from pubfetch.output.writer import format_entries as format_entries
     from pubfetch.output.writer import jsonl_line as jsonl_line
-    from pubfetch.output.table_files import write_tables as write_tables
     from pubfetch.output.writer import write_entries as write_entries
 
 
