@@ -12,6 +12,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch, fetch_many
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
+from pubfetch.model.rich import RichName
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 from support.fetchrun import chain_config, fetch_run
@@ -31,8 +32,7 @@ def comparable(pub: Publication) -> dict:
     d = pub.to_json()
     for key in [k for k in d if "ime" in k or k.startswith("citationsTimestamp")]:
         d.pop(key)
-    for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
-                 "funding", "updates", "references", "sections", "license"):
+    for part in [*(n.value for n in PartName), *(n.value for n in RichName)]:  # every part, when it was set
         d[part] = {k: v for k, v in d[part].items() if not k.startswith("timestamp")}
     d["visitedSites"] = [{k: v for k, v in s.items() if not k.startswith("timestamp")} for s in d["visitedSites"]]
     return d

@@ -13,7 +13,8 @@ import re
 
 from lxml import etree
 
-from pubfetch.model.part_type import PartType
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.rich import RichName
 from support.replay import CorpusReplay
 from support.replayrun import fetch_all
 
@@ -149,8 +150,7 @@ def test_batch_equals_one_at_a_time_and_asks_each_id_once(replay_server):
         for key in list(d):
             if "ime" in key or key in ("visitedSites", "citationsTimestamp", "citationsTimestampHuman"):
                 d.pop(key)
-        for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
-                     "funding", "updates", "references", "sections", "license"):
+        for part in [*(n.value for n in PartName), *(n.value for n in RichName)]:  # every part, when it was set
             d[part] = {k: v for k, v in d[part].items() if "timestamp" not in k}
         return d
 

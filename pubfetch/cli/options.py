@@ -488,6 +488,8 @@ OUTPUT = Group("Pipeline 9: output", (
     one("-txt-pub", "FILE", "Write the publications to FILE"),
     one("-txt-web", "FILE", "Write the webpages to FILE"),
     one("-txt-doc", "FILE", "Write the docs to FILE"),
+    one("-out-tables", "DIR", "Write each table of the publications as DIR/<id>/table_000.csv (header rows, then body "
+        "rows) with table_000_info.json (caption, header rows, footnotes), as pubget lays them out (pubfetch)"),
     flag("-count", "Print how many publications, webpages and docs there are"),
     flag("-out-top-hosts", "Print the hosts of publications' visited sites and of webpage and doc final URLs, "
          "most frequent first, with counts"),
@@ -507,10 +509,15 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
         "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
         "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), or citations of the "
         "publications for reference managers: csljson, bibtex, ris (bibtex and ris need pubfetch[citations]), or "
-        "edges: the citation edges a snowball stored among the publications, as CSV (-out only)",
+        "markdown (each entry a Markdown document: headings, tables, figures, statements, references; whole entries "
+        "whatever --out-part and --plain say), or edges: the citation edges a snowball stored among the "
+        "publications, as CSV (-out only)",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",
          spec.part_name, "modifier"),
+    one("--supplements", "DIR", "Download the supplementary files of the publications got to DIR/<id>/<file name> "
+        "(<id>: PMCID, else PMID, else DOI), through the same address guard, size cap and time limits as PDFs "
+        "(pubfetch)", role="modifier", network=True),
 ))
 
 # Europe PMC's and PMC's HTML pages are not offered (PubFetcher's -print-europepmc-html and -print-pmc-html): their

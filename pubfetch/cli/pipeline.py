@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple, TextIO
 
 from pubfetch import fetcher, webfetch
 from pubfetch.cli import fetching
-from pubfetch.cli.emit import Emitter
+from pubfetch.cli.emit import Emitter, write_file
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
@@ -45,7 +45,9 @@ from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.common import Format
 from pubfetch.output.summary import format_counts, part_table, top_hosts
+from pubfetch.output.table_files import write_tables
 from pubfetch.output.text import ids_text
+from pubfetch.resources.supplements import download_supplements
 from pubfetch.snowball import SnowballPlan
 from pubfetch.store import Store, open_or_init_store, open_store
 from pubfetch.textutil import counted
@@ -415,17 +417,28 @@ class Pipeline:
         if a.flag("count"):
             self.out.write(format_counts(*self._counts([len(c[k]) for k in KINDS])))
         if self.hosts is not None:
-            if a.flag("out-top-hosts"):
-                self.emit.top_hosts(self.hosts)
-            for kind, option in zip(KINDS, ("txt-top-hosts-pub", "txt-top-hosts-web", "txt-top-hosts-doc"),
-                                    strict=True):
-                if option in a:
-                    self.emit.top_hosts_file(a.get(option), kind, self.hosts[kind])
-            if a.flag("count-top-hosts"):
-                self.out.write(format_counts(*self._counts([len(self.hosts[k]) for k in KINDS]), what="top_hosts"))
+            self._top_hosts(self.hosts)
         if a.flag("part-table"):
             self.out.write(part_table(c["publications"]))
+        if "out-tables" in a:
+            write_tables(a.get("out-tables"), c["publications"], write_file)
+        if "supplements" in a:
+            self._supplements(a.get("supplements"))
         self._report()
+
+    def _top_hosts(self, hosts: dict[str, dict[str, int]]) -> None:
+        a = self.args
+        if a.flag("out-top-hosts"):
+            self.emit.top_hosts(hosts)
+        for kind, option in zip(KINDS, ("txt-top-hosts-pub", "txt-top-hosts-web", "txt-top-hosts-doc"), strict=True):
+            if option in a:
+                self.emit.top_hosts_file(a.get(option), kind, hosts[kind])
+        if a.flag("count-top-hosts"):
+            self.out.write(format_counts(*self._counts([len(hosts[k]) for k in KINDS]), what="top_hosts"))
+
+    def _supplements(self, directory: str) -> None:
+        done = download_supplements(self.sess.context(), self.content["publications"], directory)
+        log.info("supplementary files: %d written to %s, %d failed", done.written, directory, done.failed)
 
     def _report(self) -> None:
         sess = self.sess

@@ -22,6 +22,7 @@ from pubfetch.config.limits import DOCUMENTED, parse_windows
 from pubfetch.config.values import check_record, setting
 from pubfetch.model.identity import DEFAULT_TITLE_SIMILARITY
 from pubfetch.model.part_type import PartName
+from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS
 
 __all__ = ["FETCHING_ENV", "PROCESS_VARIABLES", "Batching", "Endpoints", "HttpSettings", "RunSettings"]
 
@@ -182,6 +183,10 @@ class RunSettings:
     parts: frozenset[PartName] | None = setting(
         None, in_file=False, doc="fetch only these parts (`--fetch-part`); IDs are always kept; empty: all")
     max_links: int = setting(10, high=100_000, job=True, doc="links tried per publication after the resources")
+    max_table_cells: int = setting(
+        DEFAULT_MAX_TABLE_CELLS, low=1, high=100_000_000, job=True, env="PUBFETCH_MAX_TABLE_CELLS",
+        doc="cells (rows times columns, spans resolved) a table of the full text keeps; the rows past it are left "
+            "out and the table is marked `truncated`")
     javascript: bool = setting(True, cli="--no-javascript", job=True,
                                doc="render pages that need JavaScript (off: they are fetched plainly)")
     chromium: str | None = setting(None, env="PUBFETCH_CHROMIUM", cli="--chromium",

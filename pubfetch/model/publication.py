@@ -93,6 +93,10 @@ class Publication:
     sections: RichList = field(default_factory=lambda: RichList(RichName.sections))
     license: RichText = field(default_factory=lambda: RichText(RichName.license))
     relations: RichList = field(default_factory=lambda: RichList(RichName.relations))
+    tables: RichList = field(default_factory=lambda: RichList(RichName.tables))
+    figures: RichList = field(default_factory=lambda: RichList(RichName.figures))
+    supplements: RichList = field(default_factory=lambda: RichList(RichName.supplements))
+    statements: RichList = field(default_factory=lambda: RichList(RichName.statements))
     #: pages and PDFs not merged because they are another paper's (:mod:`pubfetch.model.identity`)
     rejected_sites: list[RejectedSite] = field(default_factory=list)
     #: pages and PDFs merged without anything to check them by, until a title from another source settles them
@@ -134,7 +138,8 @@ class Publication:
                               self.pmid.url, self.pmcid.url, self.doi.url)
 
     def rich(self, name: RichName) -> RichList | RichText:
-        """A rich part (funding, updates, references, sections, license) by name."""
+        """A rich part (funding, updates, references, sections, license, tables, figures, supplements, statements) by
+        name."""
         return getattr(self, name.value)
 
     def id_count(self) -> int:

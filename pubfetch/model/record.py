@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.retraction import RetractionVerdict
 from pubfetch.model.rich import Grant, Reference, Relation, Section, Update
+from pubfetch.model.structure import Figure, Statement, Supplement, Table
 
 __all__ = ["ArticleRecord", "Link"]
 
@@ -66,6 +67,10 @@ class ArticleRecord:
     references: list[Reference] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     license: str = ""
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    supplements: list[Supplement] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
     #: the paper's other versions (its preprint, its published version)
     relations: list[Relation] = field(default_factory=list)
     #: what the source says of a retraction, when it is one that keeps track (:mod:`pubfetch.model.retraction`)

@@ -1,5 +1,6 @@
 """The rich parts of a publication beyond PubFetcher's ten: funding, corrections and retractions, references,
-sections of the full text, the licence, and the paper's other versions (preprint and published).
+sections of the full text, the licence, the paper's other versions (preprint and published), and the full text's
+tables, figures, supplementary files and statements (their items in :mod:`pubfetch.model.structure`).
 
 They come from answers the chain already receives (PubMed XML, JATS, Europe PMC's search result, Unpaywall, page
 meta tags), so they are kept as parts with provenance (type, URL, time) and offered through the same overwrite rule
@@ -16,6 +17,7 @@ from enum import Enum
 from typing import Any
 
 from pubfetch.model.part_type import PartType
+from pubfetch.model.structure import Figure, Statement, Supplement, Table
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
 __all__ = ["RELATION_TYPES", "Grant", "Reference", "ReferenceSet", "Relation", "RichList", "RichName", "RichText",
@@ -31,6 +33,10 @@ class RichName(Enum):
     sections = "sections"
     license = "license"
     relations = "relations"
+    tables = "tables"
+    figures = "figures"
+    supplements = "supplements"
+    statements = "statements"
 
     @property
     def is_list(self) -> bool:
@@ -149,7 +155,9 @@ class Relation:
 
 _ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.updates: Update,
                                     RichName.references: Reference, RichName.sections: Section,
-                                    RichName.relations: Relation}
+                                    RichName.relations: Relation,
+                                    RichName.tables: Table, RichName.figures: Figure,
+                                    RichName.supplements: Supplement, RichName.statements: Statement}
 
 
 class _RichPart:

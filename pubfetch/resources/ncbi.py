@@ -229,5 +229,8 @@ def fetch_pmc_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
         if apply_jats(ctx, run, b"", PartType.pmc_xml, single, record=record):
             run.set(RunFlag.PMC_XML)
 
-    _batched(ctx, "pmc", todo, parse_jats, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply,
+    def parse(body: bytes) -> list[ArticleRecord]:
+        return parse_jats(body, max_table_cells=ctx.config.run.max_table_cells)
+
+    _batched(ctx, "pmc", todo, parse, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply,
              RunFlag.PMC_XML_PMCID)
