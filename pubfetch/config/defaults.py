@@ -180,6 +180,10 @@ class RunSettings:
         10_000, low=1, high=10_000_000, job=True,
         doc="references kept per publication: a longer list keeps its first ones, with a warning (`--references` "
             "asks no page past them)")
+    max_text_links: int = setting(
+        2_000, low=1, high=1_000_000, job=True,
+        doc="links and identifiers found in the text kept per publication (the `links` part): more keep their first "
+            "ones, with a warning")
     max_entry_bytes: int = setting(
         DEFAULT_MAX_ENTRY_BYTES, low=1024 * 1024, high=1024 ** 3, job=True,
         doc="largest entry (its JSON in UTF-8) a fetch stores: a publication over it loses references from the end "

@@ -88,6 +88,8 @@ class Publication:
     #: each retraction source's latest verdict (:mod:`pubfetch.model.retraction`); ``retracted`` while any says so
     retraction: RetractionFlags = field(default_factory=RetractionFlags)
     funding: RichList = field(default_factory=lambda: RichList(RichName.funding))
+    #: URLs, DOIs, accessions, RRIDs, trial registrations and grant IDs in the text (:mod:`pubfetch.model.links`)
+    links: RichList = field(default_factory=lambda: RichList(RichName.links))
     updates: RichList = field(default_factory=lambda: RichList(RichName.updates))
     references: RichList = field(default_factory=lambda: RichList(RichName.references))
     sections: RichList = field(default_factory=lambda: RichList(RichName.sections))

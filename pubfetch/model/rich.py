@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from pubfetch.model.links import TextLink
 from pubfetch.model.part_type import PartType
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
@@ -26,6 +27,7 @@ class RichName(Enum):
     """The rich parts; ``value`` is the JSON name."""
 
     funding = "funding"
+    links = "links"
     updates = "updates"
     references = "references"
     sections = "sections"
@@ -123,7 +125,7 @@ class Section:
         return self.title
 
 
-_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.updates: Update,
+_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.links: TextLink, RichName.updates: Update,
                                     RichName.references: Reference, RichName.sections: Section}
 
 
