@@ -37,11 +37,11 @@ KIND_PREFIXES: dict[str, tuple[str, ...]] = {
     "bioproject": ("bioproject", "biosample"),
     "arrayexpress": ("arrayexpress",),
     "refseq": ("refseq",),
-    "ensembl": ("ensembl",),
     "rrid": ("rrid",),
     "uniprot": ("uniprot",),
     "insdc": ("insdc", "genbank", "ena.embl"),
     "pdb": ("pdb",),
+    "ensembl": ("ensembl",),  # last: its catch-all form takes any word
 }
 
 #: names papers write a database by that the Bioregistry does not list for it

@@ -28,7 +28,7 @@ from pubfetch.model.rich import Section
 __all__ = ["NEAR", "LinkSet", "classify", "find_links", "marked_link", "record_links"]
 
 #: how far (in characters, within one sentence) an identifier of an ambiguous form may stand from its database's name
-NEAR = 60
+NEAR = 80
 
 _URL = re.compile(r"(?i)(?<![\w@/.])(?:(?:https?|ftp)://|www\.|(?:[a-z0-9-]+\.)+(?:com|org|net|io|edu|gov|int|info|eu)/)"
                   r"[^\s<>\"\u201c\u201d]*")
@@ -37,9 +37,16 @@ _DOI_URL = re.compile(r"(?i)^(?:https?://)?(?:dx\.|www\.)?doi\.org/(10\.\d{4,9}/
 #: a word of letters, digits and ``_ . / -`` holding a digit (a lone digit too)
 _TOKEN = re.compile(r"(?<![\w./\-])(?=[\w./\-]*?\d)[A-Za-z0-9][\w./\-]*[A-Za-z0-9]|(?<![\w./\-])\d(?![\w])")
 _CURIE = re.compile(r"(?<![\w.\-])([A-Za-z][\w.\-]*)\s?:\s?([A-Za-z0-9][\w.\-/:]*[A-Za-z0-9]|[A-Za-z0-9])")
+#: a grant number: in a sentence about funding, a code of at least five characters with a digit and a capital or
+#: three digits, after "grant", "award", "code", "project", "contract", "No." or "number" or alone in brackets
+_FUNDING = re.compile(r"(?i)\b(?:fund|support|grant|award|financ|sponsor)")
+_GRANT = re.compile(r"(?:(?i:\bgrants?|\bawards?|\bcodes?|\bproject|\bcontract|\bagreement|\bno\.|\bnos\.|\bnumbers?)"
+                    r"[\s:#]{0,3}(?:(?i:no\.|number)\s*)?[\"\u201c]?|\()"
+                    r"(?=[\w./\-\u2013]*\d)(?=[\w./\-\u2013]*[A-Z]|(?:[\w./\-\u2013]*\d){3})"
+                    r"([A-Za-z0-9][\w./\-\u2013]{3,}[A-Za-z0-9])")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"\w+")
-_JOINED = re.compile(r"[\s,;]*(?:(?:and|or|&)\s+)?")
+_JOINED = re.compile(r"[\s,]*(?:(?:and|or|&)\s+)?")
 _TRAILING = ".,;:!?'\"\u2019\u201d"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 
@@ -120,12 +127,13 @@ def classify(value: str, kind: str = "", *, marked: bool = False) -> tuple[str, 
     value = value.strip()
     if not value:
         return None
-    for registry in _registries():
-        if kind and registry.kind != kind:
-            continue
-        for form in registry.forms:
-            if (marked or form.distinctive) and form.pattern.fullmatch(value):
-                return registry.kind, value, registry.prefix
+    for distinctive in (True, False) if marked else (True,):  # a distinctive form of any kind before the others
+        for registry in _registries():
+            if kind and registry.kind != kind:
+                continue
+            for form in registry.forms:
+                if form.distinctive == distinctive and form.pattern.fullmatch(value):
+                    return registry.kind, value, registry.prefix
     return None
 
 
@@ -152,20 +160,27 @@ def marked_link(kind: str, value: str, href: str = "") -> tuple[str, str, str] |
 
 
 class LinkSet:
-    """Links gathered in order, each (kind, value, section path, sentence) once; a marked one wins over the same link
-    found in the words."""
+    """Links gathered in order, each (kind, value, section path, sentence) once; a link the source marks up stands for
+    the same link (kind and value) found in the words of the same section."""
 
     def __init__(self) -> None:
         self._links: dict[tuple[str, str, tuple[str, ...], str], TextLink] = {}
+        self._marked: set[tuple[str, str, tuple[str, ...]]] = set()
+        #: the keys of the links found in the words, by kind, value and section path
+        self._words: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, tuple[str, ...], str]]] = {}
 
     def add(self, link: TextLink) -> None:
-        key = (link.kind, link.value, link.section_path, link.sentence)
-        kept = self._links.get(key)
-        if kept is None or (link.marked and not kept.marked):
-            self._links[key] = link
-
-    def __contains__(self, key: tuple[str, str, tuple[str, ...], str]) -> bool:
-        return key in self._links
+        where = (link.kind, link.value, link.section_path)
+        key = (*where, link.sentence)
+        if link.marked:
+            self._marked.add(where)
+            for found in self._words.pop(where, []):
+                self._links.pop(found, None)
+        elif where in self._marked:
+            return
+        elif key not in self._links:
+            self._words.setdefault(where, []).append(key)
+        self._links.setdefault(key, link)
 
     def links(self) -> list[TextLink]:
         return list(self._links.values())
@@ -264,6 +279,11 @@ def find_links(text: str, section_path: tuple[str, ...] = ()) -> list[TextLink]:
                 last_end[hit[0]] = start + len(value)
                 if i == 0:
                     break  # the whole token is one identifier
+    if _FUNDING.search(text):
+        for match in _GRANT.finditer(text):
+            start, end = match.span(1)
+            if not taken.overlaps(start, end) and _FUNDING.search(sentences.sentence(start)):
+                keep(start, end, "grant", match.group(1).replace("\u2013", "-"), "")
     found.sort(key=lambda item: item[0])
     return [link for _, link in found]
 
@@ -324,8 +344,8 @@ def _identifier(text: str, sentences: _Sentences, start: int, value: str, last_e
 def record_links(abstract: str, fulltext: str = "", sections: Sequence[Section] = ()) -> list[TextLink]:
     """The links of a source that gives its text as plain text (a PubMed or Europe PMC abstract, a publisher page read
     by its rule): the abstract's under ``Abstract``; the body's by its sections when the page marks them (each under
-    the headings above it, by their levels), else the full text's (title and abstract again in it are not counted
-    twice) with no section path."""
+    the headings above it, by their levels), else the full text's (without the abstract it repeats) with no section
+    path."""
     links = LinkSet()
     for link in find_links(abstract, ("Abstract",)):
         links.add(link)
@@ -336,7 +356,6 @@ def record_links(abstract: str, fulltext: str = "", sections: Sequence[Section] 
             for link in find_links(section.text, tuple(p for p in path if p)):
                 links.add(link)
         return links.links()
-    for link in find_links(fulltext):
-        if (link.kind, link.value, ("Abstract",), link.sentence) not in links:
-            links.add(link)
+    for link in find_links(fulltext.replace(abstract, "", 1) if abstract else fulltext):
+        links.add(link)
     return links.links()
