@@ -241,51 +241,72 @@ def _near_name(registry: _Registry, text: str, sentence_start: int, start: int, 
     return bool(names) and not _DIGIT.search(text, names[-1].end(), start)
 
 
+class _Finding:
+    """One text's links as they are found: each kind of finding takes what the ones before it left."""
+
+    def __init__(self, text: str, section_path: tuple[str, ...]) -> None:
+        self.text = text
+        self.section_path = section_path
+        self.sentences = _Sentences(text)
+        self.found: list[tuple[int, TextLink]] = []
+        self.taken = _Taken()
+
+    def keep(self, start: int, end: int, kind: str, value: str, registry: str) -> None:
+        self.taken.add(start, end)
+        self.found.append((start, TextLink(kind, value, registry, self.section_path,
+                                           self.sentences.sentence(start))))
+
+    def urls_and_dois(self) -> None:
+        for match in _URL.finditer(self.text):
+            kind, value = _url_or_doi(_trim(match.group()))
+            self.keep(match.start(), match.end(), kind, value, "doi" if kind == "doi" else "")
+        for match in _DOI.finditer(self.text):
+            if not self.taken.overlaps(match.start(), match.end()):
+                self.keep(match.start(), match.end(), "doi", _trim(match.group()), "doi")
+
+    def curies(self) -> None:
+        curies = _curie_prefixes()
+        for match in _CURIE.finditer(self.text):
+            registry = curies.get(match.group(1).lower())
+            if registry is None or self.taken.overlaps(match.start(), match.end()):
+                continue
+            if any(form.pattern.fullmatch(match.group(2)) for form in registry.forms):
+                self.keep(match.start(2), match.end(2), registry.kind, match.group(2), registry.prefix)
+
+    def identifiers(self) -> None:
+        last_end: dict[str, int] = {}
+        names = _names_database(self.text)
+        for match in _TOKEN.finditer(self.text):
+            if self.taken.overlaps(match.start(), match.end()):
+                continue
+            for i, (start, value) in enumerate(_pieces(match.start(), match.group())):
+                hit = _identifier(self.text, self.sentences, start, value, last_end, names)
+                if hit is not None:
+                    self.keep(start, start + len(value), *hit)
+                    last_end[hit[0]] = start + len(value)
+                    if i == 0:
+                        break  # the whole token is one identifier
+
+    def grants(self) -> None:
+        if not _FUNDING.search(self.text):
+            return
+        for match in _GRANT.finditer(self.text):
+            start, end = match.span(1)
+            if not self.taken.overlaps(start, end) and _FUNDING.search(self.sentences.sentence(start)):
+                self.keep(start, end, "grant", match.group(1).replace("\u2013", "-"), "")
+
+
 def find_links(text: str, section_path: tuple[str, ...] = ()) -> list[TextLink]:
     """Every URL, DOI and identifier in ``text`` (one paragraph or more), in order of appearance."""
     if not text:
         return []
-    sentences = _Sentences(text)
-    found: list[tuple[int, TextLink]] = []
-    taken = _Taken()
-
-    def keep(start: int, end: int, kind: str, value: str, registry: str) -> None:
-        taken.add(start, end)
-        found.append((start, TextLink(kind, value, registry, section_path, sentences.sentence(start))))
-
-    for match in _URL.finditer(text):
-        value = _trim(match.group())
-        kind, value = _url_or_doi(value)
-        keep(match.start(), match.start() + len(match.group()), kind, value, "doi" if kind == "doi" else "")
-    for match in _DOI.finditer(text):
-        if not taken.overlaps(match.start(), match.end()):
-            keep(match.start(), match.end(), "doi", _trim(match.group()), "doi")
-    curies = _curie_prefixes()
-    for match in _CURIE.finditer(text):
-        registry = curies.get(match.group(1).lower())
-        if registry is None or taken.overlaps(match.start(), match.end()):
-            continue
-        if any(form.pattern.fullmatch(match.group(2)) for form in registry.forms):
-            keep(match.start(2), match.end(2), registry.kind, match.group(2), registry.prefix)
-    last_end: dict[str, int] = {}
-    names = _names_database(text)
-    for match in _TOKEN.finditer(text):
-        if taken.overlaps(match.start(), match.end()):
-            continue
-        for i, (start, value) in enumerate(_pieces(match.start(), match.group())):
-            hit = _identifier(text, sentences, start, value, last_end, names)
-            if hit is not None:
-                keep(start, start + len(value), *hit)
-                last_end[hit[0]] = start + len(value)
-                if i == 0:
-                    break  # the whole token is one identifier
-    if _FUNDING.search(text):
-        for match in _GRANT.finditer(text):
-            start, end = match.span(1)
-            if not taken.overlaps(start, end) and _FUNDING.search(sentences.sentence(start)):
-                keep(start, end, "grant", match.group(1).replace("\u2013", "-"), "")
-    found.sort(key=lambda item: item[0])
-    return [link for _, link in found]
+    finding = _Finding(text, section_path)
+    finding.urls_and_dois()
+    finding.curies()
+    finding.identifiers()
+    finding.grants()
+    finding.found.sort(key=lambda item: item[0])
+    return [link for _, link in finding.found]
 
 
 def _pieces(start: int, token: str) -> list[tuple[int, str]]:
