@@ -221,6 +221,7 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--allow-private-addresses"),
     setting_option("--no-javascript"),
     setting_option("--references"),
+    setting_option("--annotations", "TYPES"),
     setting_option("--chromium", "PATH"),
     setting_option("--page-time-limit", "SECONDS"),
     setting_option("--title-similarity", "PERCENT"),

@@ -78,7 +78,10 @@ def from_text(name: str, text: str) -> object:
     group = SETTINGS[name]
     if group == "fetching":
         raise ValueError(f"{name} is one of PubFetcher's parameters, read by pubfetch.fetcher_args")
-    return checked(name, _number(text.strip(), _bare(field_type(GROUPS[group], name))))
+    expected = _bare(field_type(GROUPS[group], name))
+    if typing.get_origin(expected) is frozenset:  # a set of names: comma-separated
+        return checked(name, [part.strip() for part in text.split(",") if part.strip()])
+    return checked(name, _number(text.strip(), expected))
 
 
 def _bare(expected: object) -> object:

@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Any
 
 from pubfetch.model.links import TextLink
+from pubfetch.model.mined_terms import TypedTerm
 from pubfetch.model.part_type import PartType
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
@@ -28,6 +29,7 @@ class RichName(Enum):
 
     funding = "funding"
     links = "links"
+    mined_terms = "minedTerms"
     updates = "updates"
     references = "references"
     sections = "sections"
@@ -36,6 +38,12 @@ class RichName(Enum):
     @property
     def is_list(self) -> bool:
         return self is not RichName.license
+
+    @property
+    def attribute(self) -> str:
+        """The :class:`~pubfetch.model.publication.Publication` attribute holding it (``mined_terms`` for
+        ``minedTerms``)."""
+        return re.sub(r"(?<=[a-z])([A-Z])", r"_\1", self.value).lower()
 
 
 def _s(d: dict, key: str) -> str:
@@ -125,7 +133,8 @@ class Section:
         return self.title
 
 
-_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.links: TextLink, RichName.updates: Update,
+_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.links: TextLink, RichName.mined_terms: TypedTerm,
+                                    RichName.updates: Update,
                                     RichName.references: Reference, RichName.sections: Section}
 
 
