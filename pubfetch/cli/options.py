@@ -465,8 +465,10 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
     flag("--plain", "Leave out metadata: only the content of entries, only the IDs without provenance", "modifier"),
     one("--format", "FORMAT",
         "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
-        "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), or citations of the "
-        "publications for reference managers: csljson, bibtex, ris (bibtex and ris need pubfetch[citations])",
+        "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), chunks (passages for "
+        "retrieval, one JSON line each: a paragraph of at most 2,000 characters with its IDs and section path), or "
+        "citations of the publications for reference managers: csljson, bibtex, ris (bibtex and ris need "
+        "pubfetch[citations])",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",
          spec.part_name, "modifier"),

@@ -56,6 +56,8 @@ class Format(StrEnum):
     csljson = "csljson"
     bibtex = "bibtex"
     ris = "ris"
+    #: passages for retrieval: JSON Lines, one paragraph (or a part of one) a line (:mod:`pubfetch.output.chunks`)
+    chunks = "chunks"
 
     @property
     def is_json(self) -> bool:
@@ -63,7 +65,7 @@ class Format(StrEnum):
 
     @property
     def is_jsonl(self) -> bool:
-        return self in (Format.jsonl, Format.metadata_jsonl)
+        return self in (Format.jsonl, Format.metadata_jsonl, Format.chunks)
 
     @property
     def is_citation(self) -> bool:

@@ -8,7 +8,8 @@
   ``json.dumps(document, indent=2, ensure_ascii=False)`` gives for the same document;
 * JSON Lines: one compact entry object per line, exactly the objects of the JSON arrays (so each line reads back with
   ``Publication.from_json``), with no wrapper. Webpages and docs have the same shape; pass ``tag_kind=True`` to add a
-  leading ``"kind"`` key when a single stream mixes them.
+  leading ``"kind"`` key when a single stream mixes them;
+* chunks: JSON Lines of passages, one paragraph (or a part of one) a line (:mod:`pubfetch.output.chunks`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,11 @@ class EntryWriter:
             raise ValueError("write to a closed EntryWriter")
         if self.fmt.is_citation:
             self._write_citation(entry)
+            return
+        if self.fmt is Format.chunks:
+            from pubfetch.output.chunks import entry_chunks
+
+            self.out.writelines(dumps(chunk, pretty=False) + "\n" for chunk in entry_chunks(entry))
             return
         if self.fmt.is_jsonl:
             obj = self._entry_obj(kind, entry)
