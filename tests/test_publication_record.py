@@ -177,3 +177,19 @@ def test_rich_parts_are_raw_maps() -> None:
     assert am.get_raw("updates") == {"type": "RetractionIn", "pmid": "456", "doi": ""}
     assert am.get_raw("references")["text"] == "A. 2000"
     assert (am.get_raw("license"), am.get_raw("retracted")) == ("https://creativecommons.org/licenses/by/4.0/", "true")
+
+
+def test_links_and_mined_terms_are_raw_maps() -> None:
+    from pubfetch.model.links import TextLink
+    from pubfetch.model.mined_terms import TypedTerm
+    from pubfetch.model.part_type import PartType
+    from pubfetch.model.rich import RichName
+
+    pub = full_publication()
+    pub.set_rich(RichName.links, [TextLink("geo", "GSE1", "geo", ("Methods", "Data"), "At GSE1.", True)],
+                 PartType.europepmc_xml, "u")
+    pub.set_rich(RichName.mined_terms, [TypedTerm("Diseases", "asthma", 3, "http://x/D1")], PartType.europepmc, "u")
+    am = publication_record(pub)
+    assert am.get_raw("links") == {"kind": "geo", "value": "GSE1", "registry": "geo", "sectionpath": "Methods > Data",
+                                   "sentence": "At GSE1.", "marked": "true"}
+    assert am.get_raw("minedterms") == {"type": "Diseases", "term": "asthma", "count": "3", "uri": "http://x/D1"}

@@ -9,8 +9,10 @@ exported the same way, a publication converts to an :class:`~pubfetch.metadata.a
   ``authors`` (string -> string maps; an author's are the author record's ``family``, ``given``, ``literal``,
   ``orcid`` and ``affiliations``), ``volume``, ``issue``, ``pages``, ``issn``, ``eissn``, ``publisher``,
   ``pubtypes``, ``retracted``, ``license``, and the maps of ``funding`` (``agency``, ``grantid``, ``country``),
-  ``updates`` (``type``, ``pmid``, ``doi``), ``references`` (``pmid``, ``pmcid``, ``doi``, ``title``, ``text``)
-  and ``sections`` (``title``, ``level``, ``text``), which have no LOCKSS field. Lists give one raw value per
+  ``links`` (``kind``, ``value``, ``registry``, ``sectionpath`` joined by " > ", ``sentence``, ``marked``),
+  ``minedterms`` (``type``, ``term``, ``count``, ``uri``), ``updates`` (``type``, ``pmid``, ``doi``), ``references``
+  (``pmid``, ``pmcid``, ``doi``, ``title``, ``text``) and ``sections`` (``title``, ``level``, ``text``), which have
+  no LOCKSS field. Lists give one raw value per
   element; empty parts and unknown values (-1) are left out. MeSH terms are maps (``term``, ``majortopic``,
   ``uniqueid``), EFO and GO terms maps (``term``, ``count``, ``uri``).
 * cooked: ``doi``, ``article.title``, ``author`` (every author of ``Publication.authors`` as ``Family, Given``, a
@@ -107,13 +109,23 @@ def _raw(am: ArticleMetadata, pub: Publication) -> None:
 
 
 def _rich_raw(am: ArticleMetadata, pub: Publication) -> None:
-    """The rich parts as raw values: ArticleMetadata has no field for grants, updates, references or sections."""
+    """The rich parts as raw values: ArticleMetadata has no field for grants, links, mined terms, updates, references
+    or sections."""
     am.put_raw("retracted", "true" if pub.retracted else "false")
     if pub.license.content:
         am.put_raw("license", pub.license.content)
-    for part in (pub.funding, pub.updates, pub.references, pub.sections):
+    for part in (pub.funding, pub.links, pub.mined_terms, pub.updates, pub.references, pub.sections):
         for item in part.items:
-            am.put_raw(part.name.value, {k.lower(): str(v) for k, v in item.to_json().items()})
+            am.put_raw(part.name.value.lower(), {k.lower(): _raw_text(v) for k, v in item.to_json().items()})
+
+
+def _raw_text(value: object) -> str:
+    """A value of a rich part's item as a raw map's string: a section path joined by " > ", a flag as true/false."""
+    if isinstance(value, list):
+        return " > ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _access_url(pub: Publication) -> str:

@@ -60,7 +60,7 @@ def entry_chunks(entry: Publication | Webpage) -> list[dict[str, Any]]:
     else:
         ids = {"url": entry.final_url or entry.start_url}
         sources = (([], paragraph) for paragraph in _paragraphs(entry.content))
-    out = []
+    out: list[dict[str, Any]] = []
     for path, paragraph in sources:
         for text in pack(paragraph, MAX_CHARS):
             out.append({**ids, "section_path": path, "index": len(out), "text": text})
