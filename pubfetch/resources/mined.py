@@ -5,7 +5,9 @@ As in PubFetcher, a publication is asked by PMCID first and, if that gave nothin
 result said the article has text-mined terms. The annotations API takes a list of ``PMC:<id>`` / ``MED:<id>`` article
 IDs, so one request serves up to ``annotations_batch`` publications. It is asked without a type: the answer then holds
 every type, which is filtered here, so the GO passes take their terms from the answers the EFO passes received
-(:attr:`PubRun.annotations`) and an article ID is asked once per fetch, where PubFetcher asked once per type.
+(:attr:`PubRun.annotations`) and an article ID is asked once per fetch, where PubFetcher asked once per type. An
+answer that holds the article names its PMID and PMCID: asking by the other ID would bring the same annotations, so
+the PMID is asked only when the PMCID's answer left the article out.
 """
 
 from __future__ import annotations
@@ -128,4 +130,7 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
         for run, article in chunk:
             record = by_article.get(article.partition(":")[2])
             run.annotations[article] = record
+            if record is not None:  # the article's answer, whichever of its IDs asks for it
+                run.annotations.update({f"MED:{record.pmid}": record} if record.pmid else {})
+                run.annotations.update({f"PMC:{record.pmcid}": record} if record.pmcid else {})
             _take(ctx, run, part, article, record, url)
