@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -82,28 +83,10 @@ def _unanchor(pattern: str) -> str:
     return pattern.removeprefix("^").removesuffix("$")
 
 
-def _group_end(text: str, start: int) -> int:
-    depth = 0
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "[":
-            i = text.index("]", i + 2)
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    raise ValueError(f"unbalanced group in {text!r}")
-
-
-def _split(text: str, start: int) -> list[str]:
-    parts, depth, last, i = [], 0, start, start
+def _top_level(text: str) -> Iterator[tuple[int, str, int]]:
+    """(position, character, group depth before it) of each character of a pattern outside escapes and character
+    classes (``\\(`` and ``[(|]`` are no groups or alternatives)."""
+    depth, i = 0, 0
     while i < len(text):
         ch = text[i]
         if ch == "\\":
@@ -112,14 +95,26 @@ def _split(text: str, start: int) -> list[str]:
         if ch == "[":
             i = text.index("]", i + 2) + 1
             continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
+        yield i, ch, depth
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        i += 1
+
+
+def _group_end(text: str, start: int) -> int:
+    """Where the group opening at ``start`` closes."""
+    for i, ch, depth in _top_level(text):
+        if i > start and ch == ")" and depth == 1:
+            return i
+    raise ValueError(f"unbalanced group in {text!r}")
+
+
+def _split(text: str, start: int) -> list[str]:
+    """The text's alternatives at group depth 0."""
+    parts, last = [], start
+    for i, ch, depth in _top_level(text):
+        if ch == "|" and depth == 0 and i >= start:
             parts.append(text[last:i])
             last = i + 1
-        i += 1
     parts.append(text[last:])
     return parts
 
