@@ -75,21 +75,21 @@ class _Walk:
         self.article = article
         self.texts = texts
         self.links = LinkSet()
+        #: the path of each section met, by its element
+        self._paths: dict[etree._Element, tuple[str, ...]] = {}
 
     def path(self, el: etree._Element) -> tuple[str, ...]:
         """The section path of an element: the titles (or names) of the parts around it, outermost first."""
-        parts: list[str] = []
-        for ancestor in el.iterancestors():
-            if ancestor is self.article:
-                break
-            name = local_name(ancestor)
-            if name not in _SECTIONS:
-                continue
-            title = next((self.texts.of(t) for t in ancestor.iterchildren("{*}title")), "")
-            label = title or _UNTITLED.get(name, "")
-            if label:
-                parts.append(label)
-        return tuple(reversed(parts))
+        section = next((a for a in el.iterancestors() if a is self.article or local_name(a) in _SECTIONS), None)
+        if section is None or section is self.article:
+            return ()
+        known = self._paths.get(section)
+        if known is None:
+            title = next((self.texts.of(t) for t in section.iterchildren("{*}title")), "")
+            label = title or _UNTITLED.get(local_name(section), "")
+            known = (*self.path(section), *((label,) if label else ()))
+            self._paths[section] = known
+        return known
 
     def marked(self, el: etree._Element, block_text: str, path: tuple[str, ...]) -> None:
         own = self.texts.of(el)

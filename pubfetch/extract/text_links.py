@@ -36,6 +36,9 @@ _DOI = re.compile(r"(?<![\w/.])10\.\d{4,9}/[^\s<>\"\u201c\u201d]+")
 _DOI_URL = re.compile(r"(?i)^(?:https?://)?(?:dx\.|www\.)?doi\.org/(10\.\d{4,9}/.+)$")
 #: a word of letters, digits and ``_ . / -`` holding a digit (a lone digit too)
 _TOKEN = re.compile(r"(?<![\w./\-])(?=[\w./\-]*?\d)[A-Za-z0-9][\w./\-]*[A-Za-z0-9]|(?<![\w./\-])\d(?![\w])")
+#: the same holding a letter too: every distinctive form has one, so where no database is named the numbers that make
+#: most of a paper's words with a digit are not even looked at
+_TOKEN_WITH_LETTER = re.compile(r"(?<![\w./\-])(?=[\w./\-]*?\d)(?=[\w./\-]*?[A-Za-z])[A-Za-z0-9][\w./\-]*[A-Za-z0-9]")
 _CURIE = re.compile(r"(?<![\w.\-])([A-Za-z][\w.\-]*)\s?:\s?([A-Za-z0-9][\w.\-/:]*[A-Za-z0-9]|[A-Za-z0-9])")
 #: a grant number: in a sentence about funding, a code of at least five characters with a digit and a capital or
 #: three digits, after "grant", "award", "code", "project", "contract", "No." or "number" or alone in brackets
@@ -276,7 +279,7 @@ class _Finding:
     def identifiers(self) -> None:
         last_end: dict[str, int] = {}
         names = _names_database(self.text)
-        for match in _TOKEN.finditer(self.text):
+        for match in (_TOKEN if names else _TOKEN_WITH_LETTER).finditer(self.text):
             if self.taken.overlaps(match.start(), match.end()):
                 continue
             for i, (start, value) in enumerate(_pieces(match.start(), match.group())):
