@@ -184,7 +184,8 @@ def build() -> dict[str, Any]:
                 raise LookupError(f"the Bioregistry has no prefix {prefix!r}")
             names = _names(resource, prefix) + list(EXTRA_NAMES.get(prefix, ()))
             pattern = None if prefix in _NAMES_ONLY else resource.get_pattern()
-            alternatives = [{"pattern": a, "distinctive": distinctive(a)}
+            alternatives = [{"pattern": a, "distinctive": distinctive(a),
+                             "starts": sorted(_fixed_starts(a)) if distinctive(a) else []}
                             for a in (split_alternatives(pattern) if pattern else [])]
             entries.append({"prefix": prefix, "pattern": pattern, "alternatives": alternatives, "names": names})
         extra = list(EXTRA_NAMES.get(kind, ()))

@@ -1,26 +1,28 @@
-"""Finding URLs, DOIs, accession numbers, RRIDs and trial registrations in a paper's words, and telling the kind of a
-value a source marked up as a link.
+"""Finding URLs, DOIs, accession numbers, RRIDs, trial registrations and grant numbers in a paper's words, and
+telling the kind of a value a source marked up as a link.
 
-The identifier patterns are the Bioregistry's (``link_patterns.json``, built by :mod:`pubfetch.extract.link_registry`,
-which says which forms are distinctive). In running text a candidate (a word of letters, digits and ``_ . / -``
-holding a digit) counts when it matches a distinctive form of a kind's pattern (``GSE12345``, ``NM_000546.5``,
-``NCT01234567``); a match of a form that ordinary words and numbers also take (a PDB-like ``1ABC``, a GenBank-like
-``X58356``, Ensembl's catch-all) counts only next to its database's name: written as ``PDB:1ABC``, or after one of
-the database's names earlier in the same sentence with at most :data:`NEAR` characters to it or to the identifier of
-that kind before it ("GenBank accession numbers MN908947, MN938384 and MN975262"). A value a source marks up (a JATS
-``ext-link``) takes any form of its kind. URLs and DOIs are found by their shape (``http://``, ``www.``, ``10.NNNN/``).
+The identifier patterns are the Bioregistry's (:mod:`pubfetch.extract.link_forms`). In running text an identifier (a
+word of letters, digits and ``_ . / -``) counts when it matches a distinctive form of a kind's pattern (``GSE12345``,
+``NM_000546.5``, ``NCT01234567``); a match of a form that ordinary words and numbers also take (a PDB-like ``1ABC``,
+a GenBank-like ``X58356``, Ensembl's catch-all) counts only next to its database's name: written as ``PDB:1ABC``, or
+after one of the database's names earlier in the same sentence, at most :data:`NEAR` characters from it with no
+number between, or joined by a comma or "and" to the identifier of that kind before it ("GenBank accession numbers
+MN908947, MN938384 and MN975262"). A value a source marks up (a JATS ``ext-link``) takes any form of its kind. URLs
+and DOIs are found by their shape (``http://``, ``www.``, ``host.org/``, ``10.NNNN/``); grant numbers after
+"grant", "award", "No." ... in a sentence about funding.
+
+Each kind of candidate is first looked for by a fixed text it must contain (``://``, ``10.``, ``:``, a form's
+fixed beginning, a database's name, a funding word), which the regular expression engine finds fast; the slower
+checks run only there.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
+from collections.abc import Sequence
 
+from pubfetch.extract.link_forms import Registry, any_form, curie_prefixes, named_in, registries, starts
 from pubfetch.extract.sentences import sentence_spans
 from pubfetch.model.links import TextLink
 from pubfetch.model.rich import Section
@@ -30,82 +32,31 @@ __all__ = ["NEAR", "LinkSet", "classify", "find_links", "marked_link", "record_l
 #: how far (in characters, within one sentence) an identifier of an ambiguous form may stand from its database's name
 NEAR = 80
 
-_URL = re.compile(r"(?i)(?<![\w@/.])(?:(?:https?|ftp)://|www\.|(?:[a-z0-9-]+\.)+(?:com|org|net|io|edu|gov|int|info|eu)/)"
-                  r"[^\s<>\"\u201c\u201d]*")
-_DOI = re.compile(r"(?<![\w/.])10\.\d{4,9}/[^\s<>\"\u201c\u201d]+")
+_URL_START = re.compile(r"https?://|ftp://|www\.|HTTPS?://|FTP://|WWW\.|Https?://|Www\.")
+_BARE_HOST_END = re.compile(r"\.(?:com|org|net|io|edu|gov|int|info|eu)/")
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
+_URL_REST = re.compile(r"[^\s<>\"\u201c\u201d]*")
+_URL = re.compile(r"(?i)(?:https?|ftp)://|www\.")
+_DOI = re.compile(r"10\.\d{4,9}/[^\s<>\"\u201c\u201d]+")
 _DOI_URL = re.compile(r"(?i)^(?:https?://)?(?:dx\.|www\.)?doi\.org/(10\.\d{4,9}/.+)$")
-#: a word of letters, digits and ``_ . / -`` holding a digit (a lone digit too)
+_CURIE_ID = re.compile(r":\s?([A-Za-z0-9][\w.\-/:]*[A-Za-z0-9]|[A-Za-z0-9])")
+_CURIE_NAME = re.compile(r"([A-Za-z][\w.\-]*)\s?$")
+#: a word of letters, digits and ``_ . / -`` holding a digit (a lone digit too); from a position, to its end
 _TOKEN = re.compile(r"(?<![\w./\-])(?=[\w./\-]*?\d)[A-Za-z0-9][\w./\-]*[A-Za-z0-9]|(?<![\w./\-])\d(?![\w])")
-#: the same holding a letter too: every distinctive form has one, so where no database is named the numbers that make
-#: most of a paper's words with a digit are not even looked at
-_TOKEN_WITH_LETTER = re.compile(r"(?<![\w./\-])(?=[\w./\-]*?\d)(?=[\w./\-]*?[A-Za-z])[A-Za-z0-9][\w./\-]*[A-Za-z0-9]")
-_CURIE = re.compile(r"(?<![\w.\-])([A-Za-z][\w.\-]*)\s?:\s?([A-Za-z0-9][\w.\-/:]*[A-Za-z0-9]|[A-Za-z0-9])")
+_TOKEN_REST = re.compile(r"[\w./\-]*[A-Za-z0-9]|")
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 #: a grant number: in a sentence about funding, a code of at least five characters with a digit and a capital or
 #: three digits, after "grant", "award", "code", "project", "contract", "No." or "number" or alone in brackets
-_FUNDING = re.compile(r"(?i)\b(?:fund|support|grant|award|financ|sponsor)")
+_FUNDING = re.compile("|".join(w for word in ("fund", "support", "grant", "award", "financ", "sponsor")
+                               for w in (word, word.capitalize(), word.upper())))
 _GRANT = re.compile(r"(?:(?i:\bgrants?|\bawards?|\bcodes?|\bproject|\bcontract|\bagreement|\bno\.|\bnos\.|\bnumbers?)"
                     r"[\s:#]{0,3}(?:(?i:no\.|number)\s*)?[\"\u201c]?|\()"
                     r"(?=[\w./\-\u2013]*\d)(?=[\w./\-\u2013]*[A-Z]|(?:[\w./\-\u2013]*\d){3})"
                     r"([A-Za-z0-9][\w./\-\u2013]{3,}[A-Za-z0-9])")
 _DIGIT = re.compile(r"\d")
-_WORD = re.compile(r"\w+")
 _JOINED = re.compile(r"[\s,]*(?:(?:and|or|&)\s+)?")
 _TRAILING = ".,;:!?'\"\u2019\u201d"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
-
-
-@dataclass(frozen=True)
-class _Form:
-    kind: str
-    prefix: str
-    pattern: re.Pattern[str]
-    distinctive: bool
-
-
-@dataclass(frozen=True)
-class _Registry:
-    kind: str
-    prefix: str
-    forms: tuple[_Form, ...]
-    names: re.Pattern[str] | None
-    name_list: tuple[str, ...] = ()
-
-
-def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
-    """A database's names as whole words: long ones in any case, short ones (``PDB``, ``UP``) in capitals only."""
-    alternatives = []
-    for name in dict.fromkeys(names):
-        escaped = re.escape(name)
-        alternatives.append(f"(?i:{escaped})" if len(name) >= 4 else re.escape(name.upper()))
-    return re.compile(r"(?<![\w])(?:" + "|".join(alternatives) + r")(?![\w])") if alternatives else None
-
-
-@cache
-def _registries() -> tuple[_Registry, ...]:
-    data = json.loads(resources.files("pubfetch.extract").joinpath("link_patterns.json").read_text("utf-8"))
-    out = []
-    for kind, entry in data["kinds"].items():
-        extra = entry.get("names", [])
-        for registry in entry["registries"]:
-            forms = tuple(_Form(kind, registry["prefix"], re.compile(a["pattern"]), a["distinctive"])
-                          for a in registry["alternatives"])
-            names = (*registry["names"], *extra)
-            out.append(_Registry(kind, registry["prefix"], forms, _names_pattern(names), names))
-    return tuple(out)
-
-
-@cache
-def _curie_prefixes() -> dict[str, _Registry]:
-    """Registry prefixes and names by which a ``name:ID`` is written, lower-case."""
-    out: dict[str, _Registry] = {}
-    data = json.loads(resources.files("pubfetch.extract").joinpath("link_patterns.json").read_text("utf-8"))
-    by_prefix = {r.prefix: r for r in _registries()}
-    for entry in data["kinds"].values():
-        for registry in entry["registries"]:
-            if registry["alternatives"]:
-                for name in (registry["prefix"], *registry["names"], *entry.get("names", [])):
-                    out.setdefault(name.lower(), by_prefix[registry["prefix"]])
-    return out
 
 
 def _trim(value: str) -> str:
@@ -131,7 +82,7 @@ def classify(value: str, kind: str = "", *, marked: bool = False) -> tuple[str, 
     if not value:
         return None
     for distinctive in (True, False) if marked else (True,):  # a distinctive form of any kind before the others
-        for registry in _registries():
+        for registry in registries():
             if kind and registry.kind != kind:
                 continue
             for form in registry.forms:
@@ -231,7 +182,7 @@ class _Taken:
         return (i > 0 and self._ends[i - 1] > start) or (i < len(self._starts) and self._starts[i] < end)
 
 
-def _near_name(registry: _Registry, text: str, sentence_start: int, start: int, last_end: int | None) -> bool:
+def _near_name(registry: Registry, text: str, sentence_start: int, start: int, last_end: int | None) -> bool:
     """Whether the database's name stands before ``start`` in its sentence, at most :data:`NEAR` characters away with
     no number between (``PDB entry 1ABC``, not ``PDB:2XYZ was used in 1999``), or the identifier of its kind before
     it is joined to it by a comma or "and" only."""
@@ -244,72 +195,21 @@ def _near_name(registry: _Registry, text: str, sentence_start: int, start: int, 
     return bool(names) and not _DIGIT.search(text, names[-1].end(), start)
 
 
-class _Finding:
-    """One text's links as they are found: each kind of finding takes what the ones before it left."""
-
-    def __init__(self, text: str, section_path: tuple[str, ...]) -> None:
-        self.text = text
-        self.section_path = section_path
-        self.sentences = _Sentences(text)
-        self.found: list[tuple[int, TextLink]] = []
-        self.taken = _Taken()
-
-    def keep(self, start: int, end: int, kind: str, value: str, registry: str) -> None:
-        self.taken.add(start, end)
-        self.found.append((start, TextLink(kind, value, registry, self.section_path,
-                                           self.sentences.sentence(start))))
-
-    def urls_and_dois(self) -> None:
-        for match in _URL.finditer(self.text):
-            kind, value = _url_or_doi(_trim(match.group()))
-            self.keep(match.start(), match.end(), kind, value, "doi" if kind == "doi" else "")
-        for match in _DOI.finditer(self.text):
-            if not self.taken.overlaps(match.start(), match.end()):
-                self.keep(match.start(), match.end(), "doi", _trim(match.group()), "doi")
-
-    def curies(self) -> None:
-        curies = _curie_prefixes()
-        for match in _CURIE.finditer(self.text):
-            registry = curies.get(match.group(1).lower())
-            if registry is None or self.taken.overlaps(match.start(), match.end()):
+def _identifier(text: str, sentences: _Sentences, start: int, value: str, last_end: dict[str, int],
+                ambiguous: bool) -> tuple[str, str, str] | None:
+    """(kind, value, registry) of the candidate at ``start``: a distinctive form anywhere; with ``ambiguous``, any
+    other form next to its database's name."""
+    if not any_form(not ambiguous).fullmatch(value):
+        return None
+    sentence_start = sentences.span(start)[0]
+    for registry in registries():
+        for form in registry.forms:
+            if not form.pattern.fullmatch(value):
                 continue
-            if any(form.pattern.fullmatch(match.group(2)) for form in registry.forms):
-                self.keep(match.start(2), match.end(2), registry.kind, match.group(2), registry.prefix)
-
-    def identifiers(self) -> None:
-        last_end: dict[str, int] = {}
-        names = _names_database(self.text)
-        for match in (_TOKEN if names else _TOKEN_WITH_LETTER).finditer(self.text):
-            if self.taken.overlaps(match.start(), match.end()):
-                continue
-            for i, (start, value) in enumerate(_pieces(match.start(), match.group())):
-                hit = _identifier(self.text, self.sentences, start, value, last_end, names)
-                if hit is not None:
-                    self.keep(start, start + len(value), *hit)
-                    last_end[hit[0]] = start + len(value)
-                    if i == 0:
-                        break  # the whole token is one identifier
-
-    def grants(self) -> None:
-        if not _FUNDING.search(self.text):
-            return
-        for match in _GRANT.finditer(self.text):
-            start, end = match.span(1)
-            if not self.taken.overlaps(start, end) and _FUNDING.search(self.sentences.sentence(start)):
-                self.keep(start, end, "grant", match.group(1).replace("\u2013", "-"), "")
-
-
-def find_links(text: str, section_path: tuple[str, ...] = ()) -> list[TextLink]:
-    """Every URL, DOI and identifier in ``text`` (one paragraph or more), in order of appearance."""
-    if not text:
-        return []
-    finding = _Finding(text, section_path)
-    finding.urls_and_dois()
-    finding.curies()
-    finding.identifiers()
-    finding.grants()
-    finding.found.sort(key=lambda item: item[0])
-    return [link for _, link in finding.found]
+            if form.distinctive or (ambiguous and _near_name(registry, text, sentence_start, start,
+                                                             last_end.get(registry.kind))):
+                return registry.kind, value, registry.prefix
+    return None
 
 
 def _pieces(start: int, token: str) -> list[tuple[int, str]]:
@@ -323,46 +223,124 @@ def _pieces(start: int, token: str) -> list[tuple[int, str]]:
     return out
 
 
-@cache
-def _any_form(distinctive_only: bool) -> re.Pattern[str]:
-    """Every (distinctive) form of every kind in one pattern: most words holding a digit match none, and are
-    dismissed at once."""
-    return re.compile("|".join(f"(?:{form.pattern.pattern})" for r in _registries() for form in r.forms
-                               if form.distinctive or not distinctive_only))
+class _Finding:
+    """One text's links as they are found: each kind of finding takes what the ones before it left."""
 
+    def __init__(self, text: str, section_path: tuple[str, ...]) -> None:
+        self.text = text
+        self.section_path = section_path
+        self.sentences = _Sentences(text)
+        self.found: list[tuple[int, TextLink]] = []
+        self.taken = _Taken()
+        self.last_end: dict[str, int] = {}
 
-@cache
-def _name_words() -> tuple[frozenset[str], frozenset[str]]:
-    """The first words of every database's names: long names' in lower case, short names' in capitals. A text with
-    none of them names no database and can hold only distinctive forms (a set lookup per word, where a search for
-    every name in every paragraph would cost more than the rest of the finding)."""
-    long_names, short_names = set(), set()
-    for registry in _registries():
-        for name in registry.name_list:
-            first = _WORD.findall(name)[:1]
-            if first:
-                (long_names.add(first[0].lower()) if len(name) >= 4 else short_names.add(first[0].upper()))
-    return frozenset(long_names), frozenset(short_names)
+    def keep(self, start: int, end: int, kind: str, value: str, registry: str) -> None:
+        self.taken.add(start, end)
+        self.found.append((start, TextLink(kind, value, registry, self.section_path,
+                                           self.sentences.sentence(start))))
 
+    def _after_word(self, start: int, blocked: str) -> bool:
+        """Whether ``start`` begins a word: the character before it is no letter, digit or one of ``blocked``."""
+        return start == 0 or not (self.text[start - 1].isalnum() or self.text[start - 1] in blocked)
 
-def _names_database(text: str) -> bool:
-    long_names, short_names = _name_words()
-    words = set(_WORD.findall(text))
-    return not words.isdisjoint(short_names) or not {w.lower() for w in words}.isdisjoint(long_names)
+    def _url(self, start: int) -> None:
+        end = _URL_REST.match(self.text, start).end()  # type: ignore[union-attr]
+        raw = self.text[start:end]
+        kind, value = _url_or_doi(_trim(raw))
+        self.keep(start, end, kind, value, "doi" if kind == "doi" else "")
 
+    def urls_and_dois(self) -> None:
+        text = self.text
+        for match in _URL_START.finditer(text):
+            if self._after_word(match.start(), "_@/.") and not self.taken.overlaps(match.start(), match.end()):
+                self._url(match.start())
+        for match in _BARE_HOST_END.finditer(text):
+            start = match.start()
+            while start and text[start - 1] in _HOST_CHARS:
+                start -= 1
+            while start < match.start() and not text[start].isalnum():
+                start += 1
+            if start < match.start() and self._after_word(start, "_@/.") and \
+                    not self.taken.overlaps(start, match.end()):
+                self._url(start)
+        for match in _DOI.finditer(text):
+            if self._after_word(match.start(), "_/.") and not self.taken.overlaps(match.start(), match.end()):
+                self.keep(match.start(), match.end(), "doi", _trim(match.group()), "doi")
 
-def _identifier(text: str, sentences: _Sentences, start: int, value: str, last_end: dict[str, int],
-                names: bool) -> tuple[str, str, str] | None:
-    if not _any_form(not names).fullmatch(value):
-        return None
-    sentence_start = sentences.span(start)[0]
-    for registry in _registries():
-        for form in registry.forms:
-            if not form.pattern.fullmatch(value):
+    def curies(self) -> None:
+        """``name:ID`` where the name is a registry's and the ID one of its forms (``RRID:AB_2298772``)."""
+        prefixes = curie_prefixes()
+        for match in _CURIE_ID.finditer(self.text):
+            name = _CURIE_NAME.search(self.text, max(0, match.start() - 40), match.start())
+            if name is None or not self._after_word(name.start(1), "_.-"):
                 continue
-            if form.distinctive or _near_name(registry, text, sentence_start, start, last_end.get(registry.kind)):
-                return registry.kind, value, registry.prefix
-    return None
+            registry = prefixes.get(name.group(1).lower())
+            value = match.group(1)
+            if registry is None or self.taken.overlaps(name.start(1), match.end()):
+                continue
+            if any(form.pattern.fullmatch(value) for form in registry.forms):
+                self.keep(match.start(1), match.end(1), registry.kind, value, registry.prefix)
+
+    def _token(self, start: int, ambiguous: bool) -> int:
+        """Read the word from ``start`` as an identifier, or its first part; return where what was read ends."""
+        token = _TOKEN_REST.match(self.text, start).group()  # type: ignore[union-attr]
+        for i, (at, value) in enumerate(_pieces(start, token)):
+            if i and at != start and not ambiguous:
+                break  # a later part is found from its own fixed beginning
+            hit = _identifier(self.text, self.sentences, at, value, self.last_end, ambiguous)
+            if hit is not None and not self.taken.overlaps(at, at + len(value)):
+                self.keep(at, at + len(value), *hit)
+                self.last_end[hit[0]] = at + len(value)
+                if i == 0:
+                    break  # the whole word is one identifier
+        return start + len(token)
+
+    def distinctive(self) -> None:
+        """Words beginning with a distinctive form's fixed text (a part after ``/`` or ``,`` too)."""
+        for match in starts().finditer(self.text):
+            start = match.start()
+            if self._after_word(start, "_.-") and not self.taken.overlaps(start, match.end()):
+                self._token(start, ambiguous=False)
+
+    def named(self) -> None:
+        """After each database's name, the words of its sentence that take one of its forms."""
+        done = -1
+        names = sorted(m.start() for r in named_in(self.text) if r.names is not None
+                       for m in r.names.finditer(self.text))
+        for at in names:
+            if at < done:
+                continue
+            sentence_end = self.sentences.span(at)[1]
+            name_end = at + 1
+            for token in _TOKEN.finditer(self.text, name_end, sentence_end):
+                if not self.taken.overlaps(token.start(), token.end()):
+                    self._token(token.start(), ambiguous=True)
+            done = sentence_end
+
+    def grants(self) -> None:
+        done = -1
+        for match in _FUNDING.finditer(self.text):
+            if match.start() < done:
+                continue
+            start, done = self.sentences.span(match.start())
+            for grant in _GRANT.finditer(self.text, start, done):
+                begin, end = grant.span(1)
+                if not self.taken.overlaps(begin, end):
+                    self.keep(begin, end, "grant", grant.group(1).replace("\u2013", "-"), "")
+
+
+def find_links(text: str, section_path: tuple[str, ...] = ()) -> list[TextLink]:
+    """Every URL, DOI, identifier and grant number in ``text`` (one paragraph or more), in order of appearance."""
+    if not text:
+        return []
+    finding = _Finding(text, section_path)
+    finding.urls_and_dois()
+    finding.curies()
+    finding.distinctive()
+    finding.named()
+    finding.grants()
+    finding.found.sort(key=lambda item: item[0])
+    return [link for _, link in finding.found]
 
 
 def record_links(abstract: str, fulltext: str = "", sections: Sequence[Section] = ()) -> list[TextLink]:

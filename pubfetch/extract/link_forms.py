@@ -1,0 +1,123 @@
+"""The identifier forms the link finder looks for, loaded once from ``link_patterns.json`` (the Bioregistry's
+patterns, :mod:`pubfetch.extract.link_registry`), and the patterns built from them that find candidates fast.
+
+Python's regular expressions scan fastest for an alternation of fixed texts (they skip every position whose
+character cannot begin one), so the finder first looks for what every candidate must contain: the fixed beginnings
+of the distinctive forms (:func:`starts`), a database's name (:func:`named_in`); only there does it try the forms.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+__all__ = ["Form", "Registry", "any_form", "curie_prefixes", "named_in", "registries", "starts"]
+
+
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Form:
+    """One top-level alternative of a registry's pattern."""
+
+    kind: str
+    prefix: str
+    pattern: re.Pattern[str]
+    distinctive: bool
+    starts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Registry:
+    """A registry prefix of a link kind: its forms, and its names as whole words (None: it has none)."""
+
+    kind: str
+    prefix: str
+    forms: tuple[Form, ...]
+    names: re.Pattern[str] | None
+    name_list: tuple[str, ...] = ()
+    #: the lower-case texts one of which a text must contain to name the database (a quick test before ``names``)
+    name_keys: tuple[str, ...] = ()
+
+
+def _spellings(name: str) -> list[str]:
+    """How a name is matched: a long one in any of its usual cases, a short one (``PDB``, ``UP``) in capitals."""
+    if len(name) < 4:
+        return [name.upper()]
+    return list(dict.fromkeys((name, name.lower(), name.upper(), name[:1].upper() + name[1:])))
+
+
+def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    spellings = sorted({s for name in names for s in _spellings(name)}, key=len, reverse=True)
+    if not spellings:
+        return None
+    return re.compile(r"(?<![\w])(?:" + "|".join(re.escape(s) for s in spellings) + r")(?![\w])")
+
+
+@cache
+def _data() -> dict:
+    return json.loads(resources.files("pubfetch.extract").joinpath("link_patterns.json").read_text("utf-8"))
+
+
+@cache
+def registries() -> tuple[Registry, ...]:
+    """Every registry of every kind, in the snapshot's order (most specific kinds first, Ensembl's catch-all last)."""
+    out = []
+    for kind, entry in _data()["kinds"].items():
+        extra = entry.get("names", [])
+        for registry in entry["registries"]:
+            forms = tuple(Form(kind, registry["prefix"], re.compile(a["pattern"]), a["distinctive"],
+                               tuple(a.get("starts", ()))) for a in registry["alternatives"])
+            names = (*registry["names"], *extra)
+            keys = tuple(dict.fromkeys(name.lower() for name in names))
+            out.append(Registry(kind, registry["prefix"], forms, _names_pattern(names), names, keys))
+    return tuple(out)
+
+
+@cache
+def curie_prefixes() -> dict[str, Registry]:
+    """The registries with patterns by the lower-case names a ``name:ID`` is written with (``rrid``, ``pdb``)."""
+    out: dict[str, Registry] = {}
+    for registry in registries():
+        if registry.forms:
+            for name in (registry.prefix, *registry.name_list):
+                out.setdefault(name.lower(), registry)
+    return out
+
+
+@cache
+def any_form(distinctive_only: bool) -> re.Pattern[str]:
+    """Every (distinctive) form of every kind in one pattern, to dismiss most candidates with one match."""
+    return re.compile("|".join(f"(?:{form.pattern.pattern})" for r in registries() for form in r.forms
+                               if form.distinctive or not distinctive_only))
+
+
+@cache
+def starts() -> re.Pattern[str]:
+    """The fixed beginnings of every distinctive form (``GSE``, ``NM_``, ``SRR``, ``E-``), longest first."""
+    texts = {s for r in registries() for form in r.forms for s in form.starts}
+    return re.compile("|".join(re.escape(s) for s in sorted(texts, key=len, reverse=True)))
+
+
+@cache
+def _by_first_word() -> dict[str, tuple[Registry, ...]]:
+    out: dict[str, list[Registry]] = {}
+    for registry in registries():
+        for key in registry.name_keys:
+            first = _WORD.findall(key)[:1]
+            if first and registry.names is not None and registry not in out.get(first[0], []):
+                out.setdefault(first[0], []).append(registry)
+    return {word: tuple(found) for word, found in out.items()}
+
+
+def named_in(text: str) -> list[Registry]:
+    """The registries whose names ``text`` may hold: those a word of the text begins a name of (a set look-up per
+    word, where an alternation of every name would be tried at almost every position of the text)."""
+    by_word = _by_first_word()
+    words = set(_WORD.findall(text.lower())) & by_word.keys()
+    return list(dict.fromkeys(r for word in words for r in by_word[word]))
