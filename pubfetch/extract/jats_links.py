@@ -21,7 +21,7 @@ from lxml import etree
 
 from pubfetch.extract.jats_text import ElementTexts
 from pubfetch.extract.sentences import sentence_at
-from pubfetch.extract.text_links import LinkSet, find_links, marked_link
+from pubfetch.extract.text_links import LinkSet, find_block_links, marked_link
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.links import LINK_KINDS, TextLink
 
@@ -74,12 +74,18 @@ class _Walk:
     def __init__(self, article: etree._Element, texts: ElementTexts) -> None:
         self.article = article
         self.texts = texts
-        self.links = LinkSet()
+        #: the blocks met: text, section path, the texts of the links marked in it
+        self.blocks: list[tuple[str, tuple[str, ...], list[str]]] = []
+        #: in document order: (a block's index, its marked links), or (-1, a link outside any block)
+        self.items: list[tuple[int, list[TextLink]]] = []
         #: the path of each section met, by its element
         self._paths: dict[etree._Element, tuple[str, ...]] = {}
 
     def path(self, el: etree._Element) -> tuple[str, ...]:
         """The section path of an element: the titles (or names) of the parts around it, outermost first."""
+        parent = el.getparent()
+        if parent is not None and parent in self._paths:  # a section's own paragraph: the section's path
+            return self._paths[parent]
         section = next((a for a in el.iterancestors() if a is self.article or local_name(a) in _SECTIONS), None)
         if section is None or section is self.article:
             return ()
@@ -91,26 +97,24 @@ class _Walk:
             self._paths[section] = known
         return known
 
-    def marked(self, el: etree._Element, block_text: str, path: tuple[str, ...]) -> None:
+    def marked(self, el: etree._Element, block_text: str, path: tuple[str, ...]) -> TextLink | None:
         own = self.texts.of(el)
         value = (el.get("document-id") or "").strip() or own
         hit = marked_link(_declared_kind(el), value, el.get(XLINK_HREF, ""))
         if hit is None:
-            return
+            return None
         at = block_text.find(own) if own else -1
         sentence = sentence_at(block_text, at, at + len(own)) if at >= 0 else own
-        self.links.add(TextLink(*hit, section_path=path, sentence=sentence, marked=True))
+        return TextLink(*hit, section_path=path, sentence=sentence, marked=True)
 
     def block(self, block: etree._Element) -> None:
+        """A paragraph-like element: its marked links now, its words with every other block's at the end."""
         path = self.path(block)
         text = self.texts.of(block)
-        marked_texts = []
-        for el in block.iter(*("{*}" + m for m in MARKED)):
-            self.marked(el, text, path)
-            marked_texts.append(self.texts.of(el))
-        for link in find_links(text, path):
-            if not any(link.value in own for own in marked_texts):  # the markup's link stands for it
-                self.links.add(link)
+        marked = [(self.texts.of(el), self.marked(el, text, path))
+                  for el in block.iter(*("{*}" + m for m in MARKED))]
+        self.items.append((len(self.blocks), [link for _, link in marked if link is not None]))
+        self.blocks.append((text, path, [own for own, _ in marked]))
 
     def scope(self, top: etree._Element) -> None:
         """Every block, marked link and award ID of ``top``, in document order, without entering a block (it is read
@@ -124,13 +128,30 @@ class _Walk:
             if name == "award-id":
                 grant = self.texts.of(el)
                 if grant:
-                    self.links.add(TextLink("grant", grant, "", self.path(el) or ("Funding",), grant, True))
+                    self.items.append((-1, [TextLink("grant", grant, "", self.path(el) or ("Funding",), grant, True)]))
             elif name in _BLOCKS:
                 self.block(el)
             elif name in MARKED:
-                self.marked(el, self.texts.of(el.getparent()), self.path(el))
+                link = self.marked(el, self.texts.of(el.getparent()), self.path(el))
+                self.items.append((-1, [link] if link is not None else []))
             else:
                 stack += [c for c in reversed(el) if isinstance(c.tag, str)]
+
+    def links(self) -> list[TextLink]:
+        """Every link in document order: each block's marked links, then those of its words (one a marked link's
+        text holds is that link)."""
+        found: dict[int, list[TextLink]] = {}
+        for block, link in find_block_links([text for text, _, _ in self.blocks], [p for _, p, _ in self.blocks]):
+            found.setdefault(block, []).append(link)
+        links = LinkSet()
+        for block, marked in self.items:
+            for link in marked:
+                links.add(link)
+            own_texts = self.blocks[block][2] if block >= 0 else []
+            for link in found.get(block, []) if block >= 0 else []:
+                if not any(link.value in own for own in own_texts):
+                    links.add(link)
+        return links.links()
 
 
 def jats_links(article: etree._Element, texts: ElementTexts) -> list[TextLink]:
@@ -138,4 +159,4 @@ def jats_links(article: etree._Element, texts: ElementTexts) -> list[TextLink]:
     walk = _Walk(article, texts)
     for top in link_scopes(article):
         walk.scope(top)
-    return walk.links.links()
+    return walk.links()

@@ -3,7 +3,7 @@ patterns, :mod:`pubfetch.extract.link_registry`), and the patterns built from th
 
 Python's regular expressions scan fastest for an alternation of fixed texts (they skip every position whose
 character cannot begin one), so the finder first looks for what every candidate must contain: the fixed beginnings
-of the distinctive forms (:func:`starts`), a database's name (:func:`named_in`); only there does it try the forms.
+of the distinctive forms (:func:`starts`), a database's name (:func:`names_in`); only there does it try the forms.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["Form", "Registry", "any_form", "curie_prefixes", "named_in", "registries", "starts"]
+__all__ = ["Form", "Registry", "any_form", "begins_word", "curie_prefixes", "names_in", "registries", "starts"]
 
 
 _WORD = re.compile(r"\w+")
@@ -34,7 +34,8 @@ class Form:
 
 @dataclass(frozen=True)
 class Registry:
-    """A registry prefix of a link kind: its forms, and its names as whole words (None: it has none)."""
+    """A registry prefix of a link kind: its forms, and its names (None: it has none; a match ends a word, and begins
+    one when :func:`begins_word` says so)."""
 
     kind: str
     prefix: str
@@ -56,7 +57,14 @@ def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     spellings = sorted({s for name in names for s in _spellings(name)}, key=len, reverse=True)
     if not spellings:
         return None
-    return re.compile(r"(?<![\w])(?:" + "|".join(re.escape(s) for s in spellings) + r")(?![\w])")
+    # no look-behind before the names: it would keep the engine from skipping to where a name can begin; whether
+    # the character before a match is a word's is the caller's test (:func:`begins_word`)
+    return re.compile(r"(?:" + "|".join(re.escape(s) for s in spellings) + r")(?![\w])")
+
+
+def begins_word(text: str, start: int) -> bool:
+    """Whether ``start`` begins a word of ``text`` (no letter, digit or underscore before it)."""
+    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_")
 
 
 @cache
@@ -115,9 +123,20 @@ def _by_first_word() -> dict[str, tuple[Registry, ...]]:
     return {word: tuple(found) for word, found in out.items()}
 
 
-def named_in(text: str) -> list[Registry]:
-    """The registries whose names ``text`` may hold: those a word of the text begins a name of (a set look-up per
-    word, where an alternation of every name would be tried at almost every position of the text)."""
+def names_in(text: str) -> list[tuple[int, Registry]]:
+    """Where ``text`` names a database, in order: (start, registry). The words of the text that begin a name are
+    found by a set look-up, and each of their places is tried against the names of those registries only (an
+    alternation of every name would be tried at almost every position of the text)."""
     by_word = _by_first_word()
-    words = set(_WORD.findall(text.lower())) & by_word.keys()
-    return list(dict.fromkeys(r for word in words for r in by_word[word]))
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a letter whose lower case is longer: places in one are not places in the other
+        return sorted((m.start(), r) for r in registries() if r.names is not None
+                      for m in r.names.finditer(text) if begins_word(text, m.start()))
+    found = []
+    for word in set(_WORD.findall(lowered)) & by_word.keys():
+        at = lowered.find(word)
+        while at >= 0:
+            if begins_word(text, at):
+                found += [(at, r) for r in by_word[word] if r.names is not None and r.names.match(text, at)]
+            at = lowered.find(word, at + 1)
+    return sorted(found, key=lambda item: item[0])

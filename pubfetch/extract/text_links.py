@@ -22,12 +22,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from pubfetch.extract.link_forms import Registry, any_form, curie_prefixes, named_in, registries, starts
+from pubfetch.extract.link_forms import Registry, any_form, begins_word, curie_prefixes, names_in, registries, starts
 from pubfetch.extract.sentences import sentence_spans
 from pubfetch.model.links import TextLink
 from pubfetch.model.rich import Section
 
-__all__ = ["NEAR", "LinkSet", "classify", "find_links", "marked_link", "record_links"]
+__all__ = ["NEAR", "LinkSet", "classify", "find_block_links", "find_links", "marked_link", "record_links"]
 
 #: how far (in characters, within one sentence) an identifier of an ambiguous form may stand from its database's name
 NEAR = 80
@@ -56,6 +56,8 @@ _GRANT = re.compile(r"(?:(?i:\bgrants?|\bawards?|\bcodes?|\bproject|\bcontract|\
 _DIGIT = re.compile(r"\d")
 _JOINED = re.compile(r"[\s,]*(?:(?:and|or|&)\s+)?")
 _TRAILING = ".,;:!?'\"\u2019\u201d"
+#: what joins the texts scanned together (no link or sentence runs across it)
+_JOIN = "\n\n"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 
 
@@ -141,24 +143,29 @@ class LinkSet:
 
 
 class _Sentences:
-    """A text's sentences, split when first asked (most paragraphs hold no link)."""
+    """The sentences of texts joined by :data:`_JOIN`, each text's split when first asked (most hold no link); a
+    sentence never runs from one text into the next."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, starts: list[int]) -> None:
         self.text = text
-        self._spans: list[tuple[int, int]] | None = None
-        self.starts: list[int] = []
+        self.starts = starts
+        self._spans: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
 
-    @property
-    def spans(self) -> list[tuple[int, int]]:
-        if self._spans is None:
-            self._spans = sentence_spans(self.text)
-            self.starts = [s for s, _ in self._spans]
-        return self._spans
+    def block(self, pos: int) -> int:
+        """The index of the text holding ``pos``."""
+        return bisect_right(self.starts, pos) - 1
 
     def span(self, pos: int) -> tuple[int, int]:
-        spans = self.spans
-        i = bisect_right(self.starts, pos) - 1
-        return spans[i] if i >= 0 else (0, len(self.text))
+        i = self.block(pos)
+        known = self._spans.get(i)
+        if known is None:
+            begin = self.starts[i]
+            end = self.starts[i + 1] - len(_JOIN) if i + 1 < len(self.starts) else len(self.text)
+            spans = [(begin + s, begin + e) for s, e in sentence_spans(self.text[begin:end])] or [(begin, end)]
+            known = ([s for s, _ in spans], spans)
+            self._spans[i] = known
+        j = bisect_right(known[0], pos) - 1
+        return known[1][max(j, 0)]
 
     def sentence(self, pos: int) -> str:
         start, end = self.span(pos)
@@ -191,7 +198,7 @@ def _near_name(registry: Registry, text: str, sentence_start: int, start: int, l
     if registry.names is None:
         return False
     window = max(sentence_start, start - NEAR)
-    names = list(registry.names.finditer(text, window, start))
+    names = [m for m in registry.names.finditer(text, window, start) if begins_word(text, m.start())]
     return bool(names) and not _DIGIT.search(text, names[-1].end(), start)
 
 
@@ -224,20 +231,26 @@ def _pieces(start: int, token: str) -> list[tuple[int, str]]:
 
 
 class _Finding:
-    """One text's links as they are found: each kind of finding takes what the ones before it left."""
+    """The links of texts (an article's paragraphs) as they are found, all texts at once: each kind of finding takes
+    what the ones before it left."""
 
-    def __init__(self, text: str, section_path: tuple[str, ...]) -> None:
-        self.text = text
-        self.section_path = section_path
-        self.sentences = _Sentences(text)
-        self.found: list[tuple[int, TextLink]] = []
+    def __init__(self, texts: Sequence[str], section_paths: Sequence[tuple[str, ...]]) -> None:
+        self.text = _JOIN.join(texts)
+        starts, at = [], 0
+        for text in texts:
+            starts.append(at)
+            at += len(text) + len(_JOIN)
+        self.section_paths = section_paths
+        self.sentences = _Sentences(self.text, starts)
+        self.found: list[tuple[int, int, TextLink]] = []
         self.taken = _Taken()
         self.last_end: dict[str, int] = {}
 
     def keep(self, start: int, end: int, kind: str, value: str, registry: str) -> None:
         self.taken.add(start, end)
-        self.found.append((start, TextLink(kind, value, registry, self.section_path,
-                                           self.sentences.sentence(start))))
+        block = self.sentences.block(start)
+        self.found.append((start, block, TextLink(kind, value, registry, self.section_paths[block],
+                                                  self.sentences.sentence(start))))
 
     def _after_word(self, start: int, blocked: str) -> bool:
         """Whether ``start`` begins a word: the character before it is no letter, digit or one of ``blocked``."""
@@ -305,9 +318,7 @@ class _Finding:
     def named(self) -> None:
         """After each database's name, the words of its sentence that take one of its forms."""
         done = -1
-        names = sorted(m.start() for r in named_in(self.text) if r.names is not None
-                       for m in r.names.finditer(self.text))
-        for at in names:
+        for at, _ in names_in(self.text):
             if at < done:
                 continue
             sentence_end = self.sentences.span(at)[1]
@@ -331,16 +342,22 @@ class _Finding:
 
 def find_links(text: str, section_path: tuple[str, ...] = ()) -> list[TextLink]:
     """Every URL, DOI, identifier and grant number in ``text`` (one paragraph or more), in order of appearance."""
-    if not text:
+    return [link for _, link in find_block_links([text], [section_path])]
+
+
+def find_block_links(texts: Sequence[str], section_paths: Sequence[tuple[str, ...]]) -> list[tuple[int, TextLink]]:
+    """:func:`find_links` of many texts (each with its section path) at once, each link with the index of its text:
+    one scan of them all for each kind of candidate, rather than one per text."""
+    if not any(texts):
         return []
-    finding = _Finding(text, section_path)
+    finding = _Finding(texts, section_paths)
     finding.urls_and_dois()
     finding.curies()
     finding.distinctive()
     finding.named()
     finding.grants()
     finding.found.sort(key=lambda item: item[0])
-    return [link for _, link in finding.found]
+    return [(block, link) for _, block, link in finding.found]
 
 
 def record_links(abstract: str, fulltext: str = "", sections: Sequence[Section] = ()) -> list[TextLink]:
