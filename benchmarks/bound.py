@@ -26,7 +26,10 @@ SERVICES_OF_KEY: dict[str, tuple[str, ...]] = {
     "europepmc": ("europepmc_search", "europepmc_fulltext"),
     "europepmc_annotations": ("annotations",),
     "unpaywall": ("unpaywall",),
-    "doi": ("doi",),
+    "doi": ("doi", "doi_ra"),
+    "crossref": ("crossref",),
+    "openalex": ("openalex",),
+    "datacite": ("datacite",),
     "host": ("publisher",),
 }
 #: host -> (services it serves, connections pubfetch keeps to it). doi.org takes no connection slot (PubFetcher).
@@ -36,6 +39,9 @@ HOSTS: dict[str, tuple[tuple[str, ...], int]] = {
     "pubmed.ncbi.nlm.nih.gov": (("other",), 1),
     "api.unpaywall.org": (("unpaywall",), 1),
     "publisher": (("publisher",), 1),
+    "api.crossref.org": (("crossref",), 1),
+    "api.openalex.org": (("openalex",), 1),
+    "api.datacite.org": (("datacite",), 1),
 }
 
 
@@ -58,12 +64,14 @@ class Bound:
     binding: str  # what sets it: "unpaywall: 500 requests at 10/s"
 
 
-def lower_bound(requests: dict[str, int], wasted: dict[str, int], latency: float) -> Bound:
-    """The bound for ``requests`` by server-side service, of which ``wasted`` were not necessary."""
+def lower_bound(requests: dict[str, int], wasted: dict[str, int], latency: float,
+                credentials: dict[str, str] | None = None) -> Bound:
+    """The bound for ``requests`` by server-side service, of which ``wasted`` were not necessary; ``credentials``:
+    the settings given that earn a service more (``crossref_mailto``), by name."""
     candidates = [Bound(0.0, "nothing asked")]
     for key, services in SERVICES_OF_KEY.items():
         necessary = sum(max(0, requests.get(s, 0) - wasted.get(s, 0)) for s in services)
-        windows = DOCUMENTED[key].windows
+        windows = DOCUMENTED[key].chosen(credentials or {})
         candidates.append(Bound(least_seconds(necessary, windows),
                                 f"{key}: {necessary:,} requests at {format_windows(windows)}"))
     for host, (services, connections) in HOSTS.items():

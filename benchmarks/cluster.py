@@ -30,7 +30,7 @@ from documents import text_pdf
 from fetchbench import SERVICES
 from services import HostedServices
 from support.procs import stop_process_groups
-from support.synthetic import Article, Reply
+from support.synthetic import SCHOLARLY_OFF_ENV, Article, Reply
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -128,6 +128,7 @@ def one_run(hosted: HostedServices, label: str, worker_specs: list[int], batch: 
     init_store(db).close()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PUBFETCH_") and k != "NCBI_API_KEY"}
     env.update(hosted.endpoint_env())
+    env.update(SCHOLARLY_OFF_ENV)  # PMIDs only, as before the scholarly APIs (benchmarks/scholarly.py: those)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     procs = start_workers([worker_cmd(broker, db, c, f"w{k}-{tag}", grace, pool)
                            for k, c in enumerate(worker_specs)], env, logdir)
@@ -185,6 +186,7 @@ def single_process_run(hosted: HostedServices, batch: int, workdir: Path) -> Clu
     db = workdir / f"single-{uuid.uuid4().hex[:8]}.db"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PUBFETCH_") and k != "NCBI_API_KEY"}
     env.update(hosted.endpoint_env())
+    env.update(SCHOLARLY_OFF_ENV)  # PMIDs only, as before the scholarly APIs (benchmarks/scholarly.py: those)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["PUBFETCH_RATE_DB"] = str(workdir / f"rates-{uuid.uuid4().hex[:8]}.sqlite")
     hosted.reset()

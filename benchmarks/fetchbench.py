@@ -18,7 +18,7 @@ from pathlib import Path
 from bound import lower_bound
 from idle import idle_with_waiting_work
 from services import HostedServices
-from support.synthetic import SyntheticServices
+from support.synthetic import SCHOLARLY_OFF_ENV, SyntheticServices
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -88,6 +88,7 @@ def child_env(hosted: HostedServices, rate_db: Path) -> dict[str, str]:
     """The environment of the pubfetch child: these services, a fresh rate-limit file, nothing of the caller's."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PUBFETCH_") and k != "NCBI_API_KEY"}
     env.update(hosted.endpoint_env())
+    env.update(SCHOLARLY_OFF_ENV)  # the PMID runs measure what they always did (benchmarks/scholarly.py: the APIs)
     env["PUBFETCH_RATE_DB"] = str(rate_db)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     return env

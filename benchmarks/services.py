@@ -29,20 +29,27 @@ HOSTS: dict[str, tuple[str, str]] = {
     "pubmed": ("127.0.0.3", "/pubmed/"),
     "doi": ("127.0.0.4", "/doi/"),
     "unpaywall": ("127.0.0.5", "/unpaywall/"),
+    "crossref": ("127.0.0.7", "/crossref/"),
+    "openalex": ("127.0.0.8", "/openalex/"),
+    "datacite": ("127.0.0.9", "/datacite/"),
 }
 #: Publisher pages (the second-pass scenario's DOIs resolve to them) on a host of their own.
 PAGES = "127.0.0.6"
 
 #: Requests per second each synthetic service accepts before answering 429 (the services' documented limits, the same
-#: numbers as pubfetch.net.ratelimit.default_limits). The synthetic server counts Europe PMC's search and full-text
+#: numbers as pubfetch.config.limits; Crossref's polite pool, DataCite's 1,000 per 5 minutes with a contact address). The synthetic server counts Europe PMC's search and full-text
 #: requests separately, so together they may reach twice the 10/s that pubfetch allows itself for the pair.
-SERVER_LIMITS: dict[str, float] = {
+SERVER_LIMITS: dict[str, float | tuple[tuple[float, float], ...]] = {
     "ncbi": 3.0,
     "europepmc_search": 10.0,
     "europepmc_fulltext": 10.0,
     "annotations": 10.0,
     "unpaywall": 10.0,
     "doi": 20.0,
+    "doi_ra": 20.0,
+    "crossref": 10.0,
+    "openalex": 100.0,
+    "datacite": ((1000.0, 300.0),),
 }
 
 #: Requests kept for inspection; the counters of SyntheticServices hold the totals (a 100,000-ID run makes ~150,000).
@@ -58,7 +65,8 @@ class HostedServices:
         limits: per-service 429 thresholds (None: :data:`SERVER_LIMITS`; ``{}``: none).
     """
 
-    def __init__(self, n: int, latency: float = 0.1, limits: dict[str, float] | None = None) -> None:
+    def __init__(self, n: int, latency: float = 0.1,
+                 limits: dict[str, float | tuple[tuple[float, float], ...]] | None = None) -> None:
         self.services = SyntheticServices(n, latency=latency, limits=SERVER_LIMITS if limits is None else limits)
         self.services.server.requests = deque(maxlen=KEPT_REQUESTS)  # type: ignore[assignment]
         # the LoopbackServer's handler class serves any listening socket and records into the same server object

@@ -13,9 +13,17 @@ The names below are imported on first use, so ``import pubfetch`` stays cheap fo
 from __future__ import annotations
 
 import typing as _typing
+import warnings as _warnings
 
 from pubfetch._version import __version__
 from pubfetch.lazy import lazy_names as _lazy_names
+
+#: The modules that hand fetched pages to BeautifulSoup, whose warnings about a page (one that is only a URL, XML
+#: served as HTML) say nothing to a user. They are quieted by one filter, set here before pubfetch can warn: a filter
+#: changed later (around each page) would make Python forget every warning it has shown, and a PubfetchWarning would
+#: be shown again after each page instead of once per process.
+_PAGE_PARSERS = r"pubfetch\.extract\.(clean|webpage_read)\Z"
+_warnings.filterwarnings("ignore", category=UserWarning, module=_PAGE_PARSERS)
 
 _LAZY = {
     "fetch": "pubfetch.fetcher",

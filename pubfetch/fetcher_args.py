@@ -9,6 +9,7 @@ same error messages as for LOCKSS parameters.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -94,7 +95,9 @@ def _attribute_name(name: str) -> str:
     snake = bare.replace("-", "_")
     if snake in _BY_ATTRIBUTE:
         return snake
-    raise UnknownParameter(f"unknown fetching parameter {name!r}; known: {', '.join(FETCHER_DESCRIPTORS)}")
+    close = difflib.get_close_matches(bare, [*FETCHER_DESCRIPTORS, *_BY_ATTRIBUTE], n=1, cutoff=0.7)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise UnknownParameter(f"unknown fetching parameter {name!r}{hint}; known: {', '.join(FETCHER_DESCRIPTORS)}")
 
 
 def fetcher_descriptor(name: str) -> ParamDescr:

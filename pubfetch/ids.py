@@ -15,6 +15,8 @@ from enum import Enum
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from pubfetch.pasted import clean_tail, doi_in_page_url, unpasted
+
 # PubFetcher tests IDs with Java's matches(), which takes the whole string: use fullmatch (a ``$`` would accept a
 # trailing newline, so that "123\n" passed as a PMID).
 PMID_RE = re.compile(r"[1-9][0-9]*")
@@ -33,7 +35,6 @@ _SEP = r"[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\x00-\x1f\x7f
 _PMID_IN_TEXT = re.compile(r"(?i)pmid" + _SEP + ":*" + _SEP + r"([1-9][0-9]*)")
 _PMCID_IN_TEXT = re.compile(r"(?i)pmcid" + _SEP + ":*" + _SEP + r"(pmc[1-9][0-9]*)")
 _DOI_IN_TEXT = re.compile(r"(?i)doi" + _SEP + ":*" + _SEP + r"(10\.[^\s/]+/\S+)")
-_TRAILING_PUNCTUATION = ".,;:)]}>\"'"
 
 
 class IdKind(Enum):
@@ -116,8 +117,8 @@ def doi_url(doi: str) -> str:
 
 
 def check_pmid(s: str) -> str:
-    """Return the trimmed PMID or raise InvalidId naming the likely mistake."""
-    v = s.strip()
+    """Return the PMID (as pasted: :func:`~pubfetch.pasted.unpasted`) or raise InvalidId naming the likely mistake."""
+    v = unpasted(s)
     if is_pmid(v):
         return v
     if is_pmcid(v.upper().replace(" ", "")):
@@ -132,7 +133,7 @@ def check_pmid(s: str) -> str:
 
 
 def check_pmcid(s: str) -> str:
-    v = s.strip()
+    v = unpasted(s)
     if is_pmcid(v):
         return v
     if is_pmid(v):
@@ -149,7 +150,7 @@ def check_pmcid(s: str) -> str:
 
 def check_doi(s: str) -> str:
     """Return the normalised DOI or raise; PubFetcher's scrapers also refuse DOIs containing spaces."""
-    v = s.strip()
+    v = unpasted(s)
     if is_doi(v) and " " not in v:
         return normalise_doi(v)
     if is_doi(v):
@@ -168,24 +169,12 @@ def _id_from_url_or_raise(url: str, kind: IdKind) -> str:
     value = getattr(ids, kind.value) if ids is not None else ""
     if value:
         return value
-    raise InvalidId(
-        f"invalid {kind.name} '{url}': this URL is not a PubMed, PMC, Europe PMC or doi.org link to a {kind.name}"
-    )
+    page = ", nor a publisher's page with a DOI in its address" if kind is IdKind.DOI else ""
+    raise InvalidId(f"invalid {kind.name} '{url}': this URL is not a PubMed, PMC, Europe PMC or doi.org link to a "
+                    f"{kind.name}{page}")
 
 
 # --- extraction -------------------------------------------------------------------------------------------------------
-
-
-def _clean_doi_tail(doi: str) -> str:
-    """A DOI without the punctuation of the text around it: a trailing ``.``, ``,``, ``;``, quote, or a closing
-    bracket that opens nowhere in it (``10.1016/0009-2614(95)00123-1`` keeps its own)."""
-    while doi and doi[-1] in _TRAILING_PUNCTUATION:
-        closing = doi[-1]
-        opening = {")": "(", "]": "[", "}": "{"}.get(closing)
-        if opening is not None and doi.count(opening) >= doi.count(closing):
-            break
-        doi = doi[:-1]
-    return doi
 
 
 #: What may stand before a DOI in a value: a ``doi:``/``DOI`` label, ``info:doi/``, ``urn:doi:``, a resolver URL (any
@@ -202,7 +191,7 @@ def doi_in_value(value: str) -> str:
     value = value.strip()
     if _PERCENT_ESCAPE.search(value):
         value = unquote(value)
-    value = _clean_doi_tail(value[_DOI_VALUE_PREFIX.match(value).end():].strip())  # type: ignore[union-attr]
+    value = clean_tail(value[_DOI_VALUE_PREFIX.match(value).end():].strip())  # type: ignore[union-attr]
     return value if value.startswith("10.") and is_doi(value) and " " not in value else ""
 
 
@@ -216,7 +205,7 @@ def extract_pmcids(text: str) -> list[str]:
 
 
 def extract_dois(text: str) -> list[str]:
-    out = (normalise_doi(_clean_doi_tail(m.group(1))) for m in _DOI_IN_TEXT.finditer(text))
+    out = (normalise_doi(clean_tail(m.group(1))) for m in _DOI_IN_TEXT.finditer(text))
     return list(dict.fromkeys(d for d in out if is_doi(d)))
 
 
@@ -231,7 +220,7 @@ def dois_in_text(text: str) -> list[str]:
     """Every DOI written in a text (a PDF's page, a metadata value), labelled or not, in order and each once,
     normalised; a DOI broken over two lines is joined."""
     text = _BROKEN_DOI.sub(r"\1", text)
-    out = (normalise_doi(_clean_doi_tail(m.group(0))) for m in _BARE_DOI.finditer(text))
+    out = (normalise_doi(clean_tail(m.group(0))) for m in _BARE_DOI.finditer(text))
     return list(dict.fromkeys(d for d in out if is_doi(d)))
 
 
@@ -292,7 +281,8 @@ def _europepmc_source_link(segments: list[str]) -> PublicationIds | None:
 
 
 def ids_from_url(url: str) -> PublicationIds | None:
-    """The ID a well-known link stands for: doi.org, PubMed, PMC and Europe PMC article links; None for other URLs."""
+    """The ID a link stands for: doi.org, PubMed, PMC and Europe PMC article links, and a publisher's page with the
+    DOI in its address (:func:`~pubfetch.pasted.doi_in_page_url`); None for other URLs (a web page is not a paper)."""
     parts = _url_parts(url)
     if parts is None:
         return None
@@ -304,12 +294,16 @@ def ids_from_url(url: str) -> PublicationIds | None:
     found = _pmcid_segment(segments) if host in ("ncbi.nlm.nih.gov", "pmc.ncbi.nlm.nih.gov", "europepmc.org") else None
     if found is None and host == "europepmc.org":
         found = _europepmc_source_link(segments)
+    if found is None:
+        doi = doi_in_page_url(url)
+        found = PublicationIds(doi=doi) if is_doi(doi) and " " not in doi else None
     return found
 
 
 def classify(s: str) -> PublicationIds:
-    """Turn one string (a PMID, PMCID, DOI or a link to one) into PublicationIds, or raise InvalidId saying why not."""
-    v = s.strip()
+    """Turn one string (a PMID, PMCID, DOI or a link to one, as pasted: ``PMID: 123``, ``10.1038/nature12373.``)
+    into PublicationIds, or raise InvalidId saying why not."""
+    v = unpasted(s)
     if not v:
         raise InvalidId("empty publication ID")
     if is_pmid(v):
@@ -319,7 +313,8 @@ def classify(s: str) -> PublicationIds:
     if v.lower().startswith(("http://", "https://")):
         ids = ids_from_url(v)
         if ids is None:
-            raise InvalidId(f"'{v}' is a URL but not a PubMed, PMC, Europe PMC or doi.org link to a publication")
+            raise InvalidId(f"'{v}' is a URL but not a PubMed, PMC, Europe PMC or doi.org link, nor a publisher's "
+                            "page with a DOI in its address (a web page is fetched as a webpage: -web)")
         return ids
     if is_doi(v):
         return PublicationIds(doi=check_doi(v))

@@ -25,7 +25,7 @@ LIST_SEPARATOR = "; "
 
 COLUMNS = ("pmid", "pmcid", "doi", "title", "authors", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
            "journal_title", "pub_date", "oa", "preprint", "citations_count", "status", "fetch_exception",
-           "fetch_time", "retracted", "license", "funding", "updates", "references", "sections")
+           "fetch_time", "retracted", "license", "funding", "updates", "references", "sections", "relations")
 
 
 def _part_value(pub: Publication, name: PartName) -> str | list[str]:
@@ -56,6 +56,7 @@ def record(pub: Publication, args: FetcherArgs | None = None) -> dict[str, Any]:
         updates=[f"{u.type}:{u.pmid or u.doi}" for u in pub.updates.items],
         references=[r.pmid or r.doi or r.pmcid or r.title or r.text for r in pub.references.items],
         sections=[s.title for s in pub.sections.items if s.level == 1],
+        relations=[f"{r.type}:{r.doi}" for r in pub.relations.items],
     )
     return {column: values[column] for column in COLUMNS}
 

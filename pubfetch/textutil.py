@@ -40,3 +40,9 @@ def strip_terminal_controls(text: str) -> str:
     if not _CONTROL.search(text):
         return text
     return _CONTROL.sub("", _TERMINAL_SEQUENCE.sub("", text))
+
+
+def counted(n: int, singular: str, plural: str = "") -> str:
+    """``n`` and the noun that agrees with it: "1 publication ID", "2 publication IDs" (``plural``: the noun's plural
+    when it is not ``singular`` + "s")."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"

@@ -151,7 +151,8 @@ def _rendered_if_thin(ctx: Context, page: Webpage, reading: WebpageReading, sele
              f"length {length} < {args.webpage_min_length_javascript}" if short else "page has noscript")
     rendered = _get(ctx, page.start_url, True)
     if not rendered.ok or rendered.is_pdf:
-        log.warning("discarding failed JavaScript fetch of %s (%s)", page.start_url, rendered.message)
+        (log.info if ctx.halted else log.warning)("discarding failed JavaScript fetch of %s (%s)", page.start_url,
+                                                  rendered.message)
         return page, reading
     fresh = Webpage(start_url=page.start_url)
     _fill_http(fresh, rendered)
@@ -283,16 +284,9 @@ def _interrupted(ctx: Context, drained: Callable[[], object]) -> None:
     """After Ctrl-C: nothing more is sent, and the exchanges in flight are cut instead of waited for (a page that
     never answers would hold the interrupt until its deadline), as a publication run does; once the batch's fetches
     have ended (``drained`` waits for them), the context serves its owner as before."""
-    watch = getattr(ctx.client, "watch", None)
-    was_stopped = watch.stopped if watch is not None else False
-    if watch is not None:
-        watch.stopped = True
-    cut = getattr(ctx.client, "cut_in_flight", None)
-    if cut is not None:
-        cut()
+    resume = ctx.interrupt()
     drained()
-    if watch is not None:
-        watch.stopped = was_stopped
+    resume()
 
 
 def fetch_webpage(url: str, db: DbLike = None, args: FetcherArgs | None = None, *, config: FetchConfig | None = None,

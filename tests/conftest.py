@@ -39,6 +39,24 @@ def _private_rate_limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         os.environ["PUBFETCH_RATE_DB"] = previous
 
 
+#: The scholarly APIs' switches: they have no synthetic service, so a run of the suite that reads its settings from
+#: the environment (the command line in this process, a queued job's settings) leaves them off; their own tests turn
+#: them on (tests/test_chain_scholarly.py).
+SCHOLARLY_SWITCHES = ("PUBFETCH_ASK_CROSSREF", "PUBFETCH_ASK_OPENALEX", "PUBFETCH_ASK_DATACITE", "PUBFETCH_ASK_BIORXIV")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _scholarly_apis_off() -> Iterator[None]:
+    previous = {name: os.environ.get(name) for name in SCHOLARLY_SWITCHES}
+    os.environ.update({name: "false" for name in SCHOLARLY_SWITCHES})
+    yield
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 CORPUS_MISSING = f"recorded-response corpus not found at {CORPUS} (clone ../shared beside the repository to run these)"
 
 

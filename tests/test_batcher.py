@@ -22,7 +22,7 @@ from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 from support.loopback import Reply
-from support.synthetic import Article, SyntheticServices, in_process_hosts
+from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices, in_process_hosts
 from support.waits import wait_until
 
 #: Longest a held answer waits for the event it expects before giving up (the test then fails: the event should have
@@ -33,7 +33,7 @@ GUARD_S = 30.0
 def fetch(transport: MappingTransport, endpoints, pmids: list[str]) -> list[Publication]:
     """One batch through the chain; a batch that waited for publications busy elsewhere would wait for ever (the
     linger, the batcher's safety net, is ten minutes)."""
-    cfg = FetchConfig().with_changes(endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
+    cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
                       batch_size=len(pmids), linger_ms=600_000, rate_limits=False,
                       busy_retries=0, timeout=120_000)
     with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:

@@ -60,7 +60,7 @@ def test_bad_values(cli: Cli) -> None:
     assert error(cli, "-pub", "1", "-head", "-3") == (
         "pubfetch: error: option -head: invalid value '-3': expected a whole number >= 0")
     assert error(cli, "-pub", "1", "--threads", "0") == (
-        "pubfetch: error: option --threads: threads must be between 1 and 1024, got 0")
+        "pubfetch: error: option --threads must be between 1 and 1024, got 0")
     assert error(cli, "-pub", "1", "-out", "--format", "xml") == (
         "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl, metadata, "
         "metadata-jsonl, csljson, bibtex, ris")
@@ -143,10 +143,14 @@ def test_log_file_gets_debug_lines_and_errors(cli: Cli, tmp_path: Path) -> None:
     assert log_file.read_text(encoding="utf-8").startswith(text), "the log is appended to"
 
 
-def test_verbose_shows_info(cli: Cli) -> None:
+def test_verbose_shows_info_with_counts_that_agree_with_their_nouns(cli: Cli) -> None:
     _, _, err = cli("--verbose", "-pub", "31114920", "-count-ids")
     assert "pubfetch: info: This is pubfetch 0.1.0\n" in err
-    assert "pubfetch: info: Got 1 new distinct publication IDs from the command line\n" in err
+    assert "pubfetch: info: -pub: 1 publication ID OK\n" in err
+    assert "pubfetch: info: Got 1 new distinct publication ID from the command line\n" in err
+    _, _, err = cli("--verbose", "-pub", "31114920", "PMC6198355", "-count-ids")
+    assert "pubfetch: info: -pub: 2 publication IDs OK\n" in err
+    assert "pubfetch: info: Got 2 new distinct publication IDs from the command line\n" in err
 
 
 def test_unwritable_log(cli: Cli, tmp_path: Path) -> None:

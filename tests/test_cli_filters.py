@@ -9,6 +9,7 @@ import pytest
 
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import CorrespAuthor, FetchState, MeshTerm, PartType, Publication, VisitedSite, Webpage
+from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from pubfetch.model.timefmt import parse_instant
 from pubfetch.output.writer import format_entries
 from support.cli import Cli
@@ -315,3 +316,19 @@ def test_rejected_and_unverified_site_filters(tmp_path: Path, cli: Cli) -> None:
     assert kept_pubs("-not-rejected", ".") == ["1"]
     assert kept_pubs("-unverified", "old\\.example\\.org") == ["10.5555/IDENTITY.REDIRECT"]
     assert kept_pubs("-not-unverified", ".") == ["1"]
+
+
+def test_retracted_filter(tmp_path: Path, cli: Cli) -> None:
+    """A paper marked retracted (from any source's flag or notice) is kept by -retracted, left out by -not-retracted."""
+    retracted = _p3()
+    retracted.set_retraction(RetractionVerdict(RetractionSource.crossref, True))
+    path = tmp_path / "retracted.json"
+    path.write_text(format_entries([retracted, _p1(), _p2()], [], [], fmt="json"), encoding="utf-8")
+
+    def kept_pubs(*options: str) -> list[str]:
+        code, out, err = cli("-pub-json", str(path), *options, "-out", "--format", "jsonl", "--plain")
+        assert (code, err) == (0, ""), err
+        return [_name(json.loads(line)) for line in out.splitlines()]
+
+    assert kept_pubs("-retracted") == ["10.1000/XYZ"]
+    assert kept_pubs("-not-retracted") == ["1", "2"]

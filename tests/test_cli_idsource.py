@@ -120,8 +120,8 @@ def test_url_files_and_arguments(tmp_path: Path, cli: Cli) -> None:
 def test_pub_arguments_accept_links(cli: Cli) -> None:
     code, out, _ = cli("-pub", "https://pubmed.ncbi.nlm.nih.gov/31114920/",
                        "https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6198355/", "doi:10.1093/nar/gkz369", "-out-ids")
-    assert (code, out) == (0, ("[31114920] (pubfetch 0.1.0)\n[PMC6198355] (pubfetch 0.1.0)\n"
-                              "[10.1093/NAR/GKZ369] (pubfetch 0.1.0)\n"))
+    assert (code, out) == (0, ("[31114920] (given as input)\n[PMC6198355] (given as input)\n"
+                              "[10.1093/NAR/GKZ369] (given as input)\n"))
 
 
 def test_ids_typed_by_the_user_name_pubfetch_as_their_provenance() -> None:
@@ -137,7 +137,7 @@ def test_a_source_whose_every_entry_is_invalid_is_an_error() -> None:
 
 
 def test_problems_are_counted_and_only_the_first_ones_shown(caplog: pytest.LogCaptureFixture) -> None:
-    problems = Problems("f.txt", "lines")
+    problems = Problems("f.txt", "line")
     problems.total = SHOWN_PER_SOURCE + 3
     with caplog.at_level(logging.INFO, logger="pubfetch.cli.idsource"):
         for n in range(SHOWN_PER_SOURCE + 2):

@@ -88,6 +88,6 @@ def test_cli_reports_a_bad_config_file(tmp_path: Path, capsys: pytest.CaptureFix
     code = main_module.main(["-fetch-document", "http://127.0.0.1:9/", "--config", str(path)])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith(f"pubfetch: error: config file {path}: unknown setting 'threds' (the settings are listed "
-                          "in docs/configuration.md)")
+    assert err.startswith(f"pubfetch: error: config file {path}: unknown setting 'threds' (did you mean 'threads'?); "
+                          "the settings are listed in docs/configuration.md")
     assert err.count("\n") == 1

@@ -61,7 +61,9 @@ def test_find_ids_and_url_ids(cli: Cli) -> None:
     assert cli("-url-ids", "https://pubmed.ncbi.nlm.nih.gov/31114920/") == (0, "31114920\t\t\n", "")
     assert cli("-url-ids", "https://europepmc.org/article/PMC/PMC6198355")[1] == "\tPMC6198355\t\n"
     assert error(cli, "-url-ids", "https://example.org/x") == (
-        "pubfetch: error: 'https://example.org/x' is not a PubMed, PMC, Europe PMC or doi.org link to a publication")
+        "pubfetch: error: 'https://example.org/x' is not a PubMed, PMC, Europe PMC or doi.org link to a publication, "
+        "nor a publisher's page with a DOI in its address")
+    assert cli("-url-ids", "https://www.biorxiv.org/content/10.1101/696633v1")[1] == "\t\t10.1101/696633\n"
 
 
 # --- miscellaneous operations -----------------------------------------------------------------------------------------

@@ -84,7 +84,9 @@ def test_the_settings_options_sit_among_the_modifiers_of_getting_content() -> No
     names = [option.name for option in GET_CONTENT_MODIFIERS.options]
     assert names == ["--fetch-part", "--not-fetch-part", "--pre-filter", "--limit", "--threads", "--progress",
                      "--queue", "--detach", "--quiet", "--batch-size", "--connections-per-host", "--warc",
-                     "--allow-private-addresses", "--no-javascript", "--references", "--annotations", "--chromium",
+                     "--allow-private-addresses", "--no-javascript", "--references", "--annotations",
+                     "--follow-published", "--no-crossref", "--no-openalex", "--no-datacite", "--no-biorxiv",
+                     "--chromium",
                      "--page-time-limit",
                      "--title-similarity", "--rate-db",
                      "--no-rate-limit", "--config", "--ncbi-email", "--ncbi-api-key", "--crossref-mailto",

@@ -144,12 +144,14 @@ def test_pubfetchers_own_option_is_not_marked_as_an_addition_and_a_note_follows_
 ])
 def test_a_bad_value_is_a_one_line_usage_error_with_the_config_files_message(
         option: str, value: str, file_line: str, cli: Cli, env: Path) -> None:
+    """The config file's words, with the option as the user wrote it where the file names the setting."""
     config = env / "config.yaml"
     config.write_text(file_line + "\n", encoding="utf-8")
     with pytest.raises(ValueError) as from_file:
         FetchConfig.from_env({}, config_file=config)
-    message = str(from_file.value).removeprefix(f"config file {config}: ")
-    assert error(cli, "-pub", "1", "-out", option, value) == f"pubfetch: error: option {option}: {message}"
+    setting = file_line.split(":")[0]
+    message = str(from_file.value).removeprefix(f"config file {config}: {setting} ")
+    assert error(cli, "-pub", "1", "-out", option, value) == f"pubfetch: error: option {option} {message}"
 
 
 def test_an_option_no_setting_declares_is_refused_when_the_table_is_built() -> None:

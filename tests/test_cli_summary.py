@@ -25,7 +25,7 @@ def test_summary_counts_fetched_skipped_final_partial_failed_and_says_when_the_r
 
     # the run fetches all three, then retries the failed one at its end: that is the one retry --retryLimit 1 allows
     code, err = fetch(cli, ids, db)
-    assert code == 1
+    assert code == 3  # EXIT_SOME_FAILED: the closed-access one failed
     with sqlite3.connect(db) as conn:
         (failed_at,) = conn.execute("SELECT max(json_extract(json, '$.fetchTime')) FROM publications").fetchone()
     eligible = datetime.fromtimestamp((failed_at + 1440 * 60_000) / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -43,13 +43,13 @@ def test_test_site_regex_offline_on_the_corpus(env, cli, corpus_dir: Path) -> No
     ]
 
 
-def test_a_failing_entry_says_what_differed_and_exits_1(env, cli, corpus_dir: Path) -> None:
+def test_a_failing_entry_says_what_differed_and_exits_3(env, cli, corpus_dir: Path) -> None:
     user = env / "journals.yaml"
     user.write_text("{}\n---\ncambridge:\n  title: '#maincontent hgroup h1'\n  abstract: '.no-such-abstract'\n"
                     "  tests:\n    - url: 'https://www.cambridge.org/core/journals/global-sustainability/article/"
                     "wellbeing-cost-of-carbon/TOKEN'\n      title: 'Wellbeing cost of carbon'\n      abstract: 2171\n")
     code, out, err = cli("-test-site-regex", "^cambridge$", "--replay", corpus_dir, "--journalsYaml", user)
-    assert code == 1
+    assert code == 3  # EXIT_SOME_FAILED
     assert "  FAIL     https://www.cambridge.org/core/journals/global-sustainability/article/" in out
     assert "           abstract: expected 2171 characters (±10%), got 0" in out
     assert out.endswith("1 tests: 1 fail\n")
@@ -142,7 +142,7 @@ def test_test_site_over_a_page_over_its_time_limit_fails_that_entry_and_goes_on(
                         f"    - url: '{good}'\n      title: 'A title'\n")
         code, out, err = cli("-test-site-regex", "loopsite", "--journalsYaml", user, "--page-time-limit", "3",
                              "--allow-private-addresses", "--no-javascript")
-    assert code == 1, out + err
+    assert code == 3, out + err
     why = "not read within the page time limit of 3 s (page_time_limit; raise it to give pages longer)"
     assert out.splitlines()[1:] == ["loopsite", f"  FAIL     {hung}", f"           page abandoned: {why}",
                                     f"  PASS     {good}", "2 tests: 1 fail, 1 pass"]

@@ -54,6 +54,8 @@ def test_a_job_carries_its_settings_and_a_worker_keeps_the_rest() -> None:
     ("threads", "4", 4), ("threads", " +4 ", 4), ("max_compression_ratio", "2.5", 2.5),
     ("max_compression_ratio", "3", 3.0), ("total_timeout_ms", "5000", 5000), ("ncbi_tool", " mytool ", "mytool"),
     ("rate_db", "redis://127.0.0.1:6379/1", "redis://127.0.0.1:6379/1"),
+    ("ask_crossref", "false", False), ("ask_crossref", "0", False), ("javascript", "Off", False),
+    ("follow_published", "yes", True), ("follow_published", "1", True),
 ])
 def test_text_is_read_as_the_setting_s_type(name: str, text: str, value: object) -> None:
     got = from_text(name, text)
@@ -65,7 +67,7 @@ def test_text_is_read_as_the_setting_s_type(name: str, text: str, value: object)
     ("threads", "four", "threads must be a whole number, got 'four'"),
     ("threads", "2000", "threads must be between 1 and 1024, got 2000"),
     ("max_compression_ratio", "0.5", "max_compression_ratio must be between 1 and 2147483647, got 0.5"),
-    ("javascript", "false", "javascript must be true or false, got 'false'"),
+    ("javascript", "maybe", "javascript must be true or false, got 'maybe'"),
     ("timeout", "5000", "timeout is one of PubFetcher's parameters, read by pubfetch.fetcher_args"),
 ])
 def test_bad_text_is_refused_naming_the_setting(name: str, text: str, message: str) -> None:

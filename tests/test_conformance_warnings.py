@@ -53,7 +53,7 @@ def test_a_22_id_run_prints_one_warning_line_per_kind(corpus_dir: Path, tmp_path
         code = main(["-pub-file", str(tmp_path / "ids.txt"), "-db-fetch-end", str(tmp_path / "pubs.db"),
                      "--allow-private-addresses", "--no-javascript", "--log", str(tmp_path / "run.log")])
     err = capsys.readouterr().err.splitlines()
-    assert code == 1 and err[-1].startswith("pubfetch: 22 publications: 22 fetched"), err
+    assert code == 3 and err[-1].startswith("pubfetch: 22 publications: 22 fetched"), err
     warnings = [line for line in err if line.startswith("pubfetch: warning: ")]
     kinds = [kind_of(line) for line in warnings]
     assert len(set(kinds)) == len(kinds), "\n".join(warnings)

@@ -95,7 +95,7 @@ def test_cli_queue_detach_job_status_and_library(tmp_path: Path, pg_url: str, re
             run = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-db-fetch", pg_url, "--queue",
                                   redis_url, "--batch-size", "2", "-out-ids"], env=env, capture_output=True, text=True,
                                  timeout=180)
-            assert run.returncode == 1, run.stderr  # the closed-access half is not final, as in a local run
+            assert run.returncode == 0, run.stderr  # the closed-access half is partial, as in a local run
             assert "pubfetch: 6 publications: 6 fetched, 0 skipped; 3 final, 3 partial, 0 failed" in run.stderr
             assert "Traceback" not in run.stderr and "Error" not in run.stderr, run.stderr  # none at exit either
             assert [line.split("]")[0].split(",")[0].lstrip("[") for line in run.stdout.splitlines()] == pmids[:6]

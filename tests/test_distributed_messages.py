@@ -223,7 +223,7 @@ def test_a_submitter_whose_database_connection_is_ended_reads_the_results_anyway
             if submitter.poll() is None:
                 submitter.kill()
     assert ended  # the submitter's connection was there and was ended
-    assert submitter.returncode == 1, err  # closed-access halves stay partial, as in a local run
+    assert submitter.returncode == 0, err  # closed-access halves stay partial (none failed), as in a local run
     assert "pubfetch: 4 publications: 4 fetched, 0 skipped; 2 final, 2 partial, 0 failed" in err
     assert len(out.splitlines()) == 4
 

@@ -26,7 +26,7 @@ from support.waits import within
 WORKER_OWNED: dict[str, object] = {
     "endpoints": Endpoints(), "http": HttpSettings(), "run": RunSettings(),
     **{name: "http://mirror.example.org/" for name in ("europepmc", "europepmc_annotations", "eutils", "pubmed", "doi",
-                                                       "unpaywall")},
+                                                       "unpaywall", "crossref", "openalex", "datacite", "biorxiv")},
     "ncbi_api_key": "key", "ncbi_tool": "mytool", "ncbi_email": "me@example.org",
     "crossref_mailto": "me@example.org", "datacite_mailto": "me@example.org", "openalex_api_key": "key",
     "rate_windows": {"europepmc": "5/s"},

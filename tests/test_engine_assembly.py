@@ -131,7 +131,7 @@ def test_two_library_processes_on_one_database_fetch_each_publication_once(tmp_p
                 if proc is not None and proc.poll() is None:
                     proc.kill()
         counts = (services.counts["europepmc_search"], services.counts["europepmc_fulltext"])
-    assert waiting == (f"another fetching run is using database {db}: waiting for it to end (what it stores is then "
+    assert waiting == (f"pubfetch: warning: another fetching run is using database {db}: waiting for it to end (what it stores is then "
                        "not fetched again)\n")
     assert [(proc.returncode, out) for proc, (out, _) in zip((first, second), outputs, strict=True)] == [
         (0, "2\n"), (0, "2\n")], outputs

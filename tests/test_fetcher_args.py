@@ -117,7 +117,8 @@ def test_a_parameter_is_named_as_pubfetcher_an_option_or_a_field_names_it() -> N
 def test_an_unknown_parameter_is_refused_with_the_known_ones() -> None:
     with pytest.raises(UnknownParameter) as info:
         parse_fetcher_option("emptyCoolDown", "5")
-    assert str(info.value).startswith("unknown fetching parameter 'emptyCoolDown'; known: emptyCooldown, ")
+    assert str(info.value).startswith("unknown fetching parameter 'emptyCoolDown' (did you mean 'emptyCooldown'?); "
+                                      "known: emptyCooldown, ")
     with pytest.raises(UnknownParameter):
         parse_fetcher_option("--threads", "8")
     with pytest.raises(UnknownParameter, match="'timeout' is not a cooldown"):

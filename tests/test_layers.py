@@ -17,12 +17,14 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 
 #: Bottom to top, as in DESIGN.md. The typed-parameter machinery (``params``) shares its layer with PubFetcher's
 #: fetching parameters described with it (``fetcher_args``); the LOCKSS built-in descriptors live in ``metadata``.
-#: ``_version`` (the version string), ``textutil`` (string helpers of the model) and ``yamlsafe`` (YAML without aliases,
-#: for config and rule files) sit with ``ids`` at the bottom; ``tables`` (publications as a data frame) belongs to the
+#: ``_version`` (the version string), ``textutil`` (string helpers of the model), ``yamlsafe`` (YAML without aliases,
+#: for config and rule files), ``pasted`` (IDs as pasted, made bare for ``ids``), ``console`` (the library's log
+#: lines in a program without logging, and their words) and ``interrupts`` (whether Ctrl-C came) sit with ``ids`` at
+#: the bottom; ``tables`` (publications as a data frame) belongs to the
 #: output; ``pubfetch`` is the package's lazy public facade, which no module of the package imports; ``ruletest``
 #: (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
-    "_version ids textutil yamlsafe lazy perthread",
+    "_version ids pasted console textutil yamlsafe lazy perthread interrupts",
     "params fetcher_args",
     "model",
     "config",

@@ -13,7 +13,9 @@ def test_part_type_order_and_finality():
     assert names[:10] == ["europepmc", "europepmc_xml", "europepmc_html", "pubmed_xml", "pubmed_html", "pmc_xml",
                           "pmc_html", "doi", "link", "link_oadoi"]
     assert names[-2:] == ["webpage", "na"]
-    assert len(names) == 33
+    assert names[10:14] == ["crossref", "datacite", "biorxiv", "openalex"]  # the scholarly APIs, before meta tags
+    assert names[14] == "citation"
+    assert len(names) == 37
     assert all(t.is_final for t in list(PartType)[:10])
     assert not any(t.is_final for t in list(PartType)[10:])
 
@@ -21,6 +23,8 @@ def test_part_type_order_and_finality():
 def test_no_final_type_is_better_than_another():
     assert not T.europepmc.is_better_than(T.link_oadoi)
     assert not T.link_oadoi.is_better_than(T.europepmc)
+    assert T.link_oadoi.is_better_than(T.crossref) and T.doi.is_better_than(T.openalex)
+    assert T.crossref.is_better_than(T.openalex) and T.openalex.is_better_than(T.citation)
     assert T.link_oadoi.is_better_than(T.citation)
     assert T.citation.is_better_than(T.eprints)
     assert not T.eprints.is_better_than(T.citation)

@@ -45,3 +45,21 @@ def test_references_are_kept_once_by_any_id_in_common_else_by_their_text() -> No
             Reference(text="doe j. no ids."), Reference(title="Only a title"), Reference()]
     assert dedup_references(refs) == [Reference(pmid="1", doi="10.1/X", pmcid="PMC2", text="A."),
                                       Reference(text="Doe J.  No IDs."), Reference(title="Only a title")]
+
+
+def test_relations_round_trip_and_join():
+    """The relations part: read back as written, and another source's relations joined to it (the part keeps the
+    first source's provenance)."""
+    from pubfetch.model.publication import Publication
+    from pubfetch.model.rich import Relation
+
+    pub = Publication(clock=lambda: 7)
+    crossref = [Relation("is-preprint-of", "10.1016/J.XGEN.2025.100814")]
+    assert pub.join_rich(RichName.relations, crossref, PartType.crossref, "https://api.crossref.org/works/10.1101/x")
+    assert not pub.join_rich(RichName.relations, crossref, PartType.biorxiv, "https://api.biorxiv.org/x")
+    assert pub.join_rich(RichName.relations, [Relation("is-version-of", "10.1101/Y")], PartType.datacite, "u")
+    assert pub.relations.items == [*crossref, Relation("is-version-of", "10.1101/Y")]
+    assert pub.relations.type is PartType.crossref
+    again = Publication.from_json(pub.to_json(computed=False))
+    assert again.relations == pub.relations
+    assert again.to_json()["relations"]["list"][0] == {"type": "is-preprint-of", "doi": "10.1016/J.XGEN.2025.100814"}

@@ -20,8 +20,11 @@ def test_defaults_are_the_real_services() -> None:
     assert e.pubmed == "https://pubmed.ncbi.nlm.nih.gov/"
     assert e.doi == "https://doi.org/"
     assert e.unpaywall == "https://api.unpaywall.org/v2/"
+    assert (e.crossref, e.openalex, e.datacite, e.biorxiv) == (
+        "https://api.crossref.org/", "https://api.openalex.org/", "https://api.datacite.org/", "https://api.biorxiv.org/")
     assert e.hosts() == frozenset({"www.ebi.ac.uk", "eutils.ncbi.nlm.nih.gov", "pubmed.ncbi.nlm.nih.gov", "doi.org",
-                                   "api.unpaywall.org"})
+                                   "api.unpaywall.org", "api.crossref.org", "api.openalex.org", "api.datacite.org",
+                                   "api.biorxiv.org"})
 
 
 def test_env_var_names() -> None:

@@ -266,7 +266,7 @@ def test_before_any_answer_a_watched_run_does_not_ask_a_silent_host_again(
     assert again.message == "not sent: a.test did not answer before, and nothing has answered in this run yet"
     assert network.counts == {SILENT_A: 3, ANSWERS: 1}
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert warned == ["a.test: GET /slow: timed out; a later run retries it"] * 2  # not the request not sent
+    assert warned == ["a.test: GET /slow: timed out; a later fetch retries it"] * 2  # the library's words
 
 
 def test_the_exchanges_in_flight_are_cut_when_the_network_is_found_down() -> None:

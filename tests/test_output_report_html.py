@@ -70,9 +70,15 @@ def test_not_final_publications_say_how_many_are_listed() -> None:
     assert "Publications not final" not in render_page(report_data(**BARE, not_final=[], not_final_total=0))
 
 
-def test_a_run_summary_gets_its_table() -> None:
-    summary = BatchSummary(total=3, fetched=2, skipped=1, final=1, failed=1)
-    assert ["failed", "1"] in rows(render_page(report_data(**BARE, summary=summary)), "run")
+def test_a_run_summary_gets_its_table_in_the_order_of_the_summary_line() -> None:
+    summary = BatchSummary(total=3, fetched=2, skipped=1, final=2, not_final=1, failed=1, rejected_sites=4,
+                           retry_limited=1, final_retried=2)
+    assert [row[0] for row in rows(render_page(report_data(**BARE, summary=summary)), "run")[1:]] == [
+        "publications", "fetched", "skipped (complete or not yet eligible)", "final", "partial", "failed",
+        "pages and PDFs rejected as another paper's", "reached the retry limit",
+        "final with a failed request, fetched again by later runs"]
+    assert ["final with a failed request, fetched again by later runs", "2"] in rows(
+        render_page(report_data(**BARE, summary=summary)), "run")
 
 
 @pytest.mark.parametrize(("publications", "final", "text"), [(1, 1, "1 publication, 1 final (100.0 %)"),

@@ -20,12 +20,12 @@ from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
 from pubfetch.store import open_store
 from support.loopback import Reply
-from support.synthetic import Article, SyntheticServices, in_process_hosts, use_services
+from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices, in_process_hosts, use_services
 from support.waits import wait_until
 
 
 def _config(services: SyntheticServices, batch_size: int) -> FetchConfig:
-    return FetchConfig().with_changes(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
+    return FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                        batch_size=batch_size, rate_limits=False)
 
 
@@ -61,7 +61,7 @@ def test_the_next_batch_starts_before_the_current_one_is_done() -> None:
         return search(request)
 
     transport.answers["http://ebi.test/*"] = watched
-    cfg = FetchConfig().with_changes(endpoints=endpoints, allow_private_addresses=True, javascript=False, batch_size=2,
+    cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=endpoints, allow_private_addresses=True, javascript=False, batch_size=2,
                       rate_limits=False)
     with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:
         pubs = list(fetch_many(services.pmids(), config=cfg, context=ctx))

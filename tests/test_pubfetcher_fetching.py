@@ -22,7 +22,7 @@ from pubfetch.net.config import http_config
 from pubfetch.resources.base import Context
 from pubfetch.webfetch import fetch_pages
 from support.loopback import LoopbackServer, Reply, Request
-from support.synthetic import Article, SyntheticServices
+from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices
 
 ARGS = FetcherArgs()
 
@@ -32,7 +32,7 @@ def chain_config(services: SyntheticServices, **changes: object) -> FetchConfig:
                                  "javascript": False, "threads": 2,
                                  "busy_retries": 0, "timeout": 5000}
     values.update(changes)
-    return FetchConfig().with_changes(**values)
+    return FetchConfig().with_changes(**SCHOLARLY_OFF, **values)
 
 
 def fetch_ids(services: SyntheticServices, ids: list[str], **changes: object) -> list[Publication]:
@@ -60,7 +60,7 @@ def test_a_broken_webpage_is_reported_broken_only_when_it_is_not_usable() -> Non
     moved = Webpage.from_json(exported)
     assert (moved.is_broken(), moved.is_usable(ARGS), moved.is_final(ARGS)) == (True, True, False)
     assert moved.status(ARGS) == "non-final"  # usable, so not reported as broken; broken pages are never final
-    cfg = FetchConfig().with_changes(javascript=False, allow_private_addresses=True, busy_retries=0)
+    cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, javascript=False, allow_private_addresses=True, busy_retries=0)
     with LoopbackServer({"/gone": Reply(404, "<html><title>404</title></html>")}) as server:
         [gone] = fetch_pages([server.url("/gone")], config=cfg)
     assert (gone.status_code, gone.is_broken(), gone.is_usable(ARGS)) == (404, True, False)

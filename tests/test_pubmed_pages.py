@@ -16,6 +16,7 @@ from pubfetch.fetcher import fetch_many
 from pubfetch.model.parts import MeshTerm
 from pubfetch.resources.base import Context
 from support.loopback import LoopbackServer, Reply
+from support.synthetic import SCHOLARLY_OFF
 
 LEGACY = "files/pubmed_page/pubmed-legacy-22188593.html"
 CURRENT = "files/pubmed_page/pubmed-28003037.html"
@@ -95,7 +96,7 @@ def test_pubmed_resource_reports_the_gate_and_takes_nothing(corpus_dir: Path, ca
 
     with LoopbackServer({"/pubmed/*": pubmed}) as server:
         none = server.url("/none/")
-        cfg = FetchConfig().with_changes(endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
+        cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
                                               pubmed=server.url("/pubmed/"), doi=none, unpaywall=none),
                           allow_private_addresses=True, javascript=False)
         with caplog.at_level(logging.WARNING), Context(cfg) as ctx:

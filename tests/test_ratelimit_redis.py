@@ -103,7 +103,7 @@ def test_four_processes_under_a_3_per_second_limit_get_no_429(tmp_path: Path, re
         ncbi = sorted(ncbi_requests(services), key=lambda r: r.started)
         too_many = dict(services.too_many)
     for proc, (_out, err) in zip(procs, outputs, strict=True):
-        assert proc.returncode == 1, err  # the closed-access half has no full text: not final
+        assert proc.returncode == 0, err  # the closed-access half is partial only in the full text no service had
         assert f"{per_process} publications: {per_process} fetched, 0 skipped; {per_process // 2} final, {per_process // 2} partial, 0 failed" in err
     assert too_many == {}
     assert_efetch_asked_each_once(ncbi, pmids, batch)

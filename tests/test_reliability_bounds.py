@@ -18,6 +18,7 @@ from pubfetch.resources.base import Context
 from pubfetch.resources.links import Links
 from support.loopback import LoopbackServer, Reply, Request
 from support.pdfs import PAGE_TREE, make_pdf, pdf_of, stream
+from support.synthetic import SCHOLARLY_OFF
 
 
 def test_links_keep_part_type_order_and_the_better_type_of_a_repeated_url():
@@ -104,7 +105,7 @@ def test_europepmc_paging_stops_at_the_page_cap_when_every_page_has_a_new_cursor
         return Reply(200, json.dumps(body), "application/json")
 
     with LoopbackServer({"/rest/search": endless}) as server:
-        cfg = FetchConfig().with_changes(endpoints=Endpoints(europepmc=server.base + "/rest/"))
+        cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=Endpoints(europepmc=server.base + "/rest/"))
         with Context(cfg) as ctx:
             records, failed = europepmc.search(ctx, "(EXT_ID:1) AND SRC:MED")
     assert failed is None

@@ -21,6 +21,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db, open_db
 from support.chaos import FAULTS, PLAUSIBLE_PAGE_FAULTS, ChaosServices
+from support.synthetic import SCHOLARLY_OFF
 
 N = 1000
 SEED = 20240607
@@ -29,7 +30,7 @@ PARTS = tuple(PartName)
 
 def chaos_config(services: ChaosServices, timeout_ms: int) -> FetchConfig:
     """Eight threads, eight connections to the one loopback host, a short timeout and a 1 MB body cap."""
-    return FetchConfig().with_changes(endpoints=services.endpoints(), allow_private_addresses=True, javascript=False, threads=8,
+    return FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=services.endpoints(), allow_private_addresses=True, javascript=False, threads=8,
                        per_host_connections=8, batch_size=100,
                        timeout=timeout_ms, total_timeout_ms=8 * timeout_ms,
                                        busy_retries=1, busy_backoff_s=0.01, max_bytes=1 << 20)

@@ -70,7 +70,7 @@ def test_string_false_no_longer_switches_the_address_guard_off_in_the_library(tm
 
 def test_batch_size_option_of_ten_to_the_thirty(services, cli):
     status, out, err = cli.lines("-pub", services.pmids(1)[0], "-fetch", "--batch-size", str(10**30), "--quiet")
-    assert (status, out, err) == (2, "", ["pubfetch: error: option --batch-size: batch_size must be between 1 and "
+    assert (status, out, err) == (2, "", ["pubfetch: error: option --batch-size must be between 1 and "
                                           f"1000000, got {10**30}"])
 
 

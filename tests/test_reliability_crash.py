@@ -108,7 +108,7 @@ def test_sigkill_at_random_points_of_a_db_fetch_batch_then_a_rerun_completes(tmp
         assert len(before) > 0
         proc = start(ids, db, env)
         _, err = proc.communicate(timeout=600)  # a ceiling for a hung run: a loaded machine may need minutes
-    assert proc.returncode == 1, err  # the closed-access half has no full text: not final
+    assert proc.returncode == 0, err  # the closed-access half is partial only in the full text no service had
     assert f"pubfetch: {KILL_N} publications: " in err and f"; {KILL_N - KILL_N // 2} final, " in err
     expect_complete(check_database(db), services.pmids())
 
@@ -126,7 +126,7 @@ def test_two_processes_fetching_into_one_database_lose_nothing(tmp_path: Path):
         procs = [start(first, db, env), start(second, db, env)]
         results = [p.communicate(timeout=600) for p in procs]  # a ceiling for a hung run only
     for proc, (_, err) in zip(procs, results, strict=True):
-        assert proc.returncode == 1, err
+        assert proc.returncode == 0, err  # closed-access halves partial, none failed
         assert "locked" not in err and "internal error" not in err and "Traceback" not in err, err
     assert f"pubfetch: {2 * N // 3} publications: " in results[0][1]
     assert f"; {2 * N // 3 - N // 3} final, " in results[0][1]

@@ -95,7 +95,7 @@ CASES = [
     Case("two columns", ("-pub-file", "{d}/two.txt", "-out-ids"), 2,
          (("pubfetch: warning: {d}/two.txt:1: expected 'pmid<TAB>pmcid<TAB>doi' or a single ID, found 2 "
           "tab-separated fields"),
-          "pubfetch: error: {d}/two.txt: 1 publication ID lines given, none valid (see the warnings above)")),
+          "pubfetch: error: {d}/two.txt: 1 publication ID line given, none valid (see the warnings above)")),
     Case("four columns, strict", ("-pub-file", "{d}/four.txt", "-out-ids", "--strict"), 2,
          (("pubfetch: error: {d}/four.txt:1: expected 'pmid<TAB>pmcid<TAB>doi' or a single ID, found 4 "
           "tab-separated fields"),)),
@@ -117,7 +117,7 @@ CASES = [
          (f"pubfetch: error: {{d}}/unknown.txt:1: unknown publication ID 'hello world': {ID_EXAMPLES}",)),
     Case("invalid ID on the command line", ("-pub", "01", "PMC5", "-out-ids"), 0,
          ("pubfetch: warning: -pub: invalid publication ID '01': a PMID has no leading zeros",
-          "pubfetch: warning: -pub: 1 of 2 publication IDs invalid, 1 skipped"), "[PMC5] (pubfetch 0.1.0)\n"),
+          "pubfetch: warning: -pub: 1 of 2 publication IDs invalid, 1 skipped"), "[PMC5] (given as input)\n"),
     Case("invalid ID on the command line, strict", ("-pub", "10.1000", "-out-ids", "--strict"), 2,
          (f"pubfetch: error: -pub: unknown publication ID '10.1000': {ID_EXAMPLES}",)),
     Case("invalid URL, strict", ("-web", "notaurl", "-out-ids", "--strict"), 2,

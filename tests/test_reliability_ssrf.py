@@ -30,7 +30,7 @@ from pubfetch.net.outcome import OutcomeKind
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 from support.loopback import LoopbackServer, Reply, Request
-from support.synthetic import SyntheticServices
+from support.synthetic import SCHOLARLY_OFF, SyntheticServices
 
 PUBLISHER = "http://publisher.example"
 METADATA = "http://169.254.169.254/latest/meta-data/iam/security-credentials/"
@@ -171,7 +171,7 @@ def fetch_hostile(tmp_path: Path, allow: bool) -> tuple[LoopbackServer, list]:
         for path, handler in hostile_services(port).items():
             server.route(path, handler)
         b = server.base
-        cfg = FetchConfig().with_changes(
+        cfg = FetchConfig().with_changes(**SCHOLARLY_OFF,
             endpoints=Endpoints(europepmc=f"{b}/epmc/rest/", europepmc_annotations=f"{b}/epmc/annotations/",
                                 eutils=f"{b}/eutils/", pubmed=f"{b}/pubmed/", doi=f"{b}/doi/",
                                 unpaywall=f"{b}/unpaywall/"),
@@ -272,7 +272,7 @@ def test_library_fetch_with_api_key_logs_and_stores_no_key(tmp_path, caplog):
     with SyntheticServices(4) as services:
         db = tmp_path / "lib.db"
         init_db(db).close()
-        cfg = FetchConfig().with_changes(endpoints=services.endpoints(), ncbi_api_key=KEY, allow_private_addresses=True,
+        cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=services.endpoints(), ncbi_api_key=KEY, allow_private_addresses=True,
                           javascript=False, busy_retries=0)
         pubs = list(fetch_many(services.pmids(), db=str(db), config=cfg))
         assert services.ids_asked["efetch_pubmed"]

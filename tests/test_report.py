@@ -166,7 +166,7 @@ def test_cli_report_of_a_fetching_run_has_its_requests(services: SyntheticServic
     db, out = tmp_path / "pubs.db", tmp_path / "run.html"
     code = cli("-pub-file", ids, "-db-fetch-end", db, "-report", out, "--allow-private-addresses",
                "--no-javascript", "--retryLimit", "1").code
-    assert code == 1  # two publications failed
+    assert code == 3  # two publications failed
     t = tables(out.read_text(encoding="utf-8"))
     asked = sum(n for k, n in services.counts.items() if not k.startswith("efetch_"))  # efetch counted twice there
     unpaywall, doi = services.counts["unpaywall"], services.counts["doi"]  # 503s; 404s (no publisher pages here)

@@ -14,6 +14,7 @@ from pubfetch.resources import ncbi
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 from support.loopback import LoopbackServer, Reply
+from support.synthetic import SCHOLARLY_OFF
 
 ARGS = FetcherArgs()
 EPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest/"
@@ -38,7 +39,7 @@ def publication(final: bool) -> Publication:
 def test_a_pubmed_page_404_does_not_mark_a_final_entry_failed(final, status, marked):
     with LoopbackServer({"/pubmed/*": Reply(status, "no such page", "text/plain")}) as server:
         none = server.url("/none/")
-        cfg = FetchConfig().with_changes(endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
+        cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
                                               pubmed=server.url("/pubmed/"), doi=none, unpaywall=none),
                           allow_private_addresses=True, javascript=False, rate_limits=False)
         pub = publication(final)

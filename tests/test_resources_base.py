@@ -3,8 +3,11 @@ once per run, work on the worker threads; and the small helpers resources share 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -43,7 +46,33 @@ def test_a_settings_warning_is_given_once_per_run() -> None:
         warnings.simplefilter("always")
         for _ in range(3):
             ctx.warn_once("key", "something is missing")
-    assert [(w.category, str(w.message)) for w in caught] == [(PubfetchWarning, "something is missing")]
+    # only PubfetchWarnings: "always" also records what another thread or a garbage collection warns meanwhile
+    assert [str(w.message) for w in caught if w.category is PubfetchWarning] == ["something is missing"]
+
+
+#: Three runs, each warning about the same setting and parsing pages that BeautifulSoup warns about (a page that is
+#: only a URL, XML served as HTML), in a program that leaves Python's warning filters as they are.
+_THREE_RUNS = """
+from pubfetch.config import FetchConfig
+from pubfetch.extract.clean import parse_html
+from pubfetch.extract.webpage_read import text_length
+from pubfetch.resources.base import Context
+for _ in range(3):
+    Context(FetchConfig()).warn_once("ncbi-email", "NCBI E-utilities are asked without an e-mail address")
+    parse_html("https://example.org/a-page-that-is-only-a-url")
+    text_length('<?xml version="1.0"?><root><a>b</a></root>')
+"""
+
+
+def test_a_settings_warning_is_shown_once_per_process_however_many_pages_are_parsed() -> None:
+    """Python's default filter shows a warning once per place; parsing a page must not make it forget (a
+    ``catch_warnings`` around each parse did), and BeautifulSoup's own warnings about the pages are not shown."""
+    done = subprocess.run([sys.executable, "-c", _THREE_RUNS], cwd=Path(__file__).resolve().parent.parent,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("PubfetchWarning: NCBI E-utilities are asked without an e-mail address") == 1, \
+        done.stderr
+    assert "Warning" not in done.stderr.replace("PubfetchWarning", ""), done.stderr
 
 
 def test_the_context_maps_work_over_its_worker_threads_in_order() -> None:

@@ -19,7 +19,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
 from support.loopback import Reply, Request
-from support.synthetic import Article, SyntheticServices
+from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices
 
 #: the closed-access article (odd index: no JATS) has these references, in citedOrder; the open one has a ref-list
 CITED = [("MED", "10000001", 1), ("PMC", "PMC555", 2), ("MED", "10000003", 3)]
@@ -61,7 +61,7 @@ def _item(source: str, cited: str, order: int, title: str = "") -> dict:
 def _fetch(services: SyntheticServices, db: str | None = None, **changes: object) -> list[Publication]:
     values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "javascript": False, "threads": 2,
               "linger_ms": 600_000, "busy_retries": 0, "timeout": 5000, **changes}
-    cfg = FetchConfig().with_changes(**values)
+    cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, **values)
     with Context(cfg) as ctx:
         return list(fetch_many(services.pmids(), db=db, config=cfg, context=ctx))
 

@@ -44,7 +44,7 @@ def test_a_copy_between_sqlite_files_has_the_same_rows_in_the_same_order(tmp_pat
         fill(store)
     counts = copy_store(source, target)
     assert counts.rows == {"publications": 3, "publication IDs": 6, "webpages": 1, "docs": 1}
-    assert str(counts) == "3 publications, 6 publication IDs, 1 webpages, 1 docs"
+    assert str(counts) == "3 publications, 6 publication IDs, 1 webpage, 1 doc"
     with open_store(source, readonly=True) as original, open_store(target, readonly=True) as copy:
         assert snapshot(copy) == snapshot(original)
         assert dict(copy.publications_map())["10.1/P1"] == "1"  # the ID the entry's JSON no longer carries

@@ -122,7 +122,7 @@ def test_cli_copies_between_sqlite_and_postgresql(pg_url: str, tmp_path: Path,
         s.put_publication(make_pub(pmid="3", title="third", fulltext="x\x00y"))
         s.put_doc(Webpage(start_url="https://example.org/doc", title="A doc", content="text"))
     assert _cli(capsys, "-db-copy", str(first), pg_url) == (
-        0, "copied 2 publications, 4 publication IDs, 0 webpages, 1 docs\n", "")
+        0, "copied 2 publications, 4 publication IDs, 0 webpages, 1 doc\n", "")
     assert _cli(capsys, "-db-publications-size", pg_url)[:2] == (0, "2\n")
     assert _cli(capsys, "-db-publications-map", pg_url)[1] == "20 -> 20\nPMC20 -> 20\n10.1/B -> 20\n3 -> 3\n"
     assert _cli(capsys, "-pub-db", pg_url, "-db", pg_url, "-out-ids")[1].splitlines()[1] == (

@@ -290,3 +290,17 @@ def test_page_kinds_are_webpages_and_docs() -> None:
     assert [check_kind(kind) for kind in PAGE_TABLES] == ["webpages", "docs"]
     with pytest.raises(ValueError, match="unknown page kind 'pages' \\(expected one of webpages, docs\\)"):
         check_kind("pages")
+
+
+def test_doi_agencies_kept_between_openings(target: str) -> None:
+    """The registration agencies of DOI prefixes, kept for later runs in the meta table (no schema change)."""
+    with init_store(target) as s:
+        assert s.get_agencies(["10.1101", "10.5061"]) == {}
+        s.put_agencies({"10.1101": "crossref", "10.5061": "datacite"})
+        s.put_agencies({"10.5061": "datacite", "10.48550": "datacite"})
+        s.commit()
+    with open_store(target) as s:
+        assert s.get_agencies(["10.1101", "10.5061", "10.48550", "10.9999"]) == {
+            "10.1101": "crossref", "10.5061": "datacite", "10.48550": "datacite"}
+        assert s.get_agencies([f"10.{n}" for n in range(1200)] + ["10.1101"])["10.1101"] == "crossref"
+        assert s.publications_size() == 0

@@ -8,6 +8,7 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import Author, MeshTerm
 from pubfetch.model.publication import Publication
+from pubfetch.model.rich import Relation, RichName
 from pubfetch.tables import COLUMNS, row, to_dataframe
 from support.publications import rich_publication
 
@@ -63,3 +64,12 @@ def test_dataframe_columns_of_the_rich_parts():
         True, "https://creativecommons.org/licenses/by/4.0/", ["NIGMS NIH HHS R01 GM1"], ["RetractionIn:456"], ["1"],
         ["Introduction"]]  # references by cited PMID; sections: the top-level titles
     assert frame.loc[1, rich].tolist() == [False, "", [], [], [], []]
+
+
+def test_dataframe_relations_column():
+    pytest.importorskip("pandas", reason="pandas is the optional [tables] extra")
+    preprint = Publication()
+    preprint.set_rich(RichName.relations, [Relation("is-preprint-of", "10.1016/J.XGEN.2025.100814")], PartType.crossref,
+                      "https://api.crossref.org/works/10.1101/2024.04.01.587366")
+    frame = to_dataframe([preprint, Publication()])
+    assert frame["relations"].tolist() == [["is-preprint-of:10.1016/J.XGEN.2025.100814"], []]

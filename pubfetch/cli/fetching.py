@@ -3,8 +3,9 @@
 :func:`open_session` (called once, by ``cli/main.py``) builds the :class:`Session`: the run's configuration
 (environment < config file < command line, built once), the :class:`~pubfetch.resources.base.Context` made from it on
 first use (HTTP client with the shared rate limiter and the optional WARC recorder, scraping rules, browser) and the
-totals that decide the exit status: 0 when every entry got is final, 1 when some are not (a summary line says how many
-and why), 2 for usage errors. The session is passed to every function here; nothing is kept in a module global.
+totals that decide the exit status: 0 when the run did what was asked (every publication final, or partial only in
+parts no service had), 3 when some failed (a summary line says how many and why), 2 for usage errors. The session is
+passed to every function here; nothing is kept in a module global.
 
 The pipeline's fetch options map to :func:`get_publications` and :func:`get_pages` (``-fetch``: no database;
 ``-fetch-put``: fetch afresh, write to the database; ``-db-fetch``, ``-db-fetch-end``: the database first); the one-off
@@ -20,9 +21,10 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pubfetch import fetcher
-from pubfetch.cli.errors import EXIT_USAGE, CliError, InputError, Unavailable, UsageError
+from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, CliError, InputError, Unavailable, UsageError
 from pubfetch.cli.progress import Progress
 from pubfetch.cli.setting_options import command_line_settings
 from pubfetch.config import FetchConfig
@@ -43,6 +45,7 @@ from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
 log = logging.getLogger("pubfetch.cli")
 
 Entry = Publication | Webpage
+E = TypeVar("E", Publication, Webpage)
 
 
 @dataclass
@@ -95,15 +98,17 @@ class Session:
                   file=sys.stderr)
 
     def exit_status(self) -> int:
-        """2 when the WARC file could not be written to the end, 1 when some fetched entry is not final, else 0; a run
-        that fetched publications ends with its summary. What was fetched is stored either way."""
+        """2 when the WARC file could not be written to the end, 3 when some publication failed (nothing usable, or a
+        failed request a later run retries, unless it is final), a webpage or doc is not final or an archival unit's
+        article could not be extracted, else 0; a run that fetched publications ends with its summary. What was
+        fetched is stored either way."""
         s = self.summary
         self.report()
         recorder = self._run.recorder if self._run is not None else None
         if recorder is not None and recorder.error is not None:
             print(f"pubfetch: error: {recorder.error}; the fetched entries were stored", file=sys.stderr)
             return EXIT_USAGE
-        return 1 if s.not_final or self.pages_not_final or self.extraction_failures else 0
+        return EXIT_SOME_FAILED if s.failed or self.pages_not_final or self.extraction_failures else EXIT_OK
 
 
 def _assemble(config: FetchConfig, warc: str | None) -> FetchRun:
@@ -176,19 +181,10 @@ def get_publications(sess: Session, ids: Iterable[PublicationIds | str], store: 
     are returned (``-db-fetch-end`` keeps nothing in memory)."""
     ctx = sess.context(parts)
     shown = _progress(sess, "publications", ids, progress)
-    out: list[Publication] = []
     sess.fetched_publications = True
     stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=store,
                         config=ctx.config, context=ctx, progress=shown, summary=sess.summary, use_stored=use_stored)
-    for pub in stream:
-        if keep is not None and not keep(pub):
-            continue
-        if keep_entries:
-            out.append(pub)
-        if limit and len(out) >= limit:
-            break
-    shown.finish()
-    return out
+    return _taken(stream, shown, keep, keep_entries, limit)
 
 
 def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None = None, *,
@@ -197,7 +193,6 @@ def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None
     """Webpages or docs (``kind``) for ``urls``, as :func:`get_publications` gets publications."""
     ctx = sess.context()
     shown = _progress(sess, kind, urls, progress)
-    out: list[Webpage] = []
     sess.pages_got = sess.pages_got or 0  # the run ends with the pages' summary line, also when interrupted
 
     def counted(done: int, page: Webpage) -> None:
@@ -207,15 +202,24 @@ def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None
             sess.pages_not_final += 1
         shown(done, page)
 
-    for page in fetch_pages([str(u) for u in urls], kind, store, config=ctx.config, context=ctx, progress=counted,
-                            use_stored=use_stored):
-        if keep is not None and not keep(page):
-            continue
-        if keep_entries:
-            out.append(page)
-        if limit and len(out) >= limit:
-            break
-    shown.finish()
+    pages = fetch_pages([str(u) for u in urls], kind, store, config=ctx.config, context=ctx, progress=counted,
+                        use_stored=use_stored)
+    return _taken(pages, shown, keep, keep_entries, limit)
+
+
+def _taken(entries: Iterable[E], shown: Progress, keep: Callable[[Entry], bool] | None, keep_entries: bool,
+           limit: int) -> list[E]:
+    """The entries of a fetching step that ``keep`` keeps, up to ``limit`` (none when not ``keep_entries``); the
+    step's bar ends before the summary line, also when interrupted."""
+    out: list[E] = []
+    with shown:
+        for entry in entries:
+            if keep is not None and not keep(entry):
+                continue
+            if keep_entries:
+                out.append(entry)
+            if limit and len(out) >= limit:
+                break
     return out
 
 

@@ -283,6 +283,7 @@ def content_filters(args: ParsedArgs, fa: FetcherArgs) -> list[Filter]:
     _part_filters(b, fa)
     b.flags("oa", PUB, lambda p: p.oa)
     b.flags("preprint", PUB, lambda p: p.preprint)
+    b.flags("retracted", PUB, lambda p: p.retracted)
     b.regex("journal-title", PUB, lambda p: p.journal_title)
     b.empty("journal-title", PUB, lambda p: p.journal_title)
     b.values("pub-date", PUB, lambda p: p.pub_date, inclusive=True)

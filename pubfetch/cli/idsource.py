@@ -20,6 +20,7 @@ from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
 from pubfetch.ids import InvalidId, PublicationIds
 from pubfetch.store import open_store
+from pubfetch.textutil import counted
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ class Problems:
     """Counts and reports the invalid IDs of one source (a file, or the command line)."""
 
     source: str
+    #: what an entry is, in the singular ("publication ID line")
     what: str
     strict: bool = False
     total: int = 0
@@ -78,14 +80,15 @@ class Problems:
         """The source's summary line; a source whose every entry is invalid is an error (it was surely not what was
         meant: a file of another kind, IDs of another column), before anything is fetched."""
         if self.bad == 0:
-            log.info("%s: %d %s OK", self.source, self.total, self.what)
+            log.info("%s: %s OK", self.source, counted(self.total, self.what))
             return
         if self.dropped == self.total:
-            raise InputError(f"{self.source}: {self.total} {self.what} given, none valid (see the warnings above)")
+            raise InputError(f"{self.source}: {counted(self.total, self.what)} given, none valid (see the warnings "
+                             "above)")
         hidden = self.bad - SHOWN_PER_SOURCE
         more = f"; {hidden} not shown above (all are in the --log file)" if hidden > 0 else ""
         kept = f", {self.bad - self.dropped} kept with their valid IDs" if self.bad != self.dropped else ""
-        log.warning("%s: %d of %d %s invalid, %d skipped%s%s", self.source, self.bad, self.total, self.what,
+        log.warning("%s: %d of %s invalid, %d skipped%s%s", self.source, self.bad, counted(self.total, self.what),
                     self.dropped, kept, more)
 
 
@@ -154,7 +157,7 @@ def _pub_row(fields: list[str], problems: Problems, where: str) -> PublicationId
 def iter_pub_file(path: str, strict: bool = False) -> Iterator[PublicationIds]:
     """The valid IDs of an ID file, read lazily line by line (a million-line file never sits in memory); problems are
     reported as met and summarised when the file is exhausted."""
-    problems = Problems(path, "publication ID lines", strict)
+    problems = Problems(path, "publication ID line", strict)
     for number, line in _lines(path, "publication ID"):
         problems.total += 1
         ids = _pub_row(line.split("\t"), problems, f"{path}:{number}")
@@ -166,7 +169,7 @@ def iter_pub_file(path: str, strict: bool = False) -> Iterator[PublicationIds]:
 def check_pub_file(path: str, strict: bool = False) -> None:
     """Before a streamed run creates its database: the file is readable and holds a valid ID (read up to the first
     one). Raises InputError, after warning about each of its lines, when every line is invalid."""
-    problems = Problems(path, "publication ID lines", strict, silent=True)
+    problems = Problems(path, "publication ID line", strict, silent=True)
     for number, line in _lines(path, "publication ID"):
         problems.total += 1
         if _pub_row(line.split("\t"), problems, f"{path}:{number}") is not None:
@@ -180,7 +183,7 @@ def read_pub_file(path: str, strict: bool = False) -> list[PublicationIds]:
 
 
 def read_url_file(path: str, what: str, strict: bool = False) -> list[str]:
-    problems = Problems(path, f"{what} URLs", strict)
+    problems = Problems(path, f"{what} URL", strict)
     out: list[str] = []
     for number, line in _lines(path, f"{what} URL"):
         problems.total += 1
@@ -196,7 +199,7 @@ def read_url_file(path: str, what: str, strict: bool = False) -> list[str]:
 
 
 def pub_ids_from_args(values: list[str], strict: bool = False) -> list[PublicationIds]:
-    problems = Problems("-pub", "publication IDs", strict)
+    problems = Problems("-pub", "publication ID", strict)
     out: list[PublicationIds] = []
     for value in values:
         problems.total += 1
@@ -209,7 +212,7 @@ def pub_ids_from_args(values: list[str], strict: bool = False) -> list[Publicati
 
 
 def urls_from_args(option: str, values: list[str], strict: bool = False) -> list[str]:
-    problems = Problems(option, "URLs", strict)
+    problems = Problems(option, "URL", strict)
     out: list[str] = []
     for value in values:
         problems.total += 1
@@ -227,14 +230,14 @@ def urls_from_args(option: str, values: list[str], strict: bool = False) -> list
 def pub_ids_from_db(path: str) -> list[PublicationIds]:
     with open_store(path, readonly=True) as db:
         ids = list(db.publication_ids())
-    log.info("Got %d publication IDs from database %s", len(ids), path)
+    log.info("Got %s from database %s", counted(len(ids), "publication ID"), path)
     return ids
 
 
 def urls_from_db(path: str, kind: str) -> list[str]:
     with open_store(path, readonly=True) as db:
         urls = list(db.page_urls(kind))
-    log.info("Got %d %s URLs from database %s", len(urls), kind[:-1], path)
+    log.info("Got %s from database %s", counted(len(urls), f"{kind[:-1]} URL"), path)
     return urls
 
 
@@ -253,7 +256,7 @@ class IdSets:
         target: dict = getattr(self, kind)
         before = len(target)
         target.update(dict.fromkeys(items))
-        log.info("Got %d new distinct %s from %s", len(target) - before, _ID_WORDS[kind], source)
+        log.info("Got %s from %s", counted(len(target) - before, f"new distinct {_ID_WORDS[kind]}"), source)
 
     def sets(self) -> tuple[dict, dict, dict]:
         return self.publications, self.webpages, self.docs
@@ -262,4 +265,4 @@ class IdSets:
         setattr(self, kind, dict.fromkeys(items))
 
 
-_ID_WORDS = {"publications": "publication IDs", "webpages": "webpage URLs", "docs": "doc URLs"}
+_ID_WORDS = {"publications": "publication ID", "webpages": "webpage URL", "docs": "doc URL"}

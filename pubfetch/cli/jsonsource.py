@@ -111,16 +111,17 @@ def _webpage(where: str, d: dict[str, Any]) -> Webpage:
 
 
 def _check_ids(pub: Publication) -> str | None:
-    """Why the publication's IDs cannot be used, or None if they can."""
-    pmid, pmcid, doi = (p.content.strip() for p in (pub.pmid, pub.pmcid, pub.doi))
-    if not (pmid or pmcid or doi):
+    """Why the publication's IDs cannot be used, or None if they can; IDs given as pasted (``PMID: 123``,
+    ``10.1038/nature12373.``) are replaced by the bare IDs they hold."""
+    parts = ((pub.pmid, idmod.check_pmid), (pub.pmcid, idmod.check_pmcid), (pub.doi, idmod.check_doi))
+    if not any(part.content.strip() for part, _ in parts):
         return "publication has no PMID, PMCID or DOI"
     try:
-        for value, check in ((pmid, idmod.check_pmid), (pmcid, idmod.check_pmcid), (doi, idmod.check_doi)):
-            if value:
-                check(value)
+        checked = [check(part.content) if part.content.strip() else "" for part, check in parts]
     except InvalidId as e:
         return str(e)
+    for (part, _), value in zip(parts, checked, strict=True):
+        part.content = value
     return None
 
 
@@ -131,7 +132,7 @@ def read_json_entries(path: str, kind: Literal["webpages", "docs"], strict: bool
 def read_json_entries(path: str, kind: str, strict: bool = False) -> list[Publication] | list[Webpage]:
     """The entries of ``kind`` ("publications", "webpages" or "docs") in a PubFetcher JSON file."""
     text = _read(path)
-    problems = Problems(path, kind, strict)
+    problems = Problems(path, SINGULAR[kind], strict)
     publications: list[Publication] = []
     pages: list[Webpage] = []
     for where, found in _objects(path, text, kind):

@@ -22,15 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from pubfetch import console as library_console
 from pubfetch._version import __version__
 from pubfetch.cli.errors import InputError
-
-LOGGER = "pubfetch"
+from pubfetch.console import LOGGER
+from pubfetch.textutil import counted
 
 
 class _ConsoleFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        return f"pubfetch: {record.levelname.lower()}: {record.getMessage()}"
+        return library_console.line(record)
 
 
 #: Loggers of libraries pubfetch drives whose complaints are about its own internals, not the user's run (asyncio's
@@ -64,7 +65,7 @@ class _Kind:
             common = self.hosts.most_common()
             named = ", ".join(f"{host} {n}" for host, n in common[:_HOSTS_NAMED])
             rest = common[_HOSTS_NAMED:]
-            others = f", {len(rest)} other hosts {sum(n for _, n in rest)}" if rest else ""
+            others = f", {counted(len(rest), 'other host')} {sum(n for _, n in rest)}" if rest else ""
             hosts = f": {named}{others}"
         return f"{self.first} (and {self.count - 1} more like it{hosts}; {where})"
 
@@ -157,6 +158,7 @@ class LogSetup:
 
     def close(self) -> None:
         self.warnings.flush()
+        library_console.CONSOLE.command_line = False
         if self.python_warnings is not None:
             self.python_warnings.__exit__(None, None, None)
             self.python_warnings = None
@@ -178,6 +180,7 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
     """Attach a stderr handler and, with ``--log``, an appending file handler to the ``pubfetch`` logger."""
     logger = logging.getLogger(LOGGER)
     setup = LogSetup(old_level=logger.level, old_propagate=logger.propagate, warnings=RunWarnings(log_file))
+    library_console.CONSOLE.command_line = True  # this command's handlers show the records, in its words
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.INFO if verbose else logging.WARNING)
     console.setFormatter(_ConsoleFormatter())

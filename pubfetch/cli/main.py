@@ -1,9 +1,10 @@
 """The ``pubfetch`` command: parse, run the one-off operations, the pipeline and the test operations, report.
 
-Exit status: 0 on success; 2 when the user can fix the problem (unknown option, missing argument, unreadable file,
-bad regex or time, invalid ID with ``--strict``, a database that cannot be opened, an operation not available), with
-one line on stderr and never a traceback; 1 for an internal error (its traceback goes to the ``--log`` file);
-130 when interrupted.
+Exit status (the constants of ``cli/errors.py``; docs/command-line.md, "Exit statuses"): 0 when the run did what was
+asked; 3 when some publications (webpages, rule test entries) failed; 2 when the user can fix the problem (unknown
+option, missing argument, unreadable file, bad regex or time, invalid ID with ``--strict``, a database that cannot be
+opened, an operation not available), with one line on stderr and never a traceback; 1 for an internal error (its
+traceback goes to the ``--log`` file); 75 when the network seems down; 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Literal, TextIO
 
+from pubfetch import interrupts
 from pubfetch._version import __version__
 from pubfetch.cli import testops
 from pubfetch.cli.errors import (
@@ -63,8 +65,8 @@ def run_tests(args: ParsedArgs, out: TextIO, argv: Sequence[str], sess: Session)
 def run(args: ParsedArgs, argv: Sequence[str], out: TextIO, setup: LogSetup | None = None) -> int:
     """Everything the options ask for, in PubFetcher's order: one-off operations, the pipeline, test operations.
 
-    The command's one session is created here and passed down. Returns 0, or 1 when some fetched entry is not final
-    (with a summary line on stderr, after the run's warnings; also when interrupted, for what was stored by then)."""
+    The command's one session is created here and passed down. Returns 0, or 3 when some fetched entry failed (with a
+    summary line on stderr, after the run's warnings; also when interrupted, for what was stored by then)."""
     with open_session(args.values, dict(args.fetcher), warc=args.get("warc"), quiet=args.flag("quiet")) as sess:
         try:
             run_oneoff(args, out, list(argv), sess)
@@ -122,7 +124,8 @@ def _guarded_run(args: ParsedArgs, words: list[str]) -> int:
         _say(str(e))
         return e.exit_status
     try:
-        status = run(args, words, sys.stdout, setup)
+        with interrupts.sigint_marked():  # Ctrl-C stops the fetching threads at once, not only the main thread
+            status = run(args, words, sys.stdout, setup)
         sys.stdout.flush()
     except CliError as e:
         log.error("%s", e)

@@ -189,7 +189,8 @@ def _ids(args: ParsedArgs, out: TextIO) -> None:
         url = args.get("url-ids")
         found_ids = idmod.ids_from_url(url)
         if found_ids is None:
-            raise InputError(f"'{url}' is not a PubMed, PMC, Europe PMC or doi.org link to a publication")
+            raise InputError(f"'{url}' is not a PubMed, PMC, Europe PMC or doi.org link to a publication, nor a "
+                             "publisher's page with a DOI in its address")
         out.write(_tab(found_ids) + "\n")
 
 

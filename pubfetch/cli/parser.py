@@ -62,8 +62,16 @@ def _known(word: str) -> Option | None:
     return BY_NAME.get(name)
 
 
+#: Options of the tools people come from (EDAMmap runs PubFetcher with its own names) and pubfetch's for the same.
+OTHER_TOOLS_OPTIONS = {"--fetcher-threads": "--threads"}
+
+
 def _unknown(word: str) -> UsageError:
-    close = difflib.get_close_matches(word.split("=", 1)[0], BY_NAME.keys(), n=1, cutoff=0.75)
+    name = word.split("=", 1)[0]
+    ours = OTHER_TOOLS_OPTIONS.get(name)
+    if ours is not None:
+        return UsageError(f"unknown option '{word}': pubfetch's is {ours} (EDAMmap's {name}); see pubfetch --help")
+    close = difflib.get_close_matches(name, BY_NAME.keys(), n=1, cutoff=0.75)
     hint = f" (did you mean {close[0]}?)" if close else ""
     return UsageError(f"unknown option '{word}'{hint}; see pubfetch --help")
 

@@ -43,6 +43,7 @@ from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.summary import format_counts, part_table, top_hosts
 from pubfetch.store import Store, open_or_init_store, open_store
+from pubfetch.textutil import counted
 
 log = logging.getLogger(__name__)
 
@@ -260,7 +261,7 @@ class Pipeline:
                     break
         self.content[kind].extend(got)
         log.log(logging.WARNING if missing and source.startswith("database") else logging.INFO,
-                "Got %d %ss from %s%s", len(got), _WHAT[kind], source, f", {missing} not found" if missing else "")
+                "Got %s from %s%s", counted(len(got), _WHAT[kind]), source, f", {missing} not found" if missing else "")
 
     def _json_publication(self, ids: PublicationIds) -> Publication | None:
         for any_id in ids.non_empty():
@@ -307,7 +308,10 @@ class Pipeline:
                     self._queued(list(self.ids.publications), option, store)
                     continue
                 ids = list(getattr(self.ids, kind))
-                limit, progress, keep = self._remaining(kind), a.flag("progress"), self._keep(kind)
+                limit = self._remaining(kind)
+                if kind == "publications" and a.get("limit", 0) <= 0 and self.sess.config.run.follow_published:
+                    limit = 0  # every entry the fetch gives: the journal versions of the preprints too
+                progress, keep = a.flag("progress"), self._keep(kind)
                 if kind == "publications":
                     self.content[kind].extend(fetching.get_publications(
                         self.sess, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,
@@ -432,8 +436,8 @@ def _put_all(db: Store, kind: str, entries: list) -> None:
     failed = (fetcher.put_publications(db, entries) if kind == "publications"
               else webfetch.put_pages(db, kind, entries))
     if failed:
-        log.warning("Failed to put %d %ss into database %s", failed, _WHAT[kind], getattr(db, "path", ""))
-    log.info("Put %d %ss", len(entries) - failed, _WHAT[kind])
+        log.warning("Failed to put %s into database %s", counted(failed, _WHAT[kind]), getattr(db, "path", ""))
+    log.info("Put %s", counted(len(entries) - failed, _WHAT[kind]))
 
 
 def _remove_all(db: Store, kind: str, keys: list, path: str) -> None:
@@ -445,6 +449,6 @@ def _remove_all(db: Store, kind: str, keys: list, path: str) -> None:
         log.info("Could not remove %s %s from database %s (not there)", _WHAT[kind], key, path)
     failed = len(missing)
     if failed:
-        log.warning("Could not remove %d of %d %ss from database %s (not there)", failed, len(keys), _WHAT[kind],
+        log.warning("Could not remove %d of %s from database %s (not there)", failed, counted(len(keys), _WHAT[kind]),
                     path)
-    log.info("Removed %d %ss from database %s", len(keys) - failed, _WHAT[kind], path)
+    log.info("Removed %s from database %s", counted(len(keys) - failed, _WHAT[kind]), path)

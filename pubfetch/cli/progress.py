@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -37,6 +38,7 @@ class Progress:
         self.enabled = enabled
         self.counts = counts
         self._bar: Any = None
+        self._lock = threading.Lock()
         self._swapped: list[tuple[logging.Handler, logging.Handler]] = []
         if enabled:
             from tqdm import tqdm
@@ -56,22 +58,33 @@ class Progress:
                 self._swapped.append((handler, above))
 
     def __call__(self, done: int, entry: object) -> None:
-        if self._bar is None:
-            return
-        self._bar.n = done
-        if self.counts is not None:
-            self._bar.set_postfix(self.counts(), refresh=False)
-        self._bar.refresh()
+        with self._lock:  # entries complete on worker threads, also while the bar is being finished
+            if self._bar is None:
+                return
+            self._bar.n = done
+            if self.counts is not None:
+                self._bar.set_postfix(self.counts(), refresh=False)
+            self._bar.refresh()
 
     def finish(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
+        """Close the bar for good: entries completing later (after an interrupt) do not draw it again below the run's
+        last lines."""
+        with self._lock:
+            bar, self._bar = self._bar, None
+        if bar is not None:
+            bar.close()
         logger = logging.getLogger(LOGGER)
         for handler, above in self._swapped:
             logger.removeHandler(above)
             logger.addHandler(handler)
         self._swapped.clear()
+
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.finish()
 
 
 class CountedIds:

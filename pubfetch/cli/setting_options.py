@@ -105,9 +105,9 @@ def _facts(field: dataclasses.Field[object]) -> list[str]:
 def _converter(name: str) -> Converter:
     def convert(text: str, option: str) -> object:
         try:
-            return from_text(name, text)
+            return from_text(name, text, given_as=option)  # the option as written, not the setting's field name
         except ValueError as e:
-            raise UsageError(f"option {option}: {e}") from None
+            raise UsageError(f"option {e}") from None
     return convert
 
 

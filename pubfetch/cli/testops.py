@@ -5,7 +5,7 @@ and print a table of what each gave.
   entries of the journal and webpage rules (:mod:`pubfetch.ruletest`): live, each page fetched as the fetcher would,
   or offline with ``--replay DIR`` from recorded pages (a directory with ``manifest.jsonl``/``pages.jsonl`` as in
   ../shared/corpus). A table per rule says pass, fail (and what differed), untested (no page) or blocked. The
-  command exits with 1 when some entry failed.
+  command exits with 3 (``EXIT_SOME_FAILED``) when some entry failed.
 * ``-test-europepmc``, ``-test-europepmc-mined``, ``-test-europepmc-xml``, ``-test-pmc-xml``, ``-test-pubmed-xml``,
   ``-test-pubmed-html`` and ``-test-oadoi`` fetch each ID of :data:`RESOURCE_TEST_IDS` (or ``--test-ids``) from
   that resource alone and print one row per ID: the sizes of the parts it gave, their type, and whether it failed.
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from pubfetch.cli import fetching
-from pubfetch.cli.errors import CliError, UsageError
+from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED, CliError, UsageError
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.parser import ParsedArgs
 
@@ -57,7 +57,7 @@ def wanted(args: ParsedArgs) -> bool:
 
 
 def run_test_operations(args: ParsedArgs, out: TextIO, sess: Session) -> int:
-    """Every ``-test-*`` operation asked for; 1 when a rule test failed, else 0."""
+    """Every ``-test-*`` operation asked for; 3 when a rule test failed, else 0."""
     for name, reason in NOT_OFFERED.items():
         if name in args:
             raise UsageError(f"-{name} is not offered: {reason}")
@@ -124,7 +124,7 @@ def _rule_tests(args: ParsedArgs, out: TextIO, sess: Session) -> int:
                 raise UsageError(f"-{regex_option}: {e}") from None
             out.write(f"# {what}{' matching ' + regex if regex else ''}\n{table}")
             failed += counts.get("fail", 0)
-    return 1 if failed else 0
+    return EXIT_SOME_FAILED if failed else EXIT_OK
 
 
 # ------------------------------------------------------------------------------------------------ resource tests

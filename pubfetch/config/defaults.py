@@ -69,6 +69,10 @@ class Endpoints:
     pubmed: str = _url("https://pubmed.ncbi.nlm.nih.gov/", "PubMed's web pages", "pubmed")
     doi: str = _url("https://doi.org/", "the DOI resolver", "doi")
     unpaywall: str = _url("https://api.unpaywall.org/v2/", "the Unpaywall API", "unpaywall")
+    crossref: str = _url("https://api.crossref.org/", "Crossref's REST API", "crossref")
+    openalex: str = _url("https://api.openalex.org/", "the OpenAlex API", "openalex")
+    datacite: str = _url("https://api.datacite.org/", "DataCite's REST API", "datacite")
+    biorxiv: str = _url("https://api.biorxiv.org/", "the bioRxiv/medRxiv API", "biorxiv")
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -151,6 +155,12 @@ class Batching:
     efetch_batch: int = setting(200, low=1, high=10_000, job=True, doc="IDs per E-utilities efetch request")
     annotations_batch: int = setting(100, low=1, high=1000, job=True,
                                      doc="article IDs per annotations API request (keeps the URL short)")
+    crossref_batch: int = setting(
+        50, low=1, high=100, job=True,
+        doc="DOIs per Crossref `works?filter=doi:...` request (the URL must stay short)")
+    openalex_batch: int = setting(
+        50, low=1, high=100, job=True, doc="DOIs per OpenAlex `works?filter=doi:a|b` request (OpenAlex takes 100)")
+    datacite_batch: int = setting(50, low=1, high=100, job=True, doc="DOIs per DataCite `dois?ids=...` request")
     linger_ms: int = setting(
         1000, job=True,
         doc="longest a batched request waits for publications on their way to it; it goes as soon as its host can "
@@ -225,6 +235,21 @@ class RunSettings:
         doc="rate limits replacing the documented ones (\"Shared rate limits\" below) by service: "
             "`{europepmc: \"10/s, 500/min\", host: 2/s, host:example.org: 1/s}`; windows as count/unit (s, min, h, "
             "day, or `5min`), `burst N` for requests that may go at once")
+    ask_crossref: bool = setting(
+        True, env="PUBFETCH_ASK_CROSSREF", cli="--no-crossref", job=True,
+        doc="ask Crossref for every Crossref DOI (content the earlier resources did not finish; updates, retractions, "
+            "relations and references always)")
+    ask_openalex: bool = setting(True, env="PUBFETCH_ASK_OPENALEX", cli="--no-openalex", job=True,
+                                 doc="ask OpenAlex for every DOI (retraction flag, citation count, content not "
+                                     "finished)")
+    ask_datacite: bool = setting(True, env="PUBFETCH_ASK_DATACITE", cli="--no-datacite", job=True,
+                                 doc="ask DataCite for every DataCite DOI")
+    ask_biorxiv: bool = setting(True, env="PUBFETCH_ASK_BIORXIV", cli="--no-biorxiv", job=True,
+                                doc="ask the bioRxiv/medRxiv API for preprints of those servers (metadata, "
+                                    "published version, JATS full text)")
+    follow_published: bool = setting(
+        False, cli="--follow-published", job=True,
+        doc="fetch a preprint's published version too: both are kept, linked by their `relations`")
     page_time_limit: float = setting(
         20.0, low=0.1, high=3600, env="PUBFETCH_PAGE_TIME_LIMIT", cli="--page-time-limit",
         doc="seconds a fetched page (a publication's page, a webpage or doc, a rule test's page) may take to be read "

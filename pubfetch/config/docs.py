@@ -71,7 +71,8 @@ The config file must be a regular file of at most {MAX_CONFIG_BYTES // (1024 * 1
 file is refused, not read or cut), nested no deeper than 64 levels, and must not give a key twice in one mapping
 (refused with the key and its line: YAML would otherwise keep the last value unseen). Anchors and aliases are refused
 too. A true-or-false setting must be a YAML boolean (the string `"false"` is an error, not false), a number must lie
-within its bounds, and an unknown key is an error naming it.
+within its bounds, and an unknown key is an error naming it and the known key closest to it (`thread: 4`: "did you
+mean 'threads'?"), or the group a setting belongs to when it is given under another.
 """
 
 _FETCHING_NOTE = """\

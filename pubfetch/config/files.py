@@ -7,6 +7,7 @@ PubFetcher's fetching parameters go under ``fetching`` with PubFetcher's names a
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 import stat
 from typing import Final
@@ -37,14 +38,27 @@ def settings_from_file(path: str | os.PathLike[str]) -> dict[str, object]:
                 raise ValueError(f"config file {path}: '{key}' must be a mapping of settings")
             for name, item in value.items():
                 if SETTINGS.get(name) != key:
-                    raise ValueError(f"config file {path}: {key} has no setting '{name}' (see docs/configuration.md)")
+                    known = [n for n, group in SETTINGS.items() if group == key and declared_in_file(n)]
+                    raise ValueError(f"config file {path}: {key} has no setting '{name}'{_hint(name, known)}; "
+                                     "see docs/configuration.md")
                 values[name] = _checked(path, name, item)
         elif key in SETTINGS and SETTINGS[key] != "fetching":
             values[key] = _checked(path, key, value)
         else:
-            raise ValueError(f"config file {path}: unknown setting '{key}' (the settings are listed in "
-                             "docs/configuration.md)")
+            known = [*GROUPS, *(n for n, group in SETTINGS.items() if group != "fetching" and declared_in_file(n))]
+            raise ValueError(f"config file {path}: unknown setting '{key}'{_hint(str(key), known)}; the settings are "
+                             "listed in docs/configuration.md")
     return values
+
+
+def _hint(name: str, known: list[str]) -> str:
+    """What to say after a misspelt key: the known key it is closest to (``busy-retries`` too: an option's
+    spelling), or where a setting of another group belongs; "" when nothing is close."""
+    group = SETTINGS.get(name)
+    if group is not None and group != "fetching":
+        return f" (it is a setting of '{group}', or given alone)"
+    close = difflib.get_close_matches(name.replace("-", "_"), known, n=1, cutoff=0.7)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _checked(path: str | os.PathLike[str], name: str, value: object) -> object:

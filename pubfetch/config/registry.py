@@ -71,17 +71,19 @@ def checked(name: str, value: object) -> object:
     return setting_value(name, value, field_type(GROUPS[group], name), declared(setting_field(group, name)))
 
 
-def from_text(name: str, text: str) -> object:
+def from_text(name: str, text: str, *, given_as: str = "") -> object:
     """The value of setting ``name`` that ``text`` gives (an environment variable's, a command-line option's): a
     number read as one when it looks like one, then :func:`checked`, so that a bad value has the one message it has
-    in a config file (``threads must be between 1 and 1024, got 0``). Raises ValueError naming the setting."""
+    in a config file (``threads must be between 1 and 1024, got 0``). Raises ValueError naming the setting, or
+    ``given_as`` (what the user wrote: ``--batch-size``) instead."""
     group = SETTINGS[name]
     if group == "fetching":
         raise ValueError(f"{name} is one of PubFetcher's parameters, read by pubfetch.fetcher_args")
     expected = _bare(field_type(GROUPS[group], name))
-    if typing.get_origin(expected) is frozenset:  # a set of names: comma-separated
-        return checked(name, [part.strip() for part in text.split(",") if part.strip()])
-    return checked(name, _number(text.strip(), expected))
+    value: object = ([part.strip() for part in text.split(",") if part.strip()]  # a set of names: comma-separated
+                     if typing.get_origin(expected) is frozenset else _number(text.strip(), expected))
+    return setting_value(given_as or name, value, field_type(GROUPS[group], name),
+                         declared(setting_field(group, name)))
 
 
 def _bare(expected: object) -> object:
@@ -92,8 +94,15 @@ def _bare(expected: object) -> object:
     return expected
 
 
+#: A switch's texts in the environment and on the command line, as a YAML config file's booleans
+_SWITCH = {"true": True, "false": False, "yes": True, "no": False, "on": True, "off": False, "1": True, "0": False}
+
+
 def _number(text: str, expected: object) -> object:
-    """A number's text as the number a config file would give (``2.5`` for a whole number is refused as 2.5)."""
+    """A number's text as the number a config file would give (``2.5`` for a whole number is refused as 2.5); a
+    switch's as the boolean (``false``, ``0``, ``off``)."""
+    if expected is bool:
+        return _SWITCH.get(text.lower(), text)
     if expected is int and re.fullmatch(r"[+-]?[0-9]+", text):
         return int(text)
     if expected in (int, float):

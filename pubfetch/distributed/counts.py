@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from pubfetch.engine.summary import merged_count
+
 
 def encode_summary(summary: Any) -> dict[str, Any]:
     """A batch's :class:`~pubfetch.fetcher.BatchSummary` as JSON: its counts, and its sets as sorted lists (what else it
@@ -23,7 +25,8 @@ def encode_summary(summary: Any) -> dict[str, Any]:
 
 def add_summary(into: Any, counts: dict[str, Any]) -> None:
     """Add a batch's counts (from :func:`encode_summary`) to a job's summary: counts add up, the time a retry is
-    possible is the latest of the batches', the options that allow one are all of theirs."""
+    possible is the latest of the batches', the options that allow one are all of theirs, the others as the field says
+    (:func:`~pubfetch.engine.summary.merged_count`)."""
     for f in dataclasses.fields(into):
         value, current = counts.get(f.name), getattr(into, f.name)
         if value is None or not isinstance(current, set | int):
@@ -33,4 +36,4 @@ def add_summary(into: Any, counts: dict[str, Any]) -> None:
         elif f.name == "eligible_at":
             setattr(into, f.name, max(current, int(value)))
         else:
-            setattr(into, f.name, current + int(value))
+            setattr(into, f.name, merged_count(f, current, int(value)))

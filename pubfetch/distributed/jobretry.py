@@ -4,8 +4,8 @@ A batch's publications that ended with a fetch exception worth asking again are 
 would ask the batched services again once per batch); the task stores them as they ended and records where each one
 stopped in the results' Redis. The task that finishes the job's last batch then retries them all together, asking
 only what failed, and counts them once for the job, apart from every batch's result (the tasks left them out of
-theirs, so every publication is counted once). A batch given again after a lost worker records its publications again; the retry takes each
-publication once.
+theirs, so every publication is counted once). A batch given again after a lost worker records its publications
+again; the retry takes each publication once.
 
 A batch's result is its first delivery's (the result backend does not store a later SUCCESS over it), so a count
 that a later delivery makes cannot live in a task's result: a retrying task whose batch already had a result from an

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Self
@@ -76,7 +77,8 @@ class FetchRun:
             raise
 
     def _build(self, config: FetchConfig, transport: Transport | None, limiter: RateLimiter | None) -> Context:
-        if limiter is None and config.run.rate_limits:
+        own_limiter = limiter is None and config.run.rate_limits
+        if own_limiter:
             limiter = shared_rate_limiter(config)
             close = getattr(limiter, "close", None)
             if close is not None:
@@ -85,6 +87,9 @@ class FetchRun:
         rules = _rules(config)
         client = HttpClient(http_config(config), transport=transport, answers=AnswerMemory(),
                             response_hook=self.recorder, rate_limiter=limiter, rate_key=rate_key)
+        if own_limiter and getattr(limiter, "sleep", None) is time.sleep:
+            # the run's own limiter: a wait for a permit ends (and its request is not sent) when the run stops
+            limiter.sleep = client.watch.pause  # type: ignore[union-attr]
         return Context(config, client=client, rules=rules)
 
     def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
@@ -96,7 +101,8 @@ class FetchRun:
         time, to gather with (claims within ``scope``; :mod:`pubfetch.distributed.sharedrun`)."""
         with ExitStack() as stack:
             store, writer = self._writing(stack, db, summary)
-            tally = Tally(self.context.args, summary, progress, retry_exceptions)
+            tally = Tally(self.context.args, summary, progress, retry_exceptions,
+                          follow_published=self.config.run.follow_published)
             stack.callback(tally.retry.close)
             yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
                                    batch_size or self.config.batching.batch_size, own_context=self._owns_context,
@@ -117,14 +123,19 @@ class FetchRun:
     def _writing(self, stack: ExitStack, db: DbLike,
                  summary: BatchSummary | None) -> tuple[Store | None, StoreWriter | None]:
         """The store and its writer of one fetch (closed with ``stack``), the network watch on, the summary counting
-        this run's requests."""
+        this run's requests (and judging finality by the parts asked for)."""
         store = _open(stack, db)
         writer = stack.enter_context(StoreWriter(store)) if store is not None else None
+        if writer is not None:  # DOI registration agencies are kept in the database between runs
+            self.context.agency_cache = writer
+            stack.callback(setattr, self.context, "agency_cache", None)
         watch = getattr(self.context.client, "watch", None)
         if watch is not None:  # this run stops when the network is down: before the first answer, one try per host
             stack.enter_context(watch.watching())
-        if summary is not None and summary.requests is None:
-            summary.requests = self.context.client.counts
+        if summary is not None:
+            summary.parts = self.context.parts  # finality is judged by the parts this fetch asks for
+            if summary.requests is None:
+                summary.requests = self.context.client.counts
         return store, writer
 
     def close(self) -> None:

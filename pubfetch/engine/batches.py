@@ -13,9 +13,11 @@ from itertools import islice
 from pubfetch import ids as idmod
 from pubfetch.engine.claims import identity_keys
 from pubfetch.engine.flow import InFlight, fetch_publications
+from pubfetch.engine.published import PublishedVersions
 from pubfetch.engine.resume import Resume, RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.asked_parts import asked_parts
 from pubfetch.model.caps import Fitting, fit_entry
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
@@ -66,8 +68,10 @@ class Tally:
     list waits on disk (:class:`~pubfetch.store.spill.SpillList`), so it does not grow memory either, whatever fails."""
 
     def __init__(self, args: FetcherArgs, summary: BatchSummary | None, progress: Progress | None,
-                 retry_exceptions: bool) -> None:
+                 retry_exceptions: bool, follow_published: bool = False) -> None:
         self.args = args
+        #: the journal versions of the run's preprints, fetched after the input (``--follow-published``)
+        self.published = PublishedVersions() if follow_published else None
         self.summary = summary
         self.progress = progress
         self.retry_exceptions = retry_exceptions
@@ -97,6 +101,8 @@ class Tally:
                     return False
             if not batch.reported.add(pub):
                 return False
+            if self.published is not None:
+                self.published.note(pub)
             self.done += 1
             if self.summary is not None:
                 self.summary.count(pub, self.args, fetched)
@@ -216,11 +222,12 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
     to_fetch: list[Publication] = []
     starts: list[Resume | None] = []
     for pub, resume in zip(batch, resumes or [None] * len(batch), strict=True):
-        if pub.state.can_fetch(pub, args):
-            pub.state.update_counters(pub, args)
+        judged = asked_parts(pub, ctx.parts)  # a --fetch-part run is judged by the parts it asks for
+        if pub.state.can_fetch(judged, args):
+            pub.state.update_counters(judged, args)
             to_fetch.append(pub)
             starts.append(resume)
-        elif tally.complete(pub, False, mark):
+        elif tally.complete(pub, resumes is not None, mark):  # the end-of-run retry's were fetched by this run
             reported.add(id(pub))
     if not to_fetch:
         return [pub for pub in batch if id(pub) in reported]
@@ -234,6 +241,8 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
         pub = run.pub
         if watch is not None and watch.halted:
             return  # network down or run stopping: its last requests were not sent, it stays as it was stored
+        if tally.published is not None:
+            tally.published.link(pub)
         storable = fit_to_caps(ctx, pub)
         with lock:
             completed.add(id(pub))

@@ -15,7 +15,19 @@ from collections.abc import Callable, Sequence
 
 from pubfetch.engine.batcher import BatchedService, Step
 from pubfetch.model.part_type import PartName, PartType
-from pubfetch.resources import europepmc, mined, ncbi, references, site, unpaywall
+from pubfetch.resources import (
+    agency,
+    biorxiv,
+    crossref,
+    datacite,
+    europepmc,
+    mined,
+    ncbi,
+    openalex,
+    references,
+    site,
+    unpaywall,
+)
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 
@@ -41,6 +53,13 @@ _SEARCH = BatchedService(lambda ctx: ctx.endpoints.europepmc + "search",
 _ANNOTATIONS = BatchedService(lambda ctx: ctx.endpoints.europepmc_annotations + "annotationsByArticleIds",
                               lambda ctx: ctx.config.batching.annotations_batch)
 _EFETCH = BatchedService(lambda ctx: ctx.endpoints.eutils + "efetch.fcgi", lambda ctx: ctx.config.batching.efetch_batch)
+_AGENCY = BatchedService(lambda ctx: ctx.endpoints.doi + "ra/", lambda ctx: agency.PREFIXES_PER_REQUEST)
+_CROSSREF = BatchedService(lambda ctx: ctx.endpoints.crossref + "works",
+                           lambda ctx: ctx.config.batching.crossref_batch)
+_DATACITE = BatchedService(lambda ctx: ctx.endpoints.datacite + "dois",
+                           lambda ctx: ctx.config.batching.datacite_batch)
+_OPENALEX = BatchedService(lambda ctx: ctx.endpoints.openalex + "works",
+                           lambda ctx: ctx.config.batching.openalex_batch)
 
 #: The batchable steps, in chain order: whether a step will ask for a publication (one that will not does not wait
 #: for the step's batch), and the service its requests go to.
@@ -50,6 +69,10 @@ BATCHED: dict[Step, tuple[Callable[[Context, PubRun], bool], BatchedService]] = 
     _go: (lambda ctx, run: mined.wants_mined(ctx, run, PartName.go), _ANNOTATIONS),
     ncbi.fetch_pubmed_xml: (ncbi.wants_pubmed_xml, _EFETCH),
     ncbi.fetch_pmc_xml: (ncbi.wants_pmc_xml, _EFETCH),
+    agency.fetch_agencies: (agency.wants_agency, _AGENCY),
+    crossref.fetch_crossref: (crossref.wants_crossref, _CROSSREF),
+    datacite.fetch_datacite: (datacite.wants_datacite, _DATACITE),
+    openalex.fetch_openalex: (openalex.wants_openalex, _OPENALEX),
 }
 
 
@@ -70,6 +93,12 @@ def fetch_all(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
     serve(ncbi.fetch_pubmed_xml, runs)
     ncbi.fetch_pubmed_html(ctx, runs)
     serve(ncbi.fetch_pmc_xml, runs)
+    # the scholarly APIs: after PubMed and JATS, whose parts are final, before the pages (docs/fetching.md)
+    serve(agency.fetch_agencies, runs)
+    serve(crossref.fetch_crossref, runs)
+    serve(datacite.fetch_datacite, runs)
+    serve(openalex.fetch_openalex, runs)
+    biorxiv.fetch_biorxiv(ctx, runs)
     ctx.map(lambda run: site.fetch_doi(ctx, run), list(runs))
     unpaywall.fetch_unpaywall(ctx, runs)
     references.fetch_references(ctx, runs)  # only with --references (references=True)

@@ -30,6 +30,12 @@ def run_batches(ctx: Context, writer: StoreWriter | None, ids: Iterator[IdsLike]
     batches = loaded_batches(ids, size, store, ctx.args, errors)
     yield from overlapped(ctx, writer, batches, tally, errors, in_flight=2 if size > 1 else 1,
                           own_context=own_context, shared=shared, scope=scope)
+    published = tally.published.take() if tally.published is not None else []
+    if published:  # --follow-published: the journal versions of the input's preprints
+        log.info("fetching the journal versions of %d preprint%s", len(published), "" if len(published) == 1 else "s")
+        yield from overlapped(ctx, writer, loaded_batches(iter(published), size, store, ctx.args, errors), tally,
+                              errors, in_flight=2 if size > 1 else 1, own_context=own_context, shared=shared,
+                              scope=scope)
     if deferred is not None:
         for entries in tally.retry.chunks(size):
             deferred.extend(entries)
@@ -116,16 +122,22 @@ def _done(window: deque[tuple[int, Future[list[Publication]]]], shared: InFlight
 def _stop(ctx: Context, futures: list[Future[list[Publication]]], own_context: bool, interrupted: bool,
           halt: bool = True) -> None:
     """Stop sending (``halt``) and wait for the batches still in flight (their errors are the stop's consequence, not
-    news); after an interrupt, the exchanges in flight are cut rather than waited for."""
-    watch = getattr(ctx.client, "watch", None) if halt else None
-    was_stopped = watch.stopped if watch is not None else False
-    if watch is not None:
-        watch.stopped = True
-    cut = getattr(ctx.client, "cut_in_flight", None)
-    if interrupted and cut is not None:
-        cut()
+    news); after an interrupt, the exchanges and the page render in flight are cut rather than waited for
+    (:meth:`~pubfetch.resources.base.Context.interrupt`)."""
+    if interrupted:  # nothing more sent, waited for or rendered; what is in flight is cut
+        resume = ctx.interrupt()
+    else:
+        watch = getattr(ctx.client, "watch", None) if halt else None
+        was_stopped = watch.stopped if watch is not None else False
+        if watch is not None:
+            watch.stopped = True
+
+        def resume() -> None:
+            if watch is not None:
+                watch.stopped = was_stopped
+
     for future in futures:
         future.cancel()
     wait(futures)
-    if watch is not None and not own_context:
-        watch.stopped = was_stopped  # the caller's context goes on serving
+    if not own_context:
+        resume()  # the caller's context goes on serving

@@ -3,11 +3,15 @@ because of transient failures."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import Field, dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.asked_parts import asked_parts
+from pubfetch.model.entry import Finality
+from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 
 if TYPE_CHECKING:
@@ -21,6 +25,11 @@ class BatchSummary:
     ``failed`` entries got nothing usable or ended with a transient failure (fetchException); ``partial`` ones are
     neither final nor failed. ``retry_limited`` entries are incomplete and used up their retries: a re-run skips them
     until ``eligible_at`` (epoch ms), or at once with the cooldown options of ``eligible_options`` set to 0.
+    ``final_retried`` entries are final but a request for them failed (a 404 from Unpaywall or a publisher page, a
+    timeout): PubFetcher's rules fetch them again, up to ``final_retries_left`` more times (-1: on every run; the
+    end-of-run retry of a run counts as one) and after ``final_retried_at`` (epoch ms; 0: never), which the line says
+    so that a re-run fetching "complete" papers is no surprise. Finality is judged by ``parts``, the parts the run
+    asks for (None: all).
     """
 
     total: int = 0
@@ -36,12 +45,17 @@ class BatchSummary:
     rejected_sites: int = 0
     eligible_at: int = 0
     eligible_options: set[str] = field(default_factory=set)
+    final_retried: int = 0
+    final_retries_left: int = field(default=0, metadata={"merge": "max"})
+    final_retried_at: int = field(default=0, metadata={"merge": "earliest"})
 
     def __post_init__(self) -> None:
         #: requests, failures and 429s per host of the client that fetched (set by fetch_many; for the run report).
         #: Not a field: the counts are plain numbers that dataclasses.asdict turns into JSON for the distributed
         #: workers, and these live counters are neither copyable nor JSON.
         self.requests: RequestCounts | None = None
+        #: the publication parts the run asks for (``--fetch-part``), which finality is judged by (None: all)
+        self.parts: frozenset[PartName] | None = None
 
     @property
     def partial(self) -> int:
@@ -53,14 +67,17 @@ class BatchSummary:
             self.fetched += 1
         else:
             self.skipped += 1
-        if pub.is_final(args):
+        judged = asked_parts(pub, self.parts)
+        if judged.is_final(args):
             self.final += 1
+            if pub.state.fetch_exception:
+                self._final_retried(pub, judged, args)
         else:
             self.not_final += 1
             if pub.state.fetch_exception or pub.is_empty():
                 self.failed += 1
-            if not pub.state.can_fetch(pub, args):
-                self._retry_limited(pub.state.eligible_again(pub, args))
+            if not pub.state.can_fetch(judged, args):
+                self._retry_limited(pub.state.eligible_again(judged, args))
         if fetched:
             self.rejected_sites += pub.new_rejections
         if pub.state.fetch_exception:
@@ -75,22 +92,81 @@ class BatchSummary:
             self.eligible_at = min(self.eligible_at, at) if self.eligible_at else at
             self.eligible_options.add(option)
 
+    def _final_retried(self, pub: Publication, judged: Finality, args: FetcherArgs) -> None:
+        """A final entry holding a failed request, counted when a later run fetches it again (PubFetcher's rules)."""
+        state = pub.state
+        left = -1 if args.retry_limit < 0 else max(0, args.retry_limit - state.retry_counter)
+        eligible = state.eligible_again(judged, args)
+        if left == 0 and eligible is None:
+            return  # no retry left and a negative cooldown: no run fetches it again
+        self.final_retried += 1
+        if left < 0 or self.final_retries_left < 0:
+            self.final_retries_left = -1
+        else:
+            self.final_retries_left = max(self.final_retries_left, left)
+        if eligible is not None:
+            at = eligible[0]
+            self.final_retried_at = min(self.final_retried_at, at) if self.final_retried_at else at
+
     def line(self) -> str:
-        """The line that closes a fetching run: ``37 publications: 30 fetched, 7 skipped; 24 final, 13 partial, 0
-        failed``, the pages and PDFs rejected as another paper's when there were some, and when some reached the retry
-        limit, when they become eligible again."""
+        """The line that closes a fetching run (its wording is in docs/command-line.md, "The summary line"):
+        ``37 publications: 30 fetched, 7 skipped; 24 final, 13 partial, 0 failed``, then the clauses of
+        :data:`CLAUSES` that have something to say, always in that order."""
         text = (f"{self.total} publications: {self.fetched} fetched, {self.skipped} skipped; {self.final} final, "
                 f"{self.partial} partial, {self.failed} failed")
-        if self.rejected_sites:
-            pages = "page or PDF" if self.rejected_sites == 1 else "pages and PDFs"
-            text += f"; {self.rejected_sites} {pages} rejected as another paper's (see rejectedSites)"
-        if self.retry_limited:
-            text += f"; {self.retry_limited} reached the retry limit"
-            if self.eligible_at:
-                when = datetime.fromtimestamp(self.eligible_at / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
-                options = " ".join(f"{o} 0" for o in sorted(self.eligible_options))
-                text += f"; eligible again after {when} or with {options}"
-        return text
+        return "".join([text, *(f"; {said}" for clause in CLAUSES if (said := clause(self)))])
+
+
+def merged_count(f: Field[Any], current: int, value: int) -> int:
+    """A count of two summaries put together (the batches of a distributed job): added up, unless the field's
+    ``merge`` metadata says it is the most retries left (-1: unlimited) or the earliest time (0: none)."""
+    how = f.metadata.get("merge")
+    if how == "max":
+        return -1 if -1 in (current, value) else max(current, value)
+    if how == "earliest":
+        return min(current, value) if current and value else current or value
+    return current + value
+
+
+def _utc(epoch_ms: int) -> str:
+    return datetime.fromtimestamp(epoch_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _rejected_clause(s: BatchSummary) -> str:
+    if not s.rejected_sites:
+        return ""
+    pages = "page or PDF" if s.rejected_sites == 1 else "pages and PDFs"
+    return f"{s.rejected_sites} {pages} rejected as another paper's (see rejectedSites)"
+
+
+def _retry_limit_clause(s: BatchSummary) -> str:
+    if not s.retry_limited:
+        return ""
+    text = f"{s.retry_limited} reached the retry limit"
+    if s.eligible_at:
+        options = " ".join(f"{o} 0" for o in sorted(s.eligible_options))
+        text += f"; eligible again after {_utc(s.eligible_at)} or with {options}"
+    return text
+
+
+def _final_retried_clause(s: BatchSummary) -> str:
+    if not s.final_retried:
+        return ""
+    head = f"{s.final_retried} final with a failed request"
+    if s.final_retries_left < 0:
+        return f"{head}: every later run fetches them again (--retryLimit is negative)"
+    times = "once more" if s.final_retries_left == 1 else f"up to {s.final_retries_left} more times"
+    if s.final_retried_at and s.final_retries_left:
+        return (f"{head}: later runs fetch them again, {times} and after {_utc(s.final_retried_at)} "
+                "(--retryLimit, --fetchExceptionCooldown)")
+    if s.final_retried_at:
+        return f"{head}: later runs fetch them again after {_utc(s.final_retried_at)} (--fetchExceptionCooldown)"
+    return f"{head}: later runs fetch them again, {times} (--retryLimit)"
+
+
+#: The clauses that follow the counts of the summary line, in their fixed order; each says nothing ("") when it has
+#: nothing to count. Counts that later features add (a search's, say) are added here, at the end.
+CLAUSES: tuple[Callable[[BatchSummary], str], ...] = (_rejected_clause, _retry_limit_clause, _final_retried_clause)
 
 
 class FetchError(Exception):

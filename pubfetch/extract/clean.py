@@ -31,11 +31,9 @@ All tree walks are iterative, so 100,000-deep nesting costs time linear in its s
 from __future__ import annotations
 
 import logging
-import warnings
 from collections.abc import Callable
 from functools import lru_cache
 
-import bs4
 from bs4 import BeautifulSoup
 from bs4.element import Tag
 
@@ -233,28 +231,21 @@ def _extract_all(removals: list[Tag]) -> None:
                     child.extract()
 
 
-#: BeautifulSoup's warnings about its input, which say nothing to a user of a fetched page (by name: older
-#: BeautifulSoup releases lack some of them).
-_BS4_WARNINGS: tuple[type[Warning], ...] = tuple(
-    getattr(bs4, name) for name in ("MarkupResemblesLocatorWarning", "XMLParsedAsHTMLWarning", "GuessedAtParserWarning",
-                                    "AttributeResemblesVariableWarning") if hasattr(bs4, name))
-
-
 def parse_html(html: str | bytes) -> BeautifulSoup:
     """Parse a page with lxml (the project's HTML parser). Markup problems never raise -- a fetched page is whatever
-    the server sent -- but a value that is not str/bytes is a caller bug and raises TypeError."""
+    the server sent -- but a value that is not str/bytes is a caller bug and raises TypeError.
+
+    BeautifulSoup's warnings about a page (one that is only a URL, XML served as HTML) say nothing to a user; the
+    filter that quiets them is set once, when pubfetch is imported (``pubfetch/__init__.py``), not around each
+    parse: changing the process's filters makes Python forget every warning it has shown, so a setting's
+    :class:`~pubfetch.resources.base.PubfetchWarning` would be shown again after each page."""
     if not isinstance(html, (str, bytes)):
         raise TypeError(f"HTML must be str or bytes, not {type(html).__name__}")
-    with warnings.catch_warnings():
-        # only BeautifulSoup's own (MarkupResemblesLocatorWarning for a page that is just a URL): the filters are the
-        # process's, so ignoring everything here would swallow another thread's warnings while a page is parsed
-        for category in _BS4_WARNINGS:
-            warnings.simplefilter("ignore", category)
-        try:
-            return BeautifulSoup(html, "lxml")
-        except Exception:  # lxml gave up on the markup: the lenient pure-Python parser still yields a tree
-            log.warning("lxml could not parse the HTML, falling back to html.parser", exc_info=True)
-            return BeautifulSoup(html, "html.parser")
+    try:
+        return BeautifulSoup(html, "lxml")
+    except Exception:  # lxml gave up on the markup: the lenient pure-Python parser still yields a tree
+        log.warning("lxml could not parse the HTML, falling back to html.parser", exc_info=True)
+        return BeautifulSoup(html, "html.parser")
 
 
 def clean_document(soup_or_html: BeautifulSoup | Tag | str | bytes, publication: bool = False) -> BeautifulSoup | Tag:

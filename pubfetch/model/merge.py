@@ -105,7 +105,7 @@ def apply_held(pub: Publication, url: str, args: FetcherArgs) -> list[PartName]:
 #: What of a record held for an unverified page is left out: what :func:`apply_record` merged as parts at once
 _NO_PARTS: dict[str, Any] = {"title": "", "abstract": "", "fulltext": "", "keywords": [], "mesh": [], "efo": [],
                              "go": [], "funding": [], "updates": [], "references": [], "sections": [], "license": "",
-                             "links": [], "text_links": []}
+                             "links": [], "relations": [], "text_links": []}
 
 
 def _apply_fields(pub: Publication, record: ArticleRecord, force_corresp: bool) -> None:
@@ -136,6 +136,7 @@ def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: 
         RichName.references: record.references,
         RichName.sections: record.sections,
         RichName.license: record.license,
+        RichName.relations: list(dict.fromkeys(record.relations)),
     }
     for name, value in values.items():
         type_ = _type_for(types, name)

@@ -46,7 +46,10 @@ class PartType(Enum):
     """Where a part's content came from, best first.
 
     The first ten (structured sources and the article's own pages) are "final" and equivalent to one another: among
-    them the longer content wins, while any of them beats every non-final type.
+    them the longer content wins, while any of them beats every non-final type. The scholarly registries and indexes
+    (Crossref, DataCite, bioRxiv/medRxiv, OpenAlex) come next: structured, but deposited or gathered metadata rather
+    than the article itself (abstracts missing or cut, titles without markup), so the article's own pages may still
+    replace them, while they beat every meta tag (docs/fetching.md, "Ranking").
     """
 
     europepmc = "europepmc"
@@ -59,6 +62,10 @@ class PartType(Enum):
     doi = "doi"
     link = "link"
     link_oadoi = "link_oadoi"
+    crossref = "crossref"
+    datacite = "datacite"
+    biorxiv = "biorxiv"
+    openalex = "openalex"
     citation = "citation"
     eprints = "eprints"
     bepress = "bepress"

@@ -96,6 +96,7 @@ class Publication:
     references: RichList = field(default_factory=lambda: RichList(RichName.references))
     sections: RichList = field(default_factory=lambda: RichList(RichName.sections))
     license: RichText = field(default_factory=lambda: RichText(RichName.license))
+    relations: RichList = field(default_factory=lambda: RichList(RichName.relations))
     #: pages and PDFs not merged because they are another paper's (:mod:`pubfetch.model.identity`)
     rejected_sites: list[RejectedSite] = field(default_factory=list)
     #: pages and PDFs merged without anything to check them by, until a title from another source settles them
@@ -339,6 +340,19 @@ class Publication:
         if isinstance(part, RichText):
             return part.offer(value if isinstance(value, str) else "", type_, url, self.clock)
         return part.offer(value if isinstance(value, list) else [], type_, url, self.clock)
+
+    def join_rich(self, name: RichName, items: list, type_: PartType, url: str) -> bool:
+        """Add to a list part what another source says beside it (updates, relations: each source names the notices
+        and versions it knows of): an empty part takes the items with their provenance, a part already holding some
+        keeps its provenance and gains the items it lacks."""
+        part = self.rich(name)
+        if not isinstance(part, RichList) or not items:
+            return False
+        if part.is_empty():
+            return part.offer(list(dict.fromkeys(items)), type_, url, self.clock)
+        new = [item for item in dict.fromkeys(items) if item not in part.items]
+        part.items.extend(new)
+        return bool(new)
 
     @property
     def retracted(self) -> bool:

@@ -15,7 +15,7 @@ from pubfetch.model.links import TextLink
 from pubfetch.model.mined_terms import TypedTerm
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.retraction import RetractionVerdict
-from pubfetch.model.rich import Grant, Reference, Section, Update
+from pubfetch.model.rich import Grant, Reference, Relation, Section, Update
 
 __all__ = ["ArticleRecord", "Link"]
 
@@ -72,6 +72,8 @@ class ArticleRecord:
     references: list[Reference] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     license: str = ""
+    #: the paper's other versions (its preprint, its published version)
+    relations: list[Relation] = field(default_factory=list)
     #: what the source says of a retraction, when it is one that keeps track (:mod:`pubfetch.model.retraction`)
     retraction: RetractionVerdict | None = None
     #: Source-specific flags resources use to decide what to ask next (e.g. "source": "MED", "inEPMC": True,

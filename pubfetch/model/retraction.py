@@ -2,12 +2,13 @@
 only its own flag, and the paper is retracted while any of them says so.
 
 The sources (:class:`RetractionSource`) are bibliographic databases whose record of a paper is updated when it is
-retracted: PubMed (the record's publication type "Retracted Publication", or a ``RetractionIn`` comment) and Europe
-PMC (the same type in the search result's ``pubTypeList``, or a "Retraction in" correction). A later answer of the
-same source replaces its verdict, so a record no longer marked (a retraction withdrawn, a wrong link removed) clears
-it. What a page says of itself (a ``citation_article_type`` meta tag, on the publisher's site or on a copy Unpaywall
-lists), a JATS article type and Unpaywall's genre are no verdict: any page can say anything, and no later answer of
-that page's kind could take a flag back.
+retracted: PubMed (the record's publication type "Retracted Publication", or a ``RetractionIn`` comment), Europe PMC
+(the same type in the search result's ``pubTypeList``, or a "Retraction in" correction), Crossref (a notice of type
+retraction updating the work, recorded on the work or only on the notice) and OpenAlex (``is_retracted``). A later
+answer of the same source replaces its verdict, so a record no longer marked (a retraction withdrawn, a wrong link
+removed) clears it. What a page says of itself (a ``citation_article_type`` meta tag, on the publisher's site or on a
+copy Unpaywall lists), a JATS article type and Unpaywall's genre are no verdict: any page can say anything, and no later
+answer of that page's kind could take a flag back.
 
 An entry stored before flags were kept per source says only ``retracted`` (or, older still, only the publication types
 and updates that made it so); an entry of a newer pubfetch may name a source not known here. Either reads as the
@@ -36,6 +37,11 @@ class RetractionSource(Enum):
 
     pubmed = "pubmed"
     europepmc = "europepmc"
+    #: Crossref's update relations: a retraction notice that updates the work (its ``updated-by``, or the notice's
+    #: ``update-to`` naming it)
+    crossref = "crossref"
+    #: OpenAlex's ``is_retracted``
+    openalex = "openalex"
     #: an entry stored by an earlier pubfetch said "retracted" without saying which source did
     earlier = "earlier"
 

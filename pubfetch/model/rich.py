@@ -1,5 +1,5 @@
 """The rich parts of a publication beyond PubFetcher's ten: funding, corrections and retractions, references,
-sections of the full text, and the licence.
+sections of the full text, the licence, and the paper's other versions (preprint and published).
 
 They come from answers the chain already receives (PubMed XML, JATS, Europe PMC's search result, Unpaywall, page
 meta tags), so they are kept as parts with provenance (type, URL, time) and offered through the same overwrite rule
@@ -20,8 +20,8 @@ from pubfetch.model.mined_terms import TypedTerm
 from pubfetch.model.part_type import PartType
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
-__all__ = ["Grant", "Reference", "ReferenceSet", "RichList", "RichName", "RichText", "Section", "Update",
-           "dedup_grants", "dedup_references", "update_type"]
+__all__ = ["RELATION_TYPES", "Grant", "Reference", "ReferenceSet", "Relation", "RichList", "RichName", "RichText",
+           "Section", "Update", "dedup_grants", "dedup_references", "update_type"]
 
 
 class RichName(Enum):
@@ -34,6 +34,7 @@ class RichName(Enum):
     references = "references"
     sections = "sections"
     license = "license"
+    relations = "relations"
 
     @property
     def is_list(self) -> bool:
@@ -133,9 +134,32 @@ class Section:
         return self.title
 
 
+#: The relations kept, as Crossref names them (DataCite's ``IsPreprintOf`` ... and bioRxiv's ``published`` are
+#: mapped to these): the other paper is this one's published version, its preprint, or another version of it.
+RELATION_TYPES = ("is-preprint-of", "has-preprint", "is-version-of", "has-version")
+
+
+@dataclass(frozen=True)
+class Relation:
+    """Another version of the paper: ``type`` is one of :data:`RELATION_TYPES` (read "this paper <type> ``doi``")."""
+
+    type: str = ""
+    doi: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"type": self.type, "doi": self.doi}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Relation:
+        return cls(_s(d, "type"), _s(d, "doi"))
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.doi}".strip()
+
+
 _ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.links: TextLink, RichName.mined_terms: TypedTerm,
-                                    RichName.updates: Update,
-                                    RichName.references: Reference, RichName.sections: Section}
+                                    RichName.updates: Update, RichName.references: Reference,
+                                    RichName.sections: Section, RichName.relations: Relation}
 
 
 class _RichPart:

@@ -22,6 +22,7 @@ from typing import Final, Self
 
 import requests
 
+from pubfetch.console import retry_note
 from pubfetch.net.answers import AnswerMemory, request_key
 from pubfetch.net.config import HttpConfig, RateLimiter, ResponseHook
 from pubfetch.net.counts import CountingLayer, RequestCounts
@@ -93,6 +94,8 @@ class HttpClient:
         self.counts = RequestCounts()
         #: whether the network seems down (attempts to several hosts in a row got no answer): then nothing is sent
         self.watch = NetworkWatch(cfg.timeout_s)
+        if sleep is time.sleep:  # a retry's pause ends (and the retry is not sent) when the run stops
+            sleep = self.watch.pause
         self.transport: Transport = http_stack(self.network, cfg, self.slots, sleep, counts=self.counts,
                                                watch=self.watch, hook=response_hook,
                                                limiter=(rate_limiter, rate_key) if rate_limiter is not None else None)
@@ -246,7 +249,7 @@ class HttpClient:
             host = hostname(result.final_url or result.url)
             logger.log(logging.INFO if self.watch.halted or result.not_sent else logging.WARNING, "%s: %s %s: %s%s",
                        host, request.method, _short_path(result.final_url or result.url), result.brief(),
-                       "; a later run retries it" if result.fetch_exception else "",
+                       f"; {retry_note()}" if result.fetch_exception else "",
                        # one kind whichever host said it (the console line counts the hosts), apart from the
                        # failures a later run retries, whose sentence says so
                        extra={"kind": f"{result.kind.name} {result.status or ''} {result.fetch_exception}",

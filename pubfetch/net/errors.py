@@ -14,6 +14,7 @@ import requests
 import urllib3.exceptions as u3
 
 from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.proxies import PROXY_FAILURE, NamedProxy
 from pubfetch.net.retry import ExchangeFailed
 
 _NO_ROUTE = {errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ECONNREFUSED}
@@ -34,15 +35,18 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
                 stack.append(nxt)
 
 
-def classify_exception(exc: BaseException) -> ExchangeFailed:
-    """Classify an exception raised while sending a request or reading its response."""
+def classify_exception(exc: BaseException, proxy: NamedProxy | None = None) -> ExchangeFailed:
+    """Classify an exception raised while sending a request or reading its response (``proxy``: the one the request
+    went through, named in the message of a failure at it)."""
     if isinstance(exc, ExchangeFailed):
         return exc
     message = f"{type(exc).__name__}: {exc}"
     if isinstance(exc, requests.exceptions.SSLError):
         return ExchangeFailed(OutcomeKind.SSL, message)
     if isinstance(exc, requests.exceptions.ProxyError):
-        return ExchangeFailed(OutcomeKind.CONNECTION, f"proxy: {message}")
+        failed = ExchangeFailed(OutcomeKind.CONNECTION, f"{PROXY_FAILURE}{proxy or 'the proxy'}; {message}")
+        failed.proxy = proxy
+        return failed
     if isinstance(exc, (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema, u3.LocationValueError)):
         return ExchangeFailed(OutcomeKind.BAD_URL, message)
     if isinstance(exc, requests.exceptions.InvalidSchema):

@@ -243,6 +243,8 @@ class RateLimitLayer(Layer):
         else:
             try:
                 waited = self.limiter.acquire(key)  # type: ignore[attr-defined]
+            except ExchangeFailed:  # the run stopped while it waited (NetworkWatch.pause): not sent
+                raise
             except Exception as e:
                 raise ExchangeFailed(OutcomeKind.SERVER_BUSY, f"rate limit: {e}") from e
             if waited > 0.5:

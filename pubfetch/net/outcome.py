@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from pubfetch.net.proxies import PROXY_FAILURE
 from pubfetch.net.sniff import media_type
 
 
@@ -145,6 +146,8 @@ class FetchResult:
 
     def brief(self) -> str:
         """What went wrong in a few words, for the one-line console warning (``message`` has the whole story)."""
+        if self.message.startswith(PROXY_FAILURE):  # "proxy: the proxy URL (VARIABLE); what requests said"
+            return "could not connect through " + self.message[len(PROXY_FAILURE):].split("; ", 1)[0]
         phrase = _BRIEF.get(self.kind, self.kind.value.replace("_", " "))
         return f"{phrase} (HTTP {self.status})" if self.status and self.kind.is_http_status else phrase
 

@@ -386,6 +386,10 @@ class ServiceMap:
             (endpoints.europepmc_annotations, "europepmc_annotations"),
             (endpoints.europepmc, "europepmc"),
             (endpoints.unpaywall, "unpaywall"),
+            (endpoints.crossref, "crossref"),
+            (endpoints.openalex, "openalex"),
+            (endpoints.datacite, "datacite"),
+            (endpoints.biorxiv, "biorxiv"),
             (endpoints.doi, "doi"),
             (endpoints.pubmed, "ncbi"),
         ]

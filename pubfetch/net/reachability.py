@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Final
 
+from pubfetch import interrupts
 from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.proxies import NamedProxy
 from pubfetch.net.retry import ExchangeFailed, ServerBusy
 from pubfetch.net.transport import Request, Response, Transport
 from pubfetch.net.urls import hostname
@@ -45,11 +48,18 @@ BEFORE_ANSWERS: Final = 2
 class NetworkUnreachable(Exception):
     """Requests to several hosts in a row got no answer at all: the network or the proxy seems down."""
 
-    def __init__(self, hosts: list[str], kinds: list[str], timeout_s: float | None = None) -> None:
+    def __init__(self, hosts: list[str], kinds: list[str], timeout_s: float | None = None,
+                 proxies: Sequence[NamedProxy] = ()) -> None:
         self.hosts = hosts
         # when every host only timed out, the timeout may be what is wrong (a value meant as seconds)
         longer = (f", or give a longer timeout than {timeout_s:g} s (--timeout is in milliseconds)"
                   if kinds == ["timed out"] and timeout_s else "")
+        if proxies:  # the proxy did not answer, not the services: name it and the variable that set it
+            named = " and ".join(str(p) for p in proxies)
+            variables = " or ".join(dict.fromkeys(p.source for p in proxies))
+            super().__init__(f"network unreachable: {', '.join(hosts)} did not answer through {named} "
+                             f"({', '.join(kinds)}); check that the proxy is running, or correct or unset {variables}")
+            return
         super().__init__(f"network unreachable: {', '.join(hosts)} did not answer ({', '.join(kinds)}); check your "
                          f"connection or HTTPS_PROXY{longer}")
 
@@ -76,17 +86,46 @@ class NetworkWatch:
         #: runs in progress that stop when the network is found down (see :meth:`watching`)
         self._watching = 0
         self._failures: list[tuple[str, OutcomeKind]] = []
+        #: the proxies that failed attempts of :attr:`_failures` (named by the error)
+        self._proxies: list[NamedProxy] = []
         #: hosts that did not answer an attempt before anything answered (see :meth:`skips`)
         self._silent: set[str] = set()
         self._when_down: list[Callable[[], None]] = []
         self.down = False
-        #: the run is stopping (interrupted, or its context closed): attempts not yet sent are not sent
-        self.stopped = False
+        self._stopped = False
+        #: set while the watch is halted: wakes the waits of :meth:`pause`
+        self._halt = threading.Event()
+        interrupts.wake_on_interrupt(self._halt)
+
+    @property
+    def stopped(self) -> bool:
+        """The run is stopping (interrupted, or its context closed): attempts not yet sent are not sent."""
+        return self._stopped
+
+    @stopped.setter
+    def stopped(self, value: bool) -> None:
+        self._stopped = value
+        self._set_halt()
+
+    def _set_halt(self) -> None:
+        if self.halted:
+            self._halt.set()
+        else:
+            self._halt.clear()
 
     @property
     def halted(self) -> bool:
-        """Whether nothing more is sent: the network is down or the run is stopping."""
-        return self.down or self.stopped
+        """Whether nothing more is sent: the network is down, the run is stopping, or the process was interrupted."""
+        return self.down or self._stopped or interrupts.interrupted()
+
+    def pause(self, seconds: float) -> None:
+        """Sleep as a rate limit or a retry asks, unless the watch halts meanwhile: then raise :class:`NotSent` at
+        once (an interrupted run does not wait out a rate limit or a Retry-After for a request it will not send)."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0 and self._halt.wait(left):
+            if self.halted:
+                raise NotSent(HALTED)
+            self._set_halt()  # woken by an interrupt mark that has ended since: wait on
 
     @contextmanager
     def watching(self) -> Iterator[None]:
@@ -125,11 +164,13 @@ class NetworkWatch:
         with self._lock:
             self._answered = True
             self._failures.clear()
+            self._proxies.clear()
             self._silent.clear()
 
-    def failed(self, host: str | None, kind: OutcomeKind, responded: bool) -> None:
+    def failed(self, host: str | None, kind: OutcomeKind, responded: bool,
+               proxy: NamedProxy | None = None) -> None:
         """An attempt failed; only failures without any response (``responded`` False) and of the kinds of
-        :data:`UNREACHABLE` count towards "the network is down"."""
+        :data:`UNREACHABLE` count towards "the network is down". ``proxy``: the attempt failed at that proxy."""
         if responded:
             self.answered()
             return
@@ -139,12 +180,15 @@ class NetworkWatch:
             if self.down:  # what was cut or not sent after the stop: the hosts that made it are the news
                 return
             self._failures.append((host or "?", kind))
+            if proxy is not None:
+                self._proxies.append(proxy)
             if not self._answered:
                 self._silent.add(host or "?")
             needed = AFTER_ANSWERS if self._answered else BEFORE_ANSWERS
             found = len(self._failures) >= needed and len({h for h, _ in self._failures}) >= 2
             if found:
                 self.down = True
+                self._halt.set()
             callbacks = list(self._when_down) if found else []
         for callback in callbacks:
             callback()
@@ -153,7 +197,8 @@ class NetworkWatch:
         with self._lock:
             hosts = list(dict.fromkeys(h for h, _ in self._failures))
             kinds = list(dict.fromkeys(_KIND_WORDS[k] for _, k in self._failures))
-        return NetworkUnreachable(hosts, kinds, self.timeout_s)
+            proxies = list(dict.fromkeys(self._proxies))
+        return NetworkUnreachable(hosts, kinds, self.timeout_s, proxies)
 
 
 #: why an attempt is not sent once the watch halted
@@ -186,7 +231,7 @@ class WatchLayer:
             raise
         except ExchangeFailed as failed:
             responded = failed.payload is not None
-            self.watch.failed(host, failed.kind, responded)
+            self.watch.failed(host, failed.kind, responded, failed.proxy)
             if failed.retryable and not responded:
                 if self.watch.halted:  # the retry would not be sent; the failure stays what it was (timed out)
                     failed.retryable = False

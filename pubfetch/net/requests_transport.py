@@ -30,6 +30,7 @@ from pubfetch.net.connguard import GuardedAdapter
 from pubfetch.net.errors import classify_exception
 from pubfetch.net.layers import needs_address_check
 from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.proxies import NamedProxy, named_proxy
 from pubfetch.net.record import ExchangeRecord
 from pubfetch.net.retry import ExchangeFailed, ServerBusy, parse_retry_after
 from pubfetch.net.sniff import is_pdf_media, is_skipped_media, media_type
@@ -75,6 +76,10 @@ class EnvironmentSettings:
         if bypass:
             return self.explicit_proxies
         return {**self.environment_proxies, **self.explicit_proxies}
+
+    def named_proxy(self, url: str) -> NamedProxy | None:
+        """The proxy a request to ``url`` goes through, named with what set it."""
+        return named_proxy(url, self.proxies(url), self.explicit_proxies)
 
 
 def read_response(request: Request, hop: Response, some: Callable[[int], tuple[bytes, bool]],
@@ -219,6 +224,8 @@ class RequestsTransport:
                 proxies=self._settings.proxies(url),
                 verify=self._settings.verify,
             )
+        except requests.exceptions.ProxyError as e:
+            raise classify_exception(e, self._settings.named_proxy(url)) from e
         except Exception as e:
             raise classify_exception(e) from e
         try:

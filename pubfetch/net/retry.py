@@ -18,6 +18,7 @@ import tenacity
 
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
+from pubfetch.net.proxies import NamedProxy
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +37,8 @@ class ExchangeFailed(Exception):
         self.attempts = 0
         #: the URL of the hop where it failed (set by the redirect layer)
         self.url: str | None = None
+        #: the proxy it failed at, when it failed at one (:func:`~pubfetch.net.errors.classify_exception`)
+        self.proxy: NamedProxy | None = None
 
 
 class ServerBusy(Exception):

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pubfetch.model.asked_parts import DECIDING_PARTS
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import ListPart, StringPart
 from pubfetch.model.publication import Publication, default_args
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
 
 #: Publications not final listed by ID in the report; the rest are only counted.
 NOT_FINAL_LISTED = 100
-#: The parts whose finality decides whether a publication is final (PubFetcher's isFinal).
-DECIDING_PARTS = (PartName.title, PartName.theAbstract, PartName.fulltext)
 #: The parts counted for coverage: PubFetcher's ten, then the rich parts.
 ALL_PARTS: tuple[PartName | RichName, ...] = (*PartName, *RichName)
 

@@ -17,6 +17,7 @@ from pubfetch.output.common import PART_LABELS, type_label
 from pubfetch.output.report_data import ReportData
 from pubfetch.output.report_plots import plots
 from pubfetch.output.rich import part_label
+from pubfetch.textutil import counted
 
 #: Rows of the per-host tables; the rest are summed in one line.
 MAX_ROWS = 50
@@ -89,8 +90,9 @@ def _run(data: ReportData) -> str:
         return ""
     rows = [("publications", s.total), ("fetched", s.fetched), ("skipped (complete or not yet eligible)", s.skipped),
             ("final", s.final), ("partial", s.partial), ("failed", s.failed),
+            ("pages and PDFs rejected as another paper's", s.rejected_sites),
             ("reached the retry limit", s.retry_limited),
-            ("pages and PDFs rejected as another paper's", s.rejected_sites)]
+            ("final with a failed request, fetched again by later runs", s.final_retried)]
     return "<h2>The run</h2>\n" + _table("run", ("", "count"), rows)
 
 
@@ -128,7 +130,9 @@ def _requests(data: ReportData, images: dict[str, str]) -> str:
             for h, c in hosts[:MAX_ROWS]]
     total = [sum(getattr(c, f) for _, c in hosts) for f in ("requests", "failed", "too_many", "unavailable",
                                                             "no_answer")]
-    more = _note(f"{len(hosts) - MAX_ROWS} more hosts are in the totals.") if len(hosts) > MAX_ROWS else ""
+    hidden = len(hosts) - MAX_ROWS
+    verb = "is" if hidden == 1 else "are"
+    more = _note(f"{counted(hidden, 'more host')} {verb} in the totals.") if hidden > 0 else ""
     return (head + _note("Every attempt sent counts: redirect hops and retries too. Failed: an HTTP error status "
                          "(429 and 503 included), no answer, or an answer that could not be read.")
             + _table("requests", ("host", "requests", "failed", "HTTP 429", "HTTP 503", "no answer", "failed share"),
@@ -142,7 +146,7 @@ def _publishers(data: ReportData, images: dict[str, str]) -> str:
         return head + _note("No publisher page was read for these publications.")
     rows = [(r.host, r.publications, r.fulltext_here, r.fulltext_elsewhere, r.no_fulltext, _percent(
         r.fulltext_here, r.publications)) for r in data.publishers[:MAX_ROWS]]
-    more = (_note(f"{len(data.publishers) - MAX_ROWS} more hosts not listed.")
+    more = (_note(f"{counted(len(data.publishers) - MAX_ROWS, 'more host')} not listed.")
             if len(data.publishers) > MAX_ROWS else "")
     return (head + _note("Publications whose pages on a host were read (article pages and links followed), and "
                          "where their final full text came from.")

@@ -1,4 +1,5 @@
-"""Text forms, and the labels every form shares, of the rich parts (funding, updates, references, sections, licence)
+"""Text forms, and the labels every form shares, of the rich parts (funding, updates, references, sections, licence,
+relations)
 and of the retraction flag.
 
 They are written only when known, after PubFetcher's own fields, so that PubFetcher's layout is unchanged for a
@@ -21,6 +22,7 @@ RICH_LABELS: dict[RichName, str] = {
     RichName.references: "References",
     RichName.sections: "Sections",
     RichName.license: "License",
+    RichName.relations: "Relations",
 }
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol, Self, TypeVar
 
+from pubfetch import console
 from pubfetch.config import Endpoints, FetchConfig
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.fetcher_args import FetcherArgs
@@ -36,6 +37,14 @@ class Renderer(Protocol):
     stand-in given to the :class:`Context` (a test's)."""
 
     def render(self, url: str, wait_until: str | None = None, *, publication: bool = False) -> FetchResult: ...
+
+
+class AgencyCache(Protocol):
+    """Where the DOI registration agencies found in earlier runs are kept, by DOI prefix (the database)."""
+
+    def get_agencies(self, prefixes: Sequence[str]) -> dict[str, str]: ...
+
+    def put_agencies(self, agencies: dict[str, str]) -> None: ...
 
 
 class PubfetchWarning(UserWarning):
@@ -83,6 +92,11 @@ class Context:
         #: CPU-heavy work (PDF extraction workers) at most ``threads`` at a time, however many publications flow
         self.cpu_slots = threading.BoundedSemaphore(self.config.run.threads)
         self._warned: set[str] = set()
+        #: DOI registration agencies by DOI prefix, looked up once per run (``pubfetch.resources.agency``)
+        self.doi_agencies: dict[str, str] = {}
+        #: where they are kept between runs (the run's database), if anywhere
+        self.agency_cache: AgencyCache | None = None
+        console.install()  # the run's warnings say they are pubfetch's, in a program that set up no logging
 
     @property
     def args(self) -> FetcherArgs:
@@ -128,8 +142,9 @@ class Context:
 
     @property
     def renderer(self) -> Renderer | None:
-        """The JavaScript renderer, started on first use; ``None`` when JavaScript is switched off."""
-        if not self.config.run.javascript:
+        """The JavaScript renderer, started on first use; ``None`` when JavaScript is switched off or the run is
+        stopping (no Chromium is started, no page rendered, after an interrupt)."""
+        if not self.config.run.javascript or self.halted:
             return None
         with self._lock:
             if self._renderer is None:
@@ -168,6 +183,32 @@ class Context:
 
                 self._page_workers = page_workers(min(self.config.run.threads, os.cpu_count() or 1), rules)
             return self._page_workers
+
+    def interrupt(self) -> Callable[[], None]:
+        """The run was interrupted: nothing more is sent, waited for (rate limits, retry pauses) or rendered, and the
+        exchanges and the page render in flight end now instead of at their deadlines. Returns what lets the context
+        serve its owner again once the interrupted work has ended (a library caller may go on using it)."""
+        watch = getattr(self.client, "watch", None)
+        was_stopped = watch.stopped if watch is not None else False
+        if watch is not None:
+            watch.stopped = True
+        cut = getattr(self.client, "cut_in_flight", None)
+        if cut is not None:
+            cut()
+        with self._lock:
+            renderer = self._renderer
+        halt = getattr(renderer, "halt", None)
+        if halt is not None:
+            halt()
+
+        def resume() -> None:
+            if watch is not None:
+                watch.stopped = was_stopped
+            go_on = getattr(renderer, "resume", None)
+            if not was_stopped and go_on is not None:
+                go_on()
+
+        return resume
 
     def wants(self, name: PartName) -> bool:
         """Whether a part is asked for (``--fetch-part`` / ``--not-fetch-part``)."""

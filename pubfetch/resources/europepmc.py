@@ -24,6 +24,7 @@ from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, chunks
 from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.textutil import counted
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +248,7 @@ def update_citations(ctx: Context, pubs: Sequence[Publication]) -> int:
     updated = 0
 
     def failed(_kind: str, chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
-        log.warning("citation counts of %d publications not updated: %s", len(chunk), result.message)
+        log.warning("citation counts of %s not updated: %s", counted(len(chunk), "publication"), result.message)
 
     for _ in range(3):
         todo = [run for run in runs if not run.has(RunFlag.EUROPEPMC)]

@@ -40,11 +40,15 @@ def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
     params = {"db": db, "retmode": "xml", "id": ",".join(ids)}
     if ctx.config.run.ncbi_tool:
         params["tool"] = ctx.config.run.ncbi_tool
-    if email_address(ctx.config.run.ncbi_email):
-        params["email"] = ctx.config.run.ncbi_email.strip()
+    given = ctx.config.run.ncbi_email.strip()
+    if email_address(given):
+        params["email"] = given
+    elif given:
+        ctx.warn_once("ncbi-email", f"'{given}' (--ncbi-email, PUBFETCH_NCBI_EMAIL or ncbi_email) is not an e-mail "
+                      "address (NAME@DOMAIN): NCBI E-utilities are asked without one")
     else:
-        ctx.warn_once("ncbi-email", "NCBI E-utilities are asked without an e-mail address: set PUBFETCH_NCBI_EMAIL "
-                      "or --ncbi-email")
+        ctx.warn_once("ncbi-email", "NCBI E-utilities are asked without an e-mail address: set PUBFETCH_NCBI_EMAIL, "
+                      "--ncbi-email or ncbi_email")
     if ctx.config.run.ncbi_api_key:
         params["api_key"] = ctx.config.run.ncbi_api_key
     url = ctx.endpoints.eutils + "efetch.fcgi"

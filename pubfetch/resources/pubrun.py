@@ -70,6 +70,18 @@ class RunFlag(StrEnum):
     OADOI = "oadoi"
     #: Europe PMC's references endpoint asked (``--references`` only)
     EPMC_REFERENCES = "epmc_references"
+    #: the DOI's registration agency looked up (doi.org), asked of Crossref, OpenAlex, DataCite, bioRxiv/medRxiv (by
+    #: DOI), and answered; the bioRxiv JATS full text asked
+    DOI_AGENCY = "doi_agency"
+    CROSSREF_DOI = "crossref_doi"
+    CROSSREF = "crossref"
+    OPENALEX_DOI = "openalex_doi"
+    OPENALEX = "openalex"
+    DATACITE_DOI = "datacite_doi"
+    DATACITE = "datacite"
+    BIORXIV_DOI = "biorxiv_doi"
+    BIORXIV = "biorxiv"
+    BIORXIV_JATS = "biorxiv_jats"
 
 
 @dataclass

@@ -41,10 +41,11 @@ def _one(ctx: Context, run: PubRun) -> None:
     given = ctx.args.oadoi_email.strip()
     if not email and given not in ("", "@"):  # "@" is PubFetcher's default, meaning none
         ctx.warn_once("unpaywall-email", f"Unpaywall is asked without an e-mail address and may refuse: "
-                      f"'{given}' (--oadoiEmail or PUBFETCH_UNPAYWALL_EMAIL) is not a valid address (NAME@DOMAIN)")
+                      f"'{given}' (--oadoiEmail, PUBFETCH_UNPAYWALL_EMAIL or oadoi_email) is not a valid address "
+                      "(NAME@DOMAIN)")
     elif not email:
         ctx.warn_once("unpaywall-email", "Unpaywall is asked without an e-mail address and may refuse: set "
-                      "PUBFETCH_UNPAYWALL_EMAIL or --oadoiEmail")
+                      "PUBFETCH_UNPAYWALL_EMAIL, --oadoiEmail or oadoi_email")
     result = ctx.client.get(url, params={"email": email} if email else None, publication=True,
                             headers={"Accept": "application/json"})
     if not result.ok:

@@ -6,7 +6,7 @@ SQLite is the embedded default; another backend (PostgreSQL, say) implements thi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Self
 
@@ -75,6 +75,15 @@ class Store(ABC):
 
     @abstractmethod
     def pages_size(self, kind: str) -> int: ...
+
+    # what the fetch remembers between runs besides entries
+    def get_agencies(self, prefixes: Sequence[str]) -> dict[str, str]:
+        """The DOI registration agencies found in earlier runs, by DOI prefix (a store keeping none: none)."""
+        return {}
+
+    def put_agencies(self, agencies: Mapping[str, str]) -> None:
+        """Keep DOI registration agencies by prefix for later runs (a store keeping none forgets them)."""
+        return None
 
     # lifecycle
     @abstractmethod

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, field
 
 from pubfetch.store.sql import ID_COLUMNS, PAGE_TABLES, SqlStore, Tx
+from pubfetch.textutil import counted
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,7 @@ class CopyCounts:
     rows: dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return ", ".join(f"{n} {table}" for table, n in self.rows.items())
+        return ", ".join(counted(n, table.removesuffix("s")) for table, n in self.rows.items())
 
 
 def _copy_table(src: SqlStore, dst: SqlStore, table: str, columns: str, json_column: bool) -> int:

@@ -16,7 +16,7 @@ import functools
 import json
 import logging
 from abc import abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from pubfetch import ids as idmod
@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 ID_COLUMNS = "pmid, pmcid, doi, pmid_url, pmcid_url, doi_url"
+#: a DOI prefix's registration agency is the meta row ``doi_agency:<prefix>``
+AGENCY_KEY = "doi_agency:"
+#: prefixes per look-up statement (SQLite's host parameters are limited)
+AGENCY_QUERY = 500
 PAGE_TABLES = ("webpages", "docs")
 
 
@@ -260,6 +264,29 @@ class SqlStore(Store):
                 conn.close()
             except self.DB_ERRORS as e:
                 log.warning("closing database %s: %s", self.name, e)
+
+    # --- DOI registration agencies (rows of the meta table: no new table, no schema change) -------------------------
+
+    def get_agencies(self, prefixes: Sequence[str]) -> dict[str, str]:
+        wanted = [AGENCY_KEY + p for p in dict.fromkeys(prefixes)]
+        found: dict[str, str] = {}
+        for start in range(0, len(wanted), AGENCY_QUERY):
+            chunk = wanted[start:start + AGENCY_QUERY]
+            marks = ", ".join("?" * len(chunk))
+            for key, value in self._read(f"SELECT key, value FROM meta WHERE key IN ({marks})", tuple(chunk)):
+                found[key.removeprefix(AGENCY_KEY)] = value
+        return found
+
+    def put_agencies(self, agencies: Mapping[str, str]) -> None:
+        if self.readonly or not agencies:
+            return
+
+        def put(tx: Tx) -> None:
+            for prefix, agency in agencies.items():
+                tx.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = "
+                           "excluded.value", (AGENCY_KEY + prefix, agency))
+
+        self._transact(put)
 
     # --- publications -------------------------------------------------------------------------------------------------
 

@@ -230,7 +230,7 @@ class SqliteStore(SqlStore):
             return StoreError(f"database file '{self.path}' stayed locked by another process for more than "
                               f"{BUSY_TIMEOUT_S:.0f} s")
         if "readonly" in msg:
-            return StoreError(f"database file '{self.path}' cannot be written: {msg}")
+            return StoreError(_directory_problem(self.path) or f"database file '{self.path}' cannot be written: {msg}")
         return StoreError(f"database file '{self.path}': {msg}")
 
     def _transact(self, work: Callable[[Tx], T]) -> T:
@@ -335,6 +335,18 @@ def _file_system_type(directory: str) -> str | None:
     return kind
 
 
+def _directory_problem(p: str) -> str | None:
+    """Why a database cannot be written for its directory: SQLite creates its write-ahead log and shared-memory files
+    (``-wal``, ``-shm``) beside it, and says only "attempt to write a readonly database" when it cannot."""
+    directory = os.path.dirname(os.path.abspath(p))
+    if os.access(directory, os.W_OK | os.X_OK) or all(os.path.exists(p + s) for s in _WAL_FILES):
+        return None
+    return (f"database file '{p}' cannot be written: its directory '{directory}' is not writable, and SQLite keeps "
+            "its -wal and -shm files beside the database; make the directory writable, or copy the database to a "
+            "writable directory (opened read-only, as -db opens it, it is read where it is)")
+
+
+
 def _check_file(p: str, readonly: bool) -> None:
     """Say what is wrong with a path before SQLite gives a vague "file is not a database" (or quietly creates it)."""
     if not os.path.lexists(p):
@@ -345,6 +357,8 @@ def _check_file(p: str, readonly: bool) -> None:
         raise StoreError(f"database file '{p}' is not readable (check its permissions)")
     if not readonly and not os.access(p, os.W_OK):
         raise StoreError(f"database file '{p}' is not writable (check its permissions, or open it read-only)")
+    if not readonly and (problem := _directory_problem(p)) is not None:  # said before SQLite fails on it
+        raise StoreError(problem)
     try:
         with open(p, "rb") as f:
             header = f.read(len(SQLITE_HEADER))

@@ -10,6 +10,7 @@ what was in flight.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Self
 
@@ -21,7 +22,8 @@ __all__ = ["StoreWriter"]
 
 
 class StoreWriter:
-    """``put_publication``, ``put_page`` and ``commit`` of ``store``, on one thread of its own (a context manager)."""
+    """``put_publication``, ``put_page``, the DOI agencies and ``commit`` of ``store``, on one thread of its own (a
+    context manager)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -32,6 +34,12 @@ class StoreWriter:
 
     def put_page(self, kind: str, page: Webpage) -> bool:
         return self._thread.submit(self.store.put_page, kind, page).result()
+
+    def get_agencies(self, prefixes: Sequence[str]) -> dict[str, str]:
+        return self._thread.submit(self.store.get_agencies, prefixes).result()
+
+    def put_agencies(self, agencies: Mapping[str, str]) -> None:
+        self._thread.submit(self.store.put_agencies, dict(agencies)).result()
 
     def commit(self) -> None:
         self._thread.submit(self.store.commit).result()

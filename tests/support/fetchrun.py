@@ -24,16 +24,16 @@ from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Answer, MappingTransport
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
-from support.synthetic import SyntheticServices, in_process
+from support.synthetic import SCHOLARLY_OFF, SyntheticServices, in_process
 
 
 def chain_config(services: SyntheticServices, **changes: Any) -> FetchConfig:
     """Settings for a test of the chain against ``services``: private addresses allowed, no JavaScript, 4 threads,
-    no second try of a busy service within one request, and a batched service's request sent when every publication
+    no second try of a busy service within one request, the scholarly APIs off (no synthetic service), and a batched service's request sent when every publication
     of the batch waits, never after a linger (so what a batch asks does not depend on the machine's speed)."""
     values: dict[str, Any] = {"endpoints": services.endpoints(), "allow_private_addresses": True,
                               "javascript": False, "threads": 4, "linger_ms": 600_000,
-                              "busy_retries": 0, "timeout": 5000}
+                              "busy_retries": 0, "timeout": 5000, **SCHOLARLY_OFF}
     values.update(changes)
     return FetchConfig().with_changes(**values)
 

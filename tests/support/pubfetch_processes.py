@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from support.synthetic import SyntheticServices
+from support.synthetic import SCHOLARLY_OFF_ENV, SyntheticServices
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,6 +25,7 @@ def service_env(services: SyntheticServices, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PUBFETCH_", "NCBI_API_KEY"))}
     for name, value in vars(services.endpoints()).items():
         env[f"PUBFETCH_{name.upper()}_URL"] = value
+    env.update(SCHOLARLY_OFF_ENV)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env.update(extra)
     return env

@@ -19,13 +19,15 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from lxml import etree
 
 from support.loopback import Reply, Request
+from support.replay_apis import ScholarlyReplay
 
 _EXT_ID = re.compile(r"EXT_ID:(\d+)", re.IGNORECASE)
 _PMCID = re.compile(r"PMCID:(PMC\d+)", re.IGNORECASE)
 _DOI = re.compile(r'DOI:"([^"]+)"', re.IGNORECASE)
-#: The corpus manifests, served together: the first batch, the publisher/PubMed pages of the second, and the third
-#: batch's publisher pages (with what each page shows).
-MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl")
+#: The corpus manifests, served together: the first batch, the publisher/PubMed pages of the second, the third
+#: batch's publisher pages (with what each page shows), and the scholarly APIs' answers of the fourth
+#: (tests/support/replay_apis.py).
+MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl", "apis.jsonl")
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
@@ -79,6 +81,7 @@ class CorpusReplay:
                     ".//article-id[@pub-id-type='pmcid']")
                 if pmc:
                     self.pmc_articles[pmc.removeprefix("PMC")] = etree.tostring(art)
+        self.scholarly = ScholarlyReplay(self.entries, self.body)
         self.pages: dict[str, dict] = {}
         for resource in ("publisher_page", "pubmed_page", "pdf", "unpaywall", "europepmc_fulltext", "doi_redirect"):
             for e in self.by_resource(resource):
@@ -91,10 +94,17 @@ class CorpusReplay:
             "name": f"redirect-{doi}", "resource": "doi_redirect", "status": 302, "headers": {"Location": location},
             "body": None}
 
+    def answer(self, url: str, body: bytes, content_type: str, status: int = 200) -> None:
+        """Answer ``url`` with a body no recording has (a synthetic service's, such as a bioRxiv JATS full text)."""
+        self.pages[_host_path(url)] = {"name": f"answer-{url}", "resource": "synthetic", "status": status,
+                                       "headers": {"Content-Type": content_type}, "body": None, "_bytes": body}
+
     def by_resource(self, resource: str) -> list[dict]:
         return [e for e in self.entries if e["resource"] == resource]
 
     def body(self, entry: dict) -> bytes:
+        if "_bytes" in entry:
+            return entry["_bytes"]
         return (self.dir / entry["body"]).read_bytes() if entry.get("body") else b""
 
     # ------------------------------------------------------------------ the handler
@@ -102,6 +112,10 @@ class CorpusReplay:
     def __call__(self, req: Request) -> Reply:
         host = req.headers.get("Host", "").split(":")[0].lower().removeprefix("www.")
         path = req.path
+        scholarly = self.scholarly(host, req)
+        if scholarly is not None:
+            self.counts[scholarly[0]] += 1
+            return scholarly[1]
         if host == "ebi.ac.uk" and path.startswith("/europepmc/webservices/rest/search"):
             self.counts["europepmc_search"] += 1
             return self._search(req)

@@ -20,6 +20,7 @@ from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_site
 from support.loopback import LoopbackServer
 from support.replay import CorpusReplay
+from support.synthetic import SCHOLARLY_OFF
 from support.tlsintercept import TlsInterceptor
 
 #: The services' own URLs (over http: the proxy is asked for them as they are, and the recordings are keyed by them).
@@ -30,6 +31,10 @@ REAL_ENDPOINTS = Endpoints(
     pubmed="http://pubmed.ncbi.nlm.nih.gov/",
     doi="http://doi.org/",
     unpaywall="http://api.unpaywall.org/v2/",
+    crossref="http://api.crossref.org/",
+    openalex="http://api.openalex.org/",
+    datacite="http://api.datacite.org/",
+    biorxiv="http://api.biorxiv.org/",
 )
 
 
@@ -52,16 +57,18 @@ def config_for(server: LoopbackServer, **changes: object) -> FetchConfig:
     proxies = {"http": server.base, "https": server.base}
     # a batched service's request waits for every publication on its way to it (released together by the step
     # before), however slow the machine, not at most a linger
-    changes = {"linger_ms": 600_000, **changes}
+    # the scholarly APIs only where a test asks for them (SCHOLARLY_OFF): the other tests' expectations predate them
+    changes = {"linger_ms": 600_000, **SCHOLARLY_OFF, **changes}
     return FetchConfig().with_changes(endpoints=REAL_ENDPOINTS, allow_private_addresses=True, javascript=False,
                                       threads=4, proxies=proxies, timeout=10000, ca_bundle=server.ca_file, **changes)
 
 
-def fetch_all(server: LoopbackServer, ids: list[str], **changes: object) -> list[Publication]:
-    """The publications of ``ids`` fetched through the proxy ``server``, failures not retried."""
+def fetch_all(server: LoopbackServer, ids: list[str], db: object = None, **changes: object) -> list[Publication]:
+    """The publications of ``ids`` fetched through the proxy ``server`` (into the database ``db`` when given),
+    failures not retried."""
     cfg = config_for(server, **changes)
     with Context(cfg) as ctx:
-        return list(fetch_many(ids, config=cfg, context=ctx, retry_exceptions=False))
+        return list(fetch_many(ids, db=db, config=cfg, context=ctx, retry_exceptions=False))
 
 
 def read_at_url(server: LoopbackServer, pages: list[tuple[str, str]]) -> list[Publication]:

@@ -136,6 +136,9 @@ class SyntheticServices:
         #: (service, start, end) of every request answered, epoch seconds, when a list is given (the benchmarks'
         #: host timelines)
         self.timeline: list[tuple[str, float, float]] | None = None
+        #: more services by path prefix: (service name, handler), asked before the others (tests/support/
+        #: synthetic_apis.py adds the scholarly APIs)
+        self.more: dict[str, tuple[str, Callable[[Request], Reply]]] = {}
         self.server = LoopbackServer({"/*": self.handle})
 
     def __enter__(self) -> Self:
@@ -174,6 +177,9 @@ class SyntheticServices:
     # ------------------------------------------------------------------ dispatch
 
     def _service(self, path: str) -> str:
+        for prefix, (name, _) in self.more.items():
+            if path.startswith(prefix):
+                return name
         if path.startswith("/epmc/rest/search"):
             return "europepmc_search"
         if path.startswith("/epmc/rest/") and path.endswith("/fullTextXML"):
@@ -240,6 +246,7 @@ class SyntheticServices:
             "ncbi": self._efetch,
             "doi": self._doi,
             "publisher": self._page,
+            **{name: answer for name, answer in self.more.values()},
         }.get(service)
         if handler is None:
             return Reply(404, "not found", "text/plain")
@@ -404,11 +411,19 @@ def in_process(services: SyntheticServices):
     return MappingTransport({services.base + "/*": answer})
 
 
+#: The scholarly APIs (Crossref, OpenAlex, DataCite, bioRxiv/medRxiv) have no synthetic service here: the runs of
+#: these services leave them off (their own tests turn them on with the recorded corpus or services of their own).
+SCHOLARLY_OFF = {"ask_crossref": False, "ask_openalex": False, "ask_datacite": False, "ask_biorxiv": False}
+SCHOLARLY_OFF_ENV = {f"PUBFETCH_{name.upper()}": "false" for name in SCHOLARLY_OFF}
+
+
 def use_services(monkeypatch, tmp_path, services: SyntheticServices | None = None, *, emails: bool = True) -> None:
     """Point pubfetch (through the environment) at ``services``, with a private rate-limit file, no user
     configuration file or NCBI API key (the machine's own would change what is asked) and, unless ``emails`` is
     False, the e-mail addresses NCBI and Unpaywall want (so no warning says they are missing); with False, none."""
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
+    for name, value in SCHOLARLY_OFF_ENV.items():
+        monkeypatch.setenv(name, value)
     for name in ("PUBFETCH_CONFIG", "NCBI_API_KEY", "PUBFETCH_NCBI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
@@ -445,7 +460,7 @@ HOSTS = {"europepmc": "http://ebi.test/epmc/rest/", "europepmc_annotations": "ht
 def in_process_hosts(services: SyntheticServices, others: dict | None = None):
     """As :func:`in_process`, with each service on its own host as in production (one connection each), publisher
     pages on ``http://pages.test``; ``others`` maps more URL prefixes (``"http://slow.test/*"``) to answers. Returns
-    the transport and the endpoints."""
+    the transport and the endpoints (the scholarly APIs' stay the real ones: :data:`SCHOLARLY_OFF`)."""
     from urllib.parse import urlsplit
 
     from pubfetch.config import Endpoints

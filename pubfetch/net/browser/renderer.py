@@ -13,6 +13,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Final, Self
 
+from pubfetch import interrupts
 from pubfetch.net import addresses
 from pubfetch.net.browser.chromium import UNAVAILABLE_MESSAGE, BrowserUnavailable
 from pubfetch.net.browser.jobs import RenderJob, RenderSettings
@@ -77,6 +78,9 @@ class BrowserRenderer:
         self._worker: Worker | None = None
         self._retired: list[Worker] = []
         self._closed = False
+        #: set while the run is stopping (:meth:`halt`): no page is rendered and no browser started
+        self._halted = threading.Event()
+        interrupts.wake_on_interrupt(self._halted)
         #: where each page loaded is counted with the client's requests (the run report's requests per host)
         self._counts = counts
         _LIVE.add(self)
@@ -115,12 +119,16 @@ class BrowserRenderer:
             raise TypeError(f"url must be a str, got {type(url).__name__}")
         url = url.strip()
         started = time.monotonic()
+        if self.halting:
+            return outcome(url, OutcomeKind.OTHER, "not rendered: the run is stopping")
         result = self._refuse(url)
+        unavailable = False  # no browser: said once per process by the worker (each page falls back to a plain fetch)
         if result is None:
             logger.info("GET %s (with JavaScript)", url)
             job = RenderJob(url, wait_until.strip() if wait_until and wait_until.strip() else None)
             self._run(job)
             result = job.result or outcome(url, OutcomeKind.OTHER, "the renderer gave no result")
+            unavailable = job.error is not None
             if self._counts is not None and job.error is None:
                 self._counts.record(result.final_url or url, result.status,
                                     not result.ok and result.kind is not OutcomeKind.UNSUPPORTED_TYPE)
@@ -128,11 +136,31 @@ class BrowserRenderer:
         elapsed = time.monotonic() - started
         if result.ok:
             logger.info("GOT %s (with JavaScript, %d bytes, %.2f s)", result.final_url, len(result.body), elapsed)
-        else:
-            logger.warning("GET %s with JavaScript failed: %s%s (%s)%s", url, result.kind.name,
-                           f" {result.status}" if result.status else "", result.message,
-                           " -> fetchException" if result.fetch_exception else "")
+        else:  # a render the stop cut (or a browser the same Ctrl-C ended) is the stop's consequence, not news
+            say = logger.info if self.halting or unavailable else logger.warning
+            say("GET %s with JavaScript failed: %s%s (%s)%s", url, result.kind.name,
+                f" {result.status}" if result.status else "", result.message,
+                " -> fetchException" if result.fetch_exception else "")
         return result
+
+    @property
+    def halting(self) -> bool:
+        """Whether the run is stopping: halted by its owner, or the process interrupted."""
+        return self._halted.is_set()
+
+    def halt(self) -> None:
+        """The run is stopping (an interrupt): no page is rendered from now on and no browser started; the page being
+        rendered ends now (its browser is killed, and started again for a later page after :meth:`resume`)."""
+        self._halted.set()
+        with self._lock:
+            worker = self._worker
+        if worker is not None and worker.busy:
+            worker.kill_browser()
+
+    def resume(self) -> None:
+        """Render again after :meth:`halt` (an owner that goes on using the renderer after an interrupt)."""
+        if not interrupts.interrupted():
+            self._halted.clear()
 
     def ensure_browser(self) -> str:
         """Start the browser now; the path of the Chromium in use. Raises :class:`BrowserUnavailable` if none."""
@@ -213,7 +241,7 @@ class BrowserRenderer:
         """Start a worker if there is no live one (first use, or the last one was abandoned). Holds ``_lock``."""
         if self._worker is not None and self._worker.alive:
             return
-        self._worker = Worker(self._settings, self._jobs, self._worker_retired)
+        self._worker = Worker(self._settings, self._jobs, self._worker_retired, halted=self._halted)
         self._worker.start()
 
     def _worker_retired(self, worker: Worker) -> None:

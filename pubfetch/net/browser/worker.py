@@ -50,8 +50,10 @@ class Worker:
     """Owns Playwright and one browser; renders queued jobs one at a time. See the module docstring."""
 
     def __init__(self, settings: RenderSettings, jobs: queue.Queue[RenderJob | None],
-                 on_retire: Callable[[Worker], None]) -> None:
+                 on_retire: Callable[[Worker], None], *, halted: threading.Event | None = None) -> None:
         self.settings = settings
+        #: set while the run is stopping: a browser that fails to start then is the stop's doing, not news
+        self._halted = halted or threading.Event()
         self._jobs = jobs
         self._on_retire = on_retire
         self._lock = threading.Lock()
@@ -74,6 +76,11 @@ class Worker:
     def start(self) -> None:
         self._thread.start()
         self._watchdog.start()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a job is being served (a page rendered, or the browser started)."""
+        return self._current is not None
 
     @property
     def alive(self) -> bool:
@@ -167,6 +174,10 @@ class Worker:
             self._stopped.set()
 
     def _serve(self, job: RenderJob) -> None:
+        if self._halted.is_set():  # queued before the run stopped: no browser is started for it
+            stopped = BrowserUnavailable("not rendered: the run is stopping")
+            job.finish(outcome(job.url, OutcomeKind.OTHER, str(stopped)) if job.url else None, stopped)
+            return
         self._arm(time.monotonic() + (LAUNCH_TIMEOUT_MS + self.settings.kill_grace_ms) / 1000)
         try:
             self._ensure_browser()
@@ -233,7 +244,7 @@ class Worker:
                 raise BrowserUnavailable(f"{NOT_STARTED} Chromium at {path} did not start ({first_line(e)})") from e
         except BrowserUnavailable as e:
             self._unavailable = (e, time.monotonic())
-            logger.error("%s", e)
+            _report_unavailable(e, self._halted.is_set())
             raise
         self.executable = path
         logger.info("started Chromium %s (%s)", self._browser.version, path)
@@ -415,3 +426,17 @@ class Worker:
         result.encoding = "utf-8"
         result.encoding_source = "rendered"
         return result
+
+
+_reported_unavailable = threading.Event()
+
+
+def _report_unavailable(error: BrowserUnavailable, stopping: bool) -> None:
+    """Say once per process that pages are fetched without JavaScript (each page then falls back to a plain fetch,
+    so the run goes on: a warning, not an error); say nothing on the console when the run is stopping, where a browser
+    or Playwright driver ended by the same Ctrl-C is the interrupt's doing."""
+    if stopping or _reported_unavailable.is_set():
+        logger.info("%s", error)
+        return
+    _reported_unavailable.set()
+    logger.warning("%s; pages that need JavaScript are fetched without it", error)

@@ -1,0 +1,62 @@
+"""pubfetch's log lines on stderr for a program that set up no logging of its own (``pubfetch: warning: ...``), and
+the words that depend on who reads them.
+
+A library leaves logging to the program that uses it; but in a program that configured none, Python's last-resort
+handler prints a warning's bare words, which do not say they came from pubfetch (``www.ebi.ac.uk: GET ...: could not
+connect``). :data:`CONSOLE`, on the ``pubfetch`` logger from the first run on (:func:`install`), prints warnings and
+errors as the command line does, and only while the program has no logging of its own (no handler on the root logger):
+once it has, the records are shown there, its way. The command line shows them with its own handlers and words them
+for its runs: it marks the console as its own for a command (:mod:`pubfetch.cli.logsetup`).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+__all__ = ["CONSOLE", "LOGGER", "install", "line", "retry_note"]
+
+LOGGER = "pubfetch"
+
+#: What the line of a failed request ends with when the entry is asked again later (fetchException): a library
+#: caller's next fetch of it asks again, a command's next run does.
+LATER_FETCH = "a later fetch retries it"
+LATER_RUN = "a later run retries it"
+
+
+def line(record: logging.LogRecord) -> str:
+    """A record as one console line: ``pubfetch: <level>: <message>``."""
+    return f"pubfetch: {record.levelname.lower()}: {record.getMessage()}"
+
+
+class _LibraryConsole(logging.Handler):
+    """Warnings and errors on the stderr of the moment (``sys.stderr`` when each is written, as Python's last-resort
+    handler does), while the program has no logging configured and no command runs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        #: a command of the command line runs: its handlers show the records, in its words
+        self.command_line = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.command_line or logging.getLogger().handlers:  # the command's or the program's logging shows it
+            return
+        try:
+            sys.stderr.write(line(record) + "\n")
+        except Exception:  # logging must never raise into the run (logging's own rule)
+            self.handleError(record)
+
+
+CONSOLE = _LibraryConsole()
+
+
+def install() -> None:
+    """Put :data:`CONSOLE` on the ``pubfetch`` logger (once, whatever the number of runs)."""
+    logger = logging.getLogger(LOGGER)
+    if CONSOLE not in logger.handlers:
+        logger.addHandler(CONSOLE)
+
+
+def retry_note() -> str:
+    """The words for a failed request that a later fetch asks again, for whoever reads them now."""
+    return LATER_RUN if CONSOLE.command_line else LATER_FETCH

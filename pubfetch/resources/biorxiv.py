@@ -1,0 +1,95 @@
+"""bioRxiv and medRxiv: a preprint of those servers (DOI prefix 10.1101) from ``details/{server}/{doi}/na/json``, one
+request per preprint (the API takes no lists), and its JATS full text from the ``jatsxml`` URL of its latest version.
+
+Asked for every such DOI (the ``published`` field links the preprint to its journal version); title, abstract, authors
+and the full text are taken where the earlier resources left them unfinished. The server is the one Crossref or an
+earlier source named as the journal, else bioRxiv and then medRxiv.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from urllib.parse import quote
+
+from pubfetch.extract.biorxiv import SERVERS, parse_biorxiv
+from pubfetch.extract.jats import parse_jats
+from pubfetch.model.merge import apply_record
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.record import ArticleRecord
+from pubfetch.net.outcome import FetchResult
+from pubfetch.resources.base import Context
+from pubfetch.resources.doibatch import merge
+from pubfetch.resources.pubrun import PubRun, RunFlag
+
+log = logging.getLogger(__name__)
+
+PREFIX = "10.1101/"
+_FULLTEXT = (PartName.fulltext,)
+
+
+def wants_biorxiv(ctx: Context, run: PubRun) -> bool:
+    doi = run.pub.doi.content
+    return bool(ctx.config.run.ask_biorxiv and doi.startswith(PREFIX) and not run.has(RunFlag.BIORXIV_DOI))
+
+
+def details_url(ctx: Context, server: str, doi: str) -> str:
+    return f"{ctx.endpoints.biorxiv}details/{server}/{quote(doi.lower(), safe='/')}/na/json"
+
+
+def fetch_biorxiv(ctx: Context, runs: Sequence[PubRun]) -> None:
+    todo = []
+    for run in runs:
+        if wants_biorxiv(ctx, run):
+            run.set(RunFlag.BIORXIV_DOI)
+            todo.append(run)
+    ctx.map(lambda run: _one(ctx, run), todo)
+
+
+def _servers(run: PubRun) -> list[str]:
+    named = run.pub.journal_title.strip().lower()
+    return sorted(SERVERS, key=lambda server: server != named)
+
+
+def _read(ctx: Context, url: str, parse: Callable[[bytes], list[ArticleRecord]], accept: str,
+          what: str) -> tuple[FetchResult, list[ArticleRecord] | None]:
+    """The answer of ``url`` and its records (``None`` when it failed or could not be read, which is logged)."""
+    result = ctx.client.get(url, publication=True, headers={"Accept": accept})
+    if not result.ok:
+        return result, None
+    try:
+        return result, parse(result.body)
+    except ValueError as e:
+        log.warning("unreadable %s at %s: %s", what, url, e)
+        return result, None
+
+
+def _one(ctx: Context, run: PubRun) -> None:
+    doi = run.pub.doi.content
+    for server in _servers(run):
+        url = details_url(ctx, server, doi)
+        result, records = _read(ctx, url, parse_biorxiv, "application/json", "bioRxiv/medRxiv answer")
+        if records is None:
+            if result.ok:
+                run.unreadable()
+            else:
+                run.fail_service(result, RunFlag.BIORXIV_DOI)
+            return
+        if records:
+            run.set(RunFlag.BIORXIV)
+            merge(ctx, run, records[0], PartType.biorxiv, url)
+            _fulltext(ctx, run, records[0])
+            return
+
+
+def _fulltext(ctx: Context, run: PubRun, record: ArticleRecord) -> None:
+    """The preprint's JATS full text, while the full text is not final."""
+    url = str(record.flags.get("jatsxml", ""))
+    if not url or ctx.is_final(run.pub, _FULLTEXT) or not ctx.wants(PartName.fulltext):
+        return
+    run.set(RunFlag.BIORXIV_JATS)
+    result, articles = _read(ctx, url, parse_jats, "application/xml", "JATS full text")
+    if not result.ok:
+        run.fail(result, RunFlag.BIORXIV_JATS)
+    elif articles:
+        apply_record(run.pub, articles[0], PartType.biorxiv, url, ctx.args, parts=ctx.parts, ids=False)

@@ -1,0 +1,98 @@
+"""What the resources of the scholarly APIs (Crossref, OpenAlex, DataCite, bioRxiv/medRxiv) share: asking one list of
+DOIs in as few requests as the service takes, handing each publication the record of its DOI, and merging it.
+
+Their answers carry two kinds of thing. Content (title, abstract, authors, the bibliographic fields, funding, licence,
+references) is taken only for a publication whose title and abstract the earlier resources did not finish; what no other
+resource says as well (updates, relations, the source's retraction verdict, a citation count where Europe PMC gave none)
+is taken for every DOI. Updates and relations are joined to what other sources said (a Crossref correction beside
+PubMed's retraction), not offered as a replacement. One request serves both kinds: the answer is the same. """
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Sequence
+
+from pubfetch.model.merge import apply_record
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import RichName
+from pubfetch.net.outcome import FetchResult
+from pubfetch.resources.base import Context, chunks, email_address
+from pubfetch.resources.pubrun import PubRun, RunFlag
+
+log = logging.getLogger(__name__)
+
+#: the parts that, once final, leave nothing for a scholarly API's content to improve
+FINISHED_PARTS = (PartName.title, PartName.theAbstract)
+
+
+def contact(ctx: Context, setting: str, service: str, cost: str) -> str:
+    """The contact address of ``setting`` to send to ``service``, or "" after saying once what its absence costs (an
+    address that is not one is said to be so)."""
+    given = str(getattr(ctx.config.run, setting)).strip()
+    address = email_address(given)
+    if not address:
+        why = f"'{given}' ({setting}) is not an address (NAME@DOMAIN)" if given else "none is set"
+        ctx.warn_once(f"{service}-contact", f"{service} is asked without a contact address, {cost}: {why}; set "
+                      f"PUBFETCH_{setting.upper()} or --{setting.replace('_', '-')}")
+    return address
+
+
+def doi_key(doi: str) -> str:
+    """DOIs compared as the services return them (case does not matter)."""
+    return doi.strip().lower()
+
+
+def finished(ctx: Context, run: PubRun) -> bool:
+    return ctx.is_final(run.pub, FINISHED_PARTS)
+
+
+def ask_in_batches(ctx: Context, todo: Sequence[tuple[PubRun, str]], size: int,
+                   request: Callable[[list[str]], FetchResult], parse: Callable[[bytes], list[ArticleRecord]],
+                   asked: RunFlag, apply: Callable[[PubRun, ArticleRecord, str], None], what: str) -> None:
+    """Ask the DOIs of ``todo`` in requests of at most ``size`` DOIs and apply each DOI's record to its run; a failed
+    request is each of its runs' failure (``asked`` is what the end-of-run retry asks again)."""
+    for chunk in chunks(todo, size):
+        dois = list(dict.fromkeys(doi for _, doi in chunk))
+        result = request(dois)
+        if not result.ok:
+            if result.status == 404:  # the one DOI of a work request is unknown there: nothing to retry
+                continue
+            if result.status == 400 and len(chunk) > 1:  # one DOI the service refuses costs only its own answer
+                log.info("%s refused a list of %d DOIs (%s): asked one at a time", what, len(dois), result.url)
+                ask_in_batches(ctx, chunk, 1, request, parse, asked, apply, what)
+                continue
+            for run, _ in chunk:
+                run.fail_service(result, asked)
+            continue
+        try:
+            records = parse(result.body)
+        except ValueError as e:
+            log.warning("unreadable %s answer from %s: %s", what, result.url, e)
+            for run, _ in chunk:
+                run.unreadable()
+            continue
+        found: dict[str, ArticleRecord] = {}
+        for record in records:
+            found.setdefault(doi_key(record.doi), record)
+        for run, doi in chunk:
+            mine = found.get(doi_key(doi))
+            if mine is not None:
+                apply(run, mine, result.url)
+
+
+def merge(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType, url: str) -> None:
+    """Merge a scholarly API's record: content only when the earlier resources left it unfinished, the rest always;
+    updates and relations joined to the other sources'."""
+    pub = run.pub
+    content = not finished(ctx, run)
+    joined: dict[RichName, list] = {RichName.updates: record.updates, RichName.relations: record.relations}
+    # for a paper in PubMed, Europe PMC's citation count is kept: the two count different sets of citing papers
+    outside = pub.citations_count < 0 or not (pub.pmid.content or pub.pmcid.content)
+    count = record.citations_count if outside else None
+    rest = dataclasses.replace(record, citations_count=count, updates=[], relations=[])
+    types: dict[PartName | RichName, PartType] = {name: type_ for name in (*PartName, *RichName)}
+    apply_record(pub, rest, types, url, ctx.args, parts=ctx.parts if content else frozenset())
+    for name, items in joined.items():
+        pub.join_rich(name, items, type_, url)

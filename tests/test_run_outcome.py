@@ -1,0 +1,209 @@
+"""How a fetching run ends: the exit statuses of docs/command-line.md's table, and the summary line in the wording
+that section gives, quoted here. Status 75 (network down) is tested by test_network_down.py, 130 (interrupted) by
+test_interrupts.py; the job statuses (4, and 0, 3 and 130 for jobs) by test_cli_job_exit.py."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import pubfetch.cli.errors as errors
+from pubfetch.cli import main as cli_main
+from pubfetch.engine.summary import BatchSummary, merged_count
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.part_type import PartType
+from pubfetch.model.publication import Publication
+from support.cli import Cli
+from support.loopback import Reply
+from support.synthetic import Article, SyntheticServices
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "command-line.md"
+ARGS = FetcherArgs()
+MINUTE_MS = 60_000
+
+
+def docs_section(title: str) -> str:
+    """The paragraph of docs/command-line.md that starts with the bold ``title``, up to the next bold heading."""
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index(f"**{title}.**")
+    end = text.find("\n**", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+def utc(epoch_ms: int) -> str:
+    return datetime.fromtimestamp(epoch_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def fetch(cli: Cli, ids: Path, db: Path, *extra: object) -> tuple[int, list[str]]:
+    code, _, err = cli.lines("-pub-file", ids, "-db-fetch-end", db, "--allow-private-addresses", "--no-javascript",
+                             *extra)
+    return code, err
+
+
+def id_file(tmp_path: Path, pmids: list[str]) -> Path:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("".join(p + "\n" for p in pmids))
+    return ids
+
+
+# ---------------------------------------------------------------------------------------------------- exit statuses
+
+
+def test_the_docs_table_of_exit_statuses_is_the_constants_of_the_code() -> None:
+    rows = re.findall(r"(?m)^\| (\d+) \| `(EXIT_\w+)` \|", docs_section("Exit statuses"))
+    constants = {name: value for name, value in vars(errors).items() if name.startswith("EXIT_")}
+    # every constant but the alias a cancelled job uses (named in the interrupted row) has its row
+    assert {name: int(status) for status, name in rows} == {
+        name: value for name, value in constants.items() if name != "EXIT_JOB_CANCELLED"}
+    assert "`EXIT_JOB_CANCELLED`" in docs_section("Exit statuses")
+    assert errors.EXIT_JOB_CANCELLED == errors.EXIT_INTERRUPTED == cli_main.EXIT_INTERRUPTED == 130
+    assert len(set(constants.values())) == len(constants) - 1  # codes of their own, the alias apart
+
+
+def test_exit_0_when_every_publication_is_final_or_partial_only_in_what_no_service_had(
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    code, err = fetch(cli, id_file(tmp_path, services.pmids()), tmp_path / "pubs.db")
+    # the closed-access one (index 1) has no open full text anywhere: partial, which is what was there to fetch
+    assert (code, err[-1]) == (errors.EXIT_OK, "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
+                                               "0 failed")
+
+
+def test_exit_3_when_some_publication_failed(services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    services.failing = {"unpaywall"}  # the closed-access one asks Unpaywall, and gets 503s
+    code, err = fetch(cli, id_file(tmp_path, services.pmids()), tmp_path / "pubs.db", "--retryLimit", "0")
+    assert code == errors.EXIT_SOME_FAILED == 3
+    assert err[-1].startswith("pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 0 partial, 1 failed; "), err
+
+
+def test_exit_2_for_usage_and_1_for_an_internal_error(env: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert cli("-pub", "1", "-fetch", "--no-such-option").code == errors.EXIT_USAGE == 2
+
+    def broken(*args: object, **kwargs: object) -> int:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cli_main, "run", broken)
+    run = cli("-pub", "1", "-fetch")
+    assert run.code == errors.EXIT_INTERNAL == 1
+    assert run.lines == ["pubfetch: error: internal error: RuntimeError: a bug (please report it; run with --log FILE "
+                         "to record the details)"]
+
+
+# ---------------------------------------------------------------------------------------------------- the summary line
+
+
+def test_the_docs_example_of_the_summary_line_is_the_summary_s_own_wording() -> None:
+    (example,) = re.findall(r"(?m)^pubfetch: \d+ publications: .*$", docs_section("The summary line"))
+    at = int(datetime(2026, 11, 26, 1, 44, tzinfo=UTC).timestamp() * 1000)
+    summary = BatchSummary(total=37, fetched=13, skipped=24, final=24, not_final=13, failed=1, retry_limited=1,
+                           rejected_sites=2, eligible_at=at, eligible_options={"--fetchExceptionCooldown"},
+                           final_retried=5, final_retries_left=2, final_retried_at=at)
+    assert f"pubfetch: {summary.line()}" == example
+
+
+def final_publication(pmid: str, *, failed_request: bool, fetched_minutes_ago: int = 0, retries: int = 0) -> \
+        Publication:
+    """A publication with a final title, abstract and full text; ``failed_request``: one of its requests failed."""
+    pub = Publication()
+    pub.set_pmid(pmid, PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
+    pub.set_title("A final title", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
+    pub.set_abstract("An abstract. " * 40, PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
+    pub.set_fulltext("Full text. " * 800, PartType.europepmc_xml, "https://www.ebi.ac.uk/europepmc/", ARGS)
+    pub.state.fetch_time = int(datetime.now(UTC).timestamp() * 1000) - fetched_minutes_ago * MINUTE_MS
+    pub.state.retry_counter = retries
+    if failed_request:
+        pub.state.failed("not found")
+    return pub
+
+
+def test_final_publications_holding_a_failed_request_are_counted_with_when_they_are_fetched_again() -> None:
+    fresh = final_publication("1", failed_request=True, retries=1)
+    used_up = final_publication("2", failed_request=True, retries=3, fetched_minutes_ago=60)
+    clean = final_publication("3", failed_request=False)
+    summary = BatchSummary()
+    for pub in (fresh, used_up, clean):
+        summary.count(pub, ARGS, fetched=True)
+    assert (summary.final, summary.failed, summary.final_retried) == (3, 0, 2)
+    after = utc(used_up.state.fetch_time + 1440 * MINUTE_MS)  # the earliest of their cooldowns
+    assert summary.line() == ("3 publications: 3 fetched, 0 skipped; 3 final, 0 partial, 0 failed; 2 final with a "
+                              f"failed request: later runs fetch them again, up to 2 more times and after {after} "
+                              "(--retryLimit, --fetchExceptionCooldown)")
+
+
+@pytest.mark.parametrize(("retries", "args", "clause"), [
+    (3, ARGS, "1 final with a failed request: later runs fetch them again after {after} (--fetchExceptionCooldown)"),
+    (2, FetcherArgs(fetch_exception_cooldown=-1),
+     "1 final with a failed request: later runs fetch them again, once more (--retryLimit)"),
+    (0, FetcherArgs(retry_limit=-1), "1 final with a failed request: every later run fetches them again (--retryLimit "
+                                     "is negative)"),
+    (3, FetcherArgs(fetch_exception_cooldown=-1), None),  # no run fetches it again: not counted
+])
+def test_the_clause_of_final_publications_says_what_pubfetchers_rules_do(retries, args, clause) -> None:
+    pub = final_publication("1", failed_request=True, retries=retries)
+    summary = BatchSummary()
+    summary.count(pub, args, fetched=False)
+    head = "1 publications: 0 fetched, 1 skipped; 1 final, 0 partial, 0 failed"
+    after = utc(pub.state.fetch_time + 1440 * MINUTE_MS)
+    assert summary.line() == (head if clause is None else f"{head}; {clause.format(after=after)}")
+
+
+def test_a_distributed_job_s_summary_keeps_the_most_retries_left_and_the_earliest_time() -> None:
+    fields = {f.name: f for f in BatchSummary.__dataclass_fields__.values()}
+    assert merged_count(fields["final_retried"], 2, 3) == 5
+    assert merged_count(fields["final_retries_left"], 2, 1) == 2
+    assert merged_count(fields["final_retries_left"], 2, -1) == -1  # one batch's entries are retried on every run
+    assert merged_count(fields["final_retried_at"], 0, 500) == 500
+    assert merged_count(fields["final_retried_at"], 700, 500) == 500
+
+
+def test_a_second_run_over_final_publications_holding_a_failed_request_says_so_and_exits_0(
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    # asked for the open-access (final) papers' EFO and GO terms, the annotations service answers 404, which marks a
+    # publication for retry as PubFetcher's rules say (fetchException)
+    services.extra["/epmc/annotations/annotationsByArticleIds"] = Reply(404, "not found", "text/plain")
+    ids, db = id_file(tmp_path, [Article(0).pmid, Article(2).pmid]), tmp_path / "pubs.db"
+    code, err = fetch(cli, ids, db)
+    with sqlite3.connect(db) as conn:
+        (fetched_at,) = conn.execute("SELECT min(json_extract(json, '$.fetchTime')) FROM publications").fetchone()
+    after = utc(fetched_at + 1440 * MINUTE_MS)
+    head = "pubfetch: 2 publications: 2 fetched, 0 skipped; 2 final, 0 partial, 0 failed"
+    # a first fetch: --retryLimit's three retries are still to come (a 404 is not worth the end-of-run retry)
+    assert (code, err[-1]) == (0, f"{head}; 2 final with a failed request: later runs fetch them again, up to 3 more "
+                                  f"times and after {after} (--retryLimit, --fetchExceptionCooldown)")
+    asked = services.counts["europepmc_search"]
+
+    code, err = fetch(cli, ids, db)  # fetched again, as PubFetcher's rules say: one retry used
+    assert services.counts["europepmc_search"] > asked
+    assert (code, err[-1]) == (0, f"{head}; 2 final with a failed request: later runs fetch them again, up to 2 more "
+                                  f"times and after {after} (--retryLimit, --fetchExceptionCooldown)")
+    asked = sum(services.counts.values())
+
+    code, err = fetch(cli, ids, db, "--retryLimit", "1")  # retries used up: skipped until the cooldown has passed
+    assert sum(services.counts.values()) == asked  # nothing asked
+    assert (code, err[-1]) == (0, "pubfetch: 2 publications: 0 fetched, 2 skipped; 2 final, 0 partial, 0 failed; "
+                                  f"2 final with a failed request: later runs fetch them again after {after} "
+                                  "(--fetchExceptionCooldown)")
+
+
+# ---------------------------------------------------------------------------------------------------- --fetch-part
+
+
+def test_a_fetch_part_run_is_judged_by_the_parts_it_asks_for(
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    ids, db = id_file(tmp_path, services.pmids()), tmp_path / "pubs.db"
+    code, err = fetch(cli, ids, db, "--fetch-part", "title", "abstract")
+    # the closed-access paper (no full text anywhere) has a final title and abstract: done
+    assert (code, err[-1]) == (0, "pubfetch: 3 publications: 3 fetched, 0 skipped; 3 final, 0 partial, 0 failed")
+    asked = sum(services.counts.values())
+
+    code, err = fetch(cli, ids, db, "--fetch-part", "title", "abstract")
+    assert sum(services.counts.values()) == asked  # nothing to fetch again for the parts asked for
+    assert (code, err[-1]) == (0, "pubfetch: 3 publications: 0 fetched, 3 skipped; 3 final, 0 partial, 0 failed")
+
+    code, err = fetch(cli, ids, db)  # every part asked for: the full texts are missing
+    assert code == 0 and err[-1].startswith("pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
+                                            "0 failed"), err
+
