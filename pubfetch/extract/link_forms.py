@@ -113,30 +113,37 @@ def starts() -> re.Pattern[str]:
 
 
 @cache
-def _by_first_word() -> dict[str, tuple[Registry, ...]]:
-    out: dict[str, list[Registry]] = {}
+def _name_keys() -> tuple[tuple[str, bool, tuple[Registry, ...]], ...]:
+    """(text, in lower case, registries): the fixed texts names begin with. A long name's first word is looked for in
+    the lower-cased text; a short name (matched in capitals only) as written, so that ``UP`` is not looked for in
+    every "support"."""
+    out: dict[tuple[str, bool], list[Registry]] = {}
     for registry in registries():
-        for key in registry.name_keys:
-            first = _WORD.findall(key)[:1]
-            if first and registry.names is not None and registry not in out.get(first[0], []):
-                out.setdefault(first[0], []).append(registry)
-    return {word: tuple(found) for word, found in out.items()}
+        if registry.names is None:
+            continue
+        for name in registry.name_list:
+            first = _WORD.findall(name)[:1]
+            if first:
+                key = (first[0].lower(), True) if len(name) >= 4 else (name.upper(), False)
+                if registry not in out.get(key, []):
+                    out.setdefault(key, []).append(registry)
+    return tuple((text, lower, tuple(found)) for (text, lower), found in out.items())
 
 
 def names_in(text: str) -> list[tuple[int, Registry]]:
-    """Where ``text`` names a database, in order: (start, registry). The words of the text that begin a name are
-    found by a set look-up, and each of their places is tried against the names of those registries only (an
-    alternation of every name would be tried at almost every position of the text)."""
-    by_word = _by_first_word()
+    """Where ``text`` names a database, in order: (start, registry). Each name's first word is found by a substring
+    search and its places tried against those registries' names only (an alternation of every name would be tried
+    at almost every position of the text)."""
     lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: places in one are not places in the other
-        return sorted((m.start(), r) for r in registries() if r.names is not None
-                      for m in r.names.finditer(text) if begins_word(text, m.start()))
+        return sorted(((m.start(), r) for r in registries() if r.names is not None
+                       for m in r.names.finditer(text) if begins_word(text, m.start())), key=lambda item: item[0])
     found = []
-    for word in set(_WORD.findall(lowered)) & by_word.keys():
-        at = lowered.find(word)
+    for key, lower, regs in _name_keys():
+        within = lowered if lower else text
+        at = within.find(key)
         while at >= 0:
             if begins_word(text, at):
-                found += [(at, r) for r in by_word[word] if r.names is not None and r.names.match(text, at)]
-            at = lowered.find(word, at + 1)
+                found += [(at, r) for r in regs if r.names is not None and r.names.match(text, at)]
+            at = within.find(key, at + 1)
     return sorted(found, key=lambda item: item[0])
