@@ -107,7 +107,7 @@ def marked_link(kind: str, value: str, href: str = "") -> tuple[str, str, str] |
             hit = classify(candidate, kind, marked=True)
             if hit:
                 return hit
-    target = href or (value if _URL.match(value) or _DOI_URL.match(value) else "")
+    target = href or (value if kind == "url" or _URL.match(value) or _DOI_URL.match(value) else "")
     if target:
         found_kind, found = _url_or_doi(target)
         return found_kind, found, "doi" if found_kind == "doi" else ""
@@ -322,8 +322,7 @@ class _Finding:
             if at < done:
                 continue
             sentence_end = self.sentences.span(at)[1]
-            name_end = at + 1
-            for token in _TOKEN.finditer(self.text, name_end, sentence_end):
+            for token in _TOKEN.finditer(self.text, at, sentence_end):  # a name holds no digit: no token itself
                 if not self.taken.overlaps(token.start(), token.end()):
                     self._token(token.start(), ambiguous=True)
             done = sentence_end
