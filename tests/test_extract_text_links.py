@@ -67,6 +67,7 @@ def test_a_marked_value_takes_any_form_of_its_kind() -> None:
     assert marked_link("url", "the site", "https://doi.org/10.1080/2380.1911705") == ("doi", "10.1080/2380.1911705",
                                                                                       "doi")
     assert marked_link("url", "www.example.org", "") == ("url", "www.example.org", "")
+    assert marked_link("url", "github.com/x/tool", "") == ("url", "github.com/x/tool", "")  # a <uri> without target
     assert marked_link("pdb", "not an id") is None
 
 
