@@ -101,5 +101,8 @@ def test_annotations_takes_the_services_type_names_comma_separated(cli) -> None:
 
     assert from_text("annotations", "Diseases, Gene_Proteins") == {AnnotationType.diseases,
                                                                    AnnotationType.gene_proteins}
+    from pubfetch.cli.setting_options import setting_option
+
+    assert "(default Experimental Methods,Gene Ontology)" in setting_option("--annotations", "TYPES").help
     code, _, err = cli("-pub", "1", "--annotations", "Diseases,Genes", "-out")
     assert code != 0 and "--annotations" in err and "Gene_Proteins" in err and "Traceback" not in err
