@@ -125,3 +125,9 @@ def test_passages_end_where_sentences_end_and_fit_the_limit() -> None:
     assert " ".join(passages) == text.strip()
     long_one = "word " * 100
     assert [len(p) <= 120 for p in pack(long_one.strip(), 120)] == [True] * 5
+
+
+def test_a_marked_value_of_no_said_kind_is_not_taken_by_a_form_any_word_takes() -> None:
+    assert marked_link("", "12345") is None  # Ensembl's catch-all would take it: an ext-link-type="pubmed" value
+    assert marked_link("", "here") is None
+    assert marked_link("ensembl", "ENSMUSG00000017167") == ("ensembl", "ENSMUSG00000017167", "ensembl")

@@ -79,7 +79,8 @@ def _url_or_doi(value: str) -> tuple[str, str]:
 
 def classify(value: str, kind: str = "", *, marked: bool = False) -> tuple[str, str, str] | None:
     """(kind, value, registry prefix) of an identifier, or None: ``kind``, when given, limits it to that kind;
-    ``marked`` allows the ambiguous forms (the source said it is a link)."""
+    ``marked`` allows the ambiguous forms (the source said it is a link), except, when the source does not say of
+    which kind, a form any word or number takes (Ensembl's catch-all, RRID's): those need their kind said."""
     value = value.strip()
     if not value:
         return None
@@ -88,9 +89,15 @@ def classify(value: str, kind: str = "", *, marked: bool = False) -> tuple[str, 
             if kind and registry.kind != kind:
                 continue
             for form in registry.forms:
-                if form.distinctive == distinctive and form.pattern.fullmatch(value):
+                if form.distinctive == distinctive and form.pattern.fullmatch(value) and \
+                        (distinctive or kind or not _takes_anything(form.pattern)):
                     return registry.kind, value, registry.prefix
     return None
+
+
+def _takes_anything(pattern: re.Pattern[str]) -> bool:
+    """Whether a form matches a plain word or a plain number (then it tells nothing about a value)."""
+    return bool(pattern.fullmatch("word") or pattern.fullmatch("12345"))
 
 
 def marked_link(kind: str, value: str, href: str = "") -> tuple[str, str, str] | None:
