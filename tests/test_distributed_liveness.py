@@ -104,6 +104,7 @@ def assert_each_stored_once(db: str, services: SyntheticServices) -> None:
             assert pub is not None and pub.title.content == services.article(pmid=p).title
 
 
+@pytest.mark.slow
 def test_redis_queue_gives_a_killed_workers_batch_to_the_other_after_the_grace_period(tmp_path: Path, pg_url: str,
                                                                                       redis_url: str) -> None:
     init_store(pg_url).close()
@@ -120,6 +121,7 @@ def test_redis_queue_gives_a_killed_workers_batch_to_the_other_after_the_grace_p
     assert_each_stored_once(pg_url, services)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGSTOP], ids=["killed", "silent"])
 def test_rabbitmq_queue_gives_a_lost_workers_batch_to_the_other(tmp_path: Path, redis_url: str,
                                                                 how: signal.Signals) -> None:

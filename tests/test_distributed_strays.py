@@ -82,6 +82,7 @@ def test_a_lost_batch_is_sent_again_once_the_queue_is_empty_and_seen_lost_twice(
         queue.close()
 
 
+@pytest.mark.slow
 def test_a_worker_sends_a_lost_batch_again_and_the_job_ends(tmp_path: Path, redis_url: str) -> None:
     db = str(tmp_path / "pubs.db")
     init_store(db).close()
