@@ -7,6 +7,7 @@ broker redelivers when the connection dies). ``-job-status`` says who holds what
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -36,12 +37,15 @@ def test_a_chosen_name_is_held_by_one_live_worker_at_a_time(redis_url: str,
     """A second worker of a name in use is refused, told when a killed holder's name is free again; a worker that
     stops frees its name; one that finds its name taken by another says so once."""
     first, second = Heartbeat(redis_url, redis_url, 10.0, "w@h"), Heartbeat(redis_url, redis_url, 10.0, "w@h")
+    claimed = time.monotonic()
     first.claim_name()
     with pytest.raises(NameTaken) as info:
         second.claim_name()
+    since = time.monotonic() - claimed  # a loaded machine may take seconds between the two claims
     assert str(info.value).startswith("a worker named w@h is already running on this queue: give this one another "
                                       "--name, or leave --name out")
-    assert str(info.value).endswith(("free again within 10 s", "free again within 9 s"))
+    told = re.fullmatch(r".*; if that worker was killed, its name is free again within (\d+) s", str(info.value))
+    assert told and 10 - since <= int(told[1]) <= 10, str(info.value)  # what is left of the grace period
     first.stop()
     second.claim_name()
     for _ in range(2):
