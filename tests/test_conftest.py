@@ -4,7 +4,6 @@ pytest-xdist workers."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
