@@ -13,7 +13,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+@pytest.mark.parametrize("workers", [["-n", "0"], ["-n", "1"]], ids=["one-process", "xdist-worker"])
 def test_the_missing_corpus_and_an_unreachable_service_are_named_in_one_line_each_under_q(
         tmp_path: Path, workers: list[str]) -> None:
     tests = tmp_path / "checkout" / "tests"  # no ../shared beside this checkout
