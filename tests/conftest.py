@@ -199,7 +199,7 @@ def services(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The collected tests, the imported modules and what they hold live as long as the test process: frozen, the
     full garbage collections that each in-process command line run ends with (pubfetch/cli/main.py) and Python's own
-    no longer walk them (0.13 s each on a loaded machine, some 2,000 times a run)."""
+    no longer walk them (0.13 s a run on a loaded machine: test_cli_filters.py took 25 s, frozen 6 s)."""
     import gc
 
     gc.collect()  # what collecting left over is freed, not kept for good
