@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # the helpers are imported where used, so this file also work
     from support.cli import Cli
     from support.loopback import LoopbackServer
     from support.replay import CorpusReplay
+    from support.replayrun import CorpusPageFetches
     from support.synthetic import SyntheticServices
 
 # Property tests check what the code does, never how fast: Hypothesis's default 200 ms deadline per example and its
@@ -99,6 +100,16 @@ def replay_server(corpus_dir: Path) -> Iterator[tuple[CorpusReplay, LoopbackServ
 
     with replay_proxy(corpus_dir) as replaying:
         yield replaying
+
+
+@pytest.fixture(scope="session")
+def corpus_page_fetches(corpus_dir: Path) -> Iterator[CorpusPageFetches]:
+    """The corpus's publisher pages fetched once per test process, through a proxy of its own (see
+    :class:`support.replayrun.CorpusPageFetches`): for the tests that only read what the pages gave."""
+    from support.replayrun import CorpusPageFetches, replay_proxy
+
+    with replay_proxy(corpus_dir) as (replay, server):
+        yield CorpusPageFetches(replay, server)
 
 
 @pytest.fixture(scope="session")

@@ -29,8 +29,6 @@ from pathlib import Path
 
 import pytest
 
-from support.replayrun import fetch_all, read_at_url
-
 TABLE = json.loads((Path(__file__).parent / "data" / "page_content.json").read_text(encoding="utf-8"))
 
 #: page name -> why its content is not right yet (the work list of issue 32); a page listed here that passes fails
@@ -47,19 +45,19 @@ def nonspace(text: str | None) -> int:
 
 
 @pytest.fixture(scope="module")
-def fetched(replay_server) -> dict[str, tuple[dict, object]]:
+def fetched(replay_server, corpus_page_fetches) -> dict[str, tuple[dict, object]]:
     """Page name -> (its manifest entry, the publication fetched for its DOI), for every page of the table."""
-    replay, server = replay_server
+    replay, _ = replay_server
     pages = {e["name"]: e for e in replay.by_resource("publisher_page") if e["name"] in TABLE}
     redirects = {e["headers"]["Location"]: e["ids"]["doi"] for e in replay.by_resource("doi_redirect")}
     reached = {name: redirects[e["url"]] for name, e in pages.items() if e["url"] in redirects}
-    by_doi = {p.doi.content: p for p in fetch_all(server, sorted(set(reached.values())))}
+    by_doi = corpus_page_fetches.by_doi()
     out = {name: (pages[name], by_doi.get(doi.upper())) for name, doi in reached.items()}
     unreached = [name for name in pages if name not in reached]
     dois = [pages[name]["ids"].get("doi") or (pages[name].get("expected") or {}).get("doi") or TABLE[name]["doi"]
             for name in unreached]
-    for name, pub in zip(unreached, read_at_url(server, [(pages[n]["url"], d) for n, d in zip(unreached, dois,
-                                                                                             strict=True)]),
+    for name, pub in zip(unreached, corpus_page_fetches.at_url([(pages[n]["url"], d)
+                                                                    for n, d in zip(unreached, dois, strict=True)]),
                          strict=True):
         out[name] = (pages[name], pub)
     return out

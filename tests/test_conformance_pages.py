@@ -106,11 +106,10 @@ def squash(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def fetched(replay_server):
-    replay, server = replay_server
+def fetched(replay_server, corpus_page_fetches):
+    replay, _ = replay_server
     redirects = [e for e in replay.by_resource("doi_redirect") if e["_manifest"] != "pages3.jsonl"]
-    pubs = fetch_all(server, [e["ids"]["doi"] for e in redirects])
-    by_doi = {p.doi.content: p for p in pubs}
+    by_doi = corpus_page_fetches.by_doi()
     pages = {e["url"]: e for e in replay.by_resource("publisher_page")}
     return {pages[e["headers"]["Location"]]["name"]: (e["ids"]["doi"], by_doi.get(e["ids"]["doi"].upper()))
             for e in redirects}

@@ -31,7 +31,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_site
-from support.replayrun import config_for, fetch_all, read_at_url
+from support.replayrun import config_for
 
 MANIFEST = "pages3.jsonl"
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
@@ -51,16 +51,15 @@ def platform(entry: dict) -> str:
 
 
 @pytest.fixture(scope="module")
-def fetched(replay_server):
+def fetched(replay_server, corpus_page_fetches):
     """Page name -> (its manifest entry, the publication fetched for its DOI)."""
-    replay, server = replay_server
+    replay, _ = replay_server
     pages = [e for e in replay.by_resource("publisher_page") if e["_manifest"] == MANIFEST]
     redirects = {e["headers"]["Location"]: e for e in replay.by_resource("doi_redirect") if e["_manifest"] == MANIFEST}
-    pubs = fetch_all(server, [e["ids"]["doi"] for e in redirects.values()])
-    by_doi = {p.doi.content: p for p in pubs}
+    by_doi = corpus_page_fetches.by_doi()
     out = {e["name"]: (e, by_doi.get(redirects[e["url"]]["ids"]["doi"].upper())) for e in pages if e["url"] in redirects}
     unreached = [e for e in pages if e["url"] not in redirects and e["expected"]["doi"]]
-    for entry, pub in zip(unreached, read_at_url(server, [(e["url"], e["expected"]["doi"]) for e in unreached]),
+    for entry, pub in zip(unreached, corpus_page_fetches.at_url([(e["url"], e["expected"]["doi"]) for e in unreached]),
                           strict=True):
         out[entry["name"]] = (entry, pub)
     return out

@@ -109,6 +109,25 @@ def test_a_page_over_its_time_limit_is_abandoned_and_the_next_is_read_by_a_fresh
 
 
 def test_a_page_over_its_memory_limit_is_abandoned() -> None:
+    """A page of the body cap's size whose text alone, copied as a reading copies it (four bytes a character: one
+    character beyond Latin-1), is several times the limit: the worker reaches the limit within seconds."""
+    rules = ScrapingRules()
+    page = "<html><body><p>\N{GRINNING FACE}" + "word " * 10_000_000 + "</p></body></html>"
+    with page_workers(1, rules) as workers:
+        why = read_page_isolated(page, "https://publisher.invalid/a", rules, workers, meta=True, time_limit=600,
+                                 memory_limit=512 * 1024 ** 2)
+        assert why == ("needed more than the page memory limit of 536,870,912 bytes (page_memory_limit; raise it to "
+                       "give pages more)")
+        assert getattr(why, "kind", None) == "memory"
+        after = read_page_isolated(RULE_PAGE, "https://publisher.invalid/b", rules, workers, meta=True,
+                                   time_limit=60, memory_limit=512 * 1024 ** 2)
+        assert not isinstance(after, str) and after.record.fulltext  # the next page is read under the same limit
+
+
+@pytest.mark.slow
+def test_a_tag_dense_page_over_its_memory_limit_is_abandoned() -> None:
+    """The red team's shape: tiny paragraphs at the body cap's size, about 6 GB of parse tree, grown element by element
+    until the limit (one to two minutes of parsing on a loaded machine)."""
     rules = ScrapingRules()
     dense = hostile_pages.tag_dense(50_000_000)  # the body cap's size: about 6 GB of parse tree
     with page_workers(1, rules) as workers:

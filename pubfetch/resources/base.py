@@ -132,12 +132,10 @@ class Context:
         """Scraping rules, loaded on first use (shipped files plus the user's from journalsYaml/webpagesYaml)."""
         with self._lock:
             if self._rules is None:
-                from pubfetch.rules import ScrapingRules, default_rules
+                from pubfetch.rules import rules_for
 
-                if self.args.journals_yaml or self.args.webpages_yaml:
-                    self._rules = ScrapingRules.load(self.args.journals_yaml or None, self.args.webpages_yaml or None)
-                else:  # the built-in rules are loaded once per process, whatever the number of library calls
-                    self._rules = default_rules()
+                # without user files: the built-in rules, loaded once per process whatever the number of calls
+                self._rules = rules_for(self.args.journals_yaml, self.args.webpages_yaml)
             return self._rules
 
     @property

@@ -83,3 +83,30 @@ def read_at_url(server: LoopbackServer, pages: list[tuple[str, str]]) -> list[Pu
             fetch_site(ctx, run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
             out.append(run.pub)
     return out
+
+
+class CorpusPageFetches:
+    """The corpus's publisher pages, fetched once per test process and shared by the conformance modules that only
+    read them (tests/test_conformance_pages.py, _pages3.py and _content.py ask for the same 75 DOIs and some of the same
+    pages at their URLs: 20 to 150 s each on a loaded machine when every module fetched its own).
+
+    Every DOI a recorded doi.org redirect leads from is fetched in one run, whichever module asks first, so what a
+    module sees does not depend on which modules the same pytest-xdist worker ran before it."""
+
+    def __init__(self, replay: CorpusReplay, server: LoopbackServer) -> None:
+        self.replay, self.server = replay, server
+        self._by_doi: dict[str, Publication] | None = None
+        self._at_url: dict[tuple[str, str], Publication] = {}
+
+    def by_doi(self) -> dict[str, Publication]:
+        """Upper-cased DOI -> its publication, for every DOI of the corpus's doi.org redirects."""
+        if self._by_doi is None:
+            dois = sorted({e["ids"]["doi"] for e in self.replay.by_resource("doi_redirect")})
+            self._by_doi = {p.doi.content: p for p in fetch_all(self.server, dois)}
+        return self._by_doi
+
+    def at_url(self, pages: list[tuple[str, str]]) -> list[Publication]:
+        """:func:`read_at_url` of each ``(url, doi)``, each pair read once per process."""
+        missing = list(dict.fromkeys(pair for pair in pages if pair not in self._at_url))
+        self._at_url.update(zip(missing, read_at_url(self.server, missing), strict=True))
+        return [self._at_url[pair] for pair in pages]
