@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from support.loopback import Request
-from support.synthetic import SyntheticServices
+from services import TESTS  # noqa: F401 - puts the tests' support package on the path
+from support.loopback import Request  # noqa: E402
+from support.synthetic import SyntheticServices  # noqa: E402
 
 #: The batched services as the server tells them apart, with pubfetch's default IDs per request
 #: (pubfetch.config.defaults.Batching).
