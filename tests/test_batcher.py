@@ -143,6 +143,7 @@ class SharedHost:
 
     def __init__(self) -> None:
         self.slots = HostSlots()
+        self.rank_thread = self.slots.rank_thread
 
     @contextlib.contextmanager
     def turn(self, url: str) -> Iterator[Callable[[], None]]:
@@ -153,13 +154,14 @@ class SharedHost:
 class OtherRequest:
     """A request of another step holding the host's connection until the test lets it go."""
 
-    def __init__(self, host: SharedHost, url: str) -> None:
+    def __init__(self, host: SharedHost, url: str, rank: int = 0) -> None:
         self.holding = threading.Event()
         self.release = threading.Event()
-        self.thread = threading.Thread(target=self._send, args=(host, url))
+        self.thread = threading.Thread(target=self._send, args=(host, url, rank))
         self.thread.start()
 
-    def _send(self, host: SharedHost, url: str) -> None:
+    def _send(self, host: SharedHost, url: str, rank: int) -> None:
+        host.rank_thread(rank)
         with host.slots.hold(url):
             self.holding.set()
             self.release.wait(GUARD_S)
@@ -210,8 +212,9 @@ def test_a_batch_lets_every_request_waiting_for_its_busy_host_go_first_and_gathe
 
 
 def test_two_batches_waiting_for_one_host_do_not_hand_it_back_and_forth():
-    """Batches of two steps on one host wait for it together: neither counts the other as work the host has, so each
-    goes when it has the connection (handing it to each other would go on for ever)."""
+    """Batches of two steps of the older batch wait for one host with a request of the next batch: neither counts
+    the other as work the host has, and one that lets the request go queues behind it, not ahead by its batch's rank
+    (the two would hand the connection to each other for ever). The request goes, then each batch."""
     host = SharedHost()
     batcher = Batcher(SimpleNamespace(client=host), settle_s=GUARD_S)  # type: ignore[arg-type]
     search = BatchedService(lambda ctx: "http://ebi.test/search", lambda ctx: 10)
@@ -219,9 +222,11 @@ def test_two_batches_waiting_for_one_host_do_not_hand_it_back_and_forth():
     served: list[str] = []
     runs = [PubRun(Publication()), PubRun(Publication())]
     batcher.start(runs, 1)
-    fulltext = OtherRequest(host, "http://ebi.test/fulltext")
+    fulltext = OtherRequest(host, "http://ebi.test/fulltext", rank=2)
     assert fulltext.holding.wait(GUARD_S)
+
     def served_then_done(name: str, service: BatchedService, run: PubRun) -> None:
+        host.rank_thread(1)  # the older batch, as the flow ranks its threads
         batcher.serve(lambda ctx, batch: served.append(name), service, run)
         batcher.finished(run)  # its next step is elsewhere
 
@@ -230,7 +235,12 @@ def test_two_batches_waiting_for_one_host_do_not_hand_it_back_and_forth():
     for thread in threads:
         thread.start()
     wait_until(lambda: host.slots.waiting("http://ebi.test/") == 2, GUARD_S, "both batches queued for the host")
+    newer = OtherRequest(host, "http://ebi.test/fulltext", rank=2)  # the next batch's full text
+    wait_until(lambda: host.slots.waiting("http://ebi.test/") == 3, GUARD_S, "the newer request queued")
     fulltext.done()
+    assert newer.holding.wait(GUARD_S)
+    assert served == []
+    newer.done()
     for thread in threads:
         thread.join(GUARD_S)
     assert sorted(served) == ["annotations", "search"]

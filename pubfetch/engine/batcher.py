@@ -37,6 +37,9 @@ from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
 
+#: The rank a batch queues with for a host after letting the requests waiting for it go: behind all of them.
+LAST_RANK = 1 << 62
+
 #: A batchable step of the chain: serves every run it is given (each by its own flags), in as few requests as it can.
 Step = Callable[[Context, Sequence[PubRun]], None]
 
@@ -137,19 +140,22 @@ class Batcher:
         host = host_key(url)
         try:
             self._settle(batch)
+            behind = False
             while True:
                 queued = True
                 with self._cond:
                     self._leaders_queued[host] += 1
                 try:
-                    with self._turn(url) as prepay:
+                    with self._behind_all(behind, batch), self._turn(url) as prepay:
                         with self._cond:
                             self._leaders_queued[host] -= 1
                             queued = False
+                        self._rank_as(batch)
                         self._settle(batch, same_flows=True)
                         if not batch.closed and self._others_waiting(url, host):
                             # the host has other work: sending now would not make it busier, only the batch smaller,
-                            # so the others go first and the batch keeps gathering (its turn comes again after them)
+                            # so the others go first and the batch keeps gathering (its turn comes after them)
+                            behind = True
                             continue
                         permit = time.time()
                         prepay()
@@ -175,6 +181,28 @@ class Batcher:
     def _turn(self, url: str) -> contextlib.AbstractContextManager[Callable[[], None]]:
         turn = getattr(self.ctx.client, "turn", None)
         return turn(url) if turn is not None else _no_turn()
+
+    @contextlib.contextmanager
+    def _behind_all(self, behind: bool, batch: _Batch) -> Iterator[None]:
+        """While ``behind``, the batch queues for its host behind every request waiting for it, whatever their
+        batch's rank: it let them go, and ahead of another batch's request it would only take the connection back
+        before that one had it (two batches ranked ahead of the request would hand it to each other for ever)."""
+        rank = getattr(self.ctx.client, "rank_thread", None)
+        if not behind or rank is None:
+            yield
+            return
+        rank(LAST_RANK)
+        try:
+            yield
+        finally:
+            self._rank_as(batch)
+
+    def _rank_as(self, batch: _Batch) -> None:
+        """The leader's thread ranked by its batch again (as the flow ranks it: its later requests keep their
+        place)."""
+        rank = getattr(self.ctx.client, "rank_thread", None)
+        if rank is not None:
+            rank(self._flow_of.get(id(batch.runs[0]), 0))
 
     def _others_waiting(self, url: str, host: str) -> bool:
         """Whether requests other than batches' wait for the URL's host: then its connection is what the run waits on,
