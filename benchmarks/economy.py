@@ -29,7 +29,9 @@ def economy_runs(n: int, batch_size: int, latency: float, rounds: int, workdir: 
         for round_ in range(rounds):
             for name, parts in SCENARIOS.items():
                 log(f"{n} PMIDs with second passes, {name}, round {round_ + 1} of {rounds}")
-                run = fetch_run(hosted, hosted.services.pmids(), batch_size, workdir, latency=latency,
+                rundir = workdir / f"round-{round_ + 1}"  # each run's database and ID file are new
+                rundir.mkdir(exist_ok=True)
+                run = fetch_run(hosted, hosted.services.pmids(), batch_size, rundir, latency=latency,
                                 second_pass=True, parts=parts)
                 log(f"  {run.wall_s:.1f} s (bound of the smallest set {run.smallest_bound_s:.1f} s)")
                 runs[name].append(run)
