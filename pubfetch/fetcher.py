@@ -15,8 +15,8 @@ from typing import TypeVar
 from pubfetch import ids as idmod
 from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import DbLike, FetchRun
-from pubfetch.engine.batches import IdsLike, Progress, init_publication, to_ids, warn_retracted
 from pubfetch.engine.resume import RetryEntry
+from pubfetch.engine.run_batch import IdsLike, Progress, init_publication, to_ids, warn_retracted
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.edges import CitationEdge

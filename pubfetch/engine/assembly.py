@@ -15,10 +15,10 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Self
 
 from pubfetch.config import FetchConfig, rate_db_default
-from pubfetch.engine.batches import IdsLike, Progress, Tally
 from pubfetch.engine.flow import InFlight
 from pubfetch.engine.overlap import retried, run_batches
 from pubfetch.engine.resume import RetryEntry
+from pubfetch.engine.run_batch import IdsLike, Progress, Tally
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory

@@ -8,9 +8,9 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
-from pubfetch.engine.batches import IdsLike, Tally, checked, fetch_batch, loaded_batches, waiting
 from pubfetch.engine.flow import InFlight
 from pubfetch.engine.resume import RetryEntry
+from pubfetch.engine.run_batch import IdsLike, Tally, checked, fetch_batch, loaded_batches, waiting
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
 from pubfetch.store import Store

@@ -179,7 +179,7 @@ class HttpClient:
         """Hold the connection slot of the URL's host for this thread (its requests to that host inside take no
         other), and yield a function that waits for the service's rate-limit permit, which this thread's next
         request to the service then uses. Whoever holds the turn can send the moment it decides what to send: the
-        batcher gathers publications until then (``pubfetch.engine.batcher``)."""
+        batcher gathers publications until then (``pubfetch.engine.service_batcher``)."""
         rate = self._rate_layer
         with self.slots.hold(url):
             try:

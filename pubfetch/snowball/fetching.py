@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 
 from pubfetch.engine.assembly import DbLike, FetchRun
-from pubfetch.engine.batches import IdsLike, Progress, valid_ids
+from pubfetch.engine.run_batch import IdsLike, Progress, valid_ids
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.ids import PublicationIds
 from pubfetch.model.edges import CitationEdge

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from types import SimpleNamespace
 
 from pubfetch.config import FetchConfig
-from pubfetch.engine.batcher import BatchedService, Batcher
+from pubfetch.engine.service_batcher import BatchedService, Batcher
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
