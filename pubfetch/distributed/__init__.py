@@ -14,3 +14,35 @@
 
 Celery, its Redis transport and a PostgreSQL driver are the ``cluster`` extra: ``pip install "pubfetch[cluster]"``.
 """
+
+import typing as _typing
+
+from pubfetch.lazy import lazy_names as _lazy_names
+
+#: The queue's library calls (``pubfetch.fetch_many(..., queue=...)`` is the usual way in; :func:`.submit.submit`
+#: sends a job without waiting), imported on first use so that Celery is only needed by those who use them.
+_LAZY = {
+    "wait": "pubfetch.distributed.submit",
+    "fetch_queued": "pubfetch.distributed.submit",
+    "job_status": "pubfetch.distributed.submit",
+    "cancel": "pubfetch.distributed.submit",
+    "JobStatus": "pubfetch.distributed.jobstatus",
+    "QueueError": "pubfetch.distributed.jobstatus",
+}
+
+__all__ = [*_LAZY]  # noqa: PLE0604 - the lazy table is the one list of public names
+
+if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead (``as``: re-exported)
+    from pubfetch.distributed.jobstatus import JobStatus as JobStatus
+    from pubfetch.distributed.jobstatus import QueueError as QueueError
+    from pubfetch.distributed.submit import cancel as cancel
+    from pubfetch.distributed.submit import fetch_queued as fetch_queued
+    from pubfetch.distributed.submit import job_status as job_status
+    from pubfetch.distributed.submit import wait as wait
+
+
+def __getattr__(name: str) -> object:
+    return _lazy(name)
+
+
+_lazy = _lazy_names(__name__, _LAZY)
