@@ -9,17 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import Literal, get_args
 
 from pubfetch.config import FetchConfig
+from pubfetch.engine.resume import RetryEntry
+from pubfetch.engine.summary import BatchSummary
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.edges import CitationEdge
 from pubfetch.model.part_type import PartName
-
-if TYPE_CHECKING:
-    from pubfetch.engine.resume import RetryEntry
-    from pubfetch.engine.summary import BatchSummary
-    from pubfetch.model.edges import CitationEdge
-    from pubfetch.model.publication import Publication
+from pubfetch.model.publication import Publication
 
 __all__ = ["ERRORS", "Errors", "FetchOptions", "call_config", "checked_errors"]
 
