@@ -197,3 +197,19 @@ def test_the_structure_parts_are_raw_maps() -> None:
                                                "mediatype": "text/csv", "size": "12"}]
     assert [m["type"] for m in am.get_raw_list("statements")] == ["data_availability", "funding"]  # type: ignore[index]
     assert am.get_raw_list("figures")[0]["url"].endswith("/f1.jpg")  # type: ignore[index]
+
+
+def test_links_and_mined_terms_are_raw_maps() -> None:
+    from pubfetch.model.links import TextLink
+    from pubfetch.model.mined_terms import TypedTerm
+    from pubfetch.model.part_type import PartType
+    from pubfetch.model.rich import RichName
+
+    pub = full_publication()
+    pub.set_rich(RichName.links, [TextLink("geo", "GSE1", "geo", ("Methods", "Data"), "At GSE1.", True)],
+                 PartType.europepmc_xml, "u")
+    pub.set_rich(RichName.mined_terms, [TypedTerm("Diseases", "asthma", 3, "http://x/D1")], PartType.europepmc, "u")
+    am = publication_record(pub)
+    assert am.get_raw("links") == {"kind": "geo", "value": "GSE1", "registry": "geo", "sectionpath": '["Methods", "Data"]',
+                                   "sentence": "At GSE1.", "marked": "true"}
+    assert am.get_raw("minedterms") == {"type": "Diseases", "term": "asthma", "count": "3", "uri": "http://x/D1"}

@@ -243,6 +243,7 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--allow-private-addresses"),
     setting_option("--no-javascript"),
     setting_option("--references"),
+    setting_option("--annotations", "TYPES"),
     setting_option("--follow-published"),
     setting_option("--no-crossref"),
     setting_option("--no-openalex"),
@@ -507,11 +508,12 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
     flag("--plain", "Leave out metadata: only the content of entries, only the IDs without provenance", "modifier"),
     one("--format", "FORMAT",
         "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
-        "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), or citations of the "
-        "publications for reference managers: csljson, bibtex, ris (bibtex and ris need pubfetch[citations]), or "
-        "markdown (each entry a Markdown document: headings, tables, figures, statements, references; whole entries "
-        "whatever --out-part and --plain say), or edges: the citation edges a snowball stored among the "
-        "publications, as CSV (-out only)",
+        "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), chunks (passages for "
+        "retrieval, one JSON line each: a paragraph of at most 2,000 characters with its IDs and section path), "
+        "citations of the publications for reference managers: csljson, bibtex, ris (bibtex and ris need "
+        "pubfetch[citations]), markdown (each entry a Markdown document: headings, tables, figures, statements, "
+        "references; whole entries whatever --out-part and --plain say), or edges: the citation edges a snowball "
+        "stored among the publications, as CSV (-out only)",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",
          spec.part_name, "modifier"),

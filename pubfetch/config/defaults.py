@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from pubfetch.config.limits import DOCUMENTED, parse_windows
 from pubfetch.config.values import check_record, setting
 from pubfetch.model.identity import DEFAULT_TITLE_SIMILARITY
+from pubfetch.model.mined_terms import DEFAULT_ANNOTATIONS, AnnotationType
 from pubfetch.model.part_type import PartName
 from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS
 
@@ -199,6 +200,16 @@ class RunSettings:
         10_000, low=1, high=10_000_000, job=True,
         doc="references kept per publication: a longer list keeps its first ones, with a warning (`--references` "
             "asks no page past them)")
+    annotations: frozenset[AnnotationType] = setting(
+        DEFAULT_ANNOTATIONS, cli="--annotations", job=True,
+        doc="the annotation types asked of Europe PMC's annotations service, by its type names, comma-separated: "
+            "Gene_Proteins, Diseases, Chemicals, Organisms, Accession Numbers, Resources, Experimental Methods (the "
+            "`efo` part), Gene Ontology (the `go` part); the others are kept in the `minedTerms` part. One request "
+            "per batch of articles brings every type")
+    max_text_links: int = setting(
+        2_000, low=1, high=1_000_000, job=True,
+        doc="links and identifiers found in the text kept per publication (the `links` part): more keep their first "
+            "ones, with a warning")
     max_entry_bytes: int = setting(
         DEFAULT_MAX_ENTRY_BYTES, low=1024 * 1024, high=1024 ** 3, job=True,
         doc="largest entry (its JSON in UTF-8) a fetch stores: a publication over it loses references from the end "

@@ -26,6 +26,7 @@ from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.page_structure import page_figures, page_statements, page_tables
 from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.scrape import scrape_journal
+from pubfetch.extract.text_links import record_links
 from pubfetch.extract.title_choice import complete_title, shown_spacing
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.model.identity import Claims
@@ -104,6 +105,7 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool,
             reading.tables = page_tables(roots, max_cells=max_table_cells)
             reading.figures = page_figures(roots, url)
         reading.fill = _reader_fill(reading.record, html, soup, url, meta_record)
+        reading.record.text_links = record_links(reading.record.abstract, reading.record.fulltext, reading.sections)
         shown_abstract = reading.record.abstract or reading.fill.abstract
         page_text = reading.record.fulltext or reading.fill.fulltext
     else:

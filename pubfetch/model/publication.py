@@ -88,6 +88,10 @@ class Publication:
     #: each retraction source's latest verdict (:mod:`pubfetch.model.retraction`); ``retracted`` while any says so
     retraction: RetractionFlags = field(default_factory=RetractionFlags)
     funding: RichList = field(default_factory=lambda: RichList(RichName.funding))
+    #: URLs, DOIs, accessions, RRIDs, trial registrations and grant IDs in the text (:mod:`pubfetch.model.links`)
+    links: RichList = field(default_factory=lambda: RichList(RichName.links))
+    #: text-mined terms of the annotation types asked for beyond EFO and GO (:mod:`pubfetch.model.mined_terms`)
+    mined_terms: RichList = field(default_factory=lambda: RichList(RichName.mined_terms))
     updates: RichList = field(default_factory=lambda: RichList(RichName.updates))
     references: RichList = field(default_factory=lambda: RichList(RichName.references))
     sections: RichList = field(default_factory=lambda: RichList(RichName.sections))
@@ -138,9 +142,9 @@ class Publication:
                               self.pmid.url, self.pmcid.url, self.doi.url)
 
     def rich(self, name: RichName) -> RichList | RichText:
-        """A rich part (funding, updates, references, sections, license, tables, figures, supplements, statements) by
-        name."""
-        return getattr(self, name.value)
+        """A rich part (funding, links, mined terms, updates, references, sections, license, tables, figures,
+        supplements, statements) by name."""
+        return getattr(self, name.attribute)
 
     def id_count(self) -> int:
         return sum(1 for p in (self.pmid, self.pmcid, self.doi) if p.content)
@@ -151,7 +155,7 @@ class Publication:
                      PartName.fulltext):
             setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
         for rich in RichName:
-            setattr(self, rich.value, new_part(rich))
+            setattr(self, rich.attribute, new_part(rich))
         self.retraction = RetractionFlags()  # it was said of the paper the old ID named
         self.unverified_sites.clear()  # the parts they gave are gone
         self.title_offers.clear()
@@ -439,7 +443,7 @@ class Publication:
                 setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
         for rich in RichName:
             if self.rich(rich).url == url:
-                setattr(self, rich.value, new_part(rich))
+                setattr(self, rich.attribute, new_part(rich))
 
     def add_visited_site(self, site: VisitedSite) -> None:
         if site not in self.visited_sites:

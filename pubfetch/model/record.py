@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pubfetch.model.links import TextLink
+from pubfetch.model.mined_terms import TypedTerm
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.retraction import RetractionVerdict
 from pubfetch.model.rich import Grant, Reference, Relation, Section, Update
@@ -63,6 +65,10 @@ class ArticleRecord:
     pub_types: list[str] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     funding: list[Grant] = field(default_factory=list)
+    #: the URLs, DOIs and identifiers in the text (the ``links`` rich part; ``links`` above are where to fetch more)
+    text_links: list[TextLink] = field(default_factory=list)
+    #: text-mined terms of every annotation type the answer holds (the annotations service)
+    mined_terms: list[TypedTerm] = field(default_factory=list)
     updates: list[Update] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from pubfetch.model.links import TextLink
+from pubfetch.model.mined_terms import TypedTerm
 from pubfetch.model.part_type import PartType
 from pubfetch.model.structure import Figure, Statement, Supplement, Table
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
@@ -28,6 +30,8 @@ class RichName(Enum):
     """The rich parts; ``value`` is the JSON name."""
 
     funding = "funding"
+    links = "links"
+    mined_terms = "minedTerms"
     updates = "updates"
     references = "references"
     sections = "sections"
@@ -41,6 +45,12 @@ class RichName(Enum):
     @property
     def is_list(self) -> bool:
         return self is not RichName.license
+
+    @property
+    def attribute(self) -> str:
+        """The :class:`~pubfetch.model.publication.Publication` attribute holding it (``mined_terms`` for
+        ``minedTerms``)."""
+        return re.sub(r"(?<=[a-z])([A-Z])", r"_\1", self.value).lower()
 
 
 def _s(d: dict, key: str) -> str:
@@ -153,9 +163,9 @@ class Relation:
         return f"{self.type} {self.doi}".strip()
 
 
-_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.updates: Update,
-                                    RichName.references: Reference, RichName.sections: Section,
-                                    RichName.relations: Relation,
+_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.links: TextLink, RichName.mined_terms: TypedTerm,
+                                    RichName.updates: Update, RichName.references: Reference,
+                                    RichName.sections: Section, RichName.relations: Relation,
                                     RichName.tables: Table, RichName.figures: Figure,
                                     RichName.supplements: Supplement, RichName.statements: Statement}
 

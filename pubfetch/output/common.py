@@ -58,6 +58,8 @@ class Format(StrEnum):
     csljson = "csljson"
     bibtex = "bibtex"
     ris = "ris"
+    #: passages for retrieval: JSON Lines, one paragraph (or a part of one) a line (:mod:`pubfetch.output.chunks`)
+    chunks = "chunks"
     edges = "edges"
     markdown = "markdown"
 
@@ -67,7 +69,7 @@ class Format(StrEnum):
 
     @property
     def is_jsonl(self) -> bool:
-        return self in (Format.jsonl, Format.metadata_jsonl)
+        return self in (Format.jsonl, Format.metadata_jsonl, Format.chunks)
 
     @property
     def is_citation(self) -> bool:

@@ -15,6 +15,8 @@ from pubfetch.output.common import PART_LABELS, instant_text, type_label
 
 RICH_LABELS: dict[RichName, str] = {
     RichName.funding: "Funding",
+    RichName.links: "Links",
+    RichName.mined_terms: "Mined terms",
     RichName.updates: "Updates",
     RichName.references: "References",
     RichName.sections: "Sections",

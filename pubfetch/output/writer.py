@@ -9,7 +9,8 @@
 * Markdown: each entry a document of its own (:mod:`pubfetch.output.markdown`), a thematic break between two;
 * JSON Lines: one compact entry object per line, exactly the objects of the JSON arrays (so each line reads back with
   ``Publication.from_json``), with no wrapper. Webpages and docs have the same shape; pass ``tag_kind=True`` to add a
-  leading ``"kind"`` key when a single stream mixes them.
+  leading ``"kind"`` key when a single stream mixes them;
+* chunks: JSON Lines of passages, one paragraph (or a part of one) a line (:mod:`pubfetch.output.chunks`).
 """
 
 from __future__ import annotations
@@ -106,6 +107,11 @@ class EntryWriter:
             text = md.publication_markdown(entry) if isinstance(entry, Publication) else md.webpage_markdown(entry)
             self.out.write((md.SEPARATOR + "\n" if self._count else "") + strip_terminal_controls(text))
             self._count += 1
+            return
+        if self.fmt is Format.chunks:
+            from pubfetch.output.chunks import entry_chunks
+
+            self.out.writelines(dumps(chunk, pretty=False) + "\n" for chunk in entry_chunks(entry))
             return
         if self.fmt.is_jsonl:
             obj = self._entry_obj(kind, entry)

@@ -43,7 +43,7 @@ MAX_PAGES = 5
 _SEARCH_TYPES: dict[PartName | RichName, PartType] = {
     name: PartType.europepmc for name in (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
                                           PartName.keywords, PartName.mesh, PartName.theAbstract,
-                                          RichName.funding, RichName.updates, RichName.license)}
+                                          RichName.funding, RichName.links, RichName.updates, RichName.license)}
 
 
 #: the flag a search by each kind of ID sets for a publication

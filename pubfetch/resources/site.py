@@ -37,7 +37,8 @@ SITE_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartN
 READER_PARTS = (PartName.title, PartName.theAbstract, PartName.fulltext)
 #: ... and the sections of the body it found
 READER_TYPES: dict[PartName | RichName, PartType] = {**dict.fromkeys(READER_PARTS, PartType.webpage),
-                                                     RichName.sections: PartType.webpage}
+                                                     RichName.sections: PartType.webpage,
+                                                     RichName.links: PartType.webpage}
 SITE_PARTS_NO_KEYWORDS = tuple(p for p in SITE_PARTS if p is not PartName.keywords)
 ELSEVIER_REDIRECT = re.compile(r"^https?://linkinghub\.elsevier\.com/retrieve/pii/(.+)$")
 SCIENCEDIRECT_LINK = "https://www.sciencedirect.com/science/article/pii/"
@@ -143,7 +144,7 @@ def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartTy
                             (RichName.figures, reading.figures), (RichName.statements, reading.statements)):
             if items:
                 pub.set_rich(name, items, type_, final_url)
-        types = {name: type_ for name in SITE_PARTS}
+        types: dict[PartName | RichName, PartType] = {name: type_ for name in (*SITE_PARTS, RichName.links)}
         if not keywords:
             types.pop(PartName.keywords)
         apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts, hold=hold)

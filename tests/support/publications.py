@@ -6,6 +6,7 @@ from __future__ import annotations
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.identity import Reason
 from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
+from pubfetch.model.links import TextLink
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import MeshTerm, VisitedSite
 from pubfetch.model.publication import Publication
@@ -43,8 +44,8 @@ def fetched_publication(pmid: str, doi: str, title: str, *, abstract: bool = Tru
 
 
 def rich_publication() -> Publication:
-    """A retracted paper with every rich part (funding, updates, references, sections, licence), each with its
-    provenance."""
+    """A retracted paper with every rich part (funding, updates, references, sections, licence, links), each with
+    its provenance."""
     pub = Publication()
     pub.set_pmid("22528466", PartType.pubmed_xml, "https://eutils/x", FetcherArgs())
     pub.set_rich(RichName.funding, [Grant("NIGMS NIH HHS", "R01 GM1", "United States")], PartType.pubmed_xml, "u1")
@@ -54,6 +55,8 @@ def rich_publication() -> Publication:
     pub.set_rich(RichName.sections, [Section("Introduction", 1, "Text."), Section("Aims", 2, "More.")],
                  PartType.europepmc_xml, "u2")
     pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u2")
+    pub.set_rich(RichName.links, [TextLink("geo", "GSE12345", "geo", ("Methods", "Data"), "Data are at GSE12345.")],
+                 PartType.europepmc_xml, "u2")
     pub.set_retraction(RetractionVerdict(RetractionSource.pubmed, True))
     return pub
 

@@ -316,6 +316,8 @@ class SyntheticServices:
         return Reply(200, '<?xml version="1.0" encoding="UTF-8"?>\n' + self.jats(a), "application/xml")
 
     def _annotations(self, req: Request) -> Reply:
+        """The annotations of the open-access articles asked for: of the ``type`` asked, or of every type (as the
+        service answers without one)."""
         wanted = [x for x in (req.param("articleIds") or "").split(",") if x]
         kind = req.param("type") or ""
         self._note("annotations:" + kind, wanted)
@@ -325,12 +327,8 @@ class SyntheticServices:
             a = self.article(pmcid=ext) if source == "PMC" else self.article(pmid=ext)
             if a is None or not a.oa:
                 continue
-            if kind == "Gene Ontology":
-                tags = [("cell", "http://purl.obolibrary.org/obo/GO_0005623"),
-                        ("signal transduction", "http://purl.obolibrary.org/obo/GO_0007165")]
-            else:
-                tags = [("sequencing", "http://www.ebi.ac.uk/efo/EFO_0004170")]
-            anns = [{"exact": name, "type": kind, "tags": [{"name": name, "uri": uri}], "frequency": 1 + k}
+            anns = [{"exact": name, "type": each, "tags": [{"name": name, "uri": uri}], "frequency": 1 + k}
+                    for each, tags in ANNOTATIONS.items() if each == kind or not kind
                     for k, (name, uri) in enumerate(tags)]
             out.append({"source": source, "extId": ext, "pmcid": a.pmcid,
                         "annotations": anns})
@@ -446,6 +444,19 @@ def use_services(monkeypatch, tmp_path, services: SyntheticServices | None = Non
     if services is not None:
         for name, value in vars(services.endpoints()).items():
             monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+
+
+#: the synthetic annotations by type, in the service's documented shape (Europe PMC Annotations API,
+#: https://europepmc.org/AnnotationsApi: each annotation its ``exact`` text, ``type``, ``tags`` of ``name`` and ``uri``,
+#: and a ``frequency``; the recorded answers in the corpus have that shape)
+ANNOTATIONS: dict[str, list[tuple[str, str]]] = {
+    "Experimental Methods": [("sequencing", "http://www.ebi.ac.uk/efo/EFO_0004170")],
+    "Gene Ontology": [("cell", "http://purl.obolibrary.org/obo/GO_0005623"),
+                      ("signal transduction", "http://purl.obolibrary.org/obo/GO_0007165")],
+    "Gene_Proteins": [("BRCA2", "https://www.uniprot.org/uniprot/P51587")],
+    "Diseases": [("breast cancer", "http://linkedlifedata.com/resource/umls-concept/C0006142")],
+    "Organisms": [("human", "http://identifiers.org/taxonomy/9606")],
+}
 
 
 #: Hosts of the services for :func:`in_process_hosts`, as in production: Europe PMC's REST and annotations APIs share
