@@ -29,7 +29,7 @@ WORKER_OWNED: dict[str, object] = {
                                                        "unpaywall", "crossref", "openalex", "datacite", "biorxiv")},
     "ncbi_api_key": "key", "ncbi_tool": "mytool", "ncbi_email": "me@example.org",
     "crossref_mailto": "me@example.org", "datacite_mailto": "me@example.org", "openalex_api_key": "key",
-    "rate_windows": {"europepmc": "5/s"},
+    "rate_windows": {"europepmc": "5/s"}, "elink_batch": 100,
     "threads": 2, "allow_private_addresses": True,
     "per_host_connections": 2, "chromium": "/usr/bin/chromium", "rate_limits": False, "rate_db": "rates.sqlite",
     "host_connections": {"ebi.ac.uk": 2}, "unlimited_hosts": frozenset(), "max_bytes": 1000, "max_compression_ratio": 10.0,
