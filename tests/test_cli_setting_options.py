@@ -178,10 +178,10 @@ def test_every_fetching_parameter_is_an_option_in_pubfetchers_order_with_its_def
 def test_fetching_options_take_pubfetchers_forms() -> None:
     parsed = parse_args(["--emptyCooldown", "12h", "--nonFinalCooldown", "-1", "--fetchExceptionCooldown", "1d",
                          "--timeout", "30s", "--quick", "--retryLimit", "-1"])
-    args = parsed.fetcher_args()
+    args = FetchConfig().with_changes(**parsed.fetcher).fetching
     assert (args.empty_cooldown, args.non_final_cooldown, args.fetch_exception_cooldown) == (720, -1, 1440)
     assert (args.timeout, args.quick, args.retry_limit) == (30000, True, -1)
-    assert parse_args(["--quick", "false"]).fetcher_args().quick is False
+    assert FetchConfig().with_changes(**parse_args(["--quick", "false"]).fetcher).fetching.quick is False
 
 
 def test_a_timeout_too_short_for_any_server_is_taken_for_seconds_given_as_milliseconds() -> None:
@@ -190,8 +190,8 @@ def test_a_timeout_too_short_for_any_server_is_taken_for_seconds_given_as_millis
     assert str(info.value) == (f"option --timeout: {MIN_TIMEOUT_MS - 1} ms is too short for any server to answer; "
                                f"the timeout is in milliseconds (e.g. {(MIN_TIMEOUT_MS - 1) * 1000} for "
                                f"{MIN_TIMEOUT_MS - 1} s; 0 for none)")
-    assert parse_args(["--timeout", "0"]).fetcher_args().timeout == 0
-    assert parse_args(["--timeout", str(MIN_TIMEOUT_MS)]).fetcher_args().timeout == MIN_TIMEOUT_MS
+    assert FetchConfig().with_changes(**parse_args(["--timeout", "0"]).fetcher).fetching.timeout == 0
+    assert FetchConfig().with_changes(**parse_args(["--timeout", str(MIN_TIMEOUT_MS)]).fetcher).fetching.timeout == MIN_TIMEOUT_MS
 
 
 def test_a_bad_fetching_value_names_the_option_and_the_parameter() -> None:
