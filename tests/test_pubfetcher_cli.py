@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.cli.options import BY_NAME
 from pubfetch.cli.parser import parse_args
 from pubfetch.cli.spec import SCRAPE_SELECTOR_KEYS
 from pubfetch.config import FetchConfig
@@ -124,7 +125,9 @@ def test_quick_with_a_bad_value_is_a_clean_error(cli) -> None:
 
 
 def test_quick_false_retries_a_timeout_and_quick_true_does_not(cli, tmp_path: Path, monkeypatch) -> None:
-    """The value reaches the fetcher: a page that times out is asked twice without --quick, once with it."""
+    """The value reaches the fetcher and does what ``--help`` says of it: a page that times out is asked twice
+    without --quick, once with it."""
+    assert "Do not retry a request after it timed out" in BY_NAME["--quick"].help
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
     # the answer never comes (the server holds the connection until the client gave up and closed it), so however
     # late a loaded machine runs the client's timer it still sees a timeout, and nothing is written to a closed socket
