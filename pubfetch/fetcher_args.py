@@ -65,8 +65,8 @@ FETCHER_DESCRIPTORS: dict[str, ParamDescr] = {
         ParamDescr("timeout", _T.TIME_INTERVAL, "Timeout", default=15000, min=0,
                    description="Connect and read timeout of connections, in milliseconds (or with a suffix: 30s, 1m)"),
         ParamDescr("quick", _T.BOOLEAN, "Quick", default=False,
-                   description="Do not retry a request after it timed out (PubFetcher also caps its links loop at 3 x timeout; "
-                   "pubfetch bounds it by max_links: docs/limits.md)"),
+                   description="Do not retry a request after it timed out (PubFetcher also caps its links loop at "
+                   "3 x timeout; pubfetch bounds it by max_links: docs/limits.md)"),
         _text("europepmcEmail", "Europe PMC e-mail", "", "E-mail to send to the Europe PMC API"),
         _text("oadoiEmail", "oaDOI e-mail", "@", "E-mail to send to the Unpaywall (oaDOI) API"),
         _text("userAgent", "User Agent", "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0",

@@ -226,7 +226,7 @@ def test_one_writer_per_kind_of_entry() -> None:
 def test_only_the_configuration_module_reads_the_environment() -> None:
     """Settings come from one place: ``config/environment.py`` reads the environment; everything else gets a
     configuration (a worker's task included: its settings travel in the message and in the app, never through the
-    environment)."""
+    environment); the proxy variables too (config/proxies.py reads what environment.py hands it)."""
     strays = []
     for path in sources():
         if path.relative_to(PACKAGE).as_posix() == "config/environment.py":
@@ -234,4 +234,7 @@ def test_only_the_configuration_module_reads_the_environment() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv", "environb"):
                 strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: os.{node.attr}")
+            elif (isinstance(node, ast.Attribute) and node.attr in ("getproxies", "proxy_bypass")
+                  and not path.relative_to(PACKAGE).as_posix().startswith("config/")):
+                strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: urllib.request.{node.attr}")
     assert not strays, "the environment used outside config/environment.py:\n" + "\n".join(strays)

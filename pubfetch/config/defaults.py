@@ -19,6 +19,7 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from pubfetch.config.limits import DOCUMENTED, parse_windows
+from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.config.values import check_record, setting
 from pubfetch.model.identity import DEFAULT_TITLE_SIMILARITY
 from pubfetch.model.part_type import PartName
@@ -132,6 +133,10 @@ class HttpSettings:
                                                         "on each retry)")
     proxies: Mapping[str, str] | None = setting(
         None, doc="proxies by scheme (`{https: http://proxy:3128}`), beside the usual proxy variables")
+    environment_proxies: EnvironmentProxies | None = setting(
+        None, in_file=False,
+        doc="the proxies the usual variables name (`https_proxy`, `all_proxy`, `no_proxy` ...), read once by "
+            "`FetchConfig.from_env`; empty: read when a client starts")
     ca_bundle: str | None = setting(None, env=("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"),
                                     doc="CA bundle verifying HTTPS servers (else certifi's)")
     extra_headers: Mapping[str, str] = setting(factory=dict, doc="headers sent with every request")

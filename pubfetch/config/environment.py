@@ -1,6 +1,7 @@
 """The one reader of the process environment: the settings its variables give (each setting declares its variables in
-:mod:`pubfetch.config.defaults`), the config file it names, and the few process variables that are not settings of a
-run (a store's, a queue's).
+:mod:`pubfetch.config.defaults`), the config file it names, the proxies its variables name
+(:mod:`pubfetch.config.proxies`), and the few process variables that are not settings of a run (a store's, a
+queue's).
 """
 
 from __future__ import annotations
@@ -10,16 +11,22 @@ import os
 from collections.abc import Mapping
 
 from pubfetch.config.defaults import FETCHING_ENV, RATE_DB_FILE
+from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.config.registry import GROUPS, SETTINGS, from_text
 from pubfetch.config.values import declared
 
-__all__ = ["default_file", "environment_settings", "environment_value", "process_environment", "rate_db_default",
-           "result_backend_default"]
+__all__ = ["default_file", "environment_proxies", "environment_settings", "environment_value", "process_environment",
+           "rate_db_default", "result_backend_default"]
 
 
 def process_environment() -> Mapping[str, str]:
     """The environment of this process (what :meth:`FetchConfig.from_env` reads when given none)."""
     return os.environ
+
+
+def environment_proxies(environ: Mapping[str, str] | None = None) -> EnvironmentProxies:
+    """The proxies ``environ`` names, else those of this process and its platform."""
+    return EnvironmentProxies.read(os.environ if environ is None else environ, platform=environ is None)
 
 
 def variables() -> dict[str, tuple[str, ...]]:

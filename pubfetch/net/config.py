@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
 from pubfetch.config.defaults import DEFAULT_MAX_BYTES, DEFAULT_UNLIMITED_HOSTS, HttpSettings
+from pubfetch.config.environment import environment_proxies
+from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.config.values import setting
 from pubfetch.fetcher_args import FetcherArgs
 
@@ -68,6 +70,11 @@ class HttpConfig(HttpSettings):
         if self.total_timeout_ms is not None:
             return self.total_timeout_ms / 1000 if self.total_timeout_ms > 0 else None
         return 8 * self.timeout_ms / 1000 if self.timeout_ms > 0 else None
+
+    def proxies_of_environment(self) -> EnvironmentProxies:
+        """The environment's proxies as the configuration read them, else as the process's variables name them now
+        (a configuration built in code)."""
+        return self.environment_proxies if self.environment_proxies is not None else environment_proxies()
 
     @property
     def effective_timeout_retries(self) -> int:
