@@ -1,4 +1,4 @@
-"""PubFetcher's fetching parameters: their descriptors (PubFetcher's names, order, defaults and bounds), the parsing of
+"""PubFetcher's fetching parameters: their declarations (PubFetcher's names, order, defaults and bounds), the reading of
 PubFetcher's forms (plain numbers in PubFetcher's units, suffixed intervals, negative cooldowns), the names each may
 be given by, and :class:`FetcherArgs` checking every value it is built with."""
 
@@ -8,8 +8,15 @@ import dataclasses
 
 import pytest
 
-from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, FetcherArgs, fetcher_descriptor, parse_fetcher_option
-from pubfetch.params import MINUTE_MS, InvalidParamValue, UnknownParameter
+from pubfetch.config.defaults import MINUTE_MS
+from pubfetch.config.fetching import (
+    FETCHING_FIELDS,
+    FetchingValueError,
+    UnknownFetchingParameter,
+    fetching_field,
+)
+from pubfetch.config.values import declared
+from pubfetch.fetcher_args import FetcherArgs, parse_fetcher_option
 
 DEFAULTS = {
     "empty_cooldown": 720, "non_final_cooldown": 10080, "fetch_exception_cooldown": 1440, "retry_limit": 3,
@@ -26,34 +33,35 @@ def value_of(name: str, text: str) -> object:
     return getattr(FetcherArgs(**{attribute: value}), attribute)
 
 
-# --- the descriptors -------------------------------------------------------------------------------------------------
+# --- the declarations -------------------------------------------------------------------------------------------------
 
 
 def test_the_defaults_are_pubfetchers() -> None:
     assert FetcherArgs().to_dict() == DEFAULTS
 
 
-def test_the_descriptors_are_the_fields_in_pubfetchers_order() -> None:
-    descriptors = FetcherArgs.descriptors()
-    assert [d.key for d in descriptors] == list(FETCHER_DESCRIPTORS)
-    assert [d.default for d in descriptors] == list(DEFAULTS.values())
-    assert FetcherArgs().to_dict(camel_case=True) == {d.key: d.default for d in descriptors}
-    assert list(FETCHER_DESCRIPTORS)[:4] == ["emptyCooldown", "nonFinalCooldown", "fetchExceptionCooldown", "retryLimit"]
-    for descr in descriptors:
-        assert descr.display_name != descr.key or descr.key == "timeout"
-        assert descr.description
-    assert FETCHER_DESCRIPTORS["webpageMinLengthJavascript"].display_name == "Webpage min. length JS"
+def test_the_declarations_are_the_fields_in_pubfetchers_order() -> None:
+    """What a UI such as EDAMmap's shows of each: PubFetcher's name, label, default, bounds and description."""
+    fields = list(FETCHING_FIELDS.values())
+    assert [f.name for f in fields] == list(DEFAULTS)
+    assert [f.default for f in fields] == list(DEFAULTS.values())
+    assert FetcherArgs().to_dict(camel_case=True) == {key: f.default for key, f in FETCHING_FIELDS.items()}
+    assert list(FETCHING_FIELDS)[:4] == ["emptyCooldown", "nonFinalCooldown", "fetchExceptionCooldown", "retryLimit"]
+    for key, f in FETCHING_FIELDS.items():
+        assert declared(f).label != key or key == "timeout"
+        assert declared(f).doc
+    assert declared(FETCHING_FIELDS["webpageMinLengthJavascript"]).label == "Webpage min. length JS"
 
 
 def test_lengths_sizes_and_the_timeout_have_a_floor_of_zero_and_cooldowns_none() -> None:
     for key in ("titleMinLength", "keywordsMinSize", "minedTermsMinSize", "abstractMinLength", "fulltextMinLength",
                 "webpageMinLength", "webpageMinLengthJavascript", "timeout"):
-        assert FETCHER_DESCRIPTORS[key].min == 0, key
-        with pytest.raises(InvalidParamValue, match=f"parameter {key}:"):
+        assert declared(FETCHING_FIELDS[key]).low == 0, key
+        with pytest.raises(FetchingValueError, match=f"parameter {key}:"):
             parse_fetcher_option(key, "-1")
         assert parse_fetcher_option(key, "0")[1] == 0
     for key in ("emptyCooldown", "nonFinalCooldown", "fetchExceptionCooldown", "retryLimit"):
-        assert FETCHER_DESCRIPTORS[key].min is None
+        assert declared(FETCHING_FIELDS[key]).low == -(2**31)
 
 
 # --- PubFetcher's forms ----------------------------------------------------------------------------------------------
@@ -68,7 +76,7 @@ def test_a_cooldown_is_minutes_or_a_suffixed_interval() -> None:
 
 
 def test_a_cooldown_under_a_whole_minute_is_refused_not_rounded_to_always() -> None:
-    with pytest.raises(InvalidParamValue, match="parameter emptyCooldown.*whole number of minutes"):
+    with pytest.raises(FetchingValueError, match="parameter emptyCooldown.*whole number of minutes"):
         parse_fetcher_option("emptyCooldown", "30s")
 
 
@@ -86,20 +94,19 @@ def test_the_timeout_is_milliseconds_or_a_suffixed_interval() -> None:
     assert value_of("timeout", "30") == 30
     assert value_of("timeout", "30s") == 30000
     assert value_of("timeout", "1m") == 60000
-    assert FetcherArgs(timeout=5000).timeout_seconds == 5.0
 
 
 def test_a_negative_or_wordy_timeout_is_refused_naming_the_parameter() -> None:
-    with pytest.raises(InvalidParamValue, match="parameter timeout") as info:
+    with pytest.raises(FetchingValueError, match="parameter timeout") as info:
         parse_fetcher_option("timeout", "-1")
     assert "-1" in str(info.value)
-    with pytest.raises(InvalidParamValue, match="parameter timeout: expected a time interval"):
+    with pytest.raises(FetchingValueError, match="parameter timeout: expected a time interval"):
         parse_fetcher_option("--timeout", "abc")
 
 
 def test_quick_and_texts() -> None:
     assert value_of("--quick", "true") is True and value_of("quick", "false") is False
-    with pytest.raises(InvalidParamValue, match="parameter quick"):
+    with pytest.raises(FetchingValueError, match="parameter quick"):
         parse_fetcher_option("quick", "maybe")
     assert value_of("--journalsYaml", "my.yaml") == "my.yaml"
     assert value_of("europepmc_email", "") == ""
@@ -111,17 +118,17 @@ def test_quick_and_texts() -> None:
 def test_a_parameter_is_named_as_pubfetcher_an_option_or_a_field_names_it() -> None:
     for name in ("--emptyCooldown", "emptyCooldown", "--empty-cooldown", "empty_cooldown"):
         assert parse_fetcher_option(name, "5") == ("empty_cooldown", 5)
-    assert fetcher_descriptor("--retryLimit") is fetcher_descriptor("retry_limit") is FETCHER_DESCRIPTORS["retryLimit"]
+    assert fetching_field("--retryLimit") is fetching_field("retry_limit") is FETCHING_FIELDS["retryLimit"]
 
 
 def test_an_unknown_parameter_is_refused_with_the_known_ones() -> None:
-    with pytest.raises(UnknownParameter) as info:
+    with pytest.raises(UnknownFetchingParameter) as info:
         parse_fetcher_option("emptyCoolDown", "5")
     assert str(info.value).startswith("unknown fetching parameter 'emptyCoolDown' (did you mean 'emptyCooldown'?); "
                                       "known: emptyCooldown, ")
-    with pytest.raises(UnknownParameter):
+    with pytest.raises(UnknownFetchingParameter):
         parse_fetcher_option("--threads", "8")
-    with pytest.raises(UnknownParameter, match="'timeout' is not a cooldown"):
+    with pytest.raises(ValueError, match="'timeout' is not a cooldown"):
         FetcherArgs().cooldown_ms("timeout")
 
 
@@ -129,15 +136,15 @@ def test_an_unknown_parameter_is_refused_with_the_known_ones() -> None:
 
 
 def test_every_value_is_checked_on_construction_and_replacement() -> None:
-    with pytest.raises(InvalidParamValue, match="parameter quick"):
+    with pytest.raises(ValueError, match="^quick must"):
         FetcherArgs(quick=1)  # type: ignore[arg-type]
-    with pytest.raises(InvalidParamValue, match="parameter titleMinLength"):
+    with pytest.raises(ValueError, match="^titleMinLength must"):
         FetcherArgs(title_min_length=-4)
-    with pytest.raises(InvalidParamValue, match="parameter userAgent"):
+    with pytest.raises(ValueError, match="^userAgent must"):
         FetcherArgs(user_agent=None)  # type: ignore[arg-type]
-    with pytest.raises(InvalidParamValue, match="parameter timeout"):
+    with pytest.raises(ValueError, match="^timeout must"):
         FetcherArgs(timeout=-1)
-    with pytest.raises(InvalidParamValue, match="parameter timeout"):
+    with pytest.raises(ValueError, match="^timeout must"):
         dataclasses.replace(FetcherArgs(), timeout=-1)
 
 

@@ -15,8 +15,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 
-#: Bottom to top, as in DESIGN.md. The typed-parameter machinery (``params``) shares its layer with PubFetcher's
-#: fetching parameters described with it (``fetcher_args``); the LOCKSS built-in descriptors live in ``metadata``.
+#: Bottom to top, as in DESIGN.md. The settings (``config``, PubFetcher's fetching parameters among them, which
+#: ``fetcher_args`` names as the code imports them) sit below the model, which is judged by their thresholds; the
+#: LOCKSS parameter machinery lives in ``metadata``.
 #: ``_version`` (the version string), ``textutil`` (string helpers of the model), ``yamlsafe`` (YAML without aliases,
 #: for config and rule files), ``pasted`` (IDs as pasted, made bare for ``ids``), ``console`` (the library's log
 #: lines in a program without logging, and their words) and ``interrupts`` (whether Ctrl-C came) sit with ``ids`` at
@@ -24,10 +25,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 #: output; ``pubfetch`` is the package's lazy public facade, which no module of the package imports; ``ruletest``
 #: (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
-    "_version ids pasted console textutil yamlsafe lazy perthread interrupts",
-    "params fetcher_args",
+    "_version ids pasted console textutil yamlsafe lazy perthread interrupts part_names",
+    "config fetcher_args",
     "model",
-    "config",
     "rules",
     "extract",
     "ruletest",

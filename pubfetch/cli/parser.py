@@ -23,7 +23,7 @@ from typing import Any
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.options import BY_NAME, PART_TESTS
 from pubfetch.cli.spec import Option, Role, optional_bool, scrape_selector_key
-from pubfetch.fetcher_args import parse_fetcher_option
+from pubfetch.config.fetching import parse_fetcher_option
 
 _OPTION_LIKE = re.compile(r"^--?[A-Za-z]")
 

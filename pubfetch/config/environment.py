@@ -10,7 +10,7 @@ import dataclasses
 import os
 from collections.abc import Mapping
 
-from pubfetch.config.defaults import FETCHING_ENV, RATE_DB_FILE
+from pubfetch.config.defaults import RATE_DB_FILE
 from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.config.registry import GROUPS, SETTINGS, from_text
 from pubfetch.config.values import declared
@@ -31,10 +31,10 @@ def environment_proxies(environ: Mapping[str, str] | None = None) -> Environment
 
 def variables() -> dict[str, tuple[str, ...]]:
     """The environment variables of each setting that has some, by field name, the first one set winning."""
-    found: dict[str, tuple[str, ...]] = {name: (var,) for name, var in FETCHING_ENV.items()}
-    for group, record in GROUPS.items():
+    found: dict[str, tuple[str, ...]] = {}
+    for record in GROUPS.values():
         for f in dataclasses.fields(record):
-            if group != "fetching" and declared(f).env:
+            if declared(f).env:
                 found[f.name] = declared(f).env
     return found
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pubfetch.config.defaults import Batching, Endpoints, HttpSettings, RunSettings
+from pubfetch.config.defaults import Batching, Endpoints, FetcherArgs, HttpSettings, RunSettings
 from pubfetch.config.environment import (
     default_file,
     environment_proxies,
@@ -23,7 +23,6 @@ from pubfetch.config.environment import (
 )
 from pubfetch.config.files import settings_from_file
 from pubfetch.config.registry import GROUPS, JOB_SETTINGS, SETTINGS, checked
-from pubfetch.fetcher_args import FetcherArgs
 
 __all__ = ["FetchConfig"]
 

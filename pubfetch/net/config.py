@@ -10,11 +10,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
-from pubfetch.config.defaults import DEFAULT_MAX_BYTES, DEFAULT_UNLIMITED_HOSTS, HttpSettings
+from pubfetch.config.defaults import DEFAULT_MAX_BYTES, DEFAULT_UNLIMITED_HOSTS, FetcherArgs, HttpSettings
 from pubfetch.config.environment import environment_proxies
 from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.config.values import setting
-from pubfetch.fetcher_args import FetcherArgs
 
 if TYPE_CHECKING:
     from pubfetch.config import FetchConfig
