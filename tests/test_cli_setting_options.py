@@ -25,9 +25,9 @@ from pubfetch.cli.setting_options import (
     setting_option,
 )
 from pubfetch.config import SETTINGS, FetchConfig, cli_options
+from pubfetch.config.fetching import FETCHING_FIELDS
 from pubfetch.config.registry import GROUPS, setting_field
 from pubfetch.config.values import declared, field_type
-from pubfetch.fetcher_args import FETCHER_DESCRIPTORS
 from support.cli import Cli
 from support.cli import usage_error as error
 
@@ -164,8 +164,8 @@ def test_an_option_no_setting_declares_is_refused_when_the_table_is_built() -> N
 
 def test_every_fetching_parameter_is_an_option_in_pubfetchers_order_with_its_default() -> None:
     options = FETCHING.options + FETCHING_PRIVATE.options
-    assert sorted(o.name for o in options) == sorted(f"--{key}" for key in FETCHER_DESCRIPTORS)
-    assert [o.name for o in FETCHING.options] == [f"--{k}" for k in FETCHER_DESCRIPTORS if f"--{k}" in
+    assert sorted(o.name for o in options) == sorted(f"--{key}" for key in FETCHING_FIELDS)
+    assert [o.name for o in FETCHING.options] == [f"--{k}" for k in FETCHING_FIELDS if f"--{k}" in
                                                   {o.name for o in FETCHING.options}]
     assert {o.name for o in FETCHING_PRIVATE.options} == {"--europepmcEmail", "--oadoiEmail", "--userAgent",
                                                           "--journalsYaml", "--webpagesYaml"}
