@@ -100,7 +100,7 @@ BAD_SCHEMES = ["file:///etc/passwd", "gopher://127.0.0.1:70/_", "dict://127.0.0.
 
 @pytest.mark.parametrize(("url", "reason"), FORBIDDEN_URLS)
 def test_untrusted_urls_to_internal_addresses_are_refused_before_any_connection(url, reason, connects):
-    result = HttpClient(HttpConfig(timeout_ms=500)).get(url, untrusted=True, publication=True)
+    result = HttpClient(HttpConfig(timeout=500)).get(url, untrusted=True, publication=True)
     assert result.kind is OutcomeKind.FORBIDDEN_ADDRESS
     assert result.message.endswith(f"is a {reason}")
     assert connects == []
@@ -109,7 +109,7 @@ def test_untrusted_urls_to_internal_addresses_are_refused_before_any_connection(
 
 @pytest.mark.parametrize("url", BAD_SCHEMES)
 def test_only_http_and_https_are_fetched(url, connects):
-    result = HttpClient(HttpConfig(timeout_ms=500)).get(url, untrusted=True, publication=True)
+    result = HttpClient(HttpConfig(timeout=500)).get(url, untrusted=True, publication=True)
     assert result.kind in (OutcomeKind.BAD_SCHEME, OutcomeKind.BAD_URL)
     assert "only http and https URLs are fetched" in result.message
     assert connects == []
@@ -117,7 +117,7 @@ def test_only_http_and_https_are_fetched(url, connects):
 
 def test_ftp_only_for_pdfs_and_configured_endpoints_stay_trusted(connects):
     with LoopbackServer({"/api": Reply(200, "{}", "application/json")}) as server:
-        client = HttpClient(HttpConfig(timeout_ms=2000))
+        client = HttpClient(HttpConfig(timeout=2000))
         assert client.get("ftp://10.0.0.1/page.html", accept_pdf=False).kind is OutcomeKind.BAD_SCHEME
         assert client.get(server.url("/api")).ok  # a trusted (configured) endpoint on loopback
         assert client.get(server.url("/api"), untrusted=True).kind is OutcomeKind.FORBIDDEN_ADDRESS
