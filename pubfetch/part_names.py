@@ -1,11 +1,12 @@
-"""The names of a publication's parts, below every layer that names them: the settings choose parts to fetch by
-them, the model holds parts under them (:mod:`pubfetch.model.part_type` adds the part types)."""
+"""The names of a publication's parts and of the annotation types of its mined terms, below every layer that names
+them: the settings choose what to fetch by them, the model holds parts under them (:mod:`pubfetch.model.part_type`
+adds the part types, :mod:`pubfetch.model.mined_terms` the terms)."""
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 
-__all__ = ["PartName"]
+__all__ = ["DEFAULT_ANNOTATIONS", "AnnotationType", "PartName"]
 
 
 class PartName(Enum):
@@ -37,3 +38,20 @@ class PartName(Enum):
     @property
     def is_list(self) -> bool:
         return self in (PartName.keywords, PartName.mesh, PartName.efo, PartName.go)
+
+
+class AnnotationType(StrEnum):
+    """The annotations service's type names (its ``type`` parameter and each annotation's ``type``)."""
+
+    gene_proteins = "Gene_Proteins"
+    diseases = "Diseases"
+    chemicals = "Chemicals"
+    organisms = "Organisms"
+    accession_numbers = "Accession Numbers"
+    resources = "Resources"
+    experimental_methods = "Experimental Methods"
+    gene_ontology = "Gene Ontology"
+
+
+#: what PubFetcher asks: its efo and go parts
+DEFAULT_ANNOTATIONS = frozenset((AnnotationType.experimental_methods, AnnotationType.gene_ontology))

@@ -21,13 +21,15 @@ from urllib.parse import urlsplit
 from pubfetch.config.limits import DOCUMENTED, parse_windows
 from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.config.values import check_record, declared, setting
-from pubfetch.part_names import PartName
+from pubfetch.part_names import DEFAULT_ANNOTATIONS, AnnotationType, PartName
 
 __all__ = ["MINUTE_MS", "PROCESS_VARIABLES", "Batching", "Endpoints", "FetcherArgs", "HttpSettings", "RunSettings"]
 
 DEFAULT_MAX_BYTES: Final = 50 * 1024 * 1024
 #: How alike (rapidfuzz, 0 to 100) a page's title must be to the paper's to count as its page.
 DEFAULT_TITLE_SIMILARITY: Final = 90
+#: Cells kept of a table read from a full text (the rest are cut, with a warning).
+DEFAULT_MAX_TABLE_CELLS: Final = 100_000
 DEFAULT_MAX_ENTRY_BYTES: Final = 20 * 1024 * 1024
 #: Hosts PubFetcher never queues behind (the DOI resolver answers every thread at once and only redirects).
 DEFAULT_UNLIMITED_HOSTS: Final[frozenset[str]] = frozenset({"doi.org", "dx.doi.org"})
@@ -279,6 +281,10 @@ class RunSettings:
     parts: frozenset[PartName] | None = setting(
         None, in_file=False, doc="fetch only these parts (`--fetch-part`); IDs are always kept; empty: all")
     max_links: int = setting(10, high=100_000, job=True, doc="links tried per publication after the resources")
+    max_table_cells: int = setting(
+        DEFAULT_MAX_TABLE_CELLS, low=1, high=100_000_000, job=True, env="PUBFETCH_MAX_TABLE_CELLS",
+        doc="cells (rows times columns, spans resolved) a table of the full text keeps; the rows past it are left "
+            "out and the table is marked `truncated`")
     javascript: bool = setting(True, cli="--no-javascript", job=True,
                                doc="render pages that need JavaScript (off: they are fetched plainly)")
     chromium: str | None = setting(None, env="PUBFETCH_CHROMIUM", cli="--chromium",
@@ -291,6 +297,16 @@ class RunSettings:
         10_000, low=1, high=10_000_000, job=True,
         doc="references kept per publication: a longer list keeps its first ones, with a warning (`--references` "
             "asks no page past them)")
+    annotations: frozenset[AnnotationType] = setting(
+        DEFAULT_ANNOTATIONS, cli="--annotations", job=True,
+        doc="the annotation types asked of Europe PMC's annotations service, by its type names, comma-separated: "
+            "Gene_Proteins, Diseases, Chemicals, Organisms, Accession Numbers, Resources, Experimental Methods (the "
+            "`efo` part), Gene Ontology (the `go` part); the others are kept in the `minedTerms` part. One request "
+            "per batch of articles brings every type")
+    max_text_links: int = setting(
+        2_000, low=1, high=1_000_000, job=True,
+        doc="links and identifiers found in the text kept per publication (the `links` part): more keep their first "
+            "ones, with a warning")
     max_entry_bytes: int = setting(
         DEFAULT_MAX_ENTRY_BYTES, low=1024 * 1024, high=1024 ** 3, job=True,
         doc="largest entry (its JSON in UTF-8) a fetch stores: a publication over it loses references from the end "
