@@ -108,8 +108,8 @@ class FetcherArgs:
         "fetched again with JavaScript")
     timeout: int = setting(
         15000, key="timeout", label="Timeout", unit="ms", low=0,
-        doc="Connect and read timeout of connections, in milliseconds (or with a suffix: 30s, 1m); 0: none. Also "
-            "the browser's time for a page, and 8 x timeout bounds a whole exchange unless total_timeout_ms is set")
+        doc="Connect and read timeout of connections, in milliseconds (or with a suffix: 30s, 1m); 0: none. 8 x "
+            "timeout bounds a whole exchange (unless total_timeout_ms is set) and, at least 30 s, a browser's page")
     quick: bool = setting(
         False, key="quick", label="Quick",
         doc="Do not retry a request after it timed out (PubFetcher also caps its links loop at 3 x timeout; pubfetch "
