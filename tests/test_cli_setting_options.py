@@ -65,6 +65,10 @@ def _other_value(name: str) -> tuple[list[str], object]:
         assert isinstance(default, float)
         value = default + 1 if decl.high is None or default + 1 <= decl.high else default / 2
         return [str(value)], value
+    if typing.get_origin(kind) is frozenset:  # a set of names (annotation types): one name of those not in it
+        [member_type] = typing.get_args(kind)
+        other = next(m for m in member_type if m not in default)
+        return [other.value], frozenset({other})
     assert kind is str, f"a test value for a {kind} setting is missing"
     return [f"value-of-{name}"], f"value-of-{name}"
 
@@ -113,7 +117,8 @@ def test_help_states_the_declared_doc_default_bounds_and_variables(name: str, op
     doc = decl.doc.replace("`", "")
     assert help.startswith(doc[0].upper() + doc[1:] + " (")
     stated = re.search(r"\(default ([^;)]+)", help)
-    assert (stated.group(1) if stated else None) == (str(default) if default not in (None, "") else None)
+    shown = ",".join(sorted(m.value for m in default)) if isinstance(default, frozenset) else str(default)
+    assert (stated.group(1) if stated else None) == (shown if default not in (None, "") else None)
     if decl.high is not None:
         assert f"; {_number(decl.low if decl.low is not None else 0)} to {_number(decl.high)}" in help
     for variable in decl.env:
