@@ -10,6 +10,7 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ from pubfetch.net.browser import find_chromium
 from support.dbwait import wait_while_running
 from support.loopback import LoopbackServer, Reply, Request
 from support.procs import children_supported, descendants
-from support.pubfetch_processes import pubfetch_cmd, service_env, write_ids
+from support.pubfetch_processes import REPO, pubfetch_cmd, service_env, write_ids
 from support.synthetic import Article, SyntheticServices, serve_doi_page
 
 #: a run that does not stop within this after the signal has failed (the waits it must not sit out are longer)
@@ -324,3 +325,28 @@ def test_an_interrupted_run_starts_no_browser(env: Path) -> None:
         assert ctx.renderer is None and ctx._renderer is None  # a page that wanted JavaScript is not rendered
         resume()
         assert ctx.renderer is not None  # made on first use again (Chromium starts with its first page)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("loaded", ["pubfetch.store", "pubfetch.cli.pipeline", "pubfetch.cli.main"])
+def test_ctrl_c_while_the_command_starts_is_one_line_and_130(loaded: str, tmp_path: Path) -> None:
+    """The signal comes when ``loaded`` has been imported (``-X importtime`` tells each import as it ends): in the middle
+    of loading the command's modules, or once they are loaded and the command waits for its ID file."""
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", *pubfetch_cmd("-pub-file", "/dev/stdin", "-out")[1:]],
+                            env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        for line in proc.stderr:
+            if line.startswith("import time:") and line.split("|")[-1].strip() == loaded:
+                break
+        else:
+            pytest.fail(f"the command ended before importing {loaded}: status {proc.wait()}")
+        os.kill(proc.pid, signal.SIGINT)
+        said = [line for line in proc.stderr if not line.startswith("import time:")]
+        assert (proc.wait(STOP_CEILING_S), said) == (130, ["pubfetch: error: interrupted\n"])
+    finally:
+        proc.stdin.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
