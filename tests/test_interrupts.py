@@ -143,7 +143,7 @@ def test_ctrl_c_mid_fetch_keeps_what_was_stored_and_cuts_the_request_in_flight(t
             at_signal = len(services.server.requests)  # the held search was the last request asked
         asked = len(services.server.requests)
     lines = assert_interrupted(proc, err)
-    summary = "pubfetch: 1 publications: 1 fetched, 0 skipped; 1 final, 0 partial, 0 failed"
+    summary = "pubfetch: 1 publication: 1 fetched, 0 skipped; 1 final, 0 partial, 0 failed"
     assert lines[-2] == summary, err
     assert "\r" not in err.rpartition(summary)[2]  # the progress bar is not drawn again after the summary
     assert asked == at_signal

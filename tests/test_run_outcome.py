@@ -145,7 +145,7 @@ def test_the_clause_of_final_publications_says_what_pubfetchers_rules_do(retries
     pub = final_publication("1", failed_request=True, retries=retries)
     summary = BatchSummary()
     summary.count(pub, args, fetched=False)
-    head = "1 publications: 0 fetched, 1 skipped; 1 final, 0 partial, 0 failed"
+    head = "1 publication: 0 fetched, 1 skipped; 1 final, 0 partial, 0 failed"
     after = utc(pub.state.fetch_time + 1440 * MINUTE_MS)
     assert summary.line() == (head if clause is None else f"{head}; {clause.format(after=after)}")
 
