@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.net.browser import find_chromium
+from pubfetch.net.browser.renderer import DEFAULT_KILL_GRACE_MS
 from support.dbwait import wait_while_running
 from support.loopback import LoopbackServer, Reply, Request
 from support.procs import children_supported, descendants
@@ -350,3 +352,28 @@ def test_ctrl_c_while_the_command_starts_is_one_line_and_130(loaded: str, tmp_pa
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.slow
+@pytest.mark.timing
+@pytest.mark.skipif(find_chromium() is None, reason="no Chromium found")
+def test_ctrl_c_mid_render_kills_the_browser_at_once(tmp_path: Path) -> None:
+    """``kill -INT`` while Chromium renders a page that never answers: the browser is killed at once, not after the
+    grace a closing renderer gives a page that may still finish (the ceiling is that grace)."""
+    rendering = threading.Event()
+
+    def page(request: Request) -> Reply:
+        rendering.set()
+        return Reply(hold=True)
+
+    with LoopbackServer({"/slow": page}) as site, SyntheticServices(1) as services:
+        with running(["-fetch-document-javascript", site.url("/slow"), "--allow-private-addresses"],
+                     env_for(services, tmp_path), tmp_path) as proc:
+            wait_while_running(proc, rendering.is_set, EVENT_CEILING_S)
+            assert proc.poll() is None, proc.communicate()
+            signalled = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            err = proc.communicate(timeout=STOP_CEILING_S)[1]
+            took = time.monotonic() - signalled
+    assert_interrupted(proc, err)
+    assert took < DEFAULT_KILL_GRACE_MS / 1000, f"stopped {took:.1f} s after the Ctrl-C"
