@@ -377,3 +377,23 @@ def test_ctrl_c_mid_render_kills_the_browser_at_once(tmp_path: Path) -> None:
             took = time.monotonic() - signalled
     assert_interrupted(proc, err)
     assert took < DEFAULT_KILL_GRACE_MS / 1000, f"stopped {took:.1f} s after the Ctrl-C"
+
+
+def test_a_ctrl_c_inside_a_weakref_callback_is_handled_after_it() -> None:
+    """Raised inside a WeakSet's callback, KeyboardInterrupt would be printed as "Exception ignored" and lost: the
+    signal is sent again instead, and comes once the callback has returned."""
+    import types
+
+    from pubfetch.interrupts import raise_keyboard_interrupt
+
+    callback = types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename="/usr/lib/python3/_weakrefset.py",
+                                                                  co_name="_remove"), f_back=None)
+    again = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: again.set())
+    try:
+        raise_keyboard_interrupt(signal.SIGINT, callback)  # type: ignore[arg-type]
+        assert again.wait(EVENT_CEILING_S)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with pytest.raises(KeyboardInterrupt):
+        raise_keyboard_interrupt(signal.SIGINT, sys._getframe())

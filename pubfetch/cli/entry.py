@@ -34,8 +34,9 @@ def main() -> int:
     signal.signal(signal.SIGINT, _stop_now)
     try:
         from pubfetch.cli.main import main as run_command
+        from pubfetch.interrupts import raise_keyboard_interrupt
 
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, raise_keyboard_interrupt)
         status = run_command()
     except KeyboardInterrupt:  # between the handlers, before the command catches it itself
         sys.stderr.write(INTERRUPTED_LINE)
