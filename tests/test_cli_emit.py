@@ -155,3 +155,14 @@ def test_a_dash_is_stdout(env: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch) 
     assert code == 0, err
     assert len([json.loads(line) for line in out.splitlines()]) == 3
     assert not (env / "-").exists()
+
+
+def test_a_dash_needs_no_writable_directory(env: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    fixtures = Path(__file__).parent / "data" / "cli" / "entries.json"
+    locked = env / "locked"
+    locked.mkdir()
+    monkeypatch.chdir(locked)
+    monkeypatch.setattr("pubfetch.cli.preflight.why_not_writable", lambda path: "it is not writable")
+    code, out, err = cli("-pub-json", fixtures, "-txt-pub", "-", "--format", "jsonl")
+    assert code == 0, err
+    assert len(out.splitlines()) == 3
