@@ -191,6 +191,10 @@ class BrowserRenderer:
         if worker is None:
             return
         self._jobs.put(None)
+        if self.halting and worker.busy:
+            # a Ctrl-C: the page being rendered is abandoned, so its browser goes at once, not after the grace a
+            # closing owner gives a page that may still finish
+            worker.kill_browser()
         if not worker.join(DEFAULT_KILL_GRACE_MS / 1000):
             # the owner closes mid-render (a Ctrl-C, the end of a run): killing is what it asked for, not news
             logger.info("browser worker busy at close: killing the browser")
