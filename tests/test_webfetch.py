@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from pubfetch.resources.base import Context
 from pubfetch.store import init_db, open_store
 from pubfetch.webfetch import fetch_pages, fetch_webpage, get_webpage
 from support import hostile_pages
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply, Request
 from support.waits import within
 
@@ -24,9 +26,9 @@ JS_PAGE = (Path(__file__).parent / "data" / "pages" / "js" / "article.html").rea
 LONG = "Sequence alignment tool documentation. " * 10
 
 
-def context(javascript: bool = False, **args: object) -> Context:
-    return Context(FetchConfig().with_changes(fetching=FetcherArgs(**args), allow_private_addresses=True, javascript=javascript,
-                               threads=2))
+def context(javascript: bool = False, **args: object) -> AbstractContextManager[Context]:
+    return run_context(FetchConfig().with_changes(fetching=FetcherArgs(**args), allow_private_addresses=True,
+                                                  javascript=javascript, threads=2))
 
 
 def test_user_webpage_rule_gives_title_content_license_language(tmp_path):
@@ -146,7 +148,7 @@ def test_a_page_over_the_entry_size_cap_is_stored_with_its_content_cut_to_it(tmp
     init_db(db)
     config = FetchConfig().with_changes(allow_private_addresses=True, javascript=False, threads=2,
                                         max_entry_bytes=1024 * 1024)
-    with LoopbackServer({"/tool": Reply(200, page)}) as site, Context(config) as ctx, \
+    with LoopbackServer({"/tool": Reply(200, page)}) as site, run_context(config) as ctx, \
             caplog.at_level(logging.WARNING, logger="pubfetch"):
         [got] = list(fetch_pages([site.url("/tool")], db=db, context=ctx, config=config))
     with open_store(db) as store:

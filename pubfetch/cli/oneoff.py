@@ -138,11 +138,12 @@ def _scrape(args: ParsedArgs, out: TextIO) -> None:
     """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript."""
     if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
         return
-    from pubfetch.rules import RuleError, ScrapingRules
+    from pubfetch.engine.assembly import scraping_rules
+    from pubfetch.rules import RuleError
 
     fa = args.fetcher_args()
     try:
-        rules = ScrapingRules.load(fa.journals_yaml or None, fa.webpages_yaml or None)
+        rules = scraping_rules(fa)
     except (RuleError, OSError) as e:
         raise UsageError(str(e)) from None
     if "scrape-site" in args:
