@@ -46,6 +46,21 @@ def test_user_webpage_rule_gives_title_content_license_language(tmp_path):
     assert result.is_final(FetcherArgs())
 
 
+def test_library_webpages_wait_for_the_shared_rate_limits_unless_told_not_to(tmp_path, monkeypatch):
+    import sqlite3
+
+    rates = tmp_path / "rates.sqlite"
+    monkeypatch.setenv("PUBFETCH_RATE_DB", str(rates))
+    config = FetchConfig().with_changes(allow_private_addresses=True, javascript=False)
+    with LoopbackServer({"/tool": Reply(200, f"<html><body><main>{LONG}</main></body></html>")}) as site:
+        assert fetch_webpage(site.url("/tool"), config=config, rate_limits=False).content
+        assert not rates.exists()
+        assert fetch_webpage(site.url("/tool"), config=config).content
+    with sqlite3.connect(rates) as db:
+        booked = {key for (key,) in db.execute("SELECT key FROM schedule")}
+    assert booked == {"host:127.0.0.1"}  # the page's host took its permit from the file every pubfetch process shares
+
+
 def test_pdf_webpage_is_read_as_pdf(corpus_dir):
     pdf = (corpus_dir / "files" / "pdf" / "peerj.1120.pdf").read_bytes()
     with LoopbackServer({"/paper": Reply(200, pdf, "application/octet-stream")}) as site, context() as ctx:
