@@ -43,6 +43,7 @@ _LAZY = {
     "to_dataframe": "pubfetch.tables",
     "to_csl": "pubfetch.output.citations",
     "report": "pubfetch.output.report",
+    "search": "pubfetch.searching",
 }
 
 __all__ = ["__version__", *_LAZY]  # noqa: PLE0604 - the lazy table is the one list of public names
@@ -60,6 +61,7 @@ if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead 
     from pubfetch.output.citations import to_csl as to_csl
     from pubfetch.output.report import report as report
     from pubfetch.resources.base import PubfetchWarning as PubfetchWarning
+    from pubfetch.searching import search as search
     from pubfetch.store import init_store as init_store
     from pubfetch.store import open_store as open_store
     from pubfetch.tables import to_dataframe as to_dataframe

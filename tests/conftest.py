@@ -126,7 +126,8 @@ def pg_url(pg_database: str) -> str:
     import psycopg
 
     with psycopg.connect(pg_database, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs, citation_edges")
+        conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs, citation_edges, "
+                     "saved_searches")
     return pg_database
 
 

@@ -126,11 +126,14 @@ def test_none_keeps_a_setting_only_where_the_caller_asks_for_it():
 
 
 def test_a_job_carries_its_settings_to_a_worker_as_json():
-    sent = FetchConfig().with_changes(max_links=2, javascript=False, efetch_batch=50, threads=16)
+    sent = FetchConfig().with_changes(max_links=2, javascript=False, efetch_batch=50, threads=16,
+                                      annotations=["Diseases", "Gene Ontology"], max_text_links=10)
     carried = json.loads(json.dumps(sent.job_settings()))
     assert set(carried) == set(JOB_SETTINGS) and "threads" not in carried
+    assert carried["annotations"] == ["Diseases", "Gene Ontology"]
     worker = FetchConfig().with_changes(threads=4).with_job_settings(carried)
     assert (worker.run.max_links, worker.run.javascript, worker.batching.efetch_batch) == (2, False, 50)
+    assert (worker.run.annotations, worker.run.max_text_links) == (sent.run.annotations, 10)
     assert worker.run.threads == 4  # the worker's own
 
 

@@ -36,6 +36,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "resources",
     "engine",
     "snowball",
+    "searching",
     "fetcher",
     "webfetch",
     "distributed",

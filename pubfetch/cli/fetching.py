@@ -39,6 +39,7 @@ from pubfetch.net.outcome import FetchResult
 from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.searching import Identified
 from pubfetch.snowball import SnowballPlan, SnowballTooLarge
 from pubfetch.store import Store
 from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
@@ -66,6 +67,10 @@ class Session:
     extraction_failures: int = 0
     #: the exit status a queued job's state asks for (-job-status, a submitter that waited: cli/queued.job_exit)
     job_exit: int = 0
+    #: the exit status the searches ask for (3: one stopped short, pubfetch.cli.searchstep)
+    search_exit: int = 0
+    #: what each search of the command identified, per source and query (the run summary's "identified" rows)
+    identified: list[Identified] = field(default_factory=list)
     _run: FetchRun | None = None
 
     @property

@@ -211,9 +211,26 @@ def _misc(args: ParsedArgs, out: TextIO) -> None:
         raise InputError(str(e)) from None
 
 
+def _saved_searches(args: ParsedArgs, out: TextIO) -> None:
+    if "search-list" in args:
+        from pubfetch.cli.searchstep import list_saved
+
+        for saved in list_saved(args.get("search-list")):
+            notes = [note for note, on in (("no preprints", not saved.preprints), ("synonyms", saved.synonyms)) if on]
+            out.write(f"{saved.name}\t{saved.source}\t{saved.last_run or 'never'}\t{saved.query}"
+                      f"{' (' + ', '.join(notes) + ')' if notes else ''}\n")
+    if "search-remove" in args:
+        from pubfetch.cli.searchstep import remove_saved
+
+        name, path = args.get("search-remove")
+        remove_saved(name, path)
+        log.info("Removed saved search %s from database %s", name, path)
+
+
 def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str], sess: Session) -> None:
     """Run the one-off operations given, in PubFetcher's order (database, pages, scrape rules, IDs, miscellaneous)."""
     _database(args, out, sess)
+    _saved_searches(args, out)
     _pages(args, out, argv, sess)
     _scrape(args, out)
     _extract_au(args, out, sess)

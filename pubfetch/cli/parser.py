@@ -121,6 +121,9 @@ def _store(parsed: ParsedArgs, opt: Option, args: list[str]) -> None:
         raise UsageError(f"option {opt.name} given more than once")
     if opt.arity == 0:
         parsed.values[opt.dest] = True
+    elif opt.arity == "?":
+        assert convert is not None
+        parsed.values[opt.dest] = convert(args[0], opt.name) if args else ""
     elif opt.arity == "+":
         assert convert is not None
         parsed.values.setdefault(opt.dest, []).extend(convert(a, opt.name) for a in args)

@@ -92,7 +92,9 @@ def _facts(field: dataclasses.Field[object]) -> list[str]:
     """The declared default, bounds and environment variables of a setting, as --help states them."""
     decl = declared(field)
     facts = []
-    if field.default not in (dataclasses.MISSING, None, ""):
+    if isinstance(field.default, frozenset):  # a set of names, as the option takes them
+        facts.append(f"default {','.join(sorted(map(str, field.default)))}")
+    elif field.default not in (dataclasses.MISSING, None, ""):
         facts.append(f"default {field.default}")
     if decl.low is not None or decl.high is not None:
         low = _number(decl.low) if decl.low is not None else "0"

@@ -21,7 +21,9 @@ from urllib.parse import urlsplit
 from pubfetch.config.limits import DOCUMENTED, parse_windows
 from pubfetch.config.values import check_record, setting
 from pubfetch.model.identity import DEFAULT_TITLE_SIMILARITY
+from pubfetch.model.mined_terms import DEFAULT_ANNOTATIONS, AnnotationType
 from pubfetch.model.part_type import PartName
+from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS
 
 __all__ = ["FETCHING_ENV", "PROCESS_VARIABLES", "Batching", "Endpoints", "HttpSettings", "RunSettings"]
 
@@ -182,6 +184,10 @@ class RunSettings:
     parts: frozenset[PartName] | None = setting(
         None, in_file=False, doc="fetch only these parts (`--fetch-part`); IDs are always kept; empty: all")
     max_links: int = setting(10, high=100_000, job=True, doc="links tried per publication after the resources")
+    max_table_cells: int = setting(
+        DEFAULT_MAX_TABLE_CELLS, low=1, high=100_000_000, job=True, env="PUBFETCH_MAX_TABLE_CELLS",
+        doc="cells (rows times columns, spans resolved) a table of the full text keeps; the rows past it are left "
+            "out and the table is marked `truncated`")
     javascript: bool = setting(True, cli="--no-javascript", job=True,
                                doc="render pages that need JavaScript (off: they are fetched plainly)")
     chromium: str | None = setting(None, env="PUBFETCH_CHROMIUM", cli="--chromium",
@@ -194,6 +200,16 @@ class RunSettings:
         10_000, low=1, high=10_000_000, job=True,
         doc="references kept per publication: a longer list keeps its first ones, with a warning (`--references` "
             "asks no page past them)")
+    annotations: frozenset[AnnotationType] = setting(
+        DEFAULT_ANNOTATIONS, cli="--annotations", job=True,
+        doc="the annotation types asked of Europe PMC's annotations service, by its type names, comma-separated: "
+            "Gene_Proteins, Diseases, Chemicals, Organisms, Accession Numbers, Resources, Experimental Methods (the "
+            "`efo` part), Gene Ontology (the `go` part); the others are kept in the `minedTerms` part. One request "
+            "per batch of articles brings every type")
+    max_text_links: int = setting(
+        2_000, low=1, high=1_000_000, job=True,
+        doc="links and identifiers found in the text kept per publication (the `links` part): more keep their first "
+            "ones, with a warning")
     max_entry_bytes: int = setting(
         DEFAULT_MAX_ENTRY_BYTES, low=1024 * 1024, high=1024 ** 3, job=True,
         doc="largest entry (its JSON in UTF-8) a fetch stores: a publication over it loses references from the end "

@@ -79,7 +79,9 @@ def from_text(name: str, text: str, *, given_as: str = "") -> object:
     group = SETTINGS[name]
     if group == "fetching":
         raise ValueError(f"{name} is one of PubFetcher's parameters, read by pubfetch.fetcher_args")
-    value = _number(text.strip(), _bare(field_type(GROUPS[group], name)))
+    expected = _bare(field_type(GROUPS[group], name))
+    value: object = ([part.strip() for part in text.split(",") if part.strip()]  # a set of names: comma-separated
+                     if typing.get_origin(expected) is frozenset else _number(text.strip(), expected))
     return setting_value(given_as or name, value, field_type(GROUPS[group], name),
                          declared(setting_field(group, name)))
 

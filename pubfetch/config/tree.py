@@ -73,8 +73,11 @@ class FetchConfig:
 
     def job_settings(self) -> dict[str, Any]:
         """The settings a queued job carries to the workers (:data:`JOB_SETTINGS`), as JSON; the message carries the
-        fetching thresholds and the parts in fields of their own, and everything else is each worker's own."""
-        return {name: getattr(getattr(self, SETTINGS[name]), name) for name in JOB_SETTINGS}
+        fetching thresholds and the parts in fields of their own, and everything else is each worker's own. A set (the
+        annotation types) goes as a sorted list of its names."""
+        values = {name: getattr(getattr(self, SETTINGS[name]), name) for name in JOB_SETTINGS}
+        return {name: sorted(str(v) for v in value) if isinstance(value, frozenset) else value
+                for name, value in values.items()}
 
     def with_job_settings(self, values: Mapping[str, Any]) -> FetchConfig:
         """This (a worker's) configuration with a job's settings (from :meth:`job_settings`) applied, each checked as

@@ -13,7 +13,7 @@ import functools
 import logging
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Self
@@ -58,6 +58,8 @@ class FetchRun:
         transport: the network under the client's layers (tests give an in-process one).
         rate_limiter: the shared limiter to wait on instead of one opened for the run (a worker keeps one for all its
             batches); used as it is, not closed.
+        sleep: how the client's retries wait (a test's clock; default: :func:`time.sleep`, cut short when the run
+            stops).
         context: a caller's context to run in instead (not closed): the run's parts (``config``'s ``parts``) are
             asked for with its machinery (:meth:`~pubfetch.resources.base.Context.step`).
         rules: the scraping rules to read pages with instead of the configuration's (a test's own).
@@ -68,7 +70,8 @@ class FetchRun:
 
     def __init__(self, config: FetchConfig, *, recorder: WarcRecorder | None = None,
                  transport: Transport | None = None, rate_limiter: RateLimiter | None = None,
-                 context: Context | None = None, rules: ScrapingRules | None = None) -> None:
+                 sleep: Callable[[float], None] | None = None, context: Context | None = None,
+                 rules: ScrapingRules | None = None) -> None:
         self.config = config
         self.recorder = recorder
         self._stack = ExitStack()
@@ -79,13 +82,13 @@ class FetchRun:
             self.context = context.step(config.run.parts)
             return
         try:
-            self.context = self._stack.enter_context(self._build(config, transport, rate_limiter, rules))
+            self.context = self._stack.enter_context(self._build(config, transport, rate_limiter, rules, sleep))
         except BaseException:
             self._stack.close()
             raise
 
     def _build(self, config: FetchConfig, transport: Transport | None, limiter: RateLimiter | None,
-               rules: ScrapingRules | None) -> Context:
+               rules: ScrapingRules | None, sleep: Callable[[float], None] | None) -> Context:
         own_limiter = limiter is None and config.run.rate_limits
         if own_limiter:
             limiter = shared_rate_limiter(config)
@@ -95,7 +98,8 @@ class FetchRun:
         rate_key = ServiceMap.for_endpoints(config.endpoints).key if limiter is not None else None
         rules = rules or _user_rules(config.fetching)  # a bad rule file is an error before anything is fetched
         client = HttpClient(http_config(config), transport=transport, answers=AnswerMemory(),
-                            response_hook=self.recorder, rate_limiter=limiter, rate_key=rate_key)
+                            response_hook=self.recorder, rate_limiter=limiter, rate_key=rate_key,
+                            sleep=sleep or time.sleep)
         if own_limiter and getattr(limiter, "sleep", None) is time.sleep:
             # the run's own limiter: a wait for a permit ends (and its request is not sent) when the run stops
             limiter.sleep = client.watch.pause  # type: ignore[union-attr]

@@ -192,6 +192,9 @@ def warn_caps(fitting: Fitting, what: str, max_entry_bytes: int) -> None:
     if fitting.references is not None:
         log.warning("%s: %d references; kept the first %d (the max_references setting: raise it to keep more)",
                     what, fitting.references.had, fitting.references.kept)
+    if fitting.links is not None:
+        log.warning("%s: %d links found in the text; kept the first %d (the max_text_links setting: raise it to keep "
+                    "more)", what, fitting.links.had, fitting.links.kept)
     if fitting.still_over:
         log.warning("%s: not stored: its entry is over max_entry_bytes (%d bytes) with every optional part trimmed; "
                     "raise max_entry_bytes to store it", what, max_entry_bytes)
@@ -204,7 +207,7 @@ def fit_to_caps(ctx: Context, pub: Publication) -> bool:
     """Cut a fetched publication to the caps (:mod:`pubfetch.model.caps`), saying so; whether it may be stored (not
     when its untrimmable fields alone are over ``max_entry_bytes``)."""
     settings = ctx.config.run
-    fitting = fit_entry(pub, settings.max_references, settings.max_entry_bytes)
+    fitting = fit_entry(pub, settings.max_references, settings.max_entry_bytes, settings.max_text_links)
     warn_caps(fitting, _ids_text(pub), settings.max_entry_bytes)
     return not fitting.still_over
 

@@ -38,6 +38,7 @@ from lxml import etree
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError, ServiceError, load_xml
 from pubfetch.extract.pubmed_rich import add_rich_parts
+from pubfetch.extract.text_links import record_links
 from pubfetch.extract.xmlsafe import local_name, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
@@ -335,6 +336,7 @@ def _journal_article(element: etree._Element) -> ArticleRecord:
     if citation is not None and citation.get("Status"):
         record.flags["citation_status"] = citation.get("Status")
     add_rich_parts(element, record)
+    record.text_links = record_links(record.abstract)
     record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))
     return record
 
@@ -350,6 +352,7 @@ def _book_article(element: etree._Element) -> ArticleRecord:
     book_title = _text(book, "BookTitle")
     record.title = _title(document) or book_title
     record.abstract = _abstract(document)
+    record.text_links = record_links(record.abstract)
     record.keywords = _keywords(document)
     authors, corresp = _authors(document)
     if not authors:  # a whole-book record lists its authors (or editors) under Book

@@ -88,11 +88,19 @@ class Publication:
     #: each retraction source's latest verdict (:mod:`pubfetch.model.retraction`); ``retracted`` while any says so
     retraction: RetractionFlags = field(default_factory=RetractionFlags)
     funding: RichList = field(default_factory=lambda: RichList(RichName.funding))
+    #: URLs, DOIs, accessions, RRIDs, trial registrations and grant IDs in the text (:mod:`pubfetch.model.links`)
+    links: RichList = field(default_factory=lambda: RichList(RichName.links))
+    #: text-mined terms of the annotation types asked for beyond EFO and GO (:mod:`pubfetch.model.mined_terms`)
+    mined_terms: RichList = field(default_factory=lambda: RichList(RichName.mined_terms))
     updates: RichList = field(default_factory=lambda: RichList(RichName.updates))
     references: RichList = field(default_factory=lambda: RichList(RichName.references))
     sections: RichList = field(default_factory=lambda: RichList(RichName.sections))
     license: RichText = field(default_factory=lambda: RichText(RichName.license))
     relations: RichList = field(default_factory=lambda: RichList(RichName.relations))
+    tables: RichList = field(default_factory=lambda: RichList(RichName.tables))
+    figures: RichList = field(default_factory=lambda: RichList(RichName.figures))
+    supplements: RichList = field(default_factory=lambda: RichList(RichName.supplements))
+    statements: RichList = field(default_factory=lambda: RichList(RichName.statements))
     #: pages and PDFs not merged because they are another paper's (:mod:`pubfetch.model.identity`)
     rejected_sites: list[RejectedSite] = field(default_factory=list)
     #: pages and PDFs merged without anything to check them by, until a title from another source settles them
@@ -134,8 +142,9 @@ class Publication:
                               self.pmid.url, self.pmcid.url, self.doi.url)
 
     def rich(self, name: RichName) -> RichList | RichText:
-        """A rich part (funding, updates, references, sections, license) by name."""
-        return getattr(self, name.value)
+        """A rich part (funding, links, mined terms, updates, references, sections, license, tables, figures,
+        supplements, statements) by name."""
+        return getattr(self, name.attribute)
 
     def id_count(self) -> int:
         return sum(1 for p in (self.pmid, self.pmcid, self.doi) if p.content)
@@ -146,7 +155,7 @@ class Publication:
                      PartName.fulltext):
             setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
         for rich in RichName:
-            setattr(self, rich.value, new_part(rich))
+            setattr(self, rich.attribute, new_part(rich))
         self.retraction = RetractionFlags()  # it was said of the paper the old ID named
         self.unverified_sites.clear()  # the parts they gave are gone
         self.title_offers.clear()
@@ -434,7 +443,7 @@ class Publication:
                 setattr(self, name.value, (ListPart if name.is_list else StringPart)(name))
         for rich in RichName:
             if self.rich(rich).url == url:
-                setattr(self, rich.value, new_part(rich))
+                setattr(self, rich.attribute, new_part(rich))
 
     def add_visited_site(self, site: VisitedSite) -> None:
         if site not in self.visited_sites:

@@ -125,7 +125,7 @@ def read_response(request: Request, hop: Response, some: Callable[[int], tuple[b
         read_some()
         return hop
     mtype = media_type(headers.get("Content-Type"))
-    if is_skipped_media(mtype) or (not request.accept_pdf and is_pdf_media(mtype)):
+    if not request.any_media and (is_skipped_media(mtype) or (not request.accept_pdf and is_pdf_media(mtype))):
         hop.skipped = True
         if request.record:
             record(b"", True)
