@@ -96,7 +96,8 @@ class FetchRun:
             if close is not None:
                 self._stack.callback(close)
         rate_key = ServiceMap.for_endpoints(config.endpoints).key if limiter is not None else None
-        rules = rules or _user_rules(config.fetching)  # a bad rule file is an error before anything is fetched
+        if rules is None:  # a bad rule file is an error before anything is fetched
+            rules = _user_rules(config.fetching)
         client = HttpClient(http_config(config), transport=transport, answers=AnswerMemory(),
                             response_hook=self.recorder, rate_limiter=limiter, rate_key=rate_key,
                             sleep=sleep or time.sleep)
