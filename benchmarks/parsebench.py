@@ -283,6 +283,10 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
             result = measure(kind, source, unit, docs, parse, min_seconds, in_process="worker" not in kind)
             if result is not None:
                 results.append(result)
+            if kind == "PubMed efetch XML" and source.startswith("synthetic"):
+                from pubmedbench import medline_rows  # it builds on this module's measurements
+
+                results += medline_rows(min_seconds)
             if kind == "JATS full text" and source == "synthetic":
                 results += pubmed_parser_rows(corpus, min_seconds)
     finally:

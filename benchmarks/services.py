@@ -103,6 +103,7 @@ class HostedServices:
     def reset(self) -> None:
         """Forget the counts (between runs; the rate windows are kept, as a real service keeps them)."""
         self.services.counts.clear()
+        self.services.server.requests.clear()
         self.services.too_many.clear()
         self.services.ids_asked.clear()
         self.services.repeats.clear()

@@ -134,14 +134,16 @@ def _or_null(value: str | None) -> str:
     return "null" if value is None else value
 
 
-def _scrape(args: ParsedArgs, out: TextIO) -> None:
-    """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript."""
+def _scrape(args: ParsedArgs, out: TextIO, sess: Session) -> None:
+    """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript; the
+    rules are the session's (``journalsYaml``/``webpagesYaml`` from the command line, the config file or the
+    environment)."""
     if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
         return
     from pubfetch.engine.assembly import scraping_rules
     from pubfetch.rules import RuleError
 
-    fa = args.fetcher_args()
+    fa = sess.args
     try:
         rules = scraping_rules(fa)
     except (RuleError, OSError) as e:
@@ -232,7 +234,7 @@ def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str], sess: Session) ->
     _database(args, out, sess)
     _saved_searches(args, out)
     _pages(args, out, argv, sess)
-    _scrape(args, out)
+    _scrape(args, out, sess)
     _extract_au(args, out, sess)
     _ids(args, out)
     _misc(args, out)

@@ -14,11 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pubfetch.config.defaults import Batching, Endpoints, HttpSettings, RunSettings
-from pubfetch.config.environment import default_file, environment_settings, process_environment
+from pubfetch.config.defaults import Batching, Endpoints, FetcherArgs, HttpSettings, RunSettings
+from pubfetch.config.environment import (
+    default_file,
+    environment_proxies,
+    environment_settings,
+    process_environment,
+)
 from pubfetch.config.files import settings_from_file
 from pubfetch.config.registry import GROUPS, JOB_SETTINGS, SETTINGS, checked
-from pubfetch.fetcher_args import FetcherArgs
 
 __all__ = ["FetchConfig"]
 
@@ -95,7 +99,7 @@ class FetchConfig:
         deliberate the choice, the later it applies. A setting the file leaves out keeps its value from the
         environment. This is the one way settings come from the environment (:mod:`pubfetch.config.environment`)."""
         env = process_environment() if environ is None else environ
-        config = cls().with_changes(**environment_settings(env))
+        config = cls().with_changes(**environment_settings(env), environment_proxies=environment_proxies(environ))
         path = config_file if config_file is not None else default_file(env)
         if path:
             config = config.with_changes(**settings_from_file(path))
