@@ -123,7 +123,7 @@ def test_the_tests_runs_are_the_products_runs_with_the_answer_memory() -> None:
         assert isinstance(run, FetchRun) and run.context.client.answers is not None
         [first] = run.fetch([Article(0).pmid])
         asked = len(bench.transport.sent)
-        [again] = run.fetch([Article(0).pmid], use_stored=False)
+        [again] = run.fetch([Article(0).pmid], options=FetchOptions(use_stored=False))
         assert again.title.content == first.title.content == Article(0).title
         assert len(bench.transport.sent) == asked  # every answer was remembered: nothing was sent twice
 
