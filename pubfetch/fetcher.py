@@ -71,7 +71,8 @@ def fetch_many(
         queue: a Celery broker URL (``redis://host:6379/0``): the IDs are fetched by ``pubfetch worker`` processes
             into ``db`` (see below).
         config: everything else (endpoints, credentials, threads, batch size); default from the environment.
-        context: run in this context (its client, rules, renderer) instead of one built for the call.
+        context: run with this context's machinery (its client, rules, renderer) instead of a run built for the call;
+            the call's parts are asked for (``parts``, else the configuration's).
         progress: called with (number done, publication) after each one.
         summary: filled in as publications complete.
         retry_exceptions: fetch entries that ended with fetchException once more at the end (PubFetcher's final retry).

@@ -16,8 +16,8 @@ from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.fetcher import BatchSummary
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId
-from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
+from support.fetchrun import run_context
 from support.procs import stop_process_groups
 from support.pubfetch_processes import service_env, start_worker
 from support.synthetic import Article, SyntheticServices
@@ -98,7 +98,7 @@ def test_config_and_options_reach_the_job_submitted(tmp_path: Path, monkeypatch:
 
 
 def test_a_context_a_database_the_workers_cannot_reach_or_their_own_ways_are_refused(tmp_path: Path) -> None:
-    with Context(FetchConfig()) as ctx, pytest.raises(ValueError, match="cannot use a context"):
+    with run_context(FetchConfig()) as ctx, pytest.raises(ValueError, match="cannot use a context"):
         pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, context=ctx)
     with pytest.raises(ValueError, match="needs db= a database URL or path the workers can reach"):
         pubfetch.fetch_many(["31114920"], queue=NO_BROKER)

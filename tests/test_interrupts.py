@@ -324,7 +324,7 @@ def test_an_interrupted_run_starts_no_browser(env: Path) -> None:
     with FetchRun(FetchConfig().with_changes(javascript=True)) as run:
         ctx = run.context
         resume = ctx.interrupt()
-        assert ctx.renderer is None and ctx._renderer is None  # a page that wanted JavaScript is not rendered
+        assert ctx.renderer is None and ctx._made.renderer is None  # a page that wanted JavaScript is not rendered
         resume()
         assert ctx.renderer is not None  # made on first use again (Chromium starts with its first page)
 

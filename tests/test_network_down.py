@@ -29,8 +29,8 @@ from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.reachability import NetworkWatch
 from pubfetch.net.retry import ExchangeFailed
 from pubfetch.net.transport import Request
-from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
+from support.fetchrun import run_context
 from support.netsupport import Sleeps
 
 TIMEOUT_MS = 1000
@@ -227,17 +227,16 @@ def test_after_an_answer_four_silences_on_two_hosts_mean_the_network_is_down() -
 
 def test_fetch_many_watches_its_run_and_only_while_it_runs() -> None:
     """The IDs are read inside the run: there the watch does not retry a timeout (nothing answered); after it does."""
-    client, _ = _client()
+    _, network = _client()
     seen: list[bool] = []
+    with run_context(FetchConfig(), transport=network) as ctx:
+        def ids() -> Iterator[PublicationIds]:
+            seen.append(ctx.client.watch.retries_timeout())
+            yield from ()
 
-    def ids() -> Iterator[PublicationIds]:
-        seen.append(client.watch.retries_timeout())
-        yield from ()
-
-    with Context(FetchConfig(), client=client) as ctx:
         assert list(fetch_many(ids(), context=ctx)) == []
-    assert seen == [False]
-    assert client.watch.retries_timeout()
+        assert seen == [False]
+        assert ctx.client.watch.retries_timeout()
 
 
 def test_a_fresh_watch_retries_timeouts() -> None:

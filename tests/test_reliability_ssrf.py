@@ -27,8 +27,8 @@ from pubfetch.net import addresses
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
-from pubfetch.resources.base import Context
 from pubfetch.store import init_db
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply, Request
 from support.synthetic import SCHOLARLY_OFF, SyntheticServices
 
@@ -177,7 +177,7 @@ def fetch_hostile(tmp_path: Path, allow: bool) -> tuple[LoopbackServer, list]:
                                 unpaywall=f"{b}/unpaywall/"),
             journals_yaml=str(rules), allow_private_addresses=allow, javascript=False, threads=2,
             timeout=3000, busy_retries=0, proxies={"http": b})
-        with Context(cfg) as ctx:
+        with run_context(cfg) as ctx:
             pubs = list(fetch_many(["10.5555/ssrf.1", "10.5555/ssrf.2", "10.5555/ssrf.3"], config=cfg, context=ctx))
     return server, pubs
 

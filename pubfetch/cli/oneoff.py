@@ -140,11 +140,12 @@ def _scrape(args: ParsedArgs, out: TextIO, sess: Session) -> None:
     environment)."""
     if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
         return
-    from pubfetch.rules import RuleError, ScrapingRules
+    from pubfetch.engine.assembly import scraping_rules
+    from pubfetch.rules import RuleError
 
     fa = sess.args
     try:
-        rules = ScrapingRules.load(fa.journals_yaml or None, fa.webpages_yaml or None)
+        rules = scraping_rules(fa)
     except (RuleError, OSError) as e:
         raise UsageError(str(e)) from None
     if "scrape-site" in args:

@@ -3,7 +3,6 @@ page, by its platform's fingerprint), which pages need JavaScript and after whic
 
 from __future__ import annotations
 
-import functools
 import importlib.resources
 import logging
 from collections.abc import Mapping, Sequence
@@ -254,9 +253,3 @@ def _builtin_text(name: str) -> str:
     except (ModuleNotFoundError, FileNotFoundError, OSError):
         raise RuleError(f"built-in rule file not found (looked in {BUILTIN_DIR} and package {BUILTIN_PACKAGE})",
                         file=name) from None
-
-
-@functools.cache
-def default_rules() -> ScrapingRules:
-    """The built-in rules, loaded once per process (user files need :meth:`ScrapingRules.load`)."""
-    return ScrapingRules.load()
