@@ -29,7 +29,8 @@ _LEADING_SPACE = re.compile("^" + _EDGE_SPACE)
 _TRAILING_SPACE = re.compile(_EDGE_SPACE + "$")
 #: What PubMed's and PMC's citation lines put after an ID: ``[PubMed]``, ``[PubMed - indexed for MEDLINE]``,
 #: ``[PMC free article]``, ``[Google Scholar]``, ``[CrossRef]``.
-_CITATION_TAGS = re.compile(r"(?i)(?:\s*\[(?:pubmed\b[^\]]*|pmc free article|google scholar|crossref)\])+$")
+_CITATION_TAGS = re.compile(
+    r"(?i)(?:\s{0,8}\[(?:pubmed\b[^\]]{0,80}|pmc free article|google scholar|crossref)\]){1,4}$")
 
 #: A label before the ID: ``PMID:``, ``pmid``, ``PMCID:``, ``PMC`` (with a space: ``PMC8071313`` is the ID itself),
 #: ``doi:``, ``DOI``; a colon (a full-width one too), an equals sign or spaces between label and ID.
