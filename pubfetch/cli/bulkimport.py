@@ -39,9 +39,9 @@ def run_bulk_imports(args: ParsedArgs, sess: Session) -> None:
 
 def _import(db: str, given: list[str], kind: Kind, args: ParsedArgs, sess: Session) -> None:
     if "queue" in args:
-        from pubfetch.bulk.cluster import submit_files
+        from pubfetch.distributed.bulktask import submit_files
 
-        for problem in submit_files(db, given, kind, args.get("queue"), sess.config):
+        for problem in submit_files(db, given, kind, args.get("queue")):
             log.error("%s", problem)
             sess.job_exit = max(sess.job_exit, EXIT_SOME_FAILED)
         return
