@@ -125,7 +125,8 @@ def pg_url(pg_database: str) -> str:
     import psycopg
 
     with psycopg.connect(pg_database, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs")
+        conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs, bulk_files, "
+                     "pubmed_versions")
     return pg_database
 
 

@@ -273,7 +273,7 @@ class BulkImport:
         0, high=1024, env="PUBFETCH_IMPORT_WORKERS", cli="--workers",
         doc="processes parsing and storing bulk files, one file each at a time; 0: one per core")
     import_chunk: int = setting(
-        2000, low=1, high=1_000_000,
+        2000, low=1, high=1_000_000, env="PUBFETCH_IMPORT_CHUNK",
         doc="records of a bulk file merged in one database transaction (the file's last ones record it as imported)")
     import_download_dir: str | None = setting(
         None, env="PUBFETCH_IMPORT_DOWNLOAD_DIR", cli="--download-dir",
