@@ -3,7 +3,8 @@ the fetch would merge what the services answer (docs/bulk.md).
 
 ``medline`` and ``jatsfiles`` read files element by element; ``apply`` merges chunks of records in one transaction;
 ``ledger`` keeps the files imported and each PMID's version; ``sources`` turns arguments (files, directories, URLs)
-into checked local files; ``runner`` runs the files in worker processes (a queued import's tasks are :mod:`pubfetch.distributed.bulktask`).
+into checked local files; ``runner`` runs the files in worker processes (a queued import's tasks are
+:mod:`pubfetch.distributed.bulktask`).
 """
 
 from __future__ import annotations
