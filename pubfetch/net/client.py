@@ -120,6 +120,7 @@ class HttpClient:
         accept_pdf: bool = True,
         headers: Mapping[str, str] | None = None,
         params: Mapping[str, str] | None = None,
+        binary: bool = False,
     ) -> FetchResult:
         """GET a URL, following redirects.
 
@@ -132,11 +133,13 @@ class HttpClient:
             accept_pdf: when false, a PDF is not downloaded and the outcome is ``UNSUPPORTED_TYPE`` with ``is_pdf``.
             headers: extra request headers (e.g. ``Accept`` for an API).
             params: query parameters appended to ``url``.
+            binary: the body is the answer whatever its media type (a bulk file), not refused as neither text nor
+                PDF.
         """
         if params:
             url = _with_params(url, params)
         return self._run(Request("GET", url, None, self._headers(url, referer, headers), untrusted=untrusted,
-                                 accept_pdf=accept_pdf, publication=publication))
+                                 accept_pdf=accept_pdf, publication=publication, binary=binary))
 
     def post(
         self,
@@ -342,7 +345,7 @@ def _final(request: Request, hop: Response) -> FetchResult:
         return result
     if is_textual_media(mtype):
         result.text, result.encoding, result.encoding_source = decode_body(content_type, hop.body)
-    elif result.ok:
+    elif result.ok and not request.binary:
         result.kind = OutcomeKind.UNSUPPORTED_TYPE
         result.message = f"{mtype} is neither text nor PDF"
     return result

@@ -34,6 +34,7 @@ class Request:
         publication: fetching for a publication (PubFetcher's fetchException rule depends on it).
         follow: follow redirects (false for doi.org resolution, which wants the Location).
         read_body: read the body in full (false: a bounded piece only, then dropped).
+        binary: the body is wanted whatever its media type (a bulk file's bytes), not only text or PDF.
         record: fill :attr:`Response.exchange` for a recorder (set by the recording layer).
         redirects: URLs that redirected so far, in order.
         spent_s: seconds this hop's attempts have spent in the network transport so far: a hop's retries share one
@@ -49,6 +50,7 @@ class Request:
     publication: bool = False
     follow: bool = True
     read_body: bool = True
+    binary: bool = False
     record: bool = False
     redirects: list[str] = field(default_factory=list)
     spent_s: float = 0.0

@@ -106,7 +106,7 @@ def jats_package(path: Path) -> Path:
 
 def jats_bulk(path: Path) -> Path:
     """The corpus's full texts as one gzip file of many ``<article>`` elements."""
-    bodies = [re.sub(r"^<\?xml[^>]*\?>\s*(<!DOCTYPE[^>]*>\s*)?", "", p.read_text(encoding="utf-8"))
+    bodies = [re.sub(r"^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", "", p.read_text(encoding="utf-8"))
               for p in fulltexts()]
     path.write_bytes(gzip.compress(("<articles>\n" + "\n".join(bodies) + "\n</articles>\n").encode(), mtime=0))
     return path
