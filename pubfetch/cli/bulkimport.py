@@ -13,6 +13,7 @@ import re
 import sys
 
 from pubfetch.bulk import sources
+from pubfetch.bulk.apply import Applied
 from pubfetch.bulk.runner import FileJob, FileOutcome, ImportReport, Kind, prepare, run_import, workers_for
 from pubfetch.cli.errors import EXIT_SOME_FAILED, InputError, UsageError
 from pubfetch.cli.fetching import Session
@@ -41,9 +42,12 @@ def _import(db: str, given: list[str], kind: Kind, args: ParsedArgs, sess: Sessi
     if "queue" in args:
         from pubfetch.distributed.bulktask import submit_files
 
-        for problem in submit_files(db, given, kind, args.get("queue")):
+        answers, failures = submit_files(db, given, kind, args.get("queue"))
+        for problem in failures:
             log.error("%s", problem)
-            sess.job_exit = max(sess.job_exit, EXIT_SOME_FAILED)
+        outcomes = [FileOutcome(a["name"], Applied(a["stored"], a["unchanged"], a["deleted"]), skipped=a["skipped"])
+                    for a in answers] + [FileOutcome(p, problem=p) for p in failures]
+        _summarise(ImportReport(outcomes), [], sess)
         return
     config = sess.config
     files, problems = _files(db, given, kind, sess)
@@ -64,9 +68,12 @@ def _import(db: str, given: list[str], kind: Kind, args: ParsedArgs, sess: Sessi
     report += run_import(jobs, workers_for(config.bulk.import_workers), said)
     for problem in problems:
         log.error("%s", problem)
-    summary = ImportReport(report)
-    sys.stderr.write(f"pubfetch: {summary.summary()}\n")
-    if problems or summary.failed:
+    _summarise(ImportReport(report), problems, sess)
+
+
+def _summarise(report: ImportReport, problems: list[str], sess: Session) -> None:
+    sys.stderr.write(f"pubfetch: {report.summary()}\n")
+    if problems or report.failed:
         sess.job_exit = max(sess.job_exit, EXIT_SOME_FAILED)
 
 

@@ -118,8 +118,10 @@ def _named(given: list[str], kind: Kind) -> Iterator[str]:
             yield _checked_name(word)
 
 
-def submit_files(db: str, given: list[str], kind: Kind, queue: str, timeout: float | None = None) -> list[str]:
-    """Send each file as a task, wait for all, and return the problems (one line each)."""
+def submit_files(db: str, given: list[str], kind: Kind, queue: str,
+                 timeout: float | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """Send each file as a task and wait for all; return the counts of the files imported and the problems (one
+    line each)."""
     from celery import group
 
     from pubfetch.distributed.app import make_app
@@ -127,17 +129,19 @@ def submit_files(db: str, given: list[str], kind: Kind, queue: str, timeout: flo
     try:
         messages = messages_for(db, given, kind)
     except (ValueError, FileProblem) as e:
-        return [str(e)]
+        return [], [str(e)]
     if not messages:
-        return []
+        return [], []
     app = make_app(queue)
     try:
         result = group([app.signature(IMPORT_TASK, args=(m,)) for m in messages]).apply_async()
         answers = result.join(propagate=False, timeout=timeout)
     finally:
         app.close()
-    problems = []
+    done, problems = [], []
     for message, answer in zip(messages, answers, strict=True):
-        if isinstance(answer, BaseException) or not isinstance(answer, dict):
+        if isinstance(answer, dict):
+            done.append(answer)
+        else:
             problems.append(f"{message.get('name') or message.get('url')}: {answer}")
-    return problems
+    return done, problems

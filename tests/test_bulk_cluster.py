@@ -1,0 +1,70 @@
+"""A bulk import on the cluster (pubfetch/distributed/bulktask.py): each file a task, read by name under the worker's
+own ``--import-dir`` into its ``--db``; a message naming a path is refused whoever sends it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pubfetch.cli.errors import EXIT_OK
+from pubfetch.distributed.bulktask import _message
+from pubfetch.store import open_store
+from pubfetch.store.sql import SqlStore
+from support.bulkfiles import write_synthetic
+from support.procs import stop_process_groups
+from support.pubfetch_processes import service_env, start_worker
+from support.synthetic import SyntheticServices
+
+FILES, RECORDS = 4, 150
+
+
+@pytest.mark.parametrize("message", [
+    {"kind": "medline", "name": "/etc/passwd", "rank": 1},
+    {"kind": "medline", "name": "../pubmed26n0001.xml.gz", "rank": 1},
+    {"kind": "medline", "name": "sub/pubmed26n0001.xml.gz", "rank": 1},
+    {"kind": "medline", "name": "..", "rank": 1},
+    {"kind": "medline", "url": "file:///etc/passwd", "rank": 1},
+    {"kind": "medline", "url": "http://example.org/pubmed26n0001.xml.gz", "rank": 1},
+    {"kind": "other", "name": "pubmed26n0001.xml.gz", "rank": 1},
+    {"kind": "medline", "name": "pubmed26n0001.xml.gz", "rank": "1"},
+    {"kind": "medline", "name": "pubmed26n0001.xml.gz", "rank": 1, "path": "/tmp"},
+])
+def test_a_task_naming_anything_but_a_base_name_or_an_https_url_is_refused(message: dict) -> None:
+    with pytest.raises(ValueError):
+        _message((message,))
+
+
+def test_a_task_naming_a_file_or_an_https_url_is_taken() -> None:
+    assert _message(({"kind": "medline", "name": "pubmed26n0001.xml.gz", "rank": 7},)) == \
+        ("medline", "", "pubmed26n0001.xml.gz", 7)
+    url = "https://ftp.ncbi.nlm.nih.gov/pubmed/updatefiles/pubmed26n1300.xml.gz"
+    assert _message(({"kind": "medline", "url": url, "rank": 9},)) == ("medline", url, "", 9)
+
+
+@pytest.mark.slow
+def test_two_workers_import_each_file_once_into_the_shared_database(cli, tmp_path: Path, pg_url: str,
+                                                                      redis_url: str) -> None:
+    import_dir = tmp_path / "bulk"
+    import_dir.mkdir()
+    for i in range(FILES):
+        write_synthetic(import_dir / f"pubmed26n{i + 1:04d}.xml.gz", RECORDS, first_pmid=90_000_001 + i * RECORDS)
+    with SyntheticServices(1) as services:
+        env = service_env(services)
+        workers = [start_worker(redis_url, pg_url, env, tmp_path / f"worker{i}.log", "--import-dir", str(import_dir))
+                   for i in range(2)]
+        try:
+            run = cli("-db-import-medline", pg_url, import_dir, "--queue", redis_url)
+            again = cli("-db-import-medline", pg_url, import_dir, "--queue", redis_url)
+        finally:
+            stop_process_groups(workers)
+    assert run.code == EXIT_OK, run.err + "".join(
+        (tmp_path / f"worker{i}.log").read_text(errors="replace")[-2000:] for i in range(2))
+    with open_store(pg_url) as store:
+        assert isinstance(store, SqlStore)
+        assert store.publications_size() == FILES * RECORDS
+        files = store.transact(lambda tx: tx.execute("SELECT name, records FROM bulk_files ORDER BY name").fetchall())
+    assert [tuple(f) for f in files] == [(f"pubmed26n{i + 1:04d}.xml.gz", RECORDS) for i in range(FILES)]
+    assert f"imported {FILES} files: {FILES * RECORDS} records stored, 0 deleted, 0 unchanged" in run.err
+    assert again.code == EXIT_OK
+    assert "imported 0 files: 0 records stored, 0 deleted, 0 unchanged" in again.err  # all recorded: none sent
