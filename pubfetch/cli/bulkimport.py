@@ -40,7 +40,7 @@ def run_bulk_imports(args: ParsedArgs, sess: Session) -> None:
 
 def _import(db: str, given: list[str], kind: Kind, args: ParsedArgs, sess: Session) -> None:
     if "queue" in args:
-        from pubfetch.distributed.bulktask import submit_files
+        from pubfetch.distributed.bulksubmit import submit_files
 
         answers, failures = submit_files(db, given, kind, args.get("queue"))
         for problem in failures:

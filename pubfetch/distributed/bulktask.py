@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
 from typing import Any
 
 from pubfetch.bulk.runner import FileJob, Kind, import_file, prepare
@@ -21,13 +20,13 @@ from pubfetch.distributed.tasks import BatchFailed, BatchRefused, _config, _rate
 
 log = logging.getLogger(__name__)
 
-__all__ = ["IMPORT_TASK", "import_file_task", "messages_for", "submit_files"]
+__all__ = ["IMPORT_TASK", "import_file_task", "register"]
 
 IMPORT_TASK = "pubfetch.import_file"
 _KINDS = ("medline", "jats")
 
 
-def _checked_name(name: object) -> str:
+def checked_name(name: object) -> str:
     if not isinstance(name, str) or not name or name != os.path.basename(name) or name in (".", ".."):
         raise ValueError("a file is named by its base name under the worker's --import-dir, not by a path")
     return name
@@ -44,7 +43,7 @@ def _message(args: tuple[Any, ...]) -> tuple[Kind, str, str, int]:
     if url:
         check_url(url)
         return kind, url, "", rank
-    return kind, "", _checked_name(m.get("name")), rank
+    return kind, "", checked_name(m.get("name")), rank
 
 
 def import_file_task(task: Any, *args: Any) -> dict[str, Any]:
@@ -87,61 +86,3 @@ def import_file_task(task: Any, *args: Any) -> dict[str, Any]:
 
 def register(app: Any) -> None:
     app.task(name=IMPORT_TASK, bind=True, throws=(BatchRefused, BatchFailed))(import_file_task)
-
-
-def messages_for(db: str, given: list[str], kind: Kind) -> list[dict[str, Any]]:
-    """The tasks' messages of the arguments: URLs as they are, local files and directories by their files' names
-    (each worker reads them under its own ``--import-dir``), words that are neither as names; ranked in the order
-    given after what ``db`` already holds, files it holds left out."""
-    files = list(_named(given, kind))
-    todo, ranks, _ = prepare(db, [BulkFile(os.path.basename(f), f) for f in files], kind)
-    by_name = {os.path.basename(f): f for f in files}
-    messages = []
-    for file, rank in zip(todo, ranks, strict=True):
-        source = by_name[file.name]
-        key = ("url", source) if "://" in source else ("name", file.name)
-        messages.append({"kind": kind, key[0]: key[1], "rank": rank})
-    return messages
-
-
-def _named(given: list[str], kind: Kind) -> Iterator[str]:
-    from pubfetch.bulk.sources import local_files
-
-    suffixes = (".xml", ".xml.gz") if kind == "medline" else (".tar.gz", ".tgz", ".tar", ".xml", ".nxml", ".gz")
-    for word in given:
-        if "://" in word:
-            check_url(word)
-            yield word
-        elif os.path.exists(word):
-            yield from (f.name for f in local_files([word], suffixes))
-        else:
-            yield _checked_name(word)
-
-
-def submit_files(db: str, given: list[str], kind: Kind, queue: str,
-                 timeout: float | None = None) -> tuple[list[dict[str, Any]], list[str]]:
-    """Send each file as a task and wait for all; return the counts of the files imported and the problems (one
-    line each)."""
-    from celery import group
-
-    from pubfetch.distributed.app import make_app
-
-    try:
-        messages = messages_for(db, given, kind)
-    except (ValueError, FileProblem) as e:
-        return [], [str(e)]
-    if not messages:
-        return [], []
-    app = make_app(queue)
-    try:
-        result = group([app.signature(IMPORT_TASK, args=(m,)) for m in messages]).apply_async()
-        answers = result.join(propagate=False, timeout=timeout)
-    finally:
-        app.close()
-    done, problems = [], []
-    for message, answer in zip(messages, answers, strict=True):
-        if isinstance(answer, dict):
-            done.append(answer)
-        else:
-            problems.append(f"{message.get('name') or message.get('url')}: {answer}")
-    return done, problems
