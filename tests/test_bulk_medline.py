@@ -183,3 +183,21 @@ def test_a_missing_file_and_a_database_alone_are_one_line_each(cli, tmp_path: Pa
     assert alone.code == 2
     assert alone.lines == ["pubfetch: error: -db-import-medline needs a database and at least one file, directory or "
                            "URL"]
+
+
+def test_a_record_whose_doi_an_entry_holds_joins_that_entry(cli, tmp_path: Path, db: str) -> None:
+    """New records go in together; one meeting an entry a fetch made (by its DOI) is merged into it as a put would."""
+    files = medline_set(tmp_path)
+    record = parse_pubmed_xml((CORPUS / "pubmed_efetch" / "pmid_23121403.xml").read_bytes())[0]
+    with open_or_init_store(db) as store:
+        pub = Publication()
+        pub.set_doi(record.doi, PartType.doi, "https://doi.org/x", FetcherArgs())
+        pub.set_fulltext("A full text from the publisher. " * 40, PartType.doi, "https://doi.org/x", FetcherArgs())
+        store.put_publication(pub)
+    assert cli("-db-import-medline", db, files.baseline, "--workers", "1").code == EXIT_OK
+    stored = entries(db)
+    assert len(stored) == len(files.pmids)
+    joined = stored[record.pmid]
+    assert joined["doi"]["content"].lower() == record.doi.lower()
+    assert joined["fulltext"]["content"].startswith("A full text from the publisher.")
+    assert joined["title"]["type"] == PartType.pubmed_xml.value

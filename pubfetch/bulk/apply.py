@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pubfetch import ids as idmod
+from pubfetch.bulk.fresh import NewEntry, existing_ids, insert_new, keys_of
 from pubfetch.bulk.ledger import Held, held_versions, set_versions
 from pubfetch.bulk.medline import Citation, Deletion
 from pubfetch.fetcher_args import FetcherArgs
@@ -26,6 +27,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.retraction import RetractionFlags
 from pubfetch.model.rich import RichName, new_part
+from pubfetch.store.base import StoreError
 from pubfetch.store.sql import SqlStore, Tx, get_entry, put_entry, remove_by_id
 
 __all__ = ["Applied", "JatsItem", "apply_citations", "apply_jats", "jats_url", "pubmed_url"]
@@ -109,12 +111,20 @@ def _put(store: SqlStore, tx: Tx, pub: Publication) -> None:
 def apply_citations(store: SqlStore, items: Sequence[Citation | Deletion], rank: int, args: FetcherArgs,
                     eutils: str, *, then: Callable[[Tx], None] | None = None) -> Applied:
     """Merge a chunk of a MEDLINE file (of rank ``rank``) in one transaction, with ``then`` (the file's record after
-    its last chunk) in the same; return what it did."""
+    its last chunk) in the same; return what it did. The chunk's new records are written together
+    (:mod:`pubfetch.bulk.fresh`); should another process have written one of their IDs meanwhile, the chunk is merged
+    again record by record."""
 
-    def work(tx: Tx) -> Applied:
+    def work(tx: Tx, together: bool) -> Applied:
         chunk = _Chunk()
         held = held_versions(tx, [i.record.pmid if isinstance(i, Citation) else i.pmid for i in items])
-        for item in items:
+        fresh = _fresh(tx, items, held) if together else set()
+        if fresh:
+            new = [c for i in sorted(fresh) if isinstance(c := items[i], Citation)]
+            _insert_fresh(store, tx, new, rank, held, chunk, args, eutils)
+        for index, item in enumerate(items):
+            if index in fresh:
+                continue
             if isinstance(item, Deletion):
                 _delete(tx, item.pmid, rank, held, chunk)
             else:
@@ -124,14 +134,47 @@ def apply_citations(store: SqlStore, items: Sequence[Citation | Deletion], rank:
             then(tx)
         return chunk.applied
 
-    return store.transact(work)
+    try:
+        return store.transact(lambda tx: work(tx, True))
+    except StoreError:
+        return store.transact(lambda tx: work(tx, False))
+
+
+def _fresh(tx: Tx, items: Sequence[Citation | Deletion], held: dict[str, Held]) -> set[int]:
+    """The positions of the citations that meet no ID of the database nor of an earlier item of the chunk."""
+    keys = [keys_of(i.record.pmid, i.record.pmcid, i.record.doi) if isinstance(i, Citation) else keys_of(i.pmid, "", "")
+            for i in items]
+    found = existing_ids(tx, (k for ks in keys for k in ks))
+    seen: set[str] = set()
+    fresh = set()
+    for index, (item, ks) in enumerate(zip(items, keys, strict=True)):
+        mine = {k for k in ks if k}
+        if isinstance(item, Citation) and item.record.pmid not in held and not mine & (found | seen):
+            fresh.add(index)
+        seen |= mine
+    return fresh
+
+
+def _insert_fresh(store: SqlStore, tx: Tx, items: Sequence[Citation], rank: int, held: dict[str, Held],
+                  chunk: _Chunk, args: FetcherArgs, eutils: str) -> None:
+    entries: list[NewEntry] = []
+    for item in items:
+        record, pub = item.record, Publication()
+        apply_record(pub, record, PartType.pubmed_xml, pubmed_url(eutils, record.pmid), args, force_corresp=True)
+        entries.append((keys_of(pub.pmid.content, pub.pmcid.content, pub.doi.content),
+                        (pub.pmid.url, pub.pmcid.url, pub.doi.url), store.encode(pub.to_json(computed=False))))
+        held[record.pmid] = Held(item.version, rank, False)
+        chunk.versions.append((record.pmid, item.version, rank, 0))
+        chunk.applied.stored += 1
+    insert_new(tx, entries, store.JSON_MARK)
 
 
 def _delete(tx: Tx, pmid: str, rank: int, held: dict[str, Held], chunk: _Chunk) -> None:
     """A ``DeleteCitation``: the entry goes (see docs/bulk.md, "Deleted citations"); the PMID is remembered as deleted
-    by this file, so an older file imported later does not bring it back."""
+    by this file, so an older file imported later does not bring it back. A later file's record, or this file's
+    deletion already applied, stands."""
     before = held.get(pmid)
-    if before is not None and before.rank >= rank:
+    if before is not None and (before.rank > rank or (before.deleted and before.rank == rank)):
         chunk.applied.unchanged += 1
         return
     if remove_by_id(tx, pmid):
