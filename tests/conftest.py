@@ -130,6 +130,15 @@ def pg_url(pg_database: str) -> str:
     return pg_database
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def either_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database target for a test run on both engines: a SQLite file not made yet, then the session's PostgreSQL
+    database emptied of pubfetch's tables (``pg_url``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "pubs.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
 # --- the machine's Redis (DB 13, keys under a prefix of this test's own, deleted afterwards) ---
 
 REDIS_TEST_URL = "redis://127.0.0.1:6379/13"

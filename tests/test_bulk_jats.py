@@ -6,8 +6,6 @@ from __future__ import annotations
 import tarfile
 from pathlib import Path
 
-import pytest
-
 from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED
 from pubfetch.extract.jats import parse_jats
 from pubfetch.fetcher_args import FetcherArgs
@@ -16,18 +14,10 @@ from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.store import open_or_init_store, open_store
-from support.bulkfiles import fulltexts, jats_bulk, jats_package
+from support.bulkfiles import fulltexts, jats_bulk, jats_package, without_times
 
 EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/"
 EUROPEPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest/"
-
-
-def strip_times(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: strip_times(v) for k, v in value.items() if k not in ("timestamp", "timestampHuman")}
-    if isinstance(value, list):
-        return [strip_times(v) for v in value]
-    return value
 
 
 def stored(db: str) -> dict[str, dict]:
@@ -36,18 +26,11 @@ def stored(db: str) -> dict[str, dict]:
                 for ids in store.publication_ids()}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "pubs.db")
-    return str(request.getfixturevalue("pg_url"))
-
-
-def test_a_pmc_package_is_merged_as_pmc_efetch_would_merge_it(cli, tmp_path: Path, db: str) -> None:
+def test_a_pmc_package_is_merged_as_pmc_efetch_would_merge_it(cli, tmp_path: Path, either_db: str) -> None:
     package = jats_package(tmp_path / "oa_package.tar.gz")
-    run = cli("-db-import-jats", db, package, "--workers", "1")
+    run = cli("-db-import-jats", either_db, package, "--workers", "1")
     assert run.code == EXIT_OK, run.err
-    entries = stored(db)
+    entries = stored(either_db)
     assert len(entries) == len(fulltexts())
     for path in fulltexts():
         record = parse_jats(path.read_bytes())[0]
@@ -55,27 +38,27 @@ def test_a_pmc_package_is_merged_as_pmc_efetch_would_merge_it(cli, tmp_path: Pat
         number = record.pmcid.removeprefix("PMC")
         apply_record(fetched, record, PartType.pmc_xml, f"{EUTILS}efetch.fcgi?retmode=xml&db=pmc&id={number}",
                      FetcherArgs(), force_corresp=True)
-        assert strip_times(entries[record.pmcid]) == strip_times(fetched.to_json(computed=False)), record.pmcid
+        assert without_times(entries[record.pmcid]) == without_times(fetched.to_json(computed=False)), record.pmcid
         assert entries[record.pmcid]["fulltext"]["type"] == PartType.pmc_xml.value
 
 
-def test_a_europepmc_bulk_file_joins_the_entries_of_its_pmids(cli, tmp_path: Path, db: str) -> None:
+def test_a_europepmc_bulk_file_joins_the_entries_of_its_pmids(cli, tmp_path: Path, either_db: str) -> None:
     first = parse_jats(fulltexts()[0].read_bytes())[0]
-    with open_or_init_store(db) as store:  # an entry known by its PMID only, as a PubMed import leaves it
+    with open_or_init_store(either_db) as store:  # an entry known by its PMID only, as a PubMed import leaves it
         pub = Publication()
         pub.set_pmid(first.pmid, PartType.pubmed_xml, "https://pubmed/x", FetcherArgs())
         pub.set_title("Known from PubMed", PartType.pubmed_xml, "https://pubmed/x", FetcherArgs())
         store.put_publication(pub)
     bulk = jats_bulk(tmp_path / "europepmc_oa.xml.gz")
-    run = cli("-db-import-jats", db, bulk, "--workers", "1")
+    run = cli("-db-import-jats", either_db, bulk, "--workers", "1")
     assert run.code == EXIT_OK, run.err
-    entries = stored(db)
+    entries = stored(either_db)
     assert len(entries) == len(fulltexts())  # no second entry for the PMID already held
     joined = entries[first.pmcid]
     assert joined["pmid"]["content"] == first.pmid
     assert joined["fulltext"]["type"] == PartType.europepmc_xml.value
     assert joined["fulltext"]["url"] == f"{EUROPEPMC}{first.pmcid}/fullTextXML"
-    with open_store(db, readonly=True) as store:
+    with open_store(either_db, readonly=True) as store:
         assert store.get_publication(PublicationIds(first.pmid)) is not None
 
 

@@ -4,9 +4,6 @@ and PostgreSQL (pubfetch/bulk/: medline, apply, ledger, runner; the command in p
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED
 from pubfetch.extract.pubmed import parse_pubmed_xml
@@ -16,18 +13,18 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.store import open_or_init_store, open_store
 from pubfetch.store.sql import SqlStore
-from support.bulkfiles import CORPUS, medline_set, pmid_of, pubmed_articles, revised, truncated, write_medline
+from support.bulkfiles import (
+    CORPUS,
+    medline_set,
+    pmid_of,
+    pubmed_articles,
+    revised,
+    truncated,
+    without_times,
+    write_medline,
+)
 
 EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/"
-
-
-def without_times(value: Any) -> Any:
-    """An entry's JSON without the moments its parts were set (two merges of the same record differ only there)."""
-    if isinstance(value, dict):
-        return {k: without_times(v) for k, v in value.items() if k not in ("timestamp", "timestampHuman")}
-    if isinstance(value, list):
-        return [without_times(v) for v in value]
-    return value
 
 
 def entries(db: str) -> dict[str, dict]:
@@ -42,19 +39,12 @@ def ledger(db: str, sql: str) -> list[tuple]:
         return [tuple(r) for r in store.transact(lambda tx: tx.execute(sql).fetchall())]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "pubs.db")
-    return str(request.getfixturevalue("pg_url"))
-
-
-def test_a_baseline_is_stored_as_the_pubmed_xml_resource_stores_it(cli, tmp_path: Path, db: str) -> None:
+def test_a_baseline_is_stored_as_the_pubmed_xml_resource_stores_it(cli, tmp_path: Path, either_db: str) -> None:
     files = medline_set(tmp_path)
-    run = cli("-db-import-medline", db, files.baseline, "--workers", "1")
+    run = cli("-db-import-medline", either_db, files.baseline, "--workers", "1")
     assert run.code == EXIT_OK, run.err
     assert "imported 1 file: 6 records stored, 0 deleted, 0 unchanged" in run.err
-    stored = entries(db)
+    stored = entries(either_db)
     assert sorted(stored) == sorted(files.pmids)
     # what the efetch resource merges for each answer of the corpus (resources/ncbi.py: fetch_pubmed_xml)
     for path in sorted((CORPUS / "pubmed_efetch").glob("*.xml")):
@@ -66,15 +56,15 @@ def test_a_baseline_is_stored_as_the_pubmed_xml_resource_stores_it(cli, tmp_path
             assert without_times(stored[record.pmid]) == without_times(fetched.to_json(computed=False)), record.pmid
 
 
-def test_an_update_revises_one_record_and_deletes_another(cli, tmp_path: Path, db: str) -> None:
+def test_an_update_revises_one_record_and_deletes_another(cli, tmp_path: Path, either_db: str) -> None:
     files = medline_set(tmp_path)
-    run = cli("-db-import-medline", db, files.baseline, files.update, "--workers", "1")
+    run = cli("-db-import-medline", either_db, files.baseline, files.update, "--workers", "1")
     assert run.code == EXIT_OK, run.err
-    stored = entries(db)
+    stored = entries(either_db)
     assert files.deleted_pmid not in stored
     assert stored[files.revised_pmid]["title"]["content"].startswith("REVISED ")
     assert len(stored) == len(files.pmids) - 1
-    names = ledger(db, "SELECT name, records, deleted FROM bulk_files ORDER BY name")
+    names = ledger(either_db, "SELECT name, records, deleted FROM bulk_files ORDER BY name")
     assert names == [("pubmed26n0001.xml.gz", 6, 0), ("pubmed26n0002.xml.gz", 1, 1)]
 
 
@@ -105,40 +95,40 @@ def test_an_older_version_never_replaces_a_newer_one(cli, tmp_path: Path) -> Non
     assert "imported 2 files: 1 records stored, 0 deleted, 1 unchanged" in run.err
 
 
-def test_what_a_fetch_added_stays_through_a_new_version(cli, tmp_path: Path, db: str) -> None:
+def test_what_a_fetch_added_stays_through_a_new_version(cli, tmp_path: Path, either_db: str) -> None:
     files = medline_set(tmp_path)
-    assert cli("-db-import-medline", db, files.baseline, "--workers", "1").code == EXIT_OK
-    with open_or_init_store(db) as store:
+    assert cli("-db-import-medline", either_db, files.baseline, "--workers", "1").code == EXIT_OK
+    with open_or_init_store(either_db) as store:
         pub = store.get_publication(files.revised_pmid)
         assert pub is not None
         assert pub.set_fulltext("A full text from Europe PMC. " * 40, PartType.europepmc_xml, "https://epmc/x",
                                 FetcherArgs())
         store.put_publication(pub)
-    assert cli("-db-import-medline", db, files.update, "--workers", "1").code == EXIT_OK
-    entry = entries(db)[files.revised_pmid]
+    assert cli("-db-import-medline", either_db, files.update, "--workers", "1").code == EXIT_OK
+    entry = entries(either_db)[files.revised_pmid]
     assert entry["title"]["content"].startswith("REVISED ")
     assert entry["fulltext"]["type"] == PartType.europepmc_xml.value
     assert entry["fulltext"]["content"].startswith("A full text from Europe PMC.")
     assert entry["mesh"]["type"] == PartType.pubmed_xml.value
 
 
-def test_a_wrong_md5_and_a_truncated_file_are_said_and_the_others_go_on(cli, tmp_path: Path, db: str) -> None:
+def test_a_wrong_md5_and_a_truncated_file_are_said_and_the_others_go_on(cli, tmp_path: Path, either_db: str) -> None:
     articles = pubmed_articles()
     good = write_medline(tmp_path / "pubmed26n0001.xml.gz", articles[:3])
     wrong = write_medline(tmp_path / "pubmed26n0002.xml.gz", articles[3:4], md5="0" * 32)
     whole = write_medline(tmp_path / "whole.xml.gz", articles[4:])
     cut = truncated(whole, tmp_path / "pubmed26n0003.xml.gz")
-    run = cli("-db-import-medline", db, good, wrong, cut, "--workers", "1")
+    run = cli("-db-import-medline", either_db, good, wrong, cut, "--workers", "1")
     assert run.code == EXIT_SOME_FAILED
     assert any("pubmed26n0002.xml.gz: MD5" in line and "differs from the published" in line for line in run.lines)
     assert any(line.startswith("pubfetch: error: pubmed26n0003.xml.gz: unreadable") and "record" in line
                for line in run.lines), run.err
     assert "2 failed" in run.err
-    names = [r[0] for r in ledger(db, "SELECT name FROM bulk_files")]
+    names = [r[0] for r in ledger(either_db, "SELECT name FROM bulk_files")]
     assert names == ["pubmed26n0001.xml.gz"]
     # the good file whole; of the cut one, what was read before the damage (it is imported again when whole)
-    assert set(entries(db)) >= {pmid_of(a) for a in articles[:3]}
-    assert pmid_of(articles[3]) not in entries(db)
+    assert set(entries(either_db)) >= {pmid_of(a) for a in articles[:3]}
+    assert pmid_of(articles[3]) not in entries(either_db)
 
 
 def test_the_import_creates_a_missing_database_and_adds_its_tables_to_an_older_one(cli, tmp_path: Path) -> None:
@@ -165,14 +155,14 @@ def test_the_pubmed_parts_of_an_imported_record_are_final_for_a_later_fetch(cli,
         assert pub.part(name).is_final(FetcherArgs()), name
 
 
-def test_two_workers_import_files_at_once(cli, tmp_path: Path, db: str) -> None:
+def test_two_workers_import_files_at_once(cli, tmp_path: Path, either_db: str) -> None:
     articles = pubmed_articles()
     paths = [write_medline(tmp_path / f"pubmed26n000{i + 1}.xml.gz", [a]) for i, a in enumerate(articles)]
-    run = cli("-db-import-medline", db, *paths, "--workers", "2")
+    run = cli("-db-import-medline", either_db, *paths, "--workers", "2")
     assert run.code == EXIT_OK, run.err
     assert "imported 6 files: 6 records stored" in run.err
-    assert len(entries(db)) == 6
-    assert len(ledger(db, "SELECT name FROM bulk_files")) == 6
+    assert len(entries(either_db)) == 6
+    assert len(ledger(either_db, "SELECT name FROM bulk_files")) == 6
 
 
 def test_a_missing_file_and_a_database_alone_are_one_line_each(cli, tmp_path: Path) -> None:
@@ -185,17 +175,17 @@ def test_a_missing_file_and_a_database_alone_are_one_line_each(cli, tmp_path: Pa
                            "URL"]
 
 
-def test_a_record_whose_doi_an_entry_holds_joins_that_entry(cli, tmp_path: Path, db: str) -> None:
+def test_a_record_whose_doi_an_entry_holds_joins_that_entry(cli, tmp_path: Path, either_db: str) -> None:
     """New records go in together; one meeting an entry a fetch made (by its DOI) is merged into it as a put would."""
     files = medline_set(tmp_path)
     record = parse_pubmed_xml((CORPUS / "pubmed_efetch" / "pmid_23121403.xml").read_bytes())[0]
-    with open_or_init_store(db) as store:
+    with open_or_init_store(either_db) as store:
         pub = Publication()
         pub.set_doi(record.doi, PartType.doi, "https://doi.org/x", FetcherArgs())
         pub.set_fulltext("A full text from the publisher. " * 40, PartType.doi, "https://doi.org/x", FetcherArgs())
         store.put_publication(pub)
-    assert cli("-db-import-medline", db, files.baseline, "--workers", "1").code == EXIT_OK
-    stored = entries(db)
+    assert cli("-db-import-medline", either_db, files.baseline, "--workers", "1").code == EXIT_OK
+    stored = entries(either_db)
     assert len(stored) == len(files.pmids)
     joined = stored[record.pmid]
     assert joined["doi"]["content"].lower() == record.doi.lower()

@@ -17,6 +17,7 @@ import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "files"
 _ARTICLE = re.compile(r"<PubmedArticle>.*?</PubmedArticle>", re.S)
@@ -151,3 +152,13 @@ def write_synthetic(path: Path, n: int, first_pmid: int = 90_000_001) -> Path:
             out.write("\n")
         out.write("</PubmedArticleSet>\n")
     return path
+
+
+def without_times(value: Any) -> Any:
+    """An entry's JSON without the moments its parts were set (two merges of the same record differ only there)."""
+    if isinstance(value, dict):
+        return {k: without_times(v) for k, v in value.items() if k not in ("timestamp", "timestampHuman")}
+    if isinstance(value, list):
+        return [without_times(v) for v in value]
+    return value
+
