@@ -33,6 +33,7 @@ sys.path.insert(0, str(REPO))
 
 from machine import describe  # noqa: E402
 from support.bulkfiles import write_synthetic  # noqa: E402
+from support.pgdb import own_database  # noqa: E402
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/14"
@@ -139,13 +140,8 @@ def pg_database() -> Iterator[str | None]:
         print(f"PostgreSQL not reachable ({type(e).__name__}); its rows are left out", file=sys.stderr)
         yield None
         return
-    name = f"pubfetch_bulkbench_{os.getpid()}"
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with own_database(admin, f"pubfetch_bulkbench_{os.getpid()}") as url:
+        yield url
 
 
 def cluster_run(files: list[Path], records: int) -> dict[str, object]:

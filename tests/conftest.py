@@ -110,13 +110,10 @@ def pg_database() -> object:
         admin = psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=5)
     except psycopg.Error as e:
         pytest.skip(f"PostgreSQL not reachable at 127.0.0.1:5432: {str(e).strip().splitlines()[0]}")
-    name = f"pubfetch_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    from support.pgdb import own_database
+
+    with own_database(admin, f"pubfetch_test_{os.getpid()}_{uuid.uuid4().hex[:8]}") as url:
+        yield url
 
 
 @pytest.fixture
