@@ -105,6 +105,9 @@ def test_a_file_a_lost_worker_held_is_finished_by_another_once(tmp_path: Path, p
             _, err = submitter.communicate(timeout=600)
         finally:
             stop_process_groups([p for p in (first, second) if p is not None])
+            if submitter.poll() is None:  # the test failed before the job ended: the waiting submitter goes too
+                submitter.kill()
+                submitter.communicate()
     assert submitter.returncode == 0, err
     assert "imported 1 file: " in err
     with open_store(pg_url) as store:
