@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -59,11 +60,12 @@ def make_files(directory: Path, records: int, per_file: int) -> list[Path]:
 def parse_alone(files: list[Path]) -> dict[str, float]:
     from pubfetch.bulk.medline import read_medline
 
-    started, n = time.perf_counter(), 0
+    started, cpu, n = time.perf_counter(), time.process_time(), 0
     for f in files:
         n += sum(1 for _ in read_medline(str(f), f.name))
-    took = time.perf_counter() - started
-    return {"records": n, "seconds": round(took, 1), "per_core": round(n / took, 1)}
+    took, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"records": n, "seconds": round(took, 1), "per_core": round(n / took, 1),
+            "per_cpu_second": round(n / cpu, 1)}
 
 
 def pubmed_parser_alone(files: list[Path]) -> dict[str, object]:
@@ -71,11 +73,26 @@ def pubmed_parser_alone(files: list[Path]) -> dict[str, object]:
         import pubmed_parser
     except ImportError:
         return {"installed": False}
-    started, n = time.perf_counter(), 0
+    started, cpu, n = time.perf_counter(), time.process_time(), 0
     for f in files:
         n += sum(1 for _ in pubmed_parser.parse_medline_xml(str(f)))
-    took = time.perf_counter() - started
-    return {"installed": True, "records": n, "seconds": round(took, 1), "per_core": round(n / took, 1)}
+    took, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"installed": True, "version": _version("pubmed_parser"), "records": n, "seconds": round(took, 1),
+            "per_core": round(n / took, 1), "per_cpu_second": round(n / cpu, 1)}
+
+
+def _version(package: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _peak_kb(pid: int) -> int:
@@ -100,7 +117,7 @@ def _stored(db: Path) -> int:
 def import_run(db: str, files: list[Path], workers: int, records: int, watch: Path | None = None) -> dict[str, object]:
     """``pubfetch -db-import-medline`` as a user runs it; with ``watch`` (its SQLite file), the peak RSS at 10 %."""
     command = [sys.executable, "-m", "pubfetch", "-db-import-medline", db, *map(str, files), "--workers", str(workers)]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     proc = subprocess.Popen(command, env=environment(), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     at_tenth: list[int] = []
@@ -118,12 +135,13 @@ def import_run(db: str, files: list[Path], workers: int, records: int, watch: Pa
         peak = max(peak, _peak_kb(proc.pid))
         time.sleep(0.5)
     _, err = proc.communicate()
-    took = time.perf_counter() - started
+    took, cpu = time.perf_counter() - started, _children_cpu() - cpu
     sampler.join()
     if proc.returncode != 0:
         raise RuntimeError(f"import failed: {err[-2000:]}")
     row: dict[str, object] = {"records": records, "workers": workers, "seconds": round(took, 1),
-                              "per_second": round(records / took, 1), "per_core": round(records / took / workers, 1)}
+                              "per_second": round(records / took, 1), "per_core": round(records / took / workers, 1),
+                              "per_cpu_second": round(records / cpu, 1)}
     if watch is not None:
         row.update(peak_rss_mb_10pct=round((at_tenth[0] if at_tenth else 0) / 1024, 1),
                    peak_rss_mb_100pct=round(peak / 1024, 1))
