@@ -70,10 +70,10 @@ ONEOFF_DATABASE = Group("One-off: database", (
           "to postgresql://host/db or back (pubfetch)"),
     one("-db-publications-map-reverse", "DATABASE",
         "Print every 'primary ID -> [PMID, PMCID, DOI] (provenance URLs)' line of the database", role="oneoff"),
-    many("-db-import-medline", "DATABASE FILE|DIR|URL ...", "Import PubMed baseline and update files (.xml, .xml.gz; "
+    many("-db-import-medline", "DATABASE FILE|DIR|URL", "Import PubMed baseline and update files (.xml, .xml.gz; "
          "a directory's, or an HTTPS URL of a file or of a directory listing) into DATABASE, created when missing; "
          "files already imported are skipped; see docs/bulk.md (pubfetch)", role="oneoff", network=True),
-    many("-db-import-jats", "DATABASE FILE|DIR|ARCHIVE ...", "Merge the JATS full texts of open-access packages "
+    many("-db-import-jats", "DATABASE FILE|DIR|ARCHIVE", "Merge the JATS full texts of open-access packages "
          "(tar.gz of .xml/.nxml, gzip files of many articles) into the entries of their PMID, PMCID or DOI; see "
          "docs/bulk.md (pubfetch)", role="oneoff", network=True),
 ))
