@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
-from machine import describe  # noqa: E402
+from machine import _version, describe  # noqa: E402
 from support.bulkfiles import write_synthetic  # noqa: E402
 from support.pgdb import own_database  # noqa: E402
 
@@ -79,15 +79,6 @@ def pubmed_parser_alone(files: list[Path]) -> dict[str, object]:
     took, cpu = time.perf_counter() - started, time.process_time() - cpu
     return {"installed": True, "version": _version("pubmed_parser"), "records": n, "seconds": round(took, 1),
             "per_core": round(n / took, 1), "per_cpu_second": round(n / cpu, 1)}
-
-
-def _version(package: str) -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return "?"
 
 
 def _children_cpu() -> float:
