@@ -23,7 +23,7 @@ from pubfetch.config.limits import DAY, DOCUMENTED, format_windows  # noqa: E402
 #: ones (pubfetch.config.limits.DOCUMENTED, without an NCBI API key). PubMed pages share NCBI's allowance.
 SERVICES_OF_KEY: dict[str, tuple[str, ...]] = {
     "ncbi": ("ncbi", "other"),
-    "europepmc": ("europepmc_search", "europepmc_fulltext"),
+    "europepmc": ("europepmc_search", "europepmc_fulltext", "citations"),
     "europepmc_annotations": ("annotations",),
     "unpaywall": ("unpaywall",),
     "doi": ("doi", "doi_ra"),
@@ -34,7 +34,7 @@ SERVICES_OF_KEY: dict[str, tuple[str, ...]] = {
 }
 #: host -> (services it serves, connections pubfetch keeps to it). doi.org takes no connection slot (PubFetcher).
 HOSTS: dict[str, tuple[tuple[str, ...], int]] = {
-    "www.ebi.ac.uk": (("europepmc_search", "europepmc_fulltext", "annotations"), 1),
+    "www.ebi.ac.uk": (("europepmc_search", "europepmc_fulltext", "citations", "annotations"), 1),
     "eutils.ncbi.nlm.nih.gov": (("ncbi",), 1),
     "pubmed.ncbi.nlm.nih.gov": (("other",), 1),
     "api.unpaywall.org": (("unpaywall",), 1),

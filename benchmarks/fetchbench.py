@@ -12,12 +12,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from batchcount import batched_counts, with_smallest_sets
 from bound import lower_bound
 from idle import idle_with_waiting_work
-from services import HostedServices
+from services import HOSTS, HostedServices
 from support.synthetic import SCHOLARLY_OFF_ENV, SyntheticServices
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,6 +60,11 @@ class FetchRun:
     rss_over_time: list[tuple[float, float, float, float]] = field(default_factory=list)
     #: seconds each host of a batched service was idle while a batch waited for it (idle.py)
     idle: dict[str, float] = field(default_factory=dict)
+    #: batched step -> {"requests", "smallest", "ids_by_pass"} (batchcount.py), for the runs that keep their requests
+    batched: dict[str, dict] = field(default_factory=dict)
+    #: the lower bound with each batched step's requests replaced by its smallest set, and what sets it
+    smallest_bound_s: float = 0.0
+    smallest_binding: str = ""
 
     @property
     def idle_fraction(self) -> float:
@@ -90,6 +96,11 @@ def child_env(hosted: HostedServices, rate_db: Path) -> dict[str, str]:
     env.update(hosted.endpoint_env())
     env.update(SCHOLARLY_OFF_ENV)  # the PMID runs measure what they always did (benchmarks/scholarly.py: the APIs)
     env["PUBFETCH_RATE_DB"] = str(rate_db)
+    # doi.org only redirects and takes no connection slot (the unlimited_hosts setting names it); at a loopback
+    # address it would take one, and its requests would wait behind each other as they never do in production
+    config = rate_db.with_suffix(".config.yaml")
+    config.write_text(f"unlimited_hosts: [doi.org, dx.doi.org, {HOSTS['doi'][0]}]\n", encoding="utf-8")
+    env["PUBFETCH_CONFIG"] = str(config)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     return env
 
@@ -195,15 +206,16 @@ def second_passes(services: SyntheticServices, on: bool) -> None:
 def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir: Path, *,
               rate_limits: bool = True, timeout_s: float = 6 * 3600, fail_every_third: bool = False,
               latency: float = 0.1, failing: frozenset[str] = frozenset(), sample_memory: bool = False,
-              second_pass: bool = False) -> FetchRun:
+              second_pass: bool = False, parts: tuple[str, ...] = ()) -> FetchRun:
     """Fetch ``pmids`` into a new database with ``--batch-size batch_size``; the server's counts are reset first.
     ``fail_every_third``: the server answers the first try of every third distinct request 503 + Retry-After 1.
     ``failing``: services answering 503 with ``Retry-After: 0`` to every request of the run (without the header the
     client's backoff, 1 + 2 s per request, would make a long run last hours while measuring the same thing: what a
     run holds while everything waits for the end-of-run retry). ``sample_memory``: the child's RSS at each
-    tenth of the IDs (counted as the Europe PMC searches asked for them)."""
+    tenth of the IDs (counted as the Europe PMC searches asked for them). ``parts``: ``--fetch-part`` these only."""
     tag = (f"{len(pmids)}-{batch_size}-{'limited' if rate_limits else 'free'}-{'flaky' if fail_every_third else 'ok'}"
-           f"-{'-'.join(sorted(failing)) or 'none'}-{'second' if second_pass else 'first'}")
+           f"-{'-'.join(sorted(failing)) or 'none'}-{'second' if second_pass else 'first'}"
+           f"{'-subset' if parts else ''}")
     ids = write_id_file(workdir / f"ids-{tag}.txt", pmids)
     db = workdir / f"pubs-{tag}.db"
     env = child_env(hosted, workdir / f"rates-{tag}.sqlite")
@@ -223,6 +235,8 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
             "--allow-private-addresses", "--quiet"] + (["--log", str(log_file)] if timed else [])
     if not rate_limits:
         argv.append("--no-rate-limit")
+    if parts:
+        argv += ["--fetch-part", *parts]
 
     def started() -> float:
         return len(services.ids_asked.get("europepmc_search", ())) / len(pmids)
@@ -238,7 +252,10 @@ def fetch_run(hosted: HostedServices, pmids: list[str], batch_size: int, workdir
     counts = services.counts
     wasted = services.repeats + services.too_many + services.injected
     bound = lower_bound(dict(counts), dict(wasted), latency)
+    batched = batched_counts(services, services.server.requests) if timed else {}
+    smallest = lower_bound(with_smallest_sets(dict(counts), batched), dict(wasted), latency)
     return FetchRun(len(pmids), batch_size, child.wall_s, child.peak_rss_mb, child.exit_status, child.cpu_s,
                     {s: counts.get(s, 0) for s in SERVICES}, sum(services.too_many.values()), child.stderr_tail,
                     sum(services.repeats.values()), sum(services.injected.values()), bound.seconds, bound.binding,
-                    child.rss_by_tenth, child.rss_over_time, idle)
+                    child.rss_by_tenth, child.rss_over_time, idle,
+                    {step: asdict(count) for step, count in batched.items()}, smallest.seconds, smallest.binding)

@@ -169,16 +169,18 @@ def _pdf_pages_in_worker(workers: WorkerPool) -> Callable[[bytes], int]:
 
 
 #: pubfetch's JATS reader with and without the rich parts, each beside the pubmed_parser work that compares with it
-JATS_FULL = "JATS full text, pubfetch (metadata, full text, corresponding authors + funding, references, sections, licence)"
-JATS_FULL_PP = "JATS full text, pubmed_parser (metadata + paragraphs + references)"
+JATS_FULL = ("JATS full text, pubfetch (metadata, full text, corresponding authors + funding, references, sections, "
+             "licence, tables, figures, supplements, statements)")
+JATS_FULL_PP = "JATS full text, pubmed_parser (metadata + paragraphs + references + tables)"
 JATS_PLAIN = "JATS full text, pubfetch without the rich parts (metadata, full text, corresponding authors)"
 JATS_PLAIN_PP = "JATS full text, pubmed_parser (metadata + paragraphs)"
 
 
 def _pubmed_parser_reads(pubmed_parser: ModuleType, with_references: bool) -> Callable[[str], int]:
     """pubmed_parser's article metadata (``parse_pubmed_xml``), every body paragraph (``parse_pubmed_paragraph``
-    with ``all_paragraph=True``) and, when asked, the reference list (``parse_pubmed_references``), each a call of
-    its own on the file's path: its API reads and parses the file in each."""
+    with ``all_paragraph=True``) and, when asked, the reference list (``parse_pubmed_references``) and the tables
+    (``parse_pubmed_table``, as lists of values), each a call of its own on the file's path: its API reads and
+    parses the file in each."""
     def read(path: str) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # its deprecation warnings are not the measurement
@@ -186,6 +188,7 @@ def _pubmed_parser_reads(pubmed_parser: ModuleType, with_references: bool) -> Ca
             pubmed_parser.parse_pubmed_paragraph(path, all_paragraph=True)
             if with_references:
                 pubmed_parser.parse_pubmed_references(path)
+                pubmed_parser.parse_pubmed_table(path, return_xml=False)
         return 1
     return read
 
@@ -280,6 +283,10 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
             result = measure(kind, source, unit, docs, parse, min_seconds, in_process="worker" not in kind)
             if result is not None:
                 results.append(result)
+            if kind == "PubMed efetch XML" and source.startswith("synthetic"):
+                from pubmedbench import medline_rows  # it builds on this module's measurements
+
+                results += medline_rows(min_seconds)
             if kind == "JATS full text" and source == "synthetic":
                 results += pubmed_parser_rows(corpus, min_seconds)
     finally:

@@ -10,8 +10,9 @@ it measured and keeps the others, and the markdown is rewritten from all of them
    (``--batch-size 1``) and their ratio; unbatched runs that would take longer than ``--unbatched-limit`` minutes are
    extrapolated from the ``--unbatched-sample`` run, and the table says so;
 2. the same with second passes (``--second-pass`` PMIDs): Europe PMC's search does not know a third of them, PubMed
-   names their PMCIDs and DOIs, and some DOIs lead to pages naming a PMCID; every fetch run also reports the time a
-   host of a batched service was idle while a batch waited for it (``idle.py``);
+   names their PMCIDs and DOIs, and some DOIs lead to pages naming a PMCID; all parts and a subset of them, in
+   ``--rounds`` interleaved rounds, with each batched step's requests beside its smallest set (``economy.py``); every
+   fetch run also reports the time a host of a batched service was idle while a batch waited for it (``idle.py``);
 3. peak RSS for a long ID file (``--long-file`` lines), without latency and rate limits, so that it ends in minutes,
    read at each tenth of the file, once with every service answering and once with ``--long-failing`` failing;
 4. parse throughput of PubMed efetch XML, JATS, HTML cleaning and PDF extraction on the recorded corpus
@@ -36,6 +37,7 @@ for path in (str(HERE), str(REPO)):  # this checkout's pubfetch, not an installe
 
 import machine
 import results_file
+from economy import economy_runs, economy_table, median_run
 from fetchbench import SERVICES, FetchRun, fetch_run
 from parsebench import Throughput, parse_benchmarks
 from services import HostedServices
@@ -106,15 +108,11 @@ def fetch_rows(opts: argparse.Namespace, workdir: Path) -> list[dict]:
     return rows
 
 
-def second_pass_rows(opts: argparse.Namespace, workdir: Path) -> list[dict]:
-    """The second-pass scenario's batched run."""
-    n = opts.second_pass
-    with HostedServices(n, latency=opts.latency) as hosted:
-        log(f"{n} PMIDs with second passes, --batch-size {opts.batch_size}")
-        run = fetch_run(hosted, hosted.services.pmids(), opts.batch_size, workdir, latency=opts.latency,
-                        second_pass=True)
-        log(f"  {duration(run.wall_s)} (bound {duration(run.bound_s)})")
-    return [{"n": n, "run": run, "extrapolated": None}]
+def second_pass_rows(opts: argparse.Namespace, workdir: Path) -> tuple[list[dict], dict[str, list[FetchRun]]]:
+    """The second-pass scenario and its subset, ``--rounds`` interleaved rounds of each (economy.py); the row of the
+    all-parts run of median wall time for the fetch table."""
+    runs = economy_runs(opts.second_pass, opts.batch_size, opts.latency, opts.rounds, workdir, log)
+    return [{"n": opts.second_pass, "run": median_run(runs["all parts"]), "extrapolated": None}], runs
 
 
 def long_file_rows(opts: argparse.Namespace, workdir: Path) -> list[tuple[str, FetchRun]]:
@@ -253,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also fetch each size with a third of the requests failing once (503 + Retry-After 1)")
     parser.add_argument("--second-pass", type=int, default=1000,
                         help="PMIDs of the second-pass scenario's run (default 1000; 0: skip)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="interleaved rounds of the second-pass scenario and its subset (default 3; medians)")
     parser.add_argument("--long-file", type=int, default=100_000, help="lines of the long ID file (0: skip)")
     parser.add_argument("--long-failing", nargs="*", default=["ncbi"],
                         help="services answering 503 throughout the long file's second run (default: ncbi, the "
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     opts = parser.parse_args(argv)
     if opts.quick:
         opts.sizes, opts.long_file, opts.parse_seconds, opts.unbatched_sample = [100], 2000, 0.3, 100
-        opts.second_pass = 100
+        opts.second_pass, opts.rounds = 100, 1
 
     info = machine.describe()
     command = " ".join(["python benchmarks/run.py", *(sys.argv[1:] if argv is None else argv)])
@@ -284,9 +284,11 @@ def main(argv: list[str] | None = None) -> int:
                                  "rows": [{**asdict(r["run"]), "extrapolated_from": r["extrapolated"],
                                            "flaky": bool(r.get("flaky"))} for r in rows]}
         if "second" not in opts.skip and opts.second_pass:
-            second = second_pass_rows(opts, workdir)
-            measured["second_pass"] = {"markdown": second_pass_table(second, opts),
-                                       "rows": [{**asdict(r["run"]), "extrapolated_from": None} for r in second]}
+            second, economy = second_pass_rows(opts, workdir)
+            measured["second_pass"] = {
+                "markdown": second_pass_table(second, opts) + economy_table(economy, machine.load_average()),
+                "rows": [{**asdict(r["run"]), "extrapolated_from": None} for r in second],
+                "rounds": {name: [asdict(run) for run in runs] for name, runs in economy.items()}}
         if "long" not in opts.skip and opts.long_file:
             long_rows = long_file_rows(opts, workdir)
             measured["long_file"] = {"rows": [{"services": label, **asdict(run)} for label, run in long_rows]}

@@ -63,11 +63,15 @@ class HostedServices:
         n: publications 0..n-1 exist.
         latency: seconds every answer is delayed.
         limits: per-service 429 thresholds (None: :data:`SERVER_LIMITS`; ``{}``: none).
+        services: these services (a subclass: the snowball's citation graph) instead of new ones of ``n``, ``latency``
+            and ``limits``.
     """
 
     def __init__(self, n: int, latency: float = 0.1,
-                 limits: dict[str, float | tuple[tuple[float, float], ...]] | None = None) -> None:
-        self.services = SyntheticServices(n, latency=latency, limits=SERVER_LIMITS if limits is None else limits)
+                 limits: dict[str, float | tuple[tuple[float, float], ...]] | None = None,
+                 services: SyntheticServices | None = None) -> None:
+        self.services = services or SyntheticServices(n, latency=latency,
+                                                      limits=SERVER_LIMITS if limits is None else limits)
         self.services.server.requests = deque(maxlen=KEPT_REQUESTS)  # type: ignore[assignment]
         # the LoopbackServer's handler class serves any listening socket and records into the same server object
         handler = self.services.server._server.RequestHandlerClass
@@ -99,6 +103,7 @@ class HostedServices:
     def reset(self) -> None:
         """Forget the counts (between runs; the rate windows are kept, as a real service keeps them)."""
         self.services.counts.clear()
+        self.services.server.requests.clear()
         self.services.too_many.clear()
         self.services.ids_asked.clear()
         self.services.repeats.clear()

@@ -20,7 +20,7 @@ from functools import partial
 from itertools import islice
 
 from pubfetch.config import FetchConfig
-from pubfetch.engine.batches import warn_caps
+from pubfetch.engine.run_batch import warn_caps
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.webpage_read import Selectors, WebpageReading, read_webpage_isolated
 from pubfetch.fetcher_args import FetcherArgs

@@ -60,6 +60,7 @@ def render_counting_stun(launch_args: tuple[str, ...], monkeypatch: pytest.Monke
         return datagrams(listener), result.text or ""
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_chromium() is None, reason="no Chromium found")
 def test_a_page_stun_request_sends_no_udp(monkeypatch: pytest.MonkeyPatch):
     # 127.0.0.1 stands for the public publisher here; the guard proxy lets the page load

@@ -12,6 +12,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch, fetch_many
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
+from pubfetch.model.rich import RichName
 from pubfetch.resources.base import Context
 from pubfetch.store import init_db
 from support.fetchrun import chain_config, fetch_run
@@ -31,8 +32,7 @@ def comparable(pub: Publication) -> dict:
     d = pub.to_json()
     for key in [k for k in d if "ime" in k or k.startswith("citationsTimestamp")]:
         d.pop(key)
-    for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
-                 "funding", "updates", "references", "sections", "license"):
+    for part in [*(n.value for n in PartName), *(n.value for n in RichName)]:  # every part, when it was set
         d[part] = {k: v for k, v in d[part].items() if not k.startswith("timestamp")}
     d["visitedSites"] = [{k: v for k, v in s.items() if not k.startswith("timestamp")} for s in d["visitedSites"]]
     return d
@@ -53,14 +53,14 @@ def test_two_hundred_pmids_cost_a_handful_of_requests_and_equal_one_at_a_time():
     # when the first ones were done rides alone): never one per publication
     assert batch_counts["efetch_pubmed"] <= 3
     assert batch_asked == {pmid: 1 for pmid in pmids}
-    assert batch_counts["annotations"] <= 4  # one per type (EFO, GO) for the open-access articles, as they come
+    assert batch_counts["annotations"] <= 2  # one for every type for the open-access articles, as they come
     assert batch_counts["europepmc_fulltext"] == 100  # one per open-access PMCID
     assert batch_counts["efetch_pmc"] == 0  # the full texts from Europe PMC are final already
     # one at a time: the per-ID number of each
     assert single_counts["europepmc_search"] == 20
     # one each: the closed-access ones for their parts, the open-access ones (final before PubMed) for MeSH IDs only
     assert single_counts["efetch_pubmed"] == 20
-    assert single_counts["annotations"] == 2 * 10
+    assert single_counts["annotations"] == 10  # one per open-access article: EFO and GO from one answer
     assert single_counts["europepmc_fulltext"] == 10
     assert [comparable(p) for p in batched[:20]] == [comparable(p) for p in single]
 
@@ -250,7 +250,7 @@ def test_each_publication_asks_the_services_in_the_order_it_would_alone():
     batched, alone = asked_in_order(12), asked_in_order(1)
     assert batched == alone
     # final after its full text: no publisher, no Unpaywall; PubMed only for the unique IDs of its MeSH terms
-    assert batched[0] == ["search", "fulltext", "annotations", "annotations", "efetch pubmed"]
+    assert batched[0] == ["search", "fulltext", "annotations", "efetch pubmed"]
     assert batched[1] == ["search", "efetch pubmed", "doi", "unpaywall"]
 
 

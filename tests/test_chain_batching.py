@@ -52,8 +52,8 @@ def test_publications_trickling_out_of_a_slow_step_are_asked_for_in_one_request_
     pubs, _ = fetch_with_slow_fulltext(services, open_access)
     assert services.counts["europepmc_search"] == 1
     assert services.counts["europepmc_fulltext"] == 12
-    # one per type (EFO, GO) for all 12: the first waited 2.4 s for the last, while the host served their full texts
-    assert services.counts["annotations"] == 2
+    # one for every type for all 12: the first waited 2.4 s for the last, while the host served their full texts
+    assert services.counts["annotations"] == 1
     assert services.counts["efetch_pubmed"] == 1
     assert services.counts["efetch_pmc"] == 0
     assert [len(p.efo.items) for p in pubs] == [1] * 12
@@ -67,7 +67,7 @@ def test_publications_reaching_a_step_together_do_not_wait_for_the_trickle():
     services = SyntheticServices(24)
     pubs, sent = fetch_with_slow_fulltext(services, services.pmids())
     assert services.counts["europepmc_search"] == 1
-    assert services.counts["annotations"] == 2
+    assert services.counts["annotations"] == 1
     assert services.counts["efetch_pubmed"] == 2
     assert services.counts["doi"] == 12 and services.counts["unpaywall"] == 12
     assert services.ids_asked["efetch_pubmed"] == {pmid: 1 for pmid in services.pmids()}

@@ -54,3 +54,23 @@ def test_a_reference_list_over_the_cap_is_stored_cut_to_it_with_one_line(tmp_pat
     assert [r.getMessage() for r in caplog.records if "max_references" in r.getMessage()] == [
         f"{OPEN.pmid}, {OPEN.pmcid}, {OPEN.doi.upper()}: 250 references; kept the first 200 (the max_references "
         "setting: raise it to keep more)"]
+
+
+class ManyAccessions(SyntheticServices):
+    """The synthetic services, where the open article's JATS body ends with a section of 60 GEO series."""
+
+    def jats(self, a: Article) -> str:
+        series = ", ".join(f"GSE{100_000 + i}" for i in range(60))
+        return super().jats(a).replace("</body>", f"<sec><title>Data</title><p>Series {series}.</p></sec></body>")
+
+
+def test_links_over_the_cap_are_stored_cut_to_it_with_one_line(tmp_path: Path,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="pubfetch"):
+        [pub] = fetch_run(ManyAccessions(1), max_text_links=25).fetch([OPEN.pmid], db=str(tmp_path / "l.db"))
+    assert [link.value for link in pub.links.items] == [f"GSE{100_000 + i}" for i in range(25)]
+    assert all(link.section_path == ("Data",) for link in pub.links.items)
+    assert _stored(tmp_path / "l.db", OPEN.pmid).count('"kind":"geo"') == 25
+    assert [r.getMessage() for r in caplog.records if "max_text_links" in r.getMessage()] == [
+        f"{OPEN.pmid}, {OPEN.pmcid}, {OPEN.doi.upper()}: 60 links found in the text; kept the first 25 (the "
+        "max_text_links setting: raise it to keep more)"]

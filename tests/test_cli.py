@@ -63,7 +63,7 @@ def test_bad_values(cli: Cli) -> None:
         "pubfetch: error: option --threads must be between 1 and 1024, got 0")
     assert error(cli, "-pub", "1", "-out", "--format", "xml") == (
         "pubfetch: error: option --format: unknown format 'xml': expected one of text, html, json, jsonl, metadata, "
-        "metadata-jsonl, csljson, bibtex, ris")
+        "metadata-jsonl, csljson, bibtex, ris, chunks, edges, markdown")
     assert error(cli, "-pub", "1", "-out", "--out-part", "abstrct") == (
         "pubfetch: error: option --out-part: unknown publication part 'abstrct': expected one of pmid, pmcid, doi, "
         "title, keywords, mesh, efo, go, abstract, fulltext")

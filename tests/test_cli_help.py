@@ -26,7 +26,7 @@ def test_help_lists_the_groups_in_pipeline_order(cli: Cli) -> None:
               "One-off: miscellaneous:", "One-off: metadata records (pubfetch):", "Pipeline 1: add IDs:",
               "Pipeline 2: filter IDs:",
               "Pipeline 3: sort, limit and remove IDs:", "Pipeline 4: output IDs:", "Pipeline 5: get content:",
-              "Get content modifiers:", "Pipeline 6: filter content:", "Filter publications:",
+              "Get content modifiers:", "Snowball:", "Pipeline 6: filter content:", "Filter publications:",
               "Filter publication parts:", "Filter webpages and docs:", "Pipeline 7: sort and limit content:",
               "Pipeline 8: update, put and remove:", "Pipeline 9: output:", "Output modifiers:",
               "Test operations (network):", "Test operations: rule tests and resource tests:"]

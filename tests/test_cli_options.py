@@ -85,11 +85,25 @@ def test_the_settings_options_sit_among_the_modifiers_of_getting_content() -> No
     assert names == ["--fetch-part", "--not-fetch-part", "--pre-filter", "--limit", "--threads", "--progress",
                      "--queue", "--detach", "--quiet", "--batch-size", "--connections-per-host", "--workers",
                      "--download-dir", "--warc",
-                     "--allow-private-addresses", "--no-javascript", "--references", "--follow-published",
-                     "--no-crossref", "--no-openalex", "--no-datacite", "--no-biorxiv", "--chromium",
+                     "--allow-private-addresses", "--no-javascript", "--references", "--annotations",
+                     "--follow-published", "--no-crossref", "--no-openalex", "--no-datacite", "--no-biorxiv",
+                     "--chromium",
                      "--page-time-limit",
                      "--title-similarity", "--rate-db",
                      "--no-rate-limit", "--config", "--ncbi-email", "--ncbi-api-key", "--crossref-mailto",
                      "--datacite-mailto", "--openalex-api-key"]
     assert {option for _, option, _ in cli_options()} <= set(names)
 
+
+
+def test_annotations_takes_the_services_type_names_comma_separated(cli) -> None:
+    from pubfetch.config.registry import from_text
+    from pubfetch.model.mined_terms import AnnotationType
+
+    assert from_text("annotations", "Diseases, Gene_Proteins") == {AnnotationType.diseases,
+                                                                   AnnotationType.gene_proteins}
+    from pubfetch.cli.setting_options import setting_option
+
+    assert "(default Experimental Methods,Gene Ontology)" in setting_option("--annotations", "TYPES").help
+    code, _, err = cli("-pub", "1", "--annotations", "Diseases,Genes", "-out")
+    assert code != 0 and "--annotations" in err and "Gene_Proteins" in err and "Traceback" not in err

@@ -68,7 +68,7 @@ def test_text_is_read_as_the_setting_s_type(name: str, text: str, value: object)
     ("threads", "2000", "threads must be between 1 and 1024, got 2000"),
     ("max_compression_ratio", "0.5", "max_compression_ratio must be between 1 and 2147483647, got 0.5"),
     ("javascript", "maybe", "javascript must be true or false, got 'maybe'"),
-    ("timeout", "5000", "timeout is one of PubFetcher's parameters, read by pubfetch.fetcher_args"),
+    ("timeout", "5000", "timeout is one of PubFetcher's parameters, read by pubfetch.config.fetching"),
 ])
 def test_bad_text_is_refused_naming_the_setting(name: str, text: str, message: str) -> None:
     with pytest.raises(ValueError) as caught:

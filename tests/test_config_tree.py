@@ -55,7 +55,7 @@ def test_keyword_options_name_settings_and_a_typo_says_so(tmp_path):
 
     cfg = FetchConfig().with_changes(threads=2, batch_size=5, busy_retries=0, timeout=5000)
     assert (cfg.run.threads, cfg.batching.batch_size, cfg.http.busy_retries, cfg.fetching.timeout) == (2, 5, 0, 5000)
-    assert (http_config(cfg).busy_retries, http_config(cfg).timeout_ms) == (0, 5000)
+    assert (http_config(cfg).busy_retries, http_config(cfg).timeout) == (0, 5000)
     assert cfg.with_changes(chromium="/bin/c").with_changes(chromium=None).run.chromium is None
     with pytest.raises(TypeError, match=r"fetch_many\(\) got an unknown option 'thread' \(did you mean 'threads'\?\)"):
         next(fetch_many(["123"], config=cfg, thread=4))
@@ -126,11 +126,14 @@ def test_none_keeps_a_setting_only_where_the_caller_asks_for_it():
 
 
 def test_a_job_carries_its_settings_to_a_worker_as_json():
-    sent = FetchConfig().with_changes(max_links=2, javascript=False, efetch_batch=50, threads=16)
+    sent = FetchConfig().with_changes(max_links=2, javascript=False, efetch_batch=50, threads=16,
+                                      annotations=["Diseases", "Gene Ontology"], max_text_links=10)
     carried = json.loads(json.dumps(sent.job_settings()))
     assert set(carried) == set(JOB_SETTINGS) and "threads" not in carried
+    assert carried["annotations"] == ["Diseases", "Gene Ontology"]
     worker = FetchConfig().with_changes(threads=4).with_job_settings(carried)
     assert (worker.run.max_links, worker.run.javascript, worker.batching.efetch_batch) == (2, False, 50)
+    assert (worker.run.annotations, worker.run.max_text_links) == (sent.run.annotations, 10)
     assert worker.run.threads == 4  # the worker's own
 
 

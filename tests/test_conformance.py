@@ -13,7 +13,8 @@ import re
 
 from lxml import etree
 
-from pubfetch.model.part_type import PartType
+from pubfetch.model.part_type import PartName, PartType
+from pubfetch.model.rich import RichName
 from support.replay import CorpusReplay
 from support.replayrun import fetch_all
 
@@ -149,9 +150,26 @@ def test_batch_equals_one_at_a_time_and_asks_each_id_once(replay_server):
         for key in list(d):
             if "ime" in key or key in ("visitedSites", "citationsTimestamp", "citationsTimestampHuman"):
                 d.pop(key)
-        for part in ("pmid", "pmcid", "doi", "title", "keywords", "mesh", "efo", "go", "abstract", "fulltext",
-                     "funding", "updates", "references", "sections", "license"):
+        for part in [*(n.value for n in PartName), *(n.value for n in RichName)]:  # every part, when it was set
             d[part] = {k: v for k, v in d[part].items() if "timestamp" not in k}
         return d
 
     assert [comparable(p) for p in batched] == [comparable(p) for p in single]
+
+
+def test_annotation_types_asked_for_come_from_the_recorded_answer_in_one_request(replay_server):
+    replay, server = replay_server
+    before = replay.counts["europepmc_annotations"]
+    [pub] = fetch_all(server, ["22338609"], annotations=["Gene_Proteins", "Diseases", "Chemicals", "Organisms",
+                                                          "Accession Numbers", "Resources", "Experimental Methods",
+                                                          "Gene Ontology"])
+    assert replay.counts["europepmc_annotations"] - before == 1  # every type from one answer (EFO, GO alike)
+    recorded = replay.annotations["MED:22338609"]["annotations"]
+    for kind in ("Gene_Proteins", "Diseases", "Chemicals", "Organisms", "Accession Numbers", "Resources"):
+        terms = [t for t in pub.mined_terms.items if t.type == kind]
+        assert sum(t.count for t in terms) == sum(1 for a in recorded if a["type"] == kind), kind
+    assert {t.type for t in pub.mined_terms.items} <= {"Gene_Proteins", "Diseases", "Chemicals", "Organisms",
+                                                       "Accession Numbers", "Resources"}  # no other type kept
+    assert pub.go.items and not pub.efo.items  # the recorded answer has no Experimental Methods
+    # the full text's links, from its JATS
+    assert ("url", "http://www.uniprot.org/") in {(link.kind, link.value) for link in pub.links.items}

@@ -46,6 +46,7 @@ def _busy_pool_process(broker: str) -> int:
     return wait_until(busy, 60, "a pool process running a batch", every_s=0.1)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finding the worker's pool processes needs /proc")
 def test_sigkilled_worker_process_loses_nothing_and_stores_each_id_once(tmp_path: Path, pg_url: str,
                                                                          redis_url: str) -> None:

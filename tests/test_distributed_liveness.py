@@ -7,6 +7,7 @@ broker redelivers when the connection dies). ``-job-status`` says who holds what
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -36,12 +37,15 @@ def test_a_chosen_name_is_held_by_one_live_worker_at_a_time(redis_url: str,
     """A second worker of a name in use is refused, told when a killed holder's name is free again; a worker that
     stops frees its name; one that finds its name taken by another says so once."""
     first, second = Heartbeat(redis_url, redis_url, 10.0, "w@h"), Heartbeat(redis_url, redis_url, 10.0, "w@h")
+    claimed = time.monotonic()
     first.claim_name()
     with pytest.raises(NameTaken) as info:
         second.claim_name()
+    since = time.monotonic() - claimed  # a loaded machine may take seconds between the two claims
     assert str(info.value).startswith("a worker named w@h is already running on this queue: give this one another "
                                       "--name, or leave --name out")
-    assert str(info.value).endswith(("free again within 10 s", "free again within 9 s"))
+    told = re.fullmatch(r".*; if that worker was killed, its name is free again within (\d+) s", str(info.value))
+    assert told and 10 - since <= int(told[1]) <= 10, str(info.value)  # what is left of the grace period
     first.stop()
     second.claim_name()
     for _ in range(2):
@@ -104,6 +108,7 @@ def assert_each_stored_once(db: str, services: SyntheticServices) -> None:
             assert pub is not None and pub.title.content == services.article(pmid=p).title
 
 
+@pytest.mark.slow
 def test_redis_queue_gives_a_killed_workers_batch_to_the_other_after_the_grace_period(tmp_path: Path, pg_url: str,
                                                                                       redis_url: str) -> None:
     init_store(pg_url).close()
@@ -120,6 +125,7 @@ def test_redis_queue_gives_a_killed_workers_batch_to_the_other_after_the_grace_p
     assert_each_stored_once(pg_url, services)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGSTOP], ids=["killed", "silent"])
 def test_rabbitmq_queue_gives_a_lost_workers_batch_to_the_other(tmp_path: Path, redis_url: str,
                                                                 how: signal.Signals) -> None:

@@ -34,6 +34,7 @@ def _outcome(app, task_id: str) -> tuple[str, str]:
     return state, text
 
 
+@pytest.mark.slow
 def test_messages_cannot_choose_the_database_or_read_worker_files(tmp_path: Path) -> None:
     import socket
 
@@ -95,6 +96,7 @@ def test_messages_cannot_choose_the_database_or_read_worker_files(tmp_path: Path
     assert text.count("Traceback") == 0
 
 
+@pytest.mark.slow
 def test_a_cancelled_job_is_refused_at_once(tmp_path: Path, redis_url: str) -> None:
     """``-job-cancel`` makes the batches of a job that no worker has taken yet fail at once, one line each, without a
     request; the worker goes on with the next job."""
@@ -131,6 +133,7 @@ def test_a_cancelled_job_is_refused_at_once(tmp_path: Path, redis_url: str) -> N
         assert store.publications_size() == 3
 
 
+@pytest.mark.slow
 def test_a_worker_whose_database_is_gone_fails_each_batch_at_once(tmp_path: Path, redis_url: str,
                                                                   pg_database: str) -> None:
     """The worker's database was dropped after the job was sent (the submitter made it): each batch fails at once with
@@ -163,6 +166,7 @@ def test_a_worker_whose_database_is_gone_fails_each_batch_at_once(tmp_path: Path
             is None
 
 
+@pytest.mark.slow
 def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path, redis_url: str,
                                                                  caplog: pytest.LogCaptureFixture) -> None:
     """The submitter's own way to Redis is cut for 10 s while its job runs: it asks again with backoff, logs that the
@@ -191,6 +195,7 @@ def test_a_submitter_follows_its_job_through_a_10_s_redis_outage(tmp_path: Path,
     assert any("does not answer" in m for m in messages) and any("answers again" in m for m in messages), messages
 
 
+@pytest.mark.slow
 def test_a_submitter_whose_database_connection_is_ended_reads_the_results_anyway(tmp_path: Path, pg_url: str,
                                                                                   redis_url: str) -> None:
     """``-db-fetch PG --queue``: the server ends the submitter's database connection while the workers fetch (a restart,

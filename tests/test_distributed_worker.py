@@ -88,6 +88,7 @@ def _ready(log: Path, proc: subprocess.Popen[bytes]) -> bool:
     return "ready" in log.read_text(errors="replace")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("queue", ["redis", "rabbitmq"])
 def test_a_named_worker_is_known_by_its_name_and_the_name_is_its_own(queue: str, tmp_path: Path, redis_url: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,6 +132,7 @@ def test_a_named_worker_is_known_by_its_name_and_the_name_is_its_own(queue: str,
     assert len(held) == 2 and {h.worker for h in held.values()} == {full}
 
 
+@pytest.mark.slow
 def test_ctrl_c_twice_ends_a_threads_worker_and_its_batch_goes_to_another(tmp_path: Path, redis_url: str) -> None:
     """Threads cannot be killed, so Celery's cold shutdown would wait for the batch in hand (here, one that never
     ends) and log its pool's failure: a second Ctrl-C ends the worker at once with one line, and its batch, never

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.engine.assembly import FetchRun
+from pubfetch.engine.options import FetchOptions
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.rules import RuleError
 from pubfetch.store import open_or_init_store
@@ -30,7 +31,7 @@ def test_a_run_fetches_into_a_database_it_creates(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     summary = BatchSummary()
     with built(services) as run:
-        pubs = list(run.fetch([Article(0).pmid, Article(1).pmid], db, summary=summary))
+        pubs = list(run.fetch([Article(0).pmid, Article(1).pmid], db, FetchOptions(summary=summary)))
         assert summary.requests is run.context.client.counts
     assert [p.title.content for p in pubs] == [Article(0).title, Article(1).title]
     assert summary.fetched == 2
@@ -50,7 +51,7 @@ def test_stored_entries_are_used_unless_told_not_to(tmp_path: Path) -> None:
         [again] = run.fetch([Article(0).pmid], db)
         assert sum(services.counts.values()) == 0 and again.title.content == Article(0).title
     with built(services) as run:  # a run of its own: the first one remembers the services' answers
-        list(run.fetch([Article(0).pmid], db, use_stored=False))
+        list(run.fetch([Article(0).pmid], db, FetchOptions(use_stored=False)))
         assert services.counts["europepmc_search"] == 1
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from pubfetch.engine.batches import init_publication
+from pubfetch.engine.run_batch import init_publication
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds

@@ -149,3 +149,28 @@ def test_any_json_shape_raises_only_value_errors(value: object) -> None:
             parse_annotations_json(json.dumps(doc))
         except ValueError:
             pass
+
+
+def test_a_recorded_answer_gives_every_type_it_holds_as_typed_terms(corpus_dir) -> None:
+    import json as _json
+    from collections import Counter
+
+    from pubfetch.extract.annotations import parse_annotations as _parse
+
+    body = (corpus_dir / "files/europepmc_annotations/three_ids_one_missing.json").read_bytes()
+    records = {r.pmid: r for r in _parse(body)}
+    raw = {a["extId"]: a["annotations"] for a in _json.loads(body)}
+    assert set(records) == {"22338609", "24073682"}  # the third ID has no annotations: left out by the service
+    for pmid, record in records.items():
+        # a relationship's mention tags two things and counts for each; every other mention counts once (these
+        # answers give no frequency)
+        mentions = Counter(a["type"] for a in raw[pmid] if "Relationship" not in a["type"])
+        counted: Counter[str] = Counter()
+        for term in record.mined_terms:
+            counted[term.type] += term.count
+        assert +Counter({k: v for k, v in counted.items() if "Relationship" not in k}) == mentions
+    first = {t.type for t in records["22338609"].mined_terms}
+    assert {"Gene_Proteins", "Diseases", "Chemicals", "Organisms", "Accession Numbers", "Resources",
+            "Gene Ontology"} <= first
+    assert [t.term for t in records["22338609"].go] == [t.term for t in records["22338609"].mined_terms
+                                                        if t.type == "Gene Ontology"]

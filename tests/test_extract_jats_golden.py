@@ -63,10 +63,14 @@ def test_without_rich_parts_only_the_rich_parts_are_left_out(corpus_dir: Path) -
     for body in jats_bodies(corpus_dir):
         data = (corpus_dir / body).read_bytes()
         ((full,), (plain,)) = parse_jats(data), parse_jats(data, rich_parts=False)
-        assert (plain.funding, plain.references, plain.sections, plain.license) == ([], [], [], "")
-        assert dataclasses.replace(full, funding=[], references=[], sections=[], license="") == plain
+        assert (plain.funding, plain.references, plain.sections, plain.license, plain.text_links) == (
+            [], [], [], "", [])
+        assert (plain.tables, plain.figures, plain.supplements, plain.statements) == ([], [], [], [])
+        assert dataclasses.replace(full, funding=[], references=[], sections=[], license="", text_links=[], tables=[],
+                                   figures=[], supplements=[], statements=[]) == plain
         read[body] = full
-    for part in ("funding", "references", "sections", "license"):  # each left out of at least one that has it
+    for part in ("funding", "references", "sections", "license", "text_links", "tables", "figures", "supplements",
+                 "statements"):  # each left out of at least one that has it
         assert any(getattr(full, part) for full in read.values()), part
 
 

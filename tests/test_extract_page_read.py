@@ -193,3 +193,14 @@ def test_a_page_built_to_hang_the_reader_costs_at_most_its_time_budget(shape: st
         elapsed = time.perf_counter() - started
     assert not isinstance(result, str) or "limit" in result, result
     assert elapsed < 1.0 + 3.0, elapsed  # sending a 50 MB page and killing its worker included
+
+
+def test_a_rule_pages_links_follow_the_sections_it_marks(rules: ScrapingRules) -> None:
+    page = ("<html><head><title>T</title></head><body><h1 class='marsh-title'>Marsh data</h1><div class='marsh-body'>"
+            "<h2>Methods</h2><p>Cores were dated as before.</p><h3>Data availability</h3>"
+            "<p>Sequences are in GenBank under accession MW342606 and code at https://github.com/marsh/cores.</p>"
+            "</div></body></html>")
+    reading = read_page(page, "https://marsh.example/b", rules, meta=True)
+    assert [(link.kind, link.value, link.section_path) for link in reading.record.text_links] == [
+        ("insdc", "MW342606", ("Methods", "Data availability")),
+        ("url", "https://github.com/marsh/cores", ("Methods", "Data availability"))]

@@ -94,3 +94,19 @@ def test_a_pmcid_gets_its_prefix_and_upper_case() -> None:
 def test_a_doi_loses_its_resolver_and_is_upper_cased_and_a_non_doi_is_dropped() -> None:
     assert valid_doi("https://doi.org/10.1000/abc") == "10.1000/ABC"
     assert (valid_doi("10.1000/a b"), valid_doi("not a doi"), valid_doi("")) == ("", "", "")
+
+
+def test_a_caller_that_does_not_ask_for_the_rich_parts_gets_the_rest_unchanged_and_the_retraction_verdict() -> None:
+    """``rich_parts=False`` leaves out funding and references (not asked, not parsed) and nothing else: every other
+    field is what the full parse gives, corrections included, so the retraction verdict stands."""
+    from pubfetch.extract.pubmed import parse_pubmed_xml
+
+    document = b"<PubmedArticleSet>" + ARTICLE.replace(
+        b"<Article>", b"<Article><ArticleTitle>A retracted paper</ArticleTitle>") + b"</PubmedArticleSet>"
+    full, = parse_pubmed_xml(document)
+    plain, = parse_pubmed_xml(document, rich_parts=False)
+    assert full.funding and full.references
+    assert plain.funding == [] and plain.references == []
+    assert plain.updates == full.updates and plain.retraction == full.retraction and full.retraction.retracted
+    plain.funding, plain.references = full.funding, full.references
+    assert plain == full

@@ -179,6 +179,7 @@ def test_rich_parts_survive_the_stored_json(corpus_dir: Path, name: str) -> None
     assert again.to_json(FetcherArgs())["references"]["list"][0].keys() == {"pmid", "pmcid", "doi", "title", "text"}
 
 
+@pytest.mark.slow  # a whole-corpus sweep: every corpus page parsed twice
 def test_page_licence_is_the_dublin_core_rights_tag(corpus_dir: Path) -> None:
     from pubfetch.extract.clean import parse_html
     from pubfetch.extract.page_license import LICENSE_META, page_license
@@ -235,6 +236,7 @@ def test_page_sections_follow_the_heading_structure() -> None:
     assert page_sections(soup.select("p")) == []  # no heading: no sections
 
 
+@pytest.mark.slow  # a whole-corpus sweep: every rule page of the corpus parsed
 def test_page_sections_of_rule_pages_are_the_headings_of_the_body(corpus_dir: Path) -> None:
     from pubfetch.extract.clean import parse_html
     from pubfetch.extract.page_sections import page_sections

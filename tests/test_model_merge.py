@@ -47,4 +47,4 @@ def test_run_flags_are_enum_members_and_a_misspelt_one_is_refused() -> None:
     assert run.has("epmc_pmid") and run.has(RunFlag.PUBMED_XML) and not run.has(RunFlag.DOI)
     with pytest.raises(ValueError, match="pubmed_xlm"):
         run.set("pubmed_xlm")
-    assert len(RunFlag) == 36  # 26, and the scholarly APIs' 10
+    assert len(RunFlag) == 37  # 26, the scholarly APIs' 10, and MINED_TERMS (the other annotation types taken)

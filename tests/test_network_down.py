@@ -277,7 +277,7 @@ def test_the_exchanges_in_flight_are_cut_when_the_network_is_found_down() -> Non
         refusing = [_closed_port(host) for host in ("127.0.0.2", "127.0.0.3")]
     except OSError as e:
         pytest.skip(f"cannot listen on 127.0.0.2 and 127.0.0.3 ({e}): three loopback hosts are needed")
-    client = HttpClient(HttpConfig(timeout_ms=60_000))
+    client = HttpClient(HttpConfig(timeout=60_000))
     results = []
     try:
         in_flight = threading.Thread(target=lambda: results.append(client.get(silent.url("/slow"))))

@@ -38,7 +38,7 @@ def test_one_liner_rules() -> None:
 def test_formats_by_name_and_their_families() -> None:
     assert as_format("metadata-jsonl") is Format.metadata_jsonl and as_format(Format.html) is Format.html
     assert [f.value for f in Format if f.is_json] == ["json", "metadata"]
-    assert [f.value for f in Format if f.is_jsonl] == ["jsonl", "metadata-jsonl"]
+    assert [f.value for f in Format if f.is_jsonl] == ["jsonl", "metadata-jsonl", "chunks"]
     assert [f.value for f in Format if f.is_citation] == ["csljson", "bibtex", "ris"]
 
 

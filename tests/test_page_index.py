@@ -62,6 +62,7 @@ def test_a_selector_given_an_index_of_another_tree_asks_soupsieve() -> None:
     assert [t.get_text() for t in selector.select(other, PageIndex(soup))] == ["x"]
 
 
+@pytest.mark.slow  # soupsieve's own matching on every platform's page: the reference is the slow part
 def test_platform_fingerprints_and_rule_selectors_on_recorded_pages(corpus_dir: Path) -> None:
     """Every built-in platform fingerprint, and the selectors of the rule whose fingerprint the page carries, on one
     recorded publisher page of each platform of the third batch."""

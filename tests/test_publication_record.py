@@ -177,3 +177,39 @@ def test_rich_parts_are_raw_maps() -> None:
     assert am.get_raw("updates") == {"type": "RetractionIn", "pmid": "456", "doi": ""}
     assert am.get_raw("references")["text"] == "A. 2000"
     assert (am.get_raw("license"), am.get_raw("retracted")) == ("https://creativecommons.org/licenses/by/4.0/", "true")
+
+
+def test_the_structure_parts_are_raw_maps() -> None:
+    """Tables, figures, supplements and statements have no LOCKSS field: each item is a raw map, a table's rows as
+    JSON arrays that read back to the part's."""
+    from support.publications import structured_publication
+
+    pub = structured_publication()
+    am = publication_record(pub)
+    [table] = am.get_raw_list("tables")
+    assert isinstance(table, dict)
+    assert json.loads(table["header"]) == pub.tables.items[0].header
+    assert json.loads(table["rows"]) == pub.tables.items[0].rows
+    assert (table["label"], table["truncated"], json.loads(table["sectionpath"])) == ("Table 1", "false",
+                                                                                      ["Results", "Dose"])
+    assert am.get_raw_list("supplements") == [{"id": "S1", "label": "S1", "caption": "Raw data.",
+                                               "url": "https://europepmc.org/articles/PMC7/bin/s1.csv",
+                                               "mediatype": "text/csv", "size": "12"}]
+    assert [m["type"] for m in am.get_raw_list("statements")] == ["data_availability", "funding"]  # type: ignore[index]
+    assert am.get_raw_list("figures")[0]["url"].endswith("/f1.jpg")  # type: ignore[index]
+
+
+def test_links_and_mined_terms_are_raw_maps() -> None:
+    from pubfetch.model.links import TextLink
+    from pubfetch.model.mined_terms import TypedTerm
+    from pubfetch.model.part_type import PartType
+    from pubfetch.model.rich import RichName
+
+    pub = full_publication()
+    pub.set_rich(RichName.links, [TextLink("geo", "GSE1", "geo", ("Methods", "Data"), "At GSE1.", True)],
+                 PartType.europepmc_xml, "u")
+    pub.set_rich(RichName.mined_terms, [TypedTerm("Diseases", "asthma", 3, "http://x/D1")], PartType.europepmc, "u")
+    am = publication_record(pub)
+    assert am.get_raw("links") == {"kind": "geo", "value": "GSE1", "registry": "geo", "sectionpath": '["Methods", "Data"]',
+                                   "sentence": "At GSE1.", "marked": "true"}
+    assert am.get_raw("minedterms") == {"type": "Diseases", "term": "asthma", "count": "3", "uri": "http://x/D1"}

@@ -156,6 +156,7 @@ def test_a_page_without_ids_and_another_title_than_the_known_one_is_not_merged(r
 # --- no right page is rejected --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_page_of_the_corpus_is_rejected_for_its_own_doi(replay_server) -> None:
     """Every publisher page of the three manifests, reached through its doi.org redirect, is its DOI's paper."""
     replay, server = replay_server
@@ -170,6 +171,7 @@ def test_no_page_of_the_corpus_is_rejected_for_its_own_doi(replay_server) -> Non
     assert len(reached) >= 60  # the pages were read, not skipped
 
 
+@pytest.mark.slow
 def test_no_page_read_at_its_url_or_pdf_of_the_corpus_is_rejected(replay_server) -> None:
     """The pages without a recorded redirect (PMC copies, whose DOIs lead to the publisher) and the recorded PDFs,
     read for their own DOI."""
@@ -192,6 +194,7 @@ def test_no_page_read_at_its_url_or_pdf_of_the_corpus_is_rejected(replay_server)
             assert not run.pub.rejected_sites, (entry["name"], run.pub.rejected_sites)
 
 
+@pytest.mark.slow
 def test_every_corpus_page_reached_for_another_doi_is_rejected_or_marked_unverified(replay_server) -> None:
     """Each publisher page of the three manifests as the target of another DOI's redirect: a page carrying an
     identifier (in its tags, or where its scraping rule reads one) is rejected and gives nothing; one carrying none is
@@ -220,6 +223,7 @@ def test_every_corpus_page_reached_for_another_doi_is_rejected_or_marked_unverif
     assert outcomes["rejected"] >= 70, outcomes
 
 
+@pytest.mark.slow
 def test_every_third_batch_page_matches_its_own_displayed_title_and_no_other(replay_server) -> None:
     """The title path on every page of pages3.jsonl: a publication known only by an ID the page cannot carry (a
     PMCID) and by the title a person read on the page is never rejected at the ``title_similarity`` default; known by

@@ -24,14 +24,15 @@ def asked_ids(run) -> list[list[str]]:
     return [parse_qs(urlsplit(r.url).query)["articleIds"][0].split(",") for r in run.transport.sent]
 
 
-def test_one_request_per_type_for_a_batch_by_pmcid_and_only_where_the_search_announced_terms() -> None:
+def test_one_request_for_every_type_for_a_batch_by_pmcid_and_only_where_the_search_announced_terms() -> None:
     run = fetch_run(4)
     runs = searched(run, range(4))
     with run.context() as ctx:
         mined.fetch_mined(ctx, runs, PartName.efo)
-        mined.fetch_mined(ctx, runs, PartName.go)
+        mined.fetch_mined(ctx, runs, PartName.go)  # from the same answer: no request
     # the closed-access ones (1, 3) have no text-mined terms, says the search: not asked
-    assert asked_ids(run) == [[f"PMC:{Article(0).pmcid}", f"PMC:{Article(2).pmcid}"]] * 2
+    assert asked_ids(run) == [[f"PMC:{Article(0).pmcid}", f"PMC:{Article(2).pmcid}"]]
+    assert "type" not in parse_qs(urlsplit(run.transport.sent[0].url).query)
     oa = runs[0].pub
     assert [(t.term, t.count) for t in oa.efo.items] == [("sequencing", 1)]
     assert [(t.term, t.count) for t in oa.go.items] == [("signal transduction", 2), ("cell", 1)]  # most often first
@@ -62,3 +63,31 @@ def test_requests_are_split_at_the_annotations_batch_size() -> None:
         mined.fetch_mined(ctx, runs, PartName.go)
     assert [len(ids) for ids in asked_ids(run)] == [2, 1]
     assert all(runs[i].pub.go.items for i in (0, 2, 4))
+
+
+def test_the_other_types_asked_for_come_from_the_same_requests_as_efo_and_go() -> None:
+    run = fetch_run(4, annotations=["Gene_Proteins", "Diseases", "Experimental Methods", "Gene Ontology"])
+    runs = searched(run, range(4))
+    with run.context() as ctx:
+        for part in (PartName.efo, PartName.efo, PartName.go, PartName.go):  # the chain's four passes
+            mined.fetch_mined(ctx, runs, part)
+    assert len(run.transport.sent) == 1  # as many as for EFO and GO alone: one per batch of article IDs
+    oa = runs[0].pub
+    assert [(t.type, t.term, t.count) for t in oa.mined_terms.items] == [
+        ("Gene_Proteins", "BRCA2", 1), ("Diseases", "breast cancer", 1)]  # Organisms were not asked for
+    assert oa.mined_terms.type is PartType.europepmc and [t.term for t in oa.go.items] == ["signal transduction", "cell"]
+    assert oa.to_json(computed=False)["minedTerms"]["list"][0] == {
+        "type": "Gene_Proteins", "term": "BRCA2", "count": 1, "uri": "https://www.uniprot.org/uniprot/P51587"}
+    assert runs[1].pub.mined_terms.is_empty()
+
+
+def test_without_efo_and_go_only_the_types_asked_for_are_kept() -> None:
+    run = fetch_run(2, annotations=["Organisms"])
+    runs = searched(run, range(2))
+    with run.context() as ctx:
+        for part in (PartName.efo, PartName.efo, PartName.go, PartName.go):
+            mined.fetch_mined(ctx, runs, part)
+    assert len(run.transport.sent) == 1
+    oa = runs[0].pub
+    assert [t.term for t in oa.mined_terms.items] == ["human"]
+    assert oa.efo.is_empty() and oa.go.is_empty()

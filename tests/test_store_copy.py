@@ -43,8 +43,8 @@ def test_a_copy_between_sqlite_files_has_the_same_rows_in_the_same_order(tmp_pat
     with init_store(source) as store:
         fill(store)
     counts = copy_store(source, target)
-    assert counts.rows == {"publications": 3, "publication IDs": 6, "webpages": 1, "docs": 1}
-    assert str(counts) == "3 publications, 6 publication IDs, 1 webpage, 1 doc"
+    assert counts.rows == {"publications": 3, "publication IDs": 6, "webpages": 1, "docs": 1, "saved searches": 0}
+    assert str(counts) == "3 publications, 6 publication IDs, 1 webpage, 1 doc, 0 saved searches"
     with open_store(source, readonly=True) as original, open_store(target, readonly=True) as copy:
         assert snapshot(copy) == snapshot(original)
         assert dict(copy.publications_map())["10.1/P1"] == "1"  # the ID the entry's JSON no longer carries
@@ -76,7 +76,8 @@ def test_a_round_trip_through_postgresql(tmp_path: Path, pg_url: str) -> None:
     with init_store(source) as store:
         fill(store)
     assert copy_store(source, pg_url).rows["publication IDs"] == 6
-    assert copy_store(pg_url, back).rows == {"publications": 3, "publication IDs": 6, "webpages": 1, "docs": 1}
+    assert copy_store(pg_url, back).rows == {"publications": 3, "publication IDs": 6, "webpages": 1, "docs": 1,
+                                                 "saved searches": 0}
     with open_store(source, readonly=True) as original, open_store(back, readonly=True) as copy:
         assert snapshot(copy) == snapshot(original)
 
@@ -84,4 +85,4 @@ def test_a_round_trip_through_postgresql(tmp_path: Path, pg_url: str) -> None:
 def test_copy_database_counts_an_empty_database(tmp_path: Path) -> None:
     with init_store(tmp_path / "a.db") as empty, init_store(tmp_path / "b.db") as target:
         assert copy_database(empty, target) == CopyCounts({"publications": 0, "publication IDs": 0, "webpages": 0,
-                                                            "docs": 0})
+                                                            "docs": 0, "saved searches": 0})

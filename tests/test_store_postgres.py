@@ -48,7 +48,7 @@ def test_open_refuses_newer_schema(pg_url: str) -> None:
     init_store(pg_url).close()
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    with pytest.raises(StoreError, match=r"has schema version 99, newer than this pubfetch supports \(1\)"):
+    with pytest.raises(StoreError, match=r"has schema version 99, newer than this pubfetch supports \(2\)"):
         open_store(pg_url)
 
 
@@ -122,7 +122,7 @@ def test_cli_copies_between_sqlite_and_postgresql(pg_url: str, tmp_path: Path,
         s.put_publication(make_pub(pmid="3", title="third", fulltext="x\x00y"))
         s.put_doc(Webpage(start_url="https://example.org/doc", title="A doc", content="text"))
     assert _cli(capsys, "-db-copy", str(first), pg_url) == (
-        0, "copied 2 publications, 4 publication IDs, 0 webpages, 1 doc\n", "")
+        0, "copied 2 publications, 4 publication IDs, 0 webpages, 1 doc, 0 saved searches\n", "")
     assert _cli(capsys, "-db-publications-size", pg_url)[:2] == (0, "2\n")
     assert _cli(capsys, "-db-publications-map", pg_url)[1] == "20 -> 20\nPMC20 -> 20\n10.1/B -> 20\n3 -> 3\n"
     assert _cli(capsys, "-pub-db", pg_url, "-db", pg_url, "-out-ids")[1].splitlines()[1] == (

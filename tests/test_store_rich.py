@@ -39,7 +39,7 @@ def test_an_entry_written_before_the_rich_parts_reads_and_gains_them(tmp_path: P
         store.put_publication(rich_publication())
     with sqlite3.connect(db) as conn:  # the entry as an older pubfetch wrote it: none of the new keys
         doc = json.loads(conn.execute("SELECT json FROM publications").fetchone()[0])
-        for key in ("funding", "updates", "references", "sections", "license", "retracted"):
+        for key in ("funding", "links", "updates", "references", "sections", "license", "retracted"):
             doc.pop(key)
         doc["pubTypes"] = ["Retracted Publication"]
         conn.execute("UPDATE publications SET json = ?", (json.dumps(doc),))

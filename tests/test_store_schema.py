@@ -57,7 +57,8 @@ def test_migration_v0_to_v1(db_path: Path) -> None:
         assert s.get_publication("10.1/OLD").title.content == "from v0"
         s.put_publication(make_pub(pmid="6"))
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "1"
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(
+            schema.SCHEMA_VERSION)
     assert "publication_ids_primary" in _indexes(db_path)
     with open_db(db_path, readonly=True) as s:  # an upgraded file opens read-only too
         assert s.publications_size() == 2
@@ -83,7 +84,7 @@ def test_a_fresh_database_is_at_the_current_version_and_says_who_made_it() -> No
     assert schema.read_meta(conn) == {"schema_version": str(schema.SCHEMA_VERSION), "created_by": "pubfetch",
                                       "created_with": "9.9.9"}
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"meta", "publications", "publication_ids", "webpages", "docs"}
+    assert tables == {"meta", "publications", "publication_ids", "webpages", "docs", "saved_searches"}
 
 
 def test_migrating_records_the_new_version_and_adds_the_index() -> None:

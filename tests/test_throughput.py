@@ -120,6 +120,7 @@ def asked_per_article(services: SyntheticServices) -> dict[str, Counter[int]]:
     return out
 
 
+@pytest.mark.slow
 def test_sigkill_then_the_same_command_finishes_without_asking_again_for_completed_entries(tmp_path: Path) -> None:
     args = FetcherArgs()
     with SyntheticServices(KILL_IDS, latency=0.002) as services:

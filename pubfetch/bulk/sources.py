@@ -38,7 +38,7 @@ class BulkFile:
 
 
 class Getter(Protocol):
-    def get(self, url: str, *, headers: dict[str, str] | None = None, binary: bool = False) -> object: ...
+    def get(self, url: str, *, headers: dict[str, str] | None = None, any_media: bool = False) -> object: ...
 
 
 def published_md5(path: str) -> str | None:
@@ -124,7 +124,7 @@ class Download:
         if not os.path.exists(path):
             self._fetch(url, path)
         if not os.path.exists(path + ".md5"):
-            md5 = self.client.get(url + ".md5", binary=True)
+            md5 = self.client.get(url + ".md5", any_media=True)
             if getattr(md5, "ok", False):
                 with open(path + ".md5", "wb") as f:
                     f.write(getattr(md5, "body", b""))
@@ -136,7 +136,7 @@ class Download:
         if have:
             self.say(f"resuming the download of {url} at byte {have}")
         while True:
-            result = self.client.get(url, headers={"Range": f"bytes={have}-{have + RANGE_BYTES - 1}"}, binary=True)
+            result = self.client.get(url, headers={"Range": f"bytes={have}-{have + RANGE_BYTES - 1}"}, any_media=True)
             status = getattr(result, "status", None)
             if status == 416:  # asked beyond the end: the part file is whole
                 break

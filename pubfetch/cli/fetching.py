@@ -39,6 +39,8 @@ from pubfetch.net.outcome import FetchResult
 from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.searching import Identified
+from pubfetch.snowball import SnowballPlan, SnowballTooLarge
 from pubfetch.store import Store
 from pubfetch.webfetch import Selectors, fetch_pages, get_webpage
 
@@ -65,6 +67,10 @@ class Session:
     extraction_failures: int = 0
     #: the exit status a queued job's state asks for (-job-status, a submitter that waited: cli/queued.job_exit)
     job_exit: int = 0
+    #: the exit status the searches ask for (3: one stopped short, pubfetch.cli.searchstep)
+    search_exit: int = 0
+    #: what each search of the command identified, per source and query (the run summary's "identified" rows)
+    identified: list[Identified] = field(default_factory=list)
     _run: FetchRun | None = None
 
     @property
@@ -172,19 +178,28 @@ def _progress(sess: Session, label: str, items: object, asked: bool) -> Progress
 def get_publications(sess: Session, ids: Iterable[PublicationIds | str], store: Store | None = None, *,
                      use_stored: bool = True, keep_entries: bool = True, limit: int = 0, progress: bool = False,
                      parts: frozenset[PartName] | None = None,
-                     keep: Callable[[Entry], bool] | None = None) -> list[Publication]:
+                     keep: Callable[[Entry], bool] | None = None,
+                     snowball: SnowballPlan | None = None) -> list[Publication]:
     """Publications for ``ids``, fetched as ``can_fetch`` allows; with a ``store``, read from it first
     (``use_stored``) and written back (all of them when not ``use_stored``).
 
     ``keep``: the content filters of ``--pre-filter`` (entries it rejects are not returned, but still stored);
     ``limit``: at most this many are returned (0: no limit), counted after ``keep``; ``keep_entries`` off: none
-    are returned (``-db-fetch-end`` keeps nothing in memory)."""
+    are returned (``-db-fetch-end`` keeps nothing in memory); ``snowball``: the links followed from them (a depth
+    that would exceed its ``max_hits`` is a usage error, after what earlier depths fetched is stored)."""
     ctx = sess.context(parts)
-    shown = _progress(sess, "publications", ids, progress)
+    plan = snowball or SnowballPlan()
+    # a snowball's total is not known before its last depth: its bar counts without one
+    shown = _progress(sess, "publications", None if plan.follows else ids, progress)
     sess.fetched_publications = True
     stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=store,
-                        config=ctx.config, context=ctx, progress=shown, summary=sess.summary, use_stored=use_stored)
-    return _taken(stream, shown, keep, keep_entries, limit)
+                        config=ctx.config, context=ctx, progress=shown, summary=sess.summary, use_stored=use_stored,
+                        citations=plan.citations, expand_references=plan.expand_references, depth=plan.depth,
+                        max_hits=plan.max_hits)
+    try:
+        return _taken(stream, shown, keep, keep_entries, limit)
+    except SnowballTooLarge as e:
+        raise UsageError(str(e)) from None
 
 
 def get_pages(sess: Session, kind: str, urls: Iterable[str], store: Store | None = None, *,

@@ -82,7 +82,7 @@ def run(args: ParsedArgs, argv: Sequence[str], out: TextIO, setup: LogSetup | No
             raise
         if setup is not None:
             setup.flush_warnings()
-        return max(sess.exit_status(), failed_tests, sess.job_exit)
+        return max(sess.exit_status(), failed_tests, sess.job_exit, sess.search_exit)
 
 
 def _quiet_broken_pipe() -> None:

@@ -138,13 +138,15 @@ def _or_null(value: str | None) -> str:
     return "null" if value is None else value
 
 
-def _scrape(args: ParsedArgs, out: TextIO) -> None:
-    """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript."""
+def _scrape(args: ParsedArgs, out: TextIO, sess: Session) -> None:
+    """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript; the
+    rules are the session's (``journalsYaml``/``webpagesYaml`` from the command line, the config file or the
+    environment)."""
     if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
         return
     from pubfetch.rules import RuleError, ScrapingRules
 
-    fa = args.fetcher_args()
+    fa = sess.args
     try:
         rules = ScrapingRules.load(fa.journals_yaml or None, fa.webpages_yaml or None)
     except (RuleError, OSError) as e:
@@ -214,11 +216,28 @@ def _misc(args: ParsedArgs, out: TextIO) -> None:
         raise InputError(str(e)) from None
 
 
+def _saved_searches(args: ParsedArgs, out: TextIO) -> None:
+    if "search-list" in args:
+        from pubfetch.cli.searchstep import list_saved
+
+        for saved in list_saved(args.get("search-list")):
+            notes = [note for note, on in (("no preprints", not saved.preprints), ("synonyms", saved.synonyms)) if on]
+            out.write(f"{saved.name}\t{saved.source}\t{saved.last_run or 'never'}\t{saved.query}"
+                      f"{' (' + ', '.join(notes) + ')' if notes else ''}\n")
+    if "search-remove" in args:
+        from pubfetch.cli.searchstep import remove_saved
+
+        name, path = args.get("search-remove")
+        remove_saved(name, path)
+        log.info("Removed saved search %s from database %s", name, path)
+
+
 def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str], sess: Session) -> None:
     """Run the one-off operations given, in PubFetcher's order (database, pages, scrape rules, IDs, miscellaneous)."""
     _database(args, out, sess)
+    _saved_searches(args, out)
     _pages(args, out, argv, sess)
-    _scrape(args, out)
+    _scrape(args, out, sess)
     _extract_au(args, out, sess)
     _ids(args, out)
     _misc(args, out)

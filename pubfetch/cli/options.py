@@ -76,6 +76,9 @@ ONEOFF_DATABASE = Group("One-off: database", (
     many("-db-import-jats", "DATABASE FILE|DIR|ARCHIVE", "Merge the JATS full texts of open-access packages "
          "(tar.gz of .xml/.nxml, gzip files of many articles) into the entries of their PMID, PMCID or DOI; see "
          "docs/bulk.md (pubfetch)", role="oneoff", network=True),
+    one("-search-list", "DATABASE", "Print the saved searches of the database: name, source, last complete run, "
+        "query, tab-separated (pubfetch)", role="oneoff"),
+    fixed("-search-remove", "NAME DATABASE", "Forget the saved search NAME of the database (pubfetch)"),
 ))
 
 ONEOFF_WEB = Group("One-off: print a web page (network)", (
@@ -146,7 +149,26 @@ ADD_IDS = Group("Pipeline 1: add IDs", (
     many("-doc-json", "FILE", "Add docs from PubFetcher JSON files (pubfetch)"),
     flag("--strict", "Fail on the first invalid ID or URL (with its file and line) instead of skipping it "
          "(pubfetch)", "modifier"),
-), "Invalid IDs are reported with their file and line, skipped, and counted in a summary line on stderr.")
+    _opt("-search-europepmc", "Add the IDs of every hit of a Europe PMC query (its hit count is said first; with no "
+         "later step they are printed, 'pmid<TAB>pmcid<TAB>doi' a line) (pubfetch)", "?", "QUERY", spec.text,
+         network=True),
+    _opt("-search-pubmed", "Add the IDs of every hit of a PubMed query, beyond 9,999 hits too (split by Entrez "
+         "date) (pubfetch)", "?", "QUERY", spec.text, network=True),
+    one("--query-file", "FILE", "The query of -search-europepmc or -search-pubmed, read from FILE (lines joined; "
+        "lines starting with # skipped) (pubfetch)", role="modifier"),
+    one("--max-hits", "N", "Refuse a search of more than N hits, or a snowball depth that would bring the run to "
+        "more than N publications, before anything of it is fetched (exit status 2; default 100000) (pubfetch)",
+        spec.positive, "modifier"),
+    flag("--no-preprints", "Leave Europe PMC's preprints (SRC:PPR) out of -search-europepmc (pubfetch)", "modifier"),
+    flag("--synonyms", "Have -search-europepmc expand the query's terms with their synonyms, as Europe PMC's web site "
+         "does (pubfetch)", "modifier"),
+    one("--save-search", "NAME", "Keep the search in the database of -db-fetch-end/-db-fetch under NAME, for "
+        "-search-update (pubfetch)", role="modifier"),
+    one("-search-update", "NAME", "Run the saved search NAME again for the records created since its last complete "
+        "run (less 2 days); add only the IDs the database of -db-fetch-end/-db-fetch does not know (pubfetch)",
+        network=True),
+), "Invalid IDs are reported with their file and line, skipped, and counted in a summary line on stderr. A search "
+   "that stops short keeps the IDs got by then and ends the command with exit status 3.")
 
 
 def _regex_pair(name: str, what: str, subject: str = "publication IDs") -> tuple[Option, Option]:
@@ -229,6 +251,7 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--allow-private-addresses"),
     setting_option("--no-javascript"),
     setting_option("--references"),
+    setting_option("--annotations", "TYPES"),
     setting_option("--follow-published"),
     setting_option("--no-crossref"),
     setting_option("--no-openalex"),
@@ -248,6 +271,18 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--openalex-api-key", "KEY",
                    note="on the command line it is visible to other users of the machine"),
 ))
+
+
+SNOWBALL = Group("Snowball", (
+    flag("--citations", "With a fetch step, also fetch the papers citing each publication (Europe PMC's citations "
+         "and PubMed's ELink), then those citing them, to --depth; each paper once, the edges stored in the database "
+         "(pubfetch)", "modifier"),
+    flag("--expand-references", "With a fetch step, also fetch the papers each publication's reference list names, "
+         "then theirs, to --depth (pubfetch)", "modifier"),
+    one("--depth", "N", "Steps of links --citations and --expand-references follow (default 1) (pubfetch)",
+        spec.positive, "modifier"),
+), "The counts a review reports (identified by source and depth, duplicates removed, already in the database, "
+   "fetched, final / partial / failed, with full text) end the summary line and fill the -report's flow table.")
 
 
 def _pair_flags(name: str, yes: str, no: str) -> tuple[Option, Option]:
@@ -462,6 +497,8 @@ OUTPUT = Group("Pipeline 9: output", (
     one("-txt-pub", "FILE", "Write the publications to FILE"),
     one("-txt-web", "FILE", "Write the webpages to FILE"),
     one("-txt-doc", "FILE", "Write the docs to FILE"),
+    one("-out-tables", "DIR", "Write each table of the publications as DIR/<id>/table_000.csv (header rows, then body "
+        "rows) with table_000_info.json (caption, header rows, footnotes), as pubget lays them out (pubfetch)"),
     flag("-count", "Print how many publications, webpages and docs there are"),
     flag("-out-top-hosts", "Print the hosts of publications' visited sites and of webpage and doc final URLs, "
          "most frequent first, with counts"),
@@ -479,11 +516,18 @@ OUTPUT_MODIFIERS = Group("Output modifiers", (
     flag("--plain", "Leave out metadata: only the content of entries, only the IDs without provenance", "modifier"),
     one("--format", "FORMAT",
         "text (default), html, json, jsonl (one JSON entry per line for pipelines), metadata (LOCKSS-style "
-        "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), or citations of the "
-        "publications for reference managers: csljson, bibtex, ris (bibtex and ris need pubfetch[citations])",
+        "ArticleMetadata records in the JSON document), metadata-jsonl (one record per line), chunks (passages for "
+        "retrieval, one JSON line each: a paragraph of at most 2,000 characters with its IDs and section path), "
+        "citations of the publications for reference managers: csljson, bibtex, ris (bibtex and ris need "
+        "pubfetch[citations]), markdown (each entry a Markdown document: headings, tables, figures, statements, "
+        "references; whole entries whatever --out-part and --plain say), or edges: the citation edges a snowball "
+        "stored among the publications, as CSV (-out only)",
         spec.output_format, "modifier"),
     many("--out-part", "PART", "Output only these publication parts (webpages and docs are not affected)",
          spec.part_name, "modifier"),
+    one("--supplements", "DIR", "Download the supplementary files of the publications got to DIR/<id>/<file name> "
+        "(<id>: PMCID, else PMID, else DOI), through the same address guard, size cap and time limits as PDFs "
+        "(pubfetch)", role="modifier", network=True),
 ))
 
 # Europe PMC's and PMC's HTML pages are not offered (PubFetcher's -print-europepmc-html and -print-pmc-html): their
@@ -541,7 +585,7 @@ ONEOFF_METADATA = Group("One-off: metadata records (pubfetch)", (
 GROUPS: tuple[Group, ...] = (
     GENERAL, FETCHING, FETCHING_PRIVATE,
     ONEOFF_DATABASE, ONEOFF_WEB, ONEOFF_SCRAPE, ONEOFF_IDS, ONEOFF_MISC, ONEOFF_METADATA,
-    ADD_IDS, FILTER_IDS, SORT_IDS, OUTPUT_IDS, GET_CONTENT, GET_CONTENT_MODIFIERS,
+    ADD_IDS, FILTER_IDS, SORT_IDS, OUTPUT_IDS, GET_CONTENT, GET_CONTENT_MODIFIERS, SNOWBALL,
     FILTER_CONTENT, FILTER_PUBLICATIONS, FILTER_PARTS, FILTER_WEBPAGES,
     SORT_CONTENT, STORE, OUTPUT, OUTPUT_MODIFIERS, TESTS, RULE_AND_RESOURCE_TESTS,
 )

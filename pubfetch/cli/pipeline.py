@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple, TextIO
 
 from pubfetch import fetcher, webfetch
 from pubfetch.cli import fetching
-from pubfetch.cli.emit import Emitter
+from pubfetch.cli.emit import Emitter, write_file
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.filters import Filter, accepts, apply, content_filters, id_filters
 from pubfetch.cli.idsource import (
@@ -39,9 +39,16 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.preflight import check_outputs
 from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
+from pubfetch.cli.searchstep import SearchStep, searches_alone
+from pubfetch.cli.snowballing import check_edges_output, snowball_plan, write_run_edges
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
+from pubfetch.output.common import Format
 from pubfetch.output.summary import format_counts, part_table, top_hosts
+from pubfetch.output.table_files import write_tables
+from pubfetch.output.text import ids_text
+from pubfetch.resources.supplements import download_supplements
+from pubfetch.snowball import SnowballPlan
 from pubfetch.store import Store, open_or_init_store, open_store
 from pubfetch.textutil import counted
 
@@ -87,10 +94,14 @@ class Pipeline:
         self.content: dict[str, list[Any]] = {k: [] for k in KINDS}
         self.filters: list[Filter] = content_filters(args, self.fetcher_args)
         self.hosts: dict[str, dict[str, int]] | None = None
+        self.snowball: SnowballPlan | None = None
+        self.searches = SearchStep(args, sess)
 
     def run(self) -> None:
         check_report(self.args)
         check_outputs(self.args)
+        check_edges_output(self.args, self.emit.fmt)
+        self.snowball = snowball_plan(self.args)
         if self._streaming():
             self._stream()
             return
@@ -107,6 +118,7 @@ class Pipeline:
         self.limit_content()
         self.update_put_remove()
         self.output()
+        self.searches.finish()
 
     # --- streaming: ID files straight into the database ---------------------------------------------------------------
 
@@ -137,7 +149,7 @@ class Pipeline:
         path = a.get("db-fetch-end")
         with open_or_init_store(path) as store, store.fetch_run(lambda: _waiting_for(path)):
             fetching.get_publications(self.sess, ids, store, keep_entries=False, progress=a.flag("progress"),
-                                      parts=self._fetch_parts())
+                                      parts=self._fetch_parts(), snowball=self.snowball)
         self._report()
 
     # --- 1. add IDs ------------------------------------------------------------------------------------------------
@@ -151,6 +163,8 @@ class Pipeline:
                 ids.add(kind, urls_from_args(f"-{option}", a.get(option), self.strict), "the command line")
         for path in a.get("pub-file", []):
             ids.add("publications", read_pub_file(path, self.strict), f"file {path}")
+        for found, where in self.searches.run():
+            ids.add("publications", found, where)
         for kind, option in (("webpages", "web-file"), ("docs", "doc-file")):
             for path in a.get(option, []):
                 ids.add(kind, read_url_file(path, _WHAT[kind], self.strict), f"file {path}")
@@ -216,6 +230,8 @@ class Pipeline:
 
     def output_ids(self) -> None:
         a, ids = self.args, self.ids
+        if searches_alone(a):
+            self.out.writelines(ids_text(*p.ids, tab=True) + "\n" for p in ids.publications)
         if a.flag("out-ids"):
             self.emit.ids(list(ids.publications), list(ids.webpages), list(ids.docs))
         for kind, option in zip(KINDS, ("txt-ids-pub", "txt-ids-web", "txt-ids-doc"), strict=True):
@@ -315,7 +331,7 @@ class Pipeline:
                 if kind == "publications":
                     self.content[kind].extend(fetching.get_publications(
                         self.sess, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,
-                        limit=limit, progress=progress, keep=keep, parts=self._fetch_parts()))
+                        limit=limit, progress=progress, keep=keep, parts=self._fetch_parts(), snowball=self.snowball))
                 else:
                     self.content[kind].extend(fetching.get_pages(
                         self.sess, kind, ids, store, use_stored=step.use_stored, keep_entries=step.keep_entries,
@@ -391,7 +407,9 @@ class Pipeline:
 
     def output(self) -> None:
         a, c = self.args, self.content
-        if a.flag("out"):
+        if a.flag("out") and self.emit.fmt is Format.edges:
+            write_run_edges(self.out, a, self.ids.publications, c["publications"])
+        elif a.flag("out"):
             self.emit.entries(c["publications"], c["webpages"], c["docs"], tag_kind=sum(self.given.values()) > 1)
         for kind, option in zip(KINDS, ("txt-pub", "txt-web", "txt-doc"), strict=True):
             if option in a:
@@ -399,17 +417,28 @@ class Pipeline:
         if a.flag("count"):
             self.out.write(format_counts(*self._counts([len(c[k]) for k in KINDS])))
         if self.hosts is not None:
-            if a.flag("out-top-hosts"):
-                self.emit.top_hosts(self.hosts)
-            for kind, option in zip(KINDS, ("txt-top-hosts-pub", "txt-top-hosts-web", "txt-top-hosts-doc"),
-                                    strict=True):
-                if option in a:
-                    self.emit.top_hosts_file(a.get(option), kind, self.hosts[kind])
-            if a.flag("count-top-hosts"):
-                self.out.write(format_counts(*self._counts([len(self.hosts[k]) for k in KINDS]), what="top_hosts"))
+            self._top_hosts(self.hosts)
         if a.flag("part-table"):
             self.out.write(part_table(c["publications"]))
+        if "out-tables" in a:
+            write_tables(a.get("out-tables"), c["publications"], write_file)
+        if "supplements" in a:
+            self._supplements(a.get("supplements"))
         self._report()
+
+    def _top_hosts(self, hosts: dict[str, dict[str, int]]) -> None:
+        a = self.args
+        if a.flag("out-top-hosts"):
+            self.emit.top_hosts(hosts)
+        for kind, option in zip(KINDS, ("txt-top-hosts-pub", "txt-top-hosts-web", "txt-top-hosts-doc"), strict=True):
+            if option in a:
+                self.emit.top_hosts_file(a.get(option), kind, hosts[kind])
+        if a.flag("count-top-hosts"):
+            self.out.write(format_counts(*self._counts([len(hosts[k]) for k in KINDS]), what="top_hosts"))
+
+    def _supplements(self, directory: str) -> None:
+        done = download_supplements(self.sess.context(), self.content["publications"], directory)
+        log.info("supplementary files: %d written to %s, %d failed", done.written, directory, done.failed)
 
     def _report(self) -> None:
         sess = self.sess

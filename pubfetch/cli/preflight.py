@@ -21,6 +21,8 @@ from pubfetch.store.sqlite import creation_problem
 #: Options naming a file the command writes (the log file is checked when it is opened, before these).
 OUTPUT_FILE_OPTIONS = ("txt-ids-pub", "txt-ids-web", "txt-ids-doc", "txt-pub", "txt-web", "txt-doc",
                        "txt-top-hosts-pub", "txt-top-hosts-web", "txt-top-hosts-doc", "report", "warc")
+#: Options naming a directory the command writes files into (made when missing).
+OUTPUT_DIRECTORY_OPTIONS = {"out-tables": "-out-tables", "supplements": "--supplements"}
 #: Options naming a database that a fetch step creates when it does not exist.
 NEW_DATABASE_OPTIONS = ("fetch-put", "db-fetch", "db-fetch-end")
 
@@ -34,6 +36,13 @@ def check_outputs(args: ParsedArgs) -> None:
             if why:
                 name = "--warc" if option == "warc" else f"-{option}"
                 raise InputError(f"cannot write output file '{path}' ({name}): {why}")
+    for option, name in OUTPUT_DIRECTORY_OPTIONS.items():
+        if option in args:
+            path = str(args.get(option))
+            why = "it is not a directory" if os.path.lexists(path) and not os.path.isdir(path) else \
+                why_not_writable(os.path.join(path, "file"))
+            if why:
+                raise InputError(f"cannot write into directory '{path}' ({name}): {why}")
     for option in NEW_DATABASE_OPTIONS:
         if option in args:
             _check_new_database(str(args.get(option)))

@@ -12,9 +12,8 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pubfetch.config.defaults import Batching, BulkImport, Endpoints, HttpSettings, RunSettings
+from pubfetch.config.defaults import Batching, BulkImport, Endpoints, FetcherArgs, HttpSettings, RunSettings
 from pubfetch.config.values import declared, field_type, setting_value
-from pubfetch.fetcher_args import FetcherArgs
 
 __all__ = ["GROUPS", "JOB_SETTINGS", "SETTINGS", "WORKER_SETTINGS", "checked", "cli_options", "from_text",
            "setting_field"]
@@ -79,8 +78,10 @@ def from_text(name: str, text: str, *, given_as: str = "") -> object:
     ``given_as`` (what the user wrote: ``--batch-size``) instead."""
     group = SETTINGS[name]
     if group == "fetching":
-        raise ValueError(f"{name} is one of PubFetcher's parameters, read by pubfetch.fetcher_args")
-    value = _number(text.strip(), _bare(field_type(GROUPS[group], name)))
+        raise ValueError(f"{name} is one of PubFetcher's parameters, read by pubfetch.config.fetching")
+    expected = _bare(field_type(GROUPS[group], name))
+    value: object = ([part.strip() for part in text.split(",") if part.strip()]  # a set of names: comma-separated
+                     if typing.get_origin(expected) is frozenset else _number(text.strip(), expected))
     return setting_value(given_as or name, value, field_type(GROUPS[group], name),
                          declared(setting_field(group, name)))
 

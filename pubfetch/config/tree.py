@@ -14,11 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pubfetch.config.defaults import Batching, BulkImport, Endpoints, HttpSettings, RunSettings
-from pubfetch.config.environment import default_file, environment_settings, process_environment
+from pubfetch.config.defaults import Batching, BulkImport, Endpoints, FetcherArgs, HttpSettings, RunSettings
+from pubfetch.config.environment import (
+    default_file,
+    environment_proxies,
+    environment_settings,
+    process_environment,
+)
 from pubfetch.config.files import settings_from_file
 from pubfetch.config.registry import GROUPS, JOB_SETTINGS, SETTINGS, checked
-from pubfetch.fetcher_args import FetcherArgs
 
 __all__ = ["FetchConfig"]
 
@@ -75,8 +79,11 @@ class FetchConfig:
 
     def job_settings(self) -> dict[str, Any]:
         """The settings a queued job carries to the workers (:data:`JOB_SETTINGS`), as JSON; the message carries the
-        fetching thresholds and the parts in fields of their own, and everything else is each worker's own."""
-        return {name: getattr(getattr(self, SETTINGS[name]), name) for name in JOB_SETTINGS}
+        fetching thresholds and the parts in fields of their own, and everything else is each worker's own. A set (the
+        annotation types) goes as a sorted list of its names."""
+        values = {name: getattr(getattr(self, SETTINGS[name]), name) for name in JOB_SETTINGS}
+        return {name: sorted(str(v) for v in value) if isinstance(value, frozenset) else value
+                for name, value in values.items()}
 
     def with_job_settings(self, values: Mapping[str, Any]) -> FetchConfig:
         """This (a worker's) configuration with a job's settings (from :meth:`job_settings`) applied, each checked as
@@ -94,7 +101,7 @@ class FetchConfig:
         deliberate the choice, the later it applies. A setting the file leaves out keeps its value from the
         environment. This is the one way settings come from the environment (:mod:`pubfetch.config.environment`)."""
         env = process_environment() if environ is None else environ
-        config = cls().with_changes(**environment_settings(env))
+        config = cls().with_changes(**environment_settings(env), environment_proxies=environment_proxies(environ))
         path = config_file if config_file is not None else default_file(env)
         if path:
             config = config.with_changes(**settings_from_file(path))

@@ -16,7 +16,7 @@ from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app
 from pubfetch.distributed.jobretry import counted_apart
 from pubfetch.distributed.liveness import Holding, holdings
 from pubfetch.distributed.tasks import add_summary, cancelled_key
-from pubfetch.fetcher import BatchSummary
+from pubfetch.engine.summary import BatchSummary
 from pubfetch.net.urls import shown_url
 
 

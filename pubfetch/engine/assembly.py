@@ -15,10 +15,11 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Self
 
 from pubfetch.config import FetchConfig, rate_db_default
-from pubfetch.engine.batches import IdsLike, Progress, Tally
 from pubfetch.engine.flow import InFlight
-from pubfetch.engine.overlap import retried, run_batches
+from pubfetch.engine.options import Errors, FetchOptions
+from pubfetch.engine.overlap import Walk, retried, run_batches
 from pubfetch.engine.resume import RetryEntry
+from pubfetch.engine.run_batch import IdsLike, Tally
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from pubfetch.rules import ScrapingRules
 
 DbLike = str | os.PathLike[str] | Store | None
+#: A call that asks nothing particular.
+DEFAULT_OPTIONS = FetchOptions()
 
 
 class FetchRun:
@@ -92,33 +95,35 @@ class FetchRun:
             limiter.sleep = client.watch.pause  # type: ignore[union-attr]
         return Context(config, client=client, rules=rules)
 
-    def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
-              summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
-              errors: str = "skip", deferred: list[RetryEntry] | None = None, batch_size: int | None = None,
-              shared: InFlight | None = None, scope: str = "") -> Iterator[Publication]:
-        """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`); ``batch_size``
-        instead of the configuration's; ``shared``: the batches in flight of other fetches of this run at the same
-        time, to gather with (claims within ``scope``; :mod:`pubfetch.distributed.sharedrun`)."""
+    def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, options: FetchOptions = DEFAULT_OPTIONS, *,
+              batch_size: int | None = None, shared: InFlight | None = None,
+              scope: str = "") -> Iterator[Publication]:
+        """The publications of ``ids``, batch by batch, as ``options`` ask (see :func:`pubfetch.fetcher.fetch_many`);
+        ``batch_size`` instead of the configuration's; ``shared``: the batches in flight of other fetches of this run
+        at the same time, to gather with (claims within ``scope``; :mod:`pubfetch.distributed.sharedrun`)."""
         with ExitStack() as stack:
-            store, writer = self._writing(stack, db, summary)
-            tally = Tally(self.context.args, summary, progress, retry_exceptions,
+            store, writer = self._writing(stack, db, options.summary)
+            tally = Tally(self.context.args, options.summary, options.progress, options.retry_exceptions,
                           follow_published=self.config.run.follow_published)
             stack.callback(tally.retry.close)
-            yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
-                                   batch_size or self.config.batching.batch_size, own_context=self._owns_context,
-                                   deferred=deferred, shared=shared, scope=scope)
+            walk = Walk(self.context, store if options.use_stored else None, writer, tally,
+                        batch_size or self.config.batching.batch_size, options, own_context=self._owns_context,
+                        shared=shared, scope=scope)
+            yield from run_batches(walk, iter(ids))
 
     def fetch_retries(self, entries: Iterable[RetryEntry], db: DbLike = None, *,
-                      summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
+                      summary: BatchSummary | None = None, errors: Errors = "skip") -> Iterator[Publication]:
         """The end-of-run retry of publications a :meth:`fetch` deferred (``deferred=``), in the order given, each
         asked only what failed; yields them as they are done."""
         entries = list(entries)
         size = self.config.batching.batch_size
+        options = FetchOptions(summary=summary, retry_exceptions=False, errors=errors)
         with ExitStack() as stack:
             _, writer = self._writing(stack, db, summary)
             tally = Tally(self.context.args, summary, None, retry_exceptions=False)
+            walk = Walk(self.context, None, writer, tally, size, options, own_context=self._owns_context)
             chunks = (entries[i:i + size] for i in range(0, len(entries), size))
-            yield from retried(self.context, writer, tally, chunks, len(entries), errors)
+            yield from retried(walk, chunks, len(entries))
 
     def _writing(self, stack: ExitStack, db: DbLike,
                  summary: BatchSummary | None) -> tuple[Store | None, StoreWriter | None]:

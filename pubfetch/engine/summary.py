@@ -30,6 +30,11 @@ class BatchSummary:
     end-of-run retry of a run counts as one) and after ``final_retried_at`` (epoch ms; 0: never), which the line says
     so that a re-run fetching "complete" papers is no surprise. Finality is judged by ``parts``, the parts the run
     asks for (None: all).
+
+    The counts a systematic review reports (a PRISMA flow diagram): ``identified`` records found, by where they came
+    from (the IDs given, a search and its query, a snowball's links at each depth), ``duplicates`` of those that named
+    a paper already in the run (by any ID form), ``skipped`` ones already in the database, ``fetched``,
+    final / partial / failed, and ``with_fulltext`` (a usable full text).
     """
 
     total: int = 0
@@ -48,6 +53,11 @@ class BatchSummary:
     final_retried: int = 0
     final_retries_left: int = field(default=0, metadata={"merge": "max"})
     final_retried_at: int = field(default=0, metadata={"merge": "earliest"})
+    with_fulltext: int = 0
+    duplicates: int = 0
+    #: records identified by source (``given``, ``Europe PMC citations at depth 1``, a search's query ...), in the
+    #: order first counted; empty when the run was given IDs and did nothing else to find papers
+    identified: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         #: requests, failures and 429s per host of the client that fetched (set by fetch_many; for the run report).
@@ -68,6 +78,8 @@ class BatchSummary:
         else:
             self.skipped += 1
         judged = asked_parts(pub, self.parts)
+        if pub.fulltext.is_usable(args):
+            self.with_fulltext += 1
         if judged.is_final(args):
             self.final += 1
             if pub.state.fetch_exception:
@@ -164,9 +176,19 @@ def _final_retried_clause(s: BatchSummary) -> str:
     return f"{head}: later runs fetch them again, {times} (--retryLimit)"
 
 
+def _identified_clause(s: BatchSummary) -> str:
+    if not s.identified:
+        return ""
+    found = sum(s.identified.values())
+    where = ", ".join(f"{count} {label}" for label, count in s.identified.items())
+    return (f"identified {found} ({where}), {s.duplicates} duplicates removed, {s.skipped} already in the database; "
+            f"{s.with_fulltext} with full text")
+
+
 #: The clauses that follow the counts of the summary line, in their fixed order; each says nothing ("") when it has
 #: nothing to count. Counts that later features add (a search's, say) are added here, at the end.
-CLAUSES: tuple[Callable[[BatchSummary], str], ...] = (_rejected_clause, _retry_limit_clause, _final_retried_clause)
+CLAUSES: tuple[Callable[[BatchSummary], str], ...] = (_rejected_clause, _retry_limit_clause, _final_retried_clause,
+                                                     _identified_clause)
 
 
 class FetchError(Exception):

@@ -1,4 +1,5 @@
-"""Europe PMC Annotations API answers (``annotationsByArticleIds``) as EFO and GO mined terms per article.
+"""Europe PMC Annotations API answers (``annotationsByArticleIds``) as mined terms per article: EFO and GO as
+PubFetcher's parts, and every type the answer holds as typed terms (``mined_terms``, grouped the same way per type).
 
 PubFetcher's efo and go parts are the text-mined "Experimental Methods" and "Gene Ontology" annotations of an
 article. Each annotation is one mention: its ``exact`` text, an optional ``frequency`` (1 when absent) and the ontology
@@ -25,6 +26,7 @@ from lxml import etree
 from pubfetch.extract.errors import ParseError, ServiceError, load_json, load_xml
 from pubfetch.extract.europepmc import clean_pmcid, clean_pmid
 from pubfetch.extract.xmlsafe import local_name
+from pubfetch.model.mined_terms import TypedTerm
 from pubfetch.model.parts import MinedTerm
 from pubfetch.model.record import ArticleRecord
 
@@ -91,6 +93,8 @@ def _article(source: str, ext_id: str, pmcid: str, mentions: list[Mention]) -> A
     rec.pmcid = rec.pmcid or clean_pmcid(pmcid, where)
     rec.efo = group_mentions(m for m in mentions if m.type == EFO_TYPE)
     rec.go = group_mentions(m for m in mentions if m.type == GO_TYPE)
+    rec.mined_terms = [TypedTerm(kind, t.term, t.count, t.uri) for kind in dict.fromkeys(m.type for m in mentions)
+                       if kind for t in group_mentions(m for m in mentions if m.type == kind)]
     rec.flags = {"source": source, "extId": ext_id.strip()}
     return rec
 

@@ -37,6 +37,7 @@ from lxml import etree
 
 from pubfetch.extract.errors import ParseError, ServiceError, load_json, load_xml
 from pubfetch.extract.europepmc_rich import add_rich_parts
+from pubfetch.extract.text_links import record_links
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.ids import extract_dois, extract_pmcids, extract_pmids, is_doi, is_pmcid, is_pmid, normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
@@ -383,6 +384,7 @@ def result_record(r: Mapping[str, Any]) -> ArticleRecord:
     add_rich_parts(rec, _listed(r, "grantsList", "grant"), _listed(r, "commentCorrectionList", "commentCorrection"),
                    _s(_get(r, "license")))
     rec.retraction = RetractionVerdict(RetractionSource.europepmc, says_retracted(rec.pub_types, rec.updates))
+    rec.text_links = record_links(rec.abstract)
     return rec
 
 

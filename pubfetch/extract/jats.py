@@ -25,7 +25,8 @@ and the publication date: the earliest electronic or print ``pub-date``, else th
 This is the one reader of JATS: the fetcher takes the records (:func:`parse_jats`), and the LOCKSS layer's JATS
 extractor takes :class:`JatsArticle` objects (:func:`read_jats`), the same records plus what LOCKSS keeps as written
 (identifiers before cleaning, the date at the precision it is given), so that a file reads the same to both.
-Funding, references, sections and licence: :mod:`pubfetch.extract.jats_rich`.
+Funding, references, sections and licence: :mod:`pubfetch.extract.jats_rich`; tables, figures, supplements and
+statements: :mod:`pubfetch.extract.jats_structure`.
 """
 
 from __future__ import annotations
@@ -41,10 +42,12 @@ from pubfetch.extract.errors import ParseError, load_xml
 from pubfetch.extract.europepmc import clean_doi, clean_pmcid, clean_pmid
 from pubfetch.extract.jats_corresp import corresp_authors
 from pubfetch.extract.jats_rich import add_rich_parts
+from pubfetch.extract.jats_structure import add_structure_parts
 from pubfetch.extract.jats_text import ArticleTexts, ElementTexts, attr, element_text, elements, first_text
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS
 
 __all__ = ["JatsArticle", "article_record", "authors", "element_text", "jats_date", "parse_jats", "pub_date",
            "read_jats", "read_jats_root", "title_text"]
@@ -110,14 +113,16 @@ def _plain_articles(root: etree._Element) -> list[etree._Element]:
     return articles
 
 
-def parse_jats(data: str | bytes, rich_parts: bool = True) -> list[ArticleRecord]:
+def parse_jats(data: str | bytes, rich_parts: bool = True, *,
+               max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> list[ArticleRecord]:
     """One record per ``<article>`` of a JATS document (a lone article, or a ``pmc-articleset`` of several; an
     articleset without articles, as efetch answers for unknown IDs, gives an empty list). ``rich_parts=False``
-    leaves funding, references, sections and licence out, for a reader wanting only the rest.
+    leaves funding, references, sections, licence, tables, figures, supplements and statements out, for a reader
+    wanting only the rest; a table keeps at most ``max_table_cells`` cells.
 
     Raises XmlError for malformed XML and ParseError for XML that is not JATS (both ValueErrors).
     """
-    return [article_record(article, rich_parts=rich_parts)
+    return [article_record(article, rich_parts=rich_parts, max_table_cells=max_table_cells)
             for article in _plain_articles(load_xml(data, "JATS document"))]
 
 
@@ -169,7 +174,7 @@ _ID_PATHS = {
 
 
 def article_record(article: etree._Element, texts: ElementTexts | None = None,
-                   rich_parts: bool = True) -> ArticleRecord:
+                   rich_parts: bool = True, *, max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> ArticleRecord:
     """The record of one parsed ``<article>`` element (without funding, references, sections and licence when not
     ``rich_parts``); ``texts``, when given, are that article's (:class:`~pubfetch.extract.jats_text.ArticleTexts`,
     shared with a caller reading more of it)."""
@@ -191,6 +196,7 @@ def article_record(article: etree._Element, texts: ElementTexts | None = None,
     _biblio(article, rec)
     if rich_parts:
         add_rich_parts(article, rec, texts)
+        add_structure_parts(article, rec, texts, max_table_cells=max_table_cells)
     return rec
 
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 
 from lxml import etree
 
+from pubfetch.extract.jats_links import jats_links
 from pubfetch.extract.jats_text import ArticleTexts, ElementTexts
 from pubfetch.extract.pubmed_rich import valid_doi, valid_pmcid, valid_pmid
 from pubfetch.extract.xmlsafe import local_name
@@ -183,10 +184,12 @@ class _Reader:
 
 
 def add_rich_parts(article: etree._Element, record: ArticleRecord, texts: ElementTexts | None = None) -> None:
-    """Fill the record's funding, references, sections and licence from one ``<article>`` (``texts``: the article's,
-    when the caller has them)."""
-    reader = _Reader(ArticleTexts() if texts is None else texts)
+    """Fill the record's funding, references, sections, licence and links (:mod:`pubfetch.extract.jats_links`) from
+    one ``<article>`` (``texts``: the article's, when the caller has them)."""
+    texts = ArticleTexts() if texts is None else texts
+    reader = _Reader(texts)
     record.funding = reader.funding(article)
     record.references = reader.references(article)
     record.sections = reader.sections(article)
     record.license = reader.license_text(article)
+    record.text_links = jats_links(article, texts)

@@ -23,13 +23,16 @@ from pubfetch.extract.identity_claims import page_claims
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
+from pubfetch.extract.page_structure import page_figures, page_statements, page_tables
 from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.scrape import scrape_journal
+from pubfetch.extract.text_links import record_links
 from pubfetch.extract.title_choice import complete_title, shown_spacing
 from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.model.identity import Claims
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Section
+from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS, Figure, Statement, Table
 from pubfetch.rules import JournalRule, ScrapingRules
 from pubfetch.rules.page_index import PageIndex
 
@@ -45,10 +48,11 @@ class PageReading:
     ``block``: the page is a bot gate, challenge or refusal (why), and says nothing else. ``rule_site``: the rule that
     read it (by host, else by the platform the page shows); ``None`` when the generic reader did. ``record``: the
     rule's fields (its full text with the title and abstract in front), or the generic reader's record; ``fill``: what
-    the reader found that the rule's selectors did not; ``sections``: the rule's body sections; ``meta``: the meta
-    tags' record (``None`` when they were not asked for); ``claims``: the identifiers and titles the page and its rule
-    give, judged where the page is merged; ``licence`` and ``licence_where`` (``"dc"`` or the other
-    tags): the page's licence statement."""
+    the reader found that the rule's selectors did not; ``sections``, ``tables`` and ``figures``: those of the rule's
+    body, ``statements`` those of the whole page (:mod:`pubfetch.extract.page_structure`); ``meta``: the meta tags'
+    record (``None`` when they were not asked for); ``claims``: the identifiers and titles the page and its rule give,
+    judged where the page is merged; ``licence`` and ``licence_where`` (``"dc"`` or the other tags): the page's
+    licence statement."""
 
     url: str
     block: str | None = None
@@ -56,6 +60,9 @@ class PageReading:
     record: ArticleRecord = field(default_factory=ArticleRecord)
     fill: ArticleRecord = field(default_factory=ArticleRecord)
     sections: list[Section] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
     meta: ArticleRecord | None = None
     #: the identifiers and titles the page claims (its tags' and its rule's), for the identity check where it is merged
     claims: Claims | None = None
@@ -68,7 +75,8 @@ class PageReading:
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageReading:
+def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool,
+              max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> PageReading:
     """Read a page fetched from ``url`` (its final address): nothing from a block page; else its licence and meta tags
     (a title without footnote marks or the site's part; a description that truncates or says less than the page's
     abstract, or that is not an abstract at all, left out) and its rule's fields, what they miss read by the generic
@@ -80,10 +88,11 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageR
         return PageReading(url, block=reason)
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(rules, url, soup, index)
+    statements = page_statements(soup.body or soup) if rule is not None else []  # before the scraping edits the tree
     meta_record = parse_meta(html, url, site=rule.site if rule is not None else None) if meta else None
     heading, bibliographic = _titles(soup, url, meta_record)  # before a rule's scraping or the reader edits the tree
     reading = PageReading(url, rule_site=rule.site if rule is not None else None, meta=meta_record, licence=licence,
-                          licence_where=where)
+                          licence_where=where, statements=statements)
     if rule is not None:
         reading.record = scrape_journal(soup, url, rule)
         reading.record.title = complete_title(reading.record.title, bibliographic, heading,
@@ -91,8 +100,12 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool) -> PageR
         reading.claims = page_claims(html, url, reading.record)  # before the reader adds to the rule's record
         body = rule.selector("fulltext")
         if body is not None:  # a fresh index: the scraping took hidden elements out of the tree the first describes
-            reading.sections = page_sections(body.select(soup, PageIndex(soup)))
+            roots = body.select(soup, PageIndex(soup))
+            reading.sections = page_sections(roots)
+            reading.tables = page_tables(roots, max_cells=max_table_cells)
+            reading.figures = page_figures(roots, url)
         reading.fill = _reader_fill(reading.record, html, soup, url, meta_record)
+        reading.record.text_links = record_links(reading.record.abstract, reading.record.fulltext, reading.sections)
         shown_abstract = reading.record.abstract or reading.fill.abstract
         page_text = reading.record.fulltext or reading.fill.fulltext
     else:
@@ -197,9 +210,10 @@ def _page_rule(rules: ScrapingRules, url: str, soup: BeautifulSoup, index: PageI
 
 
 def read_page_isolated(html: str, url: str, rules: ScrapingRules, workers: WorkerPool | None, *, meta: bool,
-                       time_limit: float, memory_limit: int) -> PageReading | Abandoned:
+                       time_limit: float, memory_limit: int,
+                       max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> PageReading | Abandoned:
     """:func:`read_page` in one of ``workers`` (:func:`~pubfetch.extract.reader_workers.read_isolated`), killed after
     ``time_limit`` seconds, its address space capped at ``memory_limit`` bytes (0: no cap): the reading, or why the
     page was abandoned. Without ``workers`` the page is read here, unprotected."""
     return read_isolated(read_page, (html, url), rules, workers, time_limit=time_limit, memory_limit=memory_limit,
-                         meta=meta)
+                         meta=meta, max_table_cells=max_table_cells)

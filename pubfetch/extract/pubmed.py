@@ -37,7 +37,8 @@ from lxml import etree
 
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError, ServiceError, load_xml
-from pubfetch.extract.pubmed_rich import add_rich_parts
+from pubfetch.extract.pubmed_rich import add_rich_parts, updates
+from pubfetch.extract.text_links import record_links
 from pubfetch.extract.xmlsafe import local_name, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
@@ -204,20 +205,42 @@ def _authors(container: etree._Element | None) -> tuple[list[Author], list[Corre
     return authors, corresp
 
 
+#: An Author's child elements naming them, read from the first of each.
+_NAME_PARTS = frozenset({"LastName", "Suffix", "ForeName", "FirstName", "Initials", "CollectiveName"})
+
+
 def _author(author: etree._Element) -> Author | None:
     """One Author element; None when it names nobody (neither a person nor a collective)."""
-    family = " ".join(p for p in (_text(author, "LastName"), _text(author, "Suffix")) if p)  # "King Jr"
-    given = _text(author, "ForeName") or _text(author, "FirstName") or _text(author, "Initials")
-    collective = "" if family else _text(author, "CollectiveName")
+    names, orcids, affiliations = _author_children(author)
+    family = " ".join(p for p in (names.get("LastName", ""), names.get("Suffix", "")) if p)  # "King Jr"
+    given = names.get("ForeName") or names.get("FirstName") or names.get("Initials") or ""
+    collective = "" if family else names.get("CollectiveName", "")
     if not (family or collective):
         return None
-    orcids = (normalise_orcid(text_of(i)) for i in author.findall("Identifier")
-              if (i.get("Source") or "").upper() == "ORCID")
-    orcid = next((o for o in orcids if o), "")
-    affiliations = [text_of(a) for a in author.findall("AffiliationInfo/Affiliation")]
-    affiliations += [text_of(a) for a in author.findall("Affiliation")]  # pre-2013 records
-    affiliations = [a for a in dict.fromkeys(affiliations) if a]
+    orcid = next((o for o in map(normalise_orcid, orcids) if o), "")
     return Author(family=family, given=given, literal=collective, orcid=orcid, affiliations=affiliations)
+
+
+def _author_children(author: etree._Element) -> tuple[dict[str, str], list[str], list[str]]:
+    """An Author's name parts (the first of each), ORCID identifiers and affiliations (each once), read in one pass
+    over its children (an author list is a good part of a record)."""
+    names: dict[str, str] = {}
+    orcids: list[str] = []
+    listed: list[str] = []  # AffiliationInfo/Affiliation
+    plain: list[str] = []  # Affiliation, pre-2013 records
+    for child in author:
+        tag = child.tag
+        if tag in _NAME_PARTS:
+            if tag not in names:
+                names[tag] = text_of(child)
+        elif tag == "Identifier":
+            if (child.get("Source") or "").upper() == "ORCID":
+                orcids.append(text_of(child))
+        elif tag == "AffiliationInfo":
+            listed += (text_of(a) for a in child.iterfind("Affiliation"))
+        elif tag == "Affiliation":
+            plain.append(text_of(child))
+    return names, orcids, [a for a in dict.fromkeys(listed + plain) if a]
 
 
 def _mesh(citation: etree._Element | None) -> list[MeshTerm]:
@@ -293,7 +316,7 @@ def _pages(article: etree._Element) -> str:
     return f"{start}-{end}" if start and end else start
 
 
-def _journal_article(element: etree._Element) -> ArticleRecord:
+def _journal_article(element: etree._Element, rich_parts: bool = True) -> ArticleRecord:
     citation = element.find("MedlineCitation")
     article = _child(citation, "Article")
     record = ArticleRecord()
@@ -308,15 +331,7 @@ def _journal_article(element: etree._Element) -> ArticleRecord:
     record.keywords = _keywords(citation)
     record.mesh = _mesh(citation)
     journal = article.find("Journal")
-    record.journal_title = _text(journal, "Title")
-    for issn in _children(journal, "ISSN"):
-        kind = (issn.get("IssnType") or "").lower()
-        if kind == "electronic" and not record.eissn:
-            record.eissn = text_of(issn)
-        elif kind != "electronic" and not record.issn:
-            record.issn = text_of(issn)
-    record.volume = _text(journal, "JournalIssue", "Volume")
-    record.issue = _text(journal, "JournalIssue", "Issue")
+    _read_journal(record, journal)
     record.pages = _pages(article)
     article_date = next((d for d in article.findall("ArticleDate")
                          if (d.get("DateType") or "Electronic").lower() == "electronic"), None)
@@ -327,6 +342,32 @@ def _journal_article(element: etree._Element) -> ArticleRecord:
     record.pub_types = _pub_types(article)
     record.preprint = any(t.lower() == "preprint" for t in record.pub_types)
     record.flags.update(source="pubmed", journal_date=journal_partial, article_date=article_partial)
+    _read_status_flags(record, element, citation, journal)
+    if rich_parts:
+        add_rich_parts(element, record)
+    elif citation is not None:
+        record.updates = updates(citation)  # PubMed's word on a retraction, which the verdict below reads
+    record.text_links = record_links(record.abstract)
+    record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))
+    return record
+
+
+def _read_journal(record: ArticleRecord, journal: etree._Element | None) -> None:
+    """The journal's title, print and electronic ISSNs (the first of each), volume and issue."""
+    record.journal_title = _text(journal, "Title")
+    for issn in _children(journal, "ISSN"):
+        kind = (issn.get("IssnType") or "").lower()
+        if kind == "electronic" and not record.eissn:
+            record.eissn = text_of(issn)
+        elif kind != "electronic" and not record.issn:
+            record.issn = text_of(issn)
+    record.volume = _text(journal, "JournalIssue", "Volume")
+    record.issue = _text(journal, "JournalIssue", "Issue")
+
+
+def _read_status_flags(record: ArticleRecord, element: etree._Element, citation: etree._Element | None,
+                       journal: etree._Element | None) -> None:
+    """The journal's abbreviation, the publication's status and the citation's, as flags when given."""
     abbreviation = _text(journal, "ISOAbbreviation") or _text(citation, "MedlineJournalInfo", "MedlineTA")
     if abbreviation:
         record.flags["journal_abbreviation"] = abbreviation
@@ -335,9 +376,6 @@ def _journal_article(element: etree._Element) -> ArticleRecord:
         record.flags["publication_status"] = status
     if citation is not None and citation.get("Status"):
         record.flags["citation_status"] = citation.get("Status")
-    add_rich_parts(element, record)
-    record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))
-    return record
 
 
 def _book_article(element: etree._Element) -> ArticleRecord:
@@ -351,6 +389,7 @@ def _book_article(element: etree._Element) -> ArticleRecord:
     book_title = _text(book, "BookTitle")
     record.title = _title(document) or book_title
     record.abstract = _abstract(document)
+    record.text_links = record_links(record.abstract)
     record.keywords = _keywords(document)
     authors, corresp = _authors(document)
     if not authors:  # a whole-book record lists its authors (or editors) under Book
@@ -381,8 +420,11 @@ def _service_error(root: etree._Element) -> str | None:
     return None
 
 
-def parse_pubmed_xml(data: bytes | str) -> list[ArticleRecord]:
-    """All articles of an efetch ``PubmedArticleSet``, in document order; ``[]`` for an empty set.
+def parse_pubmed_xml(data: bytes | str, rich_parts: bool = True) -> list[ArticleRecord]:
+    """All articles of an efetch ``PubmedArticleSet``, in document order; ``[]`` for an empty set. ``rich_parts=False``
+    leaves out funding and references (:mod:`pubfetch.extract.pubmed_rich`; corrections are still read, the
+    retraction verdict needs them), for a caller that neither asks for nor stores them: on records with reference
+    lists they are a good part of the parsing (docs/benchmarks.md).
 
     Raises :class:`~pubfetch.extract.errors.ParseError` (a ValueError) for a document that is not XML, not a PubMed
     article set, or an efetch error answer (:class:`~pubfetch.extract.errors.ServiceError`).
@@ -400,7 +442,8 @@ def parse_pubmed_xml(data: bytes | str) -> list[ArticleRecord]:
         raise ParseError(f"not a PubMed efetch answer: root element is <{name or '?'}>, expected <PubmedArticleSet>")
     records = []
     for element in elements:
-        record = _journal_article(element) if local_name(element) == "PubmedArticle" else _book_article(element)
+        record = (_journal_article(element, rich_parts) if local_name(element) == "PubmedArticle"
+                  else _book_article(element))
         if record.is_empty():
             log.warning("PubMed XML article without IDs or content skipped")
             continue

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 
 from lxml import etree
 
@@ -61,28 +62,53 @@ def updates(citation: etree._Element) -> list[Update]:
     return out
 
 
-def _citation_text(reference: etree._Element) -> str:
+def _citation_text(citation: etree._Element | None) -> str:
     """The text of a reference's ``Citation``, without a ``Reference`` nested in it (not followed, as in JATS)."""
-    citation = reference.find("Citation")
-    if citation is None or next(citation.iter("Reference"), None) is None:
+    if citation is None or not len(citation) or next(citation.iter("Reference"), None) is None:
         return text_of(citation)
     own = copy.deepcopy(citation)
     etree.strip_elements(own, "Reference", with_tail=False)
     return text_of(own)
 
 
+#: A cited paper's ID types kept, each with its check.
+_CITED_IDS = {"pubmed": valid_pmid, "pmc": valid_pmcid, "doi": valid_doi}
+
+
+def _top_references(article: etree._Element) -> Iterator[etree._Element]:
+    """The ``Reference`` elements under ``PubmedData/ReferenceList`` in document order, nested lists included, without
+    going into a ``Reference`` (one nested in another is not followed). A walk, not an XPath ``ancestor::`` test per
+    element: the reference lists are most of a record."""
+    for top in article.iterfind("PubmedData/ReferenceList"):
+        stack = [iter(top)]
+        while stack:
+            child = next(stack[-1], None)
+            if child is None:
+                stack.pop()
+            elif child.tag == "Reference":
+                yield child
+            elif len(child):
+                stack.append(iter(child))
+
+
 def references(article: etree._Element) -> list[Reference]:
     out = []
-    for reference in article.xpath("PubmedData/ReferenceList//Reference[not(ancestor::Reference)]"):
+    for reference in _top_references(article):
         found: dict[str, str] = {}
-        for article_id in reference.iterfind("ArticleIdList/ArticleId"):
-            kind = (article_id.get("IdType") or "").strip().lower()
-            value = text_of(article_id)
-            clean = {"pubmed": valid_pmid, "pmc": valid_pmcid, "doi": valid_doi}.get(kind)
-            if clean is not None and kind not in found and clean(value):
-                found[kind] = clean(value)
+        citation = None
+        for child in reference:  # one pass over the reference's children: there are tens of thousands in a set
+            tag = child.tag
+            if tag == "Citation":
+                if citation is None:
+                    citation = child
+            elif tag == "ArticleIdList":
+                for article_id in child.iterfind("ArticleId"):
+                    kind = (article_id.get("IdType") or "").strip().lower()
+                    clean = _CITED_IDS.get(kind)
+                    if clean is not None and kind not in found and (value := clean(text_of(article_id))):
+                        found[kind] = value
         out.append(Reference(pmid=found.get("pubmed", ""), pmcid=found.get("pmc", ""), doi=found.get("doi", ""),
-                             text=_citation_text(reference)))
+                             text=_citation_text(citation)))
     return out
 
 

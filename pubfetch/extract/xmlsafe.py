@@ -53,4 +53,7 @@ def text_of(el: etree._Element | None) -> str:
     """All text inside an element, whitespace runs collapsed."""
     if el is None:
         return ""
+    if not len(el):  # a leaf (most are: names, IDs, citations): its text is all of it, no iterator needed
+        text = el.text
+        return " ".join(text.split()) if text else ""
     return " ".join("".join(el.itertext()).split())

@@ -1,6 +1,7 @@
 """The data model: publications and their parts, webpages and docs, the fetch state they share, the record parsers
 return and how a record is merged into a publication."""
 
+from pubfetch.model.edges import CitationEdge
 from pubfetch.model.entry import FetchState
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
@@ -9,5 +10,5 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.model.webpage import Webpage
 
-__all__ = ["ArticleRecord", "Author", "CorrespAuthor", "FetchState", "Link", "ListPart", "MeshTerm", "MinedTerm",
-           "PartName", "PartType", "Publication", "StringPart", "VisitedSite", "Webpage", "apply_record"]
+__all__ = ["ArticleRecord", "Author", "CitationEdge", "CorrespAuthor", "FetchState", "Link", "ListPart", "MeshTerm",
+           "MinedTerm", "PartName", "PartType", "Publication", "StringPart", "VisitedSite", "Webpage", "apply_record"]

@@ -1,12 +1,12 @@
-"""How much of a fetched publication is stored: at most ``max_references`` references, and an entry (its JSON as the
-database keeps it, in UTF-8) of at most ``max_entry_bytes``.
+"""How much of a fetched publication is stored: at most ``max_references`` references, ``max_text_links`` links found
+in its text, and an entry (its JSON as the database keeps it, in UTF-8) of at most ``max_entry_bytes``.
 
 A service can answer with more than any paper has (a reference list of a million entries, a page of megabytes of
 text), and the database keeps whatever it is given; the caps are applied to a fetched publication before it is
 stored and output, so that the entry in the database and the one written out are the same.
 
 An entry over ``max_entry_bytes`` loses what a reader of it is least likely to need first, each part from its end
-and only as much as brings the entry under the cap: references, sections, the full text, EFO, GO and MeSH terms,
+and only as much as brings the entry under the cap: references, sections, links, the full text, EFO, GO and MeSH terms,
 keywords, funding, updates, the abstract, the authors and the visited sites. IDs, the title, the bibliographic fields
 and the fetch's state are never trimmed; an entry that these alone keep over the cap is not stored at all
 (:attr:`Fitting.still_over`). A webpage or doc over it loses the end of its content, then of its title.
@@ -43,6 +43,8 @@ class Fitting:
 
     #: the reference list cut to ``max_references`` (``None``: it was not longer)
     references: Cut | None = None
+    #: the links found in the text cut to ``max_text_links`` (``None``: they were not more)
+    links: Cut | None = None
     #: the parts trimmed for ``max_entry_bytes``, in the order they were trimmed
     trimmed: list[Cut] = field(default_factory=list)
     #: the entry's size before trimming (0: it was within the cap)
@@ -66,7 +68,7 @@ def _trimmable(pub: Publication) -> tuple[tuple[str, Any, str, str], ...]:
     """(name, holder, attribute, unit) of what may be trimmed, in the order it is: the holder's attribute is a list
     (trimmed from its end) or a text (cut at its end)."""
     return (("references", pub.references, "items", "references"),
-            ("sections", pub.sections, "items", "sections"),
+            ("sections", pub.sections, "items", "sections"), ("links", pub.links, "items", "links"),
             ("full text", pub.fulltext, "content", "characters of full text"),
             ("EFO terms", pub.efo, "items", "EFO terms"), ("GO terms", pub.go, "items", "GO terms"),
             ("MeSH terms", pub.mesh, "items", "MeSH terms"), ("keywords", pub.keywords, "items", "keywords"),
@@ -88,12 +90,16 @@ def _cut(value: list | str, over: int) -> list | str:
     return value[:keep]
 
 
-def fit_entry(pub: Publication, max_references: int, max_entry_bytes: int) -> Fitting:
+def fit_entry(pub: Publication, max_references: int, max_entry_bytes: int,
+              max_text_links: int | None = None) -> Fitting:
     """Cut the publication to the caps in place (see the module's docstring) and say what was cut."""
     fitting = Fitting()
     if len(pub.references.items) > max_references:
         fitting.references = Cut("references", len(pub.references.items), max_references, "references")
         pub.references.items = pub.references.items[:max_references]
+    if max_text_links is not None and len(pub.links.items) > max_text_links:
+        fitting.links = Cut("links", len(pub.links.items), max_text_links, "links")
+        pub.links.items = pub.links.items[:max_text_links]
     size = entry_bytes(pub)
     if size <= max_entry_bytes:
         return fitting

@@ -105,7 +105,8 @@ def apply_held(pub: Publication, url: str, args: FetcherArgs) -> list[PartName]:
 #: What of a record held for an unverified page is left out: what :func:`apply_record` merged as parts at once
 _NO_PARTS: dict[str, Any] = {"title": "", "abstract": "", "fulltext": "", "keywords": [], "mesh": [], "efo": [],
                              "go": [], "funding": [], "updates": [], "references": [], "sections": [], "license": "",
-                             "links": [], "relations": []}
+                             "links": [], "relations": [], "text_links": [], "tables": [], "figures": [],
+                             "supplements": [], "statements": []}
 
 
 def _apply_fields(pub: Publication, record: ArticleRecord, force_corresp: bool) -> None:
@@ -131,11 +132,16 @@ def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: 
     """The rich parts: always taken when the type allows (``--fetch-part`` names only PubFetcher's ten parts)."""
     values: dict[RichName, list | str] = {
         RichName.funding: dedup_grants(record.funding),
+        RichName.links: record.text_links,
         RichName.updates: list(dict.fromkeys(record.updates)),
         RichName.references: record.references,
         RichName.sections: record.sections,
         RichName.license: record.license,
         RichName.relations: list(dict.fromkeys(record.relations)),
+        RichName.tables: record.tables,
+        RichName.figures: record.figures,
+        RichName.supplements: record.supplements,
+        RichName.statements: record.statements,
     }
     for name, value in values.items():
         type_ = _type_for(types, name)

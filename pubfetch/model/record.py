@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pubfetch.model.links import TextLink
+from pubfetch.model.mined_terms import TypedTerm
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm, MinedTerm
 from pubfetch.model.retraction import RetractionVerdict
 from pubfetch.model.rich import Grant, Reference, Relation, Section, Update
+from pubfetch.model.structure import Figure, Statement, Supplement, Table
 
 __all__ = ["ArticleRecord", "Link"]
 
@@ -62,10 +65,18 @@ class ArticleRecord:
     pub_types: list[str] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     funding: list[Grant] = field(default_factory=list)
+    #: the URLs, DOIs and identifiers in the text (the ``links`` rich part; ``links`` above are where to fetch more)
+    text_links: list[TextLink] = field(default_factory=list)
+    #: text-mined terms of every annotation type the answer holds (the annotations service)
+    mined_terms: list[TypedTerm] = field(default_factory=list)
     updates: list[Update] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     license: str = ""
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    supplements: list[Supplement] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
     #: the paper's other versions (its preprint, its published version)
     relations: list[Relation] = field(default_factory=list)
     #: what the source says of a retraction, when it is one that keeps track (:mod:`pubfetch.model.retraction`)

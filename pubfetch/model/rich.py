@@ -1,5 +1,6 @@
 """The rich parts of a publication beyond PubFetcher's ten: funding, corrections and retractions, references,
-sections of the full text, the licence, and the paper's other versions (preprint and published).
+sections of the full text, the licence, the paper's other versions (preprint and published), and the full text's
+tables, figures, supplementary files and statements (their items in :mod:`pubfetch.model.structure`).
 
 They come from answers the chain already receives (PubMed XML, JATS, Europe PMC's search result, Unpaywall, page
 meta tags), so they are kept as parts with provenance (type, URL, time) and offered through the same overwrite rule
@@ -15,7 +16,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from pubfetch.model.links import TextLink
+from pubfetch.model.mined_terms import TypedTerm
 from pubfetch.model.part_type import PartType
+from pubfetch.model.structure import Figure, Statement, Supplement, Table
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
 __all__ = ["RELATION_TYPES", "Grant", "Reference", "ReferenceSet", "Relation", "RichList", "RichName", "RichText",
@@ -26,15 +30,27 @@ class RichName(Enum):
     """The rich parts; ``value`` is the JSON name."""
 
     funding = "funding"
+    links = "links"
+    mined_terms = "minedTerms"
     updates = "updates"
     references = "references"
     sections = "sections"
     license = "license"
     relations = "relations"
+    tables = "tables"
+    figures = "figures"
+    supplements = "supplements"
+    statements = "statements"
 
     @property
     def is_list(self) -> bool:
         return self is not RichName.license
+
+    @property
+    def attribute(self) -> str:
+        """The :class:`~pubfetch.model.publication.Publication` attribute holding it (``mined_terms`` for
+        ``minedTerms``)."""
+        return re.sub(r"(?<=[a-z])([A-Z])", r"_\1", self.value).lower()
 
 
 def _s(d: dict, key: str) -> str:
@@ -147,9 +163,11 @@ class Relation:
         return f"{self.type} {self.doi}".strip()
 
 
-_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.updates: Update,
-                                    RichName.references: Reference, RichName.sections: Section,
-                                    RichName.relations: Relation}
+_ITEM_TYPES: dict[RichName, Any] = {RichName.funding: Grant, RichName.links: TextLink, RichName.mined_terms: TypedTerm,
+                                    RichName.updates: Update, RichName.references: Reference,
+                                    RichName.sections: Section, RichName.relations: Relation,
+                                    RichName.tables: Table, RichName.figures: Figure,
+                                    RichName.supplements: Supplement, RichName.statements: Statement}
 
 
 class _RichPart:

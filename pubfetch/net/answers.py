@@ -31,7 +31,7 @@ def request_key(request: Request) -> Hashable:
     data = request.data
     body = data if isinstance(data, bytes | str) or data is None else urlencode(sorted(dict(data).items()))
     return (request.method, request.url, body, tuple(sorted(request.headers.items())), request.follow,
-            request.read_body, request.accept_pdf, request.publication, request.untrusted, request.binary)
+            request.read_body, request.accept_pdf, request.publication, request.untrusted, request.any_media)
 
 
 class AnswerMemory:

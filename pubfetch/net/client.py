@@ -103,7 +103,8 @@ class HttpClient:
         if abort is not None:  # once the network is found down, the exchanges in flight end at once
             self.watch.when_down(lambda: abort("not answered: the network seems down"))
         ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s,
-                                         cfg.allow_private_addresses), self.counts)
+                                         cfg.allow_private_addresses,
+                                         cfg.proxies_of_environment().proxies.get("ftp")), self.counts)
         self.ftp: Transport = RetryLayer(SlotLayer(ftp, self.slots), cfg, sleep)
         self._rate_layer = _find_layer(self.transport, RateLimitLayer)
         self._listener = threading.local()
@@ -120,7 +121,7 @@ class HttpClient:
         accept_pdf: bool = True,
         headers: Mapping[str, str] | None = None,
         params: Mapping[str, str] | None = None,
-        binary: bool = False,
+        any_media: bool = False,
     ) -> FetchResult:
         """GET a URL, following redirects.
 
@@ -133,13 +134,13 @@ class HttpClient:
             accept_pdf: when false, a PDF is not downloaded and the outcome is ``UNSUPPORTED_TYPE`` with ``is_pdf``.
             headers: extra request headers (e.g. ``Accept`` for an API).
             params: query parameters appended to ``url``.
-            binary: the body is the answer whatever its media type (a bulk file), not refused as neither text nor
-                PDF.
+            any_media: a file of any type is wanted (a supplementary file, a bulk file): its body is read and is the
+                answer whatever its media type (``result.text`` only for a textual one), under the same size cap.
         """
         if params:
             url = _with_params(url, params)
         return self._run(Request("GET", url, None, self._headers(url, referer, headers), untrusted=untrusted,
-                                 accept_pdf=accept_pdf, publication=publication, binary=binary))
+                                 accept_pdf=accept_pdf, publication=publication, any_media=any_media))
 
     def post(
         self,
@@ -179,7 +180,7 @@ class HttpClient:
         """Hold the connection slot of the URL's host for this thread (its requests to that host inside take no
         other), and yield a function that waits for the service's rate-limit permit, which this thread's next
         request to the service then uses. Whoever holds the turn can send the moment it decides what to send: the
-        batcher gathers publications until then (``pubfetch.engine.batcher``)."""
+        batcher gathers publications until then (``pubfetch.engine.service_batcher``)."""
         rate = self._rate_layer
         with self.slots.hold(url):
             try:
@@ -345,7 +346,7 @@ def _final(request: Request, hop: Response) -> FetchResult:
         return result
     if is_textual_media(mtype):
         result.text, result.encoding, result.encoding_source = decode_body(content_type, hop.body)
-    elif result.ok and not request.binary:
+    elif result.ok and not request.any_media:
         result.kind = OutcomeKind.UNSUPPORTED_TYPE
         result.message = f"{mtype} is neither text nor PDF"
     return result

@@ -31,10 +31,11 @@ class Request:
         method, url, data, headers: what is sent.
         untrusted: the URL came from a page, a redirect or a third-party API (the SSRF guard checks it).
         accept_pdf: a PDF may be downloaded (when false it is skipped by its Content-Type).
+        any_media: a file is asked for whatever it holds (a supplementary file, a bulk file): no media type is skipped
+            and any body is an answer, kept as bytes.
         publication: fetching for a publication (PubFetcher's fetchException rule depends on it).
         follow: follow redirects (false for doi.org resolution, which wants the Location).
         read_body: read the body in full (false: a bounded piece only, then dropped).
-        binary: the body is wanted whatever its media type (a bulk file's bytes), not only text or PDF.
         record: fill :attr:`Response.exchange` for a recorder (set by the recording layer).
         redirects: URLs that redirected so far, in order.
         spent_s: seconds this hop's attempts have spent in the network transport so far: a hop's retries share one
@@ -47,10 +48,10 @@ class Request:
     headers: dict[str, str] = field(default_factory=dict)
     untrusted: bool = False
     accept_pdf: bool = True
+    any_media: bool = False
     publication: bool = False
     follow: bool = True
     read_body: bool = True
-    binary: bool = False
     record: bool = False
     redirects: list[str] = field(default_factory=list)
     spent_s: float = 0.0

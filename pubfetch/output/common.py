@@ -44,8 +44,10 @@ def instant_text(ms: int) -> str:
 
 class Format(StrEnum):
     """Output formats: PubFetcher's three (``--format``), JSON Lines for pipelines, LOCKSS-style ArticleMetadata
-    records (``metadata``: the JSON document with records in place of entries; ``metadata-jsonl``: one per line), and
-    citations for reference managers (``csljson``, ``bibtex``, ``ris``)."""
+    records (``metadata``: the JSON document with records in place of entries; ``metadata-jsonl``: one per line),
+    citations for reference managers (``csljson``, ``bibtex``, ``ris``), Markdown for language-model pipelines; and
+    ``edges``: the citation edges a snowball stored among the publications, as CSV (:mod:`pubfetch.output.edges`;
+    ``-out`` only)."""
 
     text = "text"
     html = "html"
@@ -56,6 +58,10 @@ class Format(StrEnum):
     csljson = "csljson"
     bibtex = "bibtex"
     ris = "ris"
+    #: passages for retrieval: JSON Lines, one paragraph (or a part of one) a line (:mod:`pubfetch.output.chunks`)
+    chunks = "chunks"
+    edges = "edges"
+    markdown = "markdown"
 
     @property
     def is_json(self) -> bool:
@@ -63,7 +69,7 @@ class Format(StrEnum):
 
     @property
     def is_jsonl(self) -> bool:
-        return self in (Format.jsonl, Format.metadata_jsonl)
+        return self in (Format.jsonl, Format.metadata_jsonl, Format.chunks)
 
     @property
     def is_citation(self) -> bool:
@@ -111,6 +117,10 @@ TYPE_LABELS: dict[PartType, str] = {
     PartType.link_meta: "Link from HTML meta",
     PartType.external: "Externally supplied",
     PartType.oadoi: "oaDOI",
+    PartType.crossref: "Crossref",
+    PartType.datacite: "DataCite",
+    PartType.openalex: "OpenAlex",
+    PartType.biorxiv: "bioRxiv/medRxiv",
     PartType.pdf_europepmc: "PDF from Europe PubMed Central",
     PartType.pdf_pmc: "PDF from PubMed Central",
     PartType.pdf_doi: "PDF DOI",

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pubfetch import ids as idmod
 from pubfetch.model.entry import FetchState
 from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
+from pubfetch.model.links import LINK_KINDS, TextLink
 from pubfetch.model.part_type import PartName
 from pubfetch.model.parts import ListPart, MeshTerm, MinedTerm, StringPart, VisitedSite
 from pubfetch.model.publication import Publication
@@ -192,6 +193,9 @@ def _rich_item_html(item: object) -> str:
         return escape_html(item.text or item.title) + (f" [{ids}]" if ids else "")
     if isinstance(item, Section):
         return "&nbsp;" * 4 * (item.level - 1) + escape_html(item.title or "(untitled)")
+    if isinstance(item, TextLink):
+        value = link_html(item.value) if item.kind == "url" else escape_html(item.value)
+        return f"{escape_html(LINK_KINDS.get(item.kind, item.kind))}: {value}"
     return escape_html(str(item))
 
 

@@ -15,6 +15,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.rich import RichName
 from pubfetch.output.common import PART_LABELS, type_label
 from pubfetch.output.report_data import ReportData
+from pubfetch.output.report_flow import flow_plot, flow_rows
 from pubfetch.output.report_plots import plots
 from pubfetch.output.rich import part_label
 from pubfetch.textutil import counted
@@ -36,7 +37,9 @@ _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 def render_page(data: ReportData) -> str:
     images = plots(data)
-    sections = [_overview(data), _run(data), _coverage(data, images), _sources(data, images),
+    if data.summary is not None and data.publications:  # drawn where the other plots are (a page of none needs none)
+        images["flow"] = flow_plot(data.summary)
+    sections = [_overview(data), _run(data), _flow(data, images), _coverage(data, images), _sources(data, images),
                 _requests(data, images), _publishers(data, images), _not_final(data), _rejected(data)]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n"
@@ -94,6 +97,15 @@ def _run(data: ReportData) -> str:
             ("reached the retry limit", s.retry_limited),
             ("final with a failed request, fetched again by later runs", s.final_retried)]
     return "<h2>The run</h2>\n" + _table("run", ("", "count"), rows)
+
+
+def _flow(data: ReportData, images: dict[str, str]) -> str:
+    s = data.summary
+    if s is None:
+        return ""
+    return ("<h2>From identification to full text</h2>\n"
+            + _note("The counts a systematic review reports: one row per box of a PRISMA flow diagram.")
+            + _table("flow", ("stage", "", "count"), flow_rows(s)) + _image(images, "flow", "the flow as bars"))
 
 
 def _coverage(data: ReportData, images: dict[str, str]) -> str:

@@ -1,6 +1,5 @@
 """Text forms, and the labels every form shares, of the rich parts (funding, updates, references, sections, licence,
-relations)
-and of the retraction flag.
+relations, tables, figures, supplements, statements) and of the retraction flag.
 
 They are written only when known, after PubFetcher's own fields, so that PubFetcher's layout is unchanged for a
 publication without them; a retracted publication says so in its first line, where a reader skimming the output
@@ -16,11 +15,17 @@ from pubfetch.output.common import PART_LABELS, instant_text, type_label
 
 RICH_LABELS: dict[RichName, str] = {
     RichName.funding: "Funding",
+    RichName.links: "Links",
+    RichName.mined_terms: "Mined terms",
     RichName.updates: "Updates",
     RichName.references: "References",
     RichName.sections: "Sections",
     RichName.license: "License",
     RichName.relations: "Relations",
+    RichName.tables: "Tables",
+    RichName.figures: "Figures",
+    RichName.supplements: "Supplements",
+    RichName.statements: "Statements",
 }
 
 

@@ -76,11 +76,12 @@ def write_ids(out: TextIO, publication_ids: Sequence[PublicationIds] | None = No
 
 
 def _publication_id_lines(pub_ids: Sequence[PublicationIds], fmt: Format, plain: bool) -> list[str]:
-    """The lines of an ID list in JSON Lines, text or HTML (JSON gathers one document instead)."""
+    """The lines of an ID list in JSON Lines, text, Markdown or HTML (JSON gathers one document instead)."""
     if fmt.is_jsonl:
         return [dumps(ids_json(i, plain), pretty=False) + "\n" for i in pub_ids]
-    if fmt is Format.text:
-        return [(t.ids_text(*i.ids, tab=True) if plain else t.ids_with_urls_text(
+    if fmt in (Format.text, Format.markdown):  # Markdown: the text lines as a list
+        bullet = "- " if fmt is Format.markdown else ""
+        return [bullet + (t.ids_text(*i.ids, tab=True) if plain else t.ids_with_urls_text(
             *i.ids, i.pmid_url, i.pmcid_url, i.doi_url)) + "\n" for i in pub_ids]
     rows = [h.ids_html(*i.ids, tab=True) if plain else
             "<li>" + h.ids_with_urls_html(*i.ids, i.pmid_url, i.pmcid_url, i.doi_url) + "</li>"
@@ -90,11 +91,13 @@ def _publication_id_lines(pub_ids: Sequence[PublicationIds], fmt: Format, plain:
 
 
 def _url_lines(urls: Sequence[str], fmt: Format) -> list[str]:
-    """The lines of a URL list in JSON Lines, text or HTML (JSON gathers one document instead)."""
+    """The lines of a URL list in JSON Lines, text, Markdown or HTML (JSON gathers one document instead)."""
     if fmt.is_jsonl:
         return [dumps(u, pretty=False) + "\n" for u in urls]
     if fmt is Format.text:
         return [u + "\n" for u in urls]
+    if fmt is Format.markdown:
+        return [f"- <{u}>\n" for u in urls]
     return ["<ul>\n", *(f"<li>{h.link_html(u)}</li>\n" for u in urls), "</ul>\n"]
 
 
@@ -153,7 +156,8 @@ def write_top_hosts(out: TextIO, publications: Mapping[str, int] | None = None,
                     webpages: Mapping[str, int] | None = None, docs: Mapping[str, int] | None = None, *,
                     fmt: Format | str = Format.text, argv: Sequence[str] = (), omit_empty: bool = True,
                     html_document: bool = True, version: str | None = None) -> None:
-    """Text ``host<TAB>count`` lines; HTML ``<li value="count">``; JSON ``<kind>TopHosts`` arrays of {count, host}."""
+    """Text ``host<TAB>count`` lines; Markdown ``- host: count`` items; HTML ``<li value="count">``; JSON
+    ``<kind>TopHosts`` arrays of {count, host}."""
     fmt = as_format(fmt)
     body: list[str] = []
     doc: dict = {"version": version_info(version), "argv": list(argv)}
@@ -166,6 +170,8 @@ def write_top_hosts(out: TextIO, publications: Mapping[str, int] | None = None,
             body += [dumps(i, pretty=False) + "\n" for i in items]
         elif fmt is Format.text:
             body += [f"{host}\t{n}\n" for host, n in hosts.items()]
+        elif fmt is Format.markdown:
+            body += [f"- {host}: {n}\n" for host, n in hosts.items()]
         else:
             body += ["<ul>\n", *(f'<li value="{n}">{h.escape_html(host)}</li>\n' for host, n in hosts.items()),
                      "</ul>\n"]

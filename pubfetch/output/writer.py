@@ -6,9 +6,11 @@
   plain ID-only HTML wrapped in a table; HTML optionally as a standalone page;
 * JSON: ``{"version": ..., "argv": [...], "publications": [...], "webpages": [...], "docs": [...]}``, byte for byte what
   ``json.dumps(document, indent=2, ensure_ascii=False)`` gives for the same document;
+* Markdown: each entry a document of its own (:mod:`pubfetch.output.markdown`), a thematic break between two;
 * JSON Lines: one compact entry object per line, exactly the objects of the JSON arrays (so each line reads back with
   ``Publication.from_json``), with no wrapper. Webpages and docs have the same shape; pass ``tag_kind=True`` to add a
-  leading ``"kind"`` key when a single stream mixes them.
+  leading ``"kind"`` key when a single stream mixes them;
+* chunks: JSON Lines of passages, one paragraph (or a part of one) a line (:mod:`pubfetch.output.chunks`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
 from pubfetch.output import html as h
+from pubfetch.output import markdown as md
 from pubfetch.output import text as t
 from pubfetch.output.common import (
     KINDS,
@@ -100,6 +103,16 @@ class EntryWriter:
         if self.fmt.is_citation:
             self._write_citation(entry)
             return
+        if self.fmt is Format.markdown:  # whole entries, whatever --out-part and --plain say; read on terminals too
+            text = md.publication_markdown(entry) if isinstance(entry, Publication) else md.webpage_markdown(entry)
+            self.out.write((md.SEPARATOR + "\n" if self._count else "") + strip_terminal_controls(text))
+            self._count += 1
+            return
+        if self.fmt is Format.chunks:
+            from pubfetch.output.chunks import entry_chunks
+
+            self.out.writelines(dumps(chunk, pretty=False) + "\n" for chunk in entry_chunks(entry))
+            return
         if self.fmt.is_jsonl:
             obj = self._entry_obj(kind, entry)
             if self.tag_kind:
@@ -127,7 +140,7 @@ class EntryWriter:
             return
         if self.fmt is Format.csljson:
             self.out.write("[]\n" if self._count == 0 else "\n]\n")
-        elif not self.fmt.is_jsonl and not self.fmt.is_citation:
+        elif not self.fmt.is_jsonl and not self.fmt.is_citation and self.fmt is not Format.markdown:
             self._start()
             self._close_kind()
             if self.fmt.is_json:

@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from pubfetch import ids as idmod
 from pubfetch.extract.europepmc import parse_search_json, pick_result
 from pubfetch.extract.jats import parse_jats
+from pubfetch.extract.jats_structure import absolute_media, media_base
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
@@ -42,7 +43,7 @@ MAX_PAGES = 5
 _SEARCH_TYPES: dict[PartName | RichName, PartType] = {
     name: PartType.europepmc for name in (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
                                           PartName.keywords, PartName.mesh, PartName.theAbstract,
-                                          RichName.funding, RichName.updates, RichName.license)}
+                                          RichName.funding, RichName.links, RichName.updates, RichName.license)}
 
 
 #: the flag a search by each kind of ID sets for a publication
@@ -226,10 +227,11 @@ def _fulltext_one(ctx: Context, run: PubRun) -> None:
 
 def apply_jats(ctx: Context, run: PubRun, body: bytes, type_: PartType, url: str,
                record: ArticleRecord | None = None) -> bool:
-    """Merge a JATS article (from fullTextXML or PMC efetch) into a publication; False when there was none."""
+    """Merge a JATS article (from fullTextXML or PMC efetch) into a publication; False when there was none. Its
+    figures and supplementary files are given the URLs the service serves them at."""
     if record is None:
         try:
-            records = parse_jats(body)
+            records = parse_jats(body, max_table_cells=ctx.config.run.max_table_cells)
         except ValueError as e:
             log.warning("unreadable JATS from %s: %s", url, e)
             return False
@@ -237,6 +239,7 @@ def apply_jats(ctx: Context, run: PubRun, body: bytes, type_: PartType, url: str
             log.warning("no article found in %s", url)
             return False
         record = records[0]
+    absolute_media(record, media_base("pmc" if type_ is PartType.pmc_xml else "europepmc", record.pmcid))
     apply_record(run.pub, record, type_, url, ctx.args, parts=ctx.parts, force_corresp=True)
     return True
 

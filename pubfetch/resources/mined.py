@@ -1,8 +1,13 @@
-"""EFO and GO terms text-mined by Europe PMC, from the annotations API, many articles per request.
+"""Terms text-mined by Europe PMC, from the annotations API, many articles per request: EFO and GO (PubFetcher's
+parts) and the other annotation types asked for (``--annotations``, the ``minedTerms`` part).
 
 As in PubFetcher, a publication is asked by PMCID first and, if that gave nothing, by PMID; both only when the search
 result said the article has text-mined terms. The annotations API takes a list of ``PMC:<id>`` / ``MED:<id>`` article
-IDs, so one request serves up to ``annotations_batch`` publications.
+IDs, so one request serves up to ``annotations_batch`` publications. It is asked without a type: the answer then holds
+every type, which is filtered here, so the GO passes take their terms from the answers the EFO passes received
+(:attr:`PubRun.annotations`) and an article ID is asked once per fetch, where PubFetcher asked once per type. An
+answer that holds the article names its PMID and PMCID: asking by the other ID would bring the same annotations, so
+the PMID is asked only when the PMCID's answer left the article out.
 """
 
 from __future__ import annotations
@@ -11,8 +16,11 @@ import logging
 from collections.abc import Sequence
 
 from pubfetch.extract.annotations import by_id, parse_annotations
+from pubfetch.model.mined_terms import OWN_PARTS, AnnotationType
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import MinedTerm
+from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import RichName
 from pubfetch.resources.base import Context, chunks
 from pubfetch.resources.pubrun import PubRun, RunFlag
 
@@ -20,8 +28,8 @@ log = logging.getLogger(__name__)
 
 #: part -> (annotation type of the API, record field and name in messages)
 KINDS = {
-    PartName.efo: ("Experimental Methods", "efo"),
-    PartName.go: ("Gene Ontology", "go"),
+    PartName.efo: (AnnotationType.experimental_methods, "efo"),
+    PartName.go: (AnnotationType.gene_ontology, "go"),
 }
 
 #: part -> (asked by PMCID, asked by PMID, answered)
@@ -44,30 +52,68 @@ def _article_id(run: PubRun, part: PartName) -> str | None:
     return None
 
 
+def _other_types(ctx: Context) -> frozenset[AnnotationType]:
+    return ctx.config.run.annotations - OWN_PARTS
+
+
+def _needs(ctx: Context, run: PubRun, part: PartName) -> bool:
+    """Whether the publication still needs what a pass for ``part`` brings: the part itself (its type asked for, not
+    final, not answered), or the other types asked for (not yet taken)."""
+    pub = run.pub
+    own = (KINDS[part][0] in ctx.config.run.annotations and not run.has(_FLAGS[part][2])
+           and not ctx.is_final(pub, (part,)))
+    others = bool(_other_types(ctx)) and not run.has(RunFlag.MINED_TERMS) and pub.mined_terms.is_empty()
+    return own or others
+
+
 def wants_mined(ctx: Context, run: PubRun, part: PartName) -> bool:
     """Whether the next pass for ``part`` asks for this publication (what :func:`fetch_mined` selects, unmarked)."""
     pub = run.pub
-    by_pmcid, by_pmid, answered = _FLAGS[part]
-    if run.has(answered) or not run.has(RunFlag.EPMC_HAS_MINED) or ctx.is_final(pub, (part,)):
+    by_pmcid, by_pmid, _ = _FLAGS[part]
+    if not run.has(RunFlag.EPMC_HAS_MINED) or not _needs(ctx, run, part):
         return False
     return bool((pub.pmcid.content and not run.has(by_pmcid)) or (pub.pmid.content and not run.has(by_pmid)))
 
 
-def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
-    """One pass of PubFetcher's fetchEuropepmcMinedTerms(Efo|Go) over a batch (the chain makes two)."""
+def _take(ctx: Context, run: PubRun, part: PartName, article: str, record: ArticleRecord | None, url: str) -> None:
+    """What the answer for ``article`` gives the publication: the part's terms, and the other types asked for."""
     api_type, prefix = KINDS[part]
-    answered = _FLAGS[part][2]
+    single = f"{url}?articleIds={article.replace(':', '%3A')}&format=JSON"
+    others = _other_types(ctx)
+    typed = [t for t in (record.mined_terms if record is not None else []) if t.type in others]
+    if typed and not run.has(RunFlag.MINED_TERMS) and run.pub.set_rich(RichName.mined_terms, typed,
+                                                                      PartType.europepmc, single):
+        run.set(RunFlag.MINED_TERMS)
+    if api_type not in ctx.config.run.annotations:
+        return
+    terms: list[MinedTerm] = list(getattr(record, prefix)) if record is not None else []
+    if not terms:
+        log.info("no %s terms for %s", prefix.upper(), article)
+        return
+    run.set(_FLAGS[part][2])
+    setter = run.pub.set_efo if part is PartName.efo else run.pub.set_go
+    if ctx.wants(part):
+        setter(terms, PartType.europepmc, single, ctx.args)
+
+
+def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
+    """One pass of PubFetcher's fetchEuropepmcMinedTerms(Efo|Go) over a batch (the chain makes two of each); an
+    article ID answered in an earlier pass of this fetch is not asked again."""
+    url = ctx.endpoints.europepmc_annotations + "annotationsByArticleIds"
     todo: list[tuple[PubRun, str]] = []
     for run in runs:
         if not wants_mined(ctx, run, part):
             continue
         article = _article_id(run, part)
-        if article is not None:
+        if article is None:
+            continue
+        if article in run.annotations:
+            _take(ctx, run, part, article, run.annotations[article], url)
+        else:
             todo.append((run, article))
     for chunk in chunks(todo, ctx.config.batching.annotations_batch):
         articles = list(dict.fromkeys(article for _, article in chunk))
-        params = {"articleIds": ",".join(articles), "type": api_type, "format": "JSON"}
-        url = ctx.endpoints.europepmc_annotations + "annotationsByArticleIds"
+        params = {"articleIds": ",".join(articles), "format": "JSON"}
         result = ctx.client.get(url, params=params, publication=True, headers={"Accept": "application/json"})
         if not result.ok:
             by_pmcid, by_pmid, _ = _FLAGS[part]
@@ -83,12 +129,8 @@ def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
             continue
         for run, article in chunk:
             record = by_article.get(article.partition(":")[2])
-            terms: list[MinedTerm] = list(getattr(record, prefix)) if record is not None else []
-            if not terms:
-                log.info("no %s terms for %s", prefix.upper(), article)
-                continue
-            run.set(answered)
-            single = f"{url}?articleIds={article.replace(':', '%3A')}&type={api_type.replace(' ', '%20')}&format=JSON"
-            setter = run.pub.set_efo if part is PartName.efo else run.pub.set_go
-            if ctx.wants(part):
-                setter(terms, PartType.europepmc, single, ctx.args)
+            run.annotations[article] = record
+            if record is not None:  # the article's answer, whichever of its IDs asks for it
+                run.annotations.update({f"MED:{record.pmid}": record} if record.pmid else {})
+                run.annotations.update({f"PMC:{record.pmcid}": record} if record.pmcid else {})
+            _take(ctx, run, part, article, record, url)

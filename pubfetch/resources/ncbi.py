@@ -35,9 +35,10 @@ PUBMED_XML_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title,
 POST_FROM = 50
 
 
-def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
-    """One efetch request for a list of IDs of a database."""
-    params = {"db": db, "retmode": "xml", "id": ",".join(ids)}
+def eutils_params(ctx: Context) -> dict[str, str]:
+    """The parameters NCBI asks of every E-utilities request: ``tool``, ``email`` (warned about once when missing) and
+    ``api_key``."""
+    params: dict[str, str] = {}
     if ctx.config.run.ncbi_tool:
         params["tool"] = ctx.config.run.ncbi_tool
     given = ctx.config.run.ncbi_email.strip()
@@ -51,12 +52,25 @@ def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
                       "--ncbi-email or ncbi_email")
     if ctx.config.run.ncbi_api_key:
         params["api_key"] = ctx.config.run.ncbi_api_key
-    url = ctx.endpoints.eutils + "efetch.fcgi"
+    return params
+
+
+def eutils_call(ctx: Context, tool: str, params: dict[str, str], *, long: bool = False) -> FetchResult:
+    """One E-utilities request (``tool``: ``efetch.fcgi``, ``esearch.fcgi`` ...) with NCBI's parameters; POSTed when
+    ``long`` (a long ID list or query) or when an API key is sent."""
+    url = ctx.endpoints.eutils + tool
+    params = {**params, **eutils_params(ctx)}
     headers = {"Accept": "application/xml"}
     # with an api_key, always POST: a key in a URL ends up in logs (ours, urllib3's, proxies') and server access logs
-    if len(ids) >= POST_FROM or ctx.config.run.ncbi_api_key:
+    if long or ctx.config.run.ncbi_api_key:
         return ctx.client.post(url, params, publication=True, headers=headers)
     return ctx.client.get(url, params=params, publication=True, headers=headers)
+
+
+def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
+    """One efetch request for a list of IDs of a database."""
+    return eutils_call(ctx, "efetch.fcgi", {"db": db, "retmode": "xml", "id": ",".join(ids)},
+                       long=len(ids) >= POST_FROM)
 
 
 def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
@@ -215,5 +229,8 @@ def fetch_pmc_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
         if apply_jats(ctx, run, b"", PartType.pmc_xml, single, record=record):
             run.set(RunFlag.PMC_XML)
 
-    _batched(ctx, "pmc", todo, parse_jats, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply,
+    def parse(body: bytes) -> list[ArticleRecord]:
+        return parse_jats(body, max_table_cells=ctx.config.run.max_table_cells)
+
+    _batched(ctx, "pmc", todo, parse, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply,
              RunFlag.PMC_XML_PMCID)

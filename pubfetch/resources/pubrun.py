@@ -15,6 +15,7 @@ from typing import Final
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model.publication import Publication
+from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.links import Links, QueuedLink
 
@@ -53,6 +54,8 @@ class RunFlag(StrEnum):
     GO_PMCID = "go_pmcid"
     GO_PMID = "go_pmid"
     GO = "go"
+    #: text-mined terms of the other annotation types asked for (``--annotations``) taken
+    MINED_TERMS = "mined_terms"
     #: PubMed XML (efetch) asked by PMID, and answered; the PubMed page asked by PMID
     PUBMED_XML_PMID = "pubmed_xml_pmid"
     PUBMED_XML = "pubmed_xml"
@@ -102,6 +105,9 @@ class PubRun:
     #: pages abandoned by their reader process in this run (asked and final URLs): not asked again, they would be read
     #: as slowly
     abandoned: set[str] = field(default_factory=set)
+    #: the annotations service's answers for this publication by article ID (``PMC:...``, ``MED:...``; None: the
+    #: answer left it out): one request brings every type, so the EFO and GO passes ask once per ID between them
+    annotations: dict[str, ArticleRecord | None] = field(default_factory=dict)
 
     def restart(self) -> None:
         """Start the publication again from nothing but its IDs (an ID changed under it)."""
@@ -114,6 +120,7 @@ class PubRun:
         self.again_flags = set()
         self.again_links = []
         self.not_before = 0.0
+        self.annotations = {}
 
     def has(self, flag: RunFlag | str) -> bool:
         return RunFlag(flag) in self.flags

@@ -37,7 +37,8 @@ SITE_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi, PartName.title, PartN
 READER_PARTS = (PartName.title, PartName.theAbstract, PartName.fulltext)
 #: ... and the sections of the body it found
 READER_TYPES: dict[PartName | RichName, PartType] = {**dict.fromkeys(READER_PARTS, PartType.webpage),
-                                                     RichName.sections: PartType.webpage}
+                                                     RichName.sections: PartType.webpage,
+                                                     RichName.links: PartType.webpage}
 SITE_PARTS_NO_KEYWORDS = tuple(p for p in SITE_PARTS if p is not PartName.keywords)
 ELSEVIER_REDIRECT = re.compile(r"^https?://linkinghub\.elsevier\.com/retrieve/pii/(.+)$")
 SCIENCEDIRECT_LINK = "https://www.sciencedirect.com/science/article/pii/"
@@ -110,7 +111,8 @@ def read_fetched_page(ctx: Context, run: PubRun, result: FetchResult, *, meta: b
     about as one and does not make the entry retryable."""
     limits = ctx.config.run
     reading = read_page_isolated(result.text or "", result.final_url, ctx.rules, ctx.page_workers, meta=meta,
-                                 time_limit=limits.page_time_limit, memory_limit=limits.page_memory_limit)
+                                 time_limit=limits.page_time_limit, memory_limit=limits.page_memory_limit,
+                                 max_table_cells=limits.max_table_cells)
     if isinstance(reading, PageReading):
         return reading
     run.abandoned.update((result.url, result.final_url))
@@ -138,9 +140,11 @@ def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartTy
     hold = identity.unverified(run, final_url)
     if reading.rule_site is not None:
         record, filled = reading.record, reading.fill
-        if reading.sections:
-            pub.set_rich(RichName.sections, reading.sections, type_, final_url)
-        types = {name: type_ for name in SITE_PARTS}
+        for name, items in ((RichName.sections, reading.sections), (RichName.tables, reading.tables),
+                            (RichName.figures, reading.figures), (RichName.statements, reading.statements)):
+            if items:
+                pub.set_rich(name, items, type_, final_url)
+        types: dict[PartName | RichName, PartType] = {name: type_ for name in (*SITE_PARTS, RichName.links)}
         if not keywords:
             types.pop(PartName.keywords)
         apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts, hold=hold)

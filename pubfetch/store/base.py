@@ -6,12 +6,13 @@ SQLite is the embedded default; another backend (PostgreSQL, say) implements thi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Self
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
+from pubfetch.model.edges import CitationEdge
 
 
 class StoreError(Exception):
@@ -20,6 +21,16 @@ class StoreError(Exception):
 
 class Store(ABC):
     """Publications (keyed by any of their IDs), webpages and docs (keyed by start URL)."""
+
+    # citation edges (a snowball's: which paper cites which)
+    def put_edges(self, edges: Iterable[CitationEdge]) -> int:
+        """Store citation edges, an edge already stored (its ends matched by any ID form) completed rather than
+        repeated; returns how many were new. The SQL stores keep them; a store of another kind says it cannot."""
+        raise StoreError(f"{type(self).__name__} keeps no citation edges")
+
+    def citation_edges(self) -> Iterator[CitationEdge]:
+        """The stored citation edges in the order they were first stored (none in a database never given any)."""
+        return iter(())
 
     # publications
     @abstractmethod

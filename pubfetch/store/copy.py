@@ -8,8 +8,14 @@ page one transaction, so memory stays flat for a database of any size.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pubfetch.model.edges import EDGE_COLUMNS
+from pubfetch.store.base import StoreError
+from pubfetch.store.edges import TABLE as EDGES_TABLE
+from pubfetch.store.edges import edges_ddl
+from pubfetch.store.saved import SAVED_COLUMNS
 from pubfetch.store.sql import ID_COLUMNS, PAGE_TABLES, SqlStore, Tx
 from pubfetch.textutil import counted
 
@@ -25,7 +31,12 @@ class CopyCounts:
     rows: dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return ", ".join(counted(n, table.removesuffix("s")) for table, n in self.rows.items())
+        return ", ".join(counted(n, _singular(table), table) for table, n in self.rows.items())
+
+
+def _singular(table: str) -> str:
+    """"docs" -> "doc", "saved searches" -> "saved search"."""
+    return table.removesuffix("es") if table.endswith("ches") else table.removesuffix("s")
 
 
 def _copy_table(src: SqlStore, dst: SqlStore, table: str, columns: str, json_column: bool) -> int:
@@ -48,12 +59,28 @@ def _copy_table(src: SqlStore, dst: SqlStore, table: str, columns: str, json_col
         last = rows[-1][0]
 
 
+def _make_edges_table(dst: SqlStore) -> Callable[[Tx], None]:
+    def make(tx: Tx) -> None:
+        for statement in edges_ddl(dst.SEQ_DDL):
+            tx.execute(statement)
+
+    return make
+
+
 def copy_database(src: SqlStore, dst: SqlStore) -> CopyCounts:
-    """Copy every publication, ID mapping, webpage and doc of ``src`` into the empty ``dst``."""
+    """Copy every publication, ID mapping, webpage, doc, saved search and citation edge of ``src`` into the empty
+    ``dst``."""
     counts = CopyCounts()
     counts.rows["publications"] = _copy_table(src, dst, "publications", f"primary_id, {ID_COLUMNS}", True)
     counts.rows["publication IDs"] = _copy_table(src, dst, "publication_ids", "id, primary_id", False)
     for kind in PAGE_TABLES:
         counts.rows[kind] = _copy_table(src, dst, kind, "url", True)
+    try:
+        counts.rows["saved searches"] = _copy_table(src, dst, "saved_searches", SAVED_COLUMNS, False)
+    except StoreError:  # a source opened read-only before its upgrade has none
+        log.info("%s keeps no saved searches (schema version 1): none copied", src.name)
+    if src._read(src.TABLE_EXISTS, (EDGES_TABLE,)):  # a snowball's edges, when the source has any
+        dst._transact(_make_edges_table(dst))
+        counts.rows["citation edges"] = _copy_table(src, dst, EDGES_TABLE, ", ".join(EDGE_COLUMNS), False)
     log.info("copied %s from %s to %s", counts, src.name, dst.name)
     return counts

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CREATED_BY = "pubfetch"
 META_TABLE = "meta"
 
@@ -68,12 +68,29 @@ def create_v0(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', '0'), ('created_by', ?)", (CREATED_BY,))
 
 
+# Version 2 adds the saved searches of update runs (query, source, the day of the last complete run).
+def saved_searches_ddl(seq: str) -> str:
+    return f"""CREATE TABLE IF NOT EXISTS saved_searches (
+    seq       {seq},
+    name      TEXT NOT NULL UNIQUE,
+    source    TEXT NOT NULL,
+    query     TEXT NOT NULL,
+    preprints INTEGER NOT NULL DEFAULT 1,
+    synonyms  INTEGER NOT NULL DEFAULT 0,
+    last_run  TEXT NOT NULL DEFAULT ''
+)"""
+
+
 def _migrate_0_to_1(conn: sqlite3.Connection) -> None:
     conn.execute(INDEX_V1)
 
 
+def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
+    conn.execute(saved_searches_ddl("INTEGER PRIMARY KEY"))
+
+
 # MIGRATIONS[v] upgrades a file from version v to v + 1; each step runs in the caller's write transaction.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _migrate_0_to_1}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _migrate_0_to_1, 1: _migrate_1_to_2}
 
 
 def create_current(conn: sqlite3.Connection, pubfetch_version: str) -> None:

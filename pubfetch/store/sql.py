@@ -16,14 +16,17 @@ import functools
 import json
 import logging
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from pubfetch import ids as idmod
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
+from pubfetch.model.edges import EDGE_COLUMNS, CitationEdge
 from pubfetch.perthread import PerThread
 from pubfetch.store.base import Store, StoreError
+from pubfetch.store.edges import TABLE as EDGES_TABLE
+from pubfetch.store.edges import put_edges, read_edges
 from pubfetch.store.rows import decode_entry
 
 log = logging.getLogger(__name__)
@@ -208,6 +211,10 @@ class SqlStore(Store):
     """
 
     JSON_MARK = "?"
+    #: the insertion-order key of a table made after the database (the citation edges'), in this engine's DDL
+    SEQ_DDL = "INTEGER PRIMARY KEY"
+    #: a query answering a row when the table its parameter names exists
+    TABLE_EXISTS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
     DB_ERRORS: tuple[type[Exception], ...] = ()
 
     def __init__(self, name: str, readonly: bool = False) -> None:
@@ -285,6 +292,19 @@ class SqlStore(Store):
                 conn.close()
             except self.DB_ERRORS as e:
                 log.warning("closing database %s: %s", self.name, e)
+
+    # --- citation edges ----------------------------------------------------------------------------------------------
+
+    def put_edges(self, edges: Iterable[CitationEdge]) -> int:
+        todo = list(edges)
+        if not todo:
+            return 0
+        return self._transact(lambda tx: put_edges(tx, todo, self.SEQ_DDL))
+
+    def citation_edges(self) -> Iterator[CitationEdge]:
+        if not self._read(self.TABLE_EXISTS, (EDGES_TABLE,)):
+            return iter(())
+        return read_edges(self._read(f"SELECT {', '.join(EDGE_COLUMNS)} FROM {EDGES_TABLE} ORDER BY seq"))
 
     # --- DOI registration agencies (rows of the meta table: no new table, no schema change) -------------------------
 

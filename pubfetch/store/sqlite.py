@@ -25,7 +25,8 @@ from pathlib import Path
 from pubfetch._version import __version__
 from pubfetch.store import schema
 from pubfetch.store.base import StoreError
-from pubfetch.store.sql import SqlStore, T, Tx
+from pubfetch.store.saved import SavedSearches
+from pubfetch.store.sql import T, Tx
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ BUSY_TIMEOUT_S = 60.0
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-class SqliteStore(SqlStore):
+class SqliteStore(SavedSearches):
     """A pubfetch database in one SQLite file: create with :meth:`init`, open with :meth:`open`."""
 
     DB_ERRORS = (sqlite3.Error,)

@@ -6,11 +6,13 @@ from __future__ import annotations
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.identity import Reason
 from pubfetch.model.identity_sites import RejectedSite, UnverifiedSite
+from pubfetch.model.links import TextLink
 from pubfetch.model.part_type import PartType
 from pubfetch.model.parts import MeshTerm, VisitedSite
 from pubfetch.model.publication import Publication
 from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from pubfetch.model.rich import Grant, Reference, RichName, Section, Update
+from pubfetch.model.structure import Figure, Statement, Supplement, Table
 
 ARGS = FetcherArgs()
 ABSTRACT = "We describe a method for aligning protein sequences against large databases. " * 4
@@ -42,8 +44,8 @@ def fetched_publication(pmid: str, doi: str, title: str, *, abstract: bool = Tru
 
 
 def rich_publication() -> Publication:
-    """A retracted paper with every rich part (funding, updates, references, sections, licence), each with its
-    provenance."""
+    """A retracted paper with every rich part (funding, updates, references, sections, licence, links), each with
+    its provenance."""
     pub = Publication()
     pub.set_pmid("22528466", PartType.pubmed_xml, "https://eutils/x", FetcherArgs())
     pub.set_rich(RichName.funding, [Grant("NIGMS NIH HHS", "R01 GM1", "United States")], PartType.pubmed_xml, "u1")
@@ -53,7 +55,34 @@ def rich_publication() -> Publication:
     pub.set_rich(RichName.sections, [Section("Introduction", 1, "Text."), Section("Aims", 2, "More.")],
                  PartType.europepmc_xml, "u2")
     pub.set_rich(RichName.license, "https://creativecommons.org/licenses/by/4.0/", PartType.europepmc_xml, "u2")
+    pub.set_rich(RichName.links, [TextLink("geo", "GSE12345", "geo", ("Methods", "Data"), "Data are at GSE12345.")],
+                 PartType.europepmc_xml, "u2")
     pub.set_retraction(RetractionVerdict(RetractionSource.pubmed, True))
+    return pub
+
+
+def structured_publication() -> Publication:
+    """A paper with a title, abstract, sections, references and every structure part: a table with two header rows,
+    a cell holding a pipe and a line break, and a footnote; a figure, a supplement and two statements."""
+    pub = Publication()
+    args = FetcherArgs()
+    pub.set_pmcid("PMC7", PartType.europepmc_xml, "u", args)
+    pub.set_pmid("77", PartType.europepmc_xml, "u", args)
+    pub.set_title("Tables as data", PartType.europepmc_xml, "u", args)
+    pub.set_abstract("What the paper found.", PartType.europepmc_xml, "u", args)
+    pub.set_rich(RichName.sections, [Section("Results", 1, "We measured.\n\nIt worked."), Section("Dose", 2, "More.")],
+                 PartType.europepmc_xml, "u")
+    pub.set_rich(RichName.references, [Reference("1", "", "10.2/Y", "Cited", "Cited. 2000")], PartType.europepmc_xml,
+                 "u")
+    table = Table("T1", "Table 1", "Doses given", [["Group", "Dose", "Dose"], ["Group", "mg", "mL"]],
+                  [["A | B", "1", "2\n3"], ["C", "", "4"]], ["a Per day."], ["Results", "Dose"])
+    pub.set_rich(RichName.tables, [table], PartType.europepmc_xml, "u")
+    pub.set_rich(RichName.figures, [Figure("F1", "Figure 1", "A plot.", "https://europepmc.org/articles/PMC7/bin/f1.jpg")],
+                 PartType.europepmc_xml, "u")
+    pub.set_rich(RichName.supplements, [Supplement("S1", "S1", "Raw data.", "https://europepmc.org/articles/PMC7/bin/s1.csv",
+                                                   "text/csv", 12)], PartType.europepmc_xml, "u")
+    pub.set_rich(RichName.statements, [Statement("data_availability", "Data availability", "In Zenodo."),
+                                       Statement("funding", "", "Funded by X.")], PartType.europepmc_xml, "u")
     return pub
 
 

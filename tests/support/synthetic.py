@@ -316,6 +316,8 @@ class SyntheticServices:
         return Reply(200, '<?xml version="1.0" encoding="UTF-8"?>\n' + self.jats(a), "application/xml")
 
     def _annotations(self, req: Request) -> Reply:
+        """The annotations of the open-access articles asked for: of the ``type`` asked, or of every type (as the
+        service answers without one)."""
         wanted = [x for x in (req.param("articleIds") or "").split(",") if x]
         kind = req.param("type") or ""
         self._note("annotations:" + kind, wanted)
@@ -325,12 +327,8 @@ class SyntheticServices:
             a = self.article(pmcid=ext) if source == "PMC" else self.article(pmid=ext)
             if a is None or not a.oa:
                 continue
-            if kind == "Gene Ontology":
-                tags = [("cell", "http://purl.obolibrary.org/obo/GO_0005623"),
-                        ("signal transduction", "http://purl.obolibrary.org/obo/GO_0007165")]
-            else:
-                tags = [("sequencing", "http://www.ebi.ac.uk/efo/EFO_0004170")]
-            anns = [{"exact": name, "type": kind, "tags": [{"name": name, "uri": uri}], "frequency": 1 + k}
+            anns = [{"exact": name, "type": each, "tags": [{"name": name, "uri": uri}], "frequency": 1 + k}
+                    for each, tags in ANNOTATIONS.items() if each == kind or not kind
                     for k, (name, uri) in enumerate(tags)]
             out.append({"source": source, "extId": ext, "pmcid": a.pmcid,
                         "annotations": anns})
@@ -390,12 +388,12 @@ class SyntheticServices:
                      f"<p>{escape(a.abstract)}</p></body></html>")
 
 
-def in_process(services: SyntheticServices):
-    """A transport answering the services' URLs in this process, from their handler, without the server running:
-    the chain and resources are tested through every client layer but no socket."""
+def answering(handle: Callable[[Request], Reply]):
+    """A transport's answer from a server's handler, in this process: the request as the server would have received
+    it, the handler's reply as the transport's (a reset as a failed exchange)."""
     from urllib.parse import parse_qs, urlencode, urlsplit
 
-    from pubfetch.net.mapping_transport import Canned, MappingTransport
+    from pubfetch.net.mapping_transport import Canned
     from pubfetch.net.outcome import OutcomeKind
     from pubfetch.net.retry import ExchangeFailed
 
@@ -404,12 +402,21 @@ def in_process(services: SyntheticServices):
         data = request.data
         body = (data if isinstance(data, bytes) else data.encode() if isinstance(data, str)
                 else urlencode(dict(data)).encode() if data else b"")
-        reply = services.handle(Request(request.method, split.path, parse_qs(split.query, keep_blank_values=True),
-                                        dict(request.headers), body, time.monotonic(), target=request.url))
+        reply = handle(Request(request.method, split.path, parse_qs(split.query, keep_blank_values=True),
+                               dict(request.headers), body, time.monotonic(), target=request.url))
         if reply.reset:
             raise ExchangeFailed(OutcomeKind.IO_ERROR, "connection reset")
         return Canned(reply.status, reply.body, reply.content_type, reply.headers)
 
+    return answer
+
+
+def in_process(services: SyntheticServices):
+    """A transport answering the services' URLs in this process, from their handler, without the server running:
+    the chain and resources are tested through every client layer but no socket."""
+    from pubfetch.net.mapping_transport import MappingTransport
+
+    answer = answering(services.handle)
     return MappingTransport({services.base + "/*": answer})
 
 
@@ -437,6 +444,19 @@ def use_services(monkeypatch, tmp_path, services: SyntheticServices | None = Non
     if services is not None:
         for name, value in vars(services.endpoints()).items():
             monkeypatch.setenv(f"PUBFETCH_{name.upper()}_URL", value)
+
+
+#: the synthetic annotations by type, in the service's documented shape (Europe PMC Annotations API,
+#: https://europepmc.org/AnnotationsApi: each annotation its ``exact`` text, ``type``, ``tags`` of ``name`` and ``uri``,
+#: and a ``frequency``; the recorded answers in the corpus have that shape)
+ANNOTATIONS: dict[str, list[tuple[str, str]]] = {
+    "Experimental Methods": [("sequencing", "http://www.ebi.ac.uk/efo/EFO_0004170")],
+    "Gene Ontology": [("cell", "http://purl.obolibrary.org/obo/GO_0005623"),
+                      ("signal transduction", "http://purl.obolibrary.org/obo/GO_0007165")],
+    "Gene_Proteins": [("BRCA2", "https://www.uniprot.org/uniprot/P51587")],
+    "Diseases": [("breast cancer", "http://linkedlifedata.com/resource/umls-concept/C0006142")],
+    "Organisms": [("human", "http://identifiers.org/taxonomy/9606")],
+}
 
 
 #: Hosts of the services for :func:`in_process_hosts`, as in production: Europe PMC's REST and annotations APIs share

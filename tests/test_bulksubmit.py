@@ -1,5 +1,6 @@
-"""A bulk import on the cluster (pubfetch/distributed/bulktask.py): each file a task, read by name under the worker's
-own ``--import-dir`` into its ``--db``; a message naming a path is refused whoever sends it."""
+"""A bulk import on the cluster (pubfetch/distributed/bulksubmit.py sends each file as a task, bulktask.py runs it):
+read by name under the worker's own ``--import-dir`` into its ``--db``, each file once; the task message's checks
+are test_bulktask.py's."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.errors import EXIT_OK
-from pubfetch.distributed.bulktask import _message
 from pubfetch.store import init_store, open_store
 from pubfetch.store.sql import SqlStore
 from support.bulkfiles import write_synthetic
@@ -17,29 +17,6 @@ from support.pubfetch_processes import service_env, start_worker
 from support.synthetic import SyntheticServices
 
 FILES, RECORDS = 4, 150
-
-
-@pytest.mark.parametrize("message", [
-    {"kind": "medline", "name": "/etc/passwd", "rank": 1},
-    {"kind": "medline", "name": "../pubmed26n0001.xml.gz", "rank": 1},
-    {"kind": "medline", "name": "sub/pubmed26n0001.xml.gz", "rank": 1},
-    {"kind": "medline", "name": "..", "rank": 1},
-    {"kind": "medline", "url": "file:///etc/passwd", "rank": 1},
-    {"kind": "medline", "url": "http://example.org/pubmed26n0001.xml.gz", "rank": 1},
-    {"kind": "other", "name": "pubmed26n0001.xml.gz", "rank": 1},
-    {"kind": "medline", "name": "pubmed26n0001.xml.gz", "rank": "1"},
-    {"kind": "medline", "name": "pubmed26n0001.xml.gz", "rank": 1, "path": "/tmp"},
-])
-def test_a_task_naming_anything_but_a_base_name_or_an_https_url_is_refused(message: dict) -> None:
-    with pytest.raises(ValueError):
-        _message((message,))
-
-
-def test_a_task_naming_a_file_or_an_https_url_is_taken() -> None:
-    assert _message(({"kind": "medline", "name": "pubmed26n0001.xml.gz", "rank": 7},)) == \
-        ("medline", "", "pubmed26n0001.xml.gz", 7)
-    url = "https://ftp.ncbi.nlm.nih.gov/pubmed/updatefiles/pubmed26n1300.xml.gz"
-    assert _message(({"kind": "medline", "url": url, "rank": 9},)) == ("medline", url, "", 9)
 
 
 @pytest.mark.slow

