@@ -1,8 +1,8 @@
 """``-db-import-medline`` and ``-db-import-jats``: the files named on the command line (downloaded first when given by
 URL) imported by :mod:`pubfetch.bulk`, one line per file on stderr and a summary; status 3 when a file failed.
 
-With ``--queue``, each file goes to the queue's workers as one task (:mod:`pubfetch.bulk.cluster`): a file given by
-HTTPS URL as its URL, a local file as its name, which each worker reads under its own ``--import-dir``.
+With ``--queue``, each file goes to the queue's workers as one task (:mod:`pubfetch.distributed.bulksubmit`): a file
+given by HTTPS URL as its URL, a local file as its name, which each worker reads under its own ``--import-dir``.
 """
 
 from __future__ import annotations
