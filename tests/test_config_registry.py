@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from pubfetch.config import FetchConfig
-from pubfetch.config.defaults import Batching, Endpoints, HttpSettings, RunSettings
+from pubfetch.config.defaults import Batching, BulkImport, Endpoints, HttpSettings, RunSettings
 from pubfetch.config.registry import (
     GROUPS,
     JOB_SETTINGS,
@@ -26,7 +26,7 @@ from pubfetch.fetcher_args import FetcherArgs
 
 def test_the_groups_are_the_records_of_a_configuration() -> None:
     assert dict(GROUPS) == {"fetching": FetcherArgs, "endpoints": Endpoints, "http": HttpSettings,
-                            "batching": Batching, "run": RunSettings}
+                            "batching": Batching, "run": RunSettings, "bulk": BulkImport}
     assert [f.name for f in dataclasses.fields(FetchConfig)] == list(GROUPS)
 
 
@@ -89,5 +89,6 @@ def test_a_setting_s_name_is_unique_across_the_records():
     from pubfetch.config import SETTINGS
 
     names = [f.name for record in (FetchConfig().fetching, FetchConfig().endpoints, FetchConfig().http,
-                                   FetchConfig().batching, FetchConfig().run) for f in dataclasses.fields(record)]
+                                   FetchConfig().batching, FetchConfig().run, FetchConfig().bulk)
+             for f in dataclasses.fields(record)]
     assert len(names) == len(set(names)) == len(SETTINGS)

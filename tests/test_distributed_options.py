@@ -37,6 +37,7 @@ WORKER_OWNED: dict[str, object] = {
     "compression_ratio_floor": 1000, "total_timeout_ms": 1000, "max_redirects": 1, "timeout_retries": 0,
     "busy_retries": 0, "retry_after_cap_s": 1.0, "busy_backoff_s": 0.5, "proxies": {"https": "http://proxy:3128"},
     "ca_bundle": "/etc/ca.pem", "extra_headers": {"X-A": "b"}, "page_time_limit": 5.0, "page_memory_limit": 1000,
+    "import_workers": 2, "import_chunk": 100, "import_download_dir": "/data/downloads", "import_dir": "/data/pubmed",
     "elink_batch": 100, "environment_proxies": EnvironmentProxies({"https": "http://proxy:3128"}),
 }
 #: No broker listens here: a refused call must not get as far as trying it.

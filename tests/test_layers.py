@@ -37,6 +37,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "engine",
     "snowball",
     "searching",
+    "bulk",
     "distributed",
     "fetcher",
     "webfetch",

@@ -72,6 +72,10 @@ def _database(args: ParsedArgs, out: TextIO, sess: Session) -> None:
         if dest in args:
             with open_store(args.get(dest), readonly=True) as db:
                 out.write(f"{getattr(db, size)()}\n")
+    if "db-import-medline" in args or "db-import-jats" in args:
+        from pubfetch.cli.bulkimport import run_bulk_imports
+
+        run_bulk_imports(args, sess)
     if "db-publications-map" in args:
         with open_store(args.get("db-publications-map"), readonly=True) as db:
             out.writelines(f"{any_id} -> {primary}\n" for any_id, primary in db.publications_map())

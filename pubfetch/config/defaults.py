@@ -23,7 +23,8 @@ from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.config.values import check_record, declared, setting
 from pubfetch.part_names import DEFAULT_ANNOTATIONS, AnnotationType, PartName
 
-__all__ = ["MINUTE_MS", "PROCESS_VARIABLES", "Batching", "Endpoints", "FetcherArgs", "HttpSettings", "RunSettings"]
+__all__ = ["MINUTE_MS", "PROCESS_VARIABLES", "Batching", "BulkImport", "Endpoints", "FetcherArgs", "HttpSettings",
+           "RunSettings"]
 
 DEFAULT_MAX_BYTES: Final = 50 * 1024 * 1024
 #: How alike (rapidfuzz, 0 to 100) a page's title must be to the paper's to count as its page.
@@ -380,3 +381,26 @@ class RunSettings:
                 parse_windows(text)
             except ValueError as e:
                 raise ValueError(f"rate_windows.{service}: {e}") from None
+
+
+@dataclass(frozen=True)
+class BulkImport:
+    """How ``-db-import-medline`` and ``-db-import-jats`` load bulk files (docs/bulk.md)."""
+
+    import_workers: int = setting(
+        0, high=1024, env="PUBFETCH_IMPORT_WORKERS", cli="--workers",
+        doc="processes parsing and storing bulk files, one file each at a time; 0: one per core")
+    import_chunk: int = setting(
+        2000, low=1, high=1_000_000, env="PUBFETCH_IMPORT_CHUNK",
+        doc="records of a bulk file merged in one database transaction (the file's last ones record it as imported)")
+    import_download_dir: str | None = setting(
+        None, env="PUBFETCH_IMPORT_DOWNLOAD_DIR", cli="--download-dir",
+        doc="where bulk files given by URL are downloaded (and resumed); empty: `pubfetch-downloads` in the current "
+            "directory")
+    import_dir: str | None = setting(
+        None, env="PUBFETCH_IMPORT_DIR",
+        doc="a worker's directory of bulk files: a queued import's file names are read under it, and files given by "
+            "URL downloaded into it (`pubfetch worker --import-dir`)")
+
+    def __post_init__(self) -> None:
+        check_record(self)

@@ -12,7 +12,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pubfetch.config.defaults import Batching, Endpoints, FetcherArgs, HttpSettings, RunSettings
+from pubfetch.config.defaults import Batching, BulkImport, Endpoints, FetcherArgs, HttpSettings, RunSettings
 from pubfetch.config.values import declared, field_type, setting_value
 
 __all__ = ["GROUPS", "JOB_SETTINGS", "SETTINGS", "WORKER_SETTINGS", "checked", "cli_options", "from_text",
@@ -20,7 +20,8 @@ __all__ = ["GROUPS", "JOB_SETTINGS", "SETTINGS", "WORKER_SETTINGS", "checked", "
 
 #: The records of a configuration, by the name of its field.
 GROUPS: Final[Mapping[str, type]] = {"fetching": FetcherArgs, "endpoints": Endpoints, "http": HttpSettings,
-                                     "batching": Batching, "run": RunSettings}
+                                     "batching": Batching, "run": RunSettings,
+                                     "bulk": BulkImport}
 
 #: The group of every setting, by its field name (unique across the groups).
 SETTINGS: Final[Mapping[str, str]] = {f.name: group for group, record in GROUPS.items()

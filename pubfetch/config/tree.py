@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pubfetch.config.defaults import Batching, Endpoints, FetcherArgs, HttpSettings, RunSettings
+from pubfetch.config.defaults import Batching, BulkImport, Endpoints, FetcherArgs, HttpSettings, RunSettings
 from pubfetch.config.environment import (
     default_file,
     environment_proxies,
@@ -37,6 +37,7 @@ class FetchConfig:
         http: how the HTTP client treats hosts and answers (connections per host, the address guard, caps, retries).
         batching: publications per batch and IDs per request of the batched services.
         run: threads, parts, links, the browser, the shared rate limits, NCBI's credentials.
+        bulk: how bulk files (PubMed's baseline and updates, open-access packages) are imported.
 
     Build one with :meth:`from_env` (environment < config file < keywords) or ``FetchConfig().with_changes(...)``.
     """
@@ -46,6 +47,7 @@ class FetchConfig:
     http: HttpSettings = field(default_factory=HttpSettings)
     batching: Batching = field(default_factory=Batching)
     run: RunSettings = field(default_factory=RunSettings)
+    bulk: BulkImport = field(default_factory=BulkImport)
 
     def with_changes(self, **changes: object) -> FetchConfig:
         """A copy with settings changed by name (``threads=4``, ``busy_retries=0``, ``timeout=5000``), or whole

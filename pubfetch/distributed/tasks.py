@@ -44,6 +44,8 @@ class WorkerSettings:
     db: str = ""
     rate_db: str | None = None
     allow_private_addresses: bool = False
+    #: the directory of bulk files a queued import's tasks name (``--import-dir``), and where URLs are downloaded to
+    import_dir: str | None = None
 #: Publications of a task walked through the chain together (a task of more is walked in batches of this many).
 WALK = 200
 

@@ -46,7 +46,8 @@ from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ParseError", "format_abstract", "normalise_orcid", "parse_pubmed_xml", "pubmed_date"]
+__all__ = ["ParseError", "format_abstract", "normalise_orcid", "parse_pubmed_element", "parse_pubmed_xml",
+           "pubmed_date"]
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
 # bounded repeats: a long run of address characters without a valid address cannot make the search quadratic
@@ -448,3 +449,10 @@ def parse_pubmed_xml(data: bytes | str, rich_parts: bool = True) -> list[Article
             continue
         records.append(record)
     return records
+
+
+def parse_pubmed_element(element: etree._Element) -> ArticleRecord | None:
+    """The record of one ``PubmedArticle`` or ``PubmedBookArticle`` element already parsed (a bulk file read element
+    by element); None when it holds no IDs and no content."""
+    record = _journal_article(element) if local_name(element) == "PubmedArticle" else _book_article(element)
+    return None if record.is_empty() else record

@@ -134,8 +134,8 @@ class HttpClient:
             accept_pdf: when false, a PDF is not downloaded and the outcome is ``UNSUPPORTED_TYPE`` with ``is_pdf``.
             headers: extra request headers (e.g. ``Accept`` for an API).
             params: query parameters appended to ``url``.
-            any_media: a file of any type is wanted (a supplementary file): its body is read and is the answer
-                whatever its media type (``result.text`` only for a textual one), under the same size cap.
+            any_media: a file of any type is wanted (a supplementary file, a bulk file): its body is read and is the
+                answer whatever its media type (``result.text`` only for a textual one), under the same size cap.
         """
         if params:
             url = _with_params(url, params)
