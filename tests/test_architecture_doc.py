@@ -6,6 +6,8 @@ docs/*.md. These bounds keep it short, and naming every package keeps it true as
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,3 +54,23 @@ def test_every_package_is_named() -> None:
     assert packages, "no packages found under pubfetch/"
     missing = [str(p.relative_to(PACKAGE)) for p in packages if f"`{p.name}/`" not in text]
     assert not missing, f"name these packages in ARCHITECTURE.md: {missing}"
+
+
+def layer_groups() -> list[list[str]]:
+    """The groups of ``LAYERS`` in tests/test_layers.py, bottom first, read from its source (tests import no tests)."""
+    tree = ast.parse((ROOT / "tests" / "test_layers.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "LAYERS":
+            strings = [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+            return [group.split() for group in strings if group.strip()]
+    raise AssertionError("LAYERS not found in tests/test_layers.py")
+
+
+def test_the_stated_layer_order_is_the_enforced_one() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("The order, bottom first:")
+    stated = re.findall(r"`([\w.]+)`", text[start:text.index("\n\n", start)])
+    groups = layer_groups()
+    assert len(groups) > 10, "LAYERS was not read"
+    above_base = [name for group in groups[1:] for name in group]
+    assert stated == above_base, f"ARCHITECTURE.md states {stated}; tests/test_layers.py has {above_base}"
