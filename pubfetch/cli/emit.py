@@ -17,8 +17,8 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model import Publication, Webpage
+from pubfetch.outfiles import remove_stale_temporaries, write_output_file
 from pubfetch.output.common import Format
-from pubfetch.output.files import remove_stale_temporaries, write_output_file
 from pubfetch.output.summary import write_ids, write_top_hosts
 from pubfetch.output.writer import write_entries
 
@@ -26,7 +26,7 @@ __all__ = ["Emitter", "remove_stale_temporaries", "write_file"]
 
 
 def write_file(path: str, write: Callable[[TextIO], None], stdout: TextIO | None = None) -> None:
-    """Write an output file (:func:`~pubfetch.output.files.write_output_file`: atomically for a regular file, in place
+    """Write an output file (:func:`~pubfetch.outfiles.write_output_file`: atomically for a regular file, in place
     for a device or FIFO, through a symbolic link); ``-`` is stdout, as for other command-line tools. Problems are the
     user's to fix. ``stdout`` is the command's standard output (``sys.stdout`` unless given)."""
     if path == "-":

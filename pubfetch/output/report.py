@@ -25,7 +25,7 @@ from pubfetch.model.publication import Publication, default_args
 from pubfetch.model.rich import RichList, RichName, RichText
 from pubfetch.net.counts import HostCounts, RequestCounts
 from pubfetch.net.urls import host_key
-from pubfetch.output.files import write_output_file
+from pubfetch.outfiles import write_output_file
 from pubfetch.output.report_data import NotFinal, PartCoverage, PublisherRow, Rejected, ReportData
 
 if TYPE_CHECKING:

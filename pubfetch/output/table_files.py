@@ -19,7 +19,7 @@ from typing import TextIO
 
 from pubfetch.model.publication import Publication
 from pubfetch.model.structure import Table, folder_name
-from pubfetch.output.files import write_output_file
+from pubfetch.outfiles import write_output_file
 
 __all__ = ["FileWriter", "table_info", "write_publication_tables", "write_tables"]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pubfetch.model.publication import Publication
 from pubfetch.model.structure import Supplement, folder_name, safe_file_name
-from pubfetch.output.files import write_output_file
+from pubfetch.outfiles import write_output_file
 from pubfetch.resources.base import Context
 
 __all__ = ["SupplementDownloads", "download_supplements", "supplement_targets"]

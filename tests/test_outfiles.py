@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.output.files import remove_stale_temporaries, write_output_file
+from pubfetch.outfiles import remove_stale_temporaries, write_output_file
 
 
 def test_a_new_file_is_made_with_its_parents_and_an_existing_one_keeps_its_permissions(tmp_path: Path) -> None:
