@@ -11,32 +11,8 @@ from __future__ import annotations
 
 from pubfetch.cli import spec
 from pubfetch.cli.setting_options import FETCHING, FETCHING_PRIVATE, setting_option
-from pubfetch.cli.spec import Arity, Converter, Group, Option, Role
-
-
-def _opt(names: str, help: str, arity: Arity = 0, metavar: str = "", convert: Converter | None = None,
-         role: Role = "pipeline", network: bool = False) -> Option:
-    return Option(tuple(names.split()), help, arity, metavar, convert, role, network)
-
-
-def flag(names: str, help: str, role: Role = "pipeline", network: bool = False) -> Option:
-    return _opt(names, help, 0, "", None, role, network)
-
-
-def one(names: str, metavar: str, help: str, convert: Converter = spec.text, role: Role = "pipeline",
-        network: bool = False) -> Option:
-    return _opt(names, help, 1, metavar, convert, role, network)
-
-
-def many(names: str, metavar: str, help: str, convert: Converter = spec.text, role: Role = "pipeline",
-         network: bool = False) -> Option:
-    return _opt(names, help, "+", metavar, convert, role, network)
-
-
-def fixed(names: str, metavar: str, help: str, role: Role = "oneoff", network: bool = False) -> Option:
-    """Exactly as many text arguments as ``metavar`` has words."""
-    return _opt(names, help, len(metavar.split()), metavar, spec.text, role, network)
-
+from pubfetch.cli.spec import Converter, Group, Option, fixed, flag, many, one
+from pubfetch.cli.spec import option as _opt
 
 # --- general ---------------------------------------------------------------------------------------------------------
 
