@@ -59,11 +59,10 @@ def import_file_task(task: Any, *args: Any) -> dict[str, Any]:
         raise _refuse(task, "this worker has no --db or no --import-dir")
     try:
         if url:
-            from pubfetch.net.client import HttpClient
-            from pubfetch.net.config import http_config
+            from pubfetch.engine.assembly import FetchRun
 
-            with HttpClient(http_config(cfg), rate_limiter=_rate_limiter(worker)) as client:
-                file = Download(client, directory).file(url)
+            with FetchRun(cfg, rate_limiter=_rate_limiter(worker)) as run:  # the product's client, answer memory too
+                file = Download(run.context.client, directory).file(url)
         else:
             file = BulkFile(name, os.path.join(directory, name))
             if not os.path.isfile(file.path):
