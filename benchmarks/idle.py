@@ -2,7 +2,7 @@
 
 The server records when each request to each host was in flight (``SyntheticServices.timeline``); pubfetch's log
 (``--log``, debug) records each batch's timeline: when it opened (its first publication arrived) and when it went
-(``pubfetch.engine.batcher``). Work waited for a host from a batch's opening to its request. The host could take it
+(``pubfetch.engine.service_batcher``). Work waited for a host from a batch's opening to its request. The host could take it
 when no request to it was in flight and the service's rate limit allowed one: pubfetch's limits space the requests of
 a service ``(1 + jitter) / rate`` seconds apart, so after a request starts its service can take the next only that
 much later (with 100 ms answers and 10 requests/s, a host kept busy by one service is idle 5 % of the time by its rate

@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: Every manifest of the corpus: the first batch and the publisher pages of the second and third.
 ALL_MANIFESTS = ("manifest.jsonl", "pages.jsonl", "pages3.jsonl")
@@ -32,9 +33,23 @@ NO_RULE_URL = "https://publisher.invalid/article"
 _WORKER_CPU: dict[int, float] = {}
 
 
+def _context(rules: object) -> Any:
+    """The context of a fetch run with ``rules`` (``None``: the built-in ones), as the checkout builds one."""
+    from pubfetch.config import FetchConfig
+
+    try:
+        from pubfetch.engine.assembly import FetchRun
+
+        return FetchRun(FetchConfig().with_changes(rate_limits=False), rules=rules).context
+    except (ImportError, TypeError):  # a checkout from before the run had one builder
+        from pubfetch.resources.base import Context
+
+        return Context(rules=rules)
+
+
 def _note_workers(ctx: object) -> None:
     """Record the CPU time of the context's live page workers (Linux's /proc; a checkout without them has none)."""
-    pool = getattr(ctx, "_page_workers", None)
+    pool = getattr(getattr(ctx, "_made", None), "page_workers", None) or getattr(ctx, "_page_workers", None)
     if pool is None or not Path("/proc/self/stat").exists():
         return
     tick = os.sysconf("SC_CLK_TCK")
@@ -83,7 +98,6 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
     from pubfetch.ids import classify
     from pubfetch.model.part_type import PartType
     from pubfetch.net.outcome import FetchResult, OutcomeKind
-    from pubfetch.resources.base import Context
     try:
         from pubfetch.resources.pubrun import PubRun
     except ImportError:  # a checkout from before PubRun had a module of its own
@@ -92,7 +106,7 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
     from pubfetch.rules import ScrapingRules
 
     logging.getLogger("pubfetch").addHandler(logging.NullHandler())  # records made as in a run, not printed
-    ctx = Context(rules=None if with_rules else ScrapingRules())
+    ctx = _context(None if with_rules else ScrapingRules())
 
     def handle(url: str, body: bytes) -> int:
         address = url if with_rules else NO_RULE_URL

@@ -27,7 +27,7 @@ _warnings.filterwarnings("ignore", category=UserWarning, module=_PAGE_PARSERS)
 
 _LAZY = {
     "fetch": "pubfetch.fetcher",
-    "fetch_many": "pubfetch.distributed",  # the fetcher's, or through a Celery queue with queue=
+    "fetch_many": "pubfetch.fetcher",
     "BatchSummary": "pubfetch.fetcher",
     "FetchError": "pubfetch.fetcher",
     "PubfetchWarning": "pubfetch.resources.base",
@@ -50,10 +50,10 @@ __all__ = ["__version__", *_LAZY]  # noqa: PLE0604 - the lazy table is the one l
 
 if _typing.TYPE_CHECKING:  # pragma: no cover - what type checkers read instead (``as``: re-exported)
     from pubfetch.config import FetchConfig as FetchConfig
-    from pubfetch.distributed import fetch_many as fetch_many
     from pubfetch.fetcher import BatchSummary as BatchSummary
     from pubfetch.fetcher import FetchError as FetchError
     from pubfetch.fetcher import fetch as fetch
+    from pubfetch.fetcher import fetch_many as fetch_many
     from pubfetch.fetcher_args import FetcherArgs as FetcherArgs
     from pubfetch.ids import PublicationIds as PublicationIds
     from pubfetch.model.publication import Publication as Publication

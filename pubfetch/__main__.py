@@ -1,8 +1,8 @@
-"""Allow ``python -m pubfetch``."""
+"""Allow ``python -m pubfetch`` (through the entry point that keeps an early Ctrl-C to one line)."""
 
 import sys
 
-from pubfetch.cli.main import main
+from pubfetch.cli.entry import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,14 +9,15 @@ IDs and a killed run re-run with the same arguments skips what is already comple
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from pubfetch import ids as idmod
 from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import DbLike, FetchRun
-from pubfetch.engine.batches import IdsLike, Progress, init_publication, to_ids, warn_retracted
+from pubfetch.engine.options import Errors, FetchOptions, call_config, checked_errors
 from pubfetch.engine.resume import RetryEntry
+from pubfetch.engine.run_batch import IdsLike, Progress, init_publication, to_ids, warn_retracted
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.edges import CitationEdge
@@ -28,23 +29,11 @@ from pubfetch.resources.europepmc import update_citations
 from pubfetch.snowball import DEFAULT_MAX_HITS, SnowballPlan, snowball_fetch
 from pubfetch.store import Store
 
-__all__ = ["BatchSummary", "DbLike", "FetchError", "IdsLike", "Progress", "call_config", "failed_transiently", "fetch",
-           "fetch_many", "fetch_retries", "init_publication", "put_publications", "remove_publications", "to_ids",
-           "update_citations_count", "warn_retracted"]
+__all__ = ["BatchSummary", "DbLike", "Errors", "FetchError", "FetchOptions", "IdsLike", "Progress", "call_config",
+           "failed_transiently", "fetch", "fetch_many", "fetch_retries", "init_publication", "put_publications",
+           "remove_publications", "to_ids", "update_citations_count", "warn_retracted"]
 
 T = TypeVar("T", idmod.PublicationIds, Publication)
-
-
-def call_config(config: FetchConfig | None, args: FetcherArgs | None, parts: Iterable[PartName | str] | None,
-                options: Mapping[str, object], caller: str) -> FetchConfig:
-    """The run's configuration: ``config`` (default: from the environment and the config file), then the call's
-    ``args``, ``parts`` and keyword options (settings by name; ``None`` leaves one as it is)."""
-    changes = dict(options)
-    if args is not None:
-        changes["fetching"] = args
-    if parts is not None:
-        changes["parts"] = frozenset(p if isinstance(p, PartName) else PartName.parse(p) for p in parts)
-    return (config or FetchConfig.from_env()).with_options(changes, caller, none_keeps=True)
 
 
 def fetch_many(
@@ -53,13 +42,14 @@ def fetch_many(
     parts: Iterable[PartName | str] | None = None,
     args: FetcherArgs | None = None,
     *,
+    queue: str | None = None,
     config: FetchConfig | None = None,
     context: Context | None = None,
     progress: Progress | None = None,
     summary: BatchSummary | None = None,
     retry_exceptions: bool = True,
     use_stored: bool = True,
-    errors: str = "skip",
+    errors: Errors = "skip",
     deferred: list[RetryEntry] | None = None,
     rate_limiter: RateLimiter | None = None,
     citations: bool = False,
@@ -78,8 +68,11 @@ def fetch_many(
             written back as they complete. Without a database every publication is fetched.
         parts: fetch only these parts (PubFetcher's --fetch-part).
         args: PubFetcher's fetching parameters.
+        queue: a Celery broker URL (``redis://host:6379/0``): the IDs are fetched by ``pubfetch worker`` processes
+            into ``db`` (see below).
         config: everything else (endpoints, credentials, threads, batch size); default from the environment.
-        context: run in this context (its client, rules, renderer) instead of one built for the call.
+        context: run with this context's machinery (its client, rules, renderer) instead of a run built for the call;
+            the call's parts are asked for (``parts``, else the configuration's).
         progress: called with (number done, publication) after each one.
         summary: filled in as publications complete.
         retry_exceptions: fetch entries that ended with fetchException once more at the end (PubFetcher's final retry).
@@ -107,40 +100,64 @@ def fetch_many(
         options: settings of the configuration by name (``threads=4``, ``batch_size=1``, ``rate_limits=False``,
             ``busy_retries=0``; docs/configuration.md lists them).
 
+    A bad ``errors``, a setting that does not exist and ``deferred`` with a snowball are refused with a ValueError
+    when the call is made, before any ID is read.
+
     With ``citations`` or ``expand_references`` the IDs are read at once (a snowball starts from all of them) and
     each paper is yielded once, whatever form of its ID it was met by; the run's ``summary`` counts what was
     identified, by source and depth, and the duplicates removed.
 
     Without ``context``, requests wait for the services' rate limits shared with every other pubfetch process
     (:func:`~pubfetch.engine.assembly.shared_rate_limiter`) unless ``rate_limits=False``.
+
+    With ``queue`` the publications are yielded from ``db`` (a database URL or path the workers reach), in input
+    order, once every batch is done. ``parts``, the fetching thresholds of ``args`` (cooldowns, retry limit, minimum
+    lengths, timeout, quick), ``progress``, ``summary``, ``errors``, ``batch_size`` (IDs per task, default
+    :data:`~pubfetch.distributed.submit.BATCH_SIZE`) and the run settings of ``config`` and the keyword options
+    (:data:`~pubfetch.config.JOB_SETTINGS`: batch sizes of the batched services, links, linger) work as they do here.
+    Refused with a ValueError: the settings that belong to each worker (endpoints, credentials and contact e-mails,
+    threads, connections, rate limits, the address guard, the browser: :data:`~pubfetch.config.WORKER_SETTINGS`; in
+    ``args`` the User-Agent, e-mails and rule files), as keyword options, in ``args`` or in ``config`` (there when
+    they differ from both their defaults and this process's own configuration, which the workers would not use),
+    ``context`` and ``rate_limiter`` (live objects of this process), ``use_stored=False``, ``retry_exceptions=False``
+    and ``deferred`` (workers always use the stored entries and retry failures at the job's end), a snowball, and a
+    ``db`` that is an open Store rather than a URL or path the workers reach. Celery is the ``cluster`` extra.
     """
-    if errors not in ("skip", "raise"):
-        raise ValueError(f"errors must be 'skip' or 'raise', not {errors!r}")
-    cfg = call_config(config, args, parts, options, "fetch_many")
+    call = FetchOptions(progress=progress, summary=summary, retry_exceptions=retry_exceptions,
+                        use_stored=use_stored, errors=errors, deferred=deferred, edges=edges)
     plan = SnowballPlan(citations, expand_references, depth, max_hits)
+    if queue is not None:
+        from pubfetch.distributed.submit import QueuedCall, fetch_through_queue
+
+        return fetch_through_queue(ids, db, queue, QueuedCall(config, args, parts, options, call, context=context,
+                                                              rate_limiter=rate_limiter, snowball=plan.follows))
     if plan.follows and deferred is not None:
         raise ValueError("a snowball retries its own failures at the end of each depth: deferred= cannot be given "
                          "with citations= or expand_references=")
+    cfg = call_config(config, args, parts, options, "fetch_many")
+    return _fetched(cfg, ids, db, call, plan, context=context, rate_limiter=rate_limiter)
+
+
+def _fetched(cfg: FetchConfig, ids: Iterable[IdsLike], db: DbLike, call: FetchOptions, plan: SnowballPlan, *,
+             context: Context | None, rate_limiter: RateLimiter | None) -> Iterator[Publication]:
+    """The publications of one :func:`fetch_many` call in this process, in a run built when the first is asked for
+    and closed when they end or the stream is dropped."""
     with FetchRun(cfg, context=context, rate_limiter=rate_limiter) as run:
         if plan.follows:
-            yield from snowball_fetch(run, ids, db, plan, progress=progress, summary=summary,
-                                      retry_exceptions=retry_exceptions, use_stored=use_stored, errors=errors,
-                                      edges=edges)
-            return
-        yield from run.fetch(ids, db, progress=progress, summary=summary, retry_exceptions=retry_exceptions,
-                             use_stored=use_stored, errors=errors, deferred=deferred)
+            yield from snowball_fetch(run, ids, db, plan, call)
+        else:
+            yield from run.fetch(ids, db, call)
 
 
 def fetch_retries(entries: Iterable[RetryEntry], db: DbLike = None, parts: Iterable[PartName | str] | None = None,
                   args: FetcherArgs | None = None, *, config: FetchConfig | None = None,
-                  summary: BatchSummary | None = None, errors: str = "skip",
+                  summary: BatchSummary | None = None, errors: Errors = "skip",
                   rate_limiter: RateLimiter | None = None) -> Iterator[Publication]:
     """The end-of-run retry of publications that :func:`fetch_many` deferred (``deferred=``), in the order given,
     each asked only what failed; yields them as they are done."""
     cfg = call_config(config, args, parts, {}, "fetch_retries")
     with FetchRun(cfg, rate_limiter=rate_limiter) as run:
-        yield from run.fetch_retries(entries, db, summary=summary, errors=errors)
-
+        yield from run.fetch_retries(entries, db, summary=summary, errors=checked_errors(errors))
 
 
 def fetch(

@@ -151,6 +151,10 @@ def check_pmcid(s: str) -> str:
 def check_doi(s: str) -> str:
     """Return the normalised DOI or raise; PubFetcher's scrapers also refuse DOIs containing spaces."""
     v = unpasted(s)
+    if v.lower().startswith(("http://", "https://")):  # a doi.org link is read as one: its query is not the DOI's
+        linked = ids_from_url(v)
+        if linked is not None and linked.doi:
+            return normalise_doi(linked.doi)
     if is_doi(v) and " " not in v:
         return normalise_doi(v)
     if is_doi(v):
@@ -241,11 +245,10 @@ def _url_parts(url: str) -> tuple[str, str, list[str], str] | None:
     return host, path, [s for s in path.split("/") if s], parts.query
 
 
-def _doi_link(path: str, query: str) -> PublicationIds | None:
-    """``doi.org/<DOI>``: the path (and a query, which some DOIs contain) is the DOI."""
-    doi = path.lstrip("/")
-    if query:
-        doi += "?" + query
+def _doi_link(path: str) -> PublicationIds | None:
+    """``doi.org/<DOI>``: the decoded path is the DOI. The query and fragment are the link's (``?utm_source=``), not
+    the DOI's: a DOI holding ``?`` or ``#`` is written percent-encoded in a link. A trailing slash is the link's too."""
+    doi = path.strip("/")
     return PublicationIds(doi=doi) if is_doi(doi) and " " not in doi else None
 
 
@@ -288,7 +291,7 @@ def ids_from_url(url: str) -> PublicationIds | None:
         return None
     host, path, segments, query = parts
     if host in ("doi.org", "dx.doi.org"):
-        return _doi_link(path, query)
+        return _doi_link(path)
     if host == "pubmed.ncbi.nlm.nih.gov" or (host == "ncbi.nlm.nih.gov" and segments[:1] == ["pubmed"]):
         return _pubmed_link(host, segments, query)
     found = _pmcid_segment(segments) if host in ("ncbi.nlm.nih.gov", "pmc.ncbi.nlm.nih.gov", "europepmc.org") else None

@@ -11,6 +11,7 @@ consult :func:`interrupted`. A library caller that installs no handler is never 
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import weakref
@@ -38,7 +39,27 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     _interrupted.set()
     for event in list(_wakers):
         event.set()
+    raise_keyboard_interrupt(signum, frame)
+
+
+def raise_keyboard_interrupt(signum: int, frame: FrameType | None) -> None:
+    """Python's SIGINT handler, but never inside a weak reference's callback (a ``WeakSet`` dropping an entry):
+    Python prints a KeyboardInterrupt raised there as "Exception ignored in ... Traceback" and drops it, so the
+    Ctrl-C would be lost. There the signal is sent again, to be handled once the callback has returned."""
+    if _in_weakref_callback(frame):
+        threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT), name="pubfetch-sigint-again",
+                         daemon=True).start()
+        return
     raise KeyboardInterrupt
+
+
+def _in_weakref_callback(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code.co_filename.endswith(("_weakrefset.py", "weakref.py")) and frame.f_code.co_name in (
+                "_remove", "remove", "_cb"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @contextmanager

@@ -14,35 +14,56 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 __all__ = ["clean_tail", "doi_in_page_url", "unpasted"]
 
-#: What a sentence or a list puts after an ID: cut unless the ID itself opened the bracket.
-_TRAILING = ".,;:)]}>\"'"
+#: Typographic quotes a word processor or a web page puts around a pasted ID (straight ones are ASCII's).
+_OPENING_QUOTES = "\u201c\u2018\u00ab\u2039\u201e\u201a"
+_CLOSING_QUOTES = "\u201d\u2019\u00bb\u203a\u201c\u2018"
+#: What a sentence or a list puts after an ID (an ellipsis too): cut unless the ID itself opened the bracket.
+_TRAILING = ".,;:)]}>\"'\u2026" + _CLOSING_QUOTES
 #: What may wrap a pasted ID: ``(PMID: 123)``, ``<https://doi.org/...>``, quotes.
-_LEADING = "([{<\"'"
+_LEADING = "([{<\"'" + _OPENING_QUOTES
 _CLOSES = {")": "(", "]": "[", "}": "{", ">": "<"}
+#: Space around a pasted ID: Unicode spaces (no-break, thin, ideographic), zero-width characters and a copied
+#: ``&nbsp;`` entity; none can be part of an ID.
+_EDGE_SPACE = r"(?:[\s\u200b\u200c\u200d\u2060\ufeff]|&nbsp;)+"
+_LEADING_SPACE = re.compile("^" + _EDGE_SPACE)
+_TRAILING_SPACE = re.compile(_EDGE_SPACE + "$")
+#: What PubMed's and PMC's citation lines put after an ID: ``[PubMed]``, ``[PubMed - indexed for MEDLINE]``,
+#: ``[PMC free article]``, ``[Google Scholar]``, ``[CrossRef]``.
+_CITATION_TAGS = re.compile(
+    r"(?i)(?:\s{0,8}\[(?:pubmed\b[^\]]{0,80}|pmc free article|google scholar|crossref)\]){1,4}$")
 
 #: A label before the ID: ``PMID:``, ``pmid``, ``PMCID:``, ``PMC`` (with a space: ``PMC8071313`` is the ID itself),
-#: ``doi:``, ``DOI``; a colon, an equals sign or spaces between label and ID.
-_LABEL = re.compile(r"(?i)^(pmid|pmcid|pmc|doi)(?:\s*[:=]\s*|\s+)(?=\S)")
+#: ``doi:``, ``DOI``; a colon (a full-width one too), an equals sign or spaces between label and ID.
+_LABEL = re.compile(r"(?i)^(pmid|pmcid|pmc|doi)(?:\s*[:=\uff1a]\s*|\s+)(?=\S)")
+
+
+def _trimmed(value: str) -> str:
+    return _TRAILING_SPACE.sub("", _LEADING_SPACE.sub("", value))
 #: A resolver link copied without its scheme.
 _RESOLVERS_WITHOUT_SCHEME = ("doi.org/", "dx.doi.org/", "www.doi.org/")
 
 
 def clean_tail(value: str) -> str:
-    """``value`` without the punctuation of the text around it: a trailing ``.``, ``,``, ``;``, ``:``, quote, or a
-    closing bracket that opens nowhere in it (``10.1016/0009-2614(95)00123-1`` keeps its own)."""
+    """``value`` without the punctuation of the text around it: a trailing ``.``, ``,``, ``;``, ``:``, ``…``, quote
+    (straight or typographic), space, or a closing bracket that opens nowhere in it
+    (``10.1016/0009-2614(95)00123-1`` keeps its own)."""
+    value = _trimmed(value)
     while value and value[-1] in _TRAILING:
         opening = _CLOSES.get(value[-1])
         if opening is not None and value.count(opening) >= value.count(value[-1]):
             break
-        value = value[:-1]
+        value = _trimmed(value[:-1])
     return value
 
 
 def unpasted(value: str) -> str:
-    """The ID (or link) a pasted value holds: surrounding space, wrapping brackets and quotes, a label and the
-    sentence's punctuation removed; a PMCID labelled ``PMC``/``PMCID`` gets its ``PMC`` (``PMC 8071313``,
-    ``PMCID: 8071313``). A link keeps its form here (:func:`doi_in_page_url` reads a DOI from it)."""
-    v = value.strip().lstrip(_LEADING).strip()
+    """The ID (or link) a pasted value holds: surrounding (Unicode, zero-width) space, wrapping brackets and quotes,
+    a label, PubMed's ``[PubMed]`` tags and the sentence's punctuation removed; a PMCID labelled ``PMC``/``PMCID``
+    gets its ``PMC`` (``PMC 8071313``, ``PMCID: 8071313``). A link keeps its form here (:func:`doi_in_page_url`
+    reads a DOI from it)."""
+    v = _trimmed(value)
+    while v[:1] and v[0] in _LEADING:
+        v = _trimmed(v.lstrip(_LEADING))
     label = _LABEL.match(v)
     if label is not None:
         v = v[label.end():].strip()
@@ -53,7 +74,7 @@ def unpasted(value: str) -> str:
             v = "PMC" + v[3:].strip()  # "PMCID: PMC 8071313"
     if v.lower().startswith(_RESOLVERS_WITHOUT_SCHEME):
         v = "https://" + v
-    return clean_tail(v)
+    return clean_tail(_CITATION_TAGS.sub("", v))
 
 
 #: A DOI in a page's path: a whole segment "10.<registrant>" and the rest of the path after it.

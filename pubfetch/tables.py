@@ -38,27 +38,38 @@ def _part_value(pub: Publication, name: PartName) -> str | list[str]:
 def record(pub: Publication, args: FetcherArgs | None = None) -> dict[str, Any]:
     """One publication as a dict with the keys of :data:`COLUMNS`: lists as lists (terms, author names), dates as
     epoch milliseconds (``None`` when unknown)."""
-    args = args or FetcherArgs()
     values: dict[str, Any] = {name.value: _part_value(pub, name) for name in PartName}
-    values.update(
-        authors=[a.full_name for a in pub.authors],
-        journal_title=pub.journal_title,
-        pub_date=pub.pub_date if pub.pub_date >= 0 else None,
-        oa=pub.oa,
-        preprint=pub.preprint,
-        citations_count=pub.citations_count if pub.citations_count >= 0 else None,
-        status=pub.status(args),
-        fetch_exception=pub.state.fetch_exception,
-        fetch_time=pub.state.fetch_time or None,
-        retracted=pub.retracted,
-        license=pub.license.content,
-        funding=[" ".join(x for x in (g.agency, g.grant_id) if x) for g in pub.funding.items],
-        updates=[f"{u.type}:{u.pmid or u.doi}" for u in pub.updates.items],
-        references=[r.pmid or r.doi or r.pmcid or r.title or r.text for r in pub.references.items],
-        sections=[s.title for s in pub.sections.items if s.level == 1],
-        relations=[f"{r.type}:{r.doi}" for r in pub.relations.items],
-    )
+    values.update(_facts(pub, args or FetcherArgs()))
+    values.update(_rich_parts(pub))
     return {column: values[column] for column in COLUMNS}
+
+
+def _facts(pub: Publication, args: FetcherArgs) -> dict[str, Any]:
+    """The journal, date, open-access and fetch facts a curator filters on."""
+    return {
+        "authors": [a.full_name for a in pub.authors],
+        "journal_title": pub.journal_title,
+        "pub_date": pub.pub_date if pub.pub_date >= 0 else None,
+        "oa": pub.oa,
+        "preprint": pub.preprint,
+        "citations_count": pub.citations_count if pub.citations_count >= 0 else None,
+        "status": pub.status(args),
+        "fetch_exception": pub.state.fetch_exception,
+        "fetch_time": pub.state.fetch_time or None,
+        "retracted": pub.retracted,
+        "license": pub.license.content,
+    }
+
+
+def _rich_parts(pub: Publication) -> dict[str, list[str]]:
+    """The rich parts as lists of short strings: grants, update links, cited IDs, top-level sections, relations."""
+    return {
+        "funding": [" ".join(x for x in (g.agency, g.grant_id) if x) for g in pub.funding.items],
+        "updates": [f"{u.type}:{u.pmid or u.doi}" for u in pub.updates.items],
+        "references": [r.pmid or r.doi or r.pmcid or r.title or r.text for r in pub.references.items],
+        "sections": [s.title for s in pub.sections.items if s.level == 1],
+        "relations": [f"{r.type}:{r.doi}" for r in pub.relations.items],
+    }
 
 
 def row(pub: Publication, args: FetcherArgs | None = None) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from functools import partial
 from itertools import islice
 
 from pubfetch.config import FetchConfig
-from pubfetch.engine.batches import warn_caps
+from pubfetch.engine.assembly import FetchRun
+from pubfetch.engine.run_batch import warn_caps
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.webpage_read import Selectors, WebpageReading, read_webpage_isolated
 from pubfetch.fetcher_args import FetcherArgs
@@ -204,7 +205,9 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
                 progress: Callable[[int, Webpage], None] | None = None, use_stored: bool = True,
                 **options: object) -> Iterator[Webpage]:
     """Fetch webpages or docs for a stream of URLs, consulting and updating a database when given (``use_stored``
-    off: every page is fetched afresh and written to the database, as PubFetcher's -fetch-put does)."""
+    off: every page is fetched afresh and written to the database, as PubFetcher's -fetch-put does). Without
+    ``context`` the call assembles its own run (:class:`~pubfetch.engine.assembly.FetchRun`), whose requests wait for
+    the rate limits shared with every other pubfetch process unless ``rate_limits=False``."""
     if kind not in ("webpages", "docs"):
         raise ValueError(f"kind must be 'webpages' or 'docs', got {kind!r}")
     cfg = _config(config, args, options, "fetch_pages")
@@ -215,7 +218,9 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
         else:
             store = open_store(db)
             stack.callback(store.close)
-        ctx = context or stack.enter_context(Context(cfg))
+        # without a caller's context, the call's own run: its requests wait for the rate limits shared with every
+        # other pubfetch process (``rate_limits=False`` to opt out), as fetch_many's do
+        ctx = context or stack.enter_context(FetchRun(cfg)).context
         writer = stack.enter_context(StoreWriter(store)) if store is not None else None
         done = finished = 0  # pages got; pages whose fetch ended (got or not)
         ended = threading.Condition()

@@ -137,15 +137,13 @@ def pg_database() -> object:
         admin = psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=5)
     except psycopg.Error as e:
         pytest.skip(f"PostgreSQL not reachable at 127.0.0.1:5432: {str(e).strip().splitlines()[0]}")
+    from support.pgdb import own_database
+
     # the pytest-xdist worker (gw0, gw1 ...) names whose it is; the process id and a random token keep it apart from
     # the same worker's of a second run on the machine
     name = f"pubfetch_test_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with own_database(admin, name) as url:
+        yield url
 
 
 @pytest.fixture
@@ -155,8 +153,17 @@ def pg_url(pg_database: str) -> str:
 
     with psycopg.connect(pg_database, autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS meta, publications, publication_ids, webpages, docs, citation_edges, "
-                     "saved_searches")
+                     "saved_searches, bulk_files, pubmed_versions")
     return pg_database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def either_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database target for a test run on both engines: a SQLite file not made yet, then the session's PostgreSQL
+    database emptied of pubfetch's tables (``pg_url``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "pubs.db")
+    return str(request.getfixturevalue("pg_url"))
 
 
 # --- the machine's Redis (DB 13, keys under a prefix of this test's own, deleted afterwards) ---

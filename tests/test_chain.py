@@ -13,9 +13,8 @@ from pubfetch.fetcher import BatchSummary, fetch, fetch_many
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.rich import RichName
-from pubfetch.resources.base import Context
 from pubfetch.store import init_db
-from support.fetchrun import chain_config, fetch_run
+from support.fetchrun import chain_config, fetch_run, run_context
 from support.loopback import Reply
 from support.pdfs import make_pdf
 from support.synthetic import Article, SyntheticServices, per_publication
@@ -24,7 +23,7 @@ from support.synthetic import Article, SyntheticServices, per_publication
 def run(services: SyntheticServices, ids: list[str], **changes) -> list[Publication]:
     """Over a socket: the loopback services, with the chain tests' settings."""
     cfg = chain_config(services, **changes)
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         return list(fetch_many(ids, config=cfg, context=ctx))
 
 
@@ -150,9 +149,9 @@ def test_library_calls_share_the_rate_limits_unless_told_not_to(tmp_path, monkey
     rates = tmp_path / "rates.sqlite"
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(rates))
     with SyntheticServices(2) as services:
-        list(fetch_many(services.pmids(), config=chain_config(services), rate_limits=False))
+        list(fetch_many(services.pmids(), config=chain_config(services, rate_limits=True), rate_limits=False))
         assert not rates.exists()
-        list(fetch_many(services.pmids(), config=chain_config(services)))
+        list(fetch_many(services.pmids(), config=chain_config(services, rate_limits=True)))
     with sqlite3.connect(rates) as db:
         booked = {key for (key,) in db.execute("SELECT key FROM schedule")}
     # every service the chain asked took its permits from the shared file

@@ -16,9 +16,7 @@ from urllib.parse import urlsplit
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
-from pubfetch.net.client import HttpClient
-from pubfetch.net.config import http_config
-from pubfetch.resources.base import Context
+from support.fetchrun import run_context
 from support.synthetic import SCHOLARLY_OFF, SyntheticServices, in_process_hosts
 
 #: Seconds each fullTextXML answer takes; the host has one connection, so they come out this far apart.
@@ -41,7 +39,7 @@ def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str]) -> t
     transport.answer_for = slow_fulltext  # type: ignore[method-assign]
     cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
                       batch_size=len(pmids), rate_limits=False, busy_retries=0, timeout=5000)
-    with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:
+    with run_context(cfg, transport=transport) as ctx:
         pubs = list(fetch_many(pmids, config=cfg, context=ctx))
     return pubs, sent
 

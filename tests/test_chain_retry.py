@@ -14,7 +14,7 @@ import time
 import weakref
 from collections import Counter
 
-from pubfetch.engine import batches
+from pubfetch.engine import run_batch as batches
 from pubfetch.fetcher import BatchSummary
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication

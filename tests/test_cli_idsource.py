@@ -20,7 +20,7 @@ from pubfetch.cli.idsource import (
     pub_ids_from_db,
     with_source,
 )
-from pubfetch.engine.batches import init_publication
+from pubfetch.engine.run_batch import init_publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.store import init_db

@@ -12,6 +12,7 @@ import pytest
 
 from pubfetch.cli.errors import EXIT_JOB_CANCELLED, EXIT_JOB_RUNNING, EXIT_OK, EXIT_SOME_FAILED
 from pubfetch.engine.summary import BatchSummary
+from pubfetch.textutil import counted
 from support.cli import Cli
 from support.queue_sends import HeldSends
 
@@ -91,21 +92,23 @@ def test_a_waiting_submitter_exits_as_job_status_does(env: Path, cli: Cli, monke
                                  "--batch-size", "1")
     assert status == code, lines
     failed = outcomes.count("failed")
-    if failed:
-        assert f"{failed} batch{'es' if failed > 1 else ''} failed: the batch failed on worker w@h; its log has the " \
-               "details" in "\n".join(lines)
-    assert lines[-1] == f"pubfetch: {2 - failed} publications: {2 - failed} fetched, 0 skipped; {2 - failed} final, " \
-                        "0 partial, 0 failed"
+    if failed:  # the reason once, saying where to look; no advice after it repeating that
+        reasons = [line for line in lines if "failed: " in line]
+        assert reasons == [f"  {counted(failed, 'batch', 'batches')} failed: the batch failed on worker w@h; its log "
+                           "has the details"], lines
+        assert not any("see the workers' logs" in line for line in lines), lines
+    assert lines[-1] == f"pubfetch: {counted(2 - failed, 'publication')}: {2 - failed} fetched, 0 skipped; " \
+                        f"{2 - failed} final, 0 partial, 0 failed"
 
 
 def test_a_running_job_and_a_cancelled_one(env: Path, cli: Cli, redis_url: str) -> None:
     _, out, lines = cli.lines("-pub", *IDS, "-db-fetch-end", env / "pubs.db", "--queue", redis_url, "--detach")
     job = out.strip()
     status, report, _ = cli("-job-status", job, "--queue", redis_url)
-    assert status == EXIT_JOB_RUNNING and report.startswith(f"job {job}: running, 0 of 1 batches done"), report
+    assert status == EXIT_JOB_RUNNING and report.startswith(f"job {job}: running, 0 of 1 batch done"), report
     assert cli("-job-cancel", job, "--queue", redis_url).code == EXIT_OK
     status, report, _ = cli("-job-status", job, "--queue", redis_url)
-    assert status == EXIT_JOB_CANCELLED and report.startswith(f"job {job}: cancelled, 0 of 1 batches done"), report
+    assert status == EXIT_JOB_CANCELLED and report.startswith(f"job {job}: cancelled, 0 of 1 batch done"), report
 
 
 def test_a_submitter_waiting_for_a_job_cancelled_meanwhile(env: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch,

@@ -9,7 +9,7 @@ import pytest
 
 from pubfetch.cli.idsource import check_url
 from pubfetch.cli.oneoff import doi_registrant_as_given
-from pubfetch.engine.batches import init_publication
+from pubfetch.engine.run_batch import init_publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId, PublicationIds
 from pubfetch.store import open_store

@@ -83,7 +83,8 @@ def test_the_operations_that_fetch_are_marked_as_needing_the_network() -> None:
 def test_the_settings_options_sit_among_the_modifiers_of_getting_content() -> None:
     names = [option.name for option in GET_CONTENT_MODIFIERS.options]
     assert names == ["--fetch-part", "--not-fetch-part", "--pre-filter", "--limit", "--threads", "--progress",
-                     "--queue", "--detach", "--quiet", "--batch-size", "--connections-per-host", "--warc",
+                     "--queue", "--detach", "--quiet", "--batch-size", "--connections-per-host", "--workers",
+                     "--download-dir", "--warc",
                      "--allow-private-addresses", "--no-javascript", "--references", "--annotations",
                      "--follow-published", "--no-crossref", "--no-openalex", "--no-datacite", "--no-biorxiv",
                      "--chromium",

@@ -8,6 +8,7 @@ import pytest
 
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.parser import parse_args
+from pubfetch.config import FetchConfig
 from pubfetch.model.part_type import PartName
 from support.cli import Cli
 from support.cli import usage_error as usage_error_of
@@ -36,14 +37,14 @@ def test_a_list_given_twice_collects_both_lists() -> None:
 def test_a_double_dash_option_may_carry_its_value_after_an_equals_sign() -> None:
     args = parse_args(["-pub", "1", "-out", "--format=json", "--timeout=20000"])
     assert args.get("format").value == "json"
-    assert args.fetcher_args().timeout == 20000
+    assert FetchConfig().with_changes(**args.fetcher).fetching.timeout == 20000
 
 
 def test_fetching_parameters_become_fetcher_args() -> None:
     args = parse_args(["-pub", "1", "-fetch", "--retryLimit", "5", "--quick"])
-    fetcher = args.fetcher_args()
+    fetcher = FetchConfig().with_changes(**args.fetcher).fetching
     assert (fetcher.retry_limit, fetcher.quick) == (5, True)
-    assert parse_args(["-pub", "1", "-out", "--quick", "false"]).fetcher_args().quick is False
+    assert FetchConfig().with_changes(**parse_args(["-pub", "1", "-out", "--quick", "false"]).fetcher).fetching.quick is False
 
 
 def test_converted_values_are_checked_as_parsed() -> None:

@@ -25,9 +25,9 @@ from pubfetch.cli.setting_options import (
     setting_option,
 )
 from pubfetch.config import SETTINGS, FetchConfig, cli_options
+from pubfetch.config.fetching import FETCHING_FIELDS
 from pubfetch.config.registry import GROUPS, setting_field
 from pubfetch.config.values import declared, field_type
-from pubfetch.fetcher_args import FETCHER_DESCRIPTORS
 from support.cli import Cli
 from support.cli import usage_error as error
 
@@ -65,6 +65,10 @@ def _other_value(name: str) -> tuple[list[str], object]:
         assert isinstance(default, float)
         value = default + 1 if decl.high is None or default + 1 <= decl.high else default / 2
         return [str(value)], value
+    if typing.get_origin(kind) is frozenset:  # a set of names (annotation types): one name of those not in it
+        [member_type] = typing.get_args(kind)
+        other = next(m for m in member_type if m not in default)
+        return [other.value], frozenset({other})
     assert kind is str, f"a test value for a {kind} setting is missing"
     return [f"value-of-{name}"], f"value-of-{name}"
 
@@ -113,7 +117,8 @@ def test_help_states_the_declared_doc_default_bounds_and_variables(name: str, op
     doc = decl.doc.replace("`", "")
     assert help.startswith(doc[0].upper() + doc[1:] + " (")
     stated = re.search(r"\(default ([^;)]+)", help)
-    assert (stated.group(1) if stated else None) == (str(default) if default not in (None, "") else None)
+    shown = ",".join(sorted(m.value for m in default)) if isinstance(default, frozenset) else str(default)
+    assert (stated.group(1) if stated else None) == (shown if default not in (None, "") else None)
     if decl.high is not None:
         assert f"; {_number(decl.low if decl.low is not None else 0)} to {_number(decl.high)}" in help
     for variable in decl.env:
@@ -164,8 +169,8 @@ def test_an_option_no_setting_declares_is_refused_when_the_table_is_built() -> N
 
 def test_every_fetching_parameter_is_an_option_in_pubfetchers_order_with_its_default() -> None:
     options = FETCHING.options + FETCHING_PRIVATE.options
-    assert sorted(o.name for o in options) == sorted(f"--{key}" for key in FETCHER_DESCRIPTORS)
-    assert [o.name for o in FETCHING.options] == [f"--{k}" for k in FETCHER_DESCRIPTORS if f"--{k}" in
+    assert sorted(o.name for o in options) == sorted(f"--{key}" for key in FETCHING_FIELDS)
+    assert [o.name for o in FETCHING.options] == [f"--{k}" for k in FETCHING_FIELDS if f"--{k}" in
                                                   {o.name for o in FETCHING.options}]
     assert {o.name for o in FETCHING_PRIVATE.options} == {"--europepmcEmail", "--oadoiEmail", "--userAgent",
                                                           "--journalsYaml", "--webpagesYaml"}
@@ -178,10 +183,10 @@ def test_every_fetching_parameter_is_an_option_in_pubfetchers_order_with_its_def
 def test_fetching_options_take_pubfetchers_forms() -> None:
     parsed = parse_args(["--emptyCooldown", "12h", "--nonFinalCooldown", "-1", "--fetchExceptionCooldown", "1d",
                          "--timeout", "30s", "--quick", "--retryLimit", "-1"])
-    args = parsed.fetcher_args()
+    args = FetchConfig().with_changes(**parsed.fetcher).fetching
     assert (args.empty_cooldown, args.non_final_cooldown, args.fetch_exception_cooldown) == (720, -1, 1440)
     assert (args.timeout, args.quick, args.retry_limit) == (30000, True, -1)
-    assert parse_args(["--quick", "false"]).fetcher_args().quick is False
+    assert FetchConfig().with_changes(**parse_args(["--quick", "false"]).fetcher).fetching.quick is False
 
 
 def test_a_timeout_too_short_for_any_server_is_taken_for_seconds_given_as_milliseconds() -> None:
@@ -190,8 +195,8 @@ def test_a_timeout_too_short_for_any_server_is_taken_for_seconds_given_as_millis
     assert str(info.value) == (f"option --timeout: {MIN_TIMEOUT_MS - 1} ms is too short for any server to answer; "
                                f"the timeout is in milliseconds (e.g. {(MIN_TIMEOUT_MS - 1) * 1000} for "
                                f"{MIN_TIMEOUT_MS - 1} s; 0 for none)")
-    assert parse_args(["--timeout", "0"]).fetcher_args().timeout == 0
-    assert parse_args(["--timeout", str(MIN_TIMEOUT_MS)]).fetcher_args().timeout == MIN_TIMEOUT_MS
+    assert FetchConfig().with_changes(**parse_args(["--timeout", "0"]).fetcher).fetching.timeout == 0
+    assert FetchConfig().with_changes(**parse_args(["--timeout", str(MIN_TIMEOUT_MS)]).fetcher).fetching.timeout == MIN_TIMEOUT_MS
 
 
 def test_a_bad_fetching_value_names_the_option_and_the_parameter() -> None:

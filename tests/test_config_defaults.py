@@ -7,12 +7,18 @@ import dataclasses
 
 import pytest
 
-from pubfetch.config.defaults import FETCHING_ENV, PROCESS_VARIABLES, Batching, Endpoints, HttpSettings, RunSettings
+from pubfetch.config.defaults import (
+    PROCESS_VARIABLES,
+    Batching,
+    Endpoints,
+    FetcherArgs,
+    HttpSettings,
+    RunSettings,
+)
 from pubfetch.config.registry import GROUPS
 from pubfetch.config.values import declared, field_type, setting_value
-from pubfetch.fetcher_args import FetcherArgs
 
-RECORDS = (Endpoints, HttpSettings, Batching, RunSettings)
+RECORDS = (FetcherArgs, Endpoints, HttpSettings, Batching, RunSettings)
 #: Variables other tools read too, which a setting takes after (or instead of) its own PUBFETCH_ one.
 SHARED_VARIABLES = {"REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NCBI_API_KEY"}
 
@@ -48,20 +54,26 @@ def test_the_bounds_of_a_setting_are_in_order() -> None:
 def test_environment_variables_are_pubfetch_s_own_and_unique() -> None:
     """A variable names one setting; pubfetch's own start with PUBFETCH_, and the only others are the standard ones
     other tools read too (CA bundles, NCBI's key), which the setting's PUBFETCH_ variable, where it has one, precedes."""
-    seen: list[str] = list(FETCHING_ENV.values())
+    seen: list[str] = []
     for record in RECORDS:
         for f in dataclasses.fields(record):
             envs = declared(f).env
             seen += envs
             assert all(v.startswith("PUBFETCH_") or v in SHARED_VARIABLES for v in envs), f.name
             assert not envs or envs[0].startswith("PUBFETCH_") or set(envs) <= SHARED_VARIABLES, f.name
-    assert all(v.startswith("PUBFETCH_") for v in FETCHING_ENV.values())
     assert len(seen) == len(set(seen))
     assert not set(seen) & set(PROCESS_VARIABLES), "a process variable is also a setting's"
 
 
-def test_the_fetching_variables_name_fields_of_pubfetcher_s_parameters() -> None:
-    assert set(FETCHING_ENV) <= {f.name for f in dataclasses.fields(FetcherArgs)}
+def test_pubfetcher_s_parameters_are_declared_with_its_names_labels_and_variables() -> None:
+    """One declaration style: the fetching record's fields carry PubFetcher's name and label, and the variables of
+    the two e-mails, as the other records' fields carry theirs."""
+    keys = [declared(f).key for f in dataclasses.fields(FetcherArgs)]
+    assert keys[:4] == ["emptyCooldown", "nonFinalCooldown", "fetchExceptionCooldown", "retryLimit"]
+    assert all(declared(f).label for f in dataclasses.fields(FetcherArgs))
+    assert {f.name: declared(f).env for f in dataclasses.fields(FetcherArgs) if declared(f).env} == {
+        "europepmc_email": ("PUBFETCH_EUROPEPMC_EMAIL",), "oadoi_email": ("PUBFETCH_UNPAYWALL_EMAIL",)}
+    assert all(not declared(f).key for record in RECORDS[1:] for f in dataclasses.fields(record))
 
 
 def test_every_endpoint_has_its_variable() -> None:
@@ -90,16 +102,11 @@ def test_the_hosts_of_the_endpoints_are_lower_case_without_a_final_dot() -> None
 
 
 def test_every_setting_is_declared_with_a_line_of_doc() -> None:
-    from pubfetch.fetcher_args import fetcher_descriptor
-
     undeclared = []
     for group, record in GROUPS.items():
         for f in dataclasses.fields(record):
-            if group == "fetching":
-                doc = fetcher_descriptor(f.name).description
-            else:
-                declaration = f.metadata.get("setting")
-                doc = declaration.doc if declaration is not None else ""
+            declaration = f.metadata.get("setting")
+            doc = declaration.doc if declaration is not None else ""
             if not doc.strip():
                 undeclared.append(f"{group}.{f.name}")
     assert not undeclared, f"settings without a line of doc: {', '.join(undeclared)}"

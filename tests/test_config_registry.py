@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from pubfetch.config import FetchConfig
-from pubfetch.config.defaults import Batching, Endpoints, HttpSettings, RunSettings
+from pubfetch.config.defaults import Batching, BulkImport, Endpoints, HttpSettings, RunSettings
 from pubfetch.config.registry import (
     GROUPS,
     JOB_SETTINGS,
@@ -26,7 +26,7 @@ from pubfetch.fetcher_args import FetcherArgs
 
 def test_the_groups_are_the_records_of_a_configuration() -> None:
     assert dict(GROUPS) == {"fetching": FetcherArgs, "endpoints": Endpoints, "http": HttpSettings,
-                            "batching": Batching, "run": RunSettings}
+                            "batching": Batching, "run": RunSettings, "bulk": BulkImport}
     assert [f.name for f in dataclasses.fields(FetchConfig)] == list(GROUPS)
 
 
@@ -68,7 +68,7 @@ def test_text_is_read_as_the_setting_s_type(name: str, text: str, value: object)
     ("threads", "2000", "threads must be between 1 and 1024, got 2000"),
     ("max_compression_ratio", "0.5", "max_compression_ratio must be between 1 and 2147483647, got 0.5"),
     ("javascript", "maybe", "javascript must be true or false, got 'maybe'"),
-    ("timeout", "5000", "timeout is one of PubFetcher's parameters, read by pubfetch.fetcher_args"),
+    ("timeout", "5000", "timeout is one of PubFetcher's parameters, read by pubfetch.config.fetching"),
 ])
 def test_bad_text_is_refused_naming_the_setting(name: str, text: str, message: str) -> None:
     with pytest.raises(ValueError) as caught:
@@ -89,5 +89,6 @@ def test_a_setting_s_name_is_unique_across_the_records():
     from pubfetch.config import SETTINGS
 
     names = [f.name for record in (FetchConfig().fetching, FetchConfig().endpoints, FetchConfig().http,
-                                   FetchConfig().batching, FetchConfig().run) for f in dataclasses.fields(record)]
+                                   FetchConfig().batching, FetchConfig().run, FetchConfig().bulk)
+             for f in dataclasses.fields(record)]
     assert len(names) == len(set(names)) == len(SETTINGS)

@@ -55,7 +55,7 @@ def test_keyword_options_name_settings_and_a_typo_says_so(tmp_path):
 
     cfg = FetchConfig().with_changes(threads=2, batch_size=5, busy_retries=0, timeout=5000)
     assert (cfg.run.threads, cfg.batching.batch_size, cfg.http.busy_retries, cfg.fetching.timeout) == (2, 5, 0, 5000)
-    assert (http_config(cfg).busy_retries, http_config(cfg).timeout_ms) == (0, 5000)
+    assert (http_config(cfg).busy_retries, http_config(cfg).timeout) == (0, 5000)
     assert cfg.with_changes(chromium="/bin/c").with_changes(chromium=None).run.chromium is None
     with pytest.raises(TypeError, match=r"fetch_many\(\) got an unknown option 'thread' \(did you mean 'threads'\?\)"):
         next(fetch_many(["123"], config=cfg, thread=4))

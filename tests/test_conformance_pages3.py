@@ -28,9 +28,9 @@ import pytest
 from pubfetch.fetcher import init_publication
 from pubfetch.ids import classify
 from pubfetch.model.part_type import PartType
-from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_site
+from support.fetchrun import run_context
 from support.replayrun import config_for
 
 MANIFEST = "pages3.jsonl"
@@ -143,7 +143,7 @@ def test_consent_page_gives_nothing(replay_server) -> None:
     entry = next(e for e in replay.by_resource("publisher_page")
                  if e["_manifest"] == MANIFEST and e["expected"]["kind"] == "blocked")
     cfg = config_for(server)
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         run = PubRun(init_publication(classify("10.1234/consent.page"), cfg.fetching))
         fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/10.1234/consent.page", meta=True,
                    keywords=True)

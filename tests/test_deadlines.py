@@ -35,7 +35,7 @@ def test_an_ftp_download_through_a_dripping_proxy_ends_at_the_deadline(no_proxie
     proxy = DripServer(prefix, drip)  # 3000 bytes at 10 a second: five minutes without the deadline
     no_proxies.setenv("ftp_proxy", proxy.url)
     try:
-        with patient_client(allow_private_addresses=True, timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
+        with patient_client(allow_private_addresses=True, timeout=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
             result = within(60, lambda: c.get("ftp://files.example/pub/paper.pdf"))
     finally:
         proxy.close()
@@ -62,7 +62,7 @@ def test_a_503_with_a_dripping_body_costs_one_deadline_not_one_per_retry(no_prox
     head = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nContent-Length: 3000\r\n\r\n"
     server = CountingDripServer(head, b"x" * 3000)
     try:
-        with patient_client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800, busy_retries=2,
+        with patient_client(timeout=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800, busy_retries=2,
                             busy_backoff_s=0.0, allow_private_addresses=True) as c:
             result = within(60, lambda: c.get(server.url))
     finally:
@@ -79,7 +79,7 @@ def test_retries_still_happen_within_the_deadline(no_proxies):
     head = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
     server = CountingDripServer(head, b"")
     try:
-        with patient_client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=60_000, busy_retries=2,
+        with patient_client(timeout=DRIP_READ_TIMEOUT_MS, total_timeout_ms=60_000, busy_retries=2,
                             busy_backoff_s=0.0, allow_private_addresses=True) as c:
             result = within(60, lambda: c.get(server.url))
     finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
-from pubfetch.params import ParamType
+from pubfetch.metadata.params import ParamType
 
 DEFINITIONAL = ["base_url", "base_url2", "year", "volume", "volume_name", "issue_range", "num_issue_range", "issue_set",
                 "journal_dir", "journal_abbr", "journal_id", "journal_issn", "publisher_name", "oai_request_url",

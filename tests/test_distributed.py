@@ -110,7 +110,7 @@ def test_cli_queue_detach_job_status_and_library(tmp_path: Path, pg_url: str, re
                                     env=env, capture_output=True, text=True, timeout=60)
             assert report.returncode == 0 and report.stderr == "", report.stderr
             # the second run found the final (open-access) entries complete in the database and fetched only the rest
-            assert report.stdout == (f"job {job}: finished, 1 of 1 batches done; 6 publications: 3 fetched, "
+            assert report.stdout == (f"job {job}: finished, 1 of 1 batch done; 6 publications: 3 fetched, "
                                      "3 skipped; 3 final, 3 partial, 0 failed\n")
             pubs = list(pubfetch.fetch_many(pmids[4:], db=pg_url, queue=redis_url, batch_size=3))
         finally:

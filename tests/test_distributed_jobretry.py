@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pubfetch.distributed.jobretry import JobRetry
-from pubfetch.engine.batches import init_publication
+from pubfetch.engine.run_batch import init_publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.net.ratelimit_redis import connect, split_prefix

@@ -35,6 +35,16 @@ def test_job_status_report_lines() -> None:
     ]
 
 
+def test_counts_of_one_are_singular() -> None:
+    status = JobStatus("J", 1, failed=1, failures=Counter({"the job was cancelled": 1}))
+    status.summary.total = status.summary.fetched = status.summary.final = 1
+    assert status.report().splitlines() == [
+        "job J: finished, 0 of 1 batch done, 1 failed; 1 publication: 1 fetched, 0 skipped; 1 final, 0 partial, "
+        "0 failed",
+        "  1 batch failed: the job was cancelled",
+    ]
+
+
 
 def test_a_submitter_shows_each_workers_batches_and_the_silent_ones() -> None:
     """While it waits: the state line, one line per worker with its running batches and for how long, one per batch

@@ -12,11 +12,12 @@ import pytest
 
 import pubfetch
 from pubfetch.config import JOB_SETTINGS, WORKER_SETTINGS, Endpoints, FetchConfig, HttpSettings, RunSettings
+from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.fetcher import BatchSummary
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId
-from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
+from support.fetchrun import run_context
 from support.procs import stop_process_groups
 from support.pubfetch_processes import service_env, start_worker
 from support.synthetic import Article, SyntheticServices
@@ -36,6 +37,8 @@ WORKER_OWNED: dict[str, object] = {
     "compression_ratio_floor": 1000, "total_timeout_ms": 1000, "max_redirects": 1, "timeout_retries": 0,
     "busy_retries": 0, "retry_after_cap_s": 1.0, "busy_backoff_s": 0.5, "proxies": {"https": "http://proxy:3128"},
     "ca_bundle": "/etc/ca.pem", "extra_headers": {"X-A": "b"}, "page_time_limit": 5.0, "page_memory_limit": 1000,
+    "import_workers": 2, "import_chunk": 100, "import_download_dir": "/data/downloads", "import_dir": "/data/pubmed",
+    "elink_batch": 100, "environment_proxies": EnvironmentProxies({"https": "http://proxy:3128"}),
 }
 #: No broker listens here: a refused call must not get as far as trying it.
 NO_BROKER = "redis://127.0.0.1:1/0"
@@ -96,7 +99,7 @@ def test_config_and_options_reach_the_job_submitted(tmp_path: Path, monkeypatch:
 
 
 def test_a_context_a_database_the_workers_cannot_reach_or_their_own_ways_are_refused(tmp_path: Path) -> None:
-    with Context(FetchConfig()) as ctx, pytest.raises(ValueError, match="cannot use a context"):
+    with run_context(FetchConfig()) as ctx, pytest.raises(ValueError, match="cannot use a context"):
         pubfetch.fetch_many(["31114920"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, context=ctx)
     with pytest.raises(ValueError, match="needs db= a database URL or path the workers can reach"):
         pubfetch.fetch_many(["31114920"], queue=NO_BROKER)

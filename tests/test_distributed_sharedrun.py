@@ -13,6 +13,7 @@ import pubfetch.distributed.sharedrun as sharedrun
 from pubfetch.config import FetchConfig
 from pubfetch.distributed.sharedrun import SharedRuns
 from pubfetch.engine.assembly import FetchRun
+from pubfetch.engine.options import FetchOptions
 from pubfetch.engine.summary import BatchSummary
 from support.fetchrun import chain_config
 from support.synthetic import SyntheticServices
@@ -105,7 +106,7 @@ def fetched_apart_and_together(services: SyntheticServices, config: FetchConfig,
             with runs.joined(config, "job") as (run, in_flight):
                 joined.wait(30)  # both in the run before either asks anything
                 summary = BatchSummary()
-                list(run.fetch(batches[k], summary=summary, shared=in_flight, scope="job",
+                list(run.fetch(batches[k], None, FetchOptions(summary=summary), shared=in_flight, scope="job",
                                batch_size=len(batches[k])))
                 totals[k] = summary.total
         except BaseException as e:  # noqa: BLE001 - re-raised below, in the test's thread

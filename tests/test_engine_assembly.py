@@ -1,5 +1,6 @@
 """One fetching run built from its configuration: the client over the given transport, the user's rule files read
-before anything is fetched, the store opened (or created) for a fetch, and everything it built closed together."""
+before anything is fetched, a caller's context lent to a step with its own parts, the store opened (or created) for a
+fetch, and everything it built closed together; the tests' runs are these runs."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.engine.assembly import FetchRun
+from pubfetch.engine.assembly import FetchRun, builtin_rules, scraping_rules
+from pubfetch.engine.options import FetchOptions
 from pubfetch.engine.summary import BatchSummary
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.part_type import PartName
 from pubfetch.rules import RuleError
 from pubfetch.store import open_or_init_store
-from support.fetchrun import chain_config
+from support.fetchrun import chain_config, fetch_run
 from support.synthetic import Article, SyntheticServices, hold_searches, in_process, use_services
 from support.waits import within
 
@@ -30,7 +34,7 @@ def test_a_run_fetches_into_a_database_it_creates(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     summary = BatchSummary()
     with built(services) as run:
-        pubs = list(run.fetch([Article(0).pmid, Article(1).pmid], db, summary=summary))
+        pubs = list(run.fetch([Article(0).pmid, Article(1).pmid], db, FetchOptions(summary=summary)))
         assert summary.requests is run.context.client.counts
     assert [p.title.content for p in pubs] == [Article(0).title, Article(1).title]
     assert summary.fetched == 2
@@ -50,7 +54,7 @@ def test_stored_entries_are_used_unless_told_not_to(tmp_path: Path) -> None:
         [again] = run.fetch([Article(0).pmid], db)
         assert sum(services.counts.values()) == 0 and again.title.content == Article(0).title
     with built(services) as run:  # a run of its own: the first one remembers the services' answers
-        list(run.fetch([Article(0).pmid], db, use_stored=False))
+        list(run.fetch([Article(0).pmid], db, FetchOptions(use_stored=False)))
         assert services.counts["europepmc_search"] == 1
 
 
@@ -87,6 +91,41 @@ def test_a_callers_context_is_used_and_left_open() -> None:
         assert pub.title.content == Article(0).title
         [again] = owner.fetch([Article(0).doi])  # the context still works after the borrowing run closed
         assert again.pmid.content == Article(0).pmid
+
+
+def test_a_step_asks_for_its_own_parts_with_the_runs_machinery() -> None:
+    services = SyntheticServices(1)
+    ids_only = frozenset({PartName.pmid, PartName.pmcid, PartName.doi})
+    with built(services) as owner:
+        with FetchRun(owner.config.with_changes(parts=ids_only), context=owner.context) as step:
+            assert step.context.parts == ids_only and step.context.id_only()
+            assert step.context.client is owner.context.client and step.context.rules is owner.context.rules
+            [pub] = step.fetch([Article(0).pmid])
+        assert pub.pmcid.content == Article(0).pmcid
+        assert owner.context.parts is None and owner.context.config.run.parts is None  # the run's settings as built
+        [whole] = owner.fetch([Article(0).pmcid])  # the step's closing left the run's machinery open
+        assert whole.title.content == Article(0).title
+
+
+def test_the_builtin_rules_are_read_once_and_a_users_files_each_time(tmp_path: Path) -> None:
+    assert scraping_rules(FetcherArgs()) is builtin_rules() is scraping_rules(FetcherArgs())
+    rules = tmp_path / "journals.yaml"
+    rules.write_text("'x\\.org/': x\n---\nx:\n  title: h2\n", encoding="utf-8")
+    mine = FetcherArgs(journals_yaml=str(rules))
+    first, second = scraping_rules(mine), scraping_rules(mine)
+    assert first.site("https://x.org/1") == second.site("https://x.org/1") == "x"
+    assert first is not second and builtin_rules().site("https://x.org/1") is None
+
+
+def test_the_tests_runs_are_the_products_runs_with_the_answer_memory() -> None:
+    bench = fetch_run(1)
+    with bench.run() as run:
+        assert isinstance(run, FetchRun) and run.context.client.answers is not None
+        [first] = run.fetch([Article(0).pmid])
+        asked = len(bench.transport.sent)
+        [again] = run.fetch([Article(0).pmid], options=FetchOptions(use_stored=False))
+        assert again.title.content == first.title.content == Article(0).title
+        assert len(bench.transport.sent) == asked  # every answer was remembered: nothing was sent twice
 
 
 def test_nothing_to_retry_yields_nothing() -> None:

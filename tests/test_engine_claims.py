@@ -3,8 +3,8 @@ that claimed it first; the others stop as the same publication."""
 
 from __future__ import annotations
 
-from pubfetch.engine.batches import init_publication
 from pubfetch.engine.claims import Claims, identity_keys
+from pubfetch.engine.run_batch import init_publication
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.model.publication import Publication

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from pubfetch.engine.batches import init_publication
 from pubfetch.engine.flow import InFlight, fetch_publications
+from pubfetch.engine.run_batch import init_publication
 from pubfetch.ids import PublicationIds
 from pubfetch.model.identity import Reason
 from pubfetch.model.publication import Publication

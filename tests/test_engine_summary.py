@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from pubfetch.engine.batches import init_publication
+from pubfetch.engine.run_batch import init_publication
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import PublicationIds
@@ -52,7 +52,7 @@ def test_entries_out_of_retries_say_when_they_are_eligible_again() -> None:
     assert summary.eligible_at == pub.state.fetch_time + ARGS.empty_cooldown * 60_000  # the earliest cooldown
     assert summary.eligible_options == {"--emptyCooldown"}
     line = summary.line()
-    assert line.startswith("1 publications: 0 fetched, 1 skipped; 0 final, 0 partial, 1 failed; "
+    assert line.startswith("1 publication: 0 fetched, 1 skipped; 0 final, 0 partial, 1 failed; "
                            "1 reached the retry limit; eligible again after ")
     assert line.endswith(" UTC or with --emptyCooldown 0")
 

@@ -34,11 +34,8 @@ from pubfetch.extract.article_title import title_from_page
 from pubfetch.extract.clean import parse_html
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.net.client import HttpClient
-from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
-from pubfetch.resources.base import Context
 from pubfetch.rules import ScrapingRules
 from support.fetchrun import fetch_run
 from support.publisher_pages import (
@@ -87,7 +84,7 @@ def page_fetcher(rules: ScrapingRules | None = None) -> Iterator[Fetch]:
     page (no rule knows the host unless ``rules`` are given); gives the publication."""
     run = fetch_run(1)
     numbers = itertools.count()
-    with Context(run.config, client=HttpClient(http_config(run.config), transport=run.transport), rules=rules) as ctx:
+    with run.context(rules=rules) as ctx:
         def fetch_page(html: str) -> Publication:
             doi = f"10.5555/tide.{next(numbers)}"
             page = f"{run.services.base}/publisher/{doi.rsplit('.', 1)[1]}"

@@ -10,7 +10,9 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,10 +20,11 @@ from pathlib import Path
 import pytest
 
 from pubfetch.net.browser import find_chromium
+from pubfetch.net.browser.renderer import DEFAULT_KILL_GRACE_MS
 from support.dbwait import wait_while_running
 from support.loopback import LoopbackServer, Reply, Request
 from support.procs import children_supported, descendants
-from support.pubfetch_processes import pubfetch_cmd, service_env, write_ids
+from support.pubfetch_processes import REPO, pubfetch_cmd, service_env, write_ids
 from support.synthetic import Article, SyntheticServices, serve_doi_page
 
 #: a run that does not stop within this after the signal has failed (the waits it must not sit out are longer)
@@ -142,7 +145,7 @@ def test_ctrl_c_mid_fetch_keeps_what_was_stored_and_cuts_the_request_in_flight(t
             at_signal = len(services.server.requests)  # the held search was the last request asked
         asked = len(services.server.requests)
     lines = assert_interrupted(proc, err)
-    summary = "pubfetch: 1 publications: 1 fetched, 0 skipped; 1 final, 0 partial, 0 failed"
+    summary = "pubfetch: 1 publication: 1 fetched, 0 skipped; 1 final, 0 partial, 0 failed"
     assert lines[-2] == summary, err
     assert "\r" not in err.rpartition(summary)[2]  # the progress bar is not drawn again after the summary
     assert asked == at_signal
@@ -321,6 +324,76 @@ def test_an_interrupted_run_starts_no_browser(env: Path) -> None:
     with FetchRun(FetchConfig().with_changes(javascript=True)) as run:
         ctx = run.context
         resume = ctx.interrupt()
-        assert ctx.renderer is None and ctx._renderer is None  # a page that wanted JavaScript is not rendered
+        assert ctx.renderer is None and ctx._made.renderer is None  # a page that wanted JavaScript is not rendered
         resume()
         assert ctx.renderer is not None  # made on first use again (Chromium starts with its first page)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("loaded", ["pubfetch.store", "pubfetch.cli.pipeline", "pubfetch.cli.main"])
+def test_ctrl_c_while_the_command_starts_is_one_line_and_130(loaded: str, tmp_path: Path) -> None:
+    """The signal comes when ``loaded`` has been imported (``-X importtime`` tells each import as it ends): in the middle
+    of loading the command's modules, or once they are loaded and the command waits for its ID file."""
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", *pubfetch_cmd("-pub-file", "/dev/stdin", "-out")[1:]],
+                            env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        for line in proc.stderr:
+            if line.startswith("import time:") and line.split("|")[-1].strip() == loaded:
+                break
+        else:
+            pytest.fail(f"the command ended before importing {loaded}: status {proc.wait()}")
+        os.kill(proc.pid, signal.SIGINT)
+        said = [line for line in proc.stderr if not line.startswith("import time:")]
+        assert (proc.wait(STOP_CEILING_S), said) == (130, ["pubfetch: error: interrupted\n"])
+    finally:
+        proc.stdin.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.slow
+@pytest.mark.timing
+@pytest.mark.skipif(find_chromium() is None, reason="no Chromium found")
+def test_ctrl_c_mid_render_kills_the_browser_at_once(tmp_path: Path) -> None:
+    """``kill -INT`` while Chromium renders a page that never answers: the browser is killed at once, not after the
+    grace a closing renderer gives a page that may still finish (the ceiling is that grace)."""
+    rendering = threading.Event()
+
+    def page(request: Request) -> Reply:
+        rendering.set()
+        return Reply(hold=True)
+
+    with LoopbackServer({"/slow": page}) as site, SyntheticServices(1) as services:
+        with running(["-fetch-document-javascript", site.url("/slow"), "--allow-private-addresses"],
+                     env_for(services, tmp_path), tmp_path) as proc:
+            wait_while_running(proc, rendering.is_set, EVENT_CEILING_S)
+            assert proc.poll() is None, proc.communicate()
+            signalled = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            err = proc.communicate(timeout=STOP_CEILING_S)[1]
+            took = time.monotonic() - signalled
+    assert_interrupted(proc, err)
+    assert took < DEFAULT_KILL_GRACE_MS / 1000, f"stopped {took:.1f} s after the Ctrl-C"
+
+
+def test_a_ctrl_c_inside_a_weakref_callback_is_handled_after_it() -> None:
+    """Raised inside a WeakSet's callback, KeyboardInterrupt would be printed as "Exception ignored" and lost: the
+    signal is sent again instead, and comes once the callback has returned."""
+    import types
+
+    from pubfetch.interrupts import raise_keyboard_interrupt
+
+    callback = types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename="/usr/lib/python3/_weakrefset.py",
+                                                                  co_name="_remove"), f_back=None)
+    again = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: again.set())
+    try:
+        raise_keyboard_interrupt(signal.SIGINT, callback)  # type: ignore[arg-type]
+        assert again.wait(EVENT_CEILING_S)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with pytest.raises(KeyboardInterrupt):
+        raise_keyboard_interrupt(signal.SIGINT, sys._getframe())

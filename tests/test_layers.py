@@ -15,19 +15,19 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 
-#: Bottom to top, as in DESIGN.md. The typed-parameter machinery (``params``) shares its layer with PubFetcher's
-#: fetching parameters described with it (``fetcher_args``); the LOCKSS built-in descriptors live in ``metadata``.
+#: Bottom to top, as in DESIGN.md. The settings (``config``, PubFetcher's fetching parameters among them, which
+#: ``fetcher_args`` names as the code imports them) sit below the model, which is judged by their thresholds; the
+#: LOCKSS parameter machinery lives in ``metadata``.
 #: ``_version`` (the version string), ``textutil`` (string helpers of the model), ``yamlsafe`` (YAML without aliases,
 #: for config and rule files), ``pasted`` (IDs as pasted, made bare for ``ids``), ``console`` (the library's log
-#: lines in a program without logging, and their words) and ``interrupts`` (whether Ctrl-C came) sit with ``ids`` at
+#: lines in a program without logging, and their words) and ``interrupts`` (whether Ctrl-C came) and ``outfiles`` (an output file written whole, through links, in place on devices) sit with ``ids`` at
 #: the bottom; ``tables`` (publications as a data frame) belongs to the
 #: output; ``pubfetch`` is the package's lazy public facade, which no module of the package imports; ``ruletest``
 #: (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
-    "_version ids pasted console textutil yamlsafe lazy perthread interrupts",
-    "params fetcher_args",
+    "_version ids pasted console textutil yamlsafe lazy perthread interrupts part_names outfiles",
+    "config fetcher_args",
     "model",
-    "config",
     "rules",
     "extract",
     "ruletest",
@@ -37,9 +37,10 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in
     "engine",
     "snowball",
     "searching",
+    "bulk",
+    "distributed",
     "fetcher",
     "webfetch",
-    "distributed",
     "metadata",
     "output tables",
     "pubfetch",
@@ -227,7 +228,7 @@ def test_one_writer_per_kind_of_entry() -> None:
 def test_only_the_configuration_module_reads_the_environment() -> None:
     """Settings come from one place: ``config/environment.py`` reads the environment; everything else gets a
     configuration (a worker's task included: its settings travel in the message and in the app, never through the
-    environment)."""
+    environment); the proxy variables too (config/proxies.py reads what environment.py hands it)."""
     strays = []
     for path in sources():
         if path.relative_to(PACKAGE).as_posix() == "config/environment.py":
@@ -235,4 +236,7 @@ def test_only_the_configuration_module_reads_the_environment() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv", "environb"):
                 strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: os.{node.attr}")
+            elif (isinstance(node, ast.Attribute) and node.attr in ("getproxies", "proxy_bypass")
+                  and not path.relative_to(PACKAGE).as_posix().startswith("config/")):
+                strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: urllib.request.{node.attr}")
     assert not strays, "the environment used outside config/environment.py:\n" + "\n".join(strays)

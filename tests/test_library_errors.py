@@ -95,7 +95,7 @@ def test_fetch_many_skips_an_invalid_id_with_a_warning_or_raises_when_asked(
     with caplog.at_level(logging.WARNING, logger="pubfetch"):
         pubs = list(pubfetch.fetch_many(ids))
     assert [p.pmid.content for p in pubs] == [Article(0).pmid, Article(2).pmid]
-    assert [r.getMessage() for r in caplog.records if r.name == "pubfetch.engine.batches"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "pubfetch.engine.run_batch"] == [
         f"skipping 'PMC-not-an-id': {reason}"]
     with pytest.raises(InvalidId):
         list(pubfetch.fetch_many(ids, errors="raise"))
@@ -109,4 +109,4 @@ def test_fetch_many_reads_the_lines_of_an_id_file(services: SyntheticServices,
     with caplog.at_level(logging.WARNING, logger="pubfetch"):
         pubs = list(pubfetch.fetch_many(lines))
     assert [p.pmid.content for p in pubs] == [Article(0).pmid, Article(2).pmid]
-    assert [r for r in caplog.records if r.name == "pubfetch.engine.batches"] == []
+    assert [r for r in caplog.records if r.name == "pubfetch.engine.run_batch"] == []

@@ -22,7 +22,7 @@ from pubfetch.metadata.au import (
     plugin_key,
     resolve_descriptor,
 )
-from pubfetch.params import InvalidParamValue, ParamDescr, ParamType, UnknownParameter
+from pubfetch.metadata.params import InvalidParamValue, ParamDescr, ParamType, UnknownParameter
 
 T = ParamType
 

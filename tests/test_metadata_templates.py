@@ -8,6 +8,7 @@ import re
 import pytest
 
 from pubfetch.metadata.au import AuConfig
+from pubfetch.metadata.params import ParamDescr, ParamType
 from pubfetch.metadata.templates import (
     DEFAULT_FUNCTOR,
     MAX_NUM_RANGE_SIZE,
@@ -24,7 +25,6 @@ from pubfetch.metadata.templates import (
     sprintf,
     url_list,
 )
-from pubfetch.params import ParamDescr, ParamType
 
 T = ParamType
 DESCRIPTORS = ["base_url", "base_url2", "year", "volume", "volume_name", "issue_range", "num_issue_range", "issue_set",

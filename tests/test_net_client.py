@@ -14,7 +14,7 @@ from typing import Self
 import pytest
 
 from pubfetch.net.client import HttpClient
-from pubfetch.net.config import DEFAULT_USER_AGENT, HttpConfig
+from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.record import ExchangeRecord
 from support.depwords import urlsplit_error
@@ -250,7 +250,7 @@ def test_utf8_location_is_followed_as_utf8() -> None:
 def test_slow_response_times_out_retried_once() -> None:
     sleeps = Sleeps()
     with LoopbackServer({"/slow": Reply(200, PAGE, hold=True)}) as server:
-        r = make_client(sleeps, timeout_ms=150).get(server.url("/slow"), publication=False)
+        r = make_client(sleeps, timeout=150).get(server.url("/slow"), publication=False)
         assert server.count("/slow") == 2
     assert r.kind is OutcomeKind.TIMEOUT
     assert r.status is None
@@ -261,13 +261,13 @@ def test_slow_response_times_out_retried_once() -> None:
 
 def test_slow_response_for_publication_sets_fetch_exception() -> None:
     with LoopbackServer({"/slow.pdf": Reply(200, PDF, "application/pdf", hold=True)}) as server:
-        r = make_client(timeout_ms=150).get(server.url("/slow.pdf"), publication=True)
+        r = make_client(timeout=150).get(server.url("/slow.pdf"), publication=True)
     assert (r.kind, r.attempts, r.fetch_exception) == (OutcomeKind.TIMEOUT, 2, True)
 
 
 def test_quick_does_not_retry_a_timeout() -> None:
     with LoopbackServer({"/slow": Reply(200, PAGE, hold=True)}) as server:
-        r = make_client(timeout_ms=150, quick=True).get(server.url("/slow"), publication=True)
+        r = make_client(timeout=150, quick=True).get(server.url("/slow"), publication=True)
         assert server.count("/slow") == 1
     assert (r.kind, r.status, r.attempts, r.fetch_exception) == (OutcomeKind.TIMEOUT, None, 1, True)
 
@@ -275,7 +275,7 @@ def test_quick_does_not_retry_a_timeout() -> None:
 def test_timeout_while_reading_the_body_is_retried() -> None:
     stalled = Reply(200, b"", "text/html", chunks=[b"<html>"], hold=True)  # the rest never comes
     with LoopbackServer({"/stall": stalled}) as server:
-        r = make_client(timeout_ms=150).get(server.url("/stall"))
+        r = make_client(timeout=150).get(server.url("/stall"))
         assert server.count("/stall") == 2
     assert (r.kind, r.status, r.attempts, r.body, r.fetch_exception) == (OutcomeKind.TIMEOUT, 200, 2, b"", True)
 
@@ -287,7 +287,7 @@ def test_body_dripping_past_the_deadline_is_a_timeout() -> None:
     the drip lasts far beyond the deadline (the server stops when the client has closed the connection)."""
     drip = Reply(200, b"", "text/html", chunks=[b"x"] * 400, chunk_delay=0.05)
     with LoopbackServer({"/drip": drip}) as server:
-        r = make_client(timeout_ms=15_000, total_timeout_ms=300).get(server.url("/drip"), publication=True)
+        r = make_client(timeout=15_000, total_timeout_ms=300).get(server.url("/drip"), publication=True)
         assert server.count("/drip") == 1
     assert (r.kind, r.status, r.attempts, r.fetch_exception) == (OutcomeKind.TIMEOUT, 200, 1, True)
     assert r.message.startswith("body not read within the deadline")
@@ -393,7 +393,7 @@ def test_post_form_data() -> None:
     assert req.method == "POST"
     assert req.headers["Content-Type"] == "application/x-www-form-urlencoded"
     assert req.form == {"db": ["pubmed"], "id": ["1,2,3"], "retmode": ["xml"]}
-    assert req.headers["User-Agent"] == DEFAULT_USER_AGENT
+    assert req.headers["User-Agent"] == HttpConfig().user_agent
 
 
 def test_post_raw_body_with_headers() -> None:
@@ -488,7 +488,7 @@ def test_response_hook_sees_every_hop_and_retry() -> None:
     assert all(rec.http_version == "HTTP/1.1" for rec in records)
     # best effort: urllib3 hands a body-less response's connection back to the pool before anyone can ask
     assert [rec.peer for rec in records if rec.body] == [f"127.0.0.1:{port}"] * 2
-    assert dict(records[0].request_headers)["User-Agent"] == DEFAULT_USER_AGENT
+    assert dict(records[0].request_headers)["User-Agent"] == HttpConfig().user_agent
     assert ("Location", "/middle") in records[0].response_headers
     assert records[3].reason == "OK"
 
@@ -523,7 +523,7 @@ def test_user_agent_and_referer_as_pubfetcher_sends_them() -> None:
     with LoopbackServer({"/a/b.html": Reply(200, PAGE)}) as server:
         make_client().get(server.url("/a/b.html?q=1#frag"))
         (req,) = server.requests
-    assert req.headers["User-Agent"] == DEFAULT_USER_AGENT
+    assert req.headers["User-Agent"] == HttpConfig().user_agent
     assert req.headers["User-Agent"] == "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0"
     assert req.headers["Referer"] == server.base
     assert req.headers["Accept"].startswith("text/html")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.proxies import PROXIES_SETTING, NamedProxy, named_proxy
 from pubfetch.net.requests_transport import EnvironmentSettings
@@ -47,4 +48,4 @@ def test_a_configured_proxy_is_named_as_the_setting(no_proxies: pytest.MonkeyPat
     settings = EnvironmentSettings(HttpConfig(proxies={"https": "http://configured.test:2"}))
     assert settings.named_proxy("https://a.test/") == NamedProxy("http://configured.test:2", PROXIES_SETTING)
     assert str(settings.named_proxy("https://a.test/")) == "the proxy http://configured.test:2 (the proxies setting)"
-    assert named_proxy("http://a.test/", {}, {}) is None
+    assert named_proxy("http://a.test/", {}, {}, EnvironmentProxies()) is None

@@ -35,7 +35,7 @@ def server() -> Iterator[LoopbackServer]:
 
 @pytest.fixture
 def transport() -> Iterator[RequestsTransport]:
-    network = RequestsTransport(HttpConfig(allow_private_addresses=True, max_bytes=4096, timeout_ms=30_000))
+    network = RequestsTransport(HttpConfig(allow_private_addresses=True, max_bytes=4096, timeout=30_000))
     yield network
     network.close()
 
@@ -94,7 +94,7 @@ def test_a_recorded_exchange_has_what_was_sent_and_received(server: LoopbackServ
 
 
 def test_an_untrusted_hop_to_a_loopback_address_is_refused_before_it_is_sent(server: LoopbackServer) -> None:
-    guarded = RequestsTransport(HttpConfig(timeout_ms=30_000))
+    guarded = RequestsTransport(HttpConfig(timeout=30_000))
     try:
         with pytest.raises(ExchangeFailed) as refused:
             guarded.send(Request("GET", server.url("/page"), untrusted=True))

@@ -29,8 +29,8 @@ from pubfetch.net.outcome import OutcomeKind
 from pubfetch.net.reachability import NetworkWatch
 from pubfetch.net.retry import ExchangeFailed
 from pubfetch.net.transport import Request
-from pubfetch.resources.base import Context
 from pubfetch.store import init_store, open_store
+from support.fetchrun import run_context
 from support.netsupport import Sleeps
 
 TIMEOUT_MS = 1000
@@ -227,17 +227,16 @@ def test_after_an_answer_four_silences_on_two_hosts_mean_the_network_is_down() -
 
 def test_fetch_many_watches_its_run_and_only_while_it_runs() -> None:
     """The IDs are read inside the run: there the watch does not retry a timeout (nothing answered); after it does."""
-    client, _ = _client()
+    _, network = _client()
     seen: list[bool] = []
+    with run_context(FetchConfig(), transport=network) as ctx:
+        def ids() -> Iterator[PublicationIds]:
+            seen.append(ctx.client.watch.retries_timeout())
+            yield from ()
 
-    def ids() -> Iterator[PublicationIds]:
-        seen.append(client.watch.retries_timeout())
-        yield from ()
-
-    with Context(FetchConfig(), client=client) as ctx:
         assert list(fetch_many(ids(), context=ctx)) == []
-    assert seen == [False]
-    assert client.watch.retries_timeout()
+        assert seen == [False]
+        assert ctx.client.watch.retries_timeout()
 
 
 def test_a_fresh_watch_retries_timeouts() -> None:
@@ -277,7 +276,7 @@ def test_the_exchanges_in_flight_are_cut_when_the_network_is_found_down() -> Non
         refusing = [_closed_port(host) for host in ("127.0.0.2", "127.0.0.3")]
     except OSError as e:
         pytest.skip(f"cannot listen on 127.0.0.2 and 127.0.0.3 ({e}): three loopback hosts are needed")
-    client = HttpClient(HttpConfig(timeout_ms=60_000))
+    client = HttpClient(HttpConfig(timeout=60_000))
     results = []
     try:
         in_flight = threading.Thread(target=lambda: results.append(client.get(silent.url("/slow"))))

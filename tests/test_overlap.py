@@ -13,12 +13,10 @@ import pytest
 from pubfetch.cli.main import main
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
-from pubfetch.net.client import HttpClient
-from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.net.transport import Request
-from pubfetch.resources.base import Context
 from pubfetch.store import open_store
+from support.fetchrun import run_context
 from support.loopback import Reply
 from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices, in_process_hosts, use_services
 from support.waits import wait_until
@@ -63,7 +61,7 @@ def test_the_next_batch_starts_before_the_current_one_is_done() -> None:
     transport.answers["http://ebi.test/*"] = watched
     cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=endpoints, allow_private_addresses=True, javascript=False, batch_size=2,
                       rate_limits=False)
-    with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:
+    with run_context(cfg, transport=transport) as ctx:
         pubs = list(fetch_many(services.pmids(), config=cfg, context=ctx))
     assert page_waited == [True]
     assert [p.pmid.content for p in pubs] == services.pmids()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.engine.assembly import builtin_rules
 from pubfetch.extract.clean import parse_html
-from pubfetch.rules import default_rules
 from pubfetch.rules.page_index import PageIndex
 from pubfetch.rules.selectors import compile_selector
 
@@ -66,7 +66,7 @@ def test_a_selector_given_an_index_of_another_tree_asks_soupsieve() -> None:
 def test_platform_fingerprints_and_rule_selectors_on_recorded_pages(corpus_dir: Path) -> None:
     """Every built-in platform fingerprint, and the selectors of the rule whose fingerprint the page carries, on one
     recorded publisher page of each platform of the third batch."""
-    rules = default_rules()
+    rules = builtin_rules()
     fingerprints = [rule.recognise.compiled for rule in rules.sites.values() if rule.recognise and rule.recognise.css]
     assert len(fingerprints) >= 10
     with open(corpus_dir / "pages3.jsonl", encoding="utf-8") as f:

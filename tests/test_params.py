@@ -1,4 +1,4 @@
-"""Tests for pubfetch.params: LOCKSS parameter types (spec lockss.md section 7) and parameter descriptors; PubFetcher's
+"""Tests for pubfetch.metadata.params: LOCKSS parameter types (spec lockss.md section 7) and parameter descriptors; PubFetcher's
 fetching parameters, described with them, are tested in tests/test_fetcher_args.py."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
-from pubfetch.params import (
+from pubfetch.metadata.params import (
     MAX_SET_SIZE,
     InvalidParamValue,
     ParamDescr,
@@ -126,7 +126,7 @@ def test_set() -> None:
 
 
 def test_set_capped(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="pubfetch.params"):
+    with caplog.at_level(logging.WARNING, logger="pubfetch.metadata.params"):
         value = parse_value(T.SET, "a, {1-20000}, b")
     assert len(value) == MAX_SET_SIZE == 10000
     assert value[:3] == ["a", "1", "2"] and value[-1] == "9999"

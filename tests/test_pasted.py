@@ -168,3 +168,10 @@ def test_the_library_reads_pasted_ids(services: SyntheticServices) -> None:
     pubs = list(pubfetch.fetch_many(pasted, errors="raise"))
     assert [p.title.content for p in pubs] == [two.title, three.title, one.title]
     assert pubs[1].doi.content == three.doi.upper() and pubs[2].doi.content == one.doi.upper()
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2009", "\u3000", "\u200b", "\ufeff", "&nbsp;", " \u200b\u00a0"])
+def test_invisible_space_around_an_id_is_cut(space: str) -> None:
+    """The spaces the docs table cannot show: a no-break, thin or ideographic space, zero-width characters."""
+    assert ids.classify(f"{space}10.1038/nature12373{space}").ids == ("", "", "10.1038/NATURE12373")
+    assert ids.classify(f"PMID:{space}22351513{space}").ids == ("22351513", "", "")

@@ -10,11 +10,11 @@ from pubfetch.metadata.article_metadata import CookMap
 from pubfetch.metadata.au import AuIdError
 from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
 from pubfetch.metadata.extractors import MetadataTarget, PdfMetadataExtractor
+from pubfetch.metadata.params import InvalidParamValue
 from pubfetch.metadata.plugin import load_plugin
 from pubfetch.metadata.plugin_definition import AspectDef, ExtractorDef, IteratorDef, Plugin, PluginError
 from pubfetch.metadata.sources import MemorySource
 from pubfetch.metadata.tdb import parse_tdb
-from pubfetch.params import InvalidParamValue
 
 
 def test_plugin_parameters_make_typed_au_configs_and_au_ids() -> None:

@@ -14,9 +14,9 @@ import pytest
 from pubfetch.metadata import fields as mf
 from pubfetch.metadata.article_metadata import ArticleMetadata
 from pubfetch.metadata.extract_au import extract_au
+from pubfetch.metadata.params import ParamType
 from pubfetch.metadata.plugin import Plugin, PluginError, plugin_from_dict
 from pubfetch.metadata.sources import MemorySource
-from pubfetch.params import ParamType
 
 FIXTURES = Path(__file__).parent / "data" / "archival_units"
 TINY_PDF = (FIXTURES / "tiny_article.pdf").read_bytes()

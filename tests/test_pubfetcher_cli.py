@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.cli.options import BY_NAME
 from pubfetch.cli.parser import parse_args
 from pubfetch.cli.spec import SCRAPE_SELECTOR_KEYS
+from pubfetch.config import FetchConfig
 from support.loopback import LoopbackServer, Reply
 
 #: A user rule file (--journalsYaml) giving every journal key for one site, so the answers do not depend on the
@@ -113,7 +115,7 @@ def test_look_ups_that_find_nothing_print_null(cli, journals: Path) -> None:
 ])
 def test_quick_is_a_flag_or_takes_true_or_false(words: list[str], quick: bool) -> None:
     """PubFetcher's form (--quick true) and, as pubfetch's documented addition, the bare flag (docs/limits.md)."""
-    assert parse_args(["-is-pmid", "1", *words]).fetcher_args().quick is quick
+    assert FetchConfig().with_changes(**parse_args(["-is-pmid", "1", *words]).fetcher).fetching.quick is quick
 
 
 def test_quick_with_a_bad_value_is_a_clean_error(cli) -> None:
@@ -123,7 +125,9 @@ def test_quick_with_a_bad_value_is_a_clean_error(cli) -> None:
 
 
 def test_quick_false_retries_a_timeout_and_quick_true_does_not(cli, tmp_path: Path, monkeypatch) -> None:
-    """The value reaches the fetcher: a page that times out is asked twice without --quick, once with it."""
+    """The value reaches the fetcher and does what ``--help`` says of it: a page that times out is asked twice
+    without --quick, once with it."""
+    assert "Do not retry a request after it timed out" in BY_NAME["--quick"].help
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
     # the answer never comes (the server holds the connection until the client gave up and closed it), so however
     # late a loaded machine runs the client's timer it still sees a timeout, and nothing is written to a closed socket
@@ -177,3 +181,21 @@ def test_text_says_unknown_and_given_as_input_where_json_keeps_pubfetchers_value
     [stored] = json.loads(out)["publications"]
     assert (stored["pubDateHuman"], stored["doi"]["url"], stored["pmid"]["timestampHuman"]) == (
         "1969-12-31", SOURCE, "1970-01-01T00:00:00Z")
+
+
+# --- the rule files of a config file ----------------------------------------------------------------------------------
+
+
+def test_scrape_look_ups_use_the_journals_yaml_of_the_config_file(cli, tmp_path: Path) -> None:
+    """A config file's ``fetching: {journalsYaml: ...}`` is the session's, as ``--journalsYaml`` is: the look-ups
+    answer with its rule for a page of a loopback server, which no shipped rule knows."""
+    with LoopbackServer({"/paper/7": Reply(body=b"<html></html>")}) as server:
+        page = server.url("/paper/7")
+        rules = tmp_path / "own-journals.yaml"
+        rules.write_text("'127\\.0\\.0\\.1:[0-9]+/paper/': loopsite\n---\nloopsite:\n  title: 'h1.own'\n---\n---\n",
+                         encoding="utf-8")
+        config = tmp_path / "config.yaml"
+        config.write_text(f"fetching:\n  journalsYaml: {rules}\n", encoding="utf-8")
+        code, out, err = cli("-scrape-site", page, "-scrape-selector", page, "title", "--config", config)
+    assert (code, out, err) == (0, "loopsite\nh1.own\n", "")
+    assert cli("-scrape-site", page) == (0, "null\n", ""), "without the config file no rule knows the page"

@@ -19,8 +19,8 @@ from pubfetch.model.parts import VisitedSite
 from pubfetch.model.publication import Publication
 from pubfetch.model.webpage import Webpage
 from pubfetch.net.config import http_config
-from pubfetch.resources.base import Context
 from pubfetch.webfetch import fetch_pages
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply, Request
 from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices
 
@@ -37,7 +37,7 @@ def chain_config(services: SyntheticServices, **changes: object) -> FetchConfig:
 
 def fetch_ids(services: SyntheticServices, ids: list[str], **changes: object) -> list[Publication]:
     cfg = chain_config(services, **changes)
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         return list(fetch_many(ids, config=cfg, context=ctx))
 
 

@@ -14,7 +14,7 @@ from pubfetch.extract.errors import ParseError
 from pubfetch.extract.pubmed_html import parse_pubmed_html
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.parts import MeshTerm
-from pubfetch.resources.base import Context
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply
 from support.synthetic import SCHOLARLY_OFF
 
@@ -99,7 +99,7 @@ def test_pubmed_resource_reports_the_gate_and_takes_nothing(corpus_dir: Path, ca
         cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=Endpoints(europepmc=none, europepmc_annotations=none, eutils=none,
                                               pubmed=server.url("/pubmed/"), doi=none, unpaywall=none),
                           allow_private_addresses=True, javascript=False)
-        with caplog.at_level(logging.WARNING), Context(cfg) as ctx:
+        with caplog.at_level(logging.WARNING), run_context(cfg) as ctx:
             [pub] = list(fetch_many(["22188593"], config=cfg, context=ctx, retry_exceptions=False))
     assert (pub.title.content, pub.abstract.content) == ("", "")
     assert pub.state.fetch_exception

@@ -14,8 +14,8 @@ from pubfetch.extract.pdf import extract_pdf
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.resources import europepmc
-from pubfetch.resources.base import Context
 from pubfetch.resources.links import Links
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply, Request
 from support.pdfs import PAGE_TREE, make_pdf, pdf_of, stream
 from support.synthetic import SCHOLARLY_OFF
@@ -106,7 +106,7 @@ def test_europepmc_paging_stops_at_the_page_cap_when_every_page_has_a_new_cursor
 
     with LoopbackServer({"/rest/search": endless}) as server:
         cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=Endpoints(europepmc=server.base + "/rest/"))
-        with Context(cfg) as ctx:
+        with run_context(cfg) as ctx:
             records, failed = europepmc.search(ctx, "(EXT_ID:1) AND SRC:MED")
     assert failed is None
     assert [r.pmid for r in records] == ["1", "2", "3", "4", "5"]

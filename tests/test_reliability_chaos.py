@@ -18,9 +18,9 @@ from pubfetch.config import FetchConfig
 from pubfetch.fetcher import BatchSummary, fetch_many
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
-from pubfetch.resources.base import Context
 from pubfetch.store import init_db, open_db
 from support.chaos import FAULTS, PLAUSIBLE_PAGE_FAULTS, ChaosServices
+from support.fetchrun import run_context
 from support.synthetic import SCHOLARLY_OFF
 
 N = 1000
@@ -44,7 +44,7 @@ def healthy(cfg: FetchConfig) -> FetchConfig:
 
 def run(services: ChaosServices, cfg: FetchConfig, db: str | None = None,
         summary: BatchSummary | None = None) -> dict[str, Publication]:
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         pubs = list(fetch_many(services.pmids(), db=db, config=cfg, context=ctx, summary=summary))
     assert [p.pmid.content for p in pubs] == services.pmids() or sorted(p.pmid.content for p in pubs) == sorted(
         services.pmids())
@@ -138,12 +138,12 @@ def test_publisher_error_page_with_status_200_is_repaired_by_a_healthy_rerun(tmp
     closed = "30000001"  # closed access: its full text can only come from the publisher page
     with ChaosServices(2, seed=1, rate=1.0, faults=(), page_faults=("html200",)) as services:
         cfg = chaos_config(services, timeout_ms=5000)
-        with Context(cfg) as ctx:
+        with run_context(cfg) as ctx:
             [poisoned] = fetch_many([closed], db=db_path, config=cfg, context=ctx)
         assert poisoned.fulltext.content.startswith("We'll be back soon")
         assert not poisoned.is_final(cfg.fetching) and poisoned.state.can_fetch(poisoned, cfg.fetching)
         services.heal()
-        with Context(cfg) as ctx:
+        with run_context(cfg) as ctx:
             [again] = fetch_many([closed], db=db_path, config=cfg, context=ctx)
         assert services.counts["publisher"] == 2  # fetched again ...
     assert "Synthetic study 1 " in again.fulltext.content  # ... but the error page was kept
@@ -154,7 +154,7 @@ def test_pubmed_page_serves_when_europepmc_and_efetch_are_down():
     with ChaosServices(2, seed=1, rate=0.0) as services:
         services.failing.update({"europepmc_search", "ncbi"})
         cfg = chaos_config(services, timeout_ms=5000).with_changes(busy_retries=0)
-        with Context(cfg) as ctx:
+        with run_context(cfg) as ctx:
             pubs = list(fetch_many(services.pmids(), config=cfg, context=ctx, retry_exceptions=False))
         assert services.counts["pubmed_html"] == 2
     for pub, pmid in zip(pubs, services.pmids(), strict=True):

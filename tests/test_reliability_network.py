@@ -111,7 +111,7 @@ def test_one_deadline_covers_status_line_headers_and_body(where):
     prefix, drip = DRIPS[where]
     server = DripServer(prefix, drip)
     try:
-        with patient_client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
+        with patient_client(timeout=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
             result = within(60, lambda: c.get(server.url))
     finally:
         server.close()
@@ -129,7 +129,7 @@ def test_bodies_of_redirects_and_errors_are_bounded_by_the_same_deadline(status,
             f"Location: http://127.0.0.1:9/next\r\n\r\n").encode()
     server = DripServer(head, b"x" * 300)
     try:
-        with patient_client(timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
+        with patient_client(timeout=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
             result = within(60, lambda: c.get(server.url))
     finally:
         server.close()
@@ -217,11 +217,11 @@ def test_ftp_downloads_with_a_deadline_and_a_peer_check(rebinding_dns):
     dripping = FtpServer({}, drip=True)
     try:
         # the healthy download gets no short deadline (a loaded machine may take seconds over its round trips)
-        with patient_client(allow_private_addresses=True, timeout_ms=DRIP_READ_TIMEOUT_MS) as c:
+        with patient_client(allow_private_addresses=True, timeout=DRIP_READ_TIMEOUT_MS) as c:
             ok = c.get(server.url("/pub/paper.pdf"))
-        with patient_client(allow_private_addresses=True, timeout_ms=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
+        with patient_client(allow_private_addresses=True, timeout=DRIP_READ_TIMEOUT_MS, total_timeout_ms=800) as c:
             slow = within(60, lambda: c.get(dripping.url("/pub/paper.pdf")))
-        with patient_client(timeout_ms=DRIP_READ_TIMEOUT_MS) as c:
+        with patient_client(timeout=DRIP_READ_TIMEOUT_MS) as c:
             rebinding = c.get(server.url("/pub/paper.pdf", host="ftp.rebind.example"), untrusted=True)
     finally:
         server.close()

@@ -27,8 +27,8 @@ from pubfetch.net import addresses
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import HttpConfig
 from pubfetch.net.outcome import OutcomeKind
-from pubfetch.resources.base import Context
 from pubfetch.store import init_db
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply, Request
 from support.synthetic import SCHOLARLY_OFF, SyntheticServices
 
@@ -100,7 +100,7 @@ BAD_SCHEMES = ["file:///etc/passwd", "gopher://127.0.0.1:70/_", "dict://127.0.0.
 
 @pytest.mark.parametrize(("url", "reason"), FORBIDDEN_URLS)
 def test_untrusted_urls_to_internal_addresses_are_refused_before_any_connection(url, reason, connects):
-    result = HttpClient(HttpConfig(timeout_ms=500)).get(url, untrusted=True, publication=True)
+    result = HttpClient(HttpConfig(timeout=500)).get(url, untrusted=True, publication=True)
     assert result.kind is OutcomeKind.FORBIDDEN_ADDRESS
     assert result.message.endswith(f"is a {reason}")
     assert connects == []
@@ -109,7 +109,7 @@ def test_untrusted_urls_to_internal_addresses_are_refused_before_any_connection(
 
 @pytest.mark.parametrize("url", BAD_SCHEMES)
 def test_only_http_and_https_are_fetched(url, connects):
-    result = HttpClient(HttpConfig(timeout_ms=500)).get(url, untrusted=True, publication=True)
+    result = HttpClient(HttpConfig(timeout=500)).get(url, untrusted=True, publication=True)
     assert result.kind in (OutcomeKind.BAD_SCHEME, OutcomeKind.BAD_URL)
     assert "only http and https URLs are fetched" in result.message
     assert connects == []
@@ -117,7 +117,7 @@ def test_only_http_and_https_are_fetched(url, connects):
 
 def test_ftp_only_for_pdfs_and_configured_endpoints_stay_trusted(connects):
     with LoopbackServer({"/api": Reply(200, "{}", "application/json")}) as server:
-        client = HttpClient(HttpConfig(timeout_ms=2000))
+        client = HttpClient(HttpConfig(timeout=2000))
         assert client.get("ftp://10.0.0.1/page.html", accept_pdf=False).kind is OutcomeKind.BAD_SCHEME
         assert client.get(server.url("/api")).ok  # a trusted (configured) endpoint on loopback
         assert client.get(server.url("/api"), untrusted=True).kind is OutcomeKind.FORBIDDEN_ADDRESS
@@ -177,7 +177,7 @@ def fetch_hostile(tmp_path: Path, allow: bool) -> tuple[LoopbackServer, list]:
                                 unpaywall=f"{b}/unpaywall/"),
             journals_yaml=str(rules), allow_private_addresses=allow, javascript=False, threads=2,
             timeout=3000, busy_retries=0, proxies={"http": b})
-        with Context(cfg) as ctx:
+        with run_context(cfg) as ctx:
             pubs = list(fetch_many(["10.5555/ssrf.1", "10.5555/ssrf.2", "10.5555/ssrf.3"], config=cfg, context=ctx))
     return server, pubs
 
@@ -252,8 +252,8 @@ def test_api_key_reaches_ncbi_but_no_log_database_json_or_warc(tmp_path, monkeyp
         db, log, warc = tmp_path / "pubs.db", tmp_path / "run.log", tmp_path / "run.warc"
         init_db(db).close()
         common = ["--allow-private-addresses", "--no-javascript", "--quiet", "-l", str(log), "--verbose"]
-        assert main(["-pub-file", str(ids), "-db-fetch", str(db), "--warc", str(warc), *common]) == 1
-        assert main(["-pub-file", str(few), "-fetch", "-out", "--format", "json", *common]) == 1
+        assert main(["-pub-file", str(ids), "-db-fetch", str(db), "--warc", str(warc), *common]) == 0
+        assert main(["-pub-file", str(few), "-fetch", "-out", "--format", "json", *common]) == 0
         assert main(["-pub-db", str(db), "-db", str(db), "-out", "--format", "json", "-l", str(log)]) == 0
         sent = [r.param("api_key") for r in services.server.requests if r.path.startswith("/eutils/")]
         methods = {r.method for r in services.server.requests if r.path.startswith("/eutils/")}

@@ -56,9 +56,10 @@ _THREE_RUNS = """
 from pubfetch.config import FetchConfig
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.webpage_read import text_length
-from pubfetch.resources.base import Context
+from pubfetch.engine.assembly import FetchRun
 for _ in range(3):
-    Context(FetchConfig()).warn_once("ncbi-email", "NCBI E-utilities are asked without an e-mail address")
+    with FetchRun(FetchConfig().with_changes(rate_limits=False)) as run:
+        run.context.warn_once("ncbi-email", "NCBI E-utilities are asked without an e-mail address")
     parse_html("https://example.org/a-page-that-is-only-a-url")
     text_length('<?xml version="1.0"?><root><a>b</a></root>')
 """

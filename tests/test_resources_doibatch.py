@@ -12,9 +12,9 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Relation, RichName, Update
-from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import merge
 from pubfetch.resources.pubrun import PubRun
+from support.fetchrun import run_context
 from support.loopback import Reply
 from support.replay_apis import JSON
 from support.replayrun import fetch_all
@@ -42,7 +42,7 @@ def api_record() -> ArticleRecord:
 
 
 def test_content_only_where_unfinished_the_rest_joined():
-    with Context(FetchConfig()) as ctx:
+    with run_context(FetchConfig()) as ctx:
         finished = PubRun(finished_publication())
         merge(ctx, finished, api_record(), PartType.crossref, "https://api.crossref.org/works/10.1/x")
         fresh = PubRun(Publication(clock=lambda: 1))

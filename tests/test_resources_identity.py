@@ -20,6 +20,7 @@ from pubfetch.resources import identity
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_pdf, fetch_site
+from support.fetchrun import run_context
 from support.replayrun import config_for, fetch_all
 
 #: DOI asked (Crossref's test prefix, so that no recorded service knows it; the last one a real DOI whose title Europe
@@ -49,7 +50,7 @@ def wrong(replay_server):
         replay.redirect(doi, url)
     cfg = config_for(server)
     summary = BatchSummary()
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         pubs = list(fetch_many(list(WRONG_PAPERS), config=cfg, context=ctx, retry_exceptions=False, summary=summary))
     return {p.doi.content.lower(): p for p in pubs}, summary
 
@@ -84,7 +85,7 @@ def test_a_rejected_url_is_not_asked_again_for_the_publication(wrong, replay_ser
     replay, server = replay_server
     cfg = config_for(server)
     pubs, _ = wrong
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         for doi in ("10.5555/identity.redirect", "10.5555/identity.pdf"):
             url = WRONG_PAPERS[doi][0]
             run = PubRun(pubs[doi])
@@ -107,7 +108,7 @@ IEEE_TITLE = "Block Design-Based Key Agreement for Group Data Sharing in Cloud C
 def test_a_page_without_ids_is_merged_unverified_and_dropped_by_another_title(replay_server) -> None:
     _, server = replay_server
     cfg = config_for(server)
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         run = _site_run(ctx, "10.5555/identity.unverified")
         fetch_site(ctx, run, SPRINGER_1988, PartType.doi, "https://doi.org/10.5555/identity.unverified", meta=True,
                    keywords=True)
@@ -126,7 +127,7 @@ def test_a_page_without_ids_is_merged_unverified_and_dropped_by_another_title(re
 def test_a_page_without_ids_is_confirmed_by_the_papers_title(replay_server) -> None:
     _, server = replay_server
     cfg = config_for(server)
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         run = _site_run(ctx, "10.1109/TDSC.2017.2725953")
         fetch_site(ctx, run, IEEE, PartType.doi, "https://doi.org/10.1109/TDSC.2017.2725953", meta=True,
                    keywords=True)
@@ -143,7 +144,7 @@ def test_a_page_without_ids_is_confirmed_by_the_papers_title(replay_server) -> N
 def test_a_page_without_ids_and_another_title_than_the_known_one_is_not_merged(replay_server) -> None:
     _, server = replay_server
     cfg = config_for(server)
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         run = _site_run(ctx, "10.5555/identity.titled")
         run.pub.set_title("Deep learning", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ctx.args)
         fetch_site(ctx, run, IEEE, PartType.link_oadoi, "https://api.unpaywall.org/", meta=True, keywords=False)
@@ -182,7 +183,7 @@ def test_no_page_read_at_its_url_or_pdf_of_the_corpus_is_rejected(replay_server)
              if e["url"] not in redirected and e["ids"].get("doi") and e["status"] == 200]
     pdfs = [e for e in replay.by_resource("pdf") if e["status"] == 200]
     assert pages and len(pdfs) == 3
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         for entry in pages + pdfs:
             doi = entry["ids"]["doi"]
             run = _site_run(ctx, doi)
@@ -234,7 +235,7 @@ def test_every_third_batch_page_matches_its_own_displayed_title_and_no_other(rep
              if e["_manifest"] == "pages3.jsonl" and e["expected"]["title"]]
     assert len(pages) == 45
     wrongly_rejected, wrongly_kept = [], []
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         for i, entry in enumerate(pages):
             for title, own in ((entry["expected"]["title"], True), (pages[i - 1]["expected"]["title"], False)):
                 run = _site_run(ctx, "PMC9999999")

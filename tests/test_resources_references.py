@@ -17,7 +17,7 @@ from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.resources.base import Context
+from support.fetchrun import run_context
 from support.loopback import Reply, Request
 from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices
 
@@ -62,7 +62,7 @@ def _fetch(services: SyntheticServices, db: str | None = None, **changes: object
     values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "javascript": False, "threads": 2,
               "linger_ms": 600_000, "busy_retries": 0, "timeout": 5000, **changes}
     cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, **values)
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         return list(fetch_many(services.pmids(), db=db, config=cfg, context=ctx))
 
 

@@ -9,8 +9,8 @@ from pubfetch.config import FetchConfig
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import RichName
 from pubfetch.model.structure import Supplement
-from pubfetch.resources.base import Context
 from pubfetch.resources.supplements import download_supplements, supplement_targets
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply
 from support.publications import structured_publication
 
@@ -33,7 +33,7 @@ def test_supplements_are_written_to_their_papers_folder(tmp_path: Path) -> None:
                                 Supplement("S3", url=server.url("/bin/table.xlsx?download=1")),
                                 Supplement("S4", url="relative.pdf"))  # no service to ask: left alone
         config = FetchConfig().with_changes(allow_private_addresses=True)
-        with Context(config) as ctx:
+        with run_context(config) as ctx:
             done = download_supplements(ctx, [pub], tmp_path)
     assert (done.written, done.failed) == (3, 0)
     folder = tmp_path / "PMC7"
@@ -44,7 +44,7 @@ def test_supplements_are_written_to_their_papers_folder(tmp_path: Path) -> None:
 def test_a_supplement_at_a_private_address_is_refused_by_the_guard(tmp_path: Path) -> None:
     with LoopbackServer({"/s1.csv": Reply(200, DATA, "text/csv")}) as server:
         pub = _with_supplements(Supplement("S1", url=server.url("/s1.csv")))
-        with Context(FetchConfig()) as ctx:  # private addresses not allowed: the URL came from a source
+        with run_context(FetchConfig()) as ctx:  # private addresses not allowed: the URL came from a source
             done = download_supplements(ctx, [pub], tmp_path)
         assert server.requests == []
     assert (done.written, done.failed) == (0, 1)
@@ -55,7 +55,7 @@ def test_a_supplement_over_the_size_cap_leaves_no_file(tmp_path: Path) -> None:
     with LoopbackServer({"/big.bin": Reply(200, DATA * 100, "application/octet-stream")}) as server:
         pub = _with_supplements(Supplement("S1", url=server.url("/big.bin")))
         config = FetchConfig().with_changes(allow_private_addresses=True, max_bytes=1000)
-        with Context(config) as ctx:
+        with run_context(config) as ctx:
             done = download_supplements(ctx, [pub], tmp_path)
     assert (done.written, done.failed) == (0, 1)
     assert list(tmp_path.rglob("*")) == []

@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 from pubfetch.cli.main import main
+from pubfetch.engine.assembly import builtin_rules
 from pubfetch.extract.clean import parse_html
-from pubfetch.rules import ScrapingRules, default_rules
+from pubfetch.rules import ScrapingRules
 from pubfetch.ruletest import MANIFESTS, corpus_pages, journal_outcomes, outcome_table, webpage_outcomes
 
-RULES = default_rules()
+RULES = builtin_rules()
 SITE_ENTRIES = [(name, test) for name, site in RULES.sites.items() for test in site.tests]
 WEBPAGE_ENTRIES = [(rule.regex, test) for rule in RULES.webpage_rules for test in rule.tests]
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.engine.assembly import builtin_rules
 from pubfetch.rules import (
     JOURNAL_KEYS,
     RuleError,
     ScrapingRules,
     Selector,
-    default_rules,
 )
 from pubfetch.rules import ruleset as rules_mod
 
@@ -70,8 +70,8 @@ def test_builtin_rules_load_and_every_selector_compiles() -> None:
     assert len(selectors) > 100
 
 
-def test_default_rules_are_loaded_once() -> None:
-    assert default_rules() is default_rules()
+def test_builtin_rules_are_loaded_once() -> None:
+    assert builtin_rules() is builtin_rules()
 
 
 @pytest.mark.parametrize(("url", "site"), [
@@ -103,14 +103,14 @@ def test_default_rules_are_loaded_once() -> None:
     ("", None),
 ])  # fmt: skip
 def test_builtin_journal_sites(url: str, site: str | None) -> None:
-    rules = default_rules()
+    rules = builtin_rules()
     assert rules.site(url) == site
     rule = rules.journal_rule(url)
     assert (rule.site if rule else None) == site
 
 
 def test_builtin_javascript_is_for_preprint_servers_only() -> None:
-    rules = default_rules()
+    rules = builtin_rules()
     assert rules.javascript("https://www.biorxiv.org/content/10.1101/2021.03.01.433300v1")
     assert rules.javascript("https://medrxiv.org/content/10.1101/2020.05.01.20087000v2")
     assert not rules.javascript("https://peerj.com/articles/4375")
@@ -143,7 +143,7 @@ def test_builtin_javascript_is_for_preprint_servers_only() -> None:
     ("https://example.org/tool", None),
 ])  # fmt: skip
 def test_builtin_webpage_rules(url: str, regex: str | None) -> None:
-    rule = default_rules().webpage_rule(url)
+    rule = builtin_rules().webpage_rule(url)
     assert (rule.regex if rule else None) == regex
 
 
@@ -245,13 +245,13 @@ def test_wait_until_is_css_text_for_the_browser() -> None:
     assert rules.journal_rule("https://a.org/").wait_until == "#content"
     web = webpages("'a\\.org/':\n  javascript: true\n  wait_until: 'main article'\n")
     assert web.webpage_rule("https://a.org/").wait_until == "main article"
-    assert default_rules().webpage_rule("https://bio.tools/bwa").wait_until == "[ng-include*=toolPageSummary] > h2"
+    assert builtin_rules().webpage_rule("https://bio.tools/bwa").wait_until == "[ng-include*=toolPageSummary] > h2"
     err = error_of(webpages, "'a\\.org/':\n  wait_until: 'main >'\n")
     assert err.key == "wait_until"
 
 
 def test_empty_url_matches_nothing() -> None:
-    rules = default_rules()
+    rules = builtin_rules()
     assert rules.site("") is None
     assert rules.webpage_rule("") is None
     assert not rules.javascript("")

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from pubfetch.engine.assembly import builtin_rules
 from pubfetch.rules.keys import RuleError
-from pubfetch.rules.ruleset import ScrapingRules, default_rules
+from pubfetch.rules.ruleset import ScrapingRules
 
 JOURNALS = """\
 'a\\.org/': alpha
@@ -99,6 +100,6 @@ def test_a_webpages_file_has_one_section() -> None:
 def test_user_files_are_read_after_the_built_in_ones(tmp_path: Path) -> None:
     path = tmp_path / "j.yaml"
     path.write_text("'peerj\\.com/': mine\n---\nmine:\n  title: '.mine'\n", encoding="utf-8")
-    assert default_rules().site("https://peerj.com/articles/1") == "peerj"
+    assert builtin_rules().site("https://peerj.com/articles/1") == "peerj"
     assert ScrapingRules.load(path).site("https://peerj.com/articles/1") == "mine"
-    assert default_rules() is default_rules()
+    assert builtin_rules() is builtin_rules()

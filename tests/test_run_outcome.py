@@ -145,7 +145,7 @@ def test_the_clause_of_final_publications_says_what_pubfetchers_rules_do(retries
     pub = final_publication("1", failed_request=True, retries=retries)
     summary = BatchSummary()
     summary.count(pub, args, fetched=False)
-    head = "1 publications: 0 fetched, 1 skipped; 1 final, 0 partial, 0 failed"
+    head = "1 publication: 0 fetched, 1 skipped; 1 final, 0 partial, 0 failed"
     after = utc(pub.state.fetch_time + 1440 * MINUTE_MS)
     assert summary.line() == (head if clause is None else f"{head}; {clause.format(after=after)}")
 
@@ -207,3 +207,17 @@ def test_a_fetch_part_run_is_judged_by_the_parts_it_asks_for(
     assert code == 0 and err[-1].startswith("pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
                                             "0 failed"), err
 
+
+
+@pytest.mark.parametrize("part", ["pmid", "doi", "keywords"])
+def test_an_ids_only_fetch_part_run_skips_what_it_has_got(
+        part: str, services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    """A run asking for no deciding part is judged by the parts it asks for: once they are final, a re-run skips."""
+    ids, db = id_file(tmp_path, services.pmids()), tmp_path / "pubs.db"
+    code, err = fetch(cli, ids, db, "--fetch-part", part)
+    assert (code, err[-1]) == (0, "pubfetch: 3 publications: 3 fetched, 0 skipped; 3 final, 0 partial, 0 failed")
+    asked = sum(services.counts.values())
+
+    code, err = fetch(cli, ids, db, "--fetch-part", part)
+    assert sum(services.counts.values()) == asked
+    assert (code, err[-1]) == (0, "pubfetch: 3 publications: 0 fetched, 3 skipped; 3 final, 0 partial, 0 failed")

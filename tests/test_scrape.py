@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.engine.assembly import builtin_rules
 from pubfetch.extract.article_abstract import find_abstract
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.scrape import (
@@ -23,7 +24,7 @@ from pubfetch.extract.scrape import (
 )
 from pubfetch.model.parts import CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link
-from pubfetch.rules import ScrapingRules, default_rules
+from pubfetch.rules import ScrapingRules
 
 PAGES = Path(__file__).resolve().parent / "data" / "pages"
 
@@ -117,23 +118,23 @@ WEBPAGES = [
                          ids=[w[0].removesuffix(".html") for w in WEBPAGES])
 def test_builtin_webpage_rules_on_site_shaped_pages(name: str, url: str, title: str, content: str, license_: str,
                                                     language: str) -> None:
-    rule = default_rules().webpage_rule(url)
+    rule = builtin_rules().webpage_rule(url)
     assert rule is not None
     got = scrape_webpage(page("webpages", name), url, rule)
     assert got == WebpageContent(title=title, content=content, license=license_, language=language)
 
 
 def test_webpage_rules_without_a_site_shaped_page_are_marked_untested() -> None:
-    tested = {default_rules().webpage_rule(url).regex for _, url, *_ in WEBPAGES}
-    without_page = [r for r in default_rules().webpage_rules if r.regex not in tested]
-    assert len(without_page) < len(default_rules().webpage_rules) - 10
+    tested = {builtin_rules().webpage_rule(url).regex for _, url, *_ in WEBPAGES}
+    without_page = [r for r in builtin_rules().webpage_rules if r.regex not in tested]
+    assert len(without_page) < len(builtin_rules().webpage_rules) - 10
     # the others say so in their test entries (docs/rules.md counts them); test_rule_entries checks the flag
     assert [r.regex for r in without_page if not r.tests or not all(t.untested for t in r.tests)] == []
 
 
 def test_github_readme_view_uses_the_markdown_only() -> None:
     url = "https://github.com/seqtools/seqkit-lite/blob/main/README.md"
-    got = scrape_webpage(page("webpages", "github_repo.html"), url, default_rules().webpage_rule(url))
+    got = scrape_webpage(page("webpages", "github_repo.html"), url, builtin_rules().webpage_rule(url))
     assert got.title == "seqkit-lite"
     assert got.content.startswith("seqkit-lite\n\nseqkit-lite reads FASTA")
     assert got.content.endswith("no other dependencies")
@@ -204,7 +205,7 @@ JOURNAL_PAGES = {
 
 def scrape_page(name: str) -> ArticleRecord:
     url = JOURNAL_PAGES[name]
-    rule = default_rules().journal_rule(url)
+    rule = builtin_rules().journal_rule(url)
     assert rule is not None, url
     return scrape_journal(page("journals", name), url, rule)
 
@@ -244,7 +245,7 @@ def test_biomed_central() -> None:
 
 def test_springer_link_uses_the_same_rule_as_bmc() -> None:
     url = "https://link.springer.com/article/10.1186/s12859-020-01234-5"
-    r = scrape_journal(page("journals", "bmc_article.html"), url, default_rules().journal_rule(url))
+    r = scrape_journal(page("journals", "bmc_article.html"), url, builtin_rules().journal_rule(url))
     assert r.title == "Fast k-mer counting on compressed reads"
     assert r.doi == "10.1186/S12859-020-01234-5"
 
@@ -324,7 +325,7 @@ def test_mdpi() -> None:
 
 def test_mdpi_full_text_page_links_to_nothing_new() -> None:
     url = "https://www.mdpi.com/1422-0067/22/4/1234/htm"
-    r = scrape_journal(page("journals", "mdpi_article.html"), url, default_rules().journal_rule(url))
+    r = scrape_journal(page("journals", "mdpi_article.html"), url, builtin_rules().journal_rule(url))
     assert [link.source for link in r.links] == ["pdf_a"]
 
 
@@ -347,7 +348,7 @@ def test_biorxiv() -> None:
 def test_ojs_galley_rule() -> None:
     url = "https://journals.example.edu/index.php/jbi/article/view/55/101"
     html = b"<html><head><title>Methods for X</title></head><body><h2>Introduction</h2><p>Text.</p></body></html>"
-    r = scrape_journal(html, url, default_rules().journal_rule(url))
+    r = scrape_journal(html, url, builtin_rules().journal_rule(url))
     assert r.title == "Methods for X"
     assert r.fulltext == "Methods for X\n\nIntroduction\n\nText."
     assert _links(r) == [("https://journals.example.edu/index.php/jbi/article/download/55/101", "html",
@@ -368,7 +369,7 @@ def corpus_page(corpus_dir: Path, name: str) -> tuple[str, bytes]:
 
 def scrape_corpus(corpus_dir: Path, name: str, site: str) -> ArticleRecord:
     url, body = corpus_page(corpus_dir, name)
-    rule = default_rules().journal_rule(url)
+    rule = builtin_rules().journal_rule(url)
     assert rule is not None and rule.site == site
     return scrape_journal(body, url, rule)
 

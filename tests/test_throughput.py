@@ -24,9 +24,9 @@ import pytest
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.resources.base import Context
 from pubfetch.store import open_store
 from support.dbwait import stored_count, wait_while_running
+from support.fetchrun import run_context
 from support.pubfetch_processes import init_db, pubfetch_cmd, service_env, write_ids
 from support.synthetic import (
     PMC_BASE,
@@ -198,7 +198,7 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
         cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
                           batch_size=batch)
         seen_at: list[int] = []
-        with Context(cfg) as ctx:
+        with run_context(cfg) as ctx:
             stream = fetch_many(endless(services.pmids()), config=cfg, context=ctx)
             for pub in stream:
                 seen_at.append(consumed)

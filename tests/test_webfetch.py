@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from pubfetch.resources.base import Context
 from pubfetch.store import init_db, open_store
 from pubfetch.webfetch import fetch_pages, fetch_webpage, get_webpage
 from support import hostile_pages
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply, Request
 from support.waits import within
 
@@ -24,9 +26,9 @@ JS_PAGE = (Path(__file__).parent / "data" / "pages" / "js" / "article.html").rea
 LONG = "Sequence alignment tool documentation. " * 10
 
 
-def context(javascript: bool = False, **args: object) -> Context:
-    return Context(FetchConfig().with_changes(fetching=FetcherArgs(**args), allow_private_addresses=True, javascript=javascript,
-                               threads=2))
+def context(javascript: bool = False, **args: object) -> AbstractContextManager[Context]:
+    return run_context(FetchConfig().with_changes(fetching=FetcherArgs(**args), allow_private_addresses=True,
+                                                  javascript=javascript, threads=2))
 
 
 def test_user_webpage_rule_gives_title_content_license_language(tmp_path):
@@ -42,6 +44,21 @@ def test_user_webpage_rule_gives_title_content_license_language(tmp_path):
     assert result.content == LONG.strip()
     assert (result.license, result.language) == ("MIT", "Python, C")
     assert result.is_final(FetcherArgs())
+
+
+def test_library_webpages_wait_for_the_shared_rate_limits_unless_told_not_to(tmp_path, monkeypatch):
+    import sqlite3
+
+    rates = tmp_path / "rates.sqlite"
+    monkeypatch.setenv("PUBFETCH_RATE_DB", str(rates))
+    config = FetchConfig().with_changes(allow_private_addresses=True, javascript=False)
+    with LoopbackServer({"/tool": Reply(200, f"<html><body><main>{LONG}</main></body></html>")}) as site:
+        assert fetch_webpage(site.url("/tool"), config=config, rate_limits=False).content
+        assert not rates.exists()
+        assert fetch_webpage(site.url("/tool"), config=config).content
+    with sqlite3.connect(rates) as db:
+        booked = {key for (key,) in db.execute("SELECT key FROM schedule")}
+    assert booked == {"host:127.0.0.1"}  # the page's host took its permit from the file every pubfetch process shares
 
 
 def test_pdf_webpage_is_read_as_pdf(corpus_dir):
@@ -146,7 +163,7 @@ def test_a_page_over_the_entry_size_cap_is_stored_with_its_content_cut_to_it(tmp
     init_db(db)
     config = FetchConfig().with_changes(allow_private_addresses=True, javascript=False, threads=2,
                                         max_entry_bytes=1024 * 1024)
-    with LoopbackServer({"/tool": Reply(200, page)}) as site, Context(config) as ctx, \
+    with LoopbackServer({"/tool": Reply(200, page)}) as site, run_context(config) as ctx, \
             caplog.at_level(logging.WARNING, logger="pubfetch"):
         [got] = list(fetch_pages([site.url("/tool")], db=db, context=ctx, config=config))
     with open_store(db) as store:

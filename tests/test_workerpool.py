@@ -20,8 +20,8 @@ import pytest
 from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
 from pubfetch.extract.workerpool import Outcome, WorkerPool
-from pubfetch.resources.base import Context
 from support.daemon_pools import hang_a_pdf, limits_in_a_daemon
+from support.fetchrun import run_context
 from support.procs import children_supported, descendants, process_gone
 from support.waits import wait_until
 
@@ -96,8 +96,7 @@ def test_context_close_leaves_no_worker_process() -> None:
         pytest.skip("no /proc/<pid>/task/<tid>/children on this system")
     assert extract_pdf(PDF).text == "Pooled text"  # the fork server (a child that lives with this process) runs
     before = descendants()
-    ctx = Context(FetchConfig().with_changes(threads=3))
-    try:
+    with run_context(FetchConfig().with_changes(threads=3)) as ctx:
         workers = ctx.pdf_workers
         assert ctx.pdf_workers is workers
         assert workers.size == 3  # the run's CPU slots
@@ -105,8 +104,6 @@ def test_context_close_leaves_no_worker_process() -> None:
         assert extract_pdf(PDF, workers=workers).text == "Pooled text"
         assert workers.started == 1
         assert set(workers.pids()) == descendants() - before
-    finally:
-        ctx.close()
     assert workers.pids() == []
     assert descendants() - before == set()  # processes of other tests may have ended meanwhile
 

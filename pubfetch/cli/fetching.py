@@ -79,14 +79,11 @@ class Session:
         return self.config.fetching
 
     def context(self, parts: frozenset[PartName] | None = None) -> Context:
-        """The run's context, assembled on first use (:class:`~pubfetch.engine.assembly.FetchRun`); ``parts``: the
-        publication parts this step fetches."""
+        """The run's context, assembled on first use (:class:`~pubfetch.engine.assembly.FetchRun`), for a step
+        fetching ``parts`` (the same client, rules and browser for every step; the configuration is the command's)."""
         if self._run is None:
-            self._run = _assemble(self.config.with_changes(parts=parts), self.warc)
-        else:
-            # same client, rules and browser; the step's own parts
-            self._run.context.config = self._run.context.config.with_changes(parts=parts)
-        return self._run.context
+            self._run = _assemble(self.config, self.warc)
+        return self._run.context.step(parts)
 
     def close(self) -> None:
         if self._run is not None:
@@ -193,7 +190,8 @@ def get_publications(sess: Session, ids: Iterable[PublicationIds | str], store: 
     shown = _progress(sess, "publications", None if plan.follows else ids, progress)
     sess.fetched_publications = True
     stream = fetch_many((i if isinstance(i, PublicationIds) else to_ids(str(i)) for i in ids), db=store,
-                        config=ctx.config, context=ctx, progress=shown, summary=sess.summary, use_stored=use_stored,
+                        parts=parts, config=sess.config, context=ctx, progress=shown, summary=sess.summary,
+                        use_stored=use_stored,
                         citations=plan.citations, expand_references=plan.expand_references, depth=plan.depth,
                         max_hits=plan.max_hits)
     try:

@@ -14,7 +14,6 @@ from pubfetch.config.defaults import PROCESS_VARIABLES
 from pubfetch.config.environment import variables
 from pubfetch.config.registry import setting_field
 from pubfetch.config.values import declared
-from pubfetch.fetcher_args import fetcher_descriptor
 
 WIDTH = 120
 COLUMN = 36
@@ -61,8 +60,8 @@ def environment_variables() -> tuple[tuple[str, str], ...]:
         group = SETTINGS[name]
         if group == "endpoints":
             continue
-        doc = (_phrase(fetcher_descriptor(name).description) if group == "fetching"
-               else declared(setting_field(group, name)).doc)
+        doc = declared(setting_field(group, name)).doc
+        doc = _phrase(doc) if group == "fetching" else doc
         found.append((", else ".join(names), _meaning(doc)))
     found += [(name, _meaning(meaning)) for name, meaning in PROCESS_VARIABLES.items()]
     return (*found, *HTTP_LIBRARY_VARIABLES)

@@ -72,6 +72,10 @@ def _database(args: ParsedArgs, out: TextIO, sess: Session) -> None:
         if dest in args:
             with open_store(args.get(dest), readonly=True) as db:
                 out.write(f"{getattr(db, size)()}\n")
+    if "db-import-medline" in args or "db-import-jats" in args:
+        from pubfetch.cli.bulkimport import run_bulk_imports
+
+        run_bulk_imports(args, sess)
     if "db-publications-map" in args:
         with open_store(args.get("db-publications-map"), readonly=True) as db:
             out.writelines(f"{any_id} -> {primary}\n" for any_id, primary in db.publications_map())
@@ -134,15 +138,18 @@ def _or_null(value: str | None) -> str:
     return "null" if value is None else value
 
 
-def _scrape(args: ParsedArgs, out: TextIO) -> None:
-    """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript."""
+def _scrape(args: ParsedArgs, out: TextIO, sess: Session) -> None:
+    """PubFetcher's rule look-ups: a URL's site, a site's selector, a webpage's rule, whether to use JavaScript; the
+    rules are the session's (``journalsYaml``/``webpagesYaml`` from the command line, the config file or the
+    environment)."""
     if not any(d in args for d in ("scrape-site", "scrape-selector", "scrape-webpage", "scrape-javascript")):
         return
-    from pubfetch.rules import RuleError, rules_for
+    from pubfetch.engine.assembly import scraping_rules
+    from pubfetch.rules import RuleError
 
-    fa = args.fetcher_args()
+    fa = sess.args
     try:
-        rules = rules_for(fa.journals_yaml, fa.webpages_yaml)
+        rules = scraping_rules(fa)
     except (RuleError, OSError) as e:
         raise UsageError(str(e)) from None
     if "scrape-site" in args:
@@ -231,7 +238,7 @@ def run_oneoff(args: ParsedArgs, out: TextIO, argv: list[str], sess: Session) ->
     _database(args, out, sess)
     _saved_searches(args, out)
     _pages(args, out, argv, sess)
-    _scrape(args, out)
+    _scrape(args, out, sess)
     _extract_au(args, out, sess)
     _ids(args, out)
     _misc(args, out)

@@ -11,32 +11,8 @@ from __future__ import annotations
 
 from pubfetch.cli import spec
 from pubfetch.cli.setting_options import FETCHING, FETCHING_PRIVATE, setting_option
-from pubfetch.cli.spec import Arity, Converter, Group, Option, Role
-
-
-def _opt(names: str, help: str, arity: Arity = 0, metavar: str = "", convert: Converter | None = None,
-         role: Role = "pipeline", network: bool = False) -> Option:
-    return Option(tuple(names.split()), help, arity, metavar, convert, role, network)
-
-
-def flag(names: str, help: str, role: Role = "pipeline", network: bool = False) -> Option:
-    return _opt(names, help, 0, "", None, role, network)
-
-
-def one(names: str, metavar: str, help: str, convert: Converter = spec.text, role: Role = "pipeline",
-        network: bool = False) -> Option:
-    return _opt(names, help, 1, metavar, convert, role, network)
-
-
-def many(names: str, metavar: str, help: str, convert: Converter = spec.text, role: Role = "pipeline",
-         network: bool = False) -> Option:
-    return _opt(names, help, "+", metavar, convert, role, network)
-
-
-def fixed(names: str, metavar: str, help: str, role: Role = "oneoff", network: bool = False) -> Option:
-    """Exactly as many text arguments as ``metavar`` has words."""
-    return _opt(names, help, len(metavar.split()), metavar, spec.text, role, network)
-
+from pubfetch.cli.spec import Converter, Group, Option, fixed, flag, many, one
+from pubfetch.cli.spec import option as _opt
 
 # --- general ---------------------------------------------------------------------------------------------------------
 
@@ -70,6 +46,12 @@ ONEOFF_DATABASE = Group("One-off: database", (
           "to postgresql://host/db or back (pubfetch)"),
     one("-db-publications-map-reverse", "DATABASE",
         "Print every 'primary ID -> [PMID, PMCID, DOI] (provenance URLs)' line of the database", role="oneoff"),
+    many("-db-import-medline", "DATABASE FILE|DIR|URL", "Import PubMed baseline and update files (.xml, .xml.gz; "
+         "a directory's, or an HTTPS URL of a file or of a directory listing) into DATABASE, created when missing; "
+         "files already imported are skipped; see docs/bulk.md (pubfetch)", role="oneoff", network=True),
+    many("-db-import-jats", "DATABASE FILE|DIR|ARCHIVE", "Merge the JATS full texts of open-access packages "
+         "(tar.gz of .xml/.nxml, gzip files of many articles) into the entries of their PMID, PMCID or DOI; see "
+         "docs/bulk.md (pubfetch)", role="oneoff", network=True),
     one("-search-list", "DATABASE", "Print the saved searches of the database: name, source, last complete run, "
         "query, tab-separated (pubfetch)", role="oneoff"),
     fixed("-search-remove", "NAME DATABASE", "Forget the saved search NAME of the database (pubfetch)"),
@@ -238,6 +220,8 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--batch-size", "N", note="with --queue, IDs per task: default 50, at most 1000, larger sizes are "
                    "split"),
     setting_option("--connections-per-host", "N"),
+    setting_option("--workers", "N", note="for -db-import-medline and -db-import-jats"),
+    setting_option("--download-dir", "DIR", note="for -db-import-medline and -db-import-jats given URLs"),
     one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped) (pubfetch)",
         role="modifier"),
     setting_option("--allow-private-addresses"),

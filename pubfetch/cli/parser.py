@@ -23,15 +23,15 @@ from typing import Any
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.options import BY_NAME, PART_TESTS
 from pubfetch.cli.spec import Option, Role, optional_bool, scrape_selector_key
-from pubfetch.fetcher_args import FetcherArgs, parse_fetcher_option
-from pubfetch.params import InvalidParamValue
+from pubfetch.config.fetching import parse_fetcher_option
 
 _OPTION_LIKE = re.compile(r"^--?[A-Za-z]")
 
 
 @dataclass
 class ParsedArgs:
-    """Option values by ``dest`` (the option name without dashes), the fetching parameters, and what was given."""
+    """Option values by ``dest`` (the option name without dashes), the fetching parameters given (each checked; the
+    session's configuration applies them over the config file's and the environment's), and what was given."""
 
     values: dict[str, Any] = field(default_factory=dict)
     fetcher: dict[str, Any] = field(default_factory=dict)
@@ -48,13 +48,6 @@ class ParsedArgs:
 
     def has_role(self, *roles: Role) -> bool:
         return any(o.role in roles for o in self.order)
-
-    def fetcher_args(self) -> FetcherArgs:
-        """PubFetcher's fetching parameters: the defaults overridden by the ``--name value`` options given."""
-        try:
-            return FetcherArgs(**self.fetcher)
-        except InvalidParamValue as e:
-            raise UsageError(str(e)) from None
 
 
 def _known(word: str) -> Option | None:
@@ -176,5 +169,4 @@ def parse_args(argv: Sequence[str]) -> ParsedArgs:
         _store(parsed, opt, args)
         parsed.order.append(opt)
     _check(parsed)
-    parsed.fetcher_args()
     return parsed

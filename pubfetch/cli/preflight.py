@@ -32,6 +32,8 @@ def check_outputs(args: ParsedArgs) -> None:
     for option in OUTPUT_FILE_OPTIONS:
         if option in args:
             path = str(args.get(option))
+            if path == "-" and option.startswith("txt-"):
+                continue  # standard output (pubfetch.cli.emit.write_file)
             why = why_not_writable(path)
             if why:
                 name = "--warc" if option == "warc" else f"-{option}"

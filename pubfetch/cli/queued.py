@@ -15,6 +15,7 @@ from pubfetch.cli.errors import EXIT_JOB_CANCELLED, EXIT_JOB_RUNNING, EXIT_OK, E
 from pubfetch.cli.fetching import Session
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName
+from pubfetch.textutil import counted
 
 if TYPE_CHECKING:
     from pubfetch.distributed.jobstatus import JobStatus
@@ -73,7 +74,7 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
     add_summary(session.summary, encode_summary(status.summary))
     session.job_exit = max(session.job_exit, job_exit(status))
     if status.failed:
-        log.error("%s\nsee the workers' logs for why", status.report())
+        log.error("%s", status.report())  # each reason says where to look (a worker's log) or what to do
 
 
 def job_status(job_id: str, queue: str | None) -> tuple[str, int]:
@@ -102,5 +103,6 @@ def job_cancel(job_id: str, queue: str | None) -> str:
         raise UsageError(str(e)) from None
     if status.finished:
         return f"job {job_id} had already finished; nothing to cancel"
-    return (f"job {job_id} cancelled: {status.waiting} waiting batches will be refused by the workers that take them, "
-            f"{status.running} running ones finish")
+    return (f"job {job_id} cancelled: {counted(status.waiting, 'waiting batch', 'waiting batches')} will be refused "
+            f"by the workers that take them, {counted(status.running, 'running one')} "
+            f"{'finishes' if status.running == 1 else 'finish'}")

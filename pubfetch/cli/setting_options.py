@@ -1,5 +1,5 @@
 """The options of the command line that set settings, made from the settings' own declarations: PubFetcher's fetching
-parameters (:data:`~pubfetch.fetcher_args.FETCHER_DESCRIPTORS`) and the settings of :mod:`pubfetch.config.defaults`
+parameters (:data:`~pubfetch.config.fetching.FETCHING_FIELDS`) and the settings of :mod:`pubfetch.config.defaults`
 that declare an option.
 
 An option's help is its setting's doc line with the declared default, bounds and environment variables, and its value
@@ -15,10 +15,9 @@ import dataclasses
 from pubfetch.cli.errors import UsageError
 from pubfetch.cli.spec import Converter, Group, Option
 from pubfetch.config import SETTINGS, cli_options
+from pubfetch.config.fetching import FETCHING_FIELDS, parse_fetcher_option
 from pubfetch.config.registry import from_text, setting_field
 from pubfetch.config.values import declared
-from pubfetch.fetcher_args import FETCHER_DESCRIPTORS, parse_fetcher_option
-from pubfetch.params import InvalidParamValue
 
 __all__ = ["FETCHING", "FETCHING_PRIVATE", "MIN_TIMEOUT_MS", "command_line_settings", "setting_option"]
 
@@ -35,7 +34,7 @@ MIN_TIMEOUT_MS = 100
 def _fetcher_convert(value: str, option: str) -> tuple[str, object]:
     try:
         key, parsed = parse_fetcher_option(option, value)
-    except InvalidParamValue as e:
+    except ValueError as e:
         raise UsageError(f"option {option}: {e}") from None
     if key == "timeout" and isinstance(parsed, int) and 0 < parsed < MIN_TIMEOUT_MS:
         raise UsageError(f"option {option}: {parsed} ms is too short for any server to answer; the timeout is in "
@@ -44,10 +43,10 @@ def _fetcher_convert(value: str, option: str) -> tuple[str, object]:
 
 
 def _fetcher_option(key: str) -> Option:
-    d = FETCHER_DESCRIPTORS[key]
-    default = "empty" if d.default == "" else str(d.default).lower() if isinstance(d.default, bool) else d.default
-    help = f"{d.description.rstrip('.')} (default {default})"
-    if d.type.name == "BOOLEAN":  # PubFetcher takes a value (--quick true); pubfetch also takes the bare flag
+    f = FETCHING_FIELDS[key]
+    default = "empty" if f.default == "" else str(f.default).lower() if isinstance(f.default, bool) else f.default
+    help = f"{declared(f).doc.rstrip('.')} (default {default})"
+    if isinstance(f.default, bool):  # PubFetcher takes a value (--quick true); pubfetch also takes the bare flag
         return Option((f"--{key}",), help, "?", "[true|false]", _fetcher_convert, "fetcher", dest=key)
     return Option((f"--{key}",), help, 1, _fetcher_metavar(key), _fetcher_convert, "fetcher", dest=key)
 
@@ -64,7 +63,7 @@ def _fetcher_metavar(key: str) -> str:
     return "TEXT" if key == "userAgent" else "N"
 
 
-FETCHING = Group("Fetching parameters", tuple(_fetcher_option(k) for k in FETCHER_DESCRIPTORS if k not in _PRIVATE),
+FETCHING = Group("Fetching parameters", tuple(_fetcher_option(k) for k in FETCHING_FIELDS if k not in _PRIVATE),
                  "They decide when an entry may be fetched again and when content is usable or final.")
 FETCHING_PRIVATE = Group("Fetching private parameters", tuple(_fetcher_option(k) for k in _PRIVATE))
 

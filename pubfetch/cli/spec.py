@@ -199,3 +199,29 @@ def scrape_selector_key(value: str, option: str) -> str:
     except KeyError:
         known = ", ".join(k for k in SCRAPE_SELECTOR_KEYS if k != "abstract")
         raise UsageError(f"option {option}: unknown KEY '{value}': expected one of {known}") from None
+
+
+# --- the makers of the option table (pubfetch.cli.options) ------------------------------------------------------
+
+def option(names: str, help: str, arity: Arity = 0, metavar: str = "", convert: Converter | None = None,
+         role: Role = "pipeline", network: bool = False) -> Option:
+    return Option(tuple(names.split()), help, arity, metavar, convert, role, network)
+
+
+def flag(names: str, help: str, role: Role = "pipeline", network: bool = False) -> Option:
+    return option(names, help, 0, "", None, role, network)
+
+
+def one(names: str, metavar: str, help: str, convert: Converter = text, role: Role = "pipeline",
+        network: bool = False) -> Option:
+    return option(names, help, 1, metavar, convert, role, network)
+
+
+def many(names: str, metavar: str, help: str, convert: Converter = text, role: Role = "pipeline",
+         network: bool = False) -> Option:
+    return option(names, help, "+", metavar, convert, role, network)
+
+
+def fixed(names: str, metavar: str, help: str, role: Role = "oneoff", network: bool = False) -> Option:
+    """Exactly as many text arguments as ``metavar`` has words."""
+    return option(names, help, len(metavar.split()), metavar, text, role, network)

@@ -93,13 +93,14 @@ def _live_pages(sess: Session, rules: ScrapingRules):
 
 
 def _rule_tests(args: ParsedArgs, out: TextIO, sess: Session) -> int:
+    from pubfetch.engine.assembly import scraping_rules
     from pubfetch.extract.reader_workers import PageReaders, page_workers
-    from pubfetch.rules import RuleError, rules_for
+    from pubfetch.rules import RuleError
     from pubfetch.ruletest import corpus_pages, journal_outcomes, outcome_table, webpage_outcomes
 
     fa = sess.args
     try:
-        rules = rules_for(fa.journals_yaml, fa.webpages_yaml)
+        rules = scraping_rules(fa)
     except (RuleError, OSError) as e:
         raise UsageError(str(e)) from None
     replay = args.get("replay")

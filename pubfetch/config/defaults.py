@@ -1,9 +1,9 @@
 """Every setting of pubfetch, declared once: name, type, default, bounds, environment variable, command-line option and
 one line of doc, as the fields of the value records a :class:`~pubfetch.config.tree.FetchConfig` is made of.
 
-PubFetcher's own fetching parameters are declared with its names and units in :mod:`pubfetch.fetcher_args`
-(:class:`~pubfetch.fetcher_args.FetcherArgs`, the ``fetching`` record); :data:`FETCHING_ENV` adds the environment
-variables of two of them. docs/configuration.md is generated from these declarations (``python3 -m
+PubFetcher's own fetching parameters (:class:`FetcherArgs`, the ``fetching`` record) are declared the same way, with
+PubFetcher's names, labels and units besides (their text forms: :mod:`pubfetch.config.fetching`).
+docs/configuration.md is generated from these declarations (``python3 -m
 pubfetch.config.docs``), and a test fails when it is stale.
 
 Only values live here. What has state (the shared rate limiter, a WARC recorder, a transport) is passed beside a
@@ -15,19 +15,22 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from pubfetch.config.limits import DOCUMENTED, parse_windows
-from pubfetch.config.values import check_record, setting
-from pubfetch.model.identity import DEFAULT_TITLE_SIMILARITY
-from pubfetch.model.mined_terms import DEFAULT_ANNOTATIONS, AnnotationType
-from pubfetch.model.part_type import PartName
-from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS
+from pubfetch.config.proxies import EnvironmentProxies
+from pubfetch.config.values import check_record, declared, setting
+from pubfetch.part_names import DEFAULT_ANNOTATIONS, AnnotationType, PartName
 
-__all__ = ["FETCHING_ENV", "PROCESS_VARIABLES", "Batching", "Endpoints", "HttpSettings", "RunSettings"]
+__all__ = ["MINUTE_MS", "PROCESS_VARIABLES", "Batching", "BulkImport", "Endpoints", "FetcherArgs", "HttpSettings",
+           "RunSettings"]
 
 DEFAULT_MAX_BYTES: Final = 50 * 1024 * 1024
+#: How alike (rapidfuzz, 0 to 100) a page's title must be to the paper's to count as its page.
+DEFAULT_TITLE_SIMILARITY: Final = 90
+#: Cells kept of a table read from a full text (the rest are cut, with a warning).
+DEFAULT_MAX_TABLE_CELLS: Final = 100_000
 DEFAULT_MAX_ENTRY_BYTES: Final = 20 * 1024 * 1024
 #: Hosts PubFetcher never queues behind (the DOI resolver answers every thread at once and only redirects).
 DEFAULT_UNLIMITED_HOSTS: Final[frozenset[str]] = frozenset({"doi.org", "dx.doi.org"})
@@ -35,9 +38,10 @@ DEFAULT_UNLIMITED_HOSTS: Final[frozenset[str]] = frozenset({"doi.org", "dx.doi.o
 #: The shared rate limits' file in the user's cache when ``rate_db`` names no place.
 RATE_DB_FILE: Final = ("pubfetch", "rate-limits.sqlite")
 
-#: Environment variables of PubFetcher's fetching parameters, by :class:`~pubfetch.fetcher_args.FetcherArgs` field.
-FETCHING_ENV: Final[Mapping[str, str]] = {"europepmc_email": "PUBFETCH_EUROPEPMC_EMAIL",
-                                          "oadoi_email": "PUBFETCH_UNPAYWALL_EMAIL"}
+MINUTE_MS: Final = 60_000
+#: PubFetcher's numbers are Java ints: cooldowns and the retry limit may be negative (never, no limit).
+_INT_LOW: Final = -(2**31)
+_INT_HIGH: Final = 2**31 - 1
 
 #: Variables of the environment that are not settings of a run: they choose the config file, or belong to a store or
 #: a queue (read through :func:`pubfetch.config.environment.environment_value`).
@@ -48,6 +52,96 @@ PROCESS_VARIABLES: Final[Mapping[str, str]] = {
                             "connection or an unreachable server before a read or put fails",
     "PUBFETCH_RESULT_BACKEND": "where a queue keeps its jobs' results (a Redis URL) when none is given",
 }
+
+
+def _cooldown(key: str, label: str, default: int, what: str) -> int:
+    return setting(default, key=key, label=label, unit="min", low=_INT_LOW, high=_INT_HIGH,
+                   doc=f"Minutes after the last fetching attempt of {what} before fetching may be attempted again "
+                       "(which also resets the retry counter); a suffix gives other units (12h, 1d). 0 means always "
+                       "try again, a negative value means never refetch for this reason.")
+
+
+def _min_size(key: str, label: str, default: int, doc: str) -> int:
+    return setting(default, key=key, label=label, low=0, doc=doc)
+
+
+def _text(key: str, label: str, default: str, doc: str, env: str = "") -> str:
+    return setting(default, key=key, label=label, doc=doc, env=env or ())
+
+
+@dataclass(frozen=True)
+class FetcherArgs:
+    """PubFetcher's fetching parameters (pubfetcher.md section 3), in PubFetcher's order, units and names (``key``).
+
+    Units follow PubFetcher: the three cooldowns are whole minutes, ``timeout`` is milliseconds. From text (the
+    command line, a config file's ``fetching``: :func:`pubfetch.config.fetching.parse_fetcher_option`) a plain number
+    is in that unit and a suffixed interval (``12h``, ``1d``, ``30s``) is converted to it; a cooldown that is not a
+    whole number of minutes (``30s``) is refused rather than rounded, since rounding it down to 0 would mean "always
+    refetch". Cooldowns and ``retry_limit`` may be negative (never / unlimited); lengths, sizes and ``timeout`` may
+    not. Every value is checked on construction (also by :func:`dataclasses.replace`).
+    """
+
+    empty_cooldown: int = _cooldown("emptyCooldown", "Empty cooldown", 720, "an empty publication or webpage")
+    non_final_cooldown: int = _cooldown("nonFinalCooldown", "Non-final cooldown", 10080,
+                                        "a non-final (but non-empty) publication or webpage")
+    fetch_exception_cooldown: int = _cooldown("fetchExceptionCooldown", "Fetching exception cooldown", 1440,
+                                              "a publication or webpage whose fetching had an exception")
+    retry_limit: int = setting(
+        3, key="retryLimit", label="Retry limit", low=_INT_LOW, high=_INT_HIGH,
+        doc="How many times fetching may be retried after the initial attempt while the entry stays empty, non-final "
+            "or has a fetching exception. 0 disables retrying (until a cooldown resets the counter), a negative value "
+            "removes the limit.")
+    title_min_length: int = _min_size("titleMinLength", "Title min. length", 4,
+                                      "Minimum length of a usable publication title")
+    keywords_min_size: int = _min_size("keywordsMinSize", "Keywords min. size", 2,
+                                       "Minimum size of a usable publication keywords or MeSH list")
+    mined_terms_min_size: int = _min_size("minedTermsMinSize", "Mined terms min. size", 1,
+                                          "Minimum size of a usable publication EFO or GO terms list")
+    abstract_min_length: int = _min_size("abstractMinLength", "Abstract min. length", 200,
+                                         "Minimum length of a usable publication abstract")
+    fulltext_min_length: int = _min_size("fulltextMinLength", "Fulltext min. length", 2000,
+                                         "Minimum length of a usable publication fulltext")
+    webpage_min_length: int = _min_size("webpageMinLength", "Webpage min. length", 50,
+                                        "Minimum length of a usable webpage (title and content together)")
+    webpage_min_length_javascript: int = _min_size(
+        "webpageMinLengthJavascript", "Webpage min. length JS", 200,
+        "If a webpage fetched without JavaScript is shorter than this and no scraping rules match its URL, it is "
+        "fetched again with JavaScript")
+    timeout: int = setting(
+        15000, key="timeout", label="Timeout", unit="ms", low=0,
+        doc="Connect and read timeout of connections, in milliseconds (or with a suffix: 30s, 1m); 0: none. 8 x "
+            "timeout bounds a whole exchange (unless total_timeout_ms is set) and, at least 30 s, a browser's page")
+    quick: bool = setting(
+        False, key="quick", label="Quick",
+        doc="Do not retry a request after it timed out (PubFetcher also caps its links loop at 3 x timeout; pubfetch "
+            "bounds it by max_links: docs/limits.md)")
+    europepmc_email: str = _text("europepmcEmail", "Europe PMC e-mail", "", "E-mail to send to the Europe PMC API",
+                                 env="PUBFETCH_EUROPEPMC_EMAIL")
+    oadoi_email: str = _text("oadoiEmail", "oaDOI e-mail", "@", "E-mail to send to the Unpaywall (oaDOI) API",
+                             env="PUBFETCH_UNPAYWALL_EMAIL")
+    user_agent: str = _text("userAgent", "User Agent",
+                            "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0", "HTTP User-Agent")
+    journals_yaml: str = _text("journalsYaml", "Journals scrape rules", "",
+                               "YAML file of extra journal scraping rules, read after the built-in ones")
+    webpages_yaml: str = _text("webpagesYaml", "Webpages scrape rules", "",
+                               "YAML file of extra webpage scraping rules, read after the built-in ones")
+
+    def __post_init__(self) -> None:
+        check_record(self)
+
+    def to_dict(self, camel_case: bool = False) -> dict[str, Any]:
+        """All values, keyed by attribute name, or by PubFetcher's name when ``camel_case`` (as PubFetcher prints
+        them)."""
+        if camel_case:
+            return {declared(f).key: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return dataclasses.asdict(self)
+
+    def cooldown_ms(self, name: str) -> int:
+        """A cooldown in milliseconds; ``name`` is e.g. ``empty_cooldown`` or ``emptyCooldown``."""
+        f = next((f for f in dataclasses.fields(self) if name in (f.name, declared(f).key)), None)
+        if f is None or declared(f).unit != "min":
+            raise ValueError(f"{name!r} is not a cooldown")
+        return int(getattr(self, f.name)) * MINUTE_MS
 
 
 def _env_url(name: str) -> str:
@@ -134,6 +228,10 @@ class HttpSettings:
                                                         "on each retry)")
     proxies: Mapping[str, str] | None = setting(
         None, doc="proxies by scheme (`{https: http://proxy:3128}`), beside the usual proxy variables")
+    environment_proxies: EnvironmentProxies | None = setting(
+        None, in_file=False,
+        doc="the proxies the usual variables name (`https_proxy`, `all_proxy`, `no_proxy` ...), read once by "
+            "`FetchConfig.from_env`; empty: read when a client starts")
     ca_bundle: str | None = setting(None, env=("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"),
                                     doc="CA bundle verifying HTTPS servers (else certifi's)")
     extra_headers: Mapping[str, str] = setting(factory=dict, doc="headers sent with every request")
@@ -283,3 +381,26 @@ class RunSettings:
                 parse_windows(text)
             except ValueError as e:
                 raise ValueError(f"rate_windows.{service}: {e}") from None
+
+
+@dataclass(frozen=True)
+class BulkImport:
+    """How ``-db-import-medline`` and ``-db-import-jats`` load bulk files (docs/bulk.md)."""
+
+    import_workers: int = setting(
+        0, high=1024, env="PUBFETCH_IMPORT_WORKERS", cli="--workers",
+        doc="processes parsing and storing bulk files, one file each at a time; 0: one per core")
+    import_chunk: int = setting(
+        2000, low=1, high=1_000_000, env="PUBFETCH_IMPORT_CHUNK",
+        doc="records of a bulk file merged in one database transaction (the file's last ones record it as imported)")
+    import_download_dir: str | None = setting(
+        None, env="PUBFETCH_IMPORT_DOWNLOAD_DIR", cli="--download-dir",
+        doc="where bulk files given by URL are downloaded (and resumed); empty: `pubfetch-downloads` in the current "
+            "directory")
+    import_dir: str | None = setting(
+        None, env="PUBFETCH_IMPORT_DIR",
+        doc="a worker's directory of bulk files: a queued import's file names are read under it, and files given by "
+            "URL downloaded into it (`pubfetch worker --import-dir`)")
+
+    def __post_init__(self) -> None:
+        check_record(self)

@@ -1,6 +1,7 @@
 """The one reader of the process environment: the settings its variables give (each setting declares its variables in
-:mod:`pubfetch.config.defaults`), the config file it names, and the few process variables that are not settings of a
-run (a store's, a queue's).
+:mod:`pubfetch.config.defaults`), the config file it names, the proxies its variables name
+(:mod:`pubfetch.config.proxies`), and the few process variables that are not settings of a run (a store's, a
+queue's).
 """
 
 from __future__ import annotations
@@ -9,12 +10,13 @@ import dataclasses
 import os
 from collections.abc import Mapping
 
-from pubfetch.config.defaults import FETCHING_ENV, RATE_DB_FILE
+from pubfetch.config.defaults import RATE_DB_FILE
+from pubfetch.config.proxies import EnvironmentProxies
 from pubfetch.config.registry import GROUPS, SETTINGS, from_text
 from pubfetch.config.values import declared
 
-__all__ = ["default_file", "environment_settings", "environment_value", "process_environment", "rate_db_default",
-           "result_backend_default"]
+__all__ = ["default_file", "environment_proxies", "environment_settings", "environment_value", "process_environment",
+           "rate_db_default", "result_backend_default"]
 
 
 def process_environment() -> Mapping[str, str]:
@@ -22,12 +24,17 @@ def process_environment() -> Mapping[str, str]:
     return os.environ
 
 
+def environment_proxies(environ: Mapping[str, str] | None = None) -> EnvironmentProxies:
+    """The proxies ``environ`` names, else those of this process and its platform."""
+    return EnvironmentProxies.read(os.environ if environ is None else environ, platform=environ is None)
+
+
 def variables() -> dict[str, tuple[str, ...]]:
     """The environment variables of each setting that has some, by field name, the first one set winning."""
-    found: dict[str, tuple[str, ...]] = {name: (var,) for name, var in FETCHING_ENV.items()}
-    for group, record in GROUPS.items():
+    found: dict[str, tuple[str, ...]] = {}
+    for record in GROUPS.values():
         for f in dataclasses.fields(record):
-            if group != "fetching" and declared(f).env:
+            if declared(f).env:
                 found[f.name] = declared(f).env
     return found
 

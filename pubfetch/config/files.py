@@ -12,10 +12,9 @@ import os
 import stat
 from typing import Final
 
+from pubfetch.config.fetching import parse_fetcher_option
 from pubfetch.config.registry import GROUPS, SETTINGS, checked
 from pubfetch.config.values import declared
-from pubfetch.fetcher_args import parse_fetcher_option
-from pubfetch.params import InvalidParamValue, UnknownParameter
 
 __all__ = ["MAX_CONFIG_BYTES", "settings_from_file"]
 
@@ -91,7 +90,7 @@ def _fetching(path: str | os.PathLike[str], value: object) -> dict[str, object]:
             else:
                 raise ValueError(f"fetching parameter {name} must be a number, text or true/false, got {item!r}")
             attribute, parsed_value = parse_fetcher_option(str(name), text)
-        except (InvalidParamValue, UnknownParameter, ValueError) as e:
+        except ValueError as e:
             raise ValueError(f"config file {path}: {e}") from None
         if attribute in parsed:
             raise ValueError(f"config file {path}: fetching parameter {name} given more than once")

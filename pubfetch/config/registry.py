@@ -12,16 +12,16 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pubfetch.config.defaults import Batching, Endpoints, HttpSettings, RunSettings
+from pubfetch.config.defaults import Batching, BulkImport, Endpoints, FetcherArgs, HttpSettings, RunSettings
 from pubfetch.config.values import declared, field_type, setting_value
-from pubfetch.fetcher_args import FetcherArgs
 
 __all__ = ["GROUPS", "JOB_SETTINGS", "SETTINGS", "WORKER_SETTINGS", "checked", "cli_options", "from_text",
            "setting_field"]
 
 #: The records of a configuration, by the name of its field.
 GROUPS: Final[Mapping[str, type]] = {"fetching": FetcherArgs, "endpoints": Endpoints, "http": HttpSettings,
-                                     "batching": Batching, "run": RunSettings}
+                                     "batching": Batching, "run": RunSettings,
+                                     "bulk": BulkImport}
 
 #: The group of every setting, by its field name (unique across the groups).
 SETTINGS: Final[Mapping[str, str]] = {f.name: group for group, record in GROUPS.items()
@@ -78,7 +78,7 @@ def from_text(name: str, text: str, *, given_as: str = "") -> object:
     ``given_as`` (what the user wrote: ``--batch-size``) instead."""
     group = SETTINGS[name]
     if group == "fetching":
-        raise ValueError(f"{name} is one of PubFetcher's parameters, read by pubfetch.fetcher_args")
+        raise ValueError(f"{name} is one of PubFetcher's parameters, read by pubfetch.config.fetching")
     expected = _bare(field_type(GROUPS[group], name))
     value: object = ([part.strip() for part in text.split(",") if part.strip()]  # a set of names: comma-separated
                      if typing.get_origin(expected) is frozenset else _number(text.strip(), expected))

@@ -14,11 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pubfetch.config.defaults import Batching, Endpoints, HttpSettings, RunSettings
-from pubfetch.config.environment import default_file, environment_settings, process_environment
+from pubfetch.config.defaults import Batching, BulkImport, Endpoints, FetcherArgs, HttpSettings, RunSettings
+from pubfetch.config.environment import (
+    default_file,
+    environment_proxies,
+    environment_settings,
+    process_environment,
+)
 from pubfetch.config.files import settings_from_file
 from pubfetch.config.registry import GROUPS, JOB_SETTINGS, SETTINGS, checked
-from pubfetch.fetcher_args import FetcherArgs
 
 __all__ = ["FetchConfig"]
 
@@ -33,6 +37,7 @@ class FetchConfig:
         http: how the HTTP client treats hosts and answers (connections per host, the address guard, caps, retries).
         batching: publications per batch and IDs per request of the batched services.
         run: threads, parts, links, the browser, the shared rate limits, NCBI's credentials.
+        bulk: how bulk files (PubMed's baseline and updates, open-access packages) are imported.
 
     Build one with :meth:`from_env` (environment < config file < keywords) or ``FetchConfig().with_changes(...)``.
     """
@@ -42,6 +47,7 @@ class FetchConfig:
     http: HttpSettings = field(default_factory=HttpSettings)
     batching: Batching = field(default_factory=Batching)
     run: RunSettings = field(default_factory=RunSettings)
+    bulk: BulkImport = field(default_factory=BulkImport)
 
     def with_changes(self, **changes: object) -> FetchConfig:
         """A copy with settings changed by name (``threads=4``, ``busy_retries=0``, ``timeout=5000``), or whole
@@ -95,7 +101,7 @@ class FetchConfig:
         deliberate the choice, the later it applies. A setting the file leaves out keeps its value from the
         environment. This is the one way settings come from the environment (:mod:`pubfetch.config.environment`)."""
         env = process_environment() if environ is None else environ
-        config = cls().with_changes(**environment_settings(env))
+        config = cls().with_changes(**environment_settings(env), environment_proxies=environment_proxies(environ))
         path = config_file if config_file is not None else default_file(env)
         if path:
             config = config.with_changes(**settings_from_file(path))

@@ -33,6 +33,10 @@ class Declared:
             when the flag turns the setting off, so ``doc`` reads as what the setting does when on.
         in_file: whether a config file may give it (not: values of a call, such as the parts to fetch).
         job: whether a queued job carries it to the workers (the others are each worker's own).
+        key: PubFetcher's name of one of its fetching parameters (``emptyCooldown``): its option (``--key``), its
+            name under ``fetching`` in a config file, and the name its errors give.
+        label: PubFetcher's label of such a parameter, as its UIs show it (``Empty cooldown``).
+        unit: ``min`` or ``ms`` for a time interval, whose text may carry a suffix converted to the unit (``12h``).
     """
 
     doc: str
@@ -42,14 +46,18 @@ class Declared:
     cli: str | None = None
     in_file: bool = True
     job: bool = False
+    key: str = ""
+    label: str = ""
+    unit: str = ""
 
 
 def setting(default: Any = dataclasses.MISSING, *, doc: str, factory: Any = dataclasses.MISSING,
             low: float | None = None, high: float | None = None, env: str | tuple[str, ...] = (),
-            cli: str | None = None, in_file: bool = True, job: bool = False) -> Any:
+            cli: str | None = None, in_file: bool = True, job: bool = False, key: str = "", label: str = "",
+            unit: str = "") -> Any:
     """A dataclass field declaring a setting (see :class:`Declared`)."""
     envs = (env,) if isinstance(env, str) else env
-    meta = {"setting": Declared(doc, low, high, envs, cli, in_file, job)}
+    meta = {"setting": Declared(doc, low, high, envs, cli, in_file, job, key, label, unit)}
     if factory is not dataclasses.MISSING:
         return dataclasses.field(default_factory=factory, metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
@@ -72,10 +80,11 @@ def field_type(record: type, name: str) -> Any:
 
 def check_record(record: object) -> None:
     """Check (and normalise: a list of hosts becomes a frozenset) every setting of a frozen value record; the first
-    bad value is a ValueError naming it."""
+    bad value is a ValueError naming it (by PubFetcher's name for one of its parameters)."""
     for f in dataclasses.fields(record):  # type: ignore[arg-type]
         value = getattr(record, f.name)
-        checked = setting_value(f.name, value, field_type(type(record), f.name), declared(f))
+        decl = declared(f)
+        checked = setting_value(decl.key or f.name, value, field_type(type(record), f.name), decl)
         if checked is not value:
             object.__setattr__(record, f.name, checked)
 

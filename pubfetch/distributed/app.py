@@ -107,4 +107,7 @@ def make_app(broker: str, backend: str | None = None, grace: float = GRACE_S,
         app.conf.task_default_queue = f"{prefix}pubfetch"
     app.conf.pubfetch_worker = worker or WorkerSettings()
     app.task(name=TASK_NAME, bind=True, throws=(BatchRefused, BatchFailed))(fetch_batch)
+    from pubfetch.distributed.bulktask import register
+
+    register(app)
     return app

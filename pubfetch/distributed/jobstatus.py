@@ -16,8 +16,9 @@ from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app
 from pubfetch.distributed.jobretry import counted_apart
 from pubfetch.distributed.liveness import Holding, holdings
 from pubfetch.distributed.tasks import add_summary, cancelled_key
-from pubfetch.fetcher import BatchSummary
+from pubfetch.engine.summary import BatchSummary
 from pubfetch.net.urls import shown_url
+from pubfetch.textutil import counted
 
 
 class QueueError(Exception):
@@ -82,7 +83,7 @@ class JobStatus:
     def __str__(self) -> str:
         """One line: the state, the batch counts and the publications' counts."""
         state = "finished" if self.finished else "cancelled" if self.cancelled else "running"
-        parts = [f"{self.done} of {self.batches} batches done"]
+        parts = [f"{self.done} of {counted(self.batches, 'batch', 'batches')} done"]
         if not self.finished:
             parts += [f"{self.running} running", f"{self.waiting} waiting"]
         if self.failed:
@@ -115,7 +116,7 @@ class JobStatus:
         for batch in sorted(self.open_batches, key=lambda b: (order.get(b.state, 2), b.number)):
             lines.append("  " + batch.line(self.now))
         for reason, n in self.failures.most_common():
-            lines.append(f"  {n} batch{'es' if n > 1 else ''} failed: {reason}")
+            lines.append(f"  {counted(n, 'batch', 'batches')} failed: {reason}")
         return "\n".join(lines)
 
 

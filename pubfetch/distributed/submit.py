@@ -14,24 +14,28 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from pubfetch.config import SETTINGS, WORKER_SETTINGS, Batching, FetchConfig
 from pubfetch.distributed.app import RESULT_EXPIRES_S, TASK_NAME, is_redis
 from pubfetch.distributed.jobstatus import Job, JobStatus, QueueError
-from pubfetch.distributed.message import MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
+from pubfetch.distributed.message import ALLOWED_ARGS, MAX_IDS_PER_TASK, BatchMessage, database_name, job_args
 from pubfetch.distributed.strays import queue_id, register
 from pubfetch.distributed.tasks import add_summary, encode_summary
-from pubfetch.fetcher import BatchSummary, FetchError, failed_transiently, to_ids
+from pubfetch.engine.options import Errors, FetchOptions, call_config
+from pubfetch.engine.run_batch import to_ids
+from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import InvalidId, PublicationIds, check_publication_ids
 from pubfetch.model import Publication
 from pubfetch.net.urls import shown_url
 from pubfetch.store import open_or_init_store, open_store
 
-__all__ = ["BATCH_SIZE", "Job", "JobStatus", "QueueError", "cancel", "fetch_many_queued", "fetch_queued", "job_status",
-           "submit", "wait"]
+__all__ = ["BATCH_SIZE", "Job", "JobStatus", "QueueError", "QueuedCall", "cancel", "fetch_many_queued",
+           "fetch_queued", "fetch_through_queue", "job_status", "submit", "wait"]
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +196,7 @@ def fetch_many_queued(ids: Iterable[Any], db: str | os.PathLike[str], queue: str
                       args: FetcherArgs | None = None, parts: Iterable[Any] | None = None,
                       progress: Callable[[int, Publication], None] | None = None,
                       summary: BatchSummary | None = None, batch_size: int | None = None,
-                      settings: dict[str, Any] | None = None, errors: str = "skip") -> Iterator[Publication]:
+                      settings: dict[str, Any] | None = None, errors: Errors = "skip") -> Iterator[Publication]:
     """``fetch_many(ids, db=..., queue=...)``: the workers fetch, then the publications are read from the database in
     input order (an ID the database has no entry for is skipped); ``errors`` as for
     :func:`pubfetch.fetcher.fetch_many`."""
@@ -217,7 +221,7 @@ def fetch_many_queued(ids: Iterable[Any], db: str | os.PathLike[str], queue: str
             yield pub
 
 
-def _valid(ids: Iterable[Any], errors: str) -> Iterator[PublicationIds]:
+def _valid(ids: Iterable[Any], errors: Errors) -> Iterator[PublicationIds]:
     """The IDs as PublicationIds: an invalid one is skipped with a warning, or raises with ``errors="raise"``."""
     for value in ids:
         if isinstance(value, str) and (not value.strip() or value.lstrip().startswith("#")):
@@ -228,3 +232,95 @@ def _valid(ids: Iterable[Any], errors: str) -> Iterator[PublicationIds]:
             if errors == "raise":
                 raise
             log.warning("skipping %r: %s", str(value), e)
+
+
+# --- fetch_many(queue=...): what a queued job can carry, and what it refuses -----------------------------------------
+
+
+@dataclass(frozen=True)
+class QueuedCall:
+    """A ``fetch_many`` call with ``queue``: its settings (``config``, ``args``, ``parts``, the keyword ``settings``),
+    its per-call ``options``, and what only a run in this process can use (``context``, ``rate_limiter``, a
+    ``snowball``)."""
+
+    config: FetchConfig | None
+    args: FetcherArgs | None
+    parts: Iterable[Any] | None
+    settings: Mapping[str, object]
+    options: FetchOptions
+    context: object = None
+    rate_limiter: object = None
+    snowball: bool = False
+
+
+def fetch_through_queue(ids: Iterable[Any], db: object, queue: str, call: QueuedCall) -> Iterator[Publication]:
+    """``pubfetch.fetch_many(..., queue=...)``: the IDs fetched by ``pubfetch worker`` processes into ``db``, then
+    read from it (:func:`fetch_many_queued`). What the workers cannot do as this process would is refused here, with
+    a ValueError saying why, before anything is sent: see :func:`pubfetch.fetcher.fetch_many`."""
+    _refuse_in_process_only(call)
+    _refuse_worker_settings(call)
+    if db is None or not isinstance(db, str | os.PathLike):
+        raise ValueError("fetching through a queue needs db= a database URL or path the workers can reach")
+    cfg = call_config(call.config, call.args, call.parts, call.settings, "fetch_many")
+    parts_asked = cfg.run.parts
+    # IDs per task: the call's, config's or this process's batch size, else the queue's default
+    chosen_size = call.settings.get("batch_size") is not None or cfg.batching.batch_size != Batching().batch_size
+    options = call.options
+    return fetch_many_queued(ids, db, queue, args=cfg.fetching, parts=sorted(p.value for p in parts_asked)
+                             if parts_asked is not None else None, progress=options.progress,
+                             summary=options.summary, batch_size=cfg.batching.batch_size if chosen_size else None,
+                             settings=cfg.job_settings(), errors=options.errors)
+
+
+def _refuse_in_process_only(call: QueuedCall) -> None:
+    """What only a run in this process does: a snowball, live objects of this process, the stored entries ignored,
+    no end-of-run retry, failures handed back to retry later."""
+    if call.snowball:
+        raise ValueError("fetch_many(queue=...) cannot snowball (citations=, expand_references=): run it without a "
+                         "queue")
+    if call.context is not None or call.rate_limiter is not None:
+        what = "a context" if call.context is not None else "a rate_limiter"
+        raise ValueError(f"fetch_many(queue=...) cannot use {what}: the workers build their own")
+    options = call.options
+    if not options.use_stored or not options.retry_exceptions:
+        raise ValueError("fetch_many(queue=...) always uses the entries in the database and retries the failed "
+                         "publications at the job's end: use_stored=False and retry_exceptions=False need a run in "
+                         "this process")
+    if options.deferred is not None:
+        raise ValueError("fetch_many(queue=...) retries the failed publications at the job's end: deferred= needs a "
+                         "run in this process")
+
+
+def _refuse_worker_settings(call: QueuedCall) -> None:
+    """The settings that belong to each worker, chosen for this call: as keyword settings, in ``args`` or in
+    ``config``."""
+    settings = call.settings
+    refused = sorted(name for name in settings if name in WORKER_SETTINGS and settings[name] is not None)
+    if refused:
+        raise ValueError(f"fetch_many(queue=...) cannot set {', '.join(refused)}: each worker uses its own (the "
+                         "options of pubfetch worker and its environment or config file)")
+    default = FetcherArgs()
+    worker_args = sorted(name for name in vars(default) if name not in ALLOWED_ARGS
+                         and (call.args is not None and getattr(call.args, name) != getattr(default, name)
+                              or settings.get(name) is not None))
+    if worker_args:
+        raise ValueError(f"fetch_many(queue=...) cannot set the fetching parameters {', '.join(worker_args)}: each "
+                         "worker uses its own (its environment or config file)")
+    chosen = _worker_settings_chosen(call.config) if call.config is not None else []
+    if chosen:
+        raise ValueError(f"fetch_many(queue=...) cannot use config's {', '.join(chosen)}: each worker uses its own "
+                         "(the options of pubfetch worker and its environment or config file); leave them at their "
+                         "defaults or this process's settings")
+
+
+def _worker_settings_chosen(config: FetchConfig) -> list[str]:
+    """The settings of ``config`` that a queued job cannot carry (each worker's own) and that differ both from their
+    defaults and from this process's configuration (environment, config file): chosen for this call, so refused
+    rather than dropped. One this process's settings give anyway (its API key, its e-mail) is no choice of the call."""
+    def value(cfg: FetchConfig, name: str) -> object:
+        return getattr(getattr(cfg, SETTINGS[name]), name)
+
+    default, own = FetchConfig(), FetchConfig.from_env()
+    names = [name for name in SETTINGS if name in WORKER_SETTINGS
+             or SETTINGS[name] == "fetching" and name not in ALLOWED_ARGS]
+    return sorted(name for name in names if value(config, name) not in (value(default, name), value(own, name)))

@@ -44,6 +44,8 @@ class WorkerSettings:
     db: str = ""
     rate_db: str | None = None
     allow_private_addresses: bool = False
+    #: the directory of bulk files a queued import's tasks name (``--import-dir``), and where URLs are downloaded to
+    import_dir: str | None = None
 #: Publications of a task walked through the chain together (a task of more is walked in batches of this many).
 WALK = 200
 
@@ -191,8 +193,9 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     """Fetch the batch; in a job, leave its publications to retry to the job's retry, and do that retry when this is
     the job's last batch to finish (:mod:`.jobretry`)."""
     from pubfetch.distributed.jobretry import EachCounted, JobRetry
+    from pubfetch.engine.assembly import FetchRun
+    from pubfetch.engine.options import FetchOptions, call_config
     from pubfetch.engine.resume import RetryEntry
-    from pubfetch.fetcher import call_config, fetch_retries
 
     worker = _worker(task)
     cfg = _config(worker).with_job_settings(message.settings)
@@ -206,7 +209,7 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
     settings = call_config(cfg, args, message.parts, {"batch_size": WALK}, "fetch_many")
     scope = job or task.request.id
     with _runs(worker).joined(settings, scope) as (run, in_flight):
-        for _ in run.fetch(message.ids, store, summary=summary, deferred=deferred, shared=in_flight,
+        for _ in run.fetch(message.ids, store, FetchOptions(summary=summary, deferred=deferred), shared=in_flight,
                            batch_size=max(1, min(len(message.ids), WALK)), scope=scope):
             pass
     if deferred is not None:
@@ -222,9 +225,9 @@ def _fetch(task: Any, message: Any, store: Any) -> dict[str, Any]:
                 log.info("last batch of job %s: retrying the job's %d publications that ended with a fetch "
                          "exception", job, len(entries))
             retried = EachCounted()  # counted apart from this batch, whose result a later delivery replaces
-            for _ in fetch_retries(entries, db=store, parts=message.parts, args=args, config=cfg, summary=retried,
-                                     rate_limiter=limiter):
-                pass
+            with FetchRun(call_config(cfg, args, message.parts, {}, "fetch_retries"), rate_limiter=limiter) as run:
+                for _ in run.fetch_retries(entries, store, summary=retried):
+                    pass
             _ride(task, retry.settle, retried)
             _ride(task, retry.done)
     log.info("batch %s of %d done: %d fetched, %d already complete", task.request.id, len(message.ids),

@@ -53,6 +53,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--name", "--hostname", dest="name", help="the worker's name in -job-status, unique in the "
                    "cluster (NAME, or NAME@HOST; %%h is this machine's host name, added when no @HOST is given; a name "
                    "a running worker has is refused; default: pubfetch-PID@HOST)")
+    p.add_argument("--import-dir", metavar="DIR", help="the bulk files a queued -db-import-medline or -db-import-jats "
+                   "names are read in this directory (by name only), and those it gives by HTTPS URL downloaded into "
+                   "it; without it the worker refuses imports (default $PUBFETCH_IMPORT_DIR)")
     p.add_argument("--loglevel", default="INFO")
     return p
 
@@ -70,7 +73,7 @@ def main(argv: Sequence[str]) -> int:
         backend = default_backend(opts.broker)
         # the tasks (threads, or processes forked from this one after the app is made) read these settings from the app
         worker = WorkerSettings(opts.db, shared_rate_db(opts.rate_db, opts.broker, backend),
-                                opts.allow_private_addresses)
+                                opts.allow_private_addresses, _import_dir(opts.import_dir))
         app = make_app(opts.broker, grace=opts.grace_period, worker=worker)
     except ValueError as e:
         return _usage(str(e))
@@ -96,6 +99,16 @@ def main(argv: Sequence[str]) -> int:
                    "--without-gossip", "--without-mingle", f"--hostname={name}"]
     app.worker_main(celery_argv)
     return 0
+
+
+def _import_dir(given: str | None) -> str | None:
+    """The worker's directory of bulk files: the option, else the setting (``$PUBFETCH_IMPORT_DIR``, config file)."""
+    if given:
+        return os.path.abspath(given)
+    from pubfetch.config import FetchConfig
+
+    configured = FetchConfig.from_env().bulk.import_dir
+    return os.path.abspath(configured) if configured else None
 
 
 def shared_rate_db(rate_db: str | None, broker: str, backend: str) -> str | None:

@@ -1,42 +1,51 @@
 """One fetching run assembled from its :class:`~pubfetch.config.FetchConfig` (in the spirit of Scrapy's ``Crawler``):
-the HTTP client and its layers, the shared rate limiter, the WARC recorder, the scraping rules, the renderer and the
-PDF workers (through the :class:`~pubfetch.resources.base.Context`), the store and its writer, and their closing in
-one place. The command line, the library calls and the Celery task all build their run here, so a setting means the
-same thing whichever of them runs it.
+the HTTP client and its layers, the shared rate limiter, the WARC recorder, the run's
+:class:`~pubfetch.resources.base.Context` and the makers of what it starts on first need (the scraping rules, the
+renderer, the PDF and page workers, the worker threads), the store and its writer, and their closing in one place.
+The command line, the library calls (publications and webpages), the Celery task and the tests all build their run
+here, so a setting means the same thing whichever of them runs it; nothing else builds a client or a context, or reads
+a rule file (:func:`scraping_rules`).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Self
 
 from pubfetch.config import FetchConfig, rate_db_default
-from pubfetch.engine.batches import IdsLike, Progress, Tally
 from pubfetch.engine.flow import InFlight
-from pubfetch.engine.overlap import retried, run_batches
+from pubfetch.engine.options import Errors, FetchOptions
+from pubfetch.engine.overlap import Walk, retried, run_batches
 from pubfetch.engine.resume import RetryEntry
+from pubfetch.engine.run_batch import IdsLike, Tally
 from pubfetch.engine.summary import BatchSummary
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.publication import Publication
 from pubfetch.net.answers import AnswerMemory
 from pubfetch.net.client import HttpClient
 from pubfetch.net.config import RateLimiter, http_config
 from pubfetch.net.ratelimit import ServiceMap, configured_limits
-from pubfetch.resources.base import Context
+from pubfetch.resources.base import Context, Renderer, RunMakers
 from pubfetch.store import Store, open_or_init_store
 from pubfetch.store.writer import StoreWriter
 
 logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
+    from pubfetch.extract.workerpool import WorkerPool
     from pubfetch.net.transport import Transport
     from pubfetch.net.warc import WarcRecorder
     from pubfetch.rules import ScrapingRules
 
 DbLike = str | os.PathLike[str] | Store | None
+#: A call that asks nothing particular.
+DEFAULT_OPTIONS = FetchOptions()
 
 
 class FetchRun:
@@ -52,7 +61,11 @@ class FetchRun:
         transport: the network under the client's layers (tests give an in-process one).
         rate_limiter: the shared limiter to wait on instead of one opened for the run (a worker keeps one for all its
             batches); used as it is, not closed.
-        context: a caller's context to run in instead (used as it is, not closed).
+        sleep: how the client's retries wait (a test's clock; default: :func:`time.sleep`, cut short when the run
+            stops).
+        context: a caller's context to run in instead (not closed): the run's parts (``config``'s ``parts``) are
+            asked for with its machinery (:meth:`~pubfetch.resources.base.Context.step`).
+        rules: the scraping rules to read pages with instead of the configuration's (a test's own).
 
     Raises what building a part raises: ``OSError``, ``sqlite3.Error`` or ``ValueError`` (rate-limit database),
     :class:`~pubfetch.rules.RuleError` (the user's rule files); what was built by then is closed.
@@ -60,7 +73,8 @@ class FetchRun:
 
     def __init__(self, config: FetchConfig, *, recorder: WarcRecorder | None = None,
                  transport: Transport | None = None, rate_limiter: RateLimiter | None = None,
-                 context: Context | None = None) -> None:
+                 sleep: Callable[[float], None] | None = None, context: Context | None = None,
+                 rules: ScrapingRules | None = None) -> None:
         self.config = config
         self.recorder = recorder
         self._stack = ExitStack()
@@ -68,15 +82,16 @@ class FetchRun:
             self._stack.callback(recorder.close)
         self._owns_context = context is None
         if context is not None:
-            self.context = context
+            self.context = context.step(config.run.parts)
             return
         try:
-            self.context = self._stack.enter_context(self._build(config, transport, rate_limiter))
+            self.context = self._stack.enter_context(self._build(config, transport, rate_limiter, rules, sleep))
         except BaseException:
             self._stack.close()
             raise
 
-    def _build(self, config: FetchConfig, transport: Transport | None, limiter: RateLimiter | None) -> Context:
+    def _build(self, config: FetchConfig, transport: Transport | None, limiter: RateLimiter | None,
+               rules: ScrapingRules | None, sleep: Callable[[float], None] | None) -> Context:
         own_limiter = limiter is None and config.run.rate_limits
         if own_limiter:
             limiter = shared_rate_limiter(config)
@@ -84,41 +99,45 @@ class FetchRun:
             if close is not None:
                 self._stack.callback(close)
         rate_key = ServiceMap.for_endpoints(config.endpoints).key if limiter is not None else None
-        rules = _rules(config)
+        if rules is None:  # a bad rule file is an error before anything is fetched
+            rules = _user_rules(config.fetching)
         client = HttpClient(http_config(config), transport=transport, answers=AnswerMemory(),
-                            response_hook=self.recorder, rate_limiter=limiter, rate_key=rate_key)
+                            response_hook=self.recorder, rate_limiter=limiter, rate_key=rate_key,
+                            sleep=sleep or time.sleep)
         if own_limiter and getattr(limiter, "sleep", None) is time.sleep:
             # the run's own limiter: a wait for a permit ends (and its request is not sent) when the run stops
             limiter.sleep = client.watch.pause  # type: ignore[union-attr]
-        return Context(config, client=client, rules=rules)
+        return Context(config, client, _makers(config, client, rules))
 
-    def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, *, progress: Progress | None = None,
-              summary: BatchSummary | None = None, retry_exceptions: bool = True, use_stored: bool = True,
-              errors: str = "skip", deferred: list[RetryEntry] | None = None, batch_size: int | None = None,
-              shared: InFlight | None = None, scope: str = "") -> Iterator[Publication]:
-        """The publications of ``ids``, batch by batch (see :func:`pubfetch.fetcher.fetch_many`); ``batch_size``
-        instead of the configuration's; ``shared``: the batches in flight of other fetches of this run at the same
-        time, to gather with (claims within ``scope``; :mod:`pubfetch.distributed.sharedrun`)."""
+    def fetch(self, ids: Iterable[IdsLike], db: DbLike = None, options: FetchOptions = DEFAULT_OPTIONS, *,
+              batch_size: int | None = None, shared: InFlight | None = None,
+              scope: str = "") -> Iterator[Publication]:
+        """The publications of ``ids``, batch by batch, as ``options`` ask (see :func:`pubfetch.fetcher.fetch_many`);
+        ``batch_size`` instead of the configuration's; ``shared``: the batches in flight of other fetches of this run
+        at the same time, to gather with (claims within ``scope``; :mod:`pubfetch.distributed.sharedrun`)."""
         with ExitStack() as stack:
-            store, writer = self._writing(stack, db, summary)
-            tally = Tally(self.context.args, summary, progress, retry_exceptions,
+            store, writer = self._writing(stack, db, options.summary)
+            tally = Tally(self.context.args, options.summary, options.progress, options.retry_exceptions,
                           follow_published=self.config.run.follow_published)
             stack.callback(tally.retry.close)
-            yield from run_batches(self.context, writer, iter(ids), store if use_stored else None, tally, errors,
-                                   batch_size or self.config.batching.batch_size, own_context=self._owns_context,
-                                   deferred=deferred, shared=shared, scope=scope)
+            walk = Walk(self.context, store if options.use_stored else None, writer, tally,
+                        batch_size or self.config.batching.batch_size, options, own_context=self._owns_context,
+                        shared=shared, scope=scope)
+            yield from run_batches(walk, iter(ids))
 
     def fetch_retries(self, entries: Iterable[RetryEntry], db: DbLike = None, *,
-                      summary: BatchSummary | None = None, errors: str = "skip") -> Iterator[Publication]:
+                      summary: BatchSummary | None = None, errors: Errors = "skip") -> Iterator[Publication]:
         """The end-of-run retry of publications a :meth:`fetch` deferred (``deferred=``), in the order given, each
         asked only what failed; yields them as they are done."""
         entries = list(entries)
         size = self.config.batching.batch_size
+        options = FetchOptions(summary=summary, retry_exceptions=False, errors=errors)
         with ExitStack() as stack:
             _, writer = self._writing(stack, db, summary)
             tally = Tally(self.context.args, summary, None, retry_exceptions=False)
+            walk = Walk(self.context, None, writer, tally, size, options, own_context=self._owns_context)
             chunks = (entries[i:i + size] for i in range(0, len(entries), size))
-            yield from retried(self.context, writer, tally, chunks, len(entries), errors)
+            yield from retried(walk, chunks, len(entries))
 
     def _writing(self, stack: ExitStack, db: DbLike,
                  summary: BatchSummary | None) -> tuple[Store | None, StoreWriter | None]:
@@ -160,15 +179,60 @@ def shared_rate_limiter(config: FetchConfig, *, open_wait_s: float = 0.0) -> Rat
     return shared_limiter(where, configured_limits(config.run), open_wait_s=open_wait_s)
 
 
-def _rules(config: FetchConfig) -> ScrapingRules | None:
-    """The user's rule files, read now so that a bad one is an error before anything is fetched (the built-in rules
-    are loaded on first use, once per process)."""
-    fetching = config.fetching
+def scraping_rules(fetching: FetcherArgs) -> ScrapingRules:
+    """The rules pages are read with under ``fetching``'s parameters: the built-in files followed by the user's
+    (journalsYaml, webpagesYaml); the built-in ones alone are loaded once per process, whatever the number of runs.
+    Raises :class:`~pubfetch.rules.RuleError` or ``OSError`` for a user's file that cannot be read."""
+    return _user_rules(fetching) or builtin_rules()
+
+
+def _user_rules(fetching: FetcherArgs) -> ScrapingRules | None:
     if not (fetching.journals_yaml or fetching.webpages_yaml):
         return None
+    return _loaded(fetching.journals_yaml or None, fetching.webpages_yaml or None)
+
+
+@functools.cache
+def builtin_rules() -> ScrapingRules:
+    """The rules of the files shipped with pubfetch, loaded once per process (:func:`scraping_rules`)."""
+    return _loaded(None, None)
+
+
+def _loaded(journals: str | None, webpages: str | None) -> ScrapingRules:
     from pubfetch.rules import ScrapingRules
 
-    return ScrapingRules.load(fetching.journals_yaml or None, fetching.webpages_yaml or None)
+    return ScrapingRules.load(journals, webpages)
+
+
+def _makers(config: FetchConfig, client: HttpClient, rules: ScrapingRules | None) -> RunMakers:
+    """What the run's context starts on first need; the libraries behind them (Chromium's driver, pdfminer.six)
+    are imported only by runs that need them."""
+    threads = config.run.threads
+
+    def run_rules() -> ScrapingRules:
+        return rules if rules is not None else scraping_rules(config.fetching)
+
+    def renderer() -> Renderer:
+        from pubfetch.net.browser import BrowserRenderer, page_timeout_ms
+
+        return BrowserRenderer(user_agent=config.fetching.user_agent,
+                               timeout_ms=page_timeout_ms(config.fetching.timeout), max_bytes=client.config.max_bytes,
+                               executable=config.run.chromium,
+                               allow_private_addresses=config.http.allow_private_addresses, counts=client.counts)
+
+    def pdf_workers() -> WorkerPool:
+        from pubfetch.extract.pdf import pdf_workers
+
+        return pdf_workers(threads)
+
+    def page_workers(page_rules: ScrapingRules) -> WorkerPool:
+        from pubfetch.extract.reader_workers import page_workers
+
+        return page_workers(min(threads, os.cpu_count() or 1), page_rules)  # reading is CPU work: one per CPU
+
+    return RunMakers(
+        rules=run_rules, renderer=renderer, pdf_workers=pdf_workers, page_workers=page_workers,
+        pool=lambda: ThreadPoolExecutor(threads, thread_name_prefix="pubfetch"))
 
 
 def _open(stack: ExitStack, db: DbLike) -> Store | None:

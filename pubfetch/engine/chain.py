@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from pubfetch.engine.batcher import BatchedService, Step
+from pubfetch.engine.service_batcher import BatchedService, Step
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.resources import (
     agency,

@@ -1,5 +1,5 @@
 """A batch of publications in flight: each on its own thread, through the chain and its links, restarted when one of
-its IDs changed under it; the batchable steps served by the run's :class:`~pubfetch.engine.batcher.Batcher`.
+its IDs changed under it; the batchable steps served by the run's :class:`~pubfetch.engine.service_batcher.Batcher`.
 
 One publication waits for its publisher's page while another is at Unpaywall and a third at PubMed, so the hosts work
 at the same time; one Europe PMC search still asks for hundreds of IDs, one efetch for an ID list. A publication that
@@ -14,10 +14,10 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from pubfetch.engine.batcher import Batcher, Step
 from pubfetch.engine.chain import BATCHED, follow_links, grow
 from pubfetch.engine.claims import Claims
 from pubfetch.engine.resume import Resume
+from pubfetch.engine.service_batcher import Batcher, Step
 from pubfetch.model.publication import Publication
 from pubfetch.resources import europepmc, identity
 from pubfetch.resources.base import Context

@@ -7,10 +7,12 @@ import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 
-from pubfetch.engine.batches import IdsLike, Tally, checked, fetch_batch, loaded_batches, waiting
 from pubfetch.engine.flow import InFlight
+from pubfetch.engine.options import FetchOptions
 from pubfetch.engine.resume import RetryEntry
+from pubfetch.engine.run_batch import IdsLike, Tally, checked, fetch_batch, loaded_batches, waiting
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
 from pubfetch.store import Store
@@ -19,47 +21,63 @@ from pubfetch.store.writer import StoreWriter
 log = logging.getLogger(__name__)
 
 
-def run_batches(ctx: Context, writer: StoreWriter | None, ids: Iterator[IdsLike], store: Store | None,
-                tally: Tally, errors: str, size: int, *, own_context: bool,
-                deferred: list[RetryEntry] | None = None, shared: InFlight | None = None,
-                scope: str = "") -> Iterator[Publication]:
-    """The publications of ``ids`` in batches of ``size`` (read from ``store`` when given, fetched as can_fetch
-    allows, written through ``writer``), then those of the end-of-run retry, or, with ``deferred``, the publications
-    to retry put there (JSON: ``"pub"``, ``"resume"``) for a later :func:`retried` (a queued job's last batch).
-    ``shared``: the batches in flight of other callers in this context to gather with (claims within ``scope``)."""
-    batches = loaded_batches(ids, size, store, ctx.args, errors)
-    yield from overlapped(ctx, writer, batches, tally, errors, in_flight=2 if size > 1 else 1,
-                          own_context=own_context, shared=shared, scope=scope)
+@dataclass(frozen=True)
+class Walk:
+    """One fetch's walk through its batches: the run's context, the store the entries are read from (None: every
+    publication is fetched afresh) and the writer they are written through, the tally, the batch size, and the call's
+    options. ``own_context``: the run built the context (a caller's goes on serving after a stop); ``shared``: the
+    batches in flight of other callers in this context to gather with (claims within ``scope``)."""
+
+    ctx: Context
+    reader: Store | None
+    writer: StoreWriter | None
+    tally: Tally
+    size: int
+    options: FetchOptions
+    own_context: bool
+    shared: InFlight | None = None
+    scope: str = ""
+
+    @property
+    def in_flight(self) -> int:
+        return 2 if self.size > 1 else 1
+
+
+def run_batches(walk: Walk, ids: Iterator[IdsLike]) -> Iterator[Publication]:
+    """The publications of ``ids`` in batches (read from the walk's store when given, fetched as can_fetch allows,
+    written through its writer), then those of the end-of-run retry, or, with the options' ``deferred``, the
+    publications to retry put there (JSON: ``"pub"``, ``"resume"``) for a later :func:`retried` (a queued job's last
+    batch)."""
+    ctx, tally, errors = walk.ctx, walk.tally, walk.options.errors
+    yield from overlapped(walk, loaded_batches(ids, walk.size, walk.reader, ctx.args, errors))
     published = tally.published.take() if tally.published is not None else []
     if published:  # --follow-published: the journal versions of the input's preprints
         log.info("fetching the journal versions of %d preprint%s", len(published), "" if len(published) == 1 else "s")
-        yield from overlapped(ctx, writer, loaded_batches(iter(published), size, store, ctx.args, errors), tally,
-                              errors, in_flight=2 if size > 1 else 1, own_context=own_context, shared=shared,
-                              scope=scope)
+        yield from overlapped(walk, loaded_batches(iter(published), walk.size, walk.reader, ctx.args, errors))
+    deferred = walk.options.deferred
     if deferred is not None:
-        for entries in tally.retry.chunks(size):
+        for entries in tally.retry.chunks(walk.size):
             deferred.extend(entries)
         return
-    yield from retried(ctx, writer, tally, tally.retry.chunks(size), len(tally.retry), errors)
+    yield from retried(walk, tally.retry.chunks(walk.size), len(tally.retry))
 
 
-def retried(ctx: Context, writer: StoreWriter | None, tally: Tally, chunks: Iterable[list[RetryEntry]],
-            count: int, errors: str) -> Iterator[Publication]:
+def retried(walk: Walk, chunks: Iterable[list[RetryEntry]], count: int) -> Iterator[Publication]:
     """The end-of-run retry: each publication of ``chunks`` (``"pub"``, ``"resume"``) asked again only what failed."""
     if not count:
         return
     log.info("retrying %d publication%s that ended with a fetch exception: only what failed", count,
              "" if count == 1 else "s")
-    tally.retry_exceptions = False
+    walk.tally.retry_exceptions = False
     for entries in chunks:
-        pubs, resumes = waiting(entries, ctx.client.config.retry_after_cap_s)
-        yield from checked(fetch_batch(ctx, writer, pubs, tally, tally.next_batch(), resumes=resumes), errors)
+        pubs, resumes = waiting(entries, walk.ctx.client.config.retry_after_cap_s)
+        reported = fetch_batch(walk.ctx, walk.writer, pubs, walk.tally, walk.tally.next_batch(), resumes=resumes)
+        yield from checked(reported, walk.options.errors)
 
 
-def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[Publication]], tally: Tally,
-                errors: str, *, in_flight: int, own_context: bool, shared: InFlight | None = None,
-                scope: str = "") -> Iterator[Publication]:
-    """Fetch the batches ``in_flight`` at a time, yielding each batch's publications (in input order) when it is done.
+def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Publication]:
+    """Fetch the batches two at a time (one at a time when they hold one publication each), yielding each batch's
+    publications (in input order) when it is done.
 
     A batch's last publications keep a few hosts busy while the others wait: its closed-access half still at
     Unpaywall while Europe PMC has nothing left to do, its last annotations and efetch requests, storing and loading
@@ -69,10 +87,11 @@ def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[P
     When the reading stops early otherwise (an interrupt, an error, the caller leaving the loop), the requests not yet
     sent are not sent and the batches in flight are waited for, so nothing runs on after this returns; their
     publications that were complete are stored.
-    With ``shared`` (the batches of other callers running in the same context at the same time), this run's
+    With the walk's ``shared`` (the batches of other callers running in the same context at the same time), this run's
     batches gather with theirs too; unless it is the context's only run (:attr:`InFlight.alone`), a stop other
     than an interrupt then waits for its batches without halting the context, whose other callers go on."""
-    shared = shared or InFlight(ctx)
+    ctx, tally, errors, scope, in_flight = walk.ctx, walk.tally, walk.options.errors, walk.scope, walk.in_flight
+    shared = walk.shared or InFlight(ctx)
     window: deque[tuple[int, Future[list[Publication]]]] = deque()
     bad_input: Exception | None = None
     with ThreadPoolExecutor(in_flight, thread_name_prefix="pubfetch-batch") as pool:
@@ -93,7 +112,7 @@ def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[P
                     raise
                 mark = tally.next_batch(number)
                 try:
-                    window.append((number, pool.submit(fetch_batch, ctx, store, batch, tally, mark, shared)))
+                    window.append((number, pool.submit(fetch_batch, ctx, walk.writer, batch, tally, mark, shared)))
                 except BaseException:
                     shared.end(number)
                     raise
@@ -104,7 +123,8 @@ def overlapped(ctx: Context, store: StoreWriter | None, batches: Iterator[list[P
         finally:
             if window:
                 interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
-                _stop(ctx, [future for _, future in window], own_context, interrupted, halt=shared.alone or interrupted)
+                futures = [future for _, future in window]
+                _stop(ctx, futures, walk.own_context, interrupted, halt=shared.alone or interrupted)
                 for number, _ in window:
                     shared.end(number)
     if bad_input is not None:

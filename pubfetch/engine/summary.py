@@ -13,6 +13,7 @@ from pubfetch.model.asked_parts import asked_parts
 from pubfetch.model.entry import Finality
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
+from pubfetch.textutil import counted
 
 if TYPE_CHECKING:
     from pubfetch.net.counts import RequestCounts
@@ -124,8 +125,8 @@ class BatchSummary:
         """The line that closes a fetching run (its wording is in docs/command-line.md, "The summary line"):
         ``37 publications: 30 fetched, 7 skipped; 24 final, 13 partial, 0 failed``, then the clauses of
         :data:`CLAUSES` that have something to say, always in that order."""
-        text = (f"{self.total} publications: {self.fetched} fetched, {self.skipped} skipped; {self.final} final, "
-                f"{self.partial} partial, {self.failed} failed")
+        text = (f"{counted(self.total, 'publication')}: {self.fetched} fetched, {self.skipped} skipped; "
+                f"{self.final} final, {self.partial} partial, {self.failed} failed")
         return "".join([text, *(f"; {said}" for clause in CLAUSES if (said := clause(self)))])
 
 

@@ -9,9 +9,11 @@ one comma-separated ``id``) merges their citers, so it cannot say who cites whom
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from lxml import etree
 
 from pubfetch.extract.errors import ParseError, load_json, load_xml
 from pubfetch.extract.pubmed_rich import valid_doi, valid_pmcid, valid_pmid
@@ -78,11 +80,9 @@ def parse_elink_citedin(data: str | bytes) -> dict[str, list[str]]:
     if error:
         raise ParseError(f"ELink answered an error: {error}")
     cited_by: dict[str, list[str]] = {}
-    for link_set in (e for e in root if local_name(e) == "LinkSet"):
-        asked = [text_of(i) for c in link_set if local_name(c) == "IdList" for i in c if local_name(i) == "Id"]
-        links = [text_of(i) for db in link_set if local_name(db) == "LinkSetDb"
-                 if any(local_name(n) == "LinkName" and text_of(n) == CITEDIN_LINK for n in db)
-                 for link in db if local_name(link) == "Link" for i in link if local_name(i) == "Id"]
+    for link_set in _children(root, "LinkSet"):
+        asked = [text_of(i) for c in _children(link_set, "IdList") for i in _children(c, "Id")]
+        links = _citedin_ids(link_set)
         if len(asked) != 1:
             if links:
                 raise ParseError(f"an ELink link set merges the citers of {len(asked)} PMIDs ({', '.join(asked[:3])}"
@@ -90,3 +90,15 @@ def parse_elink_citedin(data: str | bytes) -> dict[str, list[str]]:
             continue
         cited_by[asked[0]] = [pmid for pmid in links if valid_pmid(pmid)]
     return cited_by
+
+
+def _children(parent: etree._Element, name: str) -> Iterator[etree._Element]:
+    """The children of ``parent`` named ``name``, whatever their namespace."""
+    return (child for child in parent if local_name(child) == name)
+
+
+def _citedin_ids(link_set: etree._Element) -> list[str]:
+    """The IDs of a link set's ``pubmed_pubmed_citedin`` links, in order."""
+    return [text_of(i) for db in _children(link_set, "LinkSetDb")
+            if any(text_of(n) == CITEDIN_LINK for n in _children(db, "LinkName"))
+            for link in _children(db, "Link") for i in _children(link, "Id")]

@@ -112,6 +112,25 @@ def work_record(work: dict[str, Any]) -> ArticleRecord:
     rec.title = f"{title} : {subtitle}" if title and subtitle else title
     rec.abstract = jats_abstract(text(work.get("abstract")))
     rec.authors = [a for a in map(_author, json_list(work.get("author"))) if a is not None]
+    _read_container(rec, work)
+    kind = text(work.get("type"))
+    rec.pub_types = [kind] if kind else []
+    rec.preprint = kind == "posted-content" and text(work.get("subtype")) == "preprint"
+    parts = json_list(json_object(work.get("published") or work.get("issued")).get("date-parts"))
+    day = json_list(parts[0]) if parts else []
+    set_date(rec, *(day[:3] or [None]))
+    rec.funding = _funding(work)
+    rec.license = _licence(json_list(work.get("license")))
+    rec.references = [_reference(json_object(r)) for r in json_list(work.get("reference"))]
+    rec.updates = _updates(work)
+    rec.retraction = RetractionVerdict(RetractionSource.crossref, any(u.type in RETRACTED_BY for u in rec.updates))
+    rec.relations = _relations(work)
+    return rec
+
+
+def _read_container(rec: ArticleRecord, work: dict[str, Any]) -> None:
+    """The journal (else the institution, for a report or a dissertation), volume, issue, pages, publisher, and the
+    first print and electronic ISSNs."""
     rec.journal_title = first_text(work.get("container-title")) or first_text(
         [json_object(i).get("name") for i in json_list(work.get("institution"))])
     rec.volume, rec.issue, rec.pages = text(work.get("volume")), text(work.get("issue")), text(work.get("page"))
@@ -122,23 +141,20 @@ def work_record(work: dict[str, Any]) -> ArticleRecord:
             rec.issn = value
         elif kind == "electronic" and not rec.eissn:
             rec.eissn = value
-    kind = text(work.get("type"))
-    rec.pub_types = [kind] if kind else []
-    rec.preprint = kind == "posted-content" and text(work.get("subtype")) == "preprint"
-    parts = json_list(json_object(work.get("published") or work.get("issued")).get("date-parts"))
-    day = json_list(parts[0]) if parts else []
-    set_date(rec, *(day[:3] or [None]))
-    rec.funding = [Grant(text(f.get("name")), text(award)) for f in map(json_object, json_list(work.get("funder")))
-                   for award in (json_list(f.get("award")) or [""]) if text(f.get("name")) or text(award)]
-    rec.license = _licence(json_list(work.get("license")))
-    rec.references = [_reference(json_object(r)) for r in json_list(work.get("reference"))]
-    rec.updates = _updates(work)
-    rec.retraction = RetractionVerdict(RetractionSource.crossref, any(u.type in RETRACTED_BY for u in rec.updates))
-    rec.relations = [Relation(kind, other_doi(item.get("id")))
-                     for kind, items in json_object(work.get("relation")).items() if kind in RELATION_TYPES
-                     for item in map(json_object, json_list(items))
-                     if text(item.get("id-type")).lower() == "doi" and other_doi(item.get("id"))]
-    return rec
+
+
+def _funding(work: dict[str, Any]) -> list[Grant]:
+    """A grant for each award of each funder (a funder without awards is one grant without an ID)."""
+    return [Grant(text(f.get("name")), text(award)) for f in map(json_object, json_list(work.get("funder")))
+            for award in (json_list(f.get("award")) or [""]) if text(f.get("name")) or text(award)]
+
+
+def _relations(work: dict[str, Any]) -> list[Relation]:
+    """The relations of the types the model knows, to DOIs."""
+    return [Relation(kind, other_doi(item.get("id")))
+            for kind, items in json_object(work.get("relation")).items() if kind in RELATION_TYPES
+            for item in map(json_object, json_list(items))
+            if text(item.get("id-type")).lower() == "doi" and other_doi(item.get("id"))]
 
 
 def jats_abstract(fragment: str) -> str:

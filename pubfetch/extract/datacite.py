@@ -66,19 +66,11 @@ def doi_record(resource: dict[str, Any]) -> ArticleRecord:
     attrs = json_object(resource.get("attributes"))
     rec = ArticleRecord()
     rec.doi = other_doi(attrs.get("doi")) or other_doi(resource.get("id"))
-    titles = list(map(json_object, json_list(attrs.get("titles"))))
-    title = next((plain(t.get("title")) for t in titles if not text(t.get("titleType")) and plain(t.get("title"))), "")
-    subtitle = next((plain(t.get("title")) for t in titles if text(t.get("titleType")) == "Subtitle"), "")
-    rec.title = f"{title} : {subtitle}" if title and subtitle else title
+    rec.title = _title(attrs)
     rec.abstract = next((plain(d.get("description")) for d in map(json_object, json_list(attrs.get("descriptions")))
                          if text(d.get("descriptionType")) == "Abstract" and plain(d.get("description"))), "")
     rec.authors = [a for c in json_list(attrs.get("creators")) for a in _creators(c)]
-    container = json_object(attrs.get("container"))
-    if text(container.get("type")) == "Journal":
-        rec.journal_title = plain(container.get("title"))
-        rec.volume, rec.issue = text(container.get("volume")), text(container.get("issue"))
-        first, last = text(container.get("firstPage")), text(container.get("lastPage"))
-        rec.pages = f"{first}-{last}" if first and last else first
+    _read_container(rec, attrs)
     publisher = attrs.get("publisher")
     rec.publisher = plain(json_object(publisher).get("name")) if isinstance(publisher, dict) else plain(publisher)
     _date(rec, attrs)
@@ -90,6 +82,31 @@ def doi_record(resource: dict[str, Any]) -> ArticleRecord:
                    if plain(f.get("funderName")) or text(f.get("awardNumber"))]
     rights = next(iter(map(json_object, json_list(attrs.get("rightsList")))), {})
     rec.license = text(rights.get("rightsUri")) or plain(rights.get("rights"))
+    _read_related(rec, attrs)
+    return rec
+
+
+def _title(attrs: dict[str, Any]) -> str:
+    """The main title (the one without a type), with its subtitle after " : " when there is one."""
+    titles = list(map(json_object, json_list(attrs.get("titles"))))
+    title = next((plain(t.get("title")) for t in titles if not text(t.get("titleType")) and plain(t.get("title"))), "")
+    subtitle = next((plain(t.get("title")) for t in titles if text(t.get("titleType")) == "Subtitle"), "")
+    return f"{title} : {subtitle}" if title and subtitle else title
+
+
+def _read_container(rec: ArticleRecord, attrs: dict[str, Any]) -> None:
+    """The journal, volume, issue and pages, when the DOI's container is a journal."""
+    container = json_object(attrs.get("container"))
+    if text(container.get("type")) != "Journal":
+        return
+    rec.journal_title = plain(container.get("title"))
+    rec.volume, rec.issue = text(container.get("volume")), text(container.get("issue"))
+    first, last = text(container.get("firstPage")), text(container.get("lastPage"))
+    rec.pages = f"{first}-{last}" if first and last else first
+
+
+def _read_related(rec: ArticleRecord, attrs: dict[str, Any]) -> None:
+    """The related DOIs: the works it references, and those of the relations the model knows."""
     for related in map(json_object, json_list(attrs.get("relatedIdentifiers"))):
         kind = text(related.get("relationType"))
         doi = other_doi(related.get("relatedIdentifier")) \
@@ -98,7 +115,6 @@ def doi_record(resource: dict[str, Any]) -> ArticleRecord:
             rec.references.append(Reference(doi=doi))
         elif doi and kind in RELATIONS:
             rec.relations.append(Relation(RELATIONS[kind], doi))
-    return rec
 
 
 def _creators(raw: Any) -> list[Author]:

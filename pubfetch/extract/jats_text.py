@@ -89,31 +89,40 @@ def element_text(el: etree._Element | None, skip: Iterable[str] = ()) -> str:
         return ""
     if len(el) == 0:  # a leaf (most names, years, IDs): its own text, no walk
         return _collapsed(el.text or "")
-    skipped = SKIPPED.union(skip) if skip else SKIPPED
-    blocks = _BLOCK_TAGS
-    parts: list[str] = []
+    return _collapsed("".join(_pieces(el, frozenset(skip))))
+
+
+def _pieces(el: etree._Element, skip: frozenset[str]) -> list[str]:
+    """The raw texts and block-edge spaces inside ``el`` (its own text first; its own edges and tail are not its
+    text), leaving out the subtrees of :data:`SKIPPED` and ``skip`` elements."""
     walker = etree.iterwalk(el, events=("start", "end"))
+    next(walker)  # el's own start
+    parts = [el.text or ""]
+    kinds = _WALK_KINDS
     for event, node in walker:
+        if node is el:  # its own end
+            break
         tag = node.tag
-        if not isinstance(tag, str):  # an unresolved entity reference: its name is not text
-            if event == "end" and node is not el and node.tail:
-                parts.append(node.tail)
-            continue
-        name = tag.rsplit("}", 1)[1] if tag.startswith("{") else tag
+        kind = kinds.get(tag)
+        if kind is None:
+            kind = _walk_kind(tag)
+        if skip and kind != _NOT_ELEMENT and _local(tag) in skip:
+            kind = _SKIPPED
         if event == "start":
-            if name in skipped and node is not el:
+            if kind == _SKIPPED:
                 walker.skip_subtree()
-                continue
-            if node is not el and (blocks.get(tag) or _is_block(tag)):
-                parts.append(" ")
-            if node.text:
-                parts.append(node.text)
-        elif node is not el:
-            if name not in skipped and (blocks.get(tag) or _is_block(tag)):
-                parts.append(" ")
-            if node.tail:
-                parts.append(node.tail)
-    return _collapsed("".join(parts))
+            elif kind != _NOT_ELEMENT:  # an unresolved entity reference's name is not text
+                parts.append(" " + (node.text or "") if kind == _BLOCK else node.text or "")
+            continue
+        if kind == _BLOCK:
+            parts.append(" ")
+        if node.tail:
+            parts.append(node.tail)
+    return parts
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[1] if tag.startswith("{") else tag
 
 
 class ElementTexts:

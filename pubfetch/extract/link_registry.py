@@ -129,41 +129,66 @@ def _fixed_starts(alternative: str) -> set[str]:
     """The fixed texts the alternative's matches begin with (one per way it can begin)."""
     starts = {""}
     i = 0
-    text = alternative
-    while i < len(text):
-        ch = text[i]
-        if ch == "(":
-            close = _group_end(text, i)
-            quantified = close + 1 < len(text) and text[close + 1] in "?*+{"
-            inner = text[i + 1:close]
-            if quantified or inner.startswith("?"):
-                return starts
-            branches = _split(inner, 0)
-            if not all(_LITERAL.fullmatch(b) for b in branches):  # the fixed text ends inside the group
-                return {s + f for s in starts for b in branches for f in _fixed_starts(b)}
-            starts = {s + b for s in starts for b in branches}
-            i = close + 1
-            continue
-        if ch == "[":
-            close = text.index("]", i + 2)
-            members = text[i + 1:close]
-            quantified = close + 1 < len(text) and text[close + 1] in "?*+{"
-            if quantified or "-" in members or "\\" in members or not members.isalnum():
-                return starts
-            starts = {s + m for s in starts for m in members}
-            i = close + 1
-            continue
-        if ch == "\\" and i + 1 < len(text) and text[i + 1] in "-/.":
-            lit, width = text[i + 1], 2
-        elif _LITERAL.fullmatch(ch):
-            lit, width = ch, 1
-        else:
+    while i < len(alternative):
+        step = _next_fixed(alternative, i)
+        if step is None:
             return starts
-        if i + width < len(text) and text[i + width] in "?*+{":
+        pieces, i, last = step
+        starts = {s + p for s in starts for p in pieces}
+        if last:
             return starts
-        starts = {s + lit for s in starts}
-        i += width
     return starts
+
+
+#: What the fixed texts that can stand at a place are (one per way), where the rest begins, and whether the fixed
+#: text ends with them.
+_Step = tuple[set[str], int, bool]
+
+
+def _next_fixed(text: str, i: int) -> _Step | None:
+    """The fixed texts at ``i``: a group of alternatives, a class of a few letters or one literal character; None
+    when the fixed text ends before ``i`` (anything that matches more than one text)."""
+    if text[i] == "(":
+        return _group(text, i)
+    if text[i] == "[":
+        return _letter_class(text, i)
+    return _literal(text, i)
+
+
+def _quantified(text: str, end: int) -> bool:
+    """Whether what ends at ``end`` is repeated or optional."""
+    return end + 1 < len(text) and text[end + 1] in "?*+{"
+
+
+def _group(text: str, i: int) -> _Step | None:
+    close = _group_end(text, i)
+    inner = text[i + 1:close]
+    if _quantified(text, close) or inner.startswith("?"):
+        return None
+    branches = _split(inner, 0)
+    if not all(_LITERAL.fullmatch(b) for b in branches):  # the fixed text ends inside the group
+        return {f for b in branches for f in _fixed_starts(b)}, close + 1, True
+    return set(branches), close + 1, False
+
+
+def _letter_class(text: str, i: int) -> _Step | None:
+    close = text.index("]", i + 2)
+    members = text[i + 1:close]
+    if _quantified(text, close) or "-" in members or "\\" in members or not members.isalnum():
+        return None
+    return set(members), close + 1, False
+
+
+def _literal(text: str, i: int) -> _Step | None:
+    if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in "-/.":
+        lit, width = text[i + 1], 2
+    elif _LITERAL.fullmatch(text[i]):
+        lit, width = text[i], 1
+    else:
+        return None
+    if _quantified(text, i + width - 1):
+        return None
+    return {lit}, i + width, False
 
 
 def _names(resource: Any, prefix: str) -> list[str]:

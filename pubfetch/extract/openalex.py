@@ -31,6 +31,7 @@ from pubfetch.extract.scholarly import (
     text,
     undivided_author,
 )
+from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord, Link
 from pubfetch.model.retraction import RetractionSource, RetractionVerdict
 from pubfetch.model.rich import Grant
@@ -76,14 +77,36 @@ def work_record(work: dict[str, Any]) -> ArticleRecord:
     rec.pmid, rec.pmcid = other_pmid(ids.get("pmid")), other_pmcid(ids.get("pmcid"))
     rec.title = plain(work.get("title"))
     rec.abstract = abstract_text(work.get("abstract_inverted_index"))
+    rec.authors.extend(_authors(work))
+    _read_journal(rec, work)
+    _read_access(rec, work)
+    rec.funding = [Grant(plain(g.get("funder_display_name")), text(g.get("award_id")))
+                   for g in map(json_object, json_list(work.get("grants")))
+                   if plain(g.get("funder_display_name")) or text(g.get("award_id"))]
+    count = work.get("cited_by_count")
+    if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+        rec.citations_count = count
+    flag = work.get("is_retracted")
+    if isinstance(flag, bool):
+        rec.retraction = RetractionVerdict(RetractionSource.openalex, flag)
+    return rec
+
+
+def _authors(work: dict[str, Any]) -> list[Author]:
+    """The authorships' names (undivided), ORCIDs and affiliations; one without a name is left out."""
+    authors = []
     for authorship in map(json_object, json_list(work.get("authorships"))):
         person = json_object(authorship.get("author"))
         name = plain(person.get("display_name")) or plain(authorship.get("raw_author_name"))
         if name:
             affiliations = [plain(a) for a in json_list(authorship.get("raw_affiliation_strings")) if plain(a)]
-            rec.authors.append(undivided_author(name, orcid_url(person.get("orcid")), affiliations))
-    primary, best = json_object(work.get("primary_location")), json_object(work.get("best_oa_location"))
-    source = json_object(primary.get("source"))
+            authors.append(undivided_author(name, orcid_url(person.get("orcid")), affiliations))
+    return authors
+
+
+def _read_journal(rec: ArticleRecord, work: dict[str, Any]) -> None:
+    """The journal (when the primary location's source is one), volume, issue, pages, date and preprint flag."""
+    source = json_object(json_object(work.get("primary_location")).get("source"))
     if text(source.get("type")) == "journal":
         rec.journal_title = plain(source.get("display_name"))
     biblio = json_object(work.get("biblio"))
@@ -94,17 +117,12 @@ def work_record(work: dict[str, Any]) -> ArticleRecord:
     if all(p.isdigit() for p in date):
         set_date(rec, *(int(p) for p in date[:3]))
     rec.preprint = text(work.get("type")) == "preprint"
+
+
+def _read_access(rec: ArticleRecord, work: dict[str, Any]) -> None:
+    """Open access, the licence (the best open location's, else the primary one's) and the best location's PDF."""
+    primary, best = json_object(work.get("primary_location")), json_object(work.get("best_oa_location"))
     rec.oa = json_object(work.get("open_access")).get("is_oa") is True
-    rec.funding = [Grant(plain(g.get("funder_display_name")), text(g.get("award_id")))
-                   for g in map(json_object, json_list(work.get("grants")))
-                   if plain(g.get("funder_display_name")) or text(g.get("award_id"))]
     rec.license = text(best.get("license")) or text(primary.get("license"))
     if text(best.get("pdf_url")):
         rec.links.append(Link(text(best.get("pdf_url")), "pdf", LINK_SOURCE))
-    count = work.get("cited_by_count")
-    if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
-        rec.citations_count = count
-    flag = work.get("is_retracted")
-    if isinstance(flag, bool):
-        rec.retraction = RetractionVerdict(RetractionSource.openalex, flag)
-    return rec

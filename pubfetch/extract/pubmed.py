@@ -46,7 +46,8 @@ from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ParseError", "format_abstract", "normalise_orcid", "parse_pubmed_xml", "pubmed_date"]
+__all__ = ["ParseError", "format_abstract", "normalise_orcid", "parse_pubmed_element", "parse_pubmed_xml",
+           "pubmed_date"]
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
 # bounded repeats: a long run of address characters without a valid address cannot make the search quadratic
@@ -209,8 +210,20 @@ _NAME_PARTS = frozenset({"LastName", "Suffix", "ForeName", "FirstName", "Initial
 
 
 def _author(author: etree._Element) -> Author | None:
-    """One Author element; None when it names nobody (neither a person nor a collective). Its children are read in
-    one pass (an author list is a good part of a record)."""
+    """One Author element; None when it names nobody (neither a person nor a collective)."""
+    names, orcids, affiliations = _author_children(author)
+    family = " ".join(p for p in (names.get("LastName", ""), names.get("Suffix", "")) if p)  # "King Jr"
+    given = names.get("ForeName") or names.get("FirstName") or names.get("Initials") or ""
+    collective = "" if family else names.get("CollectiveName", "")
+    if not (family or collective):
+        return None
+    orcid = next((o for o in map(normalise_orcid, orcids) if o), "")
+    return Author(family=family, given=given, literal=collective, orcid=orcid, affiliations=affiliations)
+
+
+def _author_children(author: etree._Element) -> tuple[dict[str, str], list[str], list[str]]:
+    """An Author's name parts (the first of each), ORCID identifiers and affiliations (each once), read in one pass
+    over its children (an author list is a good part of a record)."""
     names: dict[str, str] = {}
     orcids: list[str] = []
     listed: list[str] = []  # AffiliationInfo/Affiliation
@@ -227,14 +240,7 @@ def _author(author: etree._Element) -> Author | None:
             listed += (text_of(a) for a in child.iterfind("Affiliation"))
         elif tag == "Affiliation":
             plain.append(text_of(child))
-    family = " ".join(p for p in (names.get("LastName", ""), names.get("Suffix", "")) if p)  # "King Jr"
-    given = names.get("ForeName") or names.get("FirstName") or names.get("Initials") or ""
-    collective = "" if family else names.get("CollectiveName", "")
-    if not (family or collective):
-        return None
-    orcid = next((o for o in map(normalise_orcid, orcids) if o), "")
-    affiliations = [a for a in dict.fromkeys(listed + plain) if a]
-    return Author(family=family, given=given, literal=collective, orcid=orcid, affiliations=affiliations)
+    return names, orcids, [a for a in dict.fromkeys(listed + plain) if a]
 
 
 def _mesh(citation: etree._Element | None) -> list[MeshTerm]:
@@ -325,15 +331,7 @@ def _journal_article(element: etree._Element, rich_parts: bool = True) -> Articl
     record.keywords = _keywords(citation)
     record.mesh = _mesh(citation)
     journal = article.find("Journal")
-    record.journal_title = _text(journal, "Title")
-    for issn in _children(journal, "ISSN"):
-        kind = (issn.get("IssnType") or "").lower()
-        if kind == "electronic" and not record.eissn:
-            record.eissn = text_of(issn)
-        elif kind != "electronic" and not record.issn:
-            record.issn = text_of(issn)
-    record.volume = _text(journal, "JournalIssue", "Volume")
-    record.issue = _text(journal, "JournalIssue", "Issue")
+    _read_journal(record, journal)
     record.pages = _pages(article)
     article_date = next((d for d in article.findall("ArticleDate")
                          if (d.get("DateType") or "Electronic").lower() == "electronic"), None)
@@ -344,6 +342,32 @@ def _journal_article(element: etree._Element, rich_parts: bool = True) -> Articl
     record.pub_types = _pub_types(article)
     record.preprint = any(t.lower() == "preprint" for t in record.pub_types)
     record.flags.update(source="pubmed", journal_date=journal_partial, article_date=article_partial)
+    _read_status_flags(record, element, citation, journal)
+    if rich_parts:
+        add_rich_parts(element, record)
+    elif citation is not None:
+        record.updates = updates(citation)  # PubMed's word on a retraction, which the verdict below reads
+    record.text_links = record_links(record.abstract)
+    record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))
+    return record
+
+
+def _read_journal(record: ArticleRecord, journal: etree._Element | None) -> None:
+    """The journal's title, print and electronic ISSNs (the first of each), volume and issue."""
+    record.journal_title = _text(journal, "Title")
+    for issn in _children(journal, "ISSN"):
+        kind = (issn.get("IssnType") or "").lower()
+        if kind == "electronic" and not record.eissn:
+            record.eissn = text_of(issn)
+        elif kind != "electronic" and not record.issn:
+            record.issn = text_of(issn)
+    record.volume = _text(journal, "JournalIssue", "Volume")
+    record.issue = _text(journal, "JournalIssue", "Issue")
+
+
+def _read_status_flags(record: ArticleRecord, element: etree._Element, citation: etree._Element | None,
+                       journal: etree._Element | None) -> None:
+    """The journal's abbreviation, the publication's status and the citation's, as flags when given."""
     abbreviation = _text(journal, "ISOAbbreviation") or _text(citation, "MedlineJournalInfo", "MedlineTA")
     if abbreviation:
         record.flags["journal_abbreviation"] = abbreviation
@@ -352,13 +376,6 @@ def _journal_article(element: etree._Element, rich_parts: bool = True) -> Articl
         record.flags["publication_status"] = status
     if citation is not None and citation.get("Status"):
         record.flags["citation_status"] = citation.get("Status")
-    if rich_parts:
-        add_rich_parts(element, record)
-    elif citation is not None:
-        record.updates = updates(citation)  # PubMed's word on a retraction, which the verdict below reads
-    record.text_links = record_links(record.abstract)
-    record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))
-    return record
 
 
 def _book_article(element: etree._Element) -> ArticleRecord:
@@ -432,3 +449,10 @@ def parse_pubmed_xml(data: bytes | str, rich_parts: bool = True) -> list[Article
             continue
         records.append(record)
     return records
+
+
+def parse_pubmed_element(element: etree._Element) -> ArticleRecord | None:
+    """The record of one ``PubmedArticle`` or ``PubmedBookArticle`` element already parsed (a bulk file read element
+    by element); None when it holds no IDs and no content."""
+    record = _journal_article(element) if local_name(element) == "PubmedArticle" else _book_article(element)
+    return None if record.is_empty() else record

@@ -51,7 +51,7 @@ _FUNDING = re.compile("|".join(w for word in ("fund", "support", "grant", "award
                                for w in (word, word.capitalize(), word.upper())))
 _GRANT = re.compile(r"(?:(?i:\bgrants?|\bawards?|\bcodes?|\bproject|\bcontract|\bagreement|\bno\.|\bnos\.|\bnumbers?)"
                     r"[\s:#]{0,3}(?:(?i:no\.|number)\s*)?[\"\u201c]?|\()"
-                    r"(?=[\w./\-\u2013]*\d)(?=[\w./\-\u2013]*[A-Z]|(?:[\w./\-\u2013]*\d){3})"
+                    r"(?=[\w./\-\u2013]*\d)(?=[\w./\-\u2013]*[A-Z]|(?:[\w./\-\u2013]{0,60}\d){3})"
                     r"([A-Za-z0-9][\w./\-\u2013]{3,}[A-Za-z0-9])")
 _DIGIT = re.compile(r"\d")
 _JOINED = re.compile(r"[\s,]*(?:(?:and|or|&)\s+)?")

@@ -57,16 +57,15 @@ def _authors(raw: Any) -> list[Author]:
     return out
 
 
+#: The answer's facts kept as they are (strings, flags, numbers) in the record's ``flags``.
+_FLAG_KEYS = ("oa_status", "journal_issn_l", "doi_url", "journal_is_oa", "journal_is_in_doaj", "has_repository_copy",
+             "year")
+
+
 def parse_unpaywall(data: str | bytes) -> ArticleRecord:
     """Raises ServiceError for Unpaywall's error answers (unknown DOI, bad e-mail) and ParseError for anything that
     is not an Unpaywall object (both ValueErrors)."""
-    d = load_json(data, "Unpaywall answer")
-    if not isinstance(d, dict):
-        raise ParseError(f"Unpaywall answer is a JSON {type(d).__name__}, not an object")
-    if d.get("error") is True or "HTTP_status_code" in d:
-        raise ServiceError(f"Unpaywall error: {_s(d.get('message')) or d.get('HTTP_status_code')}")
-    if "doi" not in d and "oa_locations" not in d and "is_oa" not in d:
-        raise ParseError("not an Unpaywall answer: no doi, is_oa or oa_locations")
+    d = _answer(data)
     rec = ArticleRecord()
     rec.doi = clean_doi(_s(d.get("doi")), "Unpaywall")
     rec.title = " ".join(_s(d.get("title")).split())
@@ -80,6 +79,26 @@ def parse_unpaywall(data: str | bytes) -> ArticleRecord:
     rec.authors = _authors(d.get("z_authors"))
     genre = _s(d.get("genre"))
     rec.pub_types = [genre] if genre else []
+    _read_locations(rec, d)
+    rec.flags = {key: value for key in _FLAG_KEYS
+                 if isinstance(value := d.get(key), (str, bool, int)) and value != ""}
+    return rec
+
+
+def _answer(data: str | bytes) -> dict[str, Any]:
+    """The answer's object; ServiceError for an error answer, ParseError for what is no Unpaywall answer."""
+    d = load_json(data, "Unpaywall answer")
+    if not isinstance(d, dict):
+        raise ParseError(f"Unpaywall answer is a JSON {type(d).__name__}, not an object")
+    if d.get("error") is True or "HTTP_status_code" in d:
+        raise ServiceError(f"Unpaywall error: {_s(d.get('message')) or d.get('HTTP_status_code')}")
+    if "doi" not in d and "oa_locations" not in d and "is_oa" not in d:
+        raise ParseError("not an Unpaywall answer: no doi, is_oa or oa_locations")
+    return d
+
+
+def _read_locations(rec: ArticleRecord, d: dict[str, Any]) -> None:
+    """The links of the best open location, then of the others (each URL once), and the first licence given."""
     locations = d.get("oa_locations")
     seen: set[str] = set()
     for location in [d.get("best_oa_location"), *(locations if isinstance(locations, list) else [])]:
@@ -89,11 +108,3 @@ def parse_unpaywall(data: str | bytes) -> ArticleRecord:
                 rec.links.append(link)
         if not rec.license and isinstance(location, dict):
             rec.license = _s(location.get("license"))
-    flags: dict[str, object] = {}
-    for key in ("oa_status", "journal_issn_l", "doi_url", "journal_is_oa", "journal_is_in_doaj", "has_repository_copy",
-                "year"):
-        value = d.get(key)
-        if isinstance(value, (str, bool, int)) and value != "":
-            flags[key] = value
-    rec.flags = flags
-    return rec

@@ -1,8 +1,8 @@
 """An archival unit's (AU's) plugin parameters, their derived parameters, and AU identifiers.
 
-A plugin describes its configurable values with parameter descriptors (:class:`pubfetch.params.ParamDescr`, the 12
+A plugin describes its configurable values with parameter descriptors (:class:`.params.ParamDescr`, the 12
 LOCKSS types); an AU is the plugin plus one value per parameter ("the 2004 volume of journal X on host Y"). This module
-parses an AU's configured text into typed values with the shared rules of :mod:`pubfetch.params`, adds the derived
+parses an AU's configured text into typed values with the shared rules of :mod:`.params`, adds the derived
 parameters LOCKSS defines (``<url>_host``, ``<url>_path``, ``au_short_<year>``) so that printf templates
 (:mod:`pubfetch.metadata.templates`) can refer to them, and computes AU ids exactly as LOCKSS does, so that ids are
 interchangeable (spec lockss.md sections 7 and 9).
@@ -10,11 +10,11 @@ interchangeable (spec lockss.md sections 7 and 9).
 Public API:
 
 * ``AuConfig.parse(raw, descriptors=(), *, unknown="keep")`` -> :class:`AuConfig`: ``raw`` maps parameter keys to
-  their text; ``descriptors`` are the plugin's :class:`~pubfetch.params.ParamDescr` objects or keys of
+  their text; ``descriptors`` are the plugin's :class:`~.params.ParamDescr` objects or keys of
   :data:`~pubfetch.metadata.descriptors.BUILTIN_DESCRIPTORS`. Keys without a descriptor are looked up among the
   built-ins (``pub_down``, ``crawl_proxy``, ...); other keys are kept as untyped text in ``extras``
-  (``unknown="keep"``) or refused with :class:`~pubfetch.params.UnknownParameter` (``unknown="error"``). A value
-  that does not parse raises :class:`~pubfetch.params.InvalidParamValue` naming the key. Missing values are
+  (``unknown="keep"``) or refused with :class:`~.params.UnknownParameter` (``unknown="error"``). A value
+  that does not parse raises :class:`~.params.InvalidParamValue` naming the key. Missing values are
   allowed (templates then yield nothing).
 * :class:`AuConfig`: ``values`` (typed, derived ones included), ``raw`` (text of typed parameters), ``extras``,
   ``descriptors`` (declared and derived, keyed by key); ``config[key]``, ``get(key)``, ``key in config``,
@@ -42,7 +42,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
-from pubfetch.params import (
+from pubfetch.metadata.params import (
     ParamDescr,
     ParamType,
     UnknownParameter,

@@ -3,12 +3,12 @@
 They describe the values every plugin may use without declaring them (spec lockss.md section 7 and the seed page on
 plugin configuration parameters); plugins (:mod:`pubfetch.metadata.plugin`) and AU configurations
 (:mod:`pubfetch.metadata.au`) resolve their parameters against them. The types and parsing rules are the shared ones
-of :mod:`pubfetch.params`.
+of :mod:`pubfetch.metadata.params`.
 """
 
 from __future__ import annotations
 
-from pubfetch.params import ParamDescr, ParamType
+from pubfetch.metadata.params import ParamDescr, ParamType
 
 __all__ = ["BUILTIN_DESCRIPTORS"]
 

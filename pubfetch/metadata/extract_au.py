@@ -21,7 +21,7 @@ Public API:
 * ``archival_unit(plugin, au, source, *, params=None) -> ArchivalUnit`` -- the AU alone (for running iterators by hand).
 
 Bad input raises at once, before the first record: an unusable plugin (:class:`~pubfetch.metadata.plugin.
-PluginError`), a parameter value that does not parse (:class:`~pubfetch.params.InvalidParamValue`), a missing
+PluginError`), a parameter value that does not parse (:class:`~pubfetch.metadata.params.InvalidParamValue`), a missing
 definitional parameter (:class:`~pubfetch.metadata.au.AuIdError`), an unreadable source
 (:class:`~pubfetch.metadata.sources.SourceError`).
 """

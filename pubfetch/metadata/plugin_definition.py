@@ -18,9 +18,9 @@ from pubfetch.metadata.extractors import (
     make_extractor,
 )
 from pubfetch.metadata.iterators import Spec, SubTreeArticleIterator, SubTreeArticleIteratorBuilder
+from pubfetch.metadata.params import ParamDescr
 from pubfetch.metadata.sources import ContentSource
 from pubfetch.metadata.templates import DEFAULT_FUNCTOR
-from pubfetch.params import ParamDescr
 
 if TYPE_CHECKING:
     from pubfetch.metadata.tdb import TdbAu

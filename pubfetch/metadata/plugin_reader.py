@@ -19,9 +19,9 @@ from pubfetch.metadata.au import derived_descriptors, is_reserved_param, resolve
 from pubfetch.metadata.descriptors import BUILTIN_DESCRIPTORS
 from pubfetch.metadata.extractors import extractor_kinds, make_extractor
 from pubfetch.metadata.iterators import check_replacement
+from pubfetch.metadata.params import ParamDescr, ParamType, UnknownParameter
 from pubfetch.metadata.plugin_definition import AspectDef, ExtractorDef, IteratorDef, Plugin, PluginError
 from pubfetch.metadata.templates import DEFAULT_FUNCTOR, TemplateError, parse_template
-from pubfetch.params import ParamDescr, ParamType, UnknownParameter
 
 __all__ = ["PluginReader"]
 

@@ -57,7 +57,7 @@ from typing import Any
 from urllib.parse import quote_plus, unquote_plus
 
 from pubfetch.metadata.au import AuConfig
-from pubfetch.params import InvalidParamValue, ParamType, derived_values, parse_value
+from pubfetch.metadata.params import InvalidParamValue, ParamType, derived_values, parse_value
 
 __all__ = [
     "DEFAULT_FUNCTOR",

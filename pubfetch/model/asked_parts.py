@@ -3,7 +3,8 @@
 PubFetcher's isFinal looks at the title, the abstract and the full text whatever was asked, so an abstracts-only run
 would call every paper without an open full text unfinished, fetch it again on every re-run and end as if it failed.
 A run that asks for some parts is judged by those: by the deciding parts (title, abstract, full text) among them, or,
-when it asks for none of those (``--fetch-part keywords mesh``, IDs only), by every part it asks for. The fetch
+when it asks for none of those (``--fetch-part keywords mesh``, IDs only), by every part it asks for; empty when
+the parts judged are all empty. The fetch
 state's rules (can-fetch, the retry counters) and the run's summary use this view; what is stored is unchanged.
 """
 
@@ -31,7 +32,9 @@ class AskedParts:
         self.judged = tuple(judged)
 
     def is_empty(self) -> bool:
-        return self.pub.is_empty()
+        """Empty when every judged part is: a publication's own emptiness looks at its content parts only, so an
+        IDs-only run (``--fetch-part pmid``) would find every paper empty and fetch it again on every re-run."""
+        return all(self.pub.part(name).is_empty() for name in self.judged)
 
     def is_final(self, args: FetcherArgs) -> bool:
         return all(self.pub.part(name).is_final(args) for name in self.judged)

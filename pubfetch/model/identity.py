@@ -34,13 +34,13 @@ from urllib.parse import urlsplit
 from rapidfuzz import fuzz
 
 from pubfetch import ids as idmod
+from pubfetch.config.defaults import DEFAULT_TITLE_SIMILARITY
 
 __all__ = ["DEFAULT_TITLE_SIMILARITY", "PREPRINT_HOSTS", "VERSION_SCHEMES", "Claims", "Decision", "Reason",
            "Verdict", "decide", "doi_base", "is_preprint_doi", "is_preprint_host", "same_doi", "title_similarity"]
 
 #: The similarity (0-100) a page's title must reach against a known title to be the same paper, when the page carries
 #: no identifier to compare (the ``title_similarity`` setting's default).
-DEFAULT_TITLE_SIMILARITY = 90
 
 #: Registrants whose DOIs name versions of one work: (pattern of a version DOI, normalised, upper case; its group 1 is
 #: the base DOI). F1000Research and its sister platforms, eLife's reviewed-preprint versions (``.1``, ``.2``; a

@@ -10,27 +10,13 @@ by type.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
+
+from pubfetch.part_names import DEFAULT_ANNOTATIONS, AnnotationType
 
 __all__ = ["DEFAULT_ANNOTATIONS", "OWN_PARTS", "AnnotationType", "TypedTerm"]
 
 
-class AnnotationType(StrEnum):
-    """The annotations service's type names (its ``type`` parameter and each annotation's ``type``)."""
-
-    gene_proteins = "Gene_Proteins"
-    diseases = "Diseases"
-    chemicals = "Chemicals"
-    organisms = "Organisms"
-    accession_numbers = "Accession Numbers"
-    resources = "Resources"
-    experimental_methods = "Experimental Methods"
-    gene_ontology = "Gene Ontology"
-
-
-#: what PubFetcher asks: its efo and go parts
-DEFAULT_ANNOTATIONS = frozenset((AnnotationType.experimental_methods, AnnotationType.gene_ontology))
 #: the types kept in parts of their own (efo, go) rather than in ``minedTerms``
 OWN_PARTS = DEFAULT_ANNOTATIONS
 

@@ -4,36 +4,9 @@ from __future__ import annotations
 
 from enum import Enum
 
+from pubfetch.part_names import PartName
 
-class PartName(Enum):
-    """The ten parts of a publication, in PubFetcher's order; ``value`` is the name on the command line and in JSON."""
-
-    pmid = "pmid"
-    pmcid = "pmcid"
-    doi = "doi"
-    title = "title"
-    keywords = "keywords"
-    mesh = "mesh"
-    efo = "efo"
-    go = "go"
-    theAbstract = "abstract"
-    fulltext = "fulltext"
-
-    @classmethod
-    def parse(cls, name: str) -> PartName:
-        """Accept the JSON name (``abstract``) as well as PubFetcher's enum name (``theAbstract``)."""
-        for part in cls:
-            if name in (part.value, part.name):
-                return part
-        raise ValueError(f"unknown publication part '{name}': expected one of {', '.join(p.value for p in cls)}")
-
-    @property
-    def is_id(self) -> bool:
-        return self in (PartName.pmid, PartName.pmcid, PartName.doi)
-
-    @property
-    def is_list(self) -> bool:
-        return self in (PartName.keywords, PartName.mesh, PartName.efo, PartName.go)
+__all__ = ["PartName", "PartType"]
 
 
 _FINAL = {"europepmc", "europepmc_xml", "europepmc_html", "pubmed_xml", "pubmed_html", "pmc_xml", "pmc_html", "doi",

@@ -494,34 +494,50 @@ class Publication:
     def from_json(cls, d: dict[str, Any], clock: Clock = now_ms) -> Publication:
         pub = cls(clock=clock)
         pub.state = FetchState.from_json(d)
-        pub.oa = bool(d.get("oa", False))
-        pub.preprint = bool(d.get("preprint", False))
-        pub.journal_title = d.get("journalTitle", "") or ""
-        pub.pub_date = int(d.get("pubDate", -1))
-        pub.citations_count = int(d.get("citationsCount", -1))
-        pub.citations_timestamp = int(d.get("citationsTimestamp", -1))
-        pub.corresp_author = [CorrespAuthor.from_json(a) for a in d.get("correspAuthor", []) or []]
-        pub.visited_sites = [VisitedSite.from_json(s) for s in d.get("visitedSites", []) or []]
-        pub.authors = [Author.from_json(a) for a in d.get("authors", []) or []]
+        pub._load_facts(d)
+        pub._load_people_and_sites(d)
+        pub._load_parts(d)
+        pub._load_retraction(d)
+        return pub
+
+    def _load_facts(self, d: dict[str, Any]) -> None:
+        """The scalar facts and bibliographic fields of a stored entry."""
+        self.oa = bool(d.get("oa", False))
+        self.preprint = bool(d.get("preprint", False))
+        self.journal_title = d.get("journalTitle", "") or ""
+        self.pub_date = int(d.get("pubDate", -1))
+        self.citations_count = int(d.get("citationsCount", -1))
+        self.citations_timestamp = int(d.get("citationsTimestamp", -1))
         for key in BIBLIO_FIELDS:
-            setattr(pub, key, d.get(key, "") or "")
-        pub.pub_types = list(d.get("pubTypes", []) or [])
-        pub.rejected_sites = [RejectedSite.from_json(r) for r in d.get("rejectedSites", []) or []]
-        pub.unverified_sites = [UnverifiedSite.from_json(u) for u in d.get("unverifiedSites", []) or []]
+            setattr(self, key, d.get(key, "") or "")
+        self.pub_types = list(d.get("pubTypes", []) or [])
+
+    def _load_people_and_sites(self, d: dict[str, Any]) -> None:
+        """The authors and the sites visited, rejected or left unverified, of a stored entry."""
+        self.corresp_author = [CorrespAuthor.from_json(a) for a in d.get("correspAuthor", []) or []]
+        self.visited_sites = [VisitedSite.from_json(s) for s in d.get("visitedSites", []) or []]
+        self.authors = [Author.from_json(a) for a in d.get("authors", []) or []]
+        self.rejected_sites = [RejectedSite.from_json(r) for r in d.get("rejectedSites", []) or []]
+        self.unverified_sites = [UnverifiedSite.from_json(u) for u in d.get("unverifiedSites", []) or []]
+
+    def _load_parts(self, d: dict[str, Any]) -> None:
         for name in PartName:
             if name.value in d and isinstance(d[name.value], dict):
-                pub.part(name).load_json(d[name.value])
+                self.part(name).load_json(d[name.value])
         for rich in RichName:  # absent from entries written before these parts existed
             if isinstance(d.get(rich.value), dict):
-                pub.rich(rich).load_json(d[rich.value])
+                self.rich(rich).load_json(d[rich.value])
+
+    def _load_retraction(self, d: dict[str, Any]) -> None:
+        """The retraction flags per source; an entry stored before they were kept (or by a source not known here)
+        that says it is retracted keeps saying so."""
         flags = d.get("retractionFlags")
         if isinstance(flags, dict):
-            pub.retraction = RetractionFlags.from_json(flags)
+            self.retraction = RetractionFlags.from_json(flags)
         said = d.get("retracted") is True or (not isinstance(flags, dict)
-                                              and says_retracted(pub.pub_types, pub.updates.items))
-        if said and not pub.retracted:  # stored before flags were kept per source, or by a source not known here
-            pub.set_retraction(RetractionVerdict(RetractionSource.earlier, True))
-        return pub
+                                              and says_retracted(self.pub_types, self.updates.items))
+        if said and not self.retracted:
+            self.set_retraction(RetractionVerdict(RetractionSource.earlier, True))
 
     def plain_json(self, names: Iterable[PartName] | None = None) -> dict[str, Any]:
         """The ``--plain`` form: part contents only."""

@@ -15,11 +15,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pubfetch.config.defaults import DEFAULT_MAX_TABLE_CELLS
+
 __all__ = ["DEFAULT_MAX_TABLE_CELLS", "STATEMENT_TYPES", "Figure", "Statement", "Supplement", "Table", "folder_name",
            "safe_file_name"]
 
 #: Cells a table keeps at most unless the settings say otherwise (``run.max_table_cells``)
-DEFAULT_MAX_TABLE_CELLS = 100_000
 
 #: The kinds of statement, in the order a reader would look for them.
 STATEMENT_TYPES = ("data_availability", "code_availability", "competing_interests", "author_contributions",

@@ -103,7 +103,8 @@ class HttpClient:
         if abort is not None:  # once the network is found down, the exchanges in flight end at once
             self.watch.when_down(lambda: abort("not answered: the network seems down"))
         ftp = CountingLayer(FtpTransport(cfg.timeout_s, cfg.max_bytes, cfg.total_timeout_s,
-                                         cfg.allow_private_addresses), self.counts)
+                                         cfg.allow_private_addresses,
+                                         cfg.proxies_of_environment().proxies.get("ftp")), self.counts)
         self.ftp: Transport = RetryLayer(SlotLayer(ftp, self.slots), cfg, sleep)
         self._rate_layer = _find_layer(self.transport, RateLimitLayer)
         self._listener = threading.local()
@@ -133,8 +134,8 @@ class HttpClient:
             accept_pdf: when false, a PDF is not downloaded and the outcome is ``UNSUPPORTED_TYPE`` with ``is_pdf``.
             headers: extra request headers (e.g. ``Accept`` for an API).
             params: query parameters appended to ``url``.
-            any_media: a file of any type is wanted (a supplementary file): its body is read and is the answer
-                whatever its media type (``result.text`` only for a textual one), under the same size cap.
+            any_media: a file of any type is wanted (a supplementary file, a bulk file): its body is read and is the
+                answer whatever its media type (``result.text`` only for a textual one), under the same size cap.
         """
         if params:
             url = _with_params(url, params)
@@ -179,7 +180,7 @@ class HttpClient:
         """Hold the connection slot of the URL's host for this thread (its requests to that host inside take no
         other), and yield a function that waits for the service's rate-limit permit, which this thread's next
         request to the service then uses. Whoever holds the turn can send the moment it decides what to send: the
-        batcher gathers publications until then (``pubfetch.engine.batcher``)."""
+        batcher gathers publications until then (``pubfetch.engine.service_batcher``)."""
         rate = self._rate_layer
         with self.slots.hold(url):
             try:

@@ -1,18 +1,17 @@
-"""HTTP client settings in one immutable record.
-
-The defaults reproduce PubFetcher's fetching parameters (``timeout``, ``userAgent``, ``quick``) and add the limits a
-batch fetcher needs so that one hostile or broken server cannot hold a worker or the memory of the process hostage.
+"""HTTP client settings in one immutable record: the ``http`` record of the settings tree with the three of
+PubFetcher's fetching parameters the client obeys (``timeout``, ``userAgent``, ``quick``), declared once in
+:class:`~pubfetch.config.defaults.FetcherArgs` and taken from there, name, unit, bounds and doc.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pubfetch.config.defaults import DEFAULT_MAX_BYTES, DEFAULT_UNLIMITED_HOSTS, HttpSettings
-from pubfetch.config.values import setting
-from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.config.defaults import DEFAULT_MAX_BYTES, DEFAULT_UNLIMITED_HOSTS, FetcherArgs, HttpSettings
+from pubfetch.config.environment import environment_proxies
+from pubfetch.config.proxies import EnvironmentProxies
 
 if TYPE_CHECKING:
     from pubfetch.config import FetchConfig
@@ -39,8 +38,11 @@ class ResponseHook(Protocol):
 
     def __call__(self, exchange: ExchangeRecord) -> None: ...
 
-DEFAULT_USER_AGENT: Final[str] = FetcherArgs().user_agent
-DEFAULT_TIMEOUT_MS: Final[int] = FetcherArgs().timeout
+
+def _fetching_field(name: str) -> Any:
+    """The declaration of one of PubFetcher's parameters, shared: the same default, bounds, name and doc."""
+    shared = next(f for f in dataclasses.fields(FetcherArgs) if f.name == name)
+    return dataclasses.field(default=shared.default, metadata=shared.metadata)
 
 
 @dataclass(frozen=True)
@@ -53,21 +55,27 @@ class HttpConfig(HttpSettings):
     limiter and the transport.
     """
 
-    timeout_ms: int = setting(DEFAULT_TIMEOUT_MS, doc="connect and read timeout (PubFetcher's timeout); 0: none")
-    user_agent: str = setting(DEFAULT_USER_AGENT, doc="the User-Agent header (PubFetcher's userAgent)")
-    quick: bool = setting(False, doc="PubFetcher's quick: a timeout is not retried")
+    timeout: int = _fetching_field("timeout")
+    user_agent: str = _fetching_field("user_agent")
+    quick: bool = _fetching_field("quick")
 
     @property
     def timeout_s(self) -> float | None:
-        """Socket timeout in seconds; PubFetcher's timeout 0 means "no timeout", as in java.net."""
-        return self.timeout_ms / 1000 if self.timeout_ms > 0 else None
+        """``timeout`` (milliseconds, the one unit of the setting) as the seconds socket libraries take; ``None`` for
+        PubFetcher's 0, "no timeout", as in java.net."""
+        return self.timeout / 1000 if self.timeout > 0 else None
 
     @property
     def total_timeout_s(self) -> float | None:
         """Exchange deadline in seconds (``None``: none)."""
         if self.total_timeout_ms is not None:
             return self.total_timeout_ms / 1000 if self.total_timeout_ms > 0 else None
-        return 8 * self.timeout_ms / 1000 if self.timeout_ms > 0 else None
+        return 8 * self.timeout / 1000 if self.timeout > 0 else None
+
+    def proxies_of_environment(self) -> EnvironmentProxies:
+        """The environment's proxies as the configuration read them, else as the process's variables name them now
+        (a configuration built in code)."""
+        return self.environment_proxies if self.environment_proxies is not None else environment_proxies()
 
     @property
     def effective_timeout_retries(self) -> int:
@@ -80,4 +88,4 @@ def http_config(config: FetchConfig) -> HttpConfig:
     timeout, user agent and quick mode."""
     fetching = config.fetching
     values = {f.name: getattr(config.http, f.name) for f in dataclasses.fields(config.http)}
-    return HttpConfig(timeout_ms=fetching.timeout, user_agent=fetching.user_agent, quick=fetching.quick, **values)
+    return HttpConfig(timeout=fetching.timeout, user_agent=fetching.user_agent, quick=fetching.quick, **values)

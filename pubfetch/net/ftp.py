@@ -31,23 +31,24 @@ _CHUNK: Final = 64 * 1024
 
 
 def fetch_ftp(url: str, *, timeout: float | None, max_bytes: int, deadline: float | None,
-              guarded: bool = False) -> tuple[bytes, str | None]:
+              guarded: bool = False, proxy: str | None = None) -> tuple[bytes, str | None]:
     """Download an ftp URL; returns ``(body, guessed content type)``.
 
     Without an ftp proxy the download goes through ftplib directly, so that the control and data sockets are known:
     the deadline cuts both (a server dripping its greeting or its data holds no thread past it), and when ``guarded``
     the control connection's peer address is checked before logging in (the data connection goes to the same host:
     ftplib ignores the address a PASV answer names). With an ftp proxy in the environment, urllib's handler is used,
-    its connection to the proxy under the same deadline.
+    its connection to the proxy under the same deadline. ``proxy`` is the environment's ftp proxy
+    (:class:`~pubfetch.config.proxies.EnvironmentProxies`).
 
     Raises:
         BodyTooLarge, DeadlineExceeded, ExchangeFailed (classified; timeouts are retryable like HTTP's).
     """
     remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-    if urllib.request.getproxies().get("ftp"):
+    if proxy:
         with connguard.exchange(False, remaining) as proxied:  # the proxy is trusted: no peer check
             try:
-                return _fetch_through_proxy(url, timeout=timeout, max_bytes=max_bytes, deadline=deadline)
+                return _fetch_through_proxy(url, proxy, timeout=timeout, max_bytes=max_bytes, deadline=deadline)
             except ExchangeFailed as e:
                 if proxied.expired:
                     raise DeadlineExceeded(f"no complete answer within the deadline of {round(remaining or 0, 2):g} s"
@@ -140,9 +141,9 @@ class _WatchedHandler(urllib.request.HTTPHandler):
         return self.do_open(_WatchedConnection, req)
 
 
-def _fetch_through_proxy(url: str, *, timeout: float | None, max_bytes: int,
+def _fetch_through_proxy(url: str, proxy: str, *, timeout: float | None, max_bytes: int,
                          deadline: float | None) -> tuple[bytes, str | None]:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler(), _WatchedHandler())
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({"ftp": proxy}), _WatchedHandler())
     state = connguard.current()
     try:
         with opener.open(url, timeout=timeout) as stream:
@@ -181,7 +182,8 @@ class FtpTransport:
     """The ftp transport: one download per request; the response has no status, its Content-Type is a guess."""
 
     def __init__(self, timeout: float | None, max_bytes: int, total_timeout: float | None,
-                 allow_private_addresses: bool = False) -> None:
+                 allow_private_addresses: bool = False, proxy: str | None = None) -> None:
+        self.proxy = proxy
         self.timeout = timeout
         self.max_bytes = max_bytes
         self.total_timeout = total_timeout
@@ -200,7 +202,7 @@ class FtpTransport:
         try:
             body, content_type = fetch_ftp(request.url, timeout=self.timeout, max_bytes=self.max_bytes,
                                            deadline=deadline, guarded=request.untrusted
-                                           and not self.allow_private_addresses)
+                                           and not self.allow_private_addresses, proxy=self.proxy)
         except BodyTooLarge as e:
             raise ExchangeFailed(OutcomeKind.TOO_LARGE, str(e)) from e
         except DeadlineExceeded as e:

@@ -25,11 +25,11 @@ import logging
 import selectors
 import socket
 import threading
-import urllib.request
 from collections.abc import Callable
 from typing import Final
 from urllib.parse import urlsplit
 
+from pubfetch.config.environment import environment_proxies
 from pubfetch.net import addresses
 
 logger = logging.getLogger(__name__)
@@ -99,11 +99,12 @@ class GuardProxy:
 
     Args:
         upstream: maps a URL to the upstream proxy URL to hand it to (``None``: connect directly); default: the
-            environment's proxies, as :func:`urllib.request.getproxies` and ``proxy_bypass`` read them.
+            environment's proxies, as the configuration reads them
+            (:class:`~pubfetch.config.proxies.EnvironmentProxies`).
     """
 
     def __init__(self, upstream: Callable[[str], str | None] | None = None) -> None:
-        self._upstream = upstream or _environment_proxy
+        self._upstream = upstream or environment_proxies().upstream
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._listener.settimeout(0.5)
         self._closed = threading.Event()
@@ -216,14 +217,6 @@ class GuardProxy:
     def _note(self, target: str) -> None:
         with self._lock:
             self.targets.append(target)
-
-
-def _environment_proxy(url: str) -> str | None:
-    host = urlsplit(url).hostname or ""
-    if urllib.request.proxy_bypass(host):
-        return None
-    proxies = urllib.request.getproxies()
-    return proxies.get(urlsplit(url).scheme) or proxies.get("all")
 
 
 def _connect(infos: list[tuple]) -> socket.socket:

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import requests.utils
 
-from pubfetch.config.environment import process_environment
+from pubfetch.config.proxies import EnvironmentProxies
 
 __all__ = ["PROXIES_SETTING", "PROXY_FAILURE", "NamedProxy", "named_proxy"]
 
@@ -42,22 +42,14 @@ def _without_credentials(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-def _variable(url: str, proxy: str) -> str:
-    """The environment variable that names ``proxy`` for ``url``, in the order requests and urllib read them
-    (``<scheme>_proxy`` before ``all_proxy``, the lower-case name first)."""
-    scheme, environment = urlsplit(url).scheme.lower(), process_environment()
-    for name in (f"{scheme}_proxy", f"{scheme.upper()}_PROXY", "all_proxy", "ALL_PROXY"):
-        if environment.get(name) == proxy:
-            return name
-    return "the environment"
-
-
-def named_proxy(url: str, proxies: Mapping[str, str], configured: Mapping[str, str]) -> NamedProxy | None:
+def named_proxy(url: str, proxies: Mapping[str, str], configured: Mapping[str, str],
+                environment: EnvironmentProxies) -> NamedProxy | None:
     """The proxy of ``proxies`` (what a request to ``url`` was sent with) that requests chose for ``url``, named
-    with its source: ``configured`` (the ``proxies`` setting) or the environment; None without one."""
+    with its source: ``configured`` (the ``proxies`` setting) or the variable of ``environment`` that named it;
+    None without one."""
     proxy = requests.utils.select_proxy(url, dict(proxies))
     if not proxy:
         return None
     configured_one = requests.utils.select_proxy(url, dict(configured)) if configured else None
-    source = PROXIES_SETTING if proxy == configured_one else _variable(url, proxy)
+    source = PROXIES_SETTING if proxy == configured_one else environment.variable(url, proxy)
     return NamedProxy(_without_credentials(proxy), source)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import threading
 import time
-import urllib.request
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Final
@@ -49,15 +48,16 @@ _HTTP_VERSIONS: Final = {9: "HTTP/0.9", 10: "HTTP/1.0", 11: "HTTP/1.1", 20: "HTT
 
 
 class EnvironmentSettings:
-    """Proxies from the environment and the config, read once (what requests' ``trust_env`` reads on every request:
-    HTTP_PROXY/HTTPS_PROXY/ALL_PROXY/NO_PROXY), and the config's CA bundle."""
+    """Proxies from the environment (as the configuration read them: what requests' ``trust_env`` would read on every
+    request) and the config, and the config's CA bundle."""
 
     def __init__(self, config: HttpConfig) -> None:
-        self.environment_proxies = {k: v for k, v in urllib.request.getproxies().items() if k != "no"}
+        self.environment = config.proxies_of_environment()
+        self.environment_proxies = dict(self.environment.proxies)
         self.explicit_proxies = dict(config.proxies) if config.proxies else {}
         # the configuration fills ca_bundle from REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE (FetchConfig.http_config)
         self.verify: bool | str = config.ca_bundle or True
-        self._no_proxy = self.explicit_proxies.get("no_proxy")
+        self._no_proxy = self.explicit_proxies.get("no_proxy") or self.environment.no_proxy or None
         self._bypass: dict[str, bool] = {}
         self._lock = threading.Lock()
 
@@ -79,7 +79,7 @@ class EnvironmentSettings:
 
     def named_proxy(self, url: str) -> NamedProxy | None:
         """The proxy a request to ``url`` goes through, named with what set it."""
-        return named_proxy(url, self.proxies(url), self.explicit_proxies)
+        return named_proxy(url, self.proxies(url), self.explicit_proxies, self.environment)
 
 
 def read_response(request: Request, hop: Response, some: Callable[[int], tuple[bytes, bool]],

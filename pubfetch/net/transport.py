@@ -31,8 +31,8 @@ class Request:
         method, url, data, headers: what is sent.
         untrusted: the URL came from a page, a redirect or a third-party API (the SSRF guard checks it).
         accept_pdf: a PDF may be downloaded (when false it is skipped by its Content-Type).
-        any_media: a file is asked for whatever it holds (a supplementary file): no media type is skipped and any
-            body is an answer, kept as bytes.
+        any_media: a file is asked for whatever it holds (a supplementary file, a bulk file): no media type is skipped
+            and any body is an answer, kept as bytes.
         publication: fetching for a publication (PubFetcher's fetchException rule depends on it).
         follow: follow redirects (false for doi.org resolution, which wants the Location).
         read_body: read the body in full (false: a bounded piece only, then dropped).

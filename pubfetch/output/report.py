@@ -25,6 +25,7 @@ from pubfetch.model.publication import Publication, default_args
 from pubfetch.model.rich import RichList, RichName, RichText
 from pubfetch.net.counts import HostCounts, RequestCounts
 from pubfetch.net.urls import host_key
+from pubfetch.outfiles import write_output_file
 from pubfetch.output.report_data import NotFinal, PartCoverage, PublisherRow, Rejected, ReportData
 
 if TYPE_CHECKING:
@@ -203,5 +204,6 @@ def report(path: str | os.PathLike[str], publications: Iterable[Publication] | N
             source = "the publications given"
         data = gather(publications or (), args=args, requests=requests, summary=summary, source=source, title=title)
     out = Path(path)
-    out.write_text(render_page(data), encoding="utf-8")
+    page = render_page(data)
+    write_output_file(out, lambda f: f.write(page))
     return out

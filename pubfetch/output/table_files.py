@@ -19,6 +19,7 @@ from typing import TextIO
 
 from pubfetch.model.publication import Publication
 from pubfetch.model.structure import Table, folder_name
+from pubfetch.outfiles import write_output_file
 
 __all__ = ["FileWriter", "table_info", "write_publication_tables", "write_tables"]
 
@@ -27,9 +28,7 @@ FileWriter = Callable[[str, Callable[[TextIO], None]], None]
 
 
 def _write(path: str, write: Callable[[TextIO], None]) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        write(f)
+    write_output_file(path, write, newline="")
 
 
 def table_info(pub: Publication, table: Table, data_file: str) -> dict[str, object]:

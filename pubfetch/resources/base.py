@@ -10,24 +10,24 @@ publication's pass, its flags and failures, is :mod:`pubfetch.resources.pubrun`.
 
 from __future__ import annotations
 
-import os
+import copy
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Self, TypeVar
 
 from pubfetch import console
 from pubfetch.config import Endpoints, FetchConfig
-from pubfetch.extract.workerpool import WorkerPool
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartName
 from pubfetch.model.publication import Publication
-from pubfetch.net.answers import AnswerMemory
-from pubfetch.net.client import HttpClient
-from pubfetch.net.config import http_config
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pubfetch.extract.workerpool import WorkerPool
+    from pubfetch.net.client import HttpClient
     from pubfetch.net.outcome import FetchResult
     from pubfetch.rules import ScrapingRules
 
@@ -67,27 +67,49 @@ CONTENT_PARTS = (PartName.title, PartName.keywords, PartName.mesh, PartName.efo,
 ID_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi)
 
 
+@dataclass(frozen=True)
+class RunMakers:
+    """How a run's heavier parts are made on first need, handed to its :class:`Context` by the one place that assembles
+    a run (:mod:`pubfetch.engine.assembly`): a run that meets no PDF starts no PDF worker, one with JavaScript off no
+    browser, and what the context was given is all it can make."""
+
+    #: the scraping rules (the built-in ones are shared by every run of the process)
+    rules: Callable[[], ScrapingRules]
+    #: the JavaScript renderer
+    renderer: Callable[[], Renderer]
+    #: the PDF worker processes
+    pdf_workers: Callable[[], WorkerPool]
+    #: the page-reading worker processes, each with the rules given
+    page_workers: Callable[[ScrapingRules], WorkerPool]
+    #: the worker threads
+    pool: Callable[[], ThreadPoolExecutor]
+
+
+class _Made:
+    """What a run's makers made, shared by the run's context and every step's view of it (:meth:`Context.step`)."""
+
+    def __init__(self) -> None:
+        self.rules: ScrapingRules | None = None
+        self.renderer: Renderer | None = None
+        self.pool: ThreadPoolExecutor | None = None
+        self.pdf_workers: WorkerPool | None = None
+        self.page_workers: WorkerPool | None = None
+
+
 class Context:
     """The shared machinery of one fetch run: client, parameters, rules, renderer, PDF extractor, workers.
 
-    Built once per run (or per library call) and shared by every thread; resources reach everything through it so
-    that tests can replace a piece (a client pointing at a loopback server, a fake renderer).
+    Assembled once per run by :class:`~pubfetch.engine.assembly.FetchRun` (the command line, the library calls, the
+    workers and the tests' runs alike) and shared by every thread: the context is given its client and the makers of
+    the rest, and makes each piece on first need.
     """
 
-    def __init__(
-        self,
-        config: FetchConfig | None = None,
-        client: HttpClient | None = None,
-        rules: ScrapingRules | None = None,
-        renderer: Renderer | None = None,
-    ) -> None:
-        self.config = config or FetchConfig()
-        self.client = client or HttpClient(http_config(self.config), answers=AnswerMemory())
-        self._rules: ScrapingRules | None = rules
-        self._renderer: Renderer | None = renderer
-        self._pool: ThreadPoolExecutor | None = None
-        self._pdf_workers: WorkerPool | None = None
-        self._page_workers: WorkerPool | None = None
+    def __init__(self, config: FetchConfig, client: HttpClient, makers: RunMakers) -> None:
+        self.config = config
+        self.client = client
+        self._makers = makers
+        self._made = _Made()
+        self._parts = config.run.parts
         self._lock = threading.Lock()
         #: CPU-heavy work (PDF extraction workers) at most ``threads`` at a time, however many publications flow
         self.cpu_slots = threading.BoundedSemaphore(self.config.run.threads)
@@ -97,6 +119,15 @@ class Context:
         #: where they are kept between runs (the run's database), if anywhere
         self.agency_cache: AgencyCache | None = None
         console.install()  # the run's warnings say they are pubfetch's, in a program that set up no logging
+
+    def step(self, parts: frozenset[PartName] | None) -> Context:
+        """This run's machinery for one step asking for ``parts`` (the command line's steps each ask for their own):
+        the same client, rules, renderer, workers and warnings; closing the step's view closes the run's."""
+        if parts == self._parts:
+            return self
+        view = copy.copy(self)
+        view._parts = parts
+        return view
 
     @property
     def args(self) -> FetcherArgs:
@@ -125,18 +156,16 @@ class Context:
 
     @property
     def parts(self) -> frozenset[PartName] | None:
-        return self.config.run.parts
+        """The publication parts asked for: the run's (``parts``), or the step's (:meth:`step`)."""
+        return self._parts
 
     @property
     def rules(self) -> ScrapingRules:
         """Scraping rules, loaded on first use (shipped files plus the user's from journalsYaml/webpagesYaml)."""
         with self._lock:
-            if self._rules is None:
-                from pubfetch.rules import rules_for
-
-                # without user files: the built-in rules, loaded once per process whatever the number of calls
-                self._rules = rules_for(self.args.journals_yaml, self.args.webpages_yaml)
-            return self._rules
+            if self._made.rules is None:
+                self._made.rules = self._makers.rules()
+            return self._made.rules
 
     @property
     def renderer(self) -> Renderer | None:
@@ -145,29 +174,18 @@ class Context:
         if not self.config.run.javascript or self.halted:
             return None
         with self._lock:
-            if self._renderer is None:
-                from pubfetch.net.browser import BrowserRenderer, page_timeout_ms
-
-                self._renderer = BrowserRenderer(
-                    user_agent=self.args.user_agent,
-                    timeout_ms=page_timeout_ms(self.args.timeout),
-                    max_bytes=self.client.config.max_bytes,
-                    executable=self.config.run.chromium,
-                    allow_private_addresses=self.config.http.allow_private_addresses,
-                    counts=self.client.counts,
-                )
-            return self._renderer
+            if self._made.renderer is None:
+                self._made.renderer = self._makers.renderer()
+            return self._made.renderer
 
     @property
     def pdf_workers(self) -> WorkerPool:
         """The run's PDF worker processes, reused from file to file (a process per file cost more than PDFium's
         extraction): at most ``threads`` of them, like the CPU slots, started on first need, ended by :meth:`close`."""
         with self._lock:
-            if self._pdf_workers is None:
-                from pubfetch.extract.pdf import pdf_workers  # pdfminer.six and lxml: only for runs that meet a PDF
-
-                self._pdf_workers = pdf_workers(self.config.run.threads)
-            return self._pdf_workers
+            if self._made.pdf_workers is None:
+                self._made.pdf_workers = self._makers.pdf_workers()
+            return self._made.pdf_workers
 
     @property
     def page_workers(self) -> WorkerPool:
@@ -176,11 +194,9 @@ class Context:
         more than ``threads``, started on first need, ended by :meth:`close`."""
         rules = self.rules
         with self._lock:
-            if self._page_workers is None:
-                from pubfetch.extract.reader_workers import page_workers
-
-                self._page_workers = page_workers(min(self.config.run.threads, os.cpu_count() or 1), rules)
-            return self._page_workers
+            if self._made.page_workers is None:
+                self._made.page_workers = self._makers.page_workers(rules)
+            return self._made.page_workers
 
     def interrupt(self) -> Callable[[], None]:
         """The run was interrupted: nothing more is sent, waited for (rate limits, retry pauses) or rendered, and the
@@ -194,7 +210,7 @@ class Context:
         if cut is not None:
             cut()
         with self._lock:
-            renderer = self._renderer
+            renderer = self._made.renderer
         halt = getattr(renderer, "halt", None)
         if halt is not None:
             halt()
@@ -233,17 +249,18 @@ class Context:
         if len(items) <= 1 or self.config.run.threads <= 1:
             return [fn(item) for item in items]
         with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.config.run.threads, thread_name_prefix="pubfetch")
-            pool = self._pool
+            if self._made.pool is None:
+                self._made.pool = self._makers.pool()
+            pool = self._made.pool
         return list(pool.map(fn, items))
 
     def close(self) -> None:
         with self._lock:
-            pool, self._pool = self._pool, None
-            renderer, self._renderer = self._renderer, None
-            workers, self._pdf_workers = self._pdf_workers, None
-            page_workers, self._page_workers = self._page_workers, None
+            made = self._made
+            pool, made.pool = made.pool, None
+            renderer, made.renderer = made.renderer, None
+            workers, made.pdf_workers = made.pdf_workers, None
+            page_workers, made.page_workers = made.page_workers, None
         watch = getattr(self.client, "watch", None)
         if pool is not None:
             if watch is not None:  # after an interrupt: requests not yet sent are not sent, only those in flight end

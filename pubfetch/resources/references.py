@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from pubfetch.extract.europepmc_references import parse_references_json
+from pubfetch.extract.europepmc_references import ReferencePage, parse_references_json
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import ReferenceSet, RichName
 from pubfetch.resources.base import Context
@@ -50,46 +51,69 @@ def _one(ctx: Context, run: PubRun) -> None:
     pub = run.pub
     source, cited = ("MED", pub.pmid.content) if pub.pmid.content else ("PMC", pub.pmcid.content)
     url = f"{ctx.endpoints.europepmc}{source}/{cited}/references"
-    cap = ctx.config.run.max_references
-    found = ReferenceSet()
-    listed = 0
+    paging = _Paging(f"{source} {cited}", ctx.config.run.max_references)
     for page in range(1, MAX_PAGES + 1):
-        result = ctx.client.get(url, params={"page": str(page), "pageSize": str(PAGE_SIZE), "format": "json"},
-                                publication=True, headers={"Accept": "application/json"})
-        if not result.ok:
-            run.fail_service(result, RunFlag.EPMC_REFERENCES)
+        answer = _page(ctx, run, url, page, paging.whose)
+        if answer is None:
             return  # a list cut short is not kept: the part would look complete
-        try:
-            answer = parse_references_json(result.text or "")
-        except ValueError as e:
-            log.warning("unreadable Europe PMC references of %s %s: %s", source, cited, e)
-            run.unreadable()
-            return
-        listed += len(answer.references)
-        new = read = 0
-        repeats = found.repeats
-        for ref in answer.references:
-            if len(found) >= cap:
-                break
-            new += found.add(ref)
-            read += 1
-        if len(found) >= cap and (read < len(answer.references) or (answer.hit_count or 0) > listed):
-            log.warning("Europe PMC lists more than %d references of %s %s (%d listed so far, %s announced); kept the "
-                        "first %d (the max_references setting: raise it to keep more)", cap, source, cited, listed,
-                        answer.hit_count if answer.hit_count is not None else "no count", cap)
-            break
-        if answer.references and not new and found.repeats > repeats:
-            log.warning("page %d of Europe PMC's references of %s %s holds no reference not already read (the "
-                        "service repeats its pages); kept the %d distinct ones read", page, source, cited, len(found))
-            break
-        if answer.references and not new:
-            log.warning("page %d of Europe PMC's references of %s %s holds no usable reference (none has an ID, a "
-                        "title or a text); kept the %d distinct ones read", page, source, cited, len(found))
-            break
-        if not answer.references or listed >= (answer.hit_count or 0):
+        if paging.ends_with(answer, page):
             break
     else:
-        log.warning("references of %s %s not complete after %d pages; kept the %d distinct ones read", source, cited,
-                    MAX_PAGES, len(found))
-    if found.items:
-        pub.set_rich(RichName.references, found.items, PartType.europepmc, f"{url}?format=json")
+        log.warning("references of %s not complete after %d pages; kept the %d distinct ones read", paging.whose,
+                    MAX_PAGES, len(paging.found))
+    if paging.found.items:
+        pub.set_rich(RichName.references, paging.found.items, PartType.europepmc, f"{url}?format=json")
+
+
+def _page(ctx: Context, run: PubRun, url: str, page: int, whose: str) -> ReferencePage | None:
+    """One page of the references, or None when it failed (the run is told why)."""
+    result = ctx.client.get(url, params={"page": str(page), "pageSize": str(PAGE_SIZE), "format": "json"},
+                            publication=True, headers={"Accept": "application/json"})
+    if not result.ok:
+        run.fail_service(result, RunFlag.EPMC_REFERENCES)
+        return None
+    try:
+        return parse_references_json(result.text or "")
+    except ValueError as e:
+        log.warning("unreadable Europe PMC references of %s: %s", whose, e)
+        run.unreadable()
+        return None
+
+
+@dataclass
+class _Paging:
+    """The references read so far of one paper (``whose``: its source and ID), kept once each and at most ``cap``."""
+
+    whose: str
+    cap: int
+    found: ReferenceSet = field(default_factory=ReferenceSet)
+    listed: int = 0
+
+    def ends_with(self, answer: ReferencePage, page: int) -> bool:
+        """Keep the page's references; whether the paging ends with it (the cap reached, a page of nothing new, the
+        announced count listed), saying so when it ends early."""
+        self.listed += len(answer.references)
+        repeats = self.found.repeats
+        new = read = 0
+        for ref in answer.references:
+            if len(self.found) >= self.cap:
+                break
+            new += self.found.add(ref)
+            read += 1
+        if len(self.found) >= self.cap and (read < len(answer.references) or (answer.hit_count or 0) > self.listed):
+            log.warning("Europe PMC lists more than %d references of %s (%d listed so far, %s announced); kept the "
+                        "first %d (the max_references setting: raise it to keep more)", self.cap, self.whose,
+                        self.listed, answer.hit_count if answer.hit_count is not None else "no count", self.cap)
+            return True
+        if answer.references and not new:
+            self._say_nothing_new(page, repeated=self.found.repeats > repeats)
+            return True
+        return not answer.references or self.listed >= (answer.hit_count or 0)
+
+    def _say_nothing_new(self, page: int, repeated: bool) -> None:
+        if repeated:
+            log.warning("page %d of Europe PMC's references of %s holds no reference not already read (the service "
+                        "repeats its pages); kept the %d distinct ones read", page, self.whose, len(self.found))
+        else:
+            log.warning("page %d of Europe PMC's references of %s holds no usable reference (none has an ID, a title "
+                        "or a text); kept the %d distinct ones read", page, self.whose, len(self.found))

@@ -13,13 +13,13 @@ leaves nothing half-written.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pubfetch.model.publication import Publication
 from pubfetch.model.structure import Supplement, folder_name, safe_file_name
+from pubfetch.outfiles import write_output_file
 from pubfetch.resources.base import Context
 
 __all__ = ["SupplementDownloads", "download_supplements", "supplement_targets"]
@@ -63,14 +63,10 @@ def _download(ctx: Context, item: Supplement, target: Path) -> bool:
     if not result.ok:
         log.warning("supplementary file %s not downloaded: %s", item.url, result.brief())
         return False
-    partial = target.with_name(target.name + ".part")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(result.body)
-        os.replace(partial, target)
+        write_output_file(target, lambda f: f.write(result.body), binary=True)
     except OSError as e:
         log.warning("supplementary file %s not written to %s: %s", item.url, target, e.strerror or e)
-        partial.unlink(missing_ok=True)
         return False
     return True
 

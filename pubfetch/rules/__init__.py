@@ -52,8 +52,6 @@ from pubfetch.rules.ruleset import (
     WEBPAGES_FILE,
     RuleSource,
     ScrapingRules,
-    default_rules,
-    rules_for,
 )
 from pubfetch.rules.selectors import Selector, compile_selector, translate_jsoup
 from pubfetch.rules.urls import UrlRewrite, compile_url_regex
@@ -62,5 +60,5 @@ __all__ = [
     "BUILTIN_DIR", "BUILTIN_PACKAGE", "JOURNALS_FILE", "JOURNAL_KEYS", "JOURNAL_REWRITE_PAIRS", "JOURNAL_SELECTOR_KEYS",
     "JOURNAL_TEST_KEYS", "WEBPAGES_FILE", "WEBPAGE_KEYS", "WEBPAGE_TEST_KEYS", "JournalRule", "RuleError", "RuleSource",
     "RuleTest", "ScrapingRules", "Selector", "UrlRewrite", "WebpageRule", "compile_selector", "compile_url_regex",
-    "default_rules", "rules_for", "translate_jsoup",
+    "translate_jsoup",
 ]  # fmt: skip

@@ -3,7 +3,6 @@ page, by its platform's fingerprint), which pages need JavaScript and after whic
 
 from __future__ import annotations
 
-import functools
 import importlib.resources
 import logging
 from collections.abc import Mapping, Sequence
@@ -254,17 +253,3 @@ def _builtin_text(name: str) -> str:
     except (ModuleNotFoundError, FileNotFoundError, OSError):
         raise RuleError(f"built-in rule file not found (looked in {BUILTIN_DIR} and package {BUILTIN_PACKAGE})",
                         file=name) from None
-
-
-@functools.cache
-def default_rules() -> ScrapingRules:
-    """The built-in rules, loaded once per process (user files need :meth:`ScrapingRules.load`)."""
-    return ScrapingRules.load()
-
-
-def rules_for(user_journals: str | Path | None, user_webpages: str | Path | None) -> ScrapingRules:
-    """The built-in rules followed by the user's files; without user files the once-per-process
-    :func:`default_rules`, so that a library or one-off call does not parse the built-in YAML again (1.5 to 3 s)."""
-    if user_journals or user_webpages:
-        return ScrapingRules.load(user_journals or None, user_webpages or None)
-    return default_rules()

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
+from dataclasses import replace
 
 from pubfetch.engine.assembly import DbLike, FetchRun
-from pubfetch.engine.batches import IdsLike, Progress, valid_ids
+from pubfetch.engine.options import FetchOptions
+from pubfetch.engine.run_batch import IdsLike, valid_ids
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.ids import PublicationIds
-from pubfetch.model.edges import CitationEdge
 from pubfetch.model.publication import Publication
 from pubfetch.snowball.walk import SnowballPlan, snowball
 from pubfetch.store import Store, open_or_init_store
@@ -19,27 +20,29 @@ from pubfetch.store import Store, open_or_init_store
 __all__ = ["snowball_fetch"]
 
 
-def snowball_fetch(run: FetchRun, ids: Iterable[IdsLike], db: DbLike, plan: SnowballPlan, *,
-                   progress: Progress | None, summary: BatchSummary | None, retry_exceptions: bool, use_stored: bool,
-                   errors: str, edges: list[CitationEdge] | None) -> Iterator[Publication]:
-    """The publications of ``ids`` and of ``plan``'s links from them (see :func:`pubfetch.fetcher.fetch_many`)."""
-    counted = summary if summary is not None else BatchSummary()
-    seeds = list(valid_ids(list(ids), errors))
+def snowball_fetch(run: FetchRun, ids: Iterable[IdsLike], db: DbLike, plan: SnowballPlan,
+                   options: FetchOptions) -> Iterator[Publication]:
+    """The publications of ``ids`` and of ``plan``'s links from them, as ``options`` ask (see
+    :func:`pubfetch.fetcher.fetch_many`)."""
+    counted = options.summary if options.summary is not None else BatchSummary()
+    seeds = list(valid_ids(list(ids), options.errors))
     with ExitStack() as stack:
         store = _held(stack, db)
         done = 0
+        progress = options.progress
 
         def shown(n: int, pub: Publication) -> None:
             if progress is not None:
                 progress(done + n, pub)
 
+        level_options = replace(options, progress=shown, summary=counted)
+
         def fetch_level(level: list[PublicationIds]) -> Iterator[Publication]:
             nonlocal done
-            yield from run.fetch(level, store, progress=shown, summary=counted, retry_exceptions=retry_exceptions,
-                                 use_stored=use_stored, errors=errors)
+            yield from run.fetch(level, store, level_options)
             done += len(level)
 
-        yield from snowball(run.context, seeds, plan, fetch_level, store=store, summary=counted, edges=edges)
+        yield from snowball(run.context, seeds, plan, fetch_level, store=store, summary=counted, edges=options.edges)
 
 
 def _held(stack: ExitStack, db: DbLike) -> Store | None:

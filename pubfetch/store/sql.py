@@ -184,6 +184,16 @@ def put_entry(tx: Tx, pub: Publication, doc: str, json_mark: str) -> None:
     write_entry(tx, primary, new, ids_urls, doc, json_mark)
 
 
+def get_entry(tx: Tx, any_id: str) -> Publication | None:
+    """The publication one ID leads to, read inside the caller's transaction (None when none, or its row is
+    damaged)."""
+    row = tx.execute("SELECT p.primary_id, p.json FROM publication_ids m JOIN publications p "
+                     "ON p.primary_id = m.primary_id WHERE m.id = ?", (lookup_key(any_id),)).fetchone()
+    if row is None:
+        return None
+    return decode_entry(Publication.from_json, _template("publication"), row[1], f"publication {row[0]}")
+
+
 @functools.cache
 def _template(kind: str) -> dict[str, Any]:
     """The JSON shape of a fresh entry of a kind, the yardstick of :func:`~pubfetch.store.rows.decode_entry`."""
@@ -239,6 +249,17 @@ class SqlStore(Store):
 
     def _encode(self, d: dict[str, Any]) -> str:
         return dumps(d)
+
+    # --- what a bulk writer (pubfetch.bulk) runs itself: its own statements in one transaction ---------------------
+
+    def transact(self, work: Callable[[Tx], T]) -> T:
+        """Run ``work`` in one write transaction (all committed or none); it may be run again after a conflict or an
+        outage, so it must only read and write through the ``Tx`` it is given."""
+        return self._transact(work)
+
+    def encode(self, d: dict[str, Any]) -> str:
+        """An entry's JSON as this engine stores it (bound with :attr:`JSON_MARK`)."""
+        return self._encode(d)
 
     # --- connections --------------------------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ DRIP_READ_TIMEOUT_MS = 30_000
 
 def patient_client(response_hook: ResponseHook | None = None, **settings: object) -> HttpClient:
     """A client without retries whose read timeout no healthy loopback exchange reaches, even on a loaded machine."""
-    values: dict[str, object] = {"timeout_ms": 30_000, "busy_retries": 0, "timeout_retries": 0}
+    values: dict[str, object] = {"timeout": 30_000, "busy_retries": 0, "timeout_retries": 0}
     values.update(settings)
     return HttpClient(HttpConfig(**values), response_hook=response_hook)  # type: ignore[arg-type]
 

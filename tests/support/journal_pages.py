@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pubfetch.engine.assembly import builtin_rules
 from pubfetch.extract.scrape import scrape_journal
 from pubfetch.model.record import ArticleRecord
-from pubfetch.rules import default_rules
 
 PAGES = Path(__file__).resolve().parent.parent / "data" / "pages" / "journals"
-RULES = default_rules()
+RULES = builtin_rules()
 
 
 def scrape(name: str, url: str, rule_name: str) -> ArticleRecord:

@@ -15,9 +15,9 @@ from pubfetch.fetcher import fetch_many, init_publication
 from pubfetch.ids import classify
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
 from pubfetch.resources.site import fetch_site
+from support.fetchrun import run_context
 from support.loopback import LoopbackServer
 from support.replay import CorpusReplay
 from support.synthetic import SCHOLARLY_OFF
@@ -67,7 +67,7 @@ def fetch_all(server: LoopbackServer, ids: list[str], db: object = None, **chang
     """The publications of ``ids`` fetched through the proxy ``server`` (into the database ``db`` when given),
     failures not retried."""
     cfg = config_for(server, **changes)
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         return list(fetch_many(ids, db=db, config=cfg, context=ctx, retry_exceptions=False))
 
 
@@ -77,7 +77,7 @@ def read_at_url(server: LoopbackServer, pages: list[tuple[str, str]]) -> list[Pu
     whose DOI leads to the publisher; a second page of an article) is read as its DOI's page."""
     cfg = config_for(server)
     out = []
-    with Context(cfg) as ctx:
+    with run_context(cfg) as ctx:
         for url, doi in pages:
             run = PubRun(init_publication(classify(doi), cfg.fetching))
             fetch_site(ctx, run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)

@@ -242,19 +242,13 @@ class SearchServices:
 
 
 def search_context(services: SearchServices, *, limiter=None, sleep=None, **changes):
-    """A run's context over the services' in-process transport: the client's layers (retries; the rate limiter when
-    given, its key by the endpoints as a run assigns it) without a socket. ``changes``: settings."""
+    """The context of a product's run over the services' in-process transport: the client's layers (retries waiting
+    with ``sleep`` when given; the rate limiter when given, its key by the endpoints as a run assigns it, else none)
+    without a socket. ``changes``: settings."""
     from pubfetch.config import FetchConfig
-    from pubfetch.net.client import HttpClient
-    from pubfetch.net.config import http_config
-    from pubfetch.net.ratelimit import ServiceMap
-    from pubfetch.resources.base import Context
+    from pubfetch.engine.assembly import FetchRun
 
     values = {"endpoints": services.endpoints(), "allow_private_addresses": True, "timeout": 5000,
-              "ncbi_email": "curator@example.org", **changes}
+              "ncbi_email": "curator@example.org", "rate_limits": False, **changes}
     config = FetchConfig().with_changes(**values)
-    extra = {"sleep": sleep} if sleep is not None else {}
-    client = HttpClient(http_config(config), transport=services.transport(), rate_limiter=limiter,
-                        rate_key=ServiceMap.for_endpoints(config.endpoints).key if limiter is not None else None,
-                        **extra)
-    return Context(config, client=client)
+    return FetchRun(config, transport=services.transport(), rate_limiter=limiter, sleep=sleep).context

@@ -12,8 +12,8 @@ from typing import Literal
 
 from pubfetch.metadata.au import AuConfig, au_id
 from pubfetch.metadata.fields import is_isbn, is_issn
+from pubfetch.metadata.params import ParamDescr
 from pubfetch.metadata.tdb.ranges import coverage_includes, range_set_end, range_set_start
-from pubfetch.params import ParamDescr
 
 __all__ = ["Tdb", "TdbAu", "TdbError", "TdbPublisher", "TdbTitle"]
 

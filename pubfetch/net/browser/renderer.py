@@ -14,12 +14,13 @@ import time
 from typing import TYPE_CHECKING, Final, Self
 
 from pubfetch import interrupts
+from pubfetch.config.defaults import FetcherArgs
 from pubfetch.net import addresses
 from pubfetch.net.browser.chromium import UNAVAILABLE_MESSAGE, BrowserUnavailable
 from pubfetch.net.browser.jobs import RenderJob, RenderSettings
 from pubfetch.net.browser.outcome import outcome
 from pubfetch.net.browser.worker import UNBLOCK_S, Worker
-from pubfetch.net.config import DEFAULT_MAX_BYTES, DEFAULT_USER_AGENT
+from pubfetch.net.config import DEFAULT_MAX_BYTES
 from pubfetch.net.outcome import FetchResult, OutcomeKind, sets_fetch_exception
 from pubfetch.net.urls import HTTP_SCHEMES, hostname, scheme
 
@@ -55,7 +56,7 @@ class BrowserRenderer:
 
     def __init__(
         self,
-        user_agent: str = DEFAULT_USER_AGENT,
+        user_agent: str = FetcherArgs().user_agent,
         timeout_ms: int = DEFAULT_PAGE_TIMEOUT_MS,
         max_bytes: int = DEFAULT_MAX_BYTES,
         executable: str | None = None,
@@ -190,6 +191,10 @@ class BrowserRenderer:
         if worker is None:
             return
         self._jobs.put(None)
+        if self.halting and worker.busy:
+            # a Ctrl-C: the page being rendered is abandoned, so its browser goes at once, not after the grace a
+            # closing owner gives a page that may still finish
+            worker.kill_browser()
         if not worker.join(DEFAULT_KILL_GRACE_MS / 1000):
             # the owner closes mid-render (a Ctrl-C, the end of a run): killing is what it asked for, not news
             logger.info("browser worker busy at close: killing the browser")

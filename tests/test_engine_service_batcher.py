@@ -12,16 +12,14 @@ from collections.abc import Callable, Iterator, Sequence
 from types import SimpleNamespace
 
 from pubfetch.config import FetchConfig
-from pubfetch.engine.batcher import BatchedService, Batcher
+from pubfetch.engine.service_batcher import BatchedService, Batcher
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
-from pubfetch.net.client import HttpClient
-from pubfetch.net.config import http_config
 from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.net.slots import HostSlots
 from pubfetch.net.transport import Request
-from pubfetch.resources.base import Context
 from pubfetch.resources.pubrun import PubRun
+from support.fetchrun import run_context
 from support.loopback import Reply
 from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices, in_process_hosts
 from support.waits import wait_until
@@ -37,7 +35,7 @@ def fetch(transport: MappingTransport, endpoints, pmids: list[str]) -> list[Publ
     cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
                       batch_size=len(pmids), linger_ms=600_000, rate_limits=False,
                       busy_retries=0, timeout=120_000)
-    with Context(cfg, client=HttpClient(http_config(cfg), transport=transport)) as ctx:
+    with run_context(cfg, transport=transport) as ctx:
         return list(fetch_many(pmids, config=cfg, context=ctx))
 
 

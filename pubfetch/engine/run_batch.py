@@ -13,6 +13,7 @@ from itertools import islice
 from pubfetch import ids as idmod
 from pubfetch.engine.claims import identity_keys
 from pubfetch.engine.flow import InFlight, fetch_publications
+from pubfetch.engine.options import Errors
 from pubfetch.engine.published import PublishedVersions
 from pubfetch.engine.resume import Resume, RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
@@ -53,7 +54,7 @@ def init_publication(ids: idmod.PublicationIds, args: FetcherArgs) -> Publicatio
 
 
 def loaded_batches(ids: Iterator[IdsLike], size: int, store: Store | None, args: FetcherArgs,
-                    errors: str) -> Iterator[list[Publication]]:
+                    errors: Errors) -> Iterator[list[Publication]]:
     """The input a batch at a time, each read from the database when it is taken (so after the batches before the
     one in flight have been stored)."""
     while batch := list(islice(ids, size)):
@@ -111,7 +112,7 @@ class Tally:
             return True
 
 
-def checked(pubs: list[Publication], errors: str) -> Iterator[Publication]:
+def checked(pubs: list[Publication], errors: Errors) -> Iterator[Publication]:
     for pub in pubs:
         if errors == "raise" and failed_transiently(pub):
             raise FetchError(pub)
@@ -143,7 +144,7 @@ class BatchMark:
     reported: Identities = field(default_factory=Identities)
 
 
-def valid_ids(batch: list[IdsLike], errors: str) -> Iterator[idmod.PublicationIds]:
+def valid_ids(batch: list[IdsLike], errors: Errors) -> Iterator[idmod.PublicationIds]:
     """The IDs of a batch; blank lines and ``#`` comments (as read from an ID file) are passed over."""
     for value in batch:
         if isinstance(value, str) and (not value.strip() or value.lstrip().startswith("#")):
@@ -212,7 +213,7 @@ def fit_to_caps(ctx: Context, pub: Publication) -> bool:
     return not fitting.still_over
 
 
-def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication], tally: Tally, mark: BatchMark,
+def fetch_batch(ctx: Context, writer: StoreWriter | None, batch: list[Publication], tally: Tally, mark: BatchMark,
                  shared: InFlight | None = None, resumes: list[Resume | None] | None = None) -> list[Publication]:
     """Fetch the publications can_fetch allows (starting where ``resumes`` say, for the end-of-run retry); store and
     report each one as soon as it is complete (so that an interrupt loses only what is in flight); return the
@@ -247,8 +248,8 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
         with lock:
             completed.add(id(pub))
             # committed when it returns; the write-ahead log is folded back once a batch
-            if store is not None and storable:
-                store.put_publication(pub)
+            if writer is not None and storable:
+                writer.put_publication(pub)
         if tally.complete(pub, True, mark, run, order.get(id(pub), 0)):
             with lock:
                 reported.add(id(pub))
@@ -261,6 +262,6 @@ def fetch_batch(ctx: Context, store: StoreWriter | None, batch: list[Publication
     for pub, holder in zip(to_fetch, holders, strict=True):
         if holder is pub and id(pub) not in completed:  # gave up after its IDs kept changing
             done(PubRun(pub))
-    if store is not None:
-        store.commit()
+    if writer is not None:
+        writer.commit()
     return [pub for pub in batch if id(pub) in reported]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.engine.batches import (
+from pubfetch.engine.run_batch import (
     BatchMark,
     Identities,
     Tally,
@@ -53,7 +53,7 @@ def test_a_new_publication_holds_its_ids_as_external_parts() -> None:
 def test_blank_lines_and_comments_are_passed_over_and_a_bad_id_skipped_or_raised(
         caplog: pytest.LogCaptureFixture) -> None:
     batch = ["42", "", "  # a comment", "nonsense", "PMC7"]
-    with caplog.at_level(logging.WARNING, logger="pubfetch.engine.batches"):
+    with caplog.at_level(logging.WARNING, logger="pubfetch.engine.run_batch"):
         assert list(valid_ids(batch, "skip")) == [PublicationIds("42"), PublicationIds(pmcid="PMC7")]
     assert [r.getMessage().split(":")[0] for r in caplog.records] == ["skipping 'nonsense'"]
     with pytest.raises(InvalidId):

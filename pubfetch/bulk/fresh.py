@@ -1,0 +1,56 @@
+"""The records of a chunk that meet nothing in the database, written with a few statements for the whole chunk.
+
+Loading a baseline into an empty database, nearly every record is new: none of its IDs is in the ID map, no version
+of it is held. Merging such a record into nothing gives the same entry whatever the order, so instead of the put's
+seven statements each (resolve three IDs, read the old IDs, write the map and the entry) the chunk's new records go
+in one multi-row insert per table: a round trip per few hundred records on PostgreSQL instead of one per statement.
+Records sharing an ID with the database or with an earlier record of the chunk take the ordinary put after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pubfetch.store.sql import ID_COLUMNS, Tx, lookup_key
+
+__all__ = ["NewEntry", "existing_ids", "insert_new", "keys_of"]
+
+#: rows per insert statement (SQLite's host parameters are limited; 8 a row)
+_ROWS = 400
+
+NewEntry = tuple[tuple[str, str, str], tuple[str, str, str], str]
+"""(lookup keys of PMID, PMCID, DOI; their provenance URLs; the entry's encoded JSON)"""
+
+
+def keys_of(pmid: str, pmcid: str, doi: str) -> tuple[str, str, str]:
+    return lookup_key(pmid) if pmid else "", lookup_key(pmcid) if pmcid else "", lookup_key(doi) if doi else ""
+
+
+def existing_ids(tx: Tx, ids: Iterable[str]) -> set[str]:
+    """Which of ``ids`` the ID map already holds."""
+    wanted = list(dict.fromkeys(i for i in ids if i))
+    found: set[str] = set()
+    for start in range(0, len(wanted), _ROWS):
+        chunk = wanted[start:start + _ROWS]
+        marks = ", ".join("?" * len(chunk))
+        found.update(r[0] for r in tx.execute(f"SELECT id FROM publication_ids WHERE id IN ({marks})",
+                                              tuple(chunk)).fetchall())
+    return found
+
+
+def insert_new(tx: Tx, entries: Sequence[NewEntry], json_mark: str) -> None:
+    """Write entries none of whose IDs is mapped yet, each under its first ID (as a put of a new entry does)."""
+    for start in range(0, len(entries), _ROWS):
+        chunk = entries[start:start + _ROWS]
+        rows: list[object] = []
+        maps: list[object] = []
+        for keys, urls, doc in chunk:
+            primary = next(k for k in keys if k)
+            rows += [primary, *keys, *urls, doc]
+            for key in keys:
+                if key:
+                    maps += [key, primary]
+        marks = ", ".join([f"(?, ?, ?, ?, ?, ?, ?, {json_mark})"] * len(chunk))
+        tx.execute(f"INSERT INTO publications (primary_id, {ID_COLUMNS}, json) VALUES {marks}", tuple(rows))
+        pairs = ", ".join(["(?, ?)"] * (len(maps) // 2))
+        tx.execute(f"INSERT INTO publication_ids (id, primary_id) VALUES {pairs}", tuple(maps))

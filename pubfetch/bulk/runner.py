@@ -1,0 +1,184 @@
+"""One import: files not yet recorded, each parsed and merged by a worker process, reported file by file.
+
+Each file is one job of a worker (its own database connection, its own transactions); files may finish out of order
+because the versions table (:mod:`pubfetch.bulk.ledger`) makes the outcome that of applying them in order. A file
+that cannot be read (wrong MD5, damaged part way) is said with its name and where, is not recorded, and the others
+go on; the run then ends with status 3 (some failed), as a fetch does.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Literal, TypeVar
+
+from pubfetch.bulk.apply import Applied, JatsItem, apply_citations, apply_jats, jats_url
+from pubfetch.bulk.jatsfiles import part_type_of, read_jats_file
+from pubfetch.bulk.ledger import FileRecord, ensure_tables, file_rank, imported_files, newest_rank, record_file
+from pubfetch.bulk.medline import Damaged, Deletion, read_medline
+from pubfetch.bulk.sources import BulkFile, FileProblem, checked_md5
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.store import open_or_init_store, open_store
+from pubfetch.store.base import StoreError
+from pubfetch.store.sql import SqlStore, Tx
+
+__all__ = ["FileJob", "FileOutcome", "ImportReport", "Kind", "import_file", "run_import"]
+
+Kind = Literal["medline", "jats"]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class FileJob:
+    """One file for one worker: everything it needs, picklable (a process or a queued task runs it)."""
+
+    db: str
+    kind: Kind
+    file: BulkFile
+    rank: int
+    chunk: int
+    args: FetcherArgs
+    eutils: str
+    europepmc: str
+
+
+@dataclass
+class FileOutcome:
+    name: str
+    applied: Applied = field(default_factory=Applied)
+    problem: str = ""
+    skipped: bool = False
+
+
+@dataclass
+class ImportReport:
+    outcomes: list[FileOutcome] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.problem]
+
+    def summary(self) -> str:
+        total = Applied()
+        for outcome in self.outcomes:
+            total.add(outcome.applied)
+        done = sum(1 for o in self.outcomes if not o.problem and not o.skipped)
+        skipped = sum(1 for o in self.outcomes if o.skipped)
+        line = (f"imported {done} file{'s' if done != 1 else ''}: {total.stored} records stored, {total.deleted} "
+                f"deleted, {total.unchanged} unchanged")
+        if skipped:
+            line += f"; {skipped} already imported"
+        if self.failed:
+            line += f"; {len(self.failed)} failed (run the import again once they are whole)"
+        return line
+
+
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    chunk: list[T] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    yield chunk  # the last, maybe empty: it records the file
+
+
+def _sql(store: object) -> SqlStore:
+    if not isinstance(store, SqlStore):
+        raise StoreError(f"{store!r} cannot take bulk imports")
+    return store
+
+
+def import_file(job: FileJob) -> FileOutcome:
+    """Parse and merge one file in chunks; the last chunk's transaction records it. Never raises for a bad file."""
+    outcome = FileOutcome(job.file.name)
+    try:
+        md5 = checked_md5(job.file.path)
+        with open_store(job.db) as opened:
+            store = _sql(opened)
+            counts = {"records": 0, "deleted": 0}
+
+            def recorded(tx: Tx) -> None:
+                record_file(tx, FileRecord(job.file.name, job.kind, job.rank, md5, counts["records"],
+                                           counts["deleted"]))
+
+            if job.kind == "medline":
+                _medline(job, store, outcome, counts, recorded)
+            else:
+                _jats(job, store, outcome, counts, recorded)
+    except (FileProblem, Damaged) as e:
+        outcome.problem = str(e)
+    except OSError as e:
+        outcome.problem = f"{job.file.name}: {e.strerror or e}"
+    return outcome
+
+
+def _medline(job: FileJob, store: SqlStore, outcome: FileOutcome, counts: dict[str, int],
+             recorded: Callable[[Tx], None]) -> None:
+    items = read_medline(job.file.path, job.file.name)
+    chunks = _chunks(items, job.chunk)
+    pending = next(chunks)
+    for following in chunks:  # apply each chunk knowing whether it is the last
+        _count(counts, pending)
+        outcome.applied.add(apply_citations(store, pending, job.rank, job.args, job.eutils))
+        pending = following
+    _count(counts, pending)
+    outcome.applied.add(apply_citations(store, pending, job.rank, job.args, job.eutils, then=recorded))
+
+
+def _count(counts: dict[str, int], items: Sequence[object]) -> None:
+    deleted = sum(1 for i in items if isinstance(i, Deletion))
+    counts["deleted"] += deleted
+    counts["records"] += len(items) - deleted
+
+
+def _jats(job: FileJob, store: SqlStore, outcome: FileOutcome, counts: dict[str, int],
+          recorded: Callable[[Tx], None]) -> None:
+    type_ = part_type_of(job.file.path)
+    items = (JatsItem(r, type_, jats_url(type_, r, job.europepmc, job.eutils))
+             for r in read_jats_file(job.file.path, job.file.name))
+    chunks = _chunks(items, job.chunk)
+    pending = next(chunks)
+    for following in chunks:
+        counts["records"] += len(pending)
+        outcome.applied.add(apply_jats(store, pending, job.args))
+        pending = following
+    counts["records"] += len(pending)
+    outcome.applied.add(apply_jats(store, pending, job.args, then=recorded))
+
+
+def prepare(db: str, files: Sequence[BulkFile], kind: Kind) -> tuple[list[BulkFile], list[int], list[str]]:
+    """Create the database when missing (as -db-init would), its bulk tables when older; the files not yet recorded
+    with their ranks, and the names of those already recorded."""
+    with open_or_init_store(db) as opened:
+        store = _sql(opened)
+        ensure_tables(store)
+        done = imported_files(store)
+        first_free = newest_rank(store)
+    todo = [f for f in dict((f.name, f) for f in files).values() if f.name not in done]
+    ranks = [file_rank(f.name, first_free + i) if kind == "medline" else first_free + i for i, f in enumerate(todo)]
+    return todo, ranks, [f.name for f in files if f.name in done]
+
+
+def workers_for(setting: int) -> int:
+    return setting if setting > 0 else (os.cpu_count() or 1)
+
+
+def run_import(jobs: Sequence[FileJob], workers: int, say: Callable[[FileOutcome], None]) -> list[FileOutcome]:
+    """Run the jobs in ``workers`` processes (in this one for 1), saying each file's outcome as it ends."""
+    outcomes = []
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            outcome = import_file(job)
+            say(outcome)
+            outcomes.append(outcome)
+        return outcomes
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
+        for outcome in pool.map(import_file, jobs):
+            say(outcome)
+            outcomes.append(outcome)
+    return outcomes

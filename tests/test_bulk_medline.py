@@ -1,0 +1,77 @@
+"""``-db-import-medline`` (pubfetch/bulk/medline.py): PubMed baseline and update files built from the corpus's efetch
+answers, imported on SQLite and PostgreSQL. What the ledger, the merge, the worker processes and the command add are
+tested in test_bulk_ledger.py, test_bulk_apply.py, test_bulk_runner.py and test_bulkimport.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED
+from pubfetch.extract.pubmed import parse_pubmed_xml
+from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.model.merge import apply_record
+from pubfetch.model.part_type import PartType
+from pubfetch.model.publication import Publication
+from support.bulkfiles import (
+    CORPUS,
+    medline_set,
+    pmid_of,
+    pubmed_articles,
+    truncated,
+    without_times,
+    write_medline,
+)
+from support.bulkstore import entries, ledger
+
+EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/"
+
+
+
+def test_a_baseline_is_stored_as_the_pubmed_xml_resource_stores_it(cli, tmp_path: Path, either_db: str) -> None:
+    files = medline_set(tmp_path)
+    run = cli("-db-import-medline", either_db, files.baseline, "--workers", "1")
+    assert run.code == EXIT_OK, run.err
+    assert "imported 1 file: 6 records stored, 0 deleted, 0 unchanged" in run.err
+    stored = entries(either_db)
+    assert sorted(stored) == sorted(files.pmids)
+    # what the efetch resource merges for each answer of the corpus (resources/ncbi.py: fetch_pubmed_xml)
+    for path in sorted((CORPUS / "pubmed_efetch").glob("*.xml")):
+        for record in parse_pubmed_xml(path.read_bytes()):
+            fetched = Publication()
+            apply_record(fetched, record, PartType.pubmed_xml,
+                         f"{EUTILS}efetch.fcgi?retmode=xml&db=pubmed&id={record.pmid}", FetcherArgs(),
+                         force_corresp=True)
+            assert without_times(stored[record.pmid]) == without_times(fetched.to_json(computed=False)), record.pmid
+
+
+def test_an_update_revises_one_record_and_deletes_another(cli, tmp_path: Path, either_db: str) -> None:
+    files = medline_set(tmp_path)
+    run = cli("-db-import-medline", either_db, files.baseline, files.update, "--workers", "1")
+    assert run.code == EXIT_OK, run.err
+    stored = entries(either_db)
+    assert files.deleted_pmid not in stored
+    assert stored[files.revised_pmid]["title"]["content"].startswith("REVISED ")
+    assert len(stored) == len(files.pmids) - 1
+    names = ledger(either_db, "SELECT name, records, deleted FROM bulk_files ORDER BY name")
+    assert names == [("pubmed26n0001.xml.gz", 6, 0), ("pubmed26n0002.xml.gz", 1, 1)]
+
+
+def test_a_wrong_md5_and_a_truncated_file_are_said_and_the_others_go_on(cli, tmp_path: Path, either_db: str) -> None:
+    articles = pubmed_articles()
+    good = write_medline(tmp_path / "pubmed26n0001.xml.gz", articles[:3])
+    wrong = write_medline(tmp_path / "pubmed26n0002.xml.gz", articles[3:4], md5="0" * 32)
+    whole = write_medline(tmp_path / "whole.xml.gz", articles[4:])
+    cut = truncated(whole, tmp_path / "pubmed26n0003.xml.gz")
+    run = cli("-db-import-medline", either_db, good, wrong, cut, "--workers", "1")
+    assert run.code == EXIT_SOME_FAILED
+    assert any("pubmed26n0002.xml.gz: MD5" in line and "differs from the published" in line for line in run.lines)
+    assert any(line.startswith("pubfetch: error: pubmed26n0003.xml.gz: unreadable") and "record" in line
+               for line in run.lines), run.err
+    assert "2 failed" in run.err
+    names = [r[0] for r in ledger(either_db, "SELECT name FROM bulk_files")]
+    assert names == ["pubmed26n0001.xml.gz"]
+    # the good file whole; of the cut one, what was read before the damage (it is imported again when whole)
+    assert set(entries(either_db)) >= {pmid_of(a) for a in articles[:3]}
+    assert pmid_of(articles[3]) not in entries(either_db)
+
+
