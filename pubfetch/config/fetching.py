@@ -90,7 +90,8 @@ def _interval(decl: Declared, text: str) -> int:
     unit_ms, unit = _UNIT_MS[decl.unit], _UNIT_NAME[decl.unit]
     match = _INTERVAL.fullmatch(text)
     if not match:
-        raise FetchingValueError(decl.key, text, f"a time interval such as 30m, 12h, 1d (a plain number is {unit})")
+        examples = "30s, 5m, 12h, 1d" if unit_ms == 1 else "30m, 12h, 1d"  # seconds make sense for milliseconds
+        raise FetchingValueError(decl.key, text, f"a time interval such as {examples} (a plain number is {unit})")
     number, suffix = int(match.group(1)), match.group(2)
     if suffix is None:
         return number
