@@ -6,6 +6,7 @@ Jobs that render a page skip when no Chromium is found, as the renderer's tests 
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Iterator
 
@@ -109,3 +110,28 @@ def test_without_a_browser_jobs_fail_with_the_install_hint(monkeypatch: pytest.M
     assert str(page.error) == UNAVAILABLE_MESSAGE and page.executable is None
     assert start.result is None and str(start.error) == UNAVAILABLE_MESSAGE
     assert not alone.worker.alive and alone.retired == []
+
+
+def test_the_driver_gone_under_an_unawaited_future_is_not_printed_and_other_errors_are(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A Ctrl-C that reaches Playwright's driver with the process group closes its connection under futures no one
+    awaits any more: an expected end, which asyncio would print at exit as "Future exception was never retrieved"."""
+    import asyncio
+    import gc
+
+    from pubfetch.net.browser.worker import _DRIVER_GONE
+
+    asyncio_log = logging.getLogger("asyncio")
+    asyncio_log.addFilter(_DRIVER_GONE)
+    loop = asyncio.new_event_loop()
+    try:
+        with caplog.at_level(logging.ERROR, logger="asyncio"):
+            for message in ("Connection closed while reading from the driver", "something else"):
+                future = loop.create_future()
+                future.set_exception(Exception(message))
+                del future
+                gc.collect()
+    finally:
+        loop.close()
+        asyncio_log.removeFilter(_DRIVER_GONE)
+    assert [str(r.exc_info[1]) for r in caplog.records if r.exc_info] == ["something else"]

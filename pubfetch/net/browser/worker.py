@@ -32,6 +32,20 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+
+class _DriverGoneFilter(logging.Filter):
+    """Playwright's driver connection closing under a future nobody awaits any more (a Ctrl-C that reached the driver
+    with the process group, a browser killed at a stop) is an expected end, not an error: asyncio would print it at
+    exit as "Future exception was never retrieved" with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (str(record.msg).startswith("Future exception was never retrieved") and exc is not None
+                    and "Connection closed while reading from the driver" in str(exc))
+
+
+_DRIVER_GONE = _DriverGoneFilter()
+
 DEFAULT_SETTLE_MS: Final = 2_000
 LAUNCH_TIMEOUT_MS: Final = 30_000
 #: After killing the browser, how long the worker may stay stuck before it is abandoned for a new one.
@@ -223,6 +237,9 @@ class Worker:
                     from playwright.sync_api import sync_playwright
                 except ImportError as e:
                     raise BrowserUnavailable(f"{UNAVAILABLE_MESSAGE} (and Playwright: pip install playwright)") from e
+                asyncio_log = logging.getLogger("asyncio")
+                if _DRIVER_GONE not in asyncio_log.filters:
+                    asyncio_log.addFilter(_DRIVER_GONE)
                 try:
                     self._pw = sync_playwright().start()
                 except Exception as e:
