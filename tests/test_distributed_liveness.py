@@ -194,7 +194,7 @@ def test_a_cluster_asks_the_e_utilities_no_more_than_one_process(tmp_path: Path,
             run = subprocess.run(pubfetch_cmd("-pub-file", ids, "-db-fetch-end", tmp_path / f"{name}.db",
                                               "--batch-size", str(batch), "--quiet"), env=env, capture_output=True,
                                  text=True, timeout=600)
-            assert run.returncode in (0, 1), run.stderr
+            assert run.returncode in (0, 3), run.stderr  # 3: E-utilities failing leaves some failed
             asked, requests = efetch_ids_sent(services), services.counts["ncbi"]
             services.counts.clear()
             services.server.requests.clear()
