@@ -99,9 +99,9 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
     from pubfetch.model.part_type import PartType
     from pubfetch.net.outcome import FetchResult, OutcomeKind
     try:
-        from pubfetch.resources.pubrun import PubRun
-    except ImportError:  # a checkout from before PubRun had a module of its own
-        from pubfetch.resources.base import PubRun  # type: ignore[attr-defined,no-redef]
+        from pubfetch.resources.pubstate import PubState
+    except ImportError:  # a checkout from before PubState had a module of its own
+        from pubfetch.resources.base import PubState  # type: ignore[attr-defined,no-redef]
     from pubfetch.resources.site import _merge_page
     from pubfetch.rules import ScrapingRules
 
@@ -113,8 +113,8 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
         result = FetchResult(address, address, OutcomeKind.OK, status=200, content_type="text/html", body=body,
                              text=body.decode("utf-8", "replace"))
         doi = PAGE_DOIS.get(url, SOME_DOI)  # fetched for its own paper, as a fetch of the corpus's DOIs does
-        run = PubRun(init_publication(classify(doi), ctx.args))
-        _merge_page(ctx, run, result, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+        state = PubState(init_publication(classify(doi), ctx.args))
+        _merge_page(ctx, state, result, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
         _note_workers(ctx)
         return 1
     return handle

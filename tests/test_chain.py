@@ -188,7 +188,7 @@ def test_update_citations_asks_one_search_for_the_batch():
     from pubfetch.resources.europepmc import update_citations
 
     run = fetch_run(5)
-    pubs = [run.pub_run(p).pub for p in run.services.pmids()]
+    pubs = [run.pub_state(p).pub for p in run.services.pmids()]
     with run.context() as ctx:
         assert update_citations(ctx, pubs) == 5
     assert run.services.counts["europepmc_search"] == 1

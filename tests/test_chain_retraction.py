@@ -85,10 +85,10 @@ def test_a_pages_citation_article_type_never_marks_it_retracted() -> None:
     for url, part_type in (("https://publisher.example/article/3", PartType.doi),
                            ("https://copies.example/3.html", PartType.link_oadoi)):
         run = fetch_run(4, answers={url: Canned(200, _page(article), "text/html; charset=utf-8")})
-        pub_run = run.pub_run(article.doi)
+        state = run.pub_state(article.doi)
         with run.context() as ctx:
-            site.fetch_site(ctx, pub_run, url, part_type, "https://doi.org/" + article.doi, meta=True, keywords=True)
-        pub = pub_run.pub
+            site.fetch_site(ctx, state, url, part_type, "https://doi.org/" + article.doi, meta=True, keywords=True)
+        pub = state.pub
         assert pub.title.url == url  # the page was read and merged
         assert pub.pub_types == ["Retracted Publication"]  # what it says of itself is kept as its type
         assert not pub.retracted and pub.to_json()["retractionFlags"] == {}

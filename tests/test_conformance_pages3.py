@@ -28,7 +28,7 @@ import pytest
 from pubfetch.fetcher import init_publication
 from pubfetch.ids import classify
 from pubfetch.model.part_type import PartType
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from pubfetch.resources.site import fetch_site
 from support.fetchrun import run_context
 from support.replayrun import config_for
@@ -144,11 +144,11 @@ def test_consent_page_gives_nothing(replay_server) -> None:
                  if e["_manifest"] == MANIFEST and e["expected"]["kind"] == "blocked")
     cfg = config_for(server)
     with run_context(cfg) as ctx:
-        run = PubRun(init_publication(classify("10.1234/consent.page"), cfg.fetching))
-        fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/10.1234/consent.page", meta=True,
+        state = PubState(init_publication(classify("10.1234/consent.page"), cfg.fetching))
+        fetch_site(ctx, state, entry["url"], PartType.doi, "https://doi.org/10.1234/consent.page", meta=True,
                    keywords=True)
-    assert (run.pub.title.content, run.pub.abstract.content, run.pub.fulltext.content) == ("", "", "")
-    assert run.pub.visited_sites == []
+    assert (state.pub.title.content, state.pub.abstract.content, state.pub.fulltext.content) == ("", "", "")
+    assert state.pub.visited_sites == []
 
 
 def test_titles_keep_the_pages_spacing(fetched) -> None:

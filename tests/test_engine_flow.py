@@ -10,7 +10,7 @@ from pubfetch.engine.run_batch import init_publication
 from pubfetch.ids import PublicationIds
 from pubfetch.model.identity import Reason
 from pubfetch.model.publication import Publication
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from support.fetchrun import fetch_run
 from support.loopback import Reply
 from support.synthetic import Article, SyntheticServices
@@ -19,7 +19,7 @@ from support.synthetic import Article, SyntheticServices
 def test_each_publication_is_fetched_and_reported_once_complete() -> None:
     run = fetch_run(3)
     pubs = [init_publication(PublicationIds(Article(i).pmid), run.config.fetching) for i in range(3)]
-    completed: list[PubRun] = []
+    completed: list[PubState] = []
     with run.context() as ctx:
         holders = fetch_publications(ctx, pubs, completed.append)
     assert holders == pubs
@@ -33,7 +33,7 @@ def test_a_paper_given_by_pmid_and_by_doi_is_fetched_once_as_the_first() -> None
     args = run.config.fetching
     by_pmid = init_publication(PublicationIds(Article(1).pmid), args)
     by_doi = init_publication(PublicationIds(doi=Article(1).doi), args)
-    completed: list[PubRun] = []
+    completed: list[PubState] = []
     with run.context() as ctx:
         holders = fetch_publications(ctx, [by_pmid, by_doi], completed.append)
     assert holders[0] is holders[1]
@@ -69,14 +69,14 @@ def test_a_batchs_claims_last_until_every_batch_begun_before_it_ended_has_ended(
     args = run.config.fetching
 
     def claimed_again(shared: InFlight, number: int) -> bool:
-        again = PubRun(init_publication(PublicationIds(Article(0).pmid), args))
+        again = PubState(init_publication(PublicationIds(Article(0).pmid), args))
         shared.claims.claim([again], number, shared.scope(number))
         return again.same_as is not None
 
     with run.context() as ctx:
         shared = InFlight(ctx)
         first, second = shared.begin(), shared.begin()
-        shared.claims.claim([PubRun(init_publication(PublicationIds(Article(0).pmid), args))], first)
+        shared.claims.claim([PubState(init_publication(PublicationIds(Article(0).pmid), args))], first)
         shared.end(first)
         assert claimed_again(shared, second)  # batch 2 still running: batch 1's claim holds
         third = shared.begin()
@@ -93,10 +93,10 @@ def test_claims_are_taken_within_a_scope_only() -> None:
     with run.context() as ctx:
         shared = InFlight(ctx, alone=False)
         one, other, same = shared.begin("job-a"), shared.begin("job-b"), shared.begin("job-a")
-        runs = [PubRun(init_publication(PublicationIds(Article(0).pmid), args)) for _ in range(3)]
-        for r, number in zip(runs, (one, other, same), strict=True):
+        states = [PubState(init_publication(PublicationIds(Article(0).pmid), args)) for _ in range(3)]
+        for r, number in zip(states, (one, other, same), strict=True):
             shared.claims.claim([r], number, shared.scope(number))
-    assert [r.same_as for r in runs] == [None, None, runs[0].pub]
+    assert [r.same_as for r in states] == [None, None, states[0].pub]
 
 
 def _unverified_page_then_unpaywall(unpaywall_title: str) -> Publication:

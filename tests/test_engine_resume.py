@@ -11,7 +11,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.links import QueuedLink
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 PAGE = "https://journal.example/article"
 
@@ -21,40 +21,40 @@ def busy() -> FetchResult:
 
 
 def test_the_retry_starts_from_what_answered_minus_what_failed() -> None:
-    run = PubRun(Publication())
-    run.set(RunFlag.EPMC_PMID, RunFlag.EUROPEPMC, RunFlag.OADOI)
-    run.fail_service(busy(), RunFlag.OADOI)
-    resume = Resume.of(run)
+    state = PubState(Publication())
+    state.set(PubFlag.EPMC_PMID, PubFlag.EUROPEPMC, PubFlag.OADOI)
+    state.fail_service(busy(), PubFlag.OADOI)
+    resume = Resume.of(state)
     assert resume.worth_retrying and resume.again == ("oadoi",)
-    again = resume.run_for(Publication())
-    assert again.flags == {RunFlag.EPMC_PMID, RunFlag.EUROPEPMC}  # Unpaywall is asked again, Europe PMC is not
+    again = resume.state_for(Publication())
+    assert again.flags == {PubFlag.EPMC_PMID, PubFlag.EUROPEPMC}  # Unpaywall is asked again, Europe PMC is not
 
 
 def test_a_failed_link_is_queued_again_for_the_retry() -> None:
-    run = PubRun(Publication())
+    state = PubState(Publication())
     link = QueuedLink(PAGE, PartType.link, "https://doi.org/10.1/x")
-    run.links.add(PAGE, PartType.link, "https://doi.org/10.1/x", None, FetcherArgs())
-    assert run.links.pop() == link  # tried
-    run.fail(busy(), link)
-    again = Resume.of(run).run_for(Publication())
+    state.links.add(PAGE, PartType.link, "https://doi.org/10.1/x", None, FetcherArgs())
+    assert state.links.pop() == link  # tried
+    state.fail(busy(), link)
+    again = Resume.of(state).state_for(Publication())
     assert again.links.pop() == link
 
 
 def test_an_answer_is_not_asked_again_in_the_same_run() -> None:
-    run = PubRun(Publication())
-    run.set(RunFlag.EPMC_FULLTEXT_PMCID)
-    run.fail_service(FetchResult(url=PAGE, final_url=PAGE, kind=OutcomeKind.NOT_FOUND, status=404, fetch_exception=True),
-                     RunFlag.EPMC_FULLTEXT_PMCID)
-    resume = Resume.of(run)
+    state = PubState(Publication())
+    state.set(PubFlag.EPMC_FULLTEXT_PMCID)
+    state.fail_service(FetchResult(url=PAGE, final_url=PAGE, kind=OutcomeKind.NOT_FOUND, status=404, fetch_exception=True),
+                     PubFlag.EPMC_FULLTEXT_PMCID)
+    resume = Resume.of(state)
     assert not resume.worth_retrying
-    assert RunFlag.EPMC_FULLTEXT_PMCID in resume.flags
+    assert PubFlag.EPMC_FULLTEXT_PMCID in resume.flags
 
 
 def test_a_resume_survives_json() -> None:
-    run = PubRun(Publication())
-    run.set(RunFlag.EUROPEPMC, RunFlag.DOI)
-    run.fail_service(busy(), RunFlag.DOI)
-    run.not_before = 1_700_000_000.5
-    resume = Resume.of(run)
+    state = PubState(Publication())
+    state.set(PubFlag.EUROPEPMC, PubFlag.DOI)
+    state.fail_service(busy(), PubFlag.DOI)
+    state.not_before = 1_700_000_000.5
+    resume = Resume.of(state)
     back = Resume.from_json(json.loads(json.dumps(resume.to_json())))
     assert back == resume

@@ -18,7 +18,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.mapping_transport import Canned, MappingTransport
 from pubfetch.net.slots import HostSlots
 from pubfetch.net.transport import Request
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from support.fetchrun import run_context
 from support.loopback import Reply
 from support.synthetic import SCHOLARLY_OFF, Article, SyntheticServices, in_process_hosts
@@ -105,19 +105,19 @@ def test_a_straggler_of_the_older_batch_rides_with_the_next_batchs_request_while
     host = OneConnectionHost()
     ctx = SimpleNamespace(client=host)
     batcher = Batcher(ctx, settle_s=GUARD_S)  # type: ignore[arg-type]
-    served: list[list[PubRun]] = []
+    served: list[list[PubState]] = []
 
-    def step(ctx: object, runs: Sequence[PubRun]) -> None:
-        served.append(list(runs))
+    def step(ctx: object, states: Sequence[PubState]) -> None:
+        served.append(list(states))
 
     service = BatchedService(lambda ctx: "http://eutils.test/efetch.fcgi", lambda ctx: 10)
-    straggler = PubRun(Publication())
-    newer = [PubRun(Publication()), PubRun(Publication())]
+    straggler = PubState(Publication())
+    newer = [PubState(Publication()), PubState(Publication())]
     batcher.start([straggler], 1)
     batcher.start(newer, 2)
     batcher.requesting(straggler, True)  # at a publisher's page
     host.connection.acquire()
-    threads = [threading.Thread(target=batcher.serve, args=(step, service, run)) for run in newer]
+    threads = [threading.Thread(target=batcher.serve, args=(step, service, state)) for state in newer]
     try:
         for thread in threads:
             thread.start()
@@ -125,14 +125,14 @@ def test_a_straggler_of_the_older_batch_rides_with_the_next_batchs_request_while
         batcher.requesting(straggler, False)  # its page answered: on its way to the step
         threads.append(threading.Thread(target=batcher.serve, args=(step, service, straggler)))
         threads[-1].start()
-        wait_until(lambda: any(run is straggler for batch in batcher._open.values() for run in batch.runs), GUARD_S,
+        wait_until(lambda: any(state is straggler for batch in batcher._open.values() for state in batch.states), GUARD_S,
                    "the straggler in the open batch")
     finally:
         host.connection.release()
         for thread in threads:
             thread.join(GUARD_S)
     assert len(served) == 1
-    assert [id(run) for run in served[0]] == [id(straggler), *map(id, newer)]  # the older batch's first
+    assert [id(state) for state in served[0]] == [id(straggler), *map(id, newer)]  # the older batch's first
 
 
 class SharedHost:
@@ -177,12 +177,12 @@ def test_a_batch_lets_every_request_waiting_for_its_busy_host_go_first_and_gathe
     batcher = Batcher(SimpleNamespace(client=host), settle_s=GUARD_S)  # type: ignore[arg-type]
     url = "http://ebi.test/search"
     service = BatchedService(lambda ctx: url, lambda ctx: 10)
-    served: list[list[PubRun]] = []
+    served: list[list[PubState]] = []
 
-    def step(ctx: object, runs: Sequence[PubRun]) -> None:
-        served.append(list(runs))
+    def step(ctx: object, states: Sequence[PubState]) -> None:
+        served.append(list(states))
 
-    first, second = PubRun(Publication()), PubRun(Publication())
+    first, second = PubState(Publication()), PubState(Publication())
     batcher.start([first, second], 1)
     batcher.requesting(second, True)  # at another host
     fulltext = OtherRequest(host, url)
@@ -201,12 +201,12 @@ def test_a_batch_lets_every_request_waiting_for_its_busy_host_go_first_and_gathe
     assert later.holding.wait(GUARD_S)  # let go too
     joiner = threading.Thread(target=batcher.serve, args=(step, service, second))
     joiner.start()
-    wait_until(lambda: len(next(iter(batcher._open.values())).runs) == 2, GUARD_S, "the second publication joined")
+    wait_until(lambda: len(next(iter(batcher._open.values())).states) == 2, GUARD_S, "the second publication joined")
     assert served == []
     later.done()
     leader.join(GUARD_S)
     joiner.join(GUARD_S)
-    assert [[id(run) for run in batch] for batch in served] == [[id(first), id(second)]]
+    assert [[id(state) for state in batch] for batch in served] == [[id(first), id(second)]]
 
 
 def test_two_batches_waiting_for_one_host_do_not_hand_it_back_and_forth():
@@ -218,18 +218,18 @@ def test_two_batches_waiting_for_one_host_do_not_hand_it_back_and_forth():
     search = BatchedService(lambda ctx: "http://ebi.test/search", lambda ctx: 10)
     annotations = BatchedService(lambda ctx: "http://ebi.test/annotations", lambda ctx: 10)
     served: list[str] = []
-    runs = [PubRun(Publication()), PubRun(Publication())]
-    batcher.start(runs, 1)
+    states = [PubState(Publication()), PubState(Publication())]
+    batcher.start(states, 1)
     fulltext = OtherRequest(host, "http://ebi.test/fulltext", rank=2)
     assert fulltext.holding.wait(GUARD_S)
 
-    def served_then_done(name: str, service: BatchedService, run: PubRun) -> None:
+    def served_then_done(name: str, service: BatchedService, state: PubState) -> None:
         host.rank_thread(1)  # the older batch, as the flow ranks its threads
-        batcher.serve(lambda ctx, batch: served.append(name), service, run)
-        batcher.finished(run)  # its next step is elsewhere
+        batcher.serve(lambda ctx, batch: served.append(name), service, state)
+        batcher.finished(state)  # its next step is elsewhere
 
-    threads = [threading.Thread(target=served_then_done, args=(name, service, run))
-               for name, service, run in (("search", search, runs[0]), ("annotations", annotations, runs[1]))]
+    threads = [threading.Thread(target=served_then_done, args=(name, service, state))
+               for name, service, state in (("search", search, states[0]), ("annotations", annotations, states[1]))]
     for thread in threads:
         thread.start()
     wait_until(lambda: host.slots.waiting("http://ebi.test/") == 2, GUARD_S, "both batches queued for the host")

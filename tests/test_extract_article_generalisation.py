@@ -91,10 +91,10 @@ def page_fetcher(rules: ScrapingRules | None = None) -> Iterator[Fetch]:
             run.transport.answers[run.services.base + "/doi/" + doi.upper()] = Canned(
                 302, "", "text/plain", {"Location": page})
             run.transport.answers[page] = Canned(200, html, "text/html; charset=utf-8")
-            pub_run = run.pub_run(doi)
-            site.fetch_doi(ctx, pub_run)
-            assert pub_run.pub.visited_sites, "the page was not reached"
-            return pub_run.pub
+            state = run.pub_state(doi)
+            site.fetch_doi(ctx, state)
+            assert state.pub.visited_sites, "the page was not reached"
+            return state.pub
         yield fetch_page
 
 

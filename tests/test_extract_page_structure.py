@@ -35,10 +35,10 @@ def _page() -> bytes:
 def test_a_rule_page_gives_the_tables_and_figures_of_its_body() -> None:
     doi = "10.3389/fpsyg.2024.1300123"
     run = fetch_run(1, answers={URL: Canned(200, _page(), "text/html; charset=utf-8")})
-    pub_run = run.pub_run(doi)
+    state = run.pub_state(doi)
     with run.context() as ctx:
-        site.fetch_site(ctx, pub_run, URL, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
-    pub = pub_run.pub
+        site.fetch_site(ctx, state, URL, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+    pub = state.pub
     [table] = pub.tables.items
     assert (table.id, table.label, table.caption) == ("T1", "Table 1", "Participants by group")
     assert table.header == [["Group", "Age", "Age"], ["Group", "min", "max"]]

@@ -6,7 +6,7 @@ import pytest
 
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model import ArticleRecord, MeshTerm, PartName, PartType, Publication, apply_record
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 ARGS = FetcherArgs()
 URL = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/efetch.fcgi?db=pubmed&id=29915538"
@@ -40,11 +40,11 @@ def test_a_part_missing_from_the_type_map_and_parts_not_asked_for_are_not_set() 
     assert pub.title.is_empty() and pub.doi.is_empty() and pub.keywords.is_empty()
 
 
-def test_run_flags_are_enum_members_and_a_misspelt_one_is_refused() -> None:
-    run = PubRun(Publication())
-    run.set(RunFlag.EPMC_PMID, "pubmed_xml")
-    assert run.flags == {RunFlag.EPMC_PMID, RunFlag.PUBMED_XML}
-    assert run.has("epmc_pmid") and run.has(RunFlag.PUBMED_XML) and not run.has(RunFlag.DOI)
+def test_pub_flags_are_enum_members_and_a_misspelt_one_is_refused() -> None:
+    state = PubState(Publication())
+    state.set(PubFlag.EPMC_PMID, "pubmed_xml")
+    assert state.flags == {PubFlag.EPMC_PMID, PubFlag.PUBMED_XML}
+    assert state.has("epmc_pmid") and state.has(PubFlag.PUBMED_XML) and not state.has(PubFlag.DOI)
     with pytest.raises(ValueError, match="pubmed_xlm"):
-        run.set("pubmed_xlm")
-    assert len(RunFlag) == 37  # 26, the scholarly APIs' 10, and MINED_TERMS (the other annotation types taken)
+        state.set("pubmed_xlm")
+    assert len(PubFlag) == 37  # 26, the scholarly APIs' 10, and MINED_TERMS (the other annotation types taken)

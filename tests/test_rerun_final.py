@@ -11,7 +11,7 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources import ncbi
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from support.fetchrun import run_context
 from support.loopback import LoopbackServer, Reply
 from support.synthetic import SCHOLARLY_OFF
@@ -45,7 +45,7 @@ def test_a_pubmed_page_404_does_not_mark_a_final_entry_failed(final, status, mar
         pub = publication(final)
         assert pub.is_final(ARGS) is final
         with run_context(cfg) as ctx:
-            ncbi.fetch_pubmed_html(ctx, [PubRun(pub)])
+            ncbi.fetch_pubmed_html(ctx, [PubState(pub)])
         asked = [r.path for r in server.requests]
     assert asked and asked[0] == "/pubmed/31111111/"  # the page was asked (for the DOI and MeSH)
     assert pub.state.fetch_exception is marked

@@ -13,7 +13,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Relation, RichName, Update
 from pubfetch.resources.doibatch import merge
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from support.fetchrun import run_context
 from support.loopback import Reply
 from support.replay_apis import JSON
@@ -43,9 +43,9 @@ def api_record() -> ArticleRecord:
 
 def test_content_only_where_unfinished_the_rest_joined():
     with run_context(FetchConfig()) as ctx:
-        finished = PubRun(finished_publication())
+        finished = PubState(finished_publication())
         merge(ctx, finished, api_record(), PartType.crossref, "https://api.crossref.org/works/10.1/x")
-        fresh = PubRun(Publication(clock=lambda: 1))
+        fresh = PubState(Publication(clock=lambda: 1))
         fresh.pub.set_doi("10.1/x", PartType.external, "", ARGS)
         merge(ctx, fresh, api_record(), PartType.crossref, "https://api.crossref.org/works/10.1/x")
     pub = finished.pub

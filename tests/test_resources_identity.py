@@ -18,7 +18,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.rich import RichName
 from pubfetch.resources import identity
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from pubfetch.resources.site import fetch_pdf, fetch_site
 from support.fetchrun import run_context
 from support.replayrun import config_for, fetch_all
@@ -88,16 +88,16 @@ def test_a_rejected_url_is_not_asked_again_for_the_publication(wrong, replay_ser
     with run_context(cfg) as ctx:
         for doi in ("10.5555/identity.redirect", "10.5555/identity.pdf"):
             url = WRONG_PAPERS[doi][0]
-            run = PubRun(pubs[doi])
+            state = PubState(pubs[doi])
             asked = replay.counts["other"]
-            fetch_site(ctx, run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
-            fetch_pdf(ctx, run, url, PartType.pdf_doi, "https://doi.org/" + doi)
+            fetch_site(ctx, state, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+            fetch_pdf(ctx, state, url, PartType.pdf_doi, "https://doi.org/" + doi)
             assert replay.counts["other"] == asked
-            assert len(run.pub.rejected_sites) == 1 and run.pub.new_rejections == 1
+            assert len(state.pub.rejected_sites) == 1 and state.pub.new_rejections == 1
 
 
-def _site_run(ctx: Context, doi: str) -> PubRun:
-    return PubRun(init_publication(classify(doi), ctx.config.fetching))
+def _site_state(ctx: Context, doi: str) -> PubState:
+    return PubState(init_publication(classify(doi), ctx.config.fetching))
 
 
 SPRINGER_1988 = "http://www.springerlink.com/content/p64768w654438463/"  # a 2010 layout without meta IDs
@@ -109,15 +109,15 @@ def test_a_page_without_ids_is_merged_unverified_and_dropped_by_another_title(re
     _, server = replay_server
     cfg = config_for(server)
     with run_context(cfg) as ctx:
-        run = _site_run(ctx, "10.5555/identity.unverified")
-        fetch_site(ctx, run, SPRINGER_1988, PartType.doi, "https://doi.org/10.5555/identity.unverified", meta=True,
+        state = _site_state(ctx, "10.5555/identity.unverified")
+        fetch_site(ctx, state, SPRINGER_1988, PartType.doi, "https://doi.org/10.5555/identity.unverified", meta=True,
                    keywords=True)
-        pub = run.pub
+        pub = state.pub
         assert [s.url for s in pub.unverified_sites] == [SPRINGER_1988]
         merged = [name for name in CONTENT if pub.part(name).url == SPRINGER_1988]
         assert merged  # merged, marked unverified
         pub.set_title("Deep learning", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ctx.args)
-        identity.settle(ctx, run)
+        identity.settle(ctx, state)
         assert not pub.unverified_sites
         assert all(pub.part(name).url != SPRINGER_1988 for name in PartName)
         assert [(s.url, s.reason) for s in pub.rejected_sites] == [(SPRINGER_1988, Reason.TITLE)]
@@ -128,15 +128,15 @@ def test_a_page_without_ids_is_confirmed_by_the_papers_title(replay_server) -> N
     _, server = replay_server
     cfg = config_for(server)
     with run_context(cfg) as ctx:
-        run = _site_run(ctx, "10.1109/TDSC.2017.2725953")
-        fetch_site(ctx, run, IEEE, PartType.doi, "https://doi.org/10.1109/TDSC.2017.2725953", meta=True,
+        state = _site_state(ctx, "10.1109/TDSC.2017.2725953")
+        fetch_site(ctx, state, IEEE, PartType.doi, "https://doi.org/10.1109/TDSC.2017.2725953", meta=True,
                    keywords=True)
-        pub = run.pub
+        pub = state.pub
         assert [s.url for s in pub.unverified_sites] == [IEEE]
         kept = {name: pub.part(name).content for name in CONTENT if pub.part(name).url == IEEE}
         pub.set_title(IEEE_TITLE, PartType.oadoi, "https://api.unpaywall.org/v2/10.1109/TDSC.2017.2725953",
                       ctx.args)
-        identity.settle(ctx, run)
+        identity.settle(ctx, state)
         assert not pub.unverified_sites and not pub.rejected_sites
         assert kept and all(pub.part(name).content == content for name, content in kept.items())
 
@@ -145,10 +145,10 @@ def test_a_page_without_ids_and_another_title_than_the_known_one_is_not_merged(r
     _, server = replay_server
     cfg = config_for(server)
     with run_context(cfg) as ctx:
-        run = _site_run(ctx, "10.5555/identity.titled")
-        run.pub.set_title("Deep learning", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ctx.args)
-        fetch_site(ctx, run, IEEE, PartType.link_oadoi, "https://api.unpaywall.org/", meta=True, keywords=False)
-        pub = run.pub
+        state = _site_state(ctx, "10.5555/identity.titled")
+        state.pub.set_title("Deep learning", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ctx.args)
+        fetch_site(ctx, state, IEEE, PartType.link_oadoi, "https://api.unpaywall.org/", meta=True, keywords=False)
+        pub = state.pub
         assert pub.title.content == "Deep learning"
         assert all(pub.part(name).url != IEEE for name in PartName)
         assert [(s.url, s.reason, s.title) for s in pub.rejected_sites] == [(IEEE, Reason.TITLE, IEEE_TITLE)]
@@ -186,13 +186,13 @@ def test_no_page_read_at_its_url_or_pdf_of_the_corpus_is_rejected(replay_server)
     with run_context(cfg) as ctx:
         for entry in pages + pdfs:
             doi = entry["ids"]["doi"]
-            run = _site_run(ctx, doi)
+            state = _site_state(ctx, doi)
             if entry["resource"] == "pdf":
-                fetch_pdf(ctx, run, entry["url"], PartType.pdf_doi, "https://doi.org/" + doi)
-                assert not run.pub.fulltext.is_empty(), entry["name"]
+                fetch_pdf(ctx, state, entry["url"], PartType.pdf_doi, "https://doi.org/" + doi)
+                assert not state.pub.fulltext.is_empty(), entry["name"]
             else:
-                fetch_site(ctx, run, entry["url"], PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
-            assert not run.pub.rejected_sites, (entry["name"], run.pub.rejected_sites)
+                fetch_site(ctx, state, entry["url"], PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+            assert not state.pub.rejected_sites, (entry["name"], state.pub.rejected_sites)
 
 
 @pytest.mark.slow
@@ -238,11 +238,11 @@ def test_every_third_batch_page_matches_its_own_displayed_title_and_no_other(rep
     with run_context(cfg) as ctx:
         for i, entry in enumerate(pages):
             for title, own in ((entry["expected"]["title"], True), (pages[i - 1]["expected"]["title"], False)):
-                run = _site_run(ctx, "PMC9999999")
-                run.pub.set_title(title, PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ctx.args)
-                fetch_site(ctx, run, entry["url"], PartType.link, "https://www.ebi.ac.uk/europepmc/", meta=True,
+                state = _site_state(ctx, "PMC9999999")
+                state.pub.set_title(title, PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ctx.args)
+                fetch_site(ctx, state, entry["url"], PartType.link, "https://www.ebi.ac.uk/europepmc/", meta=True,
                            keywords=True)
-                pub = run.pub
+                pub = state.pub
                 if own and (pub.rejected_sites or not pub.visited_sites):
                     wrongly_rejected.append(entry["name"])
                 if not own and ([s.reason for s in pub.rejected_sites] != [Reason.TITLE]

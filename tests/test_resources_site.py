@@ -12,7 +12,7 @@ import pytest
 from pubfetch.model.part_type import PartType
 from pubfetch.net.mapping_transport import Canned
 from pubfetch.resources import site
-from pubfetch.resources.pubrun import RunFlag
+from pubfetch.resources.pubstate import PubFlag
 from support import hostile_pages
 from support.fetchrun import fetch_run
 from support.pdfs import make_pdf
@@ -45,36 +45,36 @@ def article_page(run) -> str:
 def test_the_doi_page_gives_title_text_meta_tags_and_the_pdf_link() -> None:
     run = fetch_run(2)
     page = publisher(run, article_page(run))
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_doi(ctx, pub_run)
-        site.fetch_doi(ctx, pub_run)  # the DOI is resolved once per fetch
+        site.fetch_doi(ctx, state)
+        site.fetch_doi(ctx, state)  # the DOI is resolved once per fetch
     assert [r.url for r in run.transport.sent] == [run.services.base + "/doi/" + CLOSED.doi.upper(), page]
     assert run.transport.sent[0].follow is False  # resolved without following: the page is fetched as the site
-    pub = pub_run.pub
+    pub = state.pub
     assert pub.title.content == CLOSED.title and pub.title.type is PartType.citation
     assert "as the publisher shows it" in pub.fulltext.content
     assert [(s.url, s.type) for s in pub.visited_sites] == [(page, PartType.doi)]
-    assert [(link.url, link.type) for link in pub_run.links] == [(page + ".pdf", PartType.pdf_citation)]
-    assert pub_run.has(RunFlag.DOI)
+    assert [(link.url, link.type) for link in state.links] == [(page + ".pdf", PartType.pdf_citation)]
+    assert state.has(PubFlag.DOI)
 
 
 def test_a_doi_that_does_not_redirect_fetches_no_page_and_is_no_failure() -> None:
     run = fetch_run(2)  # the synthetic resolver answers 404
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_doi(ctx, pub_run)
+        site.fetch_doi(ctx, state)
     assert len(run.transport.sent) == 1
-    assert not pub_run.pub.state.fetch_exception and not pub_run.pub.visited_sites
+    assert not state.pub.state.fetch_exception and not state.pub.visited_sites
 
 
 def test_a_page_that_is_a_pdf_is_read_as_one() -> None:
     run = fetch_run(2)
     page = publisher(run, PDF, "application/pdf")
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_doi(ctx, pub_run)
-    pub = pub_run.pub
+        site.fetch_doi(ctx, state)
+    pub = state.pub
     assert pub.fulltext.type is PartType.pdf_doi and CLOSED.title in pub.fulltext.content
     assert [(s.url, s.type) for s in pub.visited_sites] == [(page, PartType.pdf_doi)]
 
@@ -82,10 +82,10 @@ def test_a_page_that_is_a_pdf_is_read_as_one() -> None:
 def test_another_papers_pdf_gives_nothing_and_is_recorded() -> None:
     run = fetch_run(2)
     page = publisher(run, OTHER_PDF, "application/pdf")
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_doi(ctx, pub_run)
-    pub = pub_run.pub
+        site.fetch_doi(ctx, state)
+    pub = state.pub
     assert pub.fulltext.is_empty() and pub.title.is_empty() and not pub.visited_sites
     assert [(s.url, s.type, s.doi, s.title) for s in pub.rejected_sites] == [
         (page, PartType.pdf_doi, "10.5555/JOE.2020.17", "A Tiny Test Article")]
@@ -95,10 +95,10 @@ def test_a_bot_gate_instead_of_the_page_gives_nothing_and_is_retried_later() -> 
     run = fetch_run(2)
     publisher(run, "<html><head><title>Just a moment...</title></head><body><div id='challenge-running'>"
                    "Checking your browser</div></body></html>")
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_doi(ctx, pub_run)
-    pub = pub_run.pub
+        site.fetch_doi(ctx, state)
+    pub = state.pub
     assert pub.title.is_empty() and pub.fulltext.is_empty() and not pub.visited_sites
     assert pub.state.fetch_exception
 
@@ -108,7 +108,7 @@ def test_a_pdf_link_gives_the_full_text_and_a_busy_one_is_queued_again() -> None
     good, busy = run.services.base + "/files/a.pdf", run.services.base + "/files/b.pdf"
     run.transport.answers[good] = Canned(200, PDF, "application/pdf")
     run.transport.answers[busy] = Canned(503, "busy", "text/plain")
-    fetched, waiting = run.pub_run(CLOSED.doi), run.pub_run(Article(0).doi)
+    fetched, waiting = run.pub_state(CLOSED.doi), run.pub_state(Article(0).doi)
     with run.context() as ctx:
         site.fetch_pdf(ctx, fetched, good, PartType.pdf_link, "https://example.org/from")
         site.fetch_pdf(ctx, waiting, busy, PartType.pdf_link, "https://example.org/from")
@@ -121,20 +121,20 @@ def test_a_pdf_link_that_gives_a_web_page_gives_nothing() -> None:
     run = fetch_run(2)
     url = run.services.base + "/files/not-a.pdf"
     run.transport.answers[url] = Canned(200, "<html><body>Sign in to read</body></html>")
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
-    assert pub_run.pub.fulltext.is_empty() and not pub_run.pub.state.fetch_exception
+        site.fetch_pdf(ctx, state, url, PartType.pdf_link, "https://example.org/from")
+    assert state.pub.fulltext.is_empty() and not state.pub.state.fetch_exception
 
 
 def test_a_pdf_that_gives_nothing_is_neither_rejected_nor_unverified() -> None:
     run = fetch_run(2)
     url = run.services.base + "/files/broken.pdf"
     run.transport.answers[url] = Canned(200, b"%PDF-1.4\n% nothing readable follows\n", "application/pdf")
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_pdf(ctx, pub_run, url, PartType.pdf_link, "https://example.org/from")
-    pub = pub_run.pub
+        site.fetch_pdf(ctx, state, url, PartType.pdf_link, "https://example.org/from")
+    pub = state.pub
     assert pub.fulltext.is_empty() and not pub.rejected_sites and not pub.unverified_sites and not pub.visited_sites
 
 
@@ -177,12 +177,12 @@ def test_an_elsevier_page_of_another_paper_is_not_asked_again_through_linkinghub
     run.transport.answers[sciencedirect] = Canned(
         200, "<html><head><meta name='citation_doi' content='10.5555/another.paper'></head><body>"
         + "<p>Another article.</p>" * 30 + "</body></html>")
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_doi(ctx, pub_run)
-        assert [(s.url, s.start_url) for s in pub_run.pub.rejected_sites] == [(sciencedirect, linkinghub)]
+        site.fetch_doi(ctx, state)
+        assert [(s.url, s.start_url) for s in state.pub.rejected_sites] == [(sciencedirect, linkinghub)]
         asked = len(run.transport.sent)
-        site.fetch_site(ctx, pub_run, linkinghub, PartType.doi, "https://doi.org/" + CLOSED.doi, meta=True,
+        site.fetch_site(ctx, state, linkinghub, PartType.doi, "https://doi.org/" + CLOSED.doi, meta=True,
                         keywords=True)
     assert len(run.transport.sent) == asked
 
@@ -197,10 +197,10 @@ def test_a_meta_titles_split_formula_gives_way_to_the_visible_heading() -> None:
             "nanocrystals anchored on graphene for sodium storage</h1>"
             + "<p>The article as the publisher shows it.</p>" * 30 + "</article></body></html>")
     publisher(run, body)
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_doi(ctx, pub_run)
-    assert pub_run.pub.title.content == shown
+        site.fetch_doi(ctx, state)
+    assert state.pub.title.content == shown
 
 
 def test_a_meta_description_is_the_abstract_where_the_pages_candidate_is_a_reference_list() -> None:
@@ -214,7 +214,7 @@ def test_a_meta_description_is_the_abstract_where_the_pages_candidate_is_a_refer
             f'<meta name="description" content="{description}"></head><body><article><h1>{CLOSED.title}</h1>'
             f"<h2>Abstract</h2><ol>{references}</ol></article></body></html>")
     publisher(run, body)
-    pub_run = run.pub_run(CLOSED.doi)
+    state = run.pub_state(CLOSED.doi)
     with run.context() as ctx:
-        site.fetch_doi(ctx, pub_run)
-    assert pub_run.pub.abstract.content == description
+        site.fetch_doi(ctx, state)
+    assert state.pub.abstract.content == description

@@ -52,10 +52,10 @@ def test_a_rule_page_gives_the_sections_of_the_rules_body() -> None:
     doi = "10.3389/fpsyg.2024.1300123"
     run = fetch_run(1, answers={url: Canned(200, (JOURNALS / "frontiers_2024_article.html").read_bytes(),
                                             "text/html; charset=utf-8")})
-    pub_run = run.pub_run(doi)
+    state = run.pub_state(doi)
     with run.context() as ctx:
-        site.fetch_site(ctx, pub_run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
-    sections = pub_run.pub.sections
+        site.fetch_site(ctx, state, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+    sections = state.pub.sections
     assert [(s.level, s.title) for s in sections.items] == [
         (1, "1 Introduction"), (1, "2 Materials and methods"), (2, "2.1 Participants"), (1, "3 Results"),
         (1, "Data availability statement")]

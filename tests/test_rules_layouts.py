@@ -207,10 +207,10 @@ THROUGH_THE_FETCHER = [
 def test_short_items_are_full_texts_through_the_doi_page_code(name, url, doi, title, abstract, opening) -> None:
     """The generic reader would ask a body for 2,000 characters; a rule's body is the item's full text however short."""
     run = fetch_run(1, answers={url: Canned(200, (PAGES / name).read_bytes(), "text/html; charset=utf-8")})
-    pub_run = run.pub_run(doi)
+    state = run.pub_state(doi)
     with run.context() as ctx:
-        site.fetch_site(ctx, pub_run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
-    pub = pub_run.pub
+        site.fetch_site(ctx, state, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+    pub = state.pub
     assert pub.title.content == title
     if abstract is None:
         assert pub.abstract.content == ""

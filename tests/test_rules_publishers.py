@@ -297,10 +297,10 @@ def test_the_publication_a_layout_gives_through_the_doi_page_code(name, url, doi
     """The page read as the publication's DOI page: the rule's fields, the generic reader for what they miss (the
     title of F1000's 2015 page from its meta tags), merged into the publication."""
     run = fetch_run(1, answers={url: Canned(200, (PAGES / name).read_bytes(), "text/html; charset=utf-8")})
-    pub_run = run.pub_run(doi)
+    state = run.pub_state(doi)
     with run.context() as ctx:
-        site.fetch_site(ctx, pub_run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
-    pub = pub_run.pub
+        site.fetch_site(ctx, state, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+    pub = state.pub
     assert pub.title.content == title
     assert pub.abstract.content.startswith(abstract)
     if body is None:

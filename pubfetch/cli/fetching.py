@@ -38,7 +38,7 @@ from pubfetch.model.webpage import Webpage
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources import europepmc, mined, ncbi, site, unpaywall
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 from pubfetch.searching import Identified
 from pubfetch.snowball import SnowballPlan, SnowballTooLarge
 from pubfetch.store import Store
@@ -281,26 +281,26 @@ def fetch_webpage_selector(sess: Session, url: str, title: str = "", content: st
 # ------------------------------------------------------------------------------------------------- test operations
 
 
-def _europepmc_xml(ctx: Context, run: PubRun) -> None:
-    run.set(RunFlag.EPMC_HAS_FULLTEXT_XML)
-    europepmc.fetch_fulltext_xml(ctx, [run])
+def _europepmc_xml(ctx: Context, state: PubState) -> None:
+    state.set(PubFlag.EPMC_HAS_FULLTEXT_XML)
+    europepmc.fetch_fulltext_xml(ctx, [state])
 
 
-def _europepmc_mined(ctx: Context, run: PubRun) -> None:
-    run.set(RunFlag.EPMC_HAS_MINED)
-    mined.fetch_mined(ctx, [run], PartName.efo)
-    mined.fetch_mined(ctx, [run], PartName.go)
+def _europepmc_mined(ctx: Context, state: PubState) -> None:
+    state.set(PubFlag.EPMC_HAS_MINED)
+    mined.fetch_mined(ctx, [state], PartName.efo)
+    mined.fetch_mined(ctx, [state], PartName.go)
 
 
 #: PubFetcher's test operations that ask one resource about one publication ID
-_ONE_RESOURCE: dict[str, Callable[[Context, PubRun], None]] = {
-    "print-europepmc": lambda ctx, run: europepmc.fetch_search(ctx, [run]),
+_ONE_RESOURCE: dict[str, Callable[[Context, PubState], None]] = {
+    "print-europepmc": lambda ctx, state: europepmc.fetch_search(ctx, [state]),
     "print-europepmc-xml": _europepmc_xml,
     "print-europepmc-mined": _europepmc_mined,
-    "print-pubmed-xml": lambda ctx, run: ncbi.fetch_pubmed_xml(ctx, [run]),
-    "print-pubmed-html": lambda ctx, run: ncbi.fetch_pubmed_html(ctx, [run]),
-    "print-pmc-xml": lambda ctx, run: ncbi.fetch_pmc_xml(ctx, [run]),
-    "print-oadoi": lambda ctx, run: unpaywall.fetch_unpaywall(ctx, [run]),
+    "print-pubmed-xml": lambda ctx, state: ncbi.fetch_pubmed_xml(ctx, [state]),
+    "print-pubmed-html": lambda ctx, state: ncbi.fetch_pubmed_html(ctx, [state]),
+    "print-pmc-xml": lambda ctx, state: ncbi.fetch_pmc_xml(ctx, [state]),
+    "print-oadoi": lambda ctx, state: unpaywall.fetch_unpaywall(ctx, [state]),
 }
 
 
@@ -314,16 +314,16 @@ def test_operation(sess: Session, operation: str, target: str) -> Publication | 
         raise Unavailable(f"-{operation}", "an HTML resource that pubfetch (like PubFetcher) does not fetch, because "
                           "the services forbid automated bulk download of their pages")
     if operation == "print-site":
-        run = PubRun(Publication())
-        site.fetch_site(ctx, run, target, PartType.link, "", meta=True, keywords=True)
-        return run.pub
+        state = PubState(Publication())
+        site.fetch_site(ctx, state, target, PartType.link, "", meta=True, keywords=True)
+        return state.pub
     try:
         ids = to_ids(target)
     except ValueError as e:
         raise UsageError(f"-{operation}: {e}") from None
-    run = PubRun(init_publication(ids, ctx.args))
-    _ONE_RESOURCE[operation](ctx, run)
-    return run.pub
+    state = PubState(init_publication(ids, ctx.args))
+    _ONE_RESOURCE[operation](ctx, state)
+    return state.pub
 
 
 def fetch_config(values: dict, fetching: dict | None = None) -> FetchConfig:

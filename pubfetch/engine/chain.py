@@ -29,7 +29,7 @@ from pubfetch.resources import (
     unpaywall,
 )
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 
 log = logging.getLogger(__name__)
 
@@ -37,15 +37,15 @@ LINK_STOP_PARTS = (PartName.title, PartName.keywords, PartName.theAbstract, Part
 ID_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi)
 
 #: How a batchable step is served to a publication's runs (the flow's batcher).
-Serve = Callable[[Step, Sequence[PubRun]], None]
+Serve = Callable[[Step, Sequence[PubState]], None]
 
 
-def _efo(ctx: Context, runs: Sequence[PubRun]) -> None:
-    mined.fetch_mined(ctx, runs, PartName.efo)
+def _efo(ctx: Context, states: Sequence[PubState]) -> None:
+    mined.fetch_mined(ctx, states, PartName.efo)
 
 
-def _go(ctx: Context, runs: Sequence[PubRun]) -> None:
-    mined.fetch_mined(ctx, runs, PartName.go)
+def _go(ctx: Context, states: Sequence[PubState]) -> None:
+    mined.fetch_mined(ctx, states, PartName.go)
 
 
 _SEARCH = BatchedService(lambda ctx: ctx.endpoints.europepmc + "search",
@@ -63,10 +63,10 @@ _OPENALEX = BatchedService(lambda ctx: ctx.endpoints.openalex + "works",
 
 #: The batchable steps, in chain order: whether a step will ask for a publication (one that will not does not wait
 #: for the step's batch), and the service its requests go to.
-BATCHED: dict[Step, tuple[Callable[[Context, PubRun], bool], BatchedService]] = {
+BATCHED: dict[Step, tuple[Callable[[Context, PubState], bool], BatchedService]] = {
     europepmc.fetch_search: (europepmc.wants_search, _SEARCH),
-    _efo: (lambda ctx, run: mined.wants_mined(ctx, run, PartName.efo), _ANNOTATIONS),
-    _go: (lambda ctx, run: mined.wants_mined(ctx, run, PartName.go), _ANNOTATIONS),
+    _efo: (lambda ctx, state: mined.wants_mined(ctx, state, PartName.efo), _ANNOTATIONS),
+    _go: (lambda ctx, state: mined.wants_mined(ctx, state, PartName.go), _ANNOTATIONS),
     ncbi.fetch_pubmed_xml: (ncbi.wants_pubmed_xml, _EFETCH),
     ncbi.fetch_pmc_xml: (ncbi.wants_pmc_xml, _EFETCH),
     agency.fetch_agencies: (agency.wants_agency, _AGENCY),
@@ -76,39 +76,39 @@ BATCHED: dict[Step, tuple[Callable[[Context, PubRun], bool], BatchedService]] = 
 }
 
 
-def fetch_all(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
+def fetch_all(ctx: Context, states: Sequence[PubState], serve: Serve) -> None:
     """PubFetcher's fetchAll: every resource once, in its order and multiplicity."""
-    if not runs:
+    if not states:
         return
-    for run in runs:
-        run.start_ids = run.pub.ids
+    for state in states:
+        state.start_ids = state.pub.ids
     for _ in range(3):  # PMID, then PMCID, then DOI queries
-        serve(europepmc.fetch_search, runs)
-    runs = [run for run in runs if run.same_as is None]  # the search showed it to be a paper another run holds
-    europepmc.fetch_fulltext_xml(ctx, runs)
+        serve(europepmc.fetch_search, states)
+    states = [state for state in states if state.same_as is None]  # the search found it the same paper as another
+    europepmc.fetch_fulltext_xml(ctx, states)
     for _ in range(2):
-        serve(_efo, runs)
+        serve(_efo, states)
     for _ in range(2):
-        serve(_go, runs)
-    serve(ncbi.fetch_pubmed_xml, runs)
-    ncbi.fetch_pubmed_html(ctx, runs)
-    serve(ncbi.fetch_pmc_xml, runs)
+        serve(_go, states)
+    serve(ncbi.fetch_pubmed_xml, states)
+    ncbi.fetch_pubmed_html(ctx, states)
+    serve(ncbi.fetch_pmc_xml, states)
     # the scholarly APIs: after PubMed and JATS, whose parts are final, before the pages (docs/fetching.md)
-    serve(agency.fetch_agencies, runs)
-    serve(crossref.fetch_crossref, runs)
-    serve(datacite.fetch_datacite, runs)
-    serve(openalex.fetch_openalex, runs)
-    biorxiv.fetch_biorxiv(ctx, runs)
-    ctx.map(lambda run: site.fetch_doi(ctx, run), list(runs))
-    unpaywall.fetch_unpaywall(ctx, runs)
-    references.fetch_references(ctx, runs)  # only with --references (references=True)
-    for run in runs:
-        run.keep_going = not id_changed(run)
+    serve(agency.fetch_agencies, states)
+    serve(crossref.fetch_crossref, states)
+    serve(datacite.fetch_datacite, states)
+    serve(openalex.fetch_openalex, states)
+    biorxiv.fetch_biorxiv(ctx, states)
+    ctx.map(lambda state: site.fetch_doi(ctx, state), list(states))
+    unpaywall.fetch_unpaywall(ctx, states)
+    references.fetch_references(ctx, states)  # only with --references (references=True)
+    for state in states:
+        state.keep_going = not id_changed(state)
 
 
-def id_changed(run: PubRun) -> bool:
-    before = run.start_ids
-    now = run.pub.ids
+def id_changed(state: PubState) -> bool:
+    before = state.start_ids
+    now = state.pub.ids
     if before is None:
         return False
     for old, new, name in ((before.pmid, now.pmid, "PMID"), (before.pmcid, now.pmcid, "PMCID"),
@@ -119,35 +119,35 @@ def id_changed(run: PubRun) -> bool:
     return False
 
 
-def grow(ctx: Context, runs: Sequence[PubRun], serve: Serve) -> None:
+def grow(ctx: Context, states: Sequence[PubState], serve: Serve) -> None:
     """Go round the resources while the publications' ID sets grow (only those whose set grew)."""
     while True:
-        todo = [run for run in runs if run.keep_going and run.pub.id_count() > run.id_count]
+        todo = [state for state in states if state.keep_going and state.pub.id_count() > state.id_count]
         if not todo:
             return
-        for run in todo:
-            run.id_count = run.pub.id_count()
+        for state in todo:
+            state.id_count = state.pub.id_count()
         fetch_all(ctx, todo, serve)
 
 
-def follow_links(ctx: Context, run: PubRun, serve: Serve) -> None:
+def follow_links(ctx: Context, state: PubState, serve: Serve) -> None:
     """PubFetcher's links loop for one publication."""
-    pub = run.pub
+    pub = state.pub
     for _ in range(ctx.config.run.max_links):
-        if not run.keep_going:
+        if not state.keep_going:
             return
         if ctx.is_final(pub, LINK_STOP_PARTS) and (ctx.is_final(pub, ID_PARTS) or not ctx.id_only()):
             return
-        link = run.links.pop()
+        link = state.links.pop()
         if link is None:
             return
         if not link.type.is_better_than(pub.lowest_type()):
             return
         if not link.type.is_pdf:
-            site.fetch_site(ctx, run, link.url, link.type, link.from_url, meta=True,
+            site.fetch_site(ctx, state, link.url, link.type, link.from_url, meta=True,
                             keywords=link.type is not PartType.link_oadoi)
         elif site.SCIENCEDIRECT.match(link.url):
-            site.fetch_site(ctx, run, link.url, link.type, link.from_url, meta=True, keywords=True)
+            site.fetch_site(ctx, state, link.url, link.type, link.from_url, meta=True, keywords=True)
         else:
-            site.fetch_pdf(ctx, run, link.url, link.type, link.from_url)
-        grow(ctx, [run], serve)
+            site.fetch_pdf(ctx, state, link.url, link.type, link.from_url)
+        grow(ctx, [state], serve)

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 
 from pubfetch.model.publication import Publication
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 
 log = logging.getLogger(__name__)
 
@@ -26,23 +26,23 @@ class Claims:
     says when: :meth:`forget`), so this holds the claims of a few batches, never the run's."""
 
     def __init__(self) -> None:
-        self._owners: dict[str, tuple[PubRun, int]] = {}
+        self._owners: dict[str, tuple[PubState, int]] = {}
         self._lock = threading.Lock()
 
-    def claim(self, runs: Sequence[PubRun], batch: int, scope: str = "") -> None:
+    def claim(self, states: Sequence[PubState], batch: int, scope: str = "") -> None:
         """Mark each of ``runs`` (of batch number ``batch``) whose paper an earlier-claimed run of the same ``scope``
         (a queued job) holds as the same publication (it stops: its thread sees ``same_as``); claim the others' IDs."""
         with self._lock:
-            for run in runs:
-                keys = [f"{scope}\n{key}" for key in identity_keys(run.pub)]
+            for state in states:
+                keys = [f"{scope}\n{key}" for key in identity_keys(state.pub)]
                 first = next((self._owners[k][0] for k in keys if k in self._owners), None)
-                if first is not None and first is not run:
-                    log.info("%s is the same publication as %s", run.pub.ids, first.pub.ids)
-                    run.same_as = first.pub
-                    run.keep_going = False
+                if first is not None and first is not state:
+                    log.info("%s is the same publication as %s", state.pub.ids, first.pub.ids)
+                    state.same_as = first.pub
+                    state.keep_going = False
                     continue
                 for key in keys:
-                    self._owners.setdefault(key, (run, batch))
+                    self._owners.setdefault(key, (state, batch))
 
     def forget(self, batch: int) -> None:
         """Batch number ``batch`` and every batch that may not have found its papers in the database are done: a

@@ -21,7 +21,7 @@ from pubfetch.engine.service_batcher import Batcher, Step
 from pubfetch.model.publication import Publication
 from pubfetch.resources import europepmc, identity
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 MAX_RESTARTS = 3
 
 #: Called with each publication's run as soon as the publication is done.
-OnComplete = Callable[[PubRun], None]
+OnComplete = Callable[[PubState], None]
 
 
 class InFlight:
@@ -93,56 +93,56 @@ def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: O
     holding its content: itself, or the publication it turned out to be (same PMID, PMCID or DOI), which alone was
     fetched."""
     shared = shared or InFlight(ctx)
-    runs = [resume.run_for(pub) if resume is not None else PubRun(pub)
+    states = [resume.state_for(pub) if resume is not None else PubState(pub)
             for pub, resume in zip(pubs, resumes or [None] * len(pubs), strict=True)]
     same_as: dict[int, Publication] = {}
-    if runs:
-        _flow(ctx, runs, same_as, on_complete, shared, batch)
+    if states:
+        _flow(ctx, states, same_as, on_complete, shared, batch)
     return [same_as.get(id(pub), pub) for pub in pubs]
 
 
-def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_complete: OnComplete | None,
+def _flow(ctx: Context, states: list[PubState], same_as: dict[int, Publication], on_complete: OnComplete | None,
           shared: InFlight, number: int) -> None:
     """Each publication on its own thread. Which publication a paper given twice belongs to is decided on the
     search's answer, in the order the answers come (:class:`Claims`)."""
     batcher = shared.batcher
 
-    def search_and_claim(ctx: Context, batch: Sequence[PubRun]) -> None:
+    def search_and_claim(ctx: Context, batch: Sequence[PubState]) -> None:
         europepmc.fetch_search(ctx, batch)
-        for flow in sorted({batcher.flow_of(run) for run in batch}):
-            shared.claims.claim([run for run in batch if batcher.flow_of(run) == flow], flow, shared.scope(flow))
+        for flow in sorted({batcher.flow_of(state) for state in batch}):
+            shared.claims.claim([state for state in batch if batcher.flow_of(state) == flow], flow, shared.scope(flow))
 
     steps: dict[Step, Step] = {europepmc.fetch_search: search_and_claim}
 
-    def serve(step: Step, runs: Sequence[PubRun]) -> None:
+    def serve(step: Step, states: Sequence[PubState]) -> None:
         wants, service = BATCHED[step]
-        for run in runs:  # one: the publication of this thread
-            if wants(ctx, run):
-                batcher.serve(steps.get(step, step), service, run)
+        for state in states:  # one: the publication of this thread
+            if wants(ctx, state):
+                batcher.serve(steps.get(step, step), service, state)
 
-    def one(run: PubRun) -> None:
+    def one(state: PubState) -> None:
         on_request = getattr(ctx.client, "on_request", None)
         if on_request is not None:
-            on_request(lambda sending: batcher.requesting(run, sending))
+            on_request(lambda sending: batcher.requesting(state, sending))
         rank = getattr(ctx.client, "rank_thread", None)
         if rank is not None:  # the older batch first at every host: it finishes while the next keeps them busy
             rank(number)
         try:
-            complete = _fetch_one(ctx, run, serve)
-            batcher.finished(run)
-            if run.same_as is not None:
-                same_as[id(run.pub)] = run.same_as
+            complete = _fetch_one(ctx, state, serve)
+            batcher.finished(state)
+            if state.same_as is not None:
+                same_as[id(state.pub)] = state.same_as
             elif complete and on_complete is not None:
-                on_complete(run)
+                on_complete(state)
         finally:
-            batcher.finished(run)
+            batcher.finished(state)
             if on_request is not None:
                 on_request(None)
 
-    batcher.start(runs, number)
-    pool = ThreadPoolExecutor(len(runs), thread_name_prefix="pubfetch-pub")
+    batcher.start(states, number)
+    pool = ThreadPoolExecutor(len(states), thread_name_prefix="pubfetch-pub")
     try:
-        for future in [pool.submit(one, run) for run in runs]:
+        for future in [pool.submit(one, state) for state in states]:
             future.result()
     except BaseException:
         # interrupted: requests not yet sent are not sent (the publications still in flight end at once and are not
@@ -151,28 +151,28 @@ def _flow(ctx: Context, runs: list[PubRun], same_as: dict[int, Publication], on_
         if watch is not None and shared.alone:
             watch.stopped = True
         pool.shutdown(wait=True, cancel_futures=True)
-        for run in runs:
-            batcher.finished(run)
+        for state in states:
+            batcher.finished(state)
         raise
     pool.shutdown(wait=True)
 
 
-def _fetch_one(ctx: Context, run: PubRun, serve: Callable[[Step, Sequence[PubRun]], None]) -> bool:
+def _fetch_one(ctx: Context, state: PubState, serve: Callable[[Step, Sequence[PubState]], None]) -> bool:
     """One publication through the resources and its links, restarted when one of its IDs changed under it; whether
     it is complete (False: it is another run's paper, or it gave up after too many restarts)."""
     for attempt in range(MAX_RESTARTS + 1):
         if attempt:
-            log.info("resetting publication %s", run.pub.ids)
-            run.restart()
-        run.pub.state.fetch_exception = False
-        grow(ctx, [run], serve)
-        if run.same_as is not None:
+            log.info("resetting publication %s", state.pub.ids)
+            state.restart()
+        state.pub.state.fetch_exception = False
+        grow(ctx, [state], serve)
+        if state.same_as is not None:
             return False
-        if run.keep_going:
-            follow_links(ctx, run, serve)
-        if run.keep_going:
-            identity.settle(ctx, run)
+        if state.keep_going:
+            follow_links(ctx, state, serve)
+        if state.keep_going:
+            identity.settle(ctx, state)
             return True
-    log.warning("IDs of %s kept changing; giving up after %d restarts", run.pub.ids, MAX_RESTARTS)
-    run.pub.state.fetch_exception = True
+    log.warning("IDs of %s kept changing; giving up after %d restarts", state.pub.ids, MAX_RESTARTS)
+    state.pub.state.fetch_exception = True
     return False

@@ -3,7 +3,7 @@
 PubFetcher fetches every entry that ended with fetchException once more at the end of a run, walking the whole chain
 again: every service that had answered is asked the same question again. Here a publication leaves its fetch with the
 flags of every resource that asked (so those that answered stay answered), the links it had still queued and tried,
-and what failed in a way worth one more try (:func:`~pubfetch.resources.pubrun.worth_asking_again`): those flags are
+and what failed in a way worth one more try (:func:`~pubfetch.resources.pubstate.worth_asking_again`): those flags are
 cleared and those links queued again. The retry then walks the chain with these flags: it asks the failed resources
 and whatever their answers newly open up, and nothing else. A publication with nothing worth asking again (its
 failures were answers, like a 404, or a bot gate) is not retried in this run; fetchException retries it in a later one.
@@ -18,7 +18,7 @@ from typing import Any, NotRequired, TypedDict
 
 from pubfetch.model.publication import Publication
 from pubfetch.resources.links import Links
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 __all__ = ["Resume", "RetryEntry"]
 
@@ -41,7 +41,7 @@ class Resume:
     """A publication's fetch state for the end-of-run retry."""
 
     #: the flags the retry starts with: what asked, minus what is to be asked again
-    flags: frozenset[RunFlag] = frozenset()
+    flags: frozenset[PubFlag] = frozenset()
     #: the link queue (``Links.to_json``) with the failed links queued again
     links: dict[str, list[Any]] = field(default_factory=dict)
     #: what is asked again (flags and link URLs): empty means there is nothing to retry in this run
@@ -50,21 +50,21 @@ class Resume:
     not_before: float = 0.0
 
     @classmethod
-    def of(cls, run: PubRun) -> Resume:
+    def of(cls, state: PubState) -> Resume:
         """Where ``run`` stopped."""
-        links = Links.from_json(run.links.to_json())
-        for link in run.again_links:
+        links = Links.from_json(state.links.to_json())
+        for link in state.again_links:
             links.again(link)
-        again = tuple(sorted(flag.value for flag in run.again_flags)) + tuple(link.url for link in run.again_links)
-        return cls(frozenset(run.flags - run.again_flags), links.to_json(), again, run.not_before)
+        again = tuple(sorted(flag.value for flag in state.again_flags)) + tuple(link.url for link in state.again_links)
+        return cls(frozenset(state.flags - state.again_flags), links.to_json(), again, state.not_before)
 
     @property
     def worth_retrying(self) -> bool:
         return bool(self.again)
 
-    def run_for(self, pub: Publication) -> PubRun:
+    def state_for(self, pub: Publication) -> PubState:
         """A run of ``pub`` that starts where the failed one stopped."""
-        return PubRun(pub, links=Links.from_json(self.links), flags=set(self.flags))
+        return PubState(pub, links=Links.from_json(self.links), flags=set(self.flags))
 
     def to_json(self) -> dict[str, Any]:
         return {"flags": sorted(flag.value for flag in self.flags), "links": self.links, "again": list(self.again),
@@ -72,6 +72,6 @@ class Resume:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Resume:
-        return cls(frozenset(RunFlag(flag) for flag in doc.get("flags", [])), doc.get("links", {}),
+        return cls(frozenset(PubFlag(flag) for flag in doc.get("flags", [])), doc.get("links", {}),
                    tuple(doc.get("again", [])), float(doc.get("notBefore", 0.0)))
 

@@ -23,7 +23,7 @@ from pubfetch.model.caps import Fitting, fit_entry
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from pubfetch.store import Store
 from pubfetch.store.spill import SpillList
 from pubfetch.store.writer import StoreWriter
@@ -87,13 +87,13 @@ class Tally:
         self.batches += 1
         return BatchMark(self.batches if number is None else number)
 
-    def complete(self, pub: Publication, fetched: bool, batch: BatchMark, run: PubRun | None = None,
+    def complete(self, pub: Publication, fetched: bool, batch: BatchMark, state: PubState | None = None,
                  position: int = 0) -> bool:
         """Whether ``pub`` is reported now; False when it waits for the end-of-run retry (with the ``run`` it was
         fetched by and its ``position`` in its ``batch``, which order the retry) or was already reported."""
         with self._lock:
-            if fetched and run is not None and pub.state.fetch_exception and self.retry_exceptions:
-                resume = Resume.of(run)
+            if fetched and state is not None and pub.state.fetch_exception and self.retry_exceptions:
+                resume = Resume.of(state)
                 if resume.worth_retrying:
                     # the rejections of this pass are counted when the retry reports it
                     self.retry.append((batch.number, position),
@@ -238,8 +238,8 @@ def fetch_batch(ctx: Context, writer: StoreWriter | None, batch: list[Publicatio
     # publications complete in any order; the retry asks (and reports) them in input order
     order = {id(pub): index for index, pub in enumerate(batch)}
 
-    def done(run: PubRun) -> None:
-        pub = run.pub
+    def done(state: PubState) -> None:
+        pub = state.pub
         if watch is not None and watch.halted:
             return  # network down or run stopping: its last requests were not sent, it stays as it was stored
         if tally.published is not None:
@@ -250,7 +250,7 @@ def fetch_batch(ctx: Context, writer: StoreWriter | None, batch: list[Publicatio
             # committed when it returns; the write-ahead log is folded back once a batch
             if writer is not None and storable:
                 writer.put_publication(pub)
-        if tally.complete(pub, True, mark, run, order.get(id(pub), 0)):
+        if tally.complete(pub, True, mark, state, order.get(id(pub), 0)):
             with lock:
                 reported.add(id(pub))
             if pub.retracted:  # as it is reported: once, after the end-of-run retry of a paper that waits for it
@@ -261,7 +261,7 @@ def fetch_batch(ctx: Context, writer: StoreWriter | None, batch: list[Publicatio
         raise watch.error()
     for pub, holder in zip(to_fetch, holders, strict=True):
         if holder is pub and id(pub) not in completed:  # gave up after its IDs kept changing
-            done(PubRun(pub))
+            done(PubState(pub))
     if writer is not None:
         writer.commit()
     return [pub for pub in batch if id(pub) in reported]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from pubfetch.net.urls import host_key
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 LAST_RANK = 1 << 62
 
 #: A batchable step of the chain: serves every run it is given (each by its own flags), in as few requests as it can.
-Step = Callable[[Context, Sequence[PubRun]], None]
+Step = Callable[[Context, Sequence[PubState]], None]
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class BatchedService:
 
 @dataclass
 class _Batch:
-    runs: list[PubRun] = field(default_factory=list)
+    states: list[PubState] = field(default_factory=list)
     opened: float = field(default_factory=time.time)
     closed: bool = False  # full, or taken: newcomers open another batch
     done: threading.Event = field(default_factory=threading.Event)
@@ -83,49 +83,49 @@ class Batcher:
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
-    def start(self, runs: Sequence[PubRun], flow: int) -> None:
+    def start(self, states: Sequence[PubState], flow: int) -> None:
         """``runs`` (of flow number ``flow``) start: on their way, served in flow and input order."""
         with self._cond:
-            for index, run in enumerate(runs):
-                self._order[id(run)] = (flow, index)
-                self._flow_of[id(run)] = flow
-                self._transit.add(id(run))
+            for index, state in enumerate(states):
+                self._order[id(state)] = (flow, index)
+                self._flow_of[id(state)] = flow
+                self._transit.add(id(state))
 
-    def flow_of(self, run: PubRun) -> int:
-        return self._flow_of.get(id(run), 0)
+    def flow_of(self, state: PubState) -> int:
+        return self._flow_of.get(id(state), 0)
 
-    def requesting(self, run: PubRun, sending: bool) -> None:
+    def requesting(self, state: PubState, sending: bool) -> None:
         """``run`` sends a request (it waits for a host, not on its way to a step) or got its answer (on its way
         again: it may come to a step in a moment)."""
         with self._cond:
             if sending:
-                self._transit.discard(id(run))
+                self._transit.discard(id(state))
                 self._cond.notify_all()
-            elif id(run) in self._order:
-                self._transit.add(id(run))
+            elif id(state) in self._order:
+                self._transit.add(id(state))
 
-    def finished(self, run: PubRun) -> None:
+    def finished(self, state: PubState) -> None:
         """``run`` is done: forgotten."""
         with self._cond:
-            self._transit.discard(id(run))
-            self._order.pop(id(run), None)
-            self._flow_of.pop(id(run), None)
+            self._transit.discard(id(state))
+            self._order.pop(id(state), None)
+            self._flow_of.pop(id(state), None)
             self._cond.notify_all()
 
     # ------------------------------------------------------------------------------------------------- the batches
 
-    def serve(self, step: Step, service: BatchedService, run: PubRun) -> None:
+    def serve(self, step: Step, service: BatchedService, state: PubState) -> None:
         """Serve ``run`` by ``step`` together with the other runs that reach the step before its host can take the
         request (blocks until served; re-raises the step's error)."""
         size = max(1, service.size(self.ctx))
         with self._cond:
-            self._transit.discard(id(run))
+            self._transit.discard(id(state))
             batch = self._open.get(step)
             leader = batch is None
             if batch is None:
                 batch = self._open[step] = _Batch()
-            batch.runs.append(run)
-            if len(batch.runs) >= size:
+            batch.states.append(state)
+            if len(batch.states) >= size:
                 self._close(step, batch)
             self._cond.notify_all()
         if leader:
@@ -161,11 +161,11 @@ class Batcher:
                         prepay()
                         with self._cond:
                             self._close(step, batch)
-                            runs = sorted(batch.runs, key=lambda r: self._order.get(id(r), (0, 0)))
+                            states = sorted(batch.states, key=lambda r: self._order.get(id(r), (0, 0)))
                         # the batch's timeline (epoch seconds), for finding a host idle while work waited for it
-                        log.debug("batch of %d for %s: opened %.3f, rate limit %.3f-%.3f", len(runs), url,
+                        log.debug("batch of %d for %s: opened %.3f, rate limit %.3f-%.3f", len(states), url,
                                   batch.opened, permit, time.time())
-                        step(self.ctx, runs)
+                        step(self.ctx, states)
                         break
                 finally:
                     if queued:
@@ -175,7 +175,7 @@ class Batcher:
             batch.error = e
         finally:
             with self._cond:
-                self._transit.update(id(r) for r in batch.runs)  # released together: on their way again
+                self._transit.update(id(r) for r in batch.states)  # released together: on their way again
             batch.done.set()
 
     def _turn(self, url: str) -> contextlib.AbstractContextManager[Callable[[], None]]:
@@ -202,7 +202,7 @@ class Batcher:
         place)."""
         rank = getattr(self.ctx.client, "rank_thread", None)
         if rank is not None:
-            rank(self._flow_of.get(id(batch.runs[0]), 0))
+            rank(self._flow_of.get(id(batch.states[0]), 0))
 
     def _others_waiting(self, url: str, host: str) -> bool:
         """Whether requests other than batches' wait for the URL's host: then its connection is what the run waits on,
@@ -230,8 +230,8 @@ class Batcher:
     def _on_their_way(self, batch: _Batch, same_flows: bool) -> bool:
         if not same_flows:
             return bool(self._transit)
-        flows = {self._flow_of.get(id(run)) for run in batch.runs}
-        return any(self._flow_of.get(run) in flows for run in self._transit)
+        flows = {self._flow_of.get(id(state)) for state in batch.states}
+        return any(self._flow_of.get(state_id) in flows for state_id in self._transit)
 
     def _close(self, step: Step, batch: _Batch) -> None:
         batch.closed = True

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pubfetch.extract.errors import ParseError, load_json
 from pubfetch.extract.scholarly import json_list, json_object, text
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
 
@@ -33,18 +33,18 @@ def agency_of(ctx: Context, doi: str) -> str | None:
     return ctx.doi_agencies.get(prefix_of(doi)) if doi else None
 
 
-def wants_agency(ctx: Context, run: PubRun) -> bool:
-    return bool(run.pub.doi.content and not run.has(RunFlag.DOI_AGENCY) and (
+def wants_agency(ctx: Context, state: PubState) -> bool:
+    return bool(state.pub.doi.content and not state.has(PubFlag.DOI_AGENCY) and (
         ctx.config.run.ask_crossref or ctx.config.run.ask_datacite))
 
 
-def fetch_agencies(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_agencies(ctx: Context, states: Sequence[PubState]) -> None:
     """Look up the agencies of the runs' DOI prefixes not known yet: from the database, else from doi.org."""
     prefixes = []
-    for run in runs:
-        if wants_agency(ctx, run):
-            run.set(RunFlag.DOI_AGENCY)
-            prefixes.append(prefix_of(run.pub.doi.content))
+    for state in states:
+        if wants_agency(ctx, state):
+            state.set(PubFlag.DOI_AGENCY)
+            prefixes.append(prefix_of(state.pub.doi.content))
     missing = [p for p in dict.fromkeys(prefixes) if p not in ctx.doi_agencies]
     cache = ctx.agency_cache
     if cache is not None and missing:

@@ -20,7 +20,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import merge
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
 
@@ -28,26 +28,26 @@ PREFIX = "10.1101/"
 _FULLTEXT = (PartName.fulltext,)
 
 
-def wants_biorxiv(ctx: Context, run: PubRun) -> bool:
-    doi = run.pub.doi.content
-    return bool(ctx.config.run.ask_biorxiv and doi.startswith(PREFIX) and not run.has(RunFlag.BIORXIV_DOI))
+def wants_biorxiv(ctx: Context, state: PubState) -> bool:
+    doi = state.pub.doi.content
+    return bool(ctx.config.run.ask_biorxiv and doi.startswith(PREFIX) and not state.has(PubFlag.BIORXIV_DOI))
 
 
 def details_url(ctx: Context, server: str, doi: str) -> str:
     return f"{ctx.endpoints.biorxiv}details/{server}/{quote(doi.lower(), safe='/')}/na/json"
 
 
-def fetch_biorxiv(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_biorxiv(ctx: Context, states: Sequence[PubState]) -> None:
     todo = []
-    for run in runs:
-        if wants_biorxiv(ctx, run):
-            run.set(RunFlag.BIORXIV_DOI)
-            todo.append(run)
-    ctx.map(lambda run: _one(ctx, run), todo)
+    for state in states:
+        if wants_biorxiv(ctx, state):
+            state.set(PubFlag.BIORXIV_DOI)
+            todo.append(state)
+    ctx.map(lambda state: _one(ctx, state), todo)
 
 
-def _servers(run: PubRun) -> list[str]:
-    named = run.pub.journal_title.strip().lower()
+def _servers(state: PubState) -> list[str]:
+    named = state.pub.journal_title.strip().lower()
     return sorted(SERVERS, key=lambda server: server != named)
 
 
@@ -64,32 +64,32 @@ def _read(ctx: Context, url: str, parse: Callable[[bytes], list[ArticleRecord]],
         return result, None
 
 
-def _one(ctx: Context, run: PubRun) -> None:
-    doi = run.pub.doi.content
-    for server in _servers(run):
+def _one(ctx: Context, state: PubState) -> None:
+    doi = state.pub.doi.content
+    for server in _servers(state):
         url = details_url(ctx, server, doi)
         result, records = _read(ctx, url, parse_biorxiv, "application/json", "bioRxiv/medRxiv answer")
         if records is None:
             if result.ok:
-                run.unreadable()
+                state.unreadable()
             else:
-                run.fail_service(result, RunFlag.BIORXIV_DOI)
+                state.fail_service(result, PubFlag.BIORXIV_DOI)
             return
         if records:
-            run.set(RunFlag.BIORXIV)
-            merge(ctx, run, records[0], PartType.biorxiv, url)
-            _fulltext(ctx, run, records[0])
+            state.set(PubFlag.BIORXIV)
+            merge(ctx, state, records[0], PartType.biorxiv, url)
+            _fulltext(ctx, state, records[0])
             return
 
 
-def _fulltext(ctx: Context, run: PubRun, record: ArticleRecord) -> None:
+def _fulltext(ctx: Context, state: PubState, record: ArticleRecord) -> None:
     """The preprint's JATS full text, while the full text is not final."""
     url = str(record.flags.get("jatsxml", ""))
-    if not url or ctx.is_final(run.pub, _FULLTEXT) or not ctx.wants(PartName.fulltext):
+    if not url or ctx.is_final(state.pub, _FULLTEXT) or not ctx.wants(PartName.fulltext):
         return
-    run.set(RunFlag.BIORXIV_JATS)
+    state.set(PubFlag.BIORXIV_JATS)
     result, articles = _read(ctx, url, parse_jats, "application/xml", "JATS full text")
     if not result.ok:
-        run.fail(result, RunFlag.BIORXIV_JATS)
+        state.fail(result, PubFlag.BIORXIV_JATS)
     elif articles:
-        apply_record(run.pub, articles[0], PartType.biorxiv, url, ctx.args, parts=ctx.parts, ids=False)
+        apply_record(state.pub, articles[0], PartType.biorxiv, url, ctx.args, parts=ctx.parts, ids=False)

@@ -25,7 +25,7 @@ from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.agency import CROSSREF, agency_of
 from pubfetch.resources.base import Context, chunks
 from pubfetch.resources.doibatch import ask_in_batches, contact, doi_key, merge
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +33,11 @@ log = logging.getLogger(__name__)
 NOTICE_ROWS = 1000
 
 
-def wants_crossref(ctx: Context, run: PubRun) -> bool:
+def wants_crossref(ctx: Context, state: PubState) -> bool:
     """Whether :func:`fetch_crossref` asks for this publication: a DOI not asked yet, registered with Crossref (or
     with an agency that could not be looked up)."""
-    doi = run.pub.doi.content
-    return bool(ctx.config.run.ask_crossref and doi and not run.has(RunFlag.CROSSREF_DOI)
+    doi = state.pub.doi.content
+    return bool(ctx.config.run.ask_crossref and doi and not state.has(PubFlag.CROSSREF_DOI)
                 and agency_of(ctx, doi) in (CROSSREF, None))
 
 
@@ -60,36 +60,36 @@ def _works(ctx: Context, dois: list[str]) -> FetchResult:
     return _get(ctx, "works", {"filter": ",".join("doi:" + d for d in dois), "rows": str(len(dois))})
 
 
-def fetch_crossref(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_crossref(ctx: Context, states: Sequence[PubState]) -> None:
     """The works of the runs' Crossref DOIs, then the notices that update them; Crossref's retraction verdict of each
     paper once both are known (a notice of type retraction named by either work)."""
     todo = []
-    for run in runs:
-        if wants_crossref(ctx, run):
-            run.set(RunFlag.CROSSREF_DOI)
-            todo.append((run, run.pub.doi.content))
+    for state in states:
+        if wants_crossref(ctx, state):
+            state.set(PubFlag.CROSSREF_DOI)
+            todo.append((state, state.pub.doi.content))
     if not todo:
         return
     said: dict[int, bool] = {}  # what each paper's own work says, by run
 
-    def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
-        run.set(RunFlag.CROSSREF)
-        said[id(run)] = record.retraction is not None and record.retraction.retracted
-        merge(ctx, run, dataclasses.replace(record, retraction=None), PartType.crossref, work_url(ctx, record.doi))
+    def apply(state: PubState, record: ArticleRecord, url: str) -> None:
+        state.set(PubFlag.CROSSREF)
+        said[id(state)] = record.retraction is not None and record.retraction.retracted
+        merge(ctx, state, dataclasses.replace(record, retraction=None), PartType.crossref, work_url(ctx, record.doi))
 
-    plain = [(run, doi) for run, doi in todo if "," not in doi]
+    plain = [(state, doi) for state, doi in todo if "," not in doi]
     ask_in_batches(ctx, plain, ctx.config.batching.crossref_batch, lambda dois: _works(ctx, dois), parse_crossref,
-                   RunFlag.CROSSREF_DOI, apply, "Crossref")
+                   PubFlag.CROSSREF_DOI, apply, "Crossref")
     ask_in_batches(ctx, [t for t in todo if "," in t[1]], 1, lambda dois: _works(ctx, dois), parse_crossref,
-                   RunFlag.CROSSREF_DOI, apply, "Crossref")
+                   PubFlag.CROSSREF_DOI, apply, "Crossref")
     noticed = _notices(ctx, plain)
-    for run, _ in todo:
-        own, notice = said.get(id(run)), noticed.get(id(run))
+    for state, _ in todo:
+        own, notice = said.get(id(state)), noticed.get(id(state))
         if own or notice or (own is not None and notice is not None):  # no verdict from what was not answered
-            run.pub.set_retraction(RetractionVerdict(RetractionSource.crossref, bool(own or notice)))
+            state.pub.set_retraction(RetractionVerdict(RetractionSource.crossref, bool(own or notice)))
 
 
-def _notices(ctx: Context, todo: Sequence[tuple[PubRun, str]]) -> dict[int, bool]:
+def _notices(ctx: Context, todo: Sequence[tuple[PubState, str]]) -> dict[int, bool]:
     """The notices (corrections, retractions ...) whose ``update-to`` names the DOIs: each becomes an update of its
     paper seen from the paper (``RetractionIn``). Returns, for each run whose notices were answered, whether one is a
     retraction."""
@@ -98,8 +98,8 @@ def _notices(ctx: Context, todo: Sequence[tuple[PubRun, str]]) -> dict[int, bool
         dois = list(dict.fromkeys(doi for _, doi in chunk))
         result = _get(ctx, "works", {"filter": ",".join("updates:" + d for d in dois), "rows": str(NOTICE_ROWS)})
         if not result.ok:
-            for run, _ in chunk:
-                run.fail_service(result, RunFlag.CROSSREF_DOI)
+            for state, _ in chunk:
+                state.fail_service(result, PubFlag.CROSSREF_DOI)
             continue
         try:
             notices = parse_crossref(result.body)
@@ -112,8 +112,8 @@ def _notices(ctx: Context, todo: Sequence[tuple[PubRun, str]]) -> dict[int, bool
                 kind = seen_from_work(update.type)
                 if kind and notice.doi:
                     updates.setdefault(doi_key(update.doi), []).append(Update(kind, doi=notice.doi))
-        for run, doi in chunk:
+        for state, doi in chunk:
             found = updates.get(doi_key(doi), [])
-            run.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
-            noticed[id(run)] = any(u.type in RETRACTED_BY for u in found)
+            state.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
+            noticed[id(state)] = any(u.type in RETRACTED_BY for u in found)
     return noticed

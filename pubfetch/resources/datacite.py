@@ -16,13 +16,13 @@ from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.agency import DATACITE, agency_of
 from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import ask_in_batches, contact, merge
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 
-def wants_datacite(ctx: Context, run: PubRun) -> bool:
+def wants_datacite(ctx: Context, state: PubState) -> bool:
     """Whether :func:`fetch_datacite` asks for this publication: a DOI registered with DataCite, not asked yet."""
-    doi = run.pub.doi.content
-    return bool(ctx.config.run.ask_datacite and doi and not run.has(RunFlag.DATACITE_DOI)
+    doi = state.pub.doi.content
+    return bool(ctx.config.run.ask_datacite and doi and not state.has(PubFlag.DATACITE_DOI)
                 and agency_of(ctx, doi) == DATACITE)
 
 
@@ -40,16 +40,16 @@ def _dois(ctx: Context, dois: list[str]) -> FetchResult:
                           headers={"Accept": "application/vnd.api+json, application/json"})
 
 
-def fetch_datacite(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_datacite(ctx: Context, states: Sequence[PubState]) -> None:
     todo = []
-    for run in runs:
-        if wants_datacite(ctx, run):
-            run.set(RunFlag.DATACITE_DOI)
-            todo.append((run, run.pub.doi.content))
+    for state in states:
+        if wants_datacite(ctx, state):
+            state.set(PubFlag.DATACITE_DOI)
+            todo.append((state, state.pub.doi.content))
 
-    def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
-        run.set(RunFlag.DATACITE)
-        merge(ctx, run, record, PartType.datacite, doi_url(ctx, record.doi))
+    def apply(state: PubState, record: ArticleRecord, url: str) -> None:
+        state.set(PubFlag.DATACITE)
+        merge(ctx, state, record, PartType.datacite, doi_url(ctx, record.doi))
 
     ask_in_batches(ctx, todo, ctx.config.batching.datacite_batch, lambda dois: _dois(ctx, dois), parse_datacite,
-                   RunFlag.DATACITE_DOI, apply, "DataCite")
+                   PubFlag.DATACITE_DOI, apply, "DataCite")

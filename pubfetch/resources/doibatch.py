@@ -19,7 +19,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult
 from pubfetch.resources.base import Context, chunks, email_address
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +44,13 @@ def doi_key(doi: str) -> str:
     return doi.strip().lower()
 
 
-def finished(ctx: Context, run: PubRun) -> bool:
-    return ctx.is_final(run.pub, FINISHED_PARTS)
+def finished(ctx: Context, state: PubState) -> bool:
+    return ctx.is_final(state.pub, FINISHED_PARTS)
 
 
-def ask_in_batches(ctx: Context, todo: Sequence[tuple[PubRun, str]], size: int,
+def ask_in_batches(ctx: Context, todo: Sequence[tuple[PubState, str]], size: int,
                    request: Callable[[list[str]], FetchResult], parse: Callable[[bytes], list[ArticleRecord]],
-                   asked: RunFlag, apply: Callable[[PubRun, ArticleRecord, str], None], what: str) -> None:
+                   asked: PubFlag, apply: Callable[[PubState, ArticleRecord, str], None], what: str) -> None:
     """Ask the DOIs of ``todo`` in requests of at most ``size`` DOIs and apply each DOI's record to its run; a failed
     request is each of its runs' failure (``asked`` is what the end-of-run retry asks again)."""
     for chunk in chunks(todo, size):
@@ -63,30 +63,30 @@ def ask_in_batches(ctx: Context, todo: Sequence[tuple[PubRun, str]], size: int,
                 log.info("%s refused a list of %d DOIs (%s): asked one at a time", what, len(dois), result.url)
                 ask_in_batches(ctx, chunk, 1, request, parse, asked, apply, what)
                 continue
-            for run, _ in chunk:
-                run.fail_service(result, asked)
+            for state, _ in chunk:
+                state.fail_service(result, asked)
             continue
         try:
             records = parse(result.body)
         except ValueError as e:
             log.warning("unreadable %s answer from %s: %s", what, result.url, e)
-            for run, _ in chunk:
-                run.unreadable()
+            for state, _ in chunk:
+                state.unreadable()
             continue
         found: dict[str, ArticleRecord] = {}
         for record in records:
             found.setdefault(doi_key(record.doi), record)
-        for run, doi in chunk:
+        for state, doi in chunk:
             mine = found.get(doi_key(doi))
             if mine is not None:
-                apply(run, mine, result.url)
+                apply(state, mine, result.url)
 
 
-def merge(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType, url: str) -> None:
+def merge(ctx: Context, state: PubState, record: ArticleRecord, type_: PartType, url: str) -> None:
     """Merge a scholarly API's record: content only when the earlier resources left it unfinished, the rest always;
     updates and relations joined to the other sources'."""
-    pub = run.pub
-    content = not finished(ctx, run)
+    pub = state.pub
+    content = not finished(ctx, state)
     joined: dict[RichName, list] = {RichName.updates: record.updates, RichName.relations: record.relations}
     # for a paper in PubMed, Europe PMC's citation count is kept: the two count different sets of citing papers
     outside = pub.citations_count < 0 or not (pub.pmid.content or pub.pmcid.content)

@@ -24,7 +24,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 from pubfetch.textutil import counted
 
 log = logging.getLogger(__name__)
@@ -47,20 +47,20 @@ _SEARCH_TYPES: dict[PartName | RichName, PartType] = {
 
 
 #: the flag a search by each kind of ID sets for a publication
-_KIND_FLAGS = {"pmid": RunFlag.EPMC_PMID, "pmcid": RunFlag.EPMC_PMCID, "doi": RunFlag.EPMC_DOI}
+_KIND_FLAGS = {"pmid": PubFlag.EPMC_PMID, "pmcid": PubFlag.EPMC_PMCID, "doi": PubFlag.EPMC_DOI}
 
 
-def _query_kind(run: PubRun) -> tuple[str, str] | None:
+def _query_kind(state: PubState) -> tuple[str, str] | None:
     """Which ID the next search for this publication uses (PMID, then PMCID, then DOI), marking it used."""
-    pub = run.pub
-    if pub.pmid.content and not run.has(RunFlag.EPMC_PMID):
-        run.set(RunFlag.EPMC_PMID)
+    pub = state.pub
+    if pub.pmid.content and not state.has(PubFlag.EPMC_PMID):
+        state.set(PubFlag.EPMC_PMID)
         return "pmid", pub.pmid.content
-    if pub.pmcid.content and not run.has(RunFlag.EPMC_PMCID):
-        run.set(RunFlag.EPMC_PMCID)
+    if pub.pmcid.content and not state.has(PubFlag.EPMC_PMCID):
+        state.set(PubFlag.EPMC_PMCID)
         return "pmcid", pub.pmcid.content
-    if pub.doi.content and not run.has(RunFlag.EPMC_DOI):
-        run.set(RunFlag.EPMC_DOI)
+    if pub.doi.content and not state.has(PubFlag.EPMC_DOI):
+        state.set(PubFlag.EPMC_DOI)
         return "doi", pub.doi.content
     return None
 
@@ -115,52 +115,52 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
     return records, None
 
 
-def _search_pass(ctx: Context, runs: Sequence[PubRun],
-                 on_failure: Callable[[str, list[tuple[PubRun, str]], FetchResult], None],
-                 ) -> Iterator[tuple[PubRun, str, str, ArticleRecord | None]]:
+def _search_pass(ctx: Context, states: Sequence[PubState],
+                 on_failure: Callable[[str, list[tuple[PubState, str]], FetchResult], None],
+                 ) -> Iterator[tuple[PubState, str, str, ArticleRecord | None]]:
     """One pass of batched searches: for each run, the ID kind used, the ID, and the record a one-ID query would
     have given (``None`` when there was none); runs whose request failed go to ``on_failure`` instead."""
-    groups: dict[str, list[tuple[PubRun, str]]] = defaultdict(list)
-    for run in runs:
-        query = _query_kind(run)
+    groups: dict[str, list[tuple[PubState, str]]] = defaultdict(list)
+    for state in states:
+        query = _query_kind(state)
         if query is not None:
-            groups[query[0]].append((run, query[1]))
+            groups[query[0]].append((state, query[1]))
     for kind, members in groups.items():
         for chunk in chunks(members, ctx.config.batching.europepmc_batch):
             records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
             if failed is not None:
                 on_failure(kind, list(chunk), failed)
                 continue
-            for run, value in chunk:
-                pub = run.pub
+            for state, value in chunk:
+                pub = state.pub
                 record = pick_result([r for r in records if _matches(kind, value, r)], pub.pmid.content,
                                      pub.pmcid.content, pub.doi.content)
-                yield run, kind, value, record
+                yield state, kind, value, record
 
 
-def wants_search(ctx: Context, run: PubRun) -> bool:
+def wants_search(ctx: Context, state: PubState) -> bool:
     """Whether the next search pass asks for this publication (what :func:`fetch_search` selects, unmarked)."""
-    pub = run.pub
-    if run.has(RunFlag.EUROPEPMC) or ctx.is_final(pub, ALL_PARTS, oa=True):
+    pub = state.pub
+    if state.has(PubFlag.EUROPEPMC) or ctx.is_final(pub, ALL_PARTS, oa=True):
         return False
-    return any(value and not run.has(flag) for value, flag in ((pub.pmid.content, RunFlag.EPMC_PMID),
-                                                                (pub.pmcid.content, RunFlag.EPMC_PMCID),
-                                                                (pub.doi.content, RunFlag.EPMC_DOI)))
+    return any(value and not state.has(flag) for value, flag in ((pub.pmid.content, PubFlag.EPMC_PMID),
+                                                                (pub.pmcid.content, PubFlag.EPMC_PMCID),
+                                                                (pub.doi.content, PubFlag.EPMC_DOI)))
 
 
-def fetch_search(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_search(ctx: Context, states: Sequence[PubState]) -> None:
     """One pass of PubFetcher's fetchEuropepmc over a batch (the chain makes three: PMID, PMCID, DOI)."""
-    todo = [run for run in runs if wants_search(ctx, run)]
+    todo = [state for state in states if wants_search(ctx, state)]
 
-    def failed(kind: str, chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
-        for run, _ in chunk:
-            run.fail_service(result, _KIND_FLAGS[kind])
+    def failed(kind: str, chunk: list[tuple[PubState, str]], result: FetchResult) -> None:
+        for state, _ in chunk:
+            state.fail_service(result, _KIND_FLAGS[kind])
 
-    for run, kind, value, record in _search_pass(ctx, todo, failed):
+    for state, kind, value, record in _search_pass(ctx, todo, failed):
         if record is None:
             log.info("no Europe PMC result for %s %s", kind, value)
             continue
-        _apply_search_record(ctx, run, record, single_query_url(ctx, kind, value))
+        _apply_search_record(ctx, state, record, single_query_url(ctx, kind, value))
 
 
 def single_query_url(ctx: Context, kind: str, value: str) -> str:
@@ -170,24 +170,24 @@ def single_query_url(ctx: Context, kind: str, value: str) -> str:
         {"query": build_query(kind, [value]), "resultType": "core", "format": "json"})
 
 
-def _apply_search_record(ctx: Context, run: PubRun, record: ArticleRecord, url: str) -> None:
-    run.set(RunFlag.EUROPEPMC)
-    pub = run.pub
+def _apply_search_record(ctx: Context, state: PubState, record: ArticleRecord, url: str) -> None:
+    state.set(PubFlag.EUROPEPMC)
+    pub = state.pub
     apply_record(pub, record, _SEARCH_TYPES, url, ctx.args, parts=ctx.parts)
     flags = record.flags
     if record.oa:
-        run.set(RunFlag.EPMC_HAS_FULLTEXT_XML)
+        state.set(PubFlag.EPMC_HAS_FULLTEXT_XML)
     if flags.get("inEPMC"):
-        run.set(RunFlag.EPMC_HAS_FULLTEXT_HTML)
+        state.set(PubFlag.EPMC_HAS_FULLTEXT_HTML)
     if flags.get("hasPDF"):
-        run.set(RunFlag.EPMC_HAS_PDF)
+        state.set(PubFlag.EPMC_HAS_PDF)
     if flags.get("hasTextMinedTerms"):
-        run.set(RunFlag.EPMC_HAS_MINED)
+        state.set(PubFlag.EPMC_HAS_MINED)
     if flags.get("hasReferences"):
-        run.set(RunFlag.EPMC_HAS_REFERENCES)
+        state.set(PubFlag.EPMC_HAS_REFERENCES)
 
 
-def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_fulltext_xml(ctx: Context, states: Sequence[PubState]) -> None:
     """fullTextXML per PMCID, one request each, on the worker threads.
 
     PubFetcher asks only when the search result said the article has XML full text. When the search gave no answer at
@@ -195,37 +195,37 @@ def fetch_fulltext_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
     may still have the full text; whenever the search did answer, its word decides (PubFetcher's rule).
     """
     todo = []
-    for run in runs:
-        if run.has(RunFlag.EPMC_FULLTEXT_PMCID) or not _may_have_fulltext_xml(run):
+    for state in states:
+        if state.has(PubFlag.EPMC_FULLTEXT_PMCID) or not _may_have_fulltext_xml(state):
             continue
-        if ctx.is_final(run.pub, FULLTEXT_PARTS) or not run.pub.pmcid.content:
+        if ctx.is_final(state.pub, FULLTEXT_PARTS) or not state.pub.pmcid.content:
             continue
-        run.set(RunFlag.EPMC_FULLTEXT_PMCID)
-        todo.append(run)
-    ctx.map(lambda run: _fulltext_one(ctx, run), todo)
+        state.set(PubFlag.EPMC_FULLTEXT_PMCID)
+        todo.append(state)
+    ctx.map(lambda state: _fulltext_one(ctx, state), todo)
 
 
-def _may_have_fulltext_xml(run: PubRun) -> bool:
+def _may_have_fulltext_xml(state: PubState) -> bool:
     """The search said so (open access), or no search gave a record to say otherwise."""
-    return run.has(RunFlag.EPMC_HAS_FULLTEXT_XML) or not run.has(RunFlag.EUROPEPMC)
+    return state.has(PubFlag.EPMC_HAS_FULLTEXT_XML) or not state.has(PubFlag.EUROPEPMC)
 
 
-def _fulltext_one(ctx: Context, run: PubRun) -> None:
-    url = f"{ctx.endpoints.europepmc}{run.pub.pmcid.content}/fullTextXML"
-    announced = run.has(RunFlag.EPMC_HAS_FULLTEXT_XML)
+def _fulltext_one(ctx: Context, state: PubState) -> None:
+    url = f"{ctx.endpoints.europepmc}{state.pub.pmcid.content}/fullTextXML"
+    announced = state.has(PubFlag.EPMC_HAS_FULLTEXT_XML)
     result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"})
     if not result.ok:
         if announced or result.kind is not OutcomeKind.NOT_FOUND:
-            run.fail_service(result, RunFlag.EPMC_FULLTEXT_PMCID)
+            state.fail_service(result, PubFlag.EPMC_FULLTEXT_PMCID)
         # else: asked without the search's word, and there is no full text: an answer, not a failure
         return
-    if apply_jats(ctx, run, result.body, PartType.europepmc_xml, result.final_url):
-        run.set(RunFlag.EPMC_FULLTEXT_XML)
+    if apply_jats(ctx, state, result.body, PartType.europepmc_xml, result.final_url):
+        state.set(PubFlag.EPMC_FULLTEXT_XML)
     else:  # the endpoint answered with something that is not an article: a glitch of the service
-        run.unreadable()
+        state.unreadable()
 
 
-def apply_jats(ctx: Context, run: PubRun, body: bytes, type_: PartType, url: str,
+def apply_jats(ctx: Context, state: PubState, body: bytes, type_: PartType, url: str,
                record: ArticleRecord | None = None) -> bool:
     """Merge a JATS article (from fullTextXML or PMC efetch) into a publication; False when there was none. Its
     figures and supplementary files are given the URLs the service serves them at."""
@@ -240,24 +240,24 @@ def apply_jats(ctx: Context, run: PubRun, body: bytes, type_: PartType, url: str
             return False
         record = records[0]
     absolute_media(record, media_base("pmc" if type_ is PartType.pmc_xml else "europepmc", record.pmcid))
-    apply_record(run.pub, record, type_, url, ctx.args, parts=ctx.parts, force_corresp=True)
+    apply_record(state.pub, record, type_, url, ctx.args, parts=ctx.parts, force_corresp=True)
     return True
 
 
 def update_citations(ctx: Context, pubs: Sequence[Publication]) -> int:
     """Refresh the citation counts of publications from Europe PMC (PubFetcher's -update-citations-count), batched
     like the search: PMID, then PMCID, then DOI queries, each publication answered once. Returns how many changed."""
-    runs = [PubRun(pub) for pub in pubs if pub.id_count() > 0]
+    states = [PubState(pub) for pub in pubs if pub.id_count() > 0]
     updated = 0
 
-    def failed(_kind: str, chunk: list[tuple[PubRun, str]], result: FetchResult) -> None:
+    def failed(_kind: str, chunk: list[tuple[PubState, str]], result: FetchResult) -> None:
         log.warning("citation counts of %s not updated: %s", counted(len(chunk), "publication"), result.message)
 
     for _ in range(3):
-        todo = [run for run in runs if not run.has(RunFlag.EUROPEPMC)]
-        for run, _kind, _value, record in _search_pass(ctx, todo, failed):
+        todo = [state for state in states if not state.has(PubFlag.EUROPEPMC)]
+        for state, _kind, _value, record in _search_pass(ctx, todo, failed):
             if record is not None and record.citations_count is not None:
-                run.set(RunFlag.EUROPEPMC)
-                if run.pub.set_citations_count(record.citations_count):
+                state.set(PubFlag.EUROPEPMC)
+                if state.pub.set_citations_count(record.citations_count):
                     updated += 1
     return updated

@@ -24,47 +24,47 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 
 __all__ = ["accept_claims", "accept_page", "accept_pdf", "asked_before", "settle", "unverified"]
 
 log = logging.getLogger(__name__)
 
 
-def asked_before(run: PubRun, url: str) -> bool:
+def asked_before(state: PubState, url: str) -> bool:
     """Whether ``url`` was rejected as another paper's for this publication (it is then not asked again)."""
-    site = run.pub.rejected(url)
+    site = state.pub.rejected(url)
     if site is not None:
         log.debug("%s: not asked again, it is another paper's (%s)", url, site.reason.value)
     return site is not None
 
 
-def unverified(run: PubRun, url: str) -> bool:
+def unverified(state: PubState, url: str) -> bool:
     """Whether the page or PDF at ``url`` was merged unverified (what it gives is then merged with ``hold``)."""
-    return any(site.url == url for site in run.pub.unverified_sites)
+    return any(site.url == url for site in state.pub.unverified_sites)
 
 
-def accept_page(ctx: Context, run: PubRun, html: str, url: str, type_: PartType, from_url: str,
+def accept_page(ctx: Context, state: PubState, html: str, url: str, type_: PartType, from_url: str,
                 start_url: str = "", scraped: ArticleRecord | None = None) -> bool:
     """Whether a fetched page (``url``: where it came from; ``start_url``: the URL asked; ``scraped``: what its
     scraping rule read, whose IDs it claims too) may be merged."""
-    return accept_claims(ctx, run, page_claims(html, url, scraped), type_, from_url, start_url)
+    return accept_claims(ctx, state, page_claims(html, url, scraped), type_, from_url, start_url)
 
 
-def accept_pdf(ctx: Context, run: PubRun, content: PdfContent, url: str, type_: PartType, from_url: str,
+def accept_pdf(ctx: Context, state: PubState, content: PdfContent, url: str, type_: PartType, from_url: str,
                start_url: str = "") -> bool:
     """Whether an extracted PDF may be merged (one that gave nothing is not judged: nothing of it is merged)."""
     if not (content.text or content.title or content.xmp_title):
         return True
-    return accept_claims(ctx, run, pdf_claims(content, url), type_, from_url, start_url)
+    return accept_claims(ctx, state, pdf_claims(content, url), type_, from_url, start_url)
 
 
-def accept_claims(ctx: Context, run: PubRun, claims: Claims, type_: PartType, from_url: str,
+def accept_claims(ctx: Context, state: PubState, claims: Claims, type_: PartType, from_url: str,
                   start_url: str = "") -> bool:
     """Whether a page or PDF that claims ``claims`` may be merged (claims are pure values: they may be gathered where
     the page is read, and judged where it is merged)."""
-    pub = run.pub
-    settle(ctx, run)
+    pub = state.pub
+    settle(ctx, state)
     titles = pub.trusted_titles()
     decision = decide(claims, pub.pmid.content, pub.pmcid.content, pub.doi.content, titles[0] if titles else "",
                       ctx.config.run.title_similarity)
@@ -75,22 +75,22 @@ def accept_claims(ctx: Context, run: PubRun, claims: Claims, type_: PartType, fr
         # only its article titles settle it: a placeholder or the journal's name refutes nothing
         pub.add_unverified_site(UnverifiedSite(claims.url, type_, claims.article_titles, from_url, pub.clock()))
         return True
-    _reject(run, decision, type_, from_url, start_url)
+    _reject(state, decision, type_, from_url, start_url)
     return False
 
 
-def _reject(run: PubRun, decision: Decision, type_: PartType, from_url: str, start_url: str) -> None:
-    pub = run.pub
+def _reject(state: PubState, decision: Decision, type_: PartType, from_url: str, start_url: str) -> None:
+    pub = state.pub
     assert decision.reason is not None
     site = RejectedSite.of(decision.claims, decision.reason, type_, from_url, start_url, pub.clock())
     log.info("%s: not merged into %s, it is another paper's: %s", site.url, _named(pub), decision.detail)
     pub.reject_site(site)
 
 
-def settle(ctx: Context, run: PubRun) -> None:
+def settle(ctx: Context, state: PubState) -> None:
     """Confirm or drop the publication's unverified sites by the titles other sources gave (at each check and when
     the publication's fetch ends)."""
-    pub = run.pub
+    pub = state.pub
     if not pub.unverified_sites:
         return
     confirmed, rejected = pub.settle_unverified(ctx.config.run.title_similarity, ctx.args)

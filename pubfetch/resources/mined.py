@@ -5,7 +5,7 @@ As in PubFetcher, a publication is asked by PMCID first and, if that gave nothin
 result said the article has text-mined terms. The annotations API takes a list of ``PMC:<id>`` / ``MED:<id>`` article
 IDs, so one request serves up to ``annotations_batch`` publications. It is asked without a type: the answer then holds
 every type, which is filtered here, so the GO passes take their terms from the answers the EFO passes received
-(:attr:`PubRun.annotations`) and an article ID is asked once per fetch, where PubFetcher asked once per type. An
+(:attr:`PubState.annotations`) and an article ID is asked once per fetch, where PubFetcher asked once per type. An
 answer that holds the article names its PMID and PMCID: asking by the other ID would bring the same annotations, so
 the PMID is asked only when the PMCID's answer left the article out.
 """
@@ -22,7 +22,7 @@ from pubfetch.model.parts import MinedTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
 
@@ -34,20 +34,20 @@ KINDS = {
 
 #: part -> (asked by PMCID, asked by PMID, answered)
 _FLAGS = {
-    PartName.efo: (RunFlag.EFO_PMCID, RunFlag.EFO_PMID, RunFlag.EFO),
-    PartName.go: (RunFlag.GO_PMCID, RunFlag.GO_PMID, RunFlag.GO),
+    PartName.efo: (PubFlag.EFO_PMCID, PubFlag.EFO_PMID, PubFlag.EFO),
+    PartName.go: (PubFlag.GO_PMCID, PubFlag.GO_PMID, PubFlag.GO),
 }
 
 
-def _article_id(run: PubRun, part: PartName) -> str | None:
+def _article_id(state: PubState, part: PartName) -> str | None:
     """PMC:<PMCID> first, MED:<PMID> second, each once per fetch."""
-    pub = run.pub
+    pub = state.pub
     by_pmcid, by_pmid, _ = _FLAGS[part]
-    if pub.pmcid.content and not run.has(by_pmcid):
-        run.set(by_pmcid)
+    if pub.pmcid.content and not state.has(by_pmcid):
+        state.set(by_pmcid)
         return f"PMC:{pub.pmcid.content}"
-    if pub.pmid.content and not run.has(by_pmid):
-        run.set(by_pmid)
+    if pub.pmid.content and not state.has(by_pmid):
+        state.set(by_pmid)
         return f"MED:{pub.pmid.content}"
     return None
 
@@ -56,81 +56,81 @@ def _other_types(ctx: Context) -> frozenset[AnnotationType]:
     return ctx.config.run.annotations - OWN_PARTS
 
 
-def _needs(ctx: Context, run: PubRun, part: PartName) -> bool:
+def _needs(ctx: Context, state: PubState, part: PartName) -> bool:
     """Whether the publication still needs what a pass for ``part`` brings: the part itself (its type asked for, not
     final, not answered), or the other types asked for (not yet taken)."""
-    pub = run.pub
-    own = (KINDS[part][0] in ctx.config.run.annotations and not run.has(_FLAGS[part][2])
+    pub = state.pub
+    own = (KINDS[part][0] in ctx.config.run.annotations and not state.has(_FLAGS[part][2])
            and not ctx.is_final(pub, (part,)))
-    others = bool(_other_types(ctx)) and not run.has(RunFlag.MINED_TERMS) and pub.mined_terms.is_empty()
+    others = bool(_other_types(ctx)) and not state.has(PubFlag.MINED_TERMS) and pub.mined_terms.is_empty()
     return own or others
 
 
-def wants_mined(ctx: Context, run: PubRun, part: PartName) -> bool:
+def wants_mined(ctx: Context, state: PubState, part: PartName) -> bool:
     """Whether the next pass for ``part`` asks for this publication (what :func:`fetch_mined` selects, unmarked)."""
-    pub = run.pub
+    pub = state.pub
     by_pmcid, by_pmid, _ = _FLAGS[part]
-    if not run.has(RunFlag.EPMC_HAS_MINED) or not _needs(ctx, run, part):
+    if not state.has(PubFlag.EPMC_HAS_MINED) or not _needs(ctx, state, part):
         return False
-    return bool((pub.pmcid.content and not run.has(by_pmcid)) or (pub.pmid.content and not run.has(by_pmid)))
+    return bool((pub.pmcid.content and not state.has(by_pmcid)) or (pub.pmid.content and not state.has(by_pmid)))
 
 
-def _take(ctx: Context, run: PubRun, part: PartName, article: str, record: ArticleRecord | None, url: str) -> None:
+def _take(ctx: Context, state: PubState, part: PartName, article: str, record: ArticleRecord | None, url: str) -> None:
     """What the answer for ``article`` gives the publication: the part's terms, and the other types asked for."""
     api_type, prefix = KINDS[part]
     single = f"{url}?articleIds={article.replace(':', '%3A')}&format=JSON"
     others = _other_types(ctx)
     typed = [t for t in (record.mined_terms if record is not None else []) if t.type in others]
-    if typed and not run.has(RunFlag.MINED_TERMS) and run.pub.set_rich(RichName.mined_terms, typed,
+    if typed and not state.has(PubFlag.MINED_TERMS) and state.pub.set_rich(RichName.mined_terms, typed,
                                                                       PartType.europepmc, single):
-        run.set(RunFlag.MINED_TERMS)
+        state.set(PubFlag.MINED_TERMS)
     if api_type not in ctx.config.run.annotations:
         return
     terms: list[MinedTerm] = list(getattr(record, prefix)) if record is not None else []
     if not terms:
         log.info("no %s terms for %s", prefix.upper(), article)
         return
-    run.set(_FLAGS[part][2])
-    setter = run.pub.set_efo if part is PartName.efo else run.pub.set_go
+    state.set(_FLAGS[part][2])
+    setter = state.pub.set_efo if part is PartName.efo else state.pub.set_go
     if ctx.wants(part):
         setter(terms, PartType.europepmc, single, ctx.args)
 
 
-def fetch_mined(ctx: Context, runs: Sequence[PubRun], part: PartName) -> None:
+def fetch_mined(ctx: Context, states: Sequence[PubState], part: PartName) -> None:
     """One pass of PubFetcher's fetchEuropepmcMinedTerms(Efo|Go) over a batch (the chain makes two of each); an
     article ID answered in an earlier pass of this fetch is not asked again."""
     url = ctx.endpoints.europepmc_annotations + "annotationsByArticleIds"
-    todo: list[tuple[PubRun, str]] = []
-    for run in runs:
-        if not wants_mined(ctx, run, part):
+    todo: list[tuple[PubState, str]] = []
+    for state in states:
+        if not wants_mined(ctx, state, part):
             continue
-        article = _article_id(run, part)
+        article = _article_id(state, part)
         if article is None:
             continue
-        if article in run.annotations:
-            _take(ctx, run, part, article, run.annotations[article], url)
+        if article in state.annotations:
+            _take(ctx, state, part, article, state.annotations[article], url)
         else:
-            todo.append((run, article))
+            todo.append((state, article))
     for chunk in chunks(todo, ctx.config.batching.annotations_batch):
         articles = list(dict.fromkeys(article for _, article in chunk))
         params = {"articleIds": ",".join(articles), "format": "JSON"}
         result = ctx.client.get(url, params=params, publication=True, headers={"Accept": "application/json"})
         if not result.ok:
             by_pmcid, by_pmid, _ = _FLAGS[part]
-            for run, article in chunk:
-                run.fail_service(result, by_pmcid if article.startswith("PMC:") else by_pmid)
+            for state, article in chunk:
+                state.fail_service(result, by_pmcid if article.startswith("PMC:") else by_pmid)
             continue
         try:
             by_article = by_id(parse_annotations(result.body))
         except ValueError as e:
             log.warning("unreadable annotations from %s: %s", result.url, e)
-            for run, _ in chunk:
-                run.unreadable()
+            for state, _ in chunk:
+                state.unreadable()
             continue
-        for run, article in chunk:
+        for state, article in chunk:
             record = by_article.get(article.partition(":")[2])
-            run.annotations[article] = record
+            state.annotations[article] = record
             if record is not None:  # the article's answer, whichever of its IDs asks for it
-                run.annotations.update({f"MED:{record.pmid}": record} if record.pmid else {})
-                run.annotations.update({f"PMC:{record.pmcid}": record} if record.pmcid else {})
-            _take(ctx, run, part, article, record, url)
+                state.annotations.update({f"MED:{record.pmid}": record} if record.pmid else {})
+                state.annotations.update({f"PMC:{record.pmcid}": record} if record.pmcid else {})
+            _take(ctx, state, part, article, record, url)

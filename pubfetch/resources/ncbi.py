@@ -25,7 +25,7 @@ from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
 log.addFilter(RedactingFilter())  # efetch URLs carry the api_key
@@ -73,9 +73,9 @@ def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
                        long=len(ids) >= POST_FROM)
 
 
-def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
+def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
              parse: Callable[[bytes], list[ArticleRecord]], key: Callable[[ArticleRecord], str],
-             apply: Callable[[PubRun, ArticleRecord, str], None], asked: RunFlag,
+             apply: Callable[[PubState, ArticleRecord, str], None], asked: PubFlag,
              optional: frozenset[int] = frozenset()) -> None:
     """Efetch ID lists and apply each record to its publication; a failure is the publication's fetch exception (and
     ``asked``, the flag set when it was asked, is asked again by the end-of-run retry), except for the runs in
@@ -84,76 +84,76 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubRun, str]],
         ids = list(dict.fromkeys(value for _, value in chunk))
         result = efetch(ctx, db, ids)
         if not result.ok:
-            for run, _ in chunk:
-                if id(run) not in optional:
-                    run.fail_service(result, asked)
+            for state, _ in chunk:
+                if id(state) not in optional:
+                    state.fail_service(result, asked)
             continue
         try:
             records = parse(result.body)
         except ValueError as e:
             log.warning("unreadable efetch answer from %s: %s", result.url, e)
-            for run, _ in chunk:
-                if id(run) not in optional:
-                    run.unreadable()
+            for state, _ in chunk:
+                if id(state) not in optional:
+                    state.unreadable()
             continue
         by_id: dict[str, ArticleRecord] = {}
         for record in records:
             by_id.setdefault(key(record), record)
         url = result.url
-        for run, value in chunk:
+        for state, value in chunk:
             found = by_id.get(value)
             if found is None:
                 log.warning("no article found for %s in %s", value, url)
                 continue
-            apply(run, found, url)
+            apply(state, found, url)
 
 
-def wants_pubmed_xml(ctx: Context, run: PubRun) -> bool:
+def wants_pubmed_xml(ctx: Context, state: PubState) -> bool:
     """Whether :func:`fetch_pubmed_xml` asks for this publication."""
-    if not run.pub.pmid.content:
+    if not state.pub.pmid.content:
         return False
-    return (not run.has(RunFlag.PUBMED_XML_PMID) and not ctx.is_final(run.pub, PUBMED_XML_PARTS)) or _lacks_mesh_ids(
-        ctx, run)
+    return ((not state.has(PubFlag.PUBMED_XML_PMID) and not ctx.is_final(state.pub, PUBMED_XML_PARTS))
+            or _lacks_mesh_ids(ctx, state))
 
 
-def wants_pmc_xml(ctx: Context, run: PubRun) -> bool:
+def wants_pmc_xml(ctx: Context, state: PubState) -> bool:
     """Whether :func:`fetch_pmc_xml` asks for this publication."""
-    return bool(not run.has(RunFlag.PMC_XML_PMCID) and not ctx.is_final(run.pub, FULLTEXT_PARTS)
-                and run.pub.pmcid.content)
+    return bool(not state.has(PubFlag.PMC_XML_PMCID) and not ctx.is_final(state.pub, FULLTEXT_PARTS)
+                and state.pub.pmcid.content)
 
 
-def fetch_pubmed_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState]) -> None:
     """PubMed XML for publications with a PMID whose IDs, title, MeSH or abstract are not final; in the same ID
     lists, the publications whose MeSH terms came without unique IDs (Europe PMC's JSON has names only) get them,
     and only them: the part keeps its type and URL, and a failure is no fetch exception."""
     todo = []
     mesh_only: set[int] = set()
-    for run in runs:
-        if not run.pub.pmid.content:
+    for state in states:
+        if not state.pub.pmid.content:
             continue
-        if not run.has(RunFlag.PUBMED_XML_PMID) and not ctx.is_final(run.pub, PUBMED_XML_PARTS):
-            run.set(RunFlag.PUBMED_XML_PMID, RunFlag.MESH_IDS)
-            todo.append((run, run.pub.pmid.content))
-        elif _lacks_mesh_ids(ctx, run):
-            run.set(RunFlag.MESH_IDS)
-            mesh_only.add(id(run))
-            todo.append((run, run.pub.pmid.content))
+        if not state.has(PubFlag.PUBMED_XML_PMID) and not ctx.is_final(state.pub, PUBMED_XML_PARTS):
+            state.set(PubFlag.PUBMED_XML_PMID, PubFlag.MESH_IDS)
+            todo.append((state, state.pub.pmid.content))
+        elif _lacks_mesh_ids(ctx, state):
+            state.set(PubFlag.MESH_IDS)
+            mesh_only.add(id(state))
+            todo.append((state, state.pub.pmid.content))
 
-    def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
-        if id(run) not in mesh_only:
-            run.set(RunFlag.PUBMED_XML)
-            apply_record(run.pub, record, PartType.pubmed_xml, _pubmed_url(ctx, record.pmid), ctx.args,
+    def apply(state: PubState, record: ArticleRecord, url: str) -> None:
+        if id(state) not in mesh_only:
+            state.set(PubFlag.PUBMED_XML)
+            apply_record(state.pub, record, PartType.pubmed_xml, _pubmed_url(ctx, record.pmid), ctx.args,
                          parts=ctx.parts, force_corresp=True)
         if ctx.wants(PartName.mesh):
-            _fill_unique_ids(run.pub.mesh, record.mesh)
+            _fill_unique_ids(state.pub.mesh, record.mesh)
 
-    _batched(ctx, "pubmed", todo, parse_pubmed_xml, lambda r: r.pmid, apply, RunFlag.PUBMED_XML_PMID,
+    _batched(ctx, "pubmed", todo, parse_pubmed_xml, lambda r: r.pmid, apply, PubFlag.PUBMED_XML_PMID,
              frozenset(mesh_only))
 
 
-def _lacks_mesh_ids(ctx: Context, run: PubRun) -> bool:
-    return (ctx.wants(PartName.mesh) and not run.has(RunFlag.MESH_IDS)
-            and any(not term.unique_id for term in run.pub.mesh.items))
+def _lacks_mesh_ids(ctx: Context, state: PubState) -> bool:
+    return (ctx.wants(PartName.mesh) and not state.has(PubFlag.MESH_IDS)
+            and any(not term.unique_id for term in state.pub.mesh.items))
 
 
 def _fill_unique_ids(part: ListPart, terms: Sequence[MeshTerm]) -> None:
@@ -168,69 +168,69 @@ def _pubmed_url(ctx: Context, pmid: str) -> str:
     return f"{ctx.endpoints.eutils}efetch.fcgi?retmode=xml&db=pubmed&id={pmid}"
 
 
-def fetch_pubmed_html(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_pubmed_html(ctx: Context, states: Sequence[PubState]) -> None:
     """The PubMed page, only while title or abstract are not final (and the XML did not already give the rest)."""
     todo = []
-    for run in runs:
-        if run.has(RunFlag.PUBMED_HTML_PMID) or not run.pub.pmid.content:
+    for state in states:
+        if state.has(PubFlag.PUBMED_HTML_PMID) or not state.pub.pmid.content:
             continue
-        if ctx.is_final(run.pub, (PartName.title, PartName.theAbstract)) and (
-            ctx.is_final(run.pub, (PartName.pmid, PartName.pmcid, PartName.doi, PartName.mesh))
-            or run.has(RunFlag.PUBMED_XML)
+        if ctx.is_final(state.pub, (PartName.title, PartName.theAbstract)) and (
+            ctx.is_final(state.pub, (PartName.pmid, PartName.pmcid, PartName.doi, PartName.mesh))
+            or state.has(PubFlag.PUBMED_XML)
         ):
             continue
-        run.set(RunFlag.PUBMED_HTML_PMID)
-        todo.append(run)
-    ctx.map(lambda run: _pubmed_html_one(ctx, run), todo)
+        state.set(PubFlag.PUBMED_HTML_PMID)
+        todo.append(state)
+    ctx.map(lambda state: _pubmed_html_one(ctx, state), todo)
 
 
 #: Answers that say something lasting about the page (it is not there), as opposed to failures that may pass.
 LASTING_ANSWERS: Final = frozenset({OutcomeKind.NOT_FOUND, OutcomeKind.HTTP_ERROR})
 
 
-def _pubmed_html_one(ctx: Context, run: PubRun) -> None:
-    url = f"{ctx.endpoints.pubmed}{run.pub.pmid.content}/"
+def _pubmed_html_one(ctx: Context, state: PubState) -> None:
+    url = f"{ctx.endpoints.pubmed}{state.pub.pmid.content}/"
     result = ctx.client.get(url, publication=True)
     if not result.ok:
-        if result.kind in LASTING_ANSWERS and run.pub.is_final(ctx.args):
+        if result.kind in LASTING_ANSWERS and state.pub.is_final(ctx.args):
             # the page was asked for IDs or MeSH only: a final entry is not marked failed (and retried on every
             # later run) by a lookup its finality did not need, and the same page answers the same next time
             log.info("PubMed page %s: %s; the entry is final without it", url, result.message or result.kind.name)
             return
-        run.fail_service(result, RunFlag.PUBMED_HTML_PMID)
+        state.fail_service(result, PubFlag.PUBMED_HTML_PMID)
         return
     reason = block_reason(result.text or "")
     if reason is not None:
-        run.blocked(result.final_url, reason)
+        state.blocked(result.final_url, reason)
         return
     try:
         record = parse_pubmed_html(result.text or "")
     except ValueError as e:
         log.warning("unreadable PubMed page %s: %s", url, e)
-        run.unreadable()
+        state.unreadable()
         return
     if record is None or record.is_empty():
         log.warning("no article found in %s", result.final_url)
         return
-    apply_record(run.pub, record, PartType.pubmed_html, result.final_url, ctx.args, parts=ctx.parts)
+    apply_record(state.pub, record, PartType.pubmed_html, result.final_url, ctx.args, parts=ctx.parts)
 
 
-def fetch_pmc_xml(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_pmc_xml(ctx: Context, states: Sequence[PubState]) -> None:
     """PMC XML (JATS) for publications with a PMCID whose IDs, title, keywords, abstract or full text are not final."""
     todo = []
-    for run in runs:
-        if not wants_pmc_xml(ctx, run):
+    for state in states:
+        if not wants_pmc_xml(ctx, state):
             continue
-        run.set(RunFlag.PMC_XML_PMCID)
-        todo.append((run, idmod.extract_pmcid_number(run.pub.pmcid.content)))
+        state.set(PubFlag.PMC_XML_PMCID)
+        todo.append((state, idmod.extract_pmcid_number(state.pub.pmcid.content)))
 
-    def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
+    def apply(state: PubState, record: ArticleRecord, url: str) -> None:
         single = f"{ctx.endpoints.eutils}efetch.fcgi?retmode=xml&db=pmc&id={idmod.extract_pmcid_number(record.pmcid)}"
-        if apply_jats(ctx, run, b"", PartType.pmc_xml, single, record=record):
-            run.set(RunFlag.PMC_XML)
+        if apply_jats(ctx, state, b"", PartType.pmc_xml, single, record=record):
+            state.set(PubFlag.PMC_XML)
 
     def parse(body: bytes) -> list[ArticleRecord]:
         return parse_jats(body, max_table_cells=ctx.config.run.max_table_cells)
 
     _batched(ctx, "pmc", todo, parse, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply,
-             RunFlag.PMC_XML_PMCID)
+             PubFlag.PMC_XML_PMCID)

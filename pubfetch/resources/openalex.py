@@ -19,7 +19,7 @@ from pubfetch.net.outcome import FetchResult
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import ask_in_batches, merge
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
 log.addFilter(RedactingFilter())  # request URLs carry the api_key
@@ -29,9 +29,9 @@ log.addFilter(RedactingFilter())  # request URLs carry the api_key
 _SEPARATORS = ("|", ",")
 
 
-def wants_openalex(ctx: Context, run: PubRun) -> bool:
+def wants_openalex(ctx: Context, state: PubState) -> bool:
     """Whether :func:`fetch_openalex` asks for this publication: a DOI not asked yet, and an API key to ask with."""
-    if not (ctx.config.run.ask_openalex and run.pub.doi.content and not run.has(RunFlag.OPENALEX_DOI)):
+    if not (ctx.config.run.ask_openalex and state.pub.doi.content and not state.has(PubFlag.OPENALEX_DOI)):
         return False
     if not ctx.config.run.openalex_api_key.strip():
         ctx.warn_once("openalex-key", "OpenAlex is skipped: it asks for an API key since February 2026; set "
@@ -55,23 +55,23 @@ def _works(ctx: Context, dois: list[str]) -> FetchResult:
                           headers={"Accept": "application/json"})
 
 
-def fetch_openalex(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_openalex(ctx: Context, states: Sequence[PubState]) -> None:
     todo = []
-    for run in runs:
-        if wants_openalex(ctx, run):
-            run.set(RunFlag.OPENALEX_DOI)
-            todo.append((run, run.pub.doi.content))
+    for state in states:
+        if wants_openalex(ctx, state):
+            state.set(PubFlag.OPENALEX_DOI)
+            todo.append((state, state.pub.doi.content))
 
-    def apply(run: PubRun, record: ArticleRecord, url: str) -> None:
-        run.set(RunFlag.OPENALEX)
+    def apply(state: PubState, record: ArticleRecord, url: str) -> None:
+        state.set(PubFlag.OPENALEX)
         part_url = work_url(ctx, record.doi)
-        merge(ctx, run, record, PartType.openalex, part_url)
+        merge(ctx, state, record, PartType.openalex, part_url)
         for link in record.links:
-            run.links.add(link.url, PartType.pdf_oadoi if link.kind == "pdf" else PartType.link_oadoi, part_url,
-                          run.pub, ctx.args)
+            state.links.add(link.url, PartType.pdf_oadoi if link.kind == "pdf" else PartType.link_oadoi, part_url,
+                          state.pub, ctx.args)
 
     size = ctx.config.batching.openalex_batch
     for single, group_size in ((False, size), (True, 1)):
-        group = [(run, doi) for run, doi in todo if any(s in doi for s in _SEPARATORS) is single]
-        ask_in_batches(ctx, group, group_size, lambda dois: _works(ctx, dois), parse_openalex, RunFlag.OPENALEX_DOI,
+        group = [(state, doi) for state, doi in todo if any(s in doi for s in _SEPARATORS) is single]
+        ask_in_batches(ctx, group, group_size, lambda dois: _works(ctx, dois), parse_openalex, PubFlag.OPENALEX_DOI,
                        apply, "OpenAlex")

@@ -20,7 +20,7 @@ from pubfetch.extract.europepmc_references import ReferencePage, parse_reference
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import ReferenceSet, RichName
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun, RunFlag
+from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
 
@@ -32,28 +32,28 @@ PAGE_SIZE = 1000
 MAX_PAGES = 10
 
 
-def wants_references(ctx: Context, run: PubRun) -> bool:
-    pub = run.pub
-    if not ctx.config.run.references or run.has(RunFlag.EPMC_REFERENCES) or not pub.references.is_empty():
+def wants_references(ctx: Context, state: PubState) -> bool:
+    pub = state.pub
+    if not ctx.config.run.references or state.has(PubFlag.EPMC_REFERENCES) or not pub.references.is_empty():
         return False
-    said = run.has(RunFlag.EPMC_HAS_REFERENCES) or not run.has(RunFlag.EUROPEPMC)
+    said = state.has(PubFlag.EPMC_HAS_REFERENCES) or not state.has(PubFlag.EUROPEPMC)
     return said and bool(pub.pmid.content or pub.pmcid.content)
 
 
-def fetch_references(ctx: Context, runs: Sequence[PubRun]) -> None:
-    todo = [run for run in runs if wants_references(ctx, run)]
-    for run in todo:
-        run.set(RunFlag.EPMC_REFERENCES)
-    ctx.map(lambda run: _one(ctx, run), todo)
+def fetch_references(ctx: Context, states: Sequence[PubState]) -> None:
+    todo = [state for state in states if wants_references(ctx, state)]
+    for state in todo:
+        state.set(PubFlag.EPMC_REFERENCES)
+    ctx.map(lambda state: _one(ctx, state), todo)
 
 
-def _one(ctx: Context, run: PubRun) -> None:
-    pub = run.pub
+def _one(ctx: Context, state: PubState) -> None:
+    pub = state.pub
     source, cited = ("MED", pub.pmid.content) if pub.pmid.content else ("PMC", pub.pmcid.content)
     url = f"{ctx.endpoints.europepmc}{source}/{cited}/references"
     paging = _Paging(f"{source} {cited}", ctx.config.run.max_references)
     for page in range(1, MAX_PAGES + 1):
-        answer = _page(ctx, run, url, page, paging.whose)
+        answer = _page(ctx, state, url, page, paging.whose)
         if answer is None:
             return  # a list cut short is not kept: the part would look complete
         if paging.ends_with(answer, page):
@@ -65,18 +65,18 @@ def _one(ctx: Context, run: PubRun) -> None:
         pub.set_rich(RichName.references, paging.found.items, PartType.europepmc, f"{url}?format=json")
 
 
-def _page(ctx: Context, run: PubRun, url: str, page: int, whose: str) -> ReferencePage | None:
+def _page(ctx: Context, state: PubState, url: str, page: int, whose: str) -> ReferencePage | None:
     """One page of the references, or None when it failed (the run is told why)."""
     result = ctx.client.get(url, params={"page": str(page), "pageSize": str(PAGE_SIZE), "format": "json"},
                             publication=True, headers={"Accept": "application/json"})
     if not result.ok:
-        run.fail_service(result, RunFlag.EPMC_REFERENCES)
+        state.fail_service(result, PubFlag.EPMC_REFERENCES)
         return None
     try:
         return parse_references_json(result.text or "")
     except ValueError as e:
         log.warning("unreadable Europe PMC references of %s: %s", whose, e)
-        run.unreadable()
+        state.unreadable()
         return None
 
 

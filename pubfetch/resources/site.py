@@ -27,7 +27,7 @@ from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources import identity
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
-from pubfetch.resources.pubrun import ABANDONED_WORDS, PubRun, RunFlag
+from pubfetch.resources.pubstate import ABANDONED_WORDS, PubFlag, PubState
 
 log = logging.getLogger(__name__)
 
@@ -45,31 +45,31 @@ SCIENCEDIRECT_LINK = "https://www.sciencedirect.com/science/article/pii/"
 SCIENCEDIRECT = re.compile(r"^https?://(www\.)?sciencedirect\.com/.+$")
 BIORXIV = re.compile(r"^https?://(www\.)?biorxiv\.org/.+$")
 
-def fetch_doi(ctx: Context, run: PubRun) -> None:
+def fetch_doi(ctx: Context, state: PubState) -> None:
     """The publisher's page of the DOI (PubFetcher's fetchDoi)."""
-    if run.has(RunFlag.DOI) or ctx.is_final(run.pub, SITE_PARTS) or not run.pub.doi.content:
+    if state.has(PubFlag.DOI) or ctx.is_final(state.pub, SITE_PARTS) or not state.pub.doi.content:
         return
-    run.set(RunFlag.DOI)
-    doi = run.pub.doi.content
+    state.set(PubFlag.DOI)
+    doi = state.pub.doi.content
     resolver = ctx.endpoints.doi + quote(doi, safe="/:;()<>@[]!$&'*+,=~")
     resolved = ctx.client.resolve_redirect(resolver)
     if not resolved.location:
         if not resolved.ok or resolved.status is None:
-            run.fail_service(resolved, RunFlag.DOI)
+            state.fail_service(resolved, PubFlag.DOI)
         # a failed request was warned about by the client; the run's last line says why nothing more was sent
         news = resolved.ok and not (ctx.halted or resolved.not_sent)
         (log.warning if news else log.info)("DOI %s did not redirect (%s)", doi,
                                             resolved.kind.name if not resolved.ok else resolved.status)
         return
-    fetch_site(ctx, run, resolved.location, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+    fetch_site(ctx, state, resolved.location, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
 
 
-def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str, *, meta: bool,
+def fetch_site(ctx: Context, state: PubState, url: str, type_: PartType, from_url: str, *, meta: bool,
                keywords: bool) -> None:
     """Fetch a page for a publication and merge what it says."""
-    pub = run.pub
-    if (ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS) or identity.asked_before(run, url)
-            or url in run.abandoned):
+    pub = state.pub
+    if (ctx.is_final(pub, SITE_PARTS if keywords else SITE_PARTS_NO_KEYWORDS) or identity.asked_before(state, url)
+            or url in state.abandoned):
         return
     if pub.fulltext.is_final(ctx.args) or not ctx.wants(PartName.fulltext):
         host = (urlsplit(url).hostname or "").lower()
@@ -81,30 +81,30 @@ def fetch_site(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: s
         for name in (PartName.doi, PartName.title, PartName.theAbstract)
     ):
         javascript = True
-    result = get_page(ctx, run, url, type_, from_url, javascript)
+    result = get_page(ctx, state, url, type_, from_url, javascript)
     if result is not None and ELSEVIER_REDIRECT.match(result.final_url):
         pii = ELSEVIER_REDIRECT.match(result.final_url).group(1)  # type: ignore[union-attr]
-        if identity.asked_before(run, SCIENCEDIRECT_LINK + pii):
+        if identity.asked_before(state, SCIENCEDIRECT_LINK + pii):
             return
-        result = get_page(ctx, run, SCIENCEDIRECT_LINK + pii, type_, from_url, False)
+        result = get_page(ctx, state, SCIENCEDIRECT_LINK + pii, type_, from_url, False)
     if result is None:
         return
     # the URL asked (a linkinghub one for Elsevier) is recorded with a rejection, so that it is not asked again
-    _merge_page(ctx, run, result, type_, from_url, url, meta=meta, keywords=keywords)
+    _merge_page(ctx, state, result, type_, from_url, url, meta=meta, keywords=keywords)
 
 
-def _merge_page(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str, start_url: str, *,
+def _merge_page(ctx: Context, state: PubState, result: FetchResult, type_: PartType, from_url: str, start_url: str, *,
                 meta: bool, keywords: bool) -> None:
     """What a fetched page (asked at ``start_url``) says, read in a page worker (:func:`read_fetched_page`), merged
     into the publication (:func:`merge_reading`); a page abandoned by its worker gives nothing and counts as a failed
     request."""
-    reading = read_fetched_page(ctx, run, result, meta=meta)
+    reading = read_fetched_page(ctx, state, result, meta=meta)
     if reading is None:
         return
-    merge_reading(ctx, run, reading, type_, from_url, start_url, keywords=keywords)
+    merge_reading(ctx, state, reading, type_, from_url, start_url, keywords=keywords)
 
 
-def read_fetched_page(ctx: Context, run: PubRun, result: FetchResult, *, meta: bool) -> PageReading | None:
+def read_fetched_page(ctx: Context, state: PubState, result: FetchResult, *, meta: bool) -> PageReading | None:
     """The page read under the run's page time and memory limits, or ``None`` when it was abandoned: one warning,
     and the publication's entry is retried in a later run as after any failed request (the page is not asked again
     in this run: it would be read as slowly). A reader that raised is pubfetch's bug, not the page's: it is warned
@@ -115,29 +115,29 @@ def read_fetched_page(ctx: Context, run: PubRun, result: FetchResult, *, meta: b
                                  max_table_cells=limits.max_table_cells)
     if isinstance(reading, PageReading):
         return reading
-    run.abandoned.update((result.url, result.final_url))
+    state.abandoned.update((result.url, result.final_url))
     if not ctx.halted:
         log.warning("page %s abandoned: %s; nothing taken from it, %s", result.final_url, reading, reading.what_next)
     if (word := ABANDONED_WORDS.get(reading.kind)) is not None:
-        run.pub.state.failed(word)
+        state.pub.state.failed(word)
     return None
 
 
-def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartType, from_url: str, start_url: str,
+def merge_reading(ctx: Context, state: PubState, reading: PageReading, type_: PartType, from_url: str, start_url: str,
                   *, keywords: bool) -> None:
     """Merge what a page (asked at ``start_url``) says: nothing from a block page or from another paper's; else its
     rule's fields (what they miss, and a page without a rule, read by the generic reader), its meta tags and the links
     it gives; then the page is remembered as visited."""
-    pub = run.pub
+    pub = state.pub
     final_url = reading.url
     if reading.block is not None:
-        run.blocked(final_url, reading.block)
+        state.blocked(final_url, reading.block)
         return
     # whose page is it: nothing of it is merged unless it is the paper asked for, or nothing tells yet
-    if reading.claims is not None and not identity.accept_claims(ctx, run, reading.claims, type_, from_url,
+    if reading.claims is not None and not identity.accept_claims(ctx, state, reading.claims, type_, from_url,
                                                                  start_url):
         return
-    hold = identity.unverified(run, final_url)
+    hold = identity.unverified(state, final_url)
     if reading.rule_site is not None:
         record, filled = reading.record, reading.fill
         for name, items in ((RichName.sections, reading.sections), (RichName.tables, reading.tables),
@@ -149,7 +149,7 @@ def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartTy
             types.pop(PartName.keywords)
         apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts, hold=hold)
         for link in record.links:
-            run.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
+            state.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
         if filled.title or filled.abstract or filled.fulltext:
             apply_record(pub, filled, READER_TYPES, final_url, ctx.args,
                          parts=ctx.parts, ids=False, hold=hold)
@@ -158,7 +158,7 @@ def merge_reading(ctx: Context, run: PubRun, reading: PageReading, type_: PartTy
         apply_record(pub, reading.record, READER_TYPES, final_url, ctx.args,
                      parts=ctx.parts, ids=False, hold=hold)
     if reading.meta is not None:
-        apply_meta(ctx, run, reading.meta, type_, final_url, keywords, hold=hold)
+        apply_meta(ctx, state, reading.meta, type_, final_url, keywords, hold=hold)
     if reading.licence:
         tag_type = PartType.dc if reading.licence_where == "dc" else PartType.meta
         pub.set_rich(RichName.license, reading.licence, PartType.worse(tag_type, type_), final_url)
@@ -173,7 +173,7 @@ def _javascript(ctx: Context, url: str) -> bool:
         return False
 
 
-def get_page(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str,
+def get_page(ctx: Context, state: PubState, url: str, type_: PartType, from_url: str,
              javascript: bool) -> FetchResult | None:
     """An HTML page for a publication, or ``None`` (failure recorded, or the body was a PDF and was read as one)."""
     result = _fetch(ctx, url, javascript)
@@ -183,12 +183,12 @@ def get_page(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str
         if retry.ok:
             result = retry
     if result.ok and result.is_pdf:
-        apply_pdf(ctx, run, result, type_.to_pdf(), from_url)
+        apply_pdf(ctx, state, result, type_.to_pdf(), from_url)
         return None
     if not result.ok:
         if result.is_pdf and result.kind is OutcomeKind.UNSUPPORTED_TYPE:
             return None
-        run.fail(result, QueuedLink(url, type_, from_url))
+        state.fail(result, QueuedLink(url, type_, from_url))
         return None
     return result
 
@@ -206,40 +206,40 @@ def _fetch(ctx: Context, url: str, javascript: bool) -> FetchResult:
     return ctx.client.get(url, publication=True, untrusted=True)
 
 
-def apply_meta(ctx: Context, run: PubRun, record: ArticleRecord, type_: PartType, url: str, keywords: bool, *,
+def apply_meta(ctx: Context, state: PubState, record: ArticleRecord, type_: PartType, url: str, keywords: bool, *,
                hold: bool = False) -> None:
     """Merge meta tags: each field's type is the worse of its tag family's type and the page's type (``hold``: an
     unverified page's, see :func:`~pubfetch.model.merge.apply_record`)."""
-    apply_record(run.pub, record, meta_part_types(record, type_, keywords), url, ctx.args, parts=ctx.parts,
+    apply_record(state.pub, record, meta_part_types(record, type_, keywords), url, ctx.args, parts=ctx.parts,
                  hold=hold)
     for link in record.links:
-        run.links.add(link.url, link_part_type(link, type_), url, run.pub, ctx.args)
+        state.links.add(link.url, link_part_type(link, type_), url, state.pub, ctx.args)
 
 
-def fetch_pdf(ctx: Context, run: PubRun, url: str, type_: PartType, from_url: str) -> None:
+def fetch_pdf(ctx: Context, state: PubState, url: str, type_: PartType, from_url: str) -> None:
     """A PDF link (PubFetcher's fetchPdf): skipped once the full text is final."""
-    if run.pub.fulltext.is_final(ctx.args) or identity.asked_before(run, url):
+    if state.pub.fulltext.is_final(ctx.args) or identity.asked_before(state, url):
         return
     result = ctx.client.get(url, publication=True, untrusted=True)
     if not result.ok:
-        run.fail(result, QueuedLink(url, type_, from_url))
+        state.fail(result, QueuedLink(url, type_, from_url))
         return
     if not result.is_pdf:
         log.warning("not a PDF: %s (%s)", result.final_url, result.content_type)
         return
-    apply_pdf(ctx, run, result, type_, from_url)
+    apply_pdf(ctx, state, result, type_, from_url)
 
 
-def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, from_url: str) -> None:
+def apply_pdf(ctx: Context, state: PubState, result: FetchResult, type_: PartType, from_url: str) -> None:
     """Merge a PDF: text as full text, info/XMP title, keywords and subject/description as abstract."""
-    pub = run.pub
+    pub = state.pub
     if pub.fulltext.is_final(ctx.args):
         return
     with ctx.cpu_slots:
         content = extract_pdf(result.body, workers=ctx.pdf_workers)
     if content.error:
         log.warning("PDF %s: %s", result.final_url, content.error)
-    if not identity.accept_pdf(ctx, run, content, result.final_url, type_, from_url, result.url):
+    if not identity.accept_pdf(ctx, state, content, result.final_url, type_, from_url, result.url):
         return
     record = ArticleRecord(
         title=content.title or content.xmp_title,
@@ -248,6 +248,6 @@ def apply_pdf(ctx: Context, run: PubRun, result: FetchResult, type_: PartType, f
         fulltext=content.text,
     )
     apply_record(pub, record, type_, result.final_url, ctx.args, parts=ctx.parts, ids=False,
-                 hold=identity.unverified(run, result.final_url))
+                 hold=identity.unverified(state, result.final_url))
     if content.text or content.title:
         pub.add_visited_site(VisitedSite(result.final_url, type_, from_url, pub.clock()))

@@ -14,28 +14,28 @@ from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.rich import RichName
 from pubfetch.resources.base import Context, email_address
-from pubfetch.resources.pubrun import SERVICE_GLITCHES, PubRun, RunFlag
+from pubfetch.resources.pubstate import SERVICE_GLITCHES, PubFlag, PubState
 
 log = logging.getLogger(__name__)
 
 
-def fetch_unpaywall(ctx: Context, runs: Sequence[PubRun]) -> None:
+def fetch_unpaywall(ctx: Context, states: Sequence[PubState]) -> None:
     todo = []
-    for run in runs:
-        if run.has(RunFlag.OADOI) or not run.pub.doi.content:
+    for state in states:
+        if state.has(PubFlag.OADOI) or not state.pub.doi.content:
             continue
-        pub = run.pub
+        pub = state.pub
         if ctx.is_final(pub, (PartName.title, PartName.theAbstract, PartName.fulltext), oa=True) and (
             ctx.is_final(pub, (PartName.pmid, PartName.pmcid, PartName.doi), oa=True) or not ctx.id_only()
         ):
             continue
-        run.set(RunFlag.OADOI)
-        todo.append(run)
-    ctx.map(lambda run: _one(ctx, run), todo)
+        state.set(PubFlag.OADOI)
+        todo.append(state)
+    ctx.map(lambda state: _one(ctx, state), todo)
 
 
-def _one(ctx: Context, run: PubRun) -> None:
-    pub = run.pub
+def _one(ctx: Context, state: PubState) -> None:
+    pub = state.pub
     url = ctx.endpoints.unpaywall + quote(pub.doi.content, safe="/")
     email = email_address(ctx.args.oadoi_email)
     given = ctx.args.oadoi_email.strip()
@@ -52,13 +52,13 @@ def _one(ctx: Context, run: PubRun) -> None:
         # PubFetcher: a timeout or an unexpected failure is worth a retry, an HTTP error (unknown DOI) is not
         # (and an answer lost on the way says nothing about the DOI either)
         if result.transient or result.kind in SERVICE_GLITCHES:
-            run.fail_service(result, RunFlag.OADOI)
+            state.fail_service(result, PubFlag.OADOI)
         return
     try:
         record = parse_unpaywall(result.text or "")
     except ValueError as e:
         log.warning("unreadable Unpaywall answer for %s: %s", pub.doi.content, e)
-        run.unreadable()
+        state.unreadable()
         return
     if record.oa:
         pub.oa = True
@@ -67,7 +67,7 @@ def _one(ctx: Context, run: PubRun) -> None:
         pub.set_rich(RichName.license, record.license, PartType.oadoi, url)
     for link in record.links:
         type_ = PartType.pdf_oadoi if link.kind == "pdf" else PartType.link_oadoi
-        run.links.add(link.url, type_, url, pub, ctx.args)
+        state.links.add(link.url, type_, url, pub, ctx.args)
     if ctx.wants(PartName.title) and record.title:
         # the URL without ?email=: addresses are not recorded in the database or the output
         pub.set_title(record.title, PartType.oadoi, url, ctx.args)

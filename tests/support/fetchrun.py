@@ -25,7 +25,7 @@ from pubfetch.model.publication import Publication
 from pubfetch.net.mapping_transport import Answer, MappingTransport
 from pubfetch.net.transport import Transport
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from pubfetch.rules import ScrapingRules
 from support.synthetic import SCHOLARLY_OFF, SyntheticServices, in_process
 
@@ -80,9 +80,9 @@ class InProcessRun:
         with self.context() as ctx:
             return list(fetch_many(ids, db=db, config=self.config, context=ctx, summary=summary, **options))
 
-    def pub_run(self, publication_id: str) -> PubRun:
+    def pub_state(self, publication_id: str) -> PubState:
         """A publication's run state as the chain starts it: the ID (PMID, PMCID or DOI) as an external part."""
-        return PubRun(init_publication(classify(publication_id), self.config.fetching))
+        return PubState(init_publication(classify(publication_id), self.config.fetching))
 
 
 def fetch_run(services: SyntheticServices | int = 3, *, answers: Mapping[str, Answer] | None = None,

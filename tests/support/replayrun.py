@@ -15,7 +15,7 @@ from pubfetch.fetcher import fetch_many, init_publication
 from pubfetch.ids import classify
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.resources.pubrun import PubRun
+from pubfetch.resources.pubstate import PubState
 from pubfetch.resources.site import fetch_site
 from support.fetchrun import run_context
 from support.loopback import LoopbackServer
@@ -79,9 +79,9 @@ def read_at_url(server: LoopbackServer, pages: list[tuple[str, str]]) -> list[Pu
     out = []
     with run_context(cfg) as ctx:
         for url, doi in pages:
-            run = PubRun(init_publication(classify(doi), cfg.fetching))
-            fetch_site(ctx, run, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
-            out.append(run.pub)
+            state = PubState(init_publication(classify(doi), cfg.fetching))
+            fetch_site(ctx, state, url, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+            out.append(state.pub)
     return out
 
 

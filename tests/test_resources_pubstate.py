@@ -1,4 +1,4 @@
-"""One publication's pass through the resources (pubfetch/resources/pubrun.py): its run flags, which failures make an
+"""One publication's pass through the resources (pubfetch/resources/pubstate.py): its run flags, which failures make an
 entry retryable and which are asked again in the run, the words failures are told in."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.pubrun import PubRun, RunFlag, failure_word, worth_asking_again
+from pubfetch.resources.pubstate import PubFlag, PubState, failure_word, worth_asking_again
 from support.fetchrun import fetch_run
 from support.synthetic import Article
 
@@ -22,11 +22,11 @@ def result(kind: OutcomeKind, status: int | None = None, *, fetch_exception: boo
 
 
 def test_a_flag_is_set_by_its_value_and_a_misspelt_one_is_refused() -> None:
-    run = PubRun(Publication())
-    run.set("europepmc", RunFlag.DOI)
-    assert run.has(RunFlag.EUROPEPMC) and run.has("doi") and not run.has(RunFlag.OADOI)
+    state = PubState(Publication())
+    state.set("europepmc", PubFlag.DOI)
+    assert state.has(PubFlag.EUROPEPMC) and state.has("doi") and not state.has(PubFlag.OADOI)
     with pytest.raises(ValueError):
-        run.set("europmc")
+        state.set("europmc")
 
 
 def test_what_is_asked_again_in_the_run_is_what_may_pass_within_minutes() -> None:
@@ -46,40 +46,40 @@ def test_failures_are_told_in_words_a_user_can_act_on() -> None:
 
 
 def test_a_failure_marks_the_entry_and_the_retry_waits_for_retry_after() -> None:
-    run = PubRun(Publication())
-    run.fail(result(OutcomeKind.HTTP_ERROR, 503, retry_after=120), RunFlag.OADOI)
-    assert run.pub.state.fetch_exception and run.again_flags == {RunFlag.OADOI}
-    assert run.not_before > 0
-    quiet = PubRun(Publication())
-    quiet.fail(result(OutcomeKind.NOT_FOUND, 404, fetch_exception=False), RunFlag.OADOI)
+    state = PubState(Publication())
+    state.fail(result(OutcomeKind.HTTP_ERROR, 503, retry_after=120), PubFlag.OADOI)
+    assert state.pub.state.fetch_exception and state.again_flags == {PubFlag.OADOI}
+    assert state.not_before > 0
+    quiet = PubState(Publication())
+    quiet.fail(result(OutcomeKind.NOT_FOUND, 404, fetch_exception=False), PubFlag.OADOI)
     assert not quiet.pub.state.fetch_exception and not quiet.again_flags
 
 
 def test_an_answer_lost_on_the_way_from_a_service_is_a_failure_though_no_fetch_exception() -> None:
     lost = result(OutcomeKind.TOO_LARGE, 200, fetch_exception=False)
-    page = PubRun(Publication())
-    page.fail(lost, RunFlag.DOI)  # from a publisher: an answer about the page
+    page = PubState(Publication())
+    page.fail(lost, PubFlag.DOI)  # from a publisher: an answer about the page
     assert not page.pub.state.fetch_exception
-    service = PubRun(Publication())
-    service.fail_service(lost, RunFlag.EPMC_PMID)  # from a configured service: retried later
+    service = PubState(Publication())
+    service.fail_service(lost, PubFlag.EPMC_PMID)  # from a configured service: retried later
     assert service.pub.state.fetch_exception and not service.again_flags
 
 
 def test_restart_keeps_nothing_but_the_ids() -> None:
-    run = fetch_run(1).pub_run(Article(0).pmid)
-    run.pub.set_title("A title", PartType.europepmc, URL, fetch_run(1).config.fetching)
-    run.set(RunFlag.EUROPEPMC)
-    run.id_count = 2
-    run.restart()
-    assert run.flags == set() and run.id_count == 0 and not run.again_flags
-    assert run.pub.title.is_empty()
+    state = fetch_run(1).pub_state(Article(0).pmid)
+    state.pub.set_title("A title", PartType.europepmc, URL, fetch_run(1).config.fetching)
+    state.set(PubFlag.EUROPEPMC)
+    state.id_count = 2
+    state.restart()
+    assert state.flags == set() and state.id_count == 0 and not state.again_flags
+    assert state.pub.title.is_empty()
 
 
 def test_a_blocked_page_and_an_unreadable_answer_make_the_entry_retryable_under_their_words() -> None:
     """Nothing is taken from a bot gate or a garbled service answer; the entry is fetched again in a later run."""
-    blocked = PubRun(Publication())
+    blocked = PubState(Publication())
     blocked.blocked("https://journal.example/article/1", "a browser challenge")
-    unreadable = PubRun(Publication())
+    unreadable = PubState(Publication())
     unreadable.unreadable()
     assert blocked.pub.state.fetch_exception and blocked.pub.state.failures == {"blocked": 1}
     assert unreadable.pub.state.fetch_exception and unreadable.pub.state.failures == {"transient": 1}

@@ -1,7 +1,7 @@
 """One publication's pass through the resources: what was asked for it (PubFetcher's FetcherPublicationState), what
 failed in a way worth asking once more in the run, and the words a failure is told in.
 
-The flags of :class:`PubRun` make each resource ask for a publication at most once per ID kind within one fetch,
+The flags of :class:`PubState` make each resource ask for a publication at most once per ID kind within one fetch,
 whatever the batch around it; its failures record what the end-of-run retry asks again, and only that.
 """
 
@@ -29,7 +29,7 @@ SERVICE_GLITCHES = frozenset({OutcomeKind.IO_ERROR, OutcomeKind.TOO_LARGE, Outco
                               OutcomeKind.SSL})
 
 
-class RunFlag(StrEnum):
+class PubFlag(StrEnum):
     """What happened to a publication in this fetch (PubFetcher's FetcherPublicationState): a resource sets its flag
     when it asks, and skips a publication whose flag is set, so nothing is asked twice for the same ID kind."""
 
@@ -85,12 +85,12 @@ class RunFlag(StrEnum):
 
 
 @dataclass
-class PubRun:
+class PubState:
     """One publication being fetched, with the flags that stop a resource from asking twice."""
 
     pub: Publication
     links: Links = field(default_factory=Links)
-    flags: set[RunFlag] = field(default_factory=set)
+    flags: set[PubFlag] = field(default_factory=set)
     id_count: int = 0
     #: False once the chain must stop with it: an ID changed under it (it starts again) or it is another run's paper
     keep_going: bool = True
@@ -99,7 +99,7 @@ class PubRun:
     same_as: Publication | None = None
     #: what failed in a way worth asking once more in this run (flags of the resources that asked, links followed),
     #: and when it may be asked again (epoch seconds; the servers' Retry-After)
-    again_flags: set[RunFlag] = field(default_factory=set)
+    again_flags: set[PubFlag] = field(default_factory=set)
     again_links: list[QueuedLink] = field(default_factory=list)
     not_before: float = 0.0
     #: pages abandoned by their reader process in this run (asked and final URLs): not asked again, they would be read
@@ -122,14 +122,14 @@ class PubRun:
         self.not_before = 0.0
         self.annotations = {}
 
-    def has(self, flag: RunFlag | str) -> bool:
-        return RunFlag(flag) in self.flags
+    def has(self, flag: PubFlag | str) -> bool:
+        return PubFlag(flag) in self.flags
 
-    def set(self, *flags: RunFlag | str) -> None:
+    def set(self, *flags: PubFlag | str) -> None:
         """Set flags; a string must be a flag's value (a misspelt one raises ValueError instead of never matching)."""
-        self.flags.update(RunFlag(flag) for flag in flags)
+        self.flags.update(PubFlag(flag) for flag in flags)
 
-    def fail(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
+    def fail(self, result: FetchResult, again: PubFlag | QueuedLink) -> None:
         """Record a failed request: transient failures make the entry retryable later (fetchException).
 
         ``again`` is what asked: the flag the resource set when it asked, or the link it followed. When the failure
@@ -139,17 +139,17 @@ class PubRun:
             self.pub.state.failed(failure_word(result.kind))
             self._again(result, again)
 
-    def fail_service(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
+    def fail_service(self, result: FetchResult, again: PubFlag | QueuedLink) -> None:
         """Record a failed request to a configured service: as :meth:`fail`, and also for an answer lost on the way
         (:data:`SERVICE_GLITCHES`), so that the entry is retried instead of silently missing what that service gives."""
         if result.fetch_exception or result.kind in SERVICE_GLITCHES:
             self.pub.state.failed(failure_word(result.kind))
             self._again(result, again)
 
-    def _again(self, result: FetchResult, again: RunFlag | QueuedLink) -> None:
+    def _again(self, result: FetchResult, again: PubFlag | QueuedLink) -> None:
         if not worth_asking_again(result):
             return
-        if isinstance(again, RunFlag):
+        if isinstance(again, PubFlag):
             self.again_flags.add(again)
         else:
             self.again_links.append(again)
