@@ -16,6 +16,7 @@ checkout, back to back on one machine (the function it calls has kept its signat
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import os
@@ -45,6 +46,18 @@ def _context(rules: object) -> Any:
         from pubfetch.resources.base import Context
 
         return Context(rules=rules)
+
+
+def _pub_state_class() -> Any:
+    """The class of one publication's state in a fetch, as the checkout names it and wherever it keeps it (PubRun in
+    resources/pubrun.py before its rename, in resources/base.py before it had a module of its own)."""
+    for module, name in (("pubfetch.resources.pubstate", "PubState"), ("pubfetch.resources.pubrun", "PubRun"),
+                         ("pubfetch.resources.base", "PubRun")):
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            continue
+    raise ImportError("this checkout of pubfetch has no class for a publication's state in a fetch")
 
 
 def _note_workers(ctx: object) -> None:
@@ -98,10 +111,7 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
     from pubfetch.ids import classify
     from pubfetch.model.part_type import PartType
     from pubfetch.net.outcome import FetchResult, OutcomeKind
-    try:
-        from pubfetch.resources.pubstate import PubState
-    except ImportError:  # a checkout from before PubState had a module of its own
-        from pubfetch.resources.base import PubState  # type: ignore[attr-defined,no-redef]
+    pub_state = _pub_state_class()
     from pubfetch.resources.site import _merge_page
     from pubfetch.rules import ScrapingRules
 
@@ -113,7 +123,7 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
         result = FetchResult(address, address, OutcomeKind.OK, status=200, content_type="text/html", body=body,
                              text=body.decode("utf-8", "replace"))
         doi = PAGE_DOIS.get(url, SOME_DOI)  # fetched for its own paper, as a fetch of the corpus's DOIs does
-        state = PubState(init_publication(classify(doi), ctx.args))
+        state = pub_state(init_publication(classify(doi), ctx.args))
         _merge_page(ctx, state, result, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
         _note_workers(ctx)
         return 1

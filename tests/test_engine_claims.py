@@ -1,5 +1,5 @@
-"""Claims: a paper given more than once (by PMID, PMCID or DOI) in the batches in flight together is held by the run
-that claimed it first; the others stop as the same publication."""
+"""Claims: a paper given more than once (by PMID, PMCID or DOI) in the batches in flight together is held by the
+publication that claimed it first; the others stop as the same publication."""
 
 from __future__ import annotations
 

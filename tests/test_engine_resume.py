@@ -43,8 +43,8 @@ def test_a_failed_link_is_queued_again_for_the_retry() -> None:
 def test_an_answer_is_not_asked_again_in_the_same_run() -> None:
     state = PubState(Publication())
     state.set(PubFlag.EPMC_FULLTEXT_PMCID)
-    state.fail_service(FetchResult(url=PAGE, final_url=PAGE, kind=OutcomeKind.NOT_FOUND, status=404, fetch_exception=True),
-                     PubFlag.EPMC_FULLTEXT_PMCID)
+    not_found = FetchResult(url=PAGE, final_url=PAGE, kind=OutcomeKind.NOT_FOUND, status=404, fetch_exception=True)
+    state.fail_service(not_found, PubFlag.EPMC_FULLTEXT_PMCID)
     resume = Resume.of(state)
     assert not resume.worth_retrying
     assert PubFlag.EPMC_FULLTEXT_PMCID in resume.flags

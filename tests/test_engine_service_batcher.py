@@ -125,8 +125,8 @@ def test_a_straggler_of_the_older_batch_rides_with_the_next_batchs_request_while
         batcher.requesting(straggler, False)  # its page answered: on its way to the step
         threads.append(threading.Thread(target=batcher.serve, args=(step, service, straggler)))
         threads[-1].start()
-        wait_until(lambda: any(state is straggler for batch in batcher._open.values() for state in batch.states), GUARD_S,
-                   "the straggler in the open batch")
+        wait_until(lambda: any(state is straggler for batch in batcher._open.values() for state in batch.states),
+                   GUARD_S, "the straggler in the open batch")
     finally:
         host.connection.release()
         for thread in threads:

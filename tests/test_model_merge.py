@@ -1,4 +1,4 @@
-"""Merging a parsed record into a publication (pubfetch.model.merge) and the per-fetch run flags of the chain."""
+"""Merging a parsed record into a publication (pubfetch.model.merge) and the per-fetch flags of a publication's state."""
 
 from __future__ import annotations
 

@@ -103,7 +103,7 @@ def test_full_text_xml_is_asked_for_what_the_search_calls_open_access_only() -> 
         europepmc.fetch_fulltext_xml(ctx, states)  # asked once per publication
     assert run.services.ids_asked["europepmc_fulltext"] == {Article(0).pmcid: 1, Article(2).pmcid: 1}
     assert [r.pub.fulltext.type for r in states] == [PartType.europepmc_xml, PartType.na,
-                                                   PartType.europepmc_xml, PartType.na]
+                                                     PartType.europepmc_xml, PartType.na]
     assert states[0].pub.fulltext.content.startswith(Article(0).title)
 
 

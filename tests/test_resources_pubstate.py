@@ -1,5 +1,5 @@
-"""One publication's pass through the resources (pubfetch/resources/pubstate.py): its run flags, which failures make an
-entry retryable and which are asked again in the run, the words failures are told in."""
+"""One publication's state in a fetch run (pubfetch/resources/pubstate.py): its flags, which failures make an entry
+retryable and which are asked again in the run, the words failures are told in."""
 
 from __future__ import annotations
 

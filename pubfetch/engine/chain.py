@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 LINK_STOP_PARTS = (PartName.title, PartName.keywords, PartName.theAbstract, PartName.fulltext)
 ID_PARTS = (PartName.pmid, PartName.pmcid, PartName.doi)
 
-#: How a batchable step is served to a publication's runs (the flow's batcher).
+#: How a batchable step is served to the states of publications (the flow's batcher).
 Serve = Callable[[Step, Sequence[PubState]], None]
 
 

@@ -1,5 +1,5 @@
-"""Which run holds a paper given more than once (by PMID on one line, by DOI on another), in one batch or in the
-batches in flight together: the paper is fetched once, as the run that claimed it first."""
+"""Which publication holds a paper given more than once (by PMID on one line, by DOI on another), in one batch or in
+the batches in flight together: the paper is fetched once, as the publication that claimed it first."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ def identity_keys(pub: Publication) -> list[str]:
 
 
 class Claims:
-    """Which run holds a paper, by PMID, PMCID and DOI, across the batches in flight together (fetch_many overlaps
-    a batch with the next one): a paper given twice, in one batch or in two neighbouring ones, is fetched once.
-    A batch's claims are kept until every batch read from the database while it was in flight is done (the caller
+    """Which publication holds a paper, by PMID, PMCID and DOI, across the batches in flight together (fetch_many
+    overlaps a batch with the next one): a paper given twice, in one batch or in two neighbouring ones, is fetched
+    once. A batch's claims are kept until every batch read from the database while it was in flight is done (the caller
     says when: :meth:`forget`), so this holds the claims of a few batches, never the run's."""
 
     def __init__(self) -> None:
@@ -30,7 +30,7 @@ class Claims:
         self._lock = threading.Lock()
 
     def claim(self, states: Sequence[PubState], batch: int, scope: str = "") -> None:
-        """Mark each of ``runs`` (of batch number ``batch``) whose paper an earlier-claimed run of the same ``scope``
+        """Mark each of ``states`` (of batch number ``batch``) whose paper an earlier-claimed one of the same ``scope``
         (a queued job) holds as the same publication (it stops: its thread sees ``same_as``); claim the others' IDs."""
         with self._lock:
             for state in states:

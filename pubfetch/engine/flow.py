@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 #: sources must not loop forever).
 MAX_RESTARTS = 3
 
-#: Called with each publication's run as soon as the publication is done.
+#: Called with each publication's state as soon as the publication is done.
 OnComplete = Callable[[PubState], None]
 
 
@@ -85,7 +85,7 @@ def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: O
                        batch: int = 0) -> list[Publication]:
     """Fetch a batch of publications in place (the caller decides which ones may be fetched: can_fetch).
 
-    ``on_complete`` is called (on a worker thread) with each publication's run as soon as it is done, so that it can
+    ``on_complete`` is called (on a worker thread) with each publication's state as soon as it is done, so that it can
     be stored at once: an interrupted batch then loses only what was still in flight. Publications that gave up after
     too many ID changes are not passed to it. ``resumes`` (aligned with ``pubs``) start publications where an earlier
     fetch in this run stopped (:class:`~pubfetch.engine.resume.Resume`: the end-of-run retry). ``shared`` is what the
@@ -94,7 +94,7 @@ def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: O
     fetched."""
     shared = shared or InFlight(ctx)
     states = [resume.state_for(pub) if resume is not None else PubState(pub)
-            for pub, resume in zip(pubs, resumes or [None] * len(pubs), strict=True)]
+              for pub, resume in zip(pubs, resumes or [None] * len(pubs), strict=True)]
     same_as: dict[int, Publication] = {}
     if states:
         _flow(ctx, states, same_as, on_complete, shared, batch)
@@ -159,7 +159,7 @@ def _flow(ctx: Context, states: list[PubState], same_as: dict[int, Publication],
 
 def _fetch_one(ctx: Context, state: PubState, serve: Callable[[Step, Sequence[PubState]], None]) -> bool:
     """One publication through the resources and its links, restarted when one of its IDs changed under it; whether
-    it is complete (False: it is another run's paper, or it gave up after too many restarts)."""
+    it is complete (False: another publication of the batch holds its paper, or it gave up after too many restarts)."""
     for attempt in range(MAX_RESTARTS + 1):
         if attempt:
             log.info("resetting publication %s", state.pub.ids)

@@ -51,7 +51,7 @@ class Resume:
 
     @classmethod
     def of(cls, state: PubState) -> Resume:
-        """Where ``run`` stopped."""
+        """Where ``state`` stopped."""
         links = Links.from_json(state.links.to_json())
         for link in state.again_links:
             links.again(link)
@@ -63,7 +63,7 @@ class Resume:
         return bool(self.again)
 
     def state_for(self, pub: Publication) -> PubState:
-        """A run of ``pub`` that starts where the failed one stopped."""
+        """A fresh state of ``pub`` that starts where the failed fetch stopped."""
         return PubState(pub, links=Links.from_json(self.links), flags=set(self.flags))
 
     def to_json(self) -> dict[str, Any]:

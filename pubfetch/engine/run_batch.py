@@ -89,8 +89,8 @@ class Tally:
 
     def complete(self, pub: Publication, fetched: bool, batch: BatchMark, state: PubState | None = None,
                  position: int = 0) -> bool:
-        """Whether ``pub`` is reported now; False when it waits for the end-of-run retry (with the ``run`` it was
-        fetched by and its ``position`` in its ``batch``, which order the retry) or was already reported."""
+        """Whether ``pub`` is reported now; False when it waits for the end-of-run retry (with the ``state`` it was
+        fetched with and its ``position`` in its ``batch``, which order the retry) or was already reported."""
         with self._lock:
             if fetched and state is not None and pub.state.fetch_exception and self.retry_exceptions:
                 resume = Resume.of(state)

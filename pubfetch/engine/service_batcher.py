@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 #: The rank a batch queues with for a host after letting the requests waiting for it go: behind all of them.
 LAST_RANK = 1 << 62
 
-#: A batchable step of the chain: serves every run it is given (each by its own flags), in as few requests as it can.
+#: A batchable step of the chain: serves every publication it is given (each by its own flags), in as few requests
+#: as it can.
 Step = Callable[[Context, Sequence[PubState]], None]
 
 
@@ -84,7 +85,7 @@ class Batcher:
     # ------------------------------------------------------------------------------------------ publications' moves
 
     def start(self, states: Sequence[PubState], flow: int) -> None:
-        """``runs`` (of flow number ``flow``) start: on their way, served in flow and input order."""
+        """``states`` (of flow number ``flow``) start: on their way, served in flow and input order."""
         with self._cond:
             for index, state in enumerate(states):
                 self._order[id(state)] = (flow, index)
@@ -95,7 +96,7 @@ class Batcher:
         return self._flow_of.get(id(state), 0)
 
     def requesting(self, state: PubState, sending: bool) -> None:
-        """``run`` sends a request (it waits for a host, not on its way to a step) or got its answer (on its way
+        """``state`` sends a request (it waits for a host, not on its way to a step) or got its answer (on its way
         again: it may come to a step in a moment)."""
         with self._cond:
             if sending:
@@ -105,7 +106,7 @@ class Batcher:
                 self._transit.add(id(state))
 
     def finished(self, state: PubState) -> None:
-        """``run`` is done: forgotten."""
+        """``state`` is done: forgotten."""
         with self._cond:
             self._transit.discard(id(state))
             self._order.pop(id(state), None)
@@ -115,8 +116,8 @@ class Batcher:
     # ------------------------------------------------------------------------------------------------- the batches
 
     def serve(self, step: Step, service: BatchedService, state: PubState) -> None:
-        """Serve ``run`` by ``step`` together with the other runs that reach the step before its host can take the
-        request (blocks until served; re-raises the step's error)."""
+        """Serve ``state`` by ``step`` together with the other publications that reach the step before its host can
+        take the request (blocks until served; re-raises the step's error)."""
         size = max(1, service.size(self.ctx))
         with self._cond:
             self._transit.discard(id(state))

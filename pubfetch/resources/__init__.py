@@ -2,9 +2,9 @@
 which parser reads the answer and which part type its parts get; the order and the loop are in
 :mod:`pubfetch.engine.chain`.
 
-What every resource shares is exported: the run's :class:`Context` and one publication's pass (:class:`PubState`,
-:class:`PubFlag`). The names are imported on first use: :mod:`pubfetch.engine.chain` imports the resource modules
-it walks.
+What every resource shares is exported: the run's :class:`Context` and one publication's state in the fetch
+(:class:`PubState`, :class:`PubFlag`). The names are imported on first use: :mod:`pubfetch.engine.chain` imports the
+resource modules it walks.
 """
 
 import typing as _typing

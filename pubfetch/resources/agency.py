@@ -39,7 +39,7 @@ def wants_agency(ctx: Context, state: PubState) -> bool:
 
 
 def fetch_agencies(ctx: Context, states: Sequence[PubState]) -> None:
-    """Look up the agencies of the runs' DOI prefixes not known yet: from the database, else from doi.org."""
+    """Look up the agencies of the publications' DOI prefixes not known yet: from the database, else from doi.org."""
     prefixes = []
     for state in states:
         if wants_agency(ctx, state):

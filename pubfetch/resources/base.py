@@ -5,7 +5,7 @@ few requests as the service allows (in slices of the service's batch size, :func
 answers are worth; the chain (``pubfetch.engine.chain``) only decides the order. :class:`Context` holds the run's
 client, settings, rules, renderer and workers, and warns once per run about a setting that makes services answer less
 well (:class:`PubfetchWarning`, such as a configured e-mail address that is not one, :func:`email_address`). One
-publication's pass, its flags and failures, is :mod:`pubfetch.resources.pubstate`.
+publication's state in the run, its flags and failures, is :mod:`pubfetch.resources.pubstate`.
 """
 
 from __future__ import annotations

@@ -61,8 +61,8 @@ def _works(ctx: Context, dois: list[str]) -> FetchResult:
 
 
 def fetch_crossref(ctx: Context, states: Sequence[PubState]) -> None:
-    """The works of the runs' Crossref DOIs, then the notices that update them; Crossref's retraction verdict of each
-    paper once both are known (a notice of type retraction named by either work)."""
+    """The works of the publications' Crossref DOIs, then the notices that update them; Crossref's retraction verdict
+    of each paper once both are known (a notice of type retraction named by either work)."""
     todo = []
     for state in states:
         if wants_crossref(ctx, state):
@@ -70,7 +70,7 @@ def fetch_crossref(ctx: Context, states: Sequence[PubState]) -> None:
             todo.append((state, state.pub.doi.content))
     if not todo:
         return
-    said: dict[int, bool] = {}  # what each paper's own work says, by run
+    said: dict[int, bool] = {}  # what each paper's own work says, by id() of its state
 
     def apply(state: PubState, record: ArticleRecord, url: str) -> None:
         state.set(PubFlag.CROSSREF)
@@ -91,8 +91,8 @@ def fetch_crossref(ctx: Context, states: Sequence[PubState]) -> None:
 
 def _notices(ctx: Context, todo: Sequence[tuple[PubState, str]]) -> dict[int, bool]:
     """The notices (corrections, retractions ...) whose ``update-to`` names the DOIs: each becomes an update of its
-    paper seen from the paper (``RetractionIn``). Returns, for each run whose notices were answered, whether one is a
-    retraction."""
+    paper seen from the paper (``RetractionIn``). Returns, for each state (by id()) whose notices were answered,
+    whether one is a retraction."""
     noticed: dict[int, bool] = {}
     for chunk in chunks(todo, ctx.config.batching.crossref_batch):
         dois = list(dict.fromkeys(doi for _, doi in chunk))

@@ -51,8 +51,8 @@ def finished(ctx: Context, state: PubState) -> bool:
 def ask_in_batches(ctx: Context, todo: Sequence[tuple[PubState, str]], size: int,
                    request: Callable[[list[str]], FetchResult], parse: Callable[[bytes], list[ArticleRecord]],
                    asked: PubFlag, apply: Callable[[PubState, ArticleRecord, str], None], what: str) -> None:
-    """Ask the DOIs of ``todo`` in requests of at most ``size`` DOIs and apply each DOI's record to its run; a failed
-    request is each of its runs' failure (``asked`` is what the end-of-run retry asks again)."""
+    """Ask the DOIs of ``todo`` in requests of at most ``size`` DOIs and apply each DOI's record to its publication; a
+    failed request is each of its publications' failure (``asked`` is what the end-of-run retry asks again)."""
     for chunk in chunks(todo, size):
         dois = list(dict.fromkeys(doi for _, doi in chunk))
         result = request(dois)

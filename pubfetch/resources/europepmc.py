@@ -118,8 +118,8 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
 def _search_pass(ctx: Context, states: Sequence[PubState],
                  on_failure: Callable[[str, list[tuple[PubState, str]], FetchResult], None],
                  ) -> Iterator[tuple[PubState, str, str, ArticleRecord | None]]:
-    """One pass of batched searches: for each run, the ID kind used, the ID, and the record a one-ID query would
-    have given (``None`` when there was none); runs whose request failed go to ``on_failure`` instead."""
+    """One pass of batched searches: for each publication, the ID kind used, the ID, and the record a one-ID query would
+    have given (``None`` when there was none); publications whose request failed go to ``on_failure`` instead."""
     groups: dict[str, list[tuple[PubState, str]]] = defaultdict(list)
     for state in states:
         query = _query_kind(state)

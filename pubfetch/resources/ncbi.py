@@ -78,8 +78,8 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
              apply: Callable[[PubState, ArticleRecord, str], None], asked: PubFlag,
              optional: frozenset[int] = frozenset()) -> None:
     """Efetch ID lists and apply each record to its publication; a failure is the publication's fetch exception (and
-    ``asked``, the flag set when it was asked, is asked again by the end-of-run retry), except for the runs in
-    ``optional`` (by id()), which only wanted a detail."""
+    ``asked``, the flag set when it was asked, is asked again by the end-of-run retry), except for the publications in
+    ``optional`` (by id() of their state), which only wanted a detail."""
     for chunk in chunks(todo, ctx.config.batching.efetch_batch):
         ids = list(dict.fromkeys(value for _, value in chunk))
         result = efetch(ctx, db, ids)

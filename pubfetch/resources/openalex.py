@@ -68,7 +68,7 @@ def fetch_openalex(ctx: Context, states: Sequence[PubState]) -> None:
         merge(ctx, state, record, PartType.openalex, part_url)
         for link in record.links:
             state.links.add(link.url, PartType.pdf_oadoi if link.kind == "pdf" else PartType.link_oadoi, part_url,
-                          state.pub, ctx.args)
+                            state.pub, ctx.args)
 
     size = ctx.config.batching.openalex_batch
     for single, group_size in ((False, size), (True, 1)):

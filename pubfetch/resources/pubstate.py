@@ -1,8 +1,9 @@
-"""One publication's pass through the resources: what was asked for it (PubFetcher's FetcherPublicationState), what
-failed in a way worth asking once more in the run, and the words a failure is told in.
+"""One publication's state in a fetch run, on its pass through the resources: what was asked for it (PubFetcher's
+FetcherPublicationState), what failed in a way worth asking once more in the run, and the words a failure is told in.
 
 The flags of :class:`PubState` make each resource ask for a publication at most once per ID kind within one fetch,
-whatever the batch around it; its failures record what the end-of-run retry asks again, and only that.
+whatever the batch around it; its failures record what the end-of-run retry asks again, and only that. Its instances
+are named ``state`` (``states``); "run" is the whole fetch run (:class:`~pubfetch.engine.assembly.FetchRun`) only.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ class PubState:
     links: Links = field(default_factory=Links)
     flags: set[PubFlag] = field(default_factory=set)
     id_count: int = 0
-    #: False once the chain must stop with it: an ID changed under it (it starts again) or it is another run's paper
+    #: False once the chain must stop with it: an ID changed under it (it starts again) or another publication of the
+    #: batch holds its paper
     keep_going: bool = True
     start_ids: PublicationIds | None = None
     #: the publication of the batch this one turned out to be (its PMID, PMCID or DOI is the same): fetched only there

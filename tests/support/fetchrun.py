@@ -3,7 +3,7 @@
 ``fetch_run(4)`` is what Scrapy's ``get_crawler`` is to a spider: the production run, assembled as the command line and
 the library assemble theirs (the client's every layer and its answer memory, the rules, the workers), over the
 synthetic services of 4 publications answering in this process (``synthetic.in_process``), with the settings a test of
-the chain wants and the ways in (a whole fetch, a context for calling one resource, a publication's run state). No
+the chain wants and the ways in (a whole fetch, a context for calling one resource, a publication's state). No
 socket is opened and nothing waits for a server, so these tests are fast and their requests are exactly the ones the
 chain made. A test whose services listen on a socket (loopback servers, the corpus's replay proxy) gets the run's
 context with :func:`run_context`. The transport and network layers keep their loopback servers
@@ -81,7 +81,7 @@ class InProcessRun:
             return list(fetch_many(ids, db=db, config=self.config, context=ctx, summary=summary, **options))
 
     def pub_state(self, publication_id: str) -> PubState:
-        """A publication's run state as the chain starts it: the ID (PMID, PMCID or DOI) as an external part."""
+        """A publication's state as the chain starts it: the ID (PMID, PMCID or DOI) as an external part."""
         return PubState(init_publication(classify(publication_id), self.config.fetching))
 
 
