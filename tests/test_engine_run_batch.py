@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch.engine.options import FetchOptions
 from pubfetch.engine.run_batch import (
     BatchMark,
     Identities,
     Tally,
+    Walk,
     checked,
     fetch_batch,
     init_publication,
@@ -112,7 +114,8 @@ def test_a_batch_is_fetched_stored_and_reported_in_input_order(tmp_path: Path) -
     tally = Tally(args, summary, None, retry_exceptions=True)
     batch = [init_publication(PublicationIds(Article(i).pmid), args) for i in (2, 0, 1)]
     with run.context() as ctx, StoreWriter(store) as writer:
-        reported = fetch_batch(ctx, writer, batch, tally, tally.next_batch())
+        walk = Walk(ctx, None, writer, tally, len(batch), FetchOptions(summary=summary), own_context=False)
+        reported = fetch_batch(walk, batch, tally.next_batch())
     assert reported == batch
     assert [p.title.content for p in reported] == [Article(i).title for i in (2, 0, 1)]
     again = store.get_publication(PublicationIds(Article(0).pmid))
@@ -132,7 +135,8 @@ def test_a_publication_can_fetch_refuses_is_reported_without_a_request() -> None
     summary = BatchSummary()
     tally = Tally(args, summary, None, retry_exceptions=True)
     with run.context() as ctx:
-        assert fetch_batch(ctx, None, [done], tally, tally.next_batch()) == [done]
+        walk = Walk(ctx, None, None, tally, 1, FetchOptions(summary=summary), own_context=False)
+        assert fetch_batch(walk, [done], tally.next_batch()) == [done]
     assert run.transport.sent == []
     assert summary.skipped == 1
     tally.retry.close()

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Self
 from pubfetch.config import FetchConfig, rate_db_default
 from pubfetch.engine.flow import InFlight
 from pubfetch.engine.options import Errors, FetchOptions
-from pubfetch.engine.overlap import Walk, retried, run_batches
+from pubfetch.engine.overlap import retried, run_batches
 from pubfetch.engine.resume import RetryEntry
-from pubfetch.engine.run_batch import IdsLike, Tally
+from pubfetch.engine.run_batch import IdsLike, Tally, Walk
 from pubfetch.engine.summary import BatchSummary
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.publication import Publication

@@ -7,40 +7,14 @@ import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
 
 from pubfetch.engine.flow import InFlight
-from pubfetch.engine.options import FetchOptions
 from pubfetch.engine.resume import RetryEntry
-from pubfetch.engine.run_batch import IdsLike, Tally, checked, fetch_batch, loaded_batches, waiting
+from pubfetch.engine.run_batch import IdsLike, Walk, checked, fetch_batch, loaded_batches, waiting
 from pubfetch.model.publication import Publication
 from pubfetch.resources.base import Context
-from pubfetch.store import Store
-from pubfetch.store.writer import StoreWriter
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Walk:
-    """One fetch's walk through its batches: the run's context, the store the entries are read from (None: every
-    publication is fetched afresh) and the writer they are written through, the tally, the batch size, and the call's
-    options. ``own_context``: the run built the context (a caller's goes on serving after a stop); ``shared``: the
-    batches in flight of other callers in this context to gather with (claims within ``scope``)."""
-
-    ctx: Context
-    reader: Store | None
-    writer: StoreWriter | None
-    tally: Tally
-    size: int
-    options: FetchOptions
-    own_context: bool
-    shared: InFlight | None = None
-    scope: str = ""
-
-    @property
-    def in_flight(self) -> int:
-        return 2 if self.size > 1 else 1
 
 
 def run_batches(walk: Walk, ids: Iterator[IdsLike]) -> Iterator[Publication]:
@@ -71,7 +45,7 @@ def retried(walk: Walk, chunks: Iterable[list[RetryEntry]], count: int) -> Itera
     walk.tally.retry_exceptions = False
     for entries in chunks:
         pubs, resumes = waiting(entries, walk.ctx.client.config.retry_after_cap_s)
-        reported = fetch_batch(walk.ctx, walk.writer, pubs, walk.tally, walk.tally.next_batch(), resumes=resumes)
+        reported = fetch_batch(walk, pubs, walk.tally.next_batch(), resumes=resumes)
         yield from checked(reported, walk.options.errors)
 
 
@@ -112,7 +86,7 @@ def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Pub
                     raise
                 mark = tally.next_batch(number)
                 try:
-                    window.append((number, pool.submit(fetch_batch, ctx, walk.writer, batch, tally, mark, shared)))
+                    window.append((number, pool.submit(fetch_batch, walk, batch, mark, shared)))
                 except BaseException:
                     shared.end(number)
                     raise

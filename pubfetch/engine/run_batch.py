@@ -1,5 +1,6 @@
 """One batch of a run: its IDs read and loaded from the database, the publications can_fetch allows fetched, each
-stored and reported as soon as it is complete; the tally of what completed, and the end-of-run retry list."""
+stored and reported as soon as it is complete; the tally of what completed, and the end-of-run retry list; the walk
+(context, store, writer, tally) every batch of one fetch shares."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from itertools import islice
 from pubfetch import ids as idmod
 from pubfetch.engine.claims import identity_keys
 from pubfetch.engine.flow import InFlight, fetch_publications
-from pubfetch.engine.options import Errors
+from pubfetch.engine.options import Errors, FetchOptions
 from pubfetch.engine.published import PublishedVersions
 from pubfetch.engine.resume import Resume, RetryEntry
 from pubfetch.engine.summary import BatchSummary, FetchError, failed_transiently
@@ -213,11 +214,35 @@ def fit_to_caps(ctx: Context, pub: Publication) -> bool:
     return not fitting.still_over
 
 
-def fetch_batch(ctx: Context, writer: StoreWriter | None, batch: list[Publication], tally: Tally, mark: BatchMark,
-                 shared: InFlight | None = None, resumes: list[Resume | None] | None = None) -> list[Publication]:
-    """Fetch the publications can_fetch allows (starting where ``resumes`` say, for the end-of-run retry); store and
-    report each one as soon as it is complete (so that an interrupt loses only what is in flight); return the
-    reported ones in input order."""
+@dataclass(frozen=True)
+class Walk:
+    """One fetch's walk through its batches: the run's context, the store the entries are read from (None: every
+    publication is fetched afresh) and the writer they are written through, the tally, the batch size, and the call's
+    options. ``own_context``: the run built the context (a caller's goes on serving after a stop); ``shared``: the
+    batches in flight of other callers in this context to gather with (claims within ``scope``)."""
+
+    ctx: Context
+    reader: Store | None
+    writer: StoreWriter | None
+    tally: Tally
+    size: int
+    options: FetchOptions
+    own_context: bool
+    shared: InFlight | None = None
+    scope: str = ""
+
+    @property
+    def in_flight(self) -> int:
+        return 2 if self.size > 1 else 1
+
+
+def fetch_batch(walk: Walk, batch: list[Publication], mark: BatchMark, shared: InFlight | None = None,
+                resumes: list[Resume | None] | None = None) -> list[Publication]:
+    """Fetch the publications can_fetch allows (starting where ``resumes`` say, for the end-of-run retry) in the walk's
+    context; store each one through its writer and report it to its tally as soon as it is complete (so that an
+    interrupt loses only what is in flight); return the reported ones in input order. ``mark`` is this batch's (from
+    the tally), ``shared`` the batches in flight together (default: this one alone)."""
+    ctx, writer, tally = walk.ctx, walk.writer, walk.tally
     args = ctx.args
     reported: set[int] = set()
     to_fetch: list[Publication] = []
