@@ -70,9 +70,17 @@ def test_warc_dash_writes_the_records_to_standard_output(services: SyntheticServ
      "option --log writes to standard output ('-'), where -is-pmid already writes: give --log a file name"),
     (["-pub-json", ENTRIES, "-out-tables", "-"],
      "option -out-tables writes a directory of files, which standard output ('-') cannot hold: give it a directory"),
+    (["-pub-json", ENTRIES, "--supplements", "-"],
+     "option --supplements writes a directory of files, which standard output ('-') cannot hold: give it a directory"),
 ])
 def test_standard_output_taken_twice_is_refused_before_anything_runs(here: Path, cli: Cli, argv: list[object],
                                                                       message: str) -> None:
     assert usage_error(cli, *argv, "-db-fetch-end", here / "new.db") == f"pubfetch: error: {message}"
     assert not (here / "new.db").exists()  # refused before the fetch step's database was made
     assert not (here / "-").exists()
+
+
+def test_a_search_alone_prints_its_ids_so_its_log_cannot_go_there(here: Path, cli: Cli) -> None:
+    assert usage_error(cli, "-search-europepmc", "protein", "--log", "-") == (
+        "pubfetch: error: option --log writes to standard output ('-'), where the search (its IDs, printed when no "
+        "later step takes them) already writes: give --log a file name")
