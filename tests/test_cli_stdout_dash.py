@@ -84,3 +84,15 @@ def test_a_search_alone_prints_its_ids_so_its_log_cannot_go_there(here: Path, cl
     assert usage_error(cli, "-search-europepmc", "protein", "--log", "-") == (
         "pubfetch: error: option --log writes to standard output ('-'), where the search (its IDs, printed when no "
         "later step takes them) already writes: give --log a file name")
+
+
+def test_a_streaming_fetch_s_report_goes_to_standard_output_and_its_summary_to_stderr(
+        services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    pytest.importorskip("matplotlib", reason="the report needs matplotlib (the [report] extra, also in [test])")
+    ids = tmp_path / "ids.txt"
+    ids.write_text("".join(p + "\n" for p in services.pmids()))
+    code, out, err = cli("-pub-file", ids, "-db-fetch-end", tmp_path / "pubs.db", "-report", "-",
+                         "--allow-private-addresses", "--no-javascript")
+    assert (code, err.splitlines()[-1]) == (0, "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
+                                               "0 failed")
+    assert out.lstrip().lower().startswith("<!doctype html>") and "database " in out
