@@ -74,6 +74,11 @@ def test_worker_command_reaches_the_services_the_file_defines(compose: dict) -> 
     assert worker["build"]["dockerfile"] == "deploy/Dockerfile"
 
 
+def test_the_worker_runs_under_an_init_that_reaps_orphans(compose: dict) -> None:
+    """The worker's pool processes render pages; what Chromium leaves orphaned goes to PID 1, which must reap it."""
+    assert compose["services"]["worker"]["init"] is True
+
+
 def test_worker_environment_is_read_by_pubfetch(compose: dict) -> None:
     """Each variable given to the workers changes their configuration (a misspelt one would be silently ignored)."""
     plausible = {"EMAIL": "ops@example.org", "KEY": "0123456789abcdef", "TOOL": "pubfetch-lab"}

@@ -19,7 +19,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from support.cli import Cli
 from support.loopback import Reply
-from support.synthetic import Article, SyntheticServices
+from support.synthetic import Article, SyntheticServices, serve_doi_page
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "command-line.md"
 ARGS = FetcherArgs()
@@ -221,3 +221,43 @@ def test_an_ids_only_fetch_part_run_skips_what_it_has_got(
     code, err = fetch(cli, ids, db, "--fetch-part", part)
     assert sum(services.counts.values()) == asked
     assert (code, err[-1]) == (0, "pubfetch: 3 publications: 0 fetched, 3 skipped; 3 final, 0 partial, 0 failed")
+
+
+#: a publisher's page of a paper behind a paywall: its title and abstract, no full text
+PAYWALLED_PAGE = """<html><head><title>{title}</title><meta name="citation_title" content="{title}">
+<meta name="citation_doi" content="10.5555/synth.1"><meta name="citation_abstract" content="An abstract of this
+synthetic study, given away by its publisher while the full text is sold."></head><body>
+</body></html>"""
+
+
+@pytest.mark.parametrize("parts", [["fulltext"], ["title", "abstract", "fulltext"]])
+def test_a_full_text_run_counts_a_paywalled_paper_partial_and_exits_0(
+        parts: list[str], services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    """The closed-access paper (index 1): its publisher's page is reached and gives its title and abstract but no full
+    text, nor does any other service. That is the partial of the exit-status table (a part no service had), not a
+    failure, whether the run asks for the full text alone or for it with the title and abstract."""
+    article = Article(1)
+    page = serve_doi_page(services, article, PAYWALLED_PAGE.format(title=article.title))
+    ids, db = id_file(tmp_path, [article.pmid]), tmp_path / "pubs.db"
+    code, err = fetch(cli, ids, db, "--fetch-part", *parts)
+    assert services.counts["extra:" + page] == 1  # the publisher's page was read
+    assert (code, err[-1]) == (0, "pubfetch: 1 publication: 1 fetched, 0 skipped; 0 final, 1 partial, 0 failed")
+    with sqlite3.connect(db) as conn:  # no failed request that a later run retries
+        assert conn.execute("SELECT json_extract(json, '$.fetchException') FROM publications").fetchall() == [(0,)]
+
+
+def test_a_full_text_run_fails_for_an_id_no_service_knows(services: SyntheticServices, tmp_path: Path,
+                                                          cli: Cli) -> None:
+    ids, db = id_file(tmp_path, ["39999999"]), tmp_path / "pubs.db"  # not among the services' papers
+    code, err = fetch(cli, ids, db, "--fetch-part", "fulltext")
+    assert (code, err[-1]) == (3, "pubfetch: 1 publication: 1 fetched, 0 skipped; 0 final, 0 partial, 1 failed")
+
+
+@pytest.mark.parametrize("parts", [["fulltext"], ["title", "abstract", "fulltext"]])
+def test_a_full_text_run_whose_service_failed_still_fails_with_its_retry(
+        parts: list[str], services: SyntheticServices, tmp_path: Path, cli: Cli) -> None:
+    services.failing = {"unpaywall"}  # the closed-access paper's Unpaywall request gets 503s: a later run retries it
+    ids, db = id_file(tmp_path, [Article(1).pmid]), tmp_path / "pubs.db"
+    code, err = fetch(cli, ids, db, "--fetch-part", *parts, "--retryLimit", "0")
+    assert code == errors.EXIT_SOME_FAILED
+    assert err[-1].startswith("pubfetch: 1 publication: 1 fetched, 0 skipped; 0 final, 0 partial, 1 failed"), err

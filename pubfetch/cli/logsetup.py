@@ -99,7 +99,8 @@ class RunWarnings(logging.Filter):
     def flush(self) -> None:
         """Print one line per kind of warning gathered since the last flush."""
         kinds, self.kinds = self.kinds, {}
-        where = f"all in {self.log_file}" if self.log_file else "--log FILE keeps them all"
+        where = ("all in the log on standard output" if self.log_file == "-" else f"all in {self.log_file}") \
+            if self.log_file else "--log FILE keeps them all"
         for kind in kinds.values():
             print(f"pubfetch: warning: {kind.line(where)}", file=sys.stderr)
 
@@ -136,6 +137,19 @@ class _LogFile(logging.FileHandler):
             super().close()
 
 
+class _LogStdout(logging.StreamHandler):
+    """``--log -``: the log on standard output (nothing else writes there: pubfetch.cli.preflight)."""
+
+    failed: str | None = None
+
+    def __init__(self) -> None:
+        super().__init__(sys.stdout)
+
+
+#: the handlers of ``--log``, which also take the library internals' records
+_LOG_HANDLERS = (_LogFile, _LogStdout)
+
+
 @dataclass
 class LogSetup:
     """The handlers added for this run, removed again by :meth:`close` (main() may be called many times in tests)."""
@@ -154,7 +168,7 @@ class LogSetup:
     @property
     def failed(self) -> str | None:
         """Why the log file could not be written to (``None``: it could, or there is none)."""
-        return next((h.failed for h in self.handlers if isinstance(h, _LogFile) and h.failed), None)
+        return next((h.failed for h in self.handlers if isinstance(h, _LOG_HANDLERS) and h.failed), None)
 
     def close(self) -> None:
         self.warnings.flush()
@@ -176,8 +190,16 @@ class LogSetup:
             inner.propagate = True
 
 
+def _log_format(handler: logging.Handler) -> logging.Handler:
+    """The ``--log`` handler's level and format: everything, with timestamps and the loggers' names."""
+    handler.setLevel(logging.DEBUG)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    return handler
+
+
 def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSetup:
-    """Attach a stderr handler and, with ``--log``, an appending file handler to the ``pubfetch`` logger."""
+    """Attach a stderr handler and, with ``--log``, an appending file handler (``-``: standard output) to the
+    ``pubfetch`` logger."""
     logger = logging.getLogger(LOGGER)
     setup = LogSetup(old_level=logger.level, old_propagate=logger.propagate, warnings=RunWarnings(log_file))
     library_console.CONSOLE.command_line = True  # this command's handlers show the records, in its words
@@ -186,7 +208,9 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
     console.setFormatter(_ConsoleFormatter())
     console.addFilter(setup.warnings)
     setup.handlers.append(console)
-    if log_file is not None:
+    if log_file == "-":
+        setup.handlers.append(_log_format(_LogStdout()))
+    elif log_file is not None:
         from pubfetch.cli.preflight import why_not_writable
 
         why = why_not_writable(log_file)  # the rule and the words of every output file option
@@ -199,15 +223,13 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
             file_handler = _LogFile(log_file, mode="a", encoding="utf-8")
         except OSError as e:
             raise InputError(f"cannot open log file '{log_file}': {e.strerror or e}") from None
-        file_handler.setLevel(logging.DEBUG)
-        file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
-        setup.handlers.append(file_handler)
+        setup.handlers.append(_log_format(file_handler))
     for h in setup.handlers:
         logger.addHandler(h)
     for name in _LIBRARY_INTERNALS:
         inner = logging.getLogger(name)
         inner.addHandler(logging.NullHandler())
-        inner.handlers.extend(h for h in setup.handlers if isinstance(h, _LogFile))
+        inner.handlers.extend(h for h in setup.handlers if isinstance(h, _LOG_HANDLERS))
         inner.propagate = False
     logger.setLevel(logging.DEBUG if log_file is not None else console.level)
     logger.propagate = False

@@ -35,6 +35,7 @@ from pubfetch.cli.oneoff import run_oneoff
 from pubfetch.cli.options import TESTS
 from pubfetch.cli.parser import ParsedArgs, parse_args
 from pubfetch.cli.pipeline import Pipeline
+from pubfetch.cli.preflight import check_standard_output
 from pubfetch.cli.testops import run_test_operations
 from pubfetch.net.reachability import NetworkUnreachable
 from pubfetch.output.common import Format
@@ -119,6 +120,7 @@ def _guarded_run(args: ParsedArgs, words: list[str]) -> int:
     try:
         if not args.has_role("oneoff", "pipeline", "test"):
             raise UsageError("no operation given (operations are the single-dash options); see pubfetch --help")
+        check_standard_output(args)
         setup = configure(args.get("log"), args.flag("verbose"), words)
     except CliError as e:
         _say(str(e))

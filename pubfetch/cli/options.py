@@ -21,8 +21,8 @@ GENERAL = Group("General", (
     flag("--version", "Print the version and exit", "general"),
     one("--print-completion", "SHELL", "Print the shell completion script for bash or zsh and exit, e.g. "
         "eval \"$(pubfetch --print-completion bash)\" in ~/.bashrc (pubfetch)", role="general"),
-    one("-l --log", "FILE", "Append the log (with debug messages) to FILE; missing parent directories are created",
-        role="general"),
+    one("-l --log", "FILE", "Append the log (with debug messages) to FILE ('-': standard output); missing parent "
+        "directories are created", role="general"),
     flag("--verbose", "Also show informational log messages on stderr, not only warnings and errors (pubfetch)",
          "general"),
 ))
@@ -222,7 +222,8 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--connections-per-host", "N"),
     setting_option("--workers", "N", note="for -db-import-medline and -db-import-jats"),
     setting_option("--download-dir", "DIR", note="for -db-import-medline and -db-import-jats given URLs"),
-    one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped) (pubfetch)",
+    one("--warc", "FILE", "Record every HTTP exchange into this WARC file (.warc.gz: gzipped; '-': standard output) "
+        "(pubfetch)",
         role="modifier"),
     setting_option("--allow-private-addresses"),
     setting_option("--no-javascript"),
@@ -485,7 +486,8 @@ OUTPUT = Group("Pipeline 9: output", (
     flag("-part-table", "Print a CSV table counting publications by part and part type"),
     one("-report", "FILE", "Write an HTML report to FILE: parts final, partial and missing and their sources, full "
         "text by publisher host, and for a fetching run its requests, failures and 429s per host; on the whole "
-        "database when one is named, else on the publications got (pubfetch; needs pubfetch[report])"),
+        "database when one is named, else on the publications got ('-': standard output) (pubfetch; needs "
+        "pubfetch[report])"),
 ))
 
 OUTPUT_MODIFIERS = Group("Output modifiers", (

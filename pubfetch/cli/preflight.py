@@ -7,13 +7,16 @@ and one rule holds for every output file option (``-txt-*``, ``-report``, ``--wa
 for its text files; a path that cannot be written (a directory, a file without write permission, a parent that is a
 file or not writable, a virtual file system such as /proc) is a one-line error before the run starts. A new SQLite
 database gets no directories made for it: a mistyped database path should fail, not create a tree.
+
+Every output file option takes ``-`` for standard output, as other command-line tools do (never a file named ``-``),
+when nothing else writes there: a second writer on the same stream is a usage error before anything runs.
 """
 
 from __future__ import annotations
 
 import os
 
-from pubfetch.cli.errors import InputError
+from pubfetch.cli.errors import InputError, UsageError
 from pubfetch.cli.parser import ParsedArgs
 from pubfetch.store import StoreError, sqlite_path
 from pubfetch.store.sqlite import creation_problem
@@ -27,17 +30,65 @@ OUTPUT_DIRECTORY_OPTIONS = {"out-tables": "-out-tables", "supplements": "--suppl
 NEW_DATABASE_OPTIONS = ("fetch-put", "db-fetch", "db-fetch-end")
 
 
+#: The path that names standard output, as for other command-line tools (PubFetcher's ``-`` too).
+STDOUT = "-"
+#: One-off operations that print nothing on standard output (every other one-off and test operation prints its answer).
+_SILENT_ONEOFFS = frozenset({"db-init", "db-commit", "db-compact", "db-import-medline", "db-import-jats",
+                             "search-remove"})
+#: Pipeline operations that print on standard output.
+_PRINTING_STEPS = ("out-ids", "count-ids", "out", "count", "out-top-hosts", "count-top-hosts", "part-table")
+
+
+def option_name(option: str) -> str:
+    """How the user wrote an option: modifiers (``--warc``, ``--log``) have two dashes, operations one."""
+    return f"--{option}" if option in ("warc", "log") else f"-{option}"
+
+
+def check_standard_output(args: ParsedArgs) -> None:
+    """Raise UsageError, before anything runs, when an output file given as ``-`` (standard output) would share it:
+    with the command's own output (``-out``, a one-off operation's answer, the IDs a search alone prints, a detached
+    job's id) or with another ``-``; two writers on one stream make a file that neither reader can use. A directory
+    option given ``-`` is refused too: standard output cannot hold a directory of files."""
+    for option, name in OUTPUT_DIRECTORY_OPTIONS.items():
+        if args.get(option) == STDOUT:
+            raise UsageError(f"option {name} writes a directory of files, which standard output ('-') cannot hold: "
+                             f"give it a directory")
+    dashes = [option_name(o) for o in (*OUTPUT_FILE_OPTIONS, "log") if args.get(o) == STDOUT]
+    if not dashes:
+        return
+    printing = _printing_operations(args)
+    if len(dashes) > 1:
+        raise UsageError(f"options {' and '.join(dashes)} both write to standard output ('-'): give all but one of "
+                         f"them a file name")
+    if printing:
+        raise UsageError(f"option {dashes[0]} writes to standard output ('-'), where {printing[0]} already writes: "
+                         f"give {dashes[0]} a file name")
+
+
+def _printing_operations(args: ParsedArgs) -> list[str]:
+    """The options given whose output goes to standard output, as the user wrote them."""
+    from pubfetch.cli.searchstep import searches_alone
+
+    printing = [o.names[-1] for o in args.order
+                if (o.role == "oneoff" and o.dest not in _SILENT_ONEOFFS) or o.role == "test"
+                or o.dest in _PRINTING_STEPS]
+    if args.flag("detach"):
+        printing.append("--detach (the job id)")
+    if searches_alone(args):
+        printing.append("the search (its IDs, printed when no later step takes them)")
+    return printing
+
+
 def check_outputs(args: ParsedArgs) -> None:
     """Raise InputError for the first output file or new database that could not be written; creates nothing."""
     for option in OUTPUT_FILE_OPTIONS:
         if option in args:
             path = str(args.get(option))
-            if path == "-" and option.startswith("txt-"):
-                continue  # standard output (pubfetch.cli.emit.write_file)
+            if path == STDOUT:
+                continue  # standard output (pubfetch.cli.emit.write_file); check_standard_output saw it alone there
             why = why_not_writable(path)
             if why:
-                name = "--warc" if option == "warc" else f"-{option}"
-                raise InputError(f"cannot write output file '{path}' ({name}): {why}")
+                raise InputError(f"cannot write output file '{path}' ({option_name(option)}): {why}")
     for option, name in OUTPUT_DIRECTORY_OPTIONS.items():
         if option in args:
             path = str(args.get(option))

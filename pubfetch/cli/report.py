@@ -1,4 +1,5 @@
-"""``-report FILE``: the run report of a command (:mod:`pubfetch.output.report`).
+"""``-report FILE``: the run report of a command (:mod:`pubfetch.output.report`); ``-report -`` writes it to standard
+output.
 
 A command that names a database (``-db-fetch-end``, ``-db-fetch``, ``-fetch-put`` or ``-db``, first found in that
 order) reports on every publication of that database; one without (``-pub ... -fetch``) on the publications of its
@@ -7,15 +8,17 @@ pipeline. A command that fetched publications adds its own counts and its reques
 
 from __future__ import annotations
 
-import os
+import sys
 from collections.abc import Sequence
 
 from pubfetch.cli.errors import CliError, InputError
 from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.preflight import STDOUT
 from pubfetch.fetcher import BatchSummary
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.publication import Publication
-from pubfetch.output.report import ReportUnavailable, check_available, report
+from pubfetch.outfiles import write_output_file
+from pubfetch.output.report import ReportUnavailable, check_available, report_page
 
 #: Options naming the database a report is on, in order of preference.
 DATABASE_OPTIONS = ("db-fetch-end", "db-fetch", "fetch-put", "db")
@@ -38,13 +41,15 @@ def write_report(args: ParsedArgs, publications: Sequence[Publication], summary:
     path = args.get("report")
     db = next((args.get(o) for o in DATABASE_OPTIONS if o in args), None)
     try:
-        parent = os.path.dirname(path)
-        if parent:  # as for every output file (pubfetch.cli.preflight)
-            os.makedirs(parent, exist_ok=True)
         if db is None:
-            report(path, publications, summary=summary, args=fetcher_args)
+            page = report_page(publications, summary=summary, args=fetcher_args)
         else:
-            report(path, db=db, summary=summary, args=fetcher_args)
+            page = report_page(db=db, summary=summary, args=fetcher_args)
+        if path == STDOUT:  # nothing else writes there (pubfetch.cli.preflight.check_standard_output)
+            sys.stdout.write(page)
+            sys.stdout.flush()
+        else:
+            write_output_file(path, lambda f: f.write(page))  # missing directories made, as for every output file
     except ReportUnavailable as e:
         raise CliError(str(e)) from None
     except OSError as e:

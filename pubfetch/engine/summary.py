@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 class BatchSummary:
     """How a run ended: counts of entries by outcome (what the CLI's summary line and exit status report).
 
-    ``failed`` entries got nothing usable or ended with a transient failure (fetchException); ``partial`` ones are
-    neither final nor failed. ``retry_limited`` entries are incomplete and used up their retries: a re-run skips them
+    ``failed`` entries got nothing usable (no service knew the paper: :func:`got_nothing`) or, not final, hold a
+    failed request a later run retries (fetchException); ``partial`` ones are neither final nor failed: they lack only
+    what no service had (a run asking for the full text alone of a paywalled paper is partial, not failed).
+    ``retry_limited`` entries are incomplete and used up their retries: a re-run skips them
     until ``eligible_at`` (epoch ms), or at once with the cooldown options of ``eligible_options`` set to 0.
     ``final_retried`` entries are final but a request for them failed (a 404 from Unpaywall or a publisher page, a
     timeout): PubFetcher's rules fetch them again, up to ``final_retries_left`` more times (-1: on every run; the
@@ -87,7 +89,7 @@ class BatchSummary:
                 self._final_retried(pub, judged, args)
         else:
             self.not_final += 1
-            if pub.state.fetch_exception or pub.is_empty():
+            if pub.state.fetch_exception or got_nothing(pub):
                 self.failed += 1
             if not pub.state.can_fetch(judged, args):
                 self._retry_limited(pub.state.eligible_again(judged, args))
@@ -222,6 +224,15 @@ def _advice(failures: dict[str, int]) -> str:
     if "page too large to read" in failures:
         advice.append("a larger page memory limit may help (page_memory_limit in the config file)")
     return "; ".join(advice)
+
+
+def got_nothing(pub: Publication) -> bool:
+    """Whether no service said anything of the paper: no content part, no page read, no journal, date, author or
+    publication type. Judged on the whole entry, not on the parts a run asks for: a ``--fetch-part fulltext`` run
+    stores no title, yet the Europe PMC record that had no full text to give did name the paper's journal and date,
+    so the paper is known and its full text is simply not open (partial), where an ID no service knows gets nothing."""
+    return (pub.is_empty() and not pub.visited_sites and not pub.journal_title and pub.pub_date < 0
+            and not pub.authors and not pub.pub_types)
 
 
 def failed_transiently(pub: Publication) -> bool:

@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import io
 import logging
+import sys
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -50,8 +51,15 @@ class WarcRecorder:
         self.path = Path(path)
         self._secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
         use_gzip = self.path.suffix == ".gz" if gzip is None else gzip
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed by close()
+        #: ``-`` is standard output (flushed, never closed), as for the command's other output files
+        self._stdout = str(path) == "-"
+        self._stdout_done = False
+        self._file: BinaryIO
+        if self._stdout:
+            self._file = sys.stdout.buffer
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.path, "ab")  # noqa: SIM115 - closed by close()
         self._writer = WARCWriter(self._file, gzip=use_gzip)
         self._lock = threading.Lock()
         self.records = 0
@@ -128,12 +136,16 @@ class WarcRecorder:
             response_headers=tuple((k, text(v)) for k, v in exchange.response_headers))
 
     def _close_quietly(self) -> None:
-        with contextlib.suppress(OSError):  # the final flush of a full disk; the error is already known
-            self._file.close()
+        with contextlib.suppress(OSError, ValueError):  # the final flush of a full disk; the error is already known
+            if self._stdout:
+                self._file.flush()
+                self._stdout_done = True
+            else:
+                self._file.close()
 
     def close(self) -> None:
         with self._lock:
-            if not self._file.closed:
+            if not self._file.closed and not self._stdout_done:
                 self._close_quietly()
 
     def __enter__(self) -> Self:

@@ -188,6 +188,17 @@ def report(path: str | os.PathLike[str], publications: Iterable[Publication] | N
     decides finality (default PubFetcher's). Raises :class:`ReportUnavailable` without matplotlib, ``ValueError``
     unless exactly one of ``publications`` and ``db`` is given, ``StoreError`` for a database that cannot be read.
     """
+    out = Path(path)
+    page = report_page(publications, db=db, summary=summary, requests=requests, args=args, title=title)
+    write_output_file(out, lambda f: f.write(page))
+    return out
+
+
+def report_page(publications: Iterable[Publication] | None = None, *,
+                db: str | os.PathLike[str] | Store | None = None, summary: BatchSummary | None = None,
+                requests: RequestCounts | Mapping[str, HostCounts] | None = None, args: FetcherArgs | None = None,
+                title: str = "pubfetch report") -> str:
+    """The HTML of :func:`report`'s page, for a caller that writes it somewhere else (standard output)."""
     if (publications is None) == (db is None):
         raise ValueError("report() needs exactly one of publications and db")
     check_available()
@@ -203,7 +214,4 @@ def report(path: str | os.PathLike[str], publications: Iterable[Publication] | N
         else:
             source = "the publications given"
         data = gather(publications or (), args=args, requests=requests, summary=summary, source=source, title=title)
-    out = Path(path)
-    page = render_page(data)
-    write_output_file(out, lambda f: f.write(page))
-    return out
+    return render_page(data)

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from pubfetch.net.browser import chromium, processes
+from pubfetch.net.browser import chromium, processes, reaping
 from pubfetch.net.browser.chromium import NOT_STARTED, UNAVAILABLE_MESSAGE, BrowserUnavailable
 from pubfetch.net.browser.jobs import RenderJob, RenderSettings
 from pubfetch.net.browser.outcome import classify, first_line, outcome
@@ -288,6 +288,7 @@ class Worker:
             self._disarm()
         if self._marker:
             processes.kill(processes.marked_pids(self._marker))  # renderers and helpers the browser left behind
+        reaping.reap_adopted()  # what it left to this process to reap, when this process is PID 1 or a subreaper
 
     def _shutdown(self) -> None:
         self._drop_browser()
