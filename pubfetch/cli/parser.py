@@ -26,6 +26,10 @@ from pubfetch.cli.spec import Option, Role, optional_bool, scrape_selector_key
 from pubfetch.config.fetching import parse_fetcher_option
 
 _OPTION_LIKE = re.compile(r"^--?[A-Za-z]")
+#: The pipeline options of searches, and the source each asks.
+SEARCH_OPTIONS = {"search-europepmc": "europepmc", "search-pubmed": "pubmed"}
+#: Pipeline options that leave the found IDs as they were printed (adding, filtering, sorting IDs).
+_ID_ONLY = frozenset({"search-europepmc", "search-pubmed", "search-update", "pub", "pub-file", "pub-db"})
 
 
 @dataclass
@@ -48,6 +52,12 @@ class ParsedArgs:
 
     def has_role(self, *roles: Role) -> bool:
         return any(o.role in roles for o in self.order)
+
+    def searches_alone(self) -> bool:
+        """A search with no later step: its IDs are printed, one publication a line (the preflight's check of who
+        writes to standard output and the pipeline both ask)."""
+        pipeline = {o.dest for o in self.order if o.role == "pipeline"}
+        return bool(pipeline & (set(SEARCH_OPTIONS) | {"search-update"})) and pipeline <= _ID_ONLY
 
 
 def _known(word: str) -> Option | None:

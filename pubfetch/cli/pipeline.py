@@ -39,7 +39,7 @@ from pubfetch.cli.parser import ParsedArgs
 from pubfetch.cli.preflight import check_outputs
 from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
-from pubfetch.cli.searchstep import SearchStep, searches_alone
+from pubfetch.cli.searchstep import SearchStep
 from pubfetch.cli.snowballing import check_edges_output, snowball_plan, write_run_edges
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
@@ -230,7 +230,7 @@ class Pipeline:
 
     def output_ids(self) -> None:
         a, ids = self.args, self.ids
-        if searches_alone(a):
+        if a.searches_alone():
             self.out.writelines(ids_text(*p.ids, tab=True) + "\n" for p in ids.publications)
         if a.flag("out-ids"):
             self.emit.ids(list(ids.publications), list(ids.webpages), list(ids.docs))

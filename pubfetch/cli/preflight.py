@@ -67,14 +67,12 @@ def check_standard_output(args: ParsedArgs) -> None:
 
 def _printing_operations(args: ParsedArgs) -> list[str]:
     """The options given whose output goes to standard output, as the user wrote them."""
-    from pubfetch.cli.searchstep import searches_alone
-
     printing = [o.names[-1] for o in args.order
                 if (o.role == "oneoff" and o.dest not in _SILENT_ONEOFFS) or o.role == "test"
                 or o.dest in _PRINTING_STEPS]
     if args.flag("detach"):
         printing.append("--detach (the job id)")
-    if searches_alone(args):
+    if args.searches_alone():
         printing.append("the search (its IDs, printed when no later step takes them)")
     return printing
 

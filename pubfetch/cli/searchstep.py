@@ -23,7 +23,7 @@ from datetime import UTC, date, datetime, timedelta
 from pubfetch.cli.errors import EXIT_SOME_FAILED, InputError, UsageError
 from pubfetch.cli.fetching import Session
 from pubfetch.cli.idsource import with_source
-from pubfetch.cli.parser import ParsedArgs
+from pubfetch.cli.parser import SEARCH_OPTIONS, ParsedArgs
 from pubfetch.ids import PublicationIds
 from pubfetch.searching import Identified, Search, SearchError, open_search
 from pubfetch.snowball import DEFAULT_MAX_HITS
@@ -32,24 +32,14 @@ from pubfetch.store.saved import SavedSearch, SavedSearches
 
 log = logging.getLogger("pubfetch.cli")
 
-__all__ = ["DEFAULT_MAX_HITS", "OVERLAP_DAYS", "SEARCH_OPTIONS", "SearchStep", "searches_alone"]
+__all__ = ["DEFAULT_MAX_HITS", "OVERLAP_DAYS", "SEARCH_OPTIONS", "SearchStep"]
 
 #: Searches of more hits than this are refused unless ``--max-hits`` allows more.
 #: An update run asks again for this many days before the last complete run: records dated a day or two late (a
 #: record created just before midnight in another time zone, an index updated overnight) are not missed.
 OVERLAP_DAYS = 2
-#: The pipeline options of searches, and the source each asks.
-SEARCH_OPTIONS = {"search-europepmc": "europepmc", "search-pubmed": "pubmed"}
 #: The fetching steps whose database a saved search lives in.
 _DATABASE_STEPS = ("db-fetch-end", "db-fetch", "fetch-put")
-#: Pipeline options that leave the found IDs as they were printed (adding, filtering, sorting IDs).
-_ID_ONLY = frozenset({"search-europepmc", "search-pubmed", "search-update", "pub", "pub-file", "pub-db"})
-
-
-def searches_alone(args: ParsedArgs) -> bool:
-    """A search with no later step: its IDs are printed, one publication a line."""
-    pipeline = {o.dest for o in args.order if o.role == "pipeline"}
-    return bool(pipeline & (set(SEARCH_OPTIONS) | {"search-update"})) and pipeline <= _ID_ONLY
 
 
 def _today() -> date:
