@@ -112,8 +112,8 @@ class BatchSummary:
         state = pub.state
         left = -1 if args.retry_limit < 0 else max(0, args.retry_limit - state.retry_counter)
         eligible = state.eligible_again(judged, args)
-        if left == 0 and eligible is None:
-            return  # no retry left and a negative cooldown: no run fetches it again
+        if not state.retried_later(args):
+            return  # no retry left and a negative cooldown: no run fetches it again (what its lines said too)
         self.final_retried += 1
         if left < 0 or self.final_retries_left < 0:
             self.final_retries_left = -1
