@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, failure_word, worth_asking_again
 from support.fetchrun import fetch_run
