@@ -28,7 +28,7 @@ class BatchSummary:
     what no service had (a run asking for the full text alone of a paywalled paper is partial, not failed).
     ``retry_limited`` entries are incomplete and used up their retries: a re-run skips them
     until ``eligible_at`` (epoch ms), or at once with the cooldown options of ``eligible_options`` set to 0.
-    ``final_retried`` entries are final but a request for them failed (a 404 from Unpaywall or a publisher page, a
+    ``final_retried`` entries are final but a request for them failed (a 404 from a publisher page, a 503, a
     timeout): PubFetcher's rules fetch them again, up to ``final_retries_left`` more times (-1: on every run; the
     end-of-run retry of a run counts as one) and after ``final_retried_at`` (epoch ms; 0: never), which the line says
     so that a re-run fetching "complete" papers is no surprise. Finality is judged by ``parts``, the parts the run
