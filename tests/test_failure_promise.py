@@ -7,6 +7,7 @@ by a later run under PubFetcher's retry rules."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -146,3 +147,24 @@ def test_a_request_for_no_entry_promises_nothing(caplog: pytest.LogCaptureFixtur
     lines = failure_lines(caplog)
     assert lines and all(line.levelno == logging.WARNING for line in lines)
     assert not any(promises(line.getMessage()) for line in lines) and not pub.state.fetch_exception
+
+
+def test_a_supplementary_file_that_failed_promises_nothing(caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
+    """A supplement is a file beside the entry, not part of it: a busy server marks nothing, and its line says so."""
+    from pubfetch.model.part_type import PartType
+    from pubfetch.model.rich import RichName
+    from pubfetch.model.structure import Supplement
+    from pubfetch.resources.supplements import download_supplements
+
+    run = fetch_run(1)
+    url = run.services.base + "/files/s1.csv"
+    run.transport.answers[url] = Canned(503, "busy", "text/plain")
+    pub = run.pub_state(CLOSED.doi).pub
+    pub.set_rich(RichName.supplements, [Supplement("S1", url=url)], PartType.europepmc_xml, "u")
+    caplog.set_level(logging.DEBUG, logger="pubfetch")
+    with run.context() as ctx:
+        done = download_supplements(ctx, [pub], tmp_path)
+    [line] = failure_lines(caplog)
+    assert (done.written, done.failed) == (0, 1)
+    assert line.levelno == logging.WARNING and "server busy (HTTP 503)" in line.getMessage()
+    assert not promises(line.getMessage()) and not pub.state.fetch_exception

@@ -265,3 +265,7 @@ class EntryPolicy:
         """The end of the request's line: the promise of a later fetch when this outcome marked the entry
         (:func:`~pubfetch.console.retry_note`, which says when the retry rules let none come); nothing otherwise."""
         return "; " + retry_note(self.later) if result.fetch_exception else ""
+
+
+#: A request for no entry of its own (a search, a file beside a paper): its failure marks nothing and promises nothing.
+NO_ENTRY: Final = EntryPolicy(marks=False)

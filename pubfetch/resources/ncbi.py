@@ -21,7 +21,7 @@ from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import ListPart, MeshTerm
 from pubfetch.model.record import ArticleRecord
-from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
+from pubfetch.net.outcome import NO_ENTRY, EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
@@ -55,10 +55,6 @@ def eutils_params(ctx: Context) -> dict[str, str]:
     return params
 
 
-#: an E-utilities request for no entry (a search): its failure marks nothing and promises nothing
-_NO_ENTRY: Final = EntryPolicy(marks=False)
-
-
 def eutils_call(ctx: Context, tool: str, params: dict[str, str], *, long: bool = False,
                 entry: EntryPolicy | None = None) -> FetchResult:
     """One E-utilities request (``tool``: ``efetch.fcgi``, ``esearch.fcgi`` ...) with NCBI's parameters; POSTed when
@@ -69,8 +65,8 @@ def eutils_call(ctx: Context, tool: str, params: dict[str, str], *, long: bool =
     headers = {"Accept": "application/xml"}
     # with an api_key, always POST: a key in a URL ends up in logs (ours, urllib3's, proxies') and server access logs
     if long or ctx.config.run.ncbi_api_key:
-        return ctx.client.post(url, params, publication=True, headers=headers, entry=entry or _NO_ENTRY)
-    return ctx.client.get(url, params=params, publication=True, headers=headers, entry=entry or _NO_ENTRY)
+        return ctx.client.post(url, params, publication=True, headers=headers, entry=entry or NO_ENTRY)
+    return ctx.client.get(url, params=params, publication=True, headers=headers, entry=entry or NO_ENTRY)
 
 
 def efetch(ctx: Context, db: str, ids: Sequence[str], entry: EntryPolicy | None = None) -> FetchResult:
