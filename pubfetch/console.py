@@ -22,6 +22,10 @@ LOGGER = "pubfetch"
 #: caller's next fetch of it asks again, a command's next run does.
 LATER_FETCH = "a later fetch retries it"
 LATER_RUN = "a later run retries it"
+#: ... and when the entry is marked but PubFetcher's retry rules let no later fetch come (no retry left under
+#: retryLimit and a negative fetchExceptionCooldown)
+NEVER_LATER = "marked failed, but no later fetch retries it (no retry left under retryLimit, negative " \
+              "fetchExceptionCooldown)"
 
 
 def line(record: logging.LogRecord) -> str:
@@ -57,6 +61,11 @@ def install() -> None:
         logger.addHandler(CONSOLE)
 
 
-def retry_note() -> str:
-    """The words for a failed request that a later fetch asks again, for whoever reads them now."""
+def retry_note(later: bool = True) -> str:
+    """The words for a failure that marked its entry for a later fetch (fetchException), for whoever reads them now;
+    ``later``: whether the retry rules let a later fetch come (:meth:`pubfetch.model.entry.FetchState.retried_later`).
+    Only the code that marked the entry says them (:class:`pubfetch.net.outcome.EntryPolicy`,
+    :meth:`pubfetch.model.entry.FetchState.retry_words`)."""
+    if not later:
+        return NEVER_LATER
     return LATER_RUN if CONSOLE.command_line else LATER_FETCH

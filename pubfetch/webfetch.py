@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack
 from functools import partial
 from itertools import islice
+from typing import Final
 
 from pubfetch.config import FetchConfig
 from pubfetch.engine.assembly import FetchRun
@@ -28,7 +29,7 @@ from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.caps import fit_page
 from pubfetch.model.timefmt import now_ms
 from pubfetch.model.webpage import Webpage
-from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.resources.base import Context
 from pubfetch.rules import compile_selector
 from pubfetch.store import Store, open_store
@@ -42,6 +43,10 @@ __all__ = ["Selectors", "fetch_doc", "fetch_page_content", "fetch_pages", "fetch
 DbLike = str | os.PathLike[str] | Store | None
 
 
+#: a webpage's or doc's request: PubFetcher's rule for them (only transient failures mark the entry)
+_PAGE: Final = EntryPolicy(publication=False)
+
+
 def _get(ctx: Context, url: str, javascript: bool) -> FetchResult:
     renderer = ctx.renderer if javascript else None
     if renderer is not None:
@@ -50,7 +55,7 @@ def _get(ctx: Context, url: str, javascript: bool) -> FetchResult:
         if result.ok or result.kind not in (OutcomeKind.OTHER, OutcomeKind.UNSUPPORTED_TYPE):
             return result
         log.info("JavaScript fetch of %s gave %s; fetching without", url, result.kind.name)
-    return ctx.client.get(url, publication=False)
+    return ctx.client.get(url, entry=_PAGE)
 
 
 def _fill_http(page: Webpage, result: FetchResult) -> None:
@@ -109,9 +114,10 @@ def _read(ctx: Context, page: Webpage, html: str, selectors: Selectors | None, m
                                     memory_limit=limits.page_memory_limit)
     if isinstance(reading, WebpageReading):
         return reading
-    if not ctx.halted:
-        log.warning("webpage %s abandoned: %s; nothing taken from it, %s", page.final_url, reading, reading.what_next)
     page.state.fetch_exception = page.state.fetch_exception or not reading.is_bug
+    if not ctx.halted:
+        log.warning("webpage %s abandoned: %s; nothing taken from it, %s", page.final_url, reading,
+                    reading.what_next if reading.is_bug else page.state.retry_words(ctx.args))
     return None
 
 

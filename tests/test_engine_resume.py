@@ -23,7 +23,7 @@ def busy() -> FetchResult:
 def test_the_retry_starts_from_what_answered_minus_what_failed() -> None:
     state = PubState(Publication())
     state.set(PubFlag.EPMC_PMID, PubFlag.EUROPEPMC, PubFlag.OADOI)
-    state.fail_service(busy(), PubFlag.OADOI)
+    state.fail(busy(), PubFlag.OADOI)
     resume = Resume.of(state)
     assert resume.worth_retrying and resume.again == ("oadoi",)
     again = resume.state_for(Publication())
@@ -44,7 +44,7 @@ def test_an_answer_is_not_asked_again_in_the_same_run() -> None:
     state = PubState(Publication())
     state.set(PubFlag.EPMC_FULLTEXT_PMCID)
     not_found = FetchResult(url=PAGE, final_url=PAGE, kind=OutcomeKind.NOT_FOUND, status=404, fetch_exception=True)
-    state.fail_service(not_found, PubFlag.EPMC_FULLTEXT_PMCID)
+    state.fail(not_found, PubFlag.EPMC_FULLTEXT_PMCID)
     resume = Resume.of(state)
     assert not resume.worth_retrying
     assert PubFlag.EPMC_FULLTEXT_PMCID in resume.flags
@@ -53,7 +53,7 @@ def test_an_answer_is_not_asked_again_in_the_same_run() -> None:
 def test_a_resume_survives_json() -> None:
     state = PubState(Publication())
     state.set(PubFlag.EUROPEPMC, PubFlag.DOI)
-    state.fail_service(busy(), PubFlag.DOI)
+    state.fail(busy(), PubFlag.DOI)
     state.not_before = 1_700_000_000.5
     resume = Resume.of(state)
     back = Resume.from_json(json.loads(json.dumps(resume.to_json())))

@@ -3,12 +3,15 @@ retryable and which are asked again in the run, the words failures are told in."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
-from pubfetch.net.outcome import FetchResult, OutcomeKind
-from pubfetch.resources.pubstate import PubFlag, PubState, failure_word, worth_asking_again
+from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, failure_word, worth_asking_again
 from support.fetchrun import fetch_run
 from support.synthetic import Article
 
@@ -55,14 +58,27 @@ def test_a_failure_marks_the_entry_and_the_retry_waits_for_retry_after() -> None
     assert not quiet.pub.state.fetch_exception and not quiet.again_flags
 
 
-def test_an_answer_lost_on_the_way_from_a_service_is_a_failure_though_no_fetch_exception() -> None:
+def test_an_answer_lost_on_the_way_from_a_service_is_a_failure_though_not_from_a_publisher() -> None:
+    """The request's entry policy decides, and the state is marked from its verdict alone."""
     lost = result(OutcomeKind.TOO_LARGE, 200, fetch_exception=False)
+    publisher, service = EntryPolicy(), EntryPolicy(service=True)
+    assert not publisher.marks_entry(lost) and service.marks_entry(lost)
     page = PubState(Publication())
-    page.fail(lost, PubFlag.DOI)  # from a publisher: an answer about the page
+    page.fail(replace(lost, fetch_exception=publisher.marks_entry(lost)), PubFlag.DOI)  # an answer about the page
     assert not page.pub.state.fetch_exception
-    service = PubState(Publication())
-    service.fail_service(lost, PubFlag.EPMC_PMID)  # from a configured service: retried later
-    assert service.pub.state.fetch_exception and not service.again_flags
+    asked = PubState(Publication())
+    asked.fail(replace(lost, fetch_exception=service.marks_entry(lost)), PubFlag.EPMC_PMID)  # retried later
+    assert asked.pub.state.fetch_exception and not asked.again_flags
+
+
+def test_the_policy_of_a_batch_promises_a_later_fetch_while_the_retry_rules_allow_one() -> None:
+    args = FetcherArgs(fetch_exception_cooldown=-1, retry_limit=2)
+    spent, fresh = PubState(Publication()), PubState(Publication())
+    spent.pub.state.retry_counter = 2
+    assert not entry_policy(args, [spent]).later
+    assert entry_policy(args, [spent, fresh]).later  # the fresh one is fetched again
+    assert entry_policy(FetcherArgs(), [spent]).later  # a cooldown lets a later run in
+    assert not entry_policy(args, []).marks and not entry_policy(args, [fresh], marks=False).marks
 
 
 def test_restart_keeps_nothing_but_the_ids() -> None:
@@ -78,7 +94,7 @@ def test_restart_keeps_nothing_but_the_ids() -> None:
 def test_a_blocked_page_and_an_unreadable_answer_make_the_entry_retryable_under_their_words() -> None:
     """Nothing is taken from a bot gate or a garbled service answer; the entry is fetched again in a later run."""
     blocked = PubState(Publication())
-    blocked.blocked("https://journal.example/article/1", "a browser challenge")
+    blocked.blocked("https://journal.example/article/1", "a browser challenge", FetcherArgs())
     unreadable = PubState(Publication())
     unreadable.unreadable()
     assert blocked.pub.state.fetch_exception and blocked.pub.state.failures == {"blocked": 1}

@@ -141,7 +141,7 @@ def test_a_pdf_that_gives_nothing_is_neither_rejected_nor_unverified() -> None:
 def test_a_page_over_its_time_limit_gives_nothing_counts_as_a_failure_and_the_run_goes_on(
         caplog: pytest.LogCaptureFixture) -> None:
     """A page whose reading takes longer than ``page_time_limit`` is abandoned by its worker with one warning: the
-    publication's entry is retried in a later run, and the next publication's page is read as usual."""
+    publication's entry is marked for a later fetch (which the library's words promise), and the next publication's page is read as usual."""
     other = Article(3)
     # one page at a time: read beside the hung page's parse, on a loaded machine, the other page missed the limit too;
     # and a limit that a small page's reading cannot reach even at a load average of 16 on two cores (it did at 3 s)
@@ -158,8 +158,8 @@ def test_a_page_over_its_time_limit_gives_nothing_counts_as_a_failure_and_the_ru
     hung, read = run.fetch([CLOSED.doi, other.doi])
     abandoned = [r.getMessage() for r in caplog.records if "abandoned" in r.getMessage()]
     assert abandoned == [f"page {run.services.base}/publisher/1 abandoned: not read within the page time limit of 8 s "
-                         "(page_time_limit; raise it to give pages longer); nothing taken from it, retried in a later "
-                         "run"]
+                         "(page_time_limit; raise it to give pages longer); nothing taken from it, a later fetch "
+                         "retries it"]
     assert hung.state.fetch_exception and not hung.visited_sites
     assert hung.state.failures == {"page too slow to read": 1}  # in the words the run's advice answers
     assert "as the publisher shows it" in read.fulltext.content

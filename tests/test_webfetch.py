@@ -153,7 +153,7 @@ def test_a_webpage_over_its_page_time_limit_is_abandoned_counted_failed_and_the_
     assert not doc.state.fetch_exception and (doc.title, doc.content) == ("Doc", LONG.strip())
     assert [r.getMessage() for r in caplog.records if "abandoned" in r.getMessage()] == [
         f"webpage {site.url('/hung')} abandoned: not read within the page time limit of 3 s (page_time_limit; raise "
-        "it to give pages longer); nothing taken from it, retried in a later run"]
+        "it to give pages longer); nothing taken from it, a later fetch retries it"]
 
 
 def test_a_page_over_the_entry_size_cap_is_stored_with_its_content_cut_to_it(tmp_path, caplog):

@@ -28,7 +28,7 @@ class BatchSummary:
     what no service had (a run asking for the full text alone of a paywalled paper is partial, not failed).
     ``retry_limited`` entries are incomplete and used up their retries: a re-run skips them
     until ``eligible_at`` (epoch ms), or at once with the cooldown options of ``eligible_options`` set to 0.
-    ``final_retried`` entries are final but a request for them failed (a 404 from Unpaywall or a publisher page, a
+    ``final_retried`` entries are final but a request for them failed (a 404 from a publisher page, a 503, a
     timeout): PubFetcher's rules fetch them again, up to ``final_retries_left`` more times (-1: on every run; the
     end-of-run retry of a run counts as one) and after ``final_retried_at`` (epoch ms; 0: never), which the line says
     so that a re-run fetching "complete" papers is no surprise. Finality is judged by ``parts``, the parts the run
@@ -112,8 +112,8 @@ class BatchSummary:
         state = pub.state
         left = -1 if args.retry_limit < 0 else max(0, args.retry_limit - state.retry_counter)
         eligible = state.eligible_again(judged, args)
-        if left == 0 and eligible is None:
-            return  # no retry left and a negative cooldown: no run fetches it again
+        if not state.retried_later(args):
+            return  # no retry left and a negative cooldown: no run fetches it again (what its lines said too)
         self.final_retried += 1
         if left < 0 or self.final_retries_left < 0:
             self.final_retries_left = -1

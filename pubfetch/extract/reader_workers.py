@@ -163,10 +163,12 @@ class Abandoned(str):
 
     @property
     def what_next(self) -> str:
-        """The end of the warning: what happens to the page, or whom to tell."""
+        """The end of the warning when the page's entry is not marked for a later fetch: whom to tell about a reader
+        that raised; else that the page is not retried (the caller that marks the entry says so itself, from the
+        entry's state)."""
         if self.is_bug:
             return "this is a bug in pubfetch: please report it with the page's URL"
-        return "retried in a later run"
+        return "not retried"
 
 
 def _abandoned(outcome: Outcome, time_limit: float, memory_limit: int) -> Abandoned:

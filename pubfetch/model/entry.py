@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from pubfetch.console import retry_note
 from pubfetch.model.timefmt import Clock, instant_human, now_ms
 
 if TYPE_CHECKING:
@@ -63,6 +64,18 @@ class FetchState:
         if self.fetch_exception and _elapsed(now, self.fetch_time, args.fetch_exception_cooldown):
             return f"fetch exception more than {args.fetch_exception_cooldown} min ago"
         return None
+
+    def retried_later(self, args: FetcherArgs) -> bool:
+        """Whether a later fetch fetches this entry again once fetchException is set (PubFetcher's conditions 4 and
+        5): after a non-negative fetchExceptionCooldown, or while retries are left under retryLimit."""
+        return args.fetch_exception_cooldown >= 0 or args.retry_limit < 0 or self.retry_counter < args.retry_limit
+
+    def retry_words(self, args: FetcherArgs) -> str:
+        """What a line about a failure says of this entry's next fetch: that a later one retries it when the entry is
+        marked (fetchException), that none will when the retry rules forbid it, else that it is not retried."""
+        if not self.fetch_exception:
+            return "not retried"
+        return retry_note(self.retried_later(args))
 
     def _retry_allowed(self, entry: Finality, args: FetcherArgs) -> bool:
         incomplete = entry.is_empty() or not entry.is_final(args) or self.fetch_exception

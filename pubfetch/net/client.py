@@ -22,14 +22,13 @@ from typing import Final, Self
 
 import requests
 
-from pubfetch.console import retry_note
 from pubfetch.net.answers import AnswerMemory, request_key
 from pubfetch.net.config import HttpConfig, RateLimiter, ResponseHook
 from pubfetch.net.counts import CountingLayer, RequestCounts
 from pubfetch.net.encoding import decode_body
 from pubfetch.net.ftp import FtpTransport
 from pubfetch.net.layers import RateLimitLayer, RetryLayer, SlotLayer, http_stack, refusal
-from pubfetch.net.outcome import FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
+from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind, kind_for_status, sets_fetch_exception
 from pubfetch.net.reachability import HALTED, NetworkWatch, NotSent
 from pubfetch.net.requests_transport import RequestsTransport
 from pubfetch.net.retry import ExchangeFailed, ServerBusy
@@ -122,6 +121,7 @@ class HttpClient:
         headers: Mapping[str, str] | None = None,
         params: Mapping[str, str] | None = None,
         any_media: bool = False,
+        entry: EntryPolicy | None = None,
     ) -> FetchResult:
         """GET a URL, following redirects.
 
@@ -129,6 +129,9 @@ class HttpClient:
             url: http(s) URL; ftp is accepted when ``accept_pdf`` (as PubFetcher does for PDF links).
             referer: Referer header; default PubFetcher's, the origin of ``url``.
             publication: fetching for a publication (only changes ``result.fetch_exception``, PubFetcher's rule).
+            entry: what a failure means for the database entry asked for (:class:`EntryPolicy`): it decides
+                ``result.fetch_exception`` and whether the line promises a retry. ``None``: PubFetcher's rule for
+                ``publication`` when ``publication`` is set, else no entry (a search, a bulk file: no promise).
             untrusted: the URL comes from a page, a redirect or a third-party API: refuse private/loopback/metadata
                 targets unless ``config.allow_private_addresses``. Redirect hops to another host are checked anyway.
             accept_pdf: when false, a PDF is not downloaded and the outcome is ``UNSUPPORTED_TYPE`` with ``is_pdf``.
@@ -140,7 +143,7 @@ class HttpClient:
         if params:
             url = _with_params(url, params)
         return self._run(Request("GET", url, None, self._headers(url, referer, headers), untrusted=untrusted,
-                                 accept_pdf=accept_pdf, publication=publication, any_media=any_media))
+                                 accept_pdf=accept_pdf, publication=publication, any_media=any_media), entry)
 
     def post(
         self,
@@ -151,13 +154,14 @@ class HttpClient:
         publication: bool = False,
         untrusted: bool = False,
         headers: Mapping[str, str] | None = None,
+        entry: EntryPolicy | None = None,
     ) -> FetchResult:
         """POST form data or a body (e.g. E-utilities efetch with a long ID list), following redirects.
 
-        Retried like GET: the services this is for (efetch, search) are idempotent.
+        Retried like GET: the services this is for (efetch, search) are idempotent. ``entry`` as for :meth:`get`.
         """
         return self._run(Request("POST", url, data, self._headers(url, referer, headers), untrusted=untrusted,
-                                 publication=publication))
+                                 publication=publication), entry)
 
     def resolve_redirect(
         self,
@@ -166,14 +170,16 @@ class HttpClient:
         referer: str | None = None,
         untrusted: bool = False,
         headers: Mapping[str, str] | None = None,
+        entry: EntryPolicy | None = None,
     ) -> FetchResult:
         """Request a URL without following a redirect and report its Location (for doi.org).
 
         ``result.location`` is the absolute redirect target (``None`` if the answer was not a redirect); the body is
-        not downloaded. Errors are classified as for :meth:`get` (an unknown DOI is ``NOT_FOUND``).
+        not downloaded. Errors are classified as for :meth:`get` (an unknown DOI is ``NOT_FOUND``); ``entry`` as
+        for :meth:`get`.
         """
         return self._run(Request("GET", url, None, self._headers(url, referer, headers), untrusted=untrusted,
-                                 follow=False, read_body=False))
+                                 follow=False, read_body=False), entry)
 
     @contextlib.contextmanager
     def turn(self, url: str) -> Iterator[Callable[[], None]]:
@@ -220,15 +226,16 @@ class HttpClient:
 
     # ------------------------------------------------------------------ the call
 
-    def _run(self, request: Request) -> FetchResult:
+    def _run(self, request: Request, entry: EntryPolicy | None) -> FetchResult:
         if self.watch.halted:  # quietly: the run is about to stop with one line saying why
             return FetchResult(request.url, request.url, OutcomeKind.CONNECTION, message="not sent: " + HALTED,
                                not_sent=True)
         key = request_key(request) if self.answers is not None else None
         if self.answers is not None:
             known = self.answers.get(key)
-            if known is not None:
+            if known is not None:  # a copy: what it means for this entry is this request's to decide
                 logger.info("answered before: %s %s", request.method, request.url)
+                known.fetch_exception = _marks(known, request, entry)
                 return known
         listener = getattr(self._listener, "fn", None)
         if listener is not None:
@@ -239,7 +246,7 @@ class HttpClient:
         finally:
             if listener is not None:
                 listener(False)
-        result.fetch_exception = sets_fetch_exception(result, publication=request.publication)
+        result.fetch_exception = _marks(result, request, entry)
         if self.answers is not None:
             self.answers.put(key, result)
         elapsed = time.monotonic() - started
@@ -247,21 +254,28 @@ class HttpClient:
             logger.info("GOT %s (%s, %d bytes, %.2f s)", result.final_url, result.content_type, len(result.body),
                         elapsed)
         else:
-            # one sentence on the console (host, the path that names the ID, what happened); the whole story in
-            # the log file. Once the network is found down (or the run is stopping), the run's one line says why,
-            # and what was not sent or was cut is no news; nor is a request not sent to a host that was just silent
-            host = hostname(result.final_url or result.url)
-            logger.log(logging.INFO if self.watch.halted or result.not_sent else logging.WARNING, "%s: %s %s: %s%s",
-                       host, request.method, _short_path(result.final_url or result.url), result.brief(),
-                       f"; {retry_note()}" if result.fetch_exception else "",
-                       # one kind whichever host said it (the console line counts the hosts), apart from the
-                       # failures a later run retries, whose sentence says so
-                       extra={"kind": f"{result.kind.name} {result.status or ''} {result.fetch_exception}",
-                              "host": host})
-            logger.debug("%s %s failed: %s%s (%s)%s", request.method, result.url, result.kind.name,
-                         f" {result.status}" if result.status else "", result.message,
-                         " -> fetchException" if result.fetch_exception else "")
+            self._tell_failure(request, result, entry)
         return result
+
+    def _tell_failure(self, request: Request, result: FetchResult, entry: EntryPolicy | None) -> None:
+        """One sentence on the console (host, the path that names the ID, what happened, and what it means for the
+        entry: :meth:`EntryPolicy.retry_words`, or the service's answer at info); the whole story in the log file.
+        Once the network is found down (or the run is stopping), the run's one line says why, and what was not sent
+        or was cut is no news; nor is a request not sent to a host that was just silent."""
+        host = hostname(result.final_url or result.url)
+        head = f"{host}: {request.method} {_short_path(result.final_url or result.url)}: {result.brief()}"
+        policy = _policy(request, entry)
+        answer = policy.answer(result) if policy is not None else None
+        quiet = self.watch.halted or result.not_sent or answer is not None
+        words = f": {answer}" if answer is not None else (
+            policy.retry_words(result) if policy is not None else "")
+        # one kind whichever host said it (the console line counts the hosts), apart from the failures a later run
+        # retries, whose sentence says so
+        logger.log(logging.INFO if quiet else logging.WARNING, "%s%s", head, words,
+                   extra={"kind": f"{result.kind.name} {result.status or ''} {words}", "host": host})
+        logger.debug("%s %s failed: %s%s (%s)%s", request.method, result.url, result.kind.name,
+                     f" {result.status}" if result.status else "", result.message,
+                     " -> fetchException" if result.fetch_exception else "")
 
     def _send(self, request: Request) -> FetchResult:
         """Send through the stack of the URL's scheme and turn what comes back into a result."""
@@ -299,6 +313,22 @@ class HttpClient:
         if extra:
             headers.update(extra)
         return headers
+
+
+def _policy(request: Request, entry: EntryPolicy | None) -> EntryPolicy | None:
+    """The entry policy of a request: the one given, else PubFetcher's publication rule for a publication's request."""
+    if entry is not None:
+        return entry
+    return _PUBLICATION if request.publication else None
+
+
+_PUBLICATION: Final = EntryPolicy()
+
+
+def _marks(result: FetchResult, request: Request, entry: EntryPolicy | None) -> bool:
+    """``result.fetch_exception``: the entry policy's verdict, or with no entry PubFetcher's rule for a webpage."""
+    policy = _policy(request, entry)
+    return policy.marks_entry(result) if policy is not None else sets_fetch_exception(result, publication=False)
 
 
 def _find_layer(transport: Transport, kind: type[RateLimitLayer]) -> RateLimitLayer | None:

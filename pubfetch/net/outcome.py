@@ -24,6 +24,10 @@ any other Exception                    OTHER                 always
 =====================================  ====================  ==========================================================
 
 Kinds new in pubfetch (TOO_LARGE, FORBIDDEN_ADDRESS) are permanent: retrying cannot change them.
+
+PubFetcher's resources then decide for themselves (Unpaywall's 404 is an unknown DOI, not a failure; a configured
+service's garbled answer is retried too): an :class:`EntryPolicy` declares that decision with the request, so that the
+entry is marked (``fetch_exception``) and the request's line promises a retry from one and the same verdict.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from pubfetch.console import retry_note
 from pubfetch.net.proxies import PROXY_FAILURE
 from pubfetch.net.sniff import media_type
 
@@ -71,6 +76,13 @@ class OutcomeKind(enum.Enum):
 
 
 _TRANSIENT: Final = frozenset({OutcomeKind.SERVER_BUSY, OutcomeKind.TIMEOUT, OutcomeKind.CONNECTION, OutcomeKind.OTHER})
+
+#: Failures of a configured service (Europe PMC, annotations, E-utilities, PubMed, Unpaywall, the DOI resolver) that
+#: PubFetcher only logs but that say nothing lasting about the publication: the answer was lost on the way (reset, cut
+#: short, looping, oversized, mislabelled). Left unrecorded, a final entry would keep the hole for good.
+SERVICE_GLITCHES: Final = frozenset({OutcomeKind.IO_ERROR, OutcomeKind.TOO_LARGE, OutcomeKind.REDIRECT_LOOP,
+                                     OutcomeKind.TOO_MANY_REDIRECTS, OutcomeKind.UNSUPPORTED_TYPE, OutcomeKind.DNS,
+                                     OutcomeKind.SSL})
 
 _BRIEF: Final = {
     OutcomeKind.NOT_FOUND: "not found",
@@ -206,3 +218,54 @@ def kind_for_status(status: int) -> OutcomeKind:
     if status in (429, 503):
         return OutcomeKind.SERVER_BUSY
     return OutcomeKind.HTTP_ERROR
+
+
+@dataclass(frozen=True)
+class EntryPolicy:
+    """What a failed request means for the database entry it was asked for, declared by whoever asks.
+
+    The client sets ``FetchResult.fetch_exception`` from :meth:`marks` and words the request's line from the same
+    verdict (:meth:`retry_words`); the entry is marked from ``fetch_exception`` alone. So a line promises a retry
+    exactly when the entry is marked for one, and a service's ordinary "no such ID" is told as an answer, not a
+    failure.
+
+    Attributes:
+        publication: PubFetcher's rule for a publication (any HTTP error status marks it, but for doi.org and file
+            URLs) rather than for a webpage or doc (only transient failures do).
+        service: a configured service: an answer lost on the way (:data:`SERVICE_GLITCHES`) marks the entry too.
+        answers: failures that are the service's answer, by status or kind (a 404 of a service that does not know
+            the ID), with what the answer means; they never mark the entry and are not warnings.
+        marks: False for a lookup the entry does not depend on: nothing marks it.
+        later: a marked entry is fetched again by a later run (PubFetcher's retry rules: a non-negative
+            fetchExceptionCooldown, or retries left under retryLimit).
+    """
+
+    publication: bool = True
+    service: bool = False
+    answers: Mapping[OutcomeKind | int, str] = field(default_factory=dict)
+    marks: bool = True
+    later: bool = True
+
+    def answer(self, result: FetchResult) -> str | None:
+        """What the failure means when it is an expected answer of the service (``None``: it is a failure)."""
+        if result.ok:
+            return None
+        if result.status is not None and result.status in self.answers:
+            return self.answers[result.status]
+        return self.answers.get(result.kind)
+
+    def marks_entry(self, result: FetchResult) -> bool:
+        """Whether this outcome marks the entry for a later fetch (fetchException)."""
+        if result.ok or not self.marks or self.answer(result) is not None:
+            return False
+        return (sets_fetch_exception(result, publication=self.publication)
+                or (self.service and result.kind in SERVICE_GLITCHES))
+
+    def retry_words(self, result: FetchResult) -> str:
+        """The end of the request's line: the promise of a later fetch when this outcome marked the entry
+        (:func:`~pubfetch.console.retry_note`, which says when the retry rules let none come); nothing otherwise."""
+        return "; " + retry_note(self.later) if result.fetch_exception else ""
+
+
+#: A request for no entry of its own (a search, a file beside a paper): its failure marks nothing and promises nothing.
+NO_ENTRY: Final = EntryPolicy(marks=False)

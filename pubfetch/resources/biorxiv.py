@@ -17,10 +17,10 @@ from pubfetch.extract.jats import parse_jats
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.record import ArticleRecord
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import merge
-from pubfetch.resources.pubstate import PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +52,10 @@ def _servers(state: PubState) -> list[str]:
 
 
 def _read(ctx: Context, url: str, parse: Callable[[bytes], list[ArticleRecord]], accept: str,
-          what: str) -> tuple[FetchResult, list[ArticleRecord] | None]:
-    """The answer of ``url`` and its records (``None`` when it failed or could not be read, which is logged)."""
-    result = ctx.client.get(url, publication=True, headers={"Accept": accept})
+          what: str, entry: EntryPolicy) -> tuple[FetchResult, list[ArticleRecord] | None]:
+    """The answer of ``url`` and its records (``None`` when it failed or could not be read, which is logged);
+    ``entry``: what a failure means for the publication's entry."""
+    result = ctx.client.get(url, publication=True, headers={"Accept": accept}, entry=entry)
     if not result.ok:
         return result, None
     try:
@@ -68,12 +69,13 @@ def _one(ctx: Context, state: PubState) -> None:
     doi = state.pub.doi.content
     for server in _servers(state):
         url = details_url(ctx, server, doi)
-        result, records = _read(ctx, url, parse_biorxiv, "application/json", "bioRxiv/medRxiv answer")
+        result, records = _read(ctx, url, parse_biorxiv, "application/json", "bioRxiv/medRxiv answer",
+                                entry_policy(ctx.args, [state], service=True))
         if records is None:
             if result.ok:
                 state.unreadable()
             else:
-                state.fail_service(result, PubFlag.BIORXIV_DOI)
+                state.fail(result, PubFlag.BIORXIV_DOI)
             return
         if records:
             state.set(PubFlag.BIORXIV)
@@ -88,7 +90,8 @@ def _fulltext(ctx: Context, state: PubState, record: ArticleRecord) -> None:
     if not url or ctx.is_final(state.pub, _FULLTEXT) or not ctx.wants(PartName.fulltext):
         return
     state.set(PubFlag.BIORXIV_JATS)
-    result, articles = _read(ctx, url, parse_jats, "application/xml", "JATS full text")
+    result, articles = _read(ctx, url, parse_jats, "application/xml", "JATS full text",
+                             entry_policy(ctx.args, [state]))
     if not result.ok:
         state.fail(result, PubFlag.BIORXIV_JATS)
     elif articles:

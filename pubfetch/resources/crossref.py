@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
+from functools import partial
 from urllib.parse import quote
 
 from pubfetch.extract.crossref import parse_crossref, seen_from_work
@@ -21,11 +22,11 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.retraction import RETRACTED_BY, RetractionSource, RetractionVerdict
 from pubfetch.model.rich import RichName, Update
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.resources.agency import CROSSREF, agency_of
 from pubfetch.resources.base import Context, chunks
 from pubfetch.resources.doibatch import ask_in_batches, contact, doi_key, merge
-from pubfetch.resources.pubstate import PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
 
@@ -46,18 +47,18 @@ def work_url(ctx: Context, doi: str) -> str:
     return ctx.endpoints.crossref + "works/" + quote(doi.lower(), safe="/")
 
 
-def _get(ctx: Context, path: str, params: dict[str, str]) -> FetchResult:
+def _get(ctx: Context, path: str, params: dict[str, str], entry: EntryPolicy) -> FetchResult:
     address = contact(ctx, "crossref_mailto", "Crossref", "in its public pool at its lower rate")
     if address:
         params = {**params, "mailto": address}
     return ctx.client.get(ctx.endpoints.crossref + path, params=params or None, publication=True,
-                          headers={"Accept": "application/json"})
+                          headers={"Accept": "application/json"}, entry=entry)
 
 
-def _works(ctx: Context, dois: list[str]) -> FetchResult:
+def _works(ctx: Context, dois: list[str], entry: EntryPolicy) -> FetchResult:
     if len(dois) == 1 and "," in dois[0]:  # a comma would split the filter: the work is asked by itself
-        return _get(ctx, "works/" + quote(dois[0], safe="/"), {})
-    return _get(ctx, "works", {"filter": ",".join("doi:" + d for d in dois), "rows": str(len(dois))})
+        return _get(ctx, "works/" + quote(dois[0], safe="/"), {}, entry)
+    return _get(ctx, "works", {"filter": ",".join("doi:" + d for d in dois), "rows": str(len(dois))}, entry)
 
 
 def fetch_crossref(ctx: Context, states: Sequence[PubState]) -> None:
@@ -78,9 +79,9 @@ def fetch_crossref(ctx: Context, states: Sequence[PubState]) -> None:
         merge(ctx, state, dataclasses.replace(record, retraction=None), PartType.crossref, work_url(ctx, record.doi))
 
     plain = [(state, doi) for state, doi in todo if "," not in doi]
-    ask_in_batches(ctx, plain, ctx.config.batching.crossref_batch, lambda dois: _works(ctx, dois), parse_crossref,
+    ask_in_batches(ctx, plain, ctx.config.batching.crossref_batch, partial(_works, ctx), parse_crossref,
                    PubFlag.CROSSREF_DOI, apply, "Crossref")
-    ask_in_batches(ctx, [t for t in todo if "," in t[1]], 1, lambda dois: _works(ctx, dois), parse_crossref,
+    ask_in_batches(ctx, [t for t in todo if "," in t[1]], 1, partial(_works, ctx), parse_crossref,
                    PubFlag.CROSSREF_DOI, apply, "Crossref")
     noticed = _notices(ctx, plain)
     for state, _ in todo:
@@ -96,10 +97,12 @@ def _notices(ctx: Context, todo: Sequence[tuple[PubState, str]]) -> dict[int, bo
     noticed: dict[int, bool] = {}
     for chunk in chunks(todo, ctx.config.batching.crossref_batch):
         dois = list(dict.fromkeys(doi for _, doi in chunk))
-        result = _get(ctx, "works", {"filter": ",".join("updates:" + d for d in dois), "rows": str(NOTICE_ROWS)})
+        policy = entry_policy(ctx.args, [state for state, _ in chunk], service=True)
+        result = _get(ctx, "works", {"filter": ",".join("updates:" + d for d in dois), "rows": str(NOTICE_ROWS)},
+                      policy)
         if not result.ok:
             for state, _ in chunk:
-                state.fail_service(result, PubFlag.CROSSREF_DOI)
+                state.fail(result, PubFlag.CROSSREF_DOI)
             continue
         try:
             notices = parse_crossref(result.body)

@@ -8,11 +8,12 @@ requests asks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from pubfetch.extract.datacite import parse_datacite
 from pubfetch.model.part_type import PartType
 from pubfetch.model.record import ArticleRecord
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.resources.agency import DATACITE, agency_of
 from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import ask_in_batches, contact, merge
@@ -31,13 +32,13 @@ def doi_url(ctx: Context, doi: str) -> str:
     return f"{ctx.endpoints.datacite}dois/{doi.lower()}"
 
 
-def _dois(ctx: Context, dois: list[str]) -> FetchResult:
+def _dois(ctx: Context, dois: list[str], entry: EntryPolicy) -> FetchResult:
     params = {"ids": ",".join(d.lower() for d in dois), "page[size]": str(len(dois))}
     address = contact(ctx, "datacite_mailto", "DataCite", "at its lower limit for anonymous requests")
     if address:
         params["mailto"] = address
     return ctx.client.get(ctx.endpoints.datacite + "dois", params=params, publication=True,
-                          headers={"Accept": "application/vnd.api+json, application/json"})
+                          headers={"Accept": "application/vnd.api+json, application/json"}, entry=entry)
 
 
 def fetch_datacite(ctx: Context, states: Sequence[PubState]) -> None:
@@ -51,5 +52,5 @@ def fetch_datacite(ctx: Context, states: Sequence[PubState]) -> None:
         state.set(PubFlag.DATACITE)
         merge(ctx, state, record, PartType.datacite, doi_url(ctx, record.doi))
 
-    ask_in_batches(ctx, todo, ctx.config.batching.datacite_batch, lambda dois: _dois(ctx, dois), parse_datacite,
+    ask_in_batches(ctx, todo, ctx.config.batching.datacite_batch, partial(_dois, ctx), parse_datacite,
                    PubFlag.DATACITE_DOI, apply, "DataCite")

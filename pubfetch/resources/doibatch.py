@@ -17,9 +17,9 @@ from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, chunks, email_address
-from pubfetch.resources.pubstate import PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
 
@@ -49,22 +49,25 @@ def finished(ctx: Context, state: PubState) -> bool:
 
 
 def ask_in_batches(ctx: Context, todo: Sequence[tuple[PubState, str]], size: int,
-                   request: Callable[[list[str]], FetchResult], parse: Callable[[bytes], list[ArticleRecord]],
+                   request: Callable[[list[str], EntryPolicy], FetchResult],
+                   parse: Callable[[bytes], list[ArticleRecord]],
                    asked: PubFlag, apply: Callable[[PubState, ArticleRecord, str], None], what: str) -> None:
     """Ask the DOIs of ``todo`` in requests of at most ``size`` DOIs and apply each DOI's record to its publication; a
     failed request is each of its publications' failure (``asked`` is what the end-of-run retry asks again)."""
     for chunk in chunks(todo, size):
         dois = list(dict.fromkeys(doi for _, doi in chunk))
-        result = request(dois)
+        # a 404: the one DOI of a work request is unknown there, nothing to retry; a 400 for a list: one DOI the
+        # service refuses costs only its own answer
+        answers: dict[OutcomeKind | int, str] = {404: f"{what} does not know this DOI"}
+        if len(chunk) > 1:
+            answers[400] = f"{what} refused the list of {len(dois)} DOIs: each is asked alone"
+        result = request(dois, entry_policy(ctx.args, [state for state, _ in chunk], service=True, answers=answers))
         if not result.ok:
-            if result.status == 404:  # the one DOI of a work request is unknown there: nothing to retry
-                continue
-            if result.status == 400 and len(chunk) > 1:  # one DOI the service refuses costs only its own answer
-                log.info("%s refused a list of %d DOIs (%s): asked one at a time", what, len(dois), result.url)
+            if result.status == 400 and len(chunk) > 1:
                 ask_in_batches(ctx, chunk, 1, request, parse, asked, apply, what)
                 continue
             for state, _ in chunk:
-                state.fail_service(result, asked)
+                state.fail(result, asked)
             continue
         try:
             records = parse(result.body)

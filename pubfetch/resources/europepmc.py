@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from typing import Final
 from urllib.parse import urlencode
 
 from pubfetch import ids as idmod
@@ -22,9 +23,9 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
-from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.pubstate import PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 from pubfetch.textutil import counted
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,12 @@ _SEARCH_TYPES: dict[PartName | RichName, PartType] = {
                                           PartName.keywords, PartName.mesh, PartName.theAbstract,
                                           RichName.funding, RichName.links, RichName.updates, RichName.license)}
 
+
+#: A search for publications that depend on it: a configured service's failure, PubFetcher's way
+SERVICE: Final = EntryPolicy(service=True)
+
+#: What fullTextXML's 404 means for a PMCID the search did not say has one: Europe PMC has no full text of it
+NO_FULLTEXT = "Europe PMC has no full text of this PMCID"
 
 #: the flag a search by each kind of ID sets for a publication
 _KIND_FLAGS = {"pmid": PubFlag.EPMC_PMID, "pmcid": PubFlag.EPMC_PMCID, "doi": PubFlag.EPMC_DOI}
@@ -82,8 +89,9 @@ def _matches(kind: str, value: str, record: ArticleRecord) -> bool:
     return bool(record.doi) and idmod.normalise_doi(record.doi).lower() == value.lower()
 
 
-def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult | None]:
-    """All records of a query (every page), and the failed result if any."""
+def search(ctx: Context, query: str, entry: EntryPolicy = SERVICE) -> tuple[list[ArticleRecord], FetchResult | None]:
+    """All records of a query (every page), and the failed result if any (``entry``: what a failure means for the
+    publications asked for)."""
     base = ctx.endpoints.europepmc
     params = {"query": query, "resultType": "core", "format": "json", "pageSize": str(PAGE_SIZE),
               "cursorMark": "*", "synonym": "FALSE"}
@@ -93,17 +101,17 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
     for _ in range(MAX_PAGES):
         if len(query) > MAX_GET_QUERY:
             result = ctx.client.post(base + "searchPOST", dict(params), publication=True,
-                                     headers={"Accept": "application/json"})
+                                     headers={"Accept": "application/json"}, entry=entry)
         else:
             result = ctx.client.get(base + "search", params=params, publication=True,
-                                    headers={"Accept": "application/json"})
+                                    headers={"Accept": "application/json"}, entry=entry)
         if not result.ok:
             return records, result
         try:
             page = parse_search_json(result.text or "")
         except ValueError as e:
             log.warning("unreadable Europe PMC answer for %s: %s", result.url, e)
-            result.fetch_exception = True
+            result.fetch_exception = entry.marks  # a glitch of the service, as an answer lost on the way
             return records, result
         records.extend(page.records)
         cursor = page.next_cursor_mark
@@ -116,10 +124,11 @@ def search(ctx: Context, query: str) -> tuple[list[ArticleRecord], FetchResult |
 
 
 def _search_pass(ctx: Context, states: Sequence[PubState],
-                 on_failure: Callable[[str, list[tuple[PubState, str]], FetchResult], None],
+                 on_failure: Callable[[str, list[tuple[PubState, str]], FetchResult], None], *, marks: bool = True,
                  ) -> Iterator[tuple[PubState, str, str, ArticleRecord | None]]:
     """One pass of batched searches: for each publication, the ID kind used, the ID, and the record a one-ID query would
-    have given (``None`` when there was none); publications whose request failed go to ``on_failure`` instead."""
+    have given (``None`` when there was none); publications whose request failed go to ``on_failure`` instead.
+    ``marks``: a failure marks their entries for a later fetch (False: a lookup they do not depend on)."""
     groups: dict[str, list[tuple[PubState, str]]] = defaultdict(list)
     for state in states:
         query = _query_kind(state)
@@ -127,7 +136,9 @@ def _search_pass(ctx: Context, states: Sequence[PubState],
             groups[query[0]].append((state, query[1]))
     for kind, members in groups.items():
         for chunk in chunks(members, ctx.config.batching.europepmc_batch):
-            records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
+            policy = entry_policy(ctx.args, [state for state, _ in chunk], service=True, marks=marks)
+            records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))),
+                                     policy)
             if failed is not None:
                 on_failure(kind, list(chunk), failed)
                 continue
@@ -154,7 +165,7 @@ def fetch_search(ctx: Context, states: Sequence[PubState]) -> None:
 
     def failed(kind: str, chunk: list[tuple[PubState, str]], result: FetchResult) -> None:
         for state, _ in chunk:
-            state.fail_service(result, _KIND_FLAGS[kind])
+            state.fail(result, _KIND_FLAGS[kind])
 
     for state, kind, value, record in _search_pass(ctx, todo, failed):
         if record is None:
@@ -213,11 +224,12 @@ def _may_have_fulltext_xml(state: PubState) -> bool:
 def _fulltext_one(ctx: Context, state: PubState) -> None:
     url = f"{ctx.endpoints.europepmc}{state.pub.pmcid.content}/fullTextXML"
     announced = state.has(PubFlag.EPMC_HAS_FULLTEXT_XML)
-    result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"})
+    # asked without the search's word that there is one, a 404 says there is no full text: an answer, not a failure
+    policy = entry_policy(ctx.args, [state], service=True,
+                          answers={} if announced else {OutcomeKind.NOT_FOUND: NO_FULLTEXT})
+    result = ctx.client.get(url, publication=True, headers={"Accept": "application/xml"}, entry=policy)
     if not result.ok:
-        if announced or result.kind is not OutcomeKind.NOT_FOUND:
-            state.fail_service(result, PubFlag.EPMC_FULLTEXT_PMCID)
-        # else: asked without the search's word, and there is no full text: an answer, not a failure
+        state.fail(result, PubFlag.EPMC_FULLTEXT_PMCID)
         return
     if apply_jats(ctx, state, result.body, PartType.europepmc_xml, result.final_url):
         state.set(PubFlag.EPMC_FULLTEXT_XML)
@@ -255,7 +267,7 @@ def update_citations(ctx: Context, pubs: Sequence[Publication]) -> int:
 
     for _ in range(3):
         todo = [state for state in states if not state.has(PubFlag.EUROPEPMC)]
-        for state, _kind, _value, record in _search_pass(ctx, todo, failed):
+        for state, _kind, _value, record in _search_pass(ctx, todo, failed, marks=False):
             if record is not None and record.citations_count is not None:
                 state.set(PubFlag.EUROPEPMC)
                 if state.pub.set_citations_count(record.citations_count):

@@ -22,7 +22,7 @@ from pubfetch.model.parts import MinedTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.pubstate import PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
 
@@ -114,11 +114,13 @@ def fetch_mined(ctx: Context, states: Sequence[PubState], part: PartName) -> Non
     for chunk in chunks(todo, ctx.config.batching.annotations_batch):
         articles = list(dict.fromkeys(article for _, article in chunk))
         params = {"articleIds": ",".join(articles), "format": "JSON"}
-        result = ctx.client.get(url, params=params, publication=True, headers={"Accept": "application/json"})
+        policy = entry_policy(ctx.args, [state for state, _ in chunk], service=True)
+        result = ctx.client.get(url, params=params, publication=True, headers={"Accept": "application/json"},
+                                entry=policy)
         if not result.ok:
             by_pmcid, by_pmid, _ = _FLAGS[part]
             for state, article in chunk:
-                state.fail_service(result, by_pmcid if article.startswith("PMC:") else by_pmid)
+                state.fail(result, by_pmcid if article.startswith("PMC:") else by_pmid)
             continue
         try:
             by_article = by_id(parse_annotations(result.body))

@@ -21,11 +21,11 @@ from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import ListPart, MeshTerm
 from pubfetch.model.record import ArticleRecord
-from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.net.outcome import NO_ENTRY, EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
-from pubfetch.resources.pubstate import PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
 log.addFilter(RedactingFilter())  # efetch URLs carry the api_key
@@ -55,22 +55,24 @@ def eutils_params(ctx: Context) -> dict[str, str]:
     return params
 
 
-def eutils_call(ctx: Context, tool: str, params: dict[str, str], *, long: bool = False) -> FetchResult:
+def eutils_call(ctx: Context, tool: str, params: dict[str, str], *, long: bool = False,
+                entry: EntryPolicy | None = None) -> FetchResult:
     """One E-utilities request (``tool``: ``efetch.fcgi``, ``esearch.fcgi`` ...) with NCBI's parameters; POSTed when
-    ``long`` (a long ID list or query) or when an API key is sent."""
+    ``long`` (a long ID list or query) or when an API key is sent. ``entry``: what a failure means for the entries
+    asked for (``None``: a search, no entry)."""
     url = ctx.endpoints.eutils + tool
     params = {**params, **eutils_params(ctx)}
     headers = {"Accept": "application/xml"}
     # with an api_key, always POST: a key in a URL ends up in logs (ours, urllib3's, proxies') and server access logs
     if long or ctx.config.run.ncbi_api_key:
-        return ctx.client.post(url, params, publication=True, headers=headers)
-    return ctx.client.get(url, params=params, publication=True, headers=headers)
+        return ctx.client.post(url, params, publication=True, headers=headers, entry=entry or NO_ENTRY)
+    return ctx.client.get(url, params=params, publication=True, headers=headers, entry=entry or NO_ENTRY)
 
 
-def efetch(ctx: Context, db: str, ids: Sequence[str]) -> FetchResult:
-    """One efetch request for a list of IDs of a database."""
+def efetch(ctx: Context, db: str, ids: Sequence[str], entry: EntryPolicy | None = None) -> FetchResult:
+    """One efetch request for a list of IDs of a database (``entry`` as for :func:`eutils_call`)."""
     return eutils_call(ctx, "efetch.fcgi", {"db": db, "retmode": "xml", "id": ",".join(ids)},
-                       long=len(ids) >= POST_FROM)
+                       long=len(ids) >= POST_FROM, entry=entry)
 
 
 def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
@@ -82,11 +84,11 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
     ``optional`` (by id() of their state), which only wanted a detail."""
     for chunk in chunks(todo, ctx.config.batching.efetch_batch):
         ids = list(dict.fromkeys(value for _, value in chunk))
-        result = efetch(ctx, db, ids)
+        needed = [state for state, _ in chunk if id(state) not in optional]
+        result = efetch(ctx, db, ids, entry_policy(ctx.args, needed, service=True))
         if not result.ok:
-            for state, _ in chunk:
-                if id(state) not in optional:
-                    state.fail_service(result, asked)
+            for state in needed:
+                state.fail(result, asked)
             continue
         try:
             records = parse(result.body)
@@ -190,18 +192,18 @@ LASTING_ANSWERS: Final = frozenset({OutcomeKind.NOT_FOUND, OutcomeKind.HTTP_ERRO
 
 def _pubmed_html_one(ctx: Context, state: PubState) -> None:
     url = f"{ctx.endpoints.pubmed}{state.pub.pmid.content}/"
-    result = ctx.client.get(url, publication=True)
+    # asked for IDs or MeSH only, a final entry is not marked failed (and retried on every later run) by a lookup its
+    # finality did not need, and the same page answers the same next time
+    final = state.pub.is_final(ctx.args)
+    policy = entry_policy(ctx.args, [state], service=True,
+                          answers=dict.fromkeys(LASTING_ANSWERS, "the entry is final without it") if final else None)
+    result = ctx.client.get(url, publication=True, entry=policy)
     if not result.ok:
-        if result.kind in LASTING_ANSWERS and state.pub.is_final(ctx.args):
-            # the page was asked for IDs or MeSH only: a final entry is not marked failed (and retried on every
-            # later run) by a lookup its finality did not need, and the same page answers the same next time
-            log.info("PubMed page %s: %s; the entry is final without it", url, result.message or result.kind.name)
-            return
-        state.fail_service(result, PubFlag.PUBMED_HTML_PMID)
+        state.fail(result, PubFlag.PUBMED_HTML_PMID)
         return
     reason = block_reason(result.text or "")
     if reason is not None:
-        state.blocked(result.final_url, reason)
+        state.blocked(result.final_url, reason, ctx.args)
         return
     try:
         record = parse_pubmed_html(result.text or "")

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from functools import partial
 
 from pubfetch.extract.openalex import parse_openalex
 from pubfetch.model.part_type import PartType
 from pubfetch.model.record import ArticleRecord
-from pubfetch.net.outcome import FetchResult
+from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import ask_in_batches, merge
@@ -45,14 +46,14 @@ def work_url(ctx: Context, doi: str) -> str:
     return f"{ctx.endpoints.openalex}works/https://doi.org/{doi.lower()}"
 
 
-def _works(ctx: Context, dois: list[str]) -> FetchResult:
+def _works(ctx: Context, dois: list[str], entry: EntryPolicy) -> FetchResult:
     key = {"api_key": ctx.config.run.openalex_api_key.strip()}
     if len(dois) == 1 and any(s in dois[0] for s in _SEPARATORS):
         return ctx.client.get(work_url(ctx, dois[0]), params=key, publication=True,
-                              headers={"Accept": "application/json"})
+                              headers={"Accept": "application/json"}, entry=entry)
     params = {"filter": "doi:" + "|".join(d.lower() for d in dois), "per-page": str(len(dois)), **key}
     return ctx.client.get(ctx.endpoints.openalex + "works", params=params, publication=True,
-                          headers={"Accept": "application/json"})
+                          headers={"Accept": "application/json"}, entry=entry)
 
 
 def fetch_openalex(ctx: Context, states: Sequence[PubState]) -> None:
@@ -73,5 +74,5 @@ def fetch_openalex(ctx: Context, states: Sequence[PubState]) -> None:
     size = ctx.config.batching.openalex_batch
     for single, group_size in ((False, size), (True, 1)):
         group = [(state, doi) for state, doi in todo if any(s in doi for s in _SEPARATORS) is single]
-        ask_in_batches(ctx, group, group_size, lambda dois: _works(ctx, dois), parse_openalex, PubFlag.OPENALEX_DOI,
-                       apply, "OpenAlex")
+        ask_in_batches(ctx, group, group_size, partial(_works, ctx), parse_openalex,
+                       PubFlag.OPENALEX_DOI, apply, "OpenAlex")

@@ -10,25 +10,23 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from pubfetch.ids import PublicationIds
 from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
-from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.net.outcome import SERVICE_GLITCHES, EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.resources.links import Links, QueuedLink
+
+if TYPE_CHECKING:
+    from pubfetch.fetcher_args import FetcherArgs
 
 log = logging.getLogger(__name__)
 
-#: Failures of a configured service (Europe PMC, annotations, E-utilities, PubMed, Unpaywall, the DOI resolver) that
-#: PubFetcher only logs but that say nothing lasting about the publication: the answer was lost on the way (reset, cut
-#: short, looping, oversized, mislabelled). Left unrecorded, a final entry would keep the hole for good.
-SERVICE_GLITCHES = frozenset({OutcomeKind.IO_ERROR, OutcomeKind.TOO_LARGE, OutcomeKind.REDIRECT_LOOP,
-                              OutcomeKind.TOO_MANY_REDIRECTS, OutcomeKind.UNSUPPORTED_TYPE, OutcomeKind.DNS,
-                              OutcomeKind.SSL})
-
+__all__ = ["SERVICE_GLITCHES", "PubFlag", "PubState", "entry_policy", "failure_word", "worth_asking_again"]
 
 class PubFlag(StrEnum):
     """What happened to a publication in this fetch (PubFetcher's FetcherPublicationState): a resource sets its flag
@@ -132,19 +130,14 @@ class PubState:
         self.flags.update(PubFlag(flag) for flag in flags)
 
     def fail(self, result: FetchResult, again: PubFlag | QueuedLink) -> None:
-        """Record a failed request: transient failures make the entry retryable later (fetchException).
+        """Record a failed request: the entry is marked for a later fetch (fetchException) exactly when the request's
+        :class:`~pubfetch.net.outcome.EntryPolicy` said so (``result.fetch_exception``), which is also when the
+        request's line promised it (the policy comes from :func:`entry_policy`).
 
         ``again`` is what asked: the flag the resource set when it asked, or the link it followed. When the failure
         may pass within minutes (:func:`worth_asking_again`), the end-of-run retry asks it, and only it, once more.
         """
         if result.fetch_exception:
-            self.pub.state.failed(failure_word(result.kind))
-            self._again(result, again)
-
-    def fail_service(self, result: FetchResult, again: PubFlag | QueuedLink) -> None:
-        """Record a failed request to a configured service: as :meth:`fail`, and also for an answer lost on the way
-        (:data:`SERVICE_GLITCHES`), so that the entry is retried instead of silently missing what that service gives."""
-        if result.fetch_exception or result.kind in SERVICE_GLITCHES:
             self.pub.state.failed(failure_word(result.kind))
             self._again(result, again)
 
@@ -158,16 +151,29 @@ class PubState:
         if result.retry_after:
             self.not_before = max(self.not_before, time.time() + result.retry_after)
 
-    def blocked(self, url: str, reason: str) -> None:
+    def blocked(self, url: str, reason: str, args: FetcherArgs) -> None:
         """A bot gate, browser challenge or refusal came back instead of the page: nothing is taken from it, and the
-        entry is retried later (fetchException), as for any transient failure."""
-        log.warning("%s instead of the page at %s: nothing taken from it, retried later", reason, url)
+        entry is marked for a later fetch (fetchException), as for any transient failure; the warning says what the
+        retry rules make of that."""
         self.pub.state.failed("blocked")
+        log.warning("%s instead of the page at %s: nothing taken from it; %s", reason, url,
+                    self.pub.state.retry_words(args))
 
     def unreadable(self) -> None:
         """A configured service answered with a body that is not what it serves (cut short, an error page with status
         200): a glitch of the service, so the entry is retried later."""
         self.pub.state.failed("transient")
+
+
+def entry_policy(args: FetcherArgs, states: Iterable[PubState], *, publication: bool = True, service: bool = False,
+                 answers: Mapping[OutcomeKind | int, str] | None = None, marks: bool = True) -> EntryPolicy:
+    """The :class:`~pubfetch.net.outcome.EntryPolicy` of a request asked for ``states`` (one, or a batch's): what a
+    failure means for their entries, and whether a later run fetches a marked one again (PubFetcher's retry rules;
+    for a batch, whether any of them is)."""
+    chosen = list(states)
+    return EntryPolicy(publication=publication, service=service, answers=dict(answers or {}),
+                       marks=marks and bool(chosen),
+                       later=any(state.pub.state.retried_later(args) for state in chosen))
 
 
 #: The words a failure is told in (FetchError, the run's problems): what the user can act on, not the mechanism.
@@ -182,8 +188,8 @@ _FAILURE_WORDS: Final = {
 
 
 #: A page abandoned by its reader process, by how it ended (``reader_workers.Abandoned.kind``): a page too slow to read
-#: or too large is a failure of that page (retried in a later run, perhaps with a larger budget); a reader that
-#: raised is pubfetch's bug, and a run that was closing says nothing about the page.
+#: or too large is a failure of that page (it marks the entry for a later fetch, perhaps with a larger budget); a
+#: reader that raised is pubfetch's bug, and a run that was closing says nothing about the page.
 ABANDONED_WORDS: Final = {"timeout": "page too slow to read", "memory": "page too large to read",
                           "died": "page too large to read"}
 

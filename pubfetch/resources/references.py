@@ -20,7 +20,7 @@ from pubfetch.extract.europepmc_references import ReferencePage, parse_reference
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import ReferenceSet, RichName
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubstate import PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +68,10 @@ def _one(ctx: Context, state: PubState) -> None:
 def _page(ctx: Context, state: PubState, url: str, page: int, whose: str) -> ReferencePage | None:
     """One page of the references, or None when it failed (the run is told why)."""
     result = ctx.client.get(url, params={"page": str(page), "pageSize": str(PAGE_SIZE), "format": "json"},
-                            publication=True, headers={"Accept": "application/json"})
+                            publication=True, headers={"Accept": "application/json"},
+                            entry=entry_policy(ctx.args, [state], service=True))
     if not result.ok:
-        state.fail_service(result, PubFlag.EPMC_REFERENCES)
+        state.fail(result, PubFlag.EPMC_REFERENCES)
         return None
     try:
         return parse_references_json(result.text or "")

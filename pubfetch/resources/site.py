@@ -23,11 +23,11 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.parts import VisitedSite
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
-from pubfetch.net.outcome import FetchResult, OutcomeKind
+from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.resources import identity
 from pubfetch.resources.base import Context
 from pubfetch.resources.links import QueuedLink
-from pubfetch.resources.pubstate import ABANDONED_WORDS, PubFlag, PubState
+from pubfetch.resources.pubstate import ABANDONED_WORDS, PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +52,11 @@ def fetch_doi(ctx: Context, state: PubState) -> None:
     state.set(PubFlag.DOI)
     doi = state.pub.doi.content
     resolver = ctx.endpoints.doi + quote(doi, safe="/:;()<>@[]!$&'*+,=~")
-    resolved = ctx.client.resolve_redirect(resolver)
+    resolved = ctx.client.resolve_redirect(resolver, entry=entry_policy(ctx.args, [state], publication=False,
+                                                                          service=True))
     if not resolved.location:
         if not resolved.ok or resolved.status is None:
-            state.fail_service(resolved, PubFlag.DOI)
+            state.fail(resolved, PubFlag.DOI)
         # a failed request was warned about by the client; the run's last line says why nothing more was sent
         news = resolved.ok and not (ctx.halted or resolved.not_sent)
         (log.warning if news else log.info)("DOI %s did not redirect (%s)", doi,
@@ -106,7 +107,7 @@ def _merge_page(ctx: Context, state: PubState, result: FetchResult, type_: PartT
 
 def read_fetched_page(ctx: Context, state: PubState, result: FetchResult, *, meta: bool) -> PageReading | None:
     """The page read under the run's page time and memory limits, or ``None`` when it was abandoned: one warning,
-    and the publication's entry is retried in a later run as after any failed request (the page is not asked again
+    and the publication's entry is marked for a later fetch as after any failed request (the page is not asked again
     in this run: it would be read as slowly). A reader that raised is pubfetch's bug, not the page's: it is warned
     about as one and does not make the entry retryable."""
     limits = ctx.config.run
@@ -116,10 +117,13 @@ def read_fetched_page(ctx: Context, state: PubState, result: FetchResult, *, met
     if isinstance(reading, PageReading):
         return reading
     state.abandoned.update((result.url, result.final_url))
-    if not ctx.halted:
-        log.warning("page %s abandoned: %s; nothing taken from it, %s", result.final_url, reading, reading.what_next)
-    if (word := ABANDONED_WORDS.get(reading.kind)) is not None:
+    word = ABANDONED_WORDS.get(reading.kind)
+    marked = word is not None
+    if word is not None:
         state.pub.state.failed(word)
+    if not ctx.halted:
+        log.warning("page %s abandoned: %s; nothing taken from it, %s", result.final_url, reading,
+                    state.pub.state.retry_words(ctx.args) if marked else reading.what_next)
     return None
 
 
@@ -131,7 +135,7 @@ def merge_reading(ctx: Context, state: PubState, reading: PageReading, type_: Pa
     pub = state.pub
     final_url = reading.url
     if reading.block is not None:
-        state.blocked(final_url, reading.block)
+        state.blocked(final_url, reading.block, ctx.args)
         return
     # whose page is it: nothing of it is merged unless it is the paper asked for, or nothing tells yet
     if reading.claims is not None and not identity.accept_claims(ctx, state, reading.claims, type_, from_url,
@@ -176,10 +180,11 @@ def _javascript(ctx: Context, url: str) -> bool:
 def get_page(ctx: Context, state: PubState, url: str, type_: PartType, from_url: str,
              javascript: bool) -> FetchResult | None:
     """An HTML page for a publication, or ``None`` (failure recorded, or the body was a PDF and was read as one)."""
-    result = _fetch(ctx, url, javascript)
+    entry = entry_policy(ctx.args, [state])
+    result = _fetch(ctx, url, javascript, entry)
     if result.kind is OutcomeKind.SSL and not javascript:
         log.info("TLS failure for %s, trying with JavaScript", url)
-        retry = _fetch(ctx, url, True)
+        retry = _fetch(ctx, url, True, entry)
         if retry.ok:
             result = retry
     if result.ok and result.is_pdf:
@@ -193,7 +198,7 @@ def get_page(ctx: Context, state: PubState, url: str, type_: PartType, from_url:
     return result
 
 
-def _fetch(ctx: Context, url: str, javascript: bool) -> FetchResult:
+def _fetch(ctx: Context, url: str, javascript: bool, entry: EntryPolicy) -> FetchResult:
     renderer = ctx.renderer if javascript else None
     if renderer is not None:
         rule = ctx.rules.journal_rule(url)
@@ -203,7 +208,7 @@ def _fetch(ctx: Context, url: str, javascript: bool) -> FetchResult:
             return result
         # no browser, or a PDF/download the browser would only display: fetch it plainly
         log.info("JavaScript fetch of %s gave %s; fetching without", url, result.kind.name)
-    return ctx.client.get(url, publication=True, untrusted=True)
+    return ctx.client.get(url, publication=True, untrusted=True, entry=entry)
 
 
 def apply_meta(ctx: Context, state: PubState, record: ArticleRecord, type_: PartType, url: str, keywords: bool, *,
@@ -220,7 +225,7 @@ def fetch_pdf(ctx: Context, state: PubState, url: str, type_: PartType, from_url
     """A PDF link (PubFetcher's fetchPdf): skipped once the full text is final."""
     if state.pub.fulltext.is_final(ctx.args) or identity.asked_before(state, url):
         return
-    result = ctx.client.get(url, publication=True, untrusted=True)
+    result = ctx.client.get(url, publication=True, untrusted=True, entry=entry_policy(ctx.args, [state]))
     if not result.ok:
         state.fail(result, QueuedLink(url, type_, from_url))
         return

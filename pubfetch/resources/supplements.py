@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pubfetch.model.publication import Publication
 from pubfetch.model.structure import Supplement, folder_name, safe_file_name
+from pubfetch.net.outcome import NO_ENTRY
 from pubfetch.outfiles import write_output_file
 from pubfetch.resources.base import Context
 
@@ -59,7 +60,8 @@ def supplement_targets(directory: Path, pub: Publication) -> list[tuple[Suppleme
 
 
 def _download(ctx: Context, item: Supplement, target: Path) -> bool:
-    result = ctx.client.get(item.url, publication=True, untrusted=True, any_media=True)
+    # a file beside the entry, not part of it: its failure marks nothing, so its line promises nothing
+    result = ctx.client.get(item.url, publication=True, untrusted=True, any_media=True, entry=NO_ENTRY)
     if not result.ok:
         log.warning("supplementary file %s not downloaded: %s", item.url, result.brief())
         return False

@@ -13,10 +13,14 @@ from urllib.parse import quote
 from pubfetch.extract.unpaywall import parse_unpaywall
 from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.rich import RichName
+from pubfetch.net.outcome import OutcomeKind
 from pubfetch.resources.base import Context, email_address
-from pubfetch.resources.pubstate import SERVICE_GLITCHES, PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
+
+#: What Unpaywall's 404 (or 410) means: it does not know the DOI (many DOIs are not Crossref's)
+UNKNOWN = "Unpaywall does not know this DOI: no open-access copy from Unpaywall"
 
 
 def fetch_unpaywall(ctx: Context, states: Sequence[PubState]) -> None:
@@ -46,13 +50,13 @@ def _one(ctx: Context, state: PubState) -> None:
     elif not email:
         ctx.warn_once("unpaywall-email", "Unpaywall is asked without an e-mail address and may refuse: set "
                       "PUBFETCH_UNPAYWALL_EMAIL, --oadoiEmail or oadoi_email")
+    # PubFetcher: a timeout or an unexpected failure is worth a retry, an HTTP error (unknown DOI) is not (and an
+    # answer lost on the way says nothing about the DOI either); a 404 is Unpaywall's "no such DOI", not a failure
+    policy = entry_policy(ctx.args, [state], publication=False, service=True, answers={OutcomeKind.NOT_FOUND: UNKNOWN})
     result = ctx.client.get(url, params={"email": email} if email else None, publication=True,
-                            headers={"Accept": "application/json"})
+                            headers={"Accept": "application/json"}, entry=policy)
     if not result.ok:
-        # PubFetcher: a timeout or an unexpected failure is worth a retry, an HTTP error (unknown DOI) is not
-        # (and an answer lost on the way says nothing about the DOI either)
-        if result.transient or result.kind in SERVICE_GLITCHES:
-            state.fail_service(result, PubFlag.OADOI)
+        state.fail(result, PubFlag.OADOI)
         return
     try:
         record = parse_unpaywall(result.text or "")
