@@ -13,7 +13,10 @@ it waits for the service's rate-limit permit (gathering meanwhile: where the per
 is when the company comes) and goes with everything gathered by then. A full batch closes and the next
 arrival opens a new one.
 
-So a publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
+Before it queues, a partial batch may wait for company while waiting is free: while another host bounds the run and
+still has more work before it than the batch brings its own, or while the last publications of its own batch of the
+run are within a margin of it (:mod:`pubfetch.engine.slack`; never when nothing else in the run moves). Otherwise a
+publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
 doing (the second pass of one publication does not wait for the first pass of the others), and the stragglers of a
 batch ride with the next request to the same endpoint: one batcher serves every batch of a run in flight
 (``fetch_many`` overlaps two). Hosts serve the threads of the oldest batch first
