@@ -65,6 +65,10 @@ def _query_kind(run: PubRun) -> tuple[str, str] | None:
     return None
 
 
+#: The kinds of ID a search asks by, in PubFetcher's order.
+_KINDS = ("pmid", "pmcid", "doi")
+
+
 def build_query(kind: str, values: Sequence[str]) -> str:
     """One query asking for every ID of a kind."""
     if kind == "pmid":
@@ -119,23 +123,36 @@ def _search_pass(ctx: Context, runs: Sequence[PubRun],
                  on_failure: Callable[[str, list[tuple[PubRun, str]], FetchResult], None],
                  ) -> Iterator[tuple[PubRun, str, str, ArticleRecord | None]]:
     """One pass of batched searches: for each run, the ID kind used, the ID, and the record a one-ID query would
-    have given (``None`` when there was none); runs whose request failed go to ``on_failure`` instead."""
-    groups: dict[str, list[tuple[PubRun, str]]] = defaultdict(list)
+    have given (``None`` when there was none); runs whose request failed go to ``on_failure`` instead. Runs asking by
+    different kinds of ID (second passes: some by PMCID, some by DOI) share a request, one query ORing each kind's."""
+    members: list[tuple[PubRun, str, str]] = []
     for run in runs:
         query = _query_kind(run)
         if query is not None:
-            groups[query[0]].append((run, query[1]))
-    for kind, members in groups.items():
-        for chunk in chunks(members, ctx.config.batching.europepmc_batch):
-            records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))))
+            members.append((run, *query))
+    members.sort(key=lambda member: _KINDS.index(member[1]))  # each kind's IDs together, as a one-kind batch has them
+    for chunk in chunks(members, ctx.config.batching.europepmc_batch):
+        by_kind: dict[str, list[tuple[PubRun, str]]] = defaultdict(list)
+        for run, kind, value in chunk:
+            by_kind[kind].append((run, value))
+        records, failed = search(ctx, _joined_query(by_kind))
+        for kind, of_kind in by_kind.items():
             if failed is not None:
-                on_failure(kind, list(chunk), failed)
+                on_failure(kind, of_kind, failed)
                 continue
-            for run, value in chunk:
+            for run, value in of_kind:
                 pub = run.pub
                 record = pick_result([r for r in records if _matches(kind, value, r)], pub.pmid.content,
                                      pub.pmcid.content, pub.doi.content)
                 yield run, kind, value, record
+
+
+def _joined_query(by_kind: dict[str, list[tuple[PubRun, str]]]) -> str:
+    """One query for every ID of a chunk: a kind's own query when there is one kind (as a one-kind batch always had),
+    else each kind's in parentheses, ORed."""
+    queries = [build_query(kind, list(dict.fromkeys(value for _, value in of_kind)))
+               for kind, of_kind in by_kind.items()]
+    return queries[0] if len(queries) == 1 else " OR ".join(f"({query})" for query in queries)
 
 
 def wants_search(ctx: Context, run: PubRun) -> bool:
