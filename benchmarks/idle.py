@@ -1,8 +1,9 @@
 """Host idle time with waiting work: seconds a host could have taken a batch's request but had none in flight.
 
 The server records when each request to each host was in flight (``SyntheticServices.timeline``); pubfetch's log
-(``--log``, debug) records each batch's timeline: when it opened (its first publication arrived) and when it went
-(``pubfetch.engine.service_batcher``). Work waited for a host from a batch's opening to its request. The host could take it
+(``--log``, debug) records each batch's timeline: when it opened (its first publication arrived), until when it was held
+for company (waiting for more IDs while another host bounds the run, by choice) and when it went
+(``pubfetch.engine.service_batcher``). Work waited for a host from the end of that hold to its request. The host could take it
 when no request to it was in flight and the service's rate limit allowed one: pubfetch's limits space the requests of
 a service ``(1 + jitter) / rate`` seconds apart, so after a request starts its service can take the next only that
 much later (with 100 ms answers and 10 requests/s, a host kept busy by one service is idle 5 % of the time by its rate
@@ -38,7 +39,8 @@ SPACING = {"europepmc": 1.05 / 10, "europepmc_annotations": 1.05 / 10, "ncbi": 1
 #: The rolling windows of a rate-limit key (Europe PMC's 500 a minute), each lengthened by the limiter's 50 ms slack.
 WINDOWS = {key: [(count, seconds + 0.05) for count, seconds in DOCUMENTED[key].windows if 1 < seconds < DAY]
            for key in SPACING}
-_BATCH = re.compile(r"batch of \d+ for https?://[^/]+(/\S*): opened ([\d.]+), rate limit ([\d.]+)-([\d.]+)")
+#: A batch's timeline; from ``held to`` on (its wait for company is over: docs/throughput.md) it waits for its host.
+_BATCH = re.compile(r"batch of \d+ for https?://[^/]+(/\S*): opened [\d.]+, held to ([\d.]+), rate limit ([\d.]+)-([\d.]+)")
 
 Interval = tuple[float, float]
 

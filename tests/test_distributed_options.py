@@ -136,6 +136,8 @@ def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path:
                 args=FetcherArgs(title_min_length=10_000), progress=lambda n, pub: done.append(n), summary=summary,
                 batch_size=2, max_links=0)))
             asked = services.counts.copy()
+            # the worker's own line for each batch it finished (pubfetch.distributed.tasks): how many IDs each had
+            tasks = re.findall(r"batch \S+ of (\d+) done", (tmp_path / "worker.log").read_text(errors="replace"))
             # the entries in the database are used (their titles are final under the default fetching parameters):
             # nothing is asked again
             within(300, lambda: list(pubfetch.fetch_many(pmids, db=db, queue=redis_url, parts=["title"])))
@@ -151,7 +153,12 @@ def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path:
     assert [pub.pmid.content for pub in pubs] == pmids  # in input order, the invalid ID skipped (errors="skip")
     assert done == [1, 2, 3, 4]
     assert (summary.total, summary.fetched, summary.final) == (4, 4, 0)  # none final: the args travelled
-    assert asked["europepmc_search"] == 2  # two tasks of two IDs
+    assert tasks == ["2", "2"]  # two tasks of two IDs
+    # each PMID asked of the search once: one request per task, or one for both when the worker ran the two tasks
+    # in one run (docs/throughput.md: one batch of a step serves every batch in flight)
+    first_searches = search_queries(services)[:asked["europepmc_search"]]
+    assert sorted(pmid for query in first_searches for pmid in query) == sorted(pmids)
+    assert asked["europepmc_search"] in (1, 2)
     assert asked["annotations"] == 0  # EFO and GO terms are not among the parts asked for
     assert asked_again == asked
     with open_store(db, readonly=True) as store:

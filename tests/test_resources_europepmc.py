@@ -1,5 +1,6 @@
 """Europe PMC's resource (pubfetch/resources/europepmc.py) called directly, over the in-process services: one search
-for a batch that hands each publication its own record, the search asked at most once per ID kind, long queries
+for a batch that hands each publication its own record (whatever kind of ID each asks by), the search asked at most
+once per ID kind, long queries
 POSTed, paging bounded, and fullTextXML asked only where the search allows it."""
 
 from __future__ import annotations
@@ -33,6 +34,19 @@ def test_one_search_for_a_batch_gives_each_publication_its_own_record() -> None:
     # open access (even indexes) is announced, so fullTextXML will be asked for those only
     assert [r.has(PubFlag.EPMC_HAS_FULLTEXT_XML) for r in states] == [True, False, True, False]
     assert all(r.has(PubFlag.EUROPEPMC) for r in states)
+
+
+def test_publications_asking_by_different_kinds_of_id_share_one_search() -> None:
+    """A second pass asks some publications by PMCID and others by DOI: one request ORs both kinds' queries, and
+    each publication still gets the record its own ID gives."""
+    run = fetch_run(4)
+    by_pmcid, by_doi = run.pub_state(Article(0).pmcid), run.pub_state(Article(1).doi)
+    with run.context() as ctx:
+        europepmc.fetch_search(ctx, [by_doi, by_pmcid])
+    assert run.services.counts["europepmc_search"] == 1
+    assert run.services.ids_asked["europepmc_search"] == {Article(0).pmid: 1, Article(1).pmid: 1}
+    assert [by_pmcid.pub.title.content, by_doi.pub.title.content] == [Article(0).title, Article(1).title]
+    assert by_doi.pub.title.url == europepmc.single_query_url(ctx, "doi", by_doi.pub.doi.content)
 
 
 def test_a_publication_the_search_answered_is_not_searched_again() -> None:

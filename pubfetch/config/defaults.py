@@ -268,6 +268,11 @@ class Batching:
         1000, job=True,
         doc="longest a batched request waits for publications on their way to it; it goes as soon as its host can "
             "take it")
+    hold_margin_ms: int = setting(
+        2000, low=-1, high=600_000, job=True,
+        doc="a batched request that is not full waits for more IDs while another host has more work before it than "
+            "this (docs/throughput.md); it goes when the busiest other host is within this margin of done, when its "
+            "own host would need longer, or when nothing else moves; -1: never waits for company")
 
     def __post_init__(self) -> None:
         check_record(self)

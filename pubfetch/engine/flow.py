@@ -50,11 +50,20 @@ class InFlight:
     def __init__(self, ctx: Context, alone: bool = True) -> None:
         self.alone = alone
         self.claims = Claims()
-        self.batcher = Batcher(ctx, ctx.config.batching.linger_ms / 1000)
+        self.batcher = Batcher(ctx, ctx.config.batching.linger_ms / 1000, ctx.config.batching.hold_margin_ms / 1000)
+        #: The steps as the batcher serves them, one function each for every batch in flight (the batcher gathers
+        #: by step: the batches in flight share its requests).
+        self.steps: dict[Step, Step] = {europepmc.fetch_search: self._search_and_claim}
         self._lock = threading.Lock()
         self._begun = 0
         self._running: dict[int, str] = {}  # batch number -> scope
         self._ended: list[tuple[int, int]] = []  # batch number, the last batch begun when it ended
+
+    def _search_and_claim(self, ctx: Context, batch: Sequence[PubState]) -> None:
+        """The search, then the claims of each batch's publications in it, by the answers' order."""
+        europepmc.fetch_search(ctx, batch)
+        for flow in sorted({self.batcher.flow_of(state) for state in batch}):
+            self.claims.claim([state for state in batch if self.batcher.flow_of(state) == flow], flow, self.scope(flow))
 
     def begin(self, scope: str = "") -> int:
         """A new batch's number (it is about to be read from the database); its papers are claimed within ``scope``."""
@@ -107,23 +116,16 @@ def _flow(ctx: Context, states: list[PubState], same_as: dict[int, Publication],
     search's answer, in the order the answers come (:class:`Claims`)."""
     batcher = shared.batcher
 
-    def search_and_claim(ctx: Context, batch: Sequence[PubState]) -> None:
-        europepmc.fetch_search(ctx, batch)
-        for flow in sorted({batcher.flow_of(state) for state in batch}):
-            shared.claims.claim([state for state in batch if batcher.flow_of(state) == flow], flow, shared.scope(flow))
-
-    steps: dict[Step, Step] = {europepmc.fetch_search: search_and_claim}
-
     def serve(step: Step, states: Sequence[PubState]) -> None:
         wants, service = BATCHED[step]
         for state in states:  # one: the publication of this thread
             if wants(ctx, state):
-                batcher.serve(steps.get(step, step), service, state)
+                batcher.serve(shared.steps.get(step, step), service, state)
 
     def one(state: PubState) -> None:
         on_request = getattr(ctx.client, "on_request", None)
         if on_request is not None:
-            on_request(lambda sending: batcher.requesting(state, sending))
+            on_request(lambda sending, url: batcher.requesting(state, sending, url))
         rank = getattr(ctx.client, "rank_thread", None)
         if rank is not None:  # the older batch first at every host: it finishes while the next keeps them busy
             rank(number)

@@ -13,7 +13,10 @@ it waits for the service's rate-limit permit (gathering meanwhile: where the per
 is when the company comes) and goes with everything gathered by then. A full batch closes and the next
 arrival opens a new one.
 
-So a publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
+Before it queues, a partial batch may wait for company while waiting is free: while another host bounds the run and
+still has more work before it than the batch brings its own, or while the last publications of its own batch of the
+run are within a margin of it (:mod:`pubfetch.engine.slack`; never when nothing else in the run moves). Otherwise a
+publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
 doing (the second pass of one publication does not wait for the first pass of the others), and the stragglers of a
 batch ride with the next request to the same endpoint: one batcher serves every batch of a run in flight
 (``fetch_many`` overlaps two). Hosts serve the threads of the oldest batch first
@@ -31,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from pubfetch.engine.slack import HostLoad, Slack, holds
 from pubfetch.net.urls import host_key
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubstate import PubState
@@ -39,6 +43,9 @@ log = logging.getLogger(__name__)
 
 #: The rank a batch queues with for a host after letting the requests waiting for it go: behind all of them.
 LAST_RANK = 1 << 62
+
+#: How often a batch held for company looks again at the hosts' work (it is also woken when a publication joins).
+HOLD_POLL_S = 0.05
 
 #: A batchable step of the chain: serves every publication it is given (each by its own flags), in as few requests
 #: as it can.
@@ -70,11 +77,22 @@ class Batcher:
         ctx: the run's context (its client's host turns; the step functions get it).
         settle_s: the longest a batch waits for publications on their way (a safety net: they normally arrive, send
             a request or finish within milliseconds).
+        margin_s: how long before the busiest other host is done a partial batch held for company goes anyway
+            (:class:`~pubfetch.engine.slack.Slack`); negative: never held.
+        clock: seconds, for the hosts' work (tests give their own).
     """
 
-    def __init__(self, ctx: Context, settle_s: float) -> None:
+    def __init__(self, ctx: Context, settle_s: float, margin_s: float = -1.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.ctx = ctx
         self.settle_s = settle_s
+        self.margin_s = margin_s
+        self._clock = clock
+        self._load = HostLoad()
+        self._sending: dict[int, list[tuple[str, float]]] = {}  # state -> its requests out: host, sent at
+        self._holding = 0
+        self._after: dict[int, tuple[Step, str]] = {}  # state -> the step that last served it, and its host
+        self._follow_ups: dict[Step, list[int]] = {}  # step -> [publications served, their requests to its host after]
         self._cond = threading.Condition()
         self._open: dict[Step, _Batch] = {}
         self._transit: set[int] = set()
@@ -95,14 +113,28 @@ class Batcher:
     def flow_of(self, state: PubState) -> int:
         return self._flow_of.get(id(state), 0)
 
-    def requesting(self, state: PubState, sending: bool) -> None:
-        """``state`` sends a request (it waits for a host, not on its way to a step) or got its answer (on its way
-        again: it may come to a step in a moment)."""
+    def requesting(self, state: PubState, sending: bool, url: str = "") -> None:
+        """``state`` sends a request to ``url`` (it waits for a host, not on its way to a step) or got its answer (on
+        its way again: it may come to a step in a moment)."""
+        host = host_key(url) if url else ""
         with self._cond:
+            now = self._clock()
             if sending:
                 self._transit.discard(id(state))
+                after = self._after.get(id(state))
+                if after is not None and after[1] == host:
+                    self._follow_ups[after[0]][1] += 1
+                self._sending.setdefault(id(state), []).append((host, now))
+                self._load.sent(host)
                 self._cond.notify_all()
-            elif id(state) in self._order:
+                return
+            out = self._sending.get(id(state))
+            if out:
+                sent_to, started = out.pop()
+                self._load.answered(sent_to, started, now)
+                if not out:
+                    del self._sending[id(state)]
+            if id(state) in self._order:
                 self._transit.add(id(state))
 
     def finished(self, state: PubState) -> None:
@@ -111,6 +143,9 @@ class Batcher:
             self._transit.discard(id(state))
             self._order.pop(id(state), None)
             self._flow_of.pop(id(state), None)
+            self._after.pop(id(state), None)
+            for sent_to, started in self._sending.pop(id(state), []):  # interrupted mid-request
+                self._load.answered(sent_to, started, self._clock())
             self._cond.notify_all()
 
     # ------------------------------------------------------------------------------------------------- the batches
@@ -121,6 +156,7 @@ class Batcher:
         size = max(1, service.size(self.ctx))
         with self._cond:
             self._transit.discard(id(state))
+            self._after.pop(id(state), None)
             batch = self._open.get(step)
             leader = batch is None
             if batch is None:
@@ -141,6 +177,8 @@ class Batcher:
         host = host_key(url)
         try:
             self._settle(batch)
+            self._hold(step, batch, host)
+            ready = time.time()
             behind = False
             while True:
                 queued = True
@@ -164,9 +202,10 @@ class Batcher:
                             self._close(step, batch)
                             states = sorted(batch.states, key=lambda r: self._order.get(id(r), (0, 0)))
                         # the batch's timeline (epoch seconds), for finding a host idle while work waited for it
-                        log.debug("batch of %d for %s: opened %.3f, rate limit %.3f-%.3f", len(states), url,
-                                  batch.opened, permit, time.time())
+                        log.debug("batch of %d for %s: opened %.3f, held to %.3f, rate limit %.3f-%.3f", len(states),
+                                  url, batch.opened, ready, permit, time.time())
                         step(self.ctx, states)
+                        self._served(step, host, states)
                         break
                 finally:
                     if queued:
@@ -178,6 +217,60 @@ class Batcher:
             with self._cond:
                 self._transit.update(id(r) for r in batch.states)  # released together: on their way again
             batch.done.set()
+
+    def _served(self, step: Step, host: str, states: Sequence[PubState]) -> None:
+        """Watch what the publications just served ask of the same host next (the full texts after a search): the work
+        a batch of this step brings its host beyond its own request."""
+        with self._cond:
+            self._follow_ups.setdefault(step, [0, 0])[0] += len(states)
+            for state in states:
+                self._after[id(state)] = (step, host)
+
+    def _follow_up_share(self, step: Step) -> float:
+        """Requests to the step's host per publication it served, so far (1 until it served any: the cautious
+        guess)."""
+        served, follow_ups = self._follow_ups.get(step, (0, 0))
+        return follow_ups / served if served else 1.0
+
+    def _hold(self, step: Step, batch: _Batch, host: str) -> None:
+        """Keep a partial batch open while waiting for company is free (:func:`~pubfetch.engine.slack.holds`): until it
+        is full, nothing else in the run moves, or its host would need longer than the busiest other host."""
+        if self.margin_s < 0:
+            return
+        with self._cond:
+            self._holding += 1
+            try:
+                while not batch.closed and holds(self._slack(step, batch, host)):
+                    self._cond.wait(HOLD_POLL_S)
+            finally:
+                self._holding -= 1
+
+    @property
+    def holding(self) -> int:
+        """Batches held for company now (for tests and monitoring)."""
+        with self._cond:
+            return self._holding
+
+    def _slack(self, step: Step, batch: _Batch, host: str) -> Slack:
+        now = self._clock()
+        brings = 1 + self._follow_up_share(step) * len(batch.states)
+        return Slack(moving=bool(self._transit) or bool(self._sending), feeding_s=self._feeding_s(batch, now),
+                     own_s=self._load.remaining_s(host, now, extra=brings),
+                     bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s)
+
+    def _feeding_s(self, batch: _Batch, now: float) -> float | None:
+        """When the publications of the batch's own batches of the run that may still join are done with their hosts
+        at the latest (0: some on their way, none with a request out; ``None``: none may join)."""
+        flows = {self._flow_of.get(id(state)) for state in batch.states}
+        latest = 0.0 if any(self._flow_of.get(state) in flows for state in self._transit) else None
+        for state, out in self._sending.items():
+            if self._flow_of.get(state) not in flows:
+                continue
+            for sent_to, started in out:
+                left = self._load.serving_s(sent_to, started, now, self.margin_s)
+                if left is not None:
+                    latest = max(latest or 0.0, left)
+        return latest
 
     def _turn(self, url: str) -> contextlib.AbstractContextManager[Callable[[], None]]:
         turn = getattr(self.ctx.client, "turn", None)

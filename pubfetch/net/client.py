@@ -200,10 +200,10 @@ class HttpClient:
         (:meth:`~pubfetch.net.slots.HostSlots.rank_thread`)."""
         self.slots.rank_thread(rank)
 
-    def on_request(self, listener: Callable[[bool], None] | None) -> None:
-        """Call ``listener(True)`` on this thread whenever it is about to send a request (not for an answer the client
-        already had), ``listener(False)`` when the request is done: how the batcher knows a publication is waiting
-        for a host rather than on its way towards a batch."""
+    def on_request(self, listener: Callable[[bool, str], None] | None) -> None:
+        """Call ``listener(True, url)`` on this thread whenever it is about to send a request (not for an answer the
+        client already had), ``listener(False, url)`` when the request is done: how the batcher knows a publication is
+        waiting for a host rather than on its way towards a batch, and how much work each host has before it."""
         self._listener.fn = listener
 
     def cut_in_flight(self) -> None:
@@ -239,13 +239,13 @@ class HttpClient:
                 return known
         listener = getattr(self._listener, "fn", None)
         if listener is not None:
-            listener(True)
+            listener(True, request.url)
         started = time.monotonic()
         try:
             result = self._send(request)
         finally:
             if listener is not None:
-                listener(False)
+                listener(False, request.url)
         result.fetch_exception = _marks(result, request, entry)
         if self.answers is not None:
             self.answers.put(key, result)

@@ -72,6 +72,10 @@ def _query_kind(state: PubState) -> tuple[str, str] | None:
     return None
 
 
+#: The kinds of ID a search asks by, in PubFetcher's order.
+_KINDS = ("pmid", "pmcid", "doi")
+
+
 def build_query(kind: str, values: Sequence[str]) -> str:
     """One query asking for every ID of a kind."""
     if kind == "pmid":
@@ -128,25 +132,38 @@ def _search_pass(ctx: Context, states: Sequence[PubState],
                  ) -> Iterator[tuple[PubState, str, str, ArticleRecord | None]]:
     """One pass of batched searches: for each publication, the ID kind used, the ID, and the record a one-ID query would
     have given (``None`` when there was none); publications whose request failed go to ``on_failure`` instead.
-    ``marks``: a failure marks their entries for a later fetch (False: a lookup they do not depend on)."""
-    groups: dict[str, list[tuple[PubState, str]]] = defaultdict(list)
+    Publications asking by different kinds of ID (second passes: some by PMCID, some by DOI) share a request, one query
+    ORing each kind's. ``marks``: a failure marks their entries for a later fetch (False: a lookup they do not depend
+    on)."""
+    members: list[tuple[PubState, str, str]] = []
     for state in states:
         query = _query_kind(state)
         if query is not None:
-            groups[query[0]].append((state, query[1]))
-    for kind, members in groups.items():
-        for chunk in chunks(members, ctx.config.batching.europepmc_batch):
-            policy = entry_policy(ctx.args, [state for state, _ in chunk], service=True, marks=marks)
-            records, failed = search(ctx, build_query(kind, list(dict.fromkeys(value for _, value in chunk))),
-                                     policy)
+            members.append((state, *query))
+    members.sort(key=lambda member: _KINDS.index(member[1]))  # each kind's IDs together, as a one-kind batch has them
+    for chunk in chunks(members, ctx.config.batching.europepmc_batch):
+        by_kind: dict[str, list[tuple[PubState, str]]] = defaultdict(list)
+        for state, kind, value in chunk:
+            by_kind[kind].append((state, value))
+        policy = entry_policy(ctx.args, [state for state, _, _ in chunk], service=True, marks=marks)
+        records, failed = search(ctx, _joined_query(by_kind), policy)
+        for kind, of_kind in by_kind.items():
             if failed is not None:
-                on_failure(kind, list(chunk), failed)
+                on_failure(kind, of_kind, failed)
                 continue
-            for state, value in chunk:
+            for state, value in of_kind:
                 pub = state.pub
                 record = pick_result([r for r in records if _matches(kind, value, r)], pub.pmid.content,
                                      pub.pmcid.content, pub.doi.content)
                 yield state, kind, value, record
+
+
+def _joined_query(by_kind: dict[str, list[tuple[PubState, str]]]) -> str:
+    """One query for every ID of a chunk: a kind's own query when there is one kind (as a one-kind batch always had),
+    else each kind's in parentheses, ORed."""
+    queries = [build_query(kind, list(dict.fromkeys(value for _, value in of_kind)))
+               for kind, of_kind in by_kind.items()]
+    return queries[0] if len(queries) == 1 else " OR ".join(f"({query})" for query in queries)
 
 
 def wants_search(ctx: Context, state: PubState) -> bool:

@@ -1,0 +1,125 @@
+"""Whether a partial batch may wait for company: the hosts' outstanding work, and the rule that reads it.
+
+Waiting is free for a service that is not what the run waits on: while another host still has more work before it
+than the batch's own host needs to serve the batch and what follows it, holding the batch back ends no sooner than
+that host would anyway, and every publication that joins it meanwhile is a request saved. :class:`HostLoad` keeps, per
+host, the requests the run's publications have out (queued for a connection or a permit, or in flight) and how fast the
+host answers them when busy (the gap between its answers); :func:`holds` is the decision, a pure function of what
+:class:`Slack` says, so that it can be tested without a clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Weight of the newest gap in a host's running estimate of its time per answer.
+GAP_WEIGHT = 0.2
+#: Hosts with nothing out are forgotten once this long idle and more than ``KEEP_HOSTS`` are known (a long run meets
+#: thousands of publishers' hosts).
+IDLE_FORGET_S = 60.0
+KEEP_HOSTS = 256
+
+
+@dataclass(frozen=True)
+class Slack:
+    """What the decision to hold a partial batch looks at.
+
+    Attributes:
+        moving: some publication of the run, outside the batches that are being held, is on its way or has a request
+            out (it may still join; and if none does, holding would wait for nothing: the run would stop).
+        feeding_s: when the publications of the batch's own batches of the run (those whose end the held ones
+            delay) that are on their way or have a request out still being served at their host's pace will be done
+            with it at the latest, by those hosts' work (0: only some on their way; ``None``: none).
+        own_s: seconds the batch's host needs for the work before it, the batch's request and what its members ask
+            of the same host after it (the full texts that follow a search), at the share the step's members have
+            asked so far.
+        bound_s: seconds the run's bound still needs for the requests out for it: the other host that has worked
+            longest in the run so far (a host that is merely busy now may be feeding publications to that one, which a
+            held batch would starve).
+        margin_s: how long before that host is done the batch goes anyway: the time its publications need to reach
+            the next requests (for the busiest host, the next batch of the run, which starts when this one ends).
+    """
+
+    moving: bool
+    feeding_s: float | None
+    own_s: float
+    bound_s: float
+    margin_s: float
+
+
+def holds(slack: Slack) -> bool:
+    """Whether a partial batch keeps waiting for company: only while something else moves, and either the run's bound
+    will be busy for longer than the batch's own host needs, with the margin to spare (waiting delays nothing that
+    bounds the run), or the last publications of its own batches that may still join will be done within the margin
+    and the work the batch brings its host fits in it too (the batch's end waits for them anyway; going together
+    costs at most the margin). A full batch, a run where nothing else moves, or a host that would become the bound:
+    it goes."""
+    if not slack.moving:
+        return False
+    if slack.bound_s > slack.own_s + slack.margin_s:
+        return True
+    return slack.feeding_s is not None and slack.feeding_s <= slack.margin_s and slack.own_s < slack.margin_s
+
+
+@dataclass
+class _Host:
+    out: int = 0  # requests out (queued or in flight)
+    worked_s: float = 0.0  # the sum of its answers' shares of its time: how much of the run it has been busy
+    gap_s: float | None = None  # running estimate of the time between its answers while it is busy
+    last_answer: float = 0.0
+
+
+@dataclass
+class HostLoad:
+    """The requests out per host and each host's time per answer, from the publications' requests as they start and
+    end (the caller serialises the calls and gives the clock's times)."""
+
+    _hosts: dict[str, _Host] = field(default_factory=dict)
+
+    def sent(self, host: str) -> None:
+        self._hosts.setdefault(host, _Host()).out += 1
+
+    def answered(self, host: str, started: float, now: float) -> None:
+        """A request to ``host`` sent at ``started`` ended at ``now``: its share of the host's time is from the later of
+        its start and the host's previous answer (requests queued behind each other: the time between answers; a lone
+        request: its own time)."""
+        state = self._hosts.setdefault(host, _Host())
+        state.out = max(0, state.out - 1)
+        gap = max(0.0, now - max(started, state.last_answer))
+        state.worked_s += gap
+        state.gap_s = gap if state.gap_s is None else (1 - GAP_WEIGHT) * state.gap_s + GAP_WEIGHT * gap
+        state.last_answer = now
+        if len(self._hosts) > KEEP_HOSTS:
+            self._hosts = {key: kept for key, kept in self._hosts.items()
+                           if kept.out or now - kept.last_answer < IDLE_FORGET_S}
+
+    def out(self, host: str) -> int:
+        state = self._hosts.get(host)
+        return state.out if state is not None else 0
+
+    def gap_s(self, host: str) -> float:
+        """The host's time per answer (0 until it answered once)."""
+        state = self._hosts.get(host)
+        return (state.gap_s or 0.0) if state is not None else 0.0
+
+    def remaining_s(self, host: str, now: float, extra: float = 0) -> float:
+        """Seconds the host still needs for its requests out and ``extra`` more: the estimate, less the time already
+        spent since its last answer (a request taking longer than the estimate is not counted as work for ever)."""
+        state = self._hosts.get(host)
+        if state is None or not state.gap_s:
+            return 0.0
+        work = (state.out + extra) * state.gap_s
+        busy_since = max(0.0, now - state.last_answer) if state.out else 0.0
+        return max(0.0, work - busy_since)
+
+    def serving_s(self, host: str, started: float, now: float, fresh_s: float) -> float | None:
+        """How long a request to ``host`` sent at ``started`` may still take by the host's pace (a host that never
+        answered yet: ``fresh_s`` from its start); ``None`` once that is past (it is late, perhaps waiting for what
+        the caller holds)."""
+        left = self.remaining_s(host, now) if self.gap_s(host) else fresh_s - (now - started)
+        return left if left > 0 else None
+
+    def bound_s(self, now: float, other_than: str) -> float:
+        """What the host but ``other_than`` that has worked longest in the run still needs for its requests out."""
+        hosts = [(state.worked_s, host) for host, state in self._hosts.items() if host != other_than]
+        return self.remaining_s(max(hosts)[1], now) if hosts else 0.0

@@ -1,0 +1,208 @@
+"""A partial batch waits for company only while waiting is free: while another host has more work before it than the
+batch's own host needs, something else in the run moves, and the batch is not full. The decision and the hosts' work
+are driven with a clock the test sets; the batcher is driven directly, its step recording what it was asked."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from types import SimpleNamespace
+
+import pytest
+
+from pubfetch.engine.service_batcher import BatchedService, Batcher
+from pubfetch.engine.slack import HostLoad, Slack, holds
+from pubfetch.model.publication import Publication
+from pubfetch.resources.pubstate import PubState
+from support.waits import wait_until
+
+#: Ceiling of every wait for an event (only a batcher that never sends reaches it: the test then fails).
+GUARD_S = 30.0
+SEARCH = "http://ebi.test/search"
+UNPAYWALL = "http://unpaywall.test/v2/"
+
+
+def test_a_partial_batch_waits_only_while_another_host_has_more_work_and_something_moves():
+    assert holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=10.0, margin_s=2.0))
+    assert not holds(Slack(moving=False, feeding_s=None, own_s=0.5, bound_s=10.0, margin_s=2.0))  # nothing would come
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=2.4, margin_s=2.0))  # bound almost done
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=9.0, bound_s=10.0, margin_s=2.0))  # own host the bound
+
+
+def test_near_the_bounds_end_a_batch_waits_for_its_own_batches_publications_while_its_work_fits_the_margin():
+    assert holds(Slack(moving=True, feeding_s=1.5, own_s=0.5, bound_s=1.0, margin_s=2.0))
+    assert holds(Slack(moving=True, feeding_s=0.0, own_s=0.5, bound_s=0.0, margin_s=2.0))  # about to arrive
+    assert not holds(Slack(moving=True, feeding_s=1.5, own_s=2.5, bound_s=1.0, margin_s=2.0))  # too much work after
+    assert not holds(Slack(moving=True, feeding_s=5.0, own_s=0.5, bound_s=1.0, margin_s=2.0))  # they come too late
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=1.0, margin_s=2.0))  # no one else to come
+
+
+def test_a_hosts_work_is_its_requests_out_times_the_time_between_its_answers():
+    load = HostLoad()
+    for _ in range(5):
+        load.sent("unpaywall.test")
+    load.answered("unpaywall.test", started=0.0, now=0.1)  # queued together: each answer 0.1 after the one before
+    load.answered("unpaywall.test", started=0.0, now=0.2)
+    assert load.gap_s("unpaywall.test") == pytest.approx(0.1)
+    assert load.out("unpaywall.test") == 3
+    assert load.remaining_s("unpaywall.test", now=0.2) == pytest.approx(0.3)
+    assert load.remaining_s("unpaywall.test", now=0.25) == pytest.approx(0.25)  # half an answer's time already spent
+    assert load.remaining_s("unpaywall.test", now=5.0) == 0.0  # overdue: no longer counted as work ahead
+    load.sent("ebi.test")
+    load.answered("ebi.test", started=1.0, now=1.5)  # a lone request: its own time
+    assert load.gap_s("ebi.test") == 0.5
+    assert load.remaining_s("ebi.test", now=1.5, extra=2) == pytest.approx(1.0)
+    assert load.bound_s(now=0.2, other_than="ebi.test") == pytest.approx(0.3)  # unpaywall.test: worked 0.2 s
+    assert load.bound_s(now=1.5, other_than="unpaywall.test") == 0.0  # ebi.test has nothing out
+    for _ in range(10):
+        load.sent("doi.test")
+    load.answered("doi.test", started=1.0, now=1.05)
+    load.answered("doi.test", started=1.0, now=1.1)  # 8 left at 0.05 s: busy, but it has worked less than unpaywall
+    assert load.bound_s(now=1.1, other_than="ebi.test") == 0.0  # unpaywall.test's 3 left are overdue by then
+
+
+class Run:
+    """A batcher with a clock the test sets, whose step records the batches it is asked for."""
+
+    def __init__(self, margin_s: float = 1.0) -> None:
+        self.now = 0.0
+        self.batcher = Batcher(SimpleNamespace(client=None), settle_s=GUARD_S,  # type: ignore[arg-type]
+                               margin_s=margin_s, clock=lambda: self.now)
+        self.service = BatchedService(lambda ctx: SEARCH, lambda ctx: 10)
+        self.served: list[list[int]] = []
+        self.threads: list[threading.Thread] = []
+
+    def step(self, ctx: object, states: Sequence[PubState]) -> None:
+        self.served.append([id(state) for state in states])
+
+    def serve(self, state: PubState) -> None:
+        self.threads.append(threading.Thread(target=self.batcher.serve, args=(self.step, self.service, state)))
+        self.threads[-1].start()
+
+    def busy_unpaywall(self, queued: int, flow: int = 2) -> list[PubState]:
+        """``queued`` publications of batch ``flow`` waiting for Unpaywall, which answered two of them 0.1 s apart."""
+        states = [PubState(Publication()) for _ in range(queued + 2)]
+        self.batcher.start(states, flow)
+        for state in states:
+            self.batcher.requesting(state, True, UNPAYWALL)
+        for state in states[:2]:
+            self.now += 0.1
+            self.batcher.requesting(state, False, UNPAYWALL)
+            self.batcher.finished(state)
+        return states[2:]
+
+    def join(self) -> None:
+        for thread in self.threads:
+            thread.join(GUARD_S)
+
+
+def test_second_passes_trickling_out_of_a_busy_host_ride_together_and_go_when_it_is_nearly_done():
+    """Unpaywall has 5 s of work before it (the other batch in flight's publications); the first second-pass search
+    is held, the next joins it, and both go in one request once Unpaywall is within the margin of done."""
+    run = Run(margin_s=1.0)
+    queued = run.busy_unpaywall(50)
+    first, second = PubState(Publication()), PubState(Publication())
+    run.batcher.start([first, second], 1)
+    run.batcher.requesting(second, True, UNPAYWALL)
+    run.serve(first)
+    wait_until(lambda: run.batcher.holding == 1, GUARD_S, "the partial batch held")
+    run.now += 0.1
+    run.batcher.requesting(second, False, UNPAYWALL)
+    run.serve(second)
+    wait_until(lambda: len(next(iter(run.batcher._open.values())).states) == 2, GUARD_S, "the second joined")
+    assert run.served == []
+    for index, other in enumerate(queued[:-5]):  # Unpaywall answers all but five: half a second left
+        run.now += 0.1
+        run.batcher.requesting(other, False, UNPAYWALL)
+        run.batcher.finished(other)
+        if index == 0:
+            assert run.served == [] and run.batcher.holding == 1
+    wait_until(lambda: run.served, GUARD_S, "the batch sent")
+    run.join()
+    assert run.served == [[id(first), id(second)]]
+
+
+def test_a_batch_does_not_wait_for_a_request_overdue_by_its_hosts_pace():
+    """The publications the batch could wait for (of its own batch) are at a host whose answers are later than its
+    pace promised (they may be waiting for this very batch): once the time their host was expected to need has passed,
+    the batch goes."""
+    run = Run(margin_s=1.0)
+    queued = run.busy_unpaywall(30, flow=1)  # 3 s of work at 0.1 s per answer
+    first = PubState(Publication())
+    run.batcher.start([first], 1)
+    run.serve(first)
+    wait_until(lambda: run.batcher.holding == 1, GUARD_S, "the partial batch held")
+    assert run.served == []
+    run.now += 2.5  # no answer for 2.5 s: what is left of the 3 s is within the margin, but they may still come
+    assert run.served == [] and run.batcher.holding == 1
+    run.now += 1.0  # overdue
+    wait_until(lambda: run.served, GUARD_S, "the batch sent")
+    run.join()
+    assert run.served == [[id(first)]]
+    assert all(id(other) not in run.served[0] for other in queued)
+
+
+def test_near_the_bounds_end_the_last_publications_of_the_batchs_own_batch_ride_together():
+    """Unpaywall has only its last three publications before it, all of the held publication's batch: the batch
+    waits for them (its batch ends with the last of them anyway) and carries those that come."""
+    run = Run(margin_s=1.0)
+    last = run.busy_unpaywall(3, flow=1)
+    first = PubState(Publication())
+    run.batcher.start([first], 1)
+    run.serve(first)
+    wait_until(lambda: run.batcher.holding == 1, GUARD_S, "the partial batch held")
+    for other in last:
+        run.now += 0.1
+        run.batcher.requesting(other, False, UNPAYWALL)
+        run.serve(other)
+    wait_until(lambda: run.served, GUARD_S, "the batch sent")
+    run.join()
+    assert run.served == [[id(first), *map(id, last)]]
+
+
+def test_a_batch_goes_at_once_when_nothing_else_moves_or_its_own_host_has_the_most_work():
+    run = Run(margin_s=1.0)
+    alone = PubState(Publication())
+    run.batcher.start([alone], 1)
+    run.serve(alone)  # no other publication: nothing could join
+    wait_until(lambda: run.served, GUARD_S, "the lone publication's request")
+    run.join()
+    assert run.served == [[id(alone)]]
+
+    run = Run(margin_s=1.0)
+    run.busy_unpaywall(10)  # 1 s of work
+    fulltexts = [PubState(Publication()) for _ in range(40)]  # 4 s of work for the batch's own host
+    run.batcher.start(fulltexts, 2)
+    for index, fulltext in enumerate(fulltexts):
+        run.batcher.requesting(fulltext, True, SEARCH)
+        if index < 2:
+            run.now += 0.1
+            run.batcher.requesting(fulltext, False, SEARCH)
+            run.batcher.finished(fulltext)
+    mine = PubState(Publication())
+    run.batcher.start([mine], 3)
+    run.serve(mine)
+    wait_until(lambda: run.served, GUARD_S, "the request of the busiest host's batch")
+    run.join()
+    assert run.served == [[id(mine)]]
+
+
+def test_a_full_batch_goes_at_once_and_no_margin_means_no_holding():
+    run = Run(margin_s=1.0)
+    run.busy_unpaywall(100)
+    members = [PubState(Publication()) for _ in range(10)]
+    run.batcher.start(members, 1)
+    for member in members:
+        run.serve(member)
+    wait_until(lambda: run.served, GUARD_S, "the full batch's request")
+    run.join()
+    assert [len(batch) for batch in run.served] == [10]
+
+    run = Run(margin_s=-1.0)
+    run.busy_unpaywall(100)
+    lone = PubState(Publication())
+    run.batcher.start([lone], 1)
+    run.serve(lone)
+    wait_until(lambda: run.served, GUARD_S, "the request without holding")
+    run.join()
+    assert run.served == [[id(lone)]]
