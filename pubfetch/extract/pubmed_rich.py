@@ -87,7 +87,12 @@ def updates(citation: etree._Element) -> list[Update]:
 
 def _citation_text(citation: etree._Element | None) -> str:
     """The text of a reference's ``Citation``, without a ``Reference`` nested in it (not followed, as in JATS)."""
-    if citation is None or not len(citation) or next(citation.iter("Reference"), None) is None:
+    if citation is None:
+        return ""
+    if not len(citation):  # a leaf, as citations are
+        text = citation.text
+        return " ".join(text.split()) if text else ""
+    if next(citation.iter("Reference"), None) is None:
         return text_of(citation)
     own = copy.deepcopy(citation)
     etree.strip_elements(own, "Reference", with_tail=False)
@@ -114,8 +119,25 @@ def _top_references(article: etree._Element) -> Iterator[etree._Element]:
                 stack.append(iter(child))
 
 
+def _cited_ids(id_list: etree._Element, found: dict[str, str]) -> None:
+    """The first valid ID of each kind kept (:data:`_CITED_IDS`) among an ``ArticleIdList``'s, into ``found``."""
+    for article_id in id_list.iterchildren("ArticleId"):
+        kind = article_id.get("IdType")
+        if kind not in _CITED_IDS:  # written as expected, mostly: no need to clean it
+            kind = (kind or "").strip().lower()
+            if kind not in _CITED_IDS:
+                continue
+        if kind in found:
+            continue
+        text = article_id.text if not len(article_id) else text_of(article_id)
+        value = _CITED_IDS[kind](" ".join(text.split())) if text else ""
+        if value:
+            found[kind] = value
+
+
 def references(article: etree._Element) -> list[Reference]:
     out = []
+    make = Reference.made
     for reference in _top_references(article):
         found: dict[str, str] = {}
         citation = None
@@ -125,13 +147,9 @@ def references(article: etree._Element) -> list[Reference]:
                 if citation is None:
                     citation = child
             elif tag == "ArticleIdList":
-                for article_id in child.iterchildren("ArticleId"):
-                    kind = (article_id.get("IdType") or "").strip().lower()
-                    clean = _CITED_IDS.get(kind)
-                    if clean is not None and kind not in found and (value := clean(text_of(article_id))):
-                        found[kind] = value
-        out.append(Reference(pmid=found.get("pubmed", ""), pmcid=found.get("pmc", ""), doi=found.get("doi", ""),
-                             text=_citation_text(citation)))
+                _cited_ids(child, found)
+        out.append(make(found.get("pubmed", ""), found.get("pmc", ""), found.get("doi", ""), "",
+                        _citation_text(citation)))
     return out
 
 

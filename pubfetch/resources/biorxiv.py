@@ -92,4 +92,5 @@ def _fulltext(ctx: Context, run: PubRun, record: ArticleRecord) -> None:
     if not result.ok:
         run.fail(result, RunFlag.BIORXIV_JATS)
     elif articles:
-        apply_record(run.pub, articles[0], PartType.biorxiv, url, ctx.args, parts=ctx.parts, ids=False)
+        apply_record(run.pub, articles[0], PartType.biorxiv, url, ctx.args, parts=ctx.parts, ids=False,
+                     rich=ctx.rich_parts)

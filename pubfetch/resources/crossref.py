@@ -114,6 +114,7 @@ def _notices(ctx: Context, todo: Sequence[tuple[PubRun, str]]) -> dict[int, bool
                     updates.setdefault(doi_key(update.doi), []).append(Update(kind, doi=notice.doi))
         for run, doi in chunk:
             found = updates.get(doi_key(doi), [])
-            run.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
+            if ctx.rich_parts:
+                run.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
             noticed[id(run)] = any(u.type in RETRACTED_BY for u in found)
     return noticed
