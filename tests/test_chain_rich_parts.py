@@ -70,3 +70,8 @@ def test_asking_europe_pmc_for_references_without_the_rich_parts_is_refused() ->
 def test_a_snowball_along_references_without_the_rich_parts_is_refused_before_any_request(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="rich_parts=False"):
         list(pubfetch.fetch_many(["12345"], db=str(tmp_path / "s.db"), expand_references=True, rich_parts=False))
+
+
+def test_the_command_line_refuses_references_without_the_rich_parts_in_one_line(cli, env) -> None:
+    code, _, err = cli("-pub", "123", "-fetch", "--references", "--no-rich-parts")
+    assert code == 2 and "which --no-rich-parts (rich_parts = false) leaves out" in err and err.count("\n") == 1
