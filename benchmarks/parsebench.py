@@ -27,6 +27,7 @@ from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.pdf import extract_pdf, extract_pdf_in_process, pdf_workers
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.workerpool import WorkerPool
+from pubfetch.model.rich import RichName
 from services import SyntheticServices
 
 
@@ -172,15 +173,20 @@ def _pdf_pages_in_worker(workers: WorkerPool) -> Callable[[bytes], int]:
 JATS_FULL = ("JATS full text, pubfetch (metadata, full text, corresponding authors + funding, references, sections, "
              "licence, tables, figures, supplements, statements)")
 JATS_FULL_PP = "JATS full text, pubmed_parser (metadata + paragraphs + references + tables)"
+JATS_LIKE = "JATS full text, pubfetch with references and sections (what pubmed_parser's three calls read)"
+JATS_LIKE_PP = "JATS full text, pubmed_parser (metadata + paragraphs + references)"
+#: the rich parts of :data:`JATS_LIKE`: pubmed_parser's paragraphs carry their section's title, as sections do
+LIKE_PUBMED_PARSER = frozenset((RichName.references, RichName.sections))
 JATS_PLAIN = "JATS full text, pubfetch without the rich parts (metadata, full text, corresponding authors)"
 JATS_PLAIN_PP = "JATS full text, pubmed_parser (metadata + paragraphs)"
 
 
-def _pubmed_parser_reads(pubmed_parser: ModuleType, with_references: bool) -> Callable[[str], int]:
+def _pubmed_parser_reads(pubmed_parser: ModuleType, with_references: bool, with_tables: bool = True
+                         ) -> Callable[[str], int]:
     """pubmed_parser's article metadata (``parse_pubmed_xml``), every body paragraph (``parse_pubmed_paragraph``
     with ``all_paragraph=True``) and, when asked, the reference list (``parse_pubmed_references``) and the tables
-    (``parse_pubmed_table``, as lists of values), each a call of its own on the file's path: its API reads and
-    parses the file in each."""
+    (``parse_pubmed_table``, as lists of values, unless not ``with_tables``), each a call of its own on the file's
+    path: its API reads and parses the file in each."""
     def read(path: str) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # its deprecation warnings are not the measurement
@@ -188,7 +194,8 @@ def _pubmed_parser_reads(pubmed_parser: ModuleType, with_references: bool) -> Ca
             pubmed_parser.parse_pubmed_paragraph(path, all_paragraph=True)
             if with_references:
                 pubmed_parser.parse_pubmed_references(path)
-                pubmed_parser.parse_pubmed_table(path, return_xml=False)
+                if with_tables:
+                    pubmed_parser.parse_pubmed_table(path, return_xml=False)
         return 1
     return read
 
@@ -228,6 +235,7 @@ def pubmed_parser_rows(corpus: Path | None, min_seconds: float) -> list[Throughp
     docs = corpus_bodies(corpus, ("europepmc_fulltext", "pmc_efetch"))
     plain_pp = _pubmed_parser_reads(pubmed_parser, with_references=False)
     full_pp = _pubmed_parser_reads(pubmed_parser, with_references=True)
+    like_pp = _pubmed_parser_reads(pubmed_parser, with_references=True, with_tables=False)
     with tempfile.TemporaryDirectory(prefix="parsebench-") as folder:
         readable: dict[bytes, str] = {}
         for i, doc in enumerate(docs):
@@ -243,6 +251,8 @@ def pubmed_parser_rows(corpus: Path | None, min_seconds: float) -> list[Throughp
         return measure_interleaved([
             (JATS_FULL, source, "articles", files, _articles),
             (JATS_FULL_PP, source, "articles", files, lambda doc: full_pp(readable[doc])),
+            (JATS_LIKE, source, "articles", files, lambda doc: len(parse_jats(doc, rich_parts=LIKE_PUBMED_PARSER))),
+            (JATS_LIKE_PP, source, "articles", files, lambda doc: like_pp(readable[doc])),
             (JATS_PLAIN, source, "articles", files, lambda doc: len(parse_jats(doc, rich_parts=False))),
             (JATS_PLAIN_PP, source, "articles", files, lambda doc: plain_pp(readable[doc])),
         ], min_seconds)

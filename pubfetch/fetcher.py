@@ -135,6 +135,9 @@ def fetch_many(
         raise ValueError("a snowball retries its own failures at the end of each depth: deferred= cannot be given "
                          "with citations= or expand_references=")
     cfg = call_config(config, args, parts, options, "fetch_many")
+    if plan.expand_references and not cfg.run.rich_parts:
+        raise ValueError("expand_references follows the reference lists, a rich part, which rich_parts=False leaves "
+                         "out: give only one of them")
     return _fetched(cfg, ids, db, call, plan, context=context, rate_limiter=rate_limiter)
 
 

@@ -85,7 +85,7 @@ def test_the_settings_options_sit_among_the_modifiers_of_getting_content() -> No
     assert names == ["--fetch-part", "--not-fetch-part", "--pre-filter", "--limit", "--threads", "--progress",
                      "--queue", "--detach", "--quiet", "--batch-size", "--connections-per-host", "--workers",
                      "--download-dir", "--warc",
-                     "--allow-private-addresses", "--no-javascript", "--references", "--annotations",
+                     "--allow-private-addresses", "--no-javascript", "--references", "--no-rich-parts", "--annotations",
                      "--follow-published", "--no-crossref", "--no-openalex", "--no-datacite", "--no-biorxiv",
                      "--chromium",
                      "--page-time-limit",

@@ -77,6 +77,7 @@ def test_the_report_of_a_snowball_has_the_flow_table(cli, citation_graph: Citing
     (["-pub", "123", "-out", "--citations"], "add a fetch step (-db-fetch-end DATABASE"),
     (["-pub", "123", "-fetch", "--depth", "2"], "--depth is how far --citations or --expand-references go"),
     (["-pub", "123", "-fetch", "--citations", "--queue", "redis://127.0.0.1:6379/13"], "without --queue"),
+    (["-pub", "123", "-fetch", "--expand-references", "--no-rich-parts"], "which --no-rich-parts leaves out"),
 ])
 def test_a_snowball_that_could_not_run_is_refused_before_any_request(cli, env, argv: list[str], said: str) -> None:
     code, _, err = cli(*argv)

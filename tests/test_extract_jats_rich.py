@@ -133,3 +133,18 @@ def test_a_ref_keeps_its_own_ids_title_and_text_beside_a_nested_one() -> None:
                              '<article-title>Inner</article-title><pub-id pub-id-type="pmid">9</pub-id>'
                              "</element-citation></ref></element-citation></ref></ref-list></back></article>"), out)
     assert out.references == [Reference(doi="10.1/OWN", title="Own", text="Own 10.1/own")]
+
+
+def test_the_rich_parts_named_are_the_only_ones_read() -> None:
+    """``rich_parts`` naming some parts reads those, as the full reading reads them, and leaves the others empty."""
+    from pubfetch.extract.jats import parse_jats
+    from pubfetch.model.rich import RichName
+    doc = (b"<article><front><article-meta><article-id pub-id-type='pmid'>1</article-id><funding-group><award-group>"
+           b"<funding-source>NIH</funding-source><award-id>R01 1</award-id></award-group></funding-group>"
+           b"</article-meta></front><body><sec><title>Intro</title><p>See GSE12345.</p></sec></body><back><ref-list>"
+           b"<ref id='r1'><mixed-citation>Roe R. A paper.</mixed-citation></ref></ref-list></back></article>")
+    [full] = parse_jats(doc)
+    [some] = parse_jats(doc, rich_parts={RichName.references, RichName.sections})
+    assert full.funding and full.text_links and full.references and full.sections
+    assert (some.references, some.sections) == (full.references, full.sections)
+    assert (some.funding, some.text_links, some.license) == ([], [], "")

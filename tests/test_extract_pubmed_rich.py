@@ -110,3 +110,17 @@ def test_a_caller_that_does_not_ask_for_the_rich_parts_gets_the_rest_unchanged_a
     assert plain.updates == full.updates and plain.retraction == full.retraction and full.retraction.retracted
     plain.funding, plain.references = full.funding, full.references
     assert plain == full
+
+
+def test_the_rich_parts_named_are_the_only_ones_read_and_the_corrections_always() -> None:
+    """``rich_parts`` naming some parts reads those as the full reading does; the corrections are read in every case
+    (PubMed's retraction verdict is read from them)."""
+    from pubfetch.extract.pubmed import parse_pubmed_xml
+    from pubfetch.model.rich import RichName
+    doc = b"<PubmedArticleSet>" + ARTICLE + b"</PubmedArticleSet>"
+    [full] = parse_pubmed_xml(doc)
+    [some] = parse_pubmed_xml(doc, rich_parts={RichName.references})
+    [none] = parse_pubmed_xml(doc, rich_parts=False)
+    assert full.funding and full.references and full.updates
+    assert (some.references, some.funding, some.updates) == (full.references, [], full.updates)
+    assert (none.references, none.funding, none.text_links, none.updates) == ([], [], [], full.updates)

@@ -228,6 +228,7 @@ GET_CONTENT_MODIFIERS = Group("Get content modifiers", (
     setting_option("--allow-private-addresses"),
     setting_option("--no-javascript"),
     setting_option("--references"),
+    setting_option("--no-rich-parts"),
     setting_option("--annotations", "TYPES"),
     setting_option("--follow-published"),
     setting_option("--no-crossref"),

@@ -101,7 +101,7 @@ class Pipeline:
         check_report(self.args)
         check_outputs(self.args)
         check_edges_output(self.args, self.emit.fmt)
-        self.snowball = snowball_plan(self.args)
+        self.snowball = snowball_plan(self.args, rich_parts=self.sess.config.run.rich_parts)
         if self._streaming():
             self._stream()
             return

@@ -27,8 +27,9 @@ EDGE_DATABASES = ("pub-db", "db", "fetch-put", "db-fetch", "db-fetch-end")
 _NOT_EDGES = ("out-ids", "txt-pub", "txt-web", "txt-doc", "txt-ids-pub", "txt-ids-web", "txt-ids-doc")
 
 
-def snowball_plan(args: ParsedArgs) -> SnowballPlan | None:
-    """The snowball the options ask for, or None; refused (before any request) where it could not run."""
+def snowball_plan(args: ParsedArgs, rich_parts: bool = True) -> SnowballPlan | None:
+    """The snowball the options ask for, or None; refused (before any request) where it could not run
+    (``rich_parts``: whether the run reads the reference lists that ``--expand-references`` follows)."""
     if not (args.flag("citations") or args.flag("expand-references")):
         if "depth" in args:
             raise UsageError("--depth is how far --citations or --expand-references go: give one of them")
@@ -36,6 +37,9 @@ def snowball_plan(args: ParsedArgs) -> SnowballPlan | None:
     if not any(step in args for step in FETCH_STEPS):
         raise UsageError("--citations and --expand-references follow the links of fetched publications: add a fetch "
                          "step (-db-fetch-end DATABASE, -db-fetch, -fetch-put or -fetch)")
+    if args.flag("expand-references") and not rich_parts:
+        raise UsageError("--expand-references follows the reference lists, a rich part, which --no-rich-parts "
+                         "leaves out: give only one of them")
     if "queue" in args:
         raise UsageError("--citations and --expand-references are not sent to a queue's workers: run the snowball "
                          "without --queue")

@@ -286,6 +286,12 @@ class RunSettings:
                            doc="worker threads for per-publication requests (DOI pages, Unpaywall, links, full texts)")
     parts: frozenset[PartName] | None = setting(
         None, in_file=False, doc="fetch only these parts (`--fetch-part`); IDs are always kept; empty: all")
+    rich_parts: bool = setting(
+        True, cli="--no-rich-parts", job=True,
+        doc="read and store the rich parts (funding, corrections, references, links, sections, licence, tables, "
+            "figures, supplements, statements, relations; docs/output.md) beside the parts asked for; off: answers are "
+            "parsed without them and entries keep none, for a run wanting only PubFetcher's parts (PubMed XML parses "
+            "about twice as fast, docs/benchmarks.md)")
     max_links: int = setting(10, high=100_000, job=True, doc="links tried per publication after the resources")
     max_table_cells: int = setting(
         DEFAULT_MAX_TABLE_CELLS, low=1, high=100_000_000, job=True, env="PUBFETCH_MAX_TABLE_CELLS",
@@ -378,6 +384,9 @@ class RunSettings:
 
     def __post_init__(self) -> None:
         check_record(self)
+        if self.references and not self.rich_parts:
+            raise ValueError("--references asks Europe PMC for reference lists, a rich part, which --no-rich-parts "
+                             "(rich_parts = false) leaves out: give only one of them")
         for service, text in self.rate_windows.items():
             if service not in DOCUMENTED and not service.startswith("host:"):
                 raise ValueError(f"rate_windows names {service!r}, which is no service: "

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 
@@ -41,12 +42,13 @@ from lxml import etree
 from pubfetch.extract.errors import ParseError, load_xml
 from pubfetch.extract.europepmc import clean_doi, clean_pmcid, clean_pmid
 from pubfetch.extract.jats_corresp import corresp_authors
-from pubfetch.extract.jats_rich import add_rich_parts
+from pubfetch.extract.jats_rich import add_rich_parts, jats_rich_wanted
 from pubfetch.extract.jats_structure import add_structure_parts
 from pubfetch.extract.jats_text import ArticleTexts, ElementTexts, attr, element_text, elements, first_text
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import RichName
 from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS
 
 __all__ = ["JatsArticle", "article_record", "authors", "element_text", "jats_date", "parse_jats", "pub_date",
@@ -113,12 +115,13 @@ def _plain_articles(root: etree._Element) -> list[etree._Element]:
     return articles
 
 
-def parse_jats(data: str | bytes, rich_parts: bool = True, *,
+def parse_jats(data: str | bytes, rich_parts: bool | Collection[RichName] = True, *,
                max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> list[ArticleRecord]:
     """One record per ``<article>`` of a JATS document (a lone article, or a ``pmc-articleset`` of several; an
-    articleset without articles, as efetch answers for unknown IDs, gives an empty list). ``rich_parts=False``
-    leaves funding, references, sections, licence, tables, figures, supplements and statements out, for a reader
-    wanting only the rest; a table keeps at most ``max_table_cells`` cells.
+    articleset without articles, as efetch answers for unknown IDs, gives an empty list). ``rich_parts``: which of
+    the rich parts (:data:`~pubfetch.extract.jats_rich.JATS_RICH`: funding, references, sections, licence, links,
+    tables, figures, supplements, statements) are read: all (True), none (False, for a reader wanting only the rest)
+    or those named; a table keeps at most ``max_table_cells`` cells.
 
     Raises XmlError for malformed XML and ParseError for XML that is not JATS (both ValueErrors).
     """
@@ -174,10 +177,11 @@ _ID_PATHS = {
 
 
 def article_record(article: etree._Element, texts: ElementTexts | None = None,
-                   rich_parts: bool = True, *, max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> ArticleRecord:
-    """The record of one parsed ``<article>`` element (without funding, references, sections and licence when not
-    ``rich_parts``); ``texts``, when given, are that article's (:class:`~pubfetch.extract.jats_text.ArticleTexts`,
-    shared with a caller reading more of it)."""
+                   rich_parts: bool | Collection[RichName] = True, *,
+                   max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> ArticleRecord:
+    """The record of one parsed ``<article>`` element, with the rich parts ``rich_parts`` names (all when True, none
+    when False: :func:`parse_jats`); ``texts``, when given, are that article's
+    (:class:`~pubfetch.extract.jats_text.ArticleTexts`, shared with a caller reading more of it)."""
     if texts is None:
         texts = ArticleTexts()
     rec = ArticleRecord()
@@ -194,9 +198,10 @@ def article_record(article: etree._Element, texts: ElementTexts | None = None,
     rec.journal_title = journal_title(article)
     rec.corresp_author = corresp_authors(article, texts)
     _biblio(article, rec)
-    if rich_parts:
-        add_rich_parts(article, rec, texts)
-        add_structure_parts(article, rec, texts, max_table_cells=max_table_cells)
+    wanted = jats_rich_wanted(rich_parts)
+    if wanted:
+        add_rich_parts(article, rec, texts, wanted)
+        add_structure_parts(article, rec, texts, max_table_cells=max_table_cells, wanted=wanted)
     return rec
 
 

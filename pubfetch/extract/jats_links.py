@@ -31,6 +31,8 @@ XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 
 #: the elements that mark a link up
 MARKED = ("ext-link", "uri", "related-object")
+#: the same as tags in any namespace, for ``iter``
+_MARKED_TAGS = tuple("{*}" + m for m in MARKED)
 
 #: where in an article links are looked for (XPath from the ``<article>``)
 _SCOPES = ("front/article-meta/abstract", "front/article-meta/trans-abstract", "front/article-meta/author-notes",
@@ -50,6 +52,12 @@ _TYPES = {"uri": "url", "url": "url", "ftp": "url", "doi": "doi", "gen": "insdc"
           "biosample": "bioproject", "arrayexpress": "arrayexpress", "ensembl": "ensembl", "rrid": "rrid",
           "clinical-trial": "clinicalTrial", "clinicaltrial": "clinicalTrial", "clintrialgov": "clinicalTrial",
           "clinicaltrials.gov": "clinicalTrial", "isrctn": "clinicalTrial"}
+
+
+def _name(tag: str) -> str:
+    """An element's tag without its namespace (:func:`~pubfetch.extract.xmlsafe.local_name` of an element known to be
+    one: the walk asks it of every element of the article)."""
+    return tag if tag[:1] != "{" else tag.rsplit("}", 1)[-1]
 
 
 def link_scopes(article: etree._Element) -> list[etree._Element]:
@@ -86,7 +94,7 @@ class _Walk:
         parent = el.getparent()
         if parent is not None and parent in self._paths:  # a section's own paragraph: the section's path
             return self._paths[parent]
-        section = next((a for a in el.iterancestors() if a is self.article or local_name(a) in _SECTIONS), None)
+        section = next((a for a in el.iterancestors() if a is self.article or _name(a.tag) in _SECTIONS), None)
         if section is None or section is self.article:
             return ()
         known = self._paths.get(section)
@@ -112,7 +120,7 @@ class _Walk:
         path = self.path(block)
         text = self.texts.of(block)
         marked = [(self.texts.of(el), self.marked(el, text, path))
-                  for el in block.iter(*("{*}" + m for m in MARKED))]
+                  for el in block.iter(*_MARKED_TAGS)]
         self.items.append((len(self.blocks), [link for _, link in marked if link is not None]))
         self.blocks.append((text, path, [own for own, _ in marked]))
 
@@ -122,7 +130,7 @@ class _Walk:
         stack = [top]
         while stack:  # iterative: hostile nesting costs no recursion
             el = stack.pop()
-            name = local_name(el)
+            name = _name(el.tag)
             if name in _EXCLUDED:
                 continue
             if name == "award-id":

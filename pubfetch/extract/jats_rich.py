@@ -30,9 +30,20 @@ from pubfetch.extract.jats_text import ArticleTexts, ElementTexts
 from pubfetch.extract.pubmed_rich import valid_doi, valid_pmcid, valid_pmid
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.record import ArticleRecord
-from pubfetch.model.rich import Grant, Reference, Section
+from pubfetch.model.rich import Grant, Reference, RichName, Section
 
-__all__ = ["add_rich_parts"]
+__all__ = ["JATS_RICH", "add_rich_parts", "jats_rich_wanted"]
+
+#: The rich parts a JATS article gives: these five here, the other four from :mod:`pubfetch.extract.jats_structure`.
+JATS_RICH = frozenset((RichName.funding, RichName.references, RichName.sections, RichName.license, RichName.links,
+                       RichName.tables, RichName.figures, RichName.supplements, RichName.statements))
+
+
+def jats_rich_wanted(rich_parts: bool | Iterable[RichName]) -> frozenset[RichName]:
+    """The rich parts of :data:`JATS_RICH` to read: all (True), none (False) or those named."""
+    if rich_parts is True or rich_parts is False:
+        return JATS_RICH if rich_parts else frozenset()
+    return JATS_RICH.intersection(rich_parts)
 
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _OWN = "[not(ancestor::sub-article) and not(ancestor::response)]"
@@ -183,13 +194,19 @@ class _Reader:
         return ""
 
 
-def add_rich_parts(article: etree._Element, record: ArticleRecord, texts: ElementTexts | None = None) -> None:
+def add_rich_parts(article: etree._Element, record: ArticleRecord, texts: ElementTexts | None = None,
+                   wanted: frozenset[RichName] = JATS_RICH) -> None:
     """Fill the record's funding, references, sections, licence and links (:mod:`pubfetch.extract.jats_links`) from
-    one ``<article>`` (``texts``: the article's, when the caller has them)."""
+    one ``<article>``, those ``wanted`` (``texts``: the article's, when the caller has them)."""
     texts = ArticleTexts() if texts is None else texts
     reader = _Reader(texts)
-    record.funding = reader.funding(article)
-    record.references = reader.references(article)
-    record.sections = reader.sections(article)
-    record.license = reader.license_text(article)
-    record.text_links = jats_links(article, texts)
+    if RichName.funding in wanted:
+        record.funding = reader.funding(article)
+    if RichName.references in wanted:
+        record.references = reader.references(article)
+    if RichName.sections in wanted:
+        record.sections = reader.sections(article)
+    if RichName.license in wanted:
+        record.license = reader.license_text(article)
+    if RichName.links in wanted:
+        record.text_links = jats_links(article, texts)

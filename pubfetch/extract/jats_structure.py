@@ -34,6 +34,7 @@ from pubfetch.extract.jats_text import ArticleTexts, ElementTexts
 from pubfetch.extract.table_grid import MAX_COLSPAN, lay_out, span
 from pubfetch.extract.xmlsafe import local_name
 from pubfetch.model.record import ArticleRecord
+from pubfetch.model.rich import RichName
 from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS, Figure, Statement, Supplement, Table
 
 __all__ = ["absolute_media", "add_structure_parts", "media_base", "section_path", "statement_type"]
@@ -276,15 +277,24 @@ def _stated_size(caption: str) -> int:
     return round(float(found.group(1).replace(",", ".")) * _UNITS[unit[0] if unit != "bytes" else "b"])
 
 
+#: the parts read here
+_STRUCTURE = frozenset((RichName.tables, RichName.figures, RichName.supplements, RichName.statements))
+
+
 def add_structure_parts(article: etree._Element, record: ArticleRecord, texts: ElementTexts | None = None, *,
-                        max_table_cells: int = DEFAULT_MAX_TABLE_CELLS) -> None:
-    """Fill the record's tables, figures, supplements and statements from one ``<article>`` (``texts``: the
-    article's, when the caller has them); a table keeps at most ``max_table_cells`` cells."""
+                        max_table_cells: int = DEFAULT_MAX_TABLE_CELLS,
+                        wanted: frozenset[RichName] = _STRUCTURE) -> None:
+    """Fill the record's tables, figures, supplements and statements from one ``<article>``, those ``wanted``
+    (``texts``: the article's, when the caller has them); a table keeps at most ``max_table_cells`` cells."""
     reader = _Reader(ArticleTexts() if texts is None else texts, max_table_cells, article)
-    record.tables = [reader.table(w) for w in _own(article, "table-wrap")]
-    record.figures = [reader.figure(f) for f in _own(article, "fig")]
-    record.supplements = reader.supplements(article)
-    record.statements = reader.statements(article)
+    if RichName.tables in wanted:
+        record.tables = [reader.table(w) for w in _own(article, "table-wrap")]
+    if RichName.figures in wanted:
+        record.figures = [reader.figure(f) for f in _own(article, "fig")]
+    if RichName.supplements in wanted:
+        record.supplements = reader.supplements(article)
+    if RichName.statements in wanted:
+        record.statements = reader.statements(article)
 
 
 # ------------------------------------------------------------------------------------------------ absolute media URLs

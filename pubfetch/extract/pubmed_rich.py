@@ -13,16 +13,39 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from lxml import etree
 
 from pubfetch import ids as idmod
 from pubfetch.extract.xmlsafe import text_of
 from pubfetch.model.record import ArticleRecord
-from pubfetch.model.rich import Grant, Reference, Update
+from pubfetch.model.rich import Grant, Reference, RichName, Update
 
-__all__ = ["add_rich_parts", "valid_doi", "valid_pmcid", "valid_pmid"]
+__all__ = ["PUBMED_RICH", "add_rich_parts", "rich_wanted", "valid_doi", "valid_pmcid", "valid_pmid"]
+
+#: The rich parts a PubMed record gives (``links``: those found in the abstract, :mod:`pubfetch.extract.text_links`).
+PUBMED_RICH = frozenset((RichName.funding, RichName.updates, RichName.references, RichName.links))
+
+
+def rich_wanted(rich_parts: bool | Collection[RichName]) -> frozenset[RichName]:
+    """The rich parts of :data:`PUBMED_RICH` to read: all (True), none (False) or those named."""
+    if rich_parts is True or rich_parts is False:
+        return PUBMED_RICH if rich_parts else frozenset()
+    return PUBMED_RICH.intersection(rich_parts)
+
+
+def _first(el: etree._Element, tag: str) -> etree._Element | None:
+    """The first child of that tag (``iterchildren`` filters in lxml's C code, unlike ``find``'s path machinery)."""
+    return next(el.iterchildren(tag), None)
+
+
+def _path(el: etree._Element, *tags: str) -> list[etree._Element]:
+    """The elements at the end of a path of child tags, in document order (``findall`` of ``a/b/c``)."""
+    found = [el]
+    for tag in tags:
+        found = [child for parent in found for child in parent.iterchildren(tag)]
+    return found
 
 
 def valid_pmid(text: str) -> str:
@@ -44,27 +67,32 @@ def valid_doi(text: str) -> str:
 
 def grants(citation: etree._Element) -> list[Grant]:
     out = []
-    for grant in citation.findall("Article/GrantList/Grant"):
-        agency, grant_id = text_of(grant.find("Agency")), text_of(grant.find("GrantID"))
+    for grant in _path(citation, "Article", "GrantList", "Grant"):
+        agency, grant_id = text_of(_first(grant, "Agency")), text_of(_first(grant, "GrantID"))
         if agency or grant_id:
-            out.append(Grant(agency, grant_id, text_of(grant.find("Country"))))
+            out.append(Grant(agency, grant_id, text_of(_first(grant, "Country"))))
     return out
 
 
 def updates(citation: etree._Element) -> list[Update]:
     out = []
-    for entry in citation.findall("CommentsCorrectionsList/CommentsCorrections"):
+    for entry in _path(citation, "CommentsCorrectionsList", "CommentsCorrections"):
         ref_type = (entry.get("RefType") or "").strip()
         if not ref_type:
             continue
-        dois = idmod.extract_dois(text_of(entry.find("RefSource")))
-        out.append(Update(ref_type, valid_pmid(text_of(entry.find("PMID"))), dois[0] if dois else ""))
+        dois = idmod.extract_dois(text_of(_first(entry, "RefSource")))
+        out.append(Update(ref_type, valid_pmid(text_of(_first(entry, "PMID"))), dois[0] if dois else ""))
     return out
 
 
 def _citation_text(citation: etree._Element | None) -> str:
     """The text of a reference's ``Citation``, without a ``Reference`` nested in it (not followed, as in JATS)."""
-    if citation is None or not len(citation) or next(citation.iter("Reference"), None) is None:
+    if citation is None:
+        return ""
+    if not len(citation):  # a leaf, as citations are
+        text = citation.text
+        return " ".join(text.split()) if text else ""
+    if next(citation.iter("Reference"), None) is None:
         return text_of(citation)
     own = copy.deepcopy(citation)
     etree.strip_elements(own, "Reference", with_tail=False)
@@ -79,7 +107,7 @@ def _top_references(article: etree._Element) -> Iterator[etree._Element]:
     """The ``Reference`` elements under ``PubmedData/ReferenceList`` in document order, nested lists included, without
     going into a ``Reference`` (one nested in another is not followed). A walk, not an XPath ``ancestor::`` test per
     element: the reference lists are most of a record."""
-    for top in article.iterfind("PubmedData/ReferenceList"):
+    for top in _path(article, "PubmedData", "ReferenceList"):
         stack = [iter(top)]
         while stack:
             child = next(stack[-1], None)
@@ -91,8 +119,25 @@ def _top_references(article: etree._Element) -> Iterator[etree._Element]:
                 stack.append(iter(child))
 
 
+def _cited_ids(id_list: etree._Element, found: dict[str, str]) -> None:
+    """The first valid ID of each kind kept (:data:`_CITED_IDS`) among an ``ArticleIdList``'s, into ``found``."""
+    for article_id in id_list.iterchildren("ArticleId"):
+        kind = article_id.get("IdType")
+        if kind not in _CITED_IDS:  # written as expected, mostly: no need to clean it
+            kind = (kind or "").strip().lower()
+            if kind not in _CITED_IDS:
+                continue
+        if kind in found:
+            continue
+        text = article_id.text if not len(article_id) else text_of(article_id)
+        value = _CITED_IDS[kind](" ".join(text.split())) if text else ""
+        if value:
+            found[kind] = value
+
+
 def references(article: etree._Element) -> list[Reference]:
     out = []
+    make = Reference.made
     for reference in _top_references(article):
         found: dict[str, str] = {}
         citation = None
@@ -102,20 +147,20 @@ def references(article: etree._Element) -> list[Reference]:
                 if citation is None:
                     citation = child
             elif tag == "ArticleIdList":
-                for article_id in child.iterfind("ArticleId"):
-                    kind = (article_id.get("IdType") or "").strip().lower()
-                    clean = _CITED_IDS.get(kind)
-                    if clean is not None and kind not in found and (value := clean(text_of(article_id))):
-                        found[kind] = value
-        out.append(Reference(pmid=found.get("pubmed", ""), pmcid=found.get("pmc", ""), doi=found.get("doi", ""),
-                             text=_citation_text(citation)))
+                _cited_ids(child, found)
+        out.append(make(found.get("pubmed", ""), found.get("pmc", ""), found.get("doi", ""), "",
+                        _citation_text(citation)))
     return out
 
 
-def add_rich_parts(element: etree._Element, record: ArticleRecord) -> None:
-    """Fill the record's funding, updates and references from one ``PubmedArticle``."""
-    citation = element.find("MedlineCitation")
+def add_rich_parts(element: etree._Element, record: ArticleRecord,
+                   wanted: frozenset[RichName] = PUBMED_RICH) -> None:
+    """Fill the record's funding, updates and references from one ``PubmedArticle``, those ``wanted`` (the updates
+    always: PubMed's word on a retraction, which the record's verdict reads)."""
+    citation = _first(element, "MedlineCitation")
     if citation is not None:
-        record.funding = grants(citation)
+        if RichName.funding in wanted:
+            record.funding = grants(citation)
         record.updates = updates(citation)
-    record.references = references(element)
+    if RichName.references in wanted:
+        record.references = references(element)

@@ -41,6 +41,7 @@ def apply_record(
     ids: bool = True,
     force_corresp: bool = False,
     hold: bool = False,
+    rich: bool = True,
 ) -> list[PartName]:
     """Merge a record into a publication under the model's overwrite rules; return the parts that changed.
 
@@ -57,6 +58,7 @@ def apply_record(
             again (content and rich parts, each with its URL) are merged; its IDs and set-once fields (journal, date,
             authors, volume ...), which nothing could take back, are held on the publication until the page is
             confirmed (:func:`apply_held`) and forgotten if it is rejected.
+        rich: also merge the rich parts (off for a run that neither asks for nor stores them, ``--no-rich-parts``).
     """
     if hold:
         pub.hold_fields(url, (replace(record, **_NO_PARTS), types, ids, force_corresp))
@@ -88,7 +90,8 @@ def apply_record(
             changed.append(name)
     if not hold:
         _apply_fields(pub, record, force_corresp)
-    _apply_rich(pub, record, types, url)
+    if rich:
+        _apply_rich(pub, record, types, url)
     return changed
 
 
@@ -129,7 +132,8 @@ def _apply_fields(pub: Publication, record: ArticleRecord, force_corresp: bool) 
 
 
 def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: str) -> None:
-    """The rich parts: always taken when the type allows (``--fetch-part`` names only PubFetcher's ten parts)."""
+    """The rich parts: taken when the type allows, whatever ``--fetch-part`` says (it names only PubFetcher's ten
+    parts); a run with ``--no-rich-parts`` does not call this."""
     values: dict[RichName, list | str] = {
         RichName.funding: dedup_grants(record.funding),
         RichName.links: record.text_links,

@@ -107,6 +107,14 @@ class Reference:
     title: str = ""
     text: str = ""
 
+    @classmethod
+    def made(cls, pmid: str, pmcid: str, doi: str, title: str, text: str) -> Reference:
+        """The same as ``Reference(pmid, pmcid, doi, title, text)``, without the frozen dataclass's per-field
+        ``object.__setattr__``: a parser makes one per cited paper, tens of thousands in a batch."""
+        made = object.__new__(cls)
+        made.__dict__.update(pmid=pmid, pmcid=pmcid, doi=doi, title=title, text=text)
+        return made
+
     def to_json(self) -> dict[str, str]:
         return {"pmid": self.pmid, "pmcid": self.pmcid, "doi": self.doi, "title": self.title, "text": self.text}
 

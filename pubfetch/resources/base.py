@@ -224,6 +224,12 @@ class Context:
 
         return resume
 
+    @property
+    def rich_parts(self) -> bool:
+        """Whether the run reads and stores the rich parts (``--no-rich-parts`` off): when not, the parsers leave them
+        out of what they read (the costlier part of a PubMed record with its reference list) and no entry keeps any."""
+        return self.config.run.rich_parts
+
     def wants(self, name: PartName) -> bool:
         """Whether a part is asked for (``--fetch-part`` / ``--not-fetch-part``)."""
         return self.parts is None or name in self.parts

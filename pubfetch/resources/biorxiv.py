@@ -95,4 +95,5 @@ def _fulltext(ctx: Context, state: PubState, record: ArticleRecord) -> None:
     if not result.ok:
         state.fail(result, PubFlag.BIORXIV_JATS)
     elif articles:
-        apply_record(state.pub, articles[0], PartType.biorxiv, url, ctx.args, parts=ctx.parts, ids=False)
+        apply_record(state.pub, articles[0], PartType.biorxiv, url, ctx.args, parts=ctx.parts, ids=False,
+                     rich=ctx.rich_parts)

@@ -117,6 +117,7 @@ def _notices(ctx: Context, todo: Sequence[tuple[PubState, str]]) -> dict[int, bo
                     updates.setdefault(doi_key(update.doi), []).append(Update(kind, doi=notice.doi))
         for state, doi in chunk:
             found = updates.get(doi_key(doi), [])
-            state.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
+            if ctx.rich_parts:
+                state.pub.join_rich(RichName.updates, found, PartType.crossref, work_url(ctx, doi))
             noticed[id(state)] = any(u.type in RETRACTED_BY for u in found)
     return noticed

@@ -96,6 +96,6 @@ def merge(ctx: Context, state: PubState, record: ArticleRecord, type_: PartType,
     count = record.citations_count if outside else None
     rest = dataclasses.replace(record, citations_count=count, updates=[], relations=[])
     types: dict[PartName | RichName, PartType] = {name: type_ for name in (*PartName, *RichName)}
-    apply_record(pub, rest, types, url, ctx.args, parts=ctx.parts if content else frozenset())
-    for name, items in joined.items():
+    apply_record(pub, rest, types, url, ctx.args, parts=ctx.parts if content else frozenset(), rich=ctx.rich_parts)
+    for name, items in joined.items() if ctx.rich_parts else ():
         pub.join_rich(name, items, type_, url)

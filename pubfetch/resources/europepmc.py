@@ -201,7 +201,7 @@ def single_query_url(ctx: Context, kind: str, value: str) -> str:
 def _apply_search_record(ctx: Context, state: PubState, record: ArticleRecord, url: str) -> None:
     state.set(PubFlag.EUROPEPMC)
     pub = state.pub
-    apply_record(pub, record, _SEARCH_TYPES, url, ctx.args, parts=ctx.parts)
+    apply_record(pub, record, _SEARCH_TYPES, url, ctx.args, parts=ctx.parts, rich=ctx.rich_parts)
     flags = record.flags
     if record.oa:
         state.set(PubFlag.EPMC_HAS_FULLTEXT_XML)
@@ -260,7 +260,7 @@ def apply_jats(ctx: Context, state: PubState, body: bytes, type_: PartType, url:
     figures and supplementary files are given the URLs the service serves them at."""
     if record is None:
         try:
-            records = parse_jats(body, max_table_cells=ctx.config.run.max_table_cells)
+            records = parse_jats(body, rich_parts=ctx.rich_parts, max_table_cells=ctx.config.run.max_table_cells)
         except ValueError as e:
             log.warning("unreadable JATS from %s: %s", url, e)
             return False
@@ -269,7 +269,7 @@ def apply_jats(ctx: Context, state: PubState, body: bytes, type_: PartType, url:
             return False
         record = records[0]
     absolute_media(record, media_base("pmc" if type_ is PartType.pmc_xml else "europepmc", record.pmcid))
-    apply_record(state.pub, record, type_, url, ctx.args, parts=ctx.parts, force_corresp=True)
+    apply_record(state.pub, record, type_, url, ctx.args, parts=ctx.parts, force_corresp=True, rich=ctx.rich_parts)
     return True
 
 

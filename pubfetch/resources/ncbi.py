@@ -145,12 +145,14 @@ def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState]) -> None:
         if id(state) not in mesh_only:
             state.set(PubFlag.PUBMED_XML)
             apply_record(state.pub, record, PartType.pubmed_xml, _pubmed_url(ctx, record.pmid), ctx.args,
-                         parts=ctx.parts, force_corresp=True)
+                         parts=ctx.parts, force_corresp=True, rich=ctx.rich_parts)
         if ctx.wants(PartName.mesh):
             _fill_unique_ids(state.pub.mesh, record.mesh)
 
-    _batched(ctx, "pubmed", todo, parse_pubmed_xml, lambda r: r.pmid, apply, PubFlag.PUBMED_XML_PMID,
-             frozenset(mesh_only))
+    def parse(body: bytes) -> list[ArticleRecord]:
+        return parse_pubmed_xml(body, rich_parts=ctx.rich_parts)
+
+    _batched(ctx, "pubmed", todo, parse, lambda r: r.pmid, apply, PubFlag.PUBMED_XML_PMID, frozenset(mesh_only))
 
 
 def _lacks_mesh_ids(ctx: Context, state: PubState) -> bool:
@@ -214,7 +216,8 @@ def _pubmed_html_one(ctx: Context, state: PubState) -> None:
     if record is None or record.is_empty():
         log.warning("no article found in %s", result.final_url)
         return
-    apply_record(state.pub, record, PartType.pubmed_html, result.final_url, ctx.args, parts=ctx.parts)
+    apply_record(state.pub, record, PartType.pubmed_html, result.final_url, ctx.args, parts=ctx.parts,
+                 rich=ctx.rich_parts)
 
 
 def fetch_pmc_xml(ctx: Context, states: Sequence[PubState]) -> None:
@@ -232,7 +235,7 @@ def fetch_pmc_xml(ctx: Context, states: Sequence[PubState]) -> None:
             state.set(PubFlag.PMC_XML)
 
     def parse(body: bytes) -> list[ArticleRecord]:
-        return parse_jats(body, max_table_cells=ctx.config.run.max_table_cells)
+        return parse_jats(body, rich_parts=ctx.rich_parts, max_table_cells=ctx.config.run.max_table_cells)
 
     _batched(ctx, "pmc", todo, parse, lambda r: idmod.extract_pmcid_number(r.pmcid) if r.pmcid else "", apply,
              PubFlag.PMC_XML_PMCID)

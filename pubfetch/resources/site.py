@@ -146,24 +146,24 @@ def merge_reading(ctx: Context, state: PubState, reading: PageReading, type_: Pa
         record, filled = reading.record, reading.fill
         for name, items in ((RichName.sections, reading.sections), (RichName.tables, reading.tables),
                             (RichName.figures, reading.figures), (RichName.statements, reading.statements)):
-            if items:
+            if items and ctx.rich_parts:
                 pub.set_rich(name, items, type_, final_url)
         types: dict[PartName | RichName, PartType] = {name: type_ for name in (*SITE_PARTS, RichName.links)}
         if not keywords:
             types.pop(PartName.keywords)
-        apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts, hold=hold)
+        apply_record(pub, record, types, final_url, ctx.args, parts=ctx.parts, hold=hold, rich=ctx.rich_parts)
         for link in record.links:
             state.links.add(link.url, type_.to_pdf() if link.kind == "pdf" else type_, final_url, pub, ctx.args)
         if filled.title or filled.abstract or filled.fulltext:
             apply_record(pub, filled, READER_TYPES, final_url, ctx.args,
-                         parts=ctx.parts, ids=False, hold=hold)
+                         parts=ctx.parts, ids=False, hold=hold, rich=ctx.rich_parts)
     else:
         log.warning("no scraping rules for %s", final_url)
         apply_record(pub, reading.record, READER_TYPES, final_url, ctx.args,
-                     parts=ctx.parts, ids=False, hold=hold)
+                     parts=ctx.parts, ids=False, hold=hold, rich=ctx.rich_parts)
     if reading.meta is not None:
         apply_meta(ctx, state, reading.meta, type_, final_url, keywords, hold=hold)
-    if reading.licence:
+    if reading.licence and ctx.rich_parts:
         tag_type = PartType.dc if reading.licence_where == "dc" else PartType.meta
         pub.set_rich(RichName.license, reading.licence, PartType.worse(tag_type, type_), final_url)
     pub.add_visited_site(VisitedSite(final_url, type_, from_url, pub.clock()))
@@ -216,7 +216,7 @@ def apply_meta(ctx: Context, state: PubState, record: ArticleRecord, type_: Part
     """Merge meta tags: each field's type is the worse of its tag family's type and the page's type (``hold``: an
     unverified page's, see :func:`~pubfetch.model.merge.apply_record`)."""
     apply_record(state.pub, record, meta_part_types(record, type_, keywords), url, ctx.args, parts=ctx.parts,
-                 hold=hold)
+                 hold=hold, rich=ctx.rich_parts)
     for link in record.links:
         state.links.add(link.url, link_part_type(link, type_), url, state.pub, ctx.args)
 
@@ -253,6 +253,6 @@ def apply_pdf(ctx: Context, state: PubState, result: FetchResult, type_: PartTyp
         fulltext=content.text,
     )
     apply_record(pub, record, type_, result.final_url, ctx.args, parts=ctx.parts, ids=False,
-                 hold=identity.unverified(state, result.final_url))
+                 hold=identity.unverified(state, result.final_url), rich=ctx.rich_parts)
     if content.text or content.title:
         pub.add_visited_site(VisitedSite(result.final_url, type_, from_url, pub.clock()))

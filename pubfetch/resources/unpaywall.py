@@ -67,7 +67,7 @@ def _one(ctx: Context, state: PubState) -> None:
     if record.oa:
         pub.oa = True
     pub.set_journal_title(record.journal_title)
-    if record.license:
+    if record.license and ctx.rich_parts:
         pub.set_rich(RichName.license, record.license, PartType.oadoi, url)
     for link in record.links:
         type_ = PartType.pdf_oadoi if link.kind == "pdf" else PartType.link_oadoi
