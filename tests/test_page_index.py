@@ -16,7 +16,8 @@ PAGE = """<html><head><title>t</title><meta name="citation_title" content="A"><m
 content="Open Journal Systems 3.3"></head><body>
 <div id="Main" class="Article full-text"><h1 class="c-article-title">Title</h1>
 <section id="sec1"><h3>Intro</h3><p class="x  y">one</p></section>
-<section id="sec2"><h3>Methods</h3><p class="y">two</p><a href="https://janeway.systems/x">j</a></section></div>
+<section id="sec2"><h3>Methods</h3><p class="y">two</p><a href="https://janeway.systems/x">j</a>
+<div class="box"><div class="box"><p>nested</p><em>e</em></div><p>after</p></div></section></div>
 <template><main class="content"><p class="y">inside a template</p></main></template>
 <main class="content"><p class="Y">three</p><span class="sr-only">hidden</span></main>
 <div class="visually-hidden"><h1 class="visually-hidden">kept</h1></div>
@@ -28,6 +29,10 @@ SELECTORS = [
     'meta[name=generator][content^="Open Journal Systems"]', 'a[href*="janeway.systems"]', "[data-x]",
     ".sr-only, .visually-hidden:not(h1)", "div:has(> h1)", "p:not(.y)", "*", "template p", ":scope > body p",
     "h1.c-article-title, .c-article-header",
+    # a last part that requires no name, id or class: the children or descendants of what the part before requires
+    "#Main > :not(h1)", ".article section > :not(h3)", "section > *", ".full-text :not(p)", ".box > *",
+    ".box :not(em)", "main > :not(.sr-only), #sec2 > *", ".box > :not(div), p", "body :not(section) > :not(p)",
+    ".box + *", ".nothing > :not(p)",
 ]
 
 

@@ -274,7 +274,15 @@ def _links(soup: BeautifulSoup, url: str, rule: JournalRule, index: PageIndex) -
 def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     """Apply a journal site's rules to its page at ``url`` (the final URL, used for links and URL rewrites)."""
     soup = _soup(html)
-    for hidden in _not_shown().select(soup, PageIndex(soup)):
+    return scrape_journal_tree(soup, url, rule, PageIndex(soup))[0]
+
+
+def scrape_journal_tree(soup: BeautifulSoup, url: str, rule: JournalRule,
+                        index: PageIndex) -> tuple[ArticleRecord, PageIndex]:
+    """:func:`scrape_journal` on a parsed page and its ``index`` (built on the tree as parsed), for a caller that has
+    both: the record, and the index of the tree as the scraping left it (hidden parts taken out), for the caller's
+    own selectors over that tree."""
+    for hidden in _not_shown().select(soup, index):
         if not _is_abstract_label(hidden):  # the generic reader, filling what the rule misses, follows that label
             hidden.decompose()
     if soup.body is not None:
@@ -295,7 +303,7 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     record.flags["body"] = body  # the full text without title and abstract, for a caller that finds those elsewhere
     record.corresp_author = _corresp_authors(soup, rule, index)
     record.links = _links(soup, url, rule, index)
-    return record
+    return record, index
 
 
 # ---------------------------------------------------------------------------------------------------- webpages
