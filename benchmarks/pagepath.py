@@ -120,7 +120,7 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
                              text=body.decode("utf-8", "replace"))
         doi = PAGE_DOIS.get(url, SOME_DOI)  # fetched for its own paper, as a fetch of the corpus's DOIs does
         run = PubRun(init_publication(classify(doi), ctx.args))
-        _merge_page(ctx, run, result, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+        _merge_page(ctx, run, result, PartType.doi, "https://doi.org/" + doi, address, meta=True, keywords=True)
         _note_workers(ctx)
         return 1
     return handle
