@@ -9,6 +9,7 @@ import pytest
 
 from pubfetch.engine.assembly import builtin_rules
 from pubfetch.extract.clean import parse_html
+from pubfetch.extract.scrape import base_url
 from pubfetch.rules.page_index import PageIndex
 from pubfetch.rules.selectors import compile_selector
 
@@ -98,3 +99,18 @@ def test_platform_fingerprints_and_rule_selectors_on_recorded_pages(corpus_dir: 
                 found = [id(t) for t in index.select(compiled)]
                 assert found == [id(t) for t in compiled.select(soup)], (row["name"], key)
     assert recognised >= 5
+
+
+def test_the_base_address_found_through_the_index_is_the_one_find_gives() -> None:
+    """``base_url`` with the page's index gives what the walk of the page gives, a <base> in a <template> included."""
+    pages = ['<html><head><base href="/root/"><base href="/second/"></head><body><p>x</p></body></html>',
+             "<html><head><base target=_blank><base href='sub/'></head><body></body></html>",
+             "<html><head></head><body><p>no base</p></body></html>",
+             "<html><body><template><base href='/inside/'></template><p>y</p></body></html>"]
+    found = []
+    for html in pages:
+        soup = parse_html(html)
+        found.append(base_url(soup, "https://example.org/a/b", PageIndex(soup)))
+        assert found[-1] == base_url(soup, "https://example.org/a/b"), html
+    assert found == ["https://example.org/root/", "https://example.org/a/sub/", "https://example.org/a/b",
+                     "https://example.org/inside/"]

@@ -141,6 +141,10 @@ class PageIndex:
         distinct = {id(tag): tag for candidates in lists for tag in candidates}
         return sorted(distinct.values(), key=lambda tag: position[id(tag)])
 
+    def named(self, name: str) -> list[Tag]:
+        """The elements of tag ``name`` (lower case), in document order (as ``root.find_all(name)``)."""
+        return list(self._by_name.get(name, ()))
+
     def select(self, compiled: Any) -> list[Tag]:
         """Every element a compiled soupsieve selector matches, in document order (as ``compiled.select(root)``);
         a selector asked again (a rule's body, read for its text and then for its sections) is answered from the
