@@ -7,10 +7,11 @@ result into the publication. Where the checkout reads pages in worker processes,
 their CPU time (read from /proc) in the CPU time. Two modes: with the built-in rules at the page's recorded address (what a fetch of the
 corpus's DOIs does), and with no rules at all (every page read as one no rule knows).
 
-Run alone it prints both rates for the pubfetch first on ``sys.path``, so the same measurement can be made on another
-checkout, back to back on one machine (the function it calls has kept its signature):
+Run alone it prints both rates for the pubfetch first on ``sys.path``, beside ``trafilatura.extract`` with its defaults
+(the call a user would make instead), the three taking turns for ``--rounds`` rounds, so the same measurement can be
+made on another checkout, back to back on one machine (the function it calls has kept its signature):
 
-    PYTHONPATH=/path/to/checkout python benchmarks/pagepath.py [--corpus ../shared/corpus] [--seconds 10]
+    PYTHONPATH=/path/to/checkout python benchmarks/pagepath.py [--corpus ../shared/corpus] [--seconds 10] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import importlib
 import json
 import logging
 import os
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -62,7 +64,11 @@ def _pub_state_class() -> Any:
 
 def _note_workers(ctx: object) -> None:
     """Record the CPU time of the context's live page workers (Linux's /proc; a checkout without them has none)."""
-    pool = getattr(getattr(ctx, "_made", None), "page_workers", None) or getattr(ctx, "_page_workers", None)
+    note_pool(getattr(getattr(ctx, "_made", None), "page_workers", None) or getattr(ctx, "_page_workers", None))
+
+
+def note_pool(pool: Any) -> None:
+    """Record the CPU time of a worker pool's live processes (page or PDF workers), for :func:`workers_cpu`."""
     if pool is None or not Path("/proc/self/stat").exists():
         return
     tick = os.sysconf("SC_CLK_TCK")
@@ -124,9 +130,20 @@ def page_handler(with_rules: bool) -> Callable[[str, bytes], int]:
                              text=body.decode("utf-8", "replace"))
         doi = PAGE_DOIS.get(url, SOME_DOI)  # fetched for its own paper, as a fetch of the corpus's DOIs does
         state = pub_state(init_publication(classify(doi), ctx.args))
-        _merge_page(ctx, state, result, PartType.doi, "https://doi.org/" + doi, meta=True, keywords=True)
+        _merge_page(ctx, state, result, PartType.doi, "https://doi.org/" + doi, address, meta=True, keywords=True)
         _note_workers(ctx)
         return 1
+    return handle
+
+
+def trafilatura_handler() -> Callable[[str, bytes], int]:
+    """``trafilatura.extract`` with its defaults on the page's text, the call a user would make instead of pubfetch's
+    reading (the yardstick of the page path; trafilatura is also what the generic reader finds a body with)."""
+    import trafilatura
+
+    def handle(_url: str, body: bytes) -> int:
+        trafilatura.extract(body.decode("utf-8", "replace"))
+        return 1  # a page read (some of the corpus's hold nothing to extract: head-only and block pages)
     return handle
 
 
@@ -148,21 +165,33 @@ def measure(pages: list[tuple[str, bytes]], handle: Callable[[str, bytes], int],
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
-    parser.add_argument("--seconds", type=float, default=10.0, help="minimum seconds per mode")
+    parser.add_argument("--seconds", type=float, default=10.0, help="minimum seconds per mode and round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds, the modes taking turns in each (default 3)")
     opts = parser.parse_args()
+    if opts.rounds < 1 or opts.seconds <= 0:
+        print("--rounds must be at least 1 and --seconds above 0", file=sys.stderr)
+        return 2
     import pubfetch
     print(f"pubfetch of {Path(pubfetch.__file__).parent.parent}")
     pages = corpus_pages(opts.corpus)
     if not pages:
         print(f"no recorded publisher pages under {opts.corpus}; give the corpus with --corpus", file=sys.stderr)
         return 2
-    for with_rules in (True, False):
-        handle = page_handler(with_rules)
-        for url, body in pages:  # warm up: imports, rule compilation
+    modes = {"built-in rules at the recorded address": page_handler(True), "no rules": page_handler(False),
+             "trafilatura.extract, its defaults": trafilatura_handler()}
+    for handle in modes.values():
+        for url, body in pages:  # warm up: imports, rule compilation, the page workers' start
             handle(url, body)
-        count, _size, wall, cpu = measure(pages, handle, opts.seconds)
-        mode = "built-in rules at the recorded address" if with_rules else "no rules"
-        print(f"{mode}: {len(pages)} pages, {count / wall:.1f} pages/s wall, {count / cpu:.1f} pages per CPU-second")
+    rates: dict[str, list[tuple[float, float]]] = {mode: [] for mode in modes}
+    for _ in range(opts.rounds):  # the modes in turns, so that a change of the machine's load reaches them alike
+        for mode, handle in modes.items():
+            count, _size, wall, cpu = measure(pages, handle, opts.seconds)
+            rates[mode].append((count / wall, count / cpu))
+    for mode, values in rates.items():
+        walls = ", ".join(f"{w:.1f}" for w, _ in values)
+        cpus = ", ".join(f"{c:.1f}" for _, c in values)
+        print(f"{mode}: {len(pages)} pages; pages/s wall {walls} (median {statistics.median(w for w, _ in values):.1f});"
+              f" pages per CPU-second {cpus} (median {statistics.median(c for _, c in values):.1f})")
     return 0
 
 

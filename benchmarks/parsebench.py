@@ -1,6 +1,7 @@
 """Parse throughput: PubMed efetch XML, JATS full text, HTML cleaning, the generic article reader (beside trafilatura
 alone), a publisher page as a fetch handles it (:mod:`pagepath`) and PDF extraction, on recorded and synthetic
-documents.
+documents. The page path is measured in turns beside ``trafilatura.extract`` with its defaults, and PDF text beside
+PyMuPDF (yardsticks only: neither is a dependency), the medians of the rounds kept.
 
 Each measurement runs the parser over its whole document set, again and again until ``min_seconds`` have passed, and
 counts the units it produced (records, articles, pages), so small and large documents weigh as they would in a run.
@@ -10,11 +11,12 @@ Network and database are not involved: this is the CPU cost per document that th
 from __future__ import annotations
 
 import json
+import statistics
 import tempfile
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
@@ -47,6 +49,8 @@ class Throughput:
     seconds: float
     cpu_seconds: float = 0.0
     in_process: bool = True
+    #: (units per wall second, units per CPU-second) of each round when measured in turns (:func:`measure_interleaved`)
+    rounds: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def rate(self) -> float:
@@ -58,17 +62,29 @@ class Throughput:
         return self.units / self.cpu_seconds if self.cpu_seconds and self.in_process else 0.0
 
     @property
+    def median_rate(self) -> float:
+        """The median of the rounds' units per wall second (the whole run's rate when not measured in rounds)."""
+        return statistics.median(r[0] for r in self.rounds) if self.rounds else self.rate
+
+    @property
+    def median_cpu_rate(self) -> float:
+        """The median of the rounds' units per CPU-second (the whole run's when not measured in rounds)."""
+        return statistics.median(r[1] for r in self.rounds) if self.rounds else self.cpu_rate
+
+    @property
     def mb_per_s(self) -> float:
         return self.size / self.seconds / 1e6 if self.seconds else 0.0
 
 
 def measure(kind: str, source: str, unit: str, docs: list[bytes], parse: Callable[[bytes], int],
-            min_seconds: float, in_process: bool = True) -> Throughput | None:
-    """Run ``parse`` over ``docs`` (at least once, then until ``min_seconds``); ``parse`` returns the units made."""
+            min_seconds: float, in_process: bool = True,
+            cpu_clock: Callable[[], float] = time.process_time) -> Throughput | None:
+    """Run ``parse`` over ``docs`` (at least once, then until ``min_seconds``); ``parse`` returns the units made.
+    ``cpu_clock``: the CPU seconds the work has used so far (this process's, plus its workers' where it has any)."""
     if not docs:
         return None
     units = size = count = 0
-    cpu_started = time.process_time()
+    cpu_started = cpu_clock()
     started = time.perf_counter()
     while True:
         for doc in docs:
@@ -81,7 +97,7 @@ def measure(kind: str, source: str, unit: str, docs: list[bytes], parse: Callabl
         elapsed = time.perf_counter() - started
         if elapsed >= min_seconds:
             return Throughput(kind, source, unit, len(docs), count, size, units, elapsed,
-                              time.process_time() - cpu_started, in_process)
+                              cpu_clock() - cpu_started, in_process)
 
 
 ALL_MANIFESTS = pagepath.ALL_MANIFESTS
@@ -201,15 +217,19 @@ def _pubmed_parser_reads(pubmed_parser: ModuleType, with_references: bool, with_
 
 
 def measure_interleaved(sets: list[tuple[str, str, str, list[bytes], Callable[[bytes], int]]], min_seconds: float,
-                        rounds: int = 5) -> list[Throughput]:
+                        rounds: int = 5, cpu_clocks: dict[str, Callable[[], float]] | None = None
+                        ) -> list[Throughput]:
     """:func:`measure` of several parsers taking turns (``rounds`` turns of ``min_seconds / rounds`` each), so that
-    a machine whose load changes during the measurement changes it for all of them alike."""
+    a machine whose load changes during the measurement changes it for all of them alike; each row keeps its rounds'
+    rates for their medians. ``cpu_clocks``: by kind, the CPU clock of work done partly in worker processes."""
     totals: list[Throughput] = []
     for turn in range(rounds):
         for i, (kind, source, unit, docs, parse) in enumerate(sets):
-            part = measure(kind, source, unit, docs, parse, min_seconds / rounds)
+            clock = (cpu_clocks or {}).get(kind, time.process_time)
+            part = measure(kind, source, unit, docs, parse, min_seconds / rounds, cpu_clock=clock)
             if part is None:
                 return []
+            part.rounds.append((part.rate, part.units / part.cpu_seconds if part.cpu_seconds else 0.0))
             if turn == 0:
                 totals.append(part)
             else:
@@ -219,6 +239,7 @@ def measure_interleaved(sets: list[tuple[str, str, str, list[bytes], Callable[[b
                 total.units += part.units
                 total.seconds += part.seconds
                 total.cpu_seconds += part.cpu_seconds
+                total.rounds += part.rounds
     return totals
 
 
@@ -258,10 +279,82 @@ def pubmed_parser_rows(corpus: Path | None, min_seconds: float) -> list[Throughp
         ], min_seconds)
 
 
+PAGE_PATH_RULES = "Publisher page as a fetch handles it (rule by host or platform, else the generic reader)"
+PAGE_PATH_NO_RULES = ("Publisher page as a fetch handles it, no rules (block check, licence, meta tags, generic reader, "
+                      "merge)")
+TRAFILATURA_EXTRACT = "trafilatura.extract(html), its defaults (the yardstick of the page path)"
+PDF_IN_PROCESS = "PDF extraction (pypdfium2), in process"
+PDF_IN_WORKER = "PDF extraction (pypdfium2), time-limited worker process"
+PDF_PYMUPDF = "PyMuPDF: every page's get_text() (the yardstick)"
+
+
+def page_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
+    """The page path (:mod:`pagepath`: with the built-in rules at the recorded address, and with none; the page
+    workers' CPU counted) beside ``trafilatura.extract`` with its defaults, in turns, on every recorded publisher
+    page; with the generic reader, the cleaning and trafilatura as the reader calls it."""
+    pages = pagepath.corpus_pages(corpus)
+    if not pages:
+        return []
+    bodies = [body for _, body in pages]
+    extract = pagepath.trafilatura_handler()
+    source = "corpus, all publisher pages (at their addresses with the rules)"
+
+    def clock() -> float:  # the page workers' CPU as last seen: after each page (pagepath.page_handler)
+        return time.process_time() + pagepath.workers_cpu()
+    sets = [(PAGE_PATH_RULES, source, "pages", *_fetched_pages(corpus, True)),
+            (PAGE_PATH_NO_RULES, source, "pages", *_fetched_pages(corpus, False)),
+            (TRAFILATURA_EXTRACT, source, "pages", bodies, lambda doc: extract("", doc)),
+            ("Generic article reader (meta tags, title, abstract, body)", source, "pages", bodies, _reader_page),
+            ("HTML cleaning (jsoup-like, the page without a rule before)", source, "pages", bodies, _cleaned_page),
+            ("trafilatura alone, as the generic reader calls it (main content)", source, "pages", bodies,
+             _trafilatura_page)]
+    for _kind, _source, _unit, docs, parse in sets[:2]:
+        for doc in docs:  # warm up: the rules' selectors compiled, the page workers started
+            parse(doc)
+    return measure_interleaved(sets, min_seconds * 2, rounds=5,
+                               cpu_clocks={PAGE_PATH_RULES: clock, PAGE_PATH_NO_RULES: clock})
+
+
+def _pymupdf_pages(pymupdf: ModuleType) -> Callable[[bytes], int]:
+    """PyMuPDF's text of every page (up to the 200 pubfetch reads), each page's ``get_text()``: the plain call."""
+    def parse(doc: bytes) -> int:
+        with pymupdf.open(stream=doc, filetype="pdf") as pdf:
+            pages = min(pdf.page_count, 200)
+            text = [pdf[i].get_text() for i in range(pages)]
+        return pages if any(text) else 0
+    return parse
+
+
+def pdf_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
+    """PDF text in process and through the time-limited worker (its CPU counted), beside PyMuPDF when it is
+    installed (a yardstick only, never a dependency), in turns on the corpus's PDFs."""
+    docs = corpus_bodies(corpus, ("pdf",), "application/pdf")
+    if not docs:
+        return []
+    workers = pdf_workers(1)
+    in_worker = _pdf_pages_in_worker(workers)
+
+    def clock() -> float:
+        pagepath.note_pool(workers)
+        return time.process_time() + pagepath.workers_cpu()
+    sets = [(PDF_IN_PROCESS, "corpus", "pages", docs, _pdf_pages),
+            (PDF_IN_WORKER, "corpus", "pages", docs, in_worker)]
+    try:
+        import pymupdf
+    except ImportError:
+        pymupdf = None
+    if pymupdf is not None:
+        sets.append((PDF_PYMUPDF, "corpus", "pages", docs, _pymupdf_pages(pymupdf)))
+    try:
+        in_worker(docs[0])  # the worker started before the clock runs
+        return measure_interleaved(sets, min_seconds * 2, rounds=5, cpu_clocks={PDF_IN_WORKER: clock})
+    finally:
+        workers.close()
+
+
 def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Throughput]:
     """Every parse measurement, corpus first, then synthetic documents."""
     synth = SyntheticServices(2000)
-    workers = pdf_workers(1)
     sets = [
         ("PubMed efetch XML", "corpus", "records", corpus_bodies(corpus, ("pubmed_efetch",)), _records),
         ("PubMed efetch XML", "synthetic, 200 per set", "records",
@@ -272,33 +365,17 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
          _articles),
         ("HTML cleaning", "corpus", "pages", corpus_bodies(corpus, ("publisher_page",)), _page),
         ("HTML cleaning", "synthetic", "pages", [documents.publisher_page(k) for k in range(50)], _page),
-        ("HTML cleaning (jsoup-like, the page without a rule before)", "corpus, all publisher pages", "pages",
-         corpus_bodies(corpus, ("publisher_page",), manifests=ALL_MANIFESTS), _cleaned_page),
-        ("Generic article reader (meta tags, title, abstract, body)", "corpus, all publisher pages", "pages",
-         corpus_bodies(corpus, ("publisher_page",), manifests=ALL_MANIFESTS), _reader_page),
-        ("trafilatura alone (main content)", "corpus, all publisher pages", "pages",
-         corpus_bodies(corpus, ("publisher_page",), manifests=ALL_MANIFESTS), _trafilatura_page),
-        ("Publisher page as a fetch handles it, no rules (block check, licence, meta tags, generic reader, merge)",
-         "corpus, all publisher pages", "pages", *_fetched_pages(corpus, False)),
-        ("Publisher page as a fetch handles it (rule by host or platform, else the generic reader)",
-         "corpus, all publisher pages at their addresses", "pages", *_fetched_pages(corpus, True)),
-        ("PDF extraction", "corpus", "pages", corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages),
         ("PDF extraction", "synthetic, 10 pages", "pages", [documents.text_pdf(k, 10) for k in range(5)], _pdf_pages),
-        ("PDF extraction, time-limited worker process", "corpus", "pages",
-         corpus_bodies(corpus, ("pdf",), "application/pdf"), _pdf_pages_in_worker(workers)),
     ]
-    results = []
-    try:
-        for kind, source, unit, docs, parse in sets:
-            result = measure(kind, source, unit, docs, parse, min_seconds, in_process="worker" not in kind)
-            if result is not None:
-                results.append(result)
-            if kind == "PubMed efetch XML" and source.startswith("synthetic"):
-                from pubmedbench import medline_rows  # it builds on this module's measurements
+    results = page_rows(corpus, min_seconds) + pdf_rows(corpus, min_seconds)
+    for kind, source, unit, docs, parse in sets:
+        result = measure(kind, source, unit, docs, parse, min_seconds)
+        if result is not None:
+            results.append(result)
+        if kind == "PubMed efetch XML" and source.startswith("synthetic"):
+            from pubmedbench import medline_rows  # it builds on this module's measurements
 
-                results += medline_rows(min_seconds)
-            if kind == "JATS full text" and source == "synthetic":
-                results += pubmed_parser_rows(corpus, min_seconds)
-    finally:
-        workers.close()
+            results += medline_rows(min_seconds)
+        if kind == "JATS full text" and source == "synthetic":
+            results += pubmed_parser_rows(corpus, min_seconds)
     return results

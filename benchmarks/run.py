@@ -225,14 +225,15 @@ def long_file_table(rows: list[tuple[str, FetchRun]]) -> list[str]:
 
 def parse_table(results: list[Throughput], seconds: float) -> list[str]:
     out = [f"One thread, each document set parsed repeatedly for at least {seconds:g} s; throughput per second of wall "
-           "time and per CPU-second of the benchmark's process (which a busy machine distorts less; not given for "
-           "work done in a worker process).", "",
+           "time and per CPU-second of the benchmark's process and its worker processes (which a busy machine distorts "
+           "less); rows measured in turns give the medians of their rounds.", "",
            "| parser | documents | throughput | per CPU-second | input MB/s |", "|---|---|---|---|---|"]
     for r in results:
         per_pass = r.units * r.distinct // r.documents
-        cpu = f"{r.cpu_rate:,.1f} {r.unit}" if r.cpu_rate else ""
-        out.append(f"| {r.kind} | {r.source}: {r.distinct} files, {per_pass:,} {r.unit} | **{r.rate:,.1f} {r.unit}/s**"
-                   f" | {cpu} | {r.mb_per_s:.2f} |")
+        cpu = f"{r.median_cpu_rate:,.1f} {r.unit}" if r.cpu_rate else ""
+        turns = f", median of {len(r.rounds)} rounds in turns" if r.rounds else ""
+        out.append(f"| {r.kind} | {r.source}: {r.distinct} files, {per_pass:,} {r.unit}{turns} | "
+                   f"**{r.median_rate:,.1f} {r.unit}/s** | {cpu} | {r.mb_per_s:.2f} |")
     out.append("")
     return out
 

@@ -9,6 +9,7 @@ import pytest
 
 from pubfetch.engine.assembly import builtin_rules
 from pubfetch.extract.clean import parse_html
+from pubfetch.extract.scrape import base_url
 from pubfetch.rules.page_index import PageIndex
 from pubfetch.rules.selectors import compile_selector
 
@@ -16,7 +17,8 @@ PAGE = """<html><head><title>t</title><meta name="citation_title" content="A"><m
 content="Open Journal Systems 3.3"></head><body>
 <div id="Main" class="Article full-text"><h1 class="c-article-title">Title</h1>
 <section id="sec1"><h3>Intro</h3><p class="x  y">one</p></section>
-<section id="sec2"><h3>Methods</h3><p class="y">two</p><a href="https://janeway.systems/x">j</a></section></div>
+<section id="sec2"><h3>Methods</h3><p class="y">two</p><a href="https://janeway.systems/x">j</a>
+<div class="box"><div class="box"><p>nested</p><em>e</em></div><p>after</p></div></section></div>
 <template><main class="content"><p class="y">inside a template</p></main></template>
 <main class="content"><p class="Y">three</p><span class="sr-only">hidden</span></main>
 <div class="visually-hidden"><h1 class="visually-hidden">kept</h1></div>
@@ -28,6 +30,10 @@ SELECTORS = [
     'meta[name=generator][content^="Open Journal Systems"]', 'a[href*="janeway.systems"]', "[data-x]",
     ".sr-only, .visually-hidden:not(h1)", "div:has(> h1)", "p:not(.y)", "*", "template p", ":scope > body p",
     "h1.c-article-title, .c-article-header",
+    # a last part that requires no name, id or class: the children or descendants of what the part before requires
+    "#Main > :not(h1)", ".article section > :not(h3)", "section > *", ".full-text :not(p)", ".box > *",
+    ".box :not(em)", "main > :not(.sr-only), #sec2 > *", ".box > :not(div), p", "body :not(section) > :not(p)",
+    ".box + *", ".nothing > :not(p)",
 ]
 
 
@@ -93,3 +99,18 @@ def test_platform_fingerprints_and_rule_selectors_on_recorded_pages(corpus_dir: 
                 found = [id(t) for t in index.select(compiled)]
                 assert found == [id(t) for t in compiled.select(soup)], (row["name"], key)
     assert recognised >= 5
+
+
+def test_the_base_address_found_through_the_index_is_the_one_find_gives() -> None:
+    """``base_url`` with the page's index gives what the walk of the page gives, a <base> in a <template> included."""
+    pages = ['<html><head><base href="/root/"><base href="/second/"></head><body><p>x</p></body></html>',
+             "<html><head><base target=_blank><base href='sub/'></head><body></body></html>",
+             "<html><head></head><body><p>no base</p></body></html>",
+             "<html><body><template><base href='/inside/'></template><p>y</p></body></html>"]
+    found = []
+    for html in pages:
+        soup = parse_html(html)
+        found.append(base_url(soup, "https://example.org/a/b", PageIndex(soup)))
+        assert found[-1] == base_url(soup, "https://example.org/a/b"), html
+    assert found == ["https://example.org/root/", "https://example.org/a/sub/", "https://example.org/a/b",
+                     "https://example.org/inside/"]

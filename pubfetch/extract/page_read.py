@@ -25,7 +25,7 @@ from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.page_structure import page_figures, page_statements, page_tables
 from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
-from pubfetch.extract.scrape import scrape_journal
+from pubfetch.extract.scrape import scrape_journal_tree
 from pubfetch.extract.text_links import record_links
 from pubfetch.extract.title_choice import complete_title, shown_spacing
 from pubfetch.extract.workerpool import WorkerPool
@@ -94,13 +94,14 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool,
     reading = PageReading(url, rule_site=rule.site if rule is not None else None, meta=meta_record, licence=licence,
                           licence_where=where, statements=statements)
     if rule is not None:
-        reading.record = scrape_journal(soup, url, rule)
+        # the scraping takes hidden elements out of the tree: the index it gives back describes the tree it left
+        reading.record, index = scrape_journal_tree(soup, url, rule, index)
         reading.record.title = complete_title(reading.record.title, bibliographic, heading,
                                               site_names=_site_names(meta_record))
         reading.claims = page_claims(html, url, reading.record)  # before the reader adds to the rule's record
         body = rule.selector("fulltext")
-        if body is not None:  # a fresh index: the scraping took hidden elements out of the tree the first describes
-            roots = body.select(soup, PageIndex(soup))
+        if body is not None:
+            roots = body.select(soup, index)
             reading.sections = page_sections(roots)
             reading.tables = page_tables(roots, max_cells=max_table_cells)
             reading.figures = page_figures(roots, url)

@@ -150,9 +150,14 @@ def _join(*parts: str) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-def base_url(soup: BeautifulSoup, url: str) -> str:
-    """The URL relative links resolve against: <base href> (itself relative to the page) or the page URL."""
-    base = soup.find("base", href=True)
+def base_url(soup: BeautifulSoup, url: str, index: PageIndex | None = None) -> str:
+    """The URL relative links resolve against: <base href> (itself relative to the page) or the page URL. ``index``,
+    when it is the index of ``soup``, finds the <base> without a walk of the page (a page with a <template>, whose
+    contents the index leaves out and ``find`` does not, is walked)."""
+    if index is not None and index.root is soup and not index.named("template"):
+        base: object = next((tag for tag in index.named("base") if tag.get("href") is not None), None)
+    else:
+        base = soup.find("base", href=True)
     if isinstance(base, Tag):
         href = str(base.get("href") or "").strip()
         if href:
@@ -251,7 +256,7 @@ def _corresp_authors(root: Tag, rule: JournalRule, index: PageIndex) -> list[Cor
 
 
 def _links(soup: BeautifulSoup, url: str, rule: JournalRule, index: PageIndex) -> list[Link]:
-    base = base_url(soup, url)
+    base = base_url(soup, url, index)
     page = _without_fragment(url)
     found: list[Link] = []
     for kind, rewrite, key in (("html", rule.fulltext_rewrite, "fulltext_src"), ("pdf", rule.pdf_rewrite, "pdf_src")):
@@ -274,7 +279,15 @@ def _links(soup: BeautifulSoup, url: str, rule: JournalRule, index: PageIndex) -
 def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     """Apply a journal site's rules to its page at ``url`` (the final URL, used for links and URL rewrites)."""
     soup = _soup(html)
-    for hidden in _not_shown().select(soup, PageIndex(soup)):
+    return scrape_journal_tree(soup, url, rule, PageIndex(soup))[0]
+
+
+def scrape_journal_tree(soup: BeautifulSoup, url: str, rule: JournalRule,
+                        index: PageIndex) -> tuple[ArticleRecord, PageIndex]:
+    """:func:`scrape_journal` on a parsed page and its ``index`` (built on the tree as parsed), for a caller that has
+    both: the record, and the index of the tree as the scraping left it (hidden parts taken out), for the caller's
+    own selectors over that tree."""
+    for hidden in _not_shown().select(soup, index):
         if not _is_abstract_label(hidden):  # the generic reader, filling what the rule misses, follows that label
             hidden.decompose()
     if soup.body is not None:
@@ -295,7 +308,7 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
     record.flags["body"] = body  # the full text without title and abstract, for a caller that finds those elsewhere
     record.corresp_author = _corresp_authors(soup, rule, index)
     record.links = _links(soup, url, rule, index)
-    return record
+    return record, index
 
 
 # ---------------------------------------------------------------------------------------------------- webpages
