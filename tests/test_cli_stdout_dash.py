@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from support.cli import Cli, usage_error
-from support.pubfetch_processes import pubfetch_cmd, service_env
+from support.pubfetch_processes import REPO, pubfetch_cmd, service_env
 from support.synthetic import SyntheticServices
 
 ENTRIES = Path(__file__).parent / "data" / "cli" / "entries.json"
@@ -96,3 +97,33 @@ def test_a_streaming_fetch_s_report_goes_to_standard_output_and_its_summary_to_s
     assert (code, err.splitlines()[-1]) == (0, "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
                                                "0 failed")
     assert out.lstrip().lower().startswith("<!doctype html>") and "database " in out
+
+
+def _env() -> dict[str, str]:
+    """This checkout's pubfetch, whatever is installed."""
+    return {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def test_log_dash_on_a_full_standard_output_is_one_error_line_not_a_traceback_a_record(tmp_path: Path) -> None:
+    """``--log -`` to a device that takes nothing (a full disk): said once on stderr, and the exit status tells, as
+    for a log file that cannot be written."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full (not Linux)")
+    with open("/dev/full", "w") as full:
+        run = subprocess.run(pubfetch_cmd("-l", "-", "-db-init", tmp_path / "new.db"), stdout=full,
+                             stderr=subprocess.PIPE, text=True, cwd=REPO, env=_env(), timeout=120, check=False)
+    assert run.stderr.splitlines() == ["pubfetch: error: cannot write the log to standard output: No space left on "
+                                       "device; no more is written to it"], run.stderr
+    assert run.returncode == 2
+    assert (tmp_path / "new.db").exists()  # the run went on
+
+
+def test_log_dash_whose_reader_went_away_ends_quietly(tmp_path: Path) -> None:
+    """As for ``-out | head``: the reader's choice, neither an error nor a traceback."""
+    run = subprocess.Popen(pubfetch_cmd("-l", "-", "-db-init", tmp_path / "new.db"), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, cwd=REPO, env=_env())
+    assert run.stdout is not None
+    run.stdout.close()  # the reader is gone before the first record
+    _, err = run.communicate(timeout=120)
+    assert (run.returncode, err) == (0, "")
+    assert (tmp_path / "new.db").exists()
