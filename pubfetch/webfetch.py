@@ -51,7 +51,8 @@ def _get(ctx: Context, url: str, javascript: bool) -> FetchResult:
     renderer = ctx.renderer if javascript else None
     if renderer is not None:
         rule = ctx.rules.webpage_rule(url)
-        result = renderer.render(url, wait_until=getattr(rule, "wait_until", None) if rule is not None else None)
+        result = renderer.render(url, wait_until=getattr(rule, "wait_until", None) if rule is not None else None,
+                                 entry=_PAGE)
         if result.ok or result.kind not in (OutcomeKind.OTHER, OutcomeKind.UNSUPPORTED_TYPE):
             return result
         log.info("JavaScript fetch of %s gave %s; fetching without", url, result.kind.name)
