@@ -127,3 +127,22 @@ def test_log_dash_whose_reader_went_away_ends_quietly(tmp_path: Path) -> None:
     _, err = run.communicate(timeout=120)
     assert (run.returncode, err) == (0, "")
     assert (tmp_path / "new.db").exists()
+
+
+def test_log_dash_lines_print_above_the_progress_bar_not_glued_to_it(services: SyntheticServices,
+                                                                    tmp_path: Path) -> None:
+    """``--log -`` with the progress bar on one terminal (here one file for both streams, as ``2>&1`` makes): each
+    log line clears the bar and is printed whole, as the console's warnings are."""
+    ids = tmp_path / "ids.txt"
+    ids.write_text("".join(p + "\n" for p in services.pmids()))
+    run = subprocess.run(pubfetch_cmd("-pub-file", ids, "-db-fetch-end", tmp_path / "pubs.db", "-l", "-", "--progress",
+                                      "--allow-private-addresses", "--no-javascript"),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+                         env=service_env(services), timeout=300, check=False)
+    assert run.returncode == 0, run.stdout
+    pieces = run.stdout.replace("\r", "\n").splitlines()
+    bars = [p for p in pieces if p.startswith("publications:")]
+    logged = [p for p in pieces if " DEBUG   pubfetch." in p or " INFO    pubfetch." in p]
+    assert bars and logged
+    assert not [p for p in bars if " pubfetch." in p], bars
+    assert all(p[:4].isdigit() for p in logged), [p for p in logged if not p[:4].isdigit()][:3]

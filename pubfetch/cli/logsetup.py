@@ -36,7 +36,7 @@ class _ConsoleFormatter(logging.Formatter):
 
 #: Loggers of libraries pubfetch drives whose complaints are about its own internals, not the user's run (asyncio's
 #: "Future exception was never retrieved" from Playwright's driver after a Ctrl-C): the log file only.
-_LIBRARY_INTERNALS = ("asyncio",)
+LIBRARY_INTERNALS = ("asyncio",)
 
 #: Loggers whose warnings are printed as they come: the command's own (what it read, what it skipped).
 _LIVE = ("pubfetch.cli",)
@@ -201,7 +201,7 @@ class LogSetup:
             h.close()
         logger.setLevel(self.old_level)
         logger.propagate = self.old_propagate
-        for name in _LIBRARY_INTERNALS:
+        for name in LIBRARY_INTERNALS:
             inner = logging.getLogger(name)
             for h in inner.handlers[:]:
                 if h in self.handlers or isinstance(h, logging.NullHandler):
@@ -245,7 +245,7 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
         setup.handlers.append(_log_format(file_handler))
     for h in setup.handlers:
         logger.addHandler(h)
-    for name in _LIBRARY_INTERNALS:
+    for name in LIBRARY_INTERNALS:
         inner = logging.getLogger(name)
         inner.addHandler(logging.NullHandler())
         inner.handlers.extend(h for h in setup.handlers if isinstance(h, _LOG_HANDLERS))
