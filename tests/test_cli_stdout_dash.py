@@ -67,6 +67,9 @@ def test_warc_dash_writes_the_records_to_standard_output(services: SyntheticServ
      "option -txt-pub writes to standard output ('-'), where -out already writes: give -txt-pub a file name"),
     (["-pub-json", ENTRIES, "-txt-pub", "-", "-report", "-"],
      "options -txt-pub and -report both write to standard output ('-'): give all but one of them a file name"),
+    (["-pub-json", ENTRIES, "-txt-pub", "-", "-txt-web", "-", "-report", "-"],
+     "options -txt-pub, -txt-web and -report all write to standard output ('-'): give all but one of them a file "
+     "name"),
     (["-is-pmid", "123", "-pub-json", ENTRIES, "--log", "-"],
      "option --log writes to standard output ('-'), where -is-pmid already writes: give --log a file name"),
     (["-pub-json", ENTRIES, "-out-tables", "-"],
