@@ -149,3 +149,16 @@ def test_log_dash_lines_print_above_the_progress_bar_not_glued_to_it(services: S
     assert bars and logged
     assert not [p for p in bars if " pubfetch." in p], bars
     assert all(p[:4].isdigit() for p in logged), [p for p in logged if not p[:4].isdigit()][:3]
+
+
+def test_warc_dash_on_a_full_standard_output_names_standard_output_not_a_file(services: SyntheticServices,
+                                                                              tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full (not Linux)")
+    with open("/dev/full", "wb") as full:
+        run = subprocess.run(pubfetch_cmd("-pub", services.pmids()[0], "-db-fetch-end", tmp_path / "pubs.db", "--warc",
+                                          "-", "--allow-private-addresses", "--no-javascript"),
+                             stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=service_env(services),
+                             timeout=300, check=False)
+    assert (run.returncode, run.stderr.splitlines()) == (2, [
+        "pubfetch: error: cannot write the WARC records to standard output: No space left on device"])
