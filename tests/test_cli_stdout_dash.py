@@ -162,3 +162,15 @@ def test_warc_dash_on_a_full_standard_output_names_standard_output_not_a_file(se
                              timeout=300, check=False)
     assert (run.returncode, run.stderr.splitlines()) == (2, [
         "pubfetch: error: cannot write the WARC records to standard output: No space left on device"])
+
+
+@pytest.mark.parametrize("argv", [["-pub-json", ENTRIES, "-out"], ["-pub-json", ENTRIES, "-txt-pub", "-"],
+                                  ["-is-pmid", "123"]])
+def test_a_full_standard_output_is_one_error_line_not_an_internal_error(argv: list[object]) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full (not Linux)")
+    with open("/dev/full", "w") as full:
+        run = subprocess.run(pubfetch_cmd(*argv), stdout=full, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                             env=_env(), timeout=120, check=False)
+    assert (run.returncode, run.stderr.splitlines()) == (
+        2, ["pubfetch: error: cannot write standard output: No space left on device"])
