@@ -22,9 +22,10 @@ LOGGER = "pubfetch"
 #: caller's next fetch of it asks again, a command's next run does.
 LATER_FETCH = "a later fetch retries it"
 LATER_RUN = "a later run retries it"
-#: ... and when the entry is marked but PubFetcher's retry rules let no later fetch come (no retry left under
-#: retryLimit and a negative fetchExceptionCooldown)
-NEVER_LATER = "marked failed, but no later fetch retries it (no retry left under retryLimit, negative " \
+#: ... and when the entry is marked but PubFetcher's retry rules let the failure bring no later fetch (no retry left
+#: under retryLimit and a negative fetchExceptionCooldown); an entry left empty or non-final is still fetched again
+#: once emptyCooldown or nonFinalCooldown has passed, which is not known yet when the failure is told
+NEVER_LATER = "marked failed, but the failure brings no retry (no retry left under retryLimit, negative " \
               "fetchExceptionCooldown)"
 
 

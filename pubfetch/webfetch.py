@@ -21,6 +21,7 @@ from itertools import islice
 from typing import Final
 
 from pubfetch.config import FetchConfig
+from pubfetch.console import retry_note
 from pubfetch.engine.assembly import FetchRun
 from pubfetch.engine.run_batch import warn_caps
 from pubfetch.extract.pdf import extract_pdf
@@ -43,19 +44,27 @@ __all__ = ["Selectors", "fetch_doc", "fetch_page_content", "fetch_pages", "fetch
 DbLike = str | os.PathLike[str] | Store | None
 
 
-#: a webpage's or doc's request: PubFetcher's rule for them (only transient failures mark the entry)
+def page_policy(later: bool = True) -> EntryPolicy:
+    """A webpage's or doc's request: PubFetcher's rule for them (only transient failures mark the entry); ``later``:
+    whether the stored entry's retry rules let a later fetch come
+    (:meth:`~pubfetch.model.entry.FetchState.retried_later`)."""
+    return _PAGE if later else _PAGE_NEVER_LATER
+
+
 _PAGE: Final = EntryPolicy(publication=False)
+_PAGE_NEVER_LATER: Final = EntryPolicy(publication=False, later=False)
 
 
-def _get(ctx: Context, url: str, javascript: bool) -> FetchResult:
+def _get(ctx: Context, url: str, javascript: bool, entry: EntryPolicy) -> FetchResult:
     renderer = ctx.renderer if javascript else None
     if renderer is not None:
         rule = ctx.rules.webpage_rule(url)
-        result = renderer.render(url, wait_until=getattr(rule, "wait_until", None) if rule is not None else None)
+        result = renderer.render(url, wait_until=getattr(rule, "wait_until", None) if rule is not None else None,
+                                 entry=entry)
         if result.ok or result.kind not in (OutcomeKind.OTHER, OutcomeKind.UNSUPPORTED_TYPE):
             return result
         log.info("JavaScript fetch of %s gave %s; fetching without", url, result.kind.name)
-    return ctx.client.get(url, entry=_PAGE)
+    return ctx.client.get(url, entry=entry)
 
 
 def _fill_http(page: Webpage, result: FetchResult) -> None:
@@ -67,11 +76,13 @@ def _fill_http(page: Webpage, result: FetchResult) -> None:
 
 
 def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None = None,
-                       clock: Callable[[], int] | None = None) -> Webpage:
-    """A freshly fetched Webpage for a URL (state not touched: the caller merges it with the stored one)."""
+                       clock: Callable[[], int] | None = None, *, later: bool = True) -> Webpage:
+    """A freshly fetched Webpage for a URL (state not touched: the caller merges it with the stored one, whose retry
+    rules say whether a failure is fetched again by a later run: ``later``, what the failure's lines say)."""
     page = Webpage(start_url=start_url)
+    entry = page_policy(later)
     javascript = _javascript_wanted(ctx, start_url, selectors)
-    result = _first_fetch(ctx, start_url, javascript)
+    result = _first_fetch(ctx, start_url, javascript, entry)
     _fill_http(page, result)
     if not result.ok:
         # a request the stopping run did not send, or cut, is the stop's consequence, not news
@@ -86,9 +97,9 @@ def fetch_page_content(ctx: Context, start_url: str, selectors: Selectors | None
         _check_selectors(selectors)
         html = result.text or ""
         measure = javascript is None and ctx.renderer is not None and _may_render(ctx, page, selectors is None)
-        reading = _read(ctx, page, html, selectors, measure)
+        reading = _read(ctx, page, html, selectors, measure, entry)
         if reading is not None and measure:
-            page, reading = _rendered_if_thin(ctx, page, reading, selectors)
+            page, reading = _rendered_if_thin(ctx, page, reading, selectors, entry)
         if reading is None:
             return page
         _fill_content(ctx, page, reading, selectors)
@@ -104,7 +115,7 @@ def _check_selectors(selectors: Selectors | None) -> None:
                 compile_selector(selector)
 
 
-def _read(ctx: Context, page: Webpage, html: str, selectors: Selectors | None, measure: bool
+def _read(ctx: Context, page: Webpage, html: str, selectors: Selectors | None, measure: bool, entry: EntryPolicy
           ) -> WebpageReading | None:
     """The page read in a page worker under the run's page limits, or ``None`` when it was abandoned: one warning, and
     the page's fetch counts as failed (tried again under the retry limit, as after any failed request)."""
@@ -117,7 +128,7 @@ def _read(ctx: Context, page: Webpage, html: str, selectors: Selectors | None, m
     page.state.fetch_exception = page.state.fetch_exception or not reading.is_bug
     if not ctx.halted:
         log.warning("webpage %s abandoned: %s; nothing taken from it, %s", page.final_url, reading,
-                    reading.what_next if reading.is_bug else page.state.retry_words(ctx.args))
+                    reading.what_next if reading.is_bug else retry_note(entry.later))
     return None
 
 
@@ -128,12 +139,12 @@ def _javascript_wanted(ctx: Context, start_url: str, selectors: Selectors | None
     return ctx.rules.webpage_javascript(start_url)
 
 
-def _first_fetch(ctx: Context, start_url: str, javascript: bool | None) -> FetchResult:
+def _first_fetch(ctx: Context, start_url: str, javascript: bool | None, entry: EntryPolicy) -> FetchResult:
     """The page as the rule says to fetch it; a TLS failure of a plain fetch is tried once more in the browser."""
-    result = _get(ctx, start_url, bool(javascript))
+    result = _get(ctx, start_url, bool(javascript), entry)
     if result.kind is OutcomeKind.SSL and not javascript and ctx.renderer is not None:
         log.info("TLS failure for %s, trying with JavaScript", start_url)
-        retry = _get(ctx, start_url, True)
+        retry = _get(ctx, start_url, True, entry)
         if retry.ok:
             return retry
     return result
@@ -145,8 +156,8 @@ def _may_render(ctx: Context, page: Webpage, use_rules: bool) -> bool:
     return not (use_rules and final_rule is not None and not bool(getattr(final_rule, "javascript", False)))
 
 
-def _rendered_if_thin(ctx: Context, page: Webpage, reading: WebpageReading, selectors: Selectors | None
-                      ) -> tuple[Webpage, WebpageReading | None]:
+def _rendered_if_thin(ctx: Context, page: Webpage, reading: WebpageReading, selectors: Selectors | None,
+                      entry: EntryPolicy) -> tuple[Webpage, WebpageReading | None]:
     """PubFetcher's second try: a plain page whose text is short (or that has a ``<noscript>``) is fetched again with
     JavaScript. Returns the page and its reading (``None``: the rendered page was abandoned)."""
     args = ctx.args
@@ -156,14 +167,14 @@ def _rendered_if_thin(ctx: Context, page: Webpage, reading: WebpageReading, sele
         return page, reading
     log.info("refetching %s with JavaScript (%s)", page.start_url,
              f"length {length} < {args.webpage_min_length_javascript}" if short else "page has noscript")
-    rendered = _get(ctx, page.start_url, True)
+    rendered = _get(ctx, page.start_url, True, entry)
     if not rendered.ok or rendered.is_pdf:
         (log.info if ctx.halted else log.warning)("discarding failed JavaScript fetch of %s (%s)", page.start_url,
                                                   rendered.message)
         return page, reading
     fresh = Webpage(start_url=page.start_url)
     _fill_http(fresh, rendered)
-    return fresh, _read(ctx, fresh, rendered.text or "", selectors, measure=False)
+    return fresh, _read(ctx, fresh, rendered.text or "", selectors, False, entry)
 
 
 def _now(clock: Callable[[], int] | None) -> int:
@@ -195,7 +206,7 @@ def get_webpage(ctx: Context, old: Webpage | None, url: str,
         return entry, False
     entry.state.update_counters(entry, args)
     entry.state.fetch_exception = False
-    fresh = fetch_page_content(ctx, url, selectors)
+    fresh = fetch_page_content(ctx, url, selectors, later=entry.state.retried_later(args))
     exception = fresh.state.fetch_exception
     fresh.state = entry.state
     fresh.state.fetch_exception = exception

@@ -344,6 +344,28 @@ def test_http_errors_are_classified_like_plain_http(server, renderer):
     assert busy.status == 503 and busy.fetch_exception is True
 
 
+def test_a_failed_render_s_line_promises_a_retry_exactly_when_its_entry_policy_marks_the_entry(server, renderer,
+                                                                                               caplog):
+    """As for a plain request (tests/test_failure_promise.py): a publisher page rendered with JavaScript that fails
+    marks the entry from the request's EntryPolicy, and its warning says what that means."""
+    from pubfetch.console import LATER_FETCH, LATER_RUN, NEVER_LATER
+    from pubfetch.net.outcome import EntryPolicy
+
+    caplog.set_level(logging.INFO, logger="pubfetch")
+    cases = ((EntryPolicy(), (LATER_FETCH, LATER_RUN)), (EntryPolicy(later=False), (NEVER_LATER,)))
+    for policy, words in cases:
+        caplog.clear()
+        busy = renderer.render(server.url("/busy503"), publication=True, entry=policy)
+        assert busy.fetch_exception is True
+        [line] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert line.endswith(words), line
+    caplog.clear()
+    gone = renderer.render(server.url("/gone"), publication=True, entry=EntryPolicy(publication=False))
+    assert gone.fetch_exception is False  # a webpage's 404 marks nothing, and its line promises nothing
+    [line] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert not line.endswith((LATER_FETCH, LATER_RUN, NEVER_LATER)) and "fetchException" not in line, line
+
+
 def test_non_html_documents_are_left_to_plain_fetching(server, renderer):
     pdf = renderer.render(server.url("/doc.pdf"))
     assert pdf.kind is OutcomeKind.UNSUPPORTED_TYPE

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from support.cli import Cli, usage_error
-from support.pubfetch_processes import pubfetch_cmd, service_env
+from support.pubfetch_processes import REPO, pubfetch_cmd, service_env
 from support.synthetic import SyntheticServices
 
 ENTRIES = Path(__file__).parent / "data" / "cli" / "entries.json"
@@ -66,6 +67,9 @@ def test_warc_dash_writes_the_records_to_standard_output(services: SyntheticServ
      "option -txt-pub writes to standard output ('-'), where -out already writes: give -txt-pub a file name"),
     (["-pub-json", ENTRIES, "-txt-pub", "-", "-report", "-"],
      "options -txt-pub and -report both write to standard output ('-'): give all but one of them a file name"),
+    (["-pub-json", ENTRIES, "-txt-pub", "-", "-txt-web", "-", "-report", "-"],
+     "options -txt-pub, -txt-web and -report all write to standard output ('-'): give all but one of them a file "
+     "name"),
     (["-is-pmid", "123", "-pub-json", ENTRIES, "--log", "-"],
      "option --log writes to standard output ('-'), where -is-pmid already writes: give --log a file name"),
     (["-pub-json", ENTRIES, "-out-tables", "-"],
@@ -96,3 +100,77 @@ def test_a_streaming_fetch_s_report_goes_to_standard_output_and_its_summary_to_s
     assert (code, err.splitlines()[-1]) == (0, "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
                                                "0 failed")
     assert out.lstrip().lower().startswith("<!doctype html>") and "database " in out
+
+
+def _env() -> dict[str, str]:
+    """This checkout's pubfetch, whatever is installed."""
+    return {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def test_log_dash_on_a_full_standard_output_is_one_error_line_not_a_traceback_a_record(tmp_path: Path) -> None:
+    """``--log -`` to a device that takes nothing (a full disk): said once on stderr, and the exit status tells, as
+    for a log file that cannot be written."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full (not Linux)")
+    with open("/dev/full", "w") as full:
+        run = subprocess.run(pubfetch_cmd("-l", "-", "-db-init", tmp_path / "new.db"), stdout=full,
+                             stderr=subprocess.PIPE, text=True, cwd=REPO, env=_env(), timeout=120, check=False)
+    assert run.stderr.splitlines() == ["pubfetch: error: cannot write the log to standard output: No space left on "
+                                       "device; no more is written to it"], run.stderr
+    assert run.returncode == 2
+    assert (tmp_path / "new.db").exists()  # the run went on
+
+
+def test_log_dash_whose_reader_went_away_ends_quietly(tmp_path: Path) -> None:
+    """As for ``-out | head``: the reader's choice, neither an error nor a traceback."""
+    run = subprocess.Popen(pubfetch_cmd("-l", "-", "-db-init", tmp_path / "new.db"), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, cwd=REPO, env=_env())
+    assert run.stdout is not None
+    run.stdout.close()  # the reader is gone before the first record
+    _, err = run.communicate(timeout=120)
+    assert (run.returncode, err) == (0, "")
+    assert (tmp_path / "new.db").exists()
+
+
+def test_log_dash_lines_print_above_the_progress_bar_not_glued_to_it(services: SyntheticServices,
+                                                                    tmp_path: Path) -> None:
+    """``--log -`` with the progress bar on one terminal (here one file for both streams, as ``2>&1`` makes): each
+    log line clears the bar and is printed whole, as the console's warnings are."""
+    ids = tmp_path / "ids.txt"
+    ids.write_text("".join(p + "\n" for p in services.pmids()))
+    run = subprocess.run(pubfetch_cmd("-pub-file", ids, "-db-fetch-end", tmp_path / "pubs.db", "-l", "-", "--progress",
+                                      "--allow-private-addresses", "--no-javascript"),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+                         env=service_env(services), timeout=300, check=False)
+    assert run.returncode == 0, run.stdout
+    pieces = run.stdout.replace("\r", "\n").splitlines()
+    bars = [p for p in pieces if p.startswith("publications:")]
+    logged = [p for p in pieces if " DEBUG   pubfetch." in p or " INFO    pubfetch." in p]
+    assert bars and logged
+    assert not [p for p in bars if " pubfetch." in p], bars
+    assert all(p[:4].isdigit() for p in logged), [p for p in logged if not p[:4].isdigit()][:3]
+
+
+def test_warc_dash_on_a_full_standard_output_names_standard_output_not_a_file(services: SyntheticServices,
+                                                                              tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full (not Linux)")
+    with open("/dev/full", "wb") as full:
+        run = subprocess.run(pubfetch_cmd("-pub", services.pmids()[0], "-db-fetch-end", tmp_path / "pubs.db", "--warc",
+                                          "-", "--allow-private-addresses", "--no-javascript"),
+                             stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=service_env(services),
+                             timeout=300, check=False)
+    assert (run.returncode, run.stderr.splitlines()) == (2, [
+        "pubfetch: error: cannot write the WARC records to standard output: No space left on device"])
+
+
+@pytest.mark.parametrize("argv", [["-pub-json", ENTRIES, "-out"], ["-pub-json", ENTRIES, "-txt-pub", "-"],
+                                  ["-is-pmid", "123"]])
+def test_a_full_standard_output_is_one_error_line_not_an_internal_error(argv: list[object]) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full (not Linux)")
+    with open("/dev/full", "w") as full:
+        run = subprocess.run(pubfetch_cmd(*argv), stdout=full, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                             env=_env(), timeout=120, check=False)
+    assert (run.returncode, run.stderr.splitlines()) == (
+        2, ["pubfetch: error: cannot write standard output: No space left on device"])

@@ -168,3 +168,36 @@ def test_a_supplementary_file_that_failed_promises_nothing(caplog: pytest.LogCap
     assert (done.written, done.failed) == (0, 1)
     assert line.levelno == logging.WARNING and "server busy (HTTP 503)" in line.getMessage()
     assert not promises(line.getMessage()) and not pub.state.fetch_exception
+
+
+def unreadable_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING and "unreadable" in r.getMessage()]
+
+
+@pytest.mark.parametrize(("changes", "words"), [({}, (LATER_FETCH, LATER_RUN)),
+                                                ({"fetch_exception_cooldown": -1, "retry_limit": 0}, (NEVER_LATER,))])
+def test_an_unreadable_answer_marks_the_entry_and_its_warning_says_what_the_retry_rules_make_of_it(
+        caplog: pytest.LogCaptureFixture, changes: dict[str, int], words: tuple[str, ...]) -> None:
+    """A service's 200 that is not what it serves marks the entry like a failed request; its line says so too."""
+    run = unpaywall_run(Canned(200, "<html>maintenance</html>", "application/json"), **changes)
+    caplog.set_level(logging.DEBUG, logger="pubfetch")
+    state = run.pub_state(DOI)
+    with run.context() as ctx:
+        unpaywall.fetch_unpaywall(ctx, [state])
+    [line] = unreadable_lines(caplog)
+    assert state.pub.state.fetch_exception and state.pub.state.failures == {"transient": 1}
+    assert line.endswith(words), line
+
+
+def test_a_fulltext_that_is_not_an_article_marks_the_entry_and_its_warning_promises_the_retry(
+        caplog: pytest.LogCaptureFixture) -> None:
+    run = fetch_run(1)
+    caplog.set_level(logging.DEBUG, logger="pubfetch")
+    run.transport.answers[run.config.endpoints.europepmc + "*"] = Canned(200, "<html>maintenance</html>",
+                                                                         "application/xml")
+    state = run.pub_state("PMC1234567")
+    with run.context() as ctx:
+        europepmc._fulltext_one(ctx, state)
+    [line] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert state.pub.state.fetch_exception
+    assert promises(line), line

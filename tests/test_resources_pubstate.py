@@ -100,3 +100,18 @@ def test_a_blocked_page_and_an_unreadable_answer_make_the_entry_retryable_under_
     assert blocked.pub.state.fetch_exception and blocked.pub.state.failures == {"blocked": 1}
     assert unreadable.pub.state.fetch_exception and unreadable.pub.state.failures == {"transient": 1}
     assert not blocked.again_flags and not unreadable.again_flags  # nothing to ask again within the run
+
+
+def test_the_words_for_a_failure_with_no_retry_left_stay_true_when_a_cooldown_fetches_the_entry_again() -> None:
+    """No retry left under retryLimit and a negative fetchExceptionCooldown: the failure brings no later fetch, but a
+    non-final (or empty) entry is still fetched again once nonFinalCooldown (emptyCooldown) has passed, so the line
+    must not say that no later fetch comes."""
+    args = FetcherArgs(retry_limit=0, fetch_exception_cooldown=-1, non_final_cooldown=0, empty_cooldown=0)
+    state = PubState(Publication())
+    state.pub.title.set("A title", PartType.pubmed_xml, "u")  # partial: no abstract, no full text
+    state.pub.state.fetch_time = 1
+    state.pub.state.failed("transient")
+    words = state.pub.state.retry_words(args)
+    assert not state.pub.state.retried_later(args)
+    assert state.pub.state.can_fetch(state.pub, args, clock=lambda: 10**12)  # a later fetch does come
+    assert "no later fetch" not in words and "retryLimit" in words and "fetchExceptionCooldown" in words, words

@@ -174,3 +174,19 @@ def test_a_page_over_the_entry_size_cap_is_stored_with_its_content_cut_to_it(tmp
     assert entry_bytes(stored) <= 1024 * 1024
     [line] = [r.getMessage() for r in caplog.records if "max_entry_bytes" in r.getMessage()]
     assert line.startswith(f"{site.url('/tool')}: entry of ") and "characters of content" in line
+
+
+@pytest.mark.parametrize(("rules", "promised"), [({}, True), ({"retry_limit": 0, "fetch_exception_cooldown": -1}, False)])
+def test_a_failed_webpage_s_line_says_what_its_entry_s_retry_rules_make_of_the_mark(caplog, rules, promised):
+    """The line of a webpage's failed request promises a later fetch only when the entry's retry rules let one come
+    (no retry left under retryLimit and a negative fetchExceptionCooldown: none does), as a publication's says."""
+    from pubfetch.console import LATER_FETCH, LATER_RUN, NEVER_LATER
+
+    caplog.set_level(logging.INFO, logger="pubfetch")
+    with LoopbackServer({"/tool": Reply(503, "down", "text/plain")}) as site, context(**rules) as ctx:
+        kept, fetched = get_webpage(ctx, None, site.url("/tool"))
+    assert fetched and kept.state.fetch_exception
+    assert kept.state.retried_later(ctx.args) is promised
+    [line] = [r.getMessage() for r in caplog.records if r.name == "pubfetch.net.client" and "GET /tool" in
+              r.getMessage()]
+    assert line.endswith((LATER_FETCH, LATER_RUN) if promised else (NEVER_LATER,)), line

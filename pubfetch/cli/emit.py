@@ -9,8 +9,8 @@ than one kind were given), each line starts with ``"kind"`` so the stream can be
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from typing import TextIO
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TextIO
 
 from pubfetch.cli.errors import InputError
 from pubfetch.cli.parser import ParsedArgs
@@ -22,7 +22,37 @@ from pubfetch.output.common import Format
 from pubfetch.output.summary import write_ids, write_top_hosts
 from pubfetch.output.writer import write_entries
 
-__all__ = ["Emitter", "remove_stale_temporaries", "write_file"]
+__all__ = ["Emitter", "StandardOutput", "remove_stale_temporaries", "write_file"]
+
+
+class StandardOutput:
+    """The command's standard output, as its operations write to it: a write that fails (a full disk, a device that
+    takes nothing) is one error line and exit status 2 (:class:`InputError`), not an internal error; a reader that
+    went away (BrokenPipeError) is left to the command, which ends quietly as other tools do."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._guarded(self._stream.write, text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        self._guarded(self._stream.writelines, lines)
+
+    def flush(self) -> None:
+        self._guarded(self._stream.flush)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    @staticmethod
+    def _guarded(call: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise InputError(f"cannot write standard output: {e.strerror or e}") from None
 
 
 def write_file(path: str, write: Callable[[TextIO], None], stdout: TextIO | None = None) -> None:

@@ -120,7 +120,7 @@ def _assemble(config: FetchConfig, warc: str | None) -> FetchRun:
 
     recorder = None
     if warc:
-        from pubfetch.net.warc import WarcRecorder
+        from pubfetch.net.warc import WarcRecorder, destination
 
         try:
             if os.path.dirname(warc):  # as for every output file (pubfetch.cli.preflight)
@@ -128,7 +128,7 @@ def _assemble(config: FetchConfig, warc: str | None) -> FetchRun:
             key = config.run.ncbi_api_key
             recorder = WarcRecorder(warc, secrets=[key] if key else ())
         except OSError as e:
-            raise InputError(f"cannot write WARC file '{warc}': {e.strerror or e}") from None
+            raise InputError(f"cannot write {destination(warc)}: {e.strerror or e}") from None
     try:
         return FetchRun(config, recorder=recorder)
     except RuleError as e:  # a bad --journalsYaml: a usage error before anything is fetched

@@ -36,7 +36,7 @@ class _ConsoleFormatter(logging.Formatter):
 
 #: Loggers of libraries pubfetch drives whose complaints are about its own internals, not the user's run (asyncio's
 #: "Future exception was never retrieved" from Playwright's driver after a Ctrl-C): the log file only.
-_LIBRARY_INTERNALS = ("asyncio",)
+LIBRARY_INTERNALS = ("asyncio",)
 
 #: Loggers whose warnings are printed as they come: the command's own (what it read, what it skipped).
 _LIVE = ("pubfetch.cli",)
@@ -117,33 +117,52 @@ def _redacted(argv: Sequence[str]) -> list[str]:
     return out
 
 
-class _LogFile(logging.FileHandler):
-    """The ``--log`` file. When a write fails (a full disk, a removed mount), logging's default prints a traceback for
-    EVERY later record; this handler says so once on stderr and stops writing to the file, and the run goes on (its
-    exit status tells, see :attr:`LogSetup.failed`)."""
+class _LogSink(logging.Handler):
+    """What the ``--log`` handlers share. When a write fails (a full disk, a removed mount, a reader of standard
+    output gone), logging's default prints a traceback for EVERY later record; this handler says so once on stderr and
+    stops writing, and the run goes on (its exit status tells, see :attr:`LogSetup.failed`)."""
 
     failed: str | None = None
+
+    def where(self) -> str:
+        """The log's destination, in the words of the error line."""
+        raise NotImplementedError
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
         if self.failed is not None:
             return
         error = sys.exc_info()[1]
-        self.failed = f"cannot write log file '{self.baseFilename}': {getattr(error, 'strerror', None) or error}"
+        self.failed = f"cannot write {self.where()}: {getattr(error, 'strerror', None) or error}"
         print(f"pubfetch: error: {self.failed}; no more is written to it", file=sys.stderr)
         self.setLevel(logging.CRITICAL + 1)
+
+
+class _LogFile(_LogSink, logging.FileHandler):
+    """The ``--log`` file."""
+
+    def where(self) -> str:
+        return f"log file '{self.baseFilename}'"
 
     def close(self) -> None:
         with contextlib.suppress(OSError):  # the final flush of a full disk; already reported
             super().close()
 
 
-class _LogStdout(logging.StreamHandler):
-    """``--log -``: the log on standard output (nothing else writes there: pubfetch.cli.preflight)."""
-
-    failed: str | None = None
+class _LogStdout(_LogSink, logging.StreamHandler):
+    """``--log -``: the log on standard output (nothing else writes there: pubfetch.cli.preflight). A reader that went
+    away ends the log quietly, as it ends ``-out``; a failed write (a full disk) is told as for a file."""
 
     def __init__(self) -> None:
         super().__init__(sys.stdout)
+
+    def where(self) -> str:
+        return "the log to standard output"
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        if isinstance(sys.exc_info()[1], BrokenPipeError):  # its reader went away (``| head``): as for -out, no error
+            self.setLevel(logging.CRITICAL + 1)
+            return
+        super().handleError(record)
 
 
 #: the handlers of ``--log``, which also take the library internals' records
@@ -182,7 +201,7 @@ class LogSetup:
             h.close()
         logger.setLevel(self.old_level)
         logger.propagate = self.old_propagate
-        for name in _LIBRARY_INTERNALS:
+        for name in LIBRARY_INTERNALS:
             inner = logging.getLogger(name)
             for h in inner.handlers[:]:
                 if h in self.handlers or isinstance(h, logging.NullHandler):
@@ -226,7 +245,7 @@ def configure(log_file: str | None, verbose: bool, argv: Sequence[str]) -> LogSe
         setup.handlers.append(_log_format(file_handler))
     for h in setup.handlers:
         logger.addHandler(h)
-    for name in _LIBRARY_INTERNALS:
+    for name in LIBRARY_INTERNALS:
         inner = logging.getLogger(name)
         inner.addHandler(logging.NullHandler())
         inner.handlers.extend(h for h in setup.handlers if isinstance(h, _LOG_HANDLERS))

@@ -14,11 +14,12 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import Literal, TextIO
+from typing import Literal, TextIO, cast
 
 from pubfetch import interrupts
 from pubfetch._version import __version__
 from pubfetch.cli import testops
+from pubfetch.cli.emit import StandardOutput
 from pubfetch.cli.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -127,7 +128,7 @@ def _guarded_run(args: ParsedArgs, words: list[str]) -> int:
         return e.exit_status
     try:
         with interrupts.sigint_marked():  # Ctrl-C stops the fetching threads at once, not only the main thread
-            status = run(args, words, sys.stdout, setup)
+            status = run(args, words, cast(TextIO, StandardOutput(sys.stdout)), setup)
         sys.stdout.flush()
     except CliError as e:
         log.error("%s", e)

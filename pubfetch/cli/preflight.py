@@ -58,8 +58,9 @@ def check_standard_output(args: ParsedArgs) -> None:
         return
     printing = _printing_operations(args)
     if len(dashes) > 1:
-        raise UsageError(f"options {' and '.join(dashes)} both write to standard output ('-'): give all but one of "
-                         f"them a file name")
+        listed = " and ".join(dashes) if len(dashes) == 2 else ", ".join(dashes[:-1]) + " and " + dashes[-1]
+        raise UsageError(f"options {listed} {'both' if len(dashes) == 2 else 'all'} write to standard output ('-'): "
+                         f"give all but one of them a file name")
     if printing:
         raise UsageError(f"option {dashes[0]} writes to standard output ('-'), where {printing[0]} already writes: "
                          f"give {dashes[0]} a file name")

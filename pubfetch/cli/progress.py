@@ -9,24 +9,29 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from pubfetch.cli.logsetup import LOGGER
+from pubfetch.cli.logsetup import LIBRARY_INTERNALS, LOGGER
 
 
 class _AboveTheBar(logging.Handler):
-    """Writes log lines through tqdm, which clears the bar, prints the line and draws the bar again below it."""
+    """Writes log lines through tqdm, which clears the bar, prints the line and draws the bar again below it: the
+    console's lines on stderr, and ``--log -``'s on stdout (the same terminal, or the same file with ``2>&1``)."""
 
-    def __init__(self, replaced: logging.Handler) -> None:
+    def __init__(self, replaced: logging.StreamHandler) -> None:
         super().__init__(replaced.level)
+        self.replaced = replaced
+        self.stream = replaced.stream
         self.setFormatter(replaced.formatter)
         self.filters = list(replaced.filters)  # the run's warnings are still gathered by kind
 
     def emit(self, record: logging.LogRecord) -> None:
         from tqdm import tqdm
 
+        if record.levelno < self.replaced.level:  # the replaced handler stopped writing (its stream failed)
+            return
         try:
-            tqdm.write(self.format(record), file=sys.stderr)
-        except Exception:  # a log line must never break the run
-            self.handleError(record)
+            tqdm.write(self.format(record), file=self.stream)
+        except Exception:  # a log line must never break the run; the replaced handler says what failed
+            self.replaced.handleError(record)
 
 
 class Progress:
@@ -39,7 +44,7 @@ class Progress:
         self.counts = counts
         self._bar: Any = None
         self._lock = threading.Lock()
-        self._swapped: list[tuple[logging.Handler, logging.Handler]] = []
+        self._swapped: list[tuple[logging.Logger, logging.Handler, logging.Handler]] = []
         if enabled:
             from tqdm import tqdm
 
@@ -48,14 +53,14 @@ class Progress:
             self._log_above_the_bar()
 
     def _log_above_the_bar(self) -> None:
-        logger = logging.getLogger(LOGGER)
-        for handler in list(logger.handlers):
-            if isinstance(handler, logging.StreamHandler) and getattr(handler, "stream", None) in (sys.stderr,
-                                                                                                  sys.__stderr__):
-                above = _AboveTheBar(handler)
-                logger.removeHandler(handler)
-                logger.addHandler(above)
-                self._swapped.append((handler, above))
+        standard = (sys.stderr, sys.__stderr__, sys.stdout, sys.__stdout__)
+        for logger in map(logging.getLogger, (LOGGER, *LIBRARY_INTERNALS)):
+            for handler in list(logger.handlers):
+                if isinstance(handler, logging.StreamHandler) and getattr(handler, "stream", None) in standard:
+                    above = _AboveTheBar(handler)
+                    logger.removeHandler(handler)
+                    logger.addHandler(above)
+                    self._swapped.append((logger, handler, above))
 
     def __call__(self, done: int, entry: object) -> None:
         with self._lock:  # entries complete on worker threads, also while the bar is being finished
@@ -73,8 +78,7 @@ class Progress:
             bar, self._bar = self._bar, None
         if bar is not None:
             bar.close()
-        logger = logging.getLogger(LOGGER)
-        for handler, above in self._swapped:
+        for logger, handler, above in self._swapped:
             logger.removeHandler(above)
             logger.addHandler(handler)
         self._swapped.clear()

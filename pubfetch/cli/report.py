@@ -52,5 +52,8 @@ def write_report(args: ParsedArgs, publications: Sequence[Publication], summary:
             write_output_file(path, lambda f: f.write(page))  # missing directories made, as for every output file
     except ReportUnavailable as e:
         raise CliError(str(e)) from None
+    except BrokenPipeError:  # the reader of standard output went away: the command ends quietly, as for -out
+        raise
     except OSError as e:
-        raise InputError(f"cannot write report file '{path}': {e.strerror or e}") from None
+        where = "the report to standard output" if path == STDOUT else f"report file '{path}'"
+        raise InputError(f"cannot write {where}: {e.strerror or e}") from None

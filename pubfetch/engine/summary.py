@@ -24,10 +24,10 @@ class BatchSummary:
     """How a run ended: counts of entries by outcome (what the CLI's summary line and exit status report).
 
     ``failed`` entries got nothing usable (no service knew the paper: :func:`got_nothing`) or, not final, hold a
-    failed request a later run retries (fetchException); ``partial`` ones are neither final nor failed: they lack only
-    what no service had (a run asking for the full text alone of a paywalled paper is partial, not failed).
-    ``retry_limited`` entries are incomplete and used up their retries: a re-run skips them
-    until ``eligible_at`` (epoch ms), or at once with the cooldown options of ``eligible_options`` set to 0.
+    failed request that marked them (fetchException, retried later when the retry rules allow); ``partial`` ones are
+    neither final nor failed: they lack only what no service had (a run asking for the full text alone of a paywalled
+    paper is partial, not failed). ``retry_limited`` entries are incomplete and used up their retries: a re-run skips
+    them until ``eligible_at`` (epoch ms), or at once with the cooldown options of ``eligible_options`` set to 0.
     ``final_retried`` entries are final but a request for them failed (a 404 from a publisher page, a 503, a
     timeout): PubFetcher's rules fetch them again, up to ``final_retries_left`` more times (-1: on every run; the
     end-of-run retry of a run counts as one) and after ``final_retried_at`` (epoch ms; 0: never), which the line says

@@ -72,7 +72,8 @@ class FetchState:
 
     def retry_words(self, args: FetcherArgs) -> str:
         """What a line about a failure says of this entry's next fetch: that a later one retries it when the entry is
-        marked (fetchException), that none will when the retry rules forbid it, else that it is not retried."""
+        marked (fetchException), that the failure brings none when the retry rules forbid it (an empty or non-final
+        entry may still come back after its own cooldown), else that it is not retried."""
         if not self.fetch_exception:
             return "not retried"
         return retry_note(self.retried_later(args))

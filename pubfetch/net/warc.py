@@ -40,6 +40,11 @@ def _redact_body(body: bytes | None) -> bytes:
     return redact(body.decode("latin-1")).encode("latin-1")
 
 
+def destination(path: str | Path) -> str:
+    """Where the records of ``--warc PATH`` go, in the words of an error line: ``-`` is standard output, no file."""
+    return "the WARC records to standard output" if str(path) == "-" else f"WARC file '{path}'"
+
+
 class WarcRecorder:
     """A response hook writing a (gzipped) WARC file; thread-safe. Use as ``HttpConfig(response_hook=recorder)``."""
 
@@ -109,7 +114,7 @@ class WarcRecorder:
                 self._writer.write_record(request)
                 self._file.flush()
             except OSError as e:
-                self.error = f"cannot write WARC file '{self.path}': {e.strerror or e}"
+                self.error = f"cannot write {destination(self.path)}: {e.strerror or e}"
                 log.error("%s; no more exchanges are recorded", self.error)
                 self._close_quietly()
                 return

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from pubfetch.extract.workerpool import WorkerPool
     from pubfetch.net.client import HttpClient
-    from pubfetch.net.outcome import FetchResult
+    from pubfetch.net.outcome import EntryPolicy, FetchResult
     from pubfetch.rules import ScrapingRules
 
 
@@ -36,7 +36,8 @@ class Renderer(Protocol):
     """What the resources ask of a JavaScript renderer: :class:`~pubfetch.net.browser.BrowserRenderer`, or a
     stand-in given to the :class:`Context` (a test's)."""
 
-    def render(self, url: str, wait_until: str | None = None, *, publication: bool = False) -> FetchResult: ...
+    def render(self, url: str, wait_until: str | None = None, *, publication: bool = False,
+               entry: EntryPolicy | None = None) -> FetchResult: ...
 
 
 class AgencyCache(Protocol):

@@ -20,7 +20,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.resources.base import Context
 from pubfetch.resources.doibatch import merge
-from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
 
 log = logging.getLogger(__name__)
 
@@ -52,16 +52,18 @@ def _servers(state: PubState) -> list[str]:
 
 
 def _read(ctx: Context, url: str, parse: Callable[[bytes], list[ArticleRecord]], accept: str,
-          what: str, entry: EntryPolicy) -> tuple[FetchResult, list[ArticleRecord] | None]:
+          what: str, entry: EntryPolicy, unreadable: Sequence[PubState] = ()) -> tuple[FetchResult,
+                                                                                       list[ArticleRecord] | None]:
     """The answer of ``url`` and its records (``None`` when it failed or could not be read, which is logged);
-    ``entry``: what a failure means for the publication's entry."""
+    ``entry``: what a failure means for the publication's entry; ``unreadable``: the entries an answer that cannot be
+    read marks for a later fetch (its line says so: :func:`mark_unreadable`)."""
     result = ctx.client.get(url, publication=True, headers={"Accept": accept}, entry=entry)
     if not result.ok:
         return result, None
     try:
         return result, parse(result.body)
     except ValueError as e:
-        log.warning("unreadable %s at %s: %s", what, url, e)
+        log.warning("unreadable %s at %s: %s%s", what, url, e, mark_unreadable(ctx.args, unreadable))
         return result, None
 
 
@@ -70,11 +72,9 @@ def _one(ctx: Context, state: PubState) -> None:
     for server in _servers(state):
         url = details_url(ctx, server, doi)
         result, records = _read(ctx, url, parse_biorxiv, "application/json", "bioRxiv/medRxiv answer",
-                                entry_policy(ctx.args, [state], service=True))
+                                entry_policy(ctx.args, [state], service=True), unreadable=[state])
         if records is None:
-            if result.ok:
-                state.unreadable()
-            else:
+            if not result.ok:
                 state.fail(result, PubFlag.BIORXIV_DOI)
             return
         if records:

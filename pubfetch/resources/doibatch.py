@@ -19,7 +19,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, chunks, email_address
-from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +72,8 @@ def ask_in_batches(ctx: Context, todo: Sequence[tuple[PubState, str]], size: int
         try:
             records = parse(result.body)
         except ValueError as e:
-            log.warning("unreadable %s answer from %s: %s", what, result.url, e)
-            for state, _ in chunk:
-                state.unreadable()
+            log.warning("unreadable %s answer from %s: %s%s", what, result.url, e,
+                        mark_unreadable(ctx.args, [state for state, _ in chunk]))
             continue
         found: dict[str, ArticleRecord] = {}
         for record in records:

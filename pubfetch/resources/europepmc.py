@@ -25,7 +25,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
 from pubfetch.textutil import counted
 
 log = logging.getLogger(__name__)
@@ -250,22 +250,22 @@ def _fulltext_one(ctx: Context, state: PubState) -> None:
         return
     if apply_jats(ctx, state, result.body, PartType.europepmc_xml, result.final_url):
         state.set(PubFlag.EPMC_FULLTEXT_XML)
-    else:  # the endpoint answered with something that is not an article: a glitch of the service
-        state.unreadable()
 
 
 def apply_jats(ctx: Context, state: PubState, body: bytes, type_: PartType, url: str,
                record: ArticleRecord | None = None) -> bool:
-    """Merge a JATS article (from fullTextXML or PMC efetch) into a publication; False when there was none. Its
-    figures and supplementary files are given the URLs the service serves them at."""
+    """Merge a JATS article (from fullTextXML or PMC efetch) into a publication; False when there was none, which
+    is a glitch of the service that answered with something that is not an article: the entry is marked for a later
+    fetch, and the line says so (:func:`mark_unreadable`). Its figures and supplementary files are given the URLs the
+    service serves them at."""
     if record is None:
         try:
             records = parse_jats(body, rich_parts=ctx.rich_parts, max_table_cells=ctx.config.run.max_table_cells)
         except ValueError as e:
-            log.warning("unreadable JATS from %s: %s", url, e)
+            log.warning("unreadable JATS from %s: %s%s", url, e, mark_unreadable(ctx.args, [state]))
             return False
         if not records:
-            log.warning("no article found in %s", url)
+            log.warning("no article found in %s%s", url, mark_unreadable(ctx.args, [state]))
             return False
         record = records[0]
     absolute_media(record, media_base("pmc" if type_ is PartType.pmc_xml else "europepmc", record.pmcid))

@@ -22,7 +22,7 @@ from pubfetch.model.parts import MinedTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
 
 log = logging.getLogger(__name__)
 
@@ -125,9 +125,8 @@ def fetch_mined(ctx: Context, states: Sequence[PubState], part: PartName) -> Non
         try:
             by_article = by_id(parse_annotations(result.body))
         except ValueError as e:
-            log.warning("unreadable annotations from %s: %s", result.url, e)
-            for state, _ in chunk:
-                state.unreadable()
+            log.warning("unreadable annotations from %s: %s%s", result.url, e,
+                        mark_unreadable(ctx.args, [state for state, _ in chunk]))
             continue
         for state, article in chunk:
             record = by_article.get(article.partition(":")[2])

@@ -25,7 +25,7 @@ from pubfetch.net.outcome import NO_ENTRY, EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
-from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
 
 log = logging.getLogger(__name__)
 log.addFilter(RedactingFilter())  # efetch URLs carry the api_key
@@ -93,10 +93,7 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
         try:
             records = parse(result.body)
         except ValueError as e:
-            log.warning("unreadable efetch answer from %s: %s", result.url, e)
-            for state, _ in chunk:
-                if id(state) not in optional:
-                    state.unreadable()
+            log.warning("unreadable efetch answer from %s: %s%s", result.url, e, mark_unreadable(ctx.args, needed))
             continue
         by_id: dict[str, ArticleRecord] = {}
         for record in records:
@@ -210,8 +207,7 @@ def _pubmed_html_one(ctx: Context, state: PubState) -> None:
     try:
         record = parse_pubmed_html(result.text or "")
     except ValueError as e:
-        log.warning("unreadable PubMed page %s: %s", url, e)
-        state.unreadable()
+        log.warning("unreadable PubMed page %s: %s%s", url, e, mark_unreadable(ctx.args, [state]))
         return
     if record is None or record.is_empty():
         log.warning("no article found in %s", result.final_url)

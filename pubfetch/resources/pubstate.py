@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
+from pubfetch.console import retry_note
 from pubfetch.ids import PublicationIds
 from pubfetch.model.publication import Publication
 from pubfetch.model.record import ArticleRecord
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SERVICE_GLITCHES", "PubFlag", "PubState", "entry_policy", "failure_word", "worth_asking_again"]
+__all__ = ["SERVICE_GLITCHES", "PubFlag", "PubState", "entry_policy", "failure_word", "mark_unreadable",
+           "worth_asking_again"]
 
 class PubFlag(StrEnum):
     """What happened to a publication in this fetch (PubFetcher's FetcherPublicationState): a resource sets its flag
@@ -161,8 +163,21 @@ class PubState:
 
     def unreadable(self) -> None:
         """A configured service answered with a body that is not what it serves (cut short, an error page with status
-        200): a glitch of the service, so the entry is retried later."""
+        200): a glitch of the service, so the entry is retried later. Its line says so: :func:`mark_unreadable`."""
         self.pub.state.failed("transient")
+
+
+def mark_unreadable(args: FetcherArgs, states: Iterable[PubState]) -> str:
+    """Mark the entries ``states`` asked for with an answer that could not be read (:meth:`PubState.unreadable`) and
+    return the end of the warning that says so: the promise of a later fetch (:func:`~pubfetch.console.retry_note`,
+    for a batch whether any of them is fetched again), or nothing when no entry was marked. The line and the mark
+    come from here together, as a failed request's do from its :class:`~pubfetch.net.outcome.EntryPolicy`."""
+    chosen = list(states)
+    for state in chosen:
+        state.unreadable()
+    if not chosen:
+        return ""
+    return "; " + retry_note(any(state.pub.state.retried_later(args) for state in chosen))
 
 
 def entry_policy(args: FetcherArgs, states: Iterable[PubState], *, publication: bool = True, service: bool = False,

@@ -20,7 +20,7 @@ from pubfetch.extract.europepmc_references import ReferencePage, parse_reference
 from pubfetch.model.part_type import PartType
 from pubfetch.model.rich import ReferenceSet, RichName
 from pubfetch.resources.base import Context
-from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +76,7 @@ def _page(ctx: Context, state: PubState, url: str, page: int, whose: str) -> Ref
     try:
         return parse_references_json(result.text or "")
     except ValueError as e:
-        log.warning("unreadable Europe PMC references of %s: %s", whose, e)
-        state.unreadable()
+        log.warning("unreadable Europe PMC references of %s: %s%s", whose, e, mark_unreadable(ctx.args, [state]))
         return None
 
 

@@ -203,7 +203,7 @@ def _fetch(ctx: Context, url: str, javascript: bool, entry: EntryPolicy) -> Fetc
     if renderer is not None:
         rule = ctx.rules.journal_rule(url)
         wait_until = getattr(rule, "wait_until", None) if rule is not None else None
-        result = renderer.render(url, wait_until=wait_until, publication=True)
+        result = renderer.render(url, wait_until=wait_until, publication=True, entry=entry)
         if result.ok or result.kind not in (OutcomeKind.OTHER, OutcomeKind.UNSUPPORTED_TYPE):
             return result
         # no browser, or a PDF/download the browser would only display: fetch it plainly

@@ -15,7 +15,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.rich import RichName
 from pubfetch.net.outcome import OutcomeKind
 from pubfetch.resources.base import Context, email_address
-from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
+from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +61,7 @@ def _one(ctx: Context, state: PubState) -> None:
     try:
         record = parse_unpaywall(result.text or "")
     except ValueError as e:
-        log.warning("unreadable Unpaywall answer for %s: %s", pub.doi.content, e)
-        state.unreadable()
+        log.warning("unreadable Unpaywall answer for %s: %s%s", pub.doi.content, e, mark_unreadable(ctx.args, [state]))
         return
     if record.oa:
         pub.oa = True

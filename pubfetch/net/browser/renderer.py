@@ -21,7 +21,7 @@ from pubfetch.net.browser.jobs import RenderJob, RenderSettings
 from pubfetch.net.browser.outcome import outcome
 from pubfetch.net.browser.worker import UNBLOCK_S, Worker
 from pubfetch.net.config import DEFAULT_MAX_BYTES
-from pubfetch.net.outcome import FetchResult, OutcomeKind, sets_fetch_exception
+from pubfetch.net.outcome import EntryPolicy, FetchResult, OutcomeKind, sets_fetch_exception
 from pubfetch.net.urls import HTTP_SCHEMES, hostname, scheme
 
 if TYPE_CHECKING:
@@ -104,7 +104,8 @@ class BrowserRenderer:
         worker = self._worker
         return worker.executable if worker is not None else None
 
-    def render(self, url: str, wait_until: str | None = None, *, publication: bool = False) -> FetchResult:
+    def render(self, url: str, wait_until: str | None = None, *, publication: bool = False,
+               entry: EntryPolicy | None = None) -> FetchResult:
         """Load ``url`` in the browser, let its scripts run, and return the resulting HTML as a classified result.
 
         Args:
@@ -112,6 +113,9 @@ class BrowserRenderer:
             wait_until: a CSS selector to wait for before reading the page (scraping rules' ``wait_until``); when it
                 does not appear within the limit, the page is read as it is, as PubFetcher does.
             publication: fetching for a publication (only changes ``result.fetch_exception``, PubFetcher's rule).
+            entry: what a failure means for the database entry asked for (:class:`EntryPolicy`): it decides
+                ``result.fetch_exception`` and the promise of the failure's line, as for the HTTP client's requests
+                (``None``: PubFetcher's rule for ``publication``, and the line names the mark).
 
         Never raises for network or browser trouble: a missing browser is an OTHER failure whose message says how to
         install one (:meth:`ensure_browser` raises :class:`BrowserUnavailable` instead, for a CLI to report).
@@ -133,15 +137,19 @@ class BrowserRenderer:
             if self._counts is not None and job.error is None:
                 self._counts.record(result.final_url or url, result.status,
                                     not result.ok and result.kind is not OutcomeKind.UNSUPPORTED_TYPE)
-        result.fetch_exception = sets_fetch_exception(result, publication=publication)
+        if entry is not None:
+            result.fetch_exception = entry.marks_entry(result)
+            marked = entry.retry_words(result)
+        else:
+            result.fetch_exception = sets_fetch_exception(result, publication=publication)
+            marked = " -> fetchException" if result.fetch_exception else ""
         elapsed = time.monotonic() - started
         if result.ok:
             logger.info("GOT %s (with JavaScript, %d bytes, %.2f s)", result.final_url, len(result.body), elapsed)
         else:  # a render the stop cut (or a browser the same Ctrl-C ended) is the stop's consequence, not news
             say = logger.info if self.halting or unavailable else logger.warning
             say("GET %s with JavaScript failed: %s%s (%s)%s", url, result.kind.name,
-                f" {result.status}" if result.status else "", result.message,
-                " -> fetchException" if result.fetch_exception else "")
+                f" {result.status}" if result.status else "", result.message, marked)
         return result
 
     @property
