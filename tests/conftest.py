@@ -111,13 +111,18 @@ def replay_server(corpus_dir: Path) -> Iterator[tuple[CorpusReplay, LoopbackServ
 
 
 @pytest.fixture(scope="session")
-def corpus_page_fetches(corpus_dir: Path) -> Iterator[CorpusPageFetches]:
-    """The corpus's publisher pages fetched once per test process, through a proxy of its own (see
-    :class:`support.replayrun.CorpusPageFetches`): for the tests that only read what the pages gave."""
+def corpus_page_fetches(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CorpusPageFetches]:
+    """The corpus's publisher pages fetched once per run, through a proxy of its own (see
+    :class:`support.replayrun.CorpusPageFetches`): for the tests that only read what the pages gave. The pytest-xdist
+    workers of one run share the DOIs' publications through a file in the run's temporary directory (the parent of
+    each worker's own)."""
     from support.replayrun import CorpusPageFetches, replay_proxy
 
+    shared = None
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "corpus-page-fetches.pickle"
     with replay_proxy(corpus_dir) as (replay, server):
-        yield CorpusPageFetches(replay, server)
+        yield CorpusPageFetches(replay, server, shared)
 
 
 @pytest.fixture(scope="session")
