@@ -87,24 +87,26 @@ def test_a_run_older_than_its_age_is_not_joined(counted: list[FetchRun], monkeyp
     assert counted == [fresh, run] and runs.open_runs() == 0
 
 
-def fetched_apart_and_together(services: SyntheticServices, config: FetchConfig,
-                               batches: list[list[str]]) -> tuple[int, int, list[int]]:
+def fetched_apart_and_together(services: SyntheticServices, config: FetchConfig, batches: list[list[str]],
+                               monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, list[int]]:
     """The E-utilities requests of ``batches`` fetched each alone, then at the same time by tasks that joined one
-    run; and the publications each of those tasks counted."""
+    run; and the publications each of those tasks counted.
+
+    Together, the batcher gathers the publications on their way when the first of them reaches a step, so every task's
+    batch is held until all of them have started: a task the machine schedules late would otherwise find the others'
+    requests already sent (a loaded machine's doing, not the run's)."""
     for batch in batches:
         with SharedRuns().joined(config, "job") as (run, in_flight):
             list(run.fetch(batch, shared=in_flight, scope="job", batch_size=len(batch)))
     apart = services.counts["ncbi"]
     services.counts.clear()
     runs = SharedRuns()
-    joined = threading.Barrier(len(batches))
     totals: list[int] = [0] * len(batches)
     errors: list[BaseException] = []
 
     def task(k: int) -> None:
         try:
             with runs.joined(config, "job") as (run, in_flight):
-                joined.wait(30)  # both in the run before either asks anything
                 summary = BatchSummary()
                 list(run.fetch(batches[k], None, FetchOptions(summary=summary), shared=in_flight, scope="job",
                                batch_size=len(batches[k])))
@@ -112,22 +114,33 @@ def fetched_apart_and_together(services: SyntheticServices, config: FetchConfig,
         except BaseException as e:  # noqa: BLE001 - re-raised below, in the test's thread
             errors.append(e)
 
-    threads = [threading.Thread(target=task, args=(k,)) for k in range(len(batches))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
+    with runs.joined(config, "job") as (_, in_flight):  # the run every task joins, open until they are all done
+        start = in_flight.batcher.start
+        started = threading.Barrier(len(batches))
+        starts = iter(range(len(batches)))  # the tasks' first batches (a later start of a batch does not wait)
+
+        def start_together(pubs: Any, flow: int) -> None:
+            start(pubs, flow)
+            if next(starts, None) is not None:
+                started.wait(60)
+
+        monkeypatch.setattr(in_flight.batcher, "start", start_together)
+        threads = [threading.Thread(target=task, args=(k,)) for k in range(len(batches))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
     assert not errors, errors
     return apart, services.counts["ncbi"], totals
 
 
-def test_batches_held_together_ask_the_e_utilities_together() -> None:
+def test_batches_held_together_ask_the_e_utilities_together(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two batches fetched at once through one run ask efetch together, as one process's two batches in flight do;
     fetched each alone they ask it once per batch and step. Each task counts its own publications."""
     with SyntheticServices(8) as services:
         config: Any = chain_config(services, rate_limits=False)
         pmids = services.pmids()
-        apart, together, totals = fetched_apart_and_together(services, config, [pmids[:4], pmids[4:]])
+        apart, together, totals = fetched_apart_and_together(services, config, [pmids[:4], pmids[4:]], monkeypatch)
         asked = services.ids_asked["efetch_pubmed"]
     print(f"E-utilities requests: apart {apart}, together {together}")
     assert totals == [4, 4]

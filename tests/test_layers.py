@@ -9,6 +9,7 @@ says so), which is the point: its place in the order is a design decision.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,12 @@ def sources() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for the tests of this file (which only read it)."""
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def test_every_module_has_a_layer() -> None:
     unplaced = sorted({component_of(p) for p in sources()} - set().union(*LAYERS))
     assert not unplaced, f"place these in LAYERS of {Path(__file__).name} (and in DESIGN/ARCHITECTURE): {unplaced}"
@@ -114,7 +121,7 @@ def test_no_upward_imports() -> None:
     for path in sources():
         here = component_of(path)
         level = layer_of(here)
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = parsed(path)
         for line, target, component in imported(tree, module_name(path)):
             if component != here and layer_of(component) > level:
                 upward.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {here} imports {target} ({component})")
@@ -150,7 +157,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for path in sources():
         here = module_name(path)
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = parsed(path)
         graph[here] = {target.split(" ")[0] for _, target, _ in imported(tree, here)} - {here}
     return graph
 
@@ -218,7 +225,7 @@ def test_one_writer_per_kind_of_entry() -> None:
         here = component_of(path)
         if here == "store":
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Attribute) and node.attr in WRITERS and here not in WRITERS[node.attr]:
                 strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.attr} (only in "
                               f"{WRITERS[node.attr]}.py)")
@@ -233,7 +240,7 @@ def test_only_the_configuration_module_reads_the_environment() -> None:
     for path in sources():
         if path.relative_to(PACKAGE).as_posix() == "config/environment.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv", "environb"):
                 strays.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: os.{node.attr}")
             elif (isinstance(node, ast.Attribute) and node.attr in ("getproxies", "proxy_bypass")

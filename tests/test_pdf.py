@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import re
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -357,6 +359,13 @@ def extracted(corpus_pdf: dict[str, bytes]) -> dict[str, PdfContent]:
     return {name: extract_pdf(data) for name, data in corpus_pdf.items() if name.endswith(".pdf")}
 
 
+@pytest.fixture(scope="module")
+def pdfminer_read(corpus_pdf: dict[str, bytes]) -> Callable[[str], PdfContent]:
+    """pdfminer.six's reading of a real PDF (by name), made once for the tests that compare with it: it is the slow
+    reader, 1 to 4 CPU-seconds a PDF."""
+    return functools.cache(lambda name: extract_with_pdfminer(corpus_pdf[name]))
+
+
 def test_corpus_plos_one(extracted: dict[str, PdfContent]) -> None:
     result = extracted["journal.pone.0107412.pdf"]
     assert result.error_kind is None
@@ -416,22 +425,24 @@ def test_corpus_page_limit(corpus_pdf: dict[str, bytes]) -> None:
                                 "10.7717/peerj.1120")
 
 
-def test_corpus_pdfminer_fallback_gives_the_same_metadata_and_its_own_layout(corpus_pdf: dict[str, bytes]) -> None:
+def test_corpus_pdfminer_fallback_gives_the_same_metadata_and_its_own_layout(
+        corpus_pdf: dict[str, bytes], pdfminer_read: Callable[[str], PdfContent]) -> None:
     data = corpus_pdf["peerj.1120.pdf"]
-    fast, slow = extract_pdf_in_process(data), extract_with_pdfminer(data)
+    fast, slow = extract_pdf_in_process(data), pdfminer_read("peerj.1120.pdf")
     assert (slow.title, slow.subject, slow.keywords, slow.pages) == (fast.title, fast.subject, fast.keywords, 18)
     assert slow.text.endswith("Drageset et al. (2015), PeerJ, DOI 10.7717/peerj.1120\n\n18/18")
     first_page = extract_with_pdfminer(data, max_pages=1)
     assert first_page.pages == 18 and first_page.text.endswith("OPEN ACCESS")
 
 
-def test_corpus_pdfium_text_has_the_words_of_pdfminer(corpus_pdf: dict[str, bytes]) -> None:
+def test_corpus_pdfium_text_has_the_words_of_pdfminer(corpus_pdf: dict[str, bytes],
+                                                     pdfminer_read: Callable[[str], PdfContent]) -> None:
     """PDFium's text holds (nearly) every word pdfminer.six finds: 99 % or more of its words of two letters or more,
     counted with repetitions (the rest are letters of rotated figure labels pdfminer.six splits up)."""
     agreement = {}
     for name in ("journal.pone.0107412.pdf", "peerj.1120.pdf", "s41467-023-44678-x.pdf"):
         fast = Counter(re.findall(r"[^\W\d_]{2,}", extract_with_pdfium(corpus_pdf[name]).text.lower()))
-        slow = Counter(re.findall(r"[^\W\d_]{2,}", extract_with_pdfminer(corpus_pdf[name]).text.lower()))
+        slow = Counter(re.findall(r"[^\W\d_]{2,}", pdfminer_read(name).text.lower()))
         agreement[name] = round(sum((fast & slow).values()) / sum(slow.values()), 3)
     assert all(share >= 0.99 for share in agreement.values()), agreement
 

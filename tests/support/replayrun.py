@@ -6,7 +6,9 @@ The conformance tests share this; the ``replay_server`` fixture of tests/conftes
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import fcntl
+import pickle
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -93,8 +95,8 @@ class CorpusPageFetches:
     Every DOI a recorded doi.org redirect leads from is fetched in one run, whichever module asks first, so what a
     module sees does not depend on which modules the same pytest-xdist worker ran before it."""
 
-    def __init__(self, replay: CorpusReplay, server: LoopbackServer) -> None:
-        self.replay, self.server = replay, server
+    def __init__(self, replay: CorpusReplay, server: LoopbackServer, shared: Path | None = None) -> None:
+        self.replay, self.server, self.shared = replay, server, shared
         self._by_doi: dict[str, Publication] | None = None
         self._at_url: dict[tuple[str, str], Publication] = {}
 
@@ -102,8 +104,25 @@ class CorpusPageFetches:
         """Upper-cased DOI -> its publication, for every DOI of the corpus's doi.org redirects."""
         if self._by_doi is None:
             dois = sorted({e["ids"]["doi"] for e in self.replay.by_resource("doi_redirect")})
-            self._by_doi = {p.doi.content: p for p in fetch_all(self.server, dois)}
+            self._by_doi = self._once_per_run(lambda: {p.doi.content: p for p in fetch_all(self.server, dois)})
         return self._by_doi
+
+    def _once_per_run(self, fetch: Callable[[], dict[str, Publication]]) -> dict[str, Publication]:
+        """What ``fetch`` gives, fetched by the first process of the run that asks and read from ``shared`` by the
+        others (pytest-xdist's workers each needed it: about 25 CPU-seconds of page reading each, in page-reader
+        processes the run's own CPU count leaves out). The pages are the same recorded ones whichever proxy serves
+        them, and the publications hold the pages' own addresses, not the proxy's. Without ``shared``: fetched here."""
+        if self.shared is None:
+            return fetch()
+        with open(self.shared.with_name(self.shared.name + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait for the first: they need the same pages
+            if self.shared.exists():
+                return pickle.loads(self.shared.read_bytes())
+            fetched = fetch()
+            partial = self.shared.with_name(self.shared.name + ".partial")
+            partial.write_bytes(pickle.dumps(fetched))
+            partial.replace(self.shared)
+            return fetched
 
     def at_url(self, pages: list[tuple[str, str]]) -> list[Publication]:
         """:func:`read_at_url` of each ``(url, doi)``, each pair read once per process."""
