@@ -261,3 +261,24 @@ def test_a_full_text_run_whose_service_failed_still_fails_with_its_retry(
     code, err = fetch(cli, ids, db, "--fetch-part", *parts, "--retryLimit", "0")
     assert code == errors.EXIT_SOME_FAILED
     assert err[-1].startswith("pubfetch: 1 publication: 1 fetched, 0 skipped; 0 final, 0 partial, 1 failed"), err
+
+
+# ------------------------------------------------------------------------------------------ one count per publication
+
+
+@pytest.mark.parametrize("steps", [("-fetch", "-db-fetch-end"), ("-fetch", "-db-fetch"), ("-fetch-put", "-db-fetch"),
+                                   ("-fetch", "-fetch-put", "-db-fetch-end")])
+def test_a_command_of_several_fetching_steps_counts_each_publication_once(
+        services: SyntheticServices, tmp_path: Path, cli: Cli, steps: tuple[str, ...]) -> None:
+    pmids = services.pmids()
+    given = tmp_path / "pubs.json"  # the publications a JSON input gives, as a command of one step would read them
+    run = cli("-pub", *pmids, "-fetch", "-out", "--format", "json", "--allow-private-addresses", "--no-javascript")
+    assert run.code == errors.EXIT_OK, run.err
+    given.write_text(run.out)
+    command: list[object] = ["-pub-json", given]
+    for step in steps:
+        command += [step] if step == "-fetch" else [step, tmp_path / f"{step}.db"]
+    code, _, err = cli.lines(*command, "--allow-private-addresses", "--no-javascript")
+    # the closed-access one (index 1) is partial; each step asked the services of the three (no database had them)
+    assert (code, err[-1]) == (errors.EXIT_OK, "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
+                                               "0 failed")
