@@ -13,6 +13,7 @@ import pytest
 
 import pubfetch.cli.errors as errors
 from pubfetch.cli import main as cli_main
+from pubfetch.engine.command_summary import CommandSummary
 from pubfetch.engine.summary import BatchSummary, merged_count
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
@@ -282,3 +283,18 @@ def test_a_command_of_several_fetching_steps_counts_each_publication_once(
     # the closed-access one (index 1) is partial; each step asked the services of the three (no database had them)
     assert (code, err[-1]) == (errors.EXIT_OK, "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
                                                "0 failed")
+
+
+def test_a_command_s_summary_counts_a_paper_by_its_last_step_and_fetched_when_any_step_fetched_it() -> None:
+    summary = CommandSummary()
+    first = final_publication("1", failed_request=True, retries=1)  # the first step: a request failed
+    summary.count(first, ARGS, fetched=True)
+    summary.count(final_publication("2", failed_request=False), ARGS, fetched=True)
+    assert summary.line().startswith("2 publications: 2 fetched, 0 skipped; 2 final, 0 partial, 0 failed; 1 final "
+                                     "with a failed request")
+    again = final_publication("1", failed_request=False)  # the next step read it back, clean, and learnt its DOI
+    again.set_doi("10.5555/one", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
+    summary.count(again, ARGS, fetched=False)
+    assert summary.line() == "2 publications: 2 fetched, 0 skipped; 2 final, 0 partial, 0 failed"
+    summary.count(final_publication("3", failed_request=False), ARGS, fetched=False)
+    assert summary.line() == "3 publications: 2 fetched, 1 skipped; 3 final, 0 partial, 0 failed"
