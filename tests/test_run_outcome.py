@@ -13,6 +13,7 @@ import pytest
 
 import pubfetch.cli.errors as errors
 from pubfetch.cli import main as cli_main
+from pubfetch.engine.command_summary import CommandSummary
 from pubfetch.engine.summary import BatchSummary, merged_count
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
@@ -261,3 +262,49 @@ def test_a_full_text_run_whose_service_failed_still_fails_with_its_retry(
     code, err = fetch(cli, ids, db, "--fetch-part", *parts, "--retryLimit", "0")
     assert code == errors.EXIT_SOME_FAILED
     assert err[-1].startswith("pubfetch: 1 publication: 1 fetched, 0 skipped; 0 final, 0 partial, 1 failed"), err
+
+
+# ------------------------------------------------------------------------------------------ one count per publication
+
+
+@pytest.mark.parametrize("steps", [("-fetch", "-db-fetch-end"), ("-fetch", "-db-fetch"), ("-fetch-put", "-db-fetch"),
+                                   ("-fetch", "-fetch-put", "-db-fetch-end")])
+def test_a_command_of_several_fetching_steps_counts_each_publication_once(
+        services: SyntheticServices, tmp_path: Path, cli: Cli, steps: tuple[str, ...]) -> None:
+    pmids = services.pmids()
+    given = tmp_path / "pubs.json"  # the publications a JSON input gives, as a command of one step would read them
+    run = cli("-pub", *pmids, "-fetch", "-out", "--format", "json", "--allow-private-addresses", "--no-javascript")
+    assert run.code == errors.EXIT_OK, run.err
+    given.write_text(run.out)
+    command: list[object] = ["-pub-json", given]
+    for step in steps:
+        command += [step] if step == "-fetch" else [step, tmp_path / f"{step}.db"]
+    code, _, err = cli.lines(*command, "--allow-private-addresses", "--no-javascript")
+    # the closed-access one (index 1) is partial; each step asked the services of the three (no database had them)
+    assert (code, err[-1]) == (errors.EXIT_OK, "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
+                                               "0 failed")
+
+
+def test_a_command_s_summary_counts_a_paper_by_its_last_step_and_fetched_when_any_step_fetched_it() -> None:
+    summary = CommandSummary()
+    first = final_publication("1", failed_request=True, retries=1)  # the first step: a request failed
+    summary.count(first, ARGS, fetched=True)
+    summary.count(final_publication("2", failed_request=False), ARGS, fetched=True)
+    assert summary.line().startswith("2 publications: 2 fetched, 0 skipped; 2 final, 0 partial, 0 failed; 1 final "
+                                     "with a failed request")
+    again = final_publication("1", failed_request=False)  # the next step read it back, clean, and learnt its DOI
+    again.set_doi("10.5555/one", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
+    summary.count(again, ARGS, fetched=False)
+    assert summary.line() == "2 publications: 2 fetched, 0 skipped; 2 final, 0 partial, 0 failed"
+    summary.count(final_publication("3", failed_request=False), ARGS, fetched=False)
+    assert summary.line() == "3 publications: 2 fetched, 1 skipped; 3 final, 0 partial, 0 failed"
+
+
+def test_a_command_s_summary_says_the_retries_of_a_paper_s_last_count() -> None:
+    summary = CommandSummary()
+    summary.count(final_publication("1", failed_request=True, retries=1), ARGS, fetched=True)  # 2 retries left
+    used_up = final_publication("1", failed_request=True, retries=3, fetched_minutes_ago=60)  # the next step's
+    summary.count(used_up, ARGS, fetched=True)
+    after = utc(used_up.state.fetch_time + 1440 * MINUTE_MS)
+    assert summary.line() == ("1 publication: 1 fetched, 0 skipped; 1 final, 0 partial, 0 failed; 1 final with a "
+                              f"failed request: later runs fetch them again after {after} (--fetchExceptionCooldown)")

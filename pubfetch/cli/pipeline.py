@@ -41,6 +41,7 @@ from pubfetch.cli.progress import CountedIds, count_id_lines
 from pubfetch.cli.report import check_report, write_report
 from pubfetch.cli.searchstep import SearchStep
 from pubfetch.cli.snowballing import check_edges_output, snowball_plan, write_run_edges
+from pubfetch.engine.command_summary import CommandSummary
 from pubfetch.ids import PublicationIds
 from pubfetch.model import PartName, Publication, Webpage
 from pubfetch.output.common import Format
@@ -96,6 +97,10 @@ class Pipeline:
         self.hosts: dict[str, dict[str, int]] | None = None
         self.snowball: SnowballPlan | None = None
         self.searches = SearchStep(args, sess)
+        if sum(step in args for step in _FETCH_STEPS) > 1:
+            # each step reports every paper it gets: the command's summary counts each paper once (the streaming
+            # command of one step keeps no memory of the papers it counted)
+            sess.summary = CommandSummary()
 
     def run(self) -> None:
         check_report(self.args)
