@@ -90,7 +90,7 @@ def _forget_pubmed_parts(pub: Publication, record: ArticleRecord) -> None:
             setattr(pub, name.value, (ListPart if name.is_list else StringPart)(name))
     for rich in RichName:
         if pub.rich(rich).type is PartType.pubmed_xml:
-            setattr(pub, rich.value, new_part(rich))
+            setattr(pub, rich.attribute, new_part(rich))
     for key in ("journal_title", "volume", "issue", "pages", "issn", "eissn", "publisher"):
         if getattr(record, key):
             setattr(pub, key, "")
