@@ -148,10 +148,12 @@ def renumbered(article: str, pmid: int) -> str:
 
 
 def synthetic_records(n: int, first_pmid: int = 90_000_001) -> Iterator[str]:
-    """``n`` records of the corpus's shapes, cycled, each with IDs of its own."""
-    articles = pubmed_articles()
+    """``n`` records of the corpus's shapes, cycled, each with IDs of its own: each article renumbered once with a
+    mark where its PMID goes, then filled in (the same text as :func:`renumbered`, fast enough for a million)."""
+    mark = "\x00"
+    templates = [renumbered(article, mark).split(mark) for article in pubmed_articles()]  # type: ignore[arg-type]
     for i in range(n):
-        yield renumbered(articles[i % len(articles)], first_pmid + i)
+        yield str(first_pmid + i).join(templates[i % len(templates)])
 
 
 def write_synthetic(path: Path, n: int, first_pmid: int = 90_000_001) -> Path:
