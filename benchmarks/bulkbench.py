@@ -125,21 +125,23 @@ class TreePeak:
         return max(self.per_pid.values(), default=0)
 
 
-def _stored(db: Path) -> int:
+def _stored(db: Path, table: str) -> int:
     try:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
         try:
-            return int(conn.execute("SELECT COUNT(*) FROM pubmed_versions").fetchone()[0])
+            return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
         finally:
             conn.close()
     except sqlite3.Error:
         return 0
 
 
-def import_run(db: str, files: list[Path], workers: int, records: int, watch: Path | None = None) -> dict[str, object]:
-    """``pubfetch -db-import-medline`` as a user runs it; with ``watch`` (its SQLite file), the peak RSS of its
-    largest process (the main one or a worker) when 10 % of the records are stored, and at the end."""
-    command = [sys.executable, "-m", "pubfetch", "-db-import-medline", db, *map(str, files), "--workers", str(workers)]
+def import_run(db: str, files: list[Path], workers: int, records: int, watch: Path | None = None,
+               operation: str = "-db-import-medline", counted: str = "pubmed_versions") -> dict[str, object]:
+    """``pubfetch -db-import-medline`` (or ``operation``) as a user runs it; with ``watch`` (its SQLite file), the peak
+    RSS of its largest process (the main one or a worker) when 10 % of the records are stored (rows of ``counted``),
+    and at the end."""
+    command = [sys.executable, "-m", "pubfetch", operation, db, *map(str, files), "--workers", str(workers)]
     started, cpu = time.perf_counter(), _children_cpu()
     proc = subprocess.Popen(command, env=environment(), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -152,7 +154,7 @@ def import_run(db: str, files: list[Path], workers: int, records: int, watch: Pa
         loads.append(os.getloadavg()[0])
         if watch is not None and not at_tenth and time.perf_counter() - last_check > 2:
             last_check = time.perf_counter()
-            if _stored(watch) >= records // 10:
+            if _stored(watch, counted) >= records // 10:
                 at_tenth.append(now_peak)
         time.sleep(0.5)
     _, err = proc.communicate()
