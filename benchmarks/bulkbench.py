@@ -5,11 +5,12 @@ file beside it when it is installed.
 ```sh
 python benchmarks/bulkbench.py --records 1000000      # the issue's size (hours on a busy 2-core machine)
 python benchmarks/bulkbench.py --records 60000        # what fits in minutes; the report extrapolates
+python benchmarks/bulkbench.py --runs sqlite --records 1000000 --side-records 60000   # SQLite at 1M only
 ```
 
 Per core is records per second divided by the worker processes parsing and storing (PostgreSQL's own CPU, and the
-SQLite writer's waits for the lock, are not taken out). Memory: the peak resident size (VmHWM) of the importing process
-(``--workers 1``, one process parses and stores) when 10 % of the records are stored and at the end.
+SQLite writer's waits for the lock, are not taken out). Memory: the peak resident size (VmHWM) of the import's largest
+process (the main one or a worker) when 10 % of the records are stored and at the end.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,48 +94,80 @@ def _peak_kb(pid: int) -> int:
     return 0
 
 
-def _stored(db: Path) -> int:
+def _tree(pid: int) -> list[int]:
+    """The process and its descendants (the import's worker processes), from /proc's parent links."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{entry.name}/stat", "rb") as f:
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+                parents.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo += parents.get(current, [])
+    return out
+
+
+class TreePeak:
+    """The largest peak RSS (VmHWM) of any one process of an import (the main one or a worker), sampled."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.per_pid: dict[int, int] = {}
+
+    def sample(self) -> int:
+        for pid in _tree(self.pid):
+            kb = _peak_kb(pid)
+            if kb:
+                self.per_pid[pid] = max(self.per_pid.get(pid, 0), kb)
+        return max(self.per_pid.values(), default=0)
+
+
+def _stored(db: Path, table: str) -> int:
     try:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
         try:
-            return int(conn.execute("SELECT COUNT(*) FROM pubmed_versions").fetchone()[0])
+            return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
         finally:
             conn.close()
     except sqlite3.Error:
         return 0
 
 
-def import_run(db: str, files: list[Path], workers: int, records: int, watch: Path | None = None) -> dict[str, object]:
-    """``pubfetch -db-import-medline`` as a user runs it; with ``watch`` (its SQLite file), the peak RSS at 10 %."""
-    command = [sys.executable, "-m", "pubfetch", "-db-import-medline", db, *map(str, files), "--workers", str(workers)]
+def import_run(db: str, files: list[Path], workers: int, records: int, watch: Path | None = None,
+               operation: str = "-db-import-medline", counted: str = "pubmed_versions") -> dict[str, object]:
+    """``pubfetch -db-import-medline`` (or ``operation``) as a user runs it; with ``watch`` (its SQLite file), the peak
+    RSS of its largest process (the main one or a worker) when 10 % of the records are stored (rows of ``counted``),
+    and at the end."""
+    command = [sys.executable, "-m", "pubfetch", operation, db, *map(str, files), "--workers", str(workers)]
     started, cpu = time.perf_counter(), _children_cpu()
     proc = subprocess.Popen(command, env=environment(), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
+    peak = TreePeak(proc.pid)
     at_tenth: list[int] = []
-
-    def sample() -> None:
-        while proc.poll() is None and watch is not None and not at_tenth:
-            if _stored(watch) >= records // 10:
-                at_tenth.append(_peak_kb(proc.pid))
-            time.sleep(0.5)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    peak = 0
+    loads: list[float] = []
+    last_check = 0.0
     while proc.poll() is None:
-        peak = max(peak, _peak_kb(proc.pid))
+        now_peak = peak.sample()
+        loads.append(os.getloadavg()[0])
+        if watch is not None and not at_tenth and time.perf_counter() - last_check > 2:
+            last_check = time.perf_counter()
+            if _stored(watch, counted) >= records // 10:
+                at_tenth.append(now_peak)
         time.sleep(0.5)
     _, err = proc.communicate()
     took, cpu = time.perf_counter() - started, _children_cpu() - cpu
-    sampler.join()
     if proc.returncode != 0:
         raise RuntimeError(f"import failed: {err[-2000:]}")
     row: dict[str, object] = {"records": records, "workers": workers, "seconds": round(took, 1),
                               "per_second": round(records / took, 1), "per_core": round(records / took / workers, 1),
-                              "per_cpu_second": round(records / cpu, 1)}
+                              "cpu_seconds": round(cpu, 1), "per_cpu_second": round(records / cpu, 1),
+                              "load_average_mean": round(sum(loads) / max(len(loads), 1), 2)}
     if watch is not None:
         row.update(peak_rss_mb_10pct=round((at_tenth[0] if at_tenth else 0) / 1024, 1),
-                   peak_rss_mb_100pct=round(peak / 1024, 1))
+                   peak_rss_mb_100pct=round(peak.sample() / 1024, 1))
     return row
 
 
@@ -154,7 +186,7 @@ def pg_database() -> Iterator[str | None]:
 
 
 def cluster_run(files: list[Path], records: int) -> dict[str, object]:
-    """Two ``pubfetch worker``s importing the files by name into one PostgreSQL database."""
+    """Two ``pubfetch worker``s importing the files (all of their directory) by name into one PostgreSQL database."""
     prefix = f"bulkbench-{os.getpid()}:"
     queue = f"{REDIS}?prefix={prefix}"
     with pg_database() as db:
@@ -170,6 +202,7 @@ def cluster_run(files: list[Path], records: int) -> dict[str, object]:
             done = subprocess.run([sys.executable, "-m", "pubfetch", "-db-import-medline", db, str(files[0].parent),
                                    "--queue", queue], env=environment(), cwd=REPO, capture_output=True, text=True)
             took = time.perf_counter() - started
+            load = os.getloadavg()[0]
         finally:
             for w in workers:
                 with contextlib.suppress(ProcessLookupError):
@@ -179,7 +212,23 @@ def cluster_run(files: list[Path], records: int) -> dict[str, object]:
         if done.returncode != 0:
             raise RuntimeError(f"cluster import failed: {done.stderr[-2000:]}")
     return {"records": records, "workers": 2, "seconds": round(took, 1), "per_second": round(records / took, 1),
-            "per_core": round(records / took / 2, 1)}
+            "per_core": round(records / took / 2, 1), "load_average_at_end": round(load, 2)}
+
+
+RUNS = ("sqlite_1_worker", "sqlite", "postgresql", "cluster")
+
+
+def _subset(directory: Path, files: list[Path], records: int, per_file: int) -> tuple[list[Path], int]:
+    """The first files holding ``records`` (hard links in a directory of their own, for a smaller side run)."""
+    count = max(1, -(-records // per_file))
+    if count >= len(files):
+        return files, records
+    directory.mkdir()
+    linked = []
+    for f in files[:count]:
+        os.link(f, directory / f.name)
+        linked.append(directory / f.name)
+    return linked, min(records, count * per_file)
 
 
 def main() -> None:
@@ -187,9 +236,17 @@ def main() -> None:
     p.add_argument("--records", type=int, default=1_000_000)
     p.add_argument("--per-file", type=int, default=NLM_FILE_RECORDS, help="records per file (NLM's: 30,000)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--runs", default=",".join(RUNS), help=f"which imports, of {', '.join(RUNS)}")
+    p.add_argument("--side-records", type=int, default=0,
+                   help="records of the PostgreSQL and cluster runs when fewer than --records (the first files)")
     p.add_argument("--out", type=Path, default=REPO / "benchmarks" / "bulk_results.json")
     opts = p.parse_args()
+    runs = set(opts.runs.split(","))
     results: dict[str, object] = {"machine": describe(), "records": opts.records}
+
+    def save() -> None:
+        opts.out.write_text(json.dumps(results, indent=2) + "\n")
+
     with tempfile.TemporaryDirectory(prefix="bulkbench-") as tmp:
         directory = Path(tmp) / "files"
         directory.mkdir()
@@ -199,17 +256,30 @@ def main() -> None:
                                 "bytes": sum(f.stat().st_size for f in files)}
         results["parse_alone"] = parse_alone(files[:1])
         results["pubmed_parser_parse_alone"] = pubmed_parser_alone(files[:1])
-        db = Path(tmp) / "one.db"
-        results["sqlite_1_worker"] = import_run(str(db), files, 1, opts.records, watch=db)
-        results["sqlite_bytes_per_record"] = round(sum(p.stat().st_size for p in Path(tmp).glob("one.db*"))
-                                                   / opts.records)
-        results[f"sqlite_{opts.workers}_workers"] = import_run(str(Path(tmp) / "many.db"), files, opts.workers,
-                                                                opts.records)
-        with pg_database() as pg:
-            if pg is not None:
-                results[f"postgresql_{opts.workers}_workers"] = import_run(pg, files, opts.workers, opts.records)
-        results["cluster_2_workers_postgresql"] = cluster_run(files, opts.records)
-    opts.out.write_text(json.dumps(results, indent=2) + "\n")
+        save()
+        if "sqlite_1_worker" in runs:
+            db = Path(tmp) / "one.db"
+            results["sqlite_1_worker"] = import_run(str(db), files, 1, opts.records, watch=db)
+            results["sqlite_bytes_per_record"] = round(sum(p.stat().st_size for p in Path(tmp).glob("one.db*"))
+                                                       / opts.records)
+            save()
+        if "sqlite" in runs:
+            db = Path(tmp) / "many.db"
+            results[f"sqlite_{opts.workers}_workers"] = import_run(str(db), files, opts.workers, opts.records,
+                                                                    watch=db)
+            results["sqlite_bytes_per_record"] = round(sum(p.stat().st_size for p in Path(tmp).glob("many.db*"))
+                                                       / opts.records)
+            save()
+        side, side_records = _subset(Path(tmp) / "side", files, opts.side_records or opts.records, opts.per_file)
+        if "postgresql" in runs:
+            with pg_database() as pg:
+                if pg is not None:
+                    results[f"postgresql_{opts.workers}_workers"] = import_run(pg, side, opts.workers, side_records)
+            save()
+        if "cluster" in runs:
+            results["cluster_2_workers_postgresql"] = cluster_run(side, side_records)
+        results["load_average_at_end"] = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    save()
     print(json.dumps(results, indent=2))
 
 

@@ -86,3 +86,17 @@ def test_a_damaged_member_is_said_with_its_name(cli, tmp_path: Path) -> None:
     run = cli("-db-import-jats", tmp_path / "pubs.db", package, "--workers", "1")
     assert run.code == EXIT_SOME_FAILED
     assert any("broken.tar.gz: unreadable in member bad/bad.nxml" in line for line in run.lines), run.err
+
+
+def test_a_truncated_package_keeps_the_articles_before_the_damage_and_says_where(cli, tmp_path: Path) -> None:
+    whole = jats_package(tmp_path / "whole.tar.gz").read_bytes()
+    package = tmp_path / "oa_package.tar.gz"
+    package.write_bytes(whole[:len(whole) * 3 // 4])  # read as a stream, the archive ends early
+    db = str(tmp_path / "pubs.db")
+    run = cli("-db-import-jats", db, package, "--workers", "1")
+    assert run.code == EXIT_SOME_FAILED
+    said = [line for line in run.lines if "oa_package.tar.gz: unreadable after article" in line]
+    assert said, run.err
+    kept = int(said[0].split("after article ", 1)[1].split(":", 1)[0])
+    assert 1 <= kept < len(fulltexts())
+    assert len(stored(db)) == kept

@@ -17,6 +17,7 @@ from support.bulkfiles import (
     medline_set,
     pmid_of,
     pubmed_articles,
+    synthetic_records,
     truncated,
     without_times,
     write_medline,
@@ -75,3 +76,15 @@ def test_a_wrong_md5_and_a_truncated_file_are_said_and_the_others_go_on(cli, tmp
     assert pmid_of(articles[3]) not in entries(either_db)
 
 
+def test_the_records_before_the_damage_of_a_truncated_file_are_kept(cli, tmp_path: Path) -> None:
+    whole = write_medline(tmp_path / "whole.xml.gz", list(synthetic_records(40)))
+    cut = truncated(whole, tmp_path / "pubmed26n0001.xml.gz")
+    db = str(tmp_path / "pubs.db")
+    run = cli("-db-import-medline", db, cut, "--workers", "1")  # one chunk (2,000 records) holds them all
+    assert run.code == EXIT_SOME_FAILED
+    said = next(line for line in run.lines if "pubmed26n0001.xml.gz: unreadable after record " in line)
+    kept = int(said.split("after record ", 1)[1].split(" ", 1)[0])
+    last = said.split("(PMID ", 1)[1].split(")", 1)[0]
+    assert 1 <= kept < 40
+    assert len(entries(db)) == kept and last in entries(db)
+    assert ledger(db, "SELECT name FROM bulk_files") == []

@@ -90,7 +90,7 @@ def _forget_pubmed_parts(pub: Publication, record: ArticleRecord) -> None:
             setattr(pub, name.value, (ListPart if name.is_list else StringPart)(name))
     for rich in RichName:
         if pub.rich(rich).type is PartType.pubmed_xml:
-            setattr(pub, rich.value, new_part(rich))
+            setattr(pub, rich.attribute, new_part(rich))
     for key in ("journal_title", "volume", "issue", "pages", "issn", "eissn", "publisher"):
         if getattr(record, key):
             setattr(pub, key, "")
@@ -149,7 +149,9 @@ def _fresh(tx: Tx, items: Sequence[Citation | Deletion], held: dict[str, Held]) 
     fresh = set()
     for index, (item, ks) in enumerate(zip(items, keys, strict=True)):
         mine = {k for k in ks if k}
-        if isinstance(item, Citation) and item.record.pmid not in held and not mine & (found | seen):
+        # two disjointness tests, not one against the union: that union was a new set per record (quadratic)
+        if isinstance(item, Citation) and item.record.pmid not in held and mine.isdisjoint(found) \
+                and mine.isdisjoint(seen):
             fresh.add(index)
         seen |= mine
     return fresh

@@ -41,10 +41,14 @@ def read_jats_file(path: str, name: str) -> Iterator[ArticleRecord]:
 
 
 def _archive(path: str, name: str) -> Iterator[ArticleRecord]:
+    """The articles of a tar archive, read as a stream (members in order, nothing sought back to) and each member's
+    header dropped once read: a ``TarFile`` keeps every header it has read, so memory would otherwise grow with the
+    package (PMC's packages hold hundreds of thousands of articles)."""
     count = 0
     try:
-        with tarfile.open(path, "r:*") as archive:
-            for member in archive:
+        with tarfile.open(path, "r|*") as archive:
+            while (member := archive.next()) is not None:
+                archive.members.clear()  # type: ignore[attr-defined]  # the headers read (not in typeshed)
                 if not member.isfile() or not member.name.endswith(_MEMBER_SUFFIXES):
                     continue
                 handle = archive.extractfile(member)

@@ -18,7 +18,7 @@ from typing import Literal, TypeVar
 from pubfetch.bulk.apply import Applied, JatsItem, apply_citations, apply_jats, jats_url
 from pubfetch.bulk.jatsfiles import part_type_of, read_jats_file
 from pubfetch.bulk.ledger import FileRecord, ensure_tables, file_rank, imported_files, newest_rank, record_file
-from pubfetch.bulk.medline import Damaged, Deletion, read_medline
+from pubfetch.bulk.medline import Citation, Damaged, Deletion, read_medline
 from pubfetch.bulk.sources import BulkFile, FileProblem, checked_md5
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.store import open_or_init_store, open_store
@@ -76,14 +76,36 @@ class ImportReport:
         return line
 
 
-def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+def _chunks(items: Iterable[T], size: int, damage: list[Damaged]) -> Iterator[list[T]]:
+    """The items in chunks of ``size``; the last, maybe empty, records the file. A file damaged part of the way ends
+    with the records read before the damage (they are applied, the damage kept in ``damage``)."""
     chunk: list[T] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    yield chunk  # the last, maybe empty: it records the file
+    try:
+        for item in items:
+            chunk.append(item)
+            if len(chunk) >= size:
+                yield chunk
+                chunk = []
+    except Damaged as e:
+        damage.append(e)
+    yield chunk
+
+
+def _apply_in_chunks(items: Iterable[T], size: int, apply: Callable[[list[T], Callable[[Tx], None] | None], Applied],
+                     count: Callable[[list[T]], None], outcome: FileOutcome, recorded: Callable[[Tx], None]) -> None:
+    """Apply each chunk knowing whether it is the last (whose transaction records the file, unless it is damaged:
+    then what was read before the damage is committed, the file is not recorded, and the damage is raised)."""
+    damage: list[Damaged] = []
+    chunks = _chunks(items, size, damage)
+    pending = next(chunks)
+    for following in chunks:
+        count(pending)
+        outcome.applied.add(apply(pending, None))
+        pending = following
+    count(pending)
+    outcome.applied.add(apply(pending, None if damage else recorded))
+    if damage:
+        raise damage[0]
 
 
 def _sql(store: object) -> SqlStore:
@@ -118,21 +140,15 @@ def import_file(job: FileJob) -> FileOutcome:
 
 def _medline(job: FileJob, store: SqlStore, outcome: FileOutcome, counts: dict[str, int],
              recorded: Callable[[Tx], None]) -> None:
-    items = read_medline(job.file.path, job.file.name)
-    chunks = _chunks(items, job.chunk)
-    pending = next(chunks)
-    for following in chunks:  # apply each chunk knowing whether it is the last
-        _count(counts, pending)
-        outcome.applied.add(apply_citations(store, pending, job.rank, job.args, job.eutils))
-        pending = following
-    _count(counts, pending)
-    outcome.applied.add(apply_citations(store, pending, job.rank, job.args, job.eutils, then=recorded))
+    def apply(items: list[Citation | Deletion], then: Callable[[Tx], None] | None) -> Applied:
+        return apply_citations(store, items, job.rank, job.args, job.eutils, then=then)
 
+    def count(items: list[Citation | Deletion]) -> None:
+        deleted = sum(1 for i in items if isinstance(i, Deletion))
+        counts["deleted"] += deleted
+        counts["records"] += len(items) - deleted
 
-def _count(counts: dict[str, int], items: Sequence[object]) -> None:
-    deleted = sum(1 for i in items if isinstance(i, Deletion))
-    counts["deleted"] += deleted
-    counts["records"] += len(items) - deleted
+    _apply_in_chunks(read_medline(job.file.path, job.file.name), job.chunk, apply, count, outcome, recorded)
 
 
 def _jats(job: FileJob, store: SqlStore, outcome: FileOutcome, counts: dict[str, int],
@@ -140,14 +156,24 @@ def _jats(job: FileJob, store: SqlStore, outcome: FileOutcome, counts: dict[str,
     type_ = part_type_of(job.file.path)
     items = (JatsItem(r, type_, jats_url(type_, r, job.europepmc, job.eutils))
              for r in read_jats_file(job.file.path, job.file.name))
-    chunks = _chunks(items, job.chunk)
-    pending = next(chunks)
-    for following in chunks:
-        counts["records"] += len(pending)
-        outcome.applied.add(apply_jats(store, pending, job.args))
-        pending = following
-    counts["records"] += len(pending)
-    outcome.applied.add(apply_jats(store, pending, job.args, then=recorded))
+
+    def apply(chunk: list[JatsItem], then: Callable[[Tx], None] | None) -> Applied:
+        return apply_jats(store, chunk, job.args, then=then)
+
+    def count(chunk: list[JatsItem]) -> None:
+        counts["records"] += len(chunk)
+
+    _apply_in_chunks(items, jats_chunk(job.chunk), apply, count, outcome, recorded)
+
+
+#: a full text read (its text, sections, references, tables) holds as much as about this many MEDLINE records
+JATS_RECORD_WEIGHT = 20
+
+
+def jats_chunk(chunk: int) -> int:
+    """Full texts per transaction: ``import_chunk`` counts MEDLINE records, and a chunk's records are all held until
+    it is committed, so a JATS chunk is that many records' worth of memory (docs/bulk.md, "Speed and memory")."""
+    return max(1, chunk // JATS_RECORD_WEIGHT)
 
 
 def prepare(db: str, files: Sequence[BulkFile], kind: Kind) -> tuple[list[BulkFile], list[int], list[str]]:

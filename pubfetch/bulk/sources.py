@@ -38,7 +38,8 @@ class BulkFile:
 
 
 class Getter(Protocol):
-    def get(self, url: str, *, headers: dict[str, str] | None = None, any_media: bool = False) -> object: ...
+    def get(self, url: str, *, headers: dict[str, str] | None = None, any_media: bool = False,
+            untrusted: bool = False) -> object: ...
 
 
 def published_md5(path: str) -> str | None:
@@ -102,10 +103,14 @@ def listed_files(listing_html: str, base: str, pattern: re.Pattern[str]) -> list
 class Download:
     """Files fetched into ``directory`` through ``client`` (a :class:`~pubfetch.net.client.HttpClient`)."""
 
-    def __init__(self, client: Getter, directory: str, say: Callable[[str], None] = lambda _: None) -> None:
+    def __init__(self, client: Getter, directory: str, say: Callable[[str], None] = lambda _: None, *,
+                 untrusted: bool = False) -> None:
         self.client = client
         self.directory = directory
         self.say = say
+        #: the URLs come from someone else (a queued task): the address guard refuses private and loopback targets
+        #: unless the client's configuration allows them, as for a link read from a page
+        self.untrusted = untrusted
         os.makedirs(directory, exist_ok=True)
 
     def text(self, url: str) -> str:
@@ -124,7 +129,7 @@ class Download:
         if not os.path.exists(path):
             self._fetch(url, path)
         if not os.path.exists(path + ".md5"):
-            md5 = self.client.get(url + ".md5", any_media=True)
+            md5 = self.client.get(url + ".md5", any_media=True, untrusted=self.untrusted)
             if getattr(md5, "ok", False):
                 with open(path + ".md5", "wb") as f:
                     f.write(getattr(md5, "body", b""))
@@ -136,7 +141,8 @@ class Download:
         if have:
             self.say(f"resuming the download of {url} at byte {have}")
         while True:
-            result = self.client.get(url, headers={"Range": f"bytes={have}-{have + RANGE_BYTES - 1}"}, any_media=True)
+            result = self.client.get(url, headers={"Range": f"bytes={have}-{have + RANGE_BYTES - 1}"}, any_media=True,
+                                     untrusted=self.untrusted)
             status = getattr(result, "status", None)
             if status == 416:  # asked beyond the end: the part file is whole
                 break

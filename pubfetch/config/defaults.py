@@ -406,7 +406,8 @@ class BulkImport:
         doc="processes parsing and storing bulk files, one file each at a time; 0: one per core")
     import_chunk: int = setting(
         2000, low=1, high=1_000_000, env="PUBFETCH_IMPORT_CHUNK",
-        doc="records of a bulk file merged in one database transaction (the file's last ones record it as imported)")
+        doc="records of a bulk file merged in one database transaction (the file's last ones record it as imported); "
+            "JATS full texts, each holding as much as about twenty records, a twentieth of it")
     import_download_dir: str | None = setting(
         None, env="PUBFETCH_IMPORT_DOWNLOAD_DIR", cli="--download-dir",
         doc="where bulk files given by URL are downloaded (and resumed); empty: `pubfetch-downloads` in the current "

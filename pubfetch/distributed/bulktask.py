@@ -1,11 +1,12 @@
 """A bulk import on the cluster: each file one task, imported by a worker into its own ``--db``.
 
 A task names its file by an HTTPS URL (downloaded by the worker through the cluster's shared rate limits into its
-``--import-dir``) or by a name under the worker's ``--import-dir``; never by a path: a name with a directory part, an
-absolute path or ``..`` is refused, so whoever can write to the queue can make a worker read only the files it was
-given for importing. The task is late-acknowledged like a fetch batch (:mod:`.app`), so a file a lost worker held goes
-to another after the grace period (:mod:`.liveness`), and idempotent (:mod:`pubfetch.bulk.ledger`): a file recorded
-is not imported again, and one half done is finished without changing what the first delivery committed.
+``--import-dir``, the address guard refusing a loopback or private host unless the worker allows them) or by a name
+under the worker's ``--import-dir``; never by a path: a name with a directory part, an absolute path or ``..`` is
+refused, so whoever can write to the queue can make a worker read only the files it was given for importing. The task
+is late-acknowledged like a fetch batch (:mod:`.app`), so a file a lost worker held goes to another after the grace
+period (:mod:`.liveness`), and idempotent (:mod:`pubfetch.bulk.ledger`): a file recorded is not imported again, and
+one half done is finished without changing what the first delivery committed.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def import_file_task(task: Any, *args: Any) -> dict[str, Any]:
             from pubfetch.engine.assembly import FetchRun
 
             with FetchRun(cfg, rate_limiter=_rate_limiter(worker)) as run:  # the product's client, answer memory too
-                file = Download(run.context.client, directory).file(url)
+                # the sender is not the worker's operator: its URL meets the address guard as a page's link does
+                file = Download(run.context.client, directory, untrusted=True).file(url)
         else:
             file = BulkFile(name, os.path.join(directory, name))
             if not os.path.isfile(file.path):

@@ -49,8 +49,11 @@ class RichName(Enum):
     @property
     def attribute(self) -> str:
         """The :class:`~pubfetch.model.publication.Publication` attribute holding it (``mined_terms`` for
-        ``minedTerms``)."""
-        return re.sub(r"(?<=[a-z])([A-Z])", r"_\1", self.value).lower()
+        ``minedTerms``). Looked up, not derived each time: serialising an entry asks it for every rich part."""
+        return _ATTRIBUTES[self]
+
+
+_ATTRIBUTES = {name: re.sub(r"(?<=[a-z])([A-Z])", r"_\1", name.value).lower() for name in RichName}
 
 
 def _s(d: dict, key: str) -> str:
