@@ -3,41 +3,14 @@ order, in ranges through the run's HTTP client, an interrupted download resumed 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from pubfetch.bulk import sources
 from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED
-from support.bulkfiles import medline_set
-from support.loopback import LoopbackServer, Reply, Request
-
-
-def serve_files(directory: Path, server: LoopbackServer, ranges: list[tuple[str, str]]) -> None:
-    """``/updatefiles/`` lists the directory's files; each is served whole or by ``Range`` (206)."""
-    names = sorted(p.name for p in directory.iterdir() if p.is_file())
-    links = "".join(f'<a href="{n}">{n}</a>\n' for n in names)
-    server.route("/updatefiles/", Reply(body=f"<html><body>{links}<a href='../'>up</a></body></html>"))
-
-    def file(req: Request) -> Reply:
-        name = req.path.rsplit("/", 1)[-1]
-        path = directory / name
-        if not path.is_file():
-            return Reply(status=404, body="not found")
-        data = path.read_bytes()
-        asked = req.headers.get("Range", "")
-        ranges.append((name, asked))
-        match = re.fullmatch(r"bytes=(\d+)-(\d+)", asked)
-        if match is None:
-            return Reply(body=data, content_type="application/octet-stream")
-        start, end = int(match.group(1)), min(int(match.group(2)), len(data) - 1)
-        if start >= len(data):
-            return Reply(status=416, body=b"", headers={"Content-Range": f"bytes */{len(data)}"})
-        return Reply(status=206, body=data[start:end + 1], content_type="application/octet-stream",
-                     headers={"Content-Range": f"bytes {start}-{end}/{len(data)}"})
-
-    server.route("/updatefiles/*", file)
+from support.bulkfiles import medline_set, serve_files
+from support.loopback import LoopbackServer
 
 
 def test_a_listing_gives_only_the_files_not_yet_imported_and_a_download_resumes(

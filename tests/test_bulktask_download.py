@@ -15,9 +15,8 @@ import pytest
 from pubfetch.bulk import sources
 from pubfetch.distributed import bulktask
 from pubfetch.distributed.tasks import BatchFailed, BatchRefused, WorkerSettings
-from support.bulkfiles import medline_set
+from support.bulkfiles import medline_set, serve_files
 from support.loopback import LoopbackServer
-from test_bulk_sources import serve_files
 
 
 class CountingLimiter:

@@ -13,18 +13,14 @@ import pytest
 
 import pubfetch.cli.errors as errors
 from pubfetch.cli import main as cli_main
-from pubfetch.engine.command_summary import CommandSummary
 from pubfetch.engine.summary import BatchSummary, merged_count
 from pubfetch.fetcher_args import FetcherArgs
-from pubfetch.model.part_type import PartType
-from pubfetch.model.publication import Publication
 from support.cli import Cli
 from support.loopback import Reply
+from support.summaries import ARGS, MINUTE_MS, final_publication, utc
 from support.synthetic import Article, SyntheticServices, serve_doi_page
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "command-line.md"
-ARGS = FetcherArgs()
-MINUTE_MS = 60_000
 
 
 def docs_section(title: str) -> str:
@@ -33,10 +29,6 @@ def docs_section(title: str) -> str:
     start = text.index(f"**{title}.**")
     end = text.find("\n**", start + 1)
     return text[start:end if end > 0 else None]
-
-
-def utc(epoch_ms: int) -> str:
-    return datetime.fromtimestamp(epoch_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def fetch(cli: Cli, ids: Path, db: Path, *extra: object) -> tuple[int, list[str]]:
@@ -103,21 +95,6 @@ def test_the_docs_example_of_the_summary_line_is_the_summary_s_own_wording() -> 
                            rejected_sites=2, eligible_at=at, eligible_options={"--fetchExceptionCooldown"},
                            final_retried=5, final_retries_left=2, final_retried_at=at)
     assert f"pubfetch: {summary.line()}" == example
-
-
-def final_publication(pmid: str, *, failed_request: bool, fetched_minutes_ago: int = 0, retries: int = 0) -> \
-        Publication:
-    """A publication with a final title, abstract and full text; ``failed_request``: one of its requests failed."""
-    pub = Publication()
-    pub.set_pmid(pmid, PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
-    pub.set_title("A final title", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
-    pub.set_abstract("An abstract. " * 40, PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
-    pub.set_fulltext("Full text. " * 800, PartType.europepmc_xml, "https://www.ebi.ac.uk/europepmc/", ARGS)
-    pub.state.fetch_time = int(datetime.now(UTC).timestamp() * 1000) - fetched_minutes_ago * MINUTE_MS
-    pub.state.retry_counter = retries
-    if failed_request:
-        pub.state.failed("not found")
-    return pub
 
 
 def test_final_publications_holding_a_failed_request_are_counted_with_when_they_are_fetched_again() -> None:
@@ -283,28 +260,3 @@ def test_a_command_of_several_fetching_steps_counts_each_publication_once(
     # the closed-access one (index 1) is partial; each step asked the services of the three (no database had them)
     assert (code, err[-1]) == (errors.EXIT_OK, "pubfetch: 3 publications: 3 fetched, 0 skipped; 2 final, 1 partial, "
                                                "0 failed")
-
-
-def test_a_command_s_summary_counts_a_paper_by_its_last_step_and_fetched_when_any_step_fetched_it() -> None:
-    summary = CommandSummary()
-    first = final_publication("1", failed_request=True, retries=1)  # the first step: a request failed
-    summary.count(first, ARGS, fetched=True)
-    summary.count(final_publication("2", failed_request=False), ARGS, fetched=True)
-    assert summary.line().startswith("2 publications: 2 fetched, 0 skipped; 2 final, 0 partial, 0 failed; 1 final "
-                                     "with a failed request")
-    again = final_publication("1", failed_request=False)  # the next step read it back, clean, and learnt its DOI
-    again.set_doi("10.5555/one", PartType.europepmc, "https://www.ebi.ac.uk/europepmc/", ARGS)
-    summary.count(again, ARGS, fetched=False)
-    assert summary.line() == "2 publications: 2 fetched, 0 skipped; 2 final, 0 partial, 0 failed"
-    summary.count(final_publication("3", failed_request=False), ARGS, fetched=False)
-    assert summary.line() == "3 publications: 2 fetched, 1 skipped; 3 final, 0 partial, 0 failed"
-
-
-def test_a_command_s_summary_says_the_retries_of_a_paper_s_last_count() -> None:
-    summary = CommandSummary()
-    summary.count(final_publication("1", failed_request=True, retries=1), ARGS, fetched=True)  # 2 retries left
-    used_up = final_publication("1", failed_request=True, retries=3, fetched_minutes_ago=60)  # the next step's
-    summary.count(used_up, ARGS, fetched=True)
-    after = utc(used_up.state.fetch_time + 1440 * MINUTE_MS)
-    assert summary.line() == ("1 publication: 1 fetched, 0 skipped; 1 final, 0 partial, 0 failed; 1 final with a "
-                              f"failed request: later runs fetch them again after {after} (--fetchExceptionCooldown)")

@@ -208,5 +208,6 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
             stream.close()
     # every publication of batch k is yielded after exactly (k + 2) * batch IDs were read, never more
     assert seen_at == [(n // batch + 2) * batch for n in range(3 * batch)]
-    # one search per batch of 10: the three yielded, and the fourth if it was asked before the stream was closed
-    assert services.counts["europepmc_search"] in (3, 4)
+    # one search per batch of 10 at most (the three yielded, and the fourth if it was asked before the stream was
+    # closed); two batches in flight that reach the search together share one request
+    assert services.counts["europepmc_search"] in (2, 3, 4)

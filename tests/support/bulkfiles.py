@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from support.loopback import LoopbackServer, Reply, Request
+
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "files"
 
 
@@ -215,3 +217,29 @@ def write_synthetic_jats_bulk(path: Path, n: int) -> Path:
             out.write("\n")
         out.write("</articles>\n")
     return path
+
+
+def serve_files(directory: Path, server: LoopbackServer, ranges: list[tuple[str, str]]) -> None:
+    """``/updatefiles/`` lists the directory's files; each is served whole or by ``Range`` (206)."""
+    names = sorted(p.name for p in directory.iterdir() if p.is_file())
+    links = "".join(f'<a href="{n}">{n}</a>\n' for n in names)
+    server.route("/updatefiles/", Reply(body=f"<html><body>{links}<a href='../'>up</a></body></html>"))
+
+    def file(req: Request) -> Reply:
+        name = req.path.rsplit("/", 1)[-1]
+        path = directory / name
+        if not path.is_file():
+            return Reply(status=404, body="not found")
+        data = path.read_bytes()
+        asked = req.headers.get("Range", "")
+        ranges.append((name, asked))
+        match = re.fullmatch(r"bytes=(\d+)-(\d+)", asked)
+        if match is None:
+            return Reply(body=data, content_type="application/octet-stream")
+        start, end = int(match.group(1)), min(int(match.group(2)), len(data) - 1)
+        if start >= len(data):
+            return Reply(status=416, body=b"", headers={"Content-Range": f"bytes */{len(data)}"})
+        return Reply(status=206, body=data[start:end + 1], content_type="application/octet-stream",
+                     headers={"Content-Range": f"bytes {start}-{end}/{len(data)}"})
+
+    server.route("/updatefiles/*", file)
