@@ -19,7 +19,7 @@ from pubfetch.model.part_type import PartName, PartType
 from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.resources.base import Context
-from pubfetch.resources.doibatch import merge
+from pubfetch.resources.doibatch import merge, take
 from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
 
 log = logging.getLogger(__name__)
@@ -38,11 +38,7 @@ def details_url(ctx: Context, server: str, doi: str) -> str:
 
 
 def fetch_biorxiv(ctx: Context, states: Sequence[PubState]) -> None:
-    todo = []
-    for state in states:
-        if wants_biorxiv(ctx, state):
-            state.set(PubFlag.BIORXIV_DOI)
-            todo.append(state)
+    todo = [state for state, _ in take(ctx, states, wants_biorxiv, PubFlag.BIORXIV_DOI)]
     ctx.map(lambda state: _one(ctx, state), todo)
 
 

@@ -25,7 +25,7 @@ from pubfetch.model.rich import RichName, Update
 from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.resources.agency import CROSSREF, agency_of
 from pubfetch.resources.base import Context, chunks
-from pubfetch.resources.doibatch import ask_in_batches, contact, doi_key, merge
+from pubfetch.resources.doibatch import ask_in_batches, contact, doi_key, merge, take
 from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy
 
 log = logging.getLogger(__name__)
@@ -64,11 +64,7 @@ def _works(ctx: Context, dois: list[str], entry: EntryPolicy) -> FetchResult:
 def fetch_crossref(ctx: Context, states: Sequence[PubState]) -> None:
     """The works of the publications' Crossref DOIs, then the notices that update them; Crossref's retraction verdict
     of each paper once both are known (a notice of type retraction named by either work)."""
-    todo = []
-    for state in states:
-        if wants_crossref(ctx, state):
-            state.set(PubFlag.CROSSREF_DOI)
-            todo.append((state, state.pub.doi.content))
+    todo = take(ctx, states, wants_crossref, PubFlag.CROSSREF_DOI)
     if not todo:
         return
     said: dict[int, bool] = {}  # what each paper's own work says, by id() of its state

@@ -16,7 +16,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.resources.agency import DATACITE, agency_of
 from pubfetch.resources.base import Context
-from pubfetch.resources.doibatch import ask_in_batches, contact, merge
+from pubfetch.resources.doibatch import ask_in_batches, contact, merge, take
 from pubfetch.resources.pubstate import PubFlag, PubState
 
 
@@ -42,11 +42,7 @@ def _dois(ctx: Context, dois: list[str], entry: EntryPolicy) -> FetchResult:
 
 
 def fetch_datacite(ctx: Context, states: Sequence[PubState]) -> None:
-    todo = []
-    for state in states:
-        if wants_datacite(ctx, state):
-            state.set(PubFlag.DATACITE_DOI)
-            todo.append((state, state.pub.doi.content))
+    todo = take(ctx, states, wants_datacite, PubFlag.DATACITE_DOI)
 
     def apply(state: PubState, record: ArticleRecord, url: str) -> None:
         state.set(PubFlag.DATACITE)

@@ -39,6 +39,18 @@ def contact(ctx: Context, setting: str, service: str, cost: str) -> str:
     return address
 
 
+def take(ctx: Context, states: Sequence[PubState], wants: Callable[[Context, PubState], bool],
+         asked: PubFlag) -> list[tuple[PubState, str]]:
+    """The publications a service's step asks for (``wants``), each with its DOI, marked ``asked`` so that no later
+    pass of the run asks the service again for them."""
+    todo = []
+    for state in states:
+        if wants(ctx, state):
+            state.set(asked)
+            todo.append((state, state.pub.doi.content))
+    return todo
+
+
 def doi_key(doi: str) -> str:
     """DOIs compared as the services return them (case does not matter)."""
     return doi.strip().lower()

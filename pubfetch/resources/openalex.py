@@ -19,7 +19,7 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.net.outcome import EntryPolicy, FetchResult
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context
-from pubfetch.resources.doibatch import ask_in_batches, merge
+from pubfetch.resources.doibatch import ask_in_batches, merge, take
 from pubfetch.resources.pubstate import PubFlag, PubState
 
 log = logging.getLogger(__name__)
@@ -57,11 +57,7 @@ def _works(ctx: Context, dois: list[str], entry: EntryPolicy) -> FetchResult:
 
 
 def fetch_openalex(ctx: Context, states: Sequence[PubState]) -> None:
-    todo = []
-    for state in states:
-        if wants_openalex(ctx, state):
-            state.set(PubFlag.OPENALEX_DOI)
-            todo.append((state, state.pub.doi.content))
+    todo = take(ctx, states, wants_openalex, PubFlag.OPENALEX_DOI)
 
     def apply(state: PubState, record: ArticleRecord, url: str) -> None:
         state.set(PubFlag.OPENALEX)
