@@ -29,13 +29,13 @@ class CommandSummary(BatchSummary):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._paper_of: dict[int, int] = {}  # an identity key's hash -> the paper's number
+        self._paper_of: dict[str, int] = {}  # an identity key (pmid:..., doi:...) -> the paper's number
         self._counted: dict[int, BatchSummary] = {}  # a paper's number -> what it added to the counts
         self._recounted = False  # a paper was counted again: the dates and options are worked out at the end
         self._papers = 0
 
     def count(self, pub: Publication, args: FetcherArgs, fetched: bool) -> None:
-        keys = [hash(k) for k in identity_keys(pub)]
+        keys = identity_keys(pub)
         earlier = sorted({self._paper_of[k] for k in keys if k in self._paper_of})
         mine = BatchSummary()
         mine.parts = self.parts
