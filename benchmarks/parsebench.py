@@ -22,6 +22,7 @@ from types import ModuleType
 
 import documents
 import pagepath
+import workercode
 from pubfetch.extract.article import cleaned_page, read_article
 from pubfetch.extract.clean import clean_html, parse_html
 from pubfetch.extract.jats import parse_jats
@@ -331,6 +332,7 @@ def pdf_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
     docs = corpus_bodies(corpus, ("pdf",), "application/pdf")
     if not docs:
         return []
+    workercode.share_checkout()  # in time if no worker of this process started the fork server yet
     workers = pdf_workers(1)
     in_worker = _pdf_pages_in_worker(workers)
 
@@ -347,9 +349,19 @@ def pdf_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
         sets.append((PDF_PYMUPDF, "corpus", "pages", docs, _pymupdf_pages(pymupdf)))
     try:
         in_worker(docs[0])  # the worker started before the clock runs
+        _check_worker_code(workers, "pubfetch.extract.pdf")
         return measure_interleaved(sets, min_seconds * 2, rounds=5, cpu_clocks={PDF_IN_WORKER: clock})
     finally:
         workers.close()
+
+
+def _check_worker_code(workers: WorkerPool, module: str) -> None:
+    """Refuse to measure a worker that runs another checkout's ``module`` than this process (:mod:`workercode`)."""
+    outcome = workers.run(workercode.module_file, module, time_limit=120)
+    here = workercode.module_file(module)
+    if outcome.value != here:
+        raise RuntimeError(f"the worker runs {outcome.value or outcome.message}, this process {here}: run the benchmark "
+                           f"with PYTHONPATH set to the checkout (benchmarks/run.py does it)")
 
 
 def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Throughput]:
