@@ -21,6 +21,7 @@ that protection, for callers that already isolate it (and for the worker process
 from __future__ import annotations
 
 import ctypes
+import gc
 import logging
 import re
 import unicodedata
@@ -41,7 +42,7 @@ from pdfminer.utils import decode_text
 
 from pubfetch import ids as idmod
 from pubfetch.extract.pdf_xmp import LEADING_JUNK as _LEADING_JUNK
-from pubfetch.extract.pdf_xmp import parse_xmp, xmp_dois
+from pubfetch.extract.pdf_xmp import parse_xmp, read_xmp
 from pubfetch.extract.pdf_xmp import strip_markup as _strip_html
 from pubfetch.extract.pdf_xmp import unique as _unique
 from pubfetch.extract.pdf_xref import PdfDocument
@@ -259,8 +260,8 @@ def _read_xmp(result: PdfContent, doc: PdfDocument) -> None:
         log.debug("unreadable XMP metadata stream: %s", exc)
         return
     if raw:
-        result.xmp_title, result.xmp_subjects, result.xmp_description = parse_xmp(raw)
-        result.dois = _unique(xmp_dois(raw) + result.dois)
+        result.xmp_title, result.xmp_subjects, result.xmp_description, dois = read_xmp(raw)
+        result.dois = _unique(dois + result.dois)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -490,8 +491,11 @@ Worker = Callable[[bytes, int], PdfContent]
 
 
 def _quiet_pdfminer() -> None:
-    """Run once in each worker: hostile files make pdfminer.six warn per object."""
+    """Run once in each worker: hostile files make pdfminer.six warn per object. What the worker imported (the fork
+    server's modules, the page readers' among them) stays for its life, so it is frozen out of the garbage collector,
+    whose full collections would otherwise walk it again and again."""
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    gc.freeze()
 
 
 def pdf_workers(size: int = 1) -> WorkerPool:

@@ -12,7 +12,7 @@ from lxml import etree
 
 from pubfetch import ids as idmod
 
-__all__ = ["LEADING_JUNK", "parse_xmp", "strip_markup", "unique", "xmp_dois"]
+__all__ = ["LEADING_JUNK", "parse_xmp", "read_xmp", "strip_markup", "unique", "xmp_dois"]
 
 log = logging.getLogger(__name__)
 
@@ -102,9 +102,10 @@ _XMP_ID_NAMES = frozenset({"doi", "identifier"})
 def xmp_dois(raw: bytes) -> list[str]:
     """The DOIs an XMP packet names in its identifier properties (``prism:doi``, ``crossmark:DOI``, ``pdfx:doi``,
     ``dc:identifier``); empty when it cannot be read."""
-    root = _xmp_root(raw)
-    if root is None:
-        return []
+    return read_xmp(raw)[3]
+
+
+def _root_dois(root: etree._Element) -> list[str]:
     found = []
     for element in root.iter():
         # the local name from the tag's text: a recovered packet may keep undeclared prefixes ("x:xmpmeta")
@@ -133,11 +134,17 @@ def parse_xmp(raw: bytes) -> tuple[str, list[str], str]:
     lxml parses it with entity resolution, DTD loading and network access off, so a hostile packet cannot read local
     files or reach the network; ``recover`` keeps what can be read from slightly malformed packets.
     """
+    return read_xmp(raw)[:3]
+
+
+def read_xmp(raw: bytes) -> tuple[str, list[str], str, list[str]]:
+    """:func:`parse_xmp`'s title, subjects and description and :func:`xmp_dois`'s DOIs from one parse of the packet
+    (parsing it costs more than reading it)."""
     root = _xmp_root(raw)
     if root is None:
-        return "", [], ""
+        return "", [], "", []
     subjects: list[str] = []
     for prop in root.iter(f"{{{_DC}}}subject"):
         items = _rdf_items(prop) or [prop]  # a bare text value from a producer ignoring the schema
         subjects.extend(_xml_text(item) for item in items)
-    return _first_lang_alt(root, "title"), unique(subjects), _first_lang_alt(root, "description")
+    return _first_lang_alt(root, "title"), unique(subjects), _first_lang_alt(root, "description"), _root_dois(root)
