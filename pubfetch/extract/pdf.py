@@ -93,7 +93,7 @@ _LANG_ESCAPE = re.compile("\x1b[^\x1b]*\x1b")
 # The Unicode "presentation forms" (ligatures such as U+FB01 "fi") that PDFBox's text stripper, PubFetcher's extractor,
 # decomposes; left alone they break word search in the fulltext.
 _PRESENTATION_FORMS = re.compile("[\ufb00-\ufdff\ufe70-\ufefe]+")
-_TRAILING_SPACE = re.compile(r"[ \t\u00a0]+\n")
+_TRAILING_SPACE = " \t\u00a0"
 _MANY_NEWLINES = re.compile(r"\n{3,}")
 
 
@@ -203,8 +203,9 @@ def _normalise_text(raw: str, forms: bool = True) -> str:
     text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n\n").replace("\x00", "")
     if forms:
         text = _PRESENTATION_FORMS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
-    if " \n" in text or "\t\n" in text or "\xa0\n" in text:
-        text = _TRAILING_SPACE.sub("\n", text)
+    if " \n" in text or "\t\n" in text or "\xa0\n" in text:  # line by line: a regex tries every position
+        lines = text.split("\n")
+        text = "\n".join([*(line.rstrip(_TRAILING_SPACE) for line in lines[:-1]), lines[-1]])
     if "\n\n\n" in text:
         text = _MANY_NEWLINES.sub("\n\n", text)
     return text.strip()
