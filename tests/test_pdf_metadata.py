@@ -1,10 +1,12 @@
-"""Where a PDF's metadata is read from: the info dictionary by PDFium unless only pdfminer.six reads it as meant, the
-XMP packet by pdfminer.six from a document whose cross-reference tables are read on demand
-(:mod:`pubfetch.extract.pdf_xref`). Every path must give what pdfminer.six's own reading gives."""
+"""Where a PDF's metadata is read from: the info dictionary by PDFium unless only pdfminer.six reads it as meant; the
+XMP packet without a parser in a plainly written file (:mod:`pubfetch.extract.pdf_plain`), else by pdfminer.six from a
+document whose cross-reference tables are read on demand (:mod:`pubfetch.extract.pdf_xref`). Every path must give
+what pdfminer.six's own reading gives."""
 
 from __future__ import annotations
 
 import re
+import zlib
 from io import BytesIO
 from pathlib import Path
 
@@ -15,8 +17,9 @@ from pdfminer.pdftypes import resolve1
 
 from pubfetch.extract import pdf
 from pubfetch.extract.pdf import PdfContent, extract_with_pdfium
+from pubfetch.extract.pdf_plain import plain_metadata
 from pubfetch.extract.pdf_xref import PdfDocument
-from support.pdfs import make_pdf
+from support.pdfs import PAGE_TREE, make_pdf, pdf_of, stream
 from test_pdf import INFO, XMP
 
 Metadata = tuple[str, list[str], str, str, list[str], str, list[str]]
@@ -220,3 +223,76 @@ def test_corpus_xmp_is_read_beside_pdfiums_info(corpus_pdfs: dict[str, bytes], m
     assert result is not None
     assert result.xmp_description == result.subject == "Nature Communications, doi:10.1038/s41467-023-44678-x"
     assert result.dois == ["10.1038/S41467-023-44678-X"]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Plainly written files: the XMP packet found without pdfminer.six
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+def without_pdfminer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make opening a document with pdfminer.six fail, so that what is still read came without it."""
+    def refuse(data: bytes) -> PdfContent:
+        raise AssertionError("the file was to be read without pdfminer.six")
+    monkeypatch.setattr(pdf, "_open_pdfminer", refuse)
+
+
+def xmp_file(stream_object: bytes, extra: list[bytes] | None = None) -> bytes:
+    """A one-page file whose catalog names object 5 as its Metadata stream (``stream_object``)."""
+    return pdf_of([b"<< /Type /Catalog /Pages 2 0 R /Metadata 5 0 R >>", PAGE_TREE[1],
+                   b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+                   b"/Resources << /Font << /F1 6 0 R >> >> >>",
+                   stream(b"BT /F1 12 Tf 72 720 Td (Page text) Tj ET"), stream_object,
+                   b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", *(extra or [])])
+
+
+@pytest.mark.parametrize("info", [None, INFO])
+def test_plain_file_read_without_pdfminer(monkeypatch: pytest.MonkeyPatch, info: dict[str, bytes] | None) -> None:
+    data = incremental_update(make_pdf(["A page"], info=info, xmp=XMP), b"<< /Title (Updated) >>")
+    expected = pdfminer_metadata(data)
+    plain = plain_metadata(data)
+    assert plain is not None and plain.xmp.startswith(b"<?xpacket begin=") and plain.info is not None
+    without_pdfminer(monkeypatch)
+    result = extract_with_pdfium(data)
+    assert result is not None and _fields(result) == expected
+    assert (result.title, result.xmp_title) == ("Updated", "An XMP title with markup")
+
+
+def test_plain_stream_of_indirect_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = xmp_file(b"<< /Type /Metadata /Subtype /XML /Length 7 0 R >>\nstream\n" + XMP + b"\nendstream",
+                    [b"%d" % len(XMP)])
+    expected = pdfminer_metadata(data)
+    assert expected[3] == "An XMP title with markup"
+    without_pdfminer(monkeypatch)
+    result = extract_with_pdfium(data)
+    assert result is not None and result.text == "Page text" and _fields(result) == expected
+
+
+@pytest.mark.parametrize("case", ["compressed", "encrypted", "cross-reference stream", "two Metadata names"])
+def test_files_that_are_not_plain_are_read_by_pdfminer(case: str) -> None:
+    if case == "compressed":
+        data = xmp_file(stream(zlib.compress(XMP), b"/Type /Metadata /Subtype /XML /Filter /FlateDecode "))
+    elif case == "encrypted":
+        data = make_pdf(["A page"], info=INFO, xmp=XMP, user_password=b"")
+    elif case == "cross-reference stream":
+        data = make_pdf(["A page"], xmp=XMP).replace(b"\nxref\n", b"\nxre_\n")  # no classic table where it points
+    else:
+        data = xmp_file(stream(XMP, b"/Type /Metadata /Subtype /XML ")).replace(
+            b"/Metadata 5 0 R", b"/Metadata 5 0 R /Extra << /Metadata 5 0 R >>")
+    assert plain_metadata(data) is None
+    result = extract_with_pdfium(data)
+    assert result is not None
+    if case != "cross-reference stream":  # pdfminer.six rebuilds that file's objects by scanning it
+        assert _fields(result) == pdfminer_metadata(data)
+        assert result.xmp_title == "An XMP title with markup"
+
+
+@pytest.mark.parametrize("name", CORPUS_PDFS)
+def test_corpus_pdfs_are_plain(corpus_pdfs: dict[str, bytes], name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = corpus_pdfs[name]
+    expected = pdfminer_metadata(data)
+    plain = plain_metadata(data)
+    assert plain is not None and bool(plain.xmp) == (name != "peerj.1120.pdf")
+    without_pdfminer(monkeypatch)
+    result = extract_with_pdfium(data)
+    assert result is not None and _fields(result) == expected

@@ -41,6 +41,7 @@ from pdfminer.psparser import PSLiteral
 from pdfminer.utils import decode_text
 
 from pubfetch import ids as idmod
+from pubfetch.extract.pdf_plain import plain_metadata
 from pubfetch.extract.pdf_xmp import LEADING_JUNK as _LEADING_JUNK
 from pubfetch.extract.pdf_xmp import parse_xmp, read_xmp
 from pubfetch.extract.pdf_xmp import strip_markup as _strip_html
@@ -260,6 +261,10 @@ def _read_xmp(result: PdfContent, doc: PdfDocument) -> None:
     except Exception as exc:  # noqa: BLE001
         log.debug("unreadable XMP metadata stream: %s", exc)
         return
+    _apply_xmp(result, raw)
+
+
+def _apply_xmp(result: PdfContent, raw: bytes) -> None:
     if raw:
         result.xmp_title, result.xmp_subjects, result.xmp_description, dois = read_xmp(raw)
         result.dois = _unique(dois + result.dois)
@@ -372,10 +377,19 @@ def extract_with_pdfium(data: bytes, max_pages: int = DEFAULT_MAX_PAGES) -> PdfC
 
 
 def _metadata(data: bytes, pdfium_c: Any, document: Any) -> PdfContent:
-    """The XMP packet from pdfminer.six, the info dictionary from PDFium (C, where pdfminer.six parses its strings in
-    Python) unless only pdfminer.six reads it as it is meant (:func:`_info_for_pdfminer`), and from PDFium alone when
+    """The info dictionary from PDFium (C, where pdfminer.six parses its strings in Python) unless only pdfminer.six
+    reads it as it is meant (:func:`_info_for_pdfminer`); the XMP packet found without a parser in a plainly written
+    file (:mod:`pubfetch.extract.pdf_plain`), else by pdfminer.six; the info dictionary from PDFium alone when
     pdfminer.six cannot open the file."""
     result = PdfContent()
+    plain = plain_metadata(data)
+    if plain is not None and (plain.info is None or not _names_doi(data, plain.info)):
+        try:
+            _read_pdfium_info(result, pdfium_c, document)
+            _apply_xmp(result, plain.xmp)
+        except Exception as exc:  # noqa: BLE001 - metadata is optional
+            log.debug("unreadable metadata: %s", exc)
+        return result
     doc = _open_pdfminer(data)
     if isinstance(doc, PdfContent):
         _read_pdfium_info(result, pdfium_c, document)
@@ -404,8 +418,11 @@ def _info_for_pdfminer(data: bytes, doc: PdfDocument) -> bool:
     if not doc.info:
         return False
     position = doc.info_position()
-    if position is None:
-        return True
+    return position is None or _names_doi(data, position)
+
+
+def _names_doi(data: bytes, position: int) -> bool:
+    """Whether the info dictionary at ``position`` may have an entry whose name says DOI (:data:`_DOI_NAME`)."""
     end = data.find(b"endobj", position)
     return end < 0 or _DOI_NAME.search(data[position:end].lower()) is not None
 

@@ -22,7 +22,7 @@ from pdfminer.pdfparser import PDFParser
 from pdfminer.pdftypes import PDFObjRef, int_value
 from pdfminer.psparser import PSEOF
 
-__all__ = ["PdfDocument"]
+__all__ = ["PdfDocument", "Subsections", "table_entry", "table_layout"]
 
 #: One entry: offset (or next free object), generation, in use or free, and a two-byte end of line.
 _ENTRY_SIZE = 20
@@ -33,20 +33,52 @@ _SUBSECTION = re.compile(rb"[ \t\r\n\x0b\f]*(\d+) (\d+)[ \t\x0b\f]*(?:\r\n|\r|\n
 _TRAILER = re.compile(rb"[ \t\r\n\x0b\f]*trailer")
 
 
+Subsections = list[tuple[int, int, int]]
+"""(first object number, count, offset of the first entry) of each subsection of a table, in file order."""
+
+
+def table_layout(data: bytes, pos: int) -> tuple[Subsections, int] | None:
+    """The subsections of the table whose first subsection header is at ``pos`` (just after its ``xref`` line) and
+    the offset of its trailer keyword, or ``None`` if any entry is not the standard 20 bytes (all checked in one pass,
+    so that a table pdfminer.six would reject is still rejected)."""
+    subsections = []
+    while (header := _SUBSECTION.match(data, pos)) is not None:
+        first, count = int(header[1]), int(header[2])
+        end = header.end() + _ENTRY_SIZE * count
+        if end > len(data) or _ENTRIES.fullmatch(data, header.end(), end) is None:
+            return None
+        subsections.append((first, count, header.end()))
+        pos = end
+    trailer = _TRAILER.match(data, pos)
+    if trailer is None:
+        return None
+    return subsections, trailer.end() - len(b"trailer")
+
+
+def table_entry(data: bytes, subsections: Subsections, objid: int) -> tuple[int, int] | None:
+    """(offset, generation) of the object as pdfminer.six's table gives it: its last in-use entry in the table (a
+    later free entry does not hide an earlier one); ``None`` when it has none."""
+    for first, count, entries in reversed(subsections):
+        if first <= objid < first + count:
+            entry = _ENTRY.match(data, entries + _ENTRY_SIZE * (objid - first))
+            if entry is not None and entry[3] == b"n":
+                return int(entry[1]), int(entry[2])
+    return None
+
+
 class _TableXRef(PDFXRef):
     """A classic cross-reference table whose entries are read where they lie when asked for."""
 
     def __init__(self, data: bytes) -> None:
         super().__init__()
         self._data = data
-        #: (first object number, count, offset of the first entry) of each subsection, in file order; ``None`` when
-        #: the table was read by pdfminer.six's own code (into ``offsets``)
-        self._subsections: list[tuple[int, int, int]] | None = []
+        #: ``None`` when the table was read by pdfminer.six's own code (into ``offsets``)
+        self._subsections: Subsections | None = []
 
     def load(self, parser: PDFParser) -> None:
         """Read the subsection headers and the trailer; pdfminer.six's reading where the layout is not standard."""
         start = parser.bufpos + parser.charpos  # after the "xref" line
-        subsections = self._layout(start)
+        subsections = table_layout(self._data, start)
         if subsections is None:
             self._subsections = None
             parser.seek(start)
@@ -56,34 +88,15 @@ class _TableXRef(PDFXRef):
         parser.seek(trailer)
         self.load_trailer(parser)
 
-    def _layout(self, pos: int) -> tuple[list[tuple[int, int, int]], int] | None:
-        """The subsections from ``pos`` and the offset of the trailer keyword, or ``None`` if any entry is not the
-        standard 20 bytes (checked in one pass, so that a table pdfminer.six would reject is still rejected)."""
-        data = self._data
-        subsections = []
-        while (header := _SUBSECTION.match(data, pos)) is not None:
-            first, count = int(header[1]), int(header[2])
-            end = header.end() + _ENTRY_SIZE * count
-            if end > len(data) or _ENTRIES.fullmatch(data, header.end(), end) is None:
-                return None
-            subsections.append((first, count, header.end()))
-            pos = end
-        trailer = _TRAILER.match(data, pos)
-        if trailer is None:
-            return None
-        return subsections, trailer.end() - len(b"trailer")
-
     def get_pos(self, objid: int) -> tuple[int | None, int, int]:
         """As pdfminer.six's table: the last in-use entry of the object in the table (a later free entry does not
         hide an earlier one), else :class:`PDFKeyError`."""
         if self._subsections is None:
             return super().get_pos(objid)
-        for first, count, entries in reversed(self._subsections):
-            if first <= objid < first + count:
-                entry = _ENTRY.match(self._data, entries + _ENTRY_SIZE * (objid - first))
-                if entry is not None and entry[3] == b"n":
-                    return None, int(entry[1]), int(entry[2])
-        raise PDFKeyError(objid)
+        entry = table_entry(self._data, self._subsections, objid)
+        if entry is None:
+            raise PDFKeyError(objid)
+        return None, *entry
 
     def get_objids(self) -> KeysView[int]:
         if self._subsections is None:
