@@ -107,11 +107,20 @@ def xmp_dois(raw: bytes) -> list[str]:
 
 def _root_dois(root: etree._Element) -> list[str]:
     found = []
-    for element in root.iter():
-        # the local name from the tag's text: a recovered packet may keep undeclared prefixes ("x:xmpmeta")
-        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower() in _XMP_ID_NAMES:
+    for element in root.iter(etree.Element):
+        if _names_identifier(element.tag):
             found += idmod.dois_in_text(" ".join(element.itertext()))
     return unique(found)
+
+
+def _names_identifier(tag: str) -> bool:
+    """Whether the tag's local name is one of :data:`_XMP_ID_NAMES`, read from the tag's text (a recovered packet may
+    keep undeclared prefixes, "x:xmpmeta"): the name ends the tag, after its namespace or prefix if any."""
+    lower = tag.lower()
+    for name in _XMP_ID_NAMES:
+        if lower.endswith(name):
+            return lower[-len(name) - 1:-len(name)] in ("", "}", ":")
+    return False
 
 
 def _xmp_root(raw: bytes) -> etree._Element | None:
