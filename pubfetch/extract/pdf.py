@@ -20,6 +20,7 @@ that protection, for callers that already isolate it (and for the worker process
 
 from __future__ import annotations
 
+import codecs
 import ctypes
 import gc
 import logging
@@ -454,7 +455,8 @@ _FORM_HIGH_BYTES = (0xFB, 0xFC, 0xFD, 0xFE)
 def _page_text(pdfium_c: Any, document: Any, index: int) -> tuple[str, bool]:
     """One page's text from PDFium's raw API, and whether it may hold presentation forms. The raw calls, not
     pypdfium2's page and text-page objects: their bookkeeping cost 5 % of the extraction. The buffer holds two UTF-16
-    units per character (characters outside the BMP) and the terminating NUL."""
+    units per character (characters outside the BMP) and the terminating NUL, its size rounded up to a power of two
+    so that ctypes builds (and keeps) few array types."""
     page = pdfium_c.FPDF_LoadPage(document, index)
     if not page:
         raise ValueError("PDFium cannot load the page")
@@ -466,7 +468,7 @@ def _page_text(pdfium_c: Any, document: Any, index: int) -> tuple[str, bool]:
             count = pdfium_c.FPDFText_CountChars(textpage)
             if count <= 0:
                 return "", False
-            buffer = (ctypes.c_ushort * (2 * count + 1))()
+            buffer = (ctypes.c_ushort * (1 << (2 * count + 1).bit_length()))()
             written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
         finally:
             pdfium_c.FPDFText_ClosePage(textpage)
@@ -474,7 +476,7 @@ def _page_text(pdfium_c: Any, document: Any, index: int) -> tuple[str, bool]:
         pdfium_c.FPDF_ClosePage(page)
     raw = memoryview(buffer).cast("B")[: 2 * max(written - 1, 0)]
     high = raw[1::2].tobytes()
-    return raw.tobytes().decode("utf-16-le", "ignore"), any(byte in high for byte in _FORM_HIGH_BYTES)
+    return codecs.utf_16_le_decode(raw, "ignore")[0], any(byte in high for byte in _FORM_HIGH_BYTES)
 
 
 def _read_text_pdfium(result: PdfContent, pdfium_c: Any, document: Any, pages: int, max_pages: int) -> None:
