@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 import tempfile
 import time
 import warnings
@@ -19,6 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+
+if __name__ == "__main__":  # run alone: this checkout's pubfetch (its workers too: pdf_rows shares it)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import documents
 import pagepath
@@ -394,3 +398,32 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
         if kind == "JATS full text" and source == "synthetic":
             results += pubmed_parser_rows(corpus, min_seconds)
     return results
+
+
+def main() -> int:
+    """``python benchmarks/parsebench.py --pdf [--seconds S] [--corpus DIR]``: the PDF rows alone (pdf_rows), the
+    medians of their rounds and the worker's ratios to PyMuPDF (the whole set runs from ``run.py``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--pdf", action="store_true", required=True, help="the PDF rows (the only set run alone)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="min_seconds of pdf_rows (each row: twice that)")
+    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    opts = parser.parse_args()
+    rows = {row.kind: row for row in pdf_rows(opts.corpus, opts.seconds)}
+    if not rows:
+        print(f"no recorded PDFs under {opts.corpus}: pass --corpus")
+        return 1
+    for row in rows.values():
+        rounds = ", ".join(f"{wall:.0f}/{cpu:.0f}" for wall, cpu in row.rounds)
+        print(f"{row.kind}: {row.median_rate:.1f} pages/s wall, {row.median_cpu_rate:.1f} per CPU-second "
+              f"(medians of {len(row.rounds)} rounds, wall/CPU: {rounds})")
+    if PDF_PYMUPDF in rows:
+        worker, yardstick = rows[PDF_IN_WORKER], rows[PDF_PYMUPDF]
+        print(f"worker / PyMuPDF: {worker.median_rate / yardstick.median_rate:.3f} in wall time, "
+              f"{worker.median_cpu_rate / yardstick.median_cpu_rate:.3f} per CPU-second")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
