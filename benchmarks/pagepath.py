@@ -168,6 +168,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="minimum seconds per mode and round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the modes taking turns in each (default 3)")
     opts = parser.parse_args()
+    import workercode
+
+    workercode.share_checkout()  # the page workers read pages with the same checkout's code
     if opts.rounds < 1 or opts.seconds <= 0:
         print("--rounds must be at least 1 and --seconds above 0", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 import tempfile
 import time
 import warnings
@@ -20,8 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+if __name__ == "__main__":  # run alone: this checkout's pubfetch (its workers too: pdf_rows shares it)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import documents
 import pagepath
+import workercode
 from pubfetch.extract.article import cleaned_page, read_article
 from pubfetch.extract.clean import clean_html, parse_html
 from pubfetch.extract.jats import parse_jats
@@ -327,10 +332,12 @@ def _pymupdf_pages(pymupdf: ModuleType) -> Callable[[bytes], int]:
 
 def pdf_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
     """PDF text in process and through the time-limited worker (its CPU counted), beside PyMuPDF when it is
-    installed (a yardstick only, never a dependency), in turns on the corpus's PDFs."""
+    installed (a yardstick only, never a dependency), in turns on the corpus's PDFs, each after one untimed pass (the
+    worker's first files paid for its heap's growth, which the other two had paid before the clock)."""
     docs = corpus_bodies(corpus, ("pdf",), "application/pdf")
     if not docs:
         return []
+    workercode.share_checkout()  # in time if no worker of this process started the fork server yet
     workers = pdf_workers(1)
     in_worker = _pdf_pages_in_worker(workers)
 
@@ -346,10 +353,22 @@ def pdf_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
     if pymupdf is not None:
         sets.append((PDF_PYMUPDF, "corpus", "pages", docs, _pymupdf_pages(pymupdf)))
     try:
-        in_worker(docs[0])  # the worker started before the clock runs
+        _check_worker_code(workers, "pubfetch.extract.pdf")  # and the worker started before the clock runs
+        for _kind, _source, _unit, files, parse in sets:  # one pass each before the clock: libraries and heaps warm
+            for doc in files:
+                parse(doc)
         return measure_interleaved(sets, min_seconds * 2, rounds=5, cpu_clocks={PDF_IN_WORKER: clock})
     finally:
         workers.close()
+
+
+def _check_worker_code(workers: WorkerPool, module: str) -> None:
+    """Refuse to measure a worker that runs another checkout's ``module`` than this process (:mod:`workercode`)."""
+    outcome = workers.run(workercode.module_file, module, time_limit=120)
+    here = workercode.module_file(module)
+    if outcome.value != here:
+        raise RuntimeError(f"the worker runs {outcome.value or outcome.message}, this process {here}: run the benchmark "
+                           f"with PYTHONPATH set to the checkout (benchmarks/run.py does it)")
 
 
 def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Throughput]:
@@ -379,3 +398,32 @@ def parse_benchmarks(corpus: Path | None, min_seconds: float = 3.0) -> list[Thro
         if kind == "JATS full text" and source == "synthetic":
             results += pubmed_parser_rows(corpus, min_seconds)
     return results
+
+
+def main() -> int:
+    """``python benchmarks/parsebench.py --pdf [--seconds S] [--corpus DIR]``: the PDF rows alone (pdf_rows), the
+    medians of their rounds and the worker's ratios to PyMuPDF (the whole set runs from ``run.py``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--pdf", action="store_true", required=True, help="the PDF rows (the only set run alone)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="min_seconds of pdf_rows (each row: twice that)")
+    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    opts = parser.parse_args()
+    rows = {row.kind: row for row in pdf_rows(opts.corpus, opts.seconds)}
+    if not rows:
+        print(f"no recorded PDFs under {opts.corpus}: pass --corpus")
+        return 1
+    for row in rows.values():
+        rounds = ", ".join(f"{wall:.0f}/{cpu:.0f}" for wall, cpu in row.rounds)
+        print(f"{row.kind}: {row.median_rate:.1f} pages/s wall, {row.median_cpu_rate:.1f} per CPU-second "
+              f"(medians of {len(row.rounds)} rounds, wall/CPU: {rounds})")
+    if PDF_PYMUPDF in rows:
+        worker, yardstick = rows[PDF_IN_WORKER], rows[PDF_PYMUPDF]
+        print(f"worker / PyMuPDF: {worker.median_rate / yardstick.median_rate:.3f} in wall time, "
+              f"{worker.median_cpu_rate / yardstick.median_cpu_rate:.3f} per CPU-second")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

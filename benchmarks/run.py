@@ -37,10 +37,13 @@ for path in (str(HERE), str(REPO)):  # this checkout's pubfetch, not an installe
 
 import machine
 import results_file
+import workercode
 from economy import economy_runs, economy_table, median_run
 from fetchbench import SERVICES, FetchRun, fetch_run
 from parsebench import Throughput, parse_benchmarks
 from services import HostedServices
+
+workercode.share_checkout()  # the worker processes import this checkout's pubfetch too
 
 DEFAULT_BATCH = 200
 

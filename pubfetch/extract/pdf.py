@@ -20,6 +20,9 @@ that protection, for callers that already isolate it (and for the worker process
 
 from __future__ import annotations
 
+import codecs
+import ctypes
+import gc
 import logging
 import re
 import unicodedata
@@ -30,7 +33,7 @@ from typing import Any, Literal
 
 from pdfminer.converter import TextConverter
 from pdfminer.layout import LAParams
-from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
+from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
 from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser
@@ -39,10 +42,12 @@ from pdfminer.psparser import PSLiteral
 from pdfminer.utils import decode_text
 
 from pubfetch import ids as idmod
+from pubfetch.extract.pdf_plain import plain_metadata
 from pubfetch.extract.pdf_xmp import LEADING_JUNK as _LEADING_JUNK
-from pubfetch.extract.pdf_xmp import parse_xmp, xmp_dois
+from pubfetch.extract.pdf_xmp import parse_xmp, read_xmp
 from pubfetch.extract.pdf_xmp import strip_markup as _strip_html
 from pubfetch.extract.pdf_xmp import unique as _unique
+from pubfetch.extract.pdf_xref import PdfDocument
 from pubfetch.extract.workerpool import Outcome, WorkerPool
 
 __all__ = [
@@ -90,7 +95,7 @@ _LANG_ESCAPE = re.compile("\x1b[^\x1b]*\x1b")
 # The Unicode "presentation forms" (ligatures such as U+FB01 "fi") that PDFBox's text stripper, PubFetcher's extractor,
 # decomposes; left alone they break word search in the fulltext.
 _PRESENTATION_FORMS = re.compile("[\ufb00-\ufdff\ufe70-\ufefe]+")
-_TRAILING_SPACE = re.compile(r"[ \t\u00a0]+\n")
+_TRAILING_SPACE = " \t\u00a0"
 _MANY_NEWLINES = re.compile(r"\n{3,}")
 
 
@@ -189,16 +194,22 @@ def split_keywords(value: str) -> list[str]:
     return _unique(_KEYWORD_SPLIT.split(value))
 
 
-def _normalise_text(raw: str) -> str:
-    """Minimal clean-up of pdfminer.six text that keeps its paragraph breaks.
+def _normalise_text(raw: str, forms: bool = True) -> str:
+    """Minimal clean-up of extracted text that keeps its paragraph breaks.
 
     Page breaks (form feeds) become blank lines, ligatures are decomposed, trailing spaces dropped and runs of blank
-    lines shortened to one; line breaks inside paragraphs are kept, as PubFetcher's fulltext keeps them.
+    lines shortened to one; line breaks inside paragraphs are kept, as PubFetcher's fulltext keeps them. ``forms``
+    False: the caller knows the text has no presentation forms. Each regular expression runs only where a fast
+    substring test says it has something to change (they cost more than PDFium's text of a page otherwise).
     """
     text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n\n").replace("\x00", "")
-    text = _PRESENTATION_FORMS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
-    text = _TRAILING_SPACE.sub("\n", text)
-    text = _MANY_NEWLINES.sub("\n\n", text)
+    if forms:
+        text = _PRESENTATION_FORMS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
+    if " \n" in text or "\t\n" in text or "\xa0\n" in text:  # line by line: a regex tries every position
+        lines = text.split("\n")
+        text = "\n".join([*(line.rstrip(_TRAILING_SPACE) for line in lines[:-1]), lines[-1]])
+    if "\n\n\n" in text:
+        text = _MANY_NEWLINES.sub("\n\n", text)
     return text.strip()
 
 
@@ -242,7 +253,7 @@ def _info_dois(info: dict[str, str]) -> list[str]:
             for d in idmod.dois_in_text(value)]
 
 
-def _read_xmp(result: PdfContent, doc: PDFDocument) -> None:
+def _read_xmp(result: PdfContent, doc: PdfDocument) -> None:
     try:
         stream = resolve1(doc.catalog.get("Metadata"))
         if not isinstance(stream, PDFStream):
@@ -251,9 +262,13 @@ def _read_xmp(result: PdfContent, doc: PDFDocument) -> None:
     except Exception as exc:  # noqa: BLE001
         log.debug("unreadable XMP metadata stream: %s", exc)
         return
+    _apply_xmp(result, raw)
+
+
+def _apply_xmp(result: PdfContent, raw: bytes) -> None:
     if raw:
-        result.xmp_title, result.xmp_subjects, result.xmp_description = parse_xmp(raw)
-        result.dois = _unique(xmp_dois(raw) + result.dois)
+        result.xmp_title, result.xmp_subjects, result.xmp_description, dois = read_xmp(raw)
+        result.dois = _unique(dois + result.dois)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -261,7 +276,7 @@ def _read_xmp(result: PdfContent, doc: PDFDocument) -> None:
 # ---------------------------------------------------------------------------------------------------------------------
 
 
-def _read_text(result: PdfContent, doc: PDFDocument, max_pages: int) -> None:
+def _read_text(result: PdfContent, doc: PdfDocument, max_pages: int) -> None:
     """What pdfminer.high_level.extract_text does (default LAParams, form feed after each page), but on the document
     already opened for the metadata, and page by page so that one unreadable page does not lose the others."""
     resources = PDFResourceManager(caching=True)
@@ -296,10 +311,10 @@ def _read_text(result: PdfContent, doc: PDFDocument, max_pages: int) -> None:
     result.first_page = _normalise_text(raw.split("\f", 1)[0])[:FIRST_PAGE_CHARS]
 
 
-def _open_pdfminer(data: bytes) -> PDFDocument | PdfContent:
-    """The pdfminer.six document, or the classified failure to open it."""
+def _open_pdfminer(data: bytes) -> PdfDocument | PdfContent:
+    """The pdfminer.six document (its cross-reference tables read on demand), or the classified failure to open it."""
     try:
-        return PDFDocument(PDFParser(BytesIO(data)), password="")
+        return PdfDocument(PDFParser(BytesIO(data)), data, password="")
     except PDFPasswordIncorrect:
         return _failure("encrypted", "PDF is encrypted with a non-empty password")
     except PDFEncryptionError as exc:
@@ -340,10 +355,11 @@ def extract_with_pdfminer(data: bytes, max_pages: int = DEFAULT_MAX_PAGES) -> Pd
 
 
 def extract_with_pdfium(data: bytes, max_pages: int = DEFAULT_MAX_PAGES) -> PdfContent | None:
-    """Text and page count from PDFium, metadata from pdfminer.six; ``None`` when PDFium cannot open the file (or
-    pypdfium2 is missing), so that pdfminer.six does it all and classifies the failure."""
+    """Text, page count and info dictionary from PDFium, the XMP packet from pdfminer.six; ``None`` when PDFium cannot
+    open the file (or pypdfium2 is missing), so that pdfminer.six does it all and classifies the failure."""
     try:
         import pypdfium2
+        import pypdfium2.raw as pdfium_c
     except ImportError:
         return None
     try:
@@ -352,8 +368,8 @@ def extract_with_pdfium(data: bytes, max_pages: int = DEFAULT_MAX_PAGES) -> PdfC
         log.debug("PDFium cannot open the PDF (%s); pdfminer.six tries", exc)
         return None
     try:
-        result = _metadata(data, pdf)
-        _read_text_pdfium(result, pdf, max_pages)
+        result = _metadata(data, pdfium_c, pdf.raw)
+        _read_text_pdfium(result, pdfium_c, pdf.raw, len(pdf), max_pages)
     except MemoryError:
         result = PdfContent(error="out of memory while extracting", error_kind="too_large")
     finally:
@@ -361,55 +377,130 @@ def extract_with_pdfium(data: bytes, max_pages: int = DEFAULT_MAX_PAGES) -> PdfC
     return result
 
 
-def _metadata(data: bytes, pdf: Any) -> PdfContent:
-    """Info dictionary and XMP from pdfminer.six; the info dictionary from PDFium when pdfminer.six cannot open it."""
+def _metadata(data: bytes, pdfium_c: Any, document: Any) -> PdfContent:
+    """The info dictionary from PDFium (C, where pdfminer.six parses its strings in Python) unless only pdfminer.six
+    reads it as it is meant (:func:`_info_for_pdfminer`); the XMP packet found without a parser in a plainly written
+    file (:mod:`pubfetch.extract.pdf_plain`), else by pdfminer.six; the info dictionary from PDFium alone when
+    pdfminer.six cannot open the file."""
     result = PdfContent()
-    doc = _open_pdfminer(data)
-    if isinstance(doc, PDFDocument):
+    plain = plain_metadata(data)
+    if plain is not None and (plain.info is None or not _names_doi(data, plain.info)):
         try:
-            _read_info(result, doc.info)
-            _read_xmp(result, doc)
-        except Exception as exc:  # noqa: BLE001 - the readers catch their own failures; metadata is optional
+            _read_pdfium_info(result, pdfium_c, document)
+            _apply_xmp(result, plain.xmp)
+        except Exception as exc:  # noqa: BLE001 - metadata is optional
             log.debug("unreadable metadata: %s", exc)
         return result
-    try:
-        info = pdf.get_metadata_dict(skip_empty=True)
-    except Exception as exc:  # noqa: BLE001
-        log.debug("unreadable info dictionary: %s", exc)
+    doc = _open_pdfminer(data)
+    if isinstance(doc, PdfContent):
+        _read_pdfium_info(result, pdfium_c, document)
         return result
-    result.title = _strip_html(info.get("Title", ""))
-    result.subject = _strip_html(info.get("Subject", ""))
-    result.keywords = split_keywords(_strip_html(info.get("Keywords", "")))
-    result.dois = _info_dois({str(k): _strip_html(str(v)) for k, v in info.items()})
+    try:
+        if _info_for_pdfminer(data, doc):
+            _read_info(result, doc.info)
+        else:
+            _read_pdfium_info(result, pdfium_c, document)
+        _read_xmp(result, doc)
+    except Exception as exc:  # noqa: BLE001 - the readers catch their own failures; metadata is optional
+        log.debug("unreadable metadata: %s", exc)
     return result
 
 
-def _read_text_pdfium(result: PdfContent, pdf: Any, max_pages: int) -> None:
-    """Page by page (one unreadable page does not lose the others), pages separated by form feeds as pdfminer.six
-    separates them. PDFium marks a hyphen at a line end by U+FFFE and drops the line break: both are put back."""
-    pages = len(pdf)
+#: A name in an info dictionary that may name a DOI (``/doi``, ``/WPS-ARTICLEDOI``), or a ``#`` escape that could hide
+#: one; matched on the dictionary's bytes in lower case.
+_DOI_NAME = re.compile(rb"/[^\s()<>\[\]{}/%]*doi|#")
+
+
+def _info_for_pdfminer(data: bytes, doc: PdfDocument) -> bool:
+    """Whether the info dictionary must be read by pdfminer.six: PDFium reads one dictionary's entries by their names
+    (Title, Subject, Keywords), while the DOIs come from any entry whose name says DOI, and pdfminer.six merges the
+    dictionaries of several trailers. So: several dictionaries, one inline or in an object stream, or a name that may
+    say DOI among the dictionary's bytes (a string with ``/doi`` in it counts too: pdfminer.six is never wrong)."""
+    if not doc.info:
+        return False
+    position = doc.info_position()
+    return position is None or _names_doi(data, position)
+
+
+def _names_doi(data: bytes, position: int) -> bool:
+    """Whether the info dictionary at ``position`` may have an entry whose name says DOI (:data:`_DOI_NAME`)."""
+    end = data.find(b"endobj", position)
+    return end < 0 or _DOI_NAME.search(data[position:end].lower()) is not None
+
+
+def _read_pdfium_info(result: PdfContent, pdfium_c: Any, document: Any) -> None:
+    """Title, keywords, subject and the Subject's DOI from the info dictionary PDFium reads (the newest trailer's)."""
+    title, subject, keywords = (_pdfium_meta(pdfium_c, document, key) for key in (b"Title", b"Subject", b"Keywords"))
+    result.title = title
+    result.subject = subject
+    result.keywords = split_keywords(keywords)
+    result.dois = _unique(result.dois + _info_dois({"Subject": subject}))
+
+
+def _pdfium_meta(pdfium_c: Any, document: Any, key: bytes) -> str:
+    """One info entry as :func:`_info_text` cleans pdfminer.six's (PDFium decodes the PDF text string)."""
+    size = pdfium_c.FPDF_GetMetaText(document, key, None, 0)
+    if size <= 2:  # the terminating NUL alone
+        return ""
+    buffer = ctypes.create_string_buffer(size)
+    pdfium_c.FPDF_GetMetaText(document, key, buffer, size)
+    text = buffer.raw[: size - 2].decode("utf-16-le", "ignore")
+    return _strip_html(_LANG_ESCAPE.sub("", text).replace("\x00", ""))
+
+
+#: The high bytes (UTF-16LE) of the presentation forms :data:`_PRESENTATION_FORMS` decomposes, U+FB00-U+FEFF.
+_FORM_HIGH_BYTES = (0xFB, 0xFC, 0xFD, 0xFE)
+
+
+def _page_text(pdfium_c: Any, document: Any, index: int) -> tuple[str, bool]:
+    """One page's text from PDFium's raw API, and whether it may hold presentation forms. The raw calls, not
+    pypdfium2's page and text-page objects: their bookkeeping cost 5 % of the extraction. The buffer holds two UTF-16
+    units per character (characters outside the BMP) and the terminating NUL, its size rounded up to a power of two
+    so that ctypes builds (and keeps) few array types."""
+    page = pdfium_c.FPDF_LoadPage(document, index)
+    if not page:
+        raise ValueError("PDFium cannot load the page")
+    try:
+        textpage = pdfium_c.FPDFText_LoadPage(page)
+        if not textpage:
+            raise ValueError("PDFium cannot load the page's text")
+        try:
+            count = pdfium_c.FPDFText_CountChars(textpage)
+            if count <= 0:
+                return "", False
+            buffer = (ctypes.c_ushort * (1 << (2 * count + 1).bit_length()))()
+            written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
+        finally:
+            pdfium_c.FPDFText_ClosePage(textpage)
+    finally:
+        pdfium_c.FPDF_ClosePage(page)
+    raw = memoryview(buffer).cast("B")[: 2 * max(written - 1, 0)]
+    high = raw[1::2].tobytes()
+    return codecs.utf_16_le_decode(raw, "ignore")[0], any(byte in high for byte in _FORM_HIGH_BYTES)
+
+
+def _read_text_pdfium(result: PdfContent, pdfium_c: Any, document: Any, pages: int, max_pages: int) -> None:
+    """Page by page (one unreadable page does not lose the others; each page closed once read), pages separated by
+    form feeds as pdfminer.six separates them. PDFium marks a hyphen at a line end by U+FFFE and drops the line
+    break: both are put back."""
     texts: list[str] = []
+    forms = False
     for index in range(pages if max_pages <= 0 else min(pages, max_pages)):
         try:
-            page = pdf[index]
-            try:
-                textpage = page.get_textpage()
-                try:
-                    texts.append(textpage.get_text_range())
-                finally:
-                    textpage.close()
-            finally:
-                page.close()
+            text, page_forms = _page_text(pdfium_c, document, index)
         except MemoryError:
             raise
         except Exception as exc:  # noqa: BLE001
             log.debug("page %d unreadable: %s", index + 1, exc)
             if result.error_kind is None:
                 result.error, result.error_kind = f"page {index + 1}: {type(exc).__name__}: {exc}", "broken"
+            continue
+        texts.append(text)
+        forms = forms or page_forms
     result.pages = pages
-    result.text = _normalise_text("\f".join(texts).replace("\ufffe", "-\n"))
+    result.text = _normalise_text("\f".join(texts).replace("\ufffe", "-\n"), forms)
     if texts:
-        result.first_page = _normalise_text(texts[0].replace("\ufffe", "-\n"))[:FIRST_PAGE_CHARS]
+        result.first_page = _normalise_text(texts[0].replace("\ufffe", "-\n"), forms)[:FIRST_PAGE_CHARS]
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -420,8 +511,11 @@ Worker = Callable[[bytes, int], PdfContent]
 
 
 def _quiet_pdfminer() -> None:
-    """Run once in each worker: hostile files make pdfminer.six warn per object."""
+    """Run once in each worker: hostile files make pdfminer.six warn per object. What the worker imported (the fork
+    server's modules, the page readers' among them) stays for its life, so it is frozen out of the garbage collector,
+    whose full collections would otherwise walk it again and again."""
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    gc.freeze()
 
 
 def pdf_workers(size: int = 1) -> WorkerPool:

@@ -12,7 +12,7 @@ from lxml import etree
 
 from pubfetch import ids as idmod
 
-__all__ = ["LEADING_JUNK", "parse_xmp", "strip_markup", "unique", "xmp_dois"]
+__all__ = ["LEADING_JUNK", "parse_xmp", "read_xmp", "strip_markup", "unique", "xmp_dois"]
 
 log = logging.getLogger(__name__)
 
@@ -102,15 +102,25 @@ _XMP_ID_NAMES = frozenset({"doi", "identifier"})
 def xmp_dois(raw: bytes) -> list[str]:
     """The DOIs an XMP packet names in its identifier properties (``prism:doi``, ``crossmark:DOI``, ``pdfx:doi``,
     ``dc:identifier``); empty when it cannot be read."""
-    root = _xmp_root(raw)
-    if root is None:
-        return []
+    return read_xmp(raw)[3]
+
+
+def _root_dois(root: etree._Element) -> list[str]:
     found = []
-    for element in root.iter():
-        # the local name from the tag's text: a recovered packet may keep undeclared prefixes ("x:xmpmeta")
-        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower() in _XMP_ID_NAMES:
+    for element in root.iter(etree.Element):
+        if _names_identifier(element.tag):
             found += idmod.dois_in_text(" ".join(element.itertext()))
     return unique(found)
+
+
+def _names_identifier(tag: str) -> bool:
+    """Whether the tag's local name is one of :data:`_XMP_ID_NAMES`, read from the tag's text (a recovered packet may
+    keep undeclared prefixes, "x:xmpmeta"): the name ends the tag, after its namespace or prefix if any."""
+    lower = tag.lower()
+    for name in _XMP_ID_NAMES:
+        if lower.endswith(name):
+            return lower[-len(name) - 1:-len(name)] in ("", "}", ":")
+    return False
 
 
 def _xmp_root(raw: bytes) -> etree._Element | None:
@@ -133,11 +143,17 @@ def parse_xmp(raw: bytes) -> tuple[str, list[str], str]:
     lxml parses it with entity resolution, DTD loading and network access off, so a hostile packet cannot read local
     files or reach the network; ``recover`` keeps what can be read from slightly malformed packets.
     """
+    return read_xmp(raw)[:3]
+
+
+def read_xmp(raw: bytes) -> tuple[str, list[str], str, list[str]]:
+    """:func:`parse_xmp`'s title, subjects and description and :func:`xmp_dois`'s DOIs from one parse of the packet
+    (parsing it costs more than reading it)."""
     root = _xmp_root(raw)
     if root is None:
-        return "", [], ""
+        return "", [], "", []
     subjects: list[str] = []
     for prop in root.iter(f"{{{_DC}}}subject"):
         items = _rdf_items(prop) or [prop]  # a bare text value from a producer ignoring the schema
         subjects.extend(_xml_text(item) for item in items)
-    return _first_lang_alt(root, "title"), unique(subjects), _first_lang_alt(root, "description")
+    return _first_lang_alt(root, "title"), unique(subjects), _first_lang_alt(root, "description"), _root_dois(root)
