@@ -66,6 +66,7 @@ class _Batch:
     states: list[PubState] = field(default_factory=list)
     opened: float = field(default_factory=time.time)
     closed: bool = False  # full, or taken: newcomers open another batch
+    held: bool = False  # waiting for company (its members are parked: their batch of the run need not wait for them)
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
@@ -99,16 +100,54 @@ class Batcher:
         self._order: dict[int, tuple[int, int]] = {}
         self._flow_of: dict[int, int] = {}
         self._leaders_queued: Counter[str] = Counter()  # host -> batches waiting for its connection
+        self._on_release: dict[int, Callable[[], None]] = {}  # flow -> called once its publications are all parked
+        self._urged = 0  # held batches with a publication of this flow or an older one go at once
+        self._coming = 0  # batches of the run being read, about to start
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
-    def start(self, states: Sequence[PubState], flow: int) -> None:
-        """``states`` (of flow number ``flow``) start: on their way, served in flow and input order."""
+    def start(self, states: Sequence[PubState], flow: int, on_release: Callable[[], None] | None = None) -> None:
+        """``states`` (of flow number ``flow``) start: on their way, served in flow and input order. ``on_release`` is
+        called (once, on some thread of the run, under the batcher's lock: it must only signal) when every one of
+        them still unfinished is parked in a batch waiting for company: the flow's batch of the run need not wait
+        for them to let the next one start."""
         with self._cond:
             for index, state in enumerate(states):
                 self._order[id(state)] = (flow, index)
                 self._flow_of[id(state)] = flow
                 self._transit.add(id(state))
+            if on_release is not None:
+                self._on_release[flow] = on_release
+                self._check_releases()
+
+    def coming(self, more: bool) -> None:
+        """A batch of the run is being read (``more``) or has started or was not there: the publications held for
+        company count it as moving meanwhile, so that they do not go for the moment between two batches."""
+        with self._cond:
+            self._coming += 1 if more else -1
+            self._cond.notify_all()
+
+    def urge(self, flow: int) -> None:
+        """The held batches carrying publications of ``flow`` or an older flow go now (their batches of the run are
+        all the memory the run may hold)."""
+        with self._cond:
+            if flow > self._urged:
+                self._urged = flow
+                self._cond.notify_all()
+
+    def _urged_member(self, batch: _Batch) -> bool:
+        return any((flow := self._flow_of.get(id(state))) is not None and flow <= self._urged for state in batch.states)
+
+    def _check_releases(self) -> None:
+        """Call the release of each flow whose unfinished publications are all parked in held batches (under the
+        lock)."""
+        if not self._on_release:
+            return
+        parked = {id(state) for batch in self._open.values() if batch.held and not batch.closed
+                  for state in batch.states}
+        waiting = {flow for state, flow in self._flow_of.items() if flow in self._on_release and state not in parked}
+        for flow in [flow for flow in self._on_release if flow not in waiting]:
+            self._on_release.pop(flow)()
 
     def flow_of(self, state: PubState) -> int:
         return self._flow_of.get(id(state), 0)
@@ -146,6 +185,7 @@ class Batcher:
             self._after.pop(id(state), None)
             for sent_to, started in self._sending.pop(id(state), []):  # interrupted mid-request
                 self._load.answered(sent_to, started, self._clock())
+            self._check_releases()
             self._cond.notify_all()
 
     # ------------------------------------------------------------------------------------------------- the batches
@@ -164,6 +204,8 @@ class Batcher:
             batch.states.append(state)
             if len(batch.states) >= size:
                 self._close(step, batch)
+            elif batch.held:
+                self._check_releases()
             self._cond.notify_all()
         if leader:
             self._lead(step, service, batch)
@@ -240,9 +282,14 @@ class Batcher:
         with self._cond:
             self._holding += 1
             try:
-                while not batch.closed and holds(self._slack(step, batch, host)):
+                while (not batch.closed and not self._urged_member(batch)
+                       and holds(self._slack(step, batch, host))):
+                    if not batch.held:
+                        batch.held = True
+                        self._check_releases()
                     self._cond.wait(HOLD_POLL_S)
             finally:
+                batch.held = False
                 self._holding -= 1
 
     @property
@@ -254,7 +301,8 @@ class Batcher:
     def _slack(self, step: Step, batch: _Batch, host: str) -> Slack:
         now = self._clock()
         brings = 1 + self._follow_up_share(step) * len(batch.states)
-        return Slack(moving=bool(self._transit) or bool(self._sending), feeding_s=self._feeding_s(batch, now),
+        return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0,
+                     feeding_s=self._feeding_s(batch, now),
                      own_s=self._load.remaining_s(host, now, extra=brings),
                      bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s)
 
