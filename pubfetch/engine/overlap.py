@@ -91,40 +91,60 @@ def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Pub
     shared = walk.shared or InFlight(ctx)
     window: deque[_Begun] = deque()
     changed = threading.Event()  # a batch was released or done
-    bad_input: Exception | None = None
-    more = True
+    reader = _Reader(walk, batches, shared, changed)
     with ThreadPoolExecutor(carry, thread_name_prefix="pubfetch-batch") as pool:
         try:
             while True:
                 changed.clear()
                 if window and window[0].future.done():
                     yield from checked(_done(window, shared), errors)
-                    continue
-                if more and sum(begun.running for begun in window) < in_flight and len(window) < carry:
-                    try:
-                        begun = _begin(walk, batches, shared, pool, changed)
-                    except Exception as e:  # a bad line (--strict, errors="raise"): what is in flight is finished first
-                        bad_input, more = e, False
-                        continue
-                    if begun is None:
-                        more = False
-                    else:
-                        window.append(begun)
-                    continue
-                if not window:
+                elif reader.more and sum(begun.running for begun in window) < in_flight and len(window) < carry:
+                    reader.begin(pool, window)
+                elif not window:
                     break
-                if more and len(window) >= carry > in_flight:  # the memory's bound: the oldest's company comes now
-                    shared.batcher.urge(window[0].number)
-                changed.wait()
+                else:
+                    if reader.more and len(window) >= carry > in_flight:  # memory's bound: the oldest's company comes
+                        shared.batcher.urge(window[0].number)
+                    changed.wait()
         finally:
+            reader.stop()
             if window:
                 interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
                 futures = [begun.future for begun in window]
                 _stop(ctx, futures, walk.own_context, interrupted, halt=shared.alone or interrupted)
                 for begun in window:
                     shared.end(begun.number)
-    if bad_input is not None:
-        raise bad_input
+    if reader.bad_input is not None:
+        raise reader.bad_input
+
+
+class _Reader:
+    """The batches of the run read and started one by one; while more may come, the batcher counts on them."""
+
+    def __init__(self, walk: Walk, batches: Iterator[list[Publication]], shared: InFlight,
+                 changed: threading.Event) -> None:
+        self.walk, self.batches, self.shared, self.changed = walk, batches, shared, changed
+        self.more = True
+        self.bad_input: Exception | None = None
+        shared.batcher.streaming(True)
+
+    def stop(self) -> None:
+        if self.more:
+            self.more = False
+            self.shared.batcher.streaming(False)
+
+    def begin(self, pool: ThreadPoolExecutor, window: deque[_Begun]) -> None:
+        """The next batch started into ``window``; at the end of the input, or at a bad line (``--strict``,
+        ``errors="raise"``: what is in flight is finished first, then it is raised), no more."""
+        try:
+            begun = _begin(self.walk, self.batches, self.shared, pool, self.changed)
+        except Exception as e:
+            self.bad_input = e
+            begun = None
+        if begun is None:
+            self.stop()
+        else:
+            window.append(begun)
 
 
 def _begin(walk: Walk, batches: Iterator[list[Publication]], shared: InFlight, pool: ThreadPoolExecutor,

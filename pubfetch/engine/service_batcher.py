@@ -103,6 +103,8 @@ class Batcher:
         self._on_release: dict[int, Callable[[], None]] = {}  # flow -> called once its publications are all parked
         self._urged = 0  # held batches with a publication of this flow or an older one go at once
         self._coming = 0  # batches of the run being read, about to start
+        self._streams = 0  # runs whose input has more batches to come
+        self._flows: set[int] = set()  # the flows started, for the work one of them brings a host
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
@@ -112,6 +114,7 @@ class Batcher:
         them still unfinished is parked in a batch waiting for company: the flow's batch of the run need not wait
         for them to let the next one start."""
         with self._cond:
+            self._flows.add(flow)
             for index, state in enumerate(states):
                 self._order[id(state)] = (flow, index)
                 self._flow_of[id(state)] = flow
@@ -125,6 +128,13 @@ class Batcher:
         company count it as moving meanwhile, so that they do not go for the moment between two batches."""
         with self._cond:
             self._coming += 1 if more else -1
+            self._cond.notify_all()
+
+    def streaming(self, more: bool) -> None:
+        """A run's input has more batches to come (``more``), or no longer: while one has, the bound's work ahead counts
+        what a batch of the run brings it (:attr:`~pubfetch.engine.slack.Slack.ahead_s`)."""
+        with self._cond:
+            self._streams += 1 if more else -1
             self._cond.notify_all()
 
     def urge(self, flow: int) -> None:
@@ -282,12 +292,19 @@ class Batcher:
         with self._cond:
             self._holding += 1
             try:
-                while (not batch.closed and not self._urged_member(batch)
-                       and holds(self._slack(step, batch, host))):
+                while not batch.closed and not self._urged_member(batch):
+                    slack = self._slack(step, batch, host)
+                    if not holds(slack):
+                        break
                     if not batch.held:
                         batch.held = True
                         self._check_releases()
                     self._cond.wait(HOLD_POLL_S)
+                else:
+                    slack = None
+                if batch.held:  # why it goes, for reading a run's log beside the server's timeline
+                    log.debug("held batch of %d for %s goes: %s", len(batch.states), host,
+                              "full" if batch.closed else "urged" if slack is None else slack)
             finally:
                 batch.held = False
                 self._holding -= 1
@@ -301,10 +318,12 @@ class Batcher:
     def _slack(self, step: Step, batch: _Batch, host: str) -> Slack:
         now = self._clock()
         brings = 1 + self._follow_up_share(step) * len(batch.states)
+        bound = self._load.bound(other_than=host)
+        ahead = self._load.worked_s(bound) / len(self._flows) if bound is not None and self._streams > 0 else 0.0
         return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0,
                      feeding_s=self._feeding_s(batch, now),
                      own_s=self._load.remaining_s(host, now, extra=brings),
-                     bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s)
+                     bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead)
 
     def _feeding_s(self, batch: _Batch, now: float) -> float | None:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts

@@ -38,6 +38,8 @@ class Slack:
             held batch would starve).
         margin_s: how long before that host is done the batch goes anyway: the time its publications need to reach
             the next requests (for the busiest host, the next batch of the run, which starts when this one ends).
+        ahead_s: the work the bound will get from the batches of the run still to come, beyond ``bound_s``: what one
+            batch of the run has brought it so far, while more input is to be read (0: none is).
     """
 
     moving: bool
@@ -45,6 +47,7 @@ class Slack:
     own_s: float
     bound_s: float
     margin_s: float
+    ahead_s: float = 0.0
 
 
 def holds(slack: Slack) -> bool:
@@ -53,10 +56,12 @@ def holds(slack: Slack) -> bool:
     bounds the run), or the last publications of its own batches that may still join will be done within the margin
     and the work the batch brings its host fits in it too (the batch's end waits for them anyway; going together
     costs at most the margin). A full batch, a run where nothing else moves, or a host that would become the bound:
-    it goes."""
+    it goes. The bound's work counts what the batches still to come will bring it (``ahead_s``) against the batch's
+    own host, but the requests out for it now must outlast the margin: a batch never holds back what the bound is
+    about to need."""
     if not slack.moving:
         return False
-    if slack.bound_s > slack.own_s + slack.margin_s:
+    if slack.bound_s > slack.margin_s and slack.bound_s + slack.ahead_s > slack.own_s + slack.margin_s:
         return True
     return slack.feeding_s is not None and slack.feeding_s <= slack.margin_s and slack.own_s < slack.margin_s
 
@@ -119,7 +124,16 @@ class HostLoad:
         left = self.remaining_s(host, now) if self.gap_s(host) else fresh_s - (now - started)
         return left if left > 0 else None
 
+    def bound(self, other_than: str) -> str | None:
+        """The host but ``other_than`` that has worked longest in the run (None: no other host known)."""
+        hosts = [(state.worked_s, host) for host, state in self._hosts.items() if host != other_than]
+        return max(hosts)[1] if hosts else None
+
+    def worked_s(self, host: str) -> float:
+        state = self._hosts.get(host)
+        return state.worked_s if state is not None else 0.0
+
     def bound_s(self, now: float, other_than: str) -> float:
         """What the host but ``other_than`` that has worked longest in the run still needs for its requests out."""
-        hosts = [(state.worked_s, host) for host, state in self._hosts.items() if host != other_than]
-        return self.remaining_s(max(hosts)[1], now) if hosts else 0.0
+        bound = self.bound(other_than)
+        return self.remaining_s(bound, now) if bound is not None else 0.0
