@@ -50,7 +50,9 @@ class InFlight:
     def __init__(self, ctx: Context, alone: bool = True) -> None:
         self.alone = alone
         self.claims = Claims()
-        self.batcher = Batcher(ctx, ctx.config.batching.linger_ms / 1000, ctx.config.batching.hold_margin_ms / 1000)
+        batching = ctx.config.batching
+        self.batcher = Batcher(ctx, batching.linger_ms / 1000, batching.hold_margin_ms / 1000,
+                               ahead_batches=batching.carry_batches)
         #: The steps as the batcher serves them, one function each for every batch in flight (the batcher gathers
         #: by step: the batches in flight share its requests).
         self.steps: dict[Step, Step] = {europepmc.fetch_search: self._search_and_claim}

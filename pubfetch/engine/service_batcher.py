@@ -81,13 +81,16 @@ class Batcher:
         margin_s: how long before the busiest other host is done a partial batch held for company goes anyway
             (:class:`~pubfetch.engine.slack.Slack`); negative: never held.
         clock: seconds, for the hosts' work (tests give their own).
+        ahead_batches: the batches of the run still to come that a held batch may gather from (``carry_batches``,
+            at least one): while a run's input has more, the bound's work ahead counts what that many bring it.
     """
 
     def __init__(self, ctx: Context, settle_s: float, margin_s: float = -1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, ahead_batches: int = 1) -> None:
         self.ctx = ctx
         self.settle_s = settle_s
         self.margin_s = margin_s
+        self.ahead_batches = max(1, ahead_batches)
         self._clock = clock
         self._load = HostLoad()
         self._sending: dict[int, list[tuple[str, float]]] = {}  # state -> its requests out: host, sent at
@@ -319,7 +322,9 @@ class Batcher:
         now = self._clock()
         brings = 1 + self._follow_up_share(step) * len(batch.states)
         bound = self._load.bound(other_than=host)
-        ahead = self._load.worked_s(bound) / len(self._flows) if bound is not None and self._streams > 0 else 0.0
+        ahead = 0.0
+        if bound is not None and self._streams > 0 and self._load.worked_s(host) < self._load.worked_s(bound):
+            ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
         return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0,
                      feeding_s=self._feeding_s(batch, now),
                      own_s=self._load.remaining_s(host, now, extra=brings),

@@ -38,8 +38,9 @@ class Slack:
             held batch would starve).
         margin_s: how long before that host is done the batch goes anyway: the time its publications need to reach
             the next requests (for the busiest host, the next batch of the run, which starts when this one ends).
-        ahead_s: the work the bound will get from the batches of the run still to come, beyond ``bound_s``: what one
-            batch of the run has brought it so far, while more input is to be read (0: none is).
+        ahead_s: the work the bound will get from the batches of the run still to come that a held batch may span,
+            beyond ``bound_s``: what a batch of the run has brought it so far, times those batches, while more input
+            is to be read and the bound has worked longer than the batch's own host (0 otherwise).
     """
 
     moving: bool
@@ -52,16 +53,15 @@ class Slack:
 
 def holds(slack: Slack) -> bool:
     """Whether a partial batch keeps waiting for company: only while something else moves, and either the run's bound
-    will be busy for longer than the batch's own host needs, with the margin to spare (waiting delays nothing that
-    bounds the run), or the last publications of its own batches that may still join will be done within the margin
-    and the work the batch brings its host fits in it too (the batch's end waits for them anyway; going together
-    costs at most the margin). A full batch, a run where nothing else moves, or a host that would become the bound:
-    it goes. The bound's work counts what the batches still to come will bring it (``ahead_s``) against the batch's
-    own host, but the requests out for it now must outlast the margin: a batch never holds back what the bound is
-    about to need."""
+    has more than the margin of work before it and the batch's own host would be done with the batch and what follows
+    it at most the margin after the bound (with the work the batches still to come bring the bound, ``ahead_s``), or
+    the last publications of its own batches that may still join will be done within the margin and the work the
+    batch brings its host fits in it too (going together costs at most the margin). The bound's requests out must
+    outlast the margin: a batch never holds back what the bound is about to need. A full batch, a run where nothing
+    else moves, or a host that would end a margin after the bound: it goes."""
     if not slack.moving:
         return False
-    if slack.bound_s > slack.margin_s and slack.bound_s + slack.ahead_s > slack.own_s + slack.margin_s:
+    if slack.bound_s > slack.margin_s and slack.bound_s + slack.ahead_s + slack.margin_s > slack.own_s:
         return True
     return slack.feeding_s is not None and slack.feeding_s <= slack.margin_s and slack.own_s < slack.margin_s
 
