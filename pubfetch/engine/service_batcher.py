@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from pubfetch.engine.slack import HostLoad, Slack, holds
+from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
 from pubfetch.net.urls import host_key
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubstate import PubState
@@ -93,6 +93,7 @@ class Batcher:
         self.ahead_batches = max(1, ahead_batches)
         self._clock = clock
         self._load = HostLoad()
+        self._later = LaterHosts()
         self._sending: dict[int, list[tuple[str, float]]] = {}  # state -> its requests out: host, sent at
         self._holding = 0
         self._after: dict[int, tuple[Step, str]] = {}  # state -> the step that last served it, and its host
@@ -178,6 +179,7 @@ class Batcher:
                     self._follow_ups[after[0]][1] += 1
                 self._sending.setdefault(id(state), []).append((host, now))
                 self._load.sent(host)
+                self._later.sent(id(state), host)
                 self._cond.notify_all()
                 return
             out = self._sending.get(id(state))
@@ -196,6 +198,7 @@ class Batcher:
             self._order.pop(id(state), None)
             self._flow_of.pop(id(state), None)
             self._after.pop(id(state), None)
+            self._later.finished(id(state))
             for sent_to, started in self._sending.pop(id(state), []):  # interrupted mid-request
                 self._load.answered(sent_to, started, self._clock())
             self._check_releases()
@@ -280,6 +283,7 @@ class Batcher:
             self._follow_ups.setdefault(step, [0, 0])[0] += len(states)
             for state in states:
                 self._after[id(state)] = (step, host)
+                self._later.served(id(state), step)
 
     def _follow_up_share(self, step: Step) -> float:
         """Requests to the step's host per publication it served, so far (1 until it served any: the cautious
@@ -325,10 +329,13 @@ class Batcher:
         ahead = 0.0
         if bound is not None and self._streams > 0 and self._load.worked_s(host) < self._load.worked_s(bound):
             ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
+        feeds = (sum(self._later.share(self._later.key(id(state), step), bound) for state in batch.states)
+                 if bound is not None else 0.0)
         return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0,
                      feeding_s=self._feeding_s(batch, now),
                      own_s=self._load.remaining_s(host, now, extra=brings),
-                     bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead)
+                     bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
+                     feeds=feeds)
 
     def _feeding_s(self, batch: _Batch, now: float) -> float | None:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts

@@ -10,6 +10,8 @@ host answers them when busy (the gap between its answers); :func:`holds` is the 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 #: Weight of the newest gap in a host's running estimate of its time per answer.
@@ -41,6 +43,9 @@ class Slack:
         ahead_s: the work the bound will get from the batches of the run still to come that a held batch may span,
             beyond ``bound_s``: what a batch of the run has brought it so far, times those batches, while more input
             is to be read and the bound has worked longer than the batch's own host (0 otherwise).
+        feeds: the requests the batch's publications are expected to make of the bound afterwards (by what the
+            publications served by the same step in the same pass did: :class:`LaterHosts`); under one, holding the
+            batch cannot starve the bound.
     """
 
     moving: bool
@@ -49,6 +54,7 @@ class Slack:
     bound_s: float
     margin_s: float
     ahead_s: float = 0.0
+    feeds: float = 1.0
 
 
 def holds(slack: Slack) -> bool:
@@ -57,13 +63,53 @@ def holds(slack: Slack) -> bool:
     it at most the margin after the bound (with the work the batches still to come bring the bound, ``ahead_s``), or
     the last publications of its own batches that may still join will be done within the margin and the work the
     batch brings its host fits in it too (going together costs at most the margin). The bound's requests out must
-    outlast the margin: a batch never holds back what the bound is about to need. A full batch, a run where nothing
+    outlast the margin, unless the batch's publications will not ask the bound for anything (``feeds``): a batch
+    never holds back what the bound is about to need. A full batch, a run where nothing
     else moves, or a host that would end a margin after the bound: it goes."""
     if not slack.moving:
         return False
-    if slack.bound_s > slack.margin_s and slack.bound_s + slack.ahead_s + slack.margin_s > slack.own_s:
+    if ((slack.bound_s > slack.margin_s or slack.feeds < 1)
+            and slack.bound_s + slack.ahead_s + slack.margin_s > slack.own_s):
         return True
     return slack.feeding_s is not None and slack.feeding_s <= slack.margin_s and slack.own_s < slack.margin_s
+
+
+#: What a publication was served by: a batched step and the pass (the publication's first, second ... time at it).
+Served = tuple[Hashable, int]
+
+
+class LaterHosts:
+    """Which hosts the publications served by a batched step in a given pass asked afterwards, counted over the
+    publications that are done: the share of them that asked a host says what a held batch's publications will bring
+    it (a second pass of the search asks nothing of Unpaywall, which its first pass asked). The caller serialises the
+    calls."""
+
+    def __init__(self) -> None:
+        self._done: Counter[Served] = Counter()  # publications done after being served so
+        self._asked: dict[Served, Counter[str]] = {}  # of those, how many asked each host afterwards
+        self._states: dict[int, dict[Served, set[str]]] = {}  # publication -> what served it, the hosts asked since
+
+    def key(self, state: int, step: Hashable) -> Served:
+        """What serving ``state`` by ``step`` now would be."""
+        return step, 1 + sum(1 for served, _ in self._states.get(state, {}) if served == step)
+
+    def served(self, state: int, step: Hashable) -> None:
+        self._states.setdefault(state, {})[self.key(state, step)] = set()
+
+    def sent(self, state: int, host: str) -> None:
+        for hosts in self._states.get(state, {}).values():
+            hosts.add(host)
+
+    def finished(self, state: int) -> None:
+        for served, hosts in self._states.pop(state, {}).items():
+            self._done[served] += 1
+            self._asked.setdefault(served, Counter()).update(hosts)
+
+    def share(self, served: Served, host: str) -> float:
+        """The share of the publications served so that asked ``host`` afterwards (1 until any is done: the cautious
+        guess)."""
+        done = self._done[served]
+        return self._asked[served][host] / done if done else 1.0
 
 
 @dataclass
