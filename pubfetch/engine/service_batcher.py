@@ -335,7 +335,7 @@ class Batcher:
                      feeding_s=self._feeding_s(batch, now),
                      own_s=self._load.remaining_s(host, now, extra=brings),
                      bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
-                     feeds=feeds)
+                     feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound))
 
     def _feeding_s(self, batch: _Batch, now: float) -> float | None:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts

@@ -55,6 +55,7 @@ class Slack:
     margin_s: float
     ahead_s: float = 0.0
     feeds: float = 1.0
+    lighter: bool = False
 
 
 def holds(slack: Slack) -> bool:
@@ -68,6 +69,8 @@ def holds(slack: Slack) -> bool:
     else moves, or a host that would end a margin after the bound: it goes."""
     if not slack.moving:
         return False
+    if slack.lighter and slack.bound_s > slack.margin_s:
+        return True
     if ((slack.bound_s > slack.margin_s or slack.feeds < 1)
             and slack.bound_s + slack.ahead_s + slack.margin_s > slack.own_s):
         return True
