@@ -71,7 +71,7 @@ def holds(slack: Slack) -> bool:
         return False
     if slack.lighter and slack.bound_s > slack.margin_s:
         return True
-    if ((slack.bound_s > slack.margin_s or slack.feeds < 1)
+    if ((slack.bound_s > slack.margin_s or (slack.feeds < 1 and slack.bound_s > 0))
             and slack.bound_s + slack.ahead_s + slack.margin_s > slack.own_s):
         return True
     return slack.feeding_s is not None and slack.feeding_s <= slack.margin_s and slack.own_s < slack.margin_s
