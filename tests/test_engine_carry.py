@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from pubfetch.engine.service_batcher import BatchedService, Batcher
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
@@ -167,6 +169,7 @@ def _stored(db: Path) -> dict[str, dict]:
     return entries
 
 
+@pytest.mark.slow
 def test_a_run_killed_while_second_passes_are_carried_resumes_to_a_complete_database(tmp_path: Path):
     """A third of the PMIDs are found by Europe PMC's search only by PMCID and DOI (second passes), batches of 20,
     Unpaywall answering slowly: the run is killed (SIGKILL) once part of the input is stored, with batches of the run
