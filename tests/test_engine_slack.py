@@ -60,6 +60,11 @@ def test_the_hosts_a_steps_publications_ask_afterwards_are_learned_per_pass_from
     assert later.share(("search", 2), "unpaywall.test") == 0.0  # the second pass asked nothing of it after
     later.finished(3)  # twice: counted once
     assert later.share(("search", 1), "unpaywall.test") == pytest.approx(2 / 3)
+    # a pass no publication is done with yet: one that asked the host already will not ask it again, others may
+    later.served(4, "search")
+    later.sent(4, "unpaywall.test")
+    assert later.expects(4, "search", "unpaywall.test") == 0.0 and later.expects(4, "search", "doi.test") == 1.0
+    assert later.expects(5, "search", "unpaywall.test") == pytest.approx(2 / 3)  # its first pass: learned
 
 
 def test_near_the_bounds_end_a_batch_waits_for_its_own_batches_publications_while_its_work_fits_the_margin():

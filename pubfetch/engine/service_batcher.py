@@ -329,7 +329,7 @@ class Batcher:
         ahead = 0.0
         if bound is not None and self._streams > 0 and self._load.worked_s(host) < self._load.worked_s(bound):
             ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
-        feeds = (sum(self._later.share(self._later.key(id(state), step), bound) for state in batch.states)
+        feeds = (sum(self._later.expects(id(state), step, bound) for state in batch.states)
                  if bound is not None else 0.0)
         return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0,
                      feeding_s=self._feeding_s(batch, now),

@@ -91,6 +91,7 @@ class LaterHosts:
         self._done: Counter[Served] = Counter()  # publications done after being served so
         self._asked: dict[Served, Counter[str]] = {}  # of those, how many asked each host afterwards
         self._states: dict[int, dict[Served, set[str]]] = {}  # publication -> what served it, the hosts asked since
+        self._asked_by: dict[int, set[str]] = {}  # publication -> every host it asked
 
     def key(self, state: int, step: Hashable) -> Served:
         """What serving ``state`` by ``step`` now would be."""
@@ -100,10 +101,12 @@ class LaterHosts:
         self._states.setdefault(state, {})[self.key(state, step)] = set()
 
     def sent(self, state: int, host: str) -> None:
+        self._asked_by.setdefault(state, set()).add(host)
         for hosts in self._states.get(state, {}).values():
             hosts.add(host)
 
     def finished(self, state: int) -> None:
+        self._asked_by.pop(state, None)
         for served, hosts in self._states.pop(state, {}).items():
             self._done[served] += 1
             self._asked.setdefault(served, Counter()).update(hosts)
@@ -113,6 +116,15 @@ class LaterHosts:
         guess)."""
         done = self._done[served]
         return self._asked[served][host] / done if done else 1.0
+
+    def expects(self, state: int, step: Hashable, host: str) -> float:
+        """How likely publication ``state``, served by ``step`` now, asks ``host`` afterwards: the share learned for
+        the step and pass, and until any such publication is done, 0 for one that asked the host already (a run asks
+        nothing twice) and 1 for one that did not."""
+        served = self.key(state, step)
+        if self._done[served]:
+            return self.share(served, host)
+        return 0.0 if host in self._asked_by.get(state, ()) else 1.0
 
 
 @dataclass
