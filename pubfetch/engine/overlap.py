@@ -77,8 +77,9 @@ def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Pub
     the input stops the run after the batches before it are done.
     A batch whose unfinished publications all wait for company in batched requests (their second passes, gathered
     while another service bounds the run: :mod:`pubfetch.engine.service_batcher`) no longer counts as in flight: the
-    next batch starts and its publications join those requests. Such a batch is reported when its last publication
-    is done; at most the walk's :attr:`~pubfetch.engine.run_batch.Walk.carry` batches are begun and not yet reported
+    next batch starts and its publications join those requests. Nor does a batch that is done but waits to be
+    reported after an older one. Such a batch is reported when its last publication is done (and the batches before
+    it are); at most the walk's :attr:`~pubfetch.engine.run_batch.Walk.carry` batches are begun and not yet reported
     (their publications are in memory), and when that many are, the requests holding the oldest one's go at once.
     When the reading stops early otherwise (an interrupt, an error, the caller leaving the loop), the requests not yet
     sent are not sent and the batches in flight are waited for, so nothing runs on after this returns; their
