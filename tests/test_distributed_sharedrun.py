@@ -119,8 +119,8 @@ def fetched_apart_and_together(services: SyntheticServices, config: FetchConfig,
         started = threading.Barrier(len(batches))
         starts = iter(range(len(batches)))  # the tasks' first batches (a later start of a batch does not wait)
 
-        def start_together(pubs: Any, flow: int) -> None:
-            start(pubs, flow)
+        def start_together(pubs: Any, flow: int, on_release: Any = None) -> None:
+            start(pubs, flow, on_release)
             if next(starts, None) is not None:
                 started.wait(60)
 

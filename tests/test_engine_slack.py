@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from pubfetch.engine.service_batcher import BatchedService, Batcher
-from pubfetch.engine.slack import HostLoad, Slack, holds
+from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
 from pubfetch.model.publication import Publication
 from pubfetch.resources.pubstate import PubState
 from support.waits import wait_until
@@ -25,8 +25,46 @@ UNPAYWALL = "http://unpaywall.test/v2/"
 def test_a_partial_batch_waits_only_while_another_host_has_more_work_and_something_moves():
     assert holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=10.0, margin_s=2.0))
     assert not holds(Slack(moving=False, feeding_s=None, own_s=0.5, bound_s=10.0, margin_s=2.0))  # nothing would come
-    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=2.4, margin_s=2.0))  # bound almost done
-    assert not holds(Slack(moving=True, feeding_s=None, own_s=9.0, bound_s=10.0, margin_s=2.0))  # own host the bound
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=1.9, margin_s=2.0))  # bound almost done
+    assert holds(Slack(moving=True, feeding_s=None, own_s=11.5, bound_s=10.0, margin_s=2.0))  # ends within the margin
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=12.5, bound_s=10.0, margin_s=2.0))  # ends after it
+
+
+def test_the_bound_counts_the_batches_to_come_and_a_batch_that_will_not_ask_it_may_hold_it_to_its_end():
+    # while more input comes, what the batches a held request may span bring the bound counts against the own host
+    assert holds(Slack(moving=True, feeding_s=None, own_s=15.0, bound_s=9.0, margin_s=2.0, ahead_s=30.0))
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=15.0, bound_s=9.0, margin_s=2.0))
+    # a host that has worked less than the bound holds while the bound has more than the margin before it
+    assert holds(Slack(moving=True, feeding_s=None, own_s=15.0, bound_s=9.0, margin_s=2.0, lighter=True))
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=1.5, margin_s=2.0, lighter=True))
+    # within the margin of the bound's end a batch holds only if its publications will not ask the bound for anything
+    assert holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=1.5, margin_s=2.0, feeds=0.2))
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=1.5, margin_s=2.0, feeds=3.0))
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=0.0, margin_s=2.0, feeds=0.0))  # no bound
+    assert not holds(Slack(moving=False, feeding_s=None, own_s=0.5, bound_s=9.0, margin_s=2.0, lighter=True))
+
+
+def test_the_hosts_a_steps_publications_ask_afterwards_are_learned_per_pass_from_those_done():
+    later = LaterHosts()
+    assert later.share(("search", 1), "unpaywall.test") == 1.0  # nothing done yet: the cautious guess
+    for state in (1, 2, 3, 4):
+        later.served(state, "search")
+    later.sent(1, "unpaywall.test")
+    later.sent(2, "unpaywall.test")
+    later.sent(2, "unpaywall.test")  # one publication, counted once
+    later.served(1, "search")  # publication 1's second pass
+    assert later.key(1, "search") == ("search", 3) and later.key(3, "search") == ("search", 2)
+    for state in (1, 2, 3):
+        later.finished(state)
+    assert later.share(("search", 1), "unpaywall.test") == pytest.approx(2 / 3)
+    assert later.share(("search", 2), "unpaywall.test") == 0.0  # the second pass asked nothing of it after
+    later.finished(3)  # twice: counted once
+    assert later.share(("search", 1), "unpaywall.test") == pytest.approx(2 / 3)
+    # a pass no publication is done with yet: one that asked the host already will not ask it again, others may
+    later.served(4, "search")
+    later.sent(4, "unpaywall.test")
+    assert later.expects(4, "search", "unpaywall.test") == 0.0 and later.expects(4, "search", "doi.test") == 1.0
+    assert later.expects(5, "search", "unpaywall.test") == pytest.approx(2 / 3)  # its first pass: learned
 
 
 def test_near_the_bounds_end_a_batch_waits_for_its_own_batches_publications_while_its_work_fits_the_margin():

@@ -273,6 +273,12 @@ class Batching:
         doc="a batched request that is not full waits for more IDs while another host has more work before it than "
             "this (docs/throughput.md); it goes when the busiest other host is within this margin of done, when its "
             "own host would need longer, or when nothing else moves; -1: never waits for company")
+    carry_batches: int = setting(
+        4, low=0, high=1000, job=True,
+        doc="batches of the run (`--batch-size` each) a batched request waiting for company may gather from beyond "
+            "the two in flight: a batch whose last publications wait only for such a request lets the next batch "
+            "start, and is reported when they are done (docs/throughput.md); its publications stay in memory until "
+            "then; 0: a batch of the run ends with its last publication")
 
     def __post_init__(self) -> None:
         check_record(self)

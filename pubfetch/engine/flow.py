@@ -50,7 +50,9 @@ class InFlight:
     def __init__(self, ctx: Context, alone: bool = True) -> None:
         self.alone = alone
         self.claims = Claims()
-        self.batcher = Batcher(ctx, ctx.config.batching.linger_ms / 1000, ctx.config.batching.hold_margin_ms / 1000)
+        batching = ctx.config.batching
+        self.batcher = Batcher(ctx, batching.linger_ms / 1000, batching.hold_margin_ms / 1000,
+                               ahead_batches=batching.carry_batches)
         #: The steps as the batcher serves them, one function each for every batch in flight (the batcher gathers
         #: by step: the batches in flight share its requests).
         self.steps: dict[Step, Step] = {europepmc.fetch_search: self._search_and_claim}
@@ -91,14 +93,16 @@ class InFlight:
 
 def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: OnComplete | None = None,
                        resumes: Sequence[Resume | None] | None = None, shared: InFlight | None = None,
-                       batch: int = 0) -> list[Publication]:
+                       batch: int = 0, on_release: Callable[[], None] | None = None) -> list[Publication]:
     """Fetch a batch of publications in place (the caller decides which ones may be fetched: can_fetch).
 
     ``on_complete`` is called (on a worker thread) with each publication's state as soon as it is done, so that it can
     be stored at once: an interrupted batch then loses only what was still in flight. Publications that gave up after
     too many ID changes are not passed to it. ``resumes`` (aligned with ``pubs``) start publications where an earlier
     fetch in this run stopped (:class:`~pubfetch.engine.resume.Resume`: the end-of-run retry). ``shared`` is what the
-    batches in flight together share (``batch`` is this one's number). Returns, for each of ``pubs``, the publication
+    batches in flight together share (``batch`` is this one's number); ``on_release`` is called once every publication
+    still unfinished waits only for company in a batched request (:meth:`Batcher.start`), so that the next batch of the
+    run may start and bring it. Returns, for each of ``pubs``, the publication
     holding its content: itself, or the publication it turned out to be (same PMID, PMCID or DOI), which alone was
     fetched."""
     shared = shared or InFlight(ctx)
@@ -106,12 +110,12 @@ def fetch_publications(ctx: Context, pubs: Sequence[Publication], on_complete: O
               for pub, resume in zip(pubs, resumes or [None] * len(pubs), strict=True)]
     same_as: dict[int, Publication] = {}
     if states:
-        _flow(ctx, states, same_as, on_complete, shared, batch)
+        _flow(ctx, states, same_as, on_complete, shared, batch, on_release)
     return [same_as.get(id(pub), pub) for pub in pubs]
 
 
 def _flow(ctx: Context, states: list[PubState], same_as: dict[int, Publication], on_complete: OnComplete | None,
-          shared: InFlight, number: int) -> None:
+          shared: InFlight, number: int, on_release: Callable[[], None] | None = None) -> None:
     """Each publication on its own thread. Which publication a paper given twice belongs to is decided on the
     search's answer, in the order the answers come (:class:`Claims`)."""
     batcher = shared.batcher
@@ -141,7 +145,7 @@ def _flow(ctx: Context, states: list[PubState], same_as: dict[int, Publication],
             if on_request is not None:
                 on_request(None)
 
-    batcher.start(states, number)
+    batcher.start(states, number, on_release)
     pool = ThreadPoolExecutor(len(states), thread_name_prefix="pubfetch-pub")
     try:
         for future in [pool.submit(one, state) for state in states]:

@@ -1,12 +1,15 @@
-"""The batches of a run in flight two at a time, then the end-of-run retry of what failed transiently."""
+"""The batches of a run in flight two at a time (more while their last publications wait for company), then the
+end-of-run retry of what failed transiently."""
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 
 from pubfetch.engine.flow import InFlight
 from pubfetch.engine.resume import RetryEntry
@@ -49,6 +52,20 @@ def retried(walk: Walk, chunks: Iterable[list[RetryEntry]], count: int) -> Itera
         yield from checked(reported, walk.options.errors)
 
 
+@dataclass
+class _Begun:
+    """A batch of the run begun: its number, its fetch, and whether it was released (its unfinished publications wait
+    only for company)."""
+
+    number: int
+    future: Future[list[Publication]]
+    released: threading.Event
+
+    @property
+    def running(self) -> bool:
+        return not self.released.is_set() and not self.future.done()
+
+
 def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Publication]:
     """Fetch the batches two at a time (one at a time when they hold one publication each), yielding each batch's
     publications (in input order) when it is done.
@@ -58,58 +75,115 @@ def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Pub
     between batches. With the next batch already under way, every host has work until the end of the run. A paper
     named twice in two batches in flight is fetched once (:class:`~pubfetch.engine.claims.Claims`). A bad line in
     the input stops the run after the batches before it are done.
+    A batch whose unfinished publications all wait for company in batched requests (their second passes, gathered
+    while another service bounds the run: :mod:`pubfetch.engine.service_batcher`) no longer counts as in flight: the
+    next batch starts and its publications join those requests. Nor does a batch that is done but waits to be
+    reported after an older one. Such a batch is reported when its last publication is done (and the batches before
+    it are); at most the walk's :attr:`~pubfetch.engine.run_batch.Walk.carry` batches are begun and not yet reported
+    (their publications are in memory), and when that many are, the requests holding the oldest one's go at once.
     When the reading stops early otherwise (an interrupt, an error, the caller leaving the loop), the requests not yet
     sent are not sent and the batches in flight are waited for, so nothing runs on after this returns; their
     publications that were complete are stored.
     With the walk's ``shared`` (the batches of other callers running in the same context at the same time), this run's
     batches gather with theirs too; unless it is the context's only run (:attr:`InFlight.alone`), a stop other
     than an interrupt then waits for its batches without halting the context, whose other callers go on."""
-    ctx, tally, errors, scope, in_flight = walk.ctx, walk.tally, walk.options.errors, walk.scope, walk.in_flight
+    ctx, errors, in_flight = walk.ctx, walk.options.errors, walk.in_flight
+    carry = max(walk.carry, in_flight)
     shared = walk.shared or InFlight(ctx)
-    window: deque[tuple[int, Future[list[Publication]]]] = deque()
-    bad_input: Exception | None = None
-    with ThreadPoolExecutor(in_flight, thread_name_prefix="pubfetch-batch") as pool:
+    window: deque[_Begun] = deque()
+    changed = threading.Event()  # a batch was released or done
+    reader = _Reader(walk, batches, shared, changed)
+    with ThreadPoolExecutor(carry, thread_name_prefix="pubfetch-batch") as pool:
         try:
-            while bad_input is None:
-                number = shared.begin(scope)  # before it is read: batches ending meanwhile keep their claims for it
-                try:
-                    batch = next(batches)
-                except StopIteration:
-                    shared.end(number)
-                    break
-                except Exception as e:  # a bad line (--strict, errors="raise"): what is in flight is finished first
-                    shared.end(number)
-                    bad_input = e
-                    break
-                except BaseException:
-                    shared.end(number)
-                    raise
-                mark = tally.next_batch(number)
-                try:
-                    window.append((number, pool.submit(fetch_batch, walk, batch, mark, shared)))
-                except BaseException:
-                    shared.end(number)
-                    raise
-                while len(window) >= in_flight:
+            while True:
+                changed.clear()
+                if window and window[0].future.done():
                     yield from checked(_done(window, shared), errors)
-            while window:
-                yield from checked(_done(window, shared), errors)
+                elif reader.more and sum(begun.running for begun in window) < in_flight and len(window) < carry:
+                    reader.begin(pool, window)
+                elif not window:
+                    break
+                else:
+                    if reader.more and len(window) >= carry > in_flight:  # memory's bound: the oldest's company comes
+                        shared.batcher.urge(window[0].number)
+                    changed.wait()
         finally:
+            reader.stop()
             if window:
                 interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
-                futures = [future for _, future in window]
+                futures = [begun.future for begun in window]
                 _stop(ctx, futures, walk.own_context, interrupted, halt=shared.alone or interrupted)
-                for number, _ in window:
-                    shared.end(number)
-    if bad_input is not None:
-        raise bad_input
+                for begun in window:
+                    shared.end(begun.number)
+    if reader.bad_input is not None:
+        raise reader.bad_input
 
 
-def _done(window: deque[tuple[int, Future[list[Publication]]]], shared: InFlight) -> list[Publication]:
-    number, future = window[0]
-    pubs = future.result()
+class _Reader:
+    """The batches of the run read and started one by one; while more may come, the batcher counts on them."""
+
+    def __init__(self, walk: Walk, batches: Iterator[list[Publication]], shared: InFlight,
+                 changed: threading.Event) -> None:
+        self.walk, self.batches, self.shared, self.changed = walk, batches, shared, changed
+        self.more = True
+        self.bad_input: Exception | None = None
+        shared.batcher.streaming(True)
+
+    def stop(self) -> None:
+        if self.more:
+            self.more = False
+            self.shared.batcher.streaming(False)
+
+    def begin(self, pool: ThreadPoolExecutor, window: deque[_Begun]) -> None:
+        """The next batch started into ``window``; at the end of the input, or at a bad line (``--strict``,
+        ``errors="raise"``: what is in flight is finished first, then it is raised), no more."""
+        try:
+            begun = _begin(self.walk, self.batches, self.shared, pool, self.changed)
+        except Exception as e:
+            self.bad_input = e
+            begun = None
+        if begun is None:
+            self.stop()
+        else:
+            window.append(begun)
+
+
+def _begin(walk: Walk, batches: Iterator[list[Publication]], shared: InFlight, pool: ThreadPoolExecutor,
+           changed: threading.Event) -> _Begun | None:
+    """The next batch read and started (None: the input is over); ``changed`` is set when it is released or done."""
+    number = shared.begin(walk.scope)  # before it is read: batches ending meanwhile keep their claims for it
+    shared.batcher.coming(True)
+    try:
+        batch = next(batches)
+    except StopIteration:
+        shared.end(number)
+        return None
+    except BaseException:
+        shared.end(number)
+        raise
+    finally:
+        shared.batcher.coming(False)
+    mark = walk.tally.next_batch(number)
+    was_released = threading.Event()
+
+    def released() -> None:
+        was_released.set()
+        changed.set()
+
+    try:
+        future = pool.submit(fetch_batch, walk, batch, mark, shared, released=released)
+    except BaseException:
+        shared.end(number)
+        raise
+    future.add_done_callback(lambda _: changed.set())
+    return _Begun(number, future, was_released)
+
+
+def _done(window: deque[_Begun], shared: InFlight) -> list[Publication]:
+    begun = window[0]
+    pubs = begun.future.result()
     window.popleft()
-    shared.end(number)
+    shared.end(begun.number)
     return pubs
 
 

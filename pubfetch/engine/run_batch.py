@@ -235,13 +235,21 @@ class Walk:
     def in_flight(self) -> int:
         return 2 if self.size > 1 else 1
 
+    @property
+    def carry(self) -> int:
+        """The most batches begun and not yet reported: those in flight, and those waiting only for the batched
+        requests their last publications are held in (``carry_batches`` more; batches of one: none)."""
+        return self.in_flight + (self.ctx.config.batching.carry_batches if self.size > 1 else 0)
+
 
 def fetch_batch(walk: Walk, batch: list[Publication], mark: BatchMark, shared: InFlight | None = None,
-                resumes: list[Resume | None] | None = None) -> list[Publication]:
+                resumes: list[Resume | None] | None = None,
+                released: Callable[[], None] | None = None) -> list[Publication]:
     """Fetch the publications can_fetch allows (starting where ``resumes`` say, for the end-of-run retry) in the walk's
     context; store each one through its writer and report it to its tally as soon as it is complete (so that an
     interrupt loses only what is in flight); return the reported ones in input order. ``mark`` is this batch's (from
-    the tally), ``shared`` the batches in flight together (default: this one alone)."""
+    the tally), ``shared`` the batches in flight together (default: this one alone); ``released`` is called once the
+    publications still unfinished wait only for company (:func:`~pubfetch.engine.flow.fetch_publications`)."""
     ctx, writer, tally = walk.ctx, walk.writer, walk.tally
     args = ctx.args
     reported: set[int] = set()
@@ -281,7 +289,7 @@ def fetch_batch(walk: Walk, batch: list[Publication], mark: BatchMark, shared: I
             if pub.retracted:  # as it is reported: once, after the end-of-run retry of a paper that waits for it
                 warn_retracted(pub)
 
-    holders = fetch_publications(ctx, to_fetch, done, starts, shared, mark.number)
+    holders = fetch_publications(ctx, to_fetch, done, starts, shared, mark.number, released)
     if watch is not None and watch.down:
         raise watch.error()
     for pub, holder in zip(to_fetch, holders, strict=True):

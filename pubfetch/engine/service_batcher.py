@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from pubfetch.engine.slack import HostLoad, Slack, holds
+from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
 from pubfetch.net.urls import host_key
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubstate import PubState
@@ -66,6 +66,7 @@ class _Batch:
     states: list[PubState] = field(default_factory=list)
     opened: float = field(default_factory=time.time)
     closed: bool = False  # full, or taken: newcomers open another batch
+    held: bool = False  # waiting for company (its members are parked: their batch of the run need not wait for them)
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
@@ -80,15 +81,19 @@ class Batcher:
         margin_s: how long before the busiest other host is done a partial batch held for company goes anyway
             (:class:`~pubfetch.engine.slack.Slack`); negative: never held.
         clock: seconds, for the hosts' work (tests give their own).
+        ahead_batches: the batches of the run still to come that a held batch may gather from (``carry_batches``,
+            at least one): while a run's input has more, the bound's work ahead counts what that many bring it.
     """
 
     def __init__(self, ctx: Context, settle_s: float, margin_s: float = -1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, ahead_batches: int = 1) -> None:
         self.ctx = ctx
         self.settle_s = settle_s
         self.margin_s = margin_s
+        self.ahead_batches = max(1, ahead_batches)
         self._clock = clock
         self._load = HostLoad()
+        self._later = LaterHosts()
         self._sending: dict[int, list[tuple[str, float]]] = {}  # state -> its requests out: host, sent at
         self._holding = 0
         self._after: dict[int, tuple[Step, str]] = {}  # state -> the step that last served it, and its host
@@ -99,16 +104,64 @@ class Batcher:
         self._order: dict[int, tuple[int, int]] = {}
         self._flow_of: dict[int, int] = {}
         self._leaders_queued: Counter[str] = Counter()  # host -> batches waiting for its connection
+        self._on_release: dict[int, Callable[[], None]] = {}  # flow -> called once its publications are all parked
+        self._urged = 0  # held batches with a publication of this flow or an older one go at once
+        self._coming = 0  # batches of the run being read, about to start
+        self._streams = 0  # runs whose input has more batches to come
+        self._flows: set[int] = set()  # the flows started, for the work one of them brings a host
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
-    def start(self, states: Sequence[PubState], flow: int) -> None:
-        """``states`` (of flow number ``flow``) start: on their way, served in flow and input order."""
+    def start(self, states: Sequence[PubState], flow: int, on_release: Callable[[], None] | None = None) -> None:
+        """``states`` (of flow number ``flow``) start: on their way, served in flow and input order. ``on_release`` is
+        called (once, on some thread of the run, under the batcher's lock: it must only signal) when every one of
+        them still unfinished is parked in a batch waiting for company: the flow's batch of the run need not wait
+        for them to let the next one start."""
         with self._cond:
+            self._flows.add(flow)
             for index, state in enumerate(states):
                 self._order[id(state)] = (flow, index)
                 self._flow_of[id(state)] = flow
                 self._transit.add(id(state))
+            if on_release is not None:
+                self._on_release[flow] = on_release
+                self._check_releases()
+
+    def coming(self, more: bool) -> None:
+        """A batch of the run is being read (``more``) or has started or was not there: the publications held for
+        company count it as moving meanwhile, so that they do not go for the moment between two batches."""
+        with self._cond:
+            self._coming += 1 if more else -1
+            self._cond.notify_all()
+
+    def streaming(self, more: bool) -> None:
+        """A run's input has more batches to come (``more``), or no longer: while one has, the bound's work ahead counts
+        what a batch of the run brings it (:attr:`~pubfetch.engine.slack.Slack.ahead_s`)."""
+        with self._cond:
+            self._streams += 1 if more else -1
+            self._cond.notify_all()
+
+    def urge(self, flow: int) -> None:
+        """The held batches carrying publications of ``flow`` or an older flow go now (their batches of the run are
+        all the memory the run may hold)."""
+        with self._cond:
+            if flow > self._urged:
+                self._urged = flow
+                self._cond.notify_all()
+
+    def _urged_member(self, batch: _Batch) -> bool:
+        return any((flow := self._flow_of.get(id(state))) is not None and flow <= self._urged for state in batch.states)
+
+    def _check_releases(self) -> None:
+        """Call the release of each flow whose unfinished publications are all parked in held batches (under the
+        lock)."""
+        if not self._on_release:
+            return
+        parked = {id(state) for batch in self._open.values() if batch.held and not batch.closed
+                  for state in batch.states}
+        waiting = {flow for state, flow in self._flow_of.items() if flow in self._on_release and state not in parked}
+        for flow in [flow for flow in self._on_release if flow not in waiting]:
+            self._on_release.pop(flow)()
 
     def flow_of(self, state: PubState) -> int:
         return self._flow_of.get(id(state), 0)
@@ -126,6 +179,7 @@ class Batcher:
                     self._follow_ups[after[0]][1] += 1
                 self._sending.setdefault(id(state), []).append((host, now))
                 self._load.sent(host)
+                self._later.sent(id(state), host)
                 self._cond.notify_all()
                 return
             out = self._sending.get(id(state))
@@ -144,8 +198,10 @@ class Batcher:
             self._order.pop(id(state), None)
             self._flow_of.pop(id(state), None)
             self._after.pop(id(state), None)
+            self._later.finished(id(state))
             for sent_to, started in self._sending.pop(id(state), []):  # interrupted mid-request
                 self._load.answered(sent_to, started, self._clock())
+            self._check_releases()
             self._cond.notify_all()
 
     # ------------------------------------------------------------------------------------------------- the batches
@@ -164,6 +220,8 @@ class Batcher:
             batch.states.append(state)
             if len(batch.states) >= size:
                 self._close(step, batch)
+            elif batch.held:
+                self._check_releases()
             self._cond.notify_all()
         if leader:
             self._lead(step, service, batch)
@@ -225,6 +283,7 @@ class Batcher:
             self._follow_ups.setdefault(step, [0, 0])[0] += len(states)
             for state in states:
                 self._after[id(state)] = (step, host)
+                self._later.served(id(state), step)
 
     def _follow_up_share(self, step: Step) -> float:
         """Requests to the step's host per publication it served, so far (1 until it served any: the cautious
@@ -240,9 +299,21 @@ class Batcher:
         with self._cond:
             self._holding += 1
             try:
-                while not batch.closed and holds(self._slack(step, batch, host)):
+                while not batch.closed and not self._urged_member(batch):
+                    slack = self._slack(step, batch, host)
+                    if not holds(slack):
+                        break
+                    if not batch.held:
+                        batch.held = True
+                        self._check_releases()
                     self._cond.wait(HOLD_POLL_S)
+                else:
+                    slack = None
+                if batch.held:  # why it goes, for reading a run's log beside the server's timeline
+                    log.debug("held batch of %d for %s goes: %s", len(batch.states), host,
+                              "full" if batch.closed else "urged" if slack is None else slack)
             finally:
+                batch.held = False
                 self._holding -= 1
 
     @property
@@ -254,9 +325,17 @@ class Batcher:
     def _slack(self, step: Step, batch: _Batch, host: str) -> Slack:
         now = self._clock()
         brings = 1 + self._follow_up_share(step) * len(batch.states)
-        return Slack(moving=bool(self._transit) or bool(self._sending), feeding_s=self._feeding_s(batch, now),
+        bound = self._load.bound(other_than=host)
+        ahead = 0.0
+        if bound is not None and self._streams > 0 and self._load.worked_s(host) < self._load.worked_s(bound):
+            ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
+        feeds = (sum(self._later.expects(id(state), step, bound) for state in batch.states)
+                 if bound is not None else 0.0)
+        return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0,
+                     feeding_s=self._feeding_s(batch, now),
                      own_s=self._load.remaining_s(host, now, extra=brings),
-                     bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s)
+                     bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
+                     feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound))
 
     def _feeding_s(self, batch: _Batch, now: float) -> float | None:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts

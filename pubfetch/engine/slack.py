@@ -10,6 +10,8 @@ host answers them when busy (the gap between its answers); :func:`holds` is the 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 #: Weight of the newest gap in a host's running estimate of its time per answer.
@@ -38,6 +40,12 @@ class Slack:
             held batch would starve).
         margin_s: how long before that host is done the batch goes anyway: the time its publications need to reach
             the next requests (for the busiest host, the next batch of the run, which starts when this one ends).
+        ahead_s: the work the bound will get from the batches of the run still to come that a held batch may span,
+            beyond ``bound_s``: what a batch of the run has brought it so far, times those batches, while more input
+            is to be read and the bound has worked longer than the batch's own host (0 otherwise).
+        feeds: the requests the batch's publications are expected to make of the bound afterwards (by what the
+            publications served by the same step in the same pass did: :class:`LaterHosts`); under one, holding the
+            batch cannot starve the bound.
     """
 
     moving: bool
@@ -45,20 +53,78 @@ class Slack:
     own_s: float
     bound_s: float
     margin_s: float
+    ahead_s: float = 0.0
+    feeds: float = 1.0
+    lighter: bool = False
 
 
 def holds(slack: Slack) -> bool:
     """Whether a partial batch keeps waiting for company: only while something else moves, and either the run's bound
-    will be busy for longer than the batch's own host needs, with the margin to spare (waiting delays nothing that
-    bounds the run), or the last publications of its own batches that may still join will be done within the margin
-    and the work the batch brings its host fits in it too (the batch's end waits for them anyway; going together
-    costs at most the margin). A full batch, a run where nothing else moves, or a host that would become the bound:
-    it goes."""
+    has more than the margin of work before it and the batch's own host would be done with the batch and what follows
+    it at most the margin after the bound (with the work the batches still to come bring the bound, ``ahead_s``), or
+    the last publications of its own batches that may still join will be done within the margin and the work the
+    batch brings its host fits in it too (going together costs at most the margin). The bound's requests out must
+    outlast the margin, unless the batch's publications will not ask the bound for anything (``feeds``): a batch
+    never holds back what the bound is about to need. A full batch, a run where nothing
+    else moves, or a host that would end a margin after the bound: it goes."""
     if not slack.moving:
         return False
-    if slack.bound_s > slack.own_s + slack.margin_s:
+    if slack.lighter and slack.bound_s > slack.margin_s:
+        return True
+    if ((slack.bound_s > slack.margin_s or (slack.feeds < 1 and slack.bound_s > 0))
+            and slack.bound_s + slack.ahead_s + slack.margin_s > slack.own_s):
         return True
     return slack.feeding_s is not None and slack.feeding_s <= slack.margin_s and slack.own_s < slack.margin_s
+
+
+#: What a publication was served by: a batched step and the pass (the publication's first, second ... time at it).
+Served = tuple[Hashable, int]
+
+
+class LaterHosts:
+    """Which hosts the publications served by a batched step in a given pass asked afterwards, counted over the
+    publications that are done: the share of them that asked a host says what a held batch's publications will bring
+    it (a second pass of the search asks nothing of Unpaywall, which its first pass asked). The caller serialises the
+    calls."""
+
+    def __init__(self) -> None:
+        self._done: Counter[Served] = Counter()  # publications done after being served so
+        self._asked: dict[Served, Counter[str]] = {}  # of those, how many asked each host afterwards
+        self._states: dict[int, dict[Served, set[str]]] = {}  # publication -> what served it, the hosts asked since
+        self._asked_by: dict[int, set[str]] = {}  # publication -> every host it asked
+
+    def key(self, state: int, step: Hashable) -> Served:
+        """What serving ``state`` by ``step`` now would be."""
+        return step, 1 + sum(1 for served, _ in self._states.get(state, {}) if served == step)
+
+    def served(self, state: int, step: Hashable) -> None:
+        self._states.setdefault(state, {})[self.key(state, step)] = set()
+
+    def sent(self, state: int, host: str) -> None:
+        self._asked_by.setdefault(state, set()).add(host)
+        for hosts in self._states.get(state, {}).values():
+            hosts.add(host)
+
+    def finished(self, state: int) -> None:
+        self._asked_by.pop(state, None)
+        for served, hosts in self._states.pop(state, {}).items():
+            self._done[served] += 1
+            self._asked.setdefault(served, Counter()).update(hosts)
+
+    def share(self, served: Served, host: str) -> float:
+        """The share of the publications served so that asked ``host`` afterwards (1 until any is done: the cautious
+        guess)."""
+        done = self._done[served]
+        return self._asked[served][host] / done if done else 1.0
+
+    def expects(self, state: int, step: Hashable, host: str) -> float:
+        """How likely publication ``state``, served by ``step`` now, asks ``host`` afterwards: the share learned for
+        the step and pass, and until any such publication is done, 0 for one that asked the host already (a run asks
+        nothing twice) and 1 for one that did not."""
+        served = self.key(state, step)
+        if self._done[served]:
+            return self.share(served, host)
+        return 0.0 if host in self._asked_by.get(state, ()) else 1.0
 
 
 @dataclass
@@ -119,7 +185,16 @@ class HostLoad:
         left = self.remaining_s(host, now) if self.gap_s(host) else fresh_s - (now - started)
         return left if left > 0 else None
 
+    def bound(self, other_than: str) -> str | None:
+        """The host but ``other_than`` that has worked longest in the run (None: no other host known)."""
+        hosts = [(state.worked_s, host) for host, state in self._hosts.items() if host != other_than]
+        return max(hosts)[1] if hosts else None
+
+    def worked_s(self, host: str) -> float:
+        state = self._hosts.get(host)
+        return state.worked_s if state is not None else 0.0
+
     def bound_s(self, now: float, other_than: str) -> float:
         """What the host but ``other_than`` that has worked longest in the run still needs for its requests out."""
-        hosts = [(state.worked_s, host) for host, state in self._hosts.items() if host != other_than]
-        return self.remaining_s(max(hosts)[1], now) if hosts else 0.0
+        bound = self.bound(other_than)
+        return self.remaining_s(bound, now) if bound is not None else 0.0
