@@ -119,37 +119,39 @@ def _top_references(article: etree._Element) -> Iterator[etree._Element]:
                 stack.append(iter(child))
 
 
-def _cited_ids(id_list: etree._Element, found: dict[str, str]) -> None:
-    """The first valid ID of each kind kept (:data:`_CITED_IDS`) among an ``ArticleIdList``'s, into ``found``."""
-    for article_id in id_list.iterchildren("ArticleId"):
-        kind = article_id.get("IdType")
-        if kind not in _CITED_IDS:  # written as expected, mostly: no need to clean it
-            kind = (kind or "").strip().lower()
-            if kind not in _CITED_IDS:
-                continue
-        if kind in found:
-            continue
-        text = article_id.text if not len(article_id) else text_of(article_id)
-        value = _CITED_IDS[kind](" ".join(text.split())) if text else ""
-        if value:
-            found[kind] = value
+def _cited_id(article_id: etree._Element, kind: str) -> str:
+    """The value of a cited paper's ``ArticleId`` of a kind kept, checked (:data:`_CITED_IDS`); "" when invalid."""
+    text = article_id.text if not len(article_id) else text_of(article_id)
+    return _CITED_IDS[kind](" ".join(text.split())) if text else ""
 
 
 def references(article: etree._Element) -> list[Reference]:
+    """The references, each read in one pass over its children (there are tens of thousands in a batch): the first
+    ``Citation``'s text and, among the ``ArticleIdList``s' IDs, the first valid one of each kind kept."""
     out = []
     make = Reference.made
     for reference in _top_references(article):
-        found: dict[str, str] = {}
+        pmid = pmcid = doi = ""
         citation = None
-        for child in reference:  # one pass over the reference's children: there are tens of thousands in a set
+        for child in reference:
             tag = child.tag
             if tag == "Citation":
                 if citation is None:
                     citation = child
             elif tag == "ArticleIdList":
-                _cited_ids(child, found)
-        out.append(make(found.get("pubmed", ""), found.get("pmc", ""), found.get("doi", ""), "",
-                        _citation_text(citation)))
+                for article_id in child.iterchildren("ArticleId"):
+                    kind = article_id.get("IdType")
+                    if kind not in _CITED_IDS:  # written as expected, mostly: no need to clean it
+                        kind = (kind or "").strip().lower()
+                    if kind == "pubmed":
+                        if not pmid:
+                            pmid = _cited_id(article_id, kind)
+                    elif kind == "doi":
+                        if not doi:
+                            doi = _cited_id(article_id, kind)
+                    elif kind == "pmc" and not pmcid:
+                        pmcid = _cited_id(article_id, kind)
+        out.append(make(pmid, pmcid, doi, "", _citation_text(citation)))
     return out
 
 
