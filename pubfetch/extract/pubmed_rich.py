@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterator
 from lxml import etree
 
 from pubfetch import ids as idmod
-from pubfetch.extract.xmlsafe import text_of
+from pubfetch.extract.xmlsafe import collapse, text_of
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Grant, Reference, RichName, Update
 
@@ -91,7 +91,7 @@ def _citation_text(citation: etree._Element | None) -> str:
         return ""
     if not len(citation):  # a leaf, as citations are
         text = citation.text
-        return " ".join(text.split()) if text else ""
+        return collapse(text) if text else ""
     if next(citation.iter("Reference"), None) is None:
         return text_of(citation)
     own = copy.deepcopy(citation)
@@ -108,21 +108,26 @@ def _top_references(article: etree._Element) -> Iterator[etree._Element]:
     going into a ``Reference`` (one nested in another is not followed). A walk, not an XPath ``ancestor::`` test per
     element: the reference lists are most of a record."""
     for top in _path(article, "PubmedData", "ReferenceList"):
-        stack = [iter(top)]
-        while stack:
-            child = next(stack[-1], None)
-            if child is None:
-                stack.pop()
-            elif child.tag == "Reference":
+        for child in top:
+            if child.tag == "Reference":
                 yield child
             elif len(child):
-                stack.append(iter(child))
+                yield from _references_under(child)
+
+
+def _references_under(element: etree._Element) -> Iterator[etree._Element]:
+    """:func:`_top_references` below an element of a reference list that is no ``Reference`` (a nested list)."""
+    for child in element:
+        if child.tag == "Reference":
+            yield child
+        elif len(child):
+            yield from _references_under(child)
 
 
 def _cited_id(article_id: etree._Element, kind: str) -> str:
     """The value of a cited paper's ``ArticleId`` of a kind kept, checked (:data:`_CITED_IDS`); "" when invalid."""
     text = article_id.text if not len(article_id) else text_of(article_id)
-    return _CITED_IDS[kind](" ".join(text.split())) if text else ""
+    return _CITED_IDS[kind](collapse(text)) if text else ""
 
 
 def references(article: etree._Element) -> list[Reference]:
@@ -151,7 +156,14 @@ def references(article: etree._Element) -> list[Reference]:
                             doi = _cited_id(article_id, kind)
                     elif kind == "pmc" and not pmcid:
                         pmcid = _cited_id(article_id, kind)
-        out.append(make(pmid, pmcid, doi, "", _citation_text(citation)))
+        if citation is None:
+            text = ""
+        elif len(citation):
+            text = _citation_text(citation)
+        else:  # a leaf, as citations are
+            text = citation.text
+            text = collapse(text) if text else ""
+        out.append(make(pmid, pmcid, doi, "", text))
     return out
 
 
