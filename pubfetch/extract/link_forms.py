@@ -153,9 +153,9 @@ def _ascii_words(text: str) -> tuple[set[bytes], set[bytes]]:
 
 
 def names_in(text: str) -> list[tuple[int, Registry]]:
-    """Where ``text`` names a database, in order, each (start, registry) once. Each name's first word is found by a substring
-    search (for the words the text holds, :func:`_ascii_words`) and its places tried against those registries' names
-    only (an alternation of every name would be tried at almost every position of the text)."""
+    """Where ``text`` names a database, in order, each (start, registry) once. Each name's first word is found by a
+    substring search (for the words the text holds, :func:`_ascii_words`) and its places tried against those
+    registries' names only (an alternation of every name would be tried at almost every position of the text)."""
     lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: places in one are not places in the other
         return sorted(((m.start(), r) for r in registries() if r.names is not None

@@ -144,7 +144,7 @@ def _date_parts(el: etree._Element) -> list[str]:
     missing), read in one pass over its children."""
     parts: list[str | None] = [None, None, None, None]
     for child in el:
-        at = _DATE_PARTS.get(child.tag)  # type: ignore[call-overload]
+        at = _DATE_PARTS.get(child.tag)
         if at is not None and parts[at] is None:
             parts[at] = text_of(child)
     return [p or "" for p in parts]
@@ -234,51 +234,44 @@ def _authors(container: etree._Element | None) -> tuple[list[Author], list[Corre
     return authors, corresp
 
 
+#: An Author's child elements naming them, each by its place in :func:`_author`'s list of the first of each.
+_NAME_PARTS = {"LastName": 0, "Suffix": 1, "ForeName": 2, "FirstName": 3, "Initials": 4, "CollectiveName": 5}
+
+
 def _author(author: etree._Element) -> Author | None:
     """One Author element, read in one pass over its children (an author list is a good part of a record): the first
     of each name part, ORCID identifiers and affiliations (each once); None when it names nobody (neither a person
     nor a collective)."""
-    last = suffix = fore = first = initials = collective = None
+    names: list[str | None] = [None, None, None, None, None, None]
     orcids: list[str] = []
     listed: list[str] = []  # AffiliationInfo/Affiliation
     plain: list[str] = []  # Affiliation, pre-2013 records
     for child in author:
         tag = child.tag
-        if tag == "LastName":
-            if last is None:
-                last = text_of(child)
-        elif tag == "ForeName":
-            if fore is None:
-                fore = text_of(child)
-        elif tag == "Initials":
-            if initials is None:
-                initials = text_of(child)
+        at = _NAME_PARTS.get(tag)
+        if at is not None:
+            if names[at] is None:
+                names[at] = text_of(child)
         elif tag == "AffiliationInfo":
             listed += (text_of(a) for a in child.iterchildren("Affiliation"))
         elif tag == "Identifier":
             if (child.get("Source") or "").upper() == "ORCID":
                 orcids.append(text_of(child))
-        elif tag == "Suffix":
-            if suffix is None:
-                suffix = text_of(child)
-        elif tag == "FirstName":
-            if first is None:
-                first = text_of(child)
-        elif tag == "CollectiveName":
-            if collective is None:
-                collective = text_of(child)
         elif tag == "Affiliation":
             plain.append(text_of(child))
+    return _named_author(names, orcids, listed + plain if plain else listed)
+
+
+def _named_author(names: list[str | None], orcids: list[str], affiliations: list[str]) -> Author | None:
+    """The author of :func:`_author`'s name parts, ORCID identifiers and affiliations, as read."""
+    last, suffix, fore, first, initials, collective = names
     family = f"{last} {suffix}" if last and suffix else (last or suffix or "")  # "King Jr"
-    given = fore or first or initials or ""
     literal = "" if family else (collective or "")
     if not (family or literal):
         return None
     orcid = next((o for o in map(normalise_orcid, orcids) if o), "") if orcids else ""
-    if plain:
-        listed += plain
-    affiliations = [a for a in dict.fromkeys(listed) if a] if len(listed) > 1 else [a for a in listed if a]
-    return Author(family, given, literal, orcid, affiliations)
+    kept = [a for a in dict.fromkeys(affiliations) if a] if len(affiliations) > 1 else [a for a in affiliations if a]
+    return Author(family, fore or first or initials or "", literal, orcid, kept)
 
 
 def _mesh(citation: etree._Element | None) -> list[MeshTerm]:

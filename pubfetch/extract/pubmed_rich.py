@@ -130,13 +130,31 @@ def _cited_id(article_id: etree._Element, kind: str) -> str:
     return _CITED_IDS[kind](collapse(text)) if text else ""
 
 
+#: where each kind of cited ID goes in :func:`references`' (pmid, pmcid, doi)
+_CITED_AT = {"pubmed": 0, "pmc": 1, "doi": 2}
+
+
+def _cited_ids(id_list: etree._Element, found: list[str]) -> None:
+    """The first valid ID of each kind kept (:data:`_CITED_IDS`) among an ``ArticleIdList``'s, into ``found``."""
+    for article_id in id_list.iterchildren("ArticleId"):
+        kind = article_id.get("IdType")
+        at = _CITED_AT.get(kind)
+        if at is None:  # written as expected, mostly: cleaned only when not
+            kind = (kind or "").strip().lower()
+            at = _CITED_AT.get(kind)
+            if at is None:
+                continue
+        if not found[at]:
+            found[at] = _cited_id(article_id, kind)
+
+
 def references(article: etree._Element) -> list[Reference]:
     """The references, each read in one pass over its children (there are tens of thousands in a batch): the first
     ``Citation``'s text and, among the ``ArticleIdList``s' IDs, the first valid one of each kind kept."""
     out = []
     make = Reference.made
     for reference in _top_references(article):
-        pmid = pmcid = doi = ""
+        found = ["", "", ""]
         citation = None
         for child in reference:
             tag = child.tag
@@ -144,18 +162,7 @@ def references(article: etree._Element) -> list[Reference]:
                 if citation is None:
                     citation = child
             elif tag == "ArticleIdList":
-                for article_id in child.iterchildren("ArticleId"):
-                    kind = article_id.get("IdType")
-                    if kind not in _CITED_IDS:  # written as expected, mostly: no need to clean it
-                        kind = (kind or "").strip().lower()
-                    if kind == "pubmed":
-                        if not pmid:
-                            pmid = _cited_id(article_id, kind)
-                    elif kind == "doi":
-                        if not doi:
-                            doi = _cited_id(article_id, kind)
-                    elif kind == "pmc" and not pmcid:
-                        pmcid = _cited_id(article_id, kind)
+                _cited_ids(child, found)
         if citation is None:
             text = ""
         elif len(citation):
@@ -163,7 +170,7 @@ def references(article: etree._Element) -> list[Reference]:
         else:  # a leaf, as citations are
             text = citation.text
             text = collapse(text) if text else ""
-        out.append(make(pmid, pmcid, doi, "", text))
+        out.append(make(found[0], found[1], found[2], "", text))
     return out
 
 
