@@ -3,7 +3,7 @@
 A parser of a batch answer makes hundreds of thousands of container objects (records, authors, references and their
 lists), none of them in a cycle and all of them kept; every 700 new ones the collector walks the young ones, and every
 tenth time the older ones too, finding nothing to free. Held off for the parse, it walks them once afterwards (the
-next collection the allocations set off): a PubMed batch with reference lists parses about a seventh faster
+next collection the allocations set off): a PubMed batch with reference lists parses 1.18x as fast
 (docs/benchmarks.md). Nothing is leaked: the objects a parse leaves in cycles, if any, are collected then.
 """
 
