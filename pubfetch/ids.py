@@ -54,7 +54,9 @@ def _is_printable(ch: str) -> bool:
 
 
 def is_pmid(s: str | None) -> bool:
-    return s is not None and PMID_RE.fullmatch(s) is not None
+    """``PMID_RE`` in full: ASCII digits, the first no 0 (string tests, no pattern match: it runs once per cited
+    paper)."""
+    return s is not None and s.isascii() and s.isdigit() and s[0] != "0"
 
 
 def is_pmcid(s: str | None) -> bool:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from pubfetch.extract.link_forms import begins_word, curie_prefixes, names_in, registries
+from pathlib import Path
+
+import pytest
+
+from pubfetch.extract.link_forms import Registry, _name_keys, begins_word, curie_prefixes, names_in, registries
+from pubfetch.extract.pubmed import parse_pubmed_xml
 
 
 def test_names_are_found_where_a_word_begins_and_in_order() -> None:
@@ -25,3 +30,46 @@ def test_every_registry_has_forms_of_its_kind_and_curie_prefixes_name_registries
     prefixes = curie_prefixes()
     assert prefixes["nct"].kind == prefixes["clinicaltrials"].kind
     assert set(prefixes.values()) <= set(regs)
+
+
+def _names_by_search(text: str) -> list[tuple[int, Registry]]:
+    """names_in without its word filter: every name's first word looked for by a substring search in every text."""
+    lowered = text.lower()
+    found = []
+    for key, lower, regs, _ in _name_keys():
+        within = lowered if lower else text
+        at = within.find(key)
+        while at >= 0:
+            if begins_word(text, at):
+                found += [(at, r) for r in regs if r.names is not None and r.names.match(text, at)]
+            at = within.find(key, at + 1)
+    return sorted(dict.fromkeys(found), key=lambda item: item[0])
+
+
+_AWKWARD = [
+    "GenBank\u2019s MN908947 and the Protein Data Bank\u2013PDB entry 1ABC",
+    "\u00b5GenBank, GenBank\u00e9, \u00e9GEO GEO\u00b2 (ENA) \u201cPDB\u201d UP_1 up UP",
+    "clinicaltrials.gov NCT01234567 ClinicalTrials.gov, CLINICALTRIALS.GOV and Clinicaltrials",
+    "the european nucleotide archive, European Nucleotide Archive: EUROPEAN NUCLEOTIDE ARCHIVE",
+    "GENBAN\u212a and \u212aorean clinical trial registry",  # the Kelvin sign lower-cases to an ASCII "k"
+    "PDB_1ABC pdb PDB1 xPDB PDB",
+]
+
+
+@pytest.mark.parametrize("text", _AWKWARD)
+def test_the_word_filter_drops_no_name_a_substring_search_finds(text: str) -> None:
+    assert names_in(text) == _names_by_search(text)
+    assert names_in(text.upper()) == _names_by_search(text.upper())
+
+
+def test_the_word_filter_drops_no_name_in_the_corpus_abstracts(corpus_dir: Path) -> None:
+    texts = [record.abstract for path in sorted((corpus_dir / "files" / "pubmed_efetch").glob("*.xml"))
+             for record in parse_pubmed_xml(path.read_bytes()) if record.abstract]
+    assert texts
+    named = 0
+    for text in texts:
+        for variant in (text, text.upper(), text.lower()):
+            found = names_in(variant)
+            assert found == _names_by_search(variant)
+            named += bool(found)
+    assert named  # the comparison saw names found, not only texts without any

@@ -90,6 +90,13 @@ def test_grant_numbers_are_found_in_funding_sentences_only() -> None:
     assert _found("The project No. 12345 sample was measured (n = 30).") == []
 
 
+def test_funding_words_are_found_in_capitals_and_capitalised_but_not_in_other_cases() -> None:
+    assert _found("THIS WORK WAS SUPPORTED BY GRANT R01GM123456.") == [("grant", "R01GM123456")]
+    assert _found("Sponsor: award ABC12345.") == [("grant", "ABC12345")]
+    assert _found("It was sUpported by the NIH (R01GM123456).") == []  # no funding word as the finder spells them
+    assert _found("It was Supported by the NIH (R01GM123456).") == [("grant", "R01GM123456")]
+
+
 def test_the_sentence_is_the_one_around_the_link() -> None:
     text = "Methods were standard, e.g. as in Fig. 2. Data are at GSE12345. The rest is in J. Smith's notes."
     (link,) = find_links(text)

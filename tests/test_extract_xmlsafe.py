@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pubfetch.extract.xmlsafe import XmlError, local_name, parse_xml, text_of
+from pubfetch.extract.xmlsafe import XmlError, collapse, local_name, parse_xml, text_of
 
 
 def test_an_external_entity_is_not_read(tmp_path) -> None:
@@ -49,3 +49,14 @@ def test_names_without_namespaces_and_text_with_space_collapsed() -> None:
     root = parse_xml(b'<a xmlns="urn:x"><!-- gone --><b>  two\n  words </b></a>')
     assert local_name(root) == "a" and [local_name(c) for c in root] == ["b"]
     assert text_of(root) == "two words" and text_of(None) == ""
+
+
+#: every character ``str.split`` splits at
+_SPACES = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+
+
+@pytest.mark.parametrize("space", _SPACES)
+def test_collapse_is_split_and_join_for_every_white_space_character(space: str) -> None:
+    for text in (f"a{space}b", f"{space}a", f"a{space}", f"a {space}b", f"a{space}{space}b", space, f"\u00e9{space}",
+                 "a b", "", "a  b", " a", "a ", "\u00e9t\u00e9 \u2014 ok"):
+        assert collapse(text) == " ".join(text.split())

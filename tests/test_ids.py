@@ -7,7 +7,8 @@ from pubfetch.ids import InvalidId, PublicationIds
 
 
 @pytest.mark.parametrize("s,ok", [("1", True), ("31114920", True), ("0", False), ("0123", False), ("12a", False),
-                                  ("", False), (" 123", False), ("123\n", False)])
+                                  ("", False), (" 123", False), ("123\n", False), ("\u0661\u0662", False),
+                                  ("12\u00b3", False), ("\uff11\uff12", False)])
 def test_is_pmid(s, ok):
     assert ids.is_pmid(s) is ok
 

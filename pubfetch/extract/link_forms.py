@@ -113,11 +113,13 @@ def starts() -> re.Pattern[str]:
 
 
 @cache
-def _name_keys() -> tuple[tuple[str, bool, tuple[Registry, ...]], ...]:
-    """(text, in lower case, registries): the fixed texts names begin with. A long name's first word is looked for in
-    the lower-cased text; a short name (matched in capitals only) as written, so that ``UP`` is not looked for in
-    every "support"."""
+def _name_keys() -> tuple[tuple[str, bool, tuple[Registry, ...], bytes], ...]:
+    """(text, in lower case, registries, word): the fixed texts names begin with. A long name's first word is looked
+    for in the lower-cased text; a short name (matched in capitals only) as written, so that ``UP`` is not looked for
+    in every "support". ``word``: the text as an ASCII word when it is one and every name it stands for is ASCII
+    (then a text names one of them only if it holds that word, :func:`_ascii_words`), else empty."""
     out: dict[tuple[str, bool], list[Registry]] = {}
+    ascii_names: dict[tuple[str, bool], bool] = {}
     for registry in registries():
         if registry.names is None:
             continue
@@ -125,25 +127,48 @@ def _name_keys() -> tuple[tuple[str, bool, tuple[Registry, ...]], ...]:
             first = _WORD.findall(name)[:1]
             if first:
                 key = (first[0].lower(), True) if len(name) >= 4 else (name.upper(), False)
+                ascii_names[key] = ascii_names.get(key, True) and name.isascii()
                 if registry not in out.get(key, []):
                     out.setdefault(key, []).append(registry)
-    return tuple((text, lower, tuple(found)) for (text, lower), found in out.items())
+    return tuple((text, lower, tuple(found),
+                  text.encode("ascii") if ascii_names[(text, lower)] and _ASCII_WORD.fullmatch(text) else b"")
+                 for (text, lower), found in out.items())
+
+
+_ASCII_WORD = re.compile(r"[A-Za-z0-9_]+")
+_NOT_WORD = bytes(c for c in range(256) if not (chr(c).isascii() and (chr(c).isalnum() or c == ord("_"))))
+#: every byte but an ASCII letter, digit or underscore to a space (a character not ASCII is encoded as ``?``)
+_SPLIT = bytes.maketrans(_NOT_WORD, b" " * len(_NOT_WORD))
+_SPLIT_LOWER = bytes.maketrans(_NOT_WORD + b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                               b" " * len(_NOT_WORD) + b"abcdefghijklmnopqrstuvwxyz")
+
+
+def _ascii_words(text: str) -> tuple[set[bytes], set[bytes]]:
+    """The ASCII words of ``text`` (runs of ASCII letters, digits and ``_``) as written and in lower case. A name
+    whose first word is ASCII starts a run of word characters that ends where that word ends (the name goes on with
+    a character that is no word's, or ends where no word character follows), so the run is that word: a text holds
+    the name only if it holds the word. One C pass over the text instead of a substring search per name."""
+    raw = text.encode("ascii", "replace")
+    return set(raw.translate(_SPLIT).split()), set(raw.translate(_SPLIT_LOWER).split())
 
 
 def names_in(text: str) -> list[tuple[int, Registry]]:
-    """Where ``text`` names a database, in order: (start, registry). Each name's first word is found by a substring
-    search and its places tried against those registries' names only (an alternation of every name would be tried
-    at almost every position of the text)."""
+    """Where ``text`` names a database, in order, each (start, registry) once. Each name's first word is found by a
+    substring search (for the words the text holds, :func:`_ascii_words`) and its places tried against those
+    registries' names only (an alternation of every name would be tried at almost every position of the text)."""
     lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: places in one are not places in the other
         return sorted(((m.start(), r) for r in registries() if r.names is not None
                        for m in r.names.finditer(text) if begins_word(text, m.start())), key=lambda item: item[0])
+    written, lower_words = _ascii_words(text)
     found = []
-    for key, lower, regs in _name_keys():
+    for key, lower, regs, word in _name_keys():
+        if word and word not in (lower_words if lower else written):
+            continue
         within = lowered if lower else text
         at = within.find(key)
         while at >= 0:
             if begins_word(text, at):
                 found += [(at, r) for r in regs if r.names is not None and r.names.match(text, at)]
             at = within.find(key, at + 1)
-    return sorted(found, key=lambda item: item[0])
+    return sorted(dict.fromkeys(found), key=lambda item: item[0])

@@ -38,6 +38,7 @@ from lxml import etree
 
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError, ServiceError, load_xml
+from pubfetch.extract.gcpause import collection_paused
 from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, rich_wanted
 from pubfetch.extract.text_links import record_links
 from pubfetch.extract.xmlsafe import local_name, text_of
@@ -118,9 +119,8 @@ def pubmed_date(el: etree._Element | None, pad: bool = False) -> tuple[str, str]
     """
     if el is None:
         return "", ""
-    year_text, month_text, day_text = _text(el, "Year"), _text(el, "Month"), _text(el, "Day")
+    year_text, month_text, day_text, medline = _date_parts(el)
     if not year_text:
-        medline = _text(el, "MedlineDate")
         match = _MEDLINE_DATE.match(medline)
         if not match:
             year_match = _YEAR.search(medline)
@@ -133,6 +133,21 @@ def pubmed_date(el: etree._Element | None, pad: bool = False) -> tuple[str, str]
         return "", year_text
     day = int(day_text) if day_text.isdigit() and month is not None else None
     return _dates_from_numbers(int(year_text), month, day, pad)
+
+
+#: A date element's parts, in the order :func:`_date_parts` gives them.
+_DATE_PARTS = {"Year": 0, "Month": 1, "Day": 2, "MedlineDate": 3}
+
+
+def _date_parts(el: etree._Element) -> list[str]:
+    """The texts of a date element's ``Year``, ``Month``, ``Day`` and ``MedlineDate`` (the first of each, "" when
+    missing), read in one pass over its children."""
+    parts: list[str | None] = [None, None, None, None]
+    for child in el:
+        at = _DATE_PARTS.get(child.tag)
+        if at is not None and parts[at] is None:
+            parts[at] = text_of(child)
+    return [p or "" for p in parts]
 
 
 def _dates_from_numbers(year: int, month: int | None, day: int | None, pad: bool) -> tuple[str, str]:
@@ -202,55 +217,61 @@ def _authors(container: etree._Element | None) -> tuple[list[Author], list[Corre
     if container is None:
         return authors, corresp
     for author_list in container.iterchildren("AuthorList"):
-        if (author_list.get("Type") or "authors").lower() != "authors":
+        kind = author_list.get("Type")
+        if kind and kind.lower() != "authors":
             continue
         for element in author_list.iterchildren("Author"):
             author = _author(element)
             if author is None:
                 continue
             authors.append(author)
-            email = next((m.group() for a in author.affiliations if "@" in a for m in _EMAIL.finditer(a)), "")
-            if email:
-                corresp.append(CorrespAuthor(name=author.full_name, orcid=author.orcid, email=email))
+            for affiliation in author.affiliations:
+                if "@" in affiliation:
+                    email = _EMAIL.search(affiliation)
+                    if email:
+                        corresp.append(CorrespAuthor(name=author.full_name, orcid=author.orcid, email=email.group()))
+                        break
     return authors, corresp
 
 
-#: An Author's child elements naming them, read from the first of each.
-_NAME_PARTS = frozenset({"LastName", "Suffix", "ForeName", "FirstName", "Initials", "CollectiveName"})
+#: An Author's child elements naming them, each by its place in :func:`_author`'s list of the first of each.
+_NAME_PARTS = {"LastName": 0, "Suffix": 1, "ForeName": 2, "FirstName": 3, "Initials": 4, "CollectiveName": 5}
 
 
 def _author(author: etree._Element) -> Author | None:
-    """One Author element; None when it names nobody (neither a person nor a collective)."""
-    names, orcids, affiliations = _author_children(author)
-    family = " ".join(p for p in (names.get("LastName", ""), names.get("Suffix", "")) if p)  # "King Jr"
-    given = names.get("ForeName") or names.get("FirstName") or names.get("Initials") or ""
-    collective = "" if family else names.get("CollectiveName", "")
-    if not (family or collective):
-        return None
-    orcid = next((o for o in map(normalise_orcid, orcids) if o), "")
-    return Author(family=family, given=given, literal=collective, orcid=orcid, affiliations=affiliations)
-
-
-def _author_children(author: etree._Element) -> tuple[dict[str, str], list[str], list[str]]:
-    """An Author's name parts (the first of each), ORCID identifiers and affiliations (each once), read in one pass
-    over its children (an author list is a good part of a record)."""
-    names: dict[str, str] = {}
+    """One Author element, read in one pass over its children (an author list is a good part of a record): the first
+    of each name part, ORCID identifiers and affiliations (each once); None when it names nobody (neither a person
+    nor a collective)."""
+    names: list[str | None] = [None, None, None, None, None, None]
     orcids: list[str] = []
     listed: list[str] = []  # AffiliationInfo/Affiliation
     plain: list[str] = []  # Affiliation, pre-2013 records
     for child in author:
         tag = child.tag
-        if tag in _NAME_PARTS:
-            if tag not in names:
-                names[tag] = text_of(child)
+        at = _NAME_PARTS.get(tag)
+        if at is not None:
+            if names[at] is None:
+                names[at] = text_of(child)
+        elif tag == "AffiliationInfo":
+            listed += (text_of(a) for a in child.iterchildren("Affiliation"))
         elif tag == "Identifier":
             if (child.get("Source") or "").upper() == "ORCID":
                 orcids.append(text_of(child))
-        elif tag == "AffiliationInfo":
-            listed += (text_of(a) for a in child.iterchildren("Affiliation"))
         elif tag == "Affiliation":
             plain.append(text_of(child))
-    return names, orcids, [a for a in dict.fromkeys(listed + plain) if a]
+    return _named_author(names, orcids, listed + plain if plain else listed)
+
+
+def _named_author(names: list[str | None], orcids: list[str], affiliations: list[str]) -> Author | None:
+    """The author of :func:`_author`'s name parts, ORCID identifiers and affiliations, as read."""
+    last, suffix, fore, first, initials, collective = names
+    family = f"{last} {suffix}" if last and suffix else (last or suffix or "")  # "King Jr"
+    literal = "" if family else (collective or "")
+    if not (family or literal):
+        return None
+    orcid = next((o for o in map(normalise_orcid, orcids) if o), "") if orcids else ""
+    kept = [a for a in dict.fromkeys(affiliations) if a] if len(affiliations) > 1 else [a for a in affiliations if a]
+    return Author(family, fore or first or initials or "", literal, orcid, kept)
 
 
 def _mesh(citation: etree._Element | None) -> list[MeshTerm]:
@@ -452,13 +473,14 @@ def parse_pubmed_xml(data: bytes | str, rich_parts: bool | Collection[RichName] 
         raise ParseError(f"not a PubMed efetch answer: root element is <{name or '?'}>, expected <PubmedArticleSet>")
     wanted = rich_wanted(rich_parts)
     records = []
-    for element in elements:
-        record = (_journal_article(element, wanted) if local_name(element) == "PubmedArticle"
-                  else _book_article(element, wanted))
-        if record.is_empty():
-            log.warning("PubMed XML article without IDs or content skipped")
-            continue
-        records.append(record)
+    with collection_paused():
+        for element in elements:
+            record = (_journal_article(element, wanted) if local_name(element) == "PubmedArticle"
+                      else _book_article(element, wanted))
+            if record.is_empty():
+                log.warning("PubMed XML article without IDs or content skipped")
+                continue
+            records.append(record)
     return records
 
 

@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterator
 from lxml import etree
 
 from pubfetch import ids as idmod
-from pubfetch.extract.xmlsafe import text_of
+from pubfetch.extract.xmlsafe import collapse, text_of
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Grant, Reference, RichName, Update
 
@@ -91,7 +91,7 @@ def _citation_text(citation: etree._Element | None) -> str:
         return ""
     if not len(citation):  # a leaf, as citations are
         text = citation.text
-        return " ".join(text.split()) if text else ""
+        return collapse(text) if text else ""
     if next(citation.iter("Reference"), None) is None:
         return text_of(citation)
     own = copy.deepcopy(citation)
@@ -108,48 +108,69 @@ def _top_references(article: etree._Element) -> Iterator[etree._Element]:
     going into a ``Reference`` (one nested in another is not followed). A walk, not an XPath ``ancestor::`` test per
     element: the reference lists are most of a record."""
     for top in _path(article, "PubmedData", "ReferenceList"):
-        stack = [iter(top)]
-        while stack:
-            child = next(stack[-1], None)
-            if child is None:
-                stack.pop()
-            elif child.tag == "Reference":
+        for child in top:
+            if child.tag == "Reference":
                 yield child
             elif len(child):
-                stack.append(iter(child))
+                yield from _references_under(child)
 
 
-def _cited_ids(id_list: etree._Element, found: dict[str, str]) -> None:
+def _references_under(element: etree._Element) -> Iterator[etree._Element]:
+    """:func:`_top_references` below an element of a reference list that is no ``Reference`` (a nested list)."""
+    for child in element:
+        if child.tag == "Reference":
+            yield child
+        elif len(child):
+            yield from _references_under(child)
+
+
+def _cited_id(article_id: etree._Element, kind: str) -> str:
+    """The value of a cited paper's ``ArticleId`` of a kind kept, checked (:data:`_CITED_IDS`); "" when invalid."""
+    text = article_id.text if not len(article_id) else text_of(article_id)
+    return _CITED_IDS[kind](collapse(text)) if text else ""
+
+
+#: where each kind of cited ID goes in :func:`references`' (pmid, pmcid, doi)
+_CITED_AT = {"pubmed": 0, "pmc": 1, "doi": 2}
+
+
+def _cited_ids(id_list: etree._Element, found: list[str]) -> None:
     """The first valid ID of each kind kept (:data:`_CITED_IDS`) among an ``ArticleIdList``'s, into ``found``."""
     for article_id in id_list.iterchildren("ArticleId"):
         kind = article_id.get("IdType")
-        if kind not in _CITED_IDS:  # written as expected, mostly: no need to clean it
+        at = _CITED_AT.get(kind)
+        if at is None:  # written as expected, mostly: cleaned only when not
             kind = (kind or "").strip().lower()
-            if kind not in _CITED_IDS:
+            at = _CITED_AT.get(kind)
+            if at is None:
                 continue
-        if kind in found:
-            continue
-        text = article_id.text if not len(article_id) else text_of(article_id)
-        value = _CITED_IDS[kind](" ".join(text.split())) if text else ""
-        if value:
-            found[kind] = value
+        if not found[at]:
+            found[at] = _cited_id(article_id, kind)
 
 
 def references(article: etree._Element) -> list[Reference]:
+    """The references, each read in one pass over its children (there are tens of thousands in a batch): the first
+    ``Citation``'s text and, among the ``ArticleIdList``s' IDs, the first valid one of each kind kept."""
     out = []
     make = Reference.made
     for reference in _top_references(article):
-        found: dict[str, str] = {}
+        found = ["", "", ""]
         citation = None
-        for child in reference:  # one pass over the reference's children: there are tens of thousands in a set
+        for child in reference:
             tag = child.tag
             if tag == "Citation":
                 if citation is None:
                     citation = child
             elif tag == "ArticleIdList":
                 _cited_ids(child, found)
-        out.append(make(found.get("pubmed", ""), found.get("pmc", ""), found.get("doi", ""), "",
-                        _citation_text(citation)))
+        if citation is None:
+            text = ""
+        elif len(citation):
+            text = _citation_text(citation)
+        else:  # a leaf, as citations are
+            text = citation.text
+            text = collapse(text) if text else ""
+        out.append(make(found[0], found[1], found[2], "", text))
     return out
 
 

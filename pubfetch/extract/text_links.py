@@ -47,8 +47,8 @@ _TOKEN_REST = re.compile(r"[\w./\-]*[A-Za-z0-9]|")
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 #: a grant number: in a sentence about funding, a code of at least five characters with a digit and a capital or
 #: three digits, after "grant", "award", "code", "project", "contract", "No." or "number" or alone in brackets
-_FUNDING = re.compile("|".join(w for word in ("fund", "support", "grant", "award", "financ", "sponsor")
-                               for w in (word, word.capitalize(), word.upper())))
+_FUNDING_WORDS = ("fund", "support", "grant", "award", "financ", "sponsor")
+_FUNDING = re.compile("|".join(w for word in _FUNDING_WORDS for w in (word, word.capitalize(), word.upper())))
 _GRANT = re.compile(r"(?:(?i:\bgrants?|\bawards?|\bcodes?|\bproject|\bcontract|\bagreement|\bno\.|\bnos\.|\bnumbers?)"
                     r"[\s:#]{0,3}(?:(?i:no\.|number)\s*)?[\"\u201c]?|\()"
                     r"(?=[\w./\-\u2013]*\d)(?=[\w./\-\u2013]*[A-Z]|(?:[\w./\-\u2013]{0,60}\d){3})"
@@ -335,6 +335,9 @@ class _Finding:
             done = sentence_end
 
     def grants(self) -> None:
+        lowered = self.text.lower()  # most texts name no funding: a substring search per word says so sooner
+        if not any(word in lowered for word in _FUNDING_WORDS):
+            return
         done = -1
         for match in _FUNDING.finditer(self.text):
             if match.start() < done:

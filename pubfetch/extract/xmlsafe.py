@@ -49,11 +49,21 @@ def local_name(el: etree._Element) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
+def collapse(text: str) -> str:
+    """Whitespace runs as one space, none at the ends: ``" ".join(text.split())``, without splitting a text that is
+    so already (most of a record's texts are). A printable text holds no white space but the space
+    (``str.isprintable`` refuses every other character ``str.split`` splits at), so it is collapsed when no two spaces
+    meet and none ends it."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
+
+
 def text_of(el: etree._Element | None) -> str:
     """All text inside an element, whitespace runs collapsed."""
     if el is None:
         return ""
     if not len(el):  # a leaf (most are: names, IDs, citations): its text is all of it, no iterator needed
         text = el.text
-        return " ".join(text.split()) if text else ""
-    return " ".join("".join(el.itertext()).split())
+        return collapse(text) if text else ""
+    return collapse("".join(el.itertext()))

@@ -100,9 +100,10 @@ class Update:
         return f"{self.type} {self.pmid or self.doi}".strip()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reference:
-    """One entry of the reference list: the cited paper's IDs and title when given, and the citation as written."""
+    """One entry of the reference list: the cited paper's IDs and title when given, and the citation as written.
+    Slotted: a batch holds tens of thousands, each then one object without a dictionary of its own."""
 
     pmid: str = ""
     pmcid: str = ""
@@ -112,10 +113,14 @@ class Reference:
 
     @classmethod
     def made(cls, pmid: str, pmcid: str, doi: str, title: str, text: str) -> Reference:
-        """The same as ``Reference(pmid, pmcid, doi, title, text)``, without the frozen dataclass's per-field
-        ``object.__setattr__``: a parser makes one per cited paper, tens of thousands in a batch."""
+        """The same as ``Reference(pmid, pmcid, doi, title, text)``, without the frozen dataclass's
+        ``object.__setattr__`` by name per field: a parser makes one per cited paper, tens of thousands in a batch."""
         made = object.__new__(cls)
-        made.__dict__.update(pmid=pmid, pmcid=pmcid, doi=doi, title=title, text=text)
+        _SET_PMID(made, pmid)
+        _SET_PMCID(made, pmcid)
+        _SET_DOI(made, doi)
+        _SET_TITLE(made, title)
+        _SET_TEXT(made, text)
         return made
 
     def to_json(self) -> dict[str, str]:
@@ -127,6 +132,11 @@ class Reference:
 
     def __str__(self) -> str:
         return self.title or self.text or self.pmid or self.doi or self.pmcid
+
+
+#: the slots' own setters, which a frozen dataclass's ``__setattr__`` does not guard
+_SET_PMID, _SET_PMCID, _SET_DOI, _SET_TITLE, _SET_TEXT = (
+    getattr(Reference, name).__set__ for name in ("pmid", "pmcid", "doi", "title", "text"))
 
 
 @dataclass(frozen=True)
