@@ -120,6 +120,8 @@ def doi_url(doi: str) -> str:
 
 def check_pmid(s: str) -> str:
     """Return the PMID (as pasted: :func:`~pubfetch.pasted.unpasted`) or raise InvalidId naming the likely mistake."""
+    if is_pmid(s):
+        return s  # bare already, as every hit of an esearch answer (10,000 a page): nothing to unpaste
     v = unpasted(s)
     if is_pmid(v):
         return v

@@ -259,6 +259,18 @@ def services(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
         yield synthetic
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """In the pytest-xdist controller, before it starts the workers: the compiled test modules (their assertions
+    rewritten) and pubfetch's written once, not by both workers at once on a fresh clone (:mod:`support.bytecode`)."""
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    try:
+        from support.bytecode import write_all
+    except ImportError:
+        return  # this file copied alone (tests/test_conftest.py)
+    write_all(config, Path(__file__).resolve().parent)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The collected tests, the imported modules and what they hold live as long as the test process: frozen, the
     full garbage collections that each in-process command line run ends with (pubfetch/cli/main.py) and Python's own

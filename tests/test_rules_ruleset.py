@@ -103,3 +103,44 @@ def test_user_files_are_read_after_the_built_in_ones(tmp_path: Path) -> None:
     assert builtin_rules().site("https://peerj.com/articles/1") == "peerj"
     assert ScrapingRules.load(path).site("https://peerj.com/articles/1") == "mine"
     assert builtin_rules() is builtin_rules()
+
+
+def test_a_rule_file_is_parsed_once_per_process_and_again_when_its_text_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command line run with a user's rule file, and every page worker, builds its rules from the built-in
+    texts and the user's: each text is parsed once, and a file edited in place (same name, same size) anew."""
+    from pubfetch.rules import ruleset as module
+
+    parsed: list[str] = []
+    real = module.yaml_documents
+
+    def counted(text: str, file: str) -> object:
+        parsed.append(file)
+        return real(text, file)
+
+    monkeypatch.setattr(module, "yaml_documents", counted)
+    module._journals_layer.cache_clear()
+    module._webpages_layer.cache_clear()
+    user = tmp_path / "journals.yaml"
+    user.write_text(JOURNALS, encoding="utf-8")
+    first = ScrapingRules.load(user)
+    again = ScrapingRules.load(user)
+    rebuilt = ScrapingRules.from_sources(first.sources)
+    assert parsed == ["journals.yaml", "webpages.yaml", str(user)]
+    for rules in (first, again, rebuilt):
+        assert rules.journal_rule("https://a.org/special/1").site == "special"
+        assert rules.journal_rule("https://www.frontiersin.org/articles/10.3389/fmicb.2019.00001/full") is not None
+    user.write_text(JOURNALS.replace("title: h2", "title: h3"), encoding="utf-8")  # the same size, the same second
+    edited = ScrapingRules.load(user)
+    assert parsed[3:] == [str(user)]
+    assert edited.journal_rule("https://a.org/special/1").text("title") == "h3"
+    assert first.journal_rule("https://a.org/special/1").text("title") == "h2"  # what was built stays as it was
+
+
+def test_a_file_that_fails_is_refused_each_time_and_leaves_the_rules_as_they_were() -> None:
+    rules = ruleset()
+    broken = "'b\\.org/': beta\n---\nbeta:\n  title: 'h1:matches(x)'\n"
+    for _ in range(2):
+        with pytest.raises(RuleError, match="matches"):
+            rules.add_journals(broken, "b.yaml")
+    assert rules.site("https://b.org/x") is None and rules.site("https://a.org/x") == "alpha"

@@ -522,8 +522,10 @@ def pdf_workers(size: int = 1) -> WorkerPool:
     """Worker processes for :func:`extract_pdf`, reused from file to file: at most ``size`` of them (a run gives its
     CPU slots), each started on first need from a fork server that has this module (pdfminer.six, lxml) imported.
     The owner closes the pool (``Context.close`` for a fetch run)."""
-    # the page readers too: one fork server serves both pools of a process, and the first pool to start it decides
-    return WorkerPool(size, setup=_quiet_pdfminer, preload=(__name__, "pubfetch.extract.page_read"),
+    # the page readers and their warm-up too: one fork server serves both pools of a process, and the first pool to
+    # start it decides
+    return WorkerPool(size, setup=_quiet_pdfminer,
+                      preload=(__name__, "pubfetch.extract.page_read", "pubfetch.extract.reader_preload"),
                       name="pubfetch-pdf")
 
 

@@ -31,12 +31,14 @@ __all__ = ["PAGES_PER_WORKER", "Abandoned", "PRELOAD", "PageReaders", "page_work
 
 T = TypeVar("T")
 
-#: What the workers' fork server imports: the page readers and the PDF extractor (one server serves both pools of a
-#: process, and the first pool to start it decides).
-PRELOAD = ("pubfetch.extract.page_read", "pubfetch.extract.webpage_read", "pubfetch.extract.pdf")
-#: Pages a worker reads before it is replaced: a new worker rebuilds the rules and compiles their selectors again
-#: (about a second), which the pool's default of 200 jobs would make a few per cent of a page's time; the memory cap
-#: still holds per page.
+#: What the workers' fork server imports: the page readers, the PDF extractor, and the warm-up that parses the built-in
+#: rules and compiles what a first page needs once for every worker (one server serves both pools of a process, and
+#: the first pool to start it decides).
+PRELOAD = ("pubfetch.extract.page_read", "pubfetch.extract.webpage_read", "pubfetch.extract.pdf",
+           "pubfetch.extract.reader_preload")
+#: Pages a worker reads before it is replaced: a new worker compiles again the selectors of the user's rule files and
+#: any the warm-up did not use, which the pool's default of 200 jobs would make a few per cent of a page's time; the
+#: memory cap still holds per page.
 PAGES_PER_WORKER = 2000
 #: The logger whose records a worker sends back with a job's value (the package's).
 _PACKAGE_LOGGER = "pubfetch"
@@ -53,7 +55,8 @@ _worker_rules: ScrapingRules | None = None
 
 
 def _install_rules(sources: tuple[RuleSource, ...]) -> None:
-    """Run once in each worker: the run's rules, rebuilt from their texts."""
+    """Run once in each worker: the run's rules, rebuilt from their texts (the built-in files' found parsed by the
+    fork server, :mod:`pubfetch.extract.reader_preload`)."""
     global _worker_rules  # noqa: PLW0603 - one worker process, one set of rules
     _worker_rules = ScrapingRules.from_sources(sources)
     logging.getLogger(_PACKAGE_LOGGER).propagate = False  # its records go back to the run, not to this stderr

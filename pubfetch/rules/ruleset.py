@@ -3,6 +3,7 @@ page, by its platform's fingerprint), which pages need JavaScript and after whic
 
 from __future__ import annotations
 
+import functools
 import importlib.resources
 import logging
 from collections.abc import Mapping, Sequence
@@ -82,45 +83,18 @@ class ScrapingRules:
     def add_journals(self, text: str, file: str = "<journals>", *, lazy: bool = False) -> None:
         """Parse a journals YAML and merge it over the current rules; RuleError if it, or the result, is invalid.
         ``lazy``: compile the selectors on first use (see :class:`Selector`)."""
-        docs, construct = yaml_documents(text, file)
-        if len(docs) > 4:
-            raise RuleError(f"has {len(docs)} sections, at most 4 are allowed (regex, site, javascript, restart; "
-                            "separated by ---)", file=file, line=node_line(docs[4]))
-        docs += [None] * (4 - len(docs))
-        regexes = list(self._regexes)
-        for key_node, value_node in mapping_items(docs[0], "the regex section (section 1)", file):
-            regex = string_key(key_node, "a regex", file, construct)
-            if isinstance(value_node, MappingNode):
-                raise RuleError("the site name of a regex must be a string, not a mapping (the first section maps "
-                                "regexes to site names; start a file that only defines sites with '---' twice)",
-                                file=file, rule=regex, line=node_line(key_node))
-            site = string_key(value_node, "the site name of a regex", file, construct, regex)
-            line = node_line(key_node)
-            regexes.append(UrlEntry(regex, compile_regex_or_fail(regex, file, line), site, file, line))
-        sites = dict(self._sites)
-        for key_node, value_node in mapping_items(docs[1], "the site section (section 2)", file):
-            site = string_key(key_node, "a site name", file, construct)
-            sites[site] = SiteEntry(parse_site(site, value_node, file, construct, lazy), node_line(key_node))
-        javascript = [*self._javascript, *regex_list(docs[2], "javascript", file, construct)]
-        restart = [*self._restart, *regex_list(docs[3], "restart", file, construct)]
+        layer = _journals_layer(text, file, lazy)
+        regexes = [*self._regexes, *layer.regexes]
+        sites = {**self._sites, **layer.sites}
         _validate_journals(regexes, sites)
         self._regexes, self._sites = tuple(regexes), MappingProxyType(sites)
-        self._javascript, self._restart = tuple(javascript), tuple(restart)
+        self._javascript, self._restart = (*self._javascript, *layer.javascript), (*self._restart, *layer.restart)
         self._sources += (RuleSource("journals", text, file, lazy),)
 
     def add_webpages(self, text: str, file: str = "<webpages>", *, lazy: bool = False) -> None:
         """Parse a webpages YAML and add its rules after the current ones; RuleError if it is invalid.
         ``lazy``: as for :meth:`add_journals`."""
-        docs, construct = yaml_documents(text, file)
-        if len(docs) > 1:
-            raise RuleError(f"has {len(docs)} sections, a webpages file has only one (no ---)", file=file,
-                            line=node_line(docs[1]))
-        entries = list(self._webpages)
-        for key_node, value_node in mapping_items(docs[0] if docs else None, "a webpages file", file):
-            regex = string_key(key_node, "a regex", file, construct)
-            pattern = compile_regex_or_fail(regex, file, node_line(key_node))
-            entries.append(WebpageEntry(pattern, parse_webpage_rule(regex, value_node, file, construct, lazy)))
-        self._webpages = tuple(entries)
+        self._webpages = (*self._webpages, *_webpages_layer(text, file, lazy))
         self._sources += (RuleSource("webpages", text, file, lazy),)
 
     # --- lookups ---------------------------------------------------------------------------------------------------
@@ -207,6 +181,66 @@ class ScrapingRules:
     @property
     def webpage_rules(self) -> Sequence[WebpageRule]:
         return tuple(e.rule for e in self._webpages)
+
+
+class _JournalsLayer(NamedTuple):
+    """What one journals file adds to the rules before they are merged and cross-checked: its regexes, its sites
+    (in file order; a site named twice is its last definition), its javascript and restart regexes."""
+
+    regexes: tuple[UrlEntry, ...]
+    sites: Mapping[str, SiteEntry]
+    javascript: tuple[UrlEntry, ...]
+    restart: tuple[UrlEntry, ...]
+
+
+# A rule file's text is parsed once per process, whatever the number of rule sets made of it: every in-process command
+# line run with a user's rule file, and every page worker (which rebuilds the run's rules from their texts), would
+# otherwise parse the 90 KB of built-in YAML again, a tenth of a CPU-second each time. Keyed by the text itself, not
+# the file's path and modification time, so an edited file is parsed anew even when it was rewritten within the same
+# second at the same size. What is kept is immutable (frozen entries, read-only mappings, tuples), so rule sets share
+# it; a file that fails to parse raises every time and is not kept.
+_PARSED_FILES = 16
+
+
+@functools.lru_cache(maxsize=_PARSED_FILES)
+def _journals_layer(text: str, file: str, lazy: bool) -> _JournalsLayer:
+    docs, construct = yaml_documents(text, file)
+    if len(docs) > 4:
+        raise RuleError(f"has {len(docs)} sections, at most 4 are allowed (regex, site, javascript, restart; "
+                        "separated by ---)", file=file, line=node_line(docs[4]))
+    docs += [None] * (4 - len(docs))
+    regexes = []
+    for key_node, value_node in mapping_items(docs[0], "the regex section (section 1)", file):
+        regex = string_key(key_node, "a regex", file, construct)
+        if isinstance(value_node, MappingNode):
+            raise RuleError("the site name of a regex must be a string, not a mapping (the first section maps "
+                            "regexes to site names; start a file that only defines sites with '---' twice)",
+                            file=file, rule=regex, line=node_line(key_node))
+        site = string_key(value_node, "the site name of a regex", file, construct, regex)
+        line = node_line(key_node)
+        regexes.append(UrlEntry(regex, compile_regex_or_fail(regex, file, line), site, file, line))
+    sites = {}
+    for key_node, value_node in mapping_items(docs[1], "the site section (section 2)", file):
+        site = string_key(key_node, "a site name", file, construct)
+        sites[site] = SiteEntry(parse_site(site, value_node, file, construct, lazy), node_line(key_node))
+    javascript = regex_list(docs[2], "javascript", file, construct)
+    restart = regex_list(docs[3], "restart", file, construct)
+    return _JournalsLayer(tuple(regexes), MappingProxyType(sites), tuple(javascript), tuple(restart))
+
+
+@functools.lru_cache(maxsize=_PARSED_FILES)
+def _webpages_layer(text: str, file: str, lazy: bool) -> tuple[WebpageEntry, ...]:
+    """The webpage rules of one webpages file, in file order (see :func:`_journals_layer` for why it is kept)."""
+    docs, construct = yaml_documents(text, file)
+    if len(docs) > 1:
+        raise RuleError(f"has {len(docs)} sections, a webpages file has only one (no ---)", file=file,
+                        line=node_line(docs[1]))
+    entries = []
+    for key_node, value_node in mapping_items(docs[0] if docs else None, "a webpages file", file):
+        regex = string_key(key_node, "a regex", file, construct)
+        pattern = compile_regex_or_fail(regex, file, node_line(key_node))
+        entries.append(WebpageEntry(pattern, parse_webpage_rule(regex, value_node, file, construct, lazy)))
+    return tuple(entries)
 
 
 def _last_match(entries: Sequence[UrlEntry], url: str) -> UrlEntry | None:
