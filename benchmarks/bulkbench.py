@@ -185,23 +185,49 @@ def pg_database() -> Iterator[str | None]:
         yield url
 
 
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process and its live descendants, from /proc."""
+    total = 0
+    for member in _tree(pid):
+        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{member}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_ready(logs: list[Path], timeout: float = 600) -> None:
+    """Until every worker's log says it is ready (a worker's start is not the import's time)."""
+    deadline = time.monotonic() + timeout
+    while not all(" ready." in p.read_text(errors="replace") for p in logs):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"workers not ready after {timeout:.0f} s")
+        time.sleep(0.5)
+
+
 def cluster_run(files: list[Path], records: int) -> dict[str, object]:
-    """Two ``pubfetch worker``s importing the files (all of their directory) by name into one PostgreSQL database."""
+    """Two ``pubfetch worker``s importing the files (all of their directory) by name into one PostgreSQL database:
+    timed from the submission (the workers ready: their start is not counted) to the submitter's end; per CPU-second
+    is over the CPU time the workers' processes spent meanwhile (PostgreSQL's own not counted)."""
     prefix = f"bulkbench-{os.getpid()}:"
     queue = f"{REDIS}?prefix={prefix}"
+    logs = [files[0].parent.parent / f"worker{i}.log" for i in range(2)]
     with pg_database() as db:
         if db is None:
             return {}
         workers = [subprocess.Popen([sys.executable, "-m", "pubfetch", "worker", "--broker", queue, "--db", db,
                                      "--import-dir", str(files[0].parent), "--concurrency", "1"],
                                     env=environment(), cwd=REPO, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL, start_new_session=True) for _ in range(2)]
+                                    stderr=log.open("w"), start_new_session=True) for log in logs]
         try:
-            time.sleep(5)  # the workers' start; the run's time is what the submitter waits
-            started = time.perf_counter()
+            started_up = time.perf_counter()
+            _wait_ready(logs)
+            start_up = time.perf_counter() - started_up
+            cpu_before = sum(_tree_cpu(w.pid) for w in workers)
+            started, submitter_cpu = time.perf_counter(), _children_cpu()
             done = subprocess.run([sys.executable, "-m", "pubfetch", "-db-import-medline", db, str(files[0].parent),
                                    "--queue", queue], env=environment(), cwd=REPO, capture_output=True, text=True)
-            took = time.perf_counter() - started
+            took, submitter_cpu = time.perf_counter() - started, _children_cpu() - submitter_cpu
+            cpu = sum(_tree_cpu(w.pid) for w in workers) - cpu_before
             load = os.getloadavg()[0]
         finally:
             for w in workers:
@@ -211,8 +237,11 @@ def cluster_run(files: list[Path], records: int) -> dict[str, object]:
                 w.wait(60)
         if done.returncode != 0:
             raise RuntimeError(f"cluster import failed: {done.stderr[-2000:]}")
-    return {"records": records, "workers": 2, "seconds": round(took, 1), "per_second": round(records / took, 1),
-            "per_core": round(records / took / 2, 1), "load_average_at_end": round(load, 2)}
+    return {"records": records, "files": len(files), "workers": 2, "workers_start_seconds": round(start_up, 1),
+            "seconds": round(took, 1), "per_second": round(records / took, 1),
+            "per_core": round(records / took / 2, 1), "workers_cpu_seconds": round(cpu, 1),
+            "per_cpu_second": round(records / cpu, 1) if cpu else None,
+            "submitter_cpu_seconds": round(submitter_cpu, 1), "load_average_at_end": round(load, 2)}
 
 
 RUNS = ("sqlite_1_worker", "sqlite", "postgresql", "cluster")

@@ -32,7 +32,7 @@ def test_new_entries_written_together_are_found_by_each_of_their_ids(either_db: 
         doi = lookup_key("10.9999/Bulk.1")  # IDs are asked in the form they are stored under, as keys_of gives them
         asked = ["80000000", "80000001", doi, "80000000"]
         assert store.transact(lambda tx: existing_ids(tx, asked)) == set()
-        store.transact(lambda tx: insert_new(tx, entries, store.JSON_MARK))
+        store.transact(lambda tx: insert_new(store, tx, entries))
         assert store.transact(lambda tx: existing_ids(tx, [*asked, "99999999", ""])) == {"80000000", "80000001", doi}
     with open_store(either_db, readonly=True) as store:
         assert sum(1 for _ in store.publication_ids()) == COUNT

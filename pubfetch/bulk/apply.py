@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from pubfetch import ids as idmod
 from pubfetch.bulk.fresh import NewEntry, existing_ids, insert_new, keys_of
-from pubfetch.bulk.ledger import Held, held_versions, set_versions
+from pubfetch.bulk.ledger import Held, held_versions, insert_versions, set_versions
 from pubfetch.bulk.medline import Citation, Deletion
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.merge import apply_record
@@ -64,6 +64,8 @@ class _Chunk:
     """Rows written together at the end of a chunk's transaction."""
 
     versions: list[tuple[str, int, int, int]] = field(default_factory=list)
+    #: those of PMIDs no version of which is held: inserted, not upserted
+    new_versions: list[tuple[str, int, int, int]] = field(default_factory=list)
     applied: Applied = field(default_factory=Applied)
 
 
@@ -129,6 +131,7 @@ def apply_citations(store: SqlStore, items: Sequence[Citation | Deletion], rank:
                 _delete(tx, item.pmid, rank, held, chunk)
             else:
                 _citation(store, tx, item, rank, held, chunk, args, eutils)
+        insert_versions(store, tx, chunk.new_versions)
         set_versions(tx, chunk.versions)
         if then is not None:
             then(tx)
@@ -166,9 +169,9 @@ def _insert_fresh(store: SqlStore, tx: Tx, items: Sequence[Citation], rank: int,
         entries.append((keys_of(pub.pmid.content, pub.pmcid.content, pub.doi.content),
                         (pub.pmid.url, pub.pmcid.url, pub.doi.url), store.encode(pub.to_json(computed=False))))
         held[record.pmid] = Held(item.version, rank, False)
-        chunk.versions.append((record.pmid, item.version, rank, 0))
+        chunk.new_versions.append((record.pmid, item.version, rank, 0))
         chunk.applied.stored += 1
-    insert_new(tx, entries, store.JSON_MARK)
+    insert_new(store, tx, entries)
 
 
 def _delete(tx: Tx, pmid: str, rank: int, held: dict[str, Held], chunk: _Chunk) -> None:

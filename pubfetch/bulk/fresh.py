@@ -3,20 +3,22 @@
 Loading a baseline into an empty database, nearly every record is new: none of its IDs is in the ID map, no version
 of it is held. Merging such a record into nothing gives the same entry whatever the order, so instead of the put's
 seven statements each (resolve three IDs, read the old IDs, write the map and the entry) the chunk's new records go
-in one multi-row insert per table: a round trip per few hundred records on PostgreSQL instead of one per statement.
-Records sharing an ID with the database or with an earlier record of the chunk take the ordinary put after them.
+in a few multi-row inserts per table on SQLite, and in one COPY per table on PostgreSQL (a round trip per chunk, and
+no statement parsed nor parameter bound per row). Records sharing an ID with the database or with an earlier record
+of the chunk take the ordinary put after them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pubfetch.store.sql import ID_COLUMNS, Tx, lookup_key
+from pubfetch.store.sql import ID_COLUMNS, SqlStore, Tx, lookup_key
 
 __all__ = ["NewEntry", "existing_ids", "insert_new", "keys_of"]
 
-#: rows per insert statement (SQLite's host parameters are limited; 8 a row)
+#: IDs per look-up statement (SQLite's host parameters are limited)
 _ROWS = 400
+_PUBLICATION_COLUMNS = ("primary_id", *ID_COLUMNS.split(", "), "json")
 
 NewEntry = tuple[tuple[str, str, str], tuple[str, str, str], str]
 """(lookup keys of PMID, PMCID, DOI; their provenance URLs; the entry's encoded JSON)"""
@@ -38,19 +40,14 @@ def existing_ids(tx: Tx, ids: Iterable[str]) -> set[str]:
     return found
 
 
-def insert_new(tx: Tx, entries: Sequence[NewEntry], json_mark: str) -> None:
-    """Write entries none of whose IDs is mapped yet, each under its first ID (as a put of a new entry does)."""
-    for start in range(0, len(entries), _ROWS):
-        chunk = entries[start:start + _ROWS]
-        rows: list[object] = []
-        maps: list[object] = []
-        for keys, urls, doc in chunk:
-            primary = next(k for k in keys if k)
-            rows += [primary, *keys, *urls, doc]
-            for key in keys:
-                if key:
-                    maps += [key, primary]
-        marks = ", ".join([f"(?, ?, ?, ?, ?, ?, ?, {json_mark})"] * len(chunk))
-        tx.execute(f"INSERT INTO publications (primary_id, {ID_COLUMNS}, json) VALUES {marks}", tuple(rows))
-        pairs = ", ".join(["(?, ?)"] * (len(maps) // 2))
-        tx.execute(f"INSERT INTO publication_ids (id, primary_id) VALUES {pairs}", tuple(maps))
+def insert_new(store: SqlStore, tx: Tx, entries: Sequence[NewEntry]) -> None:
+    """Write entries none of whose IDs is mapped yet, each under its first ID (as a put of a new entry does): rows
+    many per statement, or streamed with COPY on PostgreSQL (:meth:`~pubfetch.store.sql.SqlStore.insert_rows`)."""
+    rows: list[tuple[str, ...]] = []
+    maps: list[tuple[str, str]] = []
+    for keys, urls, doc in entries:
+        primary = next(k for k in keys if k)
+        rows.append((primary, *keys, *urls, doc))
+        maps += [(key, primary) for key in keys if key]
+    store.insert_rows(tx, "publications", _PUBLICATION_COLUMNS, rows, json_column="json")
+    store.insert_rows(tx, "publication_ids", ("id", "primary_id"), maps)

@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 
 from pubfetch.store.sql import SqlStore, Tx
 
-__all__ = ["FileRecord", "Held", "ensure_tables", "file_rank", "held_versions", "imported_files", "newest_rank",
-           "record_file", "set_versions"]
+__all__ = ["FileRecord", "Held", "ensure_tables", "file_rank", "held_versions", "imported_files", "insert_versions",
+           "newest_rank", "record_file", "set_versions"]
 
 _DDL = (
     "CREATE TABLE IF NOT EXISTS bulk_files (name TEXT PRIMARY KEY, kind TEXT NOT NULL, file_rank BIGINT NOT NULL, "
@@ -111,8 +111,18 @@ def held_versions(tx: Tx, pmids: Iterable[str]) -> dict[str, Held]:
     return held
 
 
+_VERSION_COLUMNS = ("pmid", "version", "file_rank", "deleted")
+
+
+def insert_versions(store: SqlStore, tx: Tx, rows: list[tuple[str, int, int, int]]) -> None:
+    """Insert (pmid, version, rank, deleted) rows of PMIDs no row of which is held (COPY on PostgreSQL)."""
+    store.insert_rows(tx, "pubmed_versions", _VERSION_COLUMNS, rows)
+
+
 def set_versions(tx: Tx, rows: list[tuple[str, int, int, int]]) -> None:
-    """Upsert (pmid, version, rank, deleted) rows, many per statement."""
+    """Upsert (pmid, version, rank, deleted) rows, many per statement; of a PMID given twice, the later row (one
+    statement may not touch a row twice on PostgreSQL)."""
+    rows = list({row[0]: row for row in rows}.values())
     for start in range(0, len(rows), _QUERY):
         chunk = rows[start:start + _QUERY]
         marks = ", ".join(["(?, ?, ?, ?)"] * len(chunk))

@@ -8,10 +8,12 @@ go on; the run then ends with status 3 (some failed), as a fetch does.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
@@ -76,36 +78,45 @@ class ImportReport:
         return line
 
 
-def _chunks(items: Iterable[T], size: int, damage: list[Damaged]) -> Iterator[list[T]]:
-    """The items in chunks of ``size``; the last, maybe empty, records the file. A file damaged part of the way ends
-    with the records read before the damage (they are applied, the damage kept in ``damage``)."""
+def _apply_in_chunks(items: Iterable[T], size: int, apply: Callable[[list[T], Callable[[Tx], None] | None], Applied],
+                     count: Callable[[list[T]], None], outcome: FileOutcome, recorded: Callable[[Tx], None]) -> None:
+    """Apply the items a chunk at a time as each fills, the last (maybe empty) chunk's transaction recording the file;
+    a file damaged part of the way has what was read before the damage committed, is not recorded, and the damage is
+    raised. A chunk is let go once applied, before the next is read: only one is held at a time, and the collection
+    that follows it walks none of them."""
+    damage: Damaged | None = None
     chunk: list[T] = []
     try:
         for item in items:
             chunk.append(item)
             if len(chunk) >= size:
-                yield chunk
+                count(chunk)
+                outcome.applied.add(apply(chunk, None))
                 chunk = []
+                gc.collect()
     except Damaged as e:
-        damage.append(e)
-    yield chunk
+        damage = e
+    count(chunk)
+    outcome.applied.add(apply(chunk, None if damage else recorded))
+    if damage is not None:
+        raise damage
 
 
-def _apply_in_chunks(items: Iterable[T], size: int, apply: Callable[[list[T], Callable[[Tx], None] | None], Applied],
-                     count: Callable[[list[T]], None], outcome: FileOutcome, recorded: Callable[[Tx], None]) -> None:
-    """Apply each chunk knowing whether it is the last (whose transaction records the file, unless it is damaged:
-    then what was read before the damage is committed, the file is not recorded, and the damage is raised)."""
-    damage: list[Damaged] = []
-    chunks = _chunks(items, size, damage)
-    pending = next(chunks)
-    for following in chunks:
-        count(pending)
-        outcome.applied.add(apply(pending, None))
-        pending = following
-    count(pending)
-    outcome.applied.add(apply(pending, None if damage else recorded))
-    if damage:
-        raise damage[0]
+@contextmanager
+def _collected_per_chunk() -> Iterator[None]:
+    """The cyclic garbage collector run once per chunk instead of whenever enough objects were made.
+
+    A chunk's parsed records (hundreds of objects each) are held until its commit, and the automatic collector, run
+    every few hundred allocations, walked them again and again while the next records were parsed and merged: it
+    cost about a fifth of a record's parse (docs/benchmarks.md, "Bulk imports"). One collection per chunk frees the
+    same cycles, after the chunk's records are let go; memory stays that of a chunk."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _sql(store: object) -> SqlStore:
@@ -119,7 +130,7 @@ def import_file(job: FileJob) -> FileOutcome:
     outcome = FileOutcome(job.file.name)
     try:
         md5 = checked_md5(job.file.path)
-        with open_store(job.db) as opened:
+        with _collected_per_chunk(), open_store(job.db) as opened:
             store = _sql(opened)
             counts = {"records": 0, "deleted": 0}
 

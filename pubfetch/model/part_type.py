@@ -63,17 +63,20 @@ class PartType(Enum):
     webpage = "webpage"
     na = "na"
 
+    # these read the member's name (its value too), a plain attribute: ``value`` is a descriptor and an Enum member
+    # hashes through a Python method, and a merge asks them tens of times a part (a bulk import, per record)
+
     @property
     def order(self) -> int:
-        return _ORDER[self]
+        return _ORDER[self._name_]
 
     @property
     def is_final(self) -> bool:
-        return self.value in _FINAL
+        return self._name_ in _FINAL
 
     @property
     def is_pdf(self) -> bool:
-        return self.value in _PDF
+        return self._name_ in _PDF
 
     def is_equivalent(self, other: PartType | None) -> bool:
         if other is None:
@@ -98,7 +101,8 @@ class PartType(Enum):
         return a if a.order >= b.order else b
 
 
-_ORDER = {t: i for i, t in enumerate(PartType)}
+_ORDER = {t.name: i for i, t in enumerate(PartType)}
+assert all(t.name == t.value for t in PartType)  # is_final and is_pdf read the name
 _TO_PDF = {
     PartType.europepmc_html: PartType.pdf_europepmc,
     PartType.pmc_html: PartType.pdf_pmc,
