@@ -11,9 +11,8 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
@@ -22,6 +21,7 @@ from pubfetch.bulk.jatsfiles import part_type_of, read_jats_file
 from pubfetch.bulk.ledger import FileRecord, ensure_tables, file_rank, imported_files, newest_rank, record_file
 from pubfetch.bulk.medline import Citation, Damaged, Deletion, read_medline
 from pubfetch.bulk.sources import BulkFile, FileProblem, checked_md5
+from pubfetch.extract.gcpause import collection_paused
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.store import open_or_init_store, open_store
 from pubfetch.store.base import StoreError
@@ -102,23 +102,6 @@ def _apply_in_chunks(items: Iterable[T], size: int, apply: Callable[[list[T], Ca
         raise damage
 
 
-@contextmanager
-def _collected_per_chunk() -> Iterator[None]:
-    """The cyclic garbage collector run once per chunk instead of whenever enough objects were made.
-
-    A chunk's parsed records (hundreds of objects each) are held until its commit, and the automatic collector, run
-    every few hundred allocations, walked them again and again while the next records were parsed and merged: it
-    cost about a fifth of a record's parse (docs/benchmarks.md, "Bulk imports"). One collection per chunk frees the
-    same cycles, after the chunk's records are let go; memory stays that of a chunk."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def _sql(store: object) -> SqlStore:
     if not isinstance(store, SqlStore):
         raise StoreError(f"{store!r} cannot take bulk imports")
@@ -130,7 +113,10 @@ def import_file(job: FileJob) -> FileOutcome:
     outcome = FileOutcome(job.file.name)
     try:
         md5 = checked_md5(job.file.path)
-        with _collected_per_chunk(), open_store(job.db) as opened:
+        # the automatic collector walked a chunk's held records again and again while the next were parsed and
+        # merged (a fifth of a record's parse, docs/benchmarks.md "Bulk imports"); one collection per chunk frees the
+        # same cycles after the chunk is let go
+        with collection_paused(), open_store(job.db) as opened:
             store = _sql(opened)
             counts = {"records": 0, "deleted": 0}
 
