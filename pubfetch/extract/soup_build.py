@@ -14,7 +14,7 @@ Only text (``str``) is built this way: bytes go to BeautifulSoup, whose encoding
 turn. Where lxml's tree does not settle what BeautifulSoup would make (text before the first tag or after ``</html>``
 that the tree drops, a second doctype, ``<option selected>`` beside ``selected="selected"``, a start tag long enough
 to hold thousands of attributes, an empty page...), :func:`soup_from_text` gives None and the caller asks
-BeautifulSoup: 4 of the 88 recorded publisher pages.
+BeautifulSoup: 5 of the 88 recorded publisher pages.
 """
 
 from __future__ import annotations
