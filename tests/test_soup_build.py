@@ -17,7 +17,8 @@ from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
 from bs4.element import Tag
 
 from pubfetch.extract.clean import parse_html
-from pubfetch.extract.soup_build import collector_paused, soup_from_text
+from pubfetch.extract.soup_build import collector_paused, page_from_text, soup_from_text
+from pubfetch.rules.page_index import PageIndex
 
 DATA = Path(__file__).parent / "data"
 _LINKS = ("parent", "previous_element", "next_element", "previous_sibling", "next_sibling")
@@ -59,11 +60,25 @@ def _described(node: Any, position: dict[int, int]) -> dict[str, Any]:
     return seen
 
 
+def _assert_same_index(html: str) -> None:
+    """The index filed as the tree was made is the one a walk of the tree makes."""
+    page = page_from_text(html)
+    assert page is not None
+    soup, filed = page
+    walked = PageIndex(soup)
+    assert [id(e) for e in filed.elements] == [id(e) for e in walked.elements]
+    assert filed._position == walked._position
+    for mine, theirs in ((filed._by_name, walked._by_name), (filed._by_id, walked._by_id),
+                         (filed._by_class, walked._by_class)):
+        assert {k: [id(e) for e in v] for k, v in mine.items()} == {k: [id(e) for e in v] for k, v in theirs.items()}
+
+
 def _assert_same_tree(html: str) -> bool:
-    """The built tree is BeautifulSoup's (True), or the builder declined (False)."""
+    """The built tree is BeautifulSoup's (True), or the builder declined (False); its index is a walk's."""
     built = soup_from_text(html)
     if built is None:
         return False
+    _assert_same_index(html)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
         expected = BeautifulSoup(html, "lxml")
@@ -95,6 +110,7 @@ AWKWARD = [
     "<a href=x><a href=y>nested</a></a>", "<pre>\n\nfirst</pre><textarea>\n\nfirst</textarea><listing>\nl</listing>",
     "<body onload=x><p>one</body><body class=b><p>two", "\ufeff<p>after a byte order mark</p>",
     "<div>" * 200 + "deep" + "</div>" * 200,
+    "<template id=T class='a B'><div id=inner class=c>t</div></template><div ID=x class='A a b'>y</div>",
 ]
 #: markup whose BeautifulSoup tree lxml's tree does not settle: the builder must decline, not guess
 UNSURE = [

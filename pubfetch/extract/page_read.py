@@ -26,7 +26,7 @@ from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.page_structure import page_figures, page_statements, page_tables
 from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.scrape import scrape_journal_tree
-from pubfetch.extract.soup_build import collector_paused
+from pubfetch.extract.soup_build import collector_paused, page_from_text
 from pubfetch.extract.text_links import record_links
 from pubfetch.extract.title_choice import complete_title, shown_spacing
 from pubfetch.extract.workerpool import WorkerPool
@@ -90,8 +90,8 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool,
 
 
 def _read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool, max_table_cells: int) -> PageReading:
-    soup = parse_html(html)
-    index = PageIndex(soup)  # one walk over the page for the block markers and the platforms' fingerprints
+    built = page_from_text(html)  # the index filed as the tree is made, else one walk over the page
+    soup, index = built if built is not None else (soup := parse_html(html), PageIndex(soup))
     if (reason := block_reason(soup, index)) is not None:
         return PageReading(url, block=reason)
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree

@@ -30,7 +30,9 @@ from bs4 import BeautifulSoup
 from bs4.element import AttributeValueList, Comment, Doctype, NavigableString, ProcessingInstruction, Tag
 from lxml import etree
 
-__all__ = ["collector_paused", "soup_from_text"]
+from pubfetch.rules.page_index import PageIndex
+
+__all__ = ["collector_paused", "page_from_text", "soup_from_text"]
 
 #: What BeautifulSoup splits a multi-valued attribute at.
 _NON_WHITESPACE = re.compile(r"\S+")
@@ -128,6 +130,11 @@ class _Builder:
         #: per tag name: whether it can be an empty element, its string class if it is a string container
         self._per_name: dict[str, tuple[bool, type[NavigableString] | None]] = {}
         self._string_fields = {"hidden": False, "next_element": None, "next_sibling": None}
+        #: the page's index, filed as the tags are made (the contents of a <template> left out, as the index does)
+        self.elements: list[Tag] = []
+        self.by_name: dict[str, list[Tag]] = {}
+        self.by_id: dict[str, list[Tag]] = {}
+        self.by_class: dict[str, list[Tag]] = {}
         self._attribute_dict = builder.attribute_dict_class
 
     def _link(self, node: Any, parent: Tag) -> None:
@@ -159,7 +166,7 @@ class _Builder:
         node.__dict__.update(self._string_fields)
         self._link(node, parent)
 
-    def tag(self, name: str, attrib: Any, parent: Tag) -> Tag:
+    def tag(self, name: str, attrib: Any, parent: Tag, indexed: bool = True) -> Tag:
         """A tag as BeautifulSoup's ``handle_starttag`` makes it (attributes split where the builder says)."""
         if name[:1] == "{":
             raise _Unsure("a tag name in braces")
@@ -190,12 +197,33 @@ class _Builder:
         self._link(tag, parent)
         if name == "meta":
             self.builder.set_up_substitutions(tag)
+        if indexed:
+            self._index(tag, name, attrs)
         return tag
+
+    def _index(self, tag: Tag, name: str, attrs: dict[str, Any]) -> None:
+        """The tag filed as :class:`~pubfetch.rules.page_index.PageIndex` files it."""
+        self.elements.append(tag)
+        self.by_name.setdefault(name.lower(), []).append(tag)
+        if not attrs:
+            return
+        if "id" in attrs:
+            self.by_id.setdefault(str(attrs["id"]).lower(), []).append(tag)
+        if "class" in attrs:
+            for token in {str(c).lower() for c in attrs["class"]}:
+                self.by_class.setdefault(token, []).append(tag)
 
 
 def soup_from_text(html: str) -> BeautifulSoup | None:
     """The BeautifulSoup tree ``BeautifulSoup(html, "lxml")`` gives, made from lxml's tree; None where lxml's tree
     parser gives no tree (the caller asks BeautifulSoup then)."""
+    built = page_from_text(html)
+    return built[0] if built is not None else None
+
+
+def page_from_text(html: str) -> tuple[BeautifulSoup, PageIndex] | None:
+    """:func:`soup_from_text`'s tree and its :class:`~pubfetch.rules.page_index.PageIndex`, filed as the tree was
+    made."""
     if html[:1] == "\ufeff":  # as BeautifulSoup does with text
         html = html[1:]
     if _LONG_TAG.search(html):
@@ -215,7 +243,7 @@ def soup_from_text(html: str) -> BeautifulSoup | None:
             return None
 
 
-def _build(html: str, root: Any) -> BeautifulSoup:
+def _build(html: str, root: Any) -> tuple[BeautifulSoup, PageIndex]:
     """The tree of a page lxml parsed into ``root``; :class:`_Unsure` where the page's text leaves it open."""
     soup = _shell()
     build = _Builder(soup)
@@ -235,7 +263,7 @@ def _build(html: str, root: Any) -> BeautifulSoup:
     _after_root(build, html, list(root.itersiblings()))
     _boolean_values(build.named, html)
     soup._most_recent_element = build.last
-    return soup
+    return soup, PageIndex.filed(soup, build.elements, build.by_name, build.by_id, build.by_class)
 
 
 def _ahead_of_doctype(html: str, comments: int) -> int:
@@ -330,17 +358,19 @@ def _element(build: _Builder, root: Any, parent: Tag) -> None:
     tags: list[Tag] = [parent]
     # the string container (the innermost <script>, <style>, <template> ...) and whether inside <pre>/<textarea>,
     # of each open tag's parent
-    outer: list[tuple[Tag | None, bool]] = []
+    outer: list[tuple[Tag | None, bool, bool]] = []
     container: Tag | None = None
-    preserved = False
+    preserved = unindexed = False
     for event, node in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
         if event == "start":
             if len(tags) > _DEEPEST:
                 raise _Unsure("as deep as lxml's tree goes")
             name = node.tag
-            tag = make_tag(name, node.attrib, tags[-1])
+            tag = make_tag(name, node.attrib, tags[-1], not unindexed)
             tags.append(tag)
-            outer.append((container, preserved))
+            outer.append((container, preserved, unindexed))
+            if name == "template":
+                unindexed = True
             if name in containers:
                 container = tag
             if name in preserve:
@@ -350,7 +380,7 @@ def _element(build: _Builder, root: Any, parent: Tag) -> None:
             continue
         if event == "end":
             tags.pop()
-            container, preserved = outer.pop()
+            container, preserved, unindexed = outer.pop()
         elif not _other(build, node, tags[-1], container, preserved):
             raise _Unsure("a node lxml's walk does not name")
         if node.tail:
