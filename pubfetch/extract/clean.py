@@ -48,6 +48,7 @@ from pubfetch.extract.clean_keywords import (
     tokenize,
 )
 from pubfetch.extract.html_text import JAVA_TRIM, element_text, format_text, normalised_text
+from pubfetch.extract.soup_build import soup_from_text
 
 log = logging.getLogger(__name__)
 
@@ -241,6 +242,8 @@ def parse_html(html: str | bytes) -> BeautifulSoup:
     :class:`~pubfetch.resources.base.PubfetchWarning` would be shown again after each page."""
     if not isinstance(html, (str, bytes)):
         raise TypeError(f"HTML must be str or bytes, not {type(html).__name__}")
+    if isinstance(html, str) and (soup := soup_from_text(html)) is not None:
+        return soup  # BeautifulSoup's tree of lxml's, made from lxml's own tree (extract/soup_build.py)
     try:
         return BeautifulSoup(html, "lxml")
     except Exception:  # lxml gave up on the markup: the lenient pure-Python parser still yields a tree

@@ -19,6 +19,7 @@ from pubfetch.extract.article_title import SITE_DECORATED, main_heading, meta_ti
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.description import why_not_an_abstract
+from pubfetch.extract.gcpause import collection_paused
 from pubfetch.extract.identity_claims import page_claims
 from pubfetch.extract.meta import parse_meta
 from pubfetch.extract.page_license import page_license
@@ -26,6 +27,7 @@ from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.page_structure import page_figures, page_statements, page_tables
 from pubfetch.extract.reader_workers import Abandoned, page_workers, read_isolated
 from pubfetch.extract.scrape import scrape_journal_tree
+from pubfetch.extract.soup_build import page_from_text
 from pubfetch.extract.text_links import record_links
 from pubfetch.extract.title_choice import complete_title, shown_spacing
 from pubfetch.extract.workerpool import WorkerPool
@@ -81,9 +83,16 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool,
     (a title without footnote marks or the site's part; a description that truncates or says less than the page's
     abstract, or that is not an abstract at all, left out) and its rule's fields, what they miss read by the generic
     reader, or for a page without a rule the generic reader's record (PubFetcher's cleaned page as the full text when
-    it found no body). In this process, without a time limit: :func:`read_page_isolated` is the protected call."""
-    soup = parse_html(html)
-    index = PageIndex(soup)  # one walk over the page for the block markers and the platforms' fingerprints
+    it found no body). In this process, without a time limit: :func:`read_page_isolated` is the protected call.
+    Python's cyclic collector waits until the reading is done (:func:`~pubfetch.extract.gcpause.collection_paused`
+    says why)."""
+    with collection_paused():
+        return _read_page(html, url, rules, meta=meta, max_table_cells=max_table_cells)
+
+
+def _read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool, max_table_cells: int) -> PageReading:
+    built = page_from_text(html)  # the index filed as the tree is made, else one walk over the page
+    soup, index = built if built is not None else (soup := parse_html(html), PageIndex(soup))
     if (reason := block_reason(soup, index)) is not None:
         return PageReading(url, block=reason)
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bs4 import BeautifulSoup
-
-from pubfetch.extract.clean import clean_html
+from pubfetch.extract.clean import clean_html, parse_html
 from pubfetch.extract.reader_workers import Abandoned, read_isolated
 from pubfetch.extract.scrape import WebpageContent, scrape_webpage, select_first_text, select_text
 from pubfetch.extract.workerpool import WorkerPool
@@ -40,7 +38,7 @@ class WebpageReading:
 
 def text_length(html: str) -> tuple[int, bool]:
     """The length of the page body's text (whitespace runs as one space) and whether the page has a ``<noscript>``."""
-    soup = BeautifulSoup(html, "lxml")
+    soup = parse_html(html)
     noscript = soup.find("noscript") is not None
     body = soup.body or soup
     return len(" ".join(body.get_text(" ").split())), noscript

@@ -67,6 +67,18 @@ class PageIndex:
                 for token in {c.lower() for c in _classes(attrs["class"])}:
                     by_class.setdefault(token, []).append(node)
 
+    @classmethod
+    def filed(cls, root: Tag, elements: list[Tag], by_name: dict[str, list[Tag]], by_id: dict[str, list[Tag]],
+              by_class: dict[str, list[Tag]]) -> PageIndex:
+        """The index of ``root`` from elements filed as the tree was made (``pubfetch.extract.soup_build``), in
+        document order and by the same keys as a walk files them, without the walk."""
+        index = cls.__new__(cls)
+        index.root, index.elements = root, elements
+        index._position = {id(tag): i for i, tag in enumerate(elements)}
+        index._by_name, index._by_id, index._by_class = by_name, by_id, by_class
+        index._selected = {}
+        return index
+
     def _candidates(self, alternative: Any) -> list[Tag] | None:
         """The elements that have what an alternative's last compound requires (its tag name, ids and classes): the
         shortest such list. A compound that requires none of these (``.a > :not(.b)``) but follows a child or
