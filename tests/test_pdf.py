@@ -25,38 +25,8 @@ from pubfetch.extract.pdf import (
     parse_xmp,
 )
 from support.pdf_workers import crashing_worker, hungry_worker, raising_worker, slow_worker
-from support.pdfs import make_pdf
+from support.pdfs import INFO, XMP, make_pdf
 from support.procs import children_supported, descendants, process_gone
-
-XMP = b"""<?xpacket begin="\xef\xbb\xbf" id="W5M0MpCehiHzreSzNTczkc9d"?>
-<x:xmpmeta xmlns:x="adobe:ns:meta/">
- <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-  <rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
-   <pdf:Producer>hand-written</pdf:Producer>
-  </rdf:Description>
-  <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
-   <dc:title><rdf:Alt>
-    <rdf:li xml:lang="de">Ein Titel</rdf:li>
-    <rdf:li xml:lang="x-default">An XMP title with <i>markup</i></rdf:li>
-   </rdf:Alt></dc:title>
-   <dc:subject><rdf:Bag>
-    <rdf:li>Genomics</rdf:li><rdf:li> Proteomics </rdf:li><rdf:li>Genomics</rdf:li><rdf:li> </rdf:li>
-   </rdf:Bag></dc:subject>
-   <dc:description><rdf:Alt>
-    <rdf:li xml:lang="x-default">&lt;p&gt;An &lt;b&gt;abstract&lt;/b&gt; &amp;amp; more&lt;/p&gt;</rdf:li>
-   </rdf:Alt></dc:description>
-  </rdf:Description>
- </rdf:RDF>
-</x:xmpmeta>
-<?xpacket end="w"?>"""
-
-INFO = {
-    "Title": b"\xfe\xff" + "Ünïcode title – UTF-16".encode("utf-16-be"),
-    "Keywords": b"a, b; c|d; a, ,b",
-    "Subject": b"<p>An <i>abstract</i> &amp; more \x84 PDFDocEncoding</p>",
-    "Author": b"Someone",
-}
-
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Hand-built PDFs

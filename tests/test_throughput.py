@@ -180,9 +180,11 @@ def test_sigkill_then_the_same_command_finishes_without_asking_again_for_complet
 # ---------------------------------------------------------------------------------------------- (c) lazy ID stream
 
 
-def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
+@pytest.mark.parametrize("carry", [0, 4])
+def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path, carry: int) -> None:
     """An endless ID stream: fetch_many pulls only the batches it works on (the one it yields and the next, fetched
-    at the same time), so a 10^6-line file costs two batches."""
+    at the same time, and at most ``carry_batches`` more whose publications wait for company), so a 10^6-line file
+    costs two batches, or 2 + carry_batches."""
     batch = 10
     consumed = 0
 
@@ -196,7 +198,7 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
 
     with SyntheticServices(3 * batch) as services:
         cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=services.endpoints(), allow_private_addresses=True, javascript=False,
-                          batch_size=batch)
+                          batch_size=batch, carry_batches=carry)
         seen_at: list[int] = []
         with run_context(cfg) as ctx:
             stream = fetch_many(endless(services.pmids()), config=cfg, context=ctx)
@@ -206,8 +208,11 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path) -> None:
                 if len(seen_at) == 3 * batch:
                     break
             stream.close()
-    # every publication of batch k is yielded after exactly (k + 2) * batch IDs were read, never more
-    assert seen_at == [(n // batch + 2) * batch for n in range(3 * batch)]
+    if carry == 0:  # every publication of batch k is yielded after exactly (k + 2) * batch IDs were read
+        assert seen_at == [(n // batch + 2) * batch for n in range(3 * batch)]
+    else:  # never more than the carried batches ahead of it, and whole batches only
+        assert all(at % batch == 0 and (n // batch + 2) * batch <= at <= (n // batch + 2 + carry) * batch
+                   for n, at in enumerate(seen_at)), seen_at
     # one search per batch of 10 at most (the three yielded, and the fourth if it was asked before the stream was
     # closed); two batches in flight that reach the search together share one request
     assert services.counts["europepmc_search"] in (2, 3, 4)

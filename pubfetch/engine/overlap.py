@@ -97,10 +97,12 @@ def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Pub
         try:
             while True:
                 changed.clear()
-                if window and window[0].future.done():
-                    yield from checked(_done(window, shared), errors)
-                elif reader.more and sum(begun.running for begun in window) < in_flight and len(window) < carry:
+                # the next batch starts before a done one is handed out, so that the hosts have its work while the
+                # caller handles the publications
+                if reader.more and sum(begun.running for begun in window) < in_flight and len(window) < carry:
                     reader.begin(pool, window)
+                elif window and window[0].future.done():
+                    yield from checked(_done(window, shared), errors)
                 elif not window:
                     break
                 else:

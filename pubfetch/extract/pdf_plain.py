@@ -31,8 +31,9 @@ _ROOT = re.compile(rb"/Root" + _REFERENCE)
 _INFO = re.compile(rb"/Info" + _REFERENCE)
 _PREV = re.compile(rb"/Prev\s+(\d+)" + _END)
 _METADATA = re.compile(rb"/Metadata" + _REFERENCE)
-#: A dictionary of names, numbers and references only: what a plain XMP stream's dictionary holds.
-_SIMPLE_DICTIONARY = re.compile(rb"\s*<<(?:\s*/[A-Za-z0-9.#_-]+\s*(?:/[A-Za-z0-9.#_-]+|\d+(?:\s+\d+\s+R)?))*\s*>>\s*")
+#: A dictionary of names, numbers and references only: what a plain XMP stream's dictionary holds (each entry starts
+#: with a name, so an entry once matched is never given back: the repeat is possessive, linear in the input).
+_SIMPLE_DICTIONARY = re.compile(rb"\s*<<(?:\s*/[A-Za-z0-9.#_-]+\s*(?:/[A-Za-z0-9.#_-]+|\d+(?:\s+\d+\s+R)?))*+\s*>>\s*")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?:\s+(\d+)\s+R)?" + _END)
 _STREAM = re.compile(rb"stream[^\r\n]*(?:\r\n|\r|\n)")
 _INTEGER_OBJECT = re.compile(rb"\s*(\d+)\s+endobj")

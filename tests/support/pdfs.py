@@ -8,7 +8,15 @@ hostile files whose structure is the point.
 from __future__ import annotations
 
 import hashlib
+import re
 import struct
+from io import BytesIO
+
+from pdfminer.pdfdocument import PDFDocument
+from pdfminer.pdfparser import PDFParser
+from pdfminer.pdftypes import resolve1
+
+from pubfetch.extract.pdf_xref import PdfDocument
 
 _PAD = bytes.fromhex("28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A")
 _FILE_ID = bytes.fromhex("0123456789ABCDEF0123456789ABCDEF")
@@ -158,3 +166,64 @@ def stream(data: bytes, extra: bytes = b"") -> bytes:
 
 #: Objects 1 and 2 of a one-page file: the catalog and the page tree, whose page is object 3.
 PAGE_TREE = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"]
+
+
+#: An XMP packet with a title in two languages (markup in the default one), subjects and a description
+XMP = b"""<?xpacket begin="\xef\xbb\xbf" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
+   <pdf:Producer>hand-written</pdf:Producer>
+  </rdf:Description>
+  <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
+   <dc:title><rdf:Alt>
+    <rdf:li xml:lang="de">Ein Titel</rdf:li>
+    <rdf:li xml:lang="x-default">An XMP title with <i>markup</i></rdf:li>
+   </rdf:Alt></dc:title>
+   <dc:subject><rdf:Bag>
+    <rdf:li>Genomics</rdf:li><rdf:li> Proteomics </rdf:li><rdf:li>Genomics</rdf:li><rdf:li> </rdf:li>
+   </rdf:Bag></dc:subject>
+   <dc:description><rdf:Alt>
+    <rdf:li xml:lang="x-default">&lt;p&gt;An &lt;b&gt;abstract&lt;/b&gt; &amp;amp; more&lt;/p&gt;</rdf:li>
+   </rdf:Alt></dc:description>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>"""
+
+#: An info dictionary in UTF-16 and PDFDocEncoding, with markup and repeated keywords
+INFO = {
+    "Title": b"\xfe\xff" + "Ünïcode title – UTF-16".encode("utf-16-be"),
+    "Keywords": b"a, b; c|d; a, ,b",
+    "Subject": b"<p>An <i>abstract</i> &amp; more \x84 PDFDocEncoding</p>",
+    "Author": b"Someone",
+}
+
+
+def incremental_update(data: bytes, info: bytes) -> bytes:
+    """``data`` (a :func:`make_pdf` file) with an update appended that replaces its info dictionary by ``info``."""
+    size = int(re.findall(rb"/Size (\d+)", data)[-1])
+    previous = int(re.findall(rb"startxref\n(\d+)", data)[-1])
+    offset = len(data)
+    update = b"%d 0 obj\n%s\nendobj\n" % (size, info)
+    xref = offset + len(update)
+    update += b"xref\n0 1\n0000000000 65535 f \n%d 1\n%010d 00000 n \n" % (size, offset)
+    update += b"trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n" % (
+        size + 1, size, previous, xref)
+    return data + update
+
+
+def assert_same_document(data: bytes) -> PdfDocument:
+    """The on-demand document gives pdfminer.six's positions, trailers, catalog and info."""
+    theirs = PDFDocument(PDFParser(BytesIO(data)), password="")
+    ours = PdfDocument(PDFParser(BytesIO(data)), data, password="")
+    assert len(ours.xrefs) == len(theirs.xrefs)
+    for mine, reference in zip(ours.xrefs, theirs.xrefs, strict=True):
+        ids = sorted(reference.get_objids())
+        assert ids and sorted(mine.get_objids()) == ids
+        assert [mine.get_pos(i) for i in ids] == [reference.get_pos(i) for i in ids]
+        assert mine.get_trailer().keys() == reference.get_trailer().keys() - {"Info"}
+    # references compare by identity: their text names the object
+    assert repr(ours.catalog) == repr(theirs.catalog)
+    assert repr([resolve1(info) for info in ours.info]) == repr(theirs.info)
+    return ours

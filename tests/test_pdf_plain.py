@@ -5,7 +5,6 @@ what pdfminer.six's own reading gives."""
 
 from __future__ import annotations
 
-import re
 import zlib
 from io import BytesIO
 from pathlib import Path
@@ -13,14 +12,12 @@ from pathlib import Path
 import pytest
 from pdfminer.pdfdocument import PDFDocument
 from pdfminer.pdfparser import PDFParser
-from pdfminer.pdftypes import resolve1
 
 from pubfetch.extract import pdf
 from pubfetch.extract.pdf import PdfContent, extract_with_pdfium
 from pubfetch.extract.pdf_plain import plain_metadata
 from pubfetch.extract.pdf_xref import PdfDocument
-from support.pdfs import PAGE_TREE, make_pdf, pdf_of, stream
-from test_pdf import INFO, XMP
+from support.pdfs import INFO, PAGE_TREE, XMP, assert_same_document, incremental_update, make_pdf, pdf_of, stream
 
 Metadata = tuple[str, list[str], str, str, list[str], str, list[str]]
 
@@ -50,19 +47,6 @@ def without_pdfminer_info(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(result: PdfContent, infos: list[object]) -> None:
         raise AssertionError("the info dictionary was to be read by PDFium")
     monkeypatch.setattr(pdf, "_read_info", refuse)
-
-
-def incremental_update(data: bytes, info: bytes) -> bytes:
-    """``data`` (a :func:`make_pdf` file) with an update appended that replaces its info dictionary by ``info``."""
-    size = int(re.findall(rb"/Size (\d+)", data)[-1])
-    previous = int(re.findall(rb"startxref\n(\d+)", data)[-1])
-    offset = len(data)
-    update = b"%d 0 obj\n%s\nendobj\n" % (size, info)
-    xref = offset + len(update)
-    update += b"xref\n0 1\n0000000000 65535 f \n%d 1\n%010d 00000 n \n" % (size, offset)
-    update += b"trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n" % (
-        size + 1, size, previous, xref)
-    return data + update
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -134,47 +118,6 @@ def test_encrypted_file_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
     result = extract_with_pdfium(data)
     assert result is not None and _fields(result) == expected
     assert result.title == "Ünïcode title – UTF-16" and result.xmp_title == "An XMP title with markup"
-
-
-# ---------------------------------------------------------------------------------------------------------------------
-# Cross-reference tables read on demand
-# ---------------------------------------------------------------------------------------------------------------------
-
-
-def assert_same_document(data: bytes) -> PdfDocument:
-    """The on-demand document gives pdfminer.six's positions, trailers, catalog and info."""
-    theirs = PDFDocument(PDFParser(BytesIO(data)), password="")
-    ours = PdfDocument(PDFParser(BytesIO(data)), data, password="")
-    assert len(ours.xrefs) == len(theirs.xrefs)
-    for mine, reference in zip(ours.xrefs, theirs.xrefs, strict=True):
-        ids = sorted(reference.get_objids())
-        assert ids and sorted(mine.get_objids()) == ids
-        assert [mine.get_pos(i) for i in ids] == [reference.get_pos(i) for i in ids]
-        assert mine.get_trailer().keys() == reference.get_trailer().keys() - {"Info"}
-    # references compare by identity: their text names the object
-    assert repr(ours.catalog) == repr(theirs.catalog)
-    assert repr([resolve1(info) for info in ours.info]) == repr(theirs.info)
-    return ours
-
-
-def test_tables_read_on_demand_as_pdfminer_reads_them() -> None:
-    data = incremental_update(make_pdf(["One", "Two"], info=INFO, xmp=XMP), b"<< /Title (New) >>")
-    ours = assert_same_document(data)
-    assert len(ours.xrefs) == 2
-    assert all(xref._subsections for xref in ours.xrefs)  # type: ignore[attr-defined]  # read on demand
-
-
-def test_table_with_short_entries_is_read_by_pdfminer() -> None:
-    """Entries of 19 bytes (a bare newline) break the fixed width: pdfminer.six's own reading of the table."""
-    data = make_pdf(["One"], info=INFO)
-    start = data.rindex(b"\nxref\n") + 1
-    short = data[:start] + data[start:].replace(b" \n", b"\n")
-    fixed = int(re.findall(rb"startxref\n(\d+)", short)[-1])
-    assert fixed == start
-    ours = assert_same_document(short)
-    assert ours.xrefs[0]._subsections is None  # type: ignore[attr-defined]
-    result = extract_with_pdfium(short)
-    assert result is not None and result.title == "Ünïcode title – UTF-16"
 
 
 # ---------------------------------------------------------------------------------------------------------------------
