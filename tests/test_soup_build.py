@@ -181,3 +181,34 @@ def test_the_collector_is_back_as_it_was_when_the_last_reader_is_done() -> None:
         assert not gc.isenabled()  # a process that keeps it off keeps it off
     finally:
         gc.enable()
+
+
+_UNDER_A_CAP = """
+import resource, sys
+from support.hostile_pages import tag_dense
+from pubfetch.extract.soup_build import soup_from_text
+html = tag_dense(5_000_000)
+resource.setrlimit(resource.RLIMIT_AS, (300 * 2**20, resource.RLIM_INFINITY))
+try:
+    soup_from_text(html)
+    print("built")
+except MemoryError:
+    print("MemoryError")
+except SystemError:
+    print("SystemError")
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("resource"), "RLIMIT_AS"), reason="no address-space cap on this platform")
+def test_a_tree_over_the_address_space_cap_is_a_memory_error_not_a_system_error() -> None:
+    """lxml failing an allocation under a page worker's cap returns without an exception (Python's SystemError): the
+    page must be abandoned as over its memory limit, not reported as a bug in pubfetch."""
+    import os
+    import subprocess
+    import sys
+
+    tests = Path(__file__).resolve().parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tests.parent), str(tests), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-c", _UNDER_A_CAP], env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.stdout.strip() == "MemoryError", done.stdout + done.stderr

@@ -207,6 +207,8 @@ def page_from_text(html: str) -> tuple[BeautifulSoup, PageIndex] | None:
         root = parser.close()
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
+    except SystemError:
+        raise _out_of_memory() from None
     if root is None:
         return None
     with collection_paused():
@@ -214,6 +216,15 @@ def page_from_text(html: str) -> tuple[BeautifulSoup, PageIndex] | None:
             return _build(html, root)
         except _Unsure:
             return None
+        except SystemError:
+            raise _out_of_memory() from None
+
+
+def _out_of_memory() -> MemoryError:
+    """lxml's C code that fails an allocation (under a page worker's address-space cap: a tag-dense page of millions
+    of elements) returns without setting an exception, which Python reports as a SystemError; it is the page's memory
+    limit reached, and the worker abandons the page as such instead of calling it a bug."""
+    return MemoryError("lxml could not allocate the page's tree")
 
 
 def _build(html: str, root: Any) -> tuple[BeautifulSoup, PageIndex]:
