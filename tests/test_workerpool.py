@@ -81,6 +81,16 @@ def test_unsendable_value_is_an_answer() -> None:
         assert _pid(pool) == pid
 
 
+@pytest.mark.skipif(not hasattr(__import__("resource"), "RLIMIT_AS"), reason="no address-space cap on this platform")
+def test_a_system_error_under_the_memory_cap_is_memory_and_without_it_the_jobs_error() -> None:
+    """An extension's C code that fails an allocation under the cap returns without an exception (a SystemError):
+    that is the cap reached, not a bug of the job; without a cap, a SystemError stays the job's error."""
+    raising = "raise SystemError('error return without exception set')"
+    with WorkerPool(1) as pool:
+        assert pool.run(exec, raising, time_limit=60, memory_limit=4 * 2 ** 30).kind == "memory"
+        assert pool.run(exec, raising, time_limit=60).message == "SystemError: error return without exception set"
+
+
 def test_closed_pool_runs_nothing() -> None:
     pool = WorkerPool(1)
     pid = _pid(pool)

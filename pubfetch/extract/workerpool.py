@@ -73,12 +73,17 @@ def _limit_memory(limit: int) -> None:
         log.debug("worker memory limit not set: %s", exc)
 
 
-def _answer(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> tuple[OutcomeKind, Any]:
+def _answer(job: tuple[Callable[..., Any], tuple[Any, ...]], capped: bool) -> tuple[OutcomeKind, Any]:
+    """The job's answer. Under an address-space cap, a SystemError is memory too: C code of an extension (lxml) that
+    fails an allocation may return without setting an exception, which Python reports as a SystemError."""
     fn, args = job
     try:
         return "ok", fn(*args)
     except MemoryError:
         pass
+    except SystemError as exc:
+        if not capped:
+            return "raised", f"{type(exc).__name__}: {exc}"
     except BaseException as exc:  # noqa: BLE001 - whatever the job does, the parent gets an answer
         return "raised", f"{type(exc).__name__}: {exc}"
     gc.collect()  # the job's cyclic garbage (a parse tree) still holds the memory that sending the answer needs
@@ -130,7 +135,7 @@ def _serve(conn: Any, setup: Callable[[], None] | None, memory_limit: int) -> No
         else:
             if job is None:
                 return
-            reply = _answer(job)
+            reply = _answer(job, memory_limit > 0)
         try:
             try:
                 conn.send(reply)
