@@ -213,6 +213,7 @@ def test_fetch_many_reads_ids_one_batch_at_a_time(tmp_path: Path, carry: int) ->
     else:  # never more than the carried batches ahead of it, and whole batches only
         assert all(at % batch == 0 and (n // batch + 2) * batch <= at <= (n // batch + 2 + carry) * batch
                    for n, at in enumerate(seen_at)), seen_at
-    # one search per batch of 10 at most (the three yielded, and the fourth if it was asked before the stream was
-    # closed); two batches in flight that reach the search together share one request
-    assert services.counts["europepmc_search"] in (2, 3, 4)
+    # one search per batch of 10 read at most (the three yielded, and those begun after them before the stream was
+    # closed: one without carried batches, up to 1 + carry_batches with them); batches that reach the search
+    # together share one request
+    assert 2 <= services.counts["europepmc_search"] <= min(consumed // batch, 3 + 1 + carry)
