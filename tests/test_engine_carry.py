@@ -8,7 +8,6 @@ services."""
 from __future__ import annotations
 
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,8 +21,8 @@ from pubfetch.engine.service_batcher import BatchedService, Batcher
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.resources.pubstate import PubState
-from pubfetch.store import init_db, open_db
-from support.dbwait import stored_count, wait_while_running
+from pubfetch.store import init_db
+from support.dbwait import check_database, stored_count, wait_while_running
 from support.pubfetch_processes import service_env
 from support.synthetic import Article, SyntheticServices
 from support.waits import wait_until
@@ -149,26 +148,6 @@ def test_a_batch_with_a_publication_still_at_a_host_is_not_released():
     assert run.served == [[id(first)]]
 
 
-def _stored(db: Path) -> dict[str, dict]:
-    """The entries of the database by PMID; integrity_check passes and every entry is whole."""
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-    finally:
-        conn.close()
-    store = open_db(db)
-    try:
-        entries = {}
-        for ids in store.publication_ids():
-            pub = store.get_publication(ids)
-            assert pub is not None, ids
-            assert pub.pmid.content and pub.title.content and pub.abstract.content, pub.to_json()
-            entries[pub.pmid.content] = pub.to_json()
-    finally:
-        store.close()
-    return entries
-
-
 @pytest.mark.slow
 def test_a_run_killed_while_second_passes_are_carried_resumes_to_a_complete_database(tmp_path: Path):
     """A third of the PMIDs are found by Europe PMC's search only by PMCID and DOI (second passes), batches of 20,
@@ -190,13 +169,13 @@ def test_a_run_killed_while_second_passes_are_carried_resumes_to_a_complete_data
         wait_while_running(proc, lambda: stored_count(db) >= 30, ceiling_s=300.0, every_s=0.05)
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=60)
-        before = _stored(db)
+        before = check_database(db)
         rerun = subprocess.run(argv[:-2] + ["--log", str(tmp_path / "second.log")], env=env, cwd=REPO,
                                capture_output=True, text=True, timeout=600)
     assert rerun.returncode in (0, 1), rerun.stderr  # 1: the closed-access half has no full text anywhere
     if proc.returncode == -signal.SIGKILL:  # (a fast machine may have finished first: then there is nothing to resume)
         assert len(before) < n
-    after = _stored(db)
+    after = check_database(db)
     assert sorted(after) == sorted(services.pmids())
     for pmid, entry in after.items():
         article = Article(int(pmid) - 30_000_000)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -22,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from pubfetch.model.part_type import PartType
-from pubfetch.store import init_db, open_db
-from support.dbwait import stored_count, wait_while_running
+from pubfetch.store import init_db
+from support.dbwait import check_database, stored_count, wait_while_running
 from support.pubfetch_processes import service_env
 from support.synthetic import Article, SyntheticServices
 
@@ -39,31 +38,6 @@ def start(ids: Path, db: Path, env: dict[str, str]) -> subprocess.Popen[str]:
          "--quiet", "--no-rate-limit", "--no-javascript", "--batch-size", "5", "--threads", "4",
          "--retryLimit", "0"],
         env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def check_database(db: Path) -> dict[str, dict]:
-    """integrity_check passes, the file reopens as a pubfetch database, and every entry is whole and consistent."""
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-    finally:
-        conn.close()
-    store = open_db(db)
-    try:
-        entries = {}
-        for ids in store.publication_ids():
-            pub = store.get_publication(ids)
-            assert pub is not None, ids
-            # a whole entry: its IDs, and what the first resource (Europe PMC search) gives every publication
-            assert pub.pmid.content and pub.title.content and pub.abstract.content, pub.to_json()
-            entries[pub.pmid.content] = pub.to_json()
-        mapped = dict(store.publications_map())
-        assert set(mapped.values()) <= {e["pmid"]["content"] for e in entries.values()} | {
-            e["doi"]["content"] for e in entries.values()} | {e["pmcid"]["content"] for e in entries.values()}
-        assert store.publications_size() == len(entries)
-    finally:
-        store.close()
-    return entries
 
 
 def expect_complete(entries: dict[str, dict], pmids: list[str]) -> None:

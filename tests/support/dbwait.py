@@ -1,4 +1,5 @@
-"""Waiting for a running pubfetch process to reach a point in its database, for the tests that kill it there.
+"""Waiting for a running pubfetch process to reach a point in its database, for the tests that kill it there, and
+checking the database it leaves.
 
 A fixed sleep before a kill is a bet on the machine's speed; these poll the database instead, with a ceiling that only
 a hung run reaches.
@@ -11,6 +12,8 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from pubfetch.store import open_db
 
 
 def stored_count(db: Path, tables: tuple[str, ...] = ("publications",)) -> int:
@@ -30,3 +33,28 @@ def wait_while_running(proc: subprocess.Popen, reached: Callable[[], bool], ceil
     deadline = time.monotonic() + ceiling_s
     while proc.poll() is None and time.monotonic() < deadline and not reached():
         time.sleep(every_s)
+
+
+def check_database(db: Path) -> dict[str, dict]:
+    """integrity_check passes, the file reopens as a pubfetch database, and every entry is whole and consistent."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
+    store = open_db(db)
+    try:
+        entries = {}
+        for ids in store.publication_ids():
+            pub = store.get_publication(ids)
+            assert pub is not None, ids
+            # a whole entry: its IDs, and what the first resource (Europe PMC search) gives every publication
+            assert pub.pmid.content and pub.title.content and pub.abstract.content, pub.to_json()
+            entries[pub.pmid.content] = pub.to_json()
+        mapped = dict(store.publications_map())
+        assert set(mapped.values()) <= {e["pmid"]["content"] for e in entries.values()} | {
+            e["doi"]["content"] for e in entries.values()} | {e["pmcid"]["content"] for e in entries.values()}
+        assert store.publications_size() == len(entries)
+    finally:
+        store.close()
+    return entries
