@@ -10,76 +10,19 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import threading
-from collections.abc import Sequence
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-from pubfetch.engine.service_batcher import BatchedService, Batcher
 from pubfetch.model.part_type import PartType
-from pubfetch.model.publication import Publication
-from pubfetch.resources.pubstate import PubState
 from pubfetch.store import init_db
 from support.dbwait import check_database, stored_count, wait_while_running
 from support.pubfetch_processes import service_env
+from support.scripted_batcher import GUARD_S, UNPAYWALL, ScriptedBatcher
 from support.synthetic import Article, SyntheticServices
 from support.waits import wait_until
 
-#: Ceiling of every wait for an event (only a batcher that never sends reaches it: the test then fails).
-GUARD_S = 30.0
-SEARCH = "http://ebi.test/search"
-UNPAYWALL = "http://unpaywall.test/v2/"
 REPO = Path(__file__).resolve().parents[1]
-
-
-class Run:
-    """A batcher with a clock the test sets, whose search step records the batches it is asked for."""
-
-    def __init__(self, margin_s: float = 1.0) -> None:
-        self.now = 0.0
-        self.batcher = Batcher(SimpleNamespace(client=None), settle_s=GUARD_S,  # type: ignore[arg-type]
-                               margin_s=margin_s, clock=lambda: self.now)
-        self.service = BatchedService(lambda ctx: SEARCH, lambda ctx: 10)
-        self.served: list[list[int]] = []
-        self.threads: list[threading.Thread] = []
-        self.released: list[int] = []
-
-    def step(self, ctx: object, states: Sequence[PubState]) -> None:
-        self.served.append([id(state) for state in states])
-
-    def serve(self, state: PubState) -> None:
-        self.threads.append(threading.Thread(target=self.batcher.serve, args=(self.step, self.service, state)))
-        self.threads[-1].start()
-
-    def start(self, flow: int, count: int) -> list[PubState]:
-        """Batch ``flow`` of the run with ``count`` publications, its release recorded."""
-        states = [PubState(Publication()) for _ in range(count)]
-        self.batcher.start(states, flow, lambda: self.released.append(flow))
-        return states
-
-    def busy_unpaywall(self, queued: int, flow: int = 99) -> list[PubState]:
-        """``queued`` publications of another batch waiting for Unpaywall, which answered two of them 0.1 s apart."""
-        states = [PubState(Publication()) for _ in range(queued + 2)]
-        self.batcher.start(states, flow)
-        for state in states:
-            self.batcher.requesting(state, True, UNPAYWALL)
-        for state in states[:2]:
-            self.now += 0.1
-            self.batcher.requesting(state, False, UNPAYWALL)
-            self.batcher.finished(state)
-        return states[2:]
-
-    def answer(self, states: list[PubState]) -> None:
-        for state in states:
-            self.now += 0.1
-            self.batcher.requesting(state, False, UNPAYWALL)
-            self.batcher.finished(state)
-
-    def join(self) -> None:
-        for thread in self.threads:
-            thread.join(GUARD_S)
 
 
 def test_the_second_passes_of_three_batches_of_the_run_go_in_one_request():
@@ -87,8 +30,8 @@ def test_the_second_passes_of_three_batches_of_the_run_go_in_one_request():
     pass at the search, held for company: the batch is released then (not before), the next one starts and its second
     passes join the same held request, which goes once Unpaywall is within the margin of done: one search request for
     the three batches' second passes, where a batch that ended only with its last publication made one each."""
-    run = Run(margin_s=1.0)
-    queued = run.busy_unpaywall(60)  # 6 s of work before the bound
+    run = ScriptedBatcher(margin_s=1.0)
+    queued = run.busy_unpaywall(60, flow=99)  # 6 s of work before the bound
     expected: list[int] = []
     for flow in (1, 2, 3):
         done, *second = run.start(flow, 3)
@@ -111,8 +54,8 @@ def test_the_second_passes_of_three_batches_of_the_run_go_in_one_request():
 def test_the_oldest_batchs_held_request_goes_when_it_is_urged():
     """At the memory's bound (the most batches of the run begun and not reported) the requests holding the oldest
     batch's publications go at once, with whatever joined them, though the bound still has work."""
-    run = Run(margin_s=1.0)
-    run.busy_unpaywall(60)
+    run = ScriptedBatcher(margin_s=1.0)
+    run.busy_unpaywall(60, flow=99)
     (first,) = run.start(1, 1)
     run.serve(first)
     wait_until(lambda: run.released == [1], GUARD_S, "batch 1 released")
@@ -131,7 +74,7 @@ def test_a_batch_with_a_publication_still_at_a_host_is_not_released():
     """Release needs every unfinished publication parked in a held request: one still asking a host keeps its batch in
     flight (the held one waits for it within the margin, as its batch's last), and the batch is released only as
     that one is done."""
-    run = Run(margin_s=1.0)
+    run = ScriptedBatcher(margin_s=1.0)
     first, other = run.start(1, 2)
     run.batcher.requesting(other, True, UNPAYWALL)
     run.serve(first)

@@ -4,22 +4,13 @@ are driven with a clock the test sets; the batcher is driven directly, its step 
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Sequence
-from types import SimpleNamespace
-
 import pytest
 
-from pubfetch.engine.service_batcher import BatchedService, Batcher
 from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
 from pubfetch.model.publication import Publication
 from pubfetch.resources.pubstate import PubState
+from support.scripted_batcher import GUARD_S, SEARCH, UNPAYWALL, ScriptedBatcher
 from support.waits import wait_until
-
-#: Ceiling of every wait for an event (only a batcher that never sends reaches it: the test then fails).
-GUARD_S = 30.0
-SEARCH = "http://ebi.test/search"
-UNPAYWALL = "http://unpaywall.test/v2/"
 
 
 def test_a_partial_batch_waits_only_while_another_host_has_more_work_and_something_moves():
@@ -99,45 +90,10 @@ def test_a_hosts_work_is_its_requests_out_times_the_time_between_its_answers():
     assert load.bound_s(now=1.1, other_than="ebi.test") == 0.0  # unpaywall.test's 3 left are overdue by then
 
 
-class Run:
-    """A batcher with a clock the test sets, whose step records the batches it is asked for."""
-
-    def __init__(self, margin_s: float = 1.0) -> None:
-        self.now = 0.0
-        self.batcher = Batcher(SimpleNamespace(client=None), settle_s=GUARD_S,  # type: ignore[arg-type]
-                               margin_s=margin_s, clock=lambda: self.now)
-        self.service = BatchedService(lambda ctx: SEARCH, lambda ctx: 10)
-        self.served: list[list[int]] = []
-        self.threads: list[threading.Thread] = []
-
-    def step(self, ctx: object, states: Sequence[PubState]) -> None:
-        self.served.append([id(state) for state in states])
-
-    def serve(self, state: PubState) -> None:
-        self.threads.append(threading.Thread(target=self.batcher.serve, args=(self.step, self.service, state)))
-        self.threads[-1].start()
-
-    def busy_unpaywall(self, queued: int, flow: int = 2) -> list[PubState]:
-        """``queued`` publications of batch ``flow`` waiting for Unpaywall, which answered two of them 0.1 s apart."""
-        states = [PubState(Publication()) for _ in range(queued + 2)]
-        self.batcher.start(states, flow)
-        for state in states:
-            self.batcher.requesting(state, True, UNPAYWALL)
-        for state in states[:2]:
-            self.now += 0.1
-            self.batcher.requesting(state, False, UNPAYWALL)
-            self.batcher.finished(state)
-        return states[2:]
-
-    def join(self) -> None:
-        for thread in self.threads:
-            thread.join(GUARD_S)
-
-
 def test_second_passes_trickling_out_of_a_busy_host_ride_together_and_go_when_it_is_nearly_done():
     """Unpaywall has 5 s of work before it (the other batch in flight's publications); the first second-pass search
     is held, the next joins it, and both go in one request once Unpaywall is within the margin of done."""
-    run = Run(margin_s=1.0)
+    run = ScriptedBatcher(margin_s=1.0)
     queued = run.busy_unpaywall(50)
     first, second = PubState(Publication()), PubState(Publication())
     run.batcher.start([first, second], 1)
@@ -164,7 +120,7 @@ def test_a_batch_does_not_wait_for_a_request_overdue_by_its_hosts_pace():
     """The publications the batch could wait for (of its own batch) are at a host whose answers are later than its
     pace promised (they may be waiting for this very batch): once the time their host was expected to need has passed,
     the batch goes."""
-    run = Run(margin_s=1.0)
+    run = ScriptedBatcher(margin_s=1.0)
     queued = run.busy_unpaywall(30, flow=1)  # 3 s of work at 0.1 s per answer
     first = PubState(Publication())
     run.batcher.start([first], 1)
@@ -183,7 +139,7 @@ def test_a_batch_does_not_wait_for_a_request_overdue_by_its_hosts_pace():
 def test_near_the_bounds_end_the_last_publications_of_the_batchs_own_batch_ride_together():
     """Unpaywall has only its last three publications before it, all of the held publication's batch: the batch
     waits for them (its batch ends with the last of them anyway) and carries those that come."""
-    run = Run(margin_s=1.0)
+    run = ScriptedBatcher(margin_s=1.0)
     last = run.busy_unpaywall(3, flow=1)
     first = PubState(Publication())
     run.batcher.start([first], 1)
@@ -199,7 +155,7 @@ def test_near_the_bounds_end_the_last_publications_of_the_batchs_own_batch_ride_
 
 
 def test_a_batch_goes_at_once_when_nothing_else_moves_or_its_own_host_has_the_most_work():
-    run = Run(margin_s=1.0)
+    run = ScriptedBatcher(margin_s=1.0)
     alone = PubState(Publication())
     run.batcher.start([alone], 1)
     run.serve(alone)  # no other publication: nothing could join
@@ -207,7 +163,7 @@ def test_a_batch_goes_at_once_when_nothing_else_moves_or_its_own_host_has_the_mo
     run.join()
     assert run.served == [[id(alone)]]
 
-    run = Run(margin_s=1.0)
+    run = ScriptedBatcher(margin_s=1.0)
     run.busy_unpaywall(10)  # 1 s of work
     fulltexts = [PubState(Publication()) for _ in range(40)]  # 4 s of work for the batch's own host
     run.batcher.start(fulltexts, 2)
@@ -226,7 +182,7 @@ def test_a_batch_goes_at_once_when_nothing_else_moves_or_its_own_host_has_the_mo
 
 
 def test_a_full_batch_goes_at_once_and_no_margin_means_no_holding():
-    run = Run(margin_s=1.0)
+    run = ScriptedBatcher(margin_s=1.0)
     run.busy_unpaywall(100)
     members = [PubState(Publication()) for _ in range(10)]
     run.batcher.start(members, 1)
@@ -236,7 +192,7 @@ def test_a_full_batch_goes_at_once_and_no_margin_means_no_holding():
     run.join()
     assert [len(batch) for batch in run.served] == [10]
 
-    run = Run(margin_s=-1.0)
+    run = ScriptedBatcher(margin_s=-1.0)
     run.busy_unpaywall(100)
     lone = PubState(Publication())
     run.batcher.start([lone], 1)
