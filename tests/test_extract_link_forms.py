@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from pubfetch.extract.link_forms import Registry, _name_keys, begins_word, curie_prefixes, names_in, registries
+from pubfetch.extract.link_forms import (
+    Registry,
+    _name_keys,
+    begins_word,
+    curie_prefixes,
+    names_at_key,
+    names_in,
+    registries,
+)
 from pubfetch.extract.pubmed import parse_pubmed_xml
 
 
@@ -37,12 +45,7 @@ def _names_by_search(text: str) -> list[tuple[int, Registry]]:
     lowered = text.lower()
     found = []
     for key, lower, regs, _ in _name_keys():
-        within = lowered if lower else text
-        at = within.find(key)
-        while at >= 0:
-            if begins_word(text, at):
-                found += [(at, r) for r in regs if r.names is not None and r.names.match(text, at)]
-            at = within.find(key, at + 1)
+        found += names_at_key(text, lowered if lower else text, key, regs)
     return sorted(dict.fromkeys(found), key=lambda item: item[0])
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["Form", "Registry", "any_form", "begins_word", "curie_prefixes", "names_in", "registries", "starts"]
+__all__ = ["Form", "Registry", "any_form", "begins_word", "curie_prefixes", "names_at_key", "names_in", "registries",
+           "starts"]
 
 
 _WORD = re.compile(r"\w+")
@@ -165,10 +166,17 @@ def names_in(text: str) -> list[tuple[int, Registry]]:
     for key, lower, regs, word in _name_keys():
         if word and word not in (lower_words if lower else written):
             continue
-        within = lowered if lower else text
-        at = within.find(key)
-        while at >= 0:
-            if begins_word(text, at):
-                found += [(at, r) for r in regs if r.names is not None and r.names.match(text, at)]
-            at = within.find(key, at + 1)
+        found += names_at_key(text, lowered if lower else text, key, regs)
     return sorted(dict.fromkeys(found), key=lambda item: item[0])
+
+
+def names_at_key(text: str, within: str, key: str, regs: Sequence[Registry]) -> list[tuple[int, Registry]]:
+    """Where ``text`` names one of ``regs`` at a place of its first word ``key`` in ``within`` (the text or its lower
+    case), each place that begins a word tried against those registries' names."""
+    found = []
+    at = within.find(key)
+    while at >= 0:
+        if begins_word(text, at):
+            found += [(at, r) for r in regs if r.names is not None and r.names.match(text, at)]
+        at = within.find(key, at + 1)
+    return found
