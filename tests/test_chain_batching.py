@@ -10,6 +10,7 @@ fullTextXML answers after a delay, so that the open-access publications leave it
 
 from __future__ import annotations
 
+import threading
 import time
 from urllib.parse import urlsplit
 
@@ -23,17 +24,31 @@ from support.synthetic import SCHOLARLY_OFF, SyntheticServices, in_process_hosts
 GAP = 0.2
 
 
-def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str]) -> tuple[list[Publication], list[str]]:
-    """Fetch ``pmids`` in one batch; returns the publications and the services asked, in the order sent."""
+def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str], *, last_fulltext_after: str = "",
+                             fulltexts: int = 0) -> tuple[list[Publication], list[str]]:
+    """Fetch ``pmids`` in one batch; returns the publications and the services asked, in the order sent.
+
+    With ``last_fulltext_after``, the last of ``fulltexts`` fullTextXML answers also waits until that service has been
+    asked (at most a minute): "while the full texts are still coming" then holds on a loaded machine too, where the
+    other publications' steps may take longer than the full texts' ``GAP`` seconds each."""
     transport, endpoints = in_process_hosts(services)
     inner = transport.answer_for
     sent: list[str] = []
+    asked = threading.Event()
+    answered_fulltexts = 0
 
     def slow_fulltext(request):
+        nonlocal answered_fulltexts
         path = urlsplit(request.url).path
+        service = services._service(path)
         if path.endswith("/fullTextXML"):
             time.sleep(GAP)
-        sent.append(services._service(path))
+            answered_fulltexts += 1
+            if last_fulltext_after and answered_fulltexts == fulltexts:
+                asked.wait(60)
+        sent.append(service)
+        if service == last_fulltext_after:
+            asked.set()
         return inner(request)
 
     transport.answer_for = slow_fulltext  # type: ignore[method-assign]
@@ -63,7 +78,7 @@ def test_publications_reaching_a_step_together_do_not_wait_for_the_trickle():
     the open-access half is asked for in a second efetch after its full texts: one request per group that arrives
     together, and the closed-access publications ask doi.org and Unpaywall while the full texts are still coming."""
     services = SyntheticServices(24)
-    pubs, sent = fetch_with_slow_fulltext(services, services.pmids())
+    pubs, sent = fetch_with_slow_fulltext(services, services.pmids(), last_fulltext_after="unpaywall", fulltexts=12)
     assert services.counts["europepmc_search"] == 1
     assert services.counts["annotations"] == 1
     assert services.counts["efetch_pubmed"] == 2
