@@ -24,7 +24,8 @@ def encode_summary(summary: Any) -> dict[str, Any]:
             out[f.name] = value
     each = getattr(summary, "each", None)
     if each is not None:
-        out[PAPERS] = [[list(ids), encode_summary(one)] for ids, one in each]
+        # each paper's counts without its zeros (mostly zeros: a result of thousands of papers stays small)
+        out[PAPERS] = [[list(ids), {k: v for k, v in encode_summary(one).items() if v}] for ids, one in each]
     return out
 
 
