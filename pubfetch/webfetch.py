@@ -260,7 +260,7 @@ class _PageBatches:
         self.ctx, self.kind, self.writer, self.progress = ctx, kind, writer, progress
         self.done = 0  # pages got
         self.finished = 0  # pages of the batch whose fetch ended (got or not)
-        self.keeping = 0  # pages being stored and counted now
+        self.keeping: set[int] = set()  # the threads storing and counting a page now
         self.cut = False  # the batch was interrupted: no page is kept from then on
         self.ended = threading.Condition()
 
@@ -272,9 +272,11 @@ class _PageBatches:
         except KeyboardInterrupt:
             with self.ended:
                 # from now on a page whose fetch ends is dropped, and one being stored is counted before the run's
-                # summary (a database write, no request: no time bound needed)
+                # summary (a database write, no request: no time bound needed); not this thread's own, which the
+                # interrupt ended (a batch of one runs inline)
                 self.cut = True
-                self.ended.wait_for(lambda: self.keeping == 0)
+                me = threading.get_ident()
+                self.ended.wait_for(lambda: not self.keeping - {me})
             _interrupted(self.ctx, partial(self._drained, len(pairs)))
             raise
         if self.writer is not None:
@@ -287,12 +289,12 @@ class _PageBatches:
             with self.ended:
                 if self.cut or _stopping(self.ctx):
                     return page
-                self.keeping += 1
+                self.keeping.add(threading.get_ident())
             try:
                 self._keep(page, fetched)
             finally:
                 with self.ended:
-                    self.keeping -= 1
+                    self.keeping.discard(threading.get_ident())
                     self.ended.notify_all()
             return page
         finally:
