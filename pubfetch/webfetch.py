@@ -20,6 +20,7 @@ from functools import partial
 from itertools import islice
 from typing import Final
 
+from pubfetch import interrupts
 from pubfetch.config import FetchConfig
 from pubfetch.console import retry_note
 from pubfetch.engine.assembly import FetchRun
@@ -239,50 +240,80 @@ def fetch_pages(urls: Iterable[str], kind: str = "webpages", db: DbLike = None, 
         # other pubfetch process (``rate_limits=False`` to opt out), as fetch_many's do
         ctx = context or stack.enter_context(FetchRun(cfg)).context
         writer = stack.enter_context(StoreWriter(store)) if store is not None else None
-        done = finished = 0  # pages got; pages whose fetch ended (got or not)
-        ended = threading.Condition()
-
-        def fetch_one(pair: tuple[Webpage | None, str]) -> Webpage:
-            # stored and counted as it completes: an interrupted batch keeps (and reports) the pages it got, and
-            # not those its interrupt cut
-            nonlocal done, finished
-            try:
-                page, fetched = get_webpage(ctx, pair[0], pair[1])
-                if _stopping(ctx):
-                    return page
-                storable = not fetched or _fit_to_cap(ctx, page)
-                if writer is not None and fetched and storable:
-                    writer.put_page(kind, page)
-                with ended:
-                    done += 1
-                    if progress is not None:
-                        progress(done, page)
-                return page
-            finally:
-                with ended:
-                    finished += 1
-                    ended.notify_all()
-
-        def drained(count: int) -> None:
-            with ended:  # a page rendered with JavaScript is not cut: its browser is killed at close
-                ended.wait_for(lambda: finished >= count, timeout=_DRAIN_S)
-
+        batches = _PageBatches(ctx, kind, writer, progress)
         iterator = iter(urls)
         while True:
             batch = list(islice(iterator, cfg.batching.batch_size))
             if not batch:
                 return
             olds = [store.get_page(kind, url) if store is not None and use_stored else None for url in batch]
-            with ended:
-                finished = 0
+            yield from batches.run(list(zip(olds, batch, strict=True)))
+
+
+class _PageBatches:
+    """The batches of one :func:`fetch_pages` call: each page stored and counted as it completes, so an interrupted
+    batch keeps (and reports) the pages it got, and neither stores nor counts those whose fetch ended after the
+    interrupt (cut, or not sent), however long they take to end."""
+
+    def __init__(self, ctx: Context, kind: str, writer: StoreWriter | None,
+                 progress: Callable[[int, Webpage], None] | None) -> None:
+        self.ctx, self.kind, self.writer, self.progress = ctx, kind, writer, progress
+        self.done = 0  # pages got
+        self.finished = 0  # pages of the batch whose fetch ended (got or not)
+        self.keeping: set[int] = set()  # the threads storing and counting a page now
+        self.cut = False  # the batch was interrupted: no page is kept from then on
+        self.ended = threading.Condition()
+
+    def run(self, pairs: list[tuple[Webpage | None, str]]) -> list[Webpage]:
+        with self.ended:
+            self.finished = 0
+        try:
+            pages = self.ctx.map(self._fetch_one, pairs)
+        except KeyboardInterrupt:
+            with self.ended:
+                # from now on a page whose fetch ends is dropped, and one being stored is counted before the run's
+                # summary (a database write, no request: no time bound needed); not this thread's own, which the
+                # interrupt ended (a batch of one runs inline)
+                self.cut = True
+                me = threading.get_ident()
+                self.ended.wait_for(lambda: not self.keeping - {me})
+            _interrupted(self.ctx, partial(self._drained, len(pairs)))
+            raise
+        if self.writer is not None:
+            self.writer.commit()
+        return pages
+
+    def _fetch_one(self, pair: tuple[Webpage | None, str]) -> Webpage:
+        try:
+            page, fetched = get_webpage(self.ctx, pair[0], pair[1])
+            with self.ended:
+                if self.cut or _stopping(self.ctx):
+                    return page
+                self.keeping.add(threading.get_ident())
             try:
-                pages = ctx.map(fetch_one, list(zip(olds, batch, strict=True)))
-            except KeyboardInterrupt:
-                _interrupted(ctx, partial(drained, len(batch)))
-                raise
-            if writer is not None:
-                writer.commit()
-            yield from pages
+                self._keep(page, fetched)
+            finally:
+                with self.ended:
+                    self.keeping.discard(threading.get_ident())
+                    self.ended.notify_all()
+            return page
+        finally:
+            with self.ended:
+                self.finished += 1
+                self.ended.notify_all()
+
+    def _keep(self, page: Webpage, fetched: bool) -> None:
+        storable = not fetched or _fit_to_cap(self.ctx, page)
+        if self.writer is not None and fetched and storable:
+            self.writer.put_page(self.kind, page)
+        with self.ended:
+            self.done += 1
+            if self.progress is not None:
+                self.progress(self.done, page)
+
+    def _drained(self, count: int) -> None:
+        with self.ended:  # a page rendered with JavaScript is not cut: its browser is killed at close
+            self.ended.wait_for(lambda: self.finished >= count, timeout=_DRAIN_S)
 
 
 #: How long an interrupted batch of pages waits for its cut fetches to end before the interrupt goes on.
@@ -298,8 +329,10 @@ def _fit_to_cap(ctx: Context, page: Webpage) -> bool:
 
 
 def _stopping(ctx: Context) -> bool:
+    """Whether the run is stopping: its context was interrupted, or (the command line) Ctrl-C came, which stays true
+    after an interrupted batch gives the context back, so a fetch cut then is not reported as a failure."""
     watch = getattr(ctx.client, "watch", None)
-    return bool(watch is not None and watch.stopped)
+    return bool(watch is not None and watch.stopped) or interrupts.interrupted()
 
 
 def _interrupted(ctx: Context, drained: Callable[[], object]) -> None:

@@ -100,6 +100,13 @@ def test_cli_queue_detach_job_status_and_library(tmp_path: Path, pg_url: str, re
             assert "pubfetch: 6 publications: 6 fetched, 0 skipped; 3 final, 3 partial, 0 failed" in run.stderr
             assert "Traceback" not in run.stderr and "Error" not in run.stderr, run.stderr  # none at exit either
             assert [line.split("]")[0].split(",")[0].lstrip("[") for line in run.stdout.splitlines()] == pmids[:6]
+            # a local step, then the queued one, of the same papers: each counted once, by the job's count of it
+            # (the workers list their papers), fetched since the local step asked the services
+            both = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-fetch", "-db-fetch", pg_url,
+                                   "--queue", redis_url, "--batch-size", "2"], env=env, capture_output=True, text=True,
+                                  timeout=180)
+            assert "pubfetch: 6 publications: 6 fetched, 0 skipped; 3 final, 3 partial, 0 failed" in both.stderr, (
+                both.stderr)
             detached = subprocess.run([sys.executable, "-m", "pubfetch", "-pub-file", ids, "-db-fetch-end", pg_url,
                                        "--queue", redis_url, "--detach"], env=env, capture_output=True, text=True,
                                       timeout=60)

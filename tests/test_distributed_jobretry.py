@@ -88,11 +88,13 @@ def test_a_publication_once_left_to_the_retry_is_counted_apart_by_whoever_settle
     retried = EachCounted()
     retried.count(init_publication(PublicationIds("1"), ARGS), ARGS, fetched=True)
     retry.settle(retried)
-    assert [(c["total"], c["fetched"]) for c in counted_apart(client, prefix, "job5")] == [(1, 1)]
+    assert [(ids, c["total"], c["fetched"]) for ids, c in counted_apart(client, prefix, "job5")] == [(["1"], 1, 1)]
     again = EachCounted()
     for pmid in ("1", "2"):
         again.count(init_publication(PublicationIds(pmid), ARGS), ARGS, fetched=False)
     retry.settle(again, again)
     assert (again.total, again.skipped) == (1, 1)  # 2 only: 1 is the job's to count
-    assert [(c["total"], c["skipped"], c["fetched"]) for c in counted_apart(client, prefix, "job5")] == [(1, 1, 0)]
+    assert [ids for ids, _ in again.each] == [("2",)]  # and only 2 is among the batch's papers
+    assert [(ids, c["total"], c["skipped"], c["fetched"]) for ids, c in counted_apart(client, prefix, "job5")] == [
+        (["1"], 1, 1, 0)]
     assert counted_apart(client, prefix, "job6") == []

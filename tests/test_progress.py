@@ -9,14 +9,16 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 import pubfetch
 from pubfetch.cli.main import main
-from support.loopback import Reply
+from support.loopback import Reply, Request
 from support.synthetic import Article, SyntheticServices, use_services
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,18 +26,22 @@ N = 6  # articles 0, 2, 4 are open access (complete after the services); 1, 3, 5
 SLOW_S = 5.0
 
 
-def slow_links(services: SyntheticServices, delay: float | None) -> None:
-    """Unpaywall points the closed-access articles at a PDF that takes ``delay`` seconds to come (``None``: that never
-    comes while the client waits for it), on a host of its own (``localhost``, the same server), as a publisher's
-    would be: the services' host is not held up by it."""
+def slow_links(services: SyntheticServices, until: threading.Event | None) -> None:
+    """Unpaywall points the closed-access articles at a PDF that is gone (404), said only once ``until`` is set
+    (``None``: never, while the client waits for it), on a host of its own (``localhost``, the same server), as a
+    publisher's would be: the services' host is not held up by it."""
     for i in range(1, N, 2):
         doi = Article(i).doi.upper()
         pdf = services.server.url(f"/slow/{i}.pdf").replace("//127.0.0.1:", "//localhost:")
         record = {"doi": doi.lower(), "is_oa": True, "title": None,
                   "best_oa_location": {"url_for_pdf": pdf}, "oa_locations": []}
         services.extra[f"/unpaywall/{doi}"] = Reply(200, json.dumps(record), "application/json")
-        services.extra[f"/slow/{i}.pdf"] = (Reply(hold=True) if delay is None
-                                             else Reply(404, "gone", "text/plain", delay=delay))
+        services.extra[f"/slow/{i}.pdf"] = Reply(hold=True) if until is None else partial(_gone_once, until)
+
+
+def _gone_once(until: threading.Event, _request: Request) -> Reply:
+    assert until.wait(300)  # a ceiling only a run that never reports the others reaches
+    return Reply(404, "gone", "text/plain")
 
 
 def stored_pmids(db: Path) -> set[str]:
@@ -52,13 +58,18 @@ def test_each_publication_is_stored_and_reported_when_it_completes_not_when_its_
         env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = env / "pubs.db"
     reports: list[tuple[int, str, bool]] = []
+    # the closed-access ones' PDFs answer once three publications were reported: events, not a delay, decide that the
+    # open-access ones come first (a loaded machine could take longer than any delay to complete them)
+    three_reported = threading.Event()
 
     def progress(done: int, pub: pubfetch.Publication) -> None:
         reports.append((done, pub.pmid.content, pub.pmid.content in stored_pmids(db)))
+        if done == 3:
+            three_reported.set()
 
     with SyntheticServices(N) as services:
         use_services(monkeypatch, env, services)
-        slow_links(services, delay=1.0)
+        slow_links(services, three_reported)
         pubs = list(pubfetch.fetch_many([Article(i).pmid for i in range(N)], db=db, progress=progress,
                                         allow_private_addresses=True, threads=N,
                                         # no waiting for company: the open-access ones' requests would wait for the
@@ -79,7 +90,7 @@ def test_sigint_mid_batch_keeps_the_completed_publications(env: Path) -> None:
     ids = env / "ids.txt"
     ids.write_text("".join(Article(i).pmid + "\n" for i in range(N)))
     with SyntheticServices(N) as services:
-        slow_links(services, delay=None)
+        slow_links(services, None)
         child_env = dict(os.environ)
         for name, value in vars(services.endpoints()).items():
             child_env[f"PUBFETCH_{name.upper()}_URL"] = value

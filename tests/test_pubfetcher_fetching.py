@@ -147,22 +147,25 @@ def test_fulltext_xml_keeps_pubfetchers_rule_when_the_search_answered() -> None:
 
 
 class Gate:
-    """Holds each request until ``want`` requests are in at once, then a little longer, so that a request the client
-    should have held back has the time to come in too: the most seen at once is ``want`` exactly when the client keeps
-    to it (the pass does not depend on timing; only a client letting too many through shows more)."""
+    """Holds each request until ``want`` requests are in at once (or all ``total`` have come: the last ones may have
+    no company), then a little longer, so that a request the client should have held back has the time to come in
+    too: the most seen at once is ``want`` exactly when the client keeps to it (the pass does not depend on timing;
+    only a client letting too many through shows more)."""
 
-    def __init__(self, want: int) -> None:
-        self.want = want
+    def __init__(self, want: int, total: int) -> None:
+        self.want, self.total = want, total
         self.cond = threading.Condition()
-        self.inside = 0
-        self.most = 0
+        self.inside = self.arrived = self.most = 0
 
     def __call__(self, req: Request) -> Reply:
         with self.cond:
             self.inside += 1
+            self.arrived += 1
             self.most = max(self.most, self.inside)
             self.cond.notify_all()
-            self.cond.wait_for(lambda: self.inside >= self.want, timeout=10)
+            # events, not a time: on a loaded machine the next request may take seconds to come in (the ceiling is
+            # for a client that never sends it)
+            self.cond.wait_for(lambda: self.inside >= self.want or self.arrived >= self.total, timeout=300)
         time.sleep(0.1)
         with self.cond:
             self.inside -= 1
@@ -175,7 +178,7 @@ def test_connections_per_host_bounds_concurrent_requests_to_one_host(capsys, tmp
     """The seed's one connection per host by default; more only when asked (a documented difference from
     PubFetcher's develop branch, which lets four through: docs/limits.md)."""
     monkeypatch.setenv("PUBFETCH_RATE_DB", str(tmp_path / "rates.sqlite"))
-    gate = Gate(want=per_host)
+    gate = Gate(want=per_host, total=4)
     with LoopbackServer({"/p*": gate}) as server:
         urls = [server.url(f"/p{i}") for i in range(4)]
         code = main(["-web", *urls, "-fetch", "--threads", "4", "--connections-per-host", str(per_host), "-count",

@@ -65,6 +65,12 @@ def content(pub: Publication) -> dict[str, object]:
     return out
 
 
+def sources(pub: Publication) -> dict[str, str]:
+    """Where each part came from (its type), to tell a failure's cause: which service served what."""
+    return {name.value: part.type.value for name in PARTS if (part := pub.part(name)) is not None
+            and getattr(part, "type", None) is not None}
+
+
 @pytest.mark.slow
 def test_chaos_batch_of_a_thousand_then_a_healthy_rerun_completes_everything(tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="pubfetch.engine")
@@ -96,7 +102,8 @@ def test_chaos_batch_of_a_thousand_then_a_healthy_rerun_completes_everything(tmp
                 if pub.state.fetch_exception:
                     continue  # a retry is recorded as due
                 # a publisher page that failed in a way PubFetcher deems lasting: not final, and retried by retryLimit
-                assert not pub.is_final(args), (pmid, content(pub), content(reference[pmid]))
+                assert not pub.is_final(args), (pmid, content(pub), content(reference[pmid]), sources(pub),
+                                                sources(reference[pmid]), reference[pmid].is_final(args))
                 assert pub.state.can_fetch(pub, args)
                 assert content(pub)["title"] == content(reference[pmid])["title"]
         finally:

@@ -60,7 +60,7 @@ def test_sigkill_mid_batch_leaves_whole_entries(tmp_path: Path) -> None:
         wait_while_running(proc, lambda: stored_count(db, ("publications", "webpages")) > total, ceiling_s=120.0)
         time.sleep(0.13 * round_no)
         proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
+        proc.wait(timeout=120)
         assert proc.returncode == -signal.SIGKILL
         proc.stdout.close()
         if proc.stderr:

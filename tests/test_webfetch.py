@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pubfetch import webfetch
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.caps import entry_bytes
@@ -135,6 +136,46 @@ def test_an_interrupted_batch_keeps_what_it_stored_cuts_the_rest_and_leaves_the_
             store.close()
         [again] = list(fetch_pages([site.url("/tool")], context=ctx, config=ctx.config, use_stored=False))
     assert again.content == LONG.strip()
+
+
+def test_a_page_whose_cut_fetch_ends_after_the_interrupt_is_not_counted(monkeypatch):
+    """The interrupted batch waits only a while for its cut fetches before giving the context back; one that ends
+    later (on a loaded machine) is still the interrupt's: not counted (the command's summary counts through
+    ``progress``), as if it had ended at once."""
+    held = threading.Event()
+    given_back = threading.Event()  # set once the interrupt has reached the caller, the context given back
+    real_get_webpage = webfetch.get_webpage
+
+    def hold(_request: Request) -> Reply:
+        held.set()
+        return Reply(hold=True)
+
+    def ends_late(ctx: Context, old: Webpage | None, url: str) -> tuple[Webpage, bool]:
+        got = real_get_webpage(ctx, old, url)
+        if url.endswith("/held"):
+            assert given_back.wait(60)
+        return got
+
+    counted: list[str] = []
+
+    def interrupt(_done: int, page: Webpage) -> None:
+        counted.append(page.start_url)
+        assert held.wait(60)  # the other page is in flight
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(webfetch, "get_webpage", ends_late)
+    monkeypatch.setattr(webfetch, "_DRAIN_S", 0.0)  # the wait for the cut fetches runs out at once
+    with LoopbackServer({"/tool": Reply(200, f"<html><body><p>{LONG}</p></body></html>"), "/held": hold}) as site:
+        with context(timeout=600_000) as ctx:
+            with pytest.raises(KeyboardInterrupt):
+                within(60, lambda: list(fetch_pages([site.url("/tool"), site.url("/held")], context=ctx,
+                                                    config=ctx.config, progress=interrupt)))
+            given_back.set()
+            # both of the context's threads free at once: the held page's fetch has ended, the context still open
+            both = threading.Barrier(2)
+            within(60, lambda: ctx.map(lambda _: both.wait(60), [0, 1]))
+            assert site.count("/held") == 1
+    assert counted == [site.url("/tool")]
 
 
 def test_a_webpage_over_its_page_time_limit_is_abandoned_counted_failed_and_the_next_is_read(

@@ -68,13 +68,25 @@ def fetch_step(ids: Iterable[PublicationIds], db: str, queue: str, session: Sess
         raise UsageError(str(e)) from None
     log.info("%s", status)
     # the run's summary line and exit status count the workers' entries as they count a local fetch's
-    from pubfetch.distributed.tasks import add_summary, encode_summary
-
     session.fetched_publications = True
-    add_summary(session.summary, encode_summary(status.summary))
+    _count(session, status)
     session.job_exit = max(session.job_exit, job_exit(status))
     if status.failed:
         log.error("%s", status.report())  # each reason says where to look (a worker's log) or what to do
+
+
+def _count(session: Session, status: JobStatus) -> None:
+    """The job's counts into the command's summary: paper by paper when the workers listed their papers and the
+    command counts each paper once across its steps (another step may have got the same papers), else as a whole."""
+    from pubfetch.distributed.counts import add_summary, decode_summary, encode_summary
+    from pubfetch.engine.command_summary import CommandSummary, paper_keys
+
+    summary = session.summary
+    if status.papers is None or not isinstance(summary, CommandSummary):
+        add_summary(summary, encode_summary(status.summary))
+        return
+    for ids, counts in status.papers:
+        summary.count_paper(paper_keys(ids), decode_summary(counts))
 
 
 def job_status(job_id: str, queue: str | None) -> tuple[str, int]:

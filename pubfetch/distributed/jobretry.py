@@ -145,9 +145,16 @@ def _take_out(summary: BatchSummary, one: BatchSummary) -> None:
     for f in dataclasses.fields(summary):
         if f.name != "eligible_at" and isinstance(getattr(summary, f.name), int):
             setattr(summary, f.name, getattr(summary, f.name) - getattr(one, f.name))
+    if isinstance(summary, EachCounted):  # nor is it among the batch's papers
+        summary.each = [(ids, counted) for ids, counted in summary.each if counted is not one]
 
 
-def counted_apart(client: Any, prefix: str, job: str) -> list[dict[str, Any]]:
-    """The counts of a job's publications counted apart from their batches (:meth:`JobRetry.settle`): with the
+def counted_apart(client: Any, prefix: str, job: str) -> list[tuple[list[str], dict[str, Any]]]:
+    """The IDs and counts of a job's publications counted apart from their batches (:meth:`JobRetry.settle`): with the
     batches' results, the job's counts."""
-    return [json.loads(raw) for raw in client.hvals(prefix + _key(job, "counted"))]
+    return [([i for i in json.loads(_text(key)) if i], json.loads(raw))
+            for key, raw in client.hgetall(prefix + _key(job, "counted")).items()]
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value

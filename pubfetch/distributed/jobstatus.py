@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pubfetch.distributed.app import RESULT_EXPIRES_S, make_app
+from pubfetch.distributed.counts import papers_of
 from pubfetch.distributed.jobretry import counted_apart
 from pubfetch.distributed.liveness import Holding, holdings
 from pubfetch.distributed.tasks import add_summary, cancelled_key
@@ -71,6 +72,15 @@ class JobStatus:
     open_batches: list[BatchState] = field(default_factory=list)
     failures: Counter[str] = field(default_factory=Counter)
     now: float = 0.0
+    #: the publications of the batches done, each with its IDs and own counts (``None`` when a batch's result did not
+    #: list them: a worker of an earlier version), so a command counts each paper once across its steps
+    papers: list[tuple[list[str], dict[str, Any]]] | None = field(default_factory=list)
+
+    def add_papers(self, papers: list[tuple[list[str], dict[str, Any]]] | None) -> None:
+        if papers is None or self.papers is None:
+            self.papers = None
+        else:
+            self.papers.extend(papers)
 
     @property
     def finished(self) -> bool:
@@ -167,6 +177,7 @@ class Job:
             if state == "SUCCESS":
                 status.done += 1
                 add_summary(status.summary, task.result or {})
+                status.add_papers(papers_of(task.result or {}))
                 continue
             if state in ("FAILURE", "REVOKED"):
                 status.failed += 1
@@ -177,8 +188,9 @@ class Job:
             status.running += alive
             status.open_batches.append(BatchState(number, "running" if alive else "waiting", holding,
                                                   redone.get(task.id, 0)))
-        for counts in counted_apart(self.results, self.prefix, job_id):
+        for ids, counts in counted_apart(self.results, self.prefix, job_id):
             add_summary(status.summary, counts)
+            status.add_papers([(ids, counts)])
         self.release(result)
         return status
 

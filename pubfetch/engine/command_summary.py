@@ -5,16 +5,19 @@ Each step reports every paper it was given, so counting the steps' reports as a 
 per step ("2 publications" for one). :class:`CommandSummary` remembers what each paper added to the counts (by any of
 its IDs, as the end-of-batch identities do) and takes that back when a later step reports the paper again. A paper
 one step asked of the services is *fetched* in the command even when a later step read it back from the database.
-The pages rejected as another paper's are events of the run, counted in every step that read them.
+The pages rejected as another paper's are events of the run, counted in every step that read them. A step sent
+to ``--queue`` workers counts the papers its job's results list, each by its IDs (:meth:`CommandSummary.count_paper`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
 
 from pubfetch.engine.claims import identity_keys
 from pubfetch.engine.summary import BatchSummary, merged_count
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.ids import is_doi, is_pmcid, is_pmid
 from pubfetch.model.publication import Publication
 
 #: the counts one paper adds to: taken back when a later step reports the paper again
@@ -35,11 +38,15 @@ class CommandSummary(BatchSummary):
         self._papers = 0
 
     def count(self, pub: Publication, args: FetcherArgs, fetched: bool) -> None:
-        keys = identity_keys(pub)
-        earlier = sorted({self._paper_of[k] for k in keys if k in self._paper_of})
         mine = BatchSummary()
         mine.parts = self.parts
         mine.count(pub, args, fetched)
+        self.count_paper(identity_keys(pub), mine)
+
+    def count_paper(self, keys: list[str], mine: BatchSummary) -> None:
+        """Count a paper known by ``keys`` (:func:`paper_keys`) as ``mine`` says (a one-paper summary: a queued job's
+        workers count their papers so), taking back what an earlier step counted of it."""
+        earlier = sorted({self._paper_of[k] for k in keys if k in self._paper_of})
         if not earlier:
             self._papers += 1
         number = earlier[0] if earlier else self._papers
@@ -80,3 +87,14 @@ class CommandSummary(BatchSummary):
                 self._add_dates(mine)
             self._recounted = False
         return super().line()
+
+
+def paper_keys(ids: Iterable[str]) -> list[str]:
+    """The identity keys of a paper given by its IDs alone (PMID, PMCID, DOI in any order, as a queued job's results
+    list them), as :func:`~pubfetch.engine.claims.identity_keys` gives those of a publication."""
+    keys = []
+    for value in ids:
+        kind = "pmid" if is_pmid(value) else "pmcid" if is_pmcid(value) else "doi" if is_doi(value) else None
+        if kind is not None:
+            keys.append(f"{kind}:{value.lower()}")
+    return keys

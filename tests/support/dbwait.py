@@ -27,6 +27,17 @@ def stored_count(db: Path, tables: tuple[str, ...] = ("publications",)) -> int:
         conn.close()
 
 
+def stored_pages(db: Path, kind: str = "webpages") -> set[str]:
+    """The start URLs of the webpages (or docs) committed in the SQLite file (none before the table exists)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+    try:
+        return {url for (url,) in conn.execute(f"SELECT url FROM {kind}")}
+    except sqlite3.OperationalError:
+        return set()
+    finally:
+        conn.close()
+
+
 def wait_while_running(proc: subprocess.Popen, reached: Callable[[], bool], ceiling_s: float,
                        every_s: float = 0.05) -> None:
     """Poll ``reached`` until it holds, the process ends, or the ceiling passes (the caller checks what happened)."""

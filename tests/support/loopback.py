@@ -7,6 +7,7 @@ server's threads, so a test can block, sleep or reset the connection to simulate
 
 from __future__ import annotations
 
+import select
 import socket
 import socketserver
 import ssl
@@ -68,19 +69,17 @@ class Reply:
     hold: bool = False
 
 
-#: The longest a held connection waits for the client to give up (a ceiling, so a client that never does cannot keep
-#: a server thread forever; no test should come near it).
-HOLD_CEILING_S = 120.0
-
-
-def wait_until_closed(connection: socket.socket) -> None:
-    """Block until the peer closes the connection (or resets it), reading and dropping whatever it sends meanwhile."""
-    connection.settimeout(HOLD_CEILING_S)
-    try:
-        while connection.recv(65536):
-            pass
-    except OSError:
-        pass
+def wait_until_closed(connection: socket.socket, shutting_down: threading.Event) -> None:
+    """Block until the peer closes the connection (or resets it), reading and dropping whatever it sends meanwhile, or
+    until the server shuts down. No time ceiling: a held connection that the server closed after a fixed time would,
+    on a loaded machine, look to the client like a broken connection before the test is done with it."""
+    while not shutting_down.is_set():
+        try:
+            readable, _, _ = select.select([connection], [], [], 0.1)
+            if readable and not connection.recv(65536):
+                return
+        except (OSError, ValueError):  # reset, or closed under us
+            return
 
 
 Handler = Callable[[Request], Reply]
@@ -107,6 +106,8 @@ class LoopbackServer:
         self._lock = threading.Lock()
         self.active = 0
         self.max_active = 0
+        #: set when the server shuts down: ends the connections it holds
+        self._shutting_down = threading.Event()
         server = self
 
         class _Handler(BaseHTTPRequestHandler):
@@ -132,7 +133,7 @@ class LoopbackServer:
                     if reply.delay:
                         time.sleep(reply.delay)
                     if reply.hold and reply.chunks is None:
-                        wait_until_closed(self.connection)
+                        wait_until_closed(self.connection, server._shutting_down)
                     if reply.reset or (reply.hold and reply.chunks is None):
                         self.close_connection = True
                         self.connection.close()
@@ -169,7 +170,7 @@ class LoopbackServer:
                     if reply.chunk_delay:
                         time.sleep(reply.chunk_delay)
                 if reply.hold:
-                    wait_until_closed(self.connection)
+                    wait_until_closed(self.connection, server._shutting_down)
 
             do_GET = do_POST = do_HEAD = _serve
 
@@ -226,5 +227,6 @@ class LoopbackServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._shutting_down.set()
         self._server.shutdown()
         self._server.server_close()

@@ -110,8 +110,9 @@ class SyntheticServices:
         self.failing: set[str] = set()
         #: Retry-After of the failing services' 503s (None: no header, so the client backs off on its own)
         self.failing_retry_after: str | None = None
-        #: path -> Reply answered before any service (publisher pages, PDFs, redirects of a test)
-        self.extra: dict[str, Reply] = {}
+        #: path -> Reply answered before any service (publisher pages, PDFs, redirects of a test), or a function of
+        #: the request giving it (a test's answer that waits for an event)
+        self.extra: dict[str, Reply | Callable[[Request], Reply]] = {}
         self.counts: Counter[str] = Counter()
         self.too_many: Counter[str] = Counter()
         self.ids_asked: dict[str, Counter[str]] = {}
@@ -217,7 +218,8 @@ class SyntheticServices:
         if req.path in self.extra:
             with self._lock:
                 self.counts["extra:" + req.path] += 1
-            return self.extra[req.path]
+            extra = self.extra[req.path]
+            return extra(req) if callable(extra) else extra
         service = self._service(req.path)
         with self._lock:
             self.counts[service] += 1
