@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import os
 import random
 import re
-import resource
 import threading
 import time
 from collections import Counter
@@ -26,7 +24,6 @@ from pubfetch.extract.pdf import (
     looks_like_pdf,
     parse_xmp,
 )
-from pubfetch.extract.workerpool import WorkerPool
 from support.pdf_workers import crashing_worker, hungry_worker, raising_worker, slow_worker
 from support.pdfs import INFO, XMP, make_pdf
 from support.procs import children_supported, descendants, process_gone
@@ -431,26 +428,3 @@ def test_corpus_challenge_page_is_not_pdf(corpus_pdf: dict[str, bytes]) -> None:
 def test_corpus_truncated_is_broken(corpus_pdf: dict[str, bytes]) -> None:
     data = corpus_pdf["peerj.1120.pdf"]
     assert extract_pdf(data[: len(data) // 2]).error_kind == "broken"
-
-
-def _page_faults(workers: WorkerPool) -> int:
-    outcome = workers.run(resource.getrusage, resource.RUSAGE_SELF, time_limit=60, memory_limit=pdf.DEFAULT_MEMORY_LIMIT)
-    assert outcome.kind == "ok"
-    return outcome.value.ru_minflt
-
-
-@pytest.mark.skipif(not hasattr(ctypes.CDLL(None), "mallopt"), reason="not glibc: its heap is left as it is")
-def test_corpus_a_worker_reuses_the_heap_of_its_last_file(corpus_pdf: dict[str, bytes]) -> None:
-    """A PDF worker keeps what one file freed for the next: the same file again costs few new pages, where glibc's
-    own thresholds gave the heap back and the worker faulted about 300 pages in again per file."""
-    data = corpus_pdf["s41467-023-44678-x.pdf"]
-    with pdf.pdf_workers(1) as workers:
-        first = extract_pdf(data, workers=workers)
-        extract_pdf(data, workers=workers)
-        before = _page_faults(workers)
-        for _ in range(3):
-            assert extract_pdf(data, workers=workers) == first
-        faults = _page_faults(workers) - before
-        assert workers.started == 1
-    assert first.pages == 9 and len(first.text) > 40_000
-    assert faults < 300  # about 50 here for the three files (Python's own arenas), 900 with glibc's thresholds

@@ -48,7 +48,7 @@ from pubfetch.extract.pdf_xmp import parse_xmp, read_xmp
 from pubfetch.extract.pdf_xmp import strip_markup as _strip_html
 from pubfetch.extract.pdf_xmp import unique as _unique
 from pubfetch.extract.pdf_xref import PdfDocument
-from pubfetch.extract.workerpool import Outcome, WorkerPool, keep_heap
+from pubfetch.extract.workerpool import Outcome, WorkerPool
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -82,14 +82,14 @@ DEFAULT_MAX_BYTES = 100 * 1024 * 1024
 #: Address space a PDF worker may use (RLIMIT_AS): a 2 MB compression-bomb PDF took a worker to 4 GiB, and eight
 #: threads can run eight workers. Real articles stay far below; hitting it is a ``too_large`` result.
 DEFAULT_MEMORY_LIMIT = 1536 * 1024 * 1024
-#: Freed bytes a PDF worker keeps for its next file (:func:`~pubfetch.extract.workerpool.keep_heap`).
-KEPT_HEAP = 32 * 1024 * 1024
 
 #: Characters of the first page kept for the identity check (a page of an article is a few thousand).
 FIRST_PAGE_CHARS = 20_000
 
 _SNIFF_BYTES = 1024
 _BOMS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe")
+
+
 _KEYWORD_SPLIT = re.compile(r"[,;|]")
 _LANG_ESCAPE = re.compile("\x1b[^\x1b]*\x1b")
 # The Unicode "presentation forms" (ligatures such as U+FB01 "fi") that PDFBox's text stripper, PubFetcher's extractor,
@@ -482,10 +482,9 @@ Worker = Callable[[bytes, int], PdfContent]
 def _quiet_pdfminer() -> None:
     """Run once in each worker: hostile files make pdfminer.six warn per object. What the worker imported (the fork
     server's modules, the page readers' among them) stays for its life, so it is frozen out of the garbage collector,
-    whose full collections would otherwise walk it again and again. What PDFium frees stays for the next file."""
+    whose full collections would otherwise walk it again and again."""
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
     gc.freeze()
-    keep_heap(KEPT_HEAP)
 
 
 def pdf_workers(size: int = 1) -> WorkerPool:

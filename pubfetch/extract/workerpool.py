@@ -13,7 +13,6 @@ The owner of the pool (the run's ``Context``) closes it, which ends every worker
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import gc
 import logging
@@ -28,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Self
 
-__all__ = ["Outcome", "OutcomeKind", "WorkerPool", "keep_heap"]
+__all__ = ["Outcome", "OutcomeKind", "WorkerPool"]
 
 log = logging.getLogger(__name__)
 
@@ -80,26 +79,6 @@ def _limit_memory(limit: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     except (ImportError, AttributeError, ValueError, OSError) as exc:
         log.debug("worker memory limit not set: %s", exc)
-
-
-#: glibc's ``mallopt`` parameters: the size from which a block is mapped on its own, and the free space at the top of
-#: the heap above which the heap is given back to the kernel.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-
-
-def keep_heap(limit: int) -> None:
-    """Let this worker keep up to ``limit`` bytes its last job freed for the next (glibc; a setup function calls it).
-
-    Why: with glibc's adaptive thresholds a worker gave the top of its heap and its large blocks back to the kernel
-    after a job and faulted them in again, zeroed, during the next (a PDF worker: about 300 page faults a file). Above
-    ``limit`` free bytes the heap is trimmed as before, and the address-space cap still holds. With another C library
-    (no ``mallopt``) nothing changes."""
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-        mallopt(_M_MMAP_THRESHOLD, limit)
-        mallopt(_M_TRIM_THRESHOLD, limit)
-    except (OSError, AttributeError, TypeError) as exc:
-        log.debug("the worker's heap is left to its C library: %s", exc)
 
 
 def _answer(job: tuple[Callable[..., Any], tuple[Any, ...]], capped: bool) -> tuple[OutcomeKind, Any]:
