@@ -19,10 +19,11 @@ import pytest
 
 from pubfetch.config import FetchConfig
 from pubfetch.extract.pdf import extract_pdf
-from pubfetch.extract.workerpool import Outcome, WorkerPool
+from pubfetch.extract.workerpool import SEND_BUFFER, Outcome, WorkerPool
 from support.daemon_pools import hang_a_pdf, limits_in_a_daemon
 from support.fetchrun import run_context
 from support.procs import children_supported, descendants, process_gone
+from support.sockets import largest_send_buffer_allowed, send_buffers
 from support.waits import wait_until
 
 PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj "
@@ -89,6 +90,19 @@ def test_a_system_error_under_the_memory_cap_is_memory_and_without_it_the_jobs_e
     with WorkerPool(1) as pool:
         assert pool.run(exec, raising, time_limit=60, memory_limit=4 * 2 ** 30).kind == "memory"
         assert pool.run(exec, raising, time_limit=60).message == "SystemError: error return without exception set"
+
+
+def test_each_end_of_a_workers_pipe_sends_a_large_message_in_one_write() -> None:
+    """A job's PDF (a megabyte or more) and its answer fit each end's send buffer, so the other side is woken once
+    for the message, not once per default-sized chunk (about 200 KB)."""
+    granted = largest_send_buffer_allowed(SEND_BUFFER)
+    if granted is None or granted <= 2 * 1024 * 1024:
+        pytest.skip(f"net.core.wmem_max allows no send buffer larger than the default here ({granted})")
+    with WorkerPool(1) as pool:
+        outcome = pool.run(send_buffers, time_limit=60)
+        assert outcome.kind == "ok"
+        assert granted in outcome.value  # the worker's end of its pipe
+        assert granted in send_buffers()  # the parent's end
 
 
 def test_closed_pool_runs_nothing() -> None:

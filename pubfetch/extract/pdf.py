@@ -20,7 +20,6 @@ that protection, for callers that already isolate it (and for the worker process
 
 from __future__ import annotations
 
-import codecs
 import ctypes
 import gc
 import logging
@@ -43,6 +42,7 @@ from pdfminer.utils import decode_text
 
 from pubfetch import ids as idmod
 from pubfetch.extract.pdf_plain import plain_metadata
+from pubfetch.extract.pdf_text import page_text
 from pubfetch.extract.pdf_xmp import LEADING_JUNK as _LEADING_JUNK
 from pubfetch.extract.pdf_xmp import parse_xmp, read_xmp
 from pubfetch.extract.pdf_xmp import strip_markup as _strip_html
@@ -448,37 +448,6 @@ def _pdfium_meta(pdfium_c: Any, document: Any, key: bytes) -> str:
     return _strip_html(_LANG_ESCAPE.sub("", text).replace("\x00", ""))
 
 
-#: The high bytes (UTF-16LE) of the presentation forms :data:`_PRESENTATION_FORMS` decomposes, U+FB00-U+FEFF.
-_FORM_HIGH_BYTES = (0xFB, 0xFC, 0xFD, 0xFE)
-
-
-def _page_text(pdfium_c: Any, document: Any, index: int) -> tuple[str, bool]:
-    """One page's text from PDFium's raw API, and whether it may hold presentation forms. The raw calls, not
-    pypdfium2's page and text-page objects: their bookkeeping cost 5 % of the extraction. The buffer holds two UTF-16
-    units per character (characters outside the BMP) and the terminating NUL, its size rounded up to a power of two
-    so that ctypes builds (and keeps) few array types."""
-    page = pdfium_c.FPDF_LoadPage(document, index)
-    if not page:
-        raise ValueError("PDFium cannot load the page")
-    try:
-        textpage = pdfium_c.FPDFText_LoadPage(page)
-        if not textpage:
-            raise ValueError("PDFium cannot load the page's text")
-        try:
-            count = pdfium_c.FPDFText_CountChars(textpage)
-            if count <= 0:
-                return "", False
-            buffer = (ctypes.c_ushort * (1 << (2 * count + 1).bit_length()))()
-            written = pdfium_c.FPDFText_GetText(textpage, 0, count, buffer)
-        finally:
-            pdfium_c.FPDFText_ClosePage(textpage)
-    finally:
-        pdfium_c.FPDF_ClosePage(page)
-    raw = memoryview(buffer).cast("B")[: 2 * max(written - 1, 0)]
-    high = raw[1::2].tobytes()
-    return codecs.utf_16_le_decode(raw, "ignore")[0], any(byte in high for byte in _FORM_HIGH_BYTES)
-
-
 def _read_text_pdfium(result: PdfContent, pdfium_c: Any, document: Any, pages: int, max_pages: int) -> None:
     """Page by page (one unreadable page does not lose the others; each page closed once read), pages separated by
     form feeds as pdfminer.six separates them. PDFium marks a hyphen at a line end by U+FFFE and drops the line
@@ -487,7 +456,7 @@ def _read_text_pdfium(result: PdfContent, pdfium_c: Any, document: Any, pages: i
     forms = False
     for index in range(pages if max_pages <= 0 else min(pages, max_pages)):
         try:
-            text, page_forms = _page_text(pdfium_c, document, index)
+            text, page_forms = page_text(pdfium_c, document, index)
         except MemoryError:
             raise
         except Exception as exc:  # noqa: BLE001

@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -36,6 +37,13 @@ OutcomeKind = Literal["ok", "timeout", "died", "memory", "raised", "unsendable",
 _READY = ("ready", None)
 #: Seconds a new worker may take to be ready (its fork, imports and setup) before it counts as dead.
 START_LIMIT = 120.0
+
+#: Bytes asked for each end's send buffer of a worker's pipe (the kernel caps it at ``net.core.wmem_max``): a job's
+#: arguments (a PDF, a page's HTML) or its answer then go in one write that the other side reads when it wakes once.
+#: With the default (about 200 KB for a Unix socket) a 1 MB PDF went in chunks, each a wake-up of the worker and then
+#: of the parent; on a loaded machine each wake-up waits for the scheduler. Memory is taken only while bytes are in
+#: flight.
+SEND_BUFFER = 8 * 1024 * 1024
 
 #: Jobs a worker runs before it is replaced: bounds what a long run's worker can accumulate (heap fragmentation,
 #: caches of the libraries) at the cost of one fork per this many files.
@@ -211,6 +219,17 @@ def _billiard_spawning(me: multiprocessing.process.BaseProcess) -> Callable[[Any
     return set_spawning_popen
 
 
+def _widen(*conns: Any) -> None:
+    """Give each connection's socket a send buffer of :data:`SEND_BUFFER` bytes where the platform lets it (the
+    options belong to the socket, so the child's end is set here before it is handed over)."""
+    for conn in conns:
+        try:
+            with socket.socket(fileno=os.dup(conn.fileno())) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        except (OSError, ValueError) as exc:  # not a socket (a Windows pipe), or an option refused: chunks then
+            log.debug("worker pipe's send buffer left as it is: %s", exc)
+
+
 class _Worker:
     """One worker process and the parent's end of its pipe; used by one thread at a time (the pool sees to it)."""
 
@@ -220,6 +239,7 @@ class _Worker:
         self.jobs = 0
         self.ready = False
         self.conn, child = ctx.Pipe(duplex=True)
+        _widen(self.conn, child)
         self.process = ctx.Process(  # type: ignore[attr-defined]
             target=_serve, args=(child, setup, memory_limit), name=name, daemon=True)
         try:
