@@ -25,7 +25,7 @@ def test_rows_written_together_keep_every_character(either_db: str) -> None:
         pub = Publication()
         pub.set_pmid("70000001", PartType.pubmed_xml, "https://pubmed/70000001?a=1\tb", FetcherArgs())
         pub.set_title(AWKWARD, PartType.pubmed_xml, "https://pubmed/70000001", FetcherArgs())
-        doc = store.encode(pub.to_json(computed=False))
+        doc = store.encode_utf8(pub.to_json(computed=False))
         columns = ("primary_id", "pmid", "pmcid", "doi", "pmid_url", "pmcid_url", "doi_url", "json")
         store.transact(lambda tx: store.insert_rows(
             tx, "publications", columns, [("70000001", "70000001", "", "", pub.pmid.url, "", "", doc)],

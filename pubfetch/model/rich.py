@@ -266,7 +266,11 @@ class RichList(_RichPart):
         return [i.to_json() for i in self.items]
 
     def to_json(self, computed: bool = True) -> dict[str, Any]:
-        return {"list": self.items_json(), **self._meta(computed)}
+        if computed:
+            return {"list": self.items_json(), **self._meta(computed)}
+        # the stored form in one dict display: every entry stored writes eleven of these, most of them empty
+        return {"list": [i.to_json() for i in self.items], "type": self.type._value_, "url": self.url,
+                "timestamp": self.timestamp}
 
     def load_json(self, d: dict) -> None:
         item_type = _ITEM_TYPES[self.name]
@@ -300,7 +304,9 @@ class RichText(_RichPart):
         return self.content
 
     def to_json(self, computed: bool = True) -> dict[str, Any]:
-        return {"content": self.content, **self._meta(computed)}
+        if computed:
+            return {"content": self.content, **self._meta(computed)}
+        return {"content": self.content, "type": self.type._value_, "url": self.url, "timestamp": self.timestamp}
 
     def load_json(self, d: dict) -> None:
         content = d.get("content", "")
