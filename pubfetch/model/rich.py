@@ -245,8 +245,13 @@ class RichList(_RichPart):
     """A list part (funding, updates, references, sections)."""
 
     def __init__(self, name: RichName, items: list | None = None) -> None:
-        super().__init__(name)
-        self.items: list = list(items or [])
+        # the base's fields set here, not through super(): every Publication made (one per record a bulk import
+        # stores) makes eleven rich parts
+        self.name = name
+        self.type = PartType.na
+        self.url = ""
+        self.timestamp = 0
+        self.items: list = [] if items is None else list(items)
 
     @property
     def size(self) -> int:
