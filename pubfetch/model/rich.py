@@ -274,8 +274,8 @@ class RichList(_RichPart):
         if computed:
             return {"list": self.items_json(), **self._meta(computed)}
         # the stored form in one dict display: every entry stored writes eleven of these, most of them empty
-        return {"list": [i.to_json() for i in self.items], "type": self.type._value_, "url": self.url,
-                "timestamp": self.timestamp}
+        return {"list": [i.to_json() for i in self.items] if self.items else [], "type": self.type._value_,
+                "url": self.url, "timestamp": self.timestamp}
 
     def load_json(self, d: dict) -> None:
         item_type = _ITEM_TYPES[self.name]
