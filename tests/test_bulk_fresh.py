@@ -22,7 +22,7 @@ def new_entry(store: SqlStore, n: int) -> tuple:
         pub.set_doi(doi, PartType.pubmed_xml, f"https://doi.org/{doi}", FetcherArgs())
     pub.set_title(f"Bulk record {n}", PartType.pubmed_xml, f"https://pubmed/{pmid}", FetcherArgs())
     return (keys_of(pub.pmid.content, pub.pmcid.content, pub.doi.content),
-            (pub.pmid.url, pub.pmcid.url, pub.doi.url), store.encode(pub.to_json(computed=False)))
+            (pub.pmid.url, pub.pmcid.url, pub.doi.url), store.encode_utf8(pub.to_json(computed=False)))
 
 
 def test_new_entries_written_together_are_found_by_each_of_their_ids(either_db: str) -> None:

@@ -51,3 +51,12 @@ def test_an_integer_orjson_refuses_goes_through_the_standard_library() -> None:
     with pytest.raises(TypeError):
         orjson.dumps(doc)
     assert sql.dumps(doc) == '{"huge":1180591620717411303424}'
+
+
+def test_the_utf8_form_is_the_text_encoded_with_and_without_orjson(tmp_path: Path, monkeypatch) -> None:
+    entries = [*_entries(tmp_path), {"title": "Ångström \U0001f600 back\\slash \u0000", "huge": 2**70}]
+    for entry in entries:
+        assert sql.dumps_utf8(entry) == sql._stdlib_dumps(entry).encode()
+    monkeypatch.setattr(sql, "_orjson", None)
+    for entry in entries:
+        assert sql.dumps_utf8(entry) == sql._stdlib_dumps(entry).encode()

@@ -231,3 +231,34 @@ def test_creation_problems_are_told_before_trying(tmp_path: Path) -> None:
     assert creation_problem(str(tmp_path / "missing" / "new.db")) == f"directory '{tmp_path / 'missing'}' does not exist"
     error = OSError(28, "No space left on device")
     assert why_not_created(str(tmp_path / "new.db"), error) == f"No space left on device in directory '{tmp_path}'"
+
+
+# --- a bulk import's transactions -----------------------------------------------------------------------------------
+
+
+def _wal_bytes_before_commit(path: Path, tuned: bool) -> int:
+    """The size of the write-ahead log just before the commit of one transaction of 2,000 entries of 8 KB (a bulk
+    import's chunk)."""
+    store = init_db(path)
+    try:
+        if tuned:
+            store.tune_for_bulk()
+        columns = ("primary_id", "pmid", "pmcid", "doi", "pmid_url", "pmcid_url", "doi_url", "json")
+        rows = [(str(n), str(n), "", "", "", "", "", b'{"text":"' + str(n).encode() * 1000 + b'"}')
+                for n in range(10_000_000, 10_002_000)]
+
+        def work(tx):
+            store.insert_rows(tx, "publications", columns, rows, json_column="json")
+            return os.path.getsize(f"{path}-wal")
+
+        return store.transact(work)
+    finally:
+        store.close()
+
+
+def test_a_bulk_chunk_stays_in_the_page_cache_until_its_commit(tmp_path: Path) -> None:
+    # SQLite's default cache spills the chunk's pages into the log before the commit (written there, then again)
+    assert _wal_bytes_before_commit(tmp_path / "default.db", tuned=False) > 4_000_000
+    assert _wal_bytes_before_commit(tmp_path / "tuned.db", tuned=True) < 1_000_000
+    with open_store(tmp_path / "tuned.db", readonly=True) as store:
+        assert sum(1 for _ in store.publication_ids()) == 2000

@@ -167,7 +167,7 @@ def _insert_fresh(store: SqlStore, tx: Tx, items: Sequence[Citation], rank: int,
         record, pub = item.record, Publication()
         apply_record(pub, record, PartType.pubmed_xml, pubmed_url(eutils, record.pmid), args, force_corresp=True)
         entries.append((keys_of(pub.pmid.content, pub.pmcid.content, pub.doi.content),
-                        (pub.pmid.url, pub.pmcid.url, pub.doi.url), store.encode(pub.to_json(computed=False))))
+                        (pub.pmid.url, pub.pmcid.url, pub.doi.url), store.encode_utf8(pub.to_json(computed=False))))
         held[record.pmid] = Held(item.version, rank, False)
         chunk.new_versions.append((record.pmid, item.version, rank, 0))
         chunk.applied.stored += 1

@@ -20,8 +20,9 @@ __all__ = ["NewEntry", "existing_ids", "insert_new", "keys_of"]
 _ROWS = 400
 _PUBLICATION_COLUMNS = ("primary_id", *ID_COLUMNS.split(", "), "json")
 
-NewEntry = tuple[tuple[str, str, str], tuple[str, str, str], str]
-"""(lookup keys of PMID, PMCID, DOI; their provenance URLs; the entry's encoded JSON)"""
+NewEntry = tuple[tuple[str, str, str], tuple[str, str, str], bytes]
+"""(lookup keys of PMID, PMCID, DOI; their provenance URLs; the entry's JSON encoded as UTF-8,
+:meth:`~pubfetch.store.sql.SqlStore.encode_utf8`)"""
 
 
 def keys_of(pmid: str, pmcid: str, doi: str) -> tuple[str, str, str]:
@@ -43,7 +44,7 @@ def existing_ids(tx: Tx, ids: Iterable[str]) -> set[str]:
 def insert_new(store: SqlStore, tx: Tx, entries: Sequence[NewEntry]) -> None:
     """Write entries none of whose IDs is mapped yet, each under its first ID (as a put of a new entry does): rows
     many per statement, or streamed with COPY on PostgreSQL (:meth:`~pubfetch.store.sql.SqlStore.insert_rows`)."""
-    rows: list[tuple[str, ...]] = []
+    rows: list[tuple[str | bytes, ...]] = []
     maps: list[tuple[str, str]] = []
     for keys, urls, doc in entries:
         primary = next(k for k in keys if k)

@@ -118,6 +118,7 @@ def import_file(job: FileJob) -> FileOutcome:
         # same cycles after the chunk is let go
         with collection_paused(), open_store(job.db) as opened:
             store = _sql(opened)
+            store.tune_for_bulk()
             counts = {"records": 0, "deleted": 0}
 
             def recorded(tx: Tx) -> None:

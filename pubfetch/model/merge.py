@@ -20,9 +20,6 @@ __all__ = ["PartTypes", "apply_held", "apply_record"]
 
 PartTypes = PartType | Mapping[PartName, PartType] | Mapping[PartName | RichName, PartType]
 
-_CONTENT = (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
-            PartName.fulltext)
-
 
 def _type_for(types: PartTypes, name: PartName | RichName) -> PartType | None:
     if isinstance(types, PartType):
@@ -72,21 +69,22 @@ def apply_record(
             type_ = _type_for(types, name)
             if value and type_ is not None and setter(value, type_, url, args):
                 changed.append(name)
-    values: dict[PartName, tuple[Any, Callable[..., bool]]] = {
-        PartName.title: (record.title, pub.set_title),
-        PartName.keywords: (record.keywords, pub.set_keywords),
-        PartName.mesh: (record.mesh, pub.set_mesh),
-        PartName.efo: (record.efo, pub.set_efo),
-        PartName.go: (record.go, pub.set_go),
-        PartName.theAbstract: (record.abstract, pub.set_abstract),
-        PartName.fulltext: (record.fulltext, pub.set_fulltext),
-    }
-    for name in _CONTENT:
-        value, setter = values[name]
-        type_ = _type_for(types, name)
-        if not value or type_ is None or (parts is not None and name not in parts):
+    # tuples, not a dict keyed by the names: an Enum member hashes through a Python method, and a bulk import merges
+    # every record it stores
+    content: tuple[tuple[PartName, Any, Callable[..., bool]], ...] = (
+        (PartName.title, record.title, pub.set_title),
+        (PartName.keywords, record.keywords, pub.set_keywords),
+        (PartName.mesh, record.mesh, pub.set_mesh),
+        (PartName.efo, record.efo, pub.set_efo),
+        (PartName.go, record.go, pub.set_go),
+        (PartName.theAbstract, record.abstract, pub.set_abstract),
+        (PartName.fulltext, record.fulltext, pub.set_fulltext),
+    )
+    for name, value, setter in content:
+        if not value or (parts is not None and name not in parts):
             continue
-        if setter(value, type_, url, args):
+        type_ = _type_for(types, name)
+        if type_ is not None and setter(value, type_, url, args):
             changed.append(name)
     if not hold:
         _apply_fields(pub, record, force_corresp)
@@ -134,20 +132,22 @@ def _apply_fields(pub: Publication, record: ArticleRecord, force_corresp: bool) 
 def _apply_rich(pub: Publication, record: ArticleRecord, types: PartTypes, url: str) -> None:
     """The rich parts: taken when the type allows, whatever ``--fetch-part`` says (it names only PubFetcher's ten
     parts); a run with ``--no-rich-parts`` does not call this."""
-    values: dict[RichName, list | str] = {
-        RichName.funding: dedup_grants(record.funding),
-        RichName.links: record.text_links,
-        RichName.updates: list(dict.fromkeys(record.updates)),
-        RichName.references: record.references,
-        RichName.sections: record.sections,
-        RichName.license: record.license,
-        RichName.relations: list(dict.fromkeys(record.relations)),
-        RichName.tables: record.tables,
-        RichName.figures: record.figures,
-        RichName.supplements: record.supplements,
-        RichName.statements: record.statements,
-    }
-    for name, value in values.items():
+    values: tuple[tuple[RichName, list | str], ...] = (
+        (RichName.funding, dedup_grants(record.funding)),
+        (RichName.links, record.text_links),
+        (RichName.updates, list(dict.fromkeys(record.updates))),
+        (RichName.references, record.references),
+        (RichName.sections, record.sections),
+        (RichName.license, record.license),
+        (RichName.relations, list(dict.fromkeys(record.relations))),
+        (RichName.tables, record.tables),
+        (RichName.figures, record.figures),
+        (RichName.supplements, record.supplements),
+        (RichName.statements, record.statements),
+    )
+    for name, value in values:
+        if not value:
+            continue
         type_ = _type_for(types, name)
-        if value and type_ is not None:
+        if type_ is not None:
             pub.set_rich(name, value, type_, url)

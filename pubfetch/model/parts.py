@@ -235,12 +235,10 @@ class StringPart(_Part):
         return self.content
 
     def to_json(self, args: FetcherArgs | None, computed: bool = True) -> dict[str, Any]:
-        d: dict[str, Any] = {"content": self.content}
         if computed and args is not None:
-            d.update(self.meta_json(args))
-        else:
-            d.update(type=self.type.value, url=self.url, timestamp=self.timestamp)
-        return d
+            return {"content": self.content, **self.meta_json(args)}
+        # the stored form, one dict display (``_value_`` is the member's value without the descriptor call)
+        return {"content": self.content, "type": self.type._value_, "url": self.url, "timestamp": self.timestamp}
 
     def load_json(self, d: dict) -> None:
         self.content = d.get("content", "") or ""
@@ -276,12 +274,9 @@ class ListPart(_Part, Generic[T]):
         return [i if isinstance(i, str) else i.to_json() for i in self.items]
 
     def to_json(self, args: FetcherArgs | None, computed: bool = True) -> dict[str, Any]:
-        d: dict[str, Any] = {"list": self.items_json()}
         if computed and args is not None:
-            d.update(self.meta_json(args))
-        else:
-            d.update(type=self.type.value, url=self.url, timestamp=self.timestamp)
-        return d
+            return {"list": self.items_json(), **self.meta_json(args)}
+        return {"list": self.items_json(), "type": self.type._value_, "url": self.url, "timestamp": self.timestamp}
 
     def load_json(self, d: dict) -> None:
         raw = d.get("list", []) or []

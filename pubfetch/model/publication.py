@@ -459,31 +459,32 @@ class Publication:
         """PubFetcher's JSON; ``computed=False`` leaves out what follows from the parameters (the stored form)."""
         if computed and args is None:
             args = default_args()
-        d: dict[str, Any] = self.state.to_json()
-        d.update(
-            oa=self.oa,
-            preprint=self.preprint,
-            journalTitle=self.journal_title,
-            pubDate=self.pub_date,
-            pubDateHuman=date_human(self.pub_date),
-            citationsCount=self.citations_count,
-            citationsTimestamp=self.citations_timestamp,
-            citationsTimestampHuman=instant_human(self.citations_timestamp),
-            correspAuthor=[a.to_json() for a in self.corresp_author],
-            visitedSites=[s.to_json() for s in self.visited_sites],
-            authors=[a.to_json() for a in self.authors],
-            volume=self.volume,
-            issue=self.issue,
-            pages=self.pages,
-            issn=self.issn,
-            eissn=self.eissn,
-            publisher=self.publisher,
-            pubTypes=list(self.pub_types),
-            retracted=self.retracted,
-            retractionFlags=self.retraction.to_json(),
-            rejectedSites=[r.to_json() for r in self.rejected_sites],
-            unverifiedSites=[u.to_json() for u in self.unverified_sites],
-        )
+        # one dict display, not update() with keywords: a bulk import serialises every record it stores
+        d: dict[str, Any] = {
+            **self.state.to_json(),
+            "oa": self.oa,
+            "preprint": self.preprint,
+            "journalTitle": self.journal_title,
+            "pubDate": self.pub_date,
+            "pubDateHuman": date_human(self.pub_date),
+            "citationsCount": self.citations_count,
+            "citationsTimestamp": self.citations_timestamp,
+            "citationsTimestampHuman": instant_human(self.citations_timestamp),
+            "correspAuthor": [a.to_json() for a in self.corresp_author],
+            "visitedSites": [s.to_json() for s in self.visited_sites],
+            "authors": [a.to_json() for a in self.authors],
+            "volume": self.volume,
+            "issue": self.issue,
+            "pages": self.pages,
+            "issn": self.issn,
+            "eissn": self.eissn,
+            "publisher": self.publisher,
+            "pubTypes": list(self.pub_types),
+            "retracted": self.retracted,
+            "retractionFlags": self.retraction.to_json(),
+            "rejectedSites": [r.to_json() for r in self.rejected_sites],
+            "unverifiedSites": [u.to_json() for u in self.unverified_sites],
+        }
         for key, attribute in _RICH_KEYS:  # before the ten parts, which close the object as in PubFetcher
             d[key] = getattr(self, attribute).to_json(computed)
         if computed:

@@ -245,8 +245,13 @@ class RichList(_RichPart):
     """A list part (funding, updates, references, sections)."""
 
     def __init__(self, name: RichName, items: list | None = None) -> None:
-        super().__init__(name)
-        self.items: list = list(items or [])
+        # the base's fields set here, not through super(): every Publication made (one per record a bulk import
+        # stores) makes eleven rich parts
+        self.name = name
+        self.type = PartType.na
+        self.url = ""
+        self.timestamp = 0
+        self.items: list = [] if items is None else list(items)
 
     @property
     def size(self) -> int:
@@ -266,7 +271,11 @@ class RichList(_RichPart):
         return [i.to_json() for i in self.items]
 
     def to_json(self, computed: bool = True) -> dict[str, Any]:
-        return {"list": self.items_json(), **self._meta(computed)}
+        if computed:
+            return {"list": self.items_json(), **self._meta(computed)}
+        # the stored form in one dict display: every entry stored writes eleven of these, most of them empty
+        return {"list": [i.to_json() for i in self.items] if self.items else [], "type": self.type._value_,
+                "url": self.url, "timestamp": self.timestamp}
 
     def load_json(self, d: dict) -> None:
         item_type = _ITEM_TYPES[self.name]
@@ -300,7 +309,9 @@ class RichText(_RichPart):
         return self.content
 
     def to_json(self, computed: bool = True) -> dict[str, Any]:
-        return {"content": self.content, **self._meta(computed)}
+        if computed:
+            return {"content": self.content, **self._meta(computed)}
+        return {"content": self.content, "type": self.type._value_, "url": self.url, "timestamp": self.timestamp}
 
     def load_json(self, d: dict) -> None:
         content = d.get("content", "")

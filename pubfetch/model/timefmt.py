@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime
@@ -36,6 +37,9 @@ def _java_date(ms: int) -> str:
     return f"{sign}{abs(year):04d}-{month:02d}-{day:02d}"
 
 
+# cached: every entry stored writes three of them (its fetch time, publication date, citations time), nearly always
+# the same few values (0, -1, a publication date shared by thousands of records)
+@functools.lru_cache(maxsize=4096)
 def instant_human(ms: int) -> str:
     """Java's ``Instant.ofEpochMilli(ms).toString()``: ISO-8601 in UTC, milliseconds only when non-zero."""
     seconds = ms // 1000 % 86_400
@@ -44,6 +48,7 @@ def instant_human(ms: int) -> str:
     return f"{base}.{millis:03d}Z" if millis else f"{base}Z"
 
 
+@functools.lru_cache(maxsize=4096)
 def date_human(ms: int) -> str:
     """The UTC calendar date of an instant, as Java's ``LocalDate.toString()``."""
     return _java_date(ms)

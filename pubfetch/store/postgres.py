@@ -28,7 +28,7 @@ from pubfetch._version import __version__
 from pubfetch.store import schema
 from pubfetch.store.base import StoreError
 from pubfetch.store.saved import SavedSearches
-from pubfetch.store.sql import Cursor, T, Tx, dumps
+from pubfetch.store.sql import Cursor, T, Tx, dumps, dumps_utf8
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,18 @@ def _without_nul(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _without_nul(v) for k, v in value.items()}
     return value
+
+
+def _copy_field(value: bytes | str | int | None) -> bytes:
+    """A value in COPY's text format: NULL as ``\\N``; a backslash, tab, newline or carriage return escaped."""
+    if value is None:
+        return b"\\N"
+    data = value if isinstance(value, bytes) else str(value).encode()
+    if b"\\" in data:
+        data = data.replace(b"\\", b"\\\\")
+    if b"\t" in data or b"\n" in data or b"\r" in data:
+        data = data.replace(b"\t", b"\\t").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+    return data
 
 
 class _PgTx:
@@ -270,18 +282,24 @@ class PostgresStore(SavedSearches):
         doc = dumps(d)
         return dumps(_without_nul(d)) if "\\u0000" in doc else doc
 
+    def encode_utf8(self, d: dict[str, Any]) -> bytes:
+        doc = dumps_utf8(d)
+        return dumps_utf8(_without_nul(d)) if b"\\u0000" in doc else doc
+
     def insert_rows(self, tx: Tx, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]],
                     json_column: str = "") -> None:
         """New rows streamed with ``COPY ... FROM STDIN``: no statement to parse, no parameters to bind per row, one
         round trip for the lot (a bulk import's new records; docs/bulk.md, "Speed and memory"). A duplicate key fails
-        the transaction as an insert's would. The JSON column takes the text as it is (COPY casts it to jsonb)."""
+        the transaction as an insert's would. The rows go in COPY's text format written here, so an entry's UTF-8
+        JSON is sent as it is (COPY casts it to jsonb) instead of decoded for the driver to encode again."""
         if not isinstance(tx, _PgTx):
             raise TypeError(f"not a transaction of {self.label}")
         if not rows:
             return
-        with tx.conn.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        with tx.conn.cursor() as cursor, cursor.copy(
+                f"COPY {table} ({', '.join(columns)}) FROM STDIN WITH (ENCODING 'UTF8')") as copy:
             for row in rows:
-                copy.write_row(row)
+                copy.write(b"\t".join(map(_copy_field, row)) + b"\n")
 
     def _transact(self, work: Callable[[Tx], T]) -> T:
         self._check_writable()

@@ -79,6 +79,17 @@ def dumps(d: dict[str, Any]) -> str:
     return _stdlib_dumps(d)
 
 
+def dumps_utf8(d: dict[str, Any]) -> bytes:
+    """:func:`dumps` as UTF-8 bytes, for a bulk import's rows: orjson writes bytes, and handing them to the engine as
+    they are saves decoding them into a ``str`` that the engine's driver encodes back (docs/bulk.md)."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(d)
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            pass
+    return _stdlib_dumps(d).encode()
+
+
 def lookup_key(publication_id: str) -> str:
     """The form an ID is stored under: trimmed, and DOIs normalised as PublicationIds does (so 10.1093/nar matches)."""
     v = publication_id.strip()
@@ -228,6 +239,9 @@ class SqlStore(Store):
     """
 
     JSON_MARK = "?"
+    #: the placeholder of an encoded entry bound as UTF-8 bytes in :meth:`insert_rows` (stored as that text, not as a
+    #: BLOB)
+    JSON_BYTES_MARK = "CAST(? AS TEXT)"
     #: the insertion-order key of a table made after the database (the citation edges'), in this engine's DDL
     SEQ_DDL = "INTEGER PRIMARY KEY"
     #: a query answering a row when the table its parameter names exists
@@ -278,14 +292,22 @@ class SqlStore(Store):
         """An entry's JSON as this engine stores it (bound with :attr:`JSON_MARK`)."""
         return self._encode(d)
 
+    def encode_utf8(self, d: dict[str, Any]) -> bytes:
+        """:meth:`encode` as UTF-8 bytes, the form :meth:`insert_rows` takes an entry in."""
+        return dumps_utf8(d)
+
+    def tune_for_bulk(self) -> None:
+        """Settings of this thread's connection for a bulk import's large transactions (none by default)."""
+
     #: host parameters per multi-row insert (SQLite takes 32,766 since 3.32)
     INSERT_PARAMS = 3200
 
     def insert_rows(self, tx: Tx, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]],
                     json_column: str = "") -> None:
         """Insert rows none of whose keys the table holds yet (a duplicate fails the transaction), many per statement;
-        ``json_column`` takes an encoded entry. ``table`` and ``columns`` are the code's own names, never input."""
-        marks = ", ".join(self.JSON_MARK if c == json_column else "?" for c in columns)
+        ``json_column`` takes an entry encoded as UTF-8 bytes (:meth:`encode_utf8`). ``table`` and ``columns`` are the
+        code's own names, never input."""
+        marks = ", ".join(self.JSON_BYTES_MARK if c == json_column else "?" for c in columns)
         per = max(1, self.INSERT_PARAMS // len(columns))
         for start in range(0, len(rows), per):
             part = rows[start:start + per]

@@ -35,6 +35,8 @@ _HELD: dict[tuple[int, int, int], int] = {}
 _HELD_LOCK = threading.Lock()
 
 BUSY_TIMEOUT_S = 60.0
+#: the page cache of a bulk import's connection, in KiB: a chunk of 2,000 records of the corpus's shapes is about 16 MB
+BULK_CACHE_KIB = 32_768
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -233,6 +235,15 @@ class SqliteStore(SavedSearches):
         if "readonly" in msg:
             return StoreError(_directory_problem(self.path) or f"database file '{self.path}' cannot be written: {msg}")
         return StoreError(f"database file '{self.path}': {msg}")
+
+    def tune_for_bulk(self) -> None:
+        """A page cache a bulk import's chunk fits in: with SQLite's default (2 MB) a transaction of thousands of
+        entries spills its pages to the log before the commit, and the ID map's and the tables' pages it touches
+        again go there more than once (docs/bulk.md, "Speed and memory")."""
+        try:
+            self._conn().execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
+        except sqlite3.Error as e:
+            raise self._error(e) from None
 
     def _transact(self, work: Callable[[Tx], T]) -> T:
         """One ``BEGIN IMMEDIATE`` transaction: the write lock is taken before the ID map is read, so the
