@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from pubfetch.extract.pubmed_rich import add_rich_parts, valid_doi, valid_pmcid, valid_pmid
+from pubfetch.extract import pubmed_rich
+from pubfetch.extract.pubmed_rich import add_rich_parts, references, valid_doi, valid_pmcid, valid_pmid
 from pubfetch.extract.xmlsafe import parse_xml
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Grant, Reference, Update
@@ -124,3 +127,76 @@ def test_the_rich_parts_named_are_the_only_ones_read_and_the_corrections_always(
     assert full.funding and full.references and full.updates
     assert (some.references, some.funding, some.updates) == (full.references, [], full.updates)
     assert (none.references, none.funding, none.text_links, none.updates) == ([], [], [], full.updates)
+
+
+def _one_by_one(article: object) -> list[Reference]:
+    """The references as read one ``Reference`` at a time (the reading every list had before the one-pass reading)."""
+    return [pubmed_rich._reference(ref) for top in pubmed_rich._path(article, "PubmedData", "ReferenceList")
+            for ref in pubmed_rich._top_references(top)]
+
+
+def _read_in_one_pass(article: object) -> list[bool]:
+    """Whether each of the article's reference lists is read in the one pass (its elements all in their places)."""
+    return [pubmed_rich._plain_references(top, []) == pubmed_rich._PLACED(top)
+            for top in pubmed_rich._path(article, "PubmedData", "ReferenceList")]
+
+
+#: Reference lists of unusual shapes: whether the one pass reads them (markup inside a citation or an ID is read
+#: there; parts out of their places are not), and the references the one-by-one reading gives.
+AWKWARD = {
+    "a citation with markup": (
+        "<Reference><Citation>A <i>b</i>  c.</Citation><ArticleIdList><ArticleId IdType='pubmed'>5</ArticleId>"
+        "</ArticleIdList></Reference>", True, [Reference("5", "", "", "", "A b c.")]),
+    "an ArticleId outside an ArticleIdList": (
+        "<Reference><Citation>X.</Citation><ArticleId IdType='pubmed'>5</ArticleId></Reference>",
+        False, [Reference("", "", "", "", "X.")]),
+    "a citation inside the ID list": (
+        "<Reference><ArticleIdList><Citation>In the list.</Citation><ArticleId IdType='doi'>10.1/a</ArticleId>"
+        "</ArticleIdList></Reference><Reference><Citation>Second.</Citation></Reference>",
+        False, [Reference("", "", "10.1/A", "", ""), Reference("", "", "", "", "Second.")]),
+    "a reference in a reference": (
+        "<Reference><Citation>Outer.</Citation><Reference><Citation>Inner.</Citation><ArticleIdList>"
+        "<ArticleId IdType='pubmed'>7</ArticleId></ArticleIdList></Reference></Reference>",
+        False, [Reference("", "", "", "", "Outer.")]),
+    "a list in the list": (
+        "<Title>Refs</Title><ReferenceList><Reference><Citation>Deep.</Citation></Reference></ReferenceList>"
+        "<Reference><Citation>Top.</Citation></Reference>",
+        False, [Reference("", "", "", "", "Deep."), Reference("", "", "", "", "Top.")]),
+    "an ID with markup": (
+        "<Reference><Citation>Y.</Citation><ArticleIdList><ArticleId IdType='pmc'>PMC<b>12</b></ArticleId>"
+        "</ArticleIdList></Reference>", True, [Reference("", "PMC12", "", "", "Y.")]),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(AWKWARD))
+def test_a_list_of_an_unusual_shape_is_read_as_one_by_one(shape: str) -> None:
+    body, one_pass, expected = AWKWARD[shape]
+    article = parse_xml(f"<PubmedArticle><PubmedData><ReferenceList>{body}</ReferenceList></PubmedData>"
+                        f"</PubmedArticle>".encode())
+    assert _read_in_one_pass(article) == [one_pass]
+    assert references(article) == _one_by_one(article) == expected
+
+
+def test_a_plain_list_read_in_one_pass_gives_what_the_one_by_one_reading_gives() -> None:
+    body = ("<Title>References</Title>"
+            "<Reference><Citation> Spaced   out. </Citation><ArticleIdList><ArticleId IdType='pubmed'>0123</ArticleId>"
+            "<ArticleId IdType=' PubMed '>456</ArticleId><ArticleId IdType='pmcid'>PMC9</ArticleId></ArticleIdList>"
+            "<ArticleIdList><ArticleId IdType='doi'>https://doi.org/10.1/b c</ArticleId>"
+            "<ArticleId IdType='doi'>10.1/d</ArticleId><ArticleId IdType='pmc'>77</ArticleId></ArticleIdList>"
+            "<Citation>Second citation.</Citation></Reference>"
+            "<Reference/><Reference><ArticleIdList><ArticleId IdType='pubmed'> 89 </ArticleId></ArticleIdList>"
+            "</Reference>")
+    article = parse_xml(f"<PubmedArticle><PubmedData><ReferenceList>{body}</ReferenceList></PubmedData>"
+                        f"</PubmedArticle>".encode())
+    assert _read_in_one_pass(article) == [True]
+    assert references(article) == _one_by_one(article) == [
+        Reference("456", "PMC77", "10.1/D", "", "Spaced out."), Reference(), Reference("89", "", "", "", "")]
+
+
+def test_every_reference_list_of_the_corpus_reads_as_one_by_one(corpus_dir: Path) -> None:
+    articles = [a for path in sorted((corpus_dir / "files" / "pubmed_efetch").glob("*.xml"))
+                for a in parse_xml(path.read_bytes()).iter("PubmedArticle")]
+    read = [(references(a), _one_by_one(a)) for a in articles]
+    assert sum(len(one_pass) for one_pass, _ in read) > 0
+    assert any(all(_read_in_one_pass(a)) for a in articles if references(a))
+    assert all(one_pass == one_by_one for one_pass, one_by_one in read)

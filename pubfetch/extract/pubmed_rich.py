@@ -65,12 +65,23 @@ def valid_doi(text: str) -> str:
     return value if value and " " not in value and idmod.is_doi(value) else ""
 
 
+#: A Grant's child elements read, each by its place in :func:`grants`' list of the first of each.
+_GRANT_PARTS = {"Agency": 0, "GrantID": 1, "Country": 2}
+
+
 def grants(citation: etree._Element) -> list[Grant]:
+    """The article's grants, each read in one pass over its children (the first ``Agency``, ``GrantID`` and
+    ``Country``), rather than a search per part."""
     out = []
     for grant in _path(citation, "Article", "GrantList", "Grant"):
-        agency, grant_id = text_of(_first(grant, "Agency")), text_of(_first(grant, "GrantID"))
+        parts: list[str | None] = [None, None, None]
+        for child in grant:
+            at = _GRANT_PARTS.get(child.tag)
+            if at is not None and parts[at] is None:
+                parts[at] = text_of(child)
+        agency, grant_id, country = parts
         if agency or grant_id:
-            out.append(Grant(agency, grant_id, text_of(_first(grant, "Country"))))
+            out.append(Grant(agency or "", grant_id or "", country or ""))
     return out
 
 
@@ -103,16 +114,14 @@ def _citation_text(citation: etree._Element | None) -> str:
 _CITED_IDS = {"pubmed": valid_pmid, "pmc": valid_pmcid, "doi": valid_doi}
 
 
-def _top_references(article: etree._Element) -> Iterator[etree._Element]:
-    """The ``Reference`` elements under ``PubmedData/ReferenceList`` in document order, nested lists included, without
-    going into a ``Reference`` (one nested in another is not followed). A walk, not an XPath ``ancestor::`` test per
-    element: the reference lists are most of a record."""
-    for top in _path(article, "PubmedData", "ReferenceList"):
-        for child in top:
-            if child.tag == "Reference":
-                yield child
-            elif len(child):
-                yield from _references_under(child)
+def _top_references(top: etree._Element) -> Iterator[etree._Element]:
+    """The ``Reference`` elements under a ``ReferenceList`` in document order, nested lists included, without going
+    into a ``Reference`` (one nested in another is not followed)."""
+    for child in top:
+        if child.tag == "Reference":
+            yield child
+        elif len(child):
+            yield from _references_under(child)
 
 
 def _references_under(element: etree._Element) -> Iterator[etree._Element]:
@@ -148,30 +157,82 @@ def _cited_ids(id_list: etree._Element, found: list[str]) -> None:
             found[at] = _cited_id(article_id, kind)
 
 
+#: How many ``Reference``, ``Citation`` and ``ArticleId`` elements of a ``ReferenceList`` sit where a reference's
+#: parts belong: its ``Reference`` children, their ``Citation`` children and their ``ArticleIdList``s' ``ArticleId``
+#: children (counted in lxml's C code, without an element object per node).
+_PLACED = etree.XPath("count(Reference) + count(Reference/Citation) + count(Reference/ArticleIdList/ArticleId)")
+
+
 def references(article: etree._Element) -> list[Reference]:
-    """The references, each read in one pass over its children (there are tens of thousands in a batch): the first
-    ``Citation``'s text and, among the ``ArticleIdList``s' IDs, the first valid one of each kind kept."""
-    out = []
-    make = Reference.made
-    for reference in _top_references(article):
-        found = ["", "", ""]
-        citation = None
-        for child in reference:
-            tag = child.tag
-            if tag == "Citation":
-                if citation is None:
-                    citation = child
-            elif tag == "ArticleIdList":
-                _cited_ids(child, found)
-        if citation is None:
-            text = ""
-        elif len(citation):
-            text = _citation_text(citation)
-        else:  # a leaf, as citations are
-            text = citation.text
-            text = collapse(text) if text else ""
-        out.append(make(found[0], found[1], found[2], "", text))
+    """The references: the first ``Citation``'s text of each and, among its ``ArticleIdList``s' IDs, the first valid
+    one of each kind kept. There are tens of thousands in a batch, and an element object made for each node was
+    most of their cost: a list is read in one pass of lxml's over the elements of those three names
+    (:func:`_plain_references`), which is the reading of :func:`_reference` when every one of them sits where it
+    belongs (:data:`_PLACED`, as nearly all lists are); any other list is read again by :func:`_reference`."""
+    out: list[Reference] = []
+    for top in _path(article, "PubmedData", "ReferenceList"):
+        start = len(out)
+        if _plain_references(top, out) != _PLACED(top):
+            del out[start:]
+            out += map(_reference, _top_references(top))
     return out
+
+
+def _plain_references(top: etree._Element, out: list[Reference]) -> int:
+    """The references of a list into ``out``, each ``Reference``, ``Citation`` and ``ArticleId`` element under it
+    taken in document order as if in its place (a ``Reference`` opens the next reference); how many there were."""
+    make = Reference.made
+    found = ["", "", ""]
+    citation: str | None = None
+    count = 0
+    for element in top.iter("Reference", "Citation", "ArticleId"):
+        count += 1
+        tag = element.tag
+        if tag == "ArticleId":
+            kind = element.get("IdType")
+            at = _CITED_AT.get(kind)
+            if at is None:  # written as expected, mostly: cleaned only when not
+                kind = (kind or "").strip().lower()
+                at = _CITED_AT.get(kind)
+                if at is None:
+                    continue
+            if not found[at]:
+                text = element.text
+                if at == 0 and text and text.isascii() and text.isdigit() and not len(element):
+                    found[0] = text if text[0] != "0" else ""  # a PMID as written: nothing to clean
+                else:
+                    found[at] = _cited_id(element, kind)
+        elif tag == "Citation":
+            if citation is None:
+                citation = _citation_text(element)
+        elif count > 1:
+            out.append(make(found[0], found[1], found[2], "", citation or ""))
+            found = ["", "", ""]
+            citation = None
+    if count:
+        out.append(make(found[0], found[1], found[2], "", citation or ""))
+    return count
+
+
+def _reference(reference: etree._Element) -> Reference:
+    """One reference of any shape, read in one pass over its children."""
+    found = ["", "", ""]
+    citation = None
+    for child in reference:
+        tag = child.tag
+        if tag == "Citation":
+            if citation is None:
+                citation = child
+        elif tag == "ArticleIdList":
+            _cited_ids(child, found)
+    if citation is None:
+        text = ""
+    elif len(citation):
+        text = _citation_text(citation)
+    else:  # a leaf, as citations are
+        text = citation.text
+        text = collapse(text) if text else ""
+    return Reference.made(found[0], found[1], found[2], "", text)
 
 
 def add_rich_parts(element: etree._Element, record: ArticleRecord,
