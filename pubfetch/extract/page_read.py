@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup
 
-from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
-from pubfetch.extract.article_abstract import gives_way
+from pubfetch.extract.article import GenericArticle, article_title, cleaned_page, read_article
+from pubfetch.extract.article_abstract import find_abstract, gives_way
 from pubfetch.extract.article_title import SITE_DECORATED, main_heading, meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
@@ -202,8 +202,12 @@ def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str
     and abstract the reader found put in front of it, so that it reads as the whole article."""
     if record.title and record.abstract and record.fulltext:
         return ArticleRecord()
-    article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record),
-                           body=not record.fulltext)
+    meta_title, site_names = meta_record.title if meta_record else "", _site_names(meta_record)
+    if record.fulltext:  # the reader's title and abstract only, each only where the rule found none
+        article = GenericArticle(title="" if record.title else article_title(soup, url, meta_title, site_names),
+                                 abstract="" if record.abstract else find_abstract(soup))
+    else:  # the reader's body leaves out its own title and abstract: it needs both
+        article = read_article(html, soup, url, meta_title, site_names)
     title, abstract = record.title or article.title, record.abstract or article.abstract
     filled = ArticleRecord(title="" if record.title else article.title,
                            abstract="" if record.abstract else article.abstract)
