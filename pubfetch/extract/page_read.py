@@ -202,12 +202,7 @@ def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str
     and abstract the reader found put in front of it, so that it reads as the whole article."""
     if record.title and record.abstract and record.fulltext:
         return ArticleRecord()
-    meta_title, site_names = meta_record.title if meta_record else "", _site_names(meta_record)
-    if record.fulltext:  # the reader's title and abstract only, each only where the rule found none
-        article = GenericArticle(title="" if record.title else article_title(soup, url, meta_title, site_names),
-                                 abstract="" if record.abstract else find_abstract(soup))
-    else:  # the reader's body leaves out its own title and abstract: it needs both
-        article = read_article(html, soup, url, meta_title, site_names)
+    article = _reader_parts(record, html, soup, url, meta_record)
     title, abstract = record.title or article.title, record.abstract or article.abstract
     filled = ArticleRecord(title="" if record.title else article.title,
                            abstract="" if record.abstract else article.abstract)
@@ -222,6 +217,17 @@ def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str
     if found:
         log.info("%s: the rule found no %s; read from the page without it", url, ", ".join(found))
     return filled
+
+
+def _reader_parts(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str,
+                  meta_record: ArticleRecord | None) -> GenericArticle:
+    """What the generic reader is asked for beside a rule's ``record``: with the rule's full text, only the title and
+    abstract the rule missed; else its body, which leaves out its own title and abstract, so it reads both."""
+    meta_title, site_names = meta_record.title if meta_record else "", _site_names(meta_record)
+    if not record.fulltext:
+        return read_article(html, soup, url, meta_title, site_names)
+    return GenericArticle(title="" if record.title else article_title(soup, url, meta_title, site_names),
+                          abstract="" if record.abstract else find_abstract(soup))
 
 
 def _page_rule(rules: ScrapingRules, url: str, soup: BeautifulSoup, index: PageIndex) -> JournalRule | None:
