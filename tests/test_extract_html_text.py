@@ -60,3 +60,23 @@ def test_no_space_inside_brackets_from_the_sources_line_breaks() -> None:
     """Line breaks around inline markup inside brackets ("(\\n <i>Name</i>") are not spaces a reader sees."""
     element = parse_html("<p id='x'>jointvetch (\r\n   <i>Aeschynomene americana</i> L.) [\n<a>35</a>\n]</p>").find(id="x")
     assert format_text(element) == element_text(element) == "jointvetch (Aeschynomene americana L.) [35]"
+
+
+def test_whitespace_is_kept_within_six_levels_of_a_pre_above_or_inside_the_element() -> None:
+    """jsoup looks at a text's parent and five more ancestors for <pre>, <plaintext> or <textarea>, above the element
+    read as well as inside it."""
+    six = "<span>" * 5 + "a  b" + "</span>" * 5
+    seven = "<span>" * 6 + "c  d" + "</span>" * 6
+    soup = parse_html(f"<div id='x'><pre>{six}{seven}</pre></div>")
+    assert element_text(soup.find(id="x")) == "a  bc d"
+    assert format_text(soup.find(id="x")) == "a  bc d"
+    first, second = soup.find("pre").find_all("span", recursive=False)
+    assert element_text(first.find_all("span")[-1]) == "a  b"  # the <pre> five levels above the innermost <span>
+    assert element_text(second.find_all("span")[-1]) == "c d"  # six levels above
+
+
+def test_text_of_scripts_styles_and_comments_is_left_out_wherever_it_sits() -> None:
+    soup = parse_html("<div id='x'><p>One<!-- note --> two</p><style>p {}</style><p>three<script>x()</script></p>"
+                      "</div>")
+    assert element_text(soup.find(id="x")) == "One two three"
+    assert format_text(soup.find(id="x")) == "One two\n\nthree"

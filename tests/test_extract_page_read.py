@@ -5,14 +5,17 @@ worker reads."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
 import time
+import weakref
 
 import pytest
 
-from pubfetch.extract.page_read import page_workers, read_page, read_page_isolated
+from pubfetch.extract.clean import parse_html
+from pubfetch.extract.page_read import _take_apart, page_workers, read_page, read_page_isolated
 from pubfetch.rules import ScrapingRules
 from support import hostile_pages
 from support.article_pages import article_page
@@ -35,6 +38,24 @@ def rules() -> ScrapingRules:
     rules = ScrapingRules()
     rules.add_journals(HOST_RULE, "marsh.yaml")
     return rules
+
+
+def test_a_pages_tree_is_freed_without_the_cyclic_collector() -> None:
+    """After the reading the tree's nodes are no longer in cycles: reference counting frees them as the reading
+    ends, so the collection that follows has no page's worth of garbage to walk."""
+    soup = parse_html(RULE_PAGE)
+    paragraph, text = soup.find("p"), soup.find("p").string
+    freed = [weakref.ref(paragraph), weakref.ref(text), weakref.ref(soup)]
+    del paragraph, text
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _take_apart(soup)
+        del soup
+        assert [ref() for ref in freed] == [None, None, None]
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def test_a_worker_reads_a_page_as_the_run_would_with_the_runs_rules(rules: ScrapingRules) -> None:

@@ -64,6 +64,16 @@ def test_statements_are_the_sections_a_heading_names() -> None:
         ("ethics", "Ethics statement", "Approved.")]  # a heading without text is no statement
 
 
+def test_a_statements_text_ends_at_the_next_heading_with_text() -> None:
+    """An empty heading (an anchor, an icon) opens no section: the statement's paragraphs go on past it; a section
+    that names no statement keeps its paragraphs out of the one before it."""
+    page = BeautifulSoup("<body><p>Before any heading.</p><h2>Funding</h2><p>Grant 1.</p><h2><a id='x'></a></h2>"
+                         "<ul><li>Grant 2.</li></ul><h2>Results</h2><p>We found.</p><h2>Competing interests</h2>"
+                         "<div><p>None.</p></div></body>", "html.parser").body
+    assert [(s.type, s.text) for s in page_statements(page)] == [
+        ("funding", "Grant 1.\n\nGrant 2."), ("competing_interests", "None.")]
+
+
 def _roots(html: str) -> list:  # type: ignore[type-arg]
     return [BeautifulSoup(html, "html.parser").body]
 

@@ -36,8 +36,8 @@ from pubfetch.extract.clean import clean_document, clean_html, meta_description
 from pubfetch.extract.html_text import format_text
 from pubfetch.extract.maincontent import Section, drop_back_matter, main_content
 
-__all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "MIN_PARAGRAPH_WORDS", "MIN_SENTENCES", "GenericArticle", "cleaned_page",
-           "read_article"]
+__all__ = ["MIN_BODY", "MIN_PARAGRAPHS", "MIN_PARAGRAPH_WORDS", "MIN_SENTENCES", "GenericArticle", "article_title",
+           "cleaned_page", "read_article"]
 
 #: Non-space characters of running text the body must hold (besides title and abstract) to be a full text ...
 MIN_BODY = 2000
@@ -143,13 +143,18 @@ def _format(sections: list[Section]) -> str:
     return "\n\n".join(b for s in sections for b in (s.title, s.text) if b)
 
 
+def article_title(soup: BeautifulSoup, url: str = "", meta_title: str = "", site_names: tuple[str, ...] = ()) -> str:
+    """The reader's title of a page (see the module): the meta tags' title tidied, else the page's own."""
+    return tidy_title(meta_title) or title_from_page(soup, url, site_names)
+
+
 def read_article(html: str, soup: BeautifulSoup, url: str = "", meta_title: str = "",
                  site_names: tuple[str, ...] = (), *, body: bool = True) -> GenericArticle:
     """Read a page. ``soup`` is the parsed ``html``; when trafilatura finds nothing it is cleaned IN PLACE (read
     everything else from it first). ``meta_title`` is the title the meta tags give, if any; ``site_names`` the site's
     and journal's names (left out of a ``<title>``); ``body=False`` skips the body (the caller has one)."""
     article = GenericArticle()
-    article.title = tidy_title(meta_title) or title_from_page(soup, url, site_names)
+    article.title = article_title(soup, url, meta_title, site_names)
     article.abstract = find_abstract(soup)
     if not body:
         return article

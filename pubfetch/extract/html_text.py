@@ -11,11 +11,12 @@ so 100,000-deep nesting costs time linear in its size and no recursion.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from typing import Any
 
 from bs4.element import CData, NavigableString, PreformattedString, Script, Stylesheet, Tag
 
-from pubfetch.extract.formula import formula_text, has_rendered_copy, is_block_formula, is_formula, is_formula_source
+from pubfetch.extract.formula import formula_text, has_rendered_copy, is_block_formula, is_formula_source
 
 __all__ = ["BLOCK_TAGS", "JAVA_TRIM", "MARGIN_TAGS", "element_text", "format_text", "normalised_text",
            "selector_text"]
@@ -86,10 +87,18 @@ class _Accumulator:
 
     def add_normalised(self, text: str, strip_leading: bool) -> None:
         """jsoup's appendNormalisedWhitespace: whitespace runs -> one space, invisible chars dropped."""
-        text = _INSIDE_BRACKETS.sub("", _HTML_WS_RUN.sub(" ", _INVISIBLE.sub("", text)))
-        if text[:1] in _CLOSING and self.last() == " ":
+        text = _normalise(text)
+        if text[:1] in _CLOSING and self.tail[-1:] == " ":
             self._drop_trailing_space()
-        self.add(text.lstrip(" ") if strip_leading or self.last() in _OPENING else text)
+        self.add(text.lstrip(" ") if strip_leading or self.tail[-1:] in _OPENING else text)
+
+    def add_sorted(self, node: NavigableString, code: int, strip_leading: bool) -> None:
+        """Text the walk has sorted (:func:`_push_children`): verbatim, or normalised unless it is a formula's
+        source."""
+        if code == _VERBATIM:
+            self.add(node)
+        elif not ("math" in node and is_formula_source(node)):
+            self.add_normalised(node, strip_leading)
 
     def _drop_trailing_space(self) -> None:
         """The last space taken back: it was the source's line break before a closing bracket ("name\n)")."""
@@ -123,16 +132,11 @@ class _Accumulator:
             self.add_normalised(str(node), strip_leading)
 
 
-def _walk(root: Tag) -> Iterator[tuple[Tag | NavigableString, bool]]:
-    """Depth-first (node, closing) events like jsoup's NodeTraversor, root included, without recursion."""
-    stack: list[tuple[Tag | NavigableString, bool]] = [(root, False)]
-    while stack:
-        node, closing = stack.pop()
-        yield node, closing
-        if not closing and isinstance(node, Tag) and not is_formula(node):  # a formula is read whole
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node.contents)
-                         if isinstance(child, (Tag, NavigableString)))
+#: What a node on the walk's stack is, besides a tag to open (whose code is how many levels up its nearest <pre>,
+#: <plaintext> or <textarea> is, itself included): text to normalise, text to take as it is, a tag to close.
+_NORMALISED, _VERBATIM, _CLOSE = -1, -2, -3
+#: jsoup looks at a text's parent and five more ancestors for a tag that keeps whitespace.
+_PRESERVE_REACH = 6
 
 
 def _text_kind(node: NavigableString) -> int:
@@ -150,7 +154,7 @@ def _text_kind(node: NavigableString) -> int:
 def _preserves_whitespace(node: NavigableString) -> bool:
     """jsoup looks at the text's parent and five more ancestors only."""
     tag = node.parent
-    for _ in range(6):
+    for _ in range(_PRESERVE_REACH):
         if tag is None:
             return False
         if tag.name in _PRESERVE_WS_TAGS:
@@ -165,30 +169,102 @@ def _tidy(text: str) -> str:
     return _BLANK_LINES.sub("\n\n", text).strip(JAVA_TRIM)
 
 
+def _preserve_distance(tag: Tag) -> int:
+    """How many levels up from ``tag`` (0: itself) the nearest tag keeping whitespace is, :data:`_PRESERVE_REACH`
+    when none is within reach."""
+    node: Tag | None = tag
+    for level in range(_PRESERVE_REACH):
+        if node is None:
+            break
+        if node.name in _PRESERVE_WS_TAGS:
+            return level
+        node = node.parent
+    return _PRESERVE_REACH
+
+
+def _push_children(stack: list[tuple[Any, int]], tag: Tag, distance: int) -> None:
+    """``tag``'s children on the walk's stack, first child on top, each with its code (see :data:`_CLOSE`): text is
+    sorted here once (:func:`_text_kind`: data left out, CDATA and text within reach of a whitespace-keeping tag
+    verbatim, the rest normalised), tags with their distance to a whitespace-keeping tag."""
+    data = tag.name in _DATA_TAGS
+    text_code = _VERBATIM if distance < _PRESERVE_REACH else _NORMALISED
+    below = distance + 1
+    push = stack.append
+    child: Any
+    for child in reversed(tag.contents):
+        kind = child.__class__
+        if kind is NavigableString:
+            if not data:
+                push((child, text_code))
+        elif kind is Tag or isinstance(child, Tag):
+            push((child, 0 if child.name in _PRESERVE_WS_TAGS else below))
+        elif isinstance(child, CData):
+            push((child, _VERBATIM))
+        elif not data and not isinstance(child, (PreformattedString, Script, Stylesheet)):
+            push((child, text_code))
+
+
+def _normalise(text: str) -> str:
+    """jsoup's whitespace normalisation of a text (:meth:`_Accumulator.add_normalised`'s first step): invisible
+    characters dropped, whitespace runs to one space, no space just inside brackets; each pattern applied only where
+    the text holds what it can change."""
+    if "\u200b" in text or "\u00ad" in text:
+        text = _INVISIBLE.sub("", text)
+    text = _HTML_WS_RUN.sub(" ", text)
+    if "(" in text or "[" in text or ")" in text or "]" in text:
+        text = _INSIDE_BRACKETS.sub("", text)
+    return text
+
+
+def _is_formula_name(name: str) -> bool:
+    """:func:`~pubfetch.extract.formula.is_formula` by the tag's name."""
+    return name == "math" or name.endswith(":math")
+
+
+def _walk_start(element: Tag) -> list[tuple[Any, int]]:
+    return [(element, _preserve_distance(element))]
+
+
 def format_text(element: Tag | None) -> str:
     """The element's text as PubFetcher writes cleaned pages: a newline around blocks and at <br>, a blank line
-    around paragraphs, headings, lists and the other margin tags, whitespace collapsed except inside <pre>."""
+    around paragraphs, headings, lists and the other margin tags, whitespace collapsed except inside <pre>.
+
+    One walk over a stack of sorted nodes (:func:`_push_children`): this and :func:`element_text` read every
+    paragraph of a page, often more than once, so each node costs as few calls as it can."""
     if element is None:
         return ""
     acc = _Accumulator()
-    for node, closing in _walk(element):
-        if isinstance(node, Tag) and is_formula(node):
+    if not isinstance(element, Tag):
+        acc.add_text_node(element, True)
+        return _tidy(acc.value())
+    stack = _walk_start(element)
+    while stack:
+        node, code = stack.pop()
+        if code < 0:
+            if code == _CLOSE:
+                _format_tag_end(acc, node.name)
+            else:
+                acc.add_sorted(node, code, acc.size == 0 or acc.tail[-1:] in " \n")
+        elif _is_formula_name(node.name):
             acc.add_formula(node, is_block_formula(node))
-        elif isinstance(node, Tag):
-            _format_tag_edge(acc, node.name, closing)
         else:
-            acc.add_text_node(node, acc.size == 0 or acc.last() in " \n")
+            _format_tag_start(acc, node.name)
+            stack.append((node, _CLOSE))
+            _push_children(stack, node, code)
     return _tidy(acc.value())
 
 
-def _format_tag_edge(acc: _Accumulator, name: str, closing: bool) -> None:
-    """Line breaks of format_text at an element's start or end."""
-    if not closing:
-        if acc.size and (name in BLOCK_TAGS or name == "br") and acc.last() != "\n":
-            acc.add("\n")
-        if acc.size > 1 and name in MARGIN_TAGS and acc.second_last() != "\n":
-            acc.add("\n")
-    elif acc.size and name in BLOCK_TAGS and acc.last() != "\n":
+def _format_tag_start(acc: _Accumulator, name: str) -> None:
+    """format_text's line breaks at an element's start."""
+    if acc.size and (name in BLOCK_TAGS or name == "br") and acc.tail[-1:] != "\n":
+        acc.add("\n")
+    if acc.size > 1 and name in MARGIN_TAGS and acc.second_last() != "\n":
+        acc.add("\n")
+
+
+def _format_tag_end(acc: _Accumulator, name: str) -> None:
+    """format_text's line breaks at an element's end."""
+    if acc.size and name in BLOCK_TAGS and acc.tail[-1:] != "\n":
         acc.add("\n\n" if name in MARGIN_TAGS else "\n")
 
 
@@ -206,29 +282,38 @@ def element_text(element: Tag | None, headings: bool = False) -> str:
     if element is None:
         return ""
     acc = _Accumulator()
-    for node, closing in _walk(element):
-        if not isinstance(node, Tag):
-            acc.add_text_node(node, acc.last() == " ")
-        elif is_formula(node):
+    if not isinstance(element, Tag):
+        acc.add_text_node(element, False)
+        return acc.value().strip(JAVA_TRIM)
+    stack = _walk_start(element)
+    while stack:
+        node, code = stack.pop()
+        if code < 0:
+            if code == _CLOSE:
+                _text_tag_end(acc, node, headings, node is element)
+            else:
+                acc.add_sorted(node, code, acc.tail[-1:] == " ")
+        elif _is_formula_name(node.name):
             acc.add_formula(node, False)
-        elif closing:
-            _text_tag_end(acc, node, headings, node is element)
         else:
             _text_tag_start(acc, node.name, headings)
+            stack.append((node, _CLOSE))
+            _push_children(stack, node, code)
     return acc.value().strip(JAVA_TRIM)
 
 
 def _text_tag_start(acc: _Accumulator, name: str, headings: bool) -> None:
-    if acc.size and (name in BLOCK_TAGS or name == "br") and acc.last() != " ":
+    if acc.size and (name in BLOCK_TAGS or name == "br") and acc.tail[-1:] != " ":
         acc.add(" ")
     if headings and name in _HEADING_TAGS:
-        acc.add_normalised(" ", acc.last() == " ")
+        acc.add_normalised(" ", acc.tail[-1:] == " ")
 
 
 def _text_tag_end(acc: _Accumulator, tag: Tag, headings: bool, is_root: bool) -> None:
-    if headings and tag.name in _HEADING_TAGS:
-        acc.add_normalised(". ", acc.last() == " ")
-    if tag.name in BLOCK_TAGS and acc.last() != " " and not is_root and _spaced_after(tag):
+    name = tag.name
+    if headings and name in _HEADING_TAGS:
+        acc.add_normalised(". ", acc.tail[-1:] == " ")
+    if name in BLOCK_TAGS and acc.tail[-1:] != " " and not is_root and _spaced_after(tag):
         acc.add(" ")
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup
 
-from pubfetch.extract.article import GenericArticle, cleaned_page, read_article
-from pubfetch.extract.article_abstract import gives_way
+from pubfetch.extract.article import GenericArticle, article_title, cleaned_page, read_article
+from pubfetch.extract.article_abstract import find_abstract, gives_way
 from pubfetch.extract.article_title import SITE_DECORATED, main_heading, meta_title
 from pubfetch.extract.blockpage import block_reason
 from pubfetch.extract.clean import parse_html
@@ -85,14 +85,31 @@ def read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool,
     reader, or for a page without a rule the generic reader's record (PubFetcher's cleaned page as the full text when
     it found no body). In this process, without a time limit: :func:`read_page_isolated` is the protected call.
     Python's cyclic collector waits until the reading is done (:func:`~pubfetch.extract.gcpause.collection_paused`
-    says why)."""
+    says why), and the page's tree is taken apart then (:func:`_take_apart`)."""
     with collection_paused():
-        return _read_page(html, url, rules, meta=meta, max_table_cells=max_table_cells)
+        built = page_from_text(html)  # the index filed as the tree is made, else one walk over the page
+        soup, index = built if built is not None else (soup := parse_html(html), PageIndex(soup))
+        try:
+            return _read_page(html, url, soup, index, rules, meta=meta, max_table_cells=max_table_cells)
+        finally:
+            _take_apart(soup)
 
 
-def _read_page(html: str, url: str, rules: ScrapingRules, *, meta: bool, max_table_cells: int) -> PageReading:
-    built = page_from_text(html)  # the index filed as the tree is made, else one walk over the page
-    soup, index = built if built is not None else (soup := parse_html(html), PageIndex(soup))
+def _take_apart(soup: BeautifulSoup) -> None:
+    """The links between the tree's nodes dropped, so that the nodes are freed as the last reference to each goes
+    rather than by the cyclic collector. Every node is in a cycle (parent and children, siblings, document order):
+    left whole, the tree's few hundred thousand objects are all garbage the first collection after the reading
+    has to find by walking them, which costs about three times this walk along the document order."""
+    node = soup.contents[0] if soup.contents else None
+    soup.__dict__.clear()
+    while node is not None:
+        following = node.next_element
+        node.__dict__.clear()
+        node = following
+
+
+def _read_page(html: str, url: str, soup: BeautifulSoup, index: PageIndex, rules: ScrapingRules, *, meta: bool,
+               max_table_cells: int) -> PageReading:
     if (reason := block_reason(soup, index)) is not None:
         return PageReading(url, block=reason)
     licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
@@ -185,8 +202,7 @@ def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str
     and abstract the reader found put in front of it, so that it reads as the whole article."""
     if record.title and record.abstract and record.fulltext:
         return ArticleRecord()
-    article = read_article(html, soup, url, meta_record.title if meta_record else "", _site_names(meta_record),
-                           body=not record.fulltext)
+    article = _reader_parts(record, html, soup, url, meta_record)
     title, abstract = record.title or article.title, record.abstract or article.abstract
     filled = ArticleRecord(title="" if record.title else article.title,
                            abstract="" if record.abstract else article.abstract)
@@ -201,6 +217,17 @@ def _reader_fill(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str
     if found:
         log.info("%s: the rule found no %s; read from the page without it", url, ", ".join(found))
     return filled
+
+
+def _reader_parts(record: ArticleRecord, html: str, soup: BeautifulSoup, url: str,
+                  meta_record: ArticleRecord | None) -> GenericArticle:
+    """What the generic reader is asked for beside a rule's ``record``: with the rule's full text, only the title and
+    abstract the rule missed; else its body, which leaves out its own title and abstract, so it reads both."""
+    meta_title, site_names = meta_record.title if meta_record else "", _site_names(meta_record)
+    if not record.fulltext:
+        return read_article(html, soup, url, meta_title, site_names)
+    return GenericArticle(title="" if record.title else article_title(soup, url, meta_title, site_names),
+                          abstract="" if record.abstract else find_abstract(soup))
 
 
 def _page_rule(rules: ScrapingRules, url: str, soup: BeautifulSoup, index: PageIndex) -> JournalRule | None:

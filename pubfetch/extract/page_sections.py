@@ -18,7 +18,7 @@ from bs4.element import Tag
 from pubfetch.extract.html_text import element_text
 from pubfetch.model.rich import Section
 
-__all__ = ["page_sections", "ranked_sections"]
+__all__ = ["blocks", "page_sections", "ranked_sections"]
 
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
 #: the elements whose text is a paragraph of a section (the outermost one when they nest)
@@ -32,7 +32,7 @@ def _outermost(roots: Iterable[Tag]) -> list[Tag]:
     return [r for r in chosen if not any(id(a) in ids for a in r.parents)]
 
 
-def _blocks(roots: Iterable[Tag]) -> Iterable[tuple[str, Tag]]:
+def blocks(roots: Iterable[Tag]) -> Iterable[tuple[str, Tag]]:
     """("heading" | "paragraph", element) in document order, each paragraph once (not again for its inner ones)."""
     for root in _outermost(roots):
         stack = [root]
@@ -49,7 +49,7 @@ def _blocks(roots: Iterable[Tag]) -> Iterable[tuple[str, Tag]]:
 def page_sections(roots: Iterable[Tag]) -> list[Section]:
     """The sections of the body elements ``roots`` (see the module docstring)."""
     found: list[tuple[int, str, list[str]]] = []
-    for kind, element in _blocks(roots):
+    for kind, element in blocks(roots):
         text = element_text(element)
         if kind == "heading":
             if text:  # an empty heading (an icon, an anchor) starts no section; its text stays with the last one
