@@ -29,7 +29,7 @@ from lxml import etree
 from pubfetch.extract.gcpause import collection_paused
 from pubfetch.rules.page_index import PageIndex
 
-__all__ = ["page_from_text", "soup_from_text"]
+__all__ = ["lxml_root_of", "page_from_text", "soup_from_text"]
 
 #: What BeautifulSoup splits a multi-valued attribute at.
 _NON_WHITESPACE = re.compile(r"\S+")
@@ -60,6 +60,9 @@ _LONG_TAG = re.compile(r"<[A-Za-z][^>]{20000}")
 #: lxml's tree stops at 256 elements deep (the rest of the page is lost), where BeautifulSoup is given all of it.
 _DEEPEST = 250
 _CLOSING = -1
+#: Where a tree made here keeps lxml's root element of its page (in the soup's own attributes: an attribute
+#: BeautifulSoup does not have is otherwise looked up as a tag name, by a walk of the tree).
+_LXML_ROOT = "_pubfetch_lxml_root"
 
 
 class _Unsure(Exception):
@@ -220,6 +223,14 @@ def page_from_text(html: str) -> tuple[BeautifulSoup, PageIndex] | None:
             raise _out_of_memory() from None
 
 
+def lxml_root_of(soup: BeautifulSoup) -> Any:
+    """lxml's root element (``<html>``) of the page :func:`page_from_text` made ``soup`` from, for a reader that can
+    work on lxml's tree without parsing the page again; None where BeautifulSoup built the tree. It is the page as
+    parsed: what is later taken out of the soup stays in it, and a reader that changes it (trafilatura does) must
+    change a copy, as other readers share it."""
+    return soup.__dict__.get(_LXML_ROOT)
+
+
 def _out_of_memory() -> MemoryError:
     """lxml's C code that fails an allocation (under a page worker's address-space cap: a tag-dense page of millions
     of elements) returns without setting an exception, which Python reports as a SystemError; it is the page's memory
@@ -247,6 +258,7 @@ def _build(html: str, root: Any) -> tuple[BeautifulSoup, PageIndex]:
     _after_root(build, html, list(root.itersiblings()))
     _boolean_values(build.named, html)
     soup._most_recent_element = build.last
+    soup.__dict__[_LXML_ROOT] = root
     return soup, PageIndex.filed(soup, build.elements, build.by_name, build.by_id, build.by_class)
 
 
