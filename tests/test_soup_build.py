@@ -26,7 +26,7 @@ _LINKS = ("parent", "previous_element", "next_element", "previous_sibling", "nex
 #: the document's parsing state, compared by what it points at (or not at all: the builder object is the document's)
 _STATE = ("builder", "currentTag", "tagStack", "open_tag_counter", "_most_recent_element")
 #: what the built tree keeps beside BeautifulSoup's own fields (lxml's tree of the page, checked on its own)
-_OURS = ("_pubfetch_lxml_root",)
+_OURS = ("_pubfetch_lxml_root", "_decomposed")
 
 
 def _nodes(soup: BeautifulSoup) -> list[Any]:
