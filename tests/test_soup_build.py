@@ -18,13 +18,15 @@ from bs4.element import Tag
 
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.gcpause import collection_paused
-from pubfetch.extract.soup_build import page_from_text, soup_from_text
+from pubfetch.extract.soup_build import lxml_root_of, page_from_text, soup_from_text
 from pubfetch.rules.page_index import PageIndex
 
 DATA = Path(__file__).parent / "data"
 _LINKS = ("parent", "previous_element", "next_element", "previous_sibling", "next_sibling")
 #: the document's parsing state, compared by what it points at (or not at all: the builder object is the document's)
 _STATE = ("builder", "currentTag", "tagStack", "open_tag_counter", "_most_recent_element")
+#: what the built tree keeps beside BeautifulSoup's own fields (lxml's tree of the page, checked on its own)
+_OURS = ("_pubfetch_lxml_root", "_decomposed")
 
 
 def _nodes(soup: BeautifulSoup) -> list[Any]:
@@ -43,7 +45,7 @@ def _described(node: Any, position: dict[int, int]) -> dict[str, Any]:
     seen: dict[str, Any] = {"class": type(node)}
     if isinstance(node, Tag):
         for key, value in node.__dict__.items():
-            if key in _LINKS or key in _STATE:
+            if key in _LINKS or key in _STATE or key in _OURS:
                 continue
             if key == "attrs":
                 value = (type(value), [(k, type(v), v) for k, v in value.items()])
@@ -153,6 +155,18 @@ def test_the_recorded_publisher_pages_give_beautifulsoups_tree(corpus_dir: Path)
     assert len(bodies) > 80
     built = sum(_assert_same_tree(body) for body in bodies)
     assert built >= len(bodies) - 5  # the few it declines (see UNSURE) are BeautifulSoup's to build
+
+
+def test_lxml_root_of_gives_the_tree_the_soup_was_made_from() -> None:
+    html = (DATA / "pages" / "journals" / "frontiers_article.html").read_text("utf-8")
+    soup = soup_from_text(html)
+    assert soup is not None
+    root = lxml_root_of(soup)
+    assert root.tag == "html" and root.getroottree().getroot() is root
+    lxml_tags = [e.tag for e in root.iter() if isinstance(e.tag, str)]
+    assert lxml_tags == [t.name for t in soup.find_all(True)] and len(lxml_tags) > 20
+    assert lxml_root_of(parse_html(UNSURE[1])) is None  # BeautifulSoup built that tree: no lxml tree to give
+    assert lxml_root_of(BeautifulSoup(html, "lxml")) is None
 
 
 def test_the_collector_is_back_as_it_was_when_the_last_reader_is_done() -> None:

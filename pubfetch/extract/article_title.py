@@ -22,6 +22,7 @@ from pubfetch.extract.clean import page_title
 from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import element_text
 from pubfetch.extract.visible import is_shown
+from pubfetch.rules.page_index import PageIndex
 
 __all__ = ["SITE_DECORATED", "main_heading", "meta_title", "tidy_title", "title_from_page", "title_without_boilerplate"]
 
@@ -145,12 +146,13 @@ def _heading_text(h1: Tag) -> str:
     return tidy_title(element_text(heading))
 
 
-def main_heading(soup: BeautifulSoup, hint: str = "") -> str:
+def main_heading(soup: BeautifulSoup, hint: str = "", index: PageIndex | None = None) -> str:
     """The article's <h1> as a whole: the one whose text the ``hint`` (the <title>) contains, else the first in the
     page's main content (``main``, ``article``, ``role=main``), else the first outside headers, menus and footers;
     "" when none has two words. Hidden ones (``display:none``, ``hidden``, ``aria-hidden``) are candidates only on a
-    page without a shown one."""
-    candidates = [h for h in soup.find_all("h1", limit=_MAX_HEADINGS) if isinstance(h, Tag) and not _in_page_chrome(h)]
+    page without a shown one. ``index``: the page's, which finds the headings without a walk."""
+    found = soup.find_all("h1", limit=_MAX_HEADINGS) if index is None else index.named_below(soup, ("h1",))
+    candidates = [h for h in found[:_MAX_HEADINGS] if isinstance(h, Tag) and not _in_page_chrome(h)]
     shown = [h for h in candidates if is_shown(h)]
     candidates = shown or candidates  # a hidden <h1> only where no shown one is there
     texts = [(h, _heading_text(h)) for h in candidates]
@@ -207,17 +209,18 @@ def title_from_page(soup: BeautifulSoup, url: str = "", site_names: tuple[str, .
     return title_without_boilerplate(raw_title, url, site_names)
 
 
-def meta_title(title: str, source: str, soup: BeautifulSoup, url: str = "", site_names: tuple[str, ...] = ()) -> str:
+def meta_title(title: str, source: str, soup: BeautifulSoup, url: str = "", site_names: tuple[str, ...] = (),
+               index: PageIndex | None = None) -> str:
     """A title meta tag's title as the article's: tidied, and for a tag that sites decorate (``source`` in
     :data:`SITE_DECORATED`) without the site's part, so that no boilerplate outranks the page's own title. The site's
     part is what surrounds the page's main ``<h1>`` when the tag is that heading with a segment before or after it
     ("Site - T", "T | Journal"); else the first or last segments that are the site's or journal's name or a label;
-    a "Welcome to X:" opening always."""
+    a "Welcome to X:" opening always. ``index``: the page's, if at hand."""
     title = tidy_title(title)
     if source not in SITE_DECORATED or not title:
         return title
     title = _WELCOME.sub("", title)
-    heading = main_heading(soup, title)
+    heading = main_heading(soup, title, index)
     start = title.lower().find(heading.lower()) if heading else -1
     if start >= 0:
         if len(heading) == len(title):

@@ -53,8 +53,8 @@ _SIGNS: tuple[tuple[str, str | None, re.Pattern[str] | None], ...] = (
 SHORT_PAGE = 3000
 
 
-def _visible_text(soup: BeautifulSoup) -> str:
-    body = soup.body or soup
+def _visible_text(soup: BeautifulSoup, index: PageIndex) -> str:
+    body = index.first("body") or soup
     texts = (s for s in body.find_all(string=True) if s.parent is not None
              and s.parent.name not in ("script", "style", "noscript", "template"))
     return " ".join(" ".join(texts).split())
@@ -71,14 +71,15 @@ def block_reason(page: str | bytes | BeautifulSoup, index: PageIndex | None = No
     soup = page if isinstance(page, BeautifulSoup) else parse_html(page)
     if index is None:
         index = PageIndex(soup)
-    title = soup.title.get_text(" ", strip=True) if soup.title is not None else ""
+    title_tag = index.first("title")
+    title = title_tag.get_text(" ", strip=True) if title_tag is not None else ""
     for name, selector, title_pattern in _CHALLENGES:
         if (selector and index.select_one(_compiled(selector)) is not None) or (
                 title_pattern and title_pattern.match(title)):
             return name
     if index.select_one(_compiled('meta[name^="citation_"]')) is not None:
         return None
-    text = _visible_text(soup)
+    text = _visible_text(soup, index)
     if len(text) > SHORT_PAGE:
         return None
     for name, selector, text_pattern in _SIGNS:

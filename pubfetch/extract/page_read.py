@@ -112,11 +112,13 @@ def _read_page(html: str, url: str, soup: BeautifulSoup, index: PageIndex, rules
                max_table_cells: int) -> PageReading:
     if (reason := block_reason(soup, index)) is not None:
         return PageReading(url, block=reason)
-    licence, where = page_license(soup) if meta else ("", "")  # read before a rule's scraping edits the tree
+    licence, where = page_license(soup, index) if meta else ("", "")  # read before a rule's scraping edits the tree
     rule = _page_rule(rules, url, soup, index)
-    statements = page_statements(soup.body or soup) if rule is not None else []  # before the scraping edits the tree
+    # before the scraping edits the tree
+    statements = page_statements(index.first("body") or soup) if rule is not None else []
     meta_record = parse_meta(html, url, site=rule.site if rule is not None else None) if meta else None
-    heading, bibliographic = _titles(soup, url, meta_record)  # before a rule's scraping or the reader edits the tree
+    # before a rule's scraping or the reader edits the tree
+    heading, bibliographic = _titles(soup, index, url, meta_record)
     reading = PageReading(url, rule_site=rule.site if rule is not None else None, meta=meta_record, licence=licence,
                           licence_where=where, statements=statements)
     if rule is not None:
@@ -165,15 +167,15 @@ def _tag_family(meta_record: ArticleRecord, field: str) -> str:
     return str(types.get(field, "")) if isinstance(types, dict) else ""
 
 
-def _titles(soup: BeautifulSoup, url: str, meta_record: ArticleRecord | None) -> tuple[str, str]:
+def _titles(soup: BeautifulSoup, index: PageIndex, url: str, meta_record: ArticleRecord | None) -> tuple[str, str]:
     """The meta tags' title made the article's (without footnote marks or the site's part, spaced as the visible
     heading where only whitespace differs), and what a rule's title is compared with: the visible heading and the
     bibliographic meta title (extract/title_choice.py)."""
     if meta_record is None or not meta_record.title:
         return "", ""
     source = _tag_family(meta_record, "title")
-    meta_record.title = meta_title(meta_record.title, source, soup, url, _site_names(meta_record))
-    heading = main_heading(soup, meta_record.title)
+    meta_record.title = meta_title(meta_record.title, source, soup, url, _site_names(meta_record), index)
+    heading = main_heading(soup, meta_record.title, index)
     meta_record.title = shown_spacing(meta_record.title, heading)
     return heading, "" if source in SITE_DECORATED else meta_record.title
 

@@ -285,14 +285,13 @@ def scrape_journal(html: Html, url: str, rule: JournalRule) -> ArticleRecord:
 def scrape_journal_tree(soup: BeautifulSoup, url: str, rule: JournalRule,
                         index: PageIndex) -> tuple[ArticleRecord, PageIndex]:
     """:func:`scrape_journal` on a parsed page and its ``index`` (built on the tree as parsed), for a caller that has
-    both: the record, and the index of the tree as the scraping left it (hidden parts taken out), for the caller's
-    own selectors over that tree."""
+    both: the record, and the index of the tree as the scraping left it (hidden parts taken out through it), for the
+    caller's own selectors over that tree."""
     for hidden in _not_shown().select(soup, index):
         if not _is_abstract_label(hidden):  # the generic reader, filling what the rule misses, follows that label
-            hidden.decompose()
-    if soup.body is not None:
-        drop_hidden_menus(soup.body)
-    index = PageIndex(soup)  # the tree is only read from here on: one walk answers every selector of the rule
+            index.remove(hidden)
+    if (shown := index.first("body")) is not None:
+        drop_hidden_menus(shown, index)
     record = ArticleRecord()
     record.pmid = scrape_pmid(first_text(soup, rule.selector("pmid"), index))
     record.pmcid = scrape_pmcid(first_text(soup, rule.selector("pmcid"), index))

@@ -29,10 +29,12 @@ from lxml import etree
 from pubfetch.extract.gcpause import collection_paused
 from pubfetch.rules.page_index import PageIndex
 
-__all__ = ["page_from_text", "soup_from_text"]
+__all__ = ["lxml_root_of", "page_from_text", "soup_from_text"]
 
 #: What BeautifulSoup splits a multi-valued attribute at.
 _NON_WHITESPACE = re.compile(r"\S+")
+#: Whitespace BeautifulSoup splits such an attribute at and XPath's ``normalize-space`` does not (pubfetch.rules.xpath).
+_ODD_SPACE = re.compile(r"[^\S \t\n\r]")
 #: The characters a whitespace-only text may hold for BeautifulSoup to fold it.
 _ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
 _COMMENT, _PI = etree.Comment, etree.ProcessingInstruction
@@ -60,6 +62,9 @@ _LONG_TAG = re.compile(r"<[A-Za-z][^>]{20000}")
 #: lxml's tree stops at 256 elements deep (the rest of the page is lost), where BeautifulSoup is given all of it.
 _DEEPEST = 250
 _CLOSING = -1
+#: Where a tree made here keeps lxml's root element of its page (in the soup's own attributes: an attribute
+#: BeautifulSoup does not have is otherwise looked up as a tag name, by a walk of the tree).
+_LXML_ROOT = "_pubfetch_lxml_root"
 
 
 class _Unsure(Exception):
@@ -99,6 +104,9 @@ class _Builder:
             "next_element": None, "next_sibling": None, "hidden": False,
             "cdata_list_attributes": builder.cdata_list_attributes,
             "preserve_whitespace_tags": builder.preserve_whitespace_tags,
+            # BeautifulSoup's ``decomposed`` reads this with a default: a tag without it is searched for a <_decomposed>
+            # descendant by a walk of its subtree
+            "_decomposed": False,
         }
         #: per tag name: whether it can be an empty element, its string class if it is a string container
         self._per_name: dict[str, tuple[bool, type[NavigableString] | None]] = {}
@@ -108,6 +116,9 @@ class _Builder:
         self.by_name: dict[str, list[Tag]] = {}
         self.by_id: dict[str, list[Tag]] = {}
         self.by_class: dict[str, list[Tag]] = {}
+        #: the lxml element each filed tag was made from; whether every multi-valued attribute's whitespace is XPath's
+        self.lxml_elements: list[Any] = []
+        self.exact_classes = True
         self._attribute_dict = builder.attribute_dict_class
 
     def _link(self, node: Any, parent: Tag) -> None:
@@ -156,6 +167,8 @@ class _Builder:
                 value: Any = given
                 if key in universal or (specific is not None and key in specific):
                     value = AttributeValueList(_NON_WHITESPACE.findall(given))
+                    if self.exact_classes and _ODD_SPACE.search(given):
+                        self.exact_classes = False
                 elif key in _BOOLEAN and given == key:
                     self.named.setdefault(key, []).append(attrs)
                 dict.__setitem__(attrs, key, value)
@@ -220,6 +233,14 @@ def page_from_text(html: str) -> tuple[BeautifulSoup, PageIndex] | None:
             raise _out_of_memory() from None
 
 
+def lxml_root_of(soup: BeautifulSoup) -> Any:
+    """lxml's root element (``<html>``) of the page :func:`page_from_text` made ``soup`` from, for a reader that can
+    work on lxml's tree without parsing the page again; None where BeautifulSoup built the tree. It is the page as
+    parsed: what is later taken out of the soup stays in it, and a reader that changes it (trafilatura does) must
+    change a copy, as other readers share it."""
+    return soup.__dict__.get(_LXML_ROOT)
+
+
 def _out_of_memory() -> MemoryError:
     """lxml's C code that fails an allocation (under a page worker's address-space cap: a tag-dense page of millions
     of elements) returns without setting an exception, which Python reports as a SystemError; it is the page's memory
@@ -247,7 +268,9 @@ def _build(html: str, root: Any) -> tuple[BeautifulSoup, PageIndex]:
     _after_root(build, html, list(root.itersiblings()))
     _boolean_values(build.named, html)
     soup._most_recent_element = build.last
-    return soup, PageIndex.filed(soup, build.elements, build.by_name, build.by_id, build.by_class)
+    soup.__dict__[_LXML_ROOT] = root
+    return soup, PageIndex.filed(soup, build.elements, build.by_name, build.by_id, build.by_class,
+                                 build.lxml_elements, build.exact_classes)
 
 
 def _ahead_of_doctype(html: str, comments: int) -> int:
@@ -337,7 +360,7 @@ def _other(build: _Builder, node: Any, parent: Tag, container: Tag | None, prese
 
 def _element(build: _Builder, root: Any, parent: Tag) -> None:
     """``root`` and everything below it, in document order (lxml's walk, in C); each node's tail after it."""
-    text, make_tag = build.text, build.tag
+    text, make_tag, lxml_elements = build.text, build.tag, build.lxml_elements
     containers, preserve = build._containers, build._preserve
     tags: list[Tag] = [parent]
     # the string container (the innermost <script>, <style>, <template> ...) and whether inside <pre>/<textarea>,
@@ -351,6 +374,8 @@ def _element(build: _Builder, root: Any, parent: Tag) -> None:
                 raise _Unsure("as deep as lxml's tree goes")
             name = node.tag
             tag = make_tag(name, node.attrib, tags[-1], not unindexed)
+            if not unindexed:
+                lxml_elements.append(node)
             tags.append(tag)
             outer.append((container, preserved, unindexed))
             if name == "template":

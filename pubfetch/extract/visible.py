@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from bs4.element import Tag
 
+from pubfetch.rules.page_index import PageIndex
+
 __all__ = ["drop_hidden_menus", "is_hidden", "is_link_list", "is_shown"]
 
 
@@ -31,8 +33,13 @@ def is_link_list(tag: Tag) -> bool:
         "".join(a.get_text() for a in li.find_all("a")).strip() == li.get_text().strip() for li in items)
 
 
-def drop_hidden_menus(root: Tag) -> None:
-    """Remove, in place, hidden lists of links (a hidden block of text may be a tab a script shows, so it stays)."""
-    for tag in root.find_all(("ul", "ol")):
+def drop_hidden_menus(root: Tag, index: PageIndex | None = None) -> None:
+    """Remove, in place, hidden lists of links (a hidden block of text may be a tab a script shows, so it stays).
+    ``index``: the page's, which finds the lists without a walk and is told what is taken out."""
+    lists = root.find_all(("ul", "ol")) if index is None else index.named_below(root, ("ul", "ol"))
+    for tag in lists:
         if not tag.decomposed and is_hidden(tag) and is_link_list(tag):
-            tag.decompose()
+            if index is None:
+                tag.decompose()
+            else:
+                index.remove(tag)

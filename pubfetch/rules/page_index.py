@@ -9,8 +9,14 @@ alternatives requires (for an alternative whose last part requires none, as in `
 descendants of the elements the part before it requires; every element when nothing narrows it), with soupsieve's own
 test, so it returns the element soupsieve's ``select_one`` returns.
 
-An index describes the tree as it was when built: build it after the page is parsed and before anything edits it. It is
-for trees parsed as HTML (lower-case tag names), as every page pubfetch reads is.
+An index made as ``pubfetch.extract.soup_build`` made the tree from lxml's (:meth:`PageIndex.filed`) also holds lxml's
+tree and which of its elements is which tag: a selector :func:`~pubfetch.rules.xpath.translated` to XPath is answered
+by lxml in C (checked by soupsieve where the XPath finds a superset), whole-page lookups by name from the index.
+
+An index describes the tree as it was when built, less what was taken out through :meth:`PageIndex.remove`: build it
+after the page is parsed, and take elements out of the tree only through it while it is in use (lxml's tree is left
+as parsed; a selector whose answer could change when elements are taken out is then left to soupsieve, on the tree as
+it is). It is for trees parsed as HTML (lower-case tag names), as every page pubfetch reads is.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ import re
 from typing import Any
 
 from bs4.element import Tag
+
+from pubfetch.rules.xpath import translated
 
 __all__ = ["PageIndex"]
 
@@ -45,6 +53,9 @@ class PageIndex:
         self._by_class: dict[str, list[Tag]] = {}
         #: each selector's answer (with the selector, so that its id is not another's)
         self._selected: dict[int, tuple[Any, list[Tag]]] = {}
+        self._lxml: _LxmlTree | None = None
+        #: the ids of the elements taken out of the tree through :meth:`remove` (with everything below them)
+        self._removed: set[int] = set()
         elements, position = self.elements, self._position
         by_name, by_id, by_class = self._by_name, self._by_id, self._by_class
         # the contents of a <template> are not part of the document: soupsieve neither enters nor matches them
@@ -69,15 +80,36 @@ class PageIndex:
 
     @classmethod
     def filed(cls, root: Tag, elements: list[Tag], by_name: dict[str, list[Tag]], by_id: dict[str, list[Tag]],
-              by_class: dict[str, list[Tag]]) -> PageIndex:
+              by_class: dict[str, list[Tag]], lxml_elements: list[Any] | None = None,
+              exact_classes: bool = False) -> PageIndex:
         """The index of ``root`` from elements filed as the tree was made (``pubfetch.extract.soup_build``), in
-        document order and by the same keys as a walk files them, without the walk."""
+        document order and by the same keys as a walk files them, without the walk. ``lxml_elements``: the lxml
+        element each of ``elements`` was made from (the first is lxml's root), where lxml is to answer the
+        selectors it can; ``exact_classes``: no class-like attribute of the page holds whitespace other than XPath's
+        (see :mod:`pubfetch.rules.xpath`), without which lxml answers nothing."""
         index = cls.__new__(cls)
         index.root, index.elements = root, elements
         index._position = {id(tag): i for i, tag in enumerate(elements)}
         index._by_name, index._by_id, index._by_class = by_name, by_id, by_class
         index._selected = {}
+        index._removed = set()
+        index._lxml = _LxmlTree(lxml_elements, elements) if lxml_elements and exact_classes else None
         return index
+
+    def remove(self, tag: Tag) -> None:
+        """Take ``tag`` out of the tree (BeautifulSoup's ``decompose``), and it and everything below it out of the
+        index's answers."""
+        position = self._position.get(id(tag))
+        if position is not None and id(tag) not in self._removed:
+            # the elements filed from the tag up to the next one in the tree (the others between were taken out)
+            self._removed.update(id(t) for t in self.elements[position:self._subtree_end(tag)])
+            self._selected.clear()
+        tag.decompose()
+
+    def _live(self, tags: list[Tag]) -> list[Tag]:
+        """``tags`` less those taken out of the tree."""
+        removed = self._removed
+        return [t for t in tags if id(t) not in removed] if removed else tags
 
     def _candidates(self, alternative: Any) -> list[Tag] | None:
         """The elements that have what an alternative's last compound requires (its tag name, ids and classes): the
@@ -154,8 +186,38 @@ class PageIndex:
         return sorted(distinct.values(), key=lambda tag: position[id(tag)])
 
     def named(self, name: str) -> list[Tag]:
-        """The elements of tag ``name`` (lower case), in document order (as ``root.find_all(name)``)."""
-        return list(self._by_name.get(name, ()))
+        """The elements of tag ``name`` (lower case), in document order (as ``root.find_all(name)`` on a page without
+        a ``<template>``, whose contents the index leaves out and ``find_all`` does not)."""
+        return list(self._live(self._by_name.get(name, [])))
+
+    @property
+    def has_template(self) -> bool:
+        """Whether the page has a ``<template>``: then ``find_all`` and the index's :meth:`named` may differ."""
+        return bool(self._by_name.get("template"))
+
+    def first(self, name: str) -> Tag | None:
+        """``root.find(name)`` (``soup.body`` for ``"body"``), from the index where it can answer."""
+        if self.has_template:
+            return self.root.find(name)
+        return next(iter(self._live(self._by_name.get(name, []))), None)
+
+    def named_below(self, ancestor: Tag, names: tuple[str, ...]) -> list[Tag]:
+        """``ancestor.find_all(names)``: the elements of those tag names below ``ancestor``, in document order,
+        from the index where it can answer."""
+        if ancestor is self.root:
+            start, end = 0, len(self.elements)
+        else:
+            at = self._position.get(id(ancestor))
+            if at is None or self.has_template or id(ancestor) in self._removed:
+                return list(ancestor.find_all(names))
+            start, end = at + 1, self._subtree_end(ancestor)
+        if self.has_template:
+            return list(ancestor.find_all(names))
+        position = self._position
+        found = [tag for name in names for tag in self._by_name.get(name, ()) if start <= position[id(tag)] < end]
+        if len(names) > 1:
+            found.sort(key=lambda tag: position[id(tag)])
+        return self._live(found)
 
     def select(self, compiled: Any) -> list[Tag]:
         """Every element a compiled soupsieve selector matches, in document order (as ``compiled.select(root)``);
@@ -165,9 +227,12 @@ class PageIndex:
             return []
         if (known := self._selected.get(id(compiled))) is not None and known[0] is compiled:
             return list(known[1])
-        candidates = self._all_candidates(compiled)
-        # soupsieve's test on the candidates (its caches shared over them), or its own walk where none narrow it
-        found = list(compiled.select(self.root) if candidates is None else compiled.filter(candidates))
+        found = self._lxml_select(compiled)
+        if found is None:
+            candidates = self._all_candidates(compiled)
+            # soupsieve's test on the candidates (its caches shared over them), or its own walk where none narrow it
+            found = list(compiled.select(self.root) if candidates is None
+                         else compiled.filter(self._live(candidates)))
         self._selected[id(compiled)] = (compiled, found)
         return list(found)
 
@@ -176,12 +241,65 @@ class PageIndex:
         ``compiled.select_one(root)``)."""
         if compiled is None:
             return None
+        candidates = self._lxml_select(compiled, checked=False)
+        if candidates is None:
+            candidates = self._all_candidates(compiled)
+            if candidates is None:
+                return compiled.select_one(self.root)
+            candidates = self._live(candidates)
+        elif self._exact(compiled):
+            return candidates[0] if candidates else None
+        return _first_match(compiled, candidates)
+
+    def _exact(self, compiled: Any) -> bool:
+        translation = translated(compiled)
+        return translation is not None and translation.exact
+
+    def _lxml_select(self, compiled: Any, checked: bool = True) -> list[Tag] | None:
+        """lxml's answer (checked by soupsieve where the XPath finds a superset, unless not ``checked``), or None
+        where lxml cannot answer: no lxml tree, no XPath, or elements taken out that could change the answer. The
+        XPath is tried on the candidates the index narrows the selector to, else on the whole tree."""
+        tree = self._lxml
+        if tree is None:
+            return None
+        translation = translated(compiled)
+        if translation is None or (self._removed and not translation.removal_safe):
+            return None
         candidates = self._all_candidates(compiled)
         if candidates is None:
-            return compiled.select_one(self.root)
-        start, size = 0, 16
-        while start < len(candidates):  # in growing slices: the first match is often among the first candidates
-            if found := compiled.filter(candidates[start:start + size]):
-                return found[0]
-            start, size = start + size, size * 4
-        return None
+            matched = translation.select(tree.root)
+        else:
+            position, elements = self._position, tree.elements
+            matched = translation.test(tree.root, candidates=[elements[position[id(tag)]]
+                                                               for tag in self._live(candidates)])
+        tags = tree.tags
+        found = self._live([tag for element in matched if (tag := tags.get(element)) is not None])
+        return found if translation.exact or not checked else compiled.filter(found)
+
+
+def _first_match(compiled: Any, candidates: list[Tag]) -> Tag | None:
+    """The first of ``candidates`` soupsieve matches, tried in growing slices: the first match is often among the
+    first candidates, and soupsieve shares its caches over a slice."""
+    start, size = 0, 16
+    while start < len(candidates):
+        if found := compiled.filter(candidates[start:start + size]):
+            return found[0]
+        start, size = start + size, size * 4
+    return None
+
+
+class _LxmlTree:
+    """lxml's tree of a page and the tag made from each of its elements (those of the index: a ``<template>``'s
+    contents have none, as soupsieve never selects them)."""
+
+    def __init__(self, lxml_elements: list[Any], tags: list[Tag]) -> None:
+        self.root = lxml_elements[0]
+        self.elements, self._tags = lxml_elements, tags
+        self._by_element: dict[Any, Tag] | None = None
+
+    @property
+    def tags(self) -> dict[Any, Tag]:
+        """Each lxml element's tag, made on first use."""
+        if self._by_element is None:
+            self._by_element = dict(zip(self.elements, self._tags, strict=True))
+        return self._by_element
