@@ -333,7 +333,7 @@ def _boolean_given(html: str) -> list[tuple[str, str, str]]:
         for length in _BOOLEAN_LENGTHS:
             start = end - length - 1
             if start >= 0 and (match := _BOOLEAN_GIVEN.match(html, start)) is not None:
-                found[start] = match.group(1, 2, 3)
+                found[start] = (match.group(1), match.group(2), match.group(3))
     return [found[start] for start in sorted(found)]
 
 
