@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
 from bs4.element import Tag
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from pubfetch.extract import soup_build
 from pubfetch.extract.clean import parse_html
 from pubfetch.extract.gcpause import collection_paused
 from pubfetch.extract.soup_build import lxml_root_of, page_from_text, soup_from_text
@@ -229,3 +232,28 @@ def test_a_tree_over_the_address_space_cap_is_a_memory_error_not_a_system_error(
     done = subprocess.run([sys.executable, "-c", _UNDER_A_CAP], env=env, capture_output=True, text=True, timeout=300,
                           check=False)
     assert done.stdout.strip() == "MemoryError", done.stdout + done.stderr
+
+
+_FRAGMENTS = ("checked", "CHECKED", "Selected", "selected", "nowrap", "wrap", "\u017felected", "\u212aed", " ", "\t",
+              "\u00a0", "\n", "=", '"', "'", "/", ">", "<", "x", "ed", "no", "<option ")
+
+
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=16))
+@settings(max_examples=3000, deadline=None)
+def test_the_boolean_values_found_from_each_equals_sign_are_the_patterns_matches(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert soup_build._boolean_given(text) == soup_build._BOOLEAN_GIVEN.findall(text)
+
+
+def test_the_boolean_values_of_the_recorded_pages_are_the_patterns_matches(corpus_dir: Path) -> None:
+    found = 0
+    for manifest in ("manifest.jsonl", "pages.jsonl", "pages3.jsonl"):
+        with open(corpus_dir / manifest, encoding="utf-8") as f:
+            for line in f:
+                entry = json.loads(line) if line.strip() else {}
+                if entry.get("resource") == "publisher_page" and entry.get("body"):
+                    body = (corpus_dir / entry["body"]).read_bytes().decode("utf-8", "replace")
+                    given_values = soup_build._boolean_given(body)
+                    assert given_values == soup_build._BOOLEAN_GIVEN.findall(body)
+                    found += len(given_values)
+    assert found > 50

@@ -18,9 +18,8 @@ import re
 from collections.abc import Iterable
 
 from pubfetch import ids as idmod
-from pubfetch.extract.jsonld import json_ld_tags
-from pubfetch.extract.meta import ID_SOURCES, SITE_NAME_TAGS, TITLE_SOURCES
-from pubfetch.extract.meta_scan import MetaTag, clean_value, decode_page, plain_text, scan_meta
+from pubfetch.extract.meta import ID_SOURCES, SITE_NAME_TAGS, TITLE_SOURCES, page_meta_tags
+from pubfetch.extract.meta_scan import MetaTag, decode_page, plain_text
 from pubfetch.extract.pdf import PdfContent
 from pubfetch.model.identity import Claims
 from pubfetch.model.record import ArticleRecord
@@ -46,13 +45,16 @@ def _doi(value: str) -> str:
     return idmod.normalise_doi(doi) if doi else ""
 
 
-def page_claims(html: str | bytes, url: str, scraped: ArticleRecord | None = None) -> Claims:
+def page_claims(html: str | bytes, url: str, scraped: ArticleRecord | None = None,
+                tags: list[MetaTag] | None = None) -> Claims:
     """The identifiers and titles a page's meta tags, JSON-LD work, first heading and ``<title>`` give (``url``: its
     final URL), and the IDs and title its scraping rule (or, on a page without one, the generic reader) read from it
     (``scraped``), which are claims of the page as much as its tags; the names its tags give the journal, publisher
-    and site (a heading that is one of them is not the article's title)."""
+    and site (a heading that is one of them is not the article's title). ``tags``: the page's
+    :func:`~pubfetch.extract.meta.page_meta_tags` where the caller read them already."""
     text = decode_page(html)
-    tags = scan_meta(text) + [MetaTag(name, "", clean_value(value)) for name, value in json_ld_tags(text)]
+    if tags is None:
+        tags = page_meta_tags(text)
     by_name: dict[str, list[str]] = {}
     for tag in tags:
         for name in tag.names():

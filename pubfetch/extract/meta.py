@@ -46,7 +46,7 @@ from pubfetch.model.record import ArticleRecord, Link
 log = logging.getLogger(__name__)
 
 __all__ = ["ABSTRACT_SOURCES", "ID_SOURCES", "KEYWORD_SOURCES", "LINK_SOURCES", "LINK_TYPES", "SITE_NAME_TAGS",
-           "TITLE_SOURCES", "meta_date", "parse_meta"]
+           "TITLE_SOURCES", "meta_date", "page_meta_tags", "parse_meta"]
 
 # ------------------------------------------------------------------------------------------------ source tables
 
@@ -297,12 +297,21 @@ def _authors(tags: list[MetaTag], index: _Index) -> tuple[list[Author], list[Cor
 # ------------------------------------------------------------------------------------------------------ parsing
 
 
-def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None = None) -> ArticleRecord:
+def page_meta_tags(text: str) -> list[MetaTag]:
+    """The tags :func:`parse_meta` and :func:`~pubfetch.extract.identity_claims.page_claims` read: the page's
+    ``<meta>`` elements, then its JSON-LD work's fields as tags. A page read for both scans its text once and hands the
+    list to each (the scan is a walk of the whole page's text)."""
+    return scan_meta(text) + [MetaTag(name, "", clean_value(value)) for name, value in json_ld_tags(text)]
+
+
+def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None = None,
+               tags: list[MetaTag] | None = None) -> ArticleRecord:
     """What a page's meta tags (and its schema.org JSON-LD) say about its article.
 
     Args:
         url: the page's final URL: relative links are resolved against it and the site exceptions match it.
         site: the scraping-rule site that matched the page, if any ("highwire2" drops ``citation_pdf_url``).
+        tags: :func:`page_meta_tags` of the page where the caller has them already; read here otherwise.
 
     A page without bibliographic tags gives an empty record. Raises :class:`ParseError` only when ``html`` is not a
     string or bytes at all.
@@ -310,8 +319,8 @@ def parse_meta(html: str | bytes | bytearray | None, url: str, site: str | None 
     if html is not None and not isinstance(html, (str, bytes, bytearray)):
         raise ParseError(f"meta tags need an HTML string or bytes, not {type(html).__name__}")
     url = url or ""
-    text = decode_page(html) if html is not None else ""
-    tags = scan_meta(text) + [MetaTag(name, "", clean_value(value)) for name, value in json_ld_tags(text)]
+    if tags is None:
+        tags = page_meta_tags(decode_page(html) if html is not None else "")
     index = _Index(tags)
     record = ArticleRecord()
     types: dict[str, str] = {}

@@ -21,7 +21,7 @@ from pubfetch.extract.clean import parse_html
 from pubfetch.extract.description import why_not_an_abstract
 from pubfetch.extract.gcpause import collection_paused
 from pubfetch.extract.identity_claims import page_claims
-from pubfetch.extract.meta import parse_meta
+from pubfetch.extract.meta import page_meta_tags, parse_meta
 from pubfetch.extract.page_license import page_license
 from pubfetch.extract.page_sections import page_sections, ranked_sections
 from pubfetch.extract.page_structure import page_figures, page_statements, page_tables
@@ -116,7 +116,8 @@ def _read_page(html: str, url: str, soup: BeautifulSoup, index: PageIndex, rules
     rule = _page_rule(rules, url, soup, index)
     # before the scraping edits the tree
     statements = page_statements(index.first("body") or soup) if rule is not None else []
-    meta_record = parse_meta(html, url, site=rule.site if rule is not None else None) if meta else None
+    tags = page_meta_tags(html)  # read by the meta parser and the page's claims alike
+    meta_record = parse_meta(html, url, site=rule.site if rule is not None else None, tags=tags) if meta else None
     # before a rule's scraping or the reader edits the tree
     heading, bibliographic = _titles(soup, index, url, meta_record)
     reading = PageReading(url, rule_site=rule.site if rule is not None else None, meta=meta_record, licence=licence,
@@ -126,7 +127,7 @@ def _read_page(html: str, url: str, soup: BeautifulSoup, index: PageIndex, rules
         reading.record, index = scrape_journal_tree(soup, url, rule, index)
         reading.record.title = complete_title(reading.record.title, bibliographic, heading,
                                               site_names=_site_names(meta_record))
-        reading.claims = page_claims(html, url, reading.record)  # before the reader adds to the rule's record
+        reading.claims = page_claims(html, url, reading.record, tags)  # before the reader adds to the rule's record
         body = rule.selector("fulltext")
         if body is not None:
             roots = body.select(soup, index)
@@ -139,7 +140,7 @@ def _read_page(html: str, url: str, soup: BeautifulSoup, index: PageIndex, rules
         page_text = reading.record.fulltext or reading.fill.fulltext
     else:
         reading.record = _read_without_rule(html, soup, url, meta_record)
-        reading.claims = page_claims(html, url, ArticleRecord(title=reading.record.title))
+        reading.claims = page_claims(html, url, ArticleRecord(title=reading.record.title), tags)
         shown_abstract, page_text = reading.record.abstract, reading.record.fulltext
     if meta_record is not None:
         _keep_meta_abstract(meta_record, shown_abstract, reading.record.title, page_text, url)

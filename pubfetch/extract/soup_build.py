@@ -46,6 +46,10 @@ _BOOLEAN = frozenset(("checked", "compact", "declare", "defer", "disabled", "ism
 _BOOLEAN_NAMES = "|".join(sorted(_BOOLEAN))
 _BOOLEAN_GIVEN = re.compile(
     r"[\s\"'/]((?i:" + _BOOLEAN_NAMES + r"))\s*=\s*([\"']?)(" + _BOOLEAN_NAMES + r")\2(?=[\s/>])")
+#: Where :data:`_BOOLEAN_GIVEN` can match: its ``=`` and value (a scan for "=", where the whole pattern is tried at
+#: every whitespace of the page), and the lengths its attribute name can have before the ``=``
+_BOOLEAN_VALUE = re.compile(r"=\s*([\"']?)(?:" + _BOOLEAN_NAMES + r")\1(?=[\s/>])")
+_BOOLEAN_LENGTHS = sorted({len(name) for name in _BOOLEAN})
 #: The end of the page's root element, after which BeautifulSoup is given the page's last whitespace and comments
 #: at the top level, where lxml's tree keeps only the comments.
 _ROOT_END = re.compile(r"(?i)</html\s*>")
@@ -306,7 +310,7 @@ def _boolean_values(named: dict[str, list[dict[str, Any]]], html: str) -> None:
     if not named:
         return
     written: dict[str, int] = {}
-    for name, _quote, value in _BOOLEAN_GIVEN.findall(html):
+    for name, _quote, value in _boolean_given(html):
         if name.lower() == value:
             written[value] = written.get(value, 0) + 1
     for name, holders in named.items():
@@ -316,6 +320,21 @@ def _boolean_values(named: dict[str, list[dict[str, Any]]], html: str) -> None:
                 dict.__setitem__(attrs, name, "")
         elif count != len(holders):
             raise _Unsure(f"{name} written both ways")
+
+
+def _boolean_given(html: str) -> list[tuple[str, str, str]]:
+    """``_BOOLEAN_GIVEN.findall(html)``, the pattern tried only where an attribute name can end before a value it
+    can match (its matches never overlap: each is followed by a character none starts with)."""
+    found: dict[int, tuple[str, str, str]] = {}
+    for value in _BOOLEAN_VALUE.finditer(html):
+        end = value.start()
+        while end > 0 and html[end - 1].isspace():  # the pattern's \s before the "="
+            end -= 1
+        for length in _BOOLEAN_LENGTHS:
+            start = end - length - 1
+            if start >= 0 and (match := _BOOLEAN_GIVEN.match(html, start)) is not None:
+                found[start] = (match.group(1), match.group(2), match.group(3))
+    return [found[start] for start in sorted(found)]
 
 
 def _after_root(build: _Builder, html: str, after: list[Any]) -> None:
