@@ -149,12 +149,17 @@ def _cited_ids(id_list: etree._Element, found: list[str]) -> None:
         kind = article_id.get("IdType")
         at = _CITED_AT.get(kind)
         if at is None:  # written as expected, mostly: cleaned only when not
-            kind = (kind or "").strip().lower()
-            at = _CITED_AT.get(kind)
+            kind, at = _cleaned_kind(kind)
             if at is None:
                 continue
         if not found[at]:
             found[at] = _cited_id(article_id, kind)
+
+
+def _cleaned_kind(kind: str | None) -> tuple[str, int | None]:
+    """An ``IdType`` not written as expected, cleaned, and where its ID goes (None: a kind not kept)."""
+    kind = (kind or "").strip().lower()
+    return kind, _CITED_AT.get(kind)
 
 
 #: How many ``Reference``, ``Citation`` and ``ArticleId`` elements of a ``ReferenceList`` sit where a reference's
@@ -192,8 +197,7 @@ def _plain_references(top: etree._Element, out: list[Reference]) -> int:
             kind = element.get("IdType")
             at = _CITED_AT.get(kind)
             if at is None:  # written as expected, mostly: cleaned only when not
-                kind = (kind or "").strip().lower()
-                at = _CITED_AT.get(kind)
+                kind, at = _cleaned_kind(kind)
                 if at is None:
                     continue
             if not found[at]:
