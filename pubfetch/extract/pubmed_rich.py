@@ -146,20 +146,25 @@ _CITED_AT = {"pubmed": 0, "pmc": 1, "doi": 2}
 def _cited_ids(id_list: etree._Element, found: list[str]) -> None:
     """The first valid ID of each kind kept (:data:`_CITED_IDS`) among an ``ArticleIdList``'s, into ``found``."""
     for article_id in id_list.iterchildren("ArticleId"):
-        kind = article_id.get("IdType")
+        _take_cited(article_id, found)
+
+
+def _take_cited(article_id: etree._Element, found: list[str]) -> None:
+    """An ``ArticleId``'s value into its place of ``found`` (pmid, pmcid, doi) when it is of a kind kept and that place
+    is still empty."""
+    kind = article_id.get("IdType")
+    at = _CITED_AT.get(kind)
+    if at is None:  # written as expected, mostly: cleaned only when not
+        kind = (kind or "").strip().lower()
         at = _CITED_AT.get(kind)
-        if at is None:  # written as expected, mostly: cleaned only when not
-            kind, at = _cleaned_kind(kind)
-            if at is None:
-                continue
-        if not found[at]:
+        if at is None:
+            return
+    if not found[at]:
+        text = article_id.text
+        if at == 0 and text and text.isascii() and text.isdigit() and not len(article_id):
+            found[0] = text if text[0] != "0" else ""  # a PMID as written: nothing to clean
+        else:
             found[at] = _cited_id(article_id, kind)
-
-
-def _cleaned_kind(kind: str | None) -> tuple[str, int | None]:
-    """An ``IdType`` not written as expected, cleaned, and where its ID goes (None: a kind not kept)."""
-    kind = (kind or "").strip().lower()
-    return kind, _CITED_AT.get(kind)
 
 
 #: How many ``Reference``, ``Citation`` and ``ArticleId`` elements of a ``ReferenceList`` sit where a reference's
@@ -194,18 +199,7 @@ def _plain_references(top: etree._Element, out: list[Reference]) -> int:
         count += 1
         tag = element.tag
         if tag == "ArticleId":
-            kind = element.get("IdType")
-            at = _CITED_AT.get(kind)
-            if at is None:  # written as expected, mostly: cleaned only when not
-                kind, at = _cleaned_kind(kind)
-                if at is None:
-                    continue
-            if not found[at]:
-                text = element.text
-                if at == 0 and text and text.isascii() and text.isdigit() and not len(element):
-                    found[0] = text if text[0] != "0" else ""  # a PMID as written: nothing to clean
-                else:
-                    found[at] = _cited_id(element, kind)
+            _take_cited(element, found)
         elif tag == "Citation":
             if citation is None:
                 citation = _citation_text(element)
@@ -229,14 +223,7 @@ def _reference(reference: etree._Element) -> Reference:
                 citation = child
         elif tag == "ArticleIdList":
             _cited_ids(child, found)
-    if citation is None:
-        text = ""
-    elif len(citation):
-        text = _citation_text(citation)
-    else:  # a leaf, as citations are
-        text = citation.text
-        text = collapse(text) if text else ""
-    return Reference.made(found[0], found[1], found[2], "", text)
+    return Reference.made(found[0], found[1], found[2], "", _citation_text(citation))
 
 
 def add_rich_parts(element: etree._Element, record: ArticleRecord,
