@@ -17,6 +17,7 @@ from pubfetch.extract.meta import meta_date, page_meta_tags, parse_meta
 from pubfetch.extract.meta_scan import meta_tags
 from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.record import ArticleRecord, Link
+from support.corpus_pages import recorded_publisher_pages
 from support.mutations import MUTATIONS, mutate
 
 DOCS = Path(__file__).parent / "data" / "documents" / "meta"
@@ -319,14 +320,9 @@ def test_random_markup_never_breaks_the_scanner(text: str) -> None:
 def test_the_tags_read_once_for_a_page_give_what_each_reader_reads_itself(corpus_dir: Path) -> None:
     """read_page scans a page's tags once for the meta parser and the claims: the same record and claims as each
     reading them itself, on every recorded publisher page (the JSON-LD ones among them)."""
-    entries = []
-    for manifest in ("manifest.jsonl", "pages.jsonl", "pages3.jsonl"):
-        with open(corpus_dir / manifest, encoding="utf-8") as f:
-            entries += [json.loads(line) for line in f if line.strip()]
-    pages = [e for e in entries if e.get("resource") == "publisher_page" and e.get("status") == 200 and e.get("body")]
+    pages = recorded_publisher_pages(corpus_dir)
     jsonld = 0
-    for entry in pages:
-        text = (corpus_dir / entry["body"]).read_bytes().decode("utf-8", "replace")
+    for entry, text in pages:
         tags = page_meta_tags(text)
         jsonld += any(t.name.startswith("jsonld.") for t in tags)
         assert parse_meta(text, entry["url"], tags=tags) == parse_meta(text, entry["url"])

@@ -5,7 +5,6 @@ taken out of it."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from pubfetch.extract.soup_build import page_from_text
 from pubfetch.rules.page_index import PageIndex
 from pubfetch.rules.selectors import compile_selector
 from pubfetch.rules.xpath import translated
+from support.corpus_pages import recorded_publisher_pages
 
 PAGE = """<!DOCTYPE html><html lang=en><head><title>t</title><meta name="citation_title" content="A">
 <meta name=Generator content="Open Journal Systems 3.3"><meta name="dc.type" content="Text"></head><body>
@@ -204,14 +204,7 @@ def test_random_selectors_on_random_pages(body: str, selectors: list[str], taken
 
 
 def _recorded_pages(corpus_dir: Path) -> list[tuple[str, str]]:
-    pages = []
-    for manifest in ("manifest.jsonl", "pages.jsonl", "pages3.jsonl"):
-        with open(corpus_dir / manifest, encoding="utf-8") as f:
-            for line in f:
-                row = json.loads(line) if line.strip() else {}
-                if row.get("resource") == "publisher_page" and row.get("status") == 200 and row.get("body"):
-                    pages.append((row["url"], (corpus_dir / row["body"]).read_bytes().decode("utf-8", "replace")))
-    return pages
+    return [(entry["url"], text) for entry, text in recorded_publisher_pages(corpus_dir)]
 
 
 @pytest.mark.slow  # soupsieve's own walk for every selector of every page: the reference is the slow part

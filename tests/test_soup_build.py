@@ -6,7 +6,6 @@ BeautifulSoup."""
 from __future__ import annotations
 
 import gc
-import json
 import threading
 import warnings
 from pathlib import Path
@@ -23,6 +22,7 @@ from pubfetch.extract.clean import parse_html
 from pubfetch.extract.gcpause import collection_paused
 from pubfetch.extract.soup_build import lxml_root_of, page_from_text, soup_from_text
 from pubfetch.rules.page_index import PageIndex
+from support.corpus_pages import recorded_publisher_pages
 
 DATA = Path(__file__).parent / "data"
 _LINKS = ("parent", "previous_element", "next_element", "previous_sibling", "next_sibling")
@@ -148,13 +148,7 @@ def test_the_test_pages_give_beautifulsoups_tree() -> None:
 
 @pytest.mark.slow  # a corpus sweep: both trees of 88 pages compared node for node, 20 s
 def test_the_recorded_publisher_pages_give_beautifulsoups_tree(corpus_dir: Path) -> None:
-    bodies = []
-    for manifest in ("manifest.jsonl", "pages.jsonl", "pages3.jsonl"):
-        with open(corpus_dir / manifest, encoding="utf-8") as f:
-            for line in f:
-                entry = json.loads(line) if line.strip() else {}
-                if entry.get("resource") == "publisher_page" and entry.get("status") == 200 and entry.get("body"):
-                    bodies.append((corpus_dir / entry["body"]).read_bytes().decode("utf-8", "replace"))
+    bodies = [text for _, text in recorded_publisher_pages(corpus_dir)]
     assert len(bodies) > 80
     built = sum(_assert_same_tree(body) for body in bodies)
     assert built >= len(bodies) - 5  # the few it declines (see UNSURE) are BeautifulSoup's to build
@@ -247,13 +241,8 @@ def test_the_boolean_values_found_from_each_equals_sign_are_the_patterns_matches
 
 def test_the_boolean_values_of_the_recorded_pages_are_the_patterns_matches(corpus_dir: Path) -> None:
     found = 0
-    for manifest in ("manifest.jsonl", "pages.jsonl", "pages3.jsonl"):
-        with open(corpus_dir / manifest, encoding="utf-8") as f:
-            for line in f:
-                entry = json.loads(line) if line.strip() else {}
-                if entry.get("resource") == "publisher_page" and entry.get("body"):
-                    body = (corpus_dir / entry["body"]).read_bytes().decode("utf-8", "replace")
-                    given_values = soup_build._boolean_given(body)
-                    assert given_values == soup_build._BOOLEAN_GIVEN.findall(body)
-                    found += len(given_values)
+    for _, body in recorded_publisher_pages(corpus_dir, answered=False):
+        given_values = soup_build._boolean_given(body)
+        assert given_values == soup_build._BOOLEAN_GIVEN.findall(body)
+        found += len(given_values)
     assert found > 50
