@@ -14,9 +14,14 @@ log = logging.getLogger(__name__)
 
 
 def identity_keys(pub: Publication) -> list[str]:
-    """The keys under which a publication is known: its PMID, PMCID and DOI (DOIs are case-insensitive)."""
-    return [f"{name}:{value.lower()}" for name, value in (("pmid", pub.pmid.content), ("pmcid", pub.pmcid.content),
+    """The keys under which a publication is known: its PMID, PMCID and DOI."""
+    return [identity_key(name, value) for name, value in (("pmid", pub.pmid.content), ("pmcid", pub.pmcid.content),
                                                           ("doi", pub.doi.content)) if value]
+
+
+def identity_key(kind: str, value: str) -> str:
+    """The key of one ID of a kind ("pmid", "pmcid", "doi"); DOIs are case-insensitive."""
+    return f"{kind}:{value.lower()}"
 
 
 class Claims:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import fields
 
-from pubfetch.engine.claims import identity_keys
+from pubfetch.engine.claims import identity_key, identity_keys
 from pubfetch.engine.summary import BatchSummary, merged_count
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.ids import is_doi, is_pmcid, is_pmid
@@ -96,5 +96,5 @@ def paper_keys(ids: Iterable[str]) -> list[str]:
     for value in ids:
         kind = "pmid" if is_pmid(value) else "pmcid" if is_pmcid(value) else "doi" if is_doi(value) else None
         if kind is not None:
-            keys.append(f"{kind}:{value.lower()}")
+            keys.append(identity_key(kind, value))
     return keys
