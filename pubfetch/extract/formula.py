@@ -17,7 +17,8 @@ import re
 
 from bs4.element import NavigableString, Tag
 
-__all__ = ["formula_text", "has_rendered_copy", "is_block_formula", "is_formula", "is_formula_source", "squashed"]
+__all__ = ["formula_text", "has_rendered_copy", "is_block_formula", "is_formula", "is_formula_name",
+           "is_formula_source", "squashed"]
 
 #: A formula's parts that are another encoding of it, not more of it.
 _ANNOTATIONS = frozenset(("annotation", "annotation-xml"))
@@ -34,7 +35,12 @@ def _local(name: str) -> str:
 
 def is_formula(tag: Tag) -> bool:
     """A MathML ``<math>`` element, with or without a namespace prefix."""
-    return _local(tag.name) == "math"
+    return is_formula_name(tag.name)
+
+
+def is_formula_name(name: str) -> bool:
+    """:func:`is_formula` by the tag's name (for walks that have the name at hand: one call per element)."""
+    return name == "math" or name.endswith(":math")
 
 
 def is_block_formula(tag: Tag) -> bool:

@@ -16,7 +16,13 @@ from typing import Any
 
 from bs4.element import CData, NavigableString, PreformattedString, Script, Stylesheet, Tag
 
-from pubfetch.extract.formula import formula_text, has_rendered_copy, is_block_formula, is_formula_source
+from pubfetch.extract.formula import (
+    formula_text,
+    has_rendered_copy,
+    is_block_formula,
+    is_formula_name,
+    is_formula_source,
+)
 
 __all__ = ["BLOCK_TAGS", "JAVA_TRIM", "MARGIN_TAGS", "element_text", "format_text", "normalised_text",
            "selector_text"]
@@ -216,11 +222,6 @@ def _normalise(text: str) -> str:
     return text
 
 
-def _is_formula_name(name: str) -> bool:
-    """:func:`~pubfetch.extract.formula.is_formula` by the tag's name."""
-    return name == "math" or name.endswith(":math")
-
-
 def _walk_start(element: Tag) -> list[tuple[Any, int]]:
     return [(element, _preserve_distance(element))]
 
@@ -245,7 +246,7 @@ def format_text(element: Tag | None) -> str:
                 _format_tag_end(acc, node.name)
             else:
                 acc.add_sorted(node, code, acc.size == 0 or acc.tail[-1:] in " \n")
-        elif _is_formula_name(node.name):
+        elif is_formula_name(node.name):
             acc.add_formula(node, is_block_formula(node))
         else:
             _format_tag_start(acc, node.name)
@@ -293,7 +294,7 @@ def element_text(element: Tag | None, headings: bool = False) -> str:
                 _text_tag_end(acc, node, headings, node is element)
             else:
                 acc.add_sorted(node, code, acc.tail[-1:] == " ")
-        elif _is_formula_name(node.name):
+        elif is_formula_name(node.name):
             acc.add_formula(node, False)
         else:
             _text_tag_start(acc, node.name, headings)
