@@ -11,14 +11,14 @@ The generic article reader's body comes with its own heading structure, ranked t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from bs4.element import Tag
 
 from pubfetch.extract.html_text import element_text
 from pubfetch.model.rich import Section
 
-__all__ = ["blocks", "page_sections", "ranked_sections"]
+__all__ = ["headed_paragraphs", "page_sections", "ranked_sections"]
 
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
 #: the elements whose text is a paragraph of a section (the outermost one when they nest)
@@ -32,7 +32,7 @@ def _outermost(roots: Iterable[Tag]) -> list[Tag]:
     return [r for r in chosen if not any(id(a) in ids for a in r.parents)]
 
 
-def blocks(roots: Iterable[Tag]) -> Iterable[tuple[str, Tag]]:
+def _blocks(roots: Iterable[Tag]) -> Iterable[tuple[str, Tag]]:
     """("heading" | "paragraph", element) in document order, each paragraph once (not again for its inner ones)."""
     for root in _outermost(roots):
         stack = [root]
@@ -48,15 +48,33 @@ def blocks(roots: Iterable[Tag]) -> Iterable[tuple[str, Tag]]:
 
 def page_sections(roots: Iterable[Tag]) -> list[Section]:
     """The sections of the body elements ``roots`` (see the module docstring)."""
-    found: list[tuple[int, str, list[str]]] = []
-    for kind, element in blocks(roots):
-        text = element_text(element)
+    return ranked_sections((HEADINGS[heading.name], title, "\n\n".join(paragraphs))
+                           for heading, title, paragraphs in headed_paragraphs(roots))
+
+
+def headed_paragraphs(roots: Iterable[Tag], reads: Callable[[str], bool] | None = None,
+                      ) -> Iterator[tuple[Tag, str, list[str]]]:
+    """Each heading of the body elements ``roots`` with its text and the texts of the paragraphs up to the next one;
+    with ``reads``, only the headings it accepts (by their text) have their paragraphs read (the others an empty
+    list). An empty heading (an icon, an anchor) starts no section: its paragraphs stay with the heading before it.
+    Paragraphs before the first heading are no section's."""
+    heading: Tag | None = None
+    title = ""
+    paragraphs: list[str] = []
+    reading = False
+    for kind, element in _blocks(roots):
         if kind == "heading":
-            if text:  # an empty heading (an icon, an anchor) starts no section; its text stays with the last one
-                found.append((HEADINGS[element.name], text, []))
-        elif found and text:
-            found[-1][2].append(text)
-    return ranked_sections((level, title, "\n\n".join(paragraphs)) for level, title, paragraphs in found)
+            text = element_text(element)
+            if not text:
+                continue
+            if heading is not None:
+                yield heading, title, paragraphs
+            heading, title, paragraphs = element, text, []
+            reading = reads is None or reads(text)
+        elif reading and (text := element_text(element)):
+            paragraphs.append(text)
+    if heading is not None:
+        yield heading, title, paragraphs
 
 
 def ranked_sections(found: Iterable[tuple[int, str, str]]) -> list[Section]:

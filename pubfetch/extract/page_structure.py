@@ -26,7 +26,7 @@ from bs4.element import Tag
 
 from pubfetch.extract.html_text import element_text
 from pubfetch.extract.jats_structure import statement_type
-from pubfetch.extract.page_sections import HEADINGS, blocks
+from pubfetch.extract.page_sections import HEADINGS, headed_paragraphs
 from pubfetch.extract.table_grid import MAX_COLSPAN, lay_out, span
 from pubfetch.model.structure import DEFAULT_MAX_TABLE_CELLS, Figure, Statement, Table
 
@@ -150,19 +150,9 @@ def page_statements(page: Tag) -> list[Statement]:
     """The statements of a page (its ``<body>``, or the element given), see the module: the sections
     :func:`~pubfetch.extract.page_sections.page_sections` finds, of which only those a statement's heading opens
     have their paragraphs read (a page's other text is most of it)."""
-    out: list[Statement] = []
-    open_statement: tuple[str, str, list[str]] | None = None  # kind, heading, paragraphs of the section being read
-    for kind, element in blocks([page]):
-        if kind == "heading":
-            title = element_text(element)
-            if not title:  # an empty heading starts no section
-                continue
-            if open_statement is not None and open_statement[2]:
-                out.append(Statement(open_statement[0], open_statement[1], "\n\n".join(open_statement[2])))
-            statement = statement_type("", title) if len(title) <= 80 else ""
-            open_statement = (statement, title, []) if statement else None
-        elif open_statement is not None and (text := element_text(element)):
-            open_statement[2].append(text)
-    if open_statement is not None and open_statement[2]:
-        out.append(Statement(open_statement[0], open_statement[1], "\n\n".join(open_statement[2])))
-    return out
+    return [Statement(statement_type("", title), title, "\n\n".join(paragraphs))
+            for _, title, paragraphs in headed_paragraphs([page], _opens_statement) if paragraphs]
+
+
+def _opens_statement(heading: str) -> bool:
+    return len(heading) <= 80 and bool(statement_type("", heading))
