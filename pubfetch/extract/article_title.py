@@ -22,7 +22,7 @@ from pubfetch.extract.clean import page_title
 from pubfetch.extract.clean_keywords import tokenize
 from pubfetch.extract.html_text import element_text
 from pubfetch.extract.visible import is_shown
-from pubfetch.rules.page_index import PageIndex
+from pubfetch.rules.page_index import PageIndex, find_named
 
 __all__ = ["SITE_DECORATED", "main_heading", "meta_title", "tidy_title", "title_from_page", "title_without_boilerplate"]
 
@@ -151,8 +151,8 @@ def main_heading(soup: BeautifulSoup, hint: str = "", index: PageIndex | None = 
     page's main content (``main``, ``article``, ``role=main``), else the first outside headers, menus and footers;
     "" when none has two words. Hidden ones (``display:none``, ``hidden``, ``aria-hidden``) are candidates only on a
     page without a shown one. ``index``: the page's, which finds the headings without a walk."""
-    found = soup.find_all("h1", limit=_MAX_HEADINGS) if index is None else index.named_below(soup, ("h1",))
-    candidates = [h for h in found[:_MAX_HEADINGS] if isinstance(h, Tag) and not _in_page_chrome(h)]
+    found = find_named(soup, ("h1",), index, _MAX_HEADINGS)
+    candidates = [h for h in found if isinstance(h, Tag) and not _in_page_chrome(h)]
     shown = [h for h in candidates if is_shown(h)]
     candidates = shown or candidates  # a hidden <h1> only where no shown one is there
     texts = [(h, _heading_text(h)) for h in candidates]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bs4 import BeautifulSoup
 
-from pubfetch.rules.page_index import PageIndex
+from pubfetch.rules.page_index import PageIndex, find_named
 
 __all__ = ["LICENSE_META", "page_license"]
 
@@ -17,12 +17,12 @@ LICENSE_META = frozenset(("dc.rights", "dcterms.rights", "dcterms.license", "dc.
 def page_license(soup: BeautifulSoup, index: PageIndex | None = None) -> tuple[str, str]:
     """(licence, where) of a parsed page: ``where`` is "dc" for a Dublin Core meta tag, "link" for a ``rel=license``
     link; ("", "") when the page names none. ``index``: the page's, which finds the tags without a walk."""
-    for meta in soup.find_all("meta") if index is None else index.named_below(soup, ("meta",)):
+    for meta in find_named(soup, ("meta",), index):
         name = str(meta.get("name") or meta.get("property") or "").strip().lower()
         content = " ".join(str(meta.get("content") or "").split())
         if name in LICENSE_META and content:
             return content, "dc"
-    for link in soup.find_all("link") if index is None else index.named_below(soup, ("link",)):
+    for link in find_named(soup, ("link",), index):
         rel: object = link.get("rel") or []
         rels = rel if isinstance(rel, list) else str(rel).split()
         href = str(link.get("href") or "").strip()

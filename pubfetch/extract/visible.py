@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bs4.element import Tag
 
-from pubfetch.rules.page_index import PageIndex
+from pubfetch.rules.page_index import PageIndex, find_named
 
 __all__ = ["drop_hidden_menus", "is_hidden", "is_link_list", "is_shown"]
 
@@ -36,8 +36,7 @@ def is_link_list(tag: Tag) -> bool:
 def drop_hidden_menus(root: Tag, index: PageIndex | None = None) -> None:
     """Remove, in place, hidden lists of links (a hidden block of text may be a tab a script shows, so it stays).
     ``index``: the page's, which finds the lists without a walk and is told what is taken out."""
-    lists = root.find_all(("ul", "ol")) if index is None else index.named_below(root, ("ul", "ol"))
-    for tag in lists:
+    for tag in find_named(root, ("ul", "ol"), index):
         if not tag.decomposed and is_hidden(tag) and is_link_list(tag):
             if index is None:
                 tag.decompose()

@@ -28,7 +28,7 @@ from bs4.element import Tag
 
 from pubfetch.rules.xpath import translated
 
-__all__ = ["PageIndex"]
+__all__ = ["PageIndex", "find_named"]
 
 #: How soupsieve splits a class attribute given as one string: at HTML whitespace only.
 _CLASS_TOKEN = re.compile(r"[^ \t\r\n\f]+")
@@ -204,15 +204,15 @@ class PageIndex:
     def named_below(self, ancestor: Tag, names: tuple[str, ...]) -> list[Tag]:
         """``ancestor.find_all(names)``: the elements of those tag names below ``ancestor``, in document order,
         from the index where it can answer."""
+        if self.has_template:
+            return list(ancestor.find_all(names))
         if ancestor is self.root:
             start, end = 0, len(self.elements)
         else:
             at = self._position.get(id(ancestor))
-            if at is None or self.has_template or id(ancestor) in self._removed:
+            if at is None or id(ancestor) in self._removed:
                 return list(ancestor.find_all(names))
             start, end = at + 1, self._subtree_end(ancestor)
-        if self.has_template:
-            return list(ancestor.find_all(names))
         position = self._position
         found = [tag for name in names for tag in self._by_name.get(name, ()) if start <= position[id(tag)] < end]
         if len(names) > 1:
@@ -275,6 +275,13 @@ class PageIndex:
         tags = tree.tags
         found = self._live([tag for element in matched if (tag := tags.get(element)) is not None])
         return found if translation.exact or not checked else compiled.filter(found)
+
+
+def find_named(ancestor: Tag, names: tuple[str, ...], index: PageIndex | None, limit: int | None = None) -> list[Tag]:
+    """``ancestor.find_all(names, limit=limit)``, from the page's ``index`` where the caller has one (no walk)."""
+    if index is None:
+        return list(ancestor.find_all(names, limit=limit))
+    return index.named_below(ancestor, names)[:limit]
 
 
 def _first_match(compiled: Any, candidates: list[Tag]) -> Tag | None:
