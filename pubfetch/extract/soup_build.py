@@ -28,6 +28,7 @@ from lxml import etree
 
 from pubfetch.extract.gcpause import collection_paused
 from pubfetch.rules.page_index import PageIndex
+from pubfetch.rules.xpath import BOOLEAN_ATTRIBUTES
 
 __all__ = ["lxml_root_of", "page_from_text", "soup_from_text"]
 
@@ -38,11 +39,10 @@ _ODD_SPACE = re.compile(r"[^\S \t\n\r]")
 #: The characters a whitespace-only text may hold for BeautifulSoup to fold it.
 _ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
 _COMMENT, _PI = etree.Comment, etree.ProcessingInstruction
-#: The attributes lxml's tree gives their own name as value when the page gives none (``<option selected>``), where
-#: BeautifulSoup is given "": the tree cannot tell ``selected`` from ``selected="selected"``, the page's text can (the
-#: count of the second form in it, against the tree's count of values that are the name).
-_BOOLEAN = frozenset(("checked", "compact", "declare", "defer", "disabled", "ismap", "multiple", "nohref", "noresize",
-                      "noshade", "nowrap", "readonly", "selected"))
+#: The attributes lxml's tree gives their own name as value when the page gives none, where BeautifulSoup is given "":
+#: the tree cannot tell ``selected`` from ``selected="selected"``, the page's text can (the count of the second form
+#: in it, against the tree's count of values that are the name).
+_BOOLEAN = BOOLEAN_ATTRIBUTES
 _BOOLEAN_NAMES = "|".join(sorted(_BOOLEAN))
 _BOOLEAN_GIVEN = re.compile(
     r"[\s\"'/]((?i:" + _BOOLEAN_NAMES + r"))\s*=\s*([\"']?)(" + _BOOLEAN_NAMES + r")\2(?=[\s/>])")

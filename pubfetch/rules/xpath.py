@@ -30,20 +30,27 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from bs4.builder import HTMLTreeBuilder
 from lxml import etree
 
-__all__ = ["Translation", "translated"]
+__all__ = ["BOOLEAN_ATTRIBUTES", "UNIVERSAL_LISTS", "Translation", "translated"]
 
 #: Names XPath can test as they are (and soupsieve lower-cases, as lxml's HTML parser does every tag and attribute).
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
-#: The attributes BeautifulSoup's lxml builder splits into lists on every tag: soupsieve matches their values joined
-#: by one space, which is XPath's ``normalize-space`` of the value where it holds no other whitespace.
-UNIVERSAL_LISTS = frozenset(("class", "accesskey", "dropzone"))
-#: The attributes it splits on some tags only, and the boolean ones whose value ``soup_build`` may change: their
-#: values are not tested in XPath.
-_UNSURE_VALUES = frozenset(("rel", "rev", "headers", "accept-charset", "archive", "sizes", "sandbox", "for",
-                            "checked", "compact", "declare", "defer", "disabled", "ismap", "multiple", "nohref",
-                            "noresize", "noshade", "nowrap", "readonly", "selected"))
+#: The attributes lxml's tree gives their own name as value when the page gives none (``<option selected>``), where
+#: BeautifulSoup is given "" (``pubfetch.extract.soup_build`` tells the two apart from the page's text).
+BOOLEAN_ATTRIBUTES = frozenset(("checked", "compact", "declare", "defer", "disabled", "ismap", "multiple", "nohref",
+                                "noresize", "noshade", "nowrap", "readonly", "selected"))
+#: The attributes BeautifulSoup's HTML builders split into lists (per tag name, "*" for every tag), as the installed
+#: BeautifulSoup declares them.
+_LIST_ATTRIBUTES = HTMLTreeBuilder.DEFAULT_CDATA_LIST_ATTRIBUTES
+#: Those split on every tag: soupsieve matches their values joined by one space, which is XPath's
+#: ``normalize-space`` of the value where it holds no other whitespace.
+UNIVERSAL_LISTS = frozenset(_LIST_ATTRIBUTES.get("*", ()))
+#: Those split on some tags only, and the boolean ones whose value ``soup_build`` may change: their values are not
+#: tested in XPath.
+_UNSURE_VALUES = frozenset(name for tag, names in _LIST_ATTRIBUTES.items() if tag != "*" for name in names
+                           ) - UNIVERSAL_LISTS | BOOLEAN_ATTRIBUTES
 _UPPER, _LOWER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
 #: How soupsieve writes an attribute test's value into its pattern (``re.escape``): one escaped or plain character.
 _ESCAPED = re.compile(r"\\(.)|(.)", re.DOTALL)
