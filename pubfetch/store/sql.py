@@ -69,25 +69,27 @@ def _stdlib_dumps(d: dict[str, Any]) -> str:
 
 def dumps(d: dict[str, Any]) -> str:
     """An entry's stored JSON. With orjson installed (the ``fast`` extra) the same text, written about five times
-    faster: serialising was the largest cost of storing a bulk-imported record (docs/benchmarks.md, "Bulk imports").
-    What orjson refuses (an integer beyond 64 bits) goes through the standard library as before."""
-    if _orjson is not None:
-        try:
-            return _orjson.dumps(d).decode()
-        except TypeError:  # orjson.JSONEncodeError is a TypeError
-            pass
-    return _stdlib_dumps(d)
+    faster: serialising was the largest cost of storing a bulk-imported record (docs/benchmarks.md, "Bulk imports")."""
+    fast = _orjson_dumps(d)
+    return fast.decode() if fast is not None else _stdlib_dumps(d)
 
 
 def dumps_utf8(d: dict[str, Any]) -> bytes:
     """:func:`dumps` as UTF-8 bytes, for a bulk import's rows: orjson writes bytes, and handing them to the engine as
     they are saves decoding them into a ``str`` that the engine's driver encodes back (docs/bulk.md)."""
-    if _orjson is not None:
-        try:
-            return _orjson.dumps(d)
-        except TypeError:  # orjson.JSONEncodeError is a TypeError
-            pass
-    return _stdlib_dumps(d).encode()
+    fast = _orjson_dumps(d)
+    return fast if fast is not None else _stdlib_dumps(d).encode()
+
+
+def _orjson_dumps(d: dict[str, Any]) -> bytes | None:
+    """orjson's UTF-8 JSON of the entry; None without orjson, or for what it refuses (an integer beyond 64 bits),
+    which the standard library writes as before."""
+    if _orjson is None:
+        return None
+    try:
+        return _orjson.dumps(d)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return None
 
 
 def lookup_key(publication_id: str) -> str:
