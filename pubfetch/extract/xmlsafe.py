@@ -65,10 +65,5 @@ def text_of(el: etree._Element | None) -> str:
         return ""
     if not len(el):  # a leaf (most are: names, IDs, citations): its text is all of it, no iterator needed
         text = el.text
-        if not text:
-            return ""
-        # collapse's test written out: a parser reads tens of texts a record through here, most needing nothing
-        if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
-            return text
-        return " ".join(text.split())
+        return collapse(text) if text else ""
     return collapse("".join(el.itertext()))
