@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pubfetch import ids as idmod
+from pubfetch.bulk.entryjson import pubmed_entry
 from pubfetch.bulk.fresh import NewEntry, existing_ids, insert_new, keys_of
 from pubfetch.bulk.ledger import Held, held_versions, insert_versions, set_versions
 from pubfetch.bulk.medline import Citation, Deletion
@@ -164,10 +165,17 @@ def _insert_fresh(store: SqlStore, tx: Tx, items: Sequence[Citation], rank: int,
                   chunk: _Chunk, args: FetcherArgs, eutils: str) -> None:
     entries: list[NewEntry] = []
     for item in items:
-        record, pub = item.record, Publication()
-        apply_record(pub, record, PartType.pubmed_xml, pubmed_url(eutils, record.pmid), args, force_corresp=True)
-        entries.append((keys_of(pub.pmid.content, pub.pmcid.content, pub.doi.content),
-                        (pub.pmid.url, pub.pmcid.url, pub.doi.url), store.encode_utf8(pub.to_json(computed=False))))
+        record = item.record
+        url = pubmed_url(eutils, record.pmid)
+        # the merge into an empty entry written straight from the record (pubfetch.bulk.entryjson), the same JSON
+        doc = pubmed_entry(record, url)
+        if doc is None:  # something the merge warns about: the merge itself
+            pub = Publication()
+            apply_record(pub, record, PartType.pubmed_xml, url, args, force_corresp=True)
+            doc = pub.to_json(computed=False)
+        pmid, pmcid, doi = doc["pmid"], doc["pmcid"], doc["doi"]
+        entries.append((keys_of(pmid["content"], pmcid["content"], doi["content"]),
+                        (pmid["url"], pmcid["url"], doi["url"]), store.encode_utf8(doc)))
         held[record.pmid] = Held(item.version, rank, False)
         chunk.new_versions.append((record.pmid, item.version, rank, 0))
         chunk.applied.stored += 1
