@@ -368,6 +368,8 @@ class _Finding:
             if match.start() < done:
                 continue
             start, done = self.sentences.span(match.start())
+            if _DIGIT.search(self.text, start, done) is None:
+                continue  # a grant number holds a digit: most sentences with a funding word hold none
             for grant in _GRANT.finditer(self.text, start, done):
                 begin, end = grant.span(1)
                 if not self.taken.overlaps(begin, end):
