@@ -173,15 +173,25 @@ def _ascii_words(text: str) -> frozenset[bytes]:
 
 
 @cache
-def _asked() -> tuple[tuple[bytes, str, bool, tuple[Registry, ...]], ...]:
-    """:func:`_name_keys` as (word in lower case, text, in lower case, registries), in their order."""
-    return tuple((word.lower(), key, lower, regs) for key, lower, regs, word in _name_keys())
+def _asked() -> tuple[list[tuple[str, bool, tuple[Registry, ...]]], dict[bytes, list[int]], list[int]]:
+    """:func:`_name_keys` as (text, in lower case, registries), in their order; the places in it of those of each
+    word (in lower case); and those of no word, always looked for."""
+    asked: list[tuple[str, bool, tuple[Registry, ...]]] = []
+    by_word: dict[bytes, list[int]] = {}
+    always: list[int] = []
+    for at, (key, lower, regs, word) in enumerate(_name_keys()):
+        asked.append((key, lower, regs))
+        if word:
+            by_word.setdefault(word.lower(), []).append(at)
+        else:
+            always.append(at)
+    return asked, by_word, always
 
 
 @cache
 def _key_words() -> frozenset[bytes]:
     """The words of :func:`_name_keys`, in lower case."""
-    return frozenset(word for word, _, _, _ in _asked() if word)
+    return frozenset(_asked()[1])
 
 
 def names_in(text: str, lowered: str | None = None) -> list[tuple[int, Registry]]:
@@ -194,11 +204,11 @@ def names_in(text: str, lowered: str | None = None) -> list[tuple[int, Registry]
     if len(lowered) != len(text):  # a letter whose lower case is longer: places in one are not places in the other
         return sorted(((m.start(), r) for r in registries() if r.names is not None
                        for m in r.names.finditer(text) if begins_word(text, m.start())), key=lambda item: item[0])
+    asked, by_word, always = _asked()
     present = _ascii_words(text)
     found = []
-    for word, key, lower, regs in _asked():
-        if word and word not in present:
-            continue
+    for at in sorted(always + [at for word in present for at in by_word[word]]) if present else always:
+        key, lower, regs = asked[at]
         found += names_at_key(text, lowered if lower else text, key, regs)
     return sorted(dict.fromkeys(found), key=lambda item: item[0]) if found else found
 
