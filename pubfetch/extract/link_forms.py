@@ -109,8 +109,9 @@ def any_form(distinctive_only: bool) -> re.Pattern[str]:
 @cache
 def starts() -> re.Pattern[str]:
     """The fixed beginnings of every distinctive form (``GSE``, ``NM_``, ``SRR``, ``E-``): at a place, the longest
-    that begins there. Written as a tree of their characters (``E(?:N(?:S[FGPT])|R[APRSXZ]|-)``...): at each capital
-    the engine tries the few beginnings of that letter, not all 67 one after another, as a flat alternation makes it."""
+    that begins there. Written as a tree of their characters (``E(?:\\-|N(?:S(?:F|G|P|T))|R(?:A|P|R|S|X|Z))``...):
+    at each capital the engine tries the few beginnings of that letter, not all 67 one after another, as a flat
+    alternation makes it."""
     return re.compile(_alternation(sorted({s for r in registries() for form in r.forms for s in form.starts})))
 
 
