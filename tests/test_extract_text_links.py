@@ -138,3 +138,19 @@ def test_a_marked_value_of_no_said_kind_is_not_taken_by_a_form_any_word_takes() 
     assert marked_link("", "12345") is None  # Ensembl's catch-all would take it: an ext-link-type="pubmed" value
     assert marked_link("", "here") is None
     assert marked_link("ensembl", "ENSMUSG00000017167") == ("ensembl", "ENSMUSG00000017167", "ensembl")
+
+
+@pytest.mark.parametrize(("text", "links"), [
+    ("Antibody RRID :AB_2298772 was used.", [("rrid", "AB_2298772")]),  # a space between the name and the colon
+    ("Registered at \u212aCRIS: KCT0001234.", [("clinicalTrial", "KCT0001234")]),  # the Kelvin sign lower-cases to k
+    ("Trial ISRCTN: ISRCTN12345678 (follow-up: 2 years).", [("clinicalTrial", "ISRCTN12345678")]),
+    ("See WWW.example.org and Www.test.com today.", [("url", "WWW.example.org"), ("url", "Www.test.com")]),
+    ("From example.org/data and doi 10.1000/xyz.", [("url", "example.org/data"), ("doi", "10.1000/xyz")]),
+    ("Supported by the NIH (R01GM123456).", [("grant", "R01GM123456")]),
+    ("We thank the funders for support of this study.", []),
+])
+def test_the_quick_tests_before_each_kind_of_finding_let_every_link_through(text: str,
+                                                                           links: list[tuple[str, str]]) -> None:
+    """Each kind is looked for only in texts holding what its matches hold (a colon after a registry's name, ``://``
+    or ``www.``, ``/``, ``10.``, a digit in a funding sentence): the links at those tests' edges are still found."""
+    assert [(link.kind, link.value) for link in find_links(text)] == links

@@ -108,9 +108,30 @@ def any_form(distinctive_only: bool) -> re.Pattern[str]:
 
 @cache
 def starts() -> re.Pattern[str]:
-    """The fixed beginnings of every distinctive form (``GSE``, ``NM_``, ``SRR``, ``E-``), longest first."""
-    texts = {s for r in registries() for form in r.forms for s in form.starts}
-    return re.compile("|".join(re.escape(s) for s in sorted(texts, key=len, reverse=True)))
+    """The fixed beginnings of every distinctive form (``GSE``, ``NM_``, ``SRR``, ``E-``): at a place, the longest
+    that begins there. Written as a tree of their characters (``E(?:\\-|N(?:S(?:F|G|P|T))|R(?:A|P|R|S|X|Z))``...):
+    at each capital the engine tries the few beginnings of that letter, not all 67 one after another, as a flat
+    alternation makes it."""
+    return re.compile(_alternation(sorted({s for r in registries() for form in r.forms for s in form.starts})))
+
+
+def _alternation(texts: Sequence[str]) -> str:
+    """A pattern matching the longest of ``texts`` that begins at a place (a text that is another's beginning is
+    tried after it), as a tree of their characters."""
+    ends = "" in texts
+    heads: dict[str, list[str]] = {}
+    for text in texts:
+        if text:
+            heads.setdefault(text[0], []).append(text[1:])
+    branches = [re.escape(head) + _group(_alternation(rests)) for head, rests in heads.items()]
+    if ends:
+        branches.append("")
+    return "|".join(branches)
+
+
+def _group(pattern: str) -> str:
+    """``pattern`` as one item to follow a character: as it is when it has no alternatives, else in a group."""
+    return f"(?:{pattern})" if "|" in pattern else pattern
 
 
 @cache
@@ -139,35 +160,58 @@ def _name_keys() -> tuple[tuple[str, bool, tuple[Registry, ...], bytes], ...]:
 _ASCII_WORD = re.compile(r"[A-Za-z0-9_]+")
 _NOT_WORD = bytes(c for c in range(256) if not (chr(c).isascii() and (chr(c).isalnum() or c == ord("_"))))
 #: every byte but an ASCII letter, digit or underscore to a space (a character not ASCII is encoded as ``?``)
-_SPLIT = bytes.maketrans(_NOT_WORD, b" " * len(_NOT_WORD))
 _SPLIT_LOWER = bytes.maketrans(_NOT_WORD + b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                                b" " * len(_NOT_WORD) + b"abcdefghijklmnopqrstuvwxyz")
 
 
-def _ascii_words(text: str) -> tuple[set[bytes], set[bytes]]:
-    """The ASCII words of ``text`` (runs of ASCII letters, digits and ``_``) as written and in lower case. A name
-    whose first word is ASCII starts a run of word characters that ends where that word ends (the name goes on with
-    a character that is no word's, or ends where no word character follows), so the run is that word: a text holds
-    the name only if it holds the word. One C pass over the text instead of a substring search per name."""
-    raw = text.encode("ascii", "replace")
-    return set(raw.translate(_SPLIT).split()), set(raw.translate(_SPLIT_LOWER).split())
+def _ascii_words(text: str) -> frozenset[bytes]:
+    """The lower-cased words of :func:`_name_keys` that ``text`` holds among its ASCII words (runs of ASCII letters,
+    digits and ``_``) in lower case. A name whose first word is ASCII starts a run of word characters that ends where
+    that word ends (the name goes on with a character that is no word's, or ends where no word character follows),
+    so the run is that word: a text holds the name only if it holds the word (a word in capitals, if it holds it in
+    lower case). One C pass over the text instead of a substring search per name."""
+    return _key_words().intersection(text.encode("ascii", "replace").translate(_SPLIT_LOWER).split())
 
 
-def names_in(text: str) -> list[tuple[int, Registry]]:
+@cache
+def _asked() -> tuple[list[tuple[str, bool, tuple[Registry, ...]]], dict[bytes, list[int]], list[int]]:
+    """:func:`_name_keys` as (text, in lower case, registries), in their order; the places in it of those of each
+    word (in lower case); and those of no word, always looked for."""
+    asked: list[tuple[str, bool, tuple[Registry, ...]]] = []
+    by_word: dict[bytes, list[int]] = {}
+    always: list[int] = []
+    for at, (key, lower, regs, word) in enumerate(_name_keys()):
+        asked.append((key, lower, regs))
+        if word:
+            by_word.setdefault(word.lower(), []).append(at)
+        else:
+            always.append(at)
+    return asked, by_word, always
+
+
+@cache
+def _key_words() -> frozenset[bytes]:
+    """The words of :func:`_name_keys`, in lower case."""
+    return frozenset(_asked()[1])
+
+
+def names_in(text: str, lowered: str | None = None) -> list[tuple[int, Registry]]:
     """Where ``text`` names a database, in order, each (start, registry) once. Each name's first word is found by a
     substring search (for the words the text holds, :func:`_ascii_words`) and its places tried against those
-    registries' names only (an alternation of every name would be tried at almost every position of the text)."""
-    lowered = text.lower()
+    registries' names only (an alternation of every name would be tried at almost every position of the text).
+    ``lowered``: ``text.lower()`` when the caller has it."""
+    if lowered is None:
+        lowered = text.lower()
     if len(lowered) != len(text):  # a letter whose lower case is longer: places in one are not places in the other
         return sorted(((m.start(), r) for r in registries() if r.names is not None
                        for m in r.names.finditer(text) if begins_word(text, m.start())), key=lambda item: item[0])
-    written, lower_words = _ascii_words(text)
+    asked, by_word, always = _asked()
+    present = _ascii_words(text)
     found = []
-    for key, lower, regs, word in _name_keys():
-        if word and word not in (lower_words if lower else written):
-            continue
+    for at in sorted(always + [at for word in present for at in by_word[word]]) if present else always:
+        key, lower, regs = asked[at]
         found += names_at_key(text, lowered if lower else text, key, regs)
-    return sorted(dict.fromkeys(found), key=lambda item: item[0])
+    return sorted(dict.fromkeys(found), key=lambda item: item[0]) if found else found
 
 
 def names_at_key(text: str, within: str, key: str, regs: Sequence[Registry]) -> list[tuple[int, Registry]]:

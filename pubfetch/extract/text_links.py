@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import cache
 
 from pubfetch.extract.link_forms import Registry, any_form, begins_word, curie_prefixes, names_in, registries, starts
 from pubfetch.extract.sentences import sentence_spans
@@ -252,6 +253,13 @@ class _Finding:
         self.found: list[tuple[int, int, TextLink]] = []
         self.taken = _Taken()
         self.last_end: dict[str, int] = {}
+        self._lowered: str | None = None
+
+    def lowered(self) -> str:
+        """The text in lower case (the names and the funding words are looked for in it)."""
+        if self._lowered is None:
+            self._lowered = self.text.lower()
+        return self._lowered
 
     def keep(self, start: int, end: int, kind: str, value: str, registry: str) -> None:
         self.taken.add(start, end)
@@ -270,10 +278,27 @@ class _Finding:
         self.keep(start, end, kind, value, "doi" if kind == "doi" else "")
 
     def urls_and_dois(self) -> None:
+        """URLs (``http://``, ``www.``, ``host.org/``) and DOIs, each kind looked for only in a text holding a fixed
+        text its every match holds (``://`` or ``www.`` as :data:`_URL_START` spells it, ``/``, ``10.``): a
+        substring search, where most texts hold none, instead of a scan by the regular expression."""
         text = self.text
-        for match in _URL_START.finditer(text):
+        if "://" in text or "www." in text or "WWW." in text or "Www." in text:
+            self._url_starts()
+        if "/" not in text:
+            return
+        self._bare_hosts()
+        if "10." in text:
+            for match in _DOI.finditer(text):
+                if self._after_word(match.start(), "_/.") and not self.taken.overlaps(match.start(), match.end()):
+                    self.keep(match.start(), match.end(), "doi", _trim(match.group()), "doi")
+
+    def _url_starts(self) -> None:
+        for match in _URL_START.finditer(self.text):
             if self._after_word(match.start(), "_@/.") and not self.taken.overlaps(match.start(), match.end()):
                 self._url(match.start())
+
+    def _bare_hosts(self) -> None:
+        text = self.text
         for match in _BARE_HOST_END.finditer(text):
             start = match.start()
             while start and text[start - 1] in _HOST_CHARS:
@@ -283,12 +308,12 @@ class _Finding:
             if start < match.start() and self._after_word(start, "_@/.") and \
                     not self.taken.overlaps(start, match.end()):
                 self._url(start)
-        for match in _DOI.finditer(text):
-            if self._after_word(match.start(), "_/.") and not self.taken.overlaps(match.start(), match.end()):
-                self.keep(match.start(), match.end(), "doi", _trim(match.group()), "doi")
 
     def curies(self) -> None:
-        """``name:ID`` where the name is a registry's and the ID one of its forms (``RRID:AB_2298772``)."""
+        """``name:ID`` where the name is a registry's and the ID one of its forms (``RRID:AB_2298772``); looked for
+        only where a colon follows a registry's name (:func:`_may_name_curie`), which few texts hold."""
+        if not _may_name_curie(self.text):
+            return
         prefixes = curie_prefixes()
         for match in _CURIE_ID.finditer(self.text):
             name = _CURIE_NAME.search(self.text, max(0, match.start() - 40), match.start())
@@ -325,7 +350,7 @@ class _Finding:
     def named(self) -> None:
         """After each database's name, the words of its sentence that take one of its forms."""
         done = -1
-        for at, _ in names_in(self.text):
+        for at, _ in names_in(self.text, self.lowered()):
             if at < done:
                 continue
             sentence_end = self.sentences.span(at)[1]
@@ -335,7 +360,7 @@ class _Finding:
             done = sentence_end
 
     def grants(self) -> None:
-        lowered = self.text.lower()  # most texts name no funding: a substring search per word says so sooner
+        lowered = self.lowered()  # most texts name no funding: a substring search per word says so sooner
         if not any(word in lowered for word in _FUNDING_WORDS):
             return
         done = -1
@@ -343,10 +368,38 @@ class _Finding:
             if match.start() < done:
                 continue
             start, done = self.sentences.span(match.start())
+            if _DIGIT.search(self.text, start, done) is None:
+                continue  # a grant number holds a digit: most sentences with a funding word hold none
             for grant in _GRANT.finditer(self.text, start, done):
                 begin, end = grant.span(1)
                 if not self.taken.overlaps(begin, end):
                     self.keep(begin, end, "grant", grant.group(1).replace("\u2013", "-"), "")
+
+
+def _may_name_curie(text: str) -> bool:
+    """Whether a colon of ``text`` follows (with one white space between at most) a text whose lower case ends with a
+    registry's name of :func:`curie_prefixes`: :meth:`_Finding.curies` reads a name, in lower case, that ends there
+    and begins at most 40 characters before the colon, and takes it only when it is one of those names."""
+    at = text.find(":")
+    if at < 0:
+        return False
+    names, ends = _curie_names()
+    while at >= 0:
+        before = text[max(0, at - 40):at]
+        if before[-1:].isspace():  # the name's ``\s?`` (str.isspace is the engine's \s)
+            before = before[:-1]
+        last = before[-2:].lower()  # most colons follow no name's last two letters ("METHODS:")
+        if (last in ends or len(last) != 2 or "" in ends) and before.lower().endswith(names):
+            return True
+        at = text.find(":", at + 1)
+    return False
+
+
+@cache
+def _curie_names() -> tuple[tuple[str, ...], frozenset[str]]:
+    """The names of :func:`curie_prefixes`, and their last two characters ("" for a shorter name: any end)."""
+    names = tuple(curie_prefixes())
+    return names, frozenset(name[-2:] if len(name) >= 2 else "" for name in names)
 
 
 def find_links(text: str, section_path: tuple[str, ...] = ()) -> list[TextLink]:
