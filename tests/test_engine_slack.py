@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 import pytest
 
-from pubfetch.engine.service_batcher import BatchedService, Step
+from pubfetch.engine.service_batcher import BatchedService, Batcher, Step
 from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
 from pubfetch.model.publication import Publication
 from pubfetch.resources.pubstate import PubState
@@ -210,6 +211,16 @@ def test_a_batch_waits_for_its_own_batchs_publications_in_another_steps_request_
     """A search that went with one batch's second passes and a publication of the next batch (the held search mixes
     them) still carries a first pass of the batch whose other first pass reached efetch already: the efetch waits for
     it, although the search's leader and its request are another batch's, and both ride in one efetch request."""
+    _efetch_beside_a_search_out(efetch_first=False)
+
+
+def test_the_steps_are_ordered_as_in_the_chain_not_as_first_reached():
+    """Efetch was reached before any search (a publication the search missed goes straight to it): it still comes
+    after the search in the chain, and waits for the search that carries the rest of its batch."""
+    _efetch_beside_a_search_out(efetch_first=True)
+
+
+def _efetch_beside_a_search_out(efetch_first: bool) -> None:
     run = ScriptedBatcher(margin_s=1.0)
     efetch = BatchedService(lambda ctx: "http://eutils.test/efetch", lambda ctx: 10)
     fetched: list[list[int]] = []
@@ -231,6 +242,13 @@ def test_a_batch_waits_for_its_own_batchs_publications_in_another_steps_request_
             run.batcher.serve(fetch, efetch, state)
         run.batcher.finished(state)
 
+    early = []
+    if efetch_first:
+        run.batcher = Batcher(SimpleNamespace(client=None), settle_s=GUARD_S,  # type: ignore[arg-type]
+                              margin_s=1.0, clock=lambda: run.now, order=[search, fetch])
+        early = run.start(3, 1)
+        run.batcher.serve(fetch, efetch, early[0])  # alone in the run: asked at once
+        run.batcher.finished(early[0])
     ahead, behind = run.start(2, 2)  # two first passes of one batch of the run
     second_pass = PubState(Publication())
     run.batcher.start([second_pass], 1)  # an older batch's second pass leads the search
@@ -247,14 +265,13 @@ def test_a_batch_waits_for_its_own_batchs_publications_in_another_steps_request_
     threads.append(threading.Thread(target=lambda: (run.batcher.serve(fetch, efetch, ahead),
                                                     run.batcher.finished(ahead))))
     threads[-1].start()
-    wait_until(lambda: any(batch.held for batch in run.batcher._open.values()), GUARD_S,
-               "the efetch held while the search is out")
-    assert fetched == []
+    wait_until(lambda: fetched[len(early):] or any(batch.held for batch in run.batcher._open.values()), GUARD_S,
+               "the efetch sent or held while the search is out")
     answer.set()
     for thread in threads:
         thread.join(GUARD_S)
     assert run.served == [[id(second_pass), id(behind)]]
-    assert [sorted(batch) for batch in fetched] == [sorted([id(ahead), id(behind)])]
+    assert [sorted(batch) for batch in fetched] == [[id(state)] for state in early] + [sorted([id(ahead), id(behind)])]
 
 
 def test_an_efetch_waits_for_a_held_search_that_goes_with_it_and_carries_its_batchs_other_publications():

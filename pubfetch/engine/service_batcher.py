@@ -85,10 +85,13 @@ class Batcher:
         clock: seconds, for the hosts' work (tests give their own).
         ahead_batches: the batches of the run still to come that a held batch may gather from (``carry_batches``,
             at least one): while a run's input has more, the bound's work ahead counts what that many bring it.
+        order: the batchable steps in the chain's order (a batch waits for the batches of earlier steps only); steps
+            not in it come after them, in the order they are first reached.
     """
 
     def __init__(self, ctx: Context, settle_s: float, margin_s: float = -1.0,
-                 clock: Callable[[], float] = time.monotonic, ahead_batches: int = 1) -> None:
+                 clock: Callable[[], float] = time.monotonic, ahead_batches: int = 1,
+                 order: Sequence[Step] = ()) -> None:
         self.ctx = ctx
         self.settle_s = settle_s
         self.margin_s = margin_s
@@ -112,7 +115,7 @@ class Batcher:
         self._streams = 0  # runs whose input has more batches to come
         self._flows: set[int] = set()  # the flows started, for the work one of them brings a host
         self._led: dict[int, tuple[Step, _Batch, str]] = {}  # batches being led (gathering to answered): step, host
-        self._rank: dict[Step, int] = {}  # step -> the order in which the steps were first reached
+        self._rank = {step: index for index, step in enumerate(order)}  # step -> its place in the chain
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
@@ -367,13 +370,13 @@ class Batcher:
         return latest
 
     def _upstream_s(self, step: Step, batch: _Batch, now: float) -> float | None:
-        """When the batches of earlier steps (by the order the steps were first reached) that carry publications of
-        the batch's own batches of the run expected to come to this step afterwards (:meth:`LaterHosts.expects`) will
-        have been answered, by their hosts' work (``None``: none). Such a batch counts while it is not held for
-        company (gathering, queued for its host, asked), or is held but would no longer be (it goes with its next
-        look, woken most likely by what woke this one: nothing else moving lets both go at once). A search split in
-        two by the company it held for would otherwise split the efetch after it the same way; earlier steps only,
-        so that two batches never wait for each other."""
+        """When the batches of earlier steps (in the chain's order) that carry publications of the batch's own
+        batches of the run expected to come to this step afterwards (:meth:`LaterHosts.expects`) will have been
+        answered, by their hosts' work (``None``: none). Such a batch counts while it is not held for company
+        (gathering, queued for its host, asked), or is held but would no longer be (it goes with its next look, woken
+        most likely by what woke this one: nothing else moving lets both go at once). A search split in two by the
+        company it held for would otherwise split the efetch after it the same way; earlier steps only, so that two
+        batches never wait for each other."""
         rank = self._rank.get(step, 0)
         flows = {self._flow_of.get(id(state)) for state in batch.states}
         reached = reaching(step)
