@@ -51,11 +51,11 @@ class InFlight:
         self.alone = alone
         self.claims = Claims()
         batching = ctx.config.batching
-        self.batcher = Batcher(ctx, batching.linger_ms / 1000, batching.hold_margin_ms / 1000,
-                               ahead_batches=batching.carry_batches)
         #: The steps as the batcher serves them, one function each for every batch in flight (the batcher gathers
         #: by step: the batches in flight share its requests).
         self.steps: dict[Step, Step] = {europepmc.fetch_search: self._search_and_claim}
+        self.batcher = Batcher(ctx, batching.linger_ms / 1000, batching.hold_margin_ms / 1000,
+                               ahead_batches=batching.carry_batches, order=[self.steps.get(s, s) for s in BATCHED])
         self._lock = threading.Lock()
         self._begun = 0
         self._running: dict[int, str] = {}  # batch number -> scope

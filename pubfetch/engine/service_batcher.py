@@ -15,7 +15,9 @@ arrival opens a new one.
 
 Before it queues, a partial batch may wait for company while waiting is free: while another host bounds the run and
 still has more work before it than the batch brings its own, or while the last publications of its own batch of the
-run are within a margin of it (:mod:`pubfetch.engine.slack`; never when nothing else in the run moves). Otherwise a
+run are within a margin of it (:mod:`pubfetch.engine.slack`; never when nothing else in the run moves), or while
+a batch of an earlier step that is not held, or is about to go, carries publications of its own batches of the run
+that will come to it (the rest of a batch of the run that a search's company split off). Otherwise a
 publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
 doing (the second pass of one publication does not wait for the first pass of the others), and the stragglers of a
 batch ride with the next request to the same endpoint: one batcher serves every batch of a run in flight
@@ -83,10 +85,13 @@ class Batcher:
         clock: seconds, for the hosts' work (tests give their own).
         ahead_batches: the batches of the run still to come that a held batch may gather from (``carry_batches``,
             at least one): while a run's input has more, the bound's work ahead counts what that many bring it.
+        order: the batchable steps in the chain's order (a batch waits for the batches of earlier steps only); steps
+            not in it come after them, in the order they are first reached.
     """
 
     def __init__(self, ctx: Context, settle_s: float, margin_s: float = -1.0,
-                 clock: Callable[[], float] = time.monotonic, ahead_batches: int = 1) -> None:
+                 clock: Callable[[], float] = time.monotonic, ahead_batches: int = 1,
+                 order: Sequence[Step] = ()) -> None:
         self.ctx = ctx
         self.settle_s = settle_s
         self.margin_s = margin_s
@@ -109,6 +114,8 @@ class Batcher:
         self._coming = 0  # batches of the run being read, about to start
         self._streams = 0  # runs whose input has more batches to come
         self._flows: set[int] = set()  # the flows started, for the work one of them brings a host
+        self._led: dict[int, tuple[Step, _Batch, str]] = {}  # batches being led (gathering to answered): step, host
+        self._rank = {step: index for index, step in enumerate(order)}  # step -> its place in the chain
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
@@ -210,13 +217,17 @@ class Batcher:
         """Serve ``state`` by ``step`` together with the other publications that reach the step before its host can
         take the request (blocks until served; re-raises the step's error)."""
         size = max(1, service.size(self.ctx))
+        host = host_key(service.url(self.ctx))
         with self._cond:
             self._transit.discard(id(state))
             self._after.pop(id(state), None)
+            self._later.sent(id(state), reaching(step))
+            self._rank.setdefault(step, len(self._rank))
             batch = self._open.get(step)
             leader = batch is None
             if batch is None:
                 batch = self._open[step] = _Batch()
+                self._led[id(batch)] = (step, batch, host)
             batch.states.append(state)
             if len(batch.states) >= size:
                 self._close(step, batch)
@@ -274,6 +285,7 @@ class Batcher:
         finally:
             with self._cond:
                 self._transit.update(id(r) for r in batch.states)  # released together: on their way again
+                self._led.pop(id(batch), None)
             batch.done.set()
 
     def _served(self, step: Step, host: str, states: Sequence[PubState]) -> None:
@@ -310,8 +322,9 @@ class Batcher:
                 else:
                     slack = None
                 if batch.held:  # why it goes, for reading a run's log beside the server's timeline
-                    log.debug("held batch of %d for %s goes: %s", len(batch.states), host,
-                              "full" if batch.closed else "urged" if slack is None else slack)
+                    log.debug("held batch of %d for %s goes: %s (bound %s)", len(batch.states), host,
+                              "full" if batch.closed else "urged" if slack is None else slack,
+                              self._load.bound(other_than=host))
             finally:
                 batch.held = False
                 self._holding -= 1
@@ -322,7 +335,9 @@ class Batcher:
         with self._cond:
             return self._holding
 
-    def _slack(self, step: Step, batch: _Batch, host: str) -> Slack:
+    def _slack(self, step: Step, batch: _Batch, host: str, nested: bool = False) -> Slack:
+        """What the decision to hold ``batch`` looks at. ``nested``: foreseeing an earlier step's held batch for a
+        later one (:meth:`_upstream_s`), whose own earlier steps are left out."""
         now = self._clock()
         brings = 1 + self._follow_up_share(step) * len(batch.states)
         bound = self._load.bound(other_than=host)
@@ -331,9 +346,12 @@ class Batcher:
             ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
         feeds = (sum(self._later.expects(id(state), step, bound) for state in batch.states)
                  if bound is not None else 0.0)
-        return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0,
-                     feeding_s=self._feeding_s(batch, now),
-                     own_s=self._load.remaining_s(host, now, extra=brings),
+        feeding = self._feeding_s(batch, now)
+        upstream = None if nested else self._upstream_s(step, batch, now)
+        if upstream is not None:
+            feeding = max(feeding or 0.0, upstream)
+        return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0 or upstream is not None,
+                     feeding_s=feeding, own_s=self._load.remaining_s(host, now, extra=brings),
                      bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
                      feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound))
 
@@ -349,6 +367,29 @@ class Batcher:
                 left = self._load.serving_s(sent_to, started, now, self.margin_s)
                 if left is not None:
                     latest = max(latest or 0.0, left)
+        return latest
+
+    def _upstream_s(self, step: Step, batch: _Batch, now: float) -> float | None:
+        """When the batches of earlier steps (in the chain's order) that carry publications of the batch's own
+        batches of the run expected to come to this step afterwards (:meth:`LaterHosts.expects`) will have been
+        answered, by their hosts' work (``None``: none). Such a batch counts while it is not held for company
+        (gathering, queued for its host, asked), or is held but would no longer be (it goes with its next look, woken
+        most likely by what woke this one: nothing else moving lets both go at once). A search split in two by the
+        company it held for would otherwise split the efetch after it the same way; earlier steps only, so that two
+        batches never wait for each other."""
+        rank = self._rank.get(step, 0)
+        flows = {self._flow_of.get(id(state)) for state in batch.states}
+        reached = reaching(step)
+        latest = None
+        for other_step, other, host in self._led.values():
+            if other is batch or self._rank.get(other_step, rank) >= rank:
+                continue
+            if other.held and not other.closed and holds(self._slack(other_step, other, host, nested=True)):
+                continue
+            coming = sum(self._later.expects(id(state), other_step, reached) for state in other.states
+                         if self._flow_of.get(id(state)) in flows)
+            if coming >= 1:
+                latest = max(latest or 0.0, self._load.remaining_s(host, now, extra=0 if other.closed else 1))
         return latest
 
     def _turn(self, url: str) -> contextlib.AbstractContextManager[Callable[[], None]]:
@@ -410,6 +451,12 @@ class Batcher:
         batch.closed = True
         if self._open.get(step) is batch:
             del self._open[step]
+
+
+def reaching(step: Step) -> tuple[str, Step]:
+    """What :class:`~pubfetch.engine.slack.LaterHosts` records for a publication joining ``step``'s batch, beside the
+    hosts it asks: which steps a step's publications come to afterwards is learned as the hosts are."""
+    return "step", step
 
 
 @contextlib.contextmanager

@@ -84,14 +84,16 @@ Served = tuple[Hashable, int]
 class LaterHosts:
     """Which hosts the publications served by a batched step in a given pass asked afterwards, counted over the
     publications that are done: the share of them that asked a host says what a held batch's publications will bring
-    it (a second pass of the search asks nothing of Unpaywall, which its first pass asked). The caller serialises the
-    calls."""
+    it (a second pass of the search asks nothing of Unpaywall, which its first pass asked). A "host" is any hashable
+    mark: the batcher marks the batched steps a publication reaches too, so that which steps come after which is
+    learned the same way (a first pass of the search comes to PubMed's efetch, a second pass does not). The caller
+    serialises the calls."""
 
     def __init__(self) -> None:
         self._done: Counter[Served] = Counter()  # publications done after being served so
-        self._asked: dict[Served, Counter[str]] = {}  # of those, how many asked each host afterwards
-        self._states: dict[int, dict[Served, set[str]]] = {}  # publication -> what served it, the hosts asked since
-        self._asked_by: dict[int, set[str]] = {}  # publication -> every host it asked
+        self._asked: dict[Served, Counter[Hashable]] = {}  # of those, how many asked each host afterwards
+        self._states: dict[int, dict[Served, set[Hashable]]] = {}  # publication -> what served it, hosts asked since
+        self._asked_by: dict[int, set[Hashable]] = {}  # publication -> every host it asked
 
     def key(self, state: int, step: Hashable) -> Served:
         """What serving ``state`` by ``step`` now would be."""
@@ -100,7 +102,7 @@ class LaterHosts:
     def served(self, state: int, step: Hashable) -> None:
         self._states.setdefault(state, {})[self.key(state, step)] = set()
 
-    def sent(self, state: int, host: str) -> None:
+    def sent(self, state: int, host: Hashable) -> None:
         self._asked_by.setdefault(state, set()).add(host)
         for hosts in self._states.get(state, {}).values():
             hosts.add(host)
@@ -111,13 +113,13 @@ class LaterHosts:
             self._done[served] += 1
             self._asked.setdefault(served, Counter()).update(hosts)
 
-    def share(self, served: Served, host: str) -> float:
+    def share(self, served: Served, host: Hashable) -> float:
         """The share of the publications served so that asked ``host`` afterwards (1 until any is done: the cautious
         guess)."""
         done = self._done[served]
         return self._asked[served][host] / done if done else 1.0
 
-    def expects(self, state: int, step: Hashable, host: str) -> float:
+    def expects(self, state: int, step: Hashable, host: Hashable) -> float:
         """How likely publication ``state``, served by ``step`` now, asks ``host`` afterwards: the share learned for
         the step and pass, and until any such publication is done, 0 for one that asked the host already (a run asks
         nothing twice) and 1 for one that did not."""
