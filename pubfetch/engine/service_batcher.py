@@ -116,6 +116,7 @@ class Batcher:
         self._flows: set[int] = set()  # the flows started, for the work one of them brings a host
         self._led: dict[int, tuple[Step, _Batch, str]] = {}  # batches being led (gathering to answered): step, host
         self._rank = {step: index for index, step in enumerate(order)}  # step -> its place in the chain
+        self._asking: dict[int, list[int]] = {}  # leader -> the batch's members, while its step sends the request
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
@@ -186,7 +187,8 @@ class Batcher:
                     self._follow_ups[after[0]][1] += 1
                 self._sending.setdefault(id(state), []).append((host, now))
                 self._load.sent(host)
-                self._later.sent(id(state), host)
+                for member in self._asking.get(id(state), (id(state),)):  # a batched request asks for every member
+                    self._later.sent(member, host)
                 self._cond.notify_all()
                 return
             out = self._sending.get(id(state))
@@ -273,7 +275,11 @@ class Batcher:
                         # the batch's timeline (epoch seconds), for finding a host idle while work waited for it
                         log.debug("batch of %d for %s: opened %.3f, held to %.3f, rate limit %.3f-%.3f", len(states),
                                   url, batch.opened, ready, permit, time.time())
-                        step(self.ctx, states)
+                        self._asking_for(batch.states[0], states)
+                        try:
+                            step(self.ctx, states)
+                        finally:
+                            self._asking_for(batch.states[0], None)
                         self._served(step, host, states)
                         break
                 finally:
@@ -287,6 +293,17 @@ class Batcher:
                 self._transit.update(id(r) for r in batch.states)  # released together: on their way again
                 self._led.pop(id(batch), None)
             batch.done.set()
+
+    def _asking_for(self, leader: PubState, states: Sequence[PubState] | None) -> None:
+        """The requests the leader's thread sends (the client reports them as the leader's: its ``on_request`` is per
+        thread) ask for ``states`` while the step runs (``None``: no longer): :class:`LaterHosts` learns that every
+        member asked the host, not the leader alone (else the hosts a step's publications ask afterwards would look
+        a batch's size rarer for the batched services' hosts)."""
+        with self._cond:
+            if states is None:
+                self._asking.pop(id(leader), None)
+            else:
+                self._asking[id(leader)] = [id(state) for state in states]
 
     def _served(self, step: Step, host: str, states: Sequence[PubState]) -> None:
         """Watch what the publications just served ask of the same host next (the full texts after a search): the work
