@@ -242,3 +242,60 @@ def test_two_batches_waiting_for_one_host_do_not_hand_it_back_and_forth():
     for thread in threads:
         thread.join(GUARD_S)
     assert sorted(served) == ["annotations", "search"]
+
+
+def test_a_batch_that_queued_behind_its_busy_host_waits_for_company_once_another_host_bounds_the_run():
+    """A search queued while its own host was the busiest (full texts before it: holding was not free) and let them
+    go first. By the time the host has nothing else, Unpaywall has more work than the margin: the batch waits for
+    company as it would have on reaching an idle host, and a publication arriving meanwhile rides with it."""
+    host = SharedHost()
+    now = [0.0]
+    batcher = Batcher(SimpleNamespace(client=host), settle_s=GUARD_S, margin_s=1.0,  # type: ignore[arg-type]
+                      clock=lambda: now[0])
+    url, unpaywall = "http://ebi.test/search", "http://unpaywall.test/v2/"
+    service = BatchedService(lambda ctx: url, lambda ctx: 10)
+    served: list[list[PubState]] = []
+
+    def step(ctx: object, states: Sequence[PubState]) -> None:
+        served.append(list(states))
+
+    def at_unpaywall(count: int) -> list[PubState]:
+        states = [PubState(Publication()) for _ in range(count)]
+        batcher.start(states, 2)
+        for state in states:
+            batcher.requesting(state, True, unpaywall)
+        return states
+
+    def answer(states: list[PubState]) -> None:
+        for state in states:
+            now[0] += 0.1
+            batcher.requesting(state, False, unpaywall)
+            batcher.finished(state)
+
+    queued = at_unpaywall(3)
+    answer(queued[:2])  # Unpaywall answers every 0.1 s; one request left: less than the margin, nothing to hold for
+    first = PubState(Publication())
+    batcher.start([first], 1)
+    fulltext = OtherRequest(host, url, rank=5)
+    assert fulltext.holding.wait(GUARD_S)
+    leader = threading.Thread(target=batcher.serve, args=(step, service, first))
+    leader.start()
+    wait_until(lambda: host.slots.waiting(url) == 1, GUARD_S, "the batch queued for the busy host")
+    annotations = OtherRequest(host, url, rank=5)
+    wait_until(lambda: host.slots.waiting(url) == 2, GUARD_S, "another request queued")
+    fulltext.done()
+    assert annotations.holding.wait(GUARD_S)  # the batch let it go first
+    wait_until(lambda: host.slots.waiting(url) == 1, GUARD_S, "the batch queued again")
+    queued += at_unpaywall(30)  # meanwhile the closed-access half reached Unpaywall: 3 s of work
+    annotations.done()
+    wait_until(lambda: served or batcher.holding, GUARD_S, "the batch sent or held")
+    second = PubState(Publication())
+    batcher.start([second], 1)
+    joiner = threading.Thread(target=batcher.serve, args=(step, service, second))
+    joiner.start()
+    wait_until(lambda: served or any(len(batch.states) == 2 for batch in batcher._open.values()), GUARD_S,
+               "the second publication joined or the batch went")
+    answer(queued[2:])
+    leader.join(GUARD_S)
+    joiner.join(GUARD_S)
+    assert [[id(state) for state in batch] for batch in served] == [[id(first), id(second)]]

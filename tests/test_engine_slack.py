@@ -318,3 +318,58 @@ def test_an_efetch_waits_for_a_held_search_that_goes_with_it_and_carries_its_bat
         thread.join(GUARD_S)
     assert run.served == [[id(second_pass), id(behind)]]
     assert [sorted(batch) for batch in fetched] == [sorted([id(ahead), id(behind)])]
+
+
+def test_a_batched_request_counts_as_asked_by_every_member_not_its_leader_alone():
+    """The client reports a batched request as its leader's (one thread sends it): every member of the batch asked
+    the host all the same, so the hosts learned for the step before (:class:`LaterHosts`) count it for each."""
+    run = ScriptedBatcher(margin_s=-1.0)
+    efetch = BatchedService(lambda ctx: "http://eutils.test/efetch", lambda ctx: 10)
+    states = run.start(1, 3)
+    own: dict[int, PubState] = {}  # thread -> its publication (the client's on_request is per thread)
+
+    def fetch(ctx: object, batch: Sequence[PubState]) -> None:
+        leader = own[threading.get_ident()]  # the leader's thread sends the request
+        run.batcher.requesting(leader, True, "http://eutils.test/efetch")
+        run.batcher.requesting(leader, False, "http://eutils.test/efetch")
+        run.served.append([id(state) for state in batch])
+
+    def walk(state: PubState) -> None:
+        own[threading.get_ident()] = state
+        run.batcher.serve(run.step, run.service, state)
+        run.batcher.serve(fetch, efetch, state)
+        run.batcher.finished(state)
+
+    threads = [threading.Thread(target=walk, args=(state,)) for state in states]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(GUARD_S)
+    assert [sorted(batch) for batch in run.served] == [sorted(map(id, states))] * 2  # released together: one each
+    assert run.batcher._later.share((run.step, 1), "eutils.test") == 1.0
+
+
+def test_a_batch_does_not_wait_for_its_batchs_publications_that_will_not_come_to_its_step():
+    """A publication of the batch's own batch of the run that PubMed's efetch served already is at Unpaywall: the
+    publications efetch served so far never came to it again, so the efetch of the next one does not wait for it."""
+    run = ScriptedBatcher(margin_s=1.0)
+    efetch = BatchedService(lambda ctx: "http://eutils.test/efetch", lambda ctx: 10)
+    fetched: list[list[int]] = []
+
+    def fetch(ctx: object, states: Sequence[PubState]) -> None:
+        fetched.append([id(state) for state in states])
+
+    learned = run.start(1, 1)[0]
+    run.batcher.serve(fetch, efetch, learned)  # alone in the run: asked at once
+    run.batcher.finished(learned)  # and never came to efetch again
+    gone = run.start(2, 1)[0]
+    run.batcher.serve(fetch, efetch, gone)
+    run.batcher.requesting(gone, True, UNPAYWALL)  # then at Unpaywall, answered within the margin
+    late = run.start(2, 1)[0]
+    thread = threading.Thread(target=lambda: (run.batcher.serve(fetch, efetch, late), run.batcher.finished(late)))
+    thread.start()
+    wait_until(lambda: len(fetched) == 3, GUARD_S, "the late one's efetch sent")
+    run.batcher.requesting(gone, False, UNPAYWALL)
+    run.batcher.finished(gone)
+    thread.join(GUARD_S)
+    assert fetched == [[id(learned)], [id(gone)], [id(late)]]

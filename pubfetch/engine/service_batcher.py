@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
+from pubfetch.engine.slack import RARELY, HostLoad, LaterHosts, Slack, holds
 from pubfetch.net.urls import host_key
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubstate import PubState
@@ -116,6 +116,7 @@ class Batcher:
         self._flows: set[int] = set()  # the flows started, for the work one of them brings a host
         self._led: dict[int, tuple[Step, _Batch, str]] = {}  # batches being led (gathering to answered): step, host
         self._rank = {step: index for index, step in enumerate(order)}  # step -> its place in the chain
+        self._asking: dict[int, list[int]] = {}  # leader -> the batch's members, while its step sends the request
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
@@ -186,7 +187,8 @@ class Batcher:
                     self._follow_ups[after[0]][1] += 1
                 self._sending.setdefault(id(state), []).append((host, now))
                 self._load.sent(host)
-                self._later.sent(id(state), host)
+                for member in self._asking.get(id(state), (id(state),)):  # a batched request asks for every member
+                    self._later.sent(member, host)
                 self._cond.notify_all()
                 return
             out = self._sending.get(id(state))
@@ -248,8 +250,11 @@ class Batcher:
             self._settle(batch)
             self._hold(step, batch, host)
             ready = time.time()
-            behind = False
+            behind = rehold = False
             while True:
+                if rehold:
+                    self._hold(step, batch, host)
+                    behind = rehold = False
                 queued = True
                 with self._cond:
                     self._leaders_queued[host] += 1
@@ -265,6 +270,12 @@ class Batcher:
                             # so the others go first and the batch keeps gathering (its turn comes after them)
                             behind = True
                             continue
+                        if behind and not batch.closed and self._holds_now(step, batch, host):
+                            # it queued while its own host was the busiest; now that the host has nothing else,
+                            # another may bound the run: the batch waits for company again, as it would have
+                            # had it reached an idle host
+                            rehold = True
+                            continue
                         permit = time.time()
                         prepay()
                         with self._cond:
@@ -273,8 +284,7 @@ class Batcher:
                         # the batch's timeline (epoch seconds), for finding a host idle while work waited for it
                         log.debug("batch of %d for %s: opened %.3f, held to %.3f, rate limit %.3f-%.3f", len(states),
                                   url, batch.opened, ready, permit, time.time())
-                        step(self.ctx, states)
-                        self._served(step, host, states)
+                        self._ask(step, batch.states[0], states, host)
                         break
                 finally:
                     if queued:
@@ -287,6 +297,20 @@ class Batcher:
                 self._transit.update(id(r) for r in batch.states)  # released together: on their way again
                 self._led.pop(id(batch), None)
             batch.done.set()
+
+    def _ask(self, step: Step, leader: PubState, states: Sequence[PubState], host: str) -> None:
+        """The step's request for ``states``, sent on the leader's thread. The client reports the requests it sends as
+        the leader's (its ``on_request`` is per thread): while the step runs they count as asked by every member, so
+        that :class:`LaterHosts` learns that each asked the host, not the leader alone (else the hosts a step's
+        publications ask afterwards would look a batch's size rarer for the batched services' hosts)."""
+        with self._cond:
+            self._asking[id(leader)] = [id(state) for state in states]
+        try:
+            step(self.ctx, states)
+        finally:
+            with self._cond:
+                self._asking.pop(id(leader), None)
+        self._served(step, host, states)
 
     def _served(self, step: Step, host: str, states: Sequence[PubState]) -> None:
         """Watch what the publications just served ask of the same host next (the full texts after a search): the work
@@ -329,6 +353,13 @@ class Batcher:
                 batch.held = False
                 self._holding -= 1
 
+    def _holds_now(self, step: Step, batch: _Batch, host: str) -> bool:
+        """Whether the batch would be held for company now (:meth:`_hold`'s first look)."""
+        if self.margin_s < 0:
+            return False
+        with self._cond:
+            return not self._urged_member(batch) and holds(self._slack(step, batch, host))
+
     @property
     def holding(self) -> int:
         """Batches held for company now (for tests and monitoring)."""
@@ -346,7 +377,7 @@ class Batcher:
             ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
         feeds = (sum(self._later.expects(id(state), step, bound) for state in batch.states)
                  if bound is not None else 0.0)
-        feeding = self._feeding_s(batch, now)
+        feeding = self._feeding_s(step, batch, now)
         upstream = None if nested else self._upstream_s(step, batch, now)
         if upstream is not None:
             feeding = max(feeding or 0.0, upstream)
@@ -355,13 +386,20 @@ class Batcher:
                      bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
                      feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound))
 
-    def _feeding_s(self, batch: _Batch, now: float) -> float | None:
+    def _feeding_s(self, step: Step, batch: _Batch, now: float) -> float | None:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts
-        at the latest (0: some on their way, none with a request out; ``None``: none may join)."""
+        at the latest (0: some on their way, none with a request out; ``None``: none may join). A publication whose
+        like hardly ever came to the step after the step that served it last (:meth:`LaterHosts.coming`) will not
+        join: the batch does not wait for it."""
         flows = {self._flow_of.get(id(state)) for state in batch.states}
-        latest = 0.0 if any(self._flow_of.get(state) in flows for state in self._transit) else None
+        reached = reaching(step)
+
+        def may_join(state: int) -> bool:
+            return self._flow_of.get(state) in flows and self._later.coming(state, reached) >= RARELY
+
+        latest = 0.0 if any(may_join(state) for state in self._transit) else None
         for state, out in self._sending.items():
-            if self._flow_of.get(state) not in flows:
+            if not may_join(state):
                 continue
             for sent_to, started in out:
                 left = self._load.serving_s(sent_to, started, now, self.margin_s)

@@ -20,6 +20,9 @@ GAP_WEIGHT = 0.2
 #: thousands of publishers' hosts).
 IDLE_FORGET_S = 60.0
 KEEP_HOSTS = 256
+#: A publication whose like came to a step less often than this after the step that served it last is not waited for
+#: there (the closed-access half at Unpaywall after PubMed's efetch does not come to efetch again).
+RARELY = 0.05
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,12 @@ class LaterHosts:
         guess)."""
         done = self._done[served]
         return self._asked[served][host] / done if done else 1.0
+
+    def coming(self, state: int, host: Hashable) -> float:
+        """How likely publication ``state`` asks ``host`` after what it does now: the share learned for the batched
+        step and pass that served it last (1 until any such publication is done, or if no batched step served it)."""
+        served = self._states.get(state)
+        return self.share(next(reversed(served)), host) if served else 1.0
 
     def expects(self, state: int, step: Hashable, host: Hashable) -> float:
         """How likely publication ``state``, served by ``step`` now, asks ``host`` afterwards: the share learned for
