@@ -31,7 +31,7 @@ from __future__ import annotations
 import calendar
 import logging
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from datetime import date
 
 from lxml import etree
@@ -151,17 +151,15 @@ def _date_parts(el: etree._Element) -> list[str]:
 
 
 def _dates_from_numbers(year: int, month: int | None, day: int | None, pad: bool) -> tuple[str, str]:
-    """(complete, partial) once the year is known to be valid; an impossible day keeps only year and month."""
-    partial = str(year)
-    if month is not None:
-        partial = f"{year}-{month:02d}"
-        if day is not None and _iso(year, month, day):
-            partial = _iso(year, month, day)
-    if month is not None and day is not None:
-        return _iso(year, month, day), partial
-    if pad:
-        return _iso(year, month or 1, day or 1), partial
-    return "", partial
+    """(complete, partial) once the year is known to be valid; an impossible day keeps only year and month (a date
+    is checked once: these are read twice a record)."""
+    if month is None:
+        return (_iso(year, 1, 1) if pad else ""), str(year)
+    partial = f"{year}-{month:02d}"
+    if day is not None:
+        complete = _iso(year, month, day)
+        return complete, complete or partial
+    return (_iso(year, month, 1) if pad else ""), partial
 
 
 # ---------------------------------------------------------------------------------------------------------- content
@@ -241,7 +239,8 @@ _NAME_PARTS = {"LastName": 0, "Suffix": 1, "ForeName": 2, "FirstName": 3, "Initi
 def _author(author: etree._Element) -> Author | None:
     """One Author element, read in one pass over its children (an author list is a good part of a record): the first
     of each name part, ORCID identifiers and affiliations (each once); None when it names nobody (neither a person
-    nor a collective)."""
+    nor a collective). An ``AffiliationInfo``'s children are walked rather than filtered by ``iterchildren``, whose
+    tag matcher costs more than the one or two children it would skip."""
     names: list[str | None] = [None, None, None, None, None, None]
     orcids: list[str] = []
     listed: list[str] = []  # AffiliationInfo/Affiliation
@@ -253,7 +252,9 @@ def _author(author: etree._Element) -> Author | None:
             if names[at] is None:
                 names[at] = text_of(child)
         elif tag == "AffiliationInfo":
-            listed += (text_of(a) for a in child.iterchildren("Affiliation"))
+            for affiliation in child:
+                if affiliation.tag == "Affiliation":
+                    listed.append(text_of(affiliation))
         elif tag == "Identifier":
             if (child.get("Source") or "").upper() == "ORCID":
                 orcids.append(text_of(child))
@@ -275,27 +276,56 @@ def _named_author(names: list[str | None], orcids: list[str], affiliations: list
 
 
 def _mesh(citation: etree._Element | None) -> list[MeshTerm]:
-    terms = []
-    for descriptor in _children(citation, "MeshHeadingList", "MeshHeading", "DescriptorName"):
-        term = text_of(descriptor)
-        if not term:
-            log.warning("PubMed DescriptorName without text (UI %s)", descriptor.get("UI"))
-            continue
-        major = (descriptor.get("MajorTopicYN") or "").strip().upper() == "Y"
-        terms.append(MeshTerm(term, major, (descriptor.get("UI") or "").strip()))
+    """The descriptors of every ``MeshHeadingList/MeshHeading``, a heading's children walked rather than filtered by
+    ``iterchildren`` (whose tag matcher, made per heading, costs more than the qualifiers it would skip)."""
+    terms: list[MeshTerm] = []
+    if citation is None:
+        return terms
+    for mesh_list in citation.iterchildren("MeshHeadingList"):
+        for heading in mesh_list:
+            if heading.tag != "MeshHeading":
+                continue
+            for descriptor in heading:
+                if descriptor.tag != "DescriptorName":
+                    continue
+                term = text_of(descriptor)
+                if not term:
+                    log.warning("PubMed DescriptorName without text (UI %s)", descriptor.get("UI"))
+                    continue
+                major = (descriptor.get("MajorTopicYN") or "").strip().upper() == "Y"
+                terms.append(MeshTerm(term, major, (descriptor.get("UI") or "").strip()))
     return terms
 
 
+def _texts(parents: Iterable[etree._Element], tag: str, into: dict[str, None]) -> None:
+    """The non-empty texts of the parents' children of that tag, in order, into ``into`` (first of equals kept)."""
+    for parent in parents:
+        for child in parent:
+            if child.tag == tag:
+                text = text_of(child)
+                if text:
+                    into[text] = None
+
+
 def _keywords(container: etree._Element | None) -> list[str]:
-    words = (text_of(k) for k in _children(container, "KeywordList", "Keyword"))
-    return list(dict.fromkeys(w for w in words if w))
+    if container is None:
+        return []
+    words: dict[str, None] = {}
+    _texts(container.iterchildren("KeywordList"), "Keyword", words)
+    return list(words)
 
 
 def _pub_types(container: etree._Element | None) -> list[str]:
     # journal articles list them in PublicationTypeList, book documents directly
-    elements = _children(container, "PublicationTypeList", "PublicationType") + _children(container, "PublicationType")
-    types = (text_of(t) for t in elements)
-    return list(dict.fromkeys(t for t in types if t))
+    if container is None:
+        return []
+    types: dict[str, None] = {}
+    _texts(container.iterchildren("PublicationTypeList"), "PublicationType", types)
+    for element in container.iterchildren("PublicationType"):
+        text = text_of(element)
+        if text:
+            types[text] = None
+    return list(types)
 
 
 # -------------------------------------------------------------------------------------------------------------- IDs
@@ -361,19 +391,18 @@ def _journal_article(element: etree._Element, wanted: frozenset[RichName] = PUBM
     record.abstract = _abstract(article)
     record.keywords = _keywords(citation)
     record.mesh = _mesh(citation)
-    journal = _first(article, "Journal")
-    _read_journal(record, journal)
+    pub_date, abbreviation = _read_journal(record, _first(article, "Journal"))
     record.pages = _pages(article)
     article_date = next((d for d in article.iterchildren("ArticleDate")
                          if (d.get("DateType") or "Electronic").lower() == "electronic"), None)
     article_complete, article_partial = pubmed_date(article_date, pad=True)
-    journal_complete, journal_partial = pubmed_date(_child(journal, "JournalIssue", "PubDate"))
+    journal_complete, journal_partial = pubmed_date(pub_date)
     record.pub_date = article_complete or journal_complete
     record.authors, record.corresp_author = _authors(article)
     record.pub_types = _pub_types(article)
     record.preprint = any(t.lower() == "preprint" for t in record.pub_types)
     record.flags.update(source="pubmed", journal_date=journal_partial, article_date=article_partial)
-    _read_status_flags(record, element, citation, journal)
+    _read_status_flags(record, element, citation, abbreviation)
     add_rich_parts(element, record, wanted)
     if RichName.links in wanted:
         record.text_links = record_links(record.abstract)
@@ -381,23 +410,49 @@ def _journal_article(element: etree._Element, wanted: frozenset[RichName] = PUBM
     return record
 
 
-def _read_journal(record: ArticleRecord, journal: etree._Element | None) -> None:
-    """The journal's title, print and electronic ISSNs (the first of each), volume and issue."""
-    record.journal_title = _text(journal, "Title")
-    for issn in _children(journal, "ISSN"):
-        kind = (issn.get("IssnType") or "").lower()
-        if kind == "electronic" and not record.eissn:
-            record.eissn = text_of(issn)
-        elif kind != "electronic" and not record.issn:
-            record.issn = text_of(issn)
-    record.volume = _text(journal, "JournalIssue", "Volume")
-    record.issue = _text(journal, "JournalIssue", "Issue")
+#: The children of a ``Journal`` read, and of its ``JournalIssue``, each by its place in :func:`_read_journal`'s list.
+_JOURNAL_PARTS = {"Title": 0, "ISOAbbreviation": 1, "JournalIssue": 2}
+_ISSUE_PARTS = {"Volume": 0, "Issue": 1, "PubDate": 2}
+
+
+def _read_journal(record: ArticleRecord, journal: etree._Element | None) -> tuple[etree._Element | None, str]:
+    """The journal's title, print and electronic ISSNs (the first of each), volume and issue into the record; its
+    issue's ``PubDate`` and its ISO abbreviation returned. Read in one pass over the journal's children and one over
+    its (first) issue's, rather than a search for each part."""
+    if journal is None:
+        return None, ""
+    parts: list[etree._Element | None] = [None, None, None]
+    for child in journal:
+        tag = child.tag
+        if tag == "ISSN":
+            kind = (child.get("IssnType") or "").lower()
+            if kind == "electronic":
+                if not record.eissn:
+                    record.eissn = text_of(child)
+            elif not record.issn:
+                record.issn = text_of(child)
+        else:
+            at = _JOURNAL_PARTS.get(tag)
+            if at is not None and parts[at] is None:
+                parts[at] = child
+    title, abbreviation, issue = parts
+    record.journal_title = text_of(title)
+    in_issue: list[etree._Element | None] = [None, None, None]
+    if issue is not None:
+        for child in issue:
+            at = _ISSUE_PARTS.get(child.tag)
+            if at is not None and in_issue[at] is None:
+                in_issue[at] = child
+    record.volume = text_of(in_issue[0])
+    record.issue = text_of(in_issue[1])
+    return in_issue[2], text_of(abbreviation)
 
 
 def _read_status_flags(record: ArticleRecord, element: etree._Element, citation: etree._Element | None,
-                       journal: etree._Element | None) -> None:
-    """The journal's abbreviation, the publication's status and the citation's, as flags when given."""
-    abbreviation = _text(journal, "ISOAbbreviation") or _text(citation, "MedlineJournalInfo", "MedlineTA")
+                       abbreviation: str) -> None:
+    """The journal's abbreviation (its ISO one, else MEDLINE's), the publication's status and the citation's, as flags
+    when given."""
+    abbreviation = abbreviation or _text(citation, "MedlineJournalInfo", "MedlineTA")
     if abbreviation:
         record.flags["journal_abbreviation"] = abbreviation
     status = _text(element, "PubmedData", "PublicationStatus")

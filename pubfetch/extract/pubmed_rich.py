@@ -213,11 +213,7 @@ def _plain_references(top: etree._Element, out: list[Reference]) -> int:
                     found[at] = _cited_id(element, kind)
         elif tag == "Citation":
             if citation is None:
-                if len(element):
-                    citation = _citation_text(element)
-                else:  # a leaf, as citations are
-                    text = element.text
-                    citation = collapse(text) if text else ""
+                citation = _citation_text(element) if len(element) else text_of(element)  # a leaf, as most are
         elif count > 1:
             out.append(make(found[0], found[1], found[2], "", citation or ""))
             found = ["", "", ""]

@@ -65,5 +65,10 @@ def text_of(el: etree._Element | None) -> str:
         return ""
     if not len(el):  # a leaf (most are: names, IDs, citations): its text is all of it, no iterator needed
         text = el.text
-        return collapse(text) if text else ""
+        if not text:
+            return ""
+        # :func:`collapse`'s test written out: most texts need no collapsing, and this is read per element
+        if text.isprintable() and "  " not in text and text[0] != " " and text[-1] != " ":
+            return text
+        return " ".join(text.split())
     return collapse("".join(el.itertext()))
