@@ -44,11 +44,12 @@ class OutageProxy:
             except OSError:
                 return
             if self.down:
-                client.close()
+                # counted before the close: the client sees the close and the test may read the count at once
                 with self._lock:
                     self.turned_away += 1
                     if self.turned_away >= 2:
                         self.tried_during_outage.set()
+                client.close()
                 continue
             server = socket.create_connection(SERVER)
             with self._lock:
