@@ -33,8 +33,6 @@ _NO_DATE = date_human(-1)
 _date_ms = functools.lru_cache(maxsize=4096)(date_to_ms)
 
 
-
-
 def _distinct(items: list) -> list:
     """``list(dict.fromkeys(items))``, without the dict for none or one (most records' updates and relations)."""
     return list(dict.fromkeys(items)) if len(items) > 1 else items
