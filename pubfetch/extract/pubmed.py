@@ -321,10 +321,7 @@ def _pub_types(container: etree._Element | None) -> list[str]:
         return []
     types: dict[str, None] = {}
     _texts(container.iterchildren("PublicationTypeList"), "PublicationType", types)
-    for element in container.iterchildren("PublicationType"):
-        text = text_of(element)
-        if text:
-            types[text] = None
+    _texts((container,), "PublicationType", types)
     return list(types)
 
 

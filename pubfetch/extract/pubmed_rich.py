@@ -192,7 +192,6 @@ def _plain_references(top: etree._Element, out: list[Reference]) -> int:
     """The references of a list into ``out``, each ``Reference``, ``Citation`` and ``ArticleId`` element under it
     taken in document order as if in its place (a ``Reference`` opens the next reference); how many there were."""
     make = Reference.made
-    cited_at = _CITED_AT
     found = ["", "", ""]
     citation: str | None = None
     count = 0
@@ -200,20 +199,10 @@ def _plain_references(top: etree._Element, out: list[Reference]) -> int:
         count += 1
         tag = element.tag
         if tag == "ArticleId":
-            # :func:`_take_cited` written out for a kind written as expected (nearly every one)
-            kind = element.get("IdType")
-            at = cited_at.get(kind)
-            if at is None:
-                _take_cited(element, found)
-            elif not found[at]:
-                text = element.text
-                if at == 0 and text and text.isascii() and text.isdigit() and not len(element):
-                    found[0] = text if text[0] != "0" else ""
-                else:
-                    found[at] = _cited_id(element, kind)
+            _take_cited(element, found)
         elif tag == "Citation":
             if citation is None:
-                citation = _citation_text(element) if len(element) else text_of(element)  # a leaf, as most are
+                citation = _citation_text(element)
         elif count > 1:
             out.append(make(found[0], found[1], found[2], "", citation or ""))
             found = ["", "", ""]
