@@ -59,19 +59,24 @@ def _string(content: str, url: str, clock: Clock) -> dict[str, Any]:
     return {"content": "", "type": "na", "url": "", "timestamp": 0}
 
 
+def _no_list() -> dict[str, Any]:
+    """An empty list part, plain or rich, as stored."""
+    return {"list": [], "type": "na", "url": "", "timestamp": 0}
+
+
 def _list(items: list, url: str, clock: Clock) -> dict[str, Any]:
     """One of the ten list parts offered ``items`` when empty: taken when there are any (``ListPart.items_json``)."""
     if items:
         return {"list": [i if isinstance(i, str) else i.to_json() for i in items], "type": _TYPE, "url": url,
                 "timestamp": clock()}
-    return {"list": [], "type": "na", "url": "", "timestamp": 0}
+    return _no_list()
 
 
 def _rich(items: list, url: str, clock: Clock) -> dict[str, Any]:
     """A rich list part offered ``items`` when empty: taken when there are any (``RichList.to_json``)."""
     if items:
         return {"list": [i.to_json() for i in items], "type": _TYPE, "url": url, "timestamp": clock()}
-    return {"list": [], "type": "na", "url": "", "timestamp": 0}
+    return _no_list()
 
 
 def _checked(record: ArticleRecord) -> tuple[str, str, str, int, int | None] | None:
@@ -157,7 +162,7 @@ def pubmed_entry(record: ArticleRecord, url: str, clock: Clock = now_ms) -> dict
     # the rich parts, in RichName's order (mined terms are never in a PubMed record's merge)
     d["funding"] = _rich(dedup_grants(record.funding) if record.funding else [], url, clock)
     d["links"] = _rich(record.text_links, url, clock)
-    d["minedTerms"] = {"list": [], "type": "na", "url": "", "timestamp": 0}
+    d["minedTerms"] = _no_list()
     d["updates"] = _rich(_distinct(record.updates), url, clock)
     d["references"] = _rich(record.references, url, clock)
     d["sections"] = _rich(record.sections, url, clock)
