@@ -218,8 +218,7 @@ class Batcher:
     def serve(self, step: Step, service: BatchedService, state: PubState) -> None:
         """Serve ``state`` by ``step`` together with the other publications that reach the step before its host can
         take the request (blocks until served; re-raises the step's error)."""
-        size = max(1, service.size(self.ctx))
-        host = host_key(service.url(self.ctx))
+        size, url = max(1, service.size(self.ctx)), service.url(self.ctx)
         with self._cond:
             self._transit.discard(id(state))
             self._after.pop(id(state), None)
@@ -229,7 +228,7 @@ class Batcher:
             leader = batch is None
             if batch is None:
                 batch = self._open[step] = _Batch()
-                self._led[id(batch)] = (step, batch, host)
+                self._led[id(batch)] = (step, batch, host_key(url))
             batch.states.append(state)
             if len(batch.states) >= size:
                 self._close(step, batch)
@@ -237,15 +236,14 @@ class Batcher:
                 self._check_releases()
             self._cond.notify_all()
         if leader:
-            self._lead(step, service, batch)
+            self._lead(step, url, batch)
         else:
             batch.done.wait()
         if batch.error is not None:
             raise batch.error
 
-    def _lead(self, step: Step, service: BatchedService, batch: _Batch) -> None:
-        url = service.url(self.ctx)
-        host = host_key(url)
+    def _lead(self, step: Step, url: str, batch: _Batch) -> None:
+        _, _, host = self._led[id(batch)]
         try:
             self._settle(batch)
             self._hold(step, batch, host)
