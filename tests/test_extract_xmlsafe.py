@@ -57,6 +57,16 @@ _SPACES = [chr(c) for c in range(0x110000) if chr(c).isspace()]
 
 @pytest.mark.parametrize("space", _SPACES)
 def test_collapse_is_split_and_join_for_every_white_space_character(space: str) -> None:
+    long = "word " * 12  # past the length from which an ASCII text is searched for its controls, not looked up
     for text in (f"a{space}b", f"{space}a", f"a{space}", f"a {space}b", f"a{space}{space}b", space, f"\u00e9{space}",
-                 "a b", "", "a  b", " a", "a ", "\u00e9t\u00e9 \u2014 ok"):
+                 "a b", "", "a  b", " a", "a ", "\u00e9t\u00e9 \u2014 ok", f"{long}a{space}b", f"{space}{long}a",
+                 f"{long}a{space}", f"{long}{space}b", f"{long}a", f"{long}\u00e9{space}b"):
         assert collapse(text) == " ".join(text.split())
+
+
+@pytest.mark.parametrize("space", ["&#9;", "&#10;", "&#13;", "\n", "\t", "\u00a0", "\u2009", "\u3000", " "])
+def test_a_long_leaf_text_is_collapsed_as_split_and_join(space: str) -> None:
+    long = "word " * 12
+    for text in (f"{long}a{space}b", f"{space}{long}a", f"{long}a{space}", f"{long}a", f"{long}\u00e9{space}b"):
+        element = parse_xml(f"<a>{text}</a>".encode())
+        assert not len(element) and text_of(element) == " ".join(element.text.split())

@@ -279,10 +279,11 @@ class _Finding:
 
     def urls_and_dois(self) -> None:
         """URLs (``http://``, ``www.``, ``host.org/``) and DOIs, each kind looked for only in a text holding a fixed
-        text its every match holds (``://`` or ``www.`` as :data:`_URL_START` spells it, ``/``, ``10.``): a
-        substring search, where most texts hold none, instead of a scan by the regular expression."""
+        text its every match holds (``://``, or ``www.`` in any case (the lower-case text, which the names and the
+        funding words are looked for in anyway), ``/``, ``10.``): a substring search, where most texts hold none,
+        instead of a scan by the regular expression."""
         text = self.text
-        if "://" in text or "www." in text or "WWW." in text or "Www." in text:
+        if "://" in text or "www." in self.lowered():  # holds "www.", "WWW." and "Www." alike: one search
             self._url_starts()
         if "/" not in text:
             return

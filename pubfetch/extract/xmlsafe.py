@@ -30,7 +30,7 @@ def parse_xml(data: bytes | str, recover: bool = False) -> etree._Element:
         if data.lstrip().startswith(b"<?xml"):
             end = data.find(b"?>")
             data = data[end + 2:] if end >= 0 else data
-    if not data or not data.strip():
+    if not data or data.isspace():  # not strip(): a copy of the whole document (tens of MB for a batch)
         raise XmlError("empty document")
     try:
         root = etree.fromstring(data, _parser(recover))
@@ -49,12 +49,26 @@ def local_name(el: etree._Element) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
+#: Below this length ``str.isprintable`` (a look-up per character) is the cheaper test of an ASCII text, above it
+#: :func:`_spaced`'s searches (``memchr`` each).
+_SCANNED = 48
+
+
+def _spaced(text: str) -> bool:
+    """Whether an ASCII text holds white space other than the space: one of the nine ASCII control characters
+    ``str.split`` splits at."""
+    return ("\n" in text or "\t" in text or "\r" in text or "\x0b" in text or "\x0c" in text or "\x1c" in text
+            or "\x1d" in text or "\x1e" in text or "\x1f" in text)
+
+
 def collapse(text: str) -> str:
     """Whitespace runs as one space, none at the ends: ``" ".join(text.split())``, without splitting a text that is
     so already (most of a record's texts are). A printable text holds no white space but the space
-    (``str.isprintable`` refuses every other character ``str.split`` splits at), so it is collapsed when no two spaces
-    meet and none ends it."""
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+    (``str.isprintable`` refuses every other character ``str.split`` splits at), nor does an ASCII text without the
+    nine ASCII ones (:func:`_spaced`: tested so when long, ``isascii`` being a flag and not a scan); such a text is
+    collapsed when no two spaces meet and none ends it."""
+    if (not _spaced(text) if len(text) > _SCANNED and text.isascii() else text.isprintable()) and \
+            "  " not in text and text[:1] != " " and text[-1:] != " ":
         return text
     return " ".join(text.split())
 
@@ -68,7 +82,8 @@ def text_of(el: etree._Element | None) -> str:
         if not text:
             return ""
         # :func:`collapse`'s test written out: most texts need no collapsing, and this is read per element
-        if text.isprintable() and "  " not in text and text[0] != " " and text[-1] != " ":
+        if (not _spaced(text) if len(text) > _SCANNED and text.isascii() else text.isprintable()) and \
+                "  " not in text and text[0] != " " and text[-1] != " ":
             return text
         return " ".join(text.split())
     return collapse("".join(el.itertext()))
