@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -203,6 +204,21 @@ def test_article_date_padding(article_date: str, expected: str) -> None:
            f"<ArticleDate DateType='Electronic'>{article_date}</ArticleDate></Article></MedlineCitation>"
            f"</PubmedArticle></PubmedArticleSet>")
     assert one(xml.encode()).pub_date == expected
+
+
+@pytest.mark.parametrize("affiliation", [
+    "Department of Snow, University of Somewhere, 12345 Somewhere, Estonia. Electronic address: ml.kivi@example.org.",
+    "a" * 70 + "@example.org",  # a local part longer than an address's: its last 64 characters
+    "Lab @ home, then x" * 5 + " and later mets.jaan@example.ee",  # an "@" of no address before one
+    "no address here", "first@example.org and second@example.org", "\u00e9" * 80 + "ab@example.de",
+])
+def test_the_corresponding_authors_address_is_the_first_match_of_the_pattern(affiliation: str) -> None:
+    xml = ("<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>5</PMID><Article><ArticleTitle>T</ArticleTitle>"
+           "<AuthorList><Author><LastName>Kivi</LastName><AffiliationInfo><Affiliation>"
+           f"{affiliation}</Affiliation></AffiliationInfo></Author></AuthorList></Article></MedlineCitation>"
+           "</PubmedArticle></PubmedArticleSet>")
+    found = re.search(r"[a-zA-Z0-9+._-]{1,64}@[a-zA-Z0-9.-]{1,253}\.[a-zA-Z]{2,24}\b", affiliation)
+    assert [c.email for c in one(xml.encode()).corresp_author] == ([found.group()] if found else [])
 
 
 def test_format_abstract_and_orcid_helpers() -> None:

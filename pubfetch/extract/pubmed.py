@@ -54,7 +54,9 @@ __all__ = ["ParseError", "format_abstract", "normalise_orcid", "parse_pubmed_ele
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
 # bounded repeats: a long run of address characters without a valid address cannot make the search quadratic
-_EMAIL = re.compile(r"[a-zA-Z0-9+._-]{1,64}@[a-zA-Z0-9.-]{1,253}\.[a-zA-Z]{2,24}\b")
+#: the longest local part (before the "@") an e-mail address of :data:`_EMAIL` has
+_LOCAL = 64
+_EMAIL = re.compile(rf"[a-zA-Z0-9+._-]{{1,{_LOCAL}}}@[a-zA-Z0-9.-]{{1,253}}\.[a-zA-Z]{{2,24}}\b")
 _ORCID = re.compile(r"([0-9]{4})-?([0-9]{4})-?([0-9]{4})-?([0-9]{3}[0-9Xx])")
 _MEDLINE_DATE = re.compile(r"^\s*([0-9]{4})(?:\s+([A-Za-z]{3})[a-z]*(?:\s+([0-9]{1,2}))?)?\s*$")
 _YEAR = re.compile(r"([0-9]{4})")
@@ -224,8 +226,11 @@ def _authors(container: etree._Element | None) -> tuple[list[Author], list[Corre
                 continue
             authors.append(author)
             for affiliation in author.affiliations:
-                if "@" in affiliation:
-                    email = _EMAIL.search(affiliation)
+                at = affiliation.find("@")
+                if at >= 0:
+                    # a match holds an "@" and starts at most _LOCAL characters before it, so none starts before
+                    # that far ahead of the first "@": the search skips the address the affiliation begins with
+                    email = _EMAIL.search(affiliation, max(0, at - _LOCAL))
                     if email:
                         corresp.append(CorrespAuthor(name=author.full_name, orcid=author.orcid, email=email.group()))
                         break
