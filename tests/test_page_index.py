@@ -114,3 +114,32 @@ def test_the_base_address_found_through_the_index_is_the_one_find_gives() -> Non
         assert found[-1] == base_url(soup, "https://example.org/a/b"), html
     assert found == ["https://example.org/root/", "https://example.org/a/sub/", "https://example.org/a/b",
                      "https://example.org/inside/"]
+
+
+TEMPLATE_PAGES = [
+    PAGE,
+    "<html><head><title>t</title></head><body><template><h1>in</h1><meta name=x></template><h1>out</h1>"
+    "<div><h1>second</h1><template><template><link rel=license href=/l></template></template></div></body></html>",
+    "<html><body><template><p>only</p></template><h2>h</h2></body></html>",
+]
+
+
+@pytest.mark.parametrize("html", TEMPLATE_PAGES)
+def test_lookups_by_name_give_find_alls_answer_whatever_a_template_holds(html: str) -> None:
+    """``first`` and ``named_below`` answer as ``find``/``find_all`` (which enter a ``<template>``) for names a
+    template holds and names it does not, with the index of a walk and the one filed as the tree was made."""
+    from pubfetch.extract.soup_build import page_from_text
+
+    built = page_from_text(html)
+    assert built is not None
+    for soup, index in ((built[0], built[1]), (parse_html(html), None)):
+        index = index or PageIndex(soup)
+        assert index.in_template(("p",)) == (html != TEMPLATE_PAGES[1])
+        for name in ("h1", "h2", "p", "meta", "link", "title", "main", "body", "template"):
+            assert index.first(name) is soup.find(name), name
+            names = (name, "h1") if name != "h1" else (name,)
+            assert [id(t) for t in index.named_below(soup, names)] == [id(t) for t in soup.find_all(names)], name
+            for ancestor in soup.find_all(True):
+                if ancestor.find_parent("template") is None:
+                    assert [id(t) for t in index.named_below(ancestor, (name,))] == [
+                        id(t) for t in ancestor.find_all(name)], (name, ancestor.name)

@@ -74,6 +74,7 @@ def _assert_same_index(html: str) -> None:
     walked = PageIndex(soup)
     assert [id(e) for e in filed.elements] == [id(e) for e in walked.elements]
     assert filed._position == walked._position
+    assert filed._in_templates == walked._in_templates
     for mine, theirs in ((filed._by_name, walked._by_name), (filed._by_id, walked._by_id),
                          (filed._by_class, walked._by_class)):
         assert {k: [id(e) for e in v] for k, v in mine.items()} == {k: [id(e) for e in v] for k, v in theirs.items()}

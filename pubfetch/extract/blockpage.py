@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any
 
 from bs4 import BeautifulSoup
+from bs4.element import NavigableString
 
 from pubfetch.extract.clean import parse_html
 from pubfetch.rules.page_index import PageIndex
@@ -51,13 +52,24 @@ _SIGNS: tuple[tuple[str, str | None, re.Pattern[str] | None], ...] = (
 )
 #: A page with more visible text than this is an article page (or a landing page) whatever else it embeds.
 SHORT_PAGE = 3000
+#: The parents of text that is not visible.
+_INVISIBLE = frozenset(("script", "style", "noscript", "template"))
 
 
-def _visible_text(soup: BeautifulSoup, index: PageIndex) -> str:
+def _short_visible_text(soup: BeautifulSoup, index: PageIndex) -> str | None:
+    """The page's visible text, whitespace collapsed; None as soon as it is longer than :data:`SHORT_PAGE` (an
+    article page's text is not read to its end only to be measured)."""
     body = index.first("body") or soup
-    texts = (s for s in body.find_all(string=True) if s.parent is not None
-             and s.parent.name not in ("script", "style", "noscript", "template"))
-    return " ".join(" ".join(texts).split())
+    words: list[str] = []
+    length = -1  # of the words joined by single spaces
+    for node in body.descendants:
+        if isinstance(node, NavigableString) and node.parent is not None and node.parent.name not in _INVISIBLE:
+            more = node.split()
+            words += more
+            length += len(more) + sum(map(len, more))
+            if length > SHORT_PAGE:
+                return None
+    return " ".join(words)
 
 
 @cache
@@ -79,8 +91,8 @@ def block_reason(page: str | bytes | BeautifulSoup, index: PageIndex | None = No
             return name
     if index.select_one(_compiled('meta[name^="citation_"]')) is not None:
         return None
-    text = _visible_text(soup, index)
-    if len(text) > SHORT_PAGE:
+    text = _short_visible_text(soup, index)
+    if text is None:
         return None
     for name, selector, text_pattern in _SIGNS:
         if (selector and index.select_one(_compiled(selector)) is not None) or (

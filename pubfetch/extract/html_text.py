@@ -216,7 +216,8 @@ def _normalise(text: str) -> str:
     the text holds what it can change."""
     if "\u200b" in text or "\u00ad" in text:
         text = _INVISIBLE.sub("", text)
-    text = _HTML_WS_RUN.sub(" ", text)
+    if "  " in text or "\n" in text or "\t" in text or "\r" in text or "\f" in text or "\xa0" in text:
+        text = _HTML_WS_RUN.sub(" ", text)
     if "(" in text or "[" in text or ")" in text or "]" in text:
         text = _INSIDE_BRACKETS.sub("", text)
     return text

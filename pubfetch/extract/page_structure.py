@@ -57,16 +57,22 @@ def _walk(roots: Iterable[Tag]) -> Iterator[Tag]:
             stack += [c for c in reversed(node.contents) if isinstance(c, Tag)]
 
 
+def _children(tag: Tag, names: tuple[str, ...]) -> list[Tag]:
+    """``tag.find_all(names, recursive=False)`` without BeautifulSoup's general matching: a table's rows and cells
+    are read for every table of every page."""
+    return [child for child in tag.contents if isinstance(child, Tag) and child.name in names]
+
+
 def _cells(tr: Tag) -> list[Tag]:
-    return list(tr.find_all(("td", "th"), recursive=False))
+    return _children(tr, ("td", "th"))
 
 
 def _grid_groups(table: Tag) -> list[tuple[bool, list[list[Tag]]]]:
     """Row groups (header or not) of a table in document order; ``<tfoot>`` is left to the footnotes."""
     groups: list[tuple[bool, list[list[Tag]]]] = []
     direct: list[list[Tag]] = []
-    for child in table.find_all(("thead", "tbody", "tr"), recursive=False):
-        rows = [_cells(child)] if child.name == "tr" else [_cells(tr) for tr in child.find_all("tr", recursive=False)]
+    for child in _children(table, ("thead", "tbody", "tr")):
+        rows = [_cells(child)] if child.name == "tr" else [_cells(tr) for tr in _children(child, ("tr",))]
         if child.name == "tr":
             direct += rows
         else:
@@ -123,8 +129,7 @@ def page_tables(roots: Iterable[Tag], *, max_cells: int = DEFAULT_MAX_TABLE_CELL
             continue
         grid = lay_out(_grid_groups(node), element_text, _spans, max_cells)
         label, caption = _labelled(_caption(node), _TABLE_LABEL)
-        notes = [element_text(tr) for foot in node.find_all("tfoot", recursive=False)
-                 for tr in foot.find_all("tr", recursive=False)]
+        notes = [element_text(tr) for foot in _children(node, ("tfoot",)) for tr in _children(foot, ("tr",))]
         out.append(Table(str(node.get("id") or ""), label, caption, grid.header, grid.rows, [n for n in notes if n],
                          path, grid.truncated))
     return out

@@ -153,8 +153,8 @@ def _join(*parts: str) -> str:
 def base_url(soup: BeautifulSoup, url: str, index: PageIndex | None = None) -> str:
     """The URL relative links resolve against: <base href> (itself relative to the page) or the page URL. ``index``,
     when it is the index of ``soup``, finds the <base> without a walk of the page (a page with a <template>, whose
-    contents the index leaves out and ``find`` does not, is walked)."""
-    if index is not None and index.root is soup and not index.named("template"):
+    contents the index leaves out and ``find`` does not, is walked where one holds a ``<base>``)."""
+    if index is not None and index.root is soup and not index.in_template(("base",)):
         base: object = next((tag for tag in index.named("base") if tag.get("href") is not None), None)
     else:
         base = soup.find("base", href=True)

@@ -123,6 +123,8 @@ class _Builder:
         #: the lxml element each filed tag was made from; whether every multi-valued attribute's whitespace is XPath's
         self.lxml_elements: list[Any] = []
         self.exact_classes = True
+        #: the tag names of the elements inside a <template> (made, not filed)
+        self.in_templates: set[str] = set()
         self._attribute_dict = builder.attribute_dict_class
 
     def _link(self, node: Any, parent: Tag) -> None:
@@ -189,6 +191,8 @@ class _Builder:
             self.builder.set_up_substitutions(tag)
         if indexed:
             self._index(tag, name, attrs)
+        else:
+            self.in_templates.add(name.lower())
         return tag
 
     def _index(self, tag: Tag, name: str, attrs: dict[str, Any]) -> None:
@@ -274,7 +278,7 @@ def _build(html: str, root: Any) -> tuple[BeautifulSoup, PageIndex]:
     soup._most_recent_element = build.last
     soup.__dict__[_LXML_ROOT] = root
     return soup, PageIndex.filed(soup, build.elements, build.by_name, build.by_id, build.by_class,
-                                 build.lxml_elements, build.exact_classes)
+                                 build.lxml_elements, build.exact_classes, build.in_templates)
 
 
 def _ahead_of_doctype(html: str, comments: int) -> int:

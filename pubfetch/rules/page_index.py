@@ -56,6 +56,8 @@ class PageIndex:
         self._lxml: _LxmlTree | None = None
         #: the ids of the elements taken out of the tree through :meth:`remove` (with everything below them)
         self._removed: set[int] = set()
+        #: the tag names (lower-cased) of the elements inside a ``<template>``, which the index leaves out
+        self._in_templates: set[str] = set()
         elements, position = self.elements, self._position
         by_name, by_id, by_class = self._by_name, self._by_id, self._by_class
         # the contents of a <template> are not part of the document: soupsieve neither enters nor matches them
@@ -67,8 +69,11 @@ class PageIndex:
             position[id(node)] = len(elements)
             elements.append(node)
             by_name.setdefault(node.name.lower(), []).append(node)
-            if node.contents and node.name != "template":
-                stack.extend(reversed(node.contents))
+            if node.contents:
+                if node.name != "template":
+                    stack.extend(reversed(node.contents))
+                else:
+                    self._in_templates.update(tag.name.lower() for tag in node.find_all(True))
             attrs = node.attrs
             if not attrs:
                 continue
@@ -81,18 +86,20 @@ class PageIndex:
     @classmethod
     def filed(cls, root: Tag, elements: list[Tag], by_name: dict[str, list[Tag]], by_id: dict[str, list[Tag]],
               by_class: dict[str, list[Tag]], lxml_elements: list[Any] | None = None,
-              exact_classes: bool = False) -> PageIndex:
+              exact_classes: bool = False, in_templates: set[str] | None = None) -> PageIndex:
         """The index of ``root`` from elements filed as the tree was made (``pubfetch.extract.soup_build``), in
         document order and by the same keys as a walk files them, without the walk. ``lxml_elements``: the lxml
         element each of ``elements`` was made from (the first is lxml's root), where lxml is to answer the
         selectors it can; ``exact_classes``: no class-like attribute of the page holds whitespace other than XPath's
-        (see :mod:`pubfetch.rules.xpath`), without which lxml answers nothing."""
+        (see :mod:`pubfetch.rules.xpath`), without which lxml answers nothing; ``in_templates``: the tag names of the
+        elements inside a ``<template>``."""
         index = cls.__new__(cls)
         index.root, index.elements = root, elements
         index._position = {id(tag): i for i, tag in enumerate(elements)}
         index._by_name, index._by_id, index._by_class = by_name, by_id, by_class
         index._selected = {}
         index._removed = set()
+        index._in_templates = in_templates or set()
         index._lxml = _LxmlTree(lxml_elements, elements) if lxml_elements and exact_classes else None
         return index
 
@@ -186,25 +193,25 @@ class PageIndex:
         return sorted(distinct.values(), key=lambda tag: position[id(tag)])
 
     def named(self, name: str) -> list[Tag]:
-        """The elements of tag ``name`` (lower case), in document order (as ``root.find_all(name)`` on a page without
-        a ``<template>``, whose contents the index leaves out and ``find_all`` does not)."""
+        """The elements of tag ``name`` (lower case), in document order (as ``root.find_all(name)`` where no
+        ``<template>`` holds such an element: the index leaves a template's contents out, ``find_all`` does not)."""
         return list(self._live(self._by_name.get(name, [])))
 
-    @property
-    def has_template(self) -> bool:
-        """Whether the page has a ``<template>``: then ``find_all`` and the index's :meth:`named` may differ."""
-        return bool(self._by_name.get("template"))
+    def in_template(self, names: tuple[str, ...]) -> bool:
+        """Whether a ``<template>`` holds an element of one of ``names`` (lower case): then ``find_all`` and the
+        index's :meth:`named` may differ."""
+        return bool(self._in_templates) and not self._in_templates.isdisjoint(names)
 
     def first(self, name: str) -> Tag | None:
         """``root.find(name)`` (``soup.body`` for ``"body"``), from the index where it can answer."""
-        if self.has_template:
+        if self.in_template((name,)):
             return self.root.find(name)
         return next(iter(self._live(self._by_name.get(name, []))), None)
 
     def named_below(self, ancestor: Tag, names: tuple[str, ...]) -> list[Tag]:
         """``ancestor.find_all(names)``: the elements of those tag names below ``ancestor``, in document order,
         from the index where it can answer."""
-        if self.has_template:
+        if self.in_template(names):
             return list(ancestor.find_all(names))
         if ancestor is self.root:
             start, end = 0, len(self.elements)
