@@ -144,6 +144,7 @@ class _Host:
     worked_s: float = 0.0  # the sum of its answers' shares of its time: how much of the run it has been busy
     gap_s: float | None = None  # running estimate of the time between its answers while it is busy
     last_answer: float = 0.0
+    took_s: float | None = None  # running estimate of the time from a request's start to its answer
 
 
 @dataclass
@@ -166,6 +167,8 @@ class HostLoad:
         state.worked_s += gap
         state.gap_s = gap if state.gap_s is None else (1 - GAP_WEIGHT) * state.gap_s + GAP_WEIGHT * gap
         state.last_answer = now
+        took = max(0.0, now - started)
+        state.took_s = took if state.took_s is None else (1 - GAP_WEIGHT) * state.took_s + GAP_WEIGHT * took
         if len(self._hosts) > KEEP_HOSTS:
             self._hosts = {key: kept for key, kept in self._hosts.items()
                            if kept.out or now - kept.last_answer < IDLE_FORGET_S}
@@ -190,15 +193,27 @@ class HostLoad:
         return max(0.0, work - busy_since)
 
     def serving_s(self, host: str, started: float, now: float, fresh_s: float) -> float | None:
-        """How long a request to ``host`` sent at ``started`` may still take by the host's pace (a host that never
-        answered yet: ``fresh_s`` from its start); ``None`` once that is past (it is late, perhaps waiting for what
-        the caller holds)."""
-        left = self.remaining_s(host, now) if self.gap_s(host) else fresh_s - (now - started)
+        """How long a request to ``host`` sent at ``started`` may still take by the host's pace, and at least until the
+        host's requests usually take from start to answer (a host that never answered yet: ``fresh_s`` from its
+        start); ``None`` once that is past (it is late, perhaps waiting for what the caller holds). The pace alone is
+        the time between answers, which on a host serving several requests at once (publishers' pages, doi.org at 20
+        a second) is shorter than one request's own time: a lone request there looked late before it could have been
+        answered, and the batch waiting for it went a moment before it came."""
+        state = self._hosts.get(host)
+        if state is None or not state.gap_s:
+            left = fresh_s - (now - started)
+        else:
+            left = max(self.remaining_s(host, now), (state.took_s or 0.0) - (now - started))
         return left if left > 0 else None
 
-    def bound(self, other_than: str) -> str | None:
-        """The host but ``other_than`` that has worked longest in the run (None: no other host known)."""
-        hosts = [(state.worked_s, host) for host, state in self._hosts.items() if host != other_than]
+    def bound(self, other_than: str, now: float) -> str | None:
+        """The host but ``other_than`` whose work in the run is the longest, counting the work queued for it now (None:
+        no other host known). The work done alone named the host that was busiest early (Europe PMC's connection with
+        the first full texts) while another already had more before it than that one had done (Unpaywall's queue of
+        the closed-access half): when the first ran dry for a moment, the batches held for company went, though
+        holding was still free."""
+        hosts = [(state.worked_s + self.remaining_s(host, now), host) for host, state in self._hosts.items()
+                 if host != other_than]
         return max(hosts)[1] if hosts else None
 
     def worked_s(self, host: str) -> float:
@@ -206,6 +221,6 @@ class HostLoad:
         return state.worked_s if state is not None else 0.0
 
     def bound_s(self, now: float, other_than: str) -> float:
-        """What the host but ``other_than`` that has worked longest in the run still needs for its requests out."""
-        bound = self.bound(other_than)
+        """What the run's bound but ``other_than`` (:meth:`bound`) still needs for its requests out."""
+        bound = self.bound(other_than, now)
         return self.remaining_s(bound, now) if bound is not None else 0.0
