@@ -38,9 +38,9 @@ class Slack:
         own_s: seconds the batch's host needs for the work before it, the batch's request and what its members ask
             of the same host after it (the full texts that follow a search), at the share the step's members have
             asked so far.
-        bound_s: seconds the run's bound still needs for the requests out for it: the other host that has worked
-            longest in the run so far (a host that is merely busy now may be feeding publications to that one, which a
-            held batch would starve).
+        bound_s: seconds the run's bound still needs for the requests out for it: the other host whose work in the
+            run, done and queued, is the longest (:meth:`HostLoad.bound`; the work done counts, so that a host merely
+            busy for a moment, which may be feeding publications to the bound, does not take its place).
         margin_s: how long before that host is done the batch goes anyway: the time its publications need to reach
             the next requests (for the busiest host, the next batch of the run, which starts when this one ends).
         ahead_s: the work the bound will get from the batches of the run still to come that a held batch may span,
@@ -197,8 +197,8 @@ class HostLoad:
         host's requests usually take from start to answer (a host that never answered yet: ``fresh_s`` from its
         start); ``None`` once that is past (it is late, perhaps waiting for what the caller holds). The pace alone is
         the time between answers, which on a host serving several requests at once (publishers' pages, doi.org at 20
-        a second) is shorter than one request's own time: a lone request there looked late before it could have been
-        answered, and the batch waiting for it went a moment before it came."""
+        a second) is shorter than one request's own time: by the pace alone, a lone request there would look late
+        before it could have been answered."""
         state = self._hosts.get(host)
         if state is None or not state.gap_s:
             left = fresh_s - (now - started)
@@ -208,10 +208,10 @@ class HostLoad:
 
     def bound(self, other_than: str, now: float) -> str | None:
         """The host but ``other_than`` whose work in the run is the longest, counting the work queued for it now (None:
-        no other host known). The work done alone named the host that was busiest early (Europe PMC's connection with
-        the first full texts) while another already had more before it than that one had done (Unpaywall's queue of
-        the closed-access half): when the first ran dry for a moment, the batches held for company went, though
-        holding was still free."""
+        no other host known). The queue counts because early in a run the host busiest so far (Europe PMC's connection
+        with the first full texts) may run dry for a moment while another has more queued than the first has done
+        (Unpaywall with the closed-access half): that one bounds the run, and holding a batch for company is still
+        free."""
         hosts = [(state.worked_s + self.remaining_s(host, now), host) for host, state in self._hosts.items()
                  if host != other_than]
         return max(hosts)[1] if hosts else None
