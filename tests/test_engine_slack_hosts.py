@@ -1,33 +1,16 @@
-"""What the hold rule reads of the hosts: the run's bound counts the work queued for a host, not only the work it has
-done, and a request is late only once it took longer than both its host's pace and its host's usual time per request.
-The hosts' work is driven with a clock the test sets; the batcher's decisions are read when it has looked at the
-clock again, never after a sleep."""
+"""A request a held batch waits for is late only once it took longer than both its host's pace and its host's usual
+time per request. The hosts' work is driven with a clock the test sets; the batcher's decisions are read when it has
+looked at the clock again, never after a sleep."""
 
 from __future__ import annotations
 
 import pytest
 
 from pubfetch.engine.slack import HostLoad
-from support.scripted_batcher import GUARD_S, UNPAYWALL, ScriptedBatcher
+from support.scripted_batcher import GUARD_S, ScriptedBatcher
 from support.waits import wait_until
 
 PAGES = "http://pages.test/article"
-FULLTEXT = "http://fulltext.test/xml"
-
-
-def test_the_bound_is_the_host_with_the_most_work_counting_what_is_queued_for_it():
-    load = HostLoad()
-    for index in range(30):  # one connection's 30 answers: 3 s done, nothing left
-        load.sent("fulltext.test")
-        load.answered("fulltext.test", started=index * 0.1, now=(index + 1) * 0.1)
-    for _ in range(52):
-        load.sent("unpaywall.test")
-    load.answered("unpaywall.test", started=3.0, now=3.1)
-    load.answered("unpaywall.test", started=3.0, now=3.2)  # 0.2 s done, 50 queued at 0.1 s: 5 s before it
-    assert load.worked_s("fulltext.test") > load.worked_s("unpaywall.test")
-    assert load.bound("ebi.test", now=3.2) == "unpaywall.test"
-    assert load.bound_s(now=3.2, other_than="ebi.test") == pytest.approx(5.0)
-    assert load.bound("unpaywall.test", now=3.2) == "fulltext.test"
 
 
 def test_a_request_to_a_host_serving_several_at_once_is_not_late_before_its_usual_time():
@@ -92,34 +75,3 @@ def test_a_held_batch_waits_for_its_batchs_last_publication_at_a_page_host_faste
     wait_until(lambda: run.served, GUARD_S, "the batch sent")
     run.join()
     assert run.served == [[id(first), id(last)]]
-
-
-def test_a_batch_holds_while_another_host_has_more_work_queued_than_the_busiest_host_so_far_has_done():
-    """Europe PMC's connection has worked longest (the first full texts) and has nothing out for a moment, while
-    Unpaywall has 5 s queued: holding is free, so the batch waits and the next publication rides with it; it goes once
-    Unpaywall is within the margin of done."""
-    run = ScriptedBatcher(margin_s=1.0)
-    reads = _counting_clock(run)
-    fulltexts = run.start(7, 30)
-    for state in fulltexts:
-        run.batcher.requesting(state, True, FULLTEXT)
-    for state in fulltexts:
-        run.now += 0.1
-        run.batcher.requesting(state, False, FULLTEXT)
-        run.batcher.finished(state)
-    queued = run.busy_unpaywall(50, flow=8)
-    first, second = run.start(1, 2)
-    run.batcher.requesting(second, True, UNPAYWALL)
-    run.serve(first)
-    wait_until(lambda: run.batcher.holding == 1, GUARD_S, "the partial batch held")
-    _looked_again(run, reads, "the held batch's next look")
-    assert run.served == [] and run.batcher.holding == 1
-    run.answer(queued[:10])
-    run.batcher.requesting(second, False, UNPAYWALL)
-    run.serve(second)
-    wait_until(lambda: len(next(iter(run.batcher._open.values())).states) == 2, GUARD_S, "the second joined")
-    assert run.served == []
-    run.answer(queued[10:-5])
-    wait_until(lambda: run.served, GUARD_S, "the batch sent")
-    run.join()
-    assert run.served == [[id(first), id(second)]]

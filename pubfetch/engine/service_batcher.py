@@ -346,7 +346,7 @@ class Batcher:
                 if batch.held:  # why it goes, for reading a run's log beside the server's timeline
                     log.debug("held batch of %d for %s goes: %s (bound %s)", len(batch.states), host,
                               "full" if batch.closed else "urged" if slack is None else slack,
-                              self._load.bound(host, self._clock()))
+                              self._load.bound(other_than=host))
             finally:
                 batch.held = False
                 self._holding -= 1
@@ -369,7 +369,7 @@ class Batcher:
         later one (:meth:`_upstream_s`), whose own earlier steps are left out."""
         now = self._clock()
         brings = 1 + self._follow_up_share(step) * len(batch.states)
-        bound = self._load.bound(host, now)
+        bound = self._load.bound(other_than=host)
         ahead = 0.0
         if bound is not None and self._streams > 0 and self._load.worked_s(host) < self._load.worked_s(bound):
             ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches

@@ -38,9 +38,9 @@ class Slack:
         own_s: seconds the batch's host needs for the work before it, the batch's request and what its members ask
             of the same host after it (the full texts that follow a search), at the share the step's members have
             asked so far.
-        bound_s: seconds the run's bound still needs for the requests out for it: the other host whose work in the
-            run, done and queued, is the longest (:meth:`HostLoad.bound`; the work done counts, so that a host merely
-            busy for a moment, which may be feeding publications to the bound, does not take its place).
+        bound_s: seconds the run's bound still needs for the requests out for it: the other host that has worked
+            longest in the run so far (a host that is merely busy now may be feeding publications to that one, which a
+            held batch would starve).
         margin_s: how long before that host is done the batch goes anyway: the time its publications need to reach
             the next requests (for the busiest host, the next batch of the run, which starts when this one ends).
         ahead_s: the work the bound will get from the batches of the run still to come that a held batch may span,
@@ -206,14 +206,9 @@ class HostLoad:
             left = max(self.remaining_s(host, now), (state.took_s or 0.0) - (now - started))
         return left if left > 0 else None
 
-    def bound(self, other_than: str, now: float) -> str | None:
-        """The host but ``other_than`` whose work in the run is the longest, counting the work queued for it now (None:
-        no other host known). The queue counts because early in a run the host busiest so far (Europe PMC's connection
-        with the first full texts) may run dry for a moment while another has more queued than the first has done
-        (Unpaywall with the closed-access half): that one bounds the run, and holding a batch for company is still
-        free."""
-        hosts = [(state.worked_s + self.remaining_s(host, now), host) for host, state in self._hosts.items()
-                 if host != other_than]
+    def bound(self, other_than: str) -> str | None:
+        """The host but ``other_than`` that has worked longest in the run (None: no other host known)."""
+        hosts = [(state.worked_s, host) for host, state in self._hosts.items() if host != other_than]
         return max(hosts)[1] if hosts else None
 
     def worked_s(self, host: str) -> float:
@@ -221,6 +216,6 @@ class HostLoad:
         return state.worked_s if state is not None else 0.0
 
     def bound_s(self, now: float, other_than: str) -> float:
-        """What the run's bound but ``other_than`` (:meth:`bound`) still needs for its requests out."""
-        bound = self.bound(other_than, now)
+        """What the host but ``other_than`` that has worked longest in the run still needs for its requests out."""
+        bound = self.bound(other_than)
         return self.remaining_s(bound, now) if bound is not None else 0.0
