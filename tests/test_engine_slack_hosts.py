@@ -28,6 +28,19 @@ def test_a_request_to_a_host_serving_several_at_once_is_not_late_before_its_usua
     assert load.serving_s("pages.test", started=1.0, now=1.3, fresh_s=2.0) is None
 
 
+def test_a_place_in_a_queue_does_not_count_as_a_requests_own_time():
+    """Five requests queued for one connection, answered 0.1 s apart: the last waited 0.5 s, but a request's own time
+    there is 0.1 s, so one asked alone later is late once well past that, not after half a second."""
+    load = HostLoad()
+    for _ in range(5):
+        load.sent("unpaywall.test")
+    for index in range(5):
+        load.answered("unpaywall.test", started=0.0, now=0.1 * (index + 1))
+    load.sent("unpaywall.test")
+    assert load.serving_s("unpaywall.test", started=1.0, now=1.05, fresh_s=2.0) is not None
+    assert load.serving_s("unpaywall.test", started=1.0, now=1.2, fresh_s=2.0) is None
+
+
 def _counting_clock(run: ScriptedBatcher) -> list[int]:
     """Make the batcher count its looks at the clock, so a test knows it has decided again after the clock moved."""
     reads = [0]
