@@ -194,13 +194,13 @@ class HostLoad:
 
     def serving_s(self, host: str, started: float, now: float, fresh_s: float) -> float | None:
         """How long a request to ``host`` sent at ``started`` may still take by the host's pace, and at least a
-        request's own time there (one sent after the host's last answer, so not waiting in a queue: a host that never
-        answered yet: ``fresh_s`` from its start); ``None`` once that is past (it is late, perhaps waiting for what
-        the caller holds). The pace alone is the time between answers, which on a host serving several requests at
-        once (publishers' pages, doi.org at 20 a second) is shorter than one request's own time: by the pace alone, a
-        lone request there would look late before it could have been answered. A queued request's whole time is not
-        the floor: behind a one-connection host's queue it is seconds, and the batch would wait for what its pace
-        says is late."""
+        request's own time there (measured on requests sent after the host's last answer, so not waiting in a queue);
+        for a host that never answered yet, ``fresh_s`` from its start; ``None`` once that is past (it is late, perhaps
+        waiting for what the caller holds). The pace alone is the time between answers, which on a host serving
+        several requests at once (publishers' pages, doi.org at 20 a second) is shorter than one request's own time:
+        by the pace alone, a lone request there would look late before it could have been answered. A queued
+        request's whole time is not the floor: behind a one-connection host's queue it is seconds, which would count
+        a publication in that queue as farther off than the queue's pace says."""
         state = self._hosts.get(host)
         if state is None or not state.gap_s:
             left = fresh_s - (now - started)
