@@ -144,6 +144,7 @@ class _Host:
     worked_s: float = 0.0  # the sum of its answers' shares of its time: how much of the run it has been busy
     gap_s: float | None = None  # running estimate of the time between its answers while it is busy
     last_answer: float = 0.0
+    alone_s: float | None = None  # running estimate of a request's own time: sent after the host's last answer
 
 
 @dataclass
@@ -163,6 +164,8 @@ class HostLoad:
         state = self._hosts.setdefault(host, _Host())
         state.out = max(0, state.out - 1)
         gap = max(0.0, now - max(started, state.last_answer))
+        if started >= state.last_answer:  # nothing answered while it was out: its own time, not a place in a queue
+            state.alone_s = gap if state.alone_s is None else (1 - GAP_WEIGHT) * state.alone_s + GAP_WEIGHT * gap
         state.worked_s += gap
         state.gap_s = gap if state.gap_s is None else (1 - GAP_WEIGHT) * state.gap_s + GAP_WEIGHT * gap
         state.last_answer = now
@@ -190,10 +193,19 @@ class HostLoad:
         return max(0.0, work - busy_since)
 
     def serving_s(self, host: str, started: float, now: float, fresh_s: float) -> float | None:
-        """How long a request to ``host`` sent at ``started`` may still take by the host's pace (a host that never
-        answered yet: ``fresh_s`` from its start); ``None`` once that is past (it is late, perhaps waiting for what
-        the caller holds)."""
-        left = self.remaining_s(host, now) if self.gap_s(host) else fresh_s - (now - started)
+        """How long a request to ``host`` sent at ``started`` may still take by the host's pace, and at least a
+        request's own time there (measured on requests sent after the host's last answer, so not waiting in a queue);
+        for a host that never answered yet, ``fresh_s`` from its start; ``None`` once that is past (it is late, perhaps
+        waiting for what the caller holds). The pace alone is the time between answers, which on a host serving
+        several requests at once (publishers' pages, doi.org at 20 a second) is shorter than one request's own time:
+        by the pace alone, a lone request there would look late before it could have been answered. A queued
+        request's whole time is not the floor: behind a one-connection host's queue it is seconds, which would count
+        a publication in that queue as farther off than the queue's pace says."""
+        state = self._hosts.get(host)
+        if state is None or not state.gap_s:
+            left = fresh_s - (now - started)
+        else:
+            left = max(self.remaining_s(host, now), (state.alone_s or 0.0) - (now - started))
         return left if left > 0 else None
 
     def bound(self, other_than: str) -> str | None:

@@ -1,0 +1,90 @@
+"""A request a held batch waits for is late only once it took longer than both its host's pace and its host's usual
+time per request. The hosts' work is driven with a clock the test sets; the batcher's decisions are read when it has
+looked at the clock again, never after a sleep."""
+
+from __future__ import annotations
+
+import pytest
+
+from pubfetch.engine.slack import HostLoad
+from support.scripted_batcher import GUARD_S, ScriptedBatcher
+from support.waits import wait_until
+
+PAGES = "http://pages.test/article"
+
+
+def test_a_request_to_a_host_serving_several_at_once_is_not_late_before_its_usual_time():
+    """Three pages asked together and answered 10 ms apart: the host's pace is far shorter than a page's 0.1 s. A page
+    asked alone later is still being served 80 ms after it went, and late once well past its usual time."""
+    load = HostLoad()
+    for _ in range(3):
+        load.sent("pages.test")
+    for now in (0.10, 0.11, 0.12):
+        load.answered("pages.test", started=0.0, now=now)
+    assert load.gap_s("pages.test") < 0.08
+    load.sent("pages.test")
+    assert load.remaining_s("pages.test", now=1.08) == 0.0  # by the pace alone it would be late already
+    assert load.serving_s("pages.test", started=1.0, now=1.08, fresh_s=2.0) == pytest.approx(0.024, abs=0.01)
+    assert load.serving_s("pages.test", started=1.0, now=1.3, fresh_s=2.0) is None
+
+
+def test_a_place_in_a_queue_does_not_count_as_a_requests_own_time():
+    """Five requests queued for one connection, answered 0.1 s apart: the last waited 0.5 s, but a request's own time
+    there is 0.1 s, so one asked alone later is late once well past that, not after half a second."""
+    load = HostLoad()
+    for _ in range(5):
+        load.sent("unpaywall.test")
+    for index in range(5):
+        load.answered("unpaywall.test", started=0.0, now=0.1 * (index + 1))
+    load.sent("unpaywall.test")
+    assert load.serving_s("unpaywall.test", started=1.0, now=1.05, fresh_s=2.0) is not None
+    assert load.serving_s("unpaywall.test", started=1.0, now=1.2, fresh_s=2.0) is None
+
+
+def _counting_clock(run: ScriptedBatcher) -> list[int]:
+    """Make the batcher count its looks at the clock, so a test knows it has decided again after the clock moved."""
+    reads = [0]
+
+    def clock() -> float:
+        reads[0] += 1
+        return run.now
+
+    run.batcher._clock = clock
+    return reads
+
+
+def _looked_again(run: ScriptedBatcher, reads: list[int], what: str) -> None:
+    """Wait until the held batch has read the clock twice more: one whole decision made at the clock's new time."""
+    with run.batcher._cond:
+        seen = reads[0]
+        run.batcher._cond.notify_all()
+    wait_until(lambda: reads[0] >= seen + 2, GUARD_S, what)
+
+
+def test_a_held_batch_waits_for_its_batchs_last_publication_at_a_page_host_faster_than_one_page():
+    """The batch's own batch of the run has one publication left, at a publisher's host whose answers come closer
+    together than one page takes: the batch waits for it (its request is not late yet) and both ride together."""
+    run = ScriptedBatcher(margin_s=1.0)
+    reads = _counting_clock(run)
+    warm = run.start(9, 3)  # another batch's pages, asked together, answered 10 ms apart
+    for state in warm:
+        run.batcher.requesting(state, True, PAGES)
+    run.now = 0.1
+    for state in warm:
+        run.batcher.requesting(state, False, PAGES)
+        run.batcher.finished(state)
+        run.now += 0.01
+    first, last = run.start(1, 2)
+    run.now = 1.0
+    run.batcher.requesting(last, True, PAGES)
+    run.serve(first)
+    wait_until(lambda: run.batcher.holding == 1, GUARD_S, "the partial batch held")
+    run.now = 1.08
+    _looked_again(run, reads, "the held batch's look at 80 ms")
+    assert run.served == [] and run.batcher.holding == 1
+    run.now = 1.1
+    run.batcher.requesting(last, False, PAGES)
+    run.serve(last)
+    wait_until(lambda: run.served, GUARD_S, "the batch sent")
+    run.join()
+    assert run.served == [[id(first), id(last)]]
