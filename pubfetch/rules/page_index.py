@@ -200,7 +200,7 @@ class PageIndex:
     def in_template(self, names: tuple[str, ...]) -> bool:
         """Whether a ``<template>`` holds an element of one of ``names`` (lower case): then ``find_all`` and the
         index's :meth:`named` may differ."""
-        return bool(self._in_templates) and not self._in_templates.isdisjoint(names)
+        return not self._in_templates.isdisjoint(names)
 
     def first(self, name: str) -> Tag | None:
         """``root.find(name)`` (``soup.body`` for ``"body"``), from the index where it can answer."""
