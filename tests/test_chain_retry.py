@@ -16,6 +16,7 @@ from collections import Counter
 
 from pubfetch.engine import run_batch as batches
 from pubfetch.fetcher import BatchSummary
+from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.store.spill import SpillList
@@ -154,6 +155,35 @@ def test_a_permanent_answer_is_not_asked_again_in_the_same_run():
     pubs = run(services, services.pmids())
     assert len(services.asked(f"/epmc/rest/{oa.pmcid}/fullTextXML")) == 1
     assert [by_pmid(pubs)[a.pmid].state.fetch_exception for a in map(Article, range(4))] == [False, False, True, False]
+
+
+
+def test_the_retry_keeps_the_mark_of_a_failure_it_does_not_ask_again():
+    """An open-access article whose annotations came back unreadable (a JSON body cut short, status 200: not asked
+    again in the run) and whose fullTextXML was busy (asked again by the end-of-run retry). PMC's efetch gave the full
+    text, so the article is final without EFO and GO terms. The retry asks nothing that failed for good, so the
+    unreadable answers' mark must survive it: cleared, the entry would be final with holes that no later run fills.
+    (The chaos run met this once: tests/test_reliability_chaos.py.)"""
+    expected, _ = reference(4)
+    oa = Article(2)
+    services = FlakyServices(4)
+    cut = Reply(200, f'[{{"source": "PMC", "extId": "{oa.pmcid}", "annotations": [{{"exact": "sequ',
+                "application/json;charset=UTF-8")
+    for article_id in (f"PMC:{oa.pmcid}", f"MED:{oa.pmid}"):  # every answer naming the article (EFO and GO passes)
+        services.fail(article_id, 4, cut)
+    services.fail(f"/epmc/rest/{oa.pmcid}/fullTextXML", 1, BUSY)
+    pubs = run(services, services.pmids())
+    pub, healthy = by_pmid(pubs)[oa.pmid], by_pmid(expected)[oa.pmid]
+    for article_id in (f"PMC:{oa.pmcid}", f"MED:{oa.pmid}"):  # it was asked by both, and both answers were cut
+        assert any("annotationsByArticleIds" in where and article_id in where for where in services.failed)
+    assert pub.state.retry_counter == 1  # it went through the end-of-run retry (for fullTextXML) ...
+    assert pub.fulltext.type is PartType.pmc_xml and pub.is_final(FetcherArgs())
+    assert (pub.efo.items, pub.go.items) == ([], []) != (healthy.efo.items, healthy.go.items)  # ... with its holes
+    assert pub.state.fetch_exception  # ... and still marked for a later fetch
+    assert pub.state.can_fetch(pub, FetcherArgs())  # a later run fetches it again, final as it is
+    # whatever else the cut answers touched (another article asked in the same request) is marked too
+    for each in pubs:
+        assert content(each) == content(by_pmid(expected)[each.pmid.content]) or each.state.fetch_exception
 
 
 def test_the_retry_waits_for_the_retry_after_of_the_failure():

@@ -11,7 +11,7 @@ from pubfetch.model.part_type import PartType
 from pubfetch.model.publication import Publication
 from pubfetch.net.outcome import FetchResult, OutcomeKind
 from pubfetch.resources.links import QueuedLink
-from pubfetch.resources.pubstate import PubFlag, PubState
+from pubfetch.resources.pubstate import PubFlag, PubState, mark_unreadable
 
 PAGE = "https://journal.example/article"
 
@@ -50,11 +50,28 @@ def test_an_answer_is_not_asked_again_in_the_same_run() -> None:
     assert PubFlag.EPMC_FULLTEXT_PMCID in resume.flags
 
 
+def test_the_marks_the_retry_does_not_ask_again_go_with_it() -> None:
+    """A 404 (an answer) and an unreadable answer mark the entry but are not asked again: the retry's state carries
+    them, so that the retry's fetch keeps fetchException whatever it gets; a busy server's failure is asked again and
+    is not carried."""
+    state = PubState(Publication())
+    state.set(PubFlag.EPMC_FULLTEXT_PMCID, PubFlag.EFO_PMCID, PubFlag.OADOI)
+    not_found = FetchResult(url=PAGE, final_url=PAGE, kind=OutcomeKind.NOT_FOUND, status=404, fetch_exception=True)
+    state.fail(not_found, PubFlag.EPMC_FULLTEXT_PMCID)
+    mark_unreadable(FetcherArgs(), [state])
+    state.fail(busy(), PubFlag.OADOI)
+    assert state.pub.state.fetch_exception
+    resume = Resume.of(state)
+    assert resume.again == ("oadoi",) and resume.lasting == ("not found", "transient")
+    assert resume.state_for(Publication()).lasting == ["not found", "transient"]
+
+
 def test_a_resume_survives_json() -> None:
     state = PubState(Publication())
     state.set(PubFlag.EUROPEPMC, PubFlag.DOI)
     state.fail(busy(), PubFlag.DOI)
+    mark_unreadable(FetcherArgs(), [state])
     state.not_before = 1_700_000_000.5
     resume = Resume.of(state)
     back = Resume.from_json(json.loads(json.dumps(resume.to_json())))
-    assert back == resume
+    assert back == resume and back.lasting == ("transient",)

@@ -171,6 +171,8 @@ def _fetch_one(ctx: Context, state: PubState, serve: Callable[[Step, Sequence[Pu
             log.info("resetting publication %s", state.pub.ids)
             state.restart()
         state.pub.state.fetch_exception = False
+        for word in state.lasting:  # the end-of-run retry's: failures of the pass before, not asked again
+            state.pub.state.failed(word)
         grow(ctx, [state], serve)
         if state.same_as is not None:
             return False

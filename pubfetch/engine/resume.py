@@ -7,6 +7,9 @@ and what failed in a way worth one more try (:func:`~pubfetch.resources.pubstate
 cleared and those links queued again. The retry then walks the chain with these flags: it asks the failed resources
 and whatever their answers newly open up, and nothing else. A publication with nothing worth asking again (its
 failures were answers, like a 404, or a bot gate) is not retried in this run; fetchException retries it in a later one.
+The retry starts each publication without fetchException, as every fetch does, but with the marks of the failures it
+does not ask again (:attr:`Resume.lasting`): whatever the retry gets, those are still unanswered, and an entry whose
+mark the retry dropped would be final with their holes and never fetched again.
 
 A resume is plain JSON, so that the retry list can wait on disk instead of in memory.
 """
@@ -48,6 +51,9 @@ class Resume:
     again: tuple[str, ...] = ()
     #: not to be asked before this time (epoch seconds), from the servers' Retry-After
     not_before: float = 0.0
+    #: the failures that marked the entry and are not asked again, in words (``PubState.lasting``): the retry keeps
+    #: their marks
+    lasting: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, state: PubState) -> Resume:
@@ -56,7 +62,8 @@ class Resume:
         for link in state.again_links:
             links.again(link)
         again = tuple(sorted(flag.value for flag in state.again_flags)) + tuple(link.url for link in state.again_links)
-        return cls(frozenset(state.flags - state.again_flags), links.to_json(), again, state.not_before)
+        return cls(frozenset(state.flags - state.again_flags), links.to_json(), again, state.not_before,
+                   tuple(state.lasting))
 
     @property
     def worth_retrying(self) -> bool:
@@ -64,14 +71,14 @@ class Resume:
 
     def state_for(self, pub: Publication) -> PubState:
         """A fresh state of ``pub`` that starts where the failed fetch stopped."""
-        return PubState(pub, links=Links.from_json(self.links), flags=set(self.flags))
+        return PubState(pub, links=Links.from_json(self.links), flags=set(self.flags), lasting=list(self.lasting))
 
     def to_json(self) -> dict[str, Any]:
         return {"flags": sorted(flag.value for flag in self.flags), "links": self.links, "again": list(self.again),
-                "notBefore": self.not_before}
+                "notBefore": self.not_before, "lasting": list(self.lasting)}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Resume:
         return cls(frozenset(PubFlag(flag) for flag in doc.get("flags", [])), doc.get("links", {}),
-                   tuple(doc.get("again", [])), float(doc.get("notBefore", 0.0)))
+                   tuple(doc.get("again", [])), float(doc.get("notBefore", 0.0)), tuple(doc.get("lasting", [])))
 

@@ -110,6 +110,11 @@ class PubState:
     #: the annotations service's answers for this publication by article ID (``PMC:...``, ``MED:...``; None: the
     #: answer left it out): one request brings every type, so the EFO and GO passes ask once per ID between them
     annotations: dict[str, ArticleRecord | None] = field(default_factory=dict)
+    #: the failures that marked the entry (fetchException) and that this run does not ask again, in words: an answer
+    #: a minute cannot change, an unreadable answer, a block page, an abandoned page. The end-of-run retry asks only
+    #: what failed otherwise, so it must keep these marks whatever it gets: cleared, a final entry would keep their
+    #: holes for good (no later run fetches it)
+    lasting: list[str] = field(default_factory=list)
 
     def restart(self) -> None:
         """Start the publication again from nothing but its IDs (an ID changed under it)."""
@@ -123,6 +128,7 @@ class PubState:
         self.again_links = []
         self.not_before = 0.0
         self.annotations = {}
+        self.lasting = []
 
     def has(self, flag: PubFlag | str) -> bool:
         return PubFlag(flag) in self.flags
@@ -137,15 +143,15 @@ class PubState:
         request's line promised it (the policy comes from :func:`entry_policy`).
 
         ``again`` is what asked: the flag the resource set when it asked, or the link it followed. When the failure
-        may pass within minutes (:func:`worth_asking_again`), the end-of-run retry asks it, and only it, once more.
+        may pass within minutes (:func:`worth_asking_again`), the end-of-run retry asks it, and only it, once more;
+        otherwise the mark is lasting (:meth:`mark_lasting`).
         """
-        if result.fetch_exception:
-            self.pub.state.failed(failure_word(result.kind))
-            self._again(result, again)
-
-    def _again(self, result: FetchResult, again: PubFlag | QueuedLink) -> None:
-        if not worth_asking_again(result):
+        if not result.fetch_exception:
             return
+        if not worth_asking_again(result):
+            self.mark_lasting(failure_word(result.kind))
+            return
+        self.pub.state.failed(failure_word(result.kind))
         if isinstance(again, PubFlag):
             self.again_flags.add(again)
         else:
@@ -153,18 +159,26 @@ class PubState:
         if result.retry_after:
             self.not_before = max(self.not_before, time.time() + result.retry_after)
 
+    def mark_lasting(self, word: str) -> None:
+        """Mark the entry for a later fetch (fetchException) for a failure of the kind ``word`` that this run does
+        not ask again: the end-of-run retry keeps the mark (:attr:`lasting`), since only a later run asks it again
+        and can tell whether it recurs."""
+        self.pub.state.failed(word)
+        self.lasting.append(word)
+
     def blocked(self, url: str, reason: str, args: FetcherArgs) -> None:
         """A bot gate, browser challenge or refusal came back instead of the page: nothing is taken from it, and the
         entry is marked for a later fetch (fetchException), as for any transient failure; the warning says what the
         retry rules make of that."""
-        self.pub.state.failed("blocked")
+        self.mark_lasting("blocked")
         log.warning("%s instead of the page at %s: nothing taken from it; %s", reason, url,
                     self.pub.state.retry_words(args))
 
     def unreadable(self) -> None:
         """A configured service answered with a body that is not what it serves (cut short, an error page with status
-        200): a glitch of the service, so the entry is retried later. Its line says so: :func:`mark_unreadable`."""
-        self.pub.state.failed("transient")
+        200): a glitch of the service, so the entry is retried later (not asked again in this run: a lasting mark).
+        Its line says so: :func:`mark_unreadable`."""
+        self.mark_lasting("transient")
 
 
 def mark_unreadable(args: FetcherArgs, states: Iterable[PubState]) -> str:

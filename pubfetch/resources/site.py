@@ -120,7 +120,7 @@ def read_fetched_page(ctx: Context, state: PubState, result: FetchResult, *, met
     word = ABANDONED_WORDS.get(reading.kind)
     marked = word is not None
     if word is not None:
-        state.pub.state.failed(word)
+        state.mark_lasting(word)
     if not ctx.halted:
         log.warning("page %s abandoned: %s; nothing taken from it, %s", result.final_url, reading,
                     state.pub.state.retry_words(ctx.args) if marked else reading.what_next)
