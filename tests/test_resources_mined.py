@@ -56,6 +56,39 @@ def test_the_pmid_is_asked_when_the_pmcid_gave_nothing_and_then_nothing_more() -
     assert [t.term for t in only.pub.efo.items] == ["sequencing"]
 
 
+def test_an_answer_for_go_brings_the_efo_terms_whose_own_requests_failed() -> None:
+    """Both EFO passes (by PMCID, then by PMID) meet a busy service; the GO pass's answer holds every type, so the
+    EFO terms come from it, as the EFO request would have given them, instead of a final entry without them."""
+    run = fetch_run(2)
+    [only] = searched(run, [0])
+    with run.context() as ctx:
+        run.services.failing.add("annotations")
+        mined.fetch_mined(ctx, [only], PartName.efo)
+        mined.fetch_mined(ctx, [only], PartName.efo)
+        assert only.pub.efo.is_empty() and only.pub.state.fetch_exception
+        run.services.failing.clear()
+        mined.fetch_mined(ctx, [only], PartName.go)
+        assert not mined.wants_mined(ctx, only, PartName.efo)  # answered: the retry does not ask for it again
+    assert asked_ids(run) == [[f"PMC:{Article(0).pmcid}"], [f"MED:{Article(0).pmid}"], [f"PMC:{Article(0).pmcid}"]]
+    assert [t.term for t in only.pub.efo.items] == ["sequencing"]
+    assert [t.term for t in only.pub.go.items] == ["signal transduction", "cell"]
+    assert only.pub.efo.type is PartType.europepmc and "articleIds=PMC%3A" in only.pub.efo.url
+
+
+def test_the_efo_pass_takes_the_go_terms_the_go_pass_would_take_from_its_answer() -> None:
+    """Whichever pass takes them, a healthy fetch's GO part holds the terms of the one answer the EFO pass received,
+    with that answer's type and URL, after one request."""
+    run = fetch_run(2)
+    [only] = searched(run, [0])
+    with run.context() as ctx:
+        mined.fetch_mined(ctx, [only], PartName.efo)
+        mined.fetch_mined(ctx, [only], PartName.go)
+    assert len(run.transport.sent) == 1
+    go = only.pub.go
+    assert [t.term for t in go.items] == ["signal transduction", "cell"]
+    assert go.type is PartType.europepmc and go.url == only.pub.efo.url
+
+
 def test_requests_are_split_at_the_annotations_batch_size() -> None:
     run = fetch_run(6, annotations_batch=2)
     states = searched(run, range(6))  # open access: 0, 2, 4

@@ -76,19 +76,32 @@ def wants_mined(ctx: Context, state: PubState, part: PartName) -> bool:
 
 
 def _take(ctx: Context, state: PubState, part: PartName, article: str, record: ArticleRecord | None, url: str) -> None:
-    """What the answer for ``article`` gives the publication: the part's terms, and the other types asked for."""
-    api_type, prefix = KINDS[part]
+    """What the answer for ``article`` gives the publication: the part's terms, the other types asked for, and the
+    other part's terms when that part is not answered yet (the answer holds every type: the other part's own request
+    would bring the same, or failed, unreadable or busy, and its terms would be missing from a final entry)."""
     single = f"{url}?articleIds={article.replace(':', '%3A')}&format=JSON"
     others = _other_types(ctx)
     typed = [t for t in (record.mined_terms if record is not None else []) if t.type in others]
     if typed and not state.has(PubFlag.MINED_TERMS) and state.pub.set_rich(RichName.mined_terms, typed,
                                                                       PartType.europepmc, single):
         state.set(PubFlag.MINED_TERMS)
+    _take_terms(ctx, state, part, record, single, article)
+    other = PartName.go if part is PartName.efo else PartName.efo
+    if record is not None and not state.has(_FLAGS[other][2]) and not ctx.is_final(state.pub, (other,)):
+        _take_terms(ctx, state, other, record, single, None)
+
+
+def _take_terms(ctx: Context, state: PubState, part: PartName, record: ArticleRecord | None, single: str,
+                article: str | None) -> None:
+    """The part's terms from an answer, when its type is asked for; ``article``: the ID its own pass asked, named in
+    the line that says it has none."""
+    api_type, prefix = KINDS[part]
     if api_type not in ctx.config.run.annotations:
         return
     terms: list[MinedTerm] = list(getattr(record, prefix)) if record is not None else []
     if not terms:
-        log.info("no %s terms for %s", prefix.upper(), article)
+        if article is not None:
+            log.info("no %s terms for %s", prefix.upper(), article)
         return
     state.set(_FLAGS[part][2])
     setter = state.pub.set_efo if part is PartName.efo else state.pub.set_go
