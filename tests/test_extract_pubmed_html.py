@@ -74,6 +74,21 @@ def test_non_article_pages_raise(html: str) -> None:
         parse_pubmed_html(html)
 
 
+def test_a_page_cut_short_is_refused_wherever_it_was_cut() -> None:
+    """A page whose answer ended where the connection closed (no length said) can stop inside its heading: the title
+    read from it would be a final part. Cut anywhere before its closing tag, the page is refused as unreadable; the
+    whole page, with the tag in upper case or trailing blank lines, is read."""
+    page = PAGE.read_bytes()
+    title_at = page.index(b"Tracing tool mentions")
+    for cut in (title_at + 12, page.index(b"</h1>"), len(page) // 2, page.rindex(b"</body>")):
+        with pytest.raises(ParseError, match="cut short"):
+            parse_pubmed_html(page[:cut])
+        with pytest.raises(ParseError, match="cut short"):
+            parse_pubmed_html(page[:cut].decode("utf-8", "ignore"))
+    assert parse_pubmed_html(page.replace(b"</html>", b"</HTML>") + b"\n\n").title == (
+        "Tracing tool mentions in abstracts with a rule-based tagger")
+
+
 def test_non_text_input_raises() -> None:
     with pytest.raises(ParseError):
         parse_pubmed_html(3.14)  # type: ignore[arg-type]

@@ -268,11 +268,26 @@ def _parse_legacy(report: Tag) -> ArticleRecord:
     return record
 
 
+#: How far from a page's end its closing ``</html>`` tag is looked for (PubMed's pages end with it and a newline).
+_END_LOOKED_AT = 1024
+
+
+def _cut_short(html: str | bytes) -> bool:
+    """Whether the page ends before its closing ``</html>`` tag: an answer whose length the server did not say (no
+    Content-Length, not chunked) ends where the connection closed, which the client cannot tell from a whole page,
+    and a title read from a page cut inside its heading would be a final part."""
+    if isinstance(html, str):
+        return "</html>" not in html[-_END_LOOKED_AT:].lower()
+    return b"</html>" not in html[-_END_LOOKED_AT:].lower()
+
+
 def parse_pubmed_html(html: str | bytes | bytearray | None) -> ArticleRecord:
     """The article on a PubMed page; raises :class:`ParseError` when the page shows no article (a search result
-    list, an error page, another site)."""
+    list, an error page, another site) or ends before its closing tag (cut short: :func:`_cut_short`)."""
     if html is not None and not isinstance(html, (str, bytes, bytearray)):
         raise ParseError(f"a PubMed page must be HTML text or bytes, not {type(html).__name__}")
+    if html and _cut_short(bytes(html) if isinstance(html, bytearray) else html):
+        raise ParseError("the page ends before its closing </html> tag: cut short in transit")
     soup = parse_html(bytes(html) if isinstance(html, bytearray) else html)  # type: ignore[arg-type]  # None: TypeError
     heading = _heading(soup)
     title_tag = _select_one(heading, "h1.heading-title")
