@@ -286,9 +286,10 @@ def parse_pubmed_html(html: str | bytes | bytearray | None) -> ArticleRecord:
     list, an error page, another site) or ends before its closing tag (cut short: :func:`_cut_short`)."""
     if html is not None and not isinstance(html, (str, bytes, bytearray)):
         raise ParseError(f"a PubMed page must be HTML text or bytes, not {type(html).__name__}")
-    if html and _cut_short(bytes(html) if isinstance(html, bytearray) else html):
+    page = bytes(html) if isinstance(html, bytearray) else html
+    if page and _cut_short(page):
         raise ParseError("the page ends before its closing </html> tag: cut short in transit")
-    soup = parse_html(bytes(html) if isinstance(html, bytearray) else html)  # type: ignore[arg-type]  # None: TypeError
+    soup = parse_html(page)  # type: ignore[arg-type]  # None: TypeError
     heading = _heading(soup)
     title_tag = _select_one(heading, "h1.heading-title")
     abstract_block = _abstract_block(soup)
