@@ -39,9 +39,11 @@ from lxml import etree
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError, ServiceError, load_xml
 from pubfetch.extract.gcpause import collection_paused
+from pubfetch.extract.pubmed_cut import cut_unread
+from pubfetch.extract.pubmed_dtd import declared
 from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, rich_wanted
 from pubfetch.extract.text_links import record_links
-from pubfetch.extract.xmlsafe import local_name, text_of
+from pubfetch.extract.xmlsafe import local_name, parse_xml, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_retracted
@@ -507,6 +509,25 @@ def _service_error(root: etree._Element) -> str | None:
     return None
 
 
+def _load_answer(data: bytes | bytearray | str, references: bool) -> etree._Element:
+    """The answer's tree, parsed without what is not read (:mod:`pubfetch.extract.pubmed_cut`, when ``references`` are
+    not) and without its indentation where PubMed's declarations can be given to it
+    (:mod:`pubfetch.extract.pubmed_dtd`); a document that does not parse so is parsed as written, so that its error
+    (or, were either at fault, its tree) is its own."""
+    if isinstance(data, (bytes, bytearray)):
+        written = bytes(data) if isinstance(data, bytearray) else data
+        cut = written if references else cut_unread(written)
+        with_declarations = declared(cut)
+        try:
+            if with_declarations is not None:
+                return parse_xml(with_declarations, remove_blank_text=True)
+            if cut is not data:
+                return parse_xml(cut)
+        except (etree.LxmlError, ValueError):  # XmlError among them
+            pass
+    return load_xml(data, "PubMed efetch answer")
+
+
 def parse_pubmed_xml(data: bytes | str, rich_parts: bool | Collection[RichName] = True) -> list[ArticleRecord]:
     """All articles of an efetch ``PubmedArticleSet``, in document order; ``[]`` for an empty set. ``rich_parts``:
     which of the rich parts PubMed gives (:data:`~pubfetch.extract.pubmed_rich.PUBMED_RICH`: funding, updates,
@@ -517,7 +538,8 @@ def parse_pubmed_xml(data: bytes | str, rich_parts: bool | Collection[RichName] 
     Raises :class:`~pubfetch.extract.errors.ParseError` (a ValueError) for a document that is not XML, not a PubMed
     article set, or an efetch error answer (:class:`~pubfetch.extract.errors.ServiceError`).
     """
-    root = load_xml(data, "PubMed efetch answer")
+    wanted = rich_wanted(rich_parts)
+    root = _load_answer(data, RichName.references in wanted)
     message = _service_error(root)
     if message is not None:
         raise ServiceError(f"PubMed efetch error: {message}")
@@ -528,7 +550,6 @@ def parse_pubmed_xml(data: bytes | str, rich_parts: bool | Collection[RichName] 
         elements = [el for el in root if local_name(el) in ("PubmedArticle", "PubmedBookArticle")]
     else:
         raise ParseError(f"not a PubMed efetch answer: root element is <{name or '?'}>, expected <PubmedArticleSet>")
-    wanted = rich_wanted(rich_parts)
     records = []
     with collection_paused():
         for element in elements:

@@ -13,16 +13,19 @@ class XmlError(ValueError):
     """The document is not well-formed XML (or is empty)."""
 
 
-def _parser(recover: bool = False) -> etree.XMLParser:
+def _parser(recover: bool = False, remove_blank_text: bool = False) -> etree.XMLParser:
     # a new parser per call: lxml parsers are not thread-safe
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-                           huge_tree=False, remove_comments=True, remove_pis=True, recover=recover)
+                           huge_tree=False, remove_comments=True, remove_pis=True, recover=recover,
+                           remove_blank_text=remove_blank_text)
 
 
-def parse_xml(data: bytes | str, recover: bool = False) -> etree._Element:
+def parse_xml(data: bytes | str, recover: bool = False, remove_blank_text: bool = False) -> etree._Element:
     """The root element of a document; raises :class:`XmlError` with lxml's reason when it is not XML.
 
     ``recover`` lets lxml salvage what it can of a truncated document (used only where a partial answer beats none).
+    ``remove_blank_text`` leaves out the blank text of elements the document declares with element content (and
+    guesses elsewhere: only for documents that declare every element they hold, :mod:`pubfetch.extract.pubmed_dtd`).
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -33,7 +36,7 @@ def parse_xml(data: bytes | str, recover: bool = False) -> etree._Element:
     if not data or data.isspace():  # not strip(): a copy of the whole document (tens of MB for a batch)
         raise XmlError("empty document")
     try:
-        root = etree.fromstring(data, _parser(recover))
+        root = etree.fromstring(data, _parser(recover, remove_blank_text))
     except etree.XMLSyntaxError as e:
         raise XmlError(f"not well-formed XML: {e}") from e
     if root is None:
