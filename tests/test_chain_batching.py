@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from pubfetch.config import FetchConfig
 from pubfetch.fetcher import fetch_many
 from pubfetch.model.publication import Publication
+from pubfetch.net.mapping_transport import Canned
 from support.fetchrun import run_context
 from support.synthetic import SCHOLARLY_OFF, SyntheticServices, in_process_hosts
 
@@ -25,12 +26,13 @@ GAP = 0.2
 
 
 def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str], *, last_fulltext_after: str = "",
-                             fulltexts: int = 0) -> tuple[list[Publication], list[str]]:
+                             fulltexts: int = 0, fail_first_efetch: bool = False) -> tuple[list[Publication], list[str]]:
     """Fetch ``pmids`` in one batch; returns the publications and the services asked, in the order sent.
 
     With ``last_fulltext_after``, the last of ``fulltexts`` fullTextXML answers also waits until that service has been
     asked (at most a minute): "while the full texts are still coming" then holds on a loaded machine too, where the
-    other publications' steps may take longer than the full texts' ``GAP`` seconds each."""
+    other publications' steps may take longer than the full texts' ``GAP`` seconds each. With ``fail_first_efetch``
+    the first efetch of PubMed's records is answered 503."""
     transport, endpoints = in_process_hosts(services)
     inner = transport.answer_for
     sent: list[str] = []
@@ -38,9 +40,13 @@ def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str], *, l
     answered_fulltexts = 0
 
     def slow_fulltext(request):
-        nonlocal answered_fulltexts
+        nonlocal answered_fulltexts, fail_first_efetch
         path = urlsplit(request.url).path
         service = services._service(path)
+        if fail_first_efetch and path.endswith("/efetch.fcgi") and "db=pubmed" in request.url + str(request.data):
+            fail_first_efetch = False
+            sent.append("ncbi 503")
+            return Canned(503, b"Service Unavailable", "text/plain", {})
         if path.endswith("/fullTextXML"):
             time.sleep(GAP)
             answered_fulltexts += 1
@@ -75,15 +81,55 @@ def test_publications_trickling_out_of_a_slow_step_are_asked_for_in_one_request_
 
 def test_publications_reaching_a_step_together_do_not_wait_for_the_trickle():
     """The closed-access half goes from the search straight to efetch, whose host is idle, and is asked for at once;
-    the open-access half is asked for in a second efetch after its full texts: one request per group that arrives
-    together, and the closed-access publications ask doi.org and Unpaywall while the full texts are still coming."""
+    the open-access half, still waiting for its full texts, rides with that request (its PMIDs fill the room the
+    batch leaves) and takes its records when it comes to the step: one efetch, each PMID asked once, and the
+    closed-access publications ask doi.org and Unpaywall while the full texts are still coming."""
     services = SyntheticServices(24)
     pubs, sent = fetch_with_slow_fulltext(services, services.pmids(), last_fulltext_after="unpaywall", fulltexts=12)
     assert services.counts["europepmc_search"] == 1
     assert services.counts["annotations"] == 1
-    assert services.counts["efetch_pubmed"] == 2
+    assert services.counts["efetch_pubmed"] == 1
     assert services.counts["doi"] == 12 and services.counts["unpaywall"] == 12
     assert services.ids_asked["efetch_pubmed"] == {pmid: 1 for pmid in services.pmids()}
+    assert all(p.mesh.items and all(term.unique_id for term in p.mesh.items) for p in pubs)  # each took its record
     first_efetch, last_fulltext = sent.index("ncbi"), len(sent) - 1 - sent[::-1].index("europepmc_fulltext")
     assert first_efetch < sent.index("unpaywall") < last_fulltext
     assert [p.pmid.content for p in pubs] == services.pmids()
+
+
+def _contents(value: object) -> object:
+    """What a publication's JSON holds, without the times it was fetched at."""
+    if isinstance(value, dict):
+        return {key: _contents(item) for key, item in value.items() if "time" not in key.lower()}
+    if isinstance(value, list):
+        return [_contents(item) for item in value]
+    return value
+
+
+def test_a_record_fetched_riding_is_the_one_its_step_would_have_fetched(monkeypatch):
+    """The open-access publications' records come with the closed-access half's request; without riders they are
+    asked after the full texts, in a second request: every publication ends the same, part by part."""
+    riding_services = SyntheticServices(24)
+    riding, _ = fetch_with_slow_fulltext(riding_services, riding_services.pmids(), last_fulltext_after="unpaywall",
+                                         fulltexts=12)
+    monkeypatch.setattr("pubfetch.engine.flow.RIDERS", {})
+    alone_services = SyntheticServices(24)
+    alone, _ = fetch_with_slow_fulltext(alone_services, alone_services.pmids(), last_fulltext_after="unpaywall",
+                                        fulltexts=12)
+    assert (riding_services.counts["efetch_pubmed"], alone_services.counts["efetch_pubmed"]) == (1, 2)
+    assert [_contents(p.to_json()) for p in riding] == [_contents(p.to_json()) for p in alone]
+
+
+def test_a_failed_request_is_no_failure_of_its_riders():
+    """The closed-access half's efetch fails (503): their entries are marked, as without riders (the end-of-run
+    retry brings their records); the open-access publications that rode with it are not marked and ask for their
+    records when they come to the step, as they would have without riding."""
+    services = SyntheticServices(24)
+    pubs, sent = fetch_with_slow_fulltext(services, services.pmids(), last_fulltext_after="unpaywall", fulltexts=12,
+                                          fail_first_efetch=True)
+    assert sent.count("ncbi 503") == 1
+    open_access = {pmid for pmid in services.pmids() if services.article(pmid).oa}
+    assert len(open_access) == 12
+    assert services.ids_asked["efetch_pubmed"] == {pmid: 1 for pmid in services.pmids()}  # the answered requests
+    assert [pub.state.fetch_exception for pub in pubs] == [pub.pmid.content not in open_access for pub in pubs]
+    assert all(p.mesh.items and all(term.unique_id for term in p.mesh.items) for p in pubs)

@@ -76,6 +76,15 @@ BATCHED: dict[Step, tuple[Callable[[Context, PubState], bool], BatchedService]] 
 }
 
 
+#: The batchable steps whose requests also take publications that will come to them later, in the room a batch
+#: leaves: each with its test of such a publication, and of one whose answer came so (its step asks nothing then).
+#: PubMed's record of an open-access publication is asked after its full text, seconds after the closed-access
+#: publications of its batch of the run; riding with theirs, the two make one request (docs/throughput.md).
+RIDERS: dict[Step, tuple[Callable[[Context, PubState], bool], Callable[[PubState], bool]]] = {
+    ncbi.fetch_pubmed_xml: (ncbi.may_ride, ncbi.answered_ahead),
+}
+
+
 def fetch_all(ctx: Context, states: Sequence[PubState], serve: Serve) -> None:
     """PubFetcher's fetchAll: every resource once, in its order and multiplicity."""
     if not states:

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from pubfetch.engine.chain import BATCHED, follow_links, grow
+from pubfetch.engine.chain import BATCHED, RIDERS, follow_links, grow
 from pubfetch.engine.claims import Claims
 from pubfetch.engine.resume import Resume
 from pubfetch.engine.service_batcher import Batcher, Step
@@ -55,7 +55,8 @@ class InFlight:
         #: by step: the batches in flight share its requests).
         self.steps: dict[Step, Step] = {europepmc.fetch_search: self._search_and_claim}
         self.batcher = Batcher(ctx, batching.linger_ms / 1000, batching.hold_margin_ms / 1000,
-                               ahead_batches=batching.carry_batches, order=[self.steps.get(s, s) for s in BATCHED])
+                               ahead_batches=batching.carry_batches, order=[self.steps.get(s, s) for s in BATCHED],
+                               riders={step: may_ride for step, (may_ride, _) in RIDERS.items()})
         self._lock = threading.Lock()
         self._begun = 0
         self._running: dict[int, str] = {}  # batch number -> scope
@@ -122,8 +123,13 @@ def _flow(ctx: Context, states: list[PubState], same_as: dict[int, Publication],
 
     def serve(step: Step, states: Sequence[PubState]) -> None:
         wants, service = BATCHED[step]
+        _, answered = RIDERS.get(step, (None, None))
         for state in states:  # one: the publication of this thread
-            if wants(ctx, state):
+            if not wants(ctx, state):
+                continue
+            if answered is not None and answered(state):  # it rode with an earlier request: nothing to ask
+                step(ctx, [state])
+            else:
                 batcher.serve(shared.steps.get(step, step), service, state)
 
     def one(state: PubState) -> None:

@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pubfetch.engine.slack import RARELY, HostLoad, LaterHosts, Slack, holds
@@ -87,11 +87,15 @@ class Batcher:
             at least one): while a run's input has more, the bound's work ahead counts what that many bring it.
         order: the batchable steps in the chain's order (a batch waits for the batches of earlier steps only); steps
             not in it come after them, in the order they are first reached.
+        riders: the steps whose requests take, in the room their batch leaves, publications that will come to them
+            later (by a test of each: :func:`pubfetch.resources.ncbi.may_ride`); such a step takes them as
+            ``riders``.
     """
 
     def __init__(self, ctx: Context, settle_s: float, margin_s: float = -1.0,
                  clock: Callable[[], float] = time.monotonic, ahead_batches: int = 1,
-                 order: Sequence[Step] = ()) -> None:
+                 order: Sequence[Step] = (), riders: Mapping[Step, Callable[[Context, PubState], bool]] | None = None,
+                 ) -> None:
         self.ctx = ctx
         self.settle_s = settle_s
         self.margin_s = margin_s
@@ -117,6 +121,9 @@ class Batcher:
         self._led: dict[int, tuple[Step, _Batch, str]] = {}  # batches being led (gathering to answered): step, host
         self._rank = {step: index for index, step in enumerate(order)}  # step -> its place in the chain
         self._asking: dict[int, list[int]] = {}  # leader -> the batch's members, while its step sends the request
+        self._riders = dict(riders or {})
+        self._states: dict[int, PubState] = {}  # the publications started and not finished, for riders
+        self._sizes: dict[Step, int] = {}
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
@@ -128,6 +135,7 @@ class Batcher:
         with self._cond:
             self._flows.add(flow)
             for index, state in enumerate(states):
+                self._states[id(state)] = state
                 self._order[id(state)] = (flow, index)
                 self._flow_of[id(state)] = flow
                 self._transit.add(id(state))
@@ -204,6 +212,7 @@ class Batcher:
         """``state`` is done: forgotten."""
         with self._cond:
             self._transit.discard(id(state))
+            self._states.pop(id(state), None)
             self._order.pop(id(state), None)
             self._flow_of.pop(id(state), None)
             self._after.pop(id(state), None)
@@ -220,6 +229,7 @@ class Batcher:
         take the request (blocks until served; re-raises the step's error)."""
         size, url = max(1, service.size(self.ctx)), service.url(self.ctx)
         with self._cond:
+            self._sizes[step] = size
             self._transit.discard(id(state))
             self._after.pop(id(state), None)
             self._later.sent(id(state), reaching(step))
@@ -304,11 +314,38 @@ class Batcher:
         with self._cond:
             self._asking[id(leader)] = [id(state) for state in states]
         try:
-            step(self.ctx, states)
+            ride = self._riders.get(step)
+            if ride is None:
+                step(self.ctx, states)
+            else:
+                step(self.ctx, states, riders=self._riding(step, ride, len(states)))  # type: ignore[call-arg]
         finally:
             with self._cond:
                 self._asking.pop(id(leader), None)
         self._served(step, host, states)
+
+    def _riding(self, step: Step, ride: Callable[[Context, PubState], bool], taken: int) -> list[PubState]:
+        """The publications that may ride with a request of ``step`` carrying ``taken`` (:func:`may_ride`'s test),
+        oldest batch of the run first, in the room left: those started, not finished and not in any batch of the step
+        (those are asked by theirs)."""
+        room = self._sizes.get(step, 0) - taken
+        if room <= 0:
+            return []
+        with self._cond:
+            at_step = {id(state) for other_step, batch, _ in self._led.values() if other_step == step
+                       for state in batch.states}
+            batch = self._open.get(step)
+            if batch is not None:
+                at_step.update(id(state) for state in batch.states)
+            started = sorted((state for key, state in self._states.items() if key not in at_step),
+                             key=lambda state: self._order.get(id(state), (0, 0)))
+        riders = []
+        for state in started:
+            if ride(self.ctx, state):
+                riders.append(state)
+                if len(riders) == room:
+                    break
+        return riders
 
     def _served(self, step: Step, host: str, states: Sequence[PubState]) -> None:
         """Watch what the publications just served ask of the same host next (the full texts after a search): the work

@@ -75,15 +75,22 @@ def efetch(ctx: Context, db: str, ids: Sequence[str], entry: EntryPolicy | None 
                        long=len(ids) >= POST_FROM, entry=entry)
 
 
+#: Publications riding with a request (each with the ID asked for it), and what keeps the record found for one.
+Riders = tuple[Sequence[tuple[PubState, str]], Callable[[PubState, ArticleRecord], None]]
+
+
 def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
              parse: Callable[[bytes], list[ArticleRecord]], key: Callable[[ArticleRecord], str],
              apply: Callable[[PubState, ArticleRecord, str], None], asked: PubFlag,
-             optional: frozenset[int] = frozenset()) -> None:
+             optional: frozenset[int] = frozenset(), riders: Riders | None = None) -> None:
     """Efetch ID lists and apply each record to its publication; a failure is the publication's fetch exception (and
     ``asked``, the flag set when it was asked, is asked again by the end-of-run retry), except for the publications in
-    ``optional`` (by id() of their state), which only wanted a detail."""
-    for chunk in chunks(todo, ctx.config.batching.efetch_batch):
-        ids = list(dict.fromkeys(value for _, value in chunk))
+    ``optional`` (by id() of their state), which only wanted a detail. ``riders``' IDs go with the last list (the
+    caller leaves room for them), their records kept, nothing said of them when none is found."""
+    lists = list(chunks(todo, ctx.config.batching.efetch_batch))
+    for number, chunk in enumerate(lists, start=1):
+        riding = riders[0] if riders is not None and number == len(lists) else ()
+        ids = list(dict.fromkeys([value for _, value in chunk] + [value for _, value in riding]))
         needed = [state for state, _ in chunk if id(state) not in optional]
         result = efetch(ctx, db, ids, entry_policy(ctx.args, needed, service=True))
         if not result.ok:
@@ -105,6 +112,10 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
                 log.warning("no article found for %s in %s", value, url)
                 continue
             apply(state, found, url)
+        for state, value in riding:
+            found = by_id.get(value)
+            if found is not None and riders is not None:
+                riders[1](state, found)
 
 
 def wants_pubmed_xml(ctx: Context, state: PubState) -> bool:
@@ -121,22 +132,46 @@ def wants_pmc_xml(ctx: Context, state: PubState) -> bool:
                 and state.pub.pmcid.content)
 
 
-def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState]) -> None:
+def may_ride(ctx: Context, state: PubState) -> bool:
+    """Whether a publication not at PubMed's efetch step yet may ride with another publication's request of it: it
+    will ask for its PMID when it comes to the step, as far as can be told now (its parts may still become final on
+    the way: then the record fetched for it goes unused, an ID more in a request that was going anyway)."""
+    pmid = state.pub.pmid.content
+    return bool(pmid) and pmid not in state.pubmed_ahead and wants_pubmed_xml(ctx, state)
+
+
+def answered_ahead(state: PubState) -> bool:
+    """Whether the publication's PubMed record came with another publication's request (:func:`may_ride`): its step
+    then asks nothing of the service."""
+    pmid = state.pub.pmid.content
+    return bool(pmid) and pmid in state.pubmed_ahead
+
+
+def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState], riders: Sequence[PubState] = ()) -> None:
     """PubMed XML for publications with a PMID whose IDs, title, MeSH or abstract are not final; in the same ID
     lists, the publications whose MeSH terms came without unique IDs (Europe PMC's JSON has names only) get them,
-    and only them: the part keeps its type and URL, and a failure is no fetch exception."""
+    and only them: the part keeps its type and URL, and a failure is no fetch exception. A publication whose record
+    came ahead (:func:`answered_ahead`) takes it without a request, as if asked now; ``riders`` (:func:`may_ride`)
+    come in the same requests, their records kept for when they come to this step (their failure is nobody's)."""
     todo = []
     mesh_only: set[int] = set()
+    ahead: list[tuple[PubState, ArticleRecord]] = []
     for state in states:
-        if not state.pub.pmid.content:
+        pmid = state.pub.pmid.content
+        if not pmid:
             continue
         if not state.has(PubFlag.PUBMED_XML_PMID) and not ctx.is_final(state.pub, PUBMED_XML_PARTS):
             state.set(PubFlag.PUBMED_XML_PMID, PubFlag.MESH_IDS)
-            todo.append((state, state.pub.pmid.content))
         elif _lacks_mesh_ids(ctx, state):
             state.set(PubFlag.MESH_IDS)
             mesh_only.add(id(state))
-            todo.append((state, state.pub.pmid.content))
+        else:
+            continue
+        record = state.pubmed_ahead.pop(pmid, None)
+        if record is not None:
+            ahead.append((state, record))
+        else:
+            todo.append((state, pmid))
 
     def apply(state: PubState, record: ArticleRecord, url: str) -> None:
         if id(state) not in mesh_only:
@@ -149,7 +184,15 @@ def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState]) -> None:
     def parse(body: bytes) -> list[ArticleRecord]:
         return parse_pubmed_xml(body, rich_parts=ctx.rich_parts)
 
-    _batched(ctx, "pubmed", todo, parse, lambda r: r.pmid, apply, PubFlag.PUBMED_XML_PMID, frozenset(mesh_only))
+    def keep(state: PubState, record: ArticleRecord) -> None:
+        state.pubmed_ahead[record.pmid] = record
+
+    for state, record in ahead:
+        apply(state, record, "")
+    room = ctx.config.batching.efetch_batch - len(todo)
+    ride = [(state, state.pub.pmid.content) for state in riders if state.pub.pmid.content][:max(0, room)]
+    _batched(ctx, "pubmed", todo, parse, lambda r: r.pmid, apply, PubFlag.PUBMED_XML_PMID, frozenset(mesh_only),
+             (ride, keep) if todo else None)
 
 
 def _lacks_mesh_ids(ctx: Context, state: PubState) -> bool:

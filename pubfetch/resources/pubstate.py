@@ -110,6 +110,9 @@ class PubState:
     #: the annotations service's answers for this publication by article ID (``PMC:...``, ``MED:...``; None: the
     #: answer left it out): one request brings every type, so the EFO and GO passes ask once per ID between them
     annotations: dict[str, ArticleRecord | None] = field(default_factory=dict)
+    #: PubMed's records of this publication fetched before it came to PubMed's efetch step, by PMID: it rode with
+    #: other publications' request (:func:`pubfetch.resources.ncbi.may_ride`); taken when it comes to the step
+    pubmed_ahead: dict[str, ArticleRecord] = field(default_factory=dict)
     #: the failures that marked the entry (fetchException) and that this run does not ask again, in words: an answer
     #: a minute cannot change, an unreadable answer, a block page, an abandoned page. The end-of-run retry asks only
     #: what failed otherwise, so it must keep these marks whatever it gets: cleared, a final entry would keep their
