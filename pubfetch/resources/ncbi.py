@@ -25,7 +25,7 @@ from pubfetch.net.outcome import NO_ENTRY, EntryPolicy, FetchResult, OutcomeKind
 from pubfetch.net.urls import RedactingFilter
 from pubfetch.resources.base import Context, chunks, email_address
 from pubfetch.resources.europepmc import FULLTEXT_PARTS, apply_jats
-from pubfetch.resources.pubstate import PubFlag, PubState, entry_policy, mark_unreadable
+from pubfetch.resources.pubstate import AnsweredAhead, PubFlag, PubState, entry_policy, mark_unreadable
 
 log = logging.getLogger(__name__)
 log.addFilter(RedactingFilter())  # efetch URLs carry the api_key
@@ -75,8 +75,12 @@ def efetch(ctx: Context, db: str, ids: Sequence[str], entry: EntryPolicy | None 
                        long=len(ids) >= POST_FROM, entry=entry)
 
 
-#: Publications riding with a request (each with the ID asked for it), and what keeps the record found for one.
-Riders = tuple[Sequence[tuple[PubState, str]], Callable[[PubState, ArticleRecord], None]]
+#: Publications riding with a request (each with the ID asked for it), and what keeps the answer for one.
+Riders = tuple[Sequence[tuple[PubState, str]], Callable[[PubState, str, AnsweredAhead], None]]
+
+
+def _keep_nothing(state: PubState, value: str, answered: AnsweredAhead) -> None:
+    """No rider, nothing to keep."""
 
 
 def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
@@ -86,21 +90,27 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
     """Efetch ID lists and apply each record to its publication; a failure is the publication's fetch exception (and
     ``asked``, the flag set when it was asked, is asked again by the end-of-run retry), except for the publications in
     ``optional`` (by id() of their state), which only wanted a detail. ``riders``' IDs go with the last list (the
-    caller leaves room for them), their records kept, nothing said of them when none is found."""
+    caller leaves room for them): what the request answers for each (its record, the failure, its absence) is kept
+    for when it comes to the step, which takes it as its own (the ID was asked once)."""
     lists = list(chunks(todo, ctx.config.batching.efetch_batch))
     for number, chunk in enumerate(lists, start=1):
-        riding = riders[0] if riders is not None and number == len(lists) else ()
+        riding, keep = riders if riders is not None and number == len(lists) else ((), _keep_nothing)
         ids = list(dict.fromkeys([value for _, value in chunk] + [value for _, value in riding]))
         needed = [state for state, _ in chunk if id(state) not in optional]
-        result = efetch(ctx, db, ids, entry_policy(ctx.args, needed, service=True))
+        # a rider's failure is its own when it comes to the step: the policy says what it means for its entry too
+        result = efetch(ctx, db, ids, entry_policy(ctx.args, needed + [state for state, _ in riding], service=True))
         if not result.ok:
             for state in needed:
                 state.fail(result, asked)
+            for state, value in riding:
+                keep(state, value, AnsweredAhead(failure=result, url=result.url))
             continue
         try:
             records = parse(result.body)
         except ValueError as e:
             log.warning("unreadable efetch answer from %s: %s%s", result.url, e, mark_unreadable(ctx.args, needed))
+            for state, value in riding:
+                keep(state, value, AnsweredAhead(unreadable=True, url=result.url))
             continue
         by_id: dict[str, ArticleRecord] = {}
         for record in records:
@@ -113,9 +123,7 @@ def _batched(ctx: Context, db: str, todo: Sequence[tuple[PubState, str]],
                 continue
             apply(state, found, url)
         for state, value in riding:
-            found = by_id.get(value)
-            if found is not None and riders is not None:
-                riders[1](state, found)
+            keep(state, value, AnsweredAhead(record=by_id.get(value), url=url))
 
 
 def wants_pubmed_xml(ctx: Context, state: PubState) -> bool:
@@ -155,7 +163,7 @@ def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState], riders: Sequence[
     come in the same requests, their records kept for when they come to this step (their failure is nobody's)."""
     todo = []
     mesh_only: set[int] = set()
-    ahead: list[tuple[PubState, ArticleRecord]] = []
+    ahead: list[tuple[PubState, AnsweredAhead]] = []
     for state in states:
         pmid = state.pub.pmid.content
         if not pmid:
@@ -167,9 +175,9 @@ def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState], riders: Sequence[
             mesh_only.add(id(state))
         else:
             continue
-        record = state.pubmed_ahead.pop(pmid, None)
-        if record is not None:
-            ahead.append((state, record))
+        answered = state.pubmed_ahead.pop(pmid, None)
+        if answered is not None:
+            ahead.append((state, answered))
         else:
             todo.append((state, pmid))
 
@@ -184,15 +192,31 @@ def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState], riders: Sequence[
     def parse(body: bytes) -> list[ArticleRecord]:
         return parse_pubmed_xml(body, rich_parts=ctx.rich_parts)
 
-    def keep(state: PubState, record: ArticleRecord) -> None:
-        state.pubmed_ahead[record.pmid] = record
+    def keep(state: PubState, pmid: str, answered: AnsweredAhead) -> None:
+        state.pubmed_ahead[pmid] = answered
 
-    for state, record in ahead:
-        apply(state, record, "")
+    for state, answered in ahead:
+        _take_ahead(ctx, state, answered, apply, optional=id(state) in mesh_only)
     room = ctx.config.batching.efetch_batch - len(todo)
     ride = [(state, state.pub.pmid.content) for state in riders if state.pub.pmid.content][:max(0, room)]
     _batched(ctx, "pubmed", todo, parse, lambda r: r.pmid, apply, PubFlag.PUBMED_XML_PMID, frozenset(mesh_only),
              (ride, keep) if todo else None)
+
+
+def _take_ahead(ctx: Context, state: PubState, answered: AnsweredAhead,
+                apply: Callable[[PubState, ArticleRecord, str], None], optional: bool) -> None:
+    """What a request the publication rode with answered for it, taken as if asked now: its record applied, or the
+    request's failure its own (not when it ``optional``-ly wanted a detail only), or the absence warned about."""
+    if answered.record is not None:
+        apply(state, answered.record, answered.url)
+    elif optional:
+        return
+    elif answered.failure is not None:
+        state.fail(answered.failure, PubFlag.PUBMED_XML_PMID)
+    elif answered.unreadable:
+        mark_unreadable(ctx.args, [state])
+    else:
+        log.warning("no article found for %s in %s", state.pub.pmid.content, answered.url)
 
 
 def _lacks_mesh_ids(ctx: Context, state: PubState) -> bool:

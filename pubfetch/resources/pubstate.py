@@ -85,6 +85,18 @@ class PubFlag(StrEnum):
     BIORXIV_JATS = "biorxiv_jats"
 
 
+@dataclass(frozen=True)
+class AnsweredAhead:
+    """What a request a publication rode with (before it came to the request's step) said of it: its record, the
+    request's failure, or neither (it was not in the answer; ``unreadable``: the answer could not be read). Its ID was
+    asked, so the step takes the answer as its own, whichever it is, and does not ask again."""
+
+    record: ArticleRecord | None = None
+    failure: FetchResult | None = None
+    unreadable: bool = False
+    url: str = ""
+
+
 @dataclass
 class PubState:
     """One publication being fetched, with the flags that stop a resource from asking twice."""
@@ -110,9 +122,9 @@ class PubState:
     #: the annotations service's answers for this publication by article ID (``PMC:...``, ``MED:...``; None: the
     #: answer left it out): one request brings every type, so the EFO and GO passes ask once per ID between them
     annotations: dict[str, ArticleRecord | None] = field(default_factory=dict)
-    #: PubMed's records of this publication fetched before it came to PubMed's efetch step, by PMID: it rode with
-    #: other publications' request (:func:`pubfetch.resources.ncbi.may_ride`); taken when it comes to the step
-    pubmed_ahead: dict[str, ArticleRecord] = field(default_factory=dict)
+    #: What PubMed's efetch answered for this publication before it came to the step, by PMID: it rode with other
+    #: publications' request (:func:`pubfetch.resources.ncbi.may_ride`); taken, record or failure, when it comes
+    pubmed_ahead: dict[str, AnsweredAhead] = field(default_factory=dict)
     #: the failures that marked the entry (fetchException) and that this run does not ask again, in words: an answer
     #: a minute cannot change, an unreadable answer, a block page, an abandoned page. The end-of-run retry asks only
     #: what failed otherwise, so it must keep these marks whatever it gets: cleared, a final entry would keep their
