@@ -4,10 +4,15 @@ tested in test_bulk_ledger.py, test_bulk_apply.py, test_bulk_runner.py and test_
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
+import pytest
+
+from pubfetch.bulk.medline import Citation, Damaged, open_bulk_file, read_medline
 from pubfetch.cli.errors import EXIT_OK, EXIT_SOME_FAILED
 from pubfetch.extract.pubmed import parse_pubmed_xml
+from pubfetch.extract.pubmed_dtd import DeclaredStream
 from pubfetch.fetcher_args import FetcherArgs
 from pubfetch.model.merge import apply_record
 from pubfetch.model.part_type import PartType
@@ -23,6 +28,7 @@ from support.bulkfiles import (
     write_medline,
 )
 from support.bulkstore import entries, ledger
+from support.pubmed_indented import as_written, indented_set
 
 EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/"
 
@@ -88,3 +94,22 @@ def test_the_records_before_the_damage_of_a_truncated_file_are_kept(cli, tmp_pat
     assert 1 <= kept < 40
     assert len(entries(db)) == kept and last in entries(db)
     assert ledger(db, "SELECT name FROM bulk_files") == []
+
+
+def test_an_indented_file_is_read_without_its_indentation_to_the_same_records(tmp_path: Path) -> None:
+    """MEDLINE's files are indented: the reader gives them PubMed's declarations and drops the indentation, and every
+    record (inline markup, MathML, blanks between inline elements) is the one the file parsed as written gives; a
+    file broken further on is said to be so at its own line."""
+    data = indented_set(records=80)
+    path = tmp_path / "pubmed26n0001.xml.gz"
+    path.write_bytes(gzip.compress(data))
+    with open_bulk_file(str(path)) as stream:
+        assert DeclaredStream(stream).declared
+    read = [item.record for item in read_medline(str(path), path.name) if isinstance(item, Citation)]
+    assert read == as_written(data, True) and len(read) == 80
+    assert read[0].title == "Mus musculus and R2 x in record 1000"
+    broken = data.replace(b"<PMID Version=\"1\">1050</PMID>", b"<PMID Version=\"1\">1050</PMIX>")
+    line = data[:data.index(b"<PMID Version=\"1\">1050</PMID>")].count(b"\n") + 1
+    path.write_bytes(gzip.compress(broken))
+    with pytest.raises(Damaged, match=f"at line {line}, after record 50 "):
+        list(read_medline(str(path), path.name))

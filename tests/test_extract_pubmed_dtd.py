@@ -9,7 +9,7 @@ import pytest
 from lxml import etree
 
 from pubfetch.extract.pubmed import parse_pubmed_xml
-from pubfetch.extract.pubmed_dtd import ELEMENT_CONTENT, MIN_DECLARED, declared
+from pubfetch.extract.pubmed_dtd import ELEMENT_CONTENT, MIN_DECLARED, DeclaredStream, declared
 from pubfetch.extract.xmlsafe import parse_xml
 from pubfetch.model.rich import RichName
 from support.pubmed_indented import PROLOG, RICH_CHOICES, as_written, indented_set
@@ -88,3 +88,25 @@ def test_the_corpus_answers_read_the_same_indented(corpus_dir):
         records = parse_pubmed_xml(data, rich_parts=rich_parts)
         assert records == as_written(data, rich_parts)
         assert len(records) == len(root)
+
+
+@pytest.mark.parametrize("size", [1, 7, 4096, MIN_DECLARED, -1])
+def test_a_stream_reads_as_the_declared_document(size):
+    """A file read through :class:`DeclaredStream` in reads of any size gives the declared document's bytes; a short
+    or unindented one its own bytes."""
+    import io
+
+    def read_all(stream):
+        out = b""
+        while chunk := stream.read(size):
+            out += chunk
+            if size < 0:
+                break
+        return out
+
+    data = indented_set()
+    stream = DeclaredStream(io.BytesIO(data))
+    assert stream.declared and read_all(stream) == declared(data)
+    small = indented_set(records=2)
+    stream = DeclaredStream(io.BytesIO(small))
+    assert not stream.declared and read_all(stream) == small

@@ -3,7 +3,8 @@
 The files hold up to 30,000 ``PubmedArticle`` elements each and, in update files, a ``DeleteCitation`` list; read
 whole they take gigabytes. lxml's ``iterparse`` hands over each article when its end tag is read; the article is
 turned into a record by the PubMed parser efetch answers go through (so an imported record is what a fetch would have
-stored) and then cleared, with the siblings already read, so memory stays that of one article.
+stored) and then cleared, with the siblings already read, so memory stays that of one article. The files are
+indented: they are read without it, by PubMed's DTD's declarations (:mod:`pubfetch.extract.pubmed_dtd`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import IO
 from lxml import etree
 
 from pubfetch.extract.pubmed import parse_pubmed_element
+from pubfetch.extract.pubmed_dtd import DeclaredStream
 from pubfetch.model.record import ArticleRecord
 
 __all__ = ["Citation", "Damaged", "Deletion", "free_element", "open_bulk_file", "read_medline"]
@@ -72,8 +74,10 @@ def read_medline(path: str, name: str) -> Iterator[Citation | Deletion]:
     last = ""
     try:
         with open_bulk_file(path) as stream:
-            events = etree.iterparse(stream, events=("end",), tag=(*_ARTICLES, "DeleteCitation"),
-                                     resolve_entities=False, no_network=True, huge_tree=True, load_dtd=False)
+            source = DeclaredStream(stream)  # read without its indentation (pubfetch.extract.pubmed_dtd)
+            events = etree.iterparse(source, events=("end",), tag=(*_ARTICLES, "DeleteCitation"),
+                                     resolve_entities=False, no_network=True, huge_tree=True, load_dtd=False,
+                                     remove_blank_text=source.declared)
             for _, element in events:
                 if element.tag == "DeleteCitation":
                     items: list[Citation | Deletion] = [Deletion(p.text.strip()) for p in element.iter("PMID")

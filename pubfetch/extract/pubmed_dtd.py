@@ -18,8 +18,9 @@ The declarations set no attribute defaults and define no entity: the parse stays
 from __future__ import annotations
 
 import re
+from typing import IO
 
-__all__ = ["ELEMENT_CONTENT", "declared"]
+__all__ = ["ELEMENT_CONTENT", "DeclaredStream", "declared"]
 
 #: The elements of ``pubmed_250101.dtd`` declared with element content: containers whose blank text is indentation.
 _ELEMENT_CONTENT_NAMES = """
@@ -94,3 +95,30 @@ def declared(data: bytes) -> bytes | None:
     if end >= 0:
         return b"".join((data[:end], b" [", _SUBSET, b"]", data[end:]))
     return b"".join((data[:at], b"<!DOCTYPE PubmedArticleSet [", _SUBSET, b"]>", data[at:]))
+
+
+class DeclaredStream:
+    """A file read as a stream (a MEDLINE file through ``iterparse``) with the declarations in its head when
+    :func:`declared` gives them (``declared``: whether it did, so that the parse may drop the indentation); its bytes
+    as they are otherwise. The declarations add no line, so a parser's line numbers are the file's."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        head = b""
+        while len(head) < MIN_DECLARED:
+            more = stream.read(MIN_DECLARED - len(head))
+            if not more:
+                break
+            head += more
+        with_declarations = declared(head)
+        self.declared = with_declarations is not None
+        self._head = with_declarations if with_declarations is not None else head
+
+    def read(self, size: int = -1) -> bytes:
+        if not self._head:
+            return self._stream.read(size)
+        if size < 0:
+            head, self._head = self._head, b""
+            return head + self._stream.read()
+        head, self._head = self._head[:size], self._head[size:]
+        return head
