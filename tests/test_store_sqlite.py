@@ -8,6 +8,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -224,6 +225,38 @@ def test_a_second_fetch_run_on_the_file_waits_for_the_first(tmp_path: Path) -> N
     finally:
         first.close()
         second.close()
+
+
+def _another_process_reads_and_closes(path: Path) -> None:
+    """A connection of another process opens the database and closes it: when it finds no other process holding
+    the file, SQLite checkpoints it and deletes the -wal and -shm files."""
+    code = (f"import sqlite3; c = sqlite3.connect({str(path)!r}); "
+            "c.execute('SELECT count(*) FROM sqlite_master').fetchall(); c.close()")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.parametrize("what", ["a fetch run", "a second store"])
+def test_the_file_opened_beside_sqlite_leaves_its_locks_held(tmp_path: Path, what: str) -> None:
+    """A run's lock and a store's header check open the database file beside SQLite's connections; closing that
+    descriptor would release every POSIX lock of the process on the file, SQLite's included, and another process
+    closing its connection would then delete the -wal and -shm this one still uses (two workers of a cluster on one
+    file: "file is not a database", "disk I/O error" on the next put). They stay held, the -wal in use stays."""
+    path = tmp_path / "pubs.db"
+    store = init_db(path)
+    try:
+        store.put_publication(make_pub("1111"))
+        assert (tmp_path / "pubs.db-wal").exists()
+        if what == "a fetch run":
+            with store.fetch_run():
+                pass
+        else:
+            open_db(path).close()
+        _another_process_reads_and_closes(path)
+        assert (tmp_path / "pubs.db-wal").exists()
+        store.put_publication(make_pub("2222"))
+        assert store.publications_size() == 2
+    finally:
+        store.close()
 
 
 def test_creation_problems_are_told_before_trying(tmp_path: Path) -> None:

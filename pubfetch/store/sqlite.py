@@ -34,6 +34,32 @@ log = logging.getLogger(__name__)
 _HELD: dict[tuple[int, int, int], int] = {}
 _HELD_LOCK = threading.Lock()
 
+#: Descriptors of database files this process opened itself (for a run's ``flock``, to read a file's header), idle ones
+#: by (device, inode) for the next use. They are never closed: closing any descriptor of a file releases every POSIX
+#: lock the process holds on it, SQLite's included, whatever descriptor took them; its connections in other threads
+#: would then hold none, and another process closing its last connection would take the database as unused and delete
+#: the -wal and -shm files they still use (their next transaction: "file is not a database", "disk I/O error").
+_IDLE_FDS: dict[tuple[int, int], list[int]] = {}
+_FDS_LOCK = threading.Lock()
+
+
+def _borrow_fd(path: str) -> tuple[tuple[int, int], int]:
+    """A read-only descriptor of the file (an idle one of this process's, else a new one) and its (device, inode)."""
+    file = os.stat(path)
+    key = (file.st_dev, file.st_ino)
+    with _FDS_LOCK:
+        idle = _IDLE_FDS.get(key)
+        if idle:
+            return key, idle.pop()
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    opened = os.fstat(fd)
+    return (opened.st_dev, opened.st_ino), fd
+
+
+def _give_back(key: tuple[int, int], fd: int) -> None:
+    with _FDS_LOCK:
+        _IDLE_FDS.setdefault(key, []).append(fd)
+
 BUSY_TIMEOUT_S = 60.0
 #: the page cache of a bulk import's connection, in KiB: a chunk of 2,000 records of the corpus's shapes is about 16 MB
 BULK_CACHE_KIB = 32_768
@@ -168,10 +194,11 @@ class SqliteStore(SavedSearches):
         """One fetching run at a time on this file (see :meth:`Store.fetch_run`): an exclusive ``flock`` on the
         database file itself, so nothing new is created beside it and a killed run's lock goes with its process.
         ``flock`` locks are apart from the POSIX locks SQLite takes on the same file (on local file systems; over
-        NFS, where they are the same, SQLite's own advice is not to share a database at all)."""
-        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
-        file = os.fstat(fd)
-        key = (file.st_dev, file.st_ino, threading.get_ident())
+        NFS, where they are the same, SQLite's own advice is not to share a database at all). The descriptor is one
+        this process keeps open (:func:`_borrow_fd`): closing it would release SQLite's locks too."""
+        file_key, fd = _borrow_fd(self.path)
+        key = (*file_key, threading.get_ident())
+        locked = False
         try:
             with _HELD_LOCK:
                 nested = key in _HELD
@@ -186,6 +213,7 @@ class SqliteStore(SavedSearches):
                         if on_wait is not None:
                             on_wait()
                         fcntl.flock(fd, fcntl.LOCK_EX)
+                    locked = True
                 yield
             finally:
                 with _HELD_LOCK:
@@ -193,7 +221,9 @@ class SqliteStore(SavedSearches):
                     if not _HELD[key]:
                         del _HELD[key]
         finally:
-            os.close(fd)  # releases the lock
+            if locked:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            _give_back(file_key, fd)
 
     # --- connections and transactions ---------------------------------------------------------------------------------
 
@@ -371,9 +401,12 @@ def _check_file(p: str, readonly: bool) -> None:
         raise StoreError(f"database file '{p}' is not writable (check its permissions, or open it read-only)")
     if not readonly and (problem := _directory_problem(p)) is not None:  # said before SQLite fails on it
         raise StoreError(problem)
-    try:
-        with open(p, "rb") as f:
-            header = f.read(len(SQLITE_HEADER))
+    try:  # through a descriptor kept open: this process may have the file open in SQLite already (_borrow_fd)
+        key, fd = _borrow_fd(p)
+        try:
+            header = os.pread(fd, len(SQLITE_HEADER), 0)
+        finally:
+            _give_back(key, fd)
     except OSError as e:
         raise StoreError(f"database file '{p}' cannot be read: {e.strerror}") from None
     if not header:
