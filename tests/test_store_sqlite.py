@@ -295,3 +295,28 @@ def test_a_bulk_chunk_stays_in_the_page_cache_until_its_commit(tmp_path: Path) -
     assert _wal_bytes_before_commit(tmp_path / "tuned.db", tuned=True) < 1_000_000
     with open_store(tmp_path / "tuned.db", readonly=True) as store:
         assert sum(1 for _ in store.publication_ids()) == 2000
+
+
+def test_the_descriptors_kept_beside_sqlite_close_with_the_last_store_of_the_file(tmp_path: Path) -> None:
+    """The descriptors kept open while a store of the file is open are closed when the last one closes, and a file
+    checked with no store open leaves none behind."""
+    path = tmp_path / "pubs.db"
+    init_db(path).close()
+
+    def descriptors() -> int:
+        return sum(1 for fd in os.listdir("/proc/self/fd") if _links_to(fd, str(path)))
+
+    first, second = open_db(path), open_db(path)
+    with first.fetch_run():
+        pass
+    first.close()
+    assert descriptors() >= 1  # the second's connection, and what the first kept while the second is open
+    second.close()
+    assert descriptors() == 0
+
+
+def _links_to(fd: str, path: str) -> bool:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}") == path
+    except OSError:
+        return False

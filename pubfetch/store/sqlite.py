@@ -35,11 +35,13 @@ _HELD: dict[tuple[int, int, int], int] = {}
 _HELD_LOCK = threading.Lock()
 
 #: Descriptors of database files this process opened itself (for a run's ``flock``, to read a file's header), idle ones
-#: by (device, inode) for the next use. They are never closed: closing any descriptor of a file releases every POSIX
-#: lock the process holds on it, SQLite's included, whatever descriptor took them; its connections in other threads
-#: would then hold none, and another process closing its last connection would take the database as unused and delete
-#: the -wal and -shm files they still use (their next transaction: "file is not a database", "disk I/O error").
+#: by (device, inode) for the next use. They are not closed while a store of this process has the file open: closing
+#: any descriptor of a file releases every POSIX lock the process holds on it, SQLite's included, whatever descriptor
+#: took them; the store's connections would then hold none, and another process closing its last connection would
+#: take the database as unused and delete the -wal and -shm files they still use (their next transaction: "file is not
+#: a database", "disk I/O error"). The last store of the file to close closes them, its connections closed first.
 _IDLE_FDS: dict[tuple[int, int], list[int]] = {}
+_OPEN_STORES: dict[tuple[int, int], int] = {}
 _FDS_LOCK = threading.Lock()
 
 
@@ -57,8 +59,42 @@ def _borrow_fd(path: str) -> tuple[tuple[int, int], int]:
 
 
 def _give_back(key: tuple[int, int], fd: int) -> None:
+    """A descriptor of :func:`_borrow_fd` kept for the next use while a store of the file is open, else closed (no
+    connection of this process to the file has a lock to lose)."""
     with _FDS_LOCK:
-        _IDLE_FDS.setdefault(key, []).append(fd)
+        if _OPEN_STORES.get(key):
+            _IDLE_FDS.setdefault(key, []).append(fd)
+            return
+    os.close(fd)
+
+
+def _file_key(path: str) -> tuple[int, int] | None:
+    try:
+        file = os.stat(path)
+    except OSError:
+        return None
+    return file.st_dev, file.st_ino
+
+
+def _store_opened(key: tuple[int, int] | None) -> None:
+    if key is not None:
+        with _FDS_LOCK:
+            _OPEN_STORES[key] = _OPEN_STORES.get(key, 0) + 1
+
+
+def _store_closed(key: tuple[int, int] | None) -> None:
+    """A store of the file closed (its connections first): the last one closes the kept descriptors."""
+    if key is None:
+        return
+    with _FDS_LOCK:
+        left = _OPEN_STORES.get(key, 1) - 1
+        if left > 0:
+            _OPEN_STORES[key] = left
+            return
+        _OPEN_STORES.pop(key, None)
+        idle = _IDLE_FDS.pop(key, [])
+    for fd in idle:
+        os.close(fd)
 
 BUSY_TIMEOUT_S = 60.0
 #: the page cache of a bulk import's connection, in KiB: a chunk of 2,000 records of the corpus's shapes is about 16 MB
@@ -81,6 +117,9 @@ class SqliteStore(SavedSearches):
         self._wal_on = False
         #: a read-only store found no -wal/-shm beside the file: the ones its reading makes are removed on close
         self._tidy_on_close = readonly and not any(os.path.lexists(self.path + s) for s in _WAL_FILES)
+        #: the file as this process's stores count it (:func:`_give_back`), until the store closes
+        self._file_key = _file_key(self.path)
+        _store_opened(self._file_key)
 
     # --- creating and opening -----------------------------------------------------------------------------------------
 
@@ -178,6 +217,13 @@ class SqliteStore(SavedSearches):
         is opened and closed for that; it writes nothing, and where it cannot open (a read-only file or mount) the
         files stay."""
         super().close()
+        try:
+            self._tidy()
+        finally:
+            key, self._file_key = self._file_key, None
+            _store_closed(key)
+
+    def _tidy(self) -> None:
         if not self._tidy_on_close:
             return
         self._tidy_on_close = False
