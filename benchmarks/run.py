@@ -22,6 +22,7 @@ it measured and keeps the others, and the markdown is rewritten from all of them
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -273,6 +274,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 100 PMIDs, a 2,000-line file, 0.3 s per parse measurement")
     opts = parser.parse_args(argv)
+    out_dir = opts.out.resolve().parent
+    if not out_dir.is_dir() or not os.access(out_dir, os.W_OK):
+        parser.error(f"--out {opts.out}: directory {out_dir} does not exist or is not writable "
+                     "(checked before the benchmarks run, which take minutes)")
     if opts.quick:
         opts.sizes, opts.long_file, opts.parse_seconds, opts.unbatched_sample = [100], 2000, 0.3, 100
         opts.second_pass, opts.rounds = 100, 1
