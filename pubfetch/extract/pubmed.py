@@ -521,7 +521,7 @@ def _load_answer(data: bytes | bytearray | str, references: bool) -> etree._Elem
         try:
             if with_declarations is not None:
                 return parse_xml(with_declarations, remove_blank_text=True)
-            if cut is not data:
+            if cut is not written:
                 return parse_xml(cut)
         except (etree.LxmlError, ValueError):  # XmlError among them
             pass

@@ -1,15 +1,15 @@
-"""An efetch answer parsed without its indentation, by the rule of PubMed's own DTD.
+"""An indented PubMed answer parsed without its indentation, by the rule of PubMed's own DTD.
 
-efetch indents its XML, and the blank text between elements is about half of the nodes libxml2 makes (and frees) for
-a batch: a good part of reading one. XML itself says which blanks carry nothing (XML 1.0, 2.10 "White Space
-Handling"): those inside an element whose declared content is elements only. libxml2 leaves them out when asked
-(``remove_blank_text``) and when the document declares its elements; an efetch answer names PubMed's DTD but libxml2
-does not load it (pubfetch never fetches a DTD), so where nothing is declared it would guess instead, and its guess
-drops the blank between two inline elements of a text (``<i>Mus</i> <i>musculus</i>``). This module gives the
+MEDLINE's files are indented (efetch's own answers are not), and there the blank text between elements is about half of
+the nodes libxml2 makes (and frees) for a batch: a good part of reading one. XML itself says which blanks carry nothing
+(XML 1.0, 2.10 "White Space Handling"): those inside an element whose declared content is elements only. libxml2 leaves
+them out when asked (``remove_blank_text``) and when the document declares its elements; such a file names PubMed's DTD
+but libxml2 does not load it (pubfetch never fetches a DTD), so where nothing is declared it would guess instead, and
+its guess drops the blank between two inline elements of a text (``<i>Mus</i> <i>musculus</i>``). This module gives the
 document the declarations of ``pubmed_250101.dtd`` it needs, as an internal subset: every element of that DTD is
 declared either with element content (its blanks dropped) or with ``ANY`` (every blank kept: text, inline markup,
-MathML), so nothing PubMed writes is left to the guess. Only an element outside that DTD would be (a blank between
-two of its own children with no text before them); PubMed's answers have none.
+MathML), so nothing PubMed writes is left to the guess. Only an element outside that DTD would be (a blank between two
+of its own children with no text before them); PubMed's answers have none.
 
 The declarations set no attribute defaults and define no entity: the parse stays as inert as
 :mod:`pubfetch.extract.xmlsafe` makes every other.

@@ -160,7 +160,7 @@ def fetch_pubmed_xml(ctx: Context, states: Sequence[PubState], riders: Sequence[
     lists, the publications whose MeSH terms came without unique IDs (Europe PMC's JSON has names only) get them,
     and only them: the part keeps its type and URL, and a failure is no fetch exception. A publication whose record
     came ahead (:func:`answered_ahead`) takes it without a request, as if asked now; ``riders`` (:func:`may_ride`)
-    come in the same requests, their records kept for when they come to this step (their failure is nobody's)."""
+    come in the same requests, what they answer for each (record or failure) kept for when it comes to this step."""
     todo = []
     mesh_only: set[int] = set()
     ahead: list[tuple[PubState, AnsweredAhead]] = []
