@@ -45,17 +45,20 @@ _OPEN_STORES: dict[tuple[int, int], int] = {}
 _FDS_LOCK = threading.Lock()
 
 
+def _inode(file: os.stat_result) -> tuple[int, int]:
+    """A file's (device, inode): what names it whatever path leads to it."""
+    return file.st_dev, file.st_ino
+
+
 def _borrow_fd(path: str) -> tuple[tuple[int, int], int]:
     """A read-only descriptor of the file (an idle one of this process's, else a new one) and its (device, inode)."""
-    file = os.stat(path)
-    key = (file.st_dev, file.st_ino)
+    key = _inode(os.stat(path))
     with _FDS_LOCK:
         idle = _IDLE_FDS.get(key)
         if idle:
             return key, idle.pop()
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    opened = os.fstat(fd)
-    return (opened.st_dev, opened.st_ino), fd
+    return _inode(os.fstat(fd)), fd
 
 
 def _give_back(key: tuple[int, int], fd: int) -> None:
@@ -70,10 +73,9 @@ def _give_back(key: tuple[int, int], fd: int) -> None:
 
 def _file_key(path: str) -> tuple[int, int] | None:
     try:
-        file = os.stat(path)
+        return _inode(os.stat(path))
     except OSError:
         return None
-    return file.st_dev, file.st_ino
 
 
 def _store_opened(key: tuple[int, int] | None) -> None:
