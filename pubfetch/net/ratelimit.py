@@ -15,17 +15,22 @@ The file is shared, so what it holds is checked: a schedule more than :data:`MAX
 above the quota, was not written by a limiter (no Retry-After honoured and no queue of waiting requests gets there):
 it is reset, with one warning, rather than obeyed with a sleep of days. No wait is ever longer than that bound.
 SQLite is already a dependency, has no server to run, and its locking is exactly the cross-process mutex needed.
+Between the threads of one process a lock of the process's comes first (:func:`_process_lock`): SQLite's busy handler
+makes a writer that finds the file locked sleep in growing steps (1, 2, 5, 10 ms and on) without noticing when the
+lock is released, so threads colliding on it, each holding the lock while it waits for the GIL between statements,
+queued for tenths of a second where the transactions themselves take a fraction of a millisecond.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +50,38 @@ BUSY_TIMEOUT_S = 30.0
 JITTER_S = 0.05
 #: Longest wait for a permit, and how far ahead of now a service's schedule may be before it is taken for corrupt.
 MAX_AHEAD_S = 3600.0
+
+
+class _FileLocks:
+    """The lock of each limiter file (by its real path) that this process's writers take before SQLite's."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """New locks: a forked child runs this, since a lock held by another thread of the parent at the fork would
+        never be released in the child."""
+        self.guard = threading.Lock()
+        self.locks: dict[str, threading.Lock] = {}
+
+    def of(self, path: Path) -> threading.Lock:
+        key = os.path.realpath(path)
+        with self.guard:
+            lock = self.locks.get(key)
+            if lock is None:
+                lock = self.locks[key] = threading.Lock()
+            return lock
+
+
+_FILE_LOCKS = _FileLocks()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_FILE_LOCKS.reset)
+
+
+def _process_lock(path: Path) -> threading.Lock:
+    """The lock the threads of this process take in turn before writing the limiter file at ``path``: every limiter
+    object on the same file shares it, so that only one of them at a time meets the other processes at SQLite's lock."""
+    return _FILE_LOCKS.of(path)
 
 
 @dataclass(frozen=True)
@@ -223,9 +260,7 @@ class SharedRateLimiter:
         """Book the next slot of a service; return the wall-clock time it starts (may be now)."""
         limit = self.limit_of(key)
         interval = limit.interval
-        conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self._writing() as conn:
             now = self.clock()
             row = conn.execute("SELECT tat FROM schedule WHERE key = ?", (key,)).fetchone()
             tat = row[0] if row else now
@@ -240,11 +275,21 @@ class SharedRateLimiter:
                          (key, new_tat, new_tat))
             if limit.daily:
                 self._count(conn, key, limit, now)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return start
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``, committed when the block ends, rolled back when it raises),
+        taken after this process's other threads are done with theirs (:func:`_process_lock`)."""
+        conn = self._conn()
+        with _process_lock(self.path):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def _book_windows(self, conn: sqlite3.Connection, key: str, limit: Limit, now: float, start: float) -> float:
         """The earliest slot from ``start`` on that keeps every rolling window of the service, booked in each.
@@ -301,16 +346,10 @@ class SharedRateLimiter:
         """A server asked everybody to wait (429 with Retry-After): no slot of this service before then."""
         if seconds <= 0:
             return
-        conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self._writing() as conn:
             until = self.clock() + min(seconds, MAX_AHEAD_S)
             conn.execute("INSERT INTO schedule (key, tat) VALUES (?, ?) "
                          "ON CONFLICT (key) DO UPDATE SET tat = MAX(tat, excluded.tat)", (key, until))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         log.info("%s asked to wait %.1f s; every process holds back", key, seconds)
 
     def calls_today(self, key: str) -> int:
