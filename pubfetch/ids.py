@@ -21,6 +21,10 @@ from pubfetch.pasted import clean_tail, doi_in_page_url, unpasted
 # trailing newline, so that "123\n" passed as a PMID).
 PMID_RE = re.compile(r"[1-9][0-9]*")
 PMCID_RE = re.compile(r"PMC[1-9][0-9]*")
+#: The PMCID of one version of an article: PMC keeps every version of some journals' articles (F1000Research's,
+#: Wellcome Open Research's) as ``PMC6134338.1``, ``PMC6134338.2``..., and PubMed's records of them name the version
+#: they link. The article's PMCID is the part before the dot.
+_VERSIONED_PMCID = re.compile(r"(PMC[1-9][0-9]*)\.[1-9][0-9]*")
 DOI_PREFIXES = ("http://doi.org/", "https://doi.org/", "http://dx.doi.org/", "https://dx.doi.org/", "doi:")
 
 PMID_LINK = "https://www.ncbi.nlm.nih.gov/pubmed/?term="
@@ -97,6 +101,12 @@ def normalise_doi(doi: str) -> str:
     return rest.upper() if rest.isascii() else rest.translate(_ASCII_UPPER)
 
 
+def unversioned_pmcid(pmcid: str) -> str:
+    """The article's PMCID of a versioned one (``PMC6134338.4`` -> ``PMC6134338``); anything else as given."""
+    match = _VERSIONED_PMCID.fullmatch(pmcid)
+    return match.group(1) if match else pmcid
+
+
 def extract_pmcid_number(pmcid: str) -> str:
     """The digits of a PMCID (what NCBI's efetch wants for ``db=pmc``)."""
     return pmcid[3:] if is_pmcid(pmcid) else ""
@@ -137,9 +147,13 @@ def check_pmid(s: str) -> str:
 
 
 def check_pmcid(s: str) -> str:
+    """Return the PMCID (as pasted, a version's as its article's: :func:`unversioned_pmcid`) or raise InvalidId naming
+    the likely mistake."""
     v = unpasted(s)
     if is_pmcid(v):
         return v
+    if is_pmcid(unversioned := unversioned_pmcid(v)):
+        return unversioned
     if is_pmid(v):
         raise InvalidId(f"invalid PMCID '{v}': PMCID must start with PMC; "
                         f"'{v}' looks like a PMID (did you mean PMC{v}?)")
@@ -317,6 +331,8 @@ def classify(s: str) -> PublicationIds:
         return PublicationIds(pmid=v)
     if is_pmcid(v):
         return PublicationIds(pmcid=v)
+    if is_pmcid(unversioned := unversioned_pmcid(v)):
+        return PublicationIds(pmcid=unversioned)
     if v.lower().startswith(("http://", "https://")):
         ids = ids_from_url(v)
         if ids is None:

@@ -180,6 +180,26 @@ def test_whole_book_falls_back_to_book_title_and_authors() -> None:
     assert [a.full_name for a in book.authors] == ["Rein Raamat"]
 
 
+def test_a_versioned_pmcid_is_the_articles(caplog: pytest.LogCaptureFixture) -> None:
+    """PubMed names the version of a versioned article it links (PMID 30271887 in MEDLINE's 2021 update files,
+    Wellcome Open Research's fourth version): the record keeps the article's PMCID, without a word in the log; a
+    reference naming a version is the same paper."""
+    xml = """<PubmedArticleSet><PubmedArticle><MedlineCitation Status="PubMed-not-MEDLINE" Owner="NLM">
+      <PMID Version="1">30271887</PMID><Article><ArticleTitle>Sex chromosome trisomy.</ArticleTitle></Article>
+      </MedlineCitation><PubmedData><ArticleIdList>
+        <ArticleId IdType="pubmed">30271887</ArticleId>
+        <ArticleId IdType="doi">10.12688/wellcomeopenres.14677.4</ArticleId>
+        <ArticleId IdType="pmc">PMC6134338.4</ArticleId>
+      </ArticleIdList><ReferenceList><Reference><Citation>Earlier version.</Citation><ArticleIdList>
+        <ArticleId IdType="pmc">PMC6134338.1</ArticleId></ArticleIdList></Reference></ReferenceList>
+      </PubmedData></PubmedArticle></PubmedArticleSet>"""
+    with caplog.at_level("DEBUG", logger="pubfetch"):
+        (record,) = parse_pubmed_xml(xml)
+    assert (record.pmid, record.pmcid, record.doi) == ("30271887", "PMC6134338", "10.12688/wellcomeopenres.14677.4")
+    assert [(r.pmcid, r.text) for r in record.references] == [("PMC6134338", "Earlier version.")]
+    assert not [r for r in caplog.records if "PMCID" in r.getMessage()]
+
+
 def test_empty_set_gives_no_records() -> None:
     assert parse_pubmed_xml(b'<?xml version="1.0" ?>\n<PubmedArticleSet></PubmedArticleSet>\n') == []
     assert parse_pubmed_xml("<PubmedArticleSet>\n</PubmedArticleSet>") == []

@@ -84,6 +84,23 @@ def test_whole_string_checks_of_pmcid_number_and_versioned_ids():
     assert F1000_DOI.match("10.12688/F1000RESEARCH.1") and not F1000_DOI.match("10.12688/F1000RESEARCH.1\n")
 
 
+@pytest.mark.parametrize("given", ["PMC6134338.4", "PMC6134338.1", " PMCID: PMC6134338.12 "])
+def test_a_versioned_pmcid_is_its_articles(given):
+    """PMC keeps each version of some journals' articles (PMC6134338.4: Wellcome Open Research, version 4); the
+    article's PMCID is the part before the dot, wherever the ID comes from."""
+    article = "PMC6134338"
+    assert ids.check_pmcid(given) == article
+    assert ids.classify(given).pmcid == article
+
+
+@pytest.mark.parametrize("given", ["PMC6134338.0", "PMC6134338.04", "PMC6134338.4.1", "PMC0.4",
+                                   "6134338.4", "10.12688/wellcomeopenres.14677.4"])
+def test_what_is_no_versioned_pmcid(given):
+    assert ids.unversioned_pmcid(given) == given
+    with pytest.raises(InvalidId):
+        ids.check_pmcid(given)
+
+
 def test_ids_from_other_url_is_none():
     assert ids.ids_from_url("https://academic.oup.com/nar/article/47/W1/W20/5494766") is None
 

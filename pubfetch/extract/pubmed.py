@@ -41,7 +41,7 @@ from pubfetch.extract.errors import ParseError, ServiceError, load_xml
 from pubfetch.extract.gcpause import collection_paused
 from pubfetch.extract.pubmed_cut import cut_unread
 from pubfetch.extract.pubmed_dtd import declared
-from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, rich_wanted
+from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, rich_wanted, valid_pmcid
 from pubfetch.extract.text_links import record_links
 from pubfetch.extract.xmlsafe import local_name, parse_xml, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
@@ -346,8 +346,8 @@ def _set_ids(record: ArticleRecord, id_lists: list[etree._Element], fallback_pmi
             else:
                 log.warning("invalid PMID '%s' in PubMed XML", value)
         elif kind == "pmc" and not record.pmcid:
-            pmcid = value.upper() if value.upper().startswith("PMC") else "PMC" + value
-            if idmod.is_pmcid(pmcid):
+            pmcid = valid_pmcid(value)
+            if pmcid:
                 record.pmcid = pmcid
             else:
                 log.warning("invalid PMCID '%s' in PubMed XML", value)

@@ -54,8 +54,9 @@ def valid_pmid(text: str) -> str:
 
 
 def valid_pmcid(text: str) -> str:
-    """A PMCID with its ``PMC`` prefix (some sources give the bare number), "" when invalid."""
-    value = text.upper() if text.upper().startswith("PMC") else "PMC" + text
+    """A PMCID with its ``PMC`` prefix (some sources give the bare number), a version's as its article's
+    (:func:`~pubfetch.ids.unversioned_pmcid`); "" when invalid."""
+    value = idmod.unversioned_pmcid(text.upper() if text.upper().startswith("PMC") else "PMC" + text)
     return value if text and idmod.is_pmcid(value) else ""
 
 
