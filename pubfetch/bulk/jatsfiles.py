@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from lxml import etree
 
+from pubfetch.bulk.gzipped import DAMAGED
 from pubfetch.bulk.medline import Damaged, open_bulk_file
 from pubfetch.extract.jats import parse_jats
 from pubfetch.model.part_type import PartType
@@ -65,6 +66,10 @@ def _archive(path: str, name: str) -> Iterator[ArticleRecord]:
         raise Damaged(name, f"after article {count}", f"damaged archive ({e})") from None
 
 
+#: What a damaged plain or gzipped file of articles raises while read (apart from broken XML).
+_UNREADABLE: tuple[type[BaseException], ...] = (*DAMAGED, OSError, ValueError)
+
+
 def _articles(path: str, name: str) -> Iterator[ArticleRecord]:
     """The outermost ``<article>`` elements of a file, each handed to the reader and freed."""
     count = 0
@@ -91,5 +96,5 @@ def _articles(path: str, name: str) -> Iterator[ArticleRecord]:
                     yield record
     except etree.XMLSyntaxError as e:
         raise Damaged(name, f"at line {e.lineno}, after article {count}", e.msg or "broken XML") from None
-    except (EOFError, zlib.error, OSError, ValueError) as e:
+    except _UNREADABLE as e:
         raise Damaged(name, f"after article {count}", str(e)) from None

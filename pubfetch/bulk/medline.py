@@ -9,15 +9,13 @@ indented: they are read without it, by PubMed's DTD's declarations (:mod:`pubfet
 
 from __future__ import annotations
 
-import gzip
-import typing
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO
 
 from lxml import etree
 
+from pubfetch.bulk.gzipped import DAMAGED, open_gzip
 from pubfetch.extract.pubmed import parse_pubmed_element
 from pubfetch.extract.pubmed_dtd import DeclaredStream
 from pubfetch.model.record import ArticleRecord
@@ -57,7 +55,7 @@ def open_bulk_file(path: str) -> IO[bytes]:
     with open(path, "rb") as probe:
         magic = probe.read(2)
     if magic == b"\x1f\x8b":
-        return typing.cast(IO[bytes], gzip.open(path, "rb"))
+        return open_gzip(path)
     return open(path, "rb")
 
 
@@ -92,7 +90,7 @@ def read_medline(path: str, name: str) -> Iterator[Citation | Deletion]:
                     yield item
     except etree.XMLSyntaxError as e:
         raise Damaged(name, _where(count, last, e.lineno), e.msg or "broken XML") from None
-    except (EOFError, zlib.error, gzip.BadGzipFile) as e:
+    except DAMAGED as e:
         raise Damaged(name, _where(count, last, None), f"damaged gzip data ({e})") from None
 
 
