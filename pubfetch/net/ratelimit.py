@@ -280,9 +280,10 @@ class SharedRateLimiter:
     @contextlib.contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (``BEGIN IMMEDIATE``, committed when the block ends, rolled back when it raises),
-        taken after this process's other threads are done with theirs (:func:`_process_lock`)."""
-        conn = self._conn()
+        taken after this process's other threads are done with theirs (:func:`_process_lock`); a thread's first one
+        opens its connection in its turn too, so that none switches the file to WAL beside another's transaction."""
         with _process_lock(self.path):
+            conn = self._conn()
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
