@@ -26,7 +26,7 @@ __all__ = ["DAMAGED", "INFLATER", "open_gzip"]
 
 #: The exceptions a damaged gzip file raises while it is read: cut short, a bad header or checksum, a broken stream.
 DAMAGED: tuple[type[BaseException], ...] = (EOFError, gzip.BadGzipFile, *_inflate_errors)
-#: Which library inflates (``isal.igzip`` or ``gzip``), for the run's log and the benchmarks.
+#: Which library inflates (``isal.igzip`` or ``gzip``): the benchmarks say it beside their figures.
 INFLATER: str = _gzip.__name__
 
 
