@@ -12,8 +12,9 @@ usual. Parts another source gave (a full text, a page) stay.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pubfetch import ids as idmod
 from pubfetch.bulk.entryjson import pubmed_entry
@@ -29,9 +30,11 @@ from pubfetch.model.record import ArticleRecord
 from pubfetch.model.retraction import RetractionFlags
 from pubfetch.model.rich import RichName, new_part
 from pubfetch.store.base import StoreError
-from pubfetch.store.sql import SqlStore, Tx, get_entry, put_entry, remove_by_id
+from pubfetch.store.sql import SqlStore, Tx, get_entry, lookup_key, put_entry, remove_by_id
 
 __all__ = ["Applied", "JatsItem", "apply_citations", "apply_jats", "jats_url", "pubmed_url"]
+
+log = logging.getLogger(__name__)
 
 _CONTENT = (PartName.title, PartName.keywords, PartName.mesh, PartName.efo, PartName.go, PartName.theAbstract,
             PartName.fulltext)
@@ -75,14 +78,46 @@ def pubmed_url(eutils: str, pmid: str) -> str:
     return f"{eutils}efetch.fcgi?retmode=xml&db=pubmed&id={pmid}"
 
 
-def _entry(tx: Tx, record: ArticleRecord) -> Publication | None:
-    """The stored entry of a record: by PMID, else PMCID, else DOI (the order a put resolves them in)."""
+def _found(tx: Tx, record: ArticleRecord) -> Publication | None:
+    """The stored entry a record's IDs lead to: by PMID, else PMCID, else DOI (the order a put resolves them in)."""
     for any_id in (record.pmid, record.pmcid, record.doi):
         if any_id:
             pub = get_entry(tx, any_id)
             if pub is not None:
                 return pub
     return None
+
+
+def _another_papers(pub: Publication, record: ArticleRecord) -> list[str]:
+    """The record's IDs (field names) that lead to ``pub`` when ``pub`` is another paper's entry: one whose PMID, or
+    PMCID, is not the record's. PubMed names some DOIs for two records (PMIDs 420122 and 420123 both name
+    10.1093/ajcn/32.2.277); merged, one of the two papers would be lost, or take the other's parts."""
+    if not any(mine and theirs and lookup_key(mine) != lookup_key(theirs)
+               for mine, theirs in ((record.pmid, pub.pmid.content), (record.pmcid, pub.pmcid.content))):
+        return []
+    held = {lookup_key(i) for i in (pub.pmid.content, pub.pmcid.content, pub.doi.content) if i}
+    return [name for name in ("pmcid", "doi") if getattr(record, name) and lookup_key(getattr(record, name)) in held]
+
+
+def _named(pmid: str, pmcid: str, doi: str) -> str:
+    """A paper by its strongest ID, as a message names it (``PMID 420123``)."""
+    return next((f"{kind} {value}" for kind, value in (("PMID", pmid), ("PMCID", pmcid), ("DOI", doi)) if value), "?")
+
+
+def _entry(tx: Tx, record: ArticleRecord) -> tuple[Publication | None, ArticleRecord]:
+    """The stored entry of a record, and the record to merge into it: without the IDs another paper's entry holds
+    (:func:`_another_papers`), the record then going into an entry of its own, with a warning naming both."""
+    for _ in range(2):  # the PMCID and the DOI may each lead to another paper
+        pub = _found(tx, record)
+        clash = _another_papers(pub, record) if pub is not None else []
+        if not clash:
+            return pub, record
+        log.warning("%s names %s, as does %s in the database, another paper: stored without it", _named(
+            record.pmid, record.pmcid, record.doi), " and ".join(f"{n.upper()} {getattr(record, n)}" for n in clash),
+                    _named(pub.pmid.content, pub.pmcid.content, pub.doi.content) if pub is not None else "?")
+        record = replace(record, pmcid="" if "pmcid" in clash else record.pmcid,
+                         doi="" if "doi" in clash else record.doi)
+    return _found(tx, record), record
 
 
 def _forget_pubmed_parts(pub: Publication, record: ArticleRecord) -> None:
@@ -206,7 +241,7 @@ def _citation(store: SqlStore, tx: Tx, item: Citation, rank: int, held: dict[str
     if before is not None and not before.taken_over_by(item.version, rank):
         chunk.applied.unchanged += 1
         return
-    pub = _entry(tx, record)
+    pub, record = _entry(tx, record)
     if pub is None:
         pub = Publication()
     elif before is not None:
@@ -225,9 +260,10 @@ def apply_jats(store: SqlStore, items: Sequence[JatsItem], args: FetcherArgs, *,
     def work(tx: Tx) -> Applied:
         applied = Applied()
         for item in items:
-            pub = _entry(tx, item.record) or Publication()
+            found, record = _entry(tx, item.record)
+            pub = found or Publication()
             before = pub.to_json(computed=False)
-            apply_record(pub, item.record, item.type_, item.url, args, force_corresp=True)
+            apply_record(pub, record, item.type_, item.url, args, force_corresp=True)
             if pub.to_json(computed=False) == before:
                 applied.unchanged += 1
                 continue
