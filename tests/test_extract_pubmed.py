@@ -200,6 +200,23 @@ def test_a_versioned_pmcid_is_the_articles(caplog: pytest.LogCaptureFixture) -> 
     assert not [r for r in caplog.records if "PMCID" in r.getMessage()]
 
 
+def test_an_empty_article_id_names_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """MEDLINE's files hold some ``<ArticleId IdType="doi"></ArticleId>``: no ID, and nothing to warn about, while a
+    DOI that is not one is still said to be invalid."""
+    xml = """<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID Version="1">420999</PMID><Article>
+      <ArticleTitle>T.</ArticleTitle><ELocationID EIdType="doi" ValidYN="Y">10.1000/from.elocation</ELocationID>
+      </Article></MedlineCitation><PubmedData><ArticleIdList><ArticleId IdType="pubmed">420999</ArticleId>
+      <ArticleId IdType="doi"></ArticleId><ArticleId IdType="pmc"> </ArticleId></ArticleIdList></PubmedData>
+      </PubmedArticle></PubmedArticleSet>"""
+    with caplog.at_level("DEBUG", logger="pubfetch"):
+        (record,) = parse_pubmed_xml(xml)
+    assert (record.pmid, record.pmcid, record.doi) == ("420999", "", "10.1000/from.elocation")
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
+    with caplog.at_level("DEBUG", logger="pubfetch"):
+        parse_pubmed_xml(xml.replace('<ArticleId IdType="doi"></ArticleId>', '<ArticleId IdType="doi">no</ArticleId>'))
+    assert "invalid DOI 'no' in PubMed XML" in [r.getMessage() for r in caplog.records]
+
+
 def test_empty_set_gives_no_records() -> None:
     assert parse_pubmed_xml(b'<?xml version="1.0" ?>\n<PubmedArticleSet></PubmedArticleSet>\n') == []
     assert parse_pubmed_xml("<PubmedArticleSet>\n</PubmedArticleSet>") == []

@@ -23,6 +23,7 @@ from pubfetch.bulk.medline import Citation, Damaged, Deletion, read_medline
 from pubfetch.bulk.sources import BulkFile, FileProblem, checked_md5
 from pubfetch.extract.gcpause import collection_paused
 from pubfetch.fetcher_args import FetcherArgs
+from pubfetch.logforward import forwarded_logs
 from pubfetch.store import open_or_init_store, open_store
 from pubfetch.store.base import StoreError
 from pubfetch.store.sql import SqlStore, Tx
@@ -192,7 +193,8 @@ def workers_for(setting: int) -> int:
 
 
 def run_import(jobs: Sequence[FileJob], workers: int, say: Callable[[FileOutcome], None]) -> list[FileOutcome]:
-    """Run the jobs in ``workers`` processes (in this one for 1), saying each file's outcome as it ends."""
+    """Run the jobs in ``workers`` processes (in this one for 1), saying each file's outcome as it ends; the workers
+    log through this process (:mod:`pubfetch.logforward`)."""
     outcomes = []
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
@@ -201,7 +203,9 @@ def run_import(jobs: Sequence[FileJob], workers: int, say: Callable[[FileOutcome
             outcomes.append(outcome)
         return outcomes
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
+    with forwarded_logs(context) as (log_to_parent, args), ProcessPoolExecutor(
+            max_workers=min(workers, len(jobs)), mp_context=context, initializer=log_to_parent,
+            initargs=args) as pool:
         for outcome in pool.map(import_file, jobs):
             say(outcome)
             outcomes.append(outcome)

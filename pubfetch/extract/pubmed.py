@@ -340,6 +340,8 @@ def _set_ids(record: ArticleRecord, id_lists: list[etree._Element], fallback_pmi
     for article_id in (i for id_list in id_lists for i in id_list.iterchildren("ArticleId")):
         kind = (article_id.get("IdType") or "").strip().lower()
         value = text_of(article_id)
+        if not value:  # an empty ArticleId names nothing (MEDLINE's files hold some): nothing to warn about
+            continue
         if kind == "pubmed" and not record.pmid:
             if idmod.is_pmid(value):
                 record.pmid = value
