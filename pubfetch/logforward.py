@@ -8,6 +8,7 @@ name in the parent, whose filters and handlers then treat it as one of its own.
 
 from __future__ import annotations
 
+import copy
 import logging
 import logging.handlers
 from collections.abc import Iterator
@@ -28,12 +29,25 @@ class _ToTheParentsLoggers(logging.Handler):
         logging.getLogger(record.name).handle(record)
 
 
+class _ToTheQueue(logging.handlers.QueueHandler):
+    """A record made ready to cross to the parent: its message merged with its arguments (which may not pickle), its
+    exception as text, kept apart from the message so that the parent's formatters place it as they place their own
+    (the standard QueueHandler writes it into the message)."""
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        ready = copy.copy(record)
+        if ready.exc_info and not ready.exc_text:
+            ready.exc_text = logging.Formatter().formatException(ready.exc_info)
+        ready.msg, ready.args, ready.exc_info = ready.getMessage(), None, None
+        return ready
+
+
 def _log_to(queue: Any, level: int) -> None:
     """A worker's logging: every record of ``level`` and above into ``queue``, nothing printed by the worker itself."""
     root = logging.getLogger()
     for handler in root.handlers[:]:
         root.removeHandler(handler)
-    root.addHandler(logging.handlers.QueueHandler(queue))
+    root.addHandler(_ToTheQueue(queue))
     root.setLevel(level)
 
 

@@ -21,12 +21,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pubfetch"
 #: LOCKSS parameter machinery lives in ``metadata``.
 #: ``_version`` (the version string), ``textutil`` (string helpers of the model), ``yamlsafe`` (YAML without aliases,
 #: for config and rule files), ``pasted`` (IDs as pasted, made bare for ``ids``), ``console`` (the library's log
-#: lines in a program without logging, and their words) and ``interrupts`` (whether Ctrl-C came) and ``outfiles`` (an output file written whole, through links, in place on devices) sit with ``ids`` at
+#: lines in a program without logging, and their words), ``logforward`` (worker processes' log records handled by
+#: the parent's logging) and ``interrupts`` (whether Ctrl-C came) and ``outfiles`` (an output file written whole, through links, in place on devices) sit with ``ids`` at
 #: the bottom; ``tables`` (publications as a data frame) belongs to the
 #: output; ``pubfetch`` is the package's lazy public facade, which no module of the package imports; ``ruletest``
 #: (checking the rules' test entries on pages) applies rules with the extractors, and fetches nothing.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(names.split()) for names in (
-    "_version ids pasted console textutil yamlsafe lazy perthread interrupts part_names outfiles",
+    "_version ids pasted console logforward textutil yamlsafe lazy perthread interrupts part_names outfiles",
     "config fetcher_args",
     "model",
     "rules",
