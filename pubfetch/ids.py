@@ -150,10 +150,8 @@ def check_pmcid(s: str) -> str:
     """Return the PMCID (as pasted, a version's as its article's: :func:`unversioned_pmcid`) or raise InvalidId naming
     the likely mistake."""
     v = unpasted(s)
-    if is_pmcid(v):
-        return v
-    if is_pmcid(unversioned := unversioned_pmcid(v)):
-        return unversioned
+    if is_pmcid(pmcid := unversioned_pmcid(v)):
+        return pmcid
     if is_pmid(v):
         raise InvalidId(f"invalid PMCID '{v}': PMCID must start with PMC; "
                         f"'{v}' looks like a PMID (did you mean PMC{v}?)")
@@ -329,10 +327,8 @@ def classify(s: str) -> PublicationIds:
         raise InvalidId("empty publication ID")
     if is_pmid(v):
         return PublicationIds(pmid=v)
-    if is_pmcid(v):
-        return PublicationIds(pmcid=v)
-    if is_pmcid(unversioned := unversioned_pmcid(v)):
-        return PublicationIds(pmcid=unversioned)
+    if is_pmcid(pmcid := unversioned_pmcid(v)):
+        return PublicationIds(pmcid=pmcid)
     if v.lower().startswith(("http://", "https://")):
         ids = ids_from_url(v)
         if ids is None:

@@ -110,11 +110,12 @@ def _entry(tx: Tx, record: ArticleRecord) -> tuple[Publication | None, ArticleRe
     for _ in range(2):  # the PMCID and the DOI may each lead to another paper
         pub = _found(tx, record)
         clash = _another_papers(pub, record) if pub is not None else []
-        if not clash:
+        if pub is None or not clash:
             return pub, record
-        log.warning("%s names %s, as does %s in the database, another paper: stored without it", _named(
-            record.pmid, record.pmcid, record.doi), " and ".join(f"{n.upper()} {getattr(record, n)}" for n in clash),
-                    _named(pub.pmid.content, pub.pmcid.content, pub.doi.content) if pub is not None else "?")
+        named = " and ".join(f"{name.upper()} {getattr(record, name)}" for name in clash)
+        log.warning("%s names %s, as does %s in the database, another paper: stored without it",
+                    _named(record.pmid, record.pmcid, record.doi), named,
+                    _named(pub.pmid.content, pub.pmcid.content, pub.doi.content))
         record = replace(record, pmcid="" if "pmcid" in clash else record.pmcid,
                          doi="" if "doi" in clash else record.doi)
     return _found(tx, record), record
