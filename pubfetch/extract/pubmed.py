@@ -33,17 +33,18 @@ import logging
 import re
 from collections.abc import Collection, Iterable
 from datetime import date
+from typing import IO
 
 from lxml import etree
 
 from pubfetch import ids as idmod
 from pubfetch.extract.errors import ParseError, ServiceError, load_xml
 from pubfetch.extract.gcpause import collection_paused
-from pubfetch.extract.pubmed_cut import cut_unread
-from pubfetch.extract.pubmed_dtd import declared
+from pubfetch.extract.pubmed_cut import answer_pieces, without_unread
+from pubfetch.extract.pubmed_dtd import declared_pieces
 from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, rich_wanted, valid_pmcid
 from pubfetch.extract.text_links import record_links
-from pubfetch.extract.xmlsafe import local_name, parse_xml, text_of
+from pubfetch.extract.xmlsafe import XmlError, local_name, parse_xml_pieces, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_retracted
@@ -511,27 +512,31 @@ def _service_error(root: etree._Element) -> str | None:
     return None
 
 
-def _load_answer(data: bytes | bytearray | str, references: bool) -> etree._Element:
-    """The answer's tree, parsed without what is not read (:mod:`pubfetch.extract.pubmed_cut`, when ``references`` are
-    not) and without its indentation where PubMed's declarations can be given to it
-    (:mod:`pubfetch.extract.pubmed_dtd`); a document that does not parse so is parsed as written, so that its error
-    (or, were either at fault, its tree) is its own."""
-    if isinstance(data, (bytes, bytearray)):
-        written = bytes(data) if isinstance(data, bytearray) else data
-        cut = written if references else cut_unread(written)
-        with_declarations = declared(cut)
-        try:
-            if with_declarations is not None:
-                return parse_xml(with_declarations, remove_blank_text=True)
-            if cut is not written:
-                return parse_xml(cut)
-        except (etree.LxmlError, ValueError):  # XmlError among them
-            pass
-    return load_xml(data, "PubMed efetch answer")
+def _load_answer(source: bytes | bytearray | str | IO[bytes], references: bool) -> etree._Element:
+    """The answer's tree, parsed from its bytes in pieces as they come, without what is not read
+    (:mod:`pubfetch.extract.pubmed_cut`: the History, and the reference lists when ``references`` are not read) and
+    without its indentation where PubMed's declarations can be given to it (:mod:`pubfetch.extract.pubmed_dtd`). A
+    document that does not parse so is parsed as written (a stream read again from its start, where it can be), so
+    that its error (or, were either at fault, its tree) is its own."""
+    if isinstance(source, str) or source is None:  # None: an "empty" answer
+        return load_xml(source, "PubMed efetch answer")
+    with_declarations, pieces = declared_pieces(without_unread(answer_pieces(source), references))
+    try:
+        return parse_xml_pieces(pieces, remove_blank_text=with_declarations)
+    except (etree.LxmlError, ValueError) as error:  # XmlError among them
+        if isinstance(source, (bytes, bytearray)):
+            return load_xml(source, "PubMed efetch answer")
+        if not source.seekable():
+            raise XmlError(f"PubMed efetch answer is not usable XML: {error}") from error
+        source.seek(0)
+        return load_xml(source.read(), "PubMed efetch answer")
 
 
-def parse_pubmed_xml(data: bytes | str, rich_parts: bool | Collection[RichName] = True) -> list[ArticleRecord]:
-    """All articles of an efetch ``PubmedArticleSet``, in document order; ``[]`` for an empty set. ``rich_parts``:
+def parse_pubmed_xml(data: bytes | str | IO[bytes], rich_parts: bool | Collection[RichName] = True
+                     ) -> list[ArticleRecord]:
+    """All articles of an efetch ``PubmedArticleSet`` (its bytes, text, or a binary stream such as a gzipped file
+    opened by :func:`pubfetch.bulk.medline.open_bulk_file`, read in pieces: a file of 30,000 records is never held
+    whole), in document order; ``[]`` for an empty set. ``rich_parts``:
     which of the rich parts PubMed gives (:data:`~pubfetch.extract.pubmed_rich.PUBMED_RICH`: funding, updates,
     references, the abstract's links) are read: all (True), none (False) or those named. A run that neither asks for
     nor stores them leaves them out: on records with reference lists they are a good part of the parsing

@@ -1,80 +1,195 @@
-"""Elements of an efetch answer cut out of its bytes before libxml2 parses it, when the run does not ask for
-references.
+"""Elements of an efetch answer left out of what libxml2 parses, cut from its bytes as they pass on to the parser.
 
-A PubMed record with its reference list is about twice the size of what such a run reads from it: the list and the
-``History`` (the dates of each step through PubMed, which no part needs) are a good share of the nodes libxml2 would
-build and free (docs/benchmarks.md). A scan of the bytes finds them and leaves them out; when references are read the
-scan is not made (the ``History`` alone does not pay for a scan of the whole answer). Nothing is cut from a document
-holding a comment or a CDATA section (where the bytes of a tag need not be one), declaring another encoding than
-UTF-8, or where an element's end is not found; a reference list holding others is cut whole, to the end of the
-outermost. What is cut is not checked to be well-formed: it is never read.
+No part reads a record's ``History`` (the dates of each step through PubMed): it is cut from every answer. A run that
+does not ask for references does not read the reference lists either: they are cut too. Both are a good share of the
+nodes libxml2 would build and free for a MEDLINE record (docs/benchmarks.md).
+
+The bytes pass through in pieces, as read (a gzipped file is inflated piece by piece into the parser, never held
+whole: a whole file's bytes in one buffer, and a copy of it, cost more than the parse of a tenth of its records), so a
+mark may straddle two pieces and a cut element may end pieces later; what may still be the start of a mark waits for
+the next piece.
+
+Only elements are cut, never what merely looks like one: a ``<History>`` inside a comment, a CDATA section or a
+processing instruction is text. Those three are passed over to their ends, as written (MEDLINE's files hold processing
+instructions such as ``<?pmcsd ?>`` between a record's IDs and its references), and so is the ``<!`` of the prolog's
+document type declaration; any other ``<!`` (an internal subset's declarations) stops the cutting, and everything from
+there on passes as written: what was cut before it was whole elements outside any of those. A cut element may not
+hold a ``<!`` or ``<?`` either, nor a reference list another list with attributes or none of its own end: the cutting
+stops there too. Nothing is cut from a document declaring another encoding than UTF-8. What is cut is not checked to
+be well-formed: it is never read.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
+from typing import IO
 
-__all__ = ["cut_unread"]
+__all__ = ["PIECE", "answer_pieces", "without_unread"]
+
+#: The size of the pieces an answer is read in (a parser's feed, a gzip file's reads).
+PIECE = 256 * 1024
 
 _ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding\s*=\s*["']([^"']*)["']""")
 
-#: What the scan stops at: a ``History``, a ``ReferenceList``, and ``<!`` (a comment, a CDATA section: nothing is cut
-#: from a document holding either, where the bytes of a tag need not be one; or the type declaration).
-_MARK = re.compile(rb"<(?:(History)>|(ReferenceList)>|!)")
-#: What a reference list dropped unread may not hold: a nested list (its end is not the first) or a ``<!``.
-_NOT_DROPPED = re.compile(rb"<(?:ReferenceList|!)")
+#: The elements cut: their opening tags, as the scan finds them.
+_HISTORY = b"<History>"
+_LIST = b"<ReferenceList>"
+#: The longest mark: what may be its start at the end of a piece waits for the next one.
+_LONGEST = len(_LIST)
+#: What a reference list dropped unread may not hold: a nested list (its end is not the first), a ``<!`` or a ``<?``.
+_NOT_DROPPED = re.compile(rb"<(?:ReferenceList|[!?])")
+#: What a ``History`` cut may not hold: a ``<!`` or a ``<?`` (whose ``</History>`` would not be its end).
+_INSIDE = re.compile(rb"<[!?]")
 _HISTORY_END = b"</History>"
 _LIST_END = b"</ReferenceList>"
+#: How many bytes a ``<!`` needs to be told apart (``<!DOCTYPE``, ``<![CDATA[``).
+_PROLOG_MARK = len(b"<!DOCTYPE")
 
 
-def cut_unread(data: bytes) -> bytes:
-    """``data`` without its ``History`` elements and its reference lists; ``data`` itself when nothing can be cut
-    safely."""
-    encoding = _ENCODING.match(data)
+def answer_pieces(source: bytes | bytearray | IO[bytes]) -> Iterator[bytes]:
+    """An answer's bytes in pieces of at most :data:`PIECE`: slices of bytes in memory, reads of a binary stream."""
+    if isinstance(source, (bytes, bytearray)):
+        view = memoryview(source)
+        for at in range(0, len(view), PIECE):
+            yield bytes(view[at:at + PIECE])
+        return
+    while piece := source.read(PIECE):
+        yield piece
+
+
+def without_unread(pieces: Iterable[bytes], references: bool) -> Iterator[bytes]:
+    """The pieces' bytes without their ``History`` elements and, unless ``references`` are read, their reference
+    lists, as far as they can be cut soundly (the module's rules); the bytes as they are from where they cannot."""
+    stream = iter(pieces)
+    buffer = next(stream, b"")
+    encoding = _ENCODING.match(buffer)
     if encoding is not None and encoding.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
-        return data
-    pieces: list[bytes] = []
-    kept = at = 0
-    while (mark := _MARK.search(data, at)) is not None:
-        start = mark.start()
-        if mark.lastindex == 1:  # History
-            close = data.find(_HISTORY_END, start)
-            if close < 0 or data.find(b"<!", start, close) >= 0:
-                return data
-            at = close + len(_HISTORY_END)
-        elif mark.lastindex == 2:  # ReferenceList
-            close = data.find(_LIST_END, start)
-            if close < 0:
-                return data
-            at = close + len(_LIST_END)
-            inner = _NOT_DROPPED.search(data, mark.end(), close)
-            if inner is not None:
-                at = _outer_end(data, start) if inner.group() != b"<!" else -1
-                if at < 0:
-                    return data
-        elif data.startswith(b"<!DOCTYPE", start) and not pieces:
-            at = mark.end()
+        yield buffer
+        yield from stream
+        return
+    marks = _Marks(buffer, (_HISTORY,) if references else (_HISTORY, _LIST))
+    cut = False  # whether an element was cut: the type declaration is looked into only before
+    kept = at = 0  # the buffer is passed on up to ``kept`` and scanned up to ``at``
+    while True:
+        start, mark = marks.next(at)
+        step = _step(buffer, start, mark, cut) if mark else _MORE
+        if step is _MORE:
+            more = next(stream, None)
+            if more is None:
+                if kept < len(buffer):
+                    yield buffer[kept:]
+                return
+            hold = start if mark else max(at, len(buffer) - (_LONGEST - 1))
+            if hold > kept:
+                yield buffer[kept:hold]
+            buffer, kept, at = buffer[hold:] + more, 0, 0
+            marks = _Marks(buffer, marks.needles)
             continue
+        kind, position = step
+        if kind == _PASS:
+            at = position
+        elif kind == _STOP:
+            yield buffer[kept:]
+            yield from stream
+            return
         else:
-            return data
-        pieces.append(data[kept:start])
-        kept = at
-    if not pieces:
-        return data
-    pieces.append(data[kept:])
-    return b"".join(pieces)
+            if start > kept:
+                yield buffer[kept:start]
+            kept = at = position
+            cut = True
 
 
-def _outer_end(data: bytes, start: int) -> int:
-    """Where the reference list opened at ``start``, which holds others, ends (-1 when it does not, or holds a
-    ``<!``)."""
+class _Marks:
+    """The next mark of a buffer at or after a position: the opening tag of an element cut, or a ``<!`` or ``<?``.
+    Each is found by a search of its own (a regular expression stopping at every ``<`` of a document made of them
+    took as long as the cut saved), and a search's answer is kept until the scan passes it, so that a needle found
+    rarely is not looked for again through the rest of the buffer at every mark."""
+
+    def __init__(self, buffer: bytes, needles: tuple[bytes, ...]) -> None:
+        self.buffer = buffer
+        self.needles = needles
+        self._found: list[int | None] = [None] * len(needles)  # where each is next (-1: nowhere; None: not looked)
+        self._other: int | None = None  # the next ``<!`` or ``<?``, found from the ``!`` or ``?`` (a memchr)
+
+    def next(self, at: int) -> tuple[int, bytes]:
+        """(where, which) of the first mark at or after ``at``; ``(-1, b"")`` when there is none."""
+        best, which = -1, b""
+        for index, needle in enumerate(self.needles):
+            found = self._found[index]
+            if found is None or 0 <= found < at:  # the scan only goes forward: a search's answer holds till passed
+                found = self._found[index] = self.buffer.find(needle, at)
+            if found >= 0 and (best < 0 or found < best):
+                best, which = found, needle
+        other = self._other
+        if other is None or 0 <= other < at:
+            other = self._other = self._declaration_or_instruction(at)
+        if other >= 0 and (best < 0 or other < best):
+            best, which = other, self.buffer[other:other + 2]
+        return best, which
+
+    def _declaration_or_instruction(self, at: int) -> int:
+        """Where the next ``<!`` or ``<?`` at or after ``at`` starts (-1: nowhere)."""
+        buffer = self.buffer
+        best = -1
+        for char in (b"!", b"?"):
+            found = buffer.find(char, at + 1)
+            while found >= 0 and buffer[found - 1:found] != b"<":
+                found = buffer.find(char, found + 1)
+            if found >= 0 and (best < 0 or found - 1 < best):
+                best = found - 1
+        return best
+
+
+#: :func:`_step`'s kinds of step: cut up to a position, scan on from one (what was passed over kept as written), stop
+#: cutting; and its answer when the buffer does not hold enough to tell.
+_CUT, _PASS, _STOP = 0, 1, 2
+_MORE = (-1, -1)
+#: The ends of what is passed over as written: a processing instruction, a comment, a CDATA section.
+_PASSED_ENDS = ((b"<?", b"?>"), (b"<!--", b"-->"), (b"<![CDATA[", b"]]>"))
+
+
+def _step(buffer: bytes, start: int, mark: bytes, cut: bool) -> tuple[int, int]:
+    """What to do at the ``mark`` found at ``start``: cut the element up to where it ends, pass over what cannot hold
+    an element (a processing instruction, a comment, a CDATA section: to their ends; the type declaration: its
+    ``<!``), or stop cutting; :data:`_MORE` when the buffer does not hold enough of it to tell."""
+    if mark == _HISTORY:
+        close = buffer.find(_HISTORY_END, start)
+        if close < 0:
+            return _MORE
+        if _INSIDE.search(buffer, start, close) is not None:
+            return _STOP, start
+        return _CUT, close + len(_HISTORY_END)
+    if mark == _LIST:
+        close = buffer.find(_LIST_END, start)
+        if close < 0:
+            return _MORE
+        inner = _NOT_DROPPED.search(buffer, start + len(_LIST), close)
+        if inner is None:
+            return _CUT, close + len(_LIST_END)
+        outer = _outer_end(buffer, start)
+        return _MORE if outer == -1 else (_STOP, start) if outer == -2 else (_CUT, outer)
+    if len(buffer) - start < _PROLOG_MARK:
+        return _MORE
+    for opening, closing in _PASSED_ENDS:
+        if buffer.startswith(opening, start):
+            end = buffer.find(closing, start + len(opening))
+            return _MORE if end < 0 else (_PASS, end + len(closing))
+    if not cut and buffer.startswith(b"<!DOCTYPE", start):
+        return _PASS, start + 2
+    return _STOP, start
+
+
+def _outer_end(buffer: bytes, start: int) -> int:
+    """Where the reference list opened at ``start``, which holds others, ends; -1 when its end is not in the buffer
+    yet, -2 when it holds a ``<!``, a ``<?`` or a list with attributes or none of its own end."""
     depth = 0
     at = start
-    while (close := data.find(_LIST_END, at)) >= 0:
-        mark = _NOT_DROPPED.search(data, at, close)
+    while (close := buffer.find(_LIST_END, at)) >= 0:
+        mark = _NOT_DROPPED.search(buffer, at, close)
         if mark is not None:
-            if mark.group() == b"<!" or data[mark.end():mark.end() + 1] != b">":
-                return -1  # a comment, or a list with attributes or none of its own end
+            if mark.group() != b"<ReferenceList" or buffer[mark.end():mark.end() + 1] != b">":
+                return -2  # a comment, a processing instruction, or a list with attributes or none of its own end
             depth += 1
             at = mark.end()
         else:

@@ -17,10 +17,12 @@ The declarations set no attribute defaults and define no entity: the parse stays
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterable, Iterator
 from typing import IO
 
-__all__ = ["ELEMENT_CONTENT", "DeclaredStream", "declared"]
+__all__ = ["ELEMENT_CONTENT", "DeclaredStream", "declared", "declared_pieces"]
 
 #: The elements of ``pubmed_250101.dtd`` declared with element content: containers whose blank text is indentation.
 _ELEMENT_CONTENT_NAMES = """
@@ -95,6 +97,22 @@ def declared(data: bytes) -> bytes | None:
     if end >= 0:
         return b"".join((data[:end], b" [", _SUBSET, b"]", data[end:]))
     return b"".join((data[:at], b"<!DOCTYPE PubmedArticleSet [", _SUBSET, b"]>", data[at:]))
+
+
+def declared_pieces(pieces: Iterable[bytes]) -> tuple[bool, Iterator[bytes]]:
+    """A document given in pieces (:mod:`pubfetch.extract.pubmed_cut`) with the declarations in its head when
+    :func:`declared` gives them: whether it did, and the pieces (the head, at least :data:`MIN_DECLARED` bytes of
+    them joined, then the others as they come)."""
+    stream = iter(pieces)
+    head = [next(stream, b"")]
+    size = len(head[0])
+    while size < MIN_DECLARED and (piece := next(stream, None)) is not None:
+        head.append(piece)
+        size += len(piece)
+    joined = head[0] if len(head) == 1 else b"".join(head)
+    with_declarations = declared(joined)
+    first = joined if with_declarations is None else with_declarations
+    return with_declarations is not None, itertools.chain((first,), stream)
 
 
 class DeclaredStream:

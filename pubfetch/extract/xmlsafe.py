@@ -6,6 +6,8 @@ an entity-expansion bomb in a response is inert everywhere, and malformed XML is
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from lxml import etree
 
 
@@ -37,6 +39,25 @@ def parse_xml(data: bytes | str, recover: bool = False, remove_blank_text: bool 
         raise XmlError("empty document")
     try:
         root = etree.fromstring(data, _parser(recover, remove_blank_text))
+    except etree.XMLSyntaxError as e:
+        raise XmlError(f"not well-formed XML: {e}") from e
+    if root is None:
+        raise XmlError("no root element")
+    return root
+
+
+def parse_xml_pieces(pieces: Iterable[bytes], remove_blank_text: bool = False) -> etree._Element:
+    """The root element of a document given in pieces (read from a stream, or cut: :mod:`pubfetch.extract.pubmed_cut`)
+    fed to libxml2 one after another, never joined; raises :class:`XmlError` as :func:`parse_xml` does."""
+    parser = _parser(remove_blank_text=remove_blank_text)
+    blank = True
+    try:
+        for piece in pieces:
+            blank = blank and (not piece or piece.isspace())
+            parser.feed(piece)
+        if blank:
+            raise XmlError("empty document")
+        root = parser.close()
     except etree.XMLSyntaxError as e:
         raise XmlError(f"not well-formed XML: {e}") from e
     if root is None:
