@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Self
 
+from pubfetch.extract.workershare import ATTACH, SharedArgs, WorkerMapping
+
 __all__ = ["Outcome", "OutcomeKind", "WorkerPool"]
 
 log = logging.getLogger(__name__)
@@ -81,12 +83,14 @@ def _limit_memory(limit: int) -> None:
         log.debug("worker memory limit not set: %s", exc)
 
 
-def _answer(job: tuple[Callable[..., Any], tuple[Any, ...]], capped: bool) -> tuple[OutcomeKind, Any]:
-    """The job's answer. Under an address-space cap, a SystemError is memory too: C code of an extension (lxml) that
-    fails an allocation may return without setting an exception, which Python reports as a SystemError."""
+def _answer(job: tuple[Callable[..., Any], tuple[Any, ...]], capped: bool, shared: WorkerMapping
+            ) -> tuple[OutcomeKind, Any]:
+    """The job's answer (its large bytes taken from the shared memory first). Under an address-space cap, a
+    SystemError is memory too: C code of an extension (lxml) that fails an allocation may return without setting an
+    exception, which Python reports as a SystemError."""
     fn, args = job
     try:
-        return "ok", fn(*args)
+        return "ok", fn(*shared.unpack(args))
     except MemoryError:
         pass
     except SystemError as exc:
@@ -127,6 +131,7 @@ def _serve(conn: Any, setup: Callable[[], None] | None, memory_limit: int) -> No
     if setup is not None:
         setup()
     _limit_memory(memory_limit)
+    shared = WorkerMapping()
     try:
         conn.send(_READY)
     except OSError:
@@ -134,6 +139,9 @@ def _serve(conn: Any, setup: Callable[[], None] | None, memory_limit: int) -> No
     while True:
         try:
             job = conn.recv()
+            if job == ATTACH:
+                shared.receive(conn)
+                continue
         except (EOFError, OSError):
             return
         except MemoryError:
@@ -143,7 +151,7 @@ def _serve(conn: Any, setup: Callable[[], None] | None, memory_limit: int) -> No
         else:
             if job is None:
                 return
-            reply = _answer(job, memory_limit > 0)
+            reply = _answer(job, memory_limit > 0, shared)
         try:
             try:
                 conn.send(reply)
@@ -238,6 +246,7 @@ class _Worker:
         self.memory_limit = memory_limit
         self.jobs = 0
         self.ready = False
+        self.shared = SharedArgs()  # large byte arguments go through memory both map (workershare)
         self.conn, child = ctx.Pipe(duplex=True)
         _widen(self.conn, child)
         self.process = ctx.Process(  # type: ignore[attr-defined]
@@ -269,10 +278,17 @@ class _Worker:
         another). A worker whose outcome is not ``ok``/``raised``/``unsendable`` is dead afterwards."""
         self.jobs += 1
         try:
-            self.conn.send((fn, args))
+            self.conn.send((fn, self.shared.pack(args, self.conn, self.pid)))
         except (BrokenPipeError, ConnectionResetError, EOFError):
             self.kill()
             return None
+        try:
+            return self._outcome(deadline)
+        finally:
+            self.shared.after_job()
+
+    def _outcome(self, deadline: float) -> Outcome:
+        """The outcome of the job sent, waited for until ``deadline``."""
         if not self.conn.poll(max(0.0, deadline - time.monotonic())):
             self.kill()
             return Outcome("timeout", pid=self.pid)
@@ -298,6 +314,7 @@ class _Worker:
             self.process.kill()
         self.process.join(timeout=5)
         self.conn.close()
+        self.shared.close()
 
 
 # ---------------------------------------------------------------------------------------------------------------------

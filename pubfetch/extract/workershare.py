@@ -1,0 +1,155 @@
+"""A worker's large byte arguments (a PDF, a page's HTML) handed over through memory both processes map, not the pipe.
+
+Through the pipe, a 740 KB PDF was pickled (a copy), written into the socket (a copy into the kernel), read back out in
+the worker (a copy, into a buffer grown as it came, then joined: another) and unpickled (another), each into freshly
+allocated memory: 1.8 % of the PDF extraction's CPU (docs/benchmarks.md). Here the parent writes the bytes into a
+memory file shared with that worker (Linux's ``memfd_create``, its descriptor passed once over the worker's Unix socket)
+and the pickled job carries only a small :class:`SharedBytes` marker; the worker copies the bytes out (one copy) before
+the job runs. Where there is no ``memfd_create`` or the descriptor cannot be passed, the bytes go through the pipe as
+before.
+
+The file grows to the largest argument seen (whole MiB) and, after one over :data:`KEPT`, shrinks back, so that a run's
+worker does not keep a large PDF's pages for its remaining jobs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import mmap
+import os
+from multiprocessing import reduction
+from typing import Any
+
+__all__ = ["KEPT", "MIN_SHARED", "SharedArgs", "SharedBytes", "WorkerMapping"]
+
+log = logging.getLogger(__name__)
+
+#: Arguments at least this long go through the shared memory (a smaller one costs the pipe less than a copy here).
+MIN_SHARED = 64 * 1024
+#: The memory file's size kept between jobs; a larger argument grows it for its job only.
+KEPT = 8 * 1024 * 1024
+_MIB = 1024 * 1024
+
+
+class SharedBytes:
+    """In a job's arguments, bytes the worker finds at the start of its shared memory: their ``size``, and the
+    memory file's ``capacity`` when the job was sent (the worker maps it anew when it changed)."""
+
+    __slots__ = ("capacity", "size")
+
+    def __init__(self, size: int, capacity: int) -> None:
+        self.size = size
+        self.capacity = capacity
+
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
+        return SharedBytes, (self.size, self.capacity)
+
+
+#: The job a worker gets before the memory file's descriptor follows on the socket.
+ATTACH = "pubfetch-shared-memory"
+
+
+class SharedArgs:
+    """The parent's side of one worker's shared memory: the memory file and its mapping, made on the first large
+    argument; unusable (every argument through the pipe) where it cannot be made or handed over."""
+
+    def __init__(self) -> None:
+        self._fd = -1
+        self._map: mmap.mmap | None = None
+        self._usable = hasattr(os, "memfd_create")
+
+    def pack(self, args: tuple[Any, ...], conn: Any, pid: int | None) -> tuple[Any, ...]:
+        """``args`` with each bytes argument of at least :data:`MIN_SHARED` (one per job: the first) written into the
+        shared memory and replaced by its marker; ``args`` as they are when nothing goes that way."""
+        if not self._usable:
+            return args
+        for index, value in enumerate(args):
+            if isinstance(value, bytes) and len(value) >= MIN_SHARED:
+                marker = self._write(value, conn, pid)
+                if marker is None:
+                    return args
+                return (*args[:index], marker, *args[index + 1:])
+        return args
+
+    def after_job(self) -> None:
+        """Shrink the memory file back to :data:`KEPT` after a job that grew it past that."""
+        if self._map is not None and len(self._map) > KEPT:
+            self._map.close()
+            os.ftruncate(self._fd, KEPT)
+            self._map = mmap.mmap(self._fd, KEPT)
+
+    def close(self) -> None:
+        if self._map is not None:
+            self._map.close()
+            self._map = None
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def _write(self, value: bytes, conn: Any, pid: int | None) -> SharedBytes | None:
+        try:
+            if self._map is None:
+                self._attach(conn, pid, max(KEPT, _whole_mib(len(value))))
+            elif len(value) > len(self._map):
+                self._map.close()
+                os.ftruncate(self._fd, _whole_mib(len(value)))
+                self._map = mmap.mmap(self._fd, _whole_mib(len(value)))
+        except OSError as exc:  # no memory file here, or the socket refuses descriptors: the pipe, as before
+            log.debug("worker arguments go through the pipe: %s", exc)
+            self.close()
+            self._usable = False
+            return None
+        assert self._map is not None
+        self._map[:len(value)] = value
+        return SharedBytes(len(value), len(self._map))
+
+    def _attach(self, conn: Any, pid: int | None, capacity: int) -> None:
+        self._fd = os.memfd_create("pubfetch-worker-args", os.MFD_CLOEXEC)
+        os.ftruncate(self._fd, capacity)
+        self._map = mmap.mmap(self._fd, capacity)
+        conn.send(ATTACH)
+        reduction.send_handle(conn, self._fd, pid)
+
+
+def _whole_mib(size: int) -> int:
+    return -(-size // _MIB) * _MIB
+
+
+class WorkerMapping:
+    """The worker's side: the memory file's descriptor, once received, and its mapping at the size the last job
+    gave."""
+
+    def __init__(self) -> None:
+        self._fd = -1
+        self._map: mmap.mmap | None = None
+
+    def receive(self, conn: Any) -> None:
+        """Take the descriptor that follows an :data:`ATTACH` job on the socket."""
+        self.close()
+        self._fd = reduction.recv_handle(conn)
+
+    def unpack(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``args`` with their marker replaced by the bytes it stands for."""
+        if not any(isinstance(value, SharedBytes) for value in args):
+            return args
+        return tuple(self._read(value) if isinstance(value, SharedBytes) else value for value in args)
+
+    def _read(self, marker: SharedBytes) -> bytes:
+        if self._fd < 0:
+            raise OSError("shared arguments without shared memory")
+        if self._map is None or len(self._map) != marker.capacity:
+            if self._map is not None:
+                self._map.close()
+                self._map = None
+            self._map = mmap.mmap(self._fd, marker.capacity, access=mmap.ACCESS_READ)
+        return self._map[:marker.size]
+
+    def close(self) -> None:
+        if self._map is not None:
+            self._map.close()
+            self._map = None
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = -1
