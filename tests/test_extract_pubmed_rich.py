@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pubfetch.extract import pubmed_rich
-from pubfetch.extract.pubmed_rich import add_rich_parts, references, valid_doi, valid_pmcid, valid_pmid
+from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, references, valid_doi, valid_pmcid, valid_pmid
 from pubfetch.extract.xmlsafe import parse_xml
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Grant, Reference, Update
@@ -45,11 +45,18 @@ ARTICLE = b"""<PubmedArticle>
 </PubmedArticle>"""
 
 
+def read_rich(article: object) -> ArticleRecord:
+    """The rich parts of one ``PubmedArticle``, its lists found as the parser finds them."""
+    element = parse_xml(article)  # type: ignore[arg-type]
+    out = ArticleRecord()
+    add_rich_parts(out, PUBMED_RICH, element.findall("MedlineCitation/Article/GrantList"),
+                   element.findall("MedlineCitation/CommentsCorrectionsList"), element.findall("PubmedData/ReferenceList"))
+    return out
+
+
 @pytest.fixture(scope="module")
 def record() -> ArticleRecord:
-    out = ArticleRecord()
-    add_rich_parts(parse_xml(ARTICLE), out)
-    return out
+    return read_rich(ARTICLE)
 
 
 def test_every_grant_with_an_agency_or_id_is_kept_with_its_country(record: ArticleRecord) -> None:
@@ -67,9 +74,8 @@ def test_references_nested_lists_included_keep_their_order_text_and_first_valid_
 
 
 def test_an_article_without_a_citation_still_gets_its_references() -> None:
-    out = ArticleRecord()
-    add_rich_parts(parse_xml(b"<PubmedArticle><PubmedData><ReferenceList><Reference><Citation>C</Citation>"
-                             b"</Reference></ReferenceList></PubmedData></PubmedArticle>"), out)
+    out = read_rich(b"<PubmedArticle><PubmedData><ReferenceList><Reference><Citation>C</Citation>"
+                    b"</Reference></ReferenceList></PubmedData></PubmedArticle>")
     assert (out.funding, out.updates, out.references) == ([], [], [Reference(text="C")])
 
 
@@ -79,9 +85,7 @@ def test_a_reference_nested_in_another_is_not_followed() -> None:
     depth = 100
     chain = "".join(f"<Reference><ArticleIdList><ArticleId IdType='pubmed'>{i + 1}</ArticleId></ArticleIdList>"
                     f"<Citation>Level {i}." for i in range(depth)) + " End.</Citation></Reference>" * depth
-    out = ArticleRecord()
-    xml = f"<PubmedArticle><PubmedData><ReferenceList>{chain}</ReferenceList></PubmedData></PubmedArticle>"
-    add_rich_parts(parse_xml(xml), out)
+    out = read_rich(f"<PubmedArticle><PubmedData><ReferenceList>{chain}</ReferenceList></PubmedData></PubmedArticle>")
     assert out.references == [Reference(pmid="1", text="Level 0. End.")]
 
 

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 from lxml import etree
 
@@ -71,10 +71,15 @@ _GRANT_PARTS = {"Agency": 0, "GrantID": 1, "Country": 2}
 
 
 def grants(citation: etree._Element) -> list[Grant]:
-    """The article's grants, each read in one pass over its children (the first ``Agency``, ``GrantID`` and
-    ``Country``), rather than a search per part."""
+    """The article's grants (of its ``MedlineCitation``)."""
+    return _grants(_path(citation, "Article", "GrantList"))
+
+
+def _grants(grant_lists: Iterable[etree._Element]) -> list[Grant]:
+    """The grants of these ``GrantList`` elements, each read in one pass over its children (the first ``Agency``,
+    ``GrantID`` and ``Country``), rather than a search per part."""
     out = []
-    for grant in _path(citation, "Article", "GrantList", "Grant"):
+    for grant in (grant for grant_list in grant_lists for grant in grant_list.iterchildren("Grant")):
         parts: list[str | None] = [None, None, None]
         for child in grant:
             at = _GRANT_PARTS.get(child.tag)
@@ -87,8 +92,13 @@ def grants(citation: etree._Element) -> list[Grant]:
 
 
 def updates(citation: etree._Element) -> list[Update]:
+    """The corrections, retractions and comments the article's ``MedlineCitation`` lists."""
+    return _updates(_path(citation, "CommentsCorrectionsList"))
+
+
+def _updates(correction_lists: Iterable[etree._Element]) -> list[Update]:
     out = []
-    for entry in _path(citation, "CommentsCorrectionsList", "CommentsCorrections"):
+    for entry in (entry for listed in correction_lists for entry in listed.iterchildren("CommentsCorrections")):
         ref_type = (entry.get("RefType") or "").strip()
         if not ref_type:
             continue
@@ -180,8 +190,13 @@ def references(article: etree._Element) -> list[Reference]:
     most of their cost: a list is read in one pass of lxml's over the elements of those three names
     (:func:`_plain_references`), which is the reading of :func:`_reference` when every one of them sits where it
     belongs (:data:`_PLACED`, as nearly all lists are); any other list is read again by :func:`_reference`."""
+    return _references(_path(article, "PubmedData", "ReferenceList"))
+
+
+def _references(reference_lists: Iterable[etree._Element]) -> list[Reference]:
+    """The references of these ``ReferenceList`` elements (:func:`references`)."""
     out: list[Reference] = []
-    for top in _path(article, "PubmedData", "ReferenceList"):
+    for top in reference_lists:
         start = len(out)
         if _plain_references(top, out) != _PLACED(top):
             del out[start:]
@@ -227,14 +242,14 @@ def _reference(reference: etree._Element) -> Reference:
     return Reference.made(found[0], found[1], found[2], "", _citation_text(citation))
 
 
-def add_rich_parts(element: etree._Element, record: ArticleRecord,
-                   wanted: frozenset[RichName] = PUBMED_RICH) -> None:
-    """Fill the record's funding, updates and references from one ``PubmedArticle``, those ``wanted`` (the updates
-    always: PubMed's word on a retraction, which the record's verdict reads)."""
-    citation = _first(element, "MedlineCitation")
-    if citation is not None:
-        if RichName.funding in wanted:
-            record.funding = grants(citation)
-        record.updates = updates(citation)
+def add_rich_parts(record: ArticleRecord, wanted: frozenset[RichName], grant_lists: Iterable[etree._Element],
+                   correction_lists: Iterable[etree._Element], reference_lists: Iterable[etree._Element]) -> None:
+    """Fill the record's funding, updates and references from one ``PubmedArticle``'s ``GrantList``,
+    ``CommentsCorrectionsList`` and ``ReferenceList`` elements (found by the caller in its one pass over each
+    container's children), those ``wanted`` (the updates always: PubMed's word on a retraction, which the record's
+    verdict reads)."""
+    if RichName.funding in wanted:
+        record.funding = _grants(grant_lists)
+    record.updates = _updates(correction_lists)
     if RichName.references in wanted:
-        record.references = references(element)
+        record.references = _references(reference_lists)
