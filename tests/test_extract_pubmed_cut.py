@@ -92,9 +92,10 @@ def test_a_list_holding_an_odd_list_or_an_instruction_stops_the_cutting(odd):
     assert parse_pubmed_xml(data, rich_parts=False) == as_written(data, False)
 
 
-def test_another_encoding_is_not_cut():
+@pytest.mark.parametrize("size", SIZES)
+def test_another_encoding_is_not_cut(size):
     data = indented_set(records=3).replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"')
-    assert cut(data, False, 4096) == data
+    assert cut(data, False, size) == data
 
 
 def test_a_document_cut_short_fails_as_written():

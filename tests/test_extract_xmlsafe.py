@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pubfetch.extract.xmlsafe import XmlError, collapse, local_name, parse_xml, text_of
+from pubfetch.extract.xmlsafe import XmlError, collapse, local_name, parse_xml, parse_xml_pieces, text_of
 
 
 def test_an_external_entity_is_not_read(tmp_path) -> None:
@@ -70,3 +70,26 @@ def test_a_long_leaf_text_is_collapsed_as_split_and_join(space: str) -> None:
     for text in (f"{long}a{space}b", f"{space}{long}a", f"{long}a{space}", f"{long}a", f"{long}\u00e9{space}b"):
         element = parse_xml(f"<a>{text}</a>".encode())
         assert not len(element) and text_of(element) == " ".join(element.text.split())
+
+
+def pieces_of(data: bytes, size: int) -> list[bytes]:
+    return [data[at:at + size] for at in range(0, len(data), size)] + [b""]
+
+
+@pytest.mark.parametrize("size", [1, 5, 1 << 20])
+def test_a_document_in_pieces_parses_as_whole_and_inert(tmp_path, size: int) -> None:
+    """Pieces cut anywhere (inside a tag, a name, an entity reference) give the tree of the whole; an external
+    entity is not read there either."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET")
+    doc = (f'<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file://{secret}">]>'
+           '<article lang="en"><title>&x; Cells &amp; <i>tissues</i></title></article>').encode()
+    whole, pieced = parse_xml(doc), parse_xml_pieces(pieces_of(doc, size))
+    assert text_of(pieced) == text_of(whole) and "TOP SECRET" not in text_of(pieced)
+    assert pieced[0].get("lang") is None and pieced.get("lang") == "en"
+
+
+@pytest.mark.parametrize("data", [b"", b"   \n", b"<unclosed>", b"<a></b>"])
+def test_what_is_not_xml_in_pieces_is_an_xml_error(data: bytes) -> None:
+    with pytest.raises(XmlError):
+        parse_xml_pieces(pieces_of(data, 2))

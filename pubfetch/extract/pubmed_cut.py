@@ -29,6 +29,8 @@ __all__ = ["PIECE", "answer_pieces", "without_unread"]
 
 #: The size of the pieces an answer is read in (a parser's feed, a gzip file's reads).
 PIECE = 256 * 1024
+#: Bytes gathered before the XML declaration's encoding is read (a stream may give fewer than asked).
+_HEAD = 1024
 
 _ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding\s*=\s*["']([^"']*)["']""")
 
@@ -63,6 +65,8 @@ def without_unread(pieces: Iterable[bytes], references: bool) -> Iterator[bytes]
     lists, as far as they can be cut soundly (the module's rules); the bytes as they are from where they cannot."""
     stream = iter(pieces)
     buffer = next(stream, b"")
+    while len(buffer) < _HEAD and (more := next(stream, None)) is not None:  # the XML declaration whole
+        buffer += more
     encoding = _ENCODING.match(buffer)
     if encoding is not None and encoding.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
         yield buffer
