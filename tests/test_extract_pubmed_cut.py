@@ -135,3 +135,5 @@ def test_a_stream_is_read_in_pieces_and_a_broken_one_that_cannot_be_read_again_s
     with pytest.raises(XmlError, match="^PubMed efetch answer is not usable XML: "):
         parse_pubmed_xml(_Unseekable(data[:len(data) // 2]))
     assert list(answer_pieces(b"")) == [] and parse_pubmed_xml(io.BytesIO(b"<PubmedArticleSet/>")) == []
+    with pytest.raises(TypeError, match="binary mode"):
+        parse_pubmed_xml(io.StringIO(data.decode()))  # type: ignore[arg-type]

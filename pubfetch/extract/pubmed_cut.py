@@ -57,7 +57,9 @@ def answer_pieces(source: bytes | bytearray | IO[bytes]) -> Iterator[bytes]:
             yield bytes(view[at:at + PIECE])
         return
     while piece := source.read(PIECE):
-        yield piece
+        if not isinstance(piece, (bytes, bytearray)):
+            raise TypeError("an answer's stream is read as bytes: open the file in binary mode ('rb')")
+        yield bytes(piece) if isinstance(piece, bytearray) else piece
 
 
 def without_unread(pieces: Iterable[bytes], references: bool) -> Iterator[bytes]:
