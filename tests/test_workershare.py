@@ -25,6 +25,12 @@ def kinds(*args: object) -> list[str]:
     return [type(a).__name__ for a in args]
 
 
+def text_digest(job: tuple[str, str], options: dict) -> tuple[str, int, str, dict]:
+    """What a page reader's worker receives: its arguments in a tuple (the HTML, the address) and its options."""
+    html, url = job
+    return hashlib.sha256(html.encode("utf-8", "surrogatepass")).hexdigest(), len(html), url, options
+
+
 @pytest.mark.parametrize("size", [0, 100, MIN_SHARED - 1, MIN_SHARED, 740_000, KEPT + 1, 3 * KEPT + 12345])
 def test_the_worker_gets_the_bytes_as_given(size: int) -> None:
     data = os.urandom(size)
@@ -32,6 +38,37 @@ def test_the_worker_gets_the_bytes_as_given(size: int) -> None:
         outcome = pool.run(digest, data, "label", time_limit=60)
         assert outcome.kind == "ok"
         assert outcome.value == (hashlib.sha256(data).hexdigest(), size, "label")
+
+
+@pytest.mark.parametrize("html", ["<p>" + "\u00e9t\u00e9 " * 40_000 + "</p>", "\ud800 a lone surrogate " * 5000,
+                                  "short"])
+def test_a_text_inside_the_jobs_tuple_arrives_as_given(html: str) -> None:
+    """A page's HTML (a str, inside the tuple of the reader's own arguments) goes the same way; any str does, a lone
+    surrogate included, as pickle would carry it."""
+    with WorkerPool(1) as pool:
+        outcome = pool.run(text_digest, (html, "https://example.org/a"), {"meta": True}, time_limit=60)
+        assert outcome.value == (hashlib.sha256(html.encode("utf-8", "surrogatepass")).hexdigest(), len(html),
+                                 "https://example.org/a", {"meta": True})
+
+
+def test_what_is_shared_is_the_first_large_value_top_level_or_one_level_down(monkeypatch: pytest.MonkeyPatch
+                                                                            ) -> None:
+    shared = SharedArgs()
+    monkeypatch.setattr(workershare.reduction, "send_handle", lambda conn, fd, pid: None)
+
+    class Conn:
+        def send(self, message: object) -> None:
+            pass
+
+    big = "x" * MIN_SHARED
+    try:
+        packed = shared.pack((len, ("small", 1), (big, "url"), b"y" * MIN_SHARED), Conn(), None)
+        assert packed[0] is len and packed[1] == ("small", 1) and packed[3] == b"y" * MIN_SHARED
+        assert isinstance(packed[2][0], SharedBytes) and packed[2][0].text and packed[2][1] == "url"
+        deep = (((big,),),)
+        assert shared.pack(deep, Conn(), None) is deep  # two levels down: the pipe
+    finally:
+        shared.close()
 
 
 def test_the_memory_file_grows_for_a_large_argument_and_shrinks_back() -> None:

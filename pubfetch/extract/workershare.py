@@ -1,4 +1,5 @@
-"""A worker's large byte arguments (a PDF, a page's HTML) handed over through memory both processes map, not the pipe.
+"""A worker's large arguments (a PDF's bytes, a page's HTML) handed over through memory both processes map, not the
+pipe.
 
 Through the pipe, a 740 KB PDF was pickled (a copy), written into the socket (a copy into the kernel), read back out in
 the worker (a copy, into a buffer grown as it came, then joined: another) and unpickled (another), each into freshly
@@ -33,17 +34,19 @@ _MIB = 1024 * 1024
 
 
 class SharedBytes:
-    """In a job's arguments, bytes the worker finds at the start of its shared memory: their ``size``, and the
-    memory file's ``capacity`` when the job was sent (the worker maps it anew when it changed)."""
+    """In a job's arguments, bytes the worker finds at the start of its shared memory: their ``size``, the memory
+    file's ``capacity`` when the job was sent (the worker maps it anew when it changed), and whether they are a text's
+    UTF-8 (``text``: a page's HTML, given as str)."""
 
-    __slots__ = ("capacity", "size")
+    __slots__ = ("capacity", "size", "text")
 
-    def __init__(self, size: int, capacity: int) -> None:
+    def __init__(self, size: int, capacity: int, text: bool = False) -> None:
         self.size = size
         self.capacity = capacity
+        self.text = text
 
-    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
-        return SharedBytes, (self.size, self.capacity)
+    def __reduce__(self) -> tuple[Any, tuple[int, int, bool]]:
+        return SharedBytes, (self.size, self.capacity, self.text)
 
 
 #: The job a worker gets before the memory file's descriptor follows on the socket.
@@ -59,17 +62,25 @@ class SharedArgs:
         self._map: mmap.mmap | None = None
         self._usable = hasattr(os, "memfd_create")
 
-    def pack(self, args: tuple[Any, ...], conn: Any, pid: int | None) -> tuple[Any, ...]:
-        """``args`` with each bytes argument of at least :data:`MIN_SHARED` (one per job: the first) written into the
-        shared memory and replaced by its marker; ``args`` as they are when nothing goes that way."""
+    def pack(self, args: tuple[Any, ...], conn: Any, pid: int | None, nested: bool = True) -> tuple[Any, ...]:
+        """``args`` with their first bytes or text of at least :data:`MIN_SHARED` bytes or characters (a PDF; a page's
+        HTML, which the page readers pass inside a tuple of the job's own arguments: looked for one level down)
+        written into the shared memory and replaced by its marker; ``args`` as they are when nothing goes that way."""
         if not self._usable:
             return args
         for index, value in enumerate(args):
-            if isinstance(value, bytes) and len(value) >= MIN_SHARED:
-                marker = self._write(value, conn, pid)
-                if marker is None:
+            replaced: SharedBytes | tuple[Any, ...] | None
+            if isinstance(value, (bytes, str)) and len(value) >= MIN_SHARED:
+                replaced = self._write(value, conn, pid)
+                if replaced is None:  # the memory cannot be shared: everything through the pipe
                     return args
-                return (*args[:index], marker, *args[index + 1:])
+            elif nested and type(value) is tuple:
+                replaced = self.pack(value, conn, pid, nested=False)
+                if replaced is value:
+                    continue
+            else:
+                continue
+            return (*args[:index], replaced, *args[index + 1:])
         return args
 
     def after_job(self) -> None:
@@ -87,7 +98,10 @@ class SharedArgs:
             os.close(self._fd)
             self._fd = -1
 
-    def _write(self, value: bytes, conn: Any, pid: int | None) -> SharedBytes | None:
+    def _write(self, value: bytes | str, conn: Any, pid: int | None) -> SharedBytes | None:
+        text = isinstance(value, str)
+        if isinstance(value, str):
+            value = value.encode("utf-8", "surrogatepass")  # as pickle writes a str: any str goes, and comes back
         try:
             if self._map is None:
                 self._attach(conn, pid, max(KEPT, _whole_mib(len(value))))
@@ -102,7 +116,7 @@ class SharedArgs:
             return None
         assert self._map is not None
         self._map[:len(value)] = value
-        return SharedBytes(len(value), len(self._map))
+        return SharedBytes(len(value), len(self._map), text)
 
     def _attach(self, conn: Any, pid: int | None, capacity: int) -> None:
         self._fd = os.memfd_create("pubfetch-worker-args", os.MFD_CLOEXEC)
@@ -129,13 +143,18 @@ class WorkerMapping:
         self.close()
         self._fd = reduction.recv_handle(conn)
 
-    def unpack(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        """``args`` with their marker replaced by the bytes it stands for."""
-        if not any(isinstance(value, SharedBytes) for value in args):
-            return args
-        return tuple(self._read(value) if isinstance(value, SharedBytes) else value for value in args)
+    def unpack(self, args: tuple[Any, ...], nested: bool = True) -> tuple[Any, ...]:
+        """``args`` with their marker (one level down in a tuple too) replaced by the bytes or text it stands for."""
+        for index, value in enumerate(args):
+            if isinstance(value, SharedBytes):
+                return (*args[:index], self._read(value), *args[index + 1:])
+            if nested and type(value) is tuple:
+                inner = self.unpack(value, nested=False)
+                if inner is not value:
+                    return (*args[:index], inner, *args[index + 1:])
+        return args
 
-    def _read(self, marker: SharedBytes) -> bytes:
+    def _read(self, marker: SharedBytes) -> bytes | str:
         if self._fd < 0:
             raise OSError("shared arguments without shared memory")
         if self._map is None or len(self._map) != marker.capacity:
@@ -143,7 +162,8 @@ class WorkerMapping:
                 self._map.close()
                 self._map = None
             self._map = mmap.mmap(self._fd, marker.capacity, access=mmap.ACCESS_READ)
-        return self._map[:marker.size]
+        data = self._map[:marker.size]
+        return data.decode("utf-8", "surrogatepass") if marker.text else data
 
     def close(self) -> None:
         if self._map is not None:
