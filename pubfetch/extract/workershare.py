@@ -1,13 +1,13 @@
 """A worker's large arguments (a PDF's bytes, a page's HTML) handed over through memory both processes map, not the
 pipe.
 
-Through the pipe, a 740 KB PDF was pickled (a copy), written into the socket (a copy into the kernel), read back out in
-the worker (a copy, into a buffer grown as it came, then joined: another) and unpickled (another), each into freshly
-allocated memory: 1.8 % of the PDF extraction's CPU (docs/benchmarks.md). Here the parent writes the bytes into a
-memory file shared with that worker (Linux's ``memfd_create``, its descriptor passed once over the worker's Unix socket)
-and the pickled job carries only a small :class:`SharedBytes` marker; the worker copies the bytes out (one copy) before
-the job runs. Where there is no ``memfd_create`` or the descriptor cannot be passed, the bytes go through the pipe as
-before.
+Through the pipe, a 740 KB PDF is pickled (a copy), written into the socket (a copy into the kernel), read out in the
+worker into a buffer grown as it comes and then joined (two more) and unpickled (another), each into freshly allocated
+memory: 1.8 % of the PDF extraction's CPU (docs/benchmarks.md). So the parent writes the bytes into a memory file
+shared with that worker (Linux's ``memfd_create``, its descriptor passed once over the worker's Unix socket), the
+pickled job carries only a small :class:`SharedBytes` marker, and the worker copies the bytes out (one copy) before the
+job runs; a text goes as its UTF-8. Where there is no ``memfd_create`` or the descriptor cannot be passed, the
+arguments go through the pipe.
 
 The file grows to the largest argument seen (whole MiB) and, after one over :data:`KEPT`, shrinks back, so that a run's
 worker does not keep a large PDF's pages for its remaining jobs.
