@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from typing import IO
 
 from lxml import etree
@@ -78,10 +78,6 @@ def _child(el: etree._Element | None, *path: str) -> etree._Element | None:
 
 def _text(el: etree._Element | None, *path: str) -> str:
     return text_of(_child(el, *path))
-
-
-#: Children by tag of an element without any (a missing part).
-_NONE: dict[str, list[etree._Element]] = {}
 
 
 def _by_tag(el: etree._Element | None) -> dict[str, list[etree._Element]]:
@@ -249,30 +245,30 @@ def _mesh(cited: dict[str, list[etree._Element]]) -> list[MeshTerm]:
     return terms
 
 
-def _texts(parents: Iterable[etree._Element], tag: str, into: dict[str, None]) -> None:
-    """The non-empty texts of the parents' children of that tag, in order, into ``into`` (first of equals kept)."""
-    for parent in parents:
-        for child in parent:
-            if child.tag == tag:
-                text = text_of(child)
-                if text:
-                    into[text] = None
+def _tagged(parents: Iterable[etree._Element], tag: str) -> Iterator[etree._Element]:
+    """The parents' children of that tag, in document order."""
+    return (child for parent in parents for child in parent if child.tag == tag)
+
+
+def _texts(elements: Iterable[etree._Element], into: dict[str, None]) -> None:
+    """The non-empty texts of the elements, in order, into ``into`` (first of equals kept)."""
+    for element in elements:
+        text = text_of(element)
+        if text:
+            into[text] = None
 
 
 def _keywords(kids: dict[str, list[etree._Element]]) -> list[str]:
     words: dict[str, None] = {}
-    _texts(kids.get("KeywordList", ()), "Keyword", words)
+    _texts(_tagged(kids.get("KeywordList", ()), "Keyword"), words)
     return list(words)
 
 
 def _pub_types(kids: dict[str, list[etree._Element]]) -> list[str]:
     # journal articles list them in PublicationTypeList, book documents directly
     types: dict[str, None] = {}
-    _texts(kids.get("PublicationTypeList", ()), "PublicationType", types)
-    for child in kids.get("PublicationType", ()):
-        text = text_of(child)
-        if text:
-            types[text] = None
+    _texts(_tagged(kids.get("PublicationTypeList", ()), "PublicationType"), types)
+    _texts(kids.get("PublicationType", ()), types)
     return list(types)
 
 
@@ -331,10 +327,10 @@ def _pages(kids: dict[str, list[etree._Element]]) -> str:
 def _journal_article(element: etree._Element, wanted: frozenset[RichName] = PUBMED_RICH) -> ArticleRecord:
     top = _by_tag(element)
     citation = _one(top, "MedlineCitation")
-    cited = _by_tag(citation) if citation is not None else _NONE
+    cited = _by_tag(citation)
     data = _by_tag(_one(top, "PubmedData"))
     article = _one(cited, "Article")
-    kids = _by_tag(article) if article is not None else _NONE
+    kids = _by_tag(article)
     record = ArticleRecord()
     _set_ids(record, data.get("ArticleIdList", []), text_of(_one(cited, "PMID")))
     if not record.doi:
