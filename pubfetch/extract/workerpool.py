@@ -85,7 +85,7 @@ def _limit_memory(limit: int) -> None:
 
 def _answer(job: tuple[Callable[..., Any], tuple[Any, ...]], capped: bool, shared: WorkerMapping
             ) -> tuple[OutcomeKind, Any]:
-    """The job's answer (its large bytes taken from the shared memory first). Under an address-space cap, a
+    """The job's answer (its large arguments taken from the shared memory first). Under an address-space cap, a
     SystemError is memory too: C code of an extension (lxml) that fails an allocation may return without setting an
     exception, which Python reports as a SystemError."""
     fn, args = job
@@ -246,7 +246,7 @@ class _Worker:
         self.memory_limit = memory_limit
         self.jobs = 0
         self.ready = False
-        self.shared = SharedArgs()  # large byte arguments go through memory both map (workershare)
+        self.shared = SharedArgs()  # large arguments go through memory both processes map (workershare)
         self.conn, child = ctx.Pipe(duplex=True)
         _widen(self.conn, child)
         self.process = ctx.Process(  # type: ignore[attr-defined]

@@ -53,13 +53,29 @@ class SharedBytes:
 ATTACH = "pubfetch-shared-memory"
 
 
-class SharedArgs:
-    """The parent's side of one worker's shared memory: the memory file and its mapping, made on the first large
-    argument; unusable (every argument through the pipe) where it cannot be made or handed over."""
+class _MemoryFile:
+    """A memory file's descriptor and its mapping, each side's own; closed with the worker."""
 
     def __init__(self) -> None:
         self._fd = -1
         self._map: mmap.mmap | None = None
+
+    def close(self) -> None:
+        if self._map is not None:
+            self._map.close()
+            self._map = None
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = -1
+
+
+class SharedArgs(_MemoryFile):
+    """The parent's side of one worker's shared memory: the memory file and its mapping, made on the first large
+    argument; unusable (every argument through the pipe) where it cannot be made or handed over."""
+
+    def __init__(self) -> None:
+        super().__init__()
         self._usable = hasattr(os, "memfd_create")
 
     def pack(self, args: tuple[Any, ...], conn: Any, pid: int | None, nested: bool = True) -> tuple[Any, ...]:
@@ -86,17 +102,7 @@ class SharedArgs:
     def after_job(self) -> None:
         """Shrink the memory file back to :data:`KEPT` after a job that grew it past that."""
         if self._map is not None and len(self._map) > KEPT:
-            self._map.close()
-            os.ftruncate(self._fd, KEPT)
-            self._map = mmap.mmap(self._fd, KEPT)
-
-    def close(self) -> None:
-        if self._map is not None:
-            self._map.close()
-            self._map = None
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+            self._resize(KEPT)
 
     def _write(self, value: bytes | str, conn: Any, pid: int | None) -> SharedBytes | None:
         text = isinstance(value, str)
@@ -106,10 +112,8 @@ class SharedArgs:
             if self._map is None:
                 self._attach(conn, pid, max(KEPT, _whole_mib(len(value))))
             elif len(value) > len(self._map):
-                self._map.close()
-                os.ftruncate(self._fd, _whole_mib(len(value)))
-                self._map = mmap.mmap(self._fd, _whole_mib(len(value)))
-        except OSError as exc:  # no memory file here, or the socket refuses descriptors: the pipe, as before
+                self._resize(_whole_mib(len(value)))
+        except OSError as exc:  # no memory file here, or the socket refuses descriptors: the pipe then
             log.debug("worker arguments go through the pipe: %s", exc)
             self.close()
             self._usable = False
@@ -120,23 +124,25 @@ class SharedArgs:
 
     def _attach(self, conn: Any, pid: int | None, capacity: int) -> None:
         self._fd = os.memfd_create("pubfetch-worker-args", os.MFD_CLOEXEC)
-        os.ftruncate(self._fd, capacity)
-        self._map = mmap.mmap(self._fd, capacity)
+        self._resize(capacity)
         conn.send(ATTACH)
         reduction.send_handle(conn, self._fd, pid)
+
+    def _resize(self, capacity: int) -> None:
+        """The memory file at ``capacity`` bytes, mapped anew (the worker maps it anew by the marker's capacity)."""
+        if self._map is not None:
+            self._map.close()
+        os.ftruncate(self._fd, capacity)
+        self._map = mmap.mmap(self._fd, capacity)
 
 
 def _whole_mib(size: int) -> int:
     return -(-size // _MIB) * _MIB
 
 
-class WorkerMapping:
+class WorkerMapping(_MemoryFile):
     """The worker's side: the memory file's descriptor, once received, and its mapping at the size the last job
     gave."""
-
-    def __init__(self) -> None:
-        self._fd = -1
-        self._map: mmap.mmap | None = None
 
     def receive(self, conn: Any) -> None:
         """Take the descriptor that follows an :data:`ATTACH` job on the socket."""
@@ -164,12 +170,3 @@ class WorkerMapping:
             self._map = mmap.mmap(self._fd, marker.capacity, access=mmap.ACCESS_READ)
         data = self._map[:marker.size]
         return data.decode("utf-8", "surrogatepass") if marker.text else data
-
-    def close(self) -> None:
-        if self._map is not None:
-            self._map.close()
-            self._map = None
-        if self._fd >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = -1
