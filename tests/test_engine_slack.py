@@ -5,11 +5,13 @@ are driven with a clock the test sets; the batcher is driven directly, its step 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from types import SimpleNamespace
 
 import pytest
 
+from pubfetch.engine import service_batcher
 from pubfetch.engine.service_batcher import BatchedService, Batcher, Step
 from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
 from pubfetch.model.publication import Publication
@@ -373,3 +375,39 @@ def test_a_batch_does_not_wait_for_its_batchs_publications_that_will_not_come_to
     run.batcher.finished(gone)
     thread.join(GUARD_S)
     assert fetched == [[id(learned)], [id(gone)], [id(late)]]
+
+
+def test_a_held_batch_reads_the_hosts_work_once_a_look_not_at_each_request_the_run_sends(monkeypatch):
+    """Reading the hosts' work goes over every publication in flight: a held batch does it every ``HOLD_POLL_S`` (its
+    clock frozen here), not each time another publication sends a request, and still sees at once that nothing else
+    moves."""
+    clock = [100.0]
+    monkeypatch.setattr(service_batcher, "time", SimpleNamespace(monotonic=lambda: clock[0], time=time.time))
+    run = ScriptedBatcher(margin_s=1.0)
+    queued = run.busy_unpaywall(50)  # 5 s of work: the batch holds
+    looks: list[int] = []
+    wakes: list[int] = []
+    slack, moving = run.batcher._slack, run.batcher._moving
+    monkeypatch.setattr(run.batcher, "_slack", lambda *args, **kwargs: looks.append(1) or slack(*args, **kwargs))
+    monkeypatch.setattr(run.batcher, "_moving", lambda: wakes.append(1) or moving())
+    mine = PubState(Publication())
+    run.batcher.start([mine], 1)
+    run.serve(mine)
+    wait_until(lambda: any(batch.held for batch in run.batcher._open.values()), GUARD_S, "the batch held")
+    assert looks == [1]
+    others = run.start(3, 20)
+    for other in others:  # each request sent wakes the held batch, which looks only at what is cheap to see
+        woken = len(wakes)
+        run.batcher.requesting(other, True, "http://pages.test/page")
+        wait_until(lambda: len(wakes) > woken, GUARD_S, "the held batch woken")
+    assert looks == [1] and run.served == []
+    clock[0] += service_batcher.HOLD_POLL_S
+    run.batcher.requesting(others[0], False, "http://pages.test/page")
+    run.batcher.requesting(others[0], True, "http://pages.test/page")
+    wait_until(lambda: len(looks) == 2, GUARD_S, "the next look")
+    assert run.served == []
+    for state in queued + others:  # the clock stands still: nothing else moving is seen without a look being due
+        run.batcher.finished(state)
+    wait_until(lambda: run.served, GUARD_S, "the batch sent")
+    run.join()
+    assert run.served == [[id(mine)]]

@@ -46,7 +46,10 @@ log = logging.getLogger(__name__)
 #: The rank a batch queues with for a host after letting the requests waiting for it go: behind all of them.
 LAST_RANK = 1 << 62
 
-#: How often a batch held for company looks again at the hosts' work (it is also woken when a publication joins).
+#: How often a batch held for company reads the hosts' work again. Its batch filling, a flow urged and nothing else
+#: moving in the run are seen at every wake; the rest of the decision goes over every publication in flight, and done
+#: at each request a run sends it took a third of the interpreter's time from the threads sending them
+#: (docs/benchmarks.md), where the margin it is read against is counted in seconds.
 HOLD_POLL_S = 0.05
 
 #: A batchable step of the chain: serves every publication it is given (each by its own flags), in as few requests
@@ -69,6 +72,7 @@ class _Batch:
     opened: float = field(default_factory=time.time)
     closed: bool = False  # full, or taken: newcomers open another batch
     held: bool = False  # waiting for company (its members are parked: their batch of the run need not wait for them)
+    oldest_flow: int | None = None  # the oldest batch of the run a member is of (an urged one makes it go)
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
@@ -166,7 +170,7 @@ class Batcher:
                 self._cond.notify_all()
 
     def _urged_member(self, batch: _Batch) -> bool:
-        return any((flow := self._flow_of.get(id(state))) is not None and flow <= self._urged for state in batch.states)
+        return batch.oldest_flow is not None and batch.oldest_flow <= self._urged
 
     def _check_releases(self) -> None:
         """Call the release of each flow whose unfinished publications are all parked in held batches (under the
@@ -240,6 +244,9 @@ class Batcher:
                 batch = self._open[step] = _Batch()
                 self._led[id(batch)] = (step, batch, host_key(url))
             batch.states.append(state)
+            flow = self._flow_of.get(id(state))
+            if flow is not None and (batch.oldest_flow is None or flow < batch.oldest_flow):
+                batch.oldest_flow = flow
             if len(batch.states) >= size:
                 self._close(step, batch)
             elif batch.held:
@@ -374,14 +381,18 @@ class Batcher:
         with self._cond:
             self._holding += 1
             try:
+                look_at = 0.0  # when the hosts' work is read again
                 while not batch.closed and not self._urged_member(batch):
-                    slack = self._slack(step, batch, host)
-                    if not holds(slack):
-                        break
+                    now = time.monotonic()
+                    if now >= look_at or not self._moving():
+                        slack = self._slack(step, batch, host)
+                        if not holds(slack):
+                            break
+                        look_at = now + HOLD_POLL_S
                     if not batch.held:
                         batch.held = True
                         self._check_releases()
-                    self._cond.wait(HOLD_POLL_S)
+                    self._cond.wait(max(look_at - now, 0.001))
                 else:
                     slack = None
                 if batch.held:  # why it goes, for reading a run's log beside the server's timeline
@@ -420,10 +431,15 @@ class Batcher:
         upstream = None if nested else self._upstream_s(step, batch, now)
         if upstream is not None:
             feeding = max(feeding or 0.0, upstream)
-        return Slack(moving=bool(self._transit) or bool(self._sending) or self._coming > 0 or upstream is not None,
+        return Slack(moving=self._moving() or upstream is not None,
                      feeding_s=feeding, own_s=self._load.remaining_s(host, now, extra=brings),
                      bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
                      feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound))
+
+    def _moving(self) -> bool:
+        """Whether a publication is on its way, has a request out, or a batch of the run is about to start (under the
+        lock)."""
+        return bool(self._transit) or bool(self._sending) or self._coming > 0
 
     def _feeding_s(self, step: Step, batch: _Batch, now: float) -> float | None:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts
