@@ -15,6 +15,7 @@ from pubfetch.engine import service_batcher
 from pubfetch.engine.service_batcher import BatchedService, Batcher, Step
 from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
 from pubfetch.model.publication import Publication
+from pubfetch.net.urls import host_key
 from pubfetch.resources.pubstate import PubState
 from support.scripted_batcher import GUARD_S, SEARCH, UNPAYWALL, ScriptedBatcher
 from support.waits import wait_until
@@ -411,3 +412,36 @@ def test_a_held_batch_reads_the_hosts_work_once_a_look_not_at_each_request_the_r
     wait_until(lambda: run.served, GUARD_S, "the batch sent")
     run.join()
     assert run.served == [[id(mine)]]
+
+
+def test_near_the_bounds_end_a_batch_goes_while_the_bound_still_has_the_work_it_brings_besides_the_margin():
+    # the batch's publications will bring the bound 5 s of work: it goes before the bound is within that and the margin
+    assert holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=8.0, margin_s=2.0, feeds=50, feeds_s=5.0))
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=6.0, margin_s=2.0, feeds=50, feeds_s=5.0))
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=6.0, margin_s=2.0, feeds=50, feeds_s=5.0,
+                           lighter=True))
+    # a host that has worked less than the bound holds while the bound's work to come outlasts them too
+    assert holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=1.0, margin_s=2.0, ahead_s=30.0, feeds=50,
+                       feeds_s=5.0, lighter=True))
+
+
+def test_once_the_input_is_read_a_batch_counts_what_it_brings_the_bound():
+    """Unpaywall has 1.5 s of work out; nine publications that will ask it (0.9 s) wait for company in a search
+    batch. While the run's input has more batches, the bound's end is not near and the batch holds; once the input is
+    read it goes, though the bound is still more than the margin from its end: held to the margin, its nine requests
+    would come after everything else the bound had."""
+    run = ScriptedBatcher(margin_s=1.0)
+    queued = run.busy_unpaywall(15)
+    run.batcher.streaming(True)
+    batch = run.start(1, 9)
+    for state in batch:
+        run.serve(state)
+    wait_until(lambda: run.batcher.holding == 1 and len(next(iter(run.batcher._open.values())).states) == 9, GUARD_S,
+               "the nine held together")
+    assert run.served == []
+    run.batcher.streaming(False)
+    wait_until(lambda: run.served, GUARD_S, "the batch sent")
+    assert run.batcher._load.out(host_key(UNPAYWALL)) == 15  # the bound had not answered any of its queue yet
+    run.answer(queued)
+    run.join()
+    assert sorted(run.served[0]) == sorted(id(state) for state in batch)

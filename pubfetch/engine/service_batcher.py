@@ -434,7 +434,8 @@ class Batcher:
         return Slack(moving=self._moving() or upstream is not None,
                      feeding_s=feeding, own_s=self._load.remaining_s(host, now, extra=brings),
                      bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
-                     feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound))
+                     feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound),
+                     feeds_s=feeds * self._load.gap_s(bound) if bound is not None and not self._streams else 0.0)
 
     def _moving(self) -> bool:
         """Whether a publication is on its way, has a request out, or a batch of the run is about to start (under the

@@ -49,6 +49,10 @@ class Slack:
         feeds: the requests the batch's publications are expected to make of the bound afterwards (by what the
             publications served by the same step in the same pass did: :class:`LaterHosts`); under one, holding the
             batch cannot starve the bound.
+        feeds_s: the bound's time for those requests, once the run's input is read (0 before: more batches will
+            bring the bound work, so its end is not near): held until the bound was within the margin of its end,
+            the batch would add them to it (the PMC efetch of the publications the search missed: 8 s of Unpaywall's
+            work in the second-pass benchmark).
     """
 
     moving: bool
@@ -59,6 +63,7 @@ class Slack:
     ahead_s: float = 0.0
     feeds: float = 1.0
     lighter: bool = False
+    feeds_s: float = 0.0
 
 
 def holds(slack: Slack) -> bool:
@@ -67,14 +72,17 @@ def holds(slack: Slack) -> bool:
     it at most the margin after the bound (with the work the batches still to come bring the bound, ``ahead_s``), or
     the last publications of its own batches that may still join will be done within the margin and the work the
     batch brings its host fits in it too (going together costs at most the margin). The bound's requests out must
-    outlast the margin, unless the batch's publications will not ask the bound for anything (``feeds``): a batch
-    never holds back what the bound is about to need. A full batch, a run where nothing
-    else moves, or a host that would end a margin after the bound: it goes."""
+    outlast the margin and what the batch's publications will ask of the bound (``feeds_s``), unless they will not
+    ask it for anything (``feeds``): a batch never holds back what the bound is about to need, nor leaves its own
+    share of the bound's work to the bound's end. A host that has worked less than the bound holds while the bound's
+    work, now and from the batches still to come, outlasts the two. A full batch, a run where nothing else moves, or
+    a host that would end a margin after the bound: it goes."""
     if not slack.moving:
         return False
-    if slack.lighter and slack.bound_s > slack.margin_s:
+    before_end = slack.margin_s + slack.feeds_s  # the bound's work the batch must go before, its own included
+    if slack.lighter and slack.bound_s + slack.ahead_s > before_end:
         return True
-    if ((slack.bound_s > slack.margin_s or (slack.feeds < 1 and slack.bound_s > 0))
+    if ((slack.bound_s > before_end or (slack.feeds < 1 and slack.bound_s > 0))
             and slack.bound_s + slack.ahead_s + slack.margin_s > slack.own_s):
         return True
     return slack.feeding_s is not None and slack.feeding_s <= slack.margin_s and slack.own_s < slack.margin_s
