@@ -13,6 +13,7 @@ from support.bulkfiles import medline_set, serve_files
 from support.loopback import LoopbackServer
 
 
+@pytest.mark.slow
 def test_a_listing_gives_only_the_files_not_yet_imported_and_a_download_resumes(
         cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     published = tmp_path / "nlm"

@@ -80,6 +80,7 @@ def test_sigkilled_worker_process_loses_nothing_and_stores_each_id_once(tmp_path
             assert pub is not None and pub.title.content == a.title
 
 
+@pytest.mark.slow
 def test_cli_queue_detach_job_status_and_library(tmp_path: Path, pg_url: str, redis_url: str) -> None:
     """``-db-fetch DB --queue URL`` waits and prints the entries; ``--detach`` prints a job id that ``-job-status``
     reports on; ``fetch_many(ids, db=..., queue=...)`` yields the publications the workers stored."""

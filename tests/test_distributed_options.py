@@ -120,6 +120,7 @@ def test_a_context_a_database_the_workers_cannot_reach_or_their_own_ways_are_ref
         list(pubfetch.fetch_many(["not-an-id"], db=str(tmp_path / "pubs.db"), queue=NO_BROKER, errors="raise"))
 
 
+@pytest.mark.slow
 def test_the_options_of_a_queued_fetch_do_what_they_do_in_this_process(tmp_path: Path, redis_url: str) -> None:
     db = str(tmp_path / "pubs.db")
     init_store(db).close()

@@ -405,6 +405,7 @@ def test_corpus_pdfminer_fallback_gives_the_same_metadata_and_its_own_layout(
     assert first_page.pages == 18 and first_page.text.endswith("OPEN ACCESS")
 
 
+@pytest.mark.slow
 def test_corpus_pdfium_text_has_the_words_of_pdfminer(corpus_pdf: dict[str, bytes],
                                                      pdfminer_read: Callable[[str], PdfContent]) -> None:
     """PDFium's text holds (nearly) every word pdfminer.six finds: 99 % or more of its words of two letters or more,

@@ -101,6 +101,7 @@ def test_the_example_file_holds_a_few_dozen_ids_of_every_kind() -> None:
     assert len({i.pmid or i.pmcid or i.doi for i in ids}) == len(ids)
 
 
+@pytest.mark.slow
 def test_quick_start_creates_the_database_and_a_second_run_skips_what_is_complete(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     argv = quickstart_command()

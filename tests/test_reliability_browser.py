@@ -27,6 +27,7 @@ def can_unshare_network() -> bool:
     return done.returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_chromium() is None, reason="no Chromium found")
 @pytest.mark.skipif(not can_unshare_network(), reason="needs `unshare -rn` and `ip` (a network namespace)")
 def test_rendered_pages_cannot_reach_loopback_by_websocket_worker_or_redirect():

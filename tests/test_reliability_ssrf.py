@@ -239,6 +239,7 @@ def test_cli_refuses_private_links_unless_allow_private_addresses(tmp_path, monk
 KEY = "ncbi0123456789abcdefSECRETKEY"
 
 
+@pytest.mark.slow
 def test_api_key_reaches_ncbi_but_no_log_database_json_or_warc(tmp_path, monkeypatch, capsys):
     with SyntheticServices(60) as services:
         for name, value in vars(services.endpoints()).items():

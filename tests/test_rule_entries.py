@@ -63,6 +63,7 @@ def test_untested_exactly_when_no_page_is_recorded(corpus_dir: Path) -> None:
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_site_entries_pass_on_recorded_pages(corpus_dir: Path) -> None:
     outcomes = [o for o in journal_outcomes(RULES, corpus_pages(corpus_dir)) if o.status != "untested"]
     assert len(outcomes) >= 40
