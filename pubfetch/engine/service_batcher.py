@@ -47,9 +47,9 @@ log = logging.getLogger(__name__)
 LAST_RANK = 1 << 62
 
 #: How often a batch held for company reads the hosts' work again. Its batch filling, a flow urged and nothing else
-#: moving in the run are seen at every wake; the rest of the decision goes over every publication in flight, and done
-#: at each request a run sends it took a third of the interpreter's time from the threads sending them
-#: (docs/benchmarks.md), where the margin it is read against is counted in seconds.
+#: moving in the run are seen at every wake; the rest of the decision goes over every publication in flight, and read
+#: at each request the run sends it would keep the interpreter from the threads sending them (docs/throughput.md),
+#: where the margin it is read against is counted in seconds.
 HOLD_POLL_S = 0.05
 
 #: A batchable step of the chain: serves every publication it is given (each by its own flags), in as few requests

@@ -51,8 +51,8 @@ class Slack:
             batch cannot starve the bound.
         feeds_s: the bound's time for those requests, once the run's input is read (0 before: more batches will
             bring the bound work, so its end is not near): held until the bound was within the margin of its end,
-            the batch would add them to it (the PMC efetch of the publications the search missed: 8 s of Unpaywall's
-            work in the second-pass benchmark).
+            the batch would add them after everything else the bound had (PMC's efetch of the publications the
+            search missed, each of which asks Unpaywall next).
     """
 
     moving: bool
