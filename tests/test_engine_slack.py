@@ -13,7 +13,7 @@ import pytest
 
 from pubfetch.engine import service_batcher
 from pubfetch.engine.service_batcher import BatchedService, Batcher, Step
-from pubfetch.engine.slack import HostLoad, LaterHosts, Slack, holds
+from pubfetch.engine.slack import RARELY, HostLoad, LaterHosts, Slack, holds
 from pubfetch.model.publication import Publication
 from pubfetch.net.urls import host_key
 from pubfetch.resources.pubstate import PubState
@@ -63,7 +63,29 @@ def test_the_hosts_a_steps_publications_ask_afterwards_are_learned_per_pass_from
     later.served(4, "search")
     later.sent(4, "unpaywall.test")
     assert later.expects(4, "search", "unpaywall.test") == 0.0 and later.expects(4, "search", "doi.test") == 1.0
-    assert later.expects(5, "search", "unpaywall.test") == pytest.approx(2 / 3)  # its first pass: learned
+    # its first pass: learned, publication 4 (not done, asked it after its first pass) counted too
+    assert later.expects(5, "search", "unpaywall.test") == pytest.approx(3 / 4)
+
+
+def test_publications_a_later_step_holds_count_for_it_before_they_are_done():
+    """One publication in ten that PubMed's efetch served comes to PMC's efetch, which holds it for company while the
+    other nine finish: the step is one in ten's, not none's, so that a batch before it expects the company it
+    brings (a share under RARELY is not waited for)."""
+    later = LaterHosts()
+    pmc_step = ("step", "efetch pmc")
+    for state in range(10):
+        later.served(state, "efetch pubmed")
+    later.sent(0, pmc_step)
+    later.sent(0, pmc_step)  # one publication, counted once
+    for state in range(1, 10):
+        later.finished(state)
+    assert later.share(("efetch pubmed", 1), pmc_step) == pytest.approx(1 / 10)
+    assert later.share(("efetch pubmed", 1), pmc_step) >= RARELY
+    later.served(10, "efetch pubmed")
+    assert later.coming(10, pmc_step) == pytest.approx(1 / 10)
+    later.finished(0)  # done at last: counted once, as one of the done
+    assert later.share(("efetch pubmed", 1), pmc_step) == pytest.approx(1 / 10)
+    assert later.share(("efetch pubmed", 1), "unpaywall.test") == 0.0
 
 
 def test_near_the_bounds_end_a_batch_waits_for_its_own_batches_publications_while_its_work_fits_the_margin():

@@ -103,6 +103,7 @@ class LaterHosts:
     def __init__(self) -> None:
         self._done: Counter[Served] = Counter()  # publications done after being served so
         self._asked: dict[Served, Counter[Hashable]] = {}  # of those, how many asked each host afterwards
+        self._live: dict[Served, Counter[Hashable]] = {}  # publications not done yet that asked each host afterwards
         self._states: dict[int, dict[Served, set[Hashable]]] = {}  # publication -> what served it, hosts asked since
         self._asked_by: dict[int, set[Hashable]] = {}  # publication -> every host it asked
 
@@ -115,20 +116,29 @@ class LaterHosts:
 
     def sent(self, state: int, host: Hashable) -> None:
         self._asked_by.setdefault(state, set()).add(host)
-        for hosts in self._states.get(state, {}).values():
-            hosts.add(host)
+        for served, hosts in self._states.get(state, {}).items():
+            if host not in hosts:
+                hosts.add(host)
+                self._live.setdefault(served, Counter())[host] += 1
 
     def finished(self, state: int) -> None:
         self._asked_by.pop(state, None)
         for served, hosts in self._states.pop(state, {}).items():
             self._done[served] += 1
             self._asked.setdefault(served, Counter()).update(hosts)
+            if served in self._live:
+                self._live[served].subtract(hosts)
 
     def share(self, served: Served, host: Hashable) -> float:
-        """The share of the publications served so that asked ``host`` afterwards (1 until any is done: the cautious
-        guess)."""
-        done = self._done[served]
-        return self._asked[served][host] / done if done else 1.0
+        """The share of the publications served so that asked ``host`` afterwards: those done, and those not done
+        that asked it already (1 until there is either: the cautious guess). Counted over the done alone, a later
+        step holding publications for company would look rare to the steps before it for as long as it holds
+        them: those it holds are not done, and of the done few came to it (the search's second pass held while
+        Unpaywall bounds the run, PMC's efetch of the publications the search missed)."""
+        live = self._live[served][host] if served in self._live else 0
+        seen = self._done[served] + live
+        asked = self._asked[served][host] if served in self._asked else 0
+        return (asked + live) / seen if seen else 1.0
 
     def coming(self, state: int, host: Hashable) -> float:
         """How likely publication ``state`` asks ``host`` after what it does now: the share learned for the batched
