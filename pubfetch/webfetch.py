@@ -190,7 +190,7 @@ def _fill_content(ctx: Context, page: Webpage, reading: WebpageReading, selector
         page.content = content.content
         return
     if ctx.rules.webpage_rule(page.final_url) is None:
-        log.warning("no scraping rules for webpage %s", page.final_url)
+        log.info("no scraping rules for webpage %s: read by the generic reader", page.final_url)
     page.title = content.title
     page.content = content.content
     page.license = content.license

@@ -42,7 +42,9 @@ def article_page(run) -> str:
             + "</article></body></html>")
 
 
-def test_the_doi_page_gives_title_text_meta_tags_and_the_pdf_link() -> None:
+def test_the_doi_page_gives_title_text_meta_tags_and_the_pdf_link(caplog: pytest.LogCaptureFixture) -> None:
+    """The page has no scraping rule: the generic reader reads it, an expected event that is no warning."""
+    caplog.set_level(logging.INFO, logger="pubfetch")
     run = fetch_run(2)
     page = publisher(run, article_page(run))
     state = run.pub_state(CLOSED.doi)
@@ -57,6 +59,8 @@ def test_the_doi_page_gives_title_text_meta_tags_and_the_pdf_link() -> None:
     assert [(s.url, s.type) for s in pub.visited_sites] == [(page, PartType.doi)]
     assert [(link.url, link.type) for link in state.links] == [(page + ".pdf", PartType.pdf_citation)]
     assert state.has(PubFlag.DOI)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert any(page in r.getMessage() for r in caplog.records if r.levelno == logging.INFO)
 
 
 def test_a_doi_that_does_not_redirect_fetches_no_page_and_is_no_failure() -> None:

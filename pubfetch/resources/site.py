@@ -158,7 +158,8 @@ def merge_reading(ctx: Context, state: PubState, reading: PageReading, type_: Pa
             apply_record(pub, filled, READER_TYPES, final_url, ctx.args,
                          parts=ctx.parts, ids=False, hold=hold, rich=ctx.rich_parts)
     else:
-        log.warning("no scraping rules for %s", final_url)
+        # no rule and no platform fingerprint: an expected event, which the generic reader is there for
+        log.info("no scraping rules for %s: read by the generic reader", final_url)
         apply_record(pub, reading.record, READER_TYPES, final_url, ctx.args,
                      parts=ctx.parts, ids=False, hold=hold, rich=ctx.rich_parts)
     if reading.meta is not None:
