@@ -298,3 +298,28 @@ def test_every_service_the_requests_are_mapped_to_has_documented_windows():
 
     keys = {key for _, key in ServiceMap.for_endpoints(Endpoints()).prefixes}
     assert keys <= set(DOCUMENTED) - {"host"}
+
+
+def test_a_burst_after_a_pause_keeps_a_second_to_its_count(where):
+    """doi.org's own limit, 20 a second with bursts of 4: requests that come in groups with short pauses between
+    (publications leaving a batched step together) go in a burst after each pause, and a burst on top of the
+    spacing put up to 23 requests into a second, which a server counting 20 per rolling second refuses (HTTP 429).
+    The burst is taken only where the last second has room for it."""
+    limit = Limit.of(DOCUMENTED["doi"].windows, burst=DOCUMENTED["doi"].burst)
+    fake = FakeTime()
+    rl = open_limiter(*where, {"doi": limit}, fake.clock, fake.sleep)
+    times = []
+    for _ in range(40):
+        for _ in range(6):
+            rl.acquire("doi")
+            times.append(fake.now)
+        fake.now += 0.12  # a pause: the schedule has slack for a burst
+    assert most_in_any_span(times, 1.0) <= 20
+    server = ServiceLimit.of(20)
+    assert all(server.admit(t) for t in times)  # as the benchmark's doi.org counts them: none refused
+    # the burst is still there after a real pause, and the requests still go at 20 a second when they can
+    fake.now += 5
+    first = fake.now
+    assert [rl.acquire("doi") for _ in range(4)] == [0.0] * 4
+    assert fake.now == first
+    assert rl.acquire("doi") == pytest.approx(1.05 / 20)

@@ -107,12 +107,16 @@ class Limit:
         """A service's limits as ``(count, seconds)`` windows, every one held: ``Limit.of([(10, 1), (500, 60)])`` is
         Europe PMC's 10 a second and 500 a minute. A window of a second or less spaces the requests (``rate``, after
         ``burst`` at once), a day's is a quota per UTC day (``daily``), and any other is held over a rolling span.
-        Without a window of a second the requests are not spaced, only held to the longer windows."""
+        Without a window of a second the requests are not spaced, only held to the longer windows. With a burst, a
+        window of a second is held over a rolling span too: a burst after a short pause, on top of the spacing, would
+        put up to ``burst`` - 1 more than its count into a second."""
         rate, daily, rolling = math.inf, 0, set()
         for count, seconds in windows:
             check_window(count, seconds)
             if seconds <= 1:
                 rate = min(rate, count / seconds)
+                if burst > 1:
+                    rolling.add((int(count), float(seconds)))
             elif seconds == DAY:
                 daily = min(daily or count, count)
             else:
