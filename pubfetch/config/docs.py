@@ -89,16 +89,16 @@ _RATE_LIMITS = """\
 ## Shared rate limits
 
 Rate limits shared by every pubfetch process and thread on the machine (a small SQLite file; one request's permit is
-one short transaction), or by every machine (`rate_db: redis://host:6379/N`). Each service is held to every window its
-operator documents, together: a window of a second spaces the requests (`(1 + 5 %) / rate` apart, after the burst;
-with a burst it is held as a rolling window too, so that a burst after a short pause never puts more than its count
-into a second), a longer one is a rolling window (no span of its length, plus 50 ms of slack, ever holds more than
-its count, however the requests bunched before), and a day's is a quota per UTC day (counted; a warning at 90 %, refused beyond). A 429
-with Retry-After holds back every process (a 503 only the request that got it). Several pipeline jobs can therefore
-run pubfetch at once without provoking HTTP 429. Library calls (`fetch`, `fetch_many`) use the same limits by default
-(`rate_limits=False` to opt out). No wait for a permit is longer than an hour: a schedule more than an hour ahead, or
-a day's count above the quota, was not written by a limiter (the file or Redis is shared) and is reset, with one
-warning per service.
+one short transaction), or by every machine (`rate_db: redis://host:6379/N`). Each service is held to every window
+its operator documents, together: a window of a second spaces the requests (`(1 + 5 %) / rate` apart, after the
+burst; with a burst it is held as a rolling window too, so that a burst after a short pause never puts more than its
+count into a second), a longer one is a rolling window (no span of its length, plus 50 ms of slack, ever holds more
+than its count, however the requests bunched before), and a day's is a quota per UTC day (counted; a warning at 90
+%, refused beyond). A 429 with Retry-After holds back every process (a 503 only the request that got it). Several
+pipeline jobs can therefore run pubfetch at once without provoking HTTP 429. Library calls (`fetch`, `fetch_many`)
+use the same limits by default (`rate_limits=False` to opt out). No wait for a permit is longer than an hour: a
+schedule more than an hour ahead, or a day's count above the quota, was not written by a limiter (the file or Redis
+is shared) and is reset, with one warning per service.
 
 `rate_windows` replaces a service's windows (`{europepmc: "5/s, 200/min"}`; a key `host:NAME` limits one host of its
 own). Changed windows are counted afresh.
