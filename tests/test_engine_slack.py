@@ -467,3 +467,58 @@ def test_once_the_input_is_read_a_batch_counts_what_it_brings_the_bound():
     run.answer(queued)
     run.join()
     assert sorted(run.served[0]) == sorted(id(state) for state in batch)
+
+
+def test_near_the_bounds_end_a_lighter_batch_waits_for_an_earlier_steps_batch_going_and_a_pulled_one_goes():
+    # an earlier step's batch is going with publications that will come: a host lighter than the bound waits for it
+    assert holds(Slack(moving=True, feeding_s=None, own_s=8.0, bound_s=1.0, margin_s=2.0, lighter=True, upstream_s=0.3))
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=8.0, bound_s=1.0, margin_s=2.0, upstream_s=0.3))
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=8.0, bound_s=1.0, margin_s=2.0, lighter=True,
+                           upstream_s=2.5))  # it would come too late
+    # a batch that a later step's batch about to go pulls goes, however much work the bound has
+    assert not holds(Slack(moving=True, feeding_s=None, own_s=0.5, bound_s=10.0, margin_s=2.0, pulled=True))
+    assert holds(Slack(moving=True, feeding_s=0.5, own_s=0.5, bound_s=10.0, margin_s=2.0, pulled=True))  # stragglers
+
+
+def test_a_later_steps_batch_about_to_go_pulls_a_held_search_carrying_another_batchs_publication_for_it():
+    """Once the input is read, a held efetch (three publications of batch 1, each to ask Unpaywall after it) and a
+    held search (a first pass of batch 2 that will come to the efetch, and a second pass that will not ask Unpaywall)
+    wait while Unpaywall bounds the run. The efetch's publications bring Unpaywall more work than the search's, so it
+    would go first, at 1.2 s of Unpaywall's work left: it pulls the search along and waits for it, and the first pass
+    rides in its request instead of going alone after the bound's end."""
+    run = ScriptedBatcher(margin_s=1.0)
+    efetch = BatchedService(lambda ctx: "http://eutils.test/efetch", lambda ctx: 10)
+    fetched: list[list[int]] = []
+
+    def fetch(ctx: object, states: Sequence[PubState]) -> None:
+        fetched.append([id(state) for state in states])
+
+    def walk(state: PubState, steps: Sequence[tuple[Step, BatchedService]]) -> None:
+        for step, service in steps:
+            run.batcher.serve(step, service, state)
+        run.batcher.finished(state)
+
+    queued = run.busy_unpaywall(20, flow=3)  # 2 s of work
+    early = run.start(1, 3)
+    first_pass, second_pass = run.start(2, 2)
+    run.batcher.requesting(second_pass, True, UNPAYWALL)  # it asked Unpaywall in its first pass
+    run.now += 0.1
+    run.batcher.requesting(second_pass, False, UNPAYWALL)
+    threads = [threading.Thread(target=walk, args=(state, [(run.step, run.service)]))
+               for state in (first_pass, second_pass)]
+    threads[0] = threading.Thread(target=walk, args=(first_pass, [(run.step, run.service), (fetch, efetch)]))
+    threads += [threading.Thread(target=walk, args=(state, [(fetch, efetch)])) for state in early]
+    threads[0].start()
+    wait_until(lambda: run.batcher._open, GUARD_S, "the search batch opened")  # the search comes first in the chain
+    for thread in threads[1:]:
+        thread.start()
+    wait_until(lambda: run.batcher.holding == 2 and sum(len(b.states) for b in run.batcher._open.values()) == 5,
+               GUARD_S, "the search and the efetch held")
+    assert run.served == [] and fetched == []
+    run.answer(queued[:8])  # 1.2 s left: the efetch's three (0.3 s) and the margin no longer fit, the search's one does
+    wait_until(lambda: fetched, GUARD_S, "the efetch sent")
+    run.answer(queued[8:])
+    for thread in threads:
+        thread.join(GUARD_S)
+    assert [sorted(batch) for batch in run.served] == [sorted([id(first_pass), id(second_pass)])]
+    assert [sorted(batch) for batch in fetched] == [sorted(id(state) for state in [*early, first_pass])]

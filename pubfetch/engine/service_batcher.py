@@ -16,8 +16,9 @@ arrival opens a new one.
 Before it queues, a partial batch may wait for company while waiting is free: while another host bounds the run and
 still has more work before it than the batch brings its own, or while the last publications of its own batch of the
 run are within a margin of it (:mod:`pubfetch.engine.slack`; never when nothing else in the run moves), or while
-a batch of an earlier step that is not held, or is about to go, carries publications of its own batches of the run
-that will come to it (the rest of a batch of the run that a search's company split off). Otherwise a
+a batch of an earlier step that is not held, or is about to go, carries publications that will come to it (the rest
+of a batch of the run that a search's company split off); near the bound's end a batch about to go pulls the held
+batches of earlier steps carrying publications for it along (:mod:`pubfetch.engine.company`). Otherwise a
 publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
 doing (the second pass of one publication does not wait for the first pass of the others), and the stragglers of a
 batch ride with the next request to the same endpoint: one batcher serves every batch of a run in flight
@@ -34,9 +35,9 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 
-from pubfetch.engine.slack import RARELY, HostLoad, LaterHosts, Slack, holds
+from pubfetch.engine.company import Batch, BatchedService, CompanyLook, Step, reaching
+from pubfetch.engine.slack import HostLoad, LaterHosts, holds
 from pubfetch.net.urls import host_key
 from pubfetch.resources.base import Context
 from pubfetch.resources.pubstate import PubState
@@ -52,32 +53,7 @@ LAST_RANK = 1 << 62
 #: where the margin it is read against is counted in seconds.
 HOLD_POLL_S = 0.05
 
-#: A batchable step of the chain: serves every publication it is given (each by its own flags), in as few requests
-#: as it can.
-Step = Callable[[Context, Sequence[PubState]], None]
-
-
-@dataclass(frozen=True)
-class BatchedService:
-    """What the batcher needs to know of a batchable step: the URL whose host and rate limit its requests use, and
-    the most publications one of its requests may carry."""
-
-    url: Callable[[Context], str]
-    size: Callable[[Context], int]
-
-
-@dataclass
-class _Batch:
-    states: list[PubState] = field(default_factory=list)
-    opened: float = field(default_factory=time.time)
-    closed: bool = False  # full, or taken: newcomers open another batch
-    held: bool = False  # waiting for company (its members are parked: their batch of the run need not wait for them)
-    oldest_flow: int | None = None  # the oldest batch of the run a member is of (an urged one makes it go)
-    done: threading.Event = field(default_factory=threading.Event)
-    error: BaseException | None = None
-
-
-class Batcher:
+class Batcher(CompanyLook):
     """The open batch of each batchable step, shared by the flows of a run, and the publications on their way.
 
     Args:
@@ -112,7 +88,7 @@ class Batcher:
         self._after: dict[int, tuple[Step, str]] = {}  # state -> the step that last served it, and its host
         self._follow_ups: dict[Step, list[int]] = {}  # step -> [publications served, their requests to its host after]
         self._cond = threading.Condition()
-        self._open: dict[Step, _Batch] = {}
+        self._open: dict[Step, Batch] = {}
         self._transit: set[int] = set()
         self._order: dict[int, tuple[int, int]] = {}
         self._flow_of: dict[int, int] = {}
@@ -122,12 +98,13 @@ class Batcher:
         self._coming = 0  # batches of the run being read, about to start
         self._streams = 0  # runs whose input has more batches to come
         self._flows: set[int] = set()  # the flows started, for the work one of them brings a host
-        self._led: dict[int, tuple[Step, _Batch, str]] = {}  # batches being led (gathering to answered): step, host
+        self._led: dict[int, tuple[Step, Batch, str]] = {}  # batches being led (gathering to answered): step, host
         self._rank = {step: index for index, step in enumerate(order)}  # step -> its place in the chain
         self._asking: dict[int, list[int]] = {}  # leader -> the batch's members, while its step sends the request
         self._riders = dict(riders or {})
         self._states: dict[int, PubState] = {}  # the publications started and not finished, for riders
         self._sizes: dict[Step, int] = {}
+        self._pulled_members: set[int] = set()  # a pulled batch's publications, until they reach a step or are done
 
     # ------------------------------------------------------------------------------------------ publications' moves
 
@@ -169,7 +146,7 @@ class Batcher:
                 self._urged = flow
                 self._cond.notify_all()
 
-    def _urged_member(self, batch: _Batch) -> bool:
+    def _urged_member(self, batch: Batch) -> bool:
         return batch.oldest_flow is not None and batch.oldest_flow <= self._urged
 
     def _check_releases(self) -> None:
@@ -216,6 +193,7 @@ class Batcher:
         """``state`` is done: forgotten."""
         with self._cond:
             self._transit.discard(id(state))
+            self._pulled_members.discard(id(state))
             self._states.pop(id(state), None)
             self._order.pop(id(state), None)
             self._flow_of.pop(id(state), None)
@@ -235,13 +213,14 @@ class Batcher:
         with self._cond:
             self._sizes[step] = size
             self._transit.discard(id(state))
+            self._pulled_members.discard(id(state))
             self._after.pop(id(state), None)
             self._later.sent(id(state), reaching(step))
             self._rank.setdefault(step, len(self._rank))
             batch = self._open.get(step)
             leader = batch is None
             if batch is None:
-                batch = self._open[step] = _Batch()
+                batch = self._open[step] = Batch()
                 self._led[id(batch)] = (step, batch, host_key(url))
             batch.states.append(state)
             flow = self._flow_of.get(id(state))
@@ -259,7 +238,7 @@ class Batcher:
         if batch.error is not None:
             raise batch.error
 
-    def _lead(self, step: Step, url: str, batch: _Batch) -> None:
+    def _lead(self, step: Step, url: str, batch: Batch) -> None:
         _, _, host = self._led[id(batch)]
         try:
             self._settle(batch)
@@ -310,6 +289,8 @@ class Batcher:
         finally:
             with self._cond:
                 self._transit.update(id(r) for r in batch.states)  # released together: on their way again
+                if batch.pulled:
+                    self._pulled_members.update(id(r) for r in batch.states)
                 self._led.pop(id(batch), None)
             batch.done.set()
 
@@ -367,13 +348,7 @@ class Batcher:
                 self._after[id(state)] = (step, host)
                 self._later.served(id(state), step)
 
-    def _follow_up_share(self, step: Step) -> float:
-        """Requests to the step's host per publication it served, so far (1 until it served any: the cautious
-        guess)."""
-        served, follow_ups = self._follow_ups.get(step, (0, 0))
-        return follow_ups / served if served else 1.0
-
-    def _hold(self, step: Step, batch: _Batch, host: str) -> None:
+    def _hold(self, step: Step, batch: Batch, host: str) -> None:
         """Keep a partial batch open while waiting for company is free (:func:`~pubfetch.engine.slack.holds`): until it
         is full, nothing else in the run moves, or its host would need longer than the busiest other host."""
         if self.margin_s < 0:
@@ -387,6 +362,7 @@ class Batcher:
                     if now >= look_at or not self._moving():
                         slack = self._slack(step, batch, host)
                         if not holds(slack):
+                            batch.pulled = slack.pulled
                             break
                         look_at = now + HOLD_POLL_S
                     if not batch.held:
@@ -396,14 +372,15 @@ class Batcher:
                 else:
                     slack = None
                 if batch.held:  # why it goes, for reading a run's log beside the server's timeline
-                    log.debug("held batch of %d for %s goes: %s (bound %s)", len(batch.states), host,
+                    log.debug("held batch of %d for %s (%s) goes: %s (bound %s)", len(batch.states), host,
+                              getattr(step, "__name__", step),
                               "full" if batch.closed else "urged" if slack is None else slack,
                               self._load.bound(other_than=host))
             finally:
                 batch.held = False
                 self._holding -= 1
 
-    def _holds_now(self, step: Step, batch: _Batch, host: str) -> bool:
+    def _holds_now(self, step: Step, batch: Batch, host: str) -> bool:
         """Whether the batch would be held for company now (:meth:`_hold`'s first look)."""
         if self.margin_s < 0:
             return False
@@ -416,82 +393,12 @@ class Batcher:
         with self._cond:
             return self._holding
 
-    def _slack(self, step: Step, batch: _Batch, host: str, nested: bool = False) -> Slack:
-        """What the decision to hold ``batch`` looks at. ``nested``: foreseeing an earlier step's held batch for a
-        later one (:meth:`_upstream_s`), whose own earlier steps are left out."""
-        now = self._clock()
-        brings = 1 + self._follow_up_share(step) * len(batch.states)
-        bound = self._load.bound(other_than=host)
-        ahead = 0.0
-        if bound is not None and self._streams > 0 and self._load.worked_s(host) < self._load.worked_s(bound):
-            ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
-        feeds = (sum(self._later.expects(id(state), step, bound) for state in batch.states)
-                 if bound is not None else 0.0)
-        feeding = self._feeding_s(step, batch, now)
-        upstream = None if nested else self._upstream_s(step, batch, now)
-        if upstream is not None:
-            feeding = max(feeding or 0.0, upstream)
-        return Slack(moving=self._moving() or upstream is not None,
-                     feeding_s=feeding, own_s=self._load.remaining_s(host, now, extra=brings),
-                     bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
-                     feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound),
-                     feeds_s=feeds * self._load.gap_s(bound) if bound is not None and not self._streams else 0.0)
-
-    def _moving(self) -> bool:
-        """Whether a publication is on its way, has a request out, or a batch of the run is about to start (under the
-        lock)."""
-        return bool(self._transit) or bool(self._sending) or self._coming > 0
-
-    def _feeding_s(self, step: Step, batch: _Batch, now: float) -> float | None:
-        """When the publications of the batch's own batches of the run that may still join are done with their hosts
-        at the latest (0: some on their way, none with a request out; ``None``: none may join). A publication whose
-        like hardly ever came to the step after the step that served it last (:meth:`LaterHosts.coming`) will not
-        join: the batch does not wait for it."""
-        flows = {self._flow_of.get(id(state)) for state in batch.states}
-        reached = reaching(step)
-
-        def may_join(state: int) -> bool:
-            return self._flow_of.get(state) in flows and self._later.coming(state, reached) >= RARELY
-
-        latest = 0.0 if any(may_join(state) for state in self._transit) else None
-        for state, out in self._sending.items():
-            if not may_join(state):
-                continue
-            for sent_to, started in out:
-                left = self._load.serving_s(sent_to, started, now, self.margin_s)
-                if left is not None:
-                    latest = max(latest or 0.0, left)
-        return latest
-
-    def _upstream_s(self, step: Step, batch: _Batch, now: float) -> float | None:
-        """When the batches of earlier steps (in the chain's order) that carry publications of the batch's own
-        batches of the run expected to come to this step afterwards (:meth:`LaterHosts.expects`) will have been
-        answered, by their hosts' work (``None``: none). Such a batch counts while it is not held for company
-        (gathering, queued for its host, asked), or is held but would no longer be (it goes with its next look, woken
-        most likely by what woke this one: nothing else moving lets both go at once). A search split in two by the
-        company it held for would otherwise split the efetch after it the same way; earlier steps only, so that two
-        batches never wait for each other."""
-        rank = self._rank.get(step, 0)
-        flows = {self._flow_of.get(id(state)) for state in batch.states}
-        reached = reaching(step)
-        latest = None
-        for other_step, other, host in self._led.values():
-            if other is batch or self._rank.get(other_step, rank) >= rank:
-                continue
-            if other.held and not other.closed and holds(self._slack(other_step, other, host, nested=True)):
-                continue
-            coming = sum(self._later.expects(id(state), other_step, reached) for state in other.states
-                         if self._flow_of.get(id(state)) in flows)
-            if coming >= 1:
-                latest = max(latest or 0.0, self._load.remaining_s(host, now, extra=0 if other.closed else 1))
-        return latest
-
     def _turn(self, url: str) -> contextlib.AbstractContextManager[Callable[[], None]]:
         turn = getattr(self.ctx.client, "turn", None)
         return turn(url) if turn is not None else _no_turn()
 
     @contextlib.contextmanager
-    def _behind_all(self, behind: bool, batch: _Batch) -> Iterator[None]:
+    def _behind_all(self, behind: bool, batch: Batch) -> Iterator[None]:
         """While ``behind``, the batch queues for its host behind every request waiting for it, whatever their
         batch's rank: it let them go, and ahead of another batch's request it would only take the connection back
         before that one had it (two batches ranked ahead of the request would hand it to each other for ever)."""
@@ -505,7 +412,7 @@ class Batcher:
         finally:
             self._rank_as(batch)
 
-    def _rank_as(self, batch: _Batch) -> None:
+    def _rank_as(self, batch: Batch) -> None:
         """The leader's thread ranked by its batch again (as the flow ranks it: its later requests keep their
         place)."""
         rank = getattr(self.ctx.client, "rank_thread", None)
@@ -522,7 +429,7 @@ class Batcher:
         with self._cond:
             return slots.waiting(url) > self._leaders_queued[host]
 
-    def _settle(self, batch: _Batch, same_flows: bool = False) -> None:
+    def _settle(self, batch: Batch, same_flows: bool = False) -> None:
         """Wait until the batch is full or no publication is on its way to a step: before queueing for the host (so
         that the host serves others meanwhile), and once it has the host, for those of the batch's own batches of
         the run (one just out of the request before, on the same host, may be coming here; the publications of
@@ -535,22 +442,16 @@ class Batcher:
                     return
                 self._cond.wait(remaining)
 
-    def _on_their_way(self, batch: _Batch, same_flows: bool) -> bool:
+    def _on_their_way(self, batch: Batch, same_flows: bool) -> bool:
         if not same_flows:
             return bool(self._transit)
         flows = {self._flow_of.get(id(state)) for state in batch.states}
         return any(self._flow_of.get(state_id) in flows for state_id in self._transit)
 
-    def _close(self, step: Step, batch: _Batch) -> None:
+    def _close(self, step: Step, batch: Batch) -> None:
         batch.closed = True
         if self._open.get(step) is batch:
             del self._open[step]
-
-
-def reaching(step: Step) -> tuple[str, Step]:
-    """What :class:`~pubfetch.engine.slack.LaterHosts` records for a publication joining ``step``'s batch, beside the
-    hosts it asks: which steps a step's publications come to afterwards is learned as the hosts are."""
-    return "step", step
 
 
 @contextlib.contextmanager

@@ -53,6 +53,13 @@ class Slack:
             bring the bound work, so its end is not near): held until the bound was within the margin of its end,
             the batch would add them after everything else the bound had (PMC's efetch of the publications the
             search missed, each of which asks Unpaywall next).
+        upstream_s: when the batches of earlier steps that carry publications expected to come to this one and are
+            going (or, once this batch would go by the bound, are held: it pulls them) will have been answered, by
+            their hosts' work (``None``: none).
+        pulled: a batch of a later step that its publications are expected to reach would go now by the bound, the
+            run's input read: this batch goes with it, so that what it carries for that step is not left to a
+            request of its own after the bound's end (PMC's efetch at the end of a run, and a held search carrying
+            the last first passes the efetch's share would otherwise leave behind).
     """
 
     moving: bool
@@ -64,6 +71,8 @@ class Slack:
     feeds: float = 1.0
     lighter: bool = False
     feeds_s: float = 0.0
+    upstream_s: float | None = None
+    pulled: bool = False
 
 
 def holds(slack: Slack) -> bool:
@@ -75,14 +84,18 @@ def holds(slack: Slack) -> bool:
     outlast the margin and what the batch's publications will ask of the bound (``feeds_s``), unless they will not
     ask it for anything (``feeds``): a batch never holds back what the bound is about to need, nor leaves its own
     share of the bound's work to the bound's end. A host that has worked less than the bound holds while the bound's
-    work, now and from the batches still to come, outlasts the two. A full batch, a run where nothing else moves, or
-    a host that would end a margin after the bound: it goes."""
+    work, now and from the batches still to come, outlasts the two, and while an earlier step's batch that brings it
+    publications is on its way within the margin (``upstream_s``). A batch ``pulled`` by a later step's batch goes
+    as soon as its own stragglers allow. A full batch, a run where nothing else moves, or a host that would end a
+    margin after the bound: it goes."""
     if not slack.moving:
         return False
-    before_end = slack.margin_s + slack.feeds_s  # the bound's work the batch must go before, its own included
-    if slack.lighter and slack.bound_s + slack.ahead_s > before_end:
+    if slack.lighter and slack.upstream_s is not None and slack.upstream_s <= slack.margin_s:
         return True
-    if ((slack.bound_s > before_end or (slack.feeds < 1 and slack.bound_s > 0))
+    before_end = slack.margin_s + slack.feeds_s  # the bound's work the batch must go before, its own included
+    if not slack.pulled and slack.lighter and slack.bound_s + slack.ahead_s > before_end:
+        return True
+    if (not slack.pulled and (slack.bound_s > before_end or (slack.feeds < 1 and slack.bound_s > 0))
             and slack.bound_s + slack.ahead_s + slack.margin_s > slack.own_s):
         return True
     return slack.feeding_s is not None and slack.feeding_s <= slack.margin_s and slack.own_s < slack.margin_s
