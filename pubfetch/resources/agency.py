@@ -46,12 +46,23 @@ def fetch_agencies(ctx: Context, states: Sequence[PubState]) -> None:
             state.set(PubFlag.DOI_AGENCY)
             prefixes.append(prefix_of(state.pub.doi.content))
     missing = [p for p in dict.fromkeys(prefixes) if p not in ctx.doi_agencies]
+    mine, theirs = ctx.agency_lookups.claim(missing)
+    try:
+        _look_up(ctx, [p for p in mine if p not in ctx.doi_agencies])  # found by another since: not asked again
+    finally:
+        ctx.agency_lookups.release(mine)
+    for answer in theirs:  # another batch of the run is asking for these prefixes now
+        answer.wait()
+
+
+def _look_up(ctx: Context, prefixes: list[str]) -> None:
+    """The agencies of ``prefixes``: from the database, else from doi.org; kept in both."""
     cache = ctx.agency_cache
-    if cache is not None and missing:
-        ctx.doi_agencies.update(cache.get_agencies(missing))
-        missing = [p for p in missing if p not in ctx.doi_agencies]
+    if cache is not None and prefixes:
+        ctx.doi_agencies.update(cache.get_agencies(prefixes))
+        prefixes = [p for p in prefixes if p not in ctx.doi_agencies]
     found: dict[str, str] = {}
-    for chunk in chunks(missing, PREFIXES_PER_REQUEST):
+    for chunk in chunks(prefixes, PREFIXES_PER_REQUEST):
         url = ctx.endpoints.doi + "ra/" + ",".join(chunk)
         result = ctx.client.get(url, headers={"Accept": "application/json"})
         if not result.ok:

@@ -86,6 +86,37 @@ class RunMakers:
     pool: Callable[[], ThreadPoolExecutor]
 
 
+class Lookups:
+    """The keys some thread of the run is looking up now: a thread needing one of them waits for that answer instead
+    of asking for it again (two batches of a run at the DOI agency step while the first lookup of their prefixes is
+    out)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[str, threading.Event] = {}
+
+    def claim(self, keys: Iterable[str]) -> tuple[list[str], list[threading.Event]]:
+        """The keys this thread looks up (it must :meth:`release` them), and the answers of other threads to wait
+        for."""
+        mine: list[str] = []
+        theirs: list[threading.Event] = []
+        with self._lock:
+            for key in keys:
+                pending = self._pending.get(key)
+                if pending is None:
+                    self._pending[key] = threading.Event()
+                    mine.append(key)
+                else:
+                    theirs.append(pending)
+        return mine, theirs
+
+    def release(self, keys: Iterable[str]) -> None:
+        """This thread's lookups are done (found or not): the threads waiting for them go on."""
+        with self._lock:
+            for key in keys:
+                self._pending.pop(key).set()
+
+
 class _Made:
     """What a run's makers made, shared by the run's context and every step's view of it (:meth:`Context.step`)."""
 
@@ -117,6 +148,8 @@ class Context:
         self._warned: set[str] = set()
         #: DOI registration agencies by DOI prefix, looked up once per run (``pubfetch.resources.agency``)
         self.doi_agencies: dict[str, str] = {}
+        #: the prefixes being looked up now (a batch of the run waits for another's answer rather than ask again)
+        self.agency_lookups = Lookups()
         #: where they are kept between runs (the run's database), if anywhere
         self.agency_cache: AgencyCache | None = None
         console.install()  # the run's warnings say they are pubfetch's, in a program that set up no logging
