@@ -129,25 +129,30 @@ class CompanyLook:
         return latest
 
     def _upstream_s(self, step: Step, batch: Batch, now: float) -> float | None:
-        """When the batches of earlier steps (in the chain's order) that carry publications expected to come to this
-        step afterwards (:meth:`LaterHosts.expects`) will have been answered, by their hosts' work (``None``: none).
-        Such a batch counts while it is not held for company (gathering, queued for its host, asked), or is held but
-        would no longer be (it goes with its next look, woken most likely by what woke this one), or is held while
-        this batch would go by the bound (:meth:`_ends`: it pulls that one, :meth:`_pulled`); and so do a pulled
-        batch's publications once answered, on their way here. A search split in two by the company it held for would
+        """When the batches of earlier steps (in the chain's order) that carry publications of the batch's own batches
+        of the run expected to come to this step afterwards (:meth:`LaterHosts.expects`) will have been answered, by
+        their hosts' work (``None``: none). Such a batch counts while it is not held for company (gathering, queued for
+        its host, asked), or is held but would no longer be (it goes with its next look, woken most likely by what
+        woke this one). Once this batch would go by the bound (:meth:`_ends`), a batch carrying publications of any
+        batch of the run for it counts too, held or not (it pulls a held one, :meth:`_pulled`), and so do a pulled
+        batch's publications once answered, on their way here; before that, waiting for other batches of the run at
+        a host that may be the bound would idle it. A search split in two by the company it held for would
         otherwise split the efetch after it the same way; earlier steps only, so that two batches never wait for each
         other."""
         ends = functools.cache(lambda: self._ends(step, batch))  # this batch would go now: it pulls the held ones
         rank = self._rank.get(step, 0)
+        flows = {self._flow_of.get(id(state)) for state in batch.states}
         reached = reaching(step)
         latest = None
         for other_step, other, other_host in self._led.values():
             if other is batch or self._rank.get(other_step, rank) >= rank:
                 continue
-            if sum(self._later.expects(id(state), other_step, reached) for state in other.states) < 1:
-                continue
-            if (other.held and not other.closed and holds(self._slack(other_step, other, other_host, nested=True))
-                    and not ends()):
+            own = sum(self._later.expects(id(state), other_step, reached) for state in other.states
+                      if self._flow_of.get(id(state)) in flows)
+            going = not (other.held and not other.closed
+                         and holds(self._slack(other_step, other, other_host, nested=True)))
+            if not (own >= 1 and going) and not (
+                    ends() and sum(self._later.expects(id(state), other_step, reached) for state in other.states) >= 1):
                 continue
             latest = max(latest or 0.0, self._load.remaining_s(other_host, now, extra=0 if other.closed else 1))
         if latest is None and self._pulled_coming(reached) and ends():
