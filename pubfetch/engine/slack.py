@@ -53,9 +53,9 @@ class Slack:
             bring the bound work, so its end is not near): held until the bound was within the margin of its end,
             the batch would add them after everything else the bound had (PMC's efetch of the publications the
             search missed, each of which asks Unpaywall next).
-        upstream_s: when the batches of earlier steps that carry publications expected to come to this one and are
-            going (or, once this batch would go by the bound, are held: it pulls them) will have been answered, by
-            their hosts' work (``None``: none).
+        upstream_s: when the batches of earlier steps that carry publications of its own batches of the run expected
+            to come to this one and are going will have been answered, by their hosts' work (``None``: none); once
+            this batch would go by the bound, of any batch of the run, held ones too (it pulls them).
         pulled: a batch of a later step that its publications are expected to reach would go now by the bound, the
             run's input read: this batch goes with it, so that what it carries for that step is not left to a
             request of its own after the bound's end (PMC's efetch at the end of a run, and a held search carrying
