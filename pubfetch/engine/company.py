@@ -149,9 +149,9 @@ class CompanyLook:
                 continue
             own = sum(self._later.expects(id(state), other_step, reached) for state in other.states
                       if self._flow_of.get(id(state)) in flows)
-            counts = own >= 1 and not (other.held and not other.closed
-                                       and holds(self._slack(other_step, other, other_host, nested=True)))
-            if not counts and not (
+            going = not (other.held and not other.closed
+                         and holds(self._slack(other_step, other, other_host, nested=True)))
+            if not (own >= 1 and going) and not (
                     ends() and sum(self._later.expects(id(state), other_step, reached) for state in other.states) >= 1):
                 continue
             latest = max(latest or 0.0, self._load.remaining_s(other_host, now, extra=0 if other.closed else 1))
