@@ -16,9 +16,10 @@ arrival opens a new one.
 Before it queues, a partial batch may wait for company while waiting is free: while another host bounds the run and
 still has more work before it than the batch brings its own, or while the last publications of its own batch of the
 run are within a margin of it (:mod:`pubfetch.engine.slack`; never when nothing else in the run moves), or while
-a batch of an earlier step that is not held, or is about to go, carries publications that will come to it (the rest
-of a batch of the run that a search's company split off); near the bound's end a batch about to go pulls the held
-batches of earlier steps carrying publications for it along (:mod:`pubfetch.engine.company`). Otherwise a
+a batch of an earlier step that is not held, or is about to go, carries publications of its own batches of the run
+that will come to it (the rest of a batch of the run that a search's company split off); near the bound's end a batch
+about to go pulls the held batches of earlier steps carrying publications of any batch of the run for it along, and
+waits for them (:mod:`pubfetch.engine.company`). Otherwise a
 publication that reaches a step while the host is idle is asked for at once, whatever the other publications are
 doing (the second pass of one publication does not wait for the first pass of the others), and the stragglers of a
 batch ride with the next request to the same endpoint: one batcher serves every batch of a run in flight
