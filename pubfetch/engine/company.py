@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from pubfetch.engine.slack import RARELY, HostLoad, LaterHosts, Slack, holds
@@ -88,8 +88,7 @@ class CompanyLook:
         ahead = 0.0
         if bound is not None and self._streams > 0 and self._load.worked_s(host) < self._load.worked_s(bound):
             ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
-        feeds = (sum(self._later.expects(id(state), step, bound) for state in batch.states)
-                 if bound is not None else 0.0)
+        feeds = self._expected(batch.states, step, bound) if bound is not None else 0.0
         feeding = self._feeding_s(step, batch, now)
         upstream = None if nested else self._upstream_s(step, batch, now)
         if upstream is not None:
@@ -101,6 +100,11 @@ class CompanyLook:
                      feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound),
                      feeds_s=feeds * self._load.gap_s(bound) if bound is not None and not self._streams else 0.0,
                      upstream_s=upstream)
+
+    def _expected(self, states: Sequence[PubState], step: Step, host: Hashable) -> float:
+        """How many of ``states``, served by ``step`` now, are expected to ask ``host`` (or reach a step) afterwards
+        (:meth:`LaterHosts.expects`)."""
+        return sum(self._later.expects(id(state), step, host) for state in states)
 
     def _moving(self) -> bool:
         """Whether a publication is on its way, has a request out, or a batch of the run is about to start (under the
@@ -147,12 +151,12 @@ class CompanyLook:
         for other_step, other, other_host in self._led.values():
             if other is batch or self._rank.get(other_step, rank) >= rank:
                 continue
-            own = sum(self._later.expects(id(state), other_step, reached) for state in other.states
-                      if self._flow_of.get(id(state)) in flows)
+            own = self._expected([state for state in other.states if self._flow_of.get(id(state)) in flows],
+                                 other_step, reached)
             going = not (other.held and not other.closed
                          and holds(self._slack(other_step, other, other_host, nested=True)))
             if not (own >= 1 and going) and not (
-                    ends() and sum(self._later.expects(id(state), other_step, reached) for state in other.states) >= 1):
+                    ends() and self._expected(other.states, other_step, reached) >= 1):
                 continue
             latest = max(latest or 0.0, self._load.remaining_s(other_host, now, extra=0 if other.closed else 1))
         if latest is None and self._pulled_coming(reached) and ends():
@@ -180,7 +184,7 @@ class CompanyLook:
             if other is batch or self._rank.get(other_step, rank) <= rank or not other.held or other.closed:
                 continue
             reached = reaching(other_step)
-            if sum(self._later.expects(id(state), step, reached) for state in batch.states) < 1:
+            if self._expected(batch.states, step, reached) < 1:
                 continue
             if self._ends(other_step, other):
                 return True
