@@ -226,31 +226,41 @@ def _pubmed_parser_reads(pubmed_parser: ModuleType, with_references: bool, with_
     return read
 
 
+#: Turns of the rows measured beside each other (:func:`measure_interleaved`): the medians of :func:`paired_ratios`
+#: are read from them.
+TURNS = 7
+
+
 def measure_interleaved(sets: list[tuple[str, str, str, list[bytes], Callable[[bytes], int]]], min_seconds: float,
-                        rounds: int = 5, cpu_clocks: dict[str, Callable[[], float]] | None = None
+                        rounds: int = TURNS, cpu_clocks: dict[str, Callable[[], float]] | None = None
                         ) -> list[Throughput]:
     """:func:`measure` of several parsers taking turns (``rounds`` turns of ``min_seconds / rounds`` each), so that
     a machine whose load changes during the measurement changes it for all of them alike; each row keeps its rounds'
-    rates for their medians. ``cpu_clocks``: by kind, the CPU clock of work done partly in worker processes."""
-    totals: list[Throughput] = []
+    rates for their medians and for :func:`paired_ratios`. Every other turn goes through the sets backwards: a row and
+    its yardstick beside it take turns at going first, so that a machine speeding up or slowing down through the run
+    favours neither. ``cpu_clocks``: by kind, the CPU clock of work done partly in worker processes."""
+    totals: list[Throughput | None] = [None] * len(sets)
     for turn in range(rounds):
-        for i, (kind, source, unit, docs, parse) in enumerate(sets):
+        order = list(enumerate(sets))
+        for i, (kind, source, unit, docs, parse) in order if turn % 2 == 0 else reversed(order):
             clock = (cpu_clocks or {}).get(kind, time.process_time)
             part = measure(kind, source, unit, docs, parse, min_seconds / rounds, cpu_clock=clock)
             if part is None:
                 return []
             part.rounds.append((part.rate, part.units / part.cpu_seconds if part.cpu_seconds else 0.0))
-            if turn == 0:
-                totals.append(part)
+            total = totals[i]
+            if total is None:
+                totals[i] = part
             else:
-                total = totals[i]
                 total.documents += part.documents
                 total.size += part.size
                 total.units += part.units
                 total.seconds += part.seconds
                 total.cpu_seconds += part.cpu_seconds
                 total.rounds += part.rounds
-    return totals
+    return [total for total in totals if total is not None]
+
+
 
 
 def pubmed_parser_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
@@ -299,6 +309,59 @@ PDF_PYMUPDF = "PyMuPDF: every page's get_text() (the yardstick)"
 PDF_BATCH = "PDF extraction (pypdfium2), a batch of files in parallel, one per worker of a pool of one per CPU"
 #: copies of the corpus's PDFs in a batch of :data:`PDF_BATCH` (3 files alone would leave a worker idle for long)
 BATCH_COPIES = 4
+#: :mod:`pubmedbench`'s rows compared with pubmed_parser's MEDLINE parser, like for like
+PUBMED_LIKE = "PubMed XML, pubfetch with references and funding (what pubmed_parser reads)"
+PUBMED_LIKE_PP = "PubMed XML, pubmed_parser.parse_medline_xml(reference_list=True), again"
+PUBMED_PLAIN = "PubMed XML, pubfetch without the rich parts"
+PUBMED_PLAIN_PP = "PubMed XML, pubmed_parser.parse_medline_xml (defaults)"
+
+
+#: Each pubfetch row measured in turns beside its yardstick (:func:`paired_ratios`): the issue's goals and the rows
+#: that explain them. PubMed's rows are :mod:`pubmedbench`'s.
+YARDSTICKS = (
+    (PAGE_PATH_RULES, TRAFILATURA_EXTRACT),
+    (PDF_IN_WORKER, PDF_PYMUPDF),
+    (PDF_IN_PROCESS, PDF_PYMUPDF),
+    (JATS_LIKE, JATS_LIKE_PP),
+    (JATS_PLAIN, JATS_PLAIN_PP),
+    (PUBMED_LIKE, PUBMED_LIKE_PP),
+    (PUBMED_PLAIN, PUBMED_PLAIN_PP),
+)
+
+
+@dataclass
+class Paired:
+    """A row beside its yardstick, round by round: the ratios of their rates (wall and CPU) in each turn, taken one
+    right after the other, and the ratio of their medians."""
+
+    kind: str
+    yardstick: str
+    wall: list[float]
+    cpu: list[float]
+    of_medians_wall: float
+    of_medians_cpu: float
+
+    @staticmethod
+    def median(values: list[float]) -> float:
+        return statistics.median(values) if values else 0.0
+
+
+def paired_ratios(results: list[Throughput]) -> list[Paired]:
+    """Each :data:`YARDSTICKS` pair measured in the same turns: on a machine whose speed changes from second to
+    second (a shared virtual machine's did by 1.8x), the ratio within a turn, where the two ran side by side, varies
+    less than either row's own rate; its median over the turns is the figure the goals are read from."""
+    by_kind = {row.kind: row for row in results}
+    out = []
+    for kind, yardstick in YARDSTICKS:
+        row, peer = by_kind.get(kind), by_kind.get(yardstick)
+        if row is None or peer is None or not row.rounds or len(row.rounds) != len(peer.rounds):
+            continue
+        wall = [a[0] / b[0] for a, b in zip(row.rounds, peer.rounds, strict=True) if b[0]]
+        cpu = [a[1] / b[1] for a, b in zip(row.rounds, peer.rounds, strict=True) if b[1]]
+        out.append(Paired(kind, yardstick, wall, cpu,
+                          row.median_rate / peer.median_rate if peer.median_rate else 0.0,
+                          row.median_cpu_rate / peer.median_cpu_rate if peer.median_cpu_rate else 0.0))
+    return out
 
 
 def page_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
@@ -324,7 +387,7 @@ def page_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
     for _kind, _source, _unit, docs, parse in sets[:2]:
         for doc in docs:  # warm up: the rules' selectors compiled, the page workers started
             parse(doc)
-    return measure_interleaved(sets, min_seconds * 2, rounds=5,
+    return measure_interleaved(sets, min_seconds * 2,
                                cpu_clocks={PAGE_PATH_RULES: clock, PAGE_PATH_NO_RULES: clock})
 
 
@@ -375,21 +438,21 @@ def pdf_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
     threads = ThreadPoolExecutor(pool.size, thread_name_prefix="pdfbatch")
     batch, read_batch = _pdf_batch(pool, threads, docs * BATCH_COPIES)
     sets = [(PDF_IN_PROCESS, "corpus", "pages", docs, _pdf_pages),
-            (PDF_IN_WORKER, "corpus", "pages", docs, in_worker),
-            (PDF_BATCH, f"corpus, {BATCH_COPIES} copies", "pages", [batch], read_batch)]
+            (PDF_IN_WORKER, "corpus", "pages", docs, in_worker)]
     try:
         import pymupdf
     except ImportError:
         pymupdf = None
-    if pymupdf is not None:
-        sets.append((PDF_PYMUPDF, "corpus", "pages", docs, _pymupdf_pages(pymupdf)))
+    if pymupdf is not None:  # between the two it is compared with, each turn
+        sets.insert(1, (PDF_PYMUPDF, "corpus", "pages", docs, _pymupdf_pages(pymupdf)))
+    sets.append((PDF_BATCH, f"corpus, {BATCH_COPIES} copies", "pages", [batch], read_batch))
     try:
         _check_worker_code(workers, "pubfetch.extract.pdf")  # and the worker started before the clock runs
         _check_worker_code(pool, "pubfetch.extract.pdf")  # the pool's others fork from the same server
         for _kind, _source, _unit, files, parse in sets:  # one pass each before the clock: libraries and heaps warm
             for doc in files:
                 parse(doc)
-        return measure_interleaved(sets, min_seconds * 2, rounds=5,
+        return measure_interleaved(sets, min_seconds * 2,
                                    cpu_clocks={PDF_IN_WORKER: clock, PDF_BATCH: pool_clock})
     finally:
         threads.shutdown()
@@ -470,10 +533,13 @@ def main() -> int:
         rounds = ", ".join(f"{wall:.0f}/{cpu:.0f}" for wall, cpu in row.rounds)
         print(f"{row.kind}: {row.median_rate:.1f} pages/s wall, {row.median_cpu_rate:.1f} per CPU-second "
               f"(medians of {len(row.rounds)} rounds, wall/CPU: {rounds})")
+    for pair in paired_ratios(list(rows.values())):
+        print(f"{pair.kind} / PyMuPDF, the median of the turns' ratios: {pair.median(pair.wall):.3f} in wall time "
+              f"({min(pair.wall):.3f}-{max(pair.wall):.3f}), {pair.median(pair.cpu):.3f} per CPU-second "
+              f"({min(pair.cpu):.3f}-{max(pair.cpu):.3f}); of the medians: {pair.of_medians_wall:.3f}, "
+              f"{pair.of_medians_cpu:.3f}")
     if PDF_PYMUPDF in rows:
-        worker, yardstick = rows[PDF_IN_WORKER], rows[PDF_PYMUPDF]
-        print(f"worker / PyMuPDF: {worker.median_rate / yardstick.median_rate:.3f} in wall time, "
-              f"{worker.median_cpu_rate / yardstick.median_cpu_rate:.3f} per CPU-second")
+        yardstick = rows[PDF_PYMUPDF]
         if PDF_BATCH in rows:
             batch = rows[PDF_BATCH]
             print(f"batch in parallel ({os.cpu_count()} workers) / PyMuPDF's loop: "

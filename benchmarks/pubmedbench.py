@@ -24,7 +24,17 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from parsebench import Throughput, measure, measure_interleaved
+from parsebench import (
+    PUBMED_LIKE,
+    PUBMED_LIKE_PP,
+    PUBMED_PLAIN,
+    PUBMED_PLAIN_PP,
+    TURNS,
+    Throughput,
+    measure,
+    measure_interleaved,
+    paired_ratios,
+)
 from pubfetch.bulk.gzipped import INFLATER
 from pubfetch.bulk.medline import open_bulk_file
 from pubfetch.extract.pubmed import parse_pubmed_xml
@@ -95,7 +105,7 @@ def _links_alone(sample: bytes) -> Callable[[bytes], int]:
     return read
 
 
-def medline_rows(min_seconds: float, rounds: int = 5) -> list[Throughput]:
+def medline_rows(min_seconds: float, rounds: int = TURNS) -> list[Throughput]:
     """The rows above (the comparisons in ``rounds`` turns); nothing when pubmed_parser is not installed."""
     try:
         import pubmed_parser
@@ -116,13 +126,11 @@ def medline_rows(min_seconds: float, rounds: int = 5) -> list[Throughput]:
              lambda doc: _pubfetch(True)(paths[doc])),
             ("PubMed XML, pubmed_parser.parse_medline_xml(reference_list=True)", source, "records", [compressed],
              lambda doc: _pubmed_parser(pubmed_parser, True)(paths[doc])),
-            ("PubMed XML, pubfetch with references and funding (what pubmed_parser reads)", source, "records",
-             [compressed], lambda doc: _pubfetch(LIKE_PUBMED_PARSER)(paths[doc])),
-            ("PubMed XML, pubmed_parser.parse_medline_xml(reference_list=True), again", source, "records",
-             [compressed], lambda doc: _pubmed_parser(pubmed_parser, True)(paths[doc])),
-            ("PubMed XML, pubfetch without the rich parts", source, "records", [compressed],
-             lambda doc: _pubfetch(False)(paths[doc])),
-            ("PubMed XML, pubmed_parser.parse_medline_xml (defaults)", source, "records", [compressed],
+            (PUBMED_LIKE, source, "records", [compressed], lambda doc: _pubfetch(LIKE_PUBMED_PARSER)(paths[doc])),
+            (PUBMED_LIKE_PP, source, "records", [compressed],
+             lambda doc: _pubmed_parser(pubmed_parser, True)(paths[doc])),
+            (PUBMED_PLAIN, source, "records", [compressed], lambda doc: _pubfetch(False)(paths[doc])),
+            (PUBMED_PLAIN_PP, source, "records", [compressed],
              lambda doc: _pubmed_parser(pubmed_parser, False)(paths[doc])),
         ], min_seconds, rounds=rounds)
     parts = [("funding", grants, True), ("corrections", updates, True), ("references", references, False)]
@@ -154,6 +162,9 @@ def main() -> None:
         per_cpu = [cpu for _, cpu in row.rounds] or [row.units / row.cpu_seconds]
         print(f"{row.kind}: {statistics.median(per_cpu):,.0f} per CPU-second (median of {len(per_cpu)}; "
               f"rounds {', '.join(f'{r:,.0f}' for r in per_cpu)})")
+    for pair in paired_ratios(rows):
+        print(f"{pair.kind} / {pair.yardstick}: {pair.median(pair.cpu):.2f} per CPU-second, the median of the turns' "
+              f"ratios ({min(pair.cpu):.2f}-{max(pair.cpu):.2f}); of the medians {pair.of_medians_cpu:.2f}")
 
 
 if __name__ == "__main__":

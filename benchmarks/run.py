@@ -41,7 +41,7 @@ import results_file
 import workercode
 from economy import economy_runs, economy_table, median_run
 from fetchbench import SERVICES, FetchRun, fetch_run
-from parsebench import Throughput, parse_benchmarks
+from parsebench import Throughput, paired_ratios, parse_benchmarks
 from services import HostedServices
 
 workercode.share_checkout()  # the worker processes import this checkout's pubfetch too
@@ -242,6 +242,23 @@ def parse_table(results: list[Throughput], seconds: float) -> list[str]:
     return out
 
 
+def yardstick_table(results: list[Throughput]) -> list[str]:
+    """Each goal's row beside its yardstick (parsebench.YARDSTICKS): the ratio of their rates in each turn, where the
+    two ran one right after the other, its median and range, and the ratio of the rows' medians above."""
+    out = ["Each row beside its yardstick, turn by turn: the two ran one right after the other in each turn (first "
+           "one, then the other, in alternate turns), so the ratio within a turn is what a machine whose speed "
+           "changes from second to second leaves of it. Above 1: pubfetch is faster.", "",
+           "| pubfetch | yardstick | per CPU-second: median of the turns (range) | per wall second: median (range) "
+           "| ratio of the medians above (CPU, wall) |", "|---|---|---|---|---|"]
+    for pair in paired_ratios(results):
+        cpu = (f"**{pair.median(pair.cpu):.2f}** ({min(pair.cpu):.2f}-{max(pair.cpu):.2f})" if pair.cpu else "")
+        wall = f"**{pair.median(pair.wall):.2f}** ({min(pair.wall):.2f}-{max(pair.wall):.2f})"
+        out.append(f"| {pair.kind} | {pair.yardstick} | {cpu} | {wall} | "
+                   f"{pair.of_medians_cpu:.2f}, {pair.of_medians_wall:.2f} |")
+    out.append("")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -304,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     if "parse" not in opts.skip:
         log("parse throughput")
         results = parse_benchmarks(opts.corpus if opts.corpus.is_dir() else None, opts.parse_seconds)
-        measured["parse"] = {"markdown": parse_table(results, opts.parse_seconds),
+        measured["parse"] = {"markdown": parse_table(results, opts.parse_seconds) + yardstick_table(results),
                              "rows": [{**asdict(r), "rate": r.rate} for r in results]}
     info["load average at end (1/5/15 min)"] = machine.load_average()
     raw_path = opts.out.with_name("results.json")
