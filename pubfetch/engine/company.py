@@ -153,10 +153,9 @@ class CompanyLook:
                 continue
             own = self._expected([state for state in other.states if self._flow_of.get(id(state)) in flows],
                                  other_step, reached)
-            going = not (other.held and not other.closed
-                         and holds(self._slack(other_step, other, other_host, nested=True)))
-            if not (own >= 1 and going) and not (
-                    ends() and self._expected(other.states, other_step, reached) >= 1):
+            going = own >= 1 and not (other.held and not other.closed  # the hold rule read only where it decides
+                                      and holds(self._slack(other_step, other, other_host, nested=True)))
+            if not going and not (ends() and self._expected(other.states, other_step, reached) >= 1):
                 continue
             latest = max(latest or 0.0, self._load.remaining_s(other_host, now, extra=0 if other.closed else 1))
         if latest is None and self._pulled_coming(reached) and ends():
