@@ -261,8 +261,6 @@ def measure_interleaved(sets: list[tuple[str, str, str, list[bytes], Callable[[b
     return [total for total in totals if total is not None]
 
 
-
-
 def pubmed_parser_rows(corpus: Path | None, min_seconds: float) -> list[Throughput]:
     """pubfetch's JATS reader beside pubmed_parser (the PubMed Open Access parser) on the recorded full texts that
     pubmed_parser reads (its metadata parser fails on one without a publication year), in turns: the full reading
@@ -341,9 +339,13 @@ class Paired:
     of_medians_wall: float
     of_medians_cpu: float
 
-    @staticmethod
-    def median(values: list[float]) -> float:
-        return statistics.median(values) if values else 0.0
+    @property
+    def median_wall(self) -> float:
+        return statistics.median(self.wall) if self.wall else 0.0
+
+    @property
+    def median_cpu(self) -> float:
+        return statistics.median(self.cpu) if self.cpu else 0.0
 
 
 def paired_ratios(results: list[Throughput]) -> list[Paired]:
@@ -534,8 +536,8 @@ def main() -> int:
         print(f"{row.kind}: {row.median_rate:.1f} pages/s wall, {row.median_cpu_rate:.1f} per CPU-second "
               f"(medians of {len(row.rounds)} rounds, wall/CPU: {rounds})")
     for pair in paired_ratios(list(rows.values())):
-        print(f"{pair.kind} / PyMuPDF, the median of the turns' ratios: {pair.median(pair.wall):.3f} in wall time "
-              f"({min(pair.wall):.3f}-{max(pair.wall):.3f}), {pair.median(pair.cpu):.3f} per CPU-second "
+        print(f"{pair.kind} / PyMuPDF, the median of the turns' ratios: {pair.median_wall:.3f} in wall time "
+              f"({min(pair.wall):.3f}-{max(pair.wall):.3f}), {pair.median_cpu:.3f} per CPU-second "
               f"({min(pair.cpu):.3f}-{max(pair.cpu):.3f}); of the medians: {pair.of_medians_wall:.3f}, "
               f"{pair.of_medians_cpu:.3f}")
     if PDF_PYMUPDF in rows:

@@ -163,7 +163,7 @@ def main() -> None:
         print(f"{row.kind}: {statistics.median(per_cpu):,.0f} per CPU-second (median of {len(per_cpu)}; "
               f"rounds {', '.join(f'{r:,.0f}' for r in per_cpu)})")
     for pair in paired_ratios(rows):
-        print(f"{pair.kind} / {pair.yardstick}: {pair.median(pair.cpu):.2f} per CPU-second, the median of the turns' "
+        print(f"{pair.kind} / {pair.yardstick}: {pair.median_cpu:.2f} per CPU-second, the median of the turns' "
               f"ratios ({min(pair.cpu):.2f}-{max(pair.cpu):.2f}); of the medians {pair.of_medians_cpu:.2f}")
 
 

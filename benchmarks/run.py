@@ -251,8 +251,8 @@ def yardstick_table(results: list[Throughput]) -> list[str]:
            "| pubfetch | yardstick | per CPU-second: median of the turns (range) | per wall second: median (range) "
            "| ratio of the medians above (CPU, wall) |", "|---|---|---|---|---|"]
     for pair in paired_ratios(results):
-        cpu = (f"**{pair.median(pair.cpu):.2f}** ({min(pair.cpu):.2f}-{max(pair.cpu):.2f})" if pair.cpu else "")
-        wall = f"**{pair.median(pair.wall):.2f}** ({min(pair.wall):.2f}-{max(pair.wall):.2f})"
+        cpu = (f"**{pair.median_cpu:.2f}** ({min(pair.cpu):.2f}-{max(pair.cpu):.2f})" if pair.cpu else "")
+        wall = f"**{pair.median_wall:.2f}** ({min(pair.wall):.2f}-{max(pair.wall):.2f})"
         out.append(f"| {pair.kind} | {pair.yardstick} | {cpu} | {wall} | "
                    f"{pair.of_medians_cpu:.2f}, {pair.of_medians_wall:.2f} |")
     out.append("")
