@@ -153,9 +153,13 @@ class CompanyLook:
                 continue
             own = self._expected([state for state in other.states if self._flow_of.get(id(state)) in flows],
                                  other_step, reached)
-            going = own >= 1 and not (other.held and not other.closed  # the hold rule read only where it decides
-                                      and holds(self._slack(other_step, other, other_host, nested=True)))
-            if not going and not (ends() and self._expected(other.states, other_step, reached) >= 1):
+            # read for every held batch upstream, its answer used or not: read only where it decides, the same
+            # decisions on the same state made more searches in measured runs (docs/benchmarks.md, "The hold rule
+            # of the batches upstream read at every look")
+            going = not (other.held and not other.closed
+                         and holds(self._slack(other_step, other, other_host, nested=True)))
+            if not (own >= 1 and going) and not (
+                    ends() and self._expected(other.states, other_step, reached) >= 1):
                 continue
             latest = max(latest or 0.0, self._load.remaining_s(other_host, now, extra=0 if other.closed else 1))
         if latest is None and self._pulled_coming(reached) and ends():
