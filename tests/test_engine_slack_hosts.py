@@ -1,13 +1,16 @@
 """A request a held batch waits for is late only once it took longer than both its host's pace and its host's usual
-time per request. The hosts' work is driven with a clock the test sets; the batcher's decisions are read when it has
+time per request; a host that has worked about as long as the busiest other is not the one the run waits on. The
+hosts' work is driven with a clock the test sets; the batcher's decisions are read when it has
 looked at the clock again, never after a sleep."""
 
 from __future__ import annotations
 
 import pytest
 
+from pubfetch.engine.company import Batch
 from pubfetch.engine.slack import HostLoad
-from support.scripted_batcher import GUARD_S, ScriptedBatcher
+from pubfetch.net.urls import host_key
+from support.scripted_batcher import GUARD_S, SEARCH, UNPAYWALL, ScriptedBatcher
 from support.waits import wait_until
 
 PAGES = "http://pages.test/article"
@@ -88,3 +91,26 @@ def test_a_held_batch_waits_for_its_batchs_last_publication_at_a_page_host_faste
     wait_until(lambda: run.served, GUARD_S, "the batch sent")
     run.join()
     assert run.served == [[id(first), id(last)]]
+
+
+def test_a_host_that_worked_about_as_long_as_the_bound_counts_as_the_lighter_one():
+    """Europe PMC's host and Unpaywall's, both busy since the run's start, have worked about as long: a fraction of a
+    second more on the search's host does not make it the one the run waits on (a held second pass then went without
+    its company, six searches where two would do); more than the margin does."""
+    run = ScriptedBatcher(margin_s=1.0)
+    load, search_host = run.batcher._load, host_key(SEARCH)
+    batch = Batch()
+    batch.states.extend(run.start(1, 1))
+
+    def works(url: str, started: float, until: float) -> None:
+        load.sent(host_key(url))
+        load.answered(host_key(url), started, until)
+
+    works(UNPAYWALL, 0.0, 10.0)
+    works(SEARCH, 0.0, 10.5)
+    assert load.bound(other_than=search_host) == host_key(UNPAYWALL)
+    assert run.batcher._slack(run.step, batch, search_host).lighter
+    works(SEARCH, 10.5, 11.2)  # 11.2 s against 10: more than the margin
+    assert not run.batcher._slack(run.step, batch, search_host).lighter
+    works(UNPAYWALL, 10.0, 12.0)
+    assert run.batcher._slack(run.step, batch, search_host).lighter

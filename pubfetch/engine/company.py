@@ -86,7 +86,8 @@ class CompanyLook:
         brings = 1 + self._follow_up_share(step) * len(batch.states)
         bound = self._load.bound(other_than=host)
         ahead = 0.0
-        if bound is not None and self._streams > 0 and self._load.worked_s(host) < self._load.worked_s(bound):
+        lighter = bound is not None and self._lighter(host, bound)
+        if bound is not None and lighter and self._streams > 0:
             ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
         feeds = self._expected(batch.states, step, bound) if bound is not None else 0.0
         feeding = self._feeding_s(step, batch, now)
@@ -97,9 +98,15 @@ class CompanyLook:
         return Slack(moving=self._moving() or upstream is not None, pulled=pulled,
                      feeding_s=feeding, own_s=self._load.remaining_s(host, now, extra=brings),
                      bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
-                     feeds=feeds, lighter=bound is not None and self._load.worked_s(host) < self._load.worked_s(bound),
+                     feeds=feeds, lighter=lighter,
                      feeds_s=feeds * self._load.gap_s(bound) if bound is not None and not self._streams else 0.0,
                      upstream_s=upstream)
+
+    def _lighter(self, host: str, bound: str) -> bool:
+        """Whether ``host`` has worked less in the run than the busiest other host, ``bound``, by more than the margin
+        it would not: two hosts busy since the run's start have worked about as long, and which of them is a fraction
+        of a second ahead says nothing of which one the run waits on."""
+        return self._load.worked_s(host) < self._load.worked_s(bound) + max(self.margin_s, 0.0)
 
     def _expected(self, states: Sequence[PubState], step: Step, host: Hashable) -> float:
         """How many of ``states``, served by ``step`` now, are expected to ask ``host`` (or reach a step) afterwards

@@ -49,6 +49,9 @@ class Slack:
         feeds: the requests the batch's publications are expected to make of the bound afterwards (by what the
             publications served by the same step in the same pass did: :class:`LaterHosts`); under one, holding the
             batch cannot starve the bound.
+        lighter: the batch's host has worked less in the run than the bound, or about as long (within the margin:
+            two hosts busy since the run's start have worked about as long, and which is ahead says nothing of which
+            one the run waits on).
         feeds_s: the bound's time for those requests, once the run's input is read (0 before: more batches will
             bring the bound work, so its end is not near): held until the bound was within the margin of its end,
             the batch would add them after everything else the bound had (PMC's efetch of the publications the
