@@ -1,7 +1,7 @@
 """A request a held batch waits for is late only once it took longer than both its host's pace and its host's usual
 time per request; a host that has worked about as long as the busiest other is not the one the run waits on. The
-hosts' work is driven with a clock the test sets; the batcher's decisions are read when it has
-looked at the clock again, never after a sleep."""
+hosts' work is driven with a clock the test sets; the batcher's decisions are read when it has looked at the clock
+again, never after a sleep."""
 
 from __future__ import annotations
 

@@ -85,10 +85,11 @@ class CompanyLook:
         now = self._clock()
         brings = 1 + self._follow_up_share(step) * len(batch.states)
         bound = self._load.bound(other_than=host)
-        ahead = 0.0
-        lighter = bound is not None and self._lighter(host, bound)
-        if bound is not None and lighter and self._streams > 0:
-            ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
+        ahead, lighter = 0.0, False
+        if bound is not None:
+            lighter = self._lighter(host, bound)
+            if lighter and self._streams > 0:
+                ahead = self._load.worked_s(bound) / len(self._flows) * self.ahead_batches
         feeds = self._expected(batch.states, step, bound) if bound is not None else 0.0
         feeding = self._feeding_s(step, batch, now)
         upstream = None if nested else self._upstream_s(step, batch, now)
@@ -103,9 +104,9 @@ class CompanyLook:
                      upstream_s=upstream)
 
     def _lighter(self, host: str, bound: str) -> bool:
-        """Whether ``host`` has worked less in the run than the busiest other host, ``bound``, by more than the margin
-        it would not: two hosts busy since the run's start have worked about as long, and which of them is a fraction
-        of a second ahead says nothing of which one the run waits on."""
+        """Whether ``host`` is not the one the run waits on beside ``bound``, the busiest other host: it has worked less
+        in the run, or about as long (within the margin: two hosts busy since the run's start have worked about as
+        long, and which of them is a fraction of a second ahead says nothing of which one the run waits on)."""
         return self._load.worked_s(host) < self._load.worked_s(bound) + max(self.margin_s, 0.0)
 
     def _expected(self, states: Sequence[PubState], step: Step, host: Hashable) -> float:
