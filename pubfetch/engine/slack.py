@@ -45,7 +45,7 @@ class Slack:
             the next requests (for the busiest host, the next batch of the run, which starts when this one ends).
         ahead_s: the work the bound will get from the batches of the run still to come that a held batch may span,
             beyond ``bound_s``: what a batch of the run has brought it so far, times those batches, while more input
-            is to be read and the bound has worked longer than the batch's own host (0 otherwise).
+            is to be read and the batch's own host is the lighter one (``lighter``; 0 otherwise).
         feeds: the requests the batch's publications are expected to make of the bound afterwards (by what the
             publications served by the same step in the same pass did: :class:`LaterHosts`); under one, holding the
             batch cannot starve the bound.
@@ -86,11 +86,11 @@ def holds(slack: Slack) -> bool:
     batch brings its host fits in it too (going together costs at most the margin). The bound's requests out must
     outlast the margin and what the batch's publications will ask of the bound (``feeds_s``), unless they will not
     ask it for anything (``feeds``): a batch never holds back what the bound is about to need, nor leaves its own
-    share of the bound's work to the bound's end. A host that has worked less than the bound holds while the bound's
-    work, now and from the batches still to come, outlasts the two, and while an earlier step's batch that brings it
-    publications is on its way within the margin (``upstream_s``). A batch ``pulled`` by a later step's batch goes
-    as soon as its own stragglers allow. A full batch, a run where nothing else moves, or a host that would end a
-    margin after the bound: it goes."""
+    share of the bound's work to the bound's end. A ``lighter`` host (it has worked less than the bound, or about as
+    long) holds while the bound's work, now and from the batches still to come, outlasts the two, and while an
+    earlier step's batch that brings it publications is on its way within the margin (``upstream_s``). A batch
+    ``pulled`` by a later step's batch goes as soon as its own stragglers allow. A full batch, a run where nothing
+    else moves, or a host that would end a margin after the bound: it goes."""
     if not slack.moving:
         return False
     if slack.lighter and slack.upstream_s is not None and slack.upstream_s <= slack.margin_s:
