@@ -299,7 +299,7 @@ def test_a_held_batch_reads_the_hosts_work_once_a_look_not_at_each_request_the_r
     wakes: list[int] = []
     slack, moving = run.batcher._slack, run.batcher._moving
     monkeypatch.setattr(run.batcher, "_slack", lambda *args, **kwargs: looks.append(1) or slack(*args, **kwargs))
-    monkeypatch.setattr(run.batcher, "_moving", lambda: wakes.append(1) or moving())
+    monkeypatch.setattr(run.batcher, "_moving", lambda *args: wakes.append(1) or moving(*args))
     mine = PubState(Publication())
     run.batcher.start([mine], 1)
     run.serve(mine)

@@ -66,7 +66,8 @@ class CompanyLook:
     _follow_ups: dict[Step, list[int]]
     _transit: set[int]
     _flow_of: dict[int, int]
-    _coming: int
+    _coming: set[Hashable]
+    _going: set[int]
     _streams: int
     _flows: set[int]
     _led: dict[int, tuple[Step, Batch, str]]
@@ -96,7 +97,7 @@ class CompanyLook:
         if upstream is not None:
             feeding = max(feeding or 0.0, upstream)
         pulled = not nested and self._pulled(step, batch)
-        return Slack(moving=self._moving() or upstream is not None, pulled=pulled,
+        return Slack(moving=self._moving(batch) or upstream is not None, pulled=pulled,
                      feeding_s=feeding, own_s=self._load.remaining_s(host, now, extra=brings),
                      bound_s=self._load.bound_s(now, other_than=host), margin_s=self.margin_s, ahead_s=ahead,
                      feeds=feeds, lighter=lighter,
@@ -114,14 +115,16 @@ class CompanyLook:
         (:meth:`LaterHosts.expects`)."""
         return sum(self._later.expects(id(state), step, host) for state in states)
 
-    def _moving(self) -> bool:
-        """Whether a publication is on its way, has a request out, or a batch of the run is about to start (under the
-        lock)."""
-        return bool(self._transit) or bool(self._sending) or self._coming > 0
+    def _moving(self, batch: Batch | None = None) -> bool:
+        """Whether a publication is on its way, has a request out or is in a batch (other than ``batch``) that left its
+        hold and is not answered yet, or a batch of the run is about to start (under the lock)."""
+        going = len(self._going) - (batch is not None and id(batch) in self._going)
+        return bool(self._transit) or bool(self._sending) or bool(self._coming) or going > 0
 
     def _feeding_s(self, step: Step, batch: Batch, now: float) -> float | None:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts
-        at the latest (0: some on their way, none with a request out; ``None``: none may join). A publication whose
+        at the latest, whether they have a request out or are in another step's batch that left its hold (0: some on
+        their way, none with a request out; ``None``: none may join). A publication whose
         like hardly ever came to the step after the step that served it last (:meth:`LaterHosts.coming`) will not
         join: the batch does not wait for it."""
         flows = {self._flow_of.get(id(state)) for state in batch.states}
@@ -138,6 +141,11 @@ class CompanyLook:
                 left = self._load.serving_s(sent_to, started, now, self.margin_s)
                 if left is not None:
                     latest = max(latest or 0.0, left)
+        for going in self._going:  # another step's batch on its way to its host or asked: its members come back
+            _, other, host = self._led.get(going, (None, batch, ""))
+            if other is not batch and any(may_join(id(state)) for state in other.states):
+                asked = id(other.states[0]) in self._sending  # the leader sends the request
+                latest = max(latest or 0.0, self._load.remaining_s(host, now, extra=0 if asked else 1))
         return latest
 
     def _upstream_s(self, step: Step, batch: Batch, now: float) -> float | None:

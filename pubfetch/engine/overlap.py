@@ -7,7 +7,7 @@ import logging
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
@@ -97,11 +97,15 @@ def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Pub
         try:
             while True:
                 changed.clear()
+                promised = reader.promised()
                 # the next batch starts before a done one is handed out, so that the hosts have its work while the
                 # caller handles the publications
                 if reader.more and sum(begun.running for begun in window) < in_flight and len(window) < carry:
                     reader.begin(pool, window)
-                elif window and window[0].future.done():
+                    reader.keep(promised)  # the batch begun is announced in its own name now
+                    continue
+                reader.keep(promised)  # no batch follows the releases: the batches held for them go
+                if window and window[0].future.done():
                     yield from checked(_done(window, shared), errors)
                 elif not window:
                     break
@@ -122,25 +126,57 @@ def overlapped(walk: Walk, batches: Iterator[list[Publication]]) -> Iterator[Pub
 
 
 class _Reader:
-    """The batches of the run read and started one by one; while more may come, the batcher counts on them."""
+    """The batches of the run read and started one by one; while more may come, the batcher counts on them: the
+    input's rest (``streaming``), a batch being read and started (``coming`` under its number, until its publications
+    are in the batcher), and the batch a release lets begin (``coming`` from the release until the loop has begun it
+    or found that it cannot), so that a batch held for company never goes in the moment between two batches."""
 
     def __init__(self, walk: Walk, batches: Iterator[list[Publication]], shared: InFlight,
                  changed: threading.Event) -> None:
         self.walk, self.batches, self.shared, self.changed = walk, batches, shared, changed
         self.more = True
         self.bad_input: Exception | None = None
+        self._lock = threading.Lock()  # ``more`` and the releases' announcements, which other threads add to
+        self._promises: list[tuple[str, int]] = []
         shared.batcher.streaming(True)
 
     def stop(self) -> None:
-        if self.more:
+        with self._lock:
+            if not self.more:
+                return
             self.more = False
-            self.shared.batcher.streaming(False)
+            promised = list(self._promises)
+        self.keep(promised)
+        self.shared.batcher.streaming(False)
+
+    def released(self, number: int) -> None:
+        """Batch ``number`` was released (on the batcher's thread, under its lock): the batch it lets begin is
+        announced until the loop has taken the release up (:meth:`promised`, :meth:`keep`)."""
+        with self._lock:
+            if not self.more:
+                return
+            key = ("after", number)
+            self._promises.append(key)
+            self.shared.batcher.coming(key)
+        self.changed.set()
+
+    def promised(self) -> list[tuple[str, int]]:
+        """The releases announced so far, for the loop's next decision to take up."""
+        with self._lock:
+            return list(self._promises)
+
+    def keep(self, promised: list[tuple[str, int]]) -> None:
+        """The announcements of ``promised`` withdrawn: the batch they promised has begun, or none will."""
+        with self._lock:
+            self._promises = [key for key in self._promises if key not in promised]
+        for key in promised:
+            self.shared.batcher.arrived(key)
 
     def begin(self, pool: ThreadPoolExecutor, window: deque[_Begun]) -> None:
         """The next batch started into ``window``; at the end of the input, or at a bad line (``--strict``,
         ``errors="raise"``: what is in flight is finished first, then it is raised), no more."""
         try:
-            begun = _begin(self.walk, self.batches, self.shared, pool, self.changed)
+            begun = _begin(self.walk, self.batches, self.shared, pool, self.changed, self.released)
         except Exception as e:
             self.bad_input = e
             begun = None
@@ -151,30 +187,40 @@ class _Reader:
 
 
 def _begin(walk: Walk, batches: Iterator[list[Publication]], shared: InFlight, pool: ThreadPoolExecutor,
-           changed: threading.Event) -> _Begun | None:
-    """The next batch read and started (None: the input is over); ``changed`` is set when it is released or done."""
+           changed: threading.Event, on_release: Callable[[int], None]) -> _Begun | None:
+    """The next batch read and started (None: the input is over); ``changed`` is set when it is done, and
+    ``on_release`` called with its number when it is released (under the batcher's lock). It is announced to the
+    batcher from before it is read until its publications have started (or its fetch ended without them)."""
     number = shared.begin(walk.scope)  # before it is read: batches ending meanwhile keep their claims for it
-    shared.batcher.coming(True)
+    batcher = shared.batcher
+    batcher.coming(number)
     try:
         batch = next(batches)
     except StopIteration:
+        batcher.arrived(number)
         shared.end(number)
         return None
     except BaseException:
+        batcher.arrived(number)
         shared.end(number)
         raise
-    finally:
-        shared.batcher.coming(False)
     mark = walk.tally.next_batch(number)
     was_released = threading.Event()
 
     def released() -> None:
         was_released.set()
-        changed.set()
+        on_release(number)
+
+    def fetch() -> list[Publication]:
+        try:
+            return fetch_batch(walk, batch, mark, shared, released=released)
+        finally:
+            batcher.arrived(number)  # nothing of it was left to fetch, or it failed before its publications started
 
     try:
-        future = pool.submit(fetch_batch, walk, batch, mark, shared, released=released)
+        future = pool.submit(fetch)
     except BaseException:
+        batcher.arrived(number)
         shared.end(number)
         raise
     future.add_done_callback(lambda _: changed.set())

@@ -35,7 +35,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 
 from pubfetch.engine.company import Batch, BatchedService, CompanyLook, Step, reaching
 from pubfetch.engine.slack import HostLoad, LaterHosts, holds
@@ -96,7 +96,8 @@ class Batcher(CompanyLook):
         self._leaders_queued: Counter[str] = Counter()  # host -> batches waiting for its connection
         self._on_release: dict[int, Callable[[], None]] = {}  # flow -> called once its publications are all parked
         self._urged = 0  # held batches with a publication of this flow or an older one go at once
-        self._coming = 0  # batches of the run being read, about to start
+        self._coming: set[Hashable] = set()  # batches of the run about to bring publications (coming())
+        self._going: set[int] = set()  # batches that left their hold, until their members are on their way again
         self._streams = 0  # runs whose input has more batches to come
         self._flows: set[int] = set()  # the flows started, for the work one of them brings a host
         self._led: dict[int, tuple[Step, Batch, str]] = {}  # batches being led (gathering to answered): step, host
@@ -111,11 +112,13 @@ class Batcher(CompanyLook):
 
     def start(self, states: Sequence[PubState], flow: int, on_release: Callable[[], None] | None = None) -> None:
         """``states`` (of flow number ``flow``) start: on their way, served in flow and input order. ``on_release`` is
-        called (once, on some thread of the run, under the batcher's lock: it must only signal) when every one of
+        called (once, on some thread of the run, under the batcher's lock: it must only signal, or announce the batch
+        of the run its release lets in with :meth:`coming`) when every one of
         them still unfinished is parked in a batch waiting for company: the flow's batch of the run need not wait
         for them to let the next one start."""
         with self._cond:
             self._flows.add(flow)
+            self._coming.discard(flow)  # on their way now (announced under the flow's number)
             for index, state in enumerate(states):
                 self._states[id(state)] = state
                 self._order[id(state)] = (flow, index)
@@ -125,11 +128,19 @@ class Batcher(CompanyLook):
                 self._on_release[flow] = on_release
                 self._check_releases()
 
-    def coming(self, more: bool) -> None:
-        """A batch of the run is being read (``more``) or has started or was not there: the publications held for
-        company count it as moving meanwhile, so that they do not go for the moment between two batches."""
+    def coming(self, key: Hashable) -> None:
+        """A batch of the run is on its way in under ``key``: being read, read and starting (its publications not yet
+        handed to :meth:`start`), or about to be read because a batch was released. The publications held for
+        company count it as moving until :meth:`arrived` or :meth:`start` with the same ``key``, so that they do not
+        go in the moment between two batches."""
         with self._cond:
-            self._coming += 1 if more else -1
+            self._coming.add(key)
+            self._cond.notify_all()
+
+    def arrived(self, key: Hashable) -> None:
+        """The batch of the run announced by :meth:`coming` under ``key`` has started, or will not come."""
+        with self._cond:
+            self._coming.discard(key)
             self._cond.notify_all()
 
     def streaming(self, more: bool) -> None:
@@ -290,6 +301,7 @@ class Batcher(CompanyLook):
         finally:
             with self._cond:
                 self._transit.update(id(r) for r in batch.states)  # released together: on their way again
+                self._going.discard(id(batch))
                 if batch.pulled:
                     self._pulled_members.update(id(r) for r in batch.states)
                 self._led.pop(id(batch), None)
@@ -355,12 +367,13 @@ class Batcher(CompanyLook):
         if self.margin_s < 0:
             return
         with self._cond:
+            self._going.discard(id(batch))  # held again after it queued: not going while it holds
             self._holding += 1
             try:
                 look_at = 0.0  # when the hosts' work is read again
                 while not batch.closed and not self._urged_member(batch):
                     now = time.monotonic()
-                    if now >= look_at or not self._moving():
+                    if now >= look_at or not self._moving(batch):
                         slack = self._slack(step, batch, host)
                         if not holds(slack):
                             batch.pulled = slack.pulled
@@ -380,6 +393,7 @@ class Batcher(CompanyLook):
             finally:
                 batch.held = False
                 self._holding -= 1
+                self._going.add(id(batch))  # in the same look as its decision: nothing sees it neither held nor going
 
     def _holds_now(self, step: Step, batch: Batch, host: str) -> bool:
         """Whether the batch would be held for company now (:meth:`_hold`'s first look)."""
@@ -450,7 +464,9 @@ class Batcher(CompanyLook):
         return any(self._flow_of.get(state_id) in flows for state_id in self._transit)
 
     def _close(self, step: Step, batch: Batch) -> None:
+        """No newcomers join the batch (under the lock): it goes, and counts as moving until it is answered."""
         batch.closed = True
+        self._going.add(id(batch))
         if self._open.get(step) is batch:
             del self._open[step]
 
