@@ -194,35 +194,31 @@ def _begin(walk: Walk, batches: Iterator[list[Publication]], shared: InFlight, p
     number = shared.begin(walk.scope)  # before it is read: batches ending meanwhile keep their claims for it
     batcher = shared.batcher
     batcher.coming(number)
-    try:
-        batch = next(batches)
-    except StopIteration:
-        batcher.arrived(number)
-        shared.end(number)
-        return None
-    except BaseException:
-        batcher.arrived(number)
-        shared.end(number)
-        raise
-    mark = walk.tally.next_batch(number)
     was_released = threading.Event()
 
     def released() -> None:
         was_released.set()
         on_release(number)
 
-    def fetch() -> list[Publication]:
-        try:
-            return fetch_batch(walk, batch, mark, shared, released=released)
-        finally:
-            batcher.arrived(number)  # nothing of it was left to fetch, or it failed before its publications started
-
+    started = False
     try:
+        batch = next(batches, None)
+        if batch is None:
+            return None
+        mark = walk.tally.next_batch(number)
+
+        def fetch() -> list[Publication]:
+            try:
+                return fetch_batch(walk, batch, mark, shared, released=released)
+            finally:
+                batcher.arrived(number)  # nothing of it was left to fetch, or it failed before its publications started
+
         future = pool.submit(fetch)
-    except BaseException:
-        batcher.arrived(number)
-        shared.end(number)
-        raise
+        started = True
+    finally:
+        if not started:  # the input is over, or reading or starting the batch failed: it does not come
+            batcher.arrived(number)
+            shared.end(number)
     future.add_done_callback(lambda _: changed.set())
     return _Begun(number, future, was_released)
 
