@@ -6,10 +6,13 @@ publications reach it. Driven as in tests/test_engine_slack.py: the batcher call
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
-from pubfetch.engine.overlap import _Reader
+import pytest
+
+from pubfetch.engine.overlap import _begin, _Reader
 from pubfetch.engine.service_batcher import BatchedService
 from pubfetch.model.publication import Publication
 from pubfetch.resources.pubstate import PubState
@@ -136,3 +139,40 @@ def test_a_batch_that_left_its_hold_counts_as_moving_until_its_request_is_answer
         thread.join(GUARD_S)
     run.join()
     assert run.served == [[id(state) for state in mine]]
+
+
+def _failing_input() -> Iterator[list[Publication]]:
+    raise ValueError("line 3: not an ID")
+    yield []  # pragma: no cover - a generator that fails at its first batch
+
+
+@pytest.mark.parametrize("batches", [iter(()), _failing_input()], ids=["input over", "reading failed"])
+def test_a_batch_of_the_run_that_is_not_read_is_not_left_announced(batches: Iterator[list[Publication]]):
+    """The input's end or a bad line where the next batch would be: it is withdrawn as soon as it is known not to
+    come, so that the batches held for company do not count on it for the rest of the run."""
+    run = ScriptedBatcher(margin_s=1.0)
+    ended: list[int] = []
+    shared = SimpleNamespace(batcher=run.batcher, begin=lambda scope: 4, end=ended.append)
+    with ThreadPoolExecutor(1) as pool:
+        try:
+            begun = _begin(SimpleNamespace(scope=""), batches, shared, pool,  # type: ignore[arg-type]
+                           threading.Event(), lambda number: None)
+        except ValueError:
+            begun = None
+    assert begun is None and ended == [4]
+    assert not run.batcher._moving()
+
+
+def test_a_batch_of_the_run_that_could_not_start_is_not_left_announced():
+    """Read, but its fetch could not be handed to a thread (the run's pool shut down under an interrupt): withdrawn
+    too, and ended."""
+    run = ScriptedBatcher(margin_s=1.0)
+    ended: list[int] = []
+    shared = SimpleNamespace(batcher=run.batcher, begin=lambda scope: 5, end=ended.append)
+    walk = SimpleNamespace(scope="", tally=SimpleNamespace(next_batch=lambda number: number))
+    pool = ThreadPoolExecutor(1)
+    pool.shutdown()
+    with pytest.raises(RuntimeError):
+        _begin(walk, iter([[Publication()]]), shared, pool, threading.Event(), lambda number: None)  # type: ignore[arg-type]
+    assert ended == [5]
+    assert not run.batcher._moving()
