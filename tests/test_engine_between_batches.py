@@ -39,15 +39,22 @@ def _bound_done_and_looked_at(run: ScriptedBatcher, bound: list[PubState], looks
     wait_until(lambda: len(looks) > seen, GUARD_S, "a look at the run after the bound's answers")
 
 
-def test_a_held_batch_waits_for_a_batch_of_the_run_read_until_its_publications_have_started(monkeypatch):
-    """The run reads its next batch (``coming`` under its number) while the bound answers its last publications: the
-    held search does not go alone in that moment; the batch's publication, once started, rides with it."""
+def _search_held_while_streaming() -> tuple[ScriptedBatcher, list[PubState], list[PubState]]:
+    """A run whose input has more to come, Unpaywall its bound with 3 s of work, and a search of one publication of
+    batch 1 held for company: the run, the bound's publications, the search's."""
     run = ScriptedBatcher(margin_s=1.0)
     run.batcher.streaming(True)
     bound = run.busy_unpaywall(30)
     first = run.start(1, 1)
     run.serve(first[0])
     wait_until(lambda: _held(run), GUARD_S, "the search held")
+    return run, bound, first
+
+
+def test_a_held_batch_waits_for_a_batch_of_the_run_read_until_its_publications_have_started(monkeypatch):
+    """The run reads its next batch (``coming`` under its number) while the bound answers its last publications: the
+    held search does not go alone in that moment; the batch's publication, once started, rides with it."""
+    run, bound, first = _search_held_while_streaming()
     looks = _looks_counted(run, monkeypatch)
     run.batcher.coming(2)  # read from the database, its fetch not begun yet
     _bound_done_and_looked_at(run, bound, looks)
@@ -63,12 +70,7 @@ def test_a_held_batch_waits_for_a_batch_of_the_run_read_until_its_publications_h
 def test_a_batch_of_the_run_that_did_not_come_lets_the_held_batch_go():
     """An announced batch of the run that ends without starting anything (all its papers in the database, the input
     over) is withdrawn, and the held batch goes: nothing else moves."""
-    run = ScriptedBatcher(margin_s=1.0)
-    run.batcher.streaming(True)
-    bound = run.busy_unpaywall(30)
-    first = run.start(1, 1)
-    run.serve(first[0])
-    wait_until(lambda: _held(run), GUARD_S, "the search held")
+    run, bound, first = _search_held_while_streaming()
     run.batcher.coming(2)
     run.answer(bound)
     run.batcher.arrived(2)
