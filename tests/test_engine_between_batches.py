@@ -110,6 +110,7 @@ def test_a_batch_that_left_its_hold_counts_as_moving_until_its_request_is_answer
     yet) when the bound answers its last publications: the held search, whose second passes efetch brings, does not go
     alone in that moment, and takes them once efetch has answered."""
     run = ScriptedBatcher(margin_s=1.0)
+    run.batcher.streaming(True)  # more input to come: the search holds while anything moves
     efetch = BatchedService(lambda ctx: "http://eutils.test/efetch", lambda ctx: 2)
     turn, sent = threading.Event(), threading.Event()
 
@@ -136,6 +137,7 @@ def test_a_batch_that_left_its_hold_counts_as_moving_until_its_request_is_answer
     assert run.served == []
     turn.set()
     wait_until(sent.is_set, GUARD_S, "efetch answered")
+    run.batcher.streaming(False)
     wait_until(lambda: run.served, GUARD_S, "the search sent")
     for thread in threads:
         thread.join(GUARD_S)

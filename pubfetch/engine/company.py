@@ -123,10 +123,9 @@ class CompanyLook:
 
     def _feeding_s(self, step: Step, batch: Batch, now: float) -> float | None:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts
-        at the latest, whether they have a request out or are in another step's batch that left its hold (0: some on
-        their way, none with a request out; ``None``: none may join). A publication whose like hardly ever came to the
-        step after the step that served it last (:meth:`LaterHosts.coming`) will not join: the batch does not wait for
-        it."""
+        at the latest (0: some on their way, none with a request out; ``None``: none may join). A publication whose
+        like hardly ever came to the step after the step that served it last (:meth:`LaterHosts.coming`) will not
+        join: the batch does not wait for it."""
         flows = {self._flow_of.get(id(state)) for state in batch.states}
         reached = reaching(step)
 
@@ -141,10 +140,6 @@ class CompanyLook:
                 left = self._load.serving_s(sent_to, started, now, self.margin_s)
                 if left is not None:
                     latest = max(latest or 0.0, left)
-        for _, other, host in self._led.values():  # another step's batch that left its hold: its members come back
-            if id(other) in self._going and other is not batch and any(may_join(id(state)) for state in other.states):
-                asked = id(other.states[0]) in self._sending  # the leader sends the request
-                latest = max(latest or 0.0, self._load.remaining_s(host, now, extra=0 if asked else 1))
         return latest
 
     def _upstream_s(self, step: Step, batch: Batch, now: float) -> float | None:

@@ -34,9 +34,8 @@ class Slack:
             out or is in a batch that left its hold and is not answered yet, or a batch of the run is on its way in
             (it may still join; and if none does, holding would wait for nothing: the run would stop).
         feeding_s: when the publications of the batch's own batches of the run (those whose end the held ones
-            delay) that are on their way, have a request out still being served at their host's pace, or are in
-            another step's batch that left its hold, will be done with it at the latest, by those hosts' work (0:
-            only some on their way; ``None``: none).
+            delay) that are on their way or have a request out still being served at their host's pace will be done
+            with it at the latest, by those hosts' work (0: only some on their way; ``None``: none).
         own_s: seconds the batch's host needs for the work before it, the batch's request and what its members ask
             of the same host after it (the full texts that follow a search), at the share the step's members have
             asked so far.
