@@ -105,12 +105,14 @@ def test_a_release_announces_the_batch_of_the_run_it_lets_begin_until_the_run_ha
     assert run.served == [[id(first[0]), id(second[0])]]
 
 
-def test_a_batch_that_left_its_hold_counts_as_moving_until_its_request_is_answered(monkeypatch):
+@pytest.mark.parametrize("streaming", [True, False], ids=["more input to come", "input read"])
+def test_a_batch_that_left_its_hold_counts_as_moving_until_its_request_is_answered(monkeypatch, streaming):
     """Efetch's full batch has left its hold and waits for its host's turn (here: its step has not sent the request
     yet) when the bound answers its last publications: the held search, whose second passes efetch brings, does not go
-    alone in that moment, and takes them once efetch has answered."""
+    alone in that moment, and takes them once efetch has answered: with more input to come, while anything moves;
+    with the input read, because efetch's batch is an earlier step's that brings it publications."""
     run = ScriptedBatcher(margin_s=1.0)
-    run.batcher.streaming(True)  # more input to come: the search holds while anything moves
+    run.batcher.streaming(streaming)
     efetch = BatchedService(lambda ctx: "http://eutils.test/efetch", lambda ctx: 2)
     turn, sent = threading.Event(), threading.Event()
 

@@ -1,5 +1,6 @@
 """A request a held batch waits for is late only once it took longer than both its host's pace and its host's usual
-time per request; a host that has worked about as long as the busiest other is not the one the run waits on. The
+time per request by the margin (between the two it is due any moment), its own time counted from the host's last
+answer; a host that has worked about as long as the busiest other is not the one the run waits on. The
 hosts' work is driven with a clock the test sets; the batcher's decisions are read when it has looked at the clock
 again, never after a sleep."""
 
@@ -18,7 +19,8 @@ PAGES = "http://pages.test/article"
 
 def test_a_request_to_a_host_serving_several_at_once_is_not_late_before_its_usual_time():
     """Three pages asked together and answered 10 ms apart: the host's pace is far shorter than a page's 0.1 s. A page
-    asked alone later is still being served 80 ms after it went, and late once well past its usual time."""
+    asked alone later is still being served 80 ms after it went, due any moment once past its usual time (a loaded
+    machine makes a page a few times slower), and late once past it by the margin."""
     load = HostLoad()
     for _ in range(3):
         load.sent("pages.test")
@@ -28,20 +30,37 @@ def test_a_request_to_a_host_serving_several_at_once_is_not_late_before_its_usua
     load.sent("pages.test")
     assert load.remaining_s("pages.test", now=1.08) == 0.0  # by the pace alone it would be late already
     assert load.serving_s("pages.test", started=1.0, now=1.08, fresh_s=2.0) == pytest.approx(0.024, abs=0.01)
-    assert load.serving_s("pages.test", started=1.0, now=1.3, fresh_s=2.0) is None
+    assert load.serving_s("pages.test", started=1.0, now=1.4, fresh_s=2.0) == 0.0
+    assert load.serving_s("pages.test", started=1.0, now=3.2, fresh_s=2.0) is None
 
 
 def test_a_place_in_a_queue_does_not_count_as_a_requests_own_time():
     """Five requests queued for one connection, answered 0.1 s apart: the last waited 0.5 s, but a request's own time
-    there is 0.1 s, so one asked alone later is late once well past that, not after half a second."""
+    there is 0.1 s, so one asked alone later is due any moment once past that and late once past it by the margin,
+    not by half a second more."""
     load = HostLoad()
     for _ in range(5):
         load.sent("unpaywall.test")
     for index in range(5):
         load.answered("unpaywall.test", started=0.0, now=0.1 * (index + 1))
     load.sent("unpaywall.test")
-    assert load.serving_s("unpaywall.test", started=1.0, now=1.05, fresh_s=2.0) is not None
-    assert load.serving_s("unpaywall.test", started=1.0, now=1.2, fresh_s=2.0) is None
+    assert load.serving_s("unpaywall.test", started=1.0, now=1.05, fresh_s=2.0) == pytest.approx(0.05)
+    assert load.serving_s("unpaywall.test", started=1.0, now=1.3, fresh_s=2.0) == 0.0
+    assert load.serving_s("unpaywall.test", started=1.0, now=3.2, fresh_s=2.0) is None
+
+
+def test_a_request_queued_behind_another_counts_its_own_time_from_the_hosts_last_answer():
+    """Two requests sent together to a host with a request's own time of 0.1 s: the second waited for its connection
+    while the first was served, so it is not late 2.15 s after it went (2.05 s after the first's answer, within its own
+    time and the margin), and late 0.1 s later."""
+    load = HostLoad()
+    load.sent("unpaywall.test")
+    load.answered("unpaywall.test", started=0.0, now=0.1)
+    load.sent("unpaywall.test")
+    load.sent("unpaywall.test")
+    load.answered("unpaywall.test", started=1.0, now=1.1)
+    assert load.serving_s("unpaywall.test", started=1.0, now=3.15, fresh_s=2.0) == 0.0
+    assert load.serving_s("unpaywall.test", started=1.0, now=3.25, fresh_s=2.0) is None
 
 
 def _counting_clock(run: ScriptedBatcher) -> list[int]:

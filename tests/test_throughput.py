@@ -46,12 +46,16 @@ NCBI_RATE = 3.0
 
 @pytest.mark.timing
 def test_two_processes_share_the_ncbi_limit_without_a_429_and_use_all_of_it(tmp_path: Path) -> None:
-    # batches of two (one open-access, one closed-access article): one efetch per batch, and the other services'
-    # requests per batch stay well below their limits, so NCBI's 3 req/s is what bounds the run
-    per_process, batch = 60, 2
+    # batches of two (one open-access, one closed-access article) and efetch requests of at most two IDs: one or two
+    # efetch per batch, and the other services' requests per batch stay well below their limits, so NCBI's 3 req/s is
+    # what bounds the run (with efetch's 200 a request gathers several batches, NCBI has time to spare and the run is
+    # bound by the batches' own pace: whether NCBI was all used would then say nothing)
+    per_process, batch = 30, 2
     with SyntheticServices(2 * per_process, latency=0.02, limits={"ncbi": NCBI_RATE}) as services:
         env = service_env(services)
         rate_db = tmp_path / "rates.sqlite"
+        config = tmp_path / "efetch-pairs.yaml"
+        config.write_text("batching:\n  efetch_batch: 2\n")
         pmids = services.pmids()
         runs = []
         for k in range(2):
@@ -60,7 +64,8 @@ def test_two_processes_share_the_ncbi_limit_without_a_429_and_use_all_of_it(tmp_
             runs.append((ids, db))
         started = time.monotonic()
         procs = [subprocess.Popen(pubfetch_cmd("-pub-file", ids, "-db-fetch-end", db, "--batch-size", batch,
-                                               "--rate-db", rate_db, "--allow-private-addresses", "--quiet"),
+                                               "--rate-db", rate_db, "--config", config,
+                                               "--allow-private-addresses", "--quiet"),
                                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for ids, db in runs]
         outputs = [p.communicate(timeout=120) for p in procs]
