@@ -26,13 +26,15 @@ GAP = 0.2
 
 
 def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str], *, last_fulltext_after: str = "",
-                             fulltexts: int = 0, fail_first_efetch: bool = False) -> tuple[list[Publication], list[str]]:
+                             fulltexts: int = 0, fail_first_efetch: bool = False, holding: bool = True,
+                             ) -> tuple[list[Publication], list[str]]:
     """Fetch ``pmids`` in one batch; returns the publications and the services asked, in the order sent.
 
     With ``last_fulltext_after``, the last of ``fulltexts`` fullTextXML answers also waits until that service has been
     asked (at most a minute): "while the full texts are still coming" then holds on a loaded machine too, where the
     other publications' steps may take longer than the full texts' ``GAP`` seconds each. With ``fail_first_efetch``
-    the first efetch of PubMed's records is answered 503."""
+    the first efetch of PubMed's records is answered 503. Without ``holding`` no partial batch waits for company
+    (``hold_margin_ms`` -1)."""
     transport, endpoints = in_process_hosts(services)
     inner = transport.answer_for
     sent: list[str] = []
@@ -59,7 +61,8 @@ def fetch_with_slow_fulltext(services: SyntheticServices, pmids: list[str], *, l
 
     transport.answer_for = slow_fulltext  # type: ignore[method-assign]
     cfg = FetchConfig().with_changes(**SCHOLARLY_OFF, endpoints=endpoints, allow_private_addresses=True, javascript=False, threads=4,
-                      batch_size=len(pmids), rate_limits=False, busy_retries=0, timeout=5000)
+                      batch_size=len(pmids), rate_limits=False, busy_retries=0, timeout=5000,
+                      **({} if holding else {"hold_margin_ms": -1}))
     with run_context(cfg, transport=transport) as ctx:
         pubs = list(fetch_many(pmids, config=cfg, context=ctx))
     return pubs, sent
@@ -107,15 +110,16 @@ def _contents(value: object) -> object:
 
 
 def test_a_record_fetched_riding_is_the_one_its_step_would_have_fetched(monkeypatch):
-    """The open-access publications' records come with the closed-access half's request; without riders they are
-    asked after the full texts, in a second request: every publication ends the same, part by part."""
+    """The open-access publications' records come with the closed-access half's request; without riders (and
+    without holding, which would keep the efetch for the full texts until the margin has passed) they are asked after
+    the full texts, in a second request: every publication ends the same, part by part."""
     riding_services = SyntheticServices(24)
     riding, _ = fetch_with_slow_fulltext(riding_services, riding_services.pmids(), last_fulltext_after="unpaywall",
                                          fulltexts=12)
     monkeypatch.setattr("pubfetch.engine.flow.RIDERS", {})
     alone_services = SyntheticServices(24)
     alone, _ = fetch_with_slow_fulltext(alone_services, alone_services.pmids(), last_fulltext_after="unpaywall",
-                                        fulltexts=12)
+                                        fulltexts=12, holding=False)
     assert (riding_services.counts["efetch_pubmed"], alone_services.counts["efetch_pubmed"]) == (1, 2)
     assert [_contents(p.to_json()) for p in riding] == [_contents(p.to_json()) for p in alone]
 

@@ -30,8 +30,8 @@ def test_a_request_to_a_host_serving_several_at_once_is_not_late_before_its_usua
     load.sent("pages.test")
     assert load.remaining_s("pages.test", now=1.08) == 0.0  # by the pace alone it would be late already
     assert load.serving_s("pages.test", started=1.0, now=1.08, fresh_s=2.0) == pytest.approx(0.024, abs=0.01)
-    assert load.serving_s("pages.test", started=1.0, now=1.4, fresh_s=2.0) == 0.0
-    assert load.serving_s("pages.test", started=1.0, now=3.2, fresh_s=2.0) is None
+    assert load.serving_s("pages.test", started=1.0, now=1.4, fresh_s=2.0, grace_s=2.0) == 0.0
+    assert load.serving_s("pages.test", started=1.0, now=3.2, fresh_s=2.0, grace_s=2.0) is None
 
 
 def test_a_place_in_a_queue_does_not_count_as_a_requests_own_time():
@@ -45,8 +45,8 @@ def test_a_place_in_a_queue_does_not_count_as_a_requests_own_time():
         load.answered("unpaywall.test", started=0.0, now=0.1 * (index + 1))
     load.sent("unpaywall.test")
     assert load.serving_s("unpaywall.test", started=1.0, now=1.05, fresh_s=2.0) == pytest.approx(0.05)
-    assert load.serving_s("unpaywall.test", started=1.0, now=1.3, fresh_s=2.0) == 0.0
-    assert load.serving_s("unpaywall.test", started=1.0, now=3.2, fresh_s=2.0) is None
+    assert load.serving_s("unpaywall.test", started=1.0, now=1.3, fresh_s=2.0, grace_s=2.0) == 0.0
+    assert load.serving_s("unpaywall.test", started=1.0, now=3.2, fresh_s=2.0, grace_s=2.0) is None
 
 
 def test_a_request_queued_behind_another_counts_its_own_time_from_the_hosts_last_answer():
@@ -59,8 +59,8 @@ def test_a_request_queued_behind_another_counts_its_own_time_from_the_hosts_last
     load.sent("unpaywall.test")
     load.sent("unpaywall.test")
     load.answered("unpaywall.test", started=1.0, now=1.1)
-    assert load.serving_s("unpaywall.test", started=1.0, now=3.15, fresh_s=2.0) == 0.0
-    assert load.serving_s("unpaywall.test", started=1.0, now=3.25, fresh_s=2.0) is None
+    assert load.serving_s("unpaywall.test", started=1.0, now=3.15, fresh_s=2.0, grace_s=2.0) == 0.0
+    assert load.serving_s("unpaywall.test", started=1.0, now=3.25, fresh_s=2.0, grace_s=2.0) is None
 
 
 def _counting_clock(run: ScriptedBatcher) -> list[int]:

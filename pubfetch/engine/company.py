@@ -73,6 +73,7 @@ class CompanyLook:
     _led: dict[int, tuple[Step, Batch, str]]
     _rank: dict[Step, int]
     _pulled_members: set[int]
+    _riders: dict[Step, Callable[[Context, PubState], bool]]
 
     def _follow_up_share(self, step: Step) -> float:
         """Requests to the step's host per publication it served, so far (1 until it served any: the cautious
@@ -125,9 +126,14 @@ class CompanyLook:
         """When the publications of the batch's own batches of the run that may still join are done with their hosts
         at the latest (0: some on their way, none with a request out; ``None``: none may join). A publication whose
         like hardly ever came to the step after the step that served it last (:meth:`LaterHosts.coming`) will not
-        join: the batch does not wait for it."""
+        join: the batch does not wait for it. A request past its host's usual time is waited for until the margin
+        has passed (:meth:`HostLoad.serving_s`), except by a step whose request takes the publications still to come
+        as riders (PubMed's efetch): they need not come to share it, and one held up by what the batch holds back
+        (an open-access full text whose Unpaywall asks after the efetch's answer) would cost the margin for
+        nothing."""
         flows = {self._flow_of.get(id(state)) for state in batch.states}
         reached = reaching(step)
+        grace_s = 0.0 if step in self._riders else self.margin_s
 
         def may_join(state: int) -> bool:
             return self._flow_of.get(state) in flows and self._later.coming(state, reached) >= RARELY
@@ -137,7 +143,7 @@ class CompanyLook:
             if not may_join(state):
                 continue
             for sent_to, started in out:
-                left = self._load.serving_s(sent_to, started, now, self.margin_s)
+                left = self._load.serving_s(sent_to, started, now, self.margin_s, grace_s)
                 if left is not None:
                     latest = max(latest or 0.0, left)
         return latest

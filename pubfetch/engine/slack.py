@@ -227,13 +227,13 @@ class HostLoad:
         busy_since = max(0.0, now - state.last_answer) if state.out else 0.0
         return max(0.0, work - busy_since)
 
-    def serving_s(self, host: str, started: float, now: float, fresh_s: float) -> float | None:
+    def serving_s(self, host: str, started: float, now: float, fresh_s: float, grace_s: float = 0.0) -> float | None:
         """How long a request to ``host`` sent at ``started`` may still take by the host's pace, and at least a
         request's own time there (measured on requests sent after the host's last answer, so not waiting in a queue;
         this one's counted from the later of its start and that answer, as :meth:`answered` counts it); past that, 0
         (due any moment: a page taking a few times its usual time on a loaded machine is still coming) until
-        ``fresh_s`` more have passed; for a host that never answered yet, ``fresh_s`` from its start; ``None`` once
-        that is past (it is late, perhaps waiting for what the caller holds: holding for it costs ``fresh_s`` at
+        ``grace_s`` more have passed; for a host that never answered yet, ``fresh_s`` from its start; ``None`` once
+        that is past (it is late, perhaps waiting for what the caller holds: holding for it costs ``grace_s`` at
         most). The pace alone is the time between answers, which on a host serving several requests at once
         (publishers' pages, doi.org at 20 a second) is shorter than one request's own time: by the pace alone, a lone
         request there would look late before it could have been answered. A queued request's whole time is not the
@@ -245,7 +245,7 @@ class HostLoad:
         else:
             alone, own_s = state.alone_s or 0.0, now - max(started, state.last_answer)
             left = max(self.remaining_s(host, now), alone - own_s)
-            if left <= 0 and own_s < alone + fresh_s:
+            if left <= 0 and own_s < alone + grace_s:
                 return 0.0
         return left if left > 0 else None
 
