@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
 from pathlib import Path
 
@@ -133,7 +135,44 @@ def test_many_articles_in_one_set_keep_their_own_values(corpus_dir: Path) -> Non
     assert records[2].title == "The human phenotype ontology."
 
 
+def as_read(records: list[ArticleRecord]) -> list[dict]:
+    return [dataclasses.asdict(record) for record in records]
+
+
+@pytest.mark.parametrize("rich_parts", [True, False])
+def test_recorded_answers_read_as_they_come_are_read_as_a_whole_tree(corpus_dir: Path, rich_parts: bool) -> None:
+    """Bytes and streams are read article by article while libxml2 parses the rest, text from its whole tree: the
+    recorded answers, one by one and joined in one set, give the same records either way."""
+    files = sorted((corpus_dir / "files" / "pubmed_efetch").glob("*.xml"))
+    bodies = [path.read_bytes() for path in files]
+    joined = b"<PubmedArticleSet>" + b"".join(
+        body[body.index(b"<PubmedArticle>"):body.rindex(b"</PubmedArticleSet>")] for body in bodies
+    ) + b"</PubmedArticleSet>"
+    for body in [*bodies, joined]:
+        whole = as_read(parse_pubmed_xml(body.decode("utf-8"), rich_parts=rich_parts))
+        assert whole and as_read(parse_pubmed_xml(body, rich_parts=rich_parts)) == whole
+        assert as_read(parse_pubmed_xml(io.BytesIO(body), rich_parts=rich_parts)) == whole
+    assert len(parse_pubmed_xml(joined)) == len(bodies)
+
+
 # -------------------------------------------------------------------------------------------- hand-written set
+
+
+def test_the_hand_written_set_read_as_it_comes_is_read_as_a_whole_tree() -> None:
+    data = MIXED.read_bytes()
+    whole = as_read(parse_pubmed_xml(data.decode("utf-8")))
+    assert len(whole) == 2 and as_read(parse_pubmed_xml(data)) == whole
+    assert as_read(parse_pubmed_xml(io.BytesIO(data))) == whole
+
+
+def test_only_the_sets_own_articles_are_read() -> None:
+    """An article nested below another element of the set is not one of the set's, read as it comes or whole."""
+    xml = ("<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>T</ArticleTitle>"
+           "</Article></MedlineCitation></PubmedArticle><Wrapper><PubmedArticle><MedlineCitation><PMID>2</PMID>"
+           "<Article><ArticleTitle>U</ArticleTitle></Article></MedlineCitation></PubmedArticle></Wrapper>"
+           "</PubmedArticleSet>")
+    for data in (xml, xml.encode()):
+        assert [(r.pmid, r.title) for r in parse_pubmed_xml(data)] == [("1", "T")]
 
 
 def test_mixed_set_journal_article() -> None:
@@ -222,10 +261,11 @@ def test_empty_set_gives_no_records() -> None:
     assert parse_pubmed_xml("<PubmedArticleSet>\n</PubmedArticleSet>") == []
 
 
-def test_single_article_root_is_accepted() -> None:
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_single_article_root_is_accepted(as_bytes: bool) -> None:
     xml = ("<PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>T</ArticleTitle></Article>"
            "</MedlineCitation></PubmedArticle>")
-    assert [(r.pmid, r.title) for r in parse_pubmed_xml(xml)] == [("1", "T")]
+    assert [(r.pmid, r.title) for r in parse_pubmed_xml(xml.encode() if as_bytes else xml)] == [("1", "T")]
 
 
 @pytest.mark.parametrize(("article_date", "expected"), [
@@ -272,14 +312,20 @@ def test_not_xml_raises_value_error(data: bytes | str | None) -> None:
         parse_pubmed_xml(data)  # type: ignore[arg-type]
 
 
-def test_wrong_root_raises_parse_error() -> None:
+@pytest.mark.parametrize("xml", ["<pmc-articleset><article/></pmc-articleset>",
+                                 "<Wrapper><PubmedArticle><MedlineCitation><PMID>1</PMID></MedlineCitation>"
+                                 "</PubmedArticle></Wrapper>"])
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_wrong_root_raises_parse_error(xml: str, as_bytes: bool) -> None:
     with pytest.raises(ParseError, match="PubmedArticleSet"):
-        parse_pubmed_xml("<pmc-articleset><article/></pmc-articleset>")
+        parse_pubmed_xml(xml.encode() if as_bytes else xml)
 
 
-def test_efetch_error_answer_raises_service_error() -> None:
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_efetch_error_answer_raises_service_error(as_bytes: bool) -> None:
+    xml = "<eFetchResult><ERROR>Cannot retrieve history data.</ERROR></eFetchResult>"
     with pytest.raises(ServiceError, match="Cannot retrieve"):
-        parse_pubmed_xml("<eFetchResult><ERROR>Cannot retrieve history data.</ERROR></eFetchResult>")
+        parse_pubmed_xml(xml.encode() if as_bytes else xml)
 
 
 def test_external_entities_are_not_resolved(tmp_path: Path) -> None:

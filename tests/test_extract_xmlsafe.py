@@ -3,7 +3,10 @@ or network is loaded, and anything that is not XML is one exception type."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from lxml import etree
 
 from pubfetch.extract.xmlsafe import XmlError, collapse, local_name, parse_xml, parse_xml_pieces, text_of
 
@@ -93,3 +96,26 @@ def test_a_document_in_pieces_parses_as_whole_and_inert(tmp_path, size: int) -> 
 def test_what_is_not_xml_in_pieces_is_an_xml_error(data: bytes) -> None:
     with pytest.raises(XmlError):
         parse_xml_pieces(pieces_of(data, 2))
+
+
+def test_elements_asked_for_are_handed_over_as_they_end() -> None:
+    """With ``on_end`` each element of a tag asked for (any namespace with ``{*}``) reaches the caller once its end
+    tag has been fed, while later pieces are still unread (libxml2 may wait for the next piece before it parses the
+    end of one: at most one piece late), the root last."""
+    doc = (b'<set><item n="1">one</item><x:item xmlns:x="urn:x" n="2">two</x:item><other/>'
+           b'<item n="3">three</item></set>')
+    pieces = [doc[:30], doc[30:75], doc[75:], b""]
+    seen: list[str] = []
+
+    def fed() -> Iterator[bytes]:
+        for number, piece in enumerate(pieces):
+            seen.append(f"piece {number}")
+            yield piece
+
+    def ended(element: etree._Element) -> None:
+        seen.append(f"{local_name(element)} {element.get('n') or ''}".strip())
+    root = parse_xml_pieces(fed(), tags=("{*}item", "set"), on_end=ended)
+    assert local_name(root) == "set" and len(root) == 4
+    assert [entry for entry in seen if not entry.startswith("piece")] == ["item 1", "item 2", "item 3", "set"]
+    at = seen.index
+    assert at("piece 0") < at("item 1") < at("piece 2") and at("item 2") < at("piece 3")

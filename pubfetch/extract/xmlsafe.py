@@ -6,7 +6,7 @@ an entity-expansion bomb in a response is inert everywhere, and malformed XML is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from lxml import etree
 
@@ -15,11 +15,15 @@ class XmlError(ValueError):
     """The document is not well-formed XML (or is empty)."""
 
 
+def _options(recover: bool = False, remove_blank_text: bool = False) -> dict[str, bool]:
+    return {"resolve_entities": False, "no_network": True, "load_dtd": False, "dtd_validation": False,
+            "huge_tree": False, "remove_comments": True, "remove_pis": True, "recover": recover,
+            "remove_blank_text": remove_blank_text}
+
+
 def _parser(recover: bool = False, remove_blank_text: bool = False) -> etree.XMLParser:
     # a new parser per call: lxml parsers are not thread-safe
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-                           huge_tree=False, remove_comments=True, remove_pis=True, recover=recover,
-                           remove_blank_text=remove_blank_text)
+    return etree.XMLParser(**_options(recover, remove_blank_text))
 
 
 def parse_xml(data: bytes | str, recover: bool = False, remove_blank_text: bool = False) -> etree._Element:
@@ -46,18 +50,30 @@ def parse_xml(data: bytes | str, recover: bool = False, remove_blank_text: bool 
     return root
 
 
-def parse_xml_pieces(pieces: Iterable[bytes], remove_blank_text: bool = False) -> etree._Element:
+def parse_xml_pieces(pieces: Iterable[bytes], remove_blank_text: bool = False, *, tags: tuple[str, ...] = (),
+                     on_end: Callable[[etree._Element], None] | None = None) -> etree._Element:
     """The root element of a document given in pieces (read from a stream, or cut: :mod:`pubfetch.extract.pubmed_cut`)
-    fed to libxml2 one after another, never joined; raises :class:`XmlError` as :func:`parse_xml` does."""
-    parser = _parser(remove_blank_text=remove_blank_text)
+    fed to libxml2 one after another, never joined; raises :class:`XmlError` as :func:`parse_xml` does.
+
+    With ``on_end``, each element whose tag is one of ``tags`` (``{*}name`` for any namespace or none) is handed to it
+    as soon as it is complete, while later pieces are still to come: a caller that reads it there and clears it
+    never has the whole tree, and reads each part while libxml2's work on it is still in the CPU's caches."""
+    parser = (_parser(remove_blank_text=remove_blank_text) if on_end is None else
+              etree.XMLPullParser(events=("end",), tag=tags, **_options(remove_blank_text=remove_blank_text)))
     blank = True
     try:
         for piece in pieces:
             blank = blank and (not piece or piece.isspace())
             parser.feed(piece)
+            if on_end is not None:
+                for _, element in parser.read_events():
+                    on_end(element)
         if blank:
             raise XmlError("empty document")
         root = parser.close()
+        if on_end is not None:
+            for _, element in parser.read_events():
+                on_end(element)
     except etree.XMLSyntaxError as e:
         raise XmlError(f"not well-formed XML: {e}") from e
     if root is None:
