@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jats import element_text, parse_jats
@@ -131,6 +133,39 @@ def test_empty_articleset_and_errors(caplog: pytest.LogCaptureFixture) -> None:
     for bad in (b"", b"<article><front>", b"not xml", "\ufeff"):
         with pytest.raises(XmlError):
             parse_jats(bad)
+
+
+def as_read(records: list[ArticleRecord]) -> list[dict]:
+    return [dataclasses.asdict(record) for record in records]
+
+
+def test_an_article_in_an_article_is_part_of_it_read_as_it_comes_or_whole() -> None:
+    """Bytes are read article by article as they are parsed, text from its whole tree: either way only outermost
+    articles are records, a wrapped one included, and an article nested in one is part of its text."""
+    doc = ("<wrapper><article><front><article-meta><article-id pub-id-type='pmcid'>1</article-id></article-meta>"
+           "</front><body><p>Outer.</p><article><body><p>Inner.</p></body></article></body></article>"
+           "<box><article><front><article-meta><article-id pub-id-type='pmcid'>2</article-id></article-meta></front>"
+           "</article></box></wrapper>")
+    for data in (doc, doc.encode()):
+        records = parse_jats(data)
+        assert [r.pmcid for r in records] == ["PMC1", "PMC2"]
+        assert "Inner." in records[0].fulltext
+    assert as_read(parse_jats(doc.encode())) == as_read(parse_jats(doc))
+
+
+@pytest.mark.parametrize("rich_parts", [True, False])
+def test_recorded_full_texts_read_as_they_come_are_read_as_a_whole_tree(corpus_dir: Path, corpus_manifest: list[dict],
+                                                                       rich_parts: bool) -> None:
+    """The recorded JATS answers, one by one and joined in one articleset as PMC's efetch gives a batch: the same
+    records from their bytes (each article read once it is parsed) as from their text (the whole tree)."""
+    bodies = [(corpus_dir / e["body"]).read_bytes() for e in corpus_manifest
+              if e["resource"] in ("europepmc_fulltext", "pmc_efetch")]
+    articles = [etree.tostring(article) for body in bodies for article in parse_xml(body).iter("{*}article")]
+    joined = b"<pmc-articleset>" + b"".join(articles) + b"</pmc-articleset>"
+    for body in [*bodies, joined]:
+        whole = as_read(parse_jats(body.decode("utf-8"), rich_parts=rich_parts))
+        assert whole and as_read(parse_jats(body, rich_parts=rich_parts)) == whole
+    assert len(parse_jats(joined)) == len(articles) == len(bodies)
 
 
 def test_namespaced_article() -> None:

@@ -41,11 +41,13 @@ from lxml import etree
 
 from pubfetch.extract.errors import ParseError, load_xml
 from pubfetch.extract.europepmc import clean_doi, clean_pmcid, clean_pmid
+from pubfetch.extract.gcpause import collection_paused
 from pubfetch.extract.jats_corresp import corresp_authors
 from pubfetch.extract.jats_rich import add_rich_parts, jats_rich_wanted
 from pubfetch.extract.jats_structure import add_structure_parts
 from pubfetch.extract.jats_text import ArticleTexts, ElementTexts, attr, element_text, elements, first_text
-from pubfetch.extract.xmlsafe import local_name
+from pubfetch.extract.pubmed_cut import answer_pieces
+from pubfetch.extract.xmlsafe import XmlError, local_name, parse_xml_pieces
 from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
@@ -123,10 +125,39 @@ def parse_jats(data: str | bytes, rich_parts: bool | Collection[RichName] = True
     tables, figures, supplements, statements) are read: all (True), none (False, for a reader wanting only the rest)
     or those named; a table keeps at most ``max_table_cells`` cells.
 
+    Bytes are parsed in pieces, each article read as soon as it is complete and then cleared: the tree of a batch
+    answer (PMC's efetch of 200 full texts, tens of megabytes) is never whole. Text is read from its whole tree.
+
     Raises XmlError for malformed XML and ParseError for XML that is not JATS (both ValueErrors).
     """
-    return [article_record(article, rich_parts=rich_parts, max_table_cells=max_table_cells)
-            for article in _plain_articles(load_xml(data, "JATS document"))]
+    if isinstance(data, str):
+        return [article_record(article, rich_parts=rich_parts, max_table_cells=max_table_cells)
+                for article in _plain_articles(load_xml(data, "JATS document"))]
+    records: list[ArticleRecord] = []
+
+    def read(article: etree._Element) -> None:
+        if _outermost(article):
+            _strip_namespace(article)
+            records.append(article_record(article, rich_parts=rich_parts, max_table_cells=max_table_cells))
+            article.clear(keep_tail=False)
+    if not data or data.isspace():
+        raise XmlError("empty JATS document")
+    with collection_paused():
+        root = parse_xml_pieces(answer_pieces(data), tags=("{*}article",), on_end=read)
+    if not records:
+        _articles(root)  # what it says of a document without articles: not JATS, or an articleset's errors
+    return records
+
+
+def _outermost(article: etree._Element) -> bool:
+    """Whether an ``article`` element is in no other (JATS's ``article`` holds ``sub-article``, but a wrapped copy
+    may nest one), as :func:`_articles` takes them."""
+    parent = article.getparent()
+    while parent is not None:
+        if local_name(parent) == "article":
+            return False
+        parent = parent.getparent()
+    return True
 
 
 @dataclass
