@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from pubfetch.extract import jats
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jats import element_text, parse_jats
 from pubfetch.extract.xmlsafe import XmlError, parse_xml
@@ -104,6 +105,7 @@ def test_corresp_authors_matched_by_name(article: ArticleRecord) -> None:
     ]
 
 
+@pytest.mark.usefixtures("as_parsed_from")
 def test_articleset() -> None:
     first, second = parse_jats((DOCS / "pmc_articleset.xml").read_bytes())
     assert (first.pmid, first.pmcid, first.doi) == ("30000002", "PMC6000002", "10.3389/FEXAM.2019.00002")
@@ -121,6 +123,7 @@ def test_articleset() -> None:
     assert second.journal_title == "Example Letters"
 
 
+@pytest.mark.usefixtures("as_parsed_from")
 def test_empty_articleset_and_errors(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.DEBUG, logger="pubfetch.extract.jats"):
         assert parse_jats(b"<pmc-articleset><error>ID 1 not found</error></pmc-articleset>") == []
@@ -139,8 +142,16 @@ def as_read(records: list[ArticleRecord]) -> list[dict]:
     return [dataclasses.asdict(record) for record in records]
 
 
+@pytest.fixture(params=["small documents whole", "every document as parsed"])
+def as_parsed_from(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bytes read whole below a size and article by article as parsed above it: both readings, on small bytes."""
+    if request.param == "every document as parsed":
+        monkeypatch.setattr(jats, "READ_AS_PARSED_FROM", 0)
+
+
+@pytest.mark.usefixtures("as_parsed_from")
 def test_an_article_in_an_article_is_part_of_it_read_as_it_comes_or_whole() -> None:
-    """Bytes are read article by article as they are parsed, text from its whole tree: either way only outermost
+    """Large bytes are read article by article as they are parsed, text from its whole tree: either way only outermost
     articles are records, a wrapped one included, and an article nested in one is part of its text."""
     doc = ("<wrapper><article><front><article-meta><article-id pub-id-type='pmcid'>1</article-id></article-meta>"
            "</front><body><p>Outer.</p><article><body><p>Inner.</p></body></article></body></article>"
@@ -154,6 +165,7 @@ def test_an_article_in_an_article_is_part_of_it_read_as_it_comes_or_whole() -> N
 
 
 @pytest.mark.parametrize("rich_parts", [True, False])
+@pytest.mark.usefixtures("as_parsed_from")
 def test_recorded_full_texts_read_as_they_come_are_read_as_a_whole_tree(corpus_dir: Path, corpus_manifest: list[dict],
                                                                        rich_parts: bool) -> None:
     """The recorded JATS answers, one by one and joined in one articleset as PMC's efetch gives a batch: the same
@@ -168,6 +180,7 @@ def test_recorded_full_texts_read_as_they_come_are_read_as_a_whole_tree(corpus_d
     assert len(parse_jats(joined)) == len(articles) == len(bodies)
 
 
+@pytest.mark.usefixtures("as_parsed_from")
 def test_namespaced_article() -> None:
     doc = (b'<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><GetRecord><record><metadata>'
            b'<article xmlns="https://jats.nlm.nih.gov/ns/archiving/1.3/"><front><article-meta>'
@@ -178,6 +191,7 @@ def test_namespaced_article() -> None:
     assert (r.pmcid, r.title, r.fulltext) == ("PMC123", "T", "T\n\nBody.")
 
 
+@pytest.mark.usefixtures("as_parsed_from")
 def test_entities_are_not_expanded() -> None:
     doc = (b'<!DOCTYPE article [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
            b"<article><front><article-meta><title-group><article-title>a &x; b</article-title></title-group>"

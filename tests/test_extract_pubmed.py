@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pubfetch.extract import pubmed
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.pubmed import _EMAIL, format_abstract, normalise_orcid, parse_pubmed_xml
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
@@ -139,10 +140,18 @@ def as_read(records: list[ArticleRecord]) -> list[dict]:
     return [dataclasses.asdict(record) for record in records]
 
 
+@pytest.fixture(params=["small answers whole", "every answer as parsed"])
+def as_parsed_from(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bytes read whole below a size and article by article as parsed above it: both readings, on small bytes."""
+    if request.param == "every answer as parsed":
+        monkeypatch.setattr(pubmed, "READ_AS_PARSED_FROM", 0)
+
+
 @pytest.mark.parametrize("rich_parts", [True, False])
+@pytest.mark.usefixtures("as_parsed_from")
 def test_recorded_answers_read_as_they_come_are_read_as_a_whole_tree(corpus_dir: Path, rich_parts: bool) -> None:
-    """Bytes and streams are read article by article while libxml2 parses the rest, text from its whole tree: the
-    recorded answers, one by one and joined in one set, give the same records either way."""
+    """Streams (and large bytes) are read article by article while libxml2 parses the rest, text from its whole
+    tree: the recorded answers, one by one and joined in one set, give the same records either way."""
     files = sorted((corpus_dir / "files" / "pubmed_efetch").glob("*.xml"))
     bodies = [path.read_bytes() for path in files]
     joined = b"<PubmedArticleSet>" + b"".join(
@@ -158,6 +167,7 @@ def test_recorded_answers_read_as_they_come_are_read_as_a_whole_tree(corpus_dir:
 # -------------------------------------------------------------------------------------------- hand-written set
 
 
+@pytest.mark.usefixtures("as_parsed_from")
 def test_the_hand_written_set_read_as_it_comes_is_read_as_a_whole_tree() -> None:
     data = MIXED.read_bytes()
     whole = as_read(parse_pubmed_xml(data.decode("utf-8")))
@@ -165,6 +175,7 @@ def test_the_hand_written_set_read_as_it_comes_is_read_as_a_whole_tree() -> None
     assert as_read(parse_pubmed_xml(io.BytesIO(data))) == whole
 
 
+@pytest.mark.usefixtures("as_parsed_from")
 def test_only_the_sets_own_articles_are_read() -> None:
     """An article nested below another element of the set is not one of the set's, read as it comes or whole."""
     xml = ("<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>T</ArticleTitle>"
@@ -261,6 +272,7 @@ def test_empty_set_gives_no_records() -> None:
     assert parse_pubmed_xml("<PubmedArticleSet>\n</PubmedArticleSet>") == []
 
 
+@pytest.mark.usefixtures("as_parsed_from")
 @pytest.mark.parametrize("as_bytes", [False, True])
 def test_single_article_root_is_accepted(as_bytes: bool) -> None:
     xml = ("<PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>T</ArticleTitle></Article>"
@@ -315,12 +327,14 @@ def test_not_xml_raises_value_error(data: bytes | str | None) -> None:
 @pytest.mark.parametrize("xml", ["<pmc-articleset><article/></pmc-articleset>",
                                  "<Wrapper><PubmedArticle><MedlineCitation><PMID>1</PMID></MedlineCitation>"
                                  "</PubmedArticle></Wrapper>"])
+@pytest.mark.usefixtures("as_parsed_from")
 @pytest.mark.parametrize("as_bytes", [False, True])
 def test_wrong_root_raises_parse_error(xml: str, as_bytes: bool) -> None:
     with pytest.raises(ParseError, match="PubmedArticleSet"):
         parse_pubmed_xml(xml.encode() if as_bytes else xml)
 
 
+@pytest.mark.usefixtures("as_parsed_from")
 @pytest.mark.parametrize("as_bytes", [False, True])
 def test_efetch_error_answer_raises_service_error(as_bytes: bool) -> None:
     xml = "<eFetchResult><ERROR>Cannot retrieve history data.</ERROR></eFetchResult>"

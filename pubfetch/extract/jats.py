@@ -47,7 +47,7 @@ from pubfetch.extract.jats_rich import add_rich_parts, jats_rich_wanted
 from pubfetch.extract.jats_structure import add_structure_parts
 from pubfetch.extract.jats_text import ArticleTexts, ElementTexts, attr, element_text, elements, first_text
 from pubfetch.extract.pubmed_cut import answer_pieces
-from pubfetch.extract.xmlsafe import XmlError, local_name, parse_xml_pieces
+from pubfetch.extract.xmlsafe import READ_AS_PARSED_FROM, XmlError, local_name, parse_xml_pieces
 from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
@@ -125,12 +125,13 @@ def parse_jats(data: str | bytes, rich_parts: bool | Collection[RichName] = True
     tables, figures, supplements, statements) are read: all (True), none (False, for a reader wanting only the rest)
     or those named; a table keeps at most ``max_table_cells`` cells.
 
-    Bytes are parsed in pieces, each article read as soon as it is complete and then cleared: the tree of a batch
-    answer (PMC's efetch of 200 full texts, tens of megabytes) is never whole. Text is read from its whole tree.
+    Bytes of :data:`~pubfetch.extract.xmlsafe.READ_AS_PARSED_FROM` or more (PMC's efetch of 200 full texts, tens of
+    megabytes) are parsed in pieces, each article read as soon as it is complete and then cleared: their tree is never
+    whole. Smaller documents are read from their whole tree, which libxml2 builds faster.
 
     Raises XmlError for malformed XML and ParseError for XML that is not JATS (both ValueErrors).
     """
-    if isinstance(data, str):
+    if isinstance(data, str) or len(data) < READ_AS_PARSED_FROM:
         return [article_record(article, rich_parts=rich_parts, max_table_cells=max_table_cells)
                 for article in _plain_articles(load_xml(data, "JATS document"))]
     records: list[ArticleRecord] = []

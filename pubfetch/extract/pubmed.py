@@ -43,7 +43,7 @@ from pubfetch.extract.pubmed_dates import pubmed_date
 from pubfetch.extract.pubmed_dtd import declared_pieces
 from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, rich_wanted, valid_pmcid
 from pubfetch.extract.text_links import record_links
-from pubfetch.extract.xmlsafe import XmlError, local_name, parse_xml_pieces, text_of
+from pubfetch.extract.xmlsafe import READ_AS_PARSED_FROM, XmlError, local_name, parse_xml_pieces, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_retracted
@@ -468,12 +468,12 @@ def _read_answer(source: bytes | bytearray | str | IO[bytes], wanted: frozenset[
 
     Bytes and streams are parsed in pieces as they come, without what is not read (:mod:`pubfetch.extract.pubmed_cut`:
     the History, and the reference lists when references are not read) and without their indentation where
-    PubMed's declarations can be given to it (:mod:`pubfetch.extract.pubmed_dtd`); each article is read as soon as it
-    is complete and then cleared, so that the tree of a large answer is never whole (a 30,000-record file's would be
-    hundreds of megabytes) and each record is read while its elements are still in the CPU's caches (6 % faster on
-    MEDLINE records with their references, docs/benchmarks.md). A document that does not parse so is parsed again as
-    written (a stream read again from its start, where it can be), so that its error (or, were either at fault, its
-    tree) is its own, and its records are read from that tree."""
+    PubMed's declarations can be given to it (:mod:`pubfetch.extract.pubmed_dtd`). A stream (a MEDLINE file, tens of
+    thousands of records) and bytes of :data:`~pubfetch.extract.xmlsafe.READ_AS_PARSED_FROM` or more have each article
+    read as soon as it is complete and then cleared, so that their tree is never whole; smaller answers (efetch's
+    batches) are read from their tree, which libxml2 builds faster. A document that does not parse so is parsed again
+    as written (a stream read again from its start, where it can be), so that its error (or, were either at fault,
+    its tree) is its own, and its records are read from that tree."""
     if isinstance(source, str) or source is None:  # None: an "empty" answer
         root = load_xml(source, "PubMed efetch answer")
         return root, _records_below(root, wanted)
@@ -485,8 +485,12 @@ def _read_answer(source: bytes | bytearray | str | IO[bytes], wanted: frozenset[
             records.append(_record(element, wanted))
             element.clear(keep_tail=False)
 
+    as_parsed = not isinstance(source, (bytes, bytearray)) or len(source) >= READ_AS_PARSED_FROM
     with_declarations, pieces = declared_pieces(without_unread(answer_pieces(source), RichName.references in wanted))
     try:
+        if not as_parsed:
+            root = parse_xml_pieces(pieces, remove_blank_text=with_declarations)
+            return root, _records_below(root, wanted)
         root = parse_xml_pieces(pieces, remove_blank_text=with_declarations,
                                 tags=tuple(f"{{*}}{tag}" for tag in _RECORD_TAGS), on_end=read)
         return root, records
