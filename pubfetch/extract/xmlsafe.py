@@ -16,10 +16,11 @@ class XmlError(ValueError):
 
 
 #: Documents smaller than this are parsed whole even where their parts could be read as they end (``on_end`` of
-#: :func:`parse_xml_pieces`): lxml's collection of the end events makes libxml2's parse and free of a tree about 40 %
-#: dearer, which reading each part while it is still in the CPU's caches repays only on large documents (a PubMed
-#: answer of 200 records, 2.6 MB, read 2 % slower so, a single JATS article 11 %; a 30 MB MEDLINE file 3 % faster and a
-#: 23 MB articleset of 200 full texts 10 %: docs/benchmarks.md). Above it the tree a document never has whole is what
+#: :func:`parse_xml_pieces`): to collect them lxml puts handlers of its own between libxml2 and its tree builder, run
+#: at every element's start and end whatever its tag, which makes the parse and free of a tree about 40 % dearer;
+#: reading each part while it is still in the CPU's caches repays that only on large documents (a PubMed answer of
+#: 200 records, 2.6 MB, read 2 % slower so, a single JATS article 11 %; a 30 MB MEDLINE file 3 % faster and a 23 MB
+#: articleset of 200 full texts 10 %: docs/benchmarks.md). Above it the tree a document never has whole is what
 #: matters most: a 20,788-record MEDLINE file's took 630 MB.
 READ_AS_PARSED_FROM = 8 << 20
 
