@@ -19,8 +19,8 @@ class XmlError(ValueError):
 #: :func:`parse_xml_pieces`): to collect them lxml puts handlers of its own between libxml2 and its tree builder, run
 #: at every element's start and end whatever its tag, which makes the parse and free of a tree about 40 % dearer;
 #: reading each part while it is still in the CPU's caches repays that only on large documents (a PubMed answer of
-#: 200 records, 2.6 MB, read 2 % slower so, a single JATS article 11 %; a 30 MB MEDLINE file 3 % faster and a 23 MB
-#: articleset of 200 full texts 10 %: docs/benchmarks.md). Above it the tree a document never has whole is what
+#: 200 records, 2.6 MB, read 2 % slower so, a single JATS article 11 %; a 30 MB MEDLINE file 3 % faster, a 23 MB
+#: articleset of 200 full texts about even: docs/benchmarks.md). Above it the tree a document never has whole is what
 #: matters most: a 20,788-record MEDLINE file's took 630 MB.
 READ_AS_PARSED_FROM = 8 << 20
 
