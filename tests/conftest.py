@@ -131,6 +131,16 @@ def corpus_manifest(corpus_dir: Path) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+@pytest.fixture(params=["small documents whole", "every document as parsed"])
+def as_parsed_from(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The XML parsers read bytes whole below a size and part by part as parsed above it: a test using this runs
+    both readings on its small documents."""
+    if request.param == "every document as parsed":
+        from pubfetch.extract import xmlsafe
+
+        monkeypatch.setattr(xmlsafe, "READ_AS_PARSED_FROM", 0)
+
+
 # --- the machine's PostgreSQL server (tests of the PostgreSQL store skip with one message when it is unreachable) ---
 
 POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"

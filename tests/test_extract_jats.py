@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from pathlib import Path
 
@@ -11,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from pubfetch.extract import jats
 from pubfetch.extract.errors import ParseError
 from pubfetch.extract.jats import element_text, parse_jats
 from pubfetch.extract.xmlsafe import XmlError, parse_xml
@@ -19,6 +17,7 @@ from pubfetch.ids import normalise_doi
 from pubfetch.model.parts import Author, CorrespAuthor
 from pubfetch.model.record import ArticleRecord
 from support.mutations import mutated
+from support.readings import as_read
 
 DOCS = Path(__file__).parent / "data" / "documents"
 
@@ -136,17 +135,6 @@ def test_empty_articleset_and_errors(caplog: pytest.LogCaptureFixture) -> None:
     for bad in (b"", b"<article><front>", b"not xml", "\ufeff"):
         with pytest.raises(XmlError):
             parse_jats(bad)
-
-
-def as_read(records: list[ArticleRecord]) -> list[dict]:
-    return [dataclasses.asdict(record) for record in records]
-
-
-@pytest.fixture(params=["small documents whole", "every document as parsed"])
-def as_parsed_from(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Bytes read whole below a size and article by article as parsed above it: both readings, on small bytes."""
-    if request.param == "every document as parsed":
-        monkeypatch.setattr(jats, "READ_AS_PARSED_FROM", 0)
 
 
 @pytest.mark.usefixtures("as_parsed_from")

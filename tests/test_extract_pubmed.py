@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 from pathlib import Path
@@ -11,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pubfetch.extract import pubmed
 from pubfetch.extract.errors import ParseError, ServiceError
 from pubfetch.extract.pubmed import _EMAIL, format_abstract, normalise_orcid, parse_pubmed_xml
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
 from support.mutations import MUTATIONS, mutate
+from support.readings import as_read
 
 DOCS = Path(__file__).parent / "data" / "documents" / "pubmed"
 MIXED = DOCS / "mixed_set.xml"
@@ -134,17 +133,6 @@ def test_many_articles_in_one_set_keep_their_own_values(corpus_dir: Path) -> Non
     assert [r.pmcid for r in records] == ["", "PMC5994433", ""]
     assert [bool(r.keywords) for r in records] == [False, True, False]
     assert records[2].title == "The human phenotype ontology."
-
-
-def as_read(records: list[ArticleRecord]) -> list[dict]:
-    return [dataclasses.asdict(record) for record in records]
-
-
-@pytest.fixture(params=["small answers whole", "every answer as parsed"])
-def as_parsed_from(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Bytes read whole below a size and article by article as parsed above it: both readings, on small bytes."""
-    if request.param == "every answer as parsed":
-        monkeypatch.setattr(pubmed, "READ_AS_PARSED_FROM", 0)
 
 
 @pytest.mark.parametrize("rich_parts", [True, False])

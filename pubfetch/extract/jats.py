@@ -47,7 +47,7 @@ from pubfetch.extract.jats_rich import add_rich_parts, jats_rich_wanted
 from pubfetch.extract.jats_structure import add_structure_parts
 from pubfetch.extract.jats_text import ArticleTexts, ElementTexts, attr, element_text, elements, first_text
 from pubfetch.extract.pubmed_cut import answer_pieces
-from pubfetch.extract.xmlsafe import READ_AS_PARSED_FROM, XmlError, local_name, parse_xml_pieces
+from pubfetch.extract.xmlsafe import local_name, parse_xml_pieces, read_as_parsed
 from pubfetch.model.parts import Author
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import RichName
@@ -93,14 +93,7 @@ def _articles(root: etree._Element) -> list[etree._Element]:
     name = local_name(root)
     if name == "article":
         return [root]
-    found = []
-    for el in root.iter("{*}article"):
-        if el is not root:
-            parent = el.getparent()
-            while parent is not None and local_name(parent) != "article":
-                parent = parent.getparent()
-            if parent is None:
-                found.append(el)
+    found = [el for el in root.iter("{*}article") if _outermost(el)]
     if not found and name != "pmc-articleset":
         raise ParseError(f"not a JATS document: root element is <{name}> and it holds no <article>")
     if not found:
@@ -131,7 +124,7 @@ def parse_jats(data: str | bytes, rich_parts: bool | Collection[RichName] = True
 
     Raises XmlError for malformed XML and ParseError for XML that is not JATS (both ValueErrors).
     """
-    if isinstance(data, str) or len(data) < READ_AS_PARSED_FROM:
+    if not read_as_parsed(data):
         return [article_record(article, rich_parts=rich_parts, max_table_cells=max_table_cells)
                 for article in _plain_articles(load_xml(data, "JATS document"))]
     records: list[ArticleRecord] = []
@@ -141,8 +134,6 @@ def parse_jats(data: str | bytes, rich_parts: bool | Collection[RichName] = True
             _strip_namespace(article)
             records.append(article_record(article, rich_parts=rich_parts, max_table_cells=max_table_cells))
             article.clear(keep_tail=False)
-    if not data or data.isspace():
-        raise XmlError("empty JATS document")
     with collection_paused():
         root = parse_xml_pieces(answer_pieces(data), tags=("{*}article",), on_end=read)
     if not records:

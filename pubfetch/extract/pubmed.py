@@ -43,7 +43,7 @@ from pubfetch.extract.pubmed_dates import pubmed_date
 from pubfetch.extract.pubmed_dtd import declared_pieces
 from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, rich_wanted, valid_pmcid
 from pubfetch.extract.text_links import record_links
-from pubfetch.extract.xmlsafe import READ_AS_PARSED_FROM, XmlError, local_name, parse_xml_pieces, text_of
+from pubfetch.extract.xmlsafe import XmlError, local_name, parse_xml_pieces, read_as_parsed, text_of
 from pubfetch.model.parts import Author, CorrespAuthor, MeshTerm
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.retraction import RetractionSource, RetractionVerdict, says_retracted
@@ -460,6 +460,7 @@ def _service_error(root: etree._Element) -> str | None:
 
 #: The elements of an answer that are records: a set's children, or the answer's root alone.
 _RECORD_TAGS = ("PubmedArticle", "PubmedBookArticle")
+_RECORD_TAGS_ANY_NS = tuple(f"{{*}}{tag}" for tag in _RECORD_TAGS)
 
 
 def _read_answer(source: bytes | bytearray | str | IO[bytes], wanted: frozenset[RichName]
@@ -485,14 +486,12 @@ def _read_answer(source: bytes | bytearray | str | IO[bytes], wanted: frozenset[
             records.append(_record(element, wanted))
             element.clear(keep_tail=False)
 
-    as_parsed = not isinstance(source, (bytes, bytearray)) or len(source) >= READ_AS_PARSED_FROM
     with_declarations, pieces = declared_pieces(without_unread(answer_pieces(source), RichName.references in wanted))
     try:
-        if not as_parsed:
+        if not read_as_parsed(source):
             root = parse_xml_pieces(pieces, remove_blank_text=with_declarations)
             return root, _records_below(root, wanted)
-        root = parse_xml_pieces(pieces, remove_blank_text=with_declarations,
-                                tags=tuple(f"{{*}}{tag}" for tag in _RECORD_TAGS), on_end=read)
+        root = parse_xml_pieces(pieces, remove_blank_text=with_declarations, tags=_RECORD_TAGS_ANY_NS, on_end=read)
         return root, records
     except (etree.LxmlError, ValueError) as error:  # XmlError among them
         if isinstance(source, (bytes, bytearray)):

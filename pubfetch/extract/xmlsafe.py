@@ -7,6 +7,7 @@ an entity-expansion bomb in a response is inert everywhere, and malformed XML is
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import IO, TypeGuard
 
 from lxml import etree
 
@@ -23,6 +24,16 @@ class XmlError(ValueError):
 #: articleset of 200 full texts about even: docs/benchmarks.md). Above it the tree a document never has whole is what
 #: matters most: a 20,788-record MEDLINE file's took 630 MB.
 READ_AS_PARSED_FROM = 8 << 20
+
+
+def read_as_parsed(source: bytes | bytearray | str | IO[bytes] | None) -> TypeGuard[bytes | bytearray | IO[bytes]]:
+    """Whether a document is read part by part as it is parsed (:data:`READ_AS_PARSED_FROM`): bytes that large, and a
+    binary stream (a file, whose size is not known before it is read), never text."""
+    if isinstance(source, str) or source is None:
+        return False
+    if isinstance(source, (bytes, bytearray)):
+        return len(source) >= READ_AS_PARSED_FROM
+    return True
 
 
 def _options(recover: bool = False, remove_blank_text: bool = False) -> dict[str, bool]:
