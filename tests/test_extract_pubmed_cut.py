@@ -92,6 +92,21 @@ def test_a_list_holding_an_odd_list_or_an_instruction_stops_the_cutting(odd):
     assert parse_pubmed_xml(data, rich_parts=False) == as_written(data, False)
 
 
+@pytest.mark.parametrize("odd", [b"<!-- </History> -->", b"<?pi </History> ?>", b"<![CDATA[ </History> ]]>"])
+def test_a_history_holding_a_comment_instruction_or_cdata_stops_the_cutting(odd):
+    """Its first ``</History>`` may be text inside them: the History is kept whole, from there on nothing is cut."""
+    data = indented_set(records=3)
+    second = data.index(b"<History>", data.index(b"</PubmedArticle>"))
+    odd_data = data.replace(b"</History>", odd + b"</History>", 2).replace(odd + b"</History>", b"</History>", 1)
+    assert odd_data.count(odd) == 1 and odd_data.index(odd) > second
+    for size in SIZES:
+        out = cut(odd_data, True, size)
+        assert out.count(b"<History>") == 2 and odd in out
+        assert out[out.index(b"<History>"):] == odd_data[odd_data.index(b"<History>", second):]
+    for rich_parts in RICH_CHOICES:
+        assert parse_pubmed_xml(odd_data, rich_parts=rich_parts) == as_written(odd_data, rich_parts)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_another_encoding_is_not_cut(size):
     data = indented_set(records=3).replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"')
