@@ -23,23 +23,14 @@ _CHILD = """
 import json, resource, sys, time
 from pubfetch.bulk.medline import open_bulk_file
 from pubfetch.extract import pubmed
-from pubfetch.extract.gcpause import collection_paused
-from pubfetch.extract.pubmed_cut import answer_pieces, without_unread
-from pubfetch.extract.pubmed_dtd import declared_pieces
-from pubfetch.extract.pubmed_rich import rich_wanted
-from pubfetch.extract.xmlsafe import parse_xml_pieces
 
 path, how, rich = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+if how == "whole tree":  # the reading of answers under the size: the parser's own path, its size rule switched off
+    pubmed.read_as_parsed = lambda source: False
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.process_time()
 with open_bulk_file(path) as stream:
-    if how == "as parsed":
-        records = pubmed.parse_pubmed_xml(stream, rich_parts=rich)
-    else:  # the whole tree first, then its articles: the reading of smaller answers
-        wanted = rich_wanted(rich)
-        declared, pieces = declared_pieces(without_unread(answer_pieces(stream), rich))
-        with collection_paused():
-            records = pubmed._records_below(parse_xml_pieces(pieces, remove_blank_text=declared), wanted)
+    records = pubmed.parse_pubmed_xml(stream, rich_parts=rich)
 cpu = time.process_time() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"records": len(records), "peak_mb": (peak - before) / 1024, "cpu_s": cpu}))
