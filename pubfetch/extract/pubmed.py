@@ -41,6 +41,7 @@ from pubfetch.extract.gcpause import collection_paused
 from pubfetch.extract.pubmed_cut import answer_pieces, without_unread
 from pubfetch.extract.pubmed_dates import pubmed_date
 from pubfetch.extract.pubmed_dtd import declared_pieces
+from pubfetch.extract.pubmed_reflist import ListsRead
 from pubfetch.extract.pubmed_rich import PUBMED_RICH, add_rich_parts, rich_wanted, valid_pmcid
 from pubfetch.extract.text_links import record_links
 from pubfetch.extract.xmlsafe import XmlError, local_name, parse_xml_pieces, read_as_parsed, text_of
@@ -324,7 +325,8 @@ def _pages(kids: dict[str, list[etree._Element]]) -> str:
     return f"{start}-{end}" if start and end else start
 
 
-def _journal_article(element: etree._Element, wanted: frozenset[RichName] = PUBMED_RICH) -> ArticleRecord:
+def _journal_article(element: etree._Element, wanted: frozenset[RichName] = PUBMED_RICH,
+                     lists_read: ListsRead | None = None) -> ArticleRecord:
     top = _by_tag(element)
     citation = _one(top, "MedlineCitation")
     cited = _by_tag(citation)
@@ -355,7 +357,7 @@ def _journal_article(element: etree._Element, wanted: frozenset[RichName] = PUBM
     record.flags.update(source="pubmed", journal_date=journal_partial, article_date=article_partial)
     _read_status_flags(record, data, citation, cited, abbreviation)
     add_rich_parts(record, wanted, kids.get("GrantList", ()), cited.get("CommentsCorrectionsList", ()),
-                   data.get("ReferenceList", ()))
+                   data.get("ReferenceList", ()), lists_read)
     if RichName.links in wanted:
         record.text_links = record_links(record.abstract)
     record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))
@@ -479,18 +481,20 @@ def _read_answer(source: bytes | bytearray | str | IO[bytes], wanted: frozenset[
         root = load_xml(source, "PubMed efetch answer")
         return root, _records_below(root, wanted)
     records: list[ArticleRecord] = []
+    lists_read = ListsRead() if RichName.references in wanted else None
 
     def read(element: etree._Element) -> None:
         parent = element.getparent()
         if parent is None or parent.getparent() is None:  # the root, or a child of it: not an article nested deeper
-            records.append(_record(element, wanted))
+            records.append(_record(element, wanted, lists_read))
             element.clear(keep_tail=False)
 
-    with_declarations, pieces = declared_pieces(without_unread(answer_pieces(source), RichName.references in wanted))
+    with_declarations, pieces = declared_pieces(without_unread(answer_pieces(source), RichName.references in wanted,
+                                                               lists_read))
     try:
         if not read_as_parsed(source):
             root = parse_xml_pieces(pieces, remove_blank_text=with_declarations)
-            return root, _records_below(root, wanted)
+            return root, _records_below(root, wanted, lists_read)
         root = parse_xml_pieces(pieces, remove_blank_text=with_declarations, tags=_RECORD_TAGS_ANY_NS, on_end=read)
         return root, records
     except (etree.LxmlError, ValueError) as error:  # XmlError among them
@@ -504,18 +508,21 @@ def _read_answer(source: bytes | bytearray | str | IO[bytes], wanted: frozenset[
     return root, _records_below(root, wanted)
 
 
-def _record(element: etree._Element, wanted: frozenset[RichName]) -> ArticleRecord:
-    """The record of a ``PubmedArticle`` or ``PubmedBookArticle`` element (in any namespace, or none)."""
+def _record(element: etree._Element, wanted: frozenset[RichName], lists_read: ListsRead | None = None
+            ) -> ArticleRecord:
+    """The record of a ``PubmedArticle`` or ``PubmedBookArticle`` element (in any namespace, or none); its reference
+    lists read from their bytes taken from ``lists_read``."""
     if local_name(element) == "PubmedArticle":
-        return _journal_article(element, wanted)
+        return _journal_article(element, wanted, lists_read)
     return _book_article(element, wanted)
 
 
-def _records_below(root: etree._Element, wanted: frozenset[RichName]) -> list[ArticleRecord]:
+def _records_below(root: etree._Element, wanted: frozenset[RichName], lists_read: ListsRead | None = None
+                   ) -> list[ArticleRecord]:
     """The records of a whole tree's articles: the root's children, or the root itself."""
     if local_name(root) in _RECORD_TAGS:
-        return [_record(root, wanted)]
-    return [_record(element, wanted) for element in root if local_name(element) in _RECORD_TAGS]
+        return [_record(root, wanted, lists_read)]
+    return [_record(element, wanted, lists_read) for element in root if local_name(element) in _RECORD_TAGS]
 
 
 def parse_pubmed_xml(data: bytes | str | IO[bytes], rich_parts: bool | Collection[RichName] = True

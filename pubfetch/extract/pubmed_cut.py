@@ -2,7 +2,10 @@
 
 No part reads a record's ``History`` (the dates of each step through PubMed): it is cut from every answer. A run that
 does not ask for references does not read the reference lists either: they are cut too. Both are a good share of the
-nodes libxml2 would build and free for a MEDLINE record (docs/benchmarks.md).
+nodes libxml2 would build and free for a MEDLINE record (docs/benchmarks.md). A run that reads references has each
+list written in PubMed's plain form read from its bytes as it passes (:mod:`pubfetch.extract.pubmed_reflist`) and a
+placeholder parsed in its place; a list that holds another is parsed as written, and one with attributes (which
+PubMed never writes) stops the cutting.
 
 The bytes pass through in pieces, as read (a gzipped file is inflated piece by piece into the parser, never held
 whole: a whole file's bytes in one buffer, and a copy of it, cost more than the parse of a tenth of its records), so a
@@ -24,6 +27,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from typing import IO
+
+from pubfetch.extract.pubmed_reflist import ListsRead, read_reference_list
 
 __all__ = ["PIECE", "answer_pieces", "without_unread"]
 
@@ -63,24 +68,25 @@ def answer_pieces(source: bytes | bytearray | IO[bytes]) -> Iterator[bytes]:
         yield bytes(piece) if isinstance(piece, bytearray) else piece
 
 
-def without_unread(pieces: Iterable[bytes], references: bool) -> Iterator[bytes]:
+def without_unread(pieces: Iterable[bytes], references: bool, lists_read: ListsRead | None = None) -> Iterator[bytes]:
     """The pieces' bytes without their ``History`` elements and, unless ``references`` are read, their reference
-    lists, as far as they can be cut soundly (the module's rules); the bytes as they are from where they cannot."""
+    lists, as far as they can be cut soundly (the module's rules); the bytes as they are from where they cannot.
+    When references are read and ``lists_read`` is given, each list in PubMed's plain form is read from its bytes
+    into it and its placeholder passed on in its place (:mod:`pubfetch.extract.pubmed_reflist`)."""
     stream = iter(pieces)
-    buffer = next(stream, b"")
-    while len(buffer) < _HEAD and (more := next(stream, None)) is not None:  # the XML declaration whole
-        buffer += more
+    buffer = _head(stream)
     encoding = _ENCODING.match(buffer)
     if encoding is not None and encoding.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
         yield buffer
         yield from stream
         return
-    marks = _Marks(buffer, (_HISTORY,) if references else (_HISTORY, _LIST))
+    reading = references and lists_read is not None
+    marks = _Marks(buffer, (_HISTORY, _NESTED_LIST) if reading else (_HISTORY,) if references else (_HISTORY, _LIST))
     cut = False  # whether an element was cut: the type declaration is looked into only before
     kept = at = 0  # the buffer is passed on up to ``kept`` and scanned up to ``at``
     while True:
         start, mark = marks.next(at)
-        step = _step(buffer, start, mark, cut) if mark else _MORE
+        step = _step(buffer, start, mark, cut, reading) if mark else _MORE
         if step is _MORE:
             more = next(stream, None)
             if more is None:
@@ -94,6 +100,9 @@ def without_unread(pieces: Iterable[bytes], references: bool) -> Iterator[bytes]
             marks = _Marks(buffer, marks.needles)
             continue
         kind, position = step
+        placeholder = b""
+        if kind == _READ:
+            kind, placeholder = _read(buffer[start:position], lists_read)  # type: ignore[arg-type]
         if kind == _PASS:
             at = position
         elif kind == _STOP:
@@ -103,8 +112,18 @@ def without_unread(pieces: Iterable[bytes], references: bool) -> Iterator[bytes]
         else:
             if start > kept:
                 yield buffer[kept:start]
+            if placeholder:
+                yield placeholder
             kept = at = position
             cut = True
+
+
+def _head(stream: Iterator[bytes]) -> bytes:
+    """The first pieces of a stream, as many as hold its XML declaration whole."""
+    buffer = next(stream, b"")
+    while len(buffer) < _HEAD and (more := next(stream, None)) is not None:
+        buffer += more
+    return buffer
 
 
 class _Marks:
@@ -149,17 +168,18 @@ class _Marks:
 
 
 #: :func:`_step`'s kinds of step: cut up to a position, scan on from one (what was passed over kept as written), stop
-#: cutting; and its answer when the buffer does not hold enough to tell.
-_CUT, _PASS, _STOP = 0, 1, 2
+#: cutting, read a reference list up to a position; and its answer when the buffer does not hold enough to tell.
+_CUT, _PASS, _STOP, _READ = 0, 1, 2, 3
 _MORE = (-1, -1)
 #: The ends of what is passed over as written: a processing instruction, a comment, a CDATA section.
 _PASSED_ENDS = ((b"<?", b"?>"), (b"<!--", b"-->"), (b"<![CDATA[", b"]]>"))
 
 
-def _step(buffer: bytes, start: int, mark: bytes, cut: bool) -> tuple[int, int]:
-    """What to do at the ``mark`` found at ``start``: cut the element up to where it ends, pass over what cannot hold
-    an element (a processing instruction, a comment, a CDATA section: to their ends; the type declaration: its
-    ``<!``), or stop cutting; :data:`_MORE` when the buffer does not hold enough of it to tell."""
+def _step(buffer: bytes, start: int, mark: bytes, cut: bool, reading: bool) -> tuple[int, int]:
+    """What to do at the ``mark`` found at ``start``: cut the element up to where it ends (a reference list:
+    read it when ``reading``, pass over it when it holds others), pass over what cannot hold an element (a processing
+    instruction, a comment, a CDATA section: to their ends; the type declaration: its ``<!``), or stop cutting;
+    :data:`_MORE` when the buffer does not hold enough of it to tell."""
     if mark == _HISTORY:
         close = buffer.find(_HISTORY_END, start)
         if close < 0:
@@ -167,15 +187,8 @@ def _step(buffer: bytes, start: int, mark: bytes, cut: bool) -> tuple[int, int]:
         if _holds_markup(buffer, start, close):  # whose ``</History>`` would not be its end
             return _STOP, start
         return _CUT, close + len(_HISTORY_END)
-    if mark == _LIST:
-        close = buffer.find(_LIST_END, start)
-        if close < 0:
-            return _MORE
-        inner = start + len(_LIST)
-        if buffer.find(_NESTED_LIST, inner, close) < 0 and not _holds_markup(buffer, inner, close):
-            return _CUT, close + len(_LIST_END)
-        outer = _outer_end(buffer, start)
-        return _MORE if outer == -1 else (_STOP, start) if outer == -2 else (_CUT, outer)
+    if mark in (_LIST, _NESTED_LIST):
+        return _list_step(buffer, start, reading)
     if len(buffer) - start < _PROLOG_MARK:
         return _MORE
     for opening, closing in _PASSED_ENDS:
@@ -185,6 +198,32 @@ def _step(buffer: bytes, start: int, mark: bytes, cut: bool) -> tuple[int, int]:
     if not cut and buffer.startswith(b"<!DOCTYPE", start):
         return _PASS, start + 2
     return _STOP, start
+
+
+def _list_step(buffer: bytes, start: int, reading: bool) -> tuple[int, int]:
+    """:func:`_step` at a reference list: cut it (read it when ``reading``) up to its end, the whole of one that holds
+    others cut or, when reading, passed over; stop at one that holds markup or is not PubMed's (with attributes, or
+    none of its own end: when reading, every list is looked at, for one read may not hold another)."""
+    after = start + len(_NESTED_LIST)
+    if len(buffer) <= after:
+        return _MORE
+    if buffer[after] != 0x3E:  # ">"
+        return _STOP, start
+    close = buffer.find(_LIST_END, start)
+    if close < 0:
+        return _MORE
+    inner = start + len(_LIST)
+    if buffer.find(_NESTED_LIST, inner, close) < 0 and not _holds_markup(buffer, inner, close):
+        return _READ if reading else _CUT, close + len(_LIST_END)
+    outer = _outer_end(buffer, start)
+    return _MORE if outer == -1 else (_STOP, start) if outer == -2 else (_PASS if reading else _CUT, outer)
+
+
+def _read(written: bytes, lists_read: ListsRead) -> tuple[int, bytes]:
+    """A flat reference list read from its bytes: cut, its placeholder passed on in its place; passed over as written
+    when it is not in the plain form (libxml2 reads it)."""
+    read = read_reference_list(written)
+    return (_PASS, b"") if read is None else (_CUT, lists_read.placeholder(read))
 
 
 def _holds_markup(buffer: bytes, start: int, end: int) -> bool:

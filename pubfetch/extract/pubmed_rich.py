@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
@@ -22,7 +23,10 @@ from pubfetch.extract.xmlsafe import collapse, text_of
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Grant, Reference, RichName, Update
 
-__all__ = ["PUBMED_RICH", "add_rich_parts", "rich_wanted", "valid_doi", "valid_pmcid", "valid_pmid"]
+if TYPE_CHECKING:
+    from pubfetch.extract.pubmed_reflist import ListsRead
+
+__all__ = ["PUBMED_RICH", "add_rich_parts", "rich_wanted", "take_cited", "valid_doi", "valid_pmcid", "valid_pmid"]
 
 #: The rich parts a PubMed record gives (``links``: those found in the abstract, :mod:`pubfetch.extract.text_links`).
 PUBMED_RICH = frozenset((RichName.funding, RichName.updates, RichName.references, RichName.links))
@@ -121,8 +125,8 @@ def _citation_text(citation: etree._Element | None) -> str:
     return text_of(own)
 
 
-#: A cited paper's ID types kept, each with its check.
-_CITED_IDS = {"pubmed": valid_pmid, "pmc": valid_pmcid, "doi": valid_doi}
+#: The checks of a cited paper's IDs kept, each at its kind's place of :data:`_CITED_AT`.
+_CITED_IDS = (valid_pmid, valid_pmcid, valid_doi)
 
 
 def _top_references(top: etree._Element) -> Iterator[etree._Element]:
@@ -144,12 +148,6 @@ def _references_under(element: etree._Element) -> Iterator[etree._Element]:
             yield from _references_under(child)
 
 
-def _cited_id(article_id: etree._Element, kind: str) -> str:
-    """The value of a cited paper's ``ArticleId`` of a kind kept, checked (:data:`_CITED_IDS`); "" when invalid."""
-    text = article_id.text if not len(article_id) else text_of(article_id)
-    return _CITED_IDS[kind](collapse(text)) if text else ""
-
-
 #: where each kind of cited ID goes in :func:`references`' (pmid, pmcid, doi)
 _CITED_AT = {"pubmed": 0, "pmc": 1, "doi": 2}
 
@@ -161,21 +159,25 @@ def _cited_ids(id_list: etree._Element, found: list[str]) -> None:
 
 
 def _take_cited(article_id: etree._Element, found: list[str]) -> None:
-    """An ``ArticleId``'s value into its place of ``found`` (pmid, pmcid, doi) when it is of a kind kept and that place
-    is still empty."""
-    kind = article_id.get("IdType")
-    at = _CITED_AT.get(kind)
+    """An ``ArticleId`` element's value into ``found`` (:func:`take_cited`)."""
+    take_cited(article_id.get("IdType"), article_id.text if not len(article_id) else text_of(article_id), found)
+
+
+def take_cited(kind: str | None, text: str | None, found: list[str]) -> None:
+    """A cited paper's ID of the kind an ``ArticleId``'s ``IdType`` names, its text as written, into its place of
+    ``found`` (pmid, pmcid, doi) when it is of a kind kept and that place is still empty; checked
+    (:data:`_CITED_IDS`), "" when invalid."""
+    at = _CITED_AT.get(kind or "")
     if at is None:  # written as expected, mostly: cleaned only when not
         kind = (kind or "").strip().lower()
         at = _CITED_AT.get(kind)
         if at is None:
             return
     if not found[at]:
-        text = article_id.text
-        if at == 0 and text and text.isascii() and text.isdigit() and not len(article_id):
+        if at == 0 and text and text.isascii() and text.isdigit():
             found[0] = text if text[0] != "0" else ""  # a PMID as written: nothing to clean
         else:
-            found[at] = _cited_id(article_id, kind)
+            found[at] = _CITED_IDS[at](collapse(text)) if text else ""
 
 
 #: How many ``Reference``, ``Citation`` and ``ArticleId`` elements of a ``ReferenceList`` sit where a reference's
@@ -190,13 +192,19 @@ def references(article: etree._Element) -> list[Reference]:
     most of their cost: a list is read in one pass of lxml's over the elements of those three names
     (:func:`_plain_references`), which is the reading of :func:`_reference` when every one of them sits where it
     belongs (:data:`_PLACED`, as nearly all lists are); any other list is read again by :func:`_reference`."""
-    return _references(_path(article, "PubmedData", "ReferenceList"))
+    return _references(_path(article, "PubmedData", "ReferenceList"), None)
 
 
-def _references(reference_lists: Iterable[etree._Element]) -> list[Reference]:
-    """The references of these ``ReferenceList`` elements (:func:`references`)."""
+def _references(reference_lists: Iterable[etree._Element], lists_read: ListsRead | None) -> list[Reference]:
+    """The references of these ``ReferenceList`` elements (:func:`references`), those the parse read from their
+    bytes taken as read."""
     out: list[Reference] = []
     for top in reference_lists:
+        if lists_read is not None:
+            read = lists_read.take(top)
+            if read is not None:
+                out += read
+                continue
         start = len(out)
         if _plain_references(top, out) != _PLACED(top):
             del out[start:]
@@ -243,7 +251,8 @@ def _reference(reference: etree._Element) -> Reference:
 
 
 def add_rich_parts(record: ArticleRecord, wanted: frozenset[RichName], grant_lists: Iterable[etree._Element],
-                   correction_lists: Iterable[etree._Element], reference_lists: Iterable[etree._Element]) -> None:
+                   correction_lists: Iterable[etree._Element], reference_lists: Iterable[etree._Element],
+                   lists_read: ListsRead | None = None) -> None:
     """Fill the record's funding, updates and references from one ``PubmedArticle``'s ``GrantList``,
     ``CommentsCorrectionsList`` and ``ReferenceList`` elements (found by the caller in its one pass over each
     container's children), those ``wanted`` (the updates always: PubMed's word on a retraction, which the record's
@@ -252,4 +261,4 @@ def add_rich_parts(record: ArticleRecord, wanted: frozenset[RichName], grant_lis
         record.funding = _grants(grant_lists)
     record.updates = _updates(correction_lists)
     if RichName.references in wanted:
-        record.references = _references(reference_lists)
+        record.references = _references(reference_lists, lists_read)
