@@ -105,7 +105,7 @@ def test_a_list_outside_the_form_is_left_to_libxml2_and_reads_as_written(shape: 
 
 #: Lists that are not well-formed XML: none read, so that the answer fails as it does parsed as written.
 MALFORMED = {
-    "a control character": "A \x01 b.".encode(),
+    "a control character": b"A \x01 b.",
     "']]>' in a text": b"A ]]> b.",
     "a bare ampersand": b"Cells & tissues.",
     "a reference to a character XML forbids": b"A &#0; b.",
