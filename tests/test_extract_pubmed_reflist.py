@@ -203,3 +203,17 @@ def test_every_reference_list_of_the_corpus_reads_from_its_bytes_as_from_its_tre
         data = path.read_bytes()
         assert parse_pubmed_xml(data) == as_written(data, True)
         assert parse_pubmed_xml(io.BytesIO(data)) == as_written(data, True)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("odd", [b"<!-- </ReferenceList> <History>x</History> -->",
+                                 b"<?pi </ReferenceList> <History>x</History> ?>"])
+def test_a_list_whose_first_end_tag_is_inside_markup_stops_the_cutting(odd: bytes, size: int) -> None:
+    """Not read (markup), and not passed over to that end tag either: what follows it is the markup's text."""
+    written = _written(_ref("A.", ("pubmed", "1")) + odd.decode() + _ref("B.", ("pubmed", "2")))
+    data = _with_list(written)
+    out = _cut(data, size, ListsRead())
+    assert out.count(b"pubfetch-read") == 1 and out[out.index(odd):] == data[data.index(odd):]
+    records = parse_pubmed_xml(io.BytesIO(data))
+    assert records == as_written(data, True)
+    assert [r.pmid for r in records[1].references] == ["1", "2"]

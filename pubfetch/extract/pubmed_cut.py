@@ -87,6 +87,9 @@ def without_unread(pieces: Iterable[bytes], references: bool, lists_read: ListsR
     while True:
         start, mark = marks.next(at)
         step = _step(buffer, start, mark, cut, reading) if mark else _MORE
+        placeholder = b""
+        if step[0] == _READ:
+            step, placeholder = _read(buffer, start, step[1], lists_read)  # type: ignore[arg-type]
         if step is _MORE:
             more = next(stream, None)
             if more is None:
@@ -100,9 +103,6 @@ def without_unread(pieces: Iterable[bytes], references: bool, lists_read: ListsR
             marks = _Marks(buffer, marks.needles)
             continue
         kind, position = step
-        placeholder = b""
-        if kind == _READ:
-            kind, placeholder = _read(buffer[start:position], lists_read)  # type: ignore[arg-type]
         if kind == _PASS:
             at = position
         elif kind == _STOP:
@@ -201,9 +201,9 @@ def _step(buffer: bytes, start: int, mark: bytes, cut: bool, reading: bool) -> t
 
 
 def _list_step(buffer: bytes, start: int, reading: bool) -> tuple[int, int]:
-    """:func:`_step` at a reference list: cut it (read it when ``reading``) up to its end, the whole of one that holds
-    others cut or, when reading, passed over; stop at one that holds markup or is not PubMed's (with attributes, or
-    none of its own end: when reading, every list is looked at, for one read may not hold another)."""
+    """:func:`_step` at a reference list: read it up to its first end tag when ``reading`` (:func:`_read`), else
+    :func:`_list_end_step` cuts it; stop at one that is not PubMed's (with attributes, or none of its own end: when
+    reading, every list is looked at, for one read may not hold another)."""
     after = start + len(_NESTED_LIST)
     if len(buffer) <= after:
         return _MORE
@@ -212,18 +212,27 @@ def _list_step(buffer: bytes, start: int, reading: bool) -> tuple[int, int]:
     close = buffer.find(_LIST_END, start)
     if close < 0:
         return _MORE
+    return (_READ, close + len(_LIST_END)) if reading else _list_end_step(buffer, start, close, _CUT)
+
+
+def _list_end_step(buffer: bytes, start: int, close: int, kind: int) -> tuple[int, int]:
+    """A list opened at ``start`` whose first end tag is at ``close``: that end's step of ``kind`` (cut, pass) when
+    the list holds no other and no markup; else the whole of it when it holds others, or stop at one with markup."""
     inner = start + len(_LIST)
     if buffer.find(_NESTED_LIST, inner, close) < 0 and not _holds_markup(buffer, inner, close):
-        return _READ if reading else _CUT, close + len(_LIST_END)
+        return kind, close + len(_LIST_END)
     outer = _outer_end(buffer, start)
-    return _MORE if outer == -1 else (_STOP, start) if outer == -2 else (_PASS if reading else _CUT, outer)
+    return _MORE if outer == -1 else (_STOP, start) if outer == -2 else (kind, outer)
 
 
-def _read(written: bytes, lists_read: ListsRead) -> tuple[int, bytes]:
-    """A flat reference list read from its bytes: cut, its placeholder passed on in its place; passed over as written
-    when it is not in the plain form (libxml2 reads it)."""
-    read = read_reference_list(written)
-    return (_PASS, b"") if read is None else (_CUT, lists_read.placeholder(read))
+def _read(buffer: bytes, start: int, end: int, lists_read: ListsRead) -> tuple[tuple[int, int], bytes]:
+    """The step at a reference list from ``start`` to its first end tag: cut, its placeholder passed on in its place,
+    when it is in the plain form (which holds neither markup nor another list); else passed over as written (libxml2
+    reads it) by :func:`_list_end_step`'s rules."""
+    read = read_reference_list(buffer[start:end])
+    if read is None:
+        return _list_end_step(buffer, start, end - len(_LIST_END), _PASS), b""
+    return (_CUT, end), lists_read.placeholder(read)
 
 
 def _holds_markup(buffer: bytes, start: int, end: int) -> bool:
