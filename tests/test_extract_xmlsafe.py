@@ -119,3 +119,25 @@ def test_elements_asked_for_are_handed_over_as_they_end() -> None:
     assert [entry for entry in seen if not entry.startswith("piece")] == ["item 1", "item 2", "item 3", "set"]
     at = seen.index
     assert at("piece 0") < at("item 1") < at("piece 2") and at("item 2") < at("piece 3")
+
+
+#: Texts each collapsed or not: spaces at either end, two together, other white space, non-ASCII spaces and marks.
+_TEXTS = ["", "a", "a b", " a", "a ", "a  b", "a\tb", "a\nb", "a\u2009b", "Åström et\xa0al.", "x" * 60 + "\n",
+          "y" * 60, "Straße é", "a <b", "a< b", "<", " <", "</Citation>", "a\u200bb"]
+
+
+def test_all_collapsed_is_collapse_leaving_every_text_as_it_is() -> None:
+    """Never True where one is not; exactly so for texts without a ``<`` and with printable characters only (a ``<``,
+    which joins them, or a character neither printable nor white space may make it False where each is)."""
+    import itertools
+
+    from pubfetch.extract.xmlsafe import all_collapsed, collapse
+
+    for size in (1, 2, 3):
+        for texts in itertools.product(_TEXTS, repeat=size):
+            each = all(collapse(text) == text for text in texts)
+            if any("<" in text or "\u200b" in text for text in texts):
+                assert each or not all_collapsed(list(texts)), texts
+            else:
+                assert all_collapsed(list(texts)) == each, texts
+    assert all_collapsed([]) and all_collapsed(["a b", "c"]) and not all_collapsed(["a b", "c "])

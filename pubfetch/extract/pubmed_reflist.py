@@ -24,7 +24,7 @@ import secrets
 from lxml import etree
 
 from pubfetch.extract.pubmed_rich import take_cited
-from pubfetch.extract.xmlsafe import collapse
+from pubfetch.extract.xmlsafe import all_collapsed, collapse
 from pubfetch.model.rich import Reference
 
 __all__ = ["ListsRead", "read_reference_list"]
@@ -82,15 +82,17 @@ def read_reference_list(written: bytes) -> list[Reference] | None:
     out: list[Reference] = []
     make = Reference.made
     try:
-        for written_citation, pmid, ids in zip(pieces[1::4], pieces[2::4], pieces[3::4], strict=True):
-            citation = _unescaped(written_citation) if escaped else written_citation
+        citations = [_unescaped(citation) for citation in pieces[1::4]] if escaped else pieces[1::4]
+        if not all_collapsed(citations):  # one test for the whole list: most are
+            citations = [collapse(citation) for citation in citations]
+        for citation, pmid, ids in zip(citations, pieces[2::4], pieces[3::4], strict=True):
             if ids is None:
-                out.append(make(pmid or "", "", "", "", collapse(citation) if citation else ""))
+                out.append(make(pmid or "", "", "", "", citation))
                 continue
             found = ["", "", ""]
             for kind, value in _ARTICLE_ID.findall(ids):
                 take_cited(_unescaped(kind) if escaped else kind, _unescaped(value) if escaped else value, found)
-            out.append(make(found[0], found[1], found[2], "", collapse(citation) if citation else ""))
+            out.append(make(found[0], found[1], found[2], "", citation))
     except _NotPlain:
         return None
     return out
