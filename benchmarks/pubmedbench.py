@@ -13,12 +13,14 @@ synthetic records only. Rows, measured in turns so that a change of the machine'
   ``grant_ids``), like for like, beside the same; and pubfetch without them (``rich_parts=False``, what a
   ``--no-rich-parts`` run parses) beside its defaults (which read grant IDs too);
 - each rich part alone (funding, corrections, references, the abstract's links) on the parsed records: what asking
-  for it costs.
+  for it costs (the references as a run reads them: the lists in PubMed's plain form from their bytes, others from
+  their trees).
 """
 
 from __future__ import annotations
 
 import gzip
+import re
 import tempfile
 import warnings
 from collections.abc import Callable
@@ -38,7 +40,8 @@ from parsebench import (
 from pubfetch.bulk.gzipped import INFLATER
 from pubfetch.bulk.medline import open_bulk_file
 from pubfetch.extract.pubmed import parse_pubmed_xml
-from pubfetch.extract.pubmed_rich import grants, references, updates
+from pubfetch.extract.pubmed_reflist import read_reference_list
+from pubfetch.extract.pubmed_rich import _references, grants, updates
 from pubfetch.extract.text_links import record_links
 from pubfetch.extract.xmlsafe import parse_xml
 from pubfetch.model.rich import RichName
@@ -94,6 +97,27 @@ def _part_alone(part: Callable[..., list], on_citation: bool) -> Callable[[bytes
     return read
 
 
+#: A reference list holding no other, as written.
+_FLAT_LIST = re.compile(rb"<ReferenceList>(?:(?!<ReferenceList).)*?</ReferenceList>", re.S)
+
+
+def _references_alone(sample: bytes) -> Callable[[bytes], int]:
+    """Every record's references read as a run reads them: each list in PubMed's plain form from its bytes, any other
+    from its tree (parsed before, not counted); the lists found before too."""
+    written = _FLAT_LIST.findall(sample)
+    trees = {at: parse_xml(lst) for at, lst in enumerate(written) if read_reference_list(lst) is None}
+    records = sample.count(b"<PubmedArticle>")
+
+    def read(doc: bytes) -> int:
+        for at, lst in enumerate(written):
+            if at in trees:
+                _references([trees[at]], None)
+            else:
+                read_reference_list(lst)
+        return records
+    return read
+
+
 def _links_alone(sample: bytes) -> Callable[[bytes], int]:
     """The links of every record's abstract, found as the parser finds them, from abstracts read before."""
     abstracts = [record.abstract for record in parse_pubmed_xml(sample, rich_parts=False)]
@@ -133,8 +157,9 @@ def medline_rows(min_seconds: float, rounds: int = TURNS) -> list[Throughput]:
             (PUBMED_PLAIN_PP, source, "records", [compressed],
              lambda doc: _pubmed_parser(pubmed_parser, False)(paths[doc])),
         ], min_seconds, rounds=rounds)
-    parts = [("funding", grants, True), ("corrections", updates, True), ("references", references, False)]
+    parts = [("funding", grants, True), ("corrections", updates, True)]
     alone = [(name, _part_alone(part, on_citation)) for name, part, on_citation in parts]
+    alone.append(("references", _references_alone(sample)))
     alone.append(("links (the abstract's)", _links_alone(sample)))
     for name, read in alone:
         read(sample)  # the records parsed before: not counted
