@@ -117,9 +117,15 @@ MALFORMED = {
 }
 
 
+@pytest.mark.parametrize("where", ["citation", "title", "ID"])
 @pytest.mark.parametrize("shape", sorted(MALFORMED))
-def test_a_list_that_is_not_well_formed_is_not_read_and_the_answer_fails_as_written(shape: str) -> None:
-    written = b"<ReferenceList><Reference><Citation>" + MALFORMED[shape] + b"</Citation></Reference></ReferenceList>"
+def test_a_list_that_is_not_well_formed_is_not_read_and_the_answer_fails_as_written(shape: str, where: str) -> None:
+    bad = MALFORMED[shape]
+    written = {"citation": b"<ReferenceList><Reference><Citation>" + bad + b"</Citation></Reference></ReferenceList>",
+               "title": b"<ReferenceList><Title>" + bad + b"</Title><Reference><Citation>A.</Citation></Reference>"
+                        b"</ReferenceList>",
+               "ID": b'<ReferenceList><Reference><Citation>A.</Citation><ArticleIdList><ArticleId IdType="doi">'
+                     b"10.1/" + bad + b"</ArticleId></ArticleIdList></Reference></ReferenceList>"}[where]
     assert read_reference_list(written) is None
     data = _with_list(written)
     with pytest.raises(XmlError) as as_is:

@@ -53,10 +53,6 @@ _FORBIDDEN = tuple(bytes((code,)) for code in (*range(0x09), 0x0B, 0x0C, *range(
 _NON_CHARACTERS = ("\ufffe", "\uffff")
 
 
-class _NotPlain(ValueError):
-    """The list is not in the form read here."""
-
-
 def read_reference_list(written: bytes) -> list[Reference] | None:
     """The references of a ``ReferenceList`` element as written (from its ``<ReferenceList>`` to its end tag); None
     when it is not in the plain form (the module's rule), to be read from its tree."""
@@ -70,7 +66,7 @@ def read_reference_list(written: bytes) -> list[Reference] | None:
     if _NON_CHARACTERS[0] in text or _NON_CHARACTERS[1] in text:
         return None
     escaped = "&" in text
-    if escaped and text.count("&") != len(_ENTITY.findall(text)):
+    if escaped and not _references_allowed(text):
         return None
     opening = _OPENING.match(text)
     if opening is None:
@@ -81,26 +77,38 @@ def read_reference_list(written: bytes) -> list[Reference] | None:
         return None
     out: list[Reference] = []
     make = Reference.made
-    try:
-        citations = [_unescaped(citation) for citation in pieces[1::4]] if escaped else pieces[1::4]
-        if not all_collapsed(citations):  # one test for the whole list: most are
-            citations = [collapse(citation) for citation in citations]
-        for citation, pmid, ids in zip(citations, pieces[2::4], pieces[3::4], strict=True):
-            if ids is None:
-                out.append(make(pmid or "", "", "", "", citation))
-                continue
-            found = ["", "", ""]
-            for kind, value in _ARTICLE_ID.findall(ids):
-                take_cited(_unescaped(kind) if escaped else kind, _unescaped(value) if escaped else value, found)
-            out.append(make(found[0], found[1], found[2], "", citation))
-    except _NotPlain:
-        return None
+    citations = [_unescaped(citation) for citation in pieces[1::4]] if escaped else pieces[1::4]
+    if not all_collapsed(citations):  # one test for the whole list: most are
+        citations = [collapse(citation) for citation in citations]
+    for citation, pmid, ids in zip(citations, pieces[2::4], pieces[3::4], strict=True):
+        if ids is None:
+            out.append(make(pmid or "", "", "", "", citation))
+            continue
+        found = ["", "", ""]
+        for kind, value in _ARTICLE_ID.findall(ids):
+            take_cited(_unescaped(kind) if escaped else kind, _unescaped(value) if escaped else value, found)
+        out.append(make(found[0], found[1], found[2], "", citation))
     return out
 
 
+def _references_allowed(text: str) -> bool:
+    """Whether every ``&`` of a list's text starts a reference XML allows: a predefined entity, or a character
+    reference to one of XML 1.0's characters."""
+    found = _ENTITY.findall(text)
+    if text.count("&") != len(found):
+        return False
+    for name, decimal, hexadecimal in found:
+        if name:
+            continue
+        code = int(decimal) if decimal else int(hexadecimal, 16)
+        if not (code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD
+                or 0x10000 <= code <= 0x10FFFF):
+            return False
+    return True
+
+
 def _unescaped(written: str) -> str:
-    """A text or attribute value as written, its references replaced (raises :class:`_NotPlain` for a character
-    reference to a character XML does not allow)."""
+    """A text or attribute value as written, its references (:func:`_references_allowed`) replaced."""
     return _ENTITY.sub(_replacement, written) if "&" in written else written
 
 
@@ -108,11 +116,7 @@ def _replacement(reference: re.Match[str]) -> str:
     name, decimal, hexadecimal = reference.groups()
     if name:
         return _PREDEFINED[name]
-    code = int(decimal) if decimal else int(hexadecimal, 16)
-    if not (code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD  # XML 1.0's Char
-            or 0x10000 <= code <= 0x10FFFF):
-        raise _NotPlain(f"character reference {reference.group()}")
-    return chr(code)
+    return chr(int(decimal) if decimal else int(hexadecimal, 16))
 
 
 #: The attribute of a placeholder: the parse's token and the list's number.
