@@ -56,17 +56,8 @@ _NON_CHARACTERS = ("\ufffe", "\uffff")
 def read_reference_list(written: bytes) -> list[Reference] | None:
     """The references of a ``ReferenceList`` element as written (from its ``<ReferenceList>`` to its end tag); None
     when it is not in the plain form (the module's rule), to be read from its tree."""
-    for forbidden in _FORBIDDEN:
-        if forbidden in written:
-            return None
-    try:
-        text = written.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if _NON_CHARACTERS[0] in text or _NON_CHARACTERS[1] in text:
-        return None
-    escaped = "&" in text
-    if escaped and not _references_allowed(text):
+    text = _well_formed_text(written)
+    if text is None:
         return None
     opening = _OPENING.match(text)
     if opening is None:
@@ -75,20 +66,41 @@ def read_reference_list(written: bytes) -> list[Reference] | None:
     pieces = _REFERENCE.split(text[opening.end():])
     if pieces[-1] != _CLOSING or any(pieces[0:-1:4]):
         return None
-    out: list[Reference] = []
-    make = Reference.made
+    escaped = "&" in text
     citations = [_unescaped(citation) for citation in pieces[1::4]] if escaped else pieces[1::4]
     if not all_collapsed(citations):  # one test for the whole list: most are
         citations = [collapse(citation) for citation in citations]
+    make = Reference.made
+    out = []
     for citation, pmid, ids in zip(citations, pieces[2::4], pieces[3::4], strict=True):
-        if ids is None:
+        if ids is None:  # the one PubMed ID most cited papers have, or none
             out.append(make(pmid or "", "", "", "", citation))
-            continue
-        found = ["", "", ""]
-        for kind, value in _ARTICLE_ID.findall(ids):
-            take_cited(_unescaped(kind) if escaped else kind, _unescaped(value) if escaped else value, found)
-        out.append(make(found[0], found[1], found[2], "", citation))
+        else:
+            found = _cited(ids, escaped)
+            out.append(make(found[0], found[1], found[2], "", citation))
     return out
+
+
+def _well_formed_text(written: bytes) -> str | None:
+    """A list's text, None when it holds what XML forbids (the module's rule)."""
+    for forbidden in _FORBIDDEN:
+        if forbidden in written:
+            return None
+    try:
+        text = written.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if _NON_CHARACTERS[0] in text or _NON_CHARACTERS[1] in text or "&" in text and not _references_allowed(text):
+        return None
+    return text
+
+
+def _cited(ids: str, escaped: bool) -> list[str]:
+    """The (pmid, pmcid, doi) of a reference's ``ArticleId`` elements as written."""
+    found = ["", "", ""]
+    for kind, value in _ARTICLE_ID.findall(ids):
+        take_cited(_unescaped(kind) if escaped else kind, _unescaped(value) if escaped else value, found)
+    return found
 
 
 def _references_allowed(text: str) -> bool:
