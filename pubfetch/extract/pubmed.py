@@ -357,7 +357,7 @@ def _journal_article(element: etree._Element, wanted: frozenset[RichName] = PUBM
     record.flags.update(source="pubmed", journal_date=journal_partial, article_date=article_partial)
     _read_status_flags(record, data, citation, cited, abbreviation)
     add_rich_parts(record, wanted, kids.get("GrantList", ()), cited.get("CommentsCorrectionsList", ()),
-                   data.get("ReferenceList", ()), lists_read)
+                   data.get("ReferenceList", ()), lists_read.take if lists_read is not None else None)
     if RichName.links in wanted:
         record.text_links = record_links(record.abstract)
     record.retraction = RetractionVerdict(RetractionSource.pubmed, says_retracted(record.pub_types, record.updates))

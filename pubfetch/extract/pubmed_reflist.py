@@ -32,12 +32,14 @@ __all__ = ["ListsRead", "read_reference_list"]
 #: XML's white space, the only text allowed between the tags.
 _S = r"[ \t\n\r]*"
 #: A list's opening (with its optional title), and one reference with the white space after it: its citation, and
-#: either the one PubMed ID most cited papers have (a PMID as written, ready to keep) or its ``ArticleId`` elements.
+#: either the one PubMed ID most cited papers have (a PMID as written, ready to keep) or its ``ArticleId`` elements
+#: (repeated possessively: each starts with a ``<`` none of the repeats' texts can hold, so giving one back never
+#: makes a match, and the pattern stays linear).
 _OPENING = re.compile(rf"<ReferenceList>{_S}(?:<Title>[^<]*</Title>{_S})?")
 _REFERENCE = re.compile(
     rf'<Reference>{_S}<Citation>([^<]*)</Citation>{_S}'
     rf'(?:<ArticleIdList>{_S}(?:<ArticleId IdType="pubmed">([1-9][0-9]*)</ArticleId>{_S}</ArticleIdList>'
-    rf'|((?:<ArticleId IdType="[^"<]*">[^<]*</ArticleId>{_S})+)</ArticleIdList>){_S})?'
+    rf'|((?:<ArticleId IdType="[^"<]*">[^<]*</ArticleId>{_S})++)</ArticleIdList>){_S})?'
     rf'</Reference>{_S}')
 _ARTICLE_ID = re.compile(r'<ArticleId IdType="([^"<]*)">([^<]*)</ArticleId>')
 _CLOSING = "</ReferenceList>"

@@ -13,8 +13,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 from lxml import etree
 
@@ -23,8 +22,9 @@ from pubfetch.extract.xmlsafe import collapse, text_of
 from pubfetch.model.record import ArticleRecord
 from pubfetch.model.rich import Grant, Reference, RichName, Update
 
-if TYPE_CHECKING:
-    from pubfetch.extract.pubmed_reflist import ListsRead
+#: What gives the references a parse read from a list's bytes, for the placeholder element it parsed in the list's
+#: place (None for any other element): :meth:`pubfetch.extract.pubmed_reflist.ListsRead.take`.
+ReadLists = Callable[[etree._Element], list[Reference] | None]
 
 __all__ = ["PUBMED_RICH", "add_rich_parts", "rich_wanted", "take_cited", "valid_doi", "valid_pmcid", "valid_pmid"]
 
@@ -195,13 +195,13 @@ def references(article: etree._Element) -> list[Reference]:
     return _references(_path(article, "PubmedData", "ReferenceList"), None)
 
 
-def _references(reference_lists: Iterable[etree._Element], lists_read: ListsRead | None) -> list[Reference]:
+def _references(reference_lists: Iterable[etree._Element], read_lists: ReadLists | None) -> list[Reference]:
     """The references of these ``ReferenceList`` elements (:func:`references`), those the parse read from their
     bytes taken as read."""
     out: list[Reference] = []
     for top in reference_lists:
-        if lists_read is not None:
-            read = lists_read.take(top)
+        if read_lists is not None:
+            read = read_lists(top)
             if read is not None:
                 out += read
                 continue
@@ -252,7 +252,7 @@ def _reference(reference: etree._Element) -> Reference:
 
 def add_rich_parts(record: ArticleRecord, wanted: frozenset[RichName], grant_lists: Iterable[etree._Element],
                    correction_lists: Iterable[etree._Element], reference_lists: Iterable[etree._Element],
-                   lists_read: ListsRead | None = None) -> None:
+                   read_lists: ReadLists | None = None) -> None:
     """Fill the record's funding, updates and references from one ``PubmedArticle``'s ``GrantList``,
     ``CommentsCorrectionsList`` and ``ReferenceList`` elements (found by the caller in its one pass over each
     container's children), those ``wanted`` (the updates always: PubMed's word on a retraction, which the record's
@@ -261,4 +261,4 @@ def add_rich_parts(record: ArticleRecord, wanted: frozenset[RichName], grant_lis
         record.funding = _grants(grant_lists)
     record.updates = _updates(correction_lists)
     if RichName.references in wanted:
-        record.references = _references(reference_lists, lists_read)
+        record.references = _references(reference_lists, read_lists)
