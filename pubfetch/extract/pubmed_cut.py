@@ -45,8 +45,8 @@ _LIST = b"<ReferenceList>"
 #: The longest mark: what may be its start at the end of a piece waits for the next one.
 _LONGEST = len(_LIST)
 #: What a reference list dropped unread may not hold: a nested list (its end is not the first), a ``<!`` or a ``<?``;
-#: :func:`_step` looks for the list by ``bytes.find`` and for the others by :func:`_holds_markup`, :func:`_outer_end`
-#: (a list holding others) for all three by the expression, which says which it found.
+#: :func:`_list_end_step` looks for the list by ``bytes.find`` and for the others by :func:`_holds_markup`,
+#: :func:`_outer_end` (a list holding others) for all three by the expression, which says which it found.
 _NESTED_LIST = b"<ReferenceList"
 _NOT_DROPPED = re.compile(rb"<(?:ReferenceList|[!?])")
 _HISTORY_END = b"</History>"

@@ -145,8 +145,7 @@ class ListsRead:
     once taken (a MEDLINE file's lists are never held all at once)."""
 
     def __init__(self) -> None:
-        self._token = secrets.token_hex(8)
-        self._prefix = self._token + ":"
+        self._prefix = secrets.token_hex(8) + ":"
         self._lists: dict[int, list[Reference]] = {}
         self._count = 0
 

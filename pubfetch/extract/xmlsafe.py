@@ -135,13 +135,11 @@ def collapse(text: str) -> str:
 
 
 def all_collapsed(texts: list[str]) -> bool:
-    """Whether :func:`collapse` leaves every one of the texts as it is, from one test of them joined: by ``<``, so
-    that a space at a text's end or start meets it (``" <"``, ``"< "``). Never True where one is not; False where
-    each is only for a text holding a ``<`` itself or a character neither printable nor white space (U+200B), whose
-    texts a caller then collapses one by one."""
+    """Whether :func:`collapse` leaves every one of the texts as it is, from one :func:`collapse` of them joined: by
+    ``<``, so that a space at a text's end or start meets it (``" <"``, ``"< "``). Never True where one is not; False
+    where each is only for a text holding a ``<`` itself, whose texts a caller then collapses one by one."""
     joined = "<".join(texts)
-    return (not _spaced(joined) if joined.isascii() else joined.isprintable()) and "  " not in joined and \
-        " <" not in joined and "< " not in joined and joined[:1] != " " and joined[-1:] != " "
+    return " <" not in joined and "< " not in joined and collapse(joined) == joined
 
 
 def text_of(el: etree._Element | None) -> str:
